@@ -1,0 +1,349 @@
+// Start-up and the two screens of the page: "join" (a name, and a code when the link had none)
+// and "table" (header, roll box, roster, invite panel for the GM, roll log). Everything on the
+// table screen is rendered from the connection's local copy of the state (conn.state), never from
+// message bodies; presence comes from `presence` messages, which are not part of the state.
+
+import { $, setText, show } from './dom.js';
+import { Connection, Status } from './conn.js';
+import * as storage from './storage.js';
+import { seatsOf } from './views/model.js';
+import { LogView, entryText } from './views/log.js';
+import { renderRoster } from './views/roster.js';
+import { renderStatus } from './views/status.js';
+import { renderInvite } from './views/invite.js';
+import { renderRollBox } from './views/rollbox.js';
+
+const els = {
+  campaignName: $('#campaign-name'),
+  campaignMeta: $('#campaign-meta'),
+  seatLabel: $('#seat-label'),
+  seatName: $('#seat-name'),
+  seatRole: $('#seat-role'),
+  status: {
+    box: $('#conn-status'),
+    label: $('#status-label'),
+    detail: $('#status-detail'),
+    retry: $('#retry-now'),
+  },
+  joinScreen: $('#screen-join'),
+  tableScreen: $('#screen-table'),
+  join: {
+    form: $('#join-form'),
+    intro: $('#join-intro'),
+    message: $('#join-message'),
+    codeField: $('#join-code-field'),
+    code: $('#join-code'),
+    name: $('#join-name'),
+    submit: $('#join-submit'),
+    existing: $('#join-existing'),
+    existingName: $('#join-existing-name'),
+    back: $('#join-back'),
+  },
+  roll: {
+    form: $('#roll-form'),
+    expr: $('#roll-expr'),
+    submit: $('#roll-submit'),
+    quick: $('#quick-rolls'),
+    secretWrap: $('#secret-wrap'),
+    secret: $('#roll-secret'),
+    error: $('#roll-error'),
+    errorTitle: $('#roll-error-title'),
+    errorText: $('#roll-error-text'),
+    errorClose: $('#roll-error-close'),
+    pending: $('#pending'),
+  },
+  roster: $('#roster'),
+  invite: {
+    section: $('#invite'),
+    state: $('#invite-state'),
+    linkRow: $('#invite-link-row'),
+    link: $('#invite-link'),
+    copy: $('#invite-copy'),
+    code: $('#invite-code'),
+    closedHint: $('#invite-closed-hint'),
+    rotate: $('#invite-rotate'),
+    close: $('#invite-close'),
+  },
+  log: $('#log'),
+  logEmpty: $('#log-empty'),
+  logLoading: $('#log-loading'),
+  announce: $('#announce'),
+};
+
+const conn = new Connection({ store: storage });
+const logView = new LogView(els.log, els.logEmpty);
+
+const ui = {
+  screen: null, // 'join' | 'table'
+  nack: null, // {title, message} of the last refused command
+  joinCode: null, // the code from a #join= link (the code field is hidden then)
+  joining: false,
+};
+
+// -- screens ---------------------------------------------------------------------------------
+
+function showScreen(name) {
+  ui.screen = name;
+  show(els.joinScreen, name === 'join');
+  show(els.tableScreen, name === 'table');
+  render();
+}
+
+function showJoin({ code = null, message = null } = {}) {
+  ui.joinCode = code;
+  ui.joining = false;
+  const j = els.join;
+  show(j.codeField, !code);
+  j.code.required = !code;
+  if (code) j.code.value = code;
+  setText(
+    j.intro,
+    code
+      ? 'You have been invited to a table. Enter the name the others should see.'
+      : 'Enter the join code your GM gave you and the name the others should see.',
+  );
+  setText(j.message, message || '');
+  show(j.message, Boolean(message));
+  const token = storage.loadToken();
+  const info = storage.loadSeatInfo();
+  show(j.existing, Boolean(token));
+  setText(j.existingName, info ? ` (${info.name}${info.campaign ? ` at ${info.campaign}` : ''})` : '');
+  j.submit.disabled = false;
+  setText(j.submit, 'Join');
+  showScreen('join');
+  (code ? j.name : j.code).focus();
+}
+
+function showTable(token) {
+  logView.reset();
+  ui.nack = null;
+  showScreen('table');
+  conn.useToken(token);
+}
+
+// -- rendering -------------------------------------------------------------------------------
+
+let scheduled = false;
+function render() {
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    renderNow();
+  });
+}
+
+function renderNow() {
+  renderStatus(els.status, conn);
+  const state = conn.state;
+  const seatId = conn.seat?.id ?? null;
+  const mySeat = seatId !== null ? seatsOf(state)[seatId] : null;
+  const isGM = (mySeat?.role ?? conn.seat?.role) === 'gm';
+  const live = conn.status === Status.CONNECTED;
+
+  // Header: campaign and seat from the state (a rename arrives as a diff).
+  const campaign = state?.campaign ?? conn.campaign;
+  const inTable = ui.screen === 'table';
+  setText(els.campaignName, inTable && campaign?.name ? campaign.name : 'tabled');
+  setText(els.campaignMeta, inTable && campaign?.system ? `System: ${campaign.system}` : '');
+  show(els.campaignMeta, Boolean(inTable && campaign?.system));
+  const myName = mySeat?.name ?? conn.seat?.name;
+  show(els.seatLabel, inTable && Boolean(myName));
+  setText(els.seatName, myName ?? '');
+  show(els.seatRole, isGM);
+  document.title = inTable && campaign?.name ? `${campaign.name} · tabled` : 'tabled';
+  show(els.status.box, inTable || ui.joining);
+
+  if (!inTable) return;
+
+  show(els.logLoading, state === null);
+  const added = logView.render(state, seatId);
+  if (added.length) {
+    setText(els.announce, added.map((e) => entryText(state, e)).join('. '));
+  }
+  renderRoster(els.roster, { state, presence: conn.presence, mySeat: seatId, live });
+  const pending = conn.pending();
+  renderInvite(els.invite, {
+    state,
+    isGM,
+    live,
+    busy: pending.some((c) => c.op.startsWith('join.')),
+  });
+  renderRollBox(els.roll, { isGM, pending, live, nack: ui.nack });
+  els.roll.submit.disabled = state === null;
+
+  if (mySeat && campaign) storage.saveSeatInfo({ name: mySeat.name, campaign: campaign.name });
+}
+
+// The "next try in N s" countdown.
+setInterval(() => {
+  if (conn.status === Status.RECONNECTING || conn.status === Status.OFFLINE) renderStatus(els.status, conn);
+}, 1000);
+
+// -- connection events -----------------------------------------------------------------------
+
+conn.addEventListener('change', render);
+
+conn.addEventListener('joined', () => {
+  ui.joining = false;
+  logView.reset();
+  showScreen('table');
+});
+
+conn.addEventListener('joinfailed', (ev) => {
+  const { code, message } = ev.detail;
+  let text;
+  if (code === 'unauthorized') text = 'This join code is not valid, or joining is closed. Ask your GM for a new link.';
+  else if (code === 'bad_request') text = `The server refused the join: ${message || 'bad request'}.`;
+  else text = message || `The join failed (${code}).`;
+  showJoin({ code: code === 'unauthorized' ? null : ui.joinCode, message: text });
+  if (code === 'unauthorized') els.join.code.value = ui.joinCode || els.join.code.value;
+});
+
+conn.addEventListener('unauthorized', () => {
+  logView.reset();
+  showJoin({
+    message: 'This browser’s seat is no longer valid (it was removed, or the link belongs to another server). Join again with a code from your GM.',
+  });
+});
+
+conn.addEventListener('nack', (ev) => {
+  const { cmd, code, message } = ev.detail;
+  const what = cmd.op === 'roll' ? `Could not roll ${cmd.args?.expr ?? ''}` : `Could not do ${cmd.op}`;
+  ui.nack = { title: `${what}:`, message: message || code };
+  if (cmd.op === 'roll' && !els.roll.expr.value) els.roll.expr.value = cmd.args?.expr ?? '';
+  render();
+});
+
+conn.addEventListener('servererror', (ev) => {
+  const { code, message } = ev.detail;
+  console.warn('tabled: server error', code, message);
+  if (code === 'rate_limited' || code === 'too_large' || code === 'internal') {
+    ui.nack = { title: 'The server says:', message: message || code };
+    render();
+  }
+});
+
+// -- user input ------------------------------------------------------------------------------
+
+function roll(expr) {
+  expr = expr.trim();
+  if (!expr) {
+    els.roll.expr.focus();
+    return;
+  }
+  ui.nack = null;
+  const args = { expr };
+  if (!els.roll.secretWrap.hidden && els.roll.secret.checked) args.secret = true;
+  conn.send('roll', args);
+  render();
+}
+
+els.roll.form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const v = els.roll.expr.value;
+  if (!v.trim()) {
+    els.roll.expr.focus();
+    return;
+  }
+  roll(v);
+  els.roll.expr.value = '';
+  els.roll.expr.focus();
+});
+
+els.roll.quick.addEventListener('click', (ev) => {
+  const b = ev.target.closest('button[data-expr]');
+  if (b) roll(b.dataset.expr);
+});
+
+els.roll.errorClose.addEventListener('click', () => {
+  ui.nack = null;
+  render();
+  els.roll.expr.focus();
+});
+
+els.join.form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const j = els.join;
+  const code = (ui.joinCode || j.code.value).trim().toUpperCase();
+  const name = j.name.value.trim();
+  let problem = null;
+  if (!code) problem = 'Enter the join code.';
+  else if (!name) problem = 'Enter your name.';
+  else if ([...name].length > 40) problem = 'Your name can have at most 40 characters.';
+  if (problem) {
+    setText(j.message, problem);
+    show(j.message, true);
+    (!code ? j.code : j.name).focus();
+    return;
+  }
+  show(j.message, false);
+  j.submit.disabled = true;
+  setText(j.submit, 'Joining…');
+  ui.joining = true;
+  ui.joinCode = ui.joinCode || null;
+  conn.join(code, name);
+  render();
+});
+
+els.join.back.addEventListener('click', () => {
+  const token = storage.loadToken();
+  if (token) showTable(token);
+});
+
+els.status.retry.addEventListener('click', () => conn.connectNow());
+
+els.invite.copy.addEventListener('click', async () => {
+  const link = els.invite.link.value;
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    ok = true;
+  } catch {
+    els.invite.link.select();
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+  }
+  setText(els.invite.copy, ok ? 'Copied' : 'Select and copy');
+  setTimeout(() => setText(els.invite.copy, 'Copy'), 2000);
+});
+els.invite.link.addEventListener('focus', () => els.invite.link.select());
+els.invite.rotate.addEventListener('click', () => conn.send('join.rotate', {}));
+els.invite.close.addEventListener('click', () => conn.send('join.close', {}));
+
+// -- network and visibility ------------------------------------------------------------------
+
+window.addEventListener('online', () => conn.wake());
+window.addEventListener('offline', () => conn.networkLost());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') conn.wake();
+});
+window.addEventListener('pageshow', (ev) => {
+  if (ev.persisted) conn.wake();
+});
+
+// -- start -----------------------------------------------------------------------------------
+
+function start() {
+  const frag = storage.takeFragment();
+  if (frag.token) {
+    storage.saveToken(frag.token);
+    showTable(frag.token);
+    return;
+  }
+  if (frag.join) {
+    showJoin({ code: frag.join });
+    return;
+  }
+  const token = storage.loadToken();
+  if (token) showTable(token);
+  else showJoin();
+}
+
+// For tests and debugging in the console: read-only look at the connection.
+Object.defineProperty(window, 'tabled', { value: Object.freeze({ conn }) });
+
+start();

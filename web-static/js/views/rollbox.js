@@ -1,0 +1,41 @@
+// The roll box's dynamic parts: the secret checkbox (GM only), the list of commands still waiting
+// for their ack, and the last refusal (nack) message.
+
+import { h, setText, show } from '../dom.js';
+
+const OP_LABEL = {
+  'join.rotate': 'New join code',
+  'join.close': 'Close joining',
+};
+
+export function commandLabel(cmd) {
+  if (cmd.op === 'roll') return `${cmd.args?.secret ? 'Secret roll' : 'Roll'} ${cmd.args?.expr ?? ''}`;
+  return OP_LABEL[cmd.op] || cmd.op;
+}
+
+export function renderRollBox(els, { isGM, pending, live, nack }) {
+  show(els.secretWrap, isGM);
+  if (!isGM && els.secret.checked) els.secret.checked = false;
+
+  const items = pending.map((cmd) =>
+    h(
+      'li',
+      { class: 'pending-item', dataset: { id: cmd.id, sent: String(cmd.sent && live) } },
+      h('span', { class: 'spinner', attrs: { 'aria-hidden': 'true' } }),
+      h('span', { class: 'pending-label' }, commandLabel(cmd)),
+      h('span', { class: 'pending-state' }, live ? 'sending…' : 'waiting for the connection'),
+    ),
+  );
+  const sig = JSON.stringify(items.map((li) => li.textContent));
+  if (els.pending.dataset.sig !== sig) {
+    els.pending.dataset.sig = sig;
+    els.pending.replaceChildren(...items);
+  }
+  show(els.pending, items.length > 0);
+
+  show(els.error, nack !== null);
+  if (nack) {
+    setText(els.errorTitle, nack.title);
+    setText(els.errorText, nack.message);
+  }
+}
