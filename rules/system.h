@@ -186,7 +186,7 @@ const rules_check *rules_check_find(const rules_system *s, const char *name);
 /*
  * Runs check `check` of system `system` with `params` (a JSON object, borrowed; NULL = {}) and
  * rng (borrowed). On success returns 0 and sets *result to a new object owned by the caller:
- *   {"system","check","params":{every parameter, defaults filled in},"dice":[{sides,value,kept}..],
+ *   {"system","check","params":{the parameters given, validated},"dice":[{sides,value,kept}..],
  *    "total", "success": true|false|null, ...the check's own fields}
  * Errors (*result = NULL): TB_NOT_FOUND unknown system or check; TB_BAD_REQUEST params not an
  * object, unknown parameter, missing required, wrong type, out of range (message names the

@@ -1,0 +1,43 @@
+/*
+ * cot.h — City of Thieves (rulebook 000_d2a475e9ec148dd1.txt, cited as 000:LINE): the keep-pool
+ * d6 roll and the guard scores, as plain C for encounter modules (initiative slots, gang warfare,
+ * chases, social calls) that roll without going through JSON parameters.
+ *
+ * The rule system itself (checks "pool" and "opposed", the sheet) is rules_system_cot, found
+ * through rules/system.h.
+ */
+#ifndef TABLED_RULES_COT_H
+#define TABLED_RULES_COT_H
+
+#include "system.h"
+
+#define COT_DIFFICULTY_BASE 9 /* 000:13 */
+
+/* A pool: skill + ability dice, ability kept, with "+XkY" bonuses (000:9, 000:11, 000:27). */
+typedef struct cot_pool_spec {
+    int skill;
+    int ability;
+    int bonus;      /* +bonus k0: extra dice rolled (negative: fewer rolled), 000:11, 000:27 */
+    int kept_bonus; /* +0 k kept_bonus: extra dice kept (Foresight "Training", 000:218) */
+} cot_pool_spec;
+
+typedef struct cot_roll {
+    rules_pool pool; /* every die, in roll order, with which were kept */
+    int total;       /* sum of the kept dice */
+    int catastrophe; /* every die shows 1 (000:9) */
+} cot_roll;
+
+/*
+ * Rolls the pool: rolled = skill + ability + bonus, kept = min(ability + kept_bonus, rolled),
+ * highest kept (000:9). TB_BAD_REQUEST (message names the parameters) when fewer than 1 or more
+ * than RULES_POOL_MAX dice would be rolled. rng is borrowed.
+ */
+int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err);
+
+/* Success against a difficulty: met or exceeded (000:9, 000:13), never on a Catastrophe. */
+int cot_roll_succeeds(const cot_roll *r, int difficulty);
+
+/* Guard score: 3 x kept dice + 1 per additional rolled die (000:196). */
+int cot_guard_score(int rolled, int kept);
+
+#endif

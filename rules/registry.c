@@ -1,0 +1,16 @@
+/*
+ * registry.c — the table of rule systems. Adding a system: its extern and one entry below
+ * (see the top of system.h). Order is the order of rules_system_at and of `tabled roll` help.
+ */
+#include "system.h"
+
+extern const rules_system rules_system_dice;
+extern const rules_system rules_system_cot;
+extern const rules_system rules_system_heimr;
+
+const rules_system *const rules_registry[] = {
+    &rules_system_dice,
+    &rules_system_cot,
+    &rules_system_heimr,
+    NULL,
+};

@@ -1,0 +1,272 @@
+/*
+ * cli_roll.c — `tabled roll`: argument parsing and printing around rules_check_run_with, so the
+ * shell and the table op `roll.check` share one path (same parameter names, same results).
+ */
+#include "cli_roll.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <jansson.h>
+
+#include "err.h"
+#include "rng.h"
+#include "system.h"
+
+#define ROLL_MAX_TIMES 1000000
+
+/* ---- the CSPRNG source: getrandom(2), read 512 bytes at a time ---- */
+
+typedef struct urandom_buf {
+    uint64_t words[64];
+    size_t pos, n;
+} urandom_buf;
+
+static uint64_t urandom_next64(void *ctx)
+{
+    urandom_buf *b = ctx;
+    if (b->pos == b->n) {
+        unsigned char *p = (unsigned char *)b->words;
+        size_t want = sizeof b->words, got = 0;
+        while (got < want) {
+            ssize_t r = getrandom(p + got, want - got, 0);
+            if (r < 0) {
+                if (errno == EINTR)
+                    continue;
+                /* No safe fallback for dice that must be fair: stop. */
+                fprintf(stderr, "tabled roll: getrandom failed: %s\n", strerror(errno));
+                exit(2);
+            }
+            got += (size_t)r;
+        }
+        b->pos = 0;
+        b->n = sizeof b->words / sizeof b->words[0];
+    }
+    return b->words[b->pos++];
+}
+
+/* ---- parsing ---- */
+
+/* Strict decimal integer: optional sign, digits only, no spaces, within [lo, hi]. */
+static int parse_ll(const char *s, long long lo, long long hi, long long *out)
+{
+    if (!s || !*s)
+        return -1;
+    const char *p = s;
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!*p)
+        return -1;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    for (const char *q = s; *q; q++)
+        if (*q < '0' || *q > '9')
+            return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static const rules_param *find_param(const rules_check *c, const char *name, size_t len)
+{
+    for (const rules_param *p = c->params; p && p->name; p++)
+        if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+            return p;
+    return NULL;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] "
+               "[--json]\n       tabled roll dice EXPR\n\nchecks:\n");
+    const rules_system *s;
+    for (size_t i = 0; (s = rules_system_at(i)); i++) {
+        for (const rules_check *c = s->checks; c && c->name; c++) {
+            fprintf(f, "  %s %s", s->id, c->name);
+            for (const rules_param *p = c->params; p && p->name; p++) {
+                const char *open = (p->flags & RULES_PARAM_REQUIRED) ? "" : "[";
+                const char *close = (p->flags & RULES_PARAM_REQUIRED) ? "" : "]";
+                if (p->flags & RULES_PARAM_POSITIONAL)
+                    fprintf(f, " %s%s%s", open, "EXPR", close);
+                else if (p->type == RULES_PARAM_BOOL)
+                    fprintf(f, " %s%s=0|1%s", open, p->name, close);
+                else if (p->type == RULES_PARAM_STRING)
+                    fprintf(f, " %s%s=TEXT%s", open, p->name, close);
+                else
+                    fprintf(f, " %s%s=%d..%d%s", open, p->name, p->min, p->max, close);
+            }
+            fprintf(f, "\n      %s\n", c->summary ? c->summary : "");
+        }
+    }
+}
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "tabled roll: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n");
+    return 2;
+}
+
+int cli_roll_main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc < 3) {
+        usage(stderr);
+        return 2;
+    }
+    const rules_system *sys = rules_system_find(argv[1]);
+    if (!sys)
+        return fail("unknown system '%s' (try `tabled roll --help`)%s", argv[1], "");
+    int argi = 2;
+    const rules_check *chk = rules_check_find(sys, argv[2]);
+    if (chk) {
+        argi = 3;
+    } else if (sys->checks && sys->checks[0].name && !sys->checks[1].name) {
+        chk = &sys->checks[0]; /* a one-check system: `tabled roll dice 2d6` */
+    } else {
+        return fail("%s has no check '%s' (try `tabled roll --help`)", sys->id, argv[2]);
+    }
+
+    json_t *params = json_object();
+    uint64_t seed = 0;
+    int seeded = 0, as_json = 0, rc = 0;
+    long long times = 1;
+    int options_done = 0;
+    for (int i = argi; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = 1; /* `tabled roll dice -- --weird` */
+            continue;
+        }
+        if (!options_done && strncmp(arg, "--", 2) == 0) {
+            const char *opt = arg + 2;
+            const char *val = NULL;
+            const char *eq = strchr(opt, '=');
+            size_t olen = eq ? (size_t)(eq - opt) : strlen(opt);
+            if (olen == 4 && strncmp(opt, "json", 4) == 0 && !eq) {
+                as_json = 1;
+                continue;
+            }
+            int is_seed = olen == 4 && strncmp(opt, "seed", 4) == 0;
+            int is_times = olen == 5 && strncmp(opt, "times", 5) == 0;
+            if (!is_seed && !is_times) {
+                rc = fail("unknown option '%s'%s", arg, "");
+                goto out;
+            }
+            if (eq) {
+                val = eq + 1;
+            } else if (i + 1 < argc) {
+                val = argv[++i];
+            } else {
+                rc = fail("option '%s' needs a value%s", arg, "");
+                goto out;
+            }
+            if (is_seed) {
+                if (parse_u64(val, &seed)) {
+                    rc = fail("--seed must be an integer in 0..18446744073709551615 (got '%s')%s",
+                              val, "");
+                    goto out;
+                }
+                seeded = 1;
+            } else if (parse_ll(val, 1, ROLL_MAX_TIMES, &times)) {
+                rc = fail("--times must be an integer in 1..1000000 (got '%s')%s", val, "");
+                goto out;
+            }
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        const rules_param *p = eq ? find_param(chk, arg, (size_t)(eq - arg)) : NULL;
+        if (!p) {
+            /* a bare argument fills the first positional parameter not yet given */
+            const rules_param *pos = NULL;
+            for (const rules_param *q = chk->params; q && q->name; q++)
+                if ((q->flags & RULES_PARAM_POSITIONAL) && !json_object_get(params, q->name)) {
+                    pos = q;
+                    break;
+                }
+            if (pos && (!eq || pos->type == RULES_PARAM_STRING)) {
+                json_object_set_new(params, pos->name, json_string(arg));
+                continue;
+            }
+            if (eq) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*s", (int)(eq - arg) > 60 ? 60 : (int)(eq - arg),
+                         arg);
+                rc = fail("unknown parameter '%s' for %s (try `tabled roll --help`)", name,
+                          chk->name);
+            } else {
+                rc = fail("unexpected argument '%s': parameters are name=value%s", arg, "");
+            }
+            goto out;
+        }
+        if (json_object_get(params, p->name)) {
+            rc = fail("parameter '%s' given twice%s", p->name, "");
+            goto out;
+        }
+        const char *val = eq + 1;
+        if (p->type == RULES_PARAM_STRING) {
+            json_object_set_new(params, p->name, json_string(val));
+        } else {
+            long long v;
+            if (parse_ll(val, -1000000000LL, 1000000000LL, &v)) {
+                rc = fail("parameter '%s' must be an integer (got '%s')", p->name, val);
+                goto out;
+            }
+            json_object_set_new(params, p->name, json_integer(v));
+        }
+    }
+
+    urandom_buf ubuf = {0};
+    rules_rng *rng = seeded ? rules_rng_seeded(seed) : rules_rng_from_source(urandom_next64, &ubuf);
+    for (long long t = 0; t < times; t++) {
+        json_t *result = NULL;
+        tb_err err = {0};
+        if (rules_check_run_with(sys, chk, params, rng, &result, &err)) {
+            fprintf(stderr, "tabled roll: %s\n", err.msg);
+            rc = 2;
+            break;
+        }
+        if (as_json) {
+            char *s = json_dumps(result, JSON_COMPACT);
+            puts(s);
+            free(s);
+        } else {
+            char *s = rules_result_format(result);
+            puts(s);
+            free(s);
+        }
+        json_decref(result);
+    }
+    rules_rng_destroy(rng);
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = fail("cannot write the output%s%s", "", "");
+out:
+    json_decref(params);
+    return rc;
+}
