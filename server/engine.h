@@ -1,0 +1,103 @@
+/*
+ * engine.h — the campaign engine: runs the one loop of a command (DESIGN.md).
+ *
+ * The engine owns every loaded campaign (state + seq), the connections' seats, the command
+ * tables, idempotency and the group commit. It knows nothing of sockets or event loops: the
+ * transport (server/serve.c) hands it complete client messages and gives it a sink per
+ * connection to send messages back and to ask for a close. That is what lets tests drive it with
+ * a real SQLite file and recording sinks.
+ *
+ * Flow: engine_receive runs a command at once against the campaign's working state and appends
+ * its event to the open transaction; replies are held. engine_flush (the transport calls it once
+ * per loop turn, before the loop sleeps) commits the transaction — every command of the turn in
+ * one COMMIT — and only then sends each event's filtered diff to every seat of the campaign, and
+ * the ack/nack to each sender. If COMMIT fails, every command of the turn is answered with
+ * nack internal and the working states are dropped: nothing unacknowledged is ever sent.
+ *
+ * Not thread-safe: one engine runs on one thread (the loop).
+ */
+#ifndef TABLED_ENGINE_H
+#define TABLED_ENGINE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "rng.h"
+#include "store.h"
+
+typedef struct engine engine;
+typedef struct engine_conn engine_conn;
+
+/* How the engine reaches a connection. The transport copies msg (a complete JSON text); the
+ * engine never calls a sink from inside engine_conn_closed. close asks the transport to close
+ * the connection after what is queued was sent; the transport later calls engine_conn_closed. */
+typedef struct engine_sink {
+    void (*send)(void *ctx, const char *msg, size_t len);
+    void (*close)(void *ctx, int ws_status, const char *reason);
+} engine_sink;
+
+typedef struct engine_opts {
+    int snapshot_every;     /* events between snapshots (default 100) */
+    double rate_per_sec;    /* commands per seat per second; 0 = unlimited (default 20) */
+    double rate_burst;      /* bucket size (default 40) */
+    int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
+    int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
+} engine_opts;
+
+/* Fills opts with the defaults above. */
+void engine_opts_default(engine_opts *opts);
+
+/* Creates an engine over an open store and loads every campaign (snapshot + tail). dice draws
+ * every die; secret draws tokens, join codes and ids (always a CSPRNG in production). All three
+ * are borrowed and must outlive the engine. *out is owned by the caller (engine_destroy). */
+int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,
+                  engine **out, tb_err *err);
+
+/* Flushes, writes a snapshot of every campaign whose last snapshot is older than its seq, and
+ * frees the engine. Connections must have been closed first. NULL is a no-op. */
+void engine_destroy(engine *e);
+
+/* The host token for this run: a fresh token is minted, stored (hash only) and returned as a
+ * new malloc'd string (caller frees). Earlier host tokens keep working. */
+char *engine_mint_host_token(engine *e, tb_err *err);
+
+/* Creates the first campaign ("My campaign", system generic) when there is none. */
+int engine_ensure_campaign(engine *e, tb_err *err);
+
+/* Calls fn for every campaign with a freshly minted GM token and the current join code (NULL when
+ * joining is closed). The strings are borrowed for the call. */
+typedef void (*engine_link_fn)(void *ctx, const char *campaign_id, const char *name,
+                               const char *gm_token, const char *join_code);
+int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err);
+
+/* A new connection; the returned handle stays valid until engine_conn_closed. sink is copied,
+ * ctx borrowed. */
+engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx);
+
+/* The transport lost or closed the connection. The handle must not be used afterwards. */
+void engine_conn_closed(engine *e, engine_conn *c);
+
+/* One complete client message (a text frame, all fragments joined). */
+void engine_receive(engine *e, engine_conn *c, const char *buf, size_t len);
+
+/* A message the transport refused before parsing (e.g. TB_TOO_LARGE, binary frame): answered
+ * with error and counted against the connection's abuse budget. */
+void engine_receive_refused(engine *e, engine_conn *c, tb_code code, const char *message);
+
+/* Commits the commands of this loop turn and delivers their diffs and replies. Returns 1 when
+ * there was something to flush. */
+int engine_flush(engine *e);
+
+/* Writes a snapshot of every campaign at its current seq (clean shutdown). */
+int engine_snapshot_all(engine *e, tb_err *err);
+
+/* Counters for /healthz and /metrics. engine_metrics_text appends Prometheus text (metric
+ * families of the engine) to a new malloc'd string the caller frees. */
+int engine_campaign_count(const engine *e);
+char *engine_metrics_text(const engine *e);
+
+/* The campaign's committed state (borrowed) and seq, or NULL when unknown. For tests and tools. */
+const json_t *engine_campaign_state(const engine *e, const char *campaign_id, int64_t *seq);
+
+#endif

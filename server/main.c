@@ -1,0 +1,200 @@
+/*
+ * main.c — the `tabled` command: serve, roll, replay. Parses the command line and hands off.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_roll.h"
+#include "serve.h"
+#include "store.h"
+
+#ifndef TABLED_WEB_DIR
+#define TABLED_WEB_DIR "web-static"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage:\n"
+            "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
+            "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
+            "               [--max-message BYTES] [--seed N]\n"
+            "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
+            "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
+            "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
+            "\n"
+            "serve: runs the table server (GM and join links are printed at start-up).\n"
+            "roll: rolls the server's dice engine from a shell.\n"
+            "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
+            "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n");
+}
+
+/* Strict non-negative integer parse; returns 0 on success. */
+static int parse_u64(const char *s, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+    serve_opts o;
+    serve_opts_default(&o);
+    o.web = TABLED_WEB_DIR;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long long n;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "tabled serve: %s needs a value\n", a);
+            return 2;
+        }
+        i++;
+        if (strcmp(a, "--port") == 0) {
+            if (parse_u64(v, 65535, &n)) {
+                fprintf(stderr, "tabled serve: --port must be 0..65535\n");
+                return 2;
+            }
+            o.port = (int)n;
+        } else if (strcmp(a, "--bind") == 0) {
+            o.bind = v;
+        } else if (strcmp(a, "--db") == 0) {
+            o.db = v;
+        } else if (strcmp(a, "--web") == 0) {
+            o.web = v;
+        } else if (strcmp(a, "--sync") == 0) {
+            if (strcmp(v, "full") && strcmp(v, "normal")) {
+                fprintf(stderr, "tabled serve: --sync must be normal or full\n");
+                return 2;
+            }
+            o.sync_full = strcmp(v, "full") == 0;
+        } else if (strcmp(a, "--allow-origin") == 0) {
+            if (o.n_allow_origins >= SERVE_MAX_ORIGINS) {
+                fprintf(stderr, "tabled serve: at most %d --allow-origin\n", SERVE_MAX_ORIGINS);
+                return 2;
+            }
+            o.allow_origins[o.n_allow_origins++] = v;
+        } else if (strcmp(a, "--rate-limit") == 0) {
+            if (parse_u64(v, 1000000, &n)) {
+                fprintf(stderr, "tabled serve: --rate-limit must be 0 (off) to 1000000\n");
+                return 2;
+            }
+            o.rate = (double)n;
+        } else if (strcmp(a, "--snapshot-every") == 0) {
+            if (parse_u64(v, 1000000, &n) || n == 0) {
+                fprintf(stderr, "tabled serve: --snapshot-every must be 1 to 1000000\n");
+                return 2;
+            }
+            o.snapshot_every = (int)n;
+        } else if (strcmp(a, "--max-message") == 0) {
+            if (parse_u64(v, 16 * 1024 * 1024, &n) || n < 1024) {
+                fprintf(stderr, "tabled serve: --max-message must be 1024 to 16777216\n");
+                return 2;
+            }
+            o.max_message = (size_t)n;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_u64(v, UINT64_MAX, &n)) {
+                fprintf(stderr, "tabled serve: --seed must be a non-negative integer\n");
+                return 2;
+            }
+            o.has_seed = 1;
+            o.seed = n;
+        } else {
+            fprintf(stderr, "tabled serve: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    return serve_run(&o);
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+    const char *db = NULL, *only = NULL;
+    int from_zero = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db = argv[++i];
+        else if (strcmp(argv[i], "--campaign") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--from-zero") == 0)
+            from_zero = 1;
+        else {
+            fprintf(stderr, "tabled replay: unexpected argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!db) {
+        fprintf(stderr, "tabled replay: --db PATH is required\n");
+        return 2;
+    }
+    store *st;
+    tb_err err = {0};
+    json_t *ids = NULL;
+    int rc = 1;
+    if (store_open(db, 0, &st, &err)) {
+        fprintf(stderr, "tabled replay: %s\n", err.msg);
+        return 1;
+    }
+    if (store_campaign_ids(st, &ids, &err))
+        goto out;
+    size_t i;
+    json_t *v;
+    json_array_foreach(ids, i, v)
+    {
+        const char *id = json_string_value(v);
+        if (only && strcmp(only, id) != 0)
+            continue;
+        json_t *state;
+        int64_t seq;
+        if (store_campaign_load(st, id, from_zero, &state, &seq, &err))
+            goto out;
+        json_t *line = json_pack("{s:s, s:I, s:o}", "campaign", id, "seq", (json_int_t)seq,
+                                 "state", state);
+        char *text = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
+        puts(text);
+        free(text);
+        json_decref(line);
+    }
+    rc = 0;
+out:
+    if (rc)
+        fprintf(stderr, "tabled replay: %s\n", err.msg);
+    json_decref(ids);
+    store_close(st);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "roll") == 0)
+        return cli_roll_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "tabled: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

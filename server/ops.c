@@ -1,0 +1,348 @@
+#include "ops.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dice.h"
+
+/* ---- shared state helpers ---------------------------------------------------------------- */
+
+/* Appends entry (stolen) to the array at state[key] (or state.gm[key] when gm), dropping the
+ * oldest entries beyond cap. */
+static void log_append(json_t *state, int gm, json_t *entry, int cap)
+{
+    json_t *parent = gm ? json_object_get(state, "gm") : state;
+    if (!json_is_object(parent)) {
+        parent = json_object();
+        json_object_set_new(state, "gm", parent);
+    }
+    json_t *log = json_object_get(parent, "log");
+    if (!json_is_array(log)) {
+        log = json_array();
+        json_object_set_new(parent, "log", log);
+    }
+    json_array_append_new(log, entry);
+    while (cap > 0 && json_array_size(log) > (size_t)cap)
+        json_array_remove(log, 0);
+}
+
+static json_t *seats_of(json_t *state)
+{
+    json_t *seats = json_object_get(state, "seats");
+    if (!json_is_object(seats)) {
+        seats = json_object();
+        json_object_set_new(state, "seats", seats);
+    }
+    return seats;
+}
+
+/* ---- core ops ----------------------------------------------------------------------------- */
+
+static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                   tb_err *err)
+{
+    const char *expr = json_string_value(json_object_get(args, "expr"));
+    int secret = json_is_true(json_object_get(args, "secret"));
+    if (secret && !ctx->is_gm)
+        return tb_fail(err, TB_FORBIDDEN, "only the GM may roll in secret");
+    json_t *roll;
+    if (rules_dice_roll_text(expr, ctx->dice, &roll, err))
+        return err->code;
+    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:O}", "seq", (json_int_t)ctx->seq, "at",
+                              (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll",
+                              roll);
+    log_append(state, secret, entry, ctx->log_cap);
+    json_object_set_new(roll, "secret", json_boolean(secret));
+    *result = roll;
+    return TB_OK;
+}
+
+static int op_seat_rename(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err)
+{
+    const char *seat = json_string_value(json_object_get(args, "seat"));
+    const char *name = json_string_value(json_object_get(args, "name"));
+    json_t *entry = json_object_get(seats_of(state), seat);
+    if (!entry)
+        return tb_fail(err, TB_NOT_FOUND, "no seat '%.40s' in this campaign", seat);
+    json_object_set_new(entry, "name", json_string(name));
+    *result = json_pack("{s:s, s:s}", "seat", seat, "name", name);
+    return TB_OK;
+}
+
+static int op_seat_remove(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err)
+{
+    const char *seat = json_string_value(json_object_get(args, "seat"));
+    json_t *seats = seats_of(state);
+    json_t *entry = json_object_get(seats, seat);
+    if (!entry)
+        return tb_fail(err, TB_NOT_FOUND, "no seat '%.40s' in this campaign", seat);
+    if (strcmp(json_string_value(json_object_get(entry, "role")), "gm") == 0)
+        return tb_fail(err, TB_RULE, "the GM seat cannot be removed");
+    json_object_del(seats, seat);
+    json_object_del(json_object_get(state, "private"), seat);
+    *result = json_pack("{s:s}", "seat", seat);
+    return TB_OK;
+}
+
+static int op_join_rotate(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err)
+{
+    char code[10];
+    ops_join_code(ctx->secret, code);
+    json_t *gm = json_object_get(state, "gm");
+    json_object_set_new(gm, "join", json_pack("{s:s, s:b}", "code", code, "open", 1));
+    *result = json_pack("{s:s}", "join_code", code);
+    return TB_OK;
+}
+
+static int op_join_close(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                         tb_err *err)
+{
+    json_t *join = json_object_get(json_object_get(state, "gm"), "join");
+    if (!json_is_object(join))
+        return tb_fail(err, TB_INTERNAL, "campaign state has no /gm/join");
+    json_object_set_new(join, "open", json_false());
+    *result = json_object();
+    return TB_OK;
+}
+
+/* Run by the engine when someone joins with a valid code: adds a player seat. The seat id comes
+ * from /next_seat, so ids are never reused (a removed seat's /private area stays gone). */
+static int op_seat_join(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    json_int_t n = json_integer_value(json_object_get(state, "next_seat"));
+    if (n < 1)
+        n = 1;
+    char id[32];
+    snprintf(id, sizeof id, "p%lld", (long long)n);
+    json_object_set_new(seats_of(state), id,
+                        json_pack("{s:O, s:s}", "name", json_object_get(args, "name"), "role",
+                                  "player"));
+    json_object_set_new(state, "next_seat", json_integer(n + 1));
+    *result = json_pack("{s:s}", "seat", id);
+    return TB_OK;
+}
+
+static const op_arg ARGS_ROLL[] = {
+    {"expr", ARG_STRING, 1, 1, 200},
+    {"secret", ARG_BOOL, 0, 0, 0},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_SEAT_RENAME[] = {
+    {"seat", ARG_STRING, 1, 1, 32},
+    {"name", ARG_NAME, 1, 1, 40},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_SEAT[] = {
+    {"seat", ARG_STRING, 1, 1, 32},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_NAME[] = {
+    {"name", ARG_NAME, 1, 1, 40},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_NONE[] = {
+    {NULL, 0, 0, 0, 0},
+};
+
+static const op_def OPS_CORE[] = {
+    {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL},
+    {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME},
+    {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT},
+    {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE},
+    {"join.close", op_join_close, WHO_GM, 0, ARGS_NONE},
+    {"seat.join", op_seat_join, WHO_INTERNAL, 0, ARGS_NAME},
+    {NULL, NULL, 0, 0, NULL},
+};
+
+/* The systems a campaign may use. Rule systems add their own tables here (issue 4). */
+static const char *const SYSTEMS[] = {"generic", NULL};
+
+int ops_system_known(const char *system)
+{
+    for (int i = 0; SYSTEMS[i]; i++)
+        if (strcmp(SYSTEMS[i], system) == 0)
+            return 1;
+    return 0;
+}
+
+const op_def *ops_find(const char *system, const char *name)
+{
+    (void)system; /* every system has the core table; rule systems append theirs (issue 4) */
+    for (const op_def *d = OPS_CORE; d->name; d++)
+        if (strcmp(d->name, name) == 0)
+            return d;
+    return NULL;
+}
+
+void ops_each(void (*fn)(void *ctx, const op_def *def), void *ctx)
+{
+    for (const op_def *d = OPS_CORE; d->name; d++)
+        fn(ctx, d);
+}
+
+/* ---- argument checks ---------------------------------------------------------------------- */
+
+/* Number of UTF-8 code points (jansson has already rejected invalid UTF-8). */
+static size_t utf8_len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+char *ops_normalize_name(const char *name, tb_err *err)
+{
+    while (*name && isspace((unsigned char)*name))
+        name++;
+    size_t len = strlen(name);
+    while (len > 0 && isspace((unsigned char)name[len - 1]))
+        len--;
+    char *out = xmalloc(len + 1);
+    memcpy(out, name, len);
+    out[len] = '\0';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)out[i];
+        if (ch < 0x20 || ch == 0x7f) {
+            free(out);
+            tb_fail(err, TB_BAD_REQUEST, "a name may not contain control characters");
+            return NULL;
+        }
+    }
+    size_t n = utf8_len(out);
+    if (n < 1 || n > 40) {
+        free(out);
+        tb_fail(err, TB_BAD_REQUEST, "a name must be 1 to 40 characters long");
+        return NULL;
+    }
+    return out;
+}
+
+int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *err)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)args, key, value)
+    {
+        const op_arg *a = def->args;
+        while (a->name && strcmp(a->name, key) != 0)
+            a++;
+        if (!a->name)
+            return tb_fail(err, TB_BAD_REQUEST, "%s: unknown argument '%.40s'", def->name, key);
+    }
+    json_t *norm = json_object();
+    for (const op_arg *a = def->args; a->name; a++) {
+        json_t *v = json_object_get(args, a->name);
+        if (!v || json_is_null(v)) {
+            if (a->required) {
+                json_decref(norm);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: missing argument '%s'", def->name,
+                               a->name);
+            }
+            continue;
+        }
+        int ok = 1;
+        switch (a->type) {
+        case ARG_STRING:
+            ok = json_is_string(v) && utf8_len(json_string_value(v)) >= (size_t)a->min &&
+                 utf8_len(json_string_value(v)) <= (size_t)a->max;
+            if (ok)
+                json_object_set(norm, a->name, v);
+            else if (json_is_string(v)) {
+                json_decref(norm);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: '%s' must be %lld to %lld characters",
+                               def->name, a->name, a->min, a->max);
+            }
+            break;
+        case ARG_NAME:
+            ok = json_is_string(v);
+            if (ok) {
+                char *name = ops_normalize_name(json_string_value(v), err);
+                if (!name) {
+                    json_decref(norm);
+                    return TB_BAD_REQUEST;
+                }
+                json_object_set_new(norm, a->name, json_string(name));
+                free(name);
+            }
+            break;
+        case ARG_INT:
+            ok = json_is_integer(v);
+            if (ok && (json_integer_value(v) < a->min || json_integer_value(v) > a->max)) {
+                json_decref(norm);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: '%s' must be between %lld and %lld",
+                               def->name, a->name, a->min, a->max);
+            }
+            if (ok)
+                json_object_set(norm, a->name, v);
+            break;
+        case ARG_BOOL:
+            ok = json_is_boolean(v);
+            if (ok)
+                json_object_set(norm, a->name, v);
+            break;
+        case ARG_OBJECT:
+            ok = json_is_object(v);
+            if (ok)
+                json_object_set(norm, a->name, v);
+            break;
+        }
+        if (!ok) {
+            static const char *const TYPE_NAMES[] = {"", "a string", "a name (string)",
+                                                     "an integer", "a boolean", "an object"};
+            json_decref(norm);
+            return tb_fail(err, TB_BAD_REQUEST, "%s: '%s' must be %s", def->name, a->name,
+                           TYPE_NAMES[a->type]);
+        }
+    }
+    *out = norm;
+    return TB_OK;
+}
+
+/* ---- campaigns and join codes -------------------------------------------------------------- */
+
+json_t *ops_campaign_initial(const char *id, const char *name, const char *system,
+                             const char *join_code)
+{
+    return json_pack("{s:{s:s, s:s, s:s}, s:{s:{s:s, s:s}}, s:i, s:[], s:{s:{s:s?, s:b}, s:[]},"
+                     " s:{}}",
+                     "campaign", "id", id, "name", name, "system", system, /* */
+                     "seats", "gm", "name", "GM", "role", "gm",            /* */
+                     "next_seat", 1,                                       /* */
+                     "log",                                                /* */
+                     "gm", "join", "code", join_code, "open", join_code != NULL, "log", /* */
+                     "private");
+}
+
+static const char CROCKFORD[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+void ops_join_code(rules_rng *secret, char buf[10])
+{
+    int j = 0;
+    for (int i = 0; i < 8; i++) {
+        if (i == 4)
+            buf[j++] = '-';
+        buf[j++] = CROCKFORD[rules_rng_below(secret, 32)];
+    }
+    buf[j] = '\0';
+}
+
+int ops_join_code_normalize(const char *text, char buf[33])
+{
+    size_t n = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '-' || *p == ' ')
+            continue;
+        if (n >= 32 || !isalnum((unsigned char)*p))
+            return 0;
+        buf[n++] = (char)toupper((unsigned char)*p);
+    }
+    buf[n] = '\0';
+    return n > 0;
+}

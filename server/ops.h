@@ -1,0 +1,95 @@
+/*
+ * ops.h — command tables: what a campaign can be asked to do.
+ *
+ * Each op is one row: name, handler, who may call it, read-only or not, and its argument schema.
+ * The engine does every check a row declares (op exists, caller allowed, arguments present and
+ * of the right type and size) once, before any handler runs (STYLE.md, "One command table").
+ *
+ * Handlers are pure: they get a context (actor seat, RNGs, time, the seq the event will get) and
+ * a working copy of the campaign state, and either fail with a code + message (the copy is then
+ * discarded) or mutate the copy and set *result (a new reference, or leave it NULL). They never
+ * do I/O. Whatever a handler writes under /gm or /private/<seat> is filtered by path when sent;
+ * the result goes only to the caller, so it must hold nothing the caller may not see.
+ */
+#ifndef TABLED_OPS_H
+#define TABLED_OPS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "rng.h"
+
+typedef enum op_who {
+    WHO_ANY = 1,     /* any seat of the campaign */
+    WHO_GM,          /* the campaign's GM seat */
+    WHO_SELF_OR_GM,  /* the GM, or the seat named by the "seat" argument */
+    WHO_INTERNAL,    /* never callable by a client (e.g. seat.join, run by the engine on join) */
+} op_who;
+
+typedef enum op_arg_type {
+    ARG_STRING = 1, /* min/max: length in characters (code points) */
+    ARG_NAME,       /* a person-facing name: trimmed, 1..40 characters, no control characters */
+    ARG_INT,        /* min/max: value */
+    ARG_BOOL,
+    ARG_OBJECT,
+} op_arg_type;
+
+typedef struct op_arg {
+    const char *name;
+    op_arg_type type;
+    int required;
+    long long min, max;
+} op_arg;
+
+typedef struct op_ctx {
+    const char *seat; /* the actor's seat id */
+    int is_gm;
+    rules_rng *dice;   /* every die a handler rolls */
+    rules_rng *secret; /* join codes and other values players must not predict */
+    int64_t now_ms;
+    int64_t seq; /* the seq the event will get if the handler succeeds */
+    int log_cap; /* newest entries kept in /log and /gm/log */
+} op_ctx;
+
+typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err);
+
+typedef struct op_def {
+    const char *name;
+    op_handler fn;
+    op_who who;
+    int readonly;
+    const op_arg *args; /* terminated by a row with name == NULL */
+} op_def;
+
+/* The op named name in the command table of a campaign of the given system, or NULL. Every
+ * system's table starts with the core ops (roll, seat.*, join.*). */
+const op_def *ops_find(const char *system, const char *name);
+
+/* Calls fn for every op of every table (docs tests, metrics). */
+void ops_each(void (*fn)(void *ctx, const op_def *def), void *ctx);
+
+/* Checks args against def's schema and returns a normalized copy (names trimmed) as a new
+ * reference in *out; unknown or ill-typed arguments fail with TB_BAD_REQUEST naming the field. */
+int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *err);
+
+/* A person-facing name: trims surrounding white space; 1..40 code points, no control characters.
+ * Returns a new malloc'd string or NULL with err set (TB_BAD_REQUEST). */
+char *ops_normalize_name(const char *name, tb_err *err);
+
+/* The state of a new campaign (a new reference). join_code may be NULL (closed). */
+json_t *ops_campaign_initial(const char *id, const char *name, const char *system,
+                             const char *join_code);
+
+/* Whether system names a system a campaign may be created with ("generic" or a rule system). */
+int ops_system_known(const char *system);
+
+/* Writes a fresh join code ("K7QF-2M9X": Crockford base32, no I L O U) to buf (>= 10 bytes). */
+void ops_join_code(rules_rng *secret, char buf[10]);
+
+/* Canonical form of a typed join code for comparison: upper case, without '-' and spaces,
+ * written to buf (>= 33 bytes); returns 0 if the text is not a plausible code. */
+int ops_join_code_normalize(const char *text, char buf[33]);
+
+#endif

@@ -1,0 +1,527 @@
+#include "serve.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <libwebsockets.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <uv.h>
+
+#include "engine.h"
+#include "osrand.h"
+#include "rng.h"
+#include "store.h"
+
+#define TABLED_VERSION "0.1.0"
+#define MAX_QUEUED_MSGS 2048
+
+/* Everything the process holds. One instance, on main's stack; callbacks reach it through the
+ * lws context user pointer. */
+typedef struct server {
+    const serve_opts *opt;
+    uv_loop_t loop;
+    uv_signal_t sigint, sigterm;
+    uv_prepare_t flush;
+    struct lws_context *lws;
+    store *st;
+    engine *eng;
+    osrand osr;
+    rules_rng *dice;
+    rules_rng *secret;
+    int connections;
+    uint64_t bytes_sent;
+    int stopping;
+} server;
+
+/* ---- WebSocket connections ------------------------------------------------------------------ */
+
+typedef struct outmsg {
+    struct outmsg *next;
+    size_t len;
+    unsigned char buf[]; /* LWS_PRE bytes of headroom, then the message */
+} outmsg;
+
+/* lws per-session data for a tabled.v1 socket (zeroed by lws, freed by lws after CLOSED). */
+typedef struct ws_conn {
+    struct lws *wsi;
+    server *srv;
+    engine_conn *ec;
+    outmsg *head, *tail;
+    size_t q_bytes, q_count;
+    char *rx;
+    size_t rx_len;
+    int rx_too_large, rx_binary;
+    int closing;
+    int close_status;
+    char close_reason[64];
+} ws_conn;
+
+static void queue_clear(ws_conn *w)
+{
+    while (w->head) {
+        outmsg *m = w->head;
+        w->head = m->next;
+        free(m);
+    }
+    w->tail = NULL;
+    w->q_bytes = w->q_count = 0;
+}
+
+static void conn_close_later(ws_conn *w, int status, const char *reason)
+{
+    if (w->closing)
+        return;
+    w->closing = 1;
+    w->close_status = status;
+    snprintf(w->close_reason, sizeof w->close_reason, "%s", reason);
+    lws_callback_on_writable(w->wsi);
+}
+
+/* engine_sink.send: copy into the queue with LWS_PRE headroom; drop a client that falls behind. */
+static void sink_send(void *ctx, const char *msg, size_t len)
+{
+    ws_conn *w = ctx;
+    if (w->closing)
+        return;
+    if (w->q_bytes + len > w->srv->opt->max_queue || w->q_count >= MAX_QUEUED_MSGS) {
+        /* A client that cannot keep up is dropped rather than slowing the table; it resumes from
+         * its last seq when it reconnects. */
+        queue_clear(w);
+        conn_close_later(w, 1013 /* try again later */, "send queue full; reconnect");
+        return;
+    }
+    outmsg *m = xmalloc(sizeof *m + LWS_PRE + len);
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->buf + LWS_PRE, msg, len);
+    if (w->tail)
+        w->tail->next = m;
+    else
+        w->head = m;
+    w->tail = m;
+    w->q_bytes += len;
+    w->q_count++;
+    lws_callback_on_writable(w->wsi);
+}
+
+static void sink_close(void *ctx, int status, const char *reason)
+{
+    conn_close_later(ctx, status, reason);
+}
+
+static const engine_sink SINK = {sink_send, sink_close};
+
+/* Origin check (PROTOCOL.md, OWASP ASVS 4.4.2): same origin as the Host header, or allowed. */
+static int origin_allowed(struct lws *wsi, const serve_opts *o)
+{
+    char origin[256], host[256];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return 1; /* not a browser */
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0)
+        return 0;
+    for (int i = 0; i < o->n_allow_origins; i++)
+        if (strcasecmp(origin, o->allow_origins[i]) == 0)
+            return 1;
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return 0;
+    const char *rest = NULL;
+    if (strncasecmp(origin, "http://", 7) == 0)
+        rest = origin + 7;
+    else if (strncasecmp(origin, "https://", 8) == 0)
+        rest = origin + 8;
+    return rest && strcasecmp(rest, host) == 0;
+}
+
+static int uri_is(struct lws *wsi, const char *path)
+{
+    char uri[128];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
+        return 0;
+    return strcmp(uri, path) == 0;
+}
+
+static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                       size_t len)
+{
+    ws_conn *w = user;
+    server *srv = lws_context_user(lws_get_context(wsi));
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        if (!uri_is(wsi, "/ws"))
+            return 1;
+        if (!origin_allowed(wsi, srv->opt)) {
+            lwsl_warn("tabled: refused a WebSocket from a foreign origin\n");
+            return 1;
+        }
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED:
+        w->wsi = wsi;
+        w->srv = srv;
+        w->ec = engine_conn_open(srv->eng, &SINK, w);
+        srv->connections++;
+        return 0;
+    case LWS_CALLBACK_CLOSED:
+        if (w->ec) {
+            engine_conn_closed(srv->eng, w->ec);
+            w->ec = NULL;
+            srv->connections--;
+        }
+        queue_clear(w);
+        free(w->rx);
+        w->rx = NULL;
+        return 0;
+    case LWS_CALLBACK_RECEIVE: {
+        if (!w->ec)
+            return -1;
+        if (lws_frame_is_binary(wsi))
+            w->rx_binary = 1;
+        if (!w->rx_too_large && !w->rx_binary) {
+            if (w->rx_len + len > srv->opt->max_message) {
+                w->rx_too_large = 1;
+                free(w->rx);
+                w->rx = NULL;
+                w->rx_len = 0;
+            } else {
+                w->rx = xrealloc(w->rx, w->rx_len + len + 1);
+                memcpy(w->rx + w->rx_len, in, len);
+                w->rx_len += len;
+            }
+        }
+        if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
+            return 0;
+        if (w->rx_binary) {
+            engine_receive_refused(srv->eng, w->ec, TB_BAD_REQUEST,
+                                   "binary frames are not supported; send JSON text");
+        } else if (w->rx_too_large) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "message larger than %zu bytes", srv->opt->max_message);
+            engine_receive_refused(srv->eng, w->ec, TB_TOO_LARGE, msg);
+        } else {
+            engine_receive(srv->eng, w->ec, w->rx ? w->rx : "", w->rx_len);
+        }
+        free(w->rx);
+        w->rx = NULL;
+        w->rx_len = 0;
+        w->rx_too_large = w->rx_binary = 0;
+        return 0;
+    }
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        while (w->head) {
+            outmsg *m = w->head;
+            int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+            if (n < (int)m->len)
+                return -1;
+            srv->bytes_sent += m->len;
+            w->head = m->next;
+            if (!w->head)
+                w->tail = NULL;
+            w->q_bytes -= m->len;
+            w->q_count--;
+            free(m);
+            if (lws_send_pipe_choked(wsi))
+                break;
+        }
+        if (w->head) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+        if (w->closing) {
+            lws_close_reason(wsi, (enum lws_close_status)w->close_status,
+                             (unsigned char *)w->close_reason, strlen(w->close_reason));
+            return -1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* ---- HTTP: /healthz and /metrics (the web client is a file mount) ------------------------- */
+
+typedef struct http_req {
+    unsigned char *body; /* LWS_PRE headroom + len */
+    size_t len;
+} http_req;
+
+static char *metrics_text(server *srv)
+{
+    char *eng = engine_metrics_text(srv->eng);
+    size_t n = strlen(eng) + 512;
+    char *out = xmalloc(n);
+    snprintf(out, n,
+             "%s# HELP tabled_connections Open WebSocket connections.\n"
+             "# TYPE tabled_connections gauge\ntabled_connections %d\n"
+             "# HELP tabled_bytes_sent_total Bytes of WebSocket messages sent.\n"
+             "# TYPE tabled_bytes_sent_total counter\ntabled_bytes_sent_total %llu\n",
+             eng, srv->connections, (unsigned long long)srv->bytes_sent);
+    free(eng);
+    return out;
+}
+
+static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                         size_t len)
+{
+    http_req *req = user;
+    server *srv = lws_context_user(lws_get_context(wsi));
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        /* A WebSocket upgrade without the tabled.v1 subprotocol lands here: refuse it. */
+        return 1;
+    case LWS_CALLBACK_HTTP: {
+        char *text;
+        const char *ctype;
+        if (uri_is(wsi, "/healthz")) {
+            size_t n = 160;
+            text = xmalloc(n);
+            snprintf(text, n, "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+                     engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
+            ctype = "application/json";
+        } else if (uri_is(wsi, "/metrics")) {
+            text = metrics_text(srv);
+            ctype = "text/plain; version=0.0.4";
+        } else {
+            return lws_callback_http_dummy(wsi, reason, user, in, len);
+        }
+        req->len = strlen(text);
+        req->body = xmalloc(LWS_PRE + req->len);
+        memcpy(req->body + LWS_PRE, text, req->len);
+        free(text);
+        unsigned char hdr[LWS_PRE + 512], *start = hdr + LWS_PRE, *p = start,
+                                          *end = hdr + sizeof hdr - 1;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, ctype, req->len, &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                         (const unsigned char *)"no-store", 8, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (!req || !req->body)
+            return lws_callback_http_dummy(wsi, reason, user, in, len);
+        if (lws_write(wsi, req->body + LWS_PRE, req->len, LWS_WRITE_HTTP_FINAL) != (int)req->len)
+            return 1;
+        free(req->body);
+        req->body = NULL;
+        if (lws_http_transaction_completed(wsi))
+            return -1;
+        return 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (req) {
+            free(req->body);
+            req->body = NULL;
+        }
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
+}
+
+static const struct lws_protocols PROTOCOLS[] = {
+    {"http", callback_http, sizeof(http_req), 0, 0, NULL, 0},
+    {"tabled.v1", callback_ws, sizeof(ws_conn), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- loop glue ---------------------------------------------------------------------------- */
+
+/* Runs before the loop sleeps: every command of this turn is committed in one transaction
+ * (group commit), then diffs and acks are queued. */
+static void on_prepare(uv_prepare_t *h)
+{
+    server *srv = h->data;
+    engine_flush(srv->eng);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    server *srv = h->data;
+    if (srv->stopping)
+        return;
+    srv->stopping = 1;
+    fprintf(stderr, "tabled: signal %d, shutting down\n", signum);
+    uv_stop(&srv->loop);
+}
+
+/* ---- start-up banner ---------------------------------------------------------------------- */
+
+typedef struct banner {
+    char addrs[16][64];
+    int n;
+    int port;
+} banner;
+
+static void collect_addrs(banner *b, const char *bind)
+{
+    b->n = 0;
+    if (bind && strcmp(bind, "0.0.0.0") != 0 && strcmp(bind, "::") != 0) {
+        snprintf(b->addrs[b->n++], sizeof b->addrs[0], "%s", bind);
+        return;
+    }
+    snprintf(b->addrs[b->n++], sizeof b->addrs[0], "127.0.0.1");
+    struct ifaddrs *ifs = NULL;
+    if (getifaddrs(&ifs) != 0)
+        return;
+    for (struct ifaddrs *i = ifs; i && b->n < 16; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
+            continue;
+        char buf[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf, sizeof buf);
+        if (strncmp(buf, "127.", 4) == 0)
+            continue;
+        snprintf(b->addrs[b->n++], sizeof b->addrs[0], "%s", buf);
+    }
+    freeifaddrs(ifs);
+}
+
+static void print_links(void *ctx, const char *campaign_id, const char *name, const char *gm_token,
+                        const char *join_code)
+{
+    banner *b = ctx;
+    printf("campaign: %s (%s)\n", name, campaign_id);
+    for (int i = 0; i < b->n; i++)
+        printf("GM link: http://%s:%d/#token=%s\n", b->addrs[i], b->port, gm_token);
+    if (join_code)
+        for (int i = 0; i < b->n; i++)
+            printf("join link: http://%s:%d/#join=%s\n", b->addrs[i], b->port, join_code);
+    else
+        printf("join link: (joining is closed; the GM can open it with a new code)\n");
+}
+
+/* ---- run ---------------------------------------------------------------------------------- */
+
+void serve_opts_default(serve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->port = 7777;
+    o->db = "tabled.db";
+    o->rate = 20;
+    o->snapshot_every = 100;
+    o->max_message = 64 * 1024;
+    o->max_queue = 4 * 1024 * 1024;
+}
+
+int serve_run(const serve_opts *o)
+{
+    server srv;
+    memset(&srv, 0, sizeof srv);
+    srv.opt = o;
+    int rc = 1;
+    tb_err err = {0};
+    char *host_token = NULL;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    signal(SIGPIPE, SIG_IGN);
+    lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
+
+    if (store_open(o->db, o->sync_full, &srv.st, &err)) {
+        fprintf(stderr, "tabled: %s\n", err.msg);
+        return 1;
+    }
+    srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
+    srv.dice = o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
+    engine_opts eo;
+    engine_opts_default(&eo);
+    eo.rate_per_sec = o->rate;
+    if (o->snapshot_every > 0)
+        eo.snapshot_every = o->snapshot_every;
+    if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||
+        engine_ensure_campaign(srv.eng, &err)) {
+        fprintf(stderr, "tabled: %s\n", err.msg);
+        goto out;
+    }
+
+    uv_loop_init(&srv.loop);
+    struct lws_http_mount mounts[3];
+    memset(mounts, 0, sizeof mounts);
+    mounts[0].mount_next = &mounts[1];
+    mounts[0].mountpoint = "/healthz";
+    mounts[0].mountpoint_len = 8;
+    mounts[0].origin = "http";
+    mounts[0].origin_protocol = LWSMPRO_CALLBACK;
+    mounts[1].mount_next = &mounts[2];
+    mounts[1].mountpoint = "/metrics";
+    mounts[1].mountpoint_len = 8;
+    mounts[1].origin = "http";
+    mounts[1].origin_protocol = LWSMPRO_CALLBACK;
+    mounts[2].mountpoint = "/";
+    mounts[2].mountpoint_len = 1;
+    mounts[2].origin = o->web;
+    mounts[2].def = "index.html";
+    mounts[2].origin_protocol = LWSMPRO_FILE;
+
+    static const lws_retry_bo_t RETRY = {.secs_since_valid_ping = 30,
+                                         .secs_since_valid_hangup = 60};
+    void *loops[1] = {&srv.loop};
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = o->port;
+    info.iface = o->bind;
+    info.protocols = PROTOCOLS;
+    info.mounts = mounts;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.foreign_loops = loops;
+    info.user = &srv;
+    info.retry_and_idle_policy = &RETRY;
+    info.pcontext = &srv.lws;
+    srv.lws = lws_create_context(&info);
+    if (!srv.lws) {
+        fprintf(stderr, "tabled: cannot listen on %s port %d (is it in use?)\n",
+                o->bind ? o->bind : "every interface", o->port);
+        goto out_loop;
+    }
+
+    uv_signal_init(&srv.loop, &srv.sigint);
+    uv_signal_init(&srv.loop, &srv.sigterm);
+    srv.sigint.data = srv.sigterm.data = &srv;
+    uv_signal_start(&srv.sigint, on_signal, SIGINT);
+    uv_signal_start(&srv.sigterm, on_signal, SIGTERM);
+    uv_prepare_init(&srv.loop, &srv.flush);
+    srv.flush.data = &srv;
+    uv_prepare_start(&srv.flush, on_prepare);
+    uv_unref((uv_handle_t *)&srv.flush);
+
+    banner b;
+    struct lws_vhost *vh = lws_get_vhost_by_name(srv.lws, "default");
+    b.port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+    collect_addrs(&b, o->bind);
+    host_token = engine_mint_host_token(srv.eng, &err);
+    if (!host_token) {
+        fprintf(stderr, "tabled: %s\n", err.msg);
+        goto out_lws;
+    }
+    printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b.port, o->db);
+    printf("host token: %s\n", host_token);
+    if (engine_each_gm_link(srv.eng, print_links, &b, &err)) {
+        fprintf(stderr, "tabled: %s\n", err.msg);
+        goto out_lws;
+    }
+    printf("Open the GM link in your browser; give the join link to your players.\n");
+
+    uv_run(&srv.loop, UV_RUN_DEFAULT);
+    rc = 0;
+
+out_lws:
+    /* Clean shutdown: commit what is pending, snapshot every campaign, then close sockets. */
+    engine_flush(srv.eng);
+    if (engine_snapshot_all(srv.eng, &err))
+        fprintf(stderr, "tabled: snapshot at shutdown failed: %s\n", err.msg);
+    lws_context_destroy(srv.lws);
+    uv_close((uv_handle_t *)&srv.sigint, NULL);
+    uv_close((uv_handle_t *)&srv.sigterm, NULL);
+    uv_close((uv_handle_t *)&srv.flush, NULL);
+    uv_run(&srv.loop, UV_RUN_DEFAULT);
+out_loop:
+    uv_loop_close(&srv.loop);
+out:
+    free(host_token);
+    engine_destroy(srv.eng);
+    store_close(srv.st);
+    rules_rng_destroy(srv.dice);
+    rules_rng_destroy(srv.secret);
+    return rc;
+}
