@@ -425,9 +425,11 @@ static int replay_one(void *ctx, const store_event *ev)
     if (ev->seq != rp->seq + 1)
         return tb_fail(rp->err, TB_INTERNAL, "storage: event log of %s jumps from %lld to %lld",
                        ev->campaign, (long long)rp->seq, (long long)ev->seq);
-    json_t *next = proto_patch_apply(rp->state, ev->patch, rp->err);
+    tb_err why = {0};
+    json_t *next = proto_patch_apply(rp->state, ev->patch, &why);
     if (!next)
-        return TB_INTERNAL;
+        return tb_fail(rp->err, TB_INTERNAL, "storage: event %lld of %s does not apply: %s",
+                       (long long)ev->seq, ev->campaign, why.msg);
     json_decref(rp->state);
     rp->state = next;
     rp->seq = ev->seq;
@@ -483,6 +485,7 @@ int store_token_put(store *st, const char *token, const char *campaign, const ch
 int store_token_find(store *st, const char *token, char **campaign, char **seat, tb_err *err)
 {
     char hex[65];
+    *campaign = *seat = NULL;
     sha256_hex(token, strlen(token), hex);
     sqlite3_stmt *s = stmt(st, S_TOKEN_FIND);
     bind_text(s, 1, hex);
