@@ -4,7 +4,6 @@
  */
 #include "protocol.h"
 
-#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -455,8 +454,8 @@ static int apply_op(json_t **root, const json_t *op, size_t index, tb_err *err)
     c.name = name;
     const char *path = json_string_value(json_object_get(op, "path"));
     if (!path)
-        return tb_fail(err, TB_BAD_REQUEST, "patch op %zu (%.10s): missing string \"path\"", index,
-                       name);
+        return tb_fail(err, TB_BAD_REQUEST, "patch op %zu (%.*s): missing string \"path\"", index,
+                       (int)proto_utf8_prefix(name, 10), name);
     c.path = path;
 
     int is_add = strcmp(name, "add") == 0, is_remove = strcmp(name, "remove") == 0;

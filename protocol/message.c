@@ -133,20 +133,19 @@ static size_t utf8_count(const char *s, size_t len)
     return count;
 }
 
-/*
- * Looks up string field `name`: 0 with *out set (NULL when absent and not required), or a
- * TB_BAD_REQUEST when it is missing but required, or not a string.
- */
-static int string_field(json_t *root, const char *name, int required, const char **out, tb_err *err)
+/* Sets *out to string field `name` of root (borrowed): 0, or TB_BAD_REQUEST when it is missing or
+ * not a string. */
+static int string_field(json_t *root, const char *name, const char **out, tb_err *err)
 {
     json_t *v = json_object_get(root, name);
-    *out = NULL;
-    if (!v)
-        return required ? tb_fail(err, TB_BAD_REQUEST, "field '%s' is missing", name) : 0;
-    if (!json_is_string(v))
-        return tb_fail(err, TB_BAD_REQUEST, "field '%s' must be a string", name);
     *out = json_string_value(v);
-    return 0;
+    if (*out)
+        return 0;
+    if (v)
+        tb_fail(err, TB_BAD_REQUEST, "field '%s' must be a string", name);
+    else
+        tb_fail(err, TB_BAD_REQUEST, "field '%s' is missing", name);
+    return TB_BAD_REQUEST;
 }
 
 static int is_base64url(char c)
@@ -162,7 +161,7 @@ static int parse_hello(json_t *root, proto_msg *m, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "unsupported protocol version (\"v\" must be 1)");
 
     /* The token is a secret: no message below may quote it, not even in part. */
-    if (string_field(root, "token", 1, &m->token, err))
+    if (string_field(root, "token", &m->token, err))
         return TB_BAD_REQUEST;
     size_t len = strlen(m->token);
     int ok = len >= 16 && len <= 256;
@@ -189,7 +188,7 @@ static int is_space(char c)
 static int parse_join(json_t *root, proto_msg *m, tb_err *err)
 {
     const char *code, *name;
-    if (string_field(root, "code", 1, &code, err) || string_field(root, "name", 1, &name, err))
+    if (string_field(root, "code", &code, err) || string_field(root, "name", &name, err))
         return TB_BAD_REQUEST;
     size_t n = utf8_count(code, strlen(code));
     if (n < 1 || n > 32)
@@ -224,7 +223,7 @@ static int parse_join(json_t *root, proto_msg *m, tb_err *err)
 static int parse_cmd(json_t *root, proto_msg *m, tb_err *err)
 {
     const char *id, *op;
-    if (string_field(root, "id", 1, &id, err) || string_field(root, "op", 1, &op, err))
+    if (string_field(root, "id", &id, err) || string_field(root, "op", &op, err))
         return TB_BAD_REQUEST;
 
     size_t len = strlen(id);

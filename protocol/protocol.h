@@ -59,10 +59,11 @@ int proto_pointer_index(const char *token, size_t *index);
  */
 
 /*
- * A canonical patch turning old_doc into new_doc. New reference: a JSON array of operations, empty
- * when the documents are equal (json_equal). Only "add", "remove" and "replace" are produced, with
- * explicit array indexes (never "-"); values are deep copies, so the result shares nothing with
- * the inputs. The same inputs give the same patch byte for byte (object keys in strcmp order).
+ * A canonical patch turning old_doc into new_doc (both borrowed, not NULL, never modified). New
+ * reference: a JSON array of operations, empty when the documents are equal (json_equal). Only
+ * "add", "remove" and "replace" are produced, with explicit array indexes (never "-"); values are
+ * deep copies, so the result shares nothing with the inputs. The same inputs give the same patch
+ * byte for byte (object keys in strcmp order).
  *
  * Objects recurse per key; a value whose type changes is replaced. Arrays: the common prefix and
  * suffix are kept; if the rest of old, with its first k elements dropped (0 < k < its length),
@@ -102,24 +103,26 @@ typedef struct proto_viewer {
 
 /*
  * 1 if viewer v may see everything at and under `path`, else 0. The GM sees every path. For
- * others, "" and "/private" are 0 (they contain hidden areas), and so is a malformed pointer.
+ * others, "" and "/private" are 0 (they contain hidden areas), and so is a malformed or NULL
+ * pointer; a NULL v sees nothing.
  */
 int proto_path_visible(const char *path, const proto_viewer *v);
 
 /*
- * The state as viewer v may see it. New reference: a deep copy of `state`. For a non-GM viewer
- * and an object state, "gm" is removed and "private" keeps only the viewer's own key (a non-object
- * "private": scalars are kept, an array is emptied, since its members cannot be told apart by
- * seat). The GM gets a plain copy; a non-object state is copied as is.
+ * The state as viewer v may see it. state and v borrowed (state NULL → NULL). New reference: a
+ * deep copy of `state`. For a non-GM viewer and an object state, "gm" is removed and "private"
+ * keeps only the viewer's own key (a "private" that is not an object becomes {}: nothing there is
+ * everyone's). The GM gets a plain copy; a non-object state is copied as is.
  */
 json_t *proto_filter_state(const json_t *state, const proto_viewer *v);
 
 /*
- * The ops of the patch `ops` viewer v may receive. New reference: a new array of deep-copied ops
- * (the GM gets every op unchanged). For a non-GM viewer:
+ * The ops of the patch `ops` (borrowed) viewer v may receive. New reference: a new array of
+ * deep-copied ops (the GM gets every op unchanged). For a non-GM viewer:
  *   - an op at or under a hidden area is dropped (so is any "test" not on a visible path);
  *   - "add"/"replace" at "" or "/private" is kept with its value filtered (proto_filter_state for
- *     the root; for "/private" only the viewer's key); "remove" of those is kept as is;
+ *     the root; for "/private" an object with only the viewer's key, as in proto_filter_state);
+ *     "remove" of those is kept as is;
  *   - "move" from a visible path to a hidden one becomes "remove" of "from"; "copy" to a hidden
  *     path is dropped; move/copy with both ends hidden is dropped.
  * Returns NULL when the patch cannot be filtered: `ops` is not an array, an op is not an object
@@ -139,15 +142,23 @@ typedef enum proto_msg_type { PROTO_HELLO = 1, PROTO_JOIN, PROTO_CMD, PROTO_PING
 typedef struct proto_msg {
     proto_msg_type t;
     json_t *root; /* owned: the parsed message; the strings below point into it */
-    /* hello */ const char *token;
+
+    /* hello */
+    const char *token;
     int has_last_seq;
     long long last_seq;
-    /* join */ const char *code;
+
+    /* join */
+    const char *code;
     const char *name; /* trimmed of surrounding ASCII whitespace */
-    /* cmd */ const char *id;
+
+    /* cmd */
+    const char *id;
     const char *op;
-    json_t *args;         /* borrowed from root; {} when absent */
-    /* ping */ json_t *n; /* borrowed, NULL when absent */
+    json_t *args; /* borrowed from root; {} when absent */
+
+    /* ping */
+    json_t *n; /* borrowed, NULL when absent */
 } proto_msg;
 
 /*
@@ -172,12 +183,15 @@ void proto_msg_clear(proto_msg *m);
 
 /*
  * Server message builders. Each returns a new reference to an object with "t" set, ready for
- * json_dumps(JSON_COMPACT). Stolen arguments are consumed even when NULL is passed for them, and a
- * NULL stolen argument becomes JSON null unless said otherwise. String arguments are borrowed and
+ * json_dumps(JSON_COMPACT). A json_t argument marked stolen is owned by the builder from the call
+ * on; a NULL one becomes JSON null unless said otherwise. String arguments are borrowed and
  * copied; bytes that are not valid UTF-8 are replaced by '?' (a NULL string becomes "").
  */
 
-/* {"t":"welcome","seat","campaign","seq", and "state" — or "resume":true when state is NULL} */
+/*
+ * {"t":"welcome","seat","campaign","seq", and "state" — or "resume":true when state is NULL}.
+ * seat, campaign and state stolen.
+ */
 json_t *proto_msg_welcome(json_t *seat, json_t *campaign, long long seq, json_t *state);
 
 /* {"t":"diff","seq","ops"}; ops stolen, NULL → [] */

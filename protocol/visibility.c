@@ -47,11 +47,9 @@ int proto_path_visible(const char *path, const proto_viewer *v)
 /* The value of "private" as a non-GM viewer may see it; new reference. */
 static json_t *filter_private(const json_t *priv, const proto_viewer *v)
 {
-    if (json_is_array(priv))
-        return json_array();
-    if (!json_is_object(priv))
-        return json_deep_copy(priv);
     json_t *out = json_object();
+    if (!json_is_object(priv))
+        return out; /* nothing under /private is everyone's, whatever its type */
     json_t *own = v->seat ? json_object_get(priv, v->seat) : NULL;
     if (own)
         json_object_set_new(out, v->seat, json_deep_copy(own));
