@@ -7,10 +7,12 @@
 extern const rules_system rules_system_dice;
 extern const rules_system rules_system_cot;
 extern const rules_system rules_system_heimr;
+extern const rules_system rules_system_grimwire;
 
 const rules_system *const rules_registry[] = {
     &rules_system_dice,
     &rules_system_cot,
     &rules_system_heimr,
+    &rules_system_grimwire,
     NULL,
 };
