@@ -150,7 +150,7 @@ function renderNow() {
   const myName = mySeat?.name ?? conn.seat?.name;
   show(els.seatLabel, inTable && Boolean(myName));
   setText(els.seatName, myName ?? '');
-  show(els.seatRole, isGM);
+  show(els.seatRole, isGM && (myName ?? '').trim().toUpperCase() !== 'GM');
   document.title = inTable && campaign?.name ? `${campaign.name} · tabled` : 'tabled';
   show(els.status.box, inTable || ui.joining);
 
