@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dice.h"
+#include "system.h"
 
 /* ---- shared state helpers ---------------------------------------------------------------- */
 
@@ -127,6 +128,109 @@ static int op_seat_join(const op_ctx *ctx, json_t *state, const json_t *args, js
     return TB_OK;
 }
 
+/* Removes from a check result what the rulebook keeps from players (parameters flagged
+ * RULES_PARAM_SECRET, e.g. a grimwire target number, 002 "hidden by default") and returns it as a
+ * new object, or NULL when the check has nothing secret. */
+static json_t *split_hidden(const rules_check *c, json_t *result)
+{
+    json_t *hidden = NULL;
+    json_t *params = json_object_get(result, "params");
+    for (const rules_param *p = c->params; p->name; p++) {
+        if (!(p->flags & RULES_PARAM_SECRET))
+            continue;
+        if (!hidden)
+            hidden = json_object();
+        json_t *v = json_object_get(params, p->name);
+        if (v) {
+            json_object_set(hidden, p->name, v);
+            json_object_del(params, p->name);
+        }
+        if ((v = json_object_get(result, p->name))) {
+            json_object_set(hidden, p->name, v);
+            json_object_del(result, p->name);
+        }
+    }
+    /* The target and the margin give a secret target number away. */
+    static const char *const DERIVED[] = {"target", "margin", NULL};
+    for (int i = 0; hidden && DERIVED[i]; i++) {
+        json_t *v = json_object_get(result, DERIVED[i]);
+        if (v) {
+            json_object_set(hidden, DERIVED[i], v);
+            json_object_del(result, DERIVED[i]);
+        }
+    }
+    return hidden;
+}
+
+/* Keeps /gm/hidden/<seq> to the newest cap entries. */
+static void hidden_put(json_t *state, int64_t seq, json_t *hidden, int cap)
+{
+    json_t *gm = json_object_get(state, "gm");
+    json_t *all = json_object_get(gm, "hidden");
+    if (!json_is_object(all)) {
+        all = json_object();
+        json_object_set_new(gm, "hidden", all);
+    }
+    char key[24];
+    snprintf(key, sizeof key, "%lld", (long long)seq);
+    json_object_set_new(all, key, hidden);
+    while (cap > 0 && json_object_size(all) > (size_t)cap) {
+        const char *k, *oldest = NULL;
+        json_t *v;
+        json_object_foreach(all, k, v)
+        {
+            if (!oldest || strtoll(k, NULL, 10) < strtoll(oldest, NULL, 10))
+                oldest = k;
+        }
+        json_object_del(all, oldest);
+    }
+}
+
+/* roll.check: one op for every system's checks (rules/system.h), with the same parameter names as
+ * `tabled roll`. The campaign's system is the default; a generic campaign names one. */
+static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                         tb_err *err)
+{
+    const char *camp_sys =
+        json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
+    const char *sys = json_string_value(json_object_get(args, "system"));
+    const char *check = json_string_value(json_object_get(args, "check"));
+    int secret = json_is_true(json_object_get(args, "secret"));
+    if (!sys)
+        sys = camp_sys;
+    if (!sys || strcmp(sys, "generic") == 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "roll.check: 'system' is required in a generic campaign");
+    if (secret && !ctx->is_gm)
+        return tb_fail(err, TB_FORBIDDEN, "only the GM may roll in secret");
+    const rules_system *rs = rules_system_find(sys);
+    const rules_check *rc = rs ? rules_check_find(rs, check) : NULL;
+    if (!rc)
+        return tb_fail(err, TB_NOT_FOUND, "roll.check: no check '%.32s' in system '%.32s'", check,
+                       sys);
+    json_t *res;
+    if (rules_check_run_with(rs, rc, json_object_get(args, "params"), ctx->dice, &res, err))
+        return err->code;
+    json_t *full = json_deep_copy(res);
+    json_t *hidden = secret ? NULL : split_hidden(rc, res);
+    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
+                              (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "check", "check",
+                              res);
+    log_append(state, secret, entry, ctx->log_cap);
+    if (hidden)
+        hidden_put(state, ctx->seq, hidden, ctx->log_cap);
+    json_object_set_new(full, "secret", json_boolean(secret));
+    *result = full;
+    return TB_OK;
+}
+
+static const op_arg ARGS_ROLL_CHECK[] = {
+    {"system", ARG_STRING, 0, 1, 32},
+    {"check", ARG_STRING, 1, 1, 32},
+    {"params", ARG_OBJECT, 0, 0, 0},
+    {"secret", ARG_BOOL, 0, 0, 0},
+    {NULL, 0, 0, 0, 0},
+};
 static const op_arg ARGS_ROLL[] = {
     {"expr", ARG_STRING, 1, 1, 200},
     {"secret", ARG_BOOL, 0, 0, 0},
@@ -151,6 +255,7 @@ static const op_arg ARGS_NONE[] = {
 
 static const op_def OPS_CORE[] = {
     {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL},
+    {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK},
     {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME},
     {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT},
     {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE},
@@ -159,15 +264,13 @@ static const op_def OPS_CORE[] = {
     {NULL, NULL, 0, 0, NULL},
 };
 
-/* The systems a campaign may use. Rule systems add their own tables here (issue 4). */
-static const char *const SYSTEMS[] = {"generic", NULL};
-
+/* A campaign runs "generic" (free dice only) or one of the rule systems of rules/registry.c; the
+ * "dice" pseudo-system is not a campaign system. */
 int ops_system_known(const char *system)
 {
-    for (int i = 0; SYSTEMS[i]; i++)
-        if (strcmp(SYSTEMS[i], system) == 0)
-            return 1;
-    return 0;
+    if (strcmp(system, "generic") == 0)
+        return 1;
+    return strcmp(system, "dice") != 0 && rules_system_find(system) != NULL;
 }
 
 const op_def *ops_find(const char *system, const char *name)
