@@ -1,0 +1,667 @@
+/*
+ * test_cot.c — City of Thieves (rulebook 000, cited 000:LINE): the keep-pool roll with dice fed
+ * in, opposed rolls, guard scores, the sheet, and statistical tests of each check against an
+ * exact distribution enumerated here (independently of rules/cot/cot.c).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cot/cot.h"
+#include "rng.h"
+#include "system.h"
+
+#ifndef TB_SOURCE_ROOT
+#define TB_SOURCE_ROOT "."
+#endif
+
+/* Runs `cot CHECK` with params (JSON text) and scripted faces; the script must be used up
+ * exactly. Returns the result (caller decrefs). */
+static json_t *run_scripted(const char *check, const char *params, const int *faces, size_t n)
+{
+    rules_rng *rng = rules_rng_scripted(faces, n);
+    json_t *p = json_loads(params, 0, NULL);
+    ck_assert_ptr_nonnull(p);
+    json_t *r = NULL;
+    tb_err err = {0};
+    int rc = rules_check_run("cot", check, p, rng, &r, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_int_eq(rules_rng_exhausted(rng), 0);
+    /* every face scripted was asked for */
+    int extra = rules_rng_die(rng, 6);
+    (void)extra;
+    ck_assert_int_eq(rules_rng_exhausted(rng), 1);
+    rules_rng_destroy(rng);
+    json_decref(p);
+    return r;
+}
+
+static int iget(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    ck_assert_msg(json_is_integer(v), "field %s is not an integer", k);
+    return (int)json_integer_value(v);
+}
+
+static int bget(const json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    ck_assert_msg(json_is_boolean(v), "field %s is not a boolean", k);
+    return json_is_true(v);
+}
+
+static void assert_line(const json_t *r, const char *want)
+{
+    char *line = rules_result_format(r);
+    ck_assert_str_eq(line, want);
+    free(line);
+}
+
+static int param_error(const char *check, const char *params, const char *needle)
+{
+    rules_rng *rng = rules_rng_seeded(1);
+    json_t *p = json_loads(params, 0, NULL);
+    json_t *r = NULL;
+    tb_err err = {0};
+    int rc = rules_check_run("cot", check, p, rng, &r, &err);
+    ck_assert_ptr_null(r);
+    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' lacks '%s'", err.msg, needle);
+    json_decref(p);
+    rules_rng_destroy(rng);
+    return rc;
+}
+
+/* ---- the pool, dice fed in ---- */
+
+START_TEST(pool_keeps_the_ability_many_highest_issue_example)
+{
+    /* 000:9; the issue's line "5k2 → 6 5 [4 2 1] = 11 vs 9: success" */
+    const int faces[] = {4, 6, 1, 5, 2};
+    json_t *r = run_scripted("pool", "{\"skill\":3,\"ability\":2}", faces, 5);
+    ck_assert_int_eq(iget(r, "total"), 11);
+    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(bget(r, "catastrophe"), 0);
+    ck_assert_int_eq(iget(r, "difficulty"), 9); /* 000:13 base difficulty */
+    json_t *kept = json_object_get(r, "kept");
+    ck_assert_int_eq(json_array_size(kept), 2);
+    ck_assert_int_eq(json_integer_value(json_array_get(kept, 0)), 6);
+    ck_assert_int_eq(json_integer_value(json_array_get(kept, 1)), 5);
+    /* every die in roll order with kept flags */
+    json_t *dice = json_object_get(r, "dice");
+    ck_assert_int_eq(json_array_size(dice), 5);
+    const int want_kept[] = {0, 1, 0, 1, 0};
+    for (int i = 0; i < 5; i++) {
+        json_t *d = json_array_get(dice, (size_t)i);
+        ck_assert_int_eq(iget(d, "sides"), 6);
+        ck_assert_int_eq(iget(d, "value"), faces[i]);
+        ck_assert_int_eq(bget(d, "kept"), want_kept[i]);
+    }
+    assert_line(r, "5k2 → 6 5 [4 2 1] = 11 vs 9: success");
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(pool_meeting_the_difficulty_succeeds_one_below_fails)
+{
+    /* 000:9,13 compare to the difficulty; met or exceeded succeeds */
+    const int meet[] = {5, 4, 1};
+    json_t *r = run_scripted("pool", "{\"skill\":1,\"ability\":2}", meet, 3);
+    ck_assert_int_eq(iget(r, "total"), 9);
+    ck_assert_int_eq(bget(r, "success"), 1);
+    json_decref(r);
+    const int below[] = {4, 4, 3};
+    r = run_scripted("pool", "{\"skill\":1,\"ability\":2}", below, 3);
+    ck_assert_int_eq(iget(r, "total"), 8);
+    ck_assert_int_eq(bget(r, "success"), 0);
+    assert_line(r, "3k2 → 4 4 [3] = 8 vs 9: failure");
+    json_decref(r);
+    const int hard[] = {6, 6, 6};
+    r = run_scripted("pool", "{\"skill\":1,\"ability\":2,\"difficulty\":13}", hard, 3);
+    ck_assert_int_eq(bget(r, "success"), 0);
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(pool_all_ones_is_a_catastrophe_and_always_fails)
+{
+    /* 000:9 "Rolling all 1s is a Catastrophe" — even against difficulty 0 */
+    const int ones[] = {1, 1, 1, 1};
+    json_t *r = run_scripted("pool", "{\"skill\":2,\"ability\":2,\"difficulty\":0}", ones, 4);
+    ck_assert_int_eq(iget(r, "total"), 2);
+    ck_assert_int_eq(bget(r, "catastrophe"), 1);
+    ck_assert_int_eq(bget(r, "success"), 0);
+    assert_line(r, "4k2 → 1 1 [1 1] = 2 vs 0: catastrophe");
+    json_decref(r);
+    /* one dropped die that is not a 1: no catastrophe */
+    const int almost[] = {1, 1, 2};
+    r = run_scripted("pool", "{\"skill\":2,\"ability\":1,\"difficulty\":0}", almost, 3);
+    ck_assert_int_eq(bget(r, "catastrophe"), 0);
+    ck_assert_int_eq(iget(r, "total"), 2);
+    ck_assert_int_eq(bget(r, "success"), 1);
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(pool_bonus_is_plus_b_k0)
+{
+    /* 000:27 "+1k0": one more die rolled, none more kept */
+    const int faces[] = {2, 3, 6, 1, 5, 4};
+    json_t *r = run_scripted("pool", "{\"skill\":3,\"ability\":2,\"bonus\":1}", faces, 6);
+    ck_assert_int_eq(iget(r, "rolled"), 6);
+    ck_assert_int_eq(iget(r, "keep"), 2);
+    ck_assert_int_eq(iget(r, "total"), 11);
+    assert_line(r, "6k2 → 6 5 [4 3 2 1] = 11 vs 9: success");
+    json_decref(r);
+    /* kept_bonus: +0k1 keeps one more */
+    const int f2[] = {2, 3, 6};
+    r = run_scripted("pool", "{\"skill\":1,\"ability\":2,\"kept_bonus\":1}", f2, 3);
+    ck_assert_int_eq(iget(r, "keep"), 3);
+    ck_assert_int_eq(iget(r, "total"), 11);
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(pool_negative_bonus_removes_dice_and_keeps_all_left)
+{
+    /* 000:11 factors "subtract from the dice pool"; fewer dice than the ability: all kept
+     * (RULES.md cot reading 2) */
+    const int faces[] = {3, 5};
+    json_t *r = run_scripted("pool", "{\"skill\":0,\"ability\":3,\"bonus\":-1}", faces, 2);
+    ck_assert_int_eq(iget(r, "rolled"), 2);
+    ck_assert_int_eq(iget(r, "keep"), 2);
+    ck_assert_int_eq(iget(r, "total"), 8);
+    json_decref(r);
+    ck_assert_int_eq(
+        param_error("pool", "{\"skill\":0,\"ability\":2,\"bonus\":-2}", "at least 1 die"),
+        TB_BAD_REQUEST);
+}
+END_TEST
+
+START_TEST(opposed_opponent_rolls_first_and_sets_the_difficulty)
+{
+    /* 000:13: opponent 3k2 rolls 4 3 1 = 7; actor 3k2 rolls 5 2 2 = 7: met -> success */
+    const int faces[] = {4, 3, 1, 5, 2, 2};
+    json_t *r = run_scripted(
+        "opposed", "{\"skill\":1,\"ability\":2,\"opp_skill\":1,\"opp_ability\":2}", faces, 6);
+    ck_assert_int_eq(iget(r, "difficulty"), 7);
+    ck_assert_int_eq(iget(r, "total"), 7);
+    ck_assert_int_eq(bget(r, "success"), 1);
+    json_t *dice = json_object_get(r, "dice");
+    ck_assert_int_eq(json_array_size(dice), 6);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(dice, 0), "by")), "opponent");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(dice, 3), "by")), "actor");
+    ck_assert_int_eq(iget(json_object_get(r, "opponent"), "total"), 7);
+    assert_line(r, "opponent 3k2 → 4 3 [1] = 7; 3k2 → 5 2 [2] = 7 vs 7: success");
+    json_decref(r);
+    const int lose[] = {6, 6, 1, 6, 5, 1};
+    r = run_scripted("opposed", "{\"skill\":1,\"ability\":2,\"opp_skill\":1,\"opp_ability\":2}",
+                     lose, 6);
+    ck_assert_int_eq(bget(r, "success"), 0);
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(opposed_opponent_catastrophe_still_sets_its_total)
+{
+    /* RULES.md cot reading 4: the opponent's Catastrophe total (2) is the difficulty */
+    const int faces[] = {1, 1, 1, 2, 1};
+    json_t *r = run_scripted(
+        "opposed", "{\"skill\":1,\"ability\":1,\"opp_skill\":1,\"opp_ability\":2}", faces, 5);
+    ck_assert_int_eq(iget(r, "difficulty"), 2);
+    ck_assert_int_eq(bget(json_object_get(r, "opponent"), "catastrophe"), 1);
+    ck_assert_int_eq(bget(r, "success"), 1);
+    json_decref(r);
+    /* the actor's catastrophe fails even against a lower total */
+    const int f2[] = {1, 1, 1, 1, 1};
+    r = run_scripted("opposed",
+                     "{\"skill\":1,\"ability\":1,\"opp_skill\":0,\"opp_ability\":1,\"bonus\":1}",
+                     f2, 4);
+    ck_assert_int_eq(iget(r, "difficulty"), 1);
+    ck_assert_int_eq(bget(r, "catastrophe"), 1);
+    ck_assert_int_eq(bget(r, "success"), 0);
+    json_decref(r);
+}
+END_TEST
+
+START_TEST(guard_scores_are_three_per_kept_die_plus_one_per_extra)
+{
+    /* 000:196 "Score= 3x Kept Dice +(1 per additional rolled die)" */
+    ck_assert_int_eq(cot_guard_score(5, 2), 9);
+    ck_assert_int_eq(cot_guard_score(3, 3), 9);
+    ck_assert_int_eq(cot_guard_score(6, 1), 8);
+    /* 000:197-198 Awareness Brains+Lookout, Training Muscle+Resist */
+    json_t *sheet = json_loads("{\"name\":\"Guard\",\"abilities\":{\"muscle\":2,\"fingers\":1,"
+                               "\"brains\":1,\"it\":1},\"skills\":{\"lookout\":2,\"resist\":3}}",
+                               0, NULL);
+    json_t *d = rules_sheet_derive("cot", sheet);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(iget(d, "awareness"), 3 * 1 + 2);
+    ck_assert_int_eq(iget(d, "training"), 3 * 2 + 3);
+    ck_assert_int_eq(iget(d, "foresight_max"), 1);
+    json_t *ini = json_object_get(json_object_get(d, "initiative"), "social");
+    ck_assert_str_eq(json_string_value(json_object_get(ini, "pool")), "It+Size Up");
+    json_decref(d);
+    json_decref(sheet);
+}
+END_TEST
+
+START_TEST(cover_pool_adds_armour_bonus)
+{
+    /* 000:123 Resist "with any armour bonuses" */
+    json_t *sheet = json_loads(
+        "{\"name\":\"T\",\"abilities\":{\"muscle\":3,\"fingers\":1,\"brains\":1,\"it\":1},"
+        "\"skills\":{\"resist\":2},\"gear\":[{\"name\":\"coat\",\"kind\":\"armour\",\"bonus\":1},"
+        "{\"name\":\"knife\",\"kind\":\"weapon\",\"bonus\":1}]}",
+        0, NULL);
+    json_t *d = rules_sheet_derive("cot", sheet);
+    json_t *cover = json_object_get(d, "cover");
+    ck_assert_int_eq(iget(cover, "rolled"), 6);
+    ck_assert_int_eq(iget(cover, "keep"), 3);
+    json_decref(d);
+    json_decref(sheet);
+}
+END_TEST
+
+START_TEST(param_errors_name_the_parameter)
+{
+    ck_assert_int_eq(param_error("pool", "{\"ability\":2}", "'skill'"), TB_BAD_REQUEST);
+    ck_assert_int_eq(
+        param_error("pool", "{\"skill\":2,\"ability\":0}", "'ability' must be in 1..10"),
+        TB_BAD_REQUEST);
+    ck_assert_int_eq(param_error("pool", "{\"skill\":2,\"ability\":2,\"luck\":1}", "'luck'"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(
+        param_error("pool", "{\"skill\":\"2\",\"ability\":2}", "'skill' must be an integer"),
+        TB_BAD_REQUEST);
+    ck_assert_int_eq(param_error("pool", "{\"skill\":2.5,\"ability\":2}", "'skill'"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(
+        param_error("pool", "{\"skill\":2,\"ability\":2,\"difficulty\":-1}", "'difficulty'"),
+        TB_BAD_REQUEST);
+    ck_assert_int_eq(param_error("opposed", "{\"skill\":2,\"ability\":2}", "'opp_skill'"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(param_error("nosuch", "{}", "no check 'nosuch'"), TB_NOT_FOUND);
+}
+END_TEST
+
+/* ---- statistics ---- */
+
+#define NCAT 256
+#define ROLLS 200000
+
+/* Chi-square of observed vs expected probabilities; sparse categories (expected < 5) are
+ * merged into one tail bin (and that with the next smallest while still < 5). An observation
+ * where the expected probability is 0 makes the statistic infinite. *df gets bins - 1. */
+static double chi_square(const long *obs, const double *prob, int k, long n, int *df)
+{
+    int order[NCAT];
+    for (int i = 0; i < k; i++)
+        order[i] = i;
+    for (int i = 1; i < k; i++) /* ascending expected */
+        for (int j = i; j > 0 && prob[order[j]] < prob[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double chi = 0, tail_e = 0, tail_o = 0;
+    int bins = 0;
+    *df = 1; /* for an impossible observation */
+    for (int x = 0; x < k; x++) {
+        int i = order[x];
+        double e = prob[i] * (double)n;
+        if (e == 0) {
+            if (obs[i] > 0)
+                return INFINITY;
+            continue;
+        }
+        if (tail_e + e < 5 || (tail_e > 0 && tail_e < 5)) {
+            tail_e += e;
+            tail_o += (double)obs[i];
+            if (tail_e >= 5) {
+                chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
+                bins++;
+                tail_e = tail_o = 0;
+            }
+            continue;
+        }
+        chi += ((double)obs[i] - e) * ((double)obs[i] - e) / e;
+        bins++;
+    }
+    if (tail_e > 0) {
+        chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
+        bins++;
+    }
+    *df = bins - 1;
+    return chi;
+}
+
+/* Upper 0.001 critical value of chi-square with df degrees (Wilson-Hilferty). */
+static double chi_crit(int df)
+{
+    const double z = 3.090232;
+    double h = 2.0 / (9.0 * df);
+    double c = 1 - h + z * sqrt(h);
+    return df * c * c * c;
+}
+
+/* Category of a pool result: total (0..60) x success x catastrophe. */
+static int cat_of(int total, int success, int catastrophe)
+{
+    return (total * 2 + success) * 2 + catastrophe;
+}
+
+typedef struct pool_rule {
+    int highest; /* 1 keep highest (the rule), 0 keep lowest (a wrong rule) */
+    int ge;      /* 1 met-or-exceeded (the rule), 0 strictly exceeded */
+} pool_rule;
+
+/* Exact distribution of (total, success, catastrophe) for n d6 keep k vs difficulty d,
+ * enumerated over all 6^n outcomes. Independent of the implementation. */
+static void enumerate_pool(int n, int k, int d, pool_rule rule, double *prob)
+{
+    int faces[16];
+    long outcomes = 1;
+    for (int i = 0; i < n; i++) {
+        faces[i] = 1;
+        outcomes *= 6;
+    }
+    memset(prob, 0, NCAT * sizeof *prob);
+    for (long o = 0; o < outcomes; o++) {
+        int sorted[16];
+        memcpy(sorted, faces, sizeof sorted);
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && sorted[j] > sorted[j - 1]; j--) {
+                int t = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = t;
+            }
+        int total = 0, ones = 0;
+        for (int i = 0; i < k && i < n; i++)
+            total += rule.highest ? sorted[i] : sorted[n - 1 - i];
+        for (int i = 0; i < n; i++)
+            ones += faces[i] == 1;
+        int cat = ones == n;
+        int success = !cat && (rule.ge ? total >= d : total > d);
+        prob[cat_of(total, success, cat)] += 1.0 / (double)outcomes;
+        for (int i = 0; i < n; i++) { /* next outcome */
+            if (++faces[i] <= 6)
+                break;
+            faces[i] = 1;
+        }
+    }
+}
+
+START_TEST(pool_distribution_matches_enumeration)
+{
+    /* skill 3 + ability 2 + bonus 1: 6k2 vs 9 */
+    static long obs[NCAT];
+    static double want[NCAT], wrong[NCAT];
+    memset(obs, 0, sizeof obs);
+    rules_rng *rng = rules_rng_seeded(20240601);
+    json_t *params = json_loads("{\"skill\":3,\"ability\":2,\"bonus\":1}", 0, NULL);
+    const rules_system *s = rules_system_find("cot");
+    const rules_check *c = rules_check_find(s, "pool");
+    for (long i = 0; i < ROLLS; i++) {
+        json_t *r;
+        ck_assert_int_eq(rules_check_run_with(s, c, params, rng, &r, NULL), 0);
+        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        json_decref(r);
+    }
+    int df;
+    enumerate_pool(6, 2, 9, (pool_rule){1, 1}, want);
+    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    /* the same sample rejects the wrong rules */
+    enumerate_pool(6, 2, 9, (pool_rule){0, 1}, wrong); /* keep lowest */
+    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    enumerate_pool(6, 2, 9, (pool_rule){1, 0}, wrong); /* > instead of >= */
+    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    enumerate_pool(5, 2, 9, (pool_rule){1, 1}, wrong); /* the +1k0 bonus missing */
+    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    json_decref(params);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
+START_TEST(pool_catastrophe_rate_matches_enumeration)
+{
+    /* 1k1 + 1 skill: 2 dice keep 1, catastrophe 1/36 — small pools make catastrophes common */
+    static long obs[NCAT];
+    static double want[NCAT], wrong[NCAT];
+    memset(obs, 0, sizeof obs);
+    rules_rng *rng = rules_rng_seeded(7);
+    json_t *params = json_loads("{\"skill\":1,\"ability\":1,\"difficulty\":1}", 0, NULL);
+    for (long i = 0; i < ROLLS; i++) {
+        json_t *r;
+        ck_assert_int_eq(rules_check_run("cot", "pool", params, rng, &r, NULL), 0);
+        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        json_decref(r);
+    }
+    int df;
+    enumerate_pool(2, 1, 1, (pool_rule){1, 1}, want);
+    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    enumerate_pool(2, 1, 1, (pool_rule){0, 1}, wrong);
+    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    json_decref(params);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
+START_TEST(opposed_distribution_matches_enumeration)
+{
+    /* actor 2k2 (skill 0, ability 2) vs opponent 3k2 (skill 1, ability 2): category = actor
+     * total x success x actor catastrophe */
+    static long obs[NCAT];
+    static double want[NCAT], wrong[NCAT], opp[NCAT];
+    memset(obs, 0, sizeof obs);
+    rules_rng *rng = rules_rng_seeded(99);
+    json_t *params =
+        json_loads("{\"skill\":0,\"ability\":2,\"opp_skill\":1,\"opp_ability\":2}", 0, NULL);
+    for (long i = 0; i < ROLLS; i++) {
+        json_t *r;
+        ck_assert_int_eq(rules_check_run("cot", "opposed", params, rng, &r, NULL), 0);
+        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        json_decref(r);
+    }
+    for (int rule = 0; rule < 2; rule++) {
+        double *dst = rule ? wrong : want;
+        memset(dst, 0, NCAT * sizeof *dst);
+        /* opponent totals (difficulty 0: success column ignored) */
+        enumerate_pool(3, 2, 0, (pool_rule){1, 1}, opp);
+        for (int oc = 0; oc < NCAT; oc++) {
+            if (opp[oc] == 0)
+                continue;
+            int ot = oc / 4;
+            double act[NCAT];
+            enumerate_pool(2, 2, ot, (pool_rule){1, rule == 0}, act);
+            for (int a = 0; a < NCAT; a++)
+                dst[a] += opp[oc] * act[a];
+        }
+    }
+    int df;
+    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df)); /* ties lost */
+    json_decref(params);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
+/* ---- sheets ---- */
+
+static json_t *load(const char *path)
+{
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    ck_assert_msg(j != NULL, "%s: %s", path, e.text);
+    return j;
+}
+
+START_TEST(every_sample_character_passes)
+{
+    const char *dir = TB_SOURCE_ROOT "/rules/cot/samples";
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        json_t *sheet = load(path);
+        tb_err err = {0};
+        ck_assert_msg(rules_sheet_validate("cot", sheet, &err) == 0, "%s: %s", path, err.msg);
+        json_t *dv = rules_sheet_derive("cot", sheet);
+        ck_assert_ptr_nonnull(dv);
+        json_decref(dv);
+        json_decref(sheet);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_ge(n, 3);
+}
+END_TEST
+
+static const char *BASE = "{\"name\":\"X\",\"abilities\":{\"muscle\":2,\"fingers\":2,\"brains\":2,"
+                          "\"it\":2},\"skills\":{\"planning\":1}";
+
+static void sheet_fails(const char *rest, const char *needle)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s}", BASE, rest);
+    json_t *sheet = json_loads(text, 0, NULL);
+    ck_assert_msg(sheet != NULL, "bad test JSON %s", text);
+    tb_err err = {0};
+    ck_assert_int_eq(rules_sheet_validate("cot", sheet, &err), TB_BAD_REQUEST);
+    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' lacks '%s'", err.msg, needle);
+    ck_assert_ptr_null(rules_sheet_derive("cot", sheet));
+    json_decref(sheet);
+}
+
+START_TEST(bad_sheets_fail_with_their_message)
+{
+    tb_err err = {0};
+    json_t *ok = json_loads("{\"name\":\"X\",\"abilities\":{\"muscle\":2,\"fingers\":2,"
+                            "\"brains\":2,\"it\":2},\"skills\":{}}",
+                            0, NULL);
+    ck_assert_int_eq(rules_sheet_validate("cot", ok, &err), 0);
+    json_decref(ok);
+    json_t *arr = json_array();
+    ck_assert_int_eq(rules_sheet_validate("cot", arr, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "must be a JSON object"));
+    json_decref(arr);
+    json_t *noname = json_loads("{\"abilities\":{\"muscle\":2,\"fingers\":2,\"brains\":2,"
+                                "\"it\":2},\"skills\":{}}",
+                                0, NULL);
+    ck_assert_int_eq(rules_sheet_validate("cot", noname, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "missing required field 'name'"));
+    json_decref(noname);
+    json_t *noab = json_loads("{\"name\":\"X\",\"abilities\":{\"muscle\":2,\"fingers\":2,"
+                              "\"brains\":2},\"skills\":{}}",
+                              0, NULL);
+    ck_assert_int_eq(rules_sheet_validate("cot", noab, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "'abilities.it'"));
+    json_decref(noab);
+    ck_assert_int_eq(rules_sheet_validate("nosuch", NULL, &err), TB_NOT_FOUND);
+
+    sheet_fails(",\"xp\":3", "unknown field 'xp'");
+    sheet_fails(",\"reputation\":-1", "field 'reputation' must be in 0..1000 (got -1)");
+    sheet_fails(",\"reputation\":\"lots\"", "field 'reputation' must be an integer");
+    sheet_fails(",\"wounded\":1", "field 'wounded' must be true or false");
+    sheet_fails(",\"notes\":5", "field 'notes' must be a string");
+    sheet_fails(",\"loyalties\":{}", "field 'loyalties' must be a list");
+    sheet_fails(",\"loyalties\":[{\"kind\":\"Hated\",\"target\":\"Police\",\"prime\":true},"
+                "{\"kind\":\"Desire\",\"target\":\"Gold\",\"prime\":true}]",
+                "exactly one Prime Loyalty (has 2) (000:227)");
+    sheet_fails(",\"loyalties\":[{\"kind\":\"Hated\",\"target\":\"Police\"}]",
+                "exactly one Prime Loyalty (has 0)");
+    sheet_fails(",\"loyalties\":[{\"kind\":\"A\",\"target\":\"a\",\"prime\":true},"
+                "{\"kind\":\"B\",\"target\":\"b\"},{\"kind\":\"C\",\"target\":\"c\"},"
+                "{\"kind\":\"D\",\"target\":\"d\"},{\"kind\":\"E\",\"target\":\"e\"}]",
+                "field 'loyalties' must have 0..4 entries (got 5)");
+    sheet_fails(",\"loyalties\":[{\"kind\":\"\",\"target\":\"a\",\"prime\":true}]",
+                "field 'loyalties[0].kind' must be 1..40 characters long");
+    sheet_fails(",\"loyalties\":[{\"target\":\"a\",\"prime\":true}]",
+                "missing required field 'loyalties[0].kind'");
+    sheet_fails(",\"foresight\":4", "field 'foresight' must be at most Brains+Planning = 3");
+    sheet_fails(",\"recovery_days\":2", "'recovery_days' needs 'wounded': true");
+    sheet_fails(",\"gear\":[{\"name\":\"gun\",\"kind\":\"cannon\"}]",
+                "field 'gear[0].kind' must be one of: weapon, armour, vehicle, tool");
+    sheet_fails(",\"gear\":[{\"name\":\"gun\",\"kind\":\"weapon\",\"speed\":3}]",
+                "only a vehicle has speed or body");
+    /* skills are checked by name and range */
+    json_t *s = json_loads("{\"name\":\"X\",\"abilities\":{\"muscle\":2,\"fingers\":2,"
+                           "\"brains\":2,\"it\":11},\"skills\":{\"stealth\":1}}",
+                           0, NULL);
+    ck_assert_int_eq(rules_sheet_validate("cot", s, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "field 'abilities.it' must be in 1..10 (got 11)"));
+    json_object_set_new(json_object_get(s, "abilities"), "it", json_integer(2));
+    ck_assert_int_eq(rules_sheet_validate("cot", s, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "unknown field 'skills.stealth'"));
+    json_object_del(json_object_get(s, "skills"), "stealth");
+    json_object_set_new(json_object_get(s, "skills"), "sneak", json_integer(11));
+    ck_assert_int_eq(rules_sheet_validate("cot", s, &err), TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(strstr(err.msg, "field 'skills.sneak' must be in 0..10 (got 11)"));
+    json_decref(s);
+}
+END_TEST
+
+START_TEST(sheet_schema_describes_every_skill_with_its_group)
+{
+    json_t *schema = rules_sheet_schema("cot");
+    ck_assert_ptr_nonnull(schema);
+    json_t *fields = json_object_get(schema, "fields");
+    size_t i;
+    json_t *f, *skills = NULL;
+    json_array_foreach(fields, i, f) if (strcmp(json_string_value(json_object_get(f, "name")),
+                                                "skills") == 0) skills = f;
+    ck_assert_ptr_nonnull(skills);
+    json_t *sub = json_object_get(skills, "fields");
+    ck_assert_int_eq(json_array_size(sub), 24);
+    json_t *lp = json_array_get(sub, 10);
+    ck_assert_str_eq(json_string_value(json_object_get(lp, "name")), "lockpicking");
+    ck_assert_str_eq(json_string_value(json_object_get(lp, "group")), "Fingers");
+    ck_assert_int_eq(json_integer_value(json_object_get(lp, "max")), 10);
+    ck_assert_str_eq(json_string_value(json_object_get(lp, "cite")), "000:67");
+    json_decref(schema);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cot");
+    TCase *ex = tcase_create("rulebook");
+    tcase_add_test(ex, pool_keeps_the_ability_many_highest_issue_example);
+    tcase_add_test(ex, pool_meeting_the_difficulty_succeeds_one_below_fails);
+    tcase_add_test(ex, pool_all_ones_is_a_catastrophe_and_always_fails);
+    tcase_add_test(ex, pool_bonus_is_plus_b_k0);
+    tcase_add_test(ex, pool_negative_bonus_removes_dice_and_keeps_all_left);
+    tcase_add_test(ex, opposed_opponent_rolls_first_and_sets_the_difficulty);
+    tcase_add_test(ex, opposed_opponent_catastrophe_still_sets_its_total);
+    tcase_add_test(ex, guard_scores_are_three_per_kept_die_plus_one_per_extra);
+    tcase_add_test(ex, cover_pool_adds_armour_bonus);
+    tcase_add_test(ex, param_errors_name_the_parameter);
+    suite_add_tcase(s, ex);
+    TCase *st = tcase_create("statistics");
+    tcase_set_timeout(st, 300);
+    tcase_add_test(st, pool_distribution_matches_enumeration);
+    tcase_add_test(st, pool_catastrophe_rate_matches_enumeration);
+    tcase_add_test(st, opposed_distribution_matches_enumeration);
+    suite_add_tcase(s, st);
+    TCase *sh = tcase_create("sheets");
+    tcase_add_test(sh, every_sample_character_passes);
+    tcase_add_test(sh, bad_sheets_fail_with_their_message);
+    tcase_add_test(sh, sheet_schema_describes_every_skill_with_its_group);
+    suite_add_tcase(s, sh);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
