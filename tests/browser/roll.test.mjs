@@ -183,7 +183,8 @@ describe('browser: join, roll, secret roll, reload, kill -9 and resume', () => {
     assert.equal(await gm.title(), `${campaign.name} · tabled`);
     assert.match(await gm.locator('#campaign-meta').textContent(), new RegExp(campaign.system));
     assert.equal(await gm.locator('#seat-name').textContent(), welcome.state.seats[welcome.seat.id].name);
-    assert.ok(await gm.locator('#seat-role').isVisible(), 'the GM badge is shown');
+    assert.equal(await gm.locator(`#roster li[data-seat="${welcome.seat.id}"] .role-badge`).textContent(), 'GM');
+    assert.equal(await gm.locator(`#roster li[data-seat="${welcome.seat.id}"] .you-badge`).count(), 1);
     // The invite panel: the printed join link, joining open.
     assert.ok(await gm.locator('#invite').isVisible());
     assert.equal(await gm.locator('#invite-link').inputValue(), `${server.url}/#join=${server.joinCode}`);

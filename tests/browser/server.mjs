@@ -65,6 +65,10 @@ export async function startServer({ port, dir, bin = defaultBin, timeoutMs = 200
   let out = '';
   const lines = [];
   let exited = null;
+  proc.on('error', (err) => {
+    exited = { error: String(err) }; // e.g. ENOENT, or ETXTBSY while the binary is being rebuilt
+    running.delete(proc);
+  });
   proc.on('exit', (code, signal) => {
     exited = { code, signal };
     running.delete(proc);
