@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,11 +123,16 @@ static void usage(FILE *f)
     }
 }
 
-static int fail(const char *fmt, const char *a, const char *b)
+/* Prints "tabled roll: <message>" to stderr; returns the exit code 2. */
+static int roll_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int roll_fail(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "tabled roll: ");
-    fprintf(stderr, fmt, a, b);
+    vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
+    va_end(ap);
     return 2;
 }
 
@@ -142,7 +148,7 @@ int cli_roll_main(int argc, char **argv)
     }
     const rules_system *sys = rules_system_find(argv[1]);
     if (!sys)
-        return fail("unknown system '%s' (try `tabled roll --help`)%s", argv[1], "");
+        return roll_fail("unknown system '%s' (try `tabled roll --help`)", argv[1]);
     int argi = 2;
     const rules_check *chk = rules_check_find(sys, argv[2]);
     if (chk) {
@@ -150,7 +156,7 @@ int cli_roll_main(int argc, char **argv)
     } else if (sys->checks && sys->checks[0].name && !sys->checks[1].name) {
         chk = &sys->checks[0]; /* a one-check system: `tabled roll dice 2d6` */
     } else {
-        return fail("%s has no check '%s' (try `tabled roll --help`)", sys->id, argv[2]);
+        return roll_fail("%s has no check '%s' (try `tabled roll --help`)", sys->id, argv[2]);
     }
 
     json_t *params = json_object();
@@ -176,7 +182,7 @@ int cli_roll_main(int argc, char **argv)
             int is_seed = olen == 4 && strncmp(opt, "seed", 4) == 0;
             int is_times = olen == 5 && strncmp(opt, "times", 5) == 0;
             if (!is_seed && !is_times) {
-                rc = fail("unknown option '%s'%s", arg, "");
+                rc = roll_fail("unknown option '%s'", arg);
                 goto out;
             }
             if (eq) {
@@ -184,18 +190,18 @@ int cli_roll_main(int argc, char **argv)
             } else if (i + 1 < argc) {
                 val = argv[++i];
             } else {
-                rc = fail("option '%s' needs a value%s", arg, "");
+                rc = roll_fail("option '%s' needs a value", arg);
                 goto out;
             }
             if (is_seed) {
                 if (parse_u64(val, &seed)) {
-                    rc = fail("--seed must be an integer in 0..18446744073709551615 (got '%s')%s",
-                              val, "");
+                    rc = roll_fail(
+                        "--seed must be an integer in 0..18446744073709551615 (got '%s')", val);
                     goto out;
                 }
                 seeded = 1;
             } else if (parse_ll(val, 1, ROLL_MAX_TIMES, &times)) {
-                rc = fail("--times must be an integer in 1..1000000 (got '%s')%s", val, "");
+                rc = roll_fail("--times must be an integer in 1..1000000 (got '%s')", val);
                 goto out;
             }
             continue;
@@ -218,15 +224,15 @@ int cli_roll_main(int argc, char **argv)
                 char name[64];
                 snprintf(name, sizeof name, "%.*s", (int)(eq - arg) > 60 ? 60 : (int)(eq - arg),
                          arg);
-                rc = fail("unknown parameter '%s' for %s (try `tabled roll --help`)", name,
-                          chk->name);
+                rc = roll_fail("unknown parameter '%s' for %s (try `tabled roll --help`)", name,
+                               chk->name);
             } else {
-                rc = fail("unexpected argument '%s': parameters are name=value%s", arg, "");
+                rc = roll_fail("unexpected argument '%s': parameters are name=value", arg);
             }
             goto out;
         }
         if (json_object_get(params, p->name)) {
-            rc = fail("parameter '%s' given twice%s", p->name, "");
+            rc = roll_fail("parameter '%s' given twice", p->name);
             goto out;
         }
         const char *val = eq + 1;
@@ -235,7 +241,7 @@ int cli_roll_main(int argc, char **argv)
         } else {
             long long v;
             if (parse_ll(val, -1000000000LL, 1000000000LL, &v)) {
-                rc = fail("parameter '%s' must be an integer (got '%s')", p->name, val);
+                rc = roll_fail("parameter '%s' must be an integer (got '%s')", p->name, val);
                 goto out;
             }
             json_object_set_new(params, p->name, json_integer(v));
@@ -265,7 +271,7 @@ int cli_roll_main(int argc, char **argv)
     }
     rules_rng_destroy(rng);
     if (fflush(stdout) != 0 && rc == 0)
-        rc = fail("cannot write the output%s%s", "", "");
+        rc = roll_fail("cannot write the output");
 out:
     json_decref(params);
     return rc;
