@@ -247,6 +247,17 @@ export class Server {
     return [c, w];
   }
 
+  /**
+   * Resumes on a new connection: the new client starts from `replica`'s state and seq (a client
+   * whose socket is gone) and says hello with last_seq = replica.seq. Returns [client, welcome].
+   */
+  async resume(token, replica, opts = {}) {
+    const c = await this.connect(opts);
+    c.adopt(replica);
+    const w = await c.hello(token, replica.seq);
+    return [c, w];
+  }
+
   /** The campaign's current seq and state as a fresh GM client is told (a new connection). */
   async gmView(token = this.gmToken) {
     const c = await this.connect();
@@ -486,7 +497,12 @@ export class Client {
         this.state = structuredClone(m.state);
         this.seq = m.seq;
       }
-      // with resume: the local state stays; the diffs that follow bring it to m.seq
+      // with resume: the local state stays; the diffs that follow bring it to m.seq. A client
+      // with no replica that resumes after 0 starts from the empty document.
+      if (m.resume === true && this.state === null && this.lastHelloSeq === 0) {
+        this.state = {};
+        this.seq = 0;
+      }
     } else if (m.t === 'diff') {
       if (this.seq !== null && m.seq !== this.seq + 1) this.gaps.push({ expected: this.seq + 1, got: m.seq });
       this.diffSeqs.push(m.seq);
@@ -556,6 +572,7 @@ export class Client {
     const from = this.msgs.length;
     const msg = { t: 'hello', v: 1, token, ...extra };
     if (lastSeq !== undefined && lastSeq !== null) msg.last_seq = lastSeq;
+    this.lastHelloSeq = lastSeq;
     await this.send(msg);
     return this.waitFor((m) => m.t === 'welcome' || m.t === 'error', { from, what: 'welcome or error after hello' });
   }
