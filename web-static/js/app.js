@@ -256,6 +256,8 @@ els.roll.quick.addEventListener('click', (ev) => {
   if (b) roll(b.dataset.expr);
 });
 
+els.roll.secret.addEventListener('change', render);
+
 els.roll.errorClose.addEventListener('click', () => {
   ui.nack = null;
   render();

@@ -16,6 +16,9 @@ export function commandLabel(cmd) {
 export function renderRollBox(els, { isGM, pending, live, nack }) {
   show(els.secretWrap, isGM);
   if (!isGM && els.secret.checked) els.secret.checked = false;
+  const secret = isGM && els.secret.checked;
+  els.form.classList.toggle('secret', secret);
+  setText(els.submit, secret ? 'Roll secretly' : 'Roll');
 
   const items = pending.map((cmd) =>
     h(
