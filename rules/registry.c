@@ -8,11 +8,13 @@ extern const rules_system rules_system_dice;
 extern const rules_system rules_system_cot;
 extern const rules_system rules_system_heimr;
 extern const rules_system rules_system_grimwire;
+extern const rules_system rules_system_tenacity;
 
 const rules_system *const rules_registry[] = {
     &rules_system_dice,
     &rules_system_cot,
     &rules_system_heimr,
     &rules_system_grimwire,
+    &rules_system_tenacity,
     NULL,
 };
