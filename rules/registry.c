@@ -10,6 +10,8 @@ extern const rules_system rules_system_heimr;
 extern const rules_system rules_system_grimwire;
 extern const rules_system rules_system_tenacity;
 
+/* One line per system (kept so by the formatter guards). */
+/* clang-format off */
 const rules_system *const rules_registry[] = {
     &rules_system_dice,
     &rules_system_cot,
@@ -18,3 +20,4 @@ const rules_system *const rules_registry[] = {
     &rules_system_tenacity,
     NULL,
 };
+/* clang-format on */
