@@ -10,45 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include <jansson.h>
 
 #include "err.h"
+#include "osrand.h"
 #include "rng.h"
 #include "system.h"
 
 #define ROLL_MAX_TIMES 1000000
-
-/* ---- the CSPRNG source: getrandom(2), read 512 bytes at a time ---- */
-
-typedef struct urandom_buf {
-    uint64_t words[64];
-    size_t pos, n;
-} urandom_buf;
-
-static uint64_t urandom_next64(void *ctx)
-{
-    urandom_buf *b = ctx;
-    if (b->pos == b->n) {
-        unsigned char *p = (unsigned char *)b->words;
-        size_t want = sizeof b->words, got = 0;
-        while (got < want) {
-            ssize_t r = getrandom(p + got, want - got, 0);
-            if (r < 0) {
-                if (errno == EINTR)
-                    continue;
-                /* No safe fallback for dice that must be fair: stop. */
-                fprintf(stderr, "tabled roll: getrandom failed: %s\n", strerror(errno));
-                exit(2);
-            }
-            got += (size_t)r;
-        }
-        b->pos = 0;
-        b->n = sizeof b->words / sizeof b->words[0];
-    }
-    return b->words[b->pos++];
-}
 
 /* ---- parsing ---- */
 
@@ -248,8 +218,8 @@ int cli_roll_main(int argc, char **argv)
         }
     }
 
-    urandom_buf ubuf = {0};
-    rules_rng *rng = seeded ? rules_rng_seeded(seed) : rules_rng_from_source(urandom_next64, &ubuf);
+    osrand osr = {0};
+    rules_rng *rng = seeded ? rules_rng_seeded(seed) : rules_rng_from_source(osrand_next64, &osr);
     for (long long t = 0; t < times; t++) {
         json_t *result = NULL;
         tb_err err = {0};
