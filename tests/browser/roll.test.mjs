@@ -305,6 +305,32 @@ describe('browser: join, roll, secret roll, reload, kill -9 and resume', () => {
     assert.equal(await player.locator('#seat-name').textContent(), PLAYER_NAME);
   });
 
+  it('the player loses the network: offline, then back: resumes from last_seq with what it missed', STEP, async () => {
+    const seqBefore = await player.evaluate(() => window.tabled.conn.seq);
+    const hellosBefore = parsed(playerRec.sent).filter((m) => m.t === 'hello').length;
+    let ack;
+    await playerCtx.setOffline(true);
+    try {
+      // The socket may look open; the page checks it with a ping and gives up when no pong comes.
+      // (The server cannot tell yet: it notices a silent socket only after its idle timeout.)
+      await player.locator('#conn-status[data-status="offline"]').waitFor({ timeout: 25000 });
+      assert.match(await player.locator('#status-label').textContent(), /Offline/);
+      assert.equal(await player.locator(`#roster li[data-seat="${playerSeat}"]`).getAttribute('data-online'), 'unknown');
+      await roll(gm, '1d12');
+      ({ ack } = await ackOf(gmRec, '1d12'));
+    } finally {
+      await playerCtx.setOffline(false);
+    }
+    await waitConnected(player, 15000);
+    const hello = parsed(playerRec.sent).filter((m) => m.t === 'hello')[hellosBefore];
+    assert.equal(hello.last_seq, seqBefore, 'the page resumes after the seq it has');
+    const welcomes = parsed(playerRec.received).filter((m) => m.t === 'welcome');
+    assert.equal(welcomes.at(-1).resume, true, 'and the server resumed it');
+    await assertRollShown(player, ack, { who: await gm.locator('#seat-name').textContent() });
+    assert.deepEqual(await readLog(player), (await readLog(gm)).filter((e) => !e.secret));
+    await gm.locator(`#roster li[data-seat="${playerSeat}"][data-online="true"]`).waitFor({ timeout: 10000 });
+  });
+
   it('kill -9 and restart: both pages reconnect by themselves, keep the log, a roll queued offline is sent once', STEP, async () => {
     const gmBefore = await readLog(gm);
     const playerBefore = await readLog(player);
