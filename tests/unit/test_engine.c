@@ -1,0 +1,1698 @@
+/*
+ * test_engine.c — server/engine.c and server/ops.c: the one loop of a command (DESIGN.md), driven
+ * the way the transport drives it. Every test runs the real engine over a real SQLite file in a
+ * fresh temporary directory, with seeded rules_rng generators for dice and secrets. The only
+ * stand-in is the connection's sink: it records every message the engine sends (and every close
+ * request), which is exactly the seat the transport (server/serve.c) takes.
+ *
+ * Covered: campaign bootstrap and links, hello/join/welcome and visibility, group commit (one
+ * COMMIT per turn, replies only after it), diffs before acks, idempotency within a turn, across
+ * turns and across a restart, secret rolls, the command table's permission and schema checks,
+ * seat removal, resume, rebuild from the log == live state, rate limit, log cap, host ops, abuse
+ * limits and connections that vanish while a reply is held.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* mkdtemp, strndup */
+#endif
+#include <check.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "err.h"
+#include "protocol.h"
+#include "rng.h"
+#include "store.h"
+
+/* ---- the recording sink ------------------------------------------------------------------- */
+
+typedef struct client {
+    char **text;   /* every message sent to this connection, in order */
+    json_t **json; /* the same, parsed */
+    size_t n, cap;
+    int closes;           /* close requests */
+    int close_status;     /* status of the last close request */
+    int gone;             /* engine_conn_closed was called */
+    int sends_after_gone; /* must stay 0 */
+    engine_conn *conn;
+} client;
+
+#define MAX_MESSAGES 20000
+
+static void sink_send(void *ctx, const char *msg, size_t len)
+{
+    client *cl = ctx;
+    if (cl->gone) {
+        cl->sends_after_gone++;
+        return;
+    }
+    /* A looping engine (e.g. a cycle in a connection list) would grow this forever. */
+    if (cl->n >= MAX_MESSAGES)
+        ck_abort_msg("more than %d messages to one connection: the engine is looping; last: %s",
+                     MAX_MESSAGES, cl->text[cl->n - 1]);
+    if (cl->n == cl->cap) {
+        cl->cap = cl->cap ? cl->cap * 2 : 16;
+        cl->text = realloc(cl->text, cl->cap * sizeof *cl->text);
+        cl->json = realloc(cl->json, cl->cap * sizeof *cl->json);
+        ck_assert_ptr_nonnull(cl->text);
+        ck_assert_ptr_nonnull(cl->json);
+    }
+    cl->text[cl->n] = strndup(msg, len);
+    json_error_t jerr;
+    cl->json[cl->n] = json_loadb(msg, len, 0, &jerr);
+    ck_assert_msg(cl->json[cl->n] != NULL, "engine sent invalid JSON: %.*s", (int)len, msg);
+    cl->n++;
+}
+
+static void sink_close(void *ctx, int ws_status, const char *reason)
+{
+    client *cl = ctx;
+    (void)reason;
+    ck_assert_msg(!cl->gone, "close requested for a connection that is already closed");
+    cl->closes++;
+    cl->close_status = ws_status;
+}
+
+static const engine_sink SINK = {sink_send, sink_close};
+
+/* ---- fixture ------------------------------------------------------------------------------ */
+
+#define MAX_CLIENTS 64
+
+static char g_dir[64];
+static char g_path[128];
+static store *g_st;
+static rules_rng *g_dice, *g_secret;
+static engine *g_e;
+static engine_opts g_opts;
+static client *g_clients[MAX_CLIENTS];
+static int g_nclients;
+
+/* The first campaign's link, as engine_each_gm_link hands it out. */
+static char g_camp[32], g_camp_name[64], g_gm_token[64], g_code[32];
+static int g_links;
+
+static void setup(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/tabled-engine-XXXXXX");
+    ck_assert_msg(mkdtemp(g_dir) != NULL, "mkdtemp failed");
+    snprintf(g_path, sizeof g_path, "%s/tabled.db", g_dir);
+    g_st = NULL;
+    g_e = NULL;
+    g_nclients = 0;
+    g_links = 0;
+    g_camp[0] = g_gm_token[0] = g_code[0] = '\0';
+    engine_opts_default(&g_opts);
+    g_dice = rules_rng_seeded(1);
+    g_secret = rules_rng_seeded(2);
+}
+
+static void free_client(client *cl)
+{
+    for (size_t i = 0; i < cl->n; i++) {
+        free(cl->text[i]);
+        json_decref(cl->json[i]);
+    }
+    free(cl->text);
+    free(cl->json);
+    free(cl);
+}
+
+static void close_all_clients(void)
+{
+    for (int i = 0; i < g_nclients; i++) {
+        client *cl = g_clients[i];
+        if (!cl->gone && cl->conn) {
+            engine_conn_closed(g_e, cl->conn);
+            cl->gone = 1;
+            cl->conn = NULL;
+        }
+    }
+}
+
+static void teardown(void)
+{
+    if (g_e)
+        close_all_clients();
+    engine_destroy(g_e);
+    g_e = NULL;
+    store_close(g_st);
+    g_st = NULL;
+    for (int i = 0; i < g_nclients; i++)
+        free_client(g_clients[i]);
+    g_nclients = 0;
+    rules_rng_destroy(g_dice);
+    rules_rng_destroy(g_secret);
+    DIR *d = opendir(g_dir);
+    if (d) {
+        struct dirent *de;
+        char p[512];
+        while ((de = readdir(d)) != NULL) {
+            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                continue;
+            snprintf(p, sizeof p, "%s/%s", g_dir, de->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(g_dir);
+}
+
+/* Opens the store and creates the engine (no campaign yet). */
+static void start(void)
+{
+    tb_err err = {0};
+    int rc = store_open(g_path, 0, &g_st, &err);
+    ck_assert_msg(rc == TB_OK, "store_open: %s", err.msg);
+    rc = engine_create(g_st, g_dice, g_secret, &g_opts, &g_e, &err);
+    ck_assert_msg(rc == TB_OK, "engine_create: %s", err.msg);
+}
+
+static void link_cb(void *ctx, const char *campaign_id, const char *name, const char *gm_token,
+                    const char *join_code)
+{
+    (void)ctx;
+    g_links++;
+    if (g_links > 1)
+        return;
+    snprintf(g_camp, sizeof g_camp, "%s", campaign_id);
+    snprintf(g_camp_name, sizeof g_camp_name, "%s", name ? name : "");
+    snprintf(g_gm_token, sizeof g_gm_token, "%s", gm_token);
+    snprintf(g_code, sizeof g_code, "%s", join_code ? join_code : "");
+}
+
+/* start() + the first campaign + its GM link. */
+static void boot(void)
+{
+    start();
+    tb_err err = {0};
+    ck_assert_int_eq(engine_ensure_campaign(g_e, &err), TB_OK);
+    g_links = 0;
+    ck_assert_int_eq(engine_each_gm_link(g_e, link_cb, NULL, &err), TB_OK);
+    ck_assert_int_eq(g_links, 1);
+}
+
+/* Every connection is closed, the engine destroyed and the store closed; then both come back. */
+static void restart(void)
+{
+    close_all_clients();
+    engine_destroy(g_e);
+    g_e = NULL;
+    store_close(g_st);
+    g_st = NULL;
+    start();
+}
+
+/* ---- connections and messages ------------------------------------------------------------- */
+
+static client *client_new(void)
+{
+    ck_assert_int_lt(g_nclients, MAX_CLIENTS);
+    client *cl = calloc(1, sizeof *cl);
+    ck_assert_ptr_nonnull(cl);
+    g_clients[g_nclients++] = cl;
+    cl->conn = engine_conn_open(g_e, &SINK, cl);
+    ck_assert_ptr_nonnull(cl->conn);
+    return cl;
+}
+
+/* The transport lost the connection. */
+static void client_gone(client *cl)
+{
+    engine_conn_closed(g_e, cl->conn);
+    cl->gone = 1;
+    cl->conn = NULL;
+}
+
+static void send_text(client *cl, const char *text)
+{
+    engine_receive(g_e, cl->conn, text, strlen(text));
+}
+
+/* Formats a message written with ' for " (the tests never need a real apostrophe) and sends it. */
+static void sendq(client *cl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sendq(client *cl, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    for (char *p = buf; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    send_text(cl, buf);
+}
+
+static const json_t *msg_at(const client *cl, size_t i)
+{
+    ck_assert_msg(i < cl->n, "message %zu of %zu", i, cl->n);
+    return cl->json[i];
+}
+
+/* A value at a JSON pointer (borrowed), or NULL. */
+static const json_t *jget(const json_t *doc, const char *path)
+{
+    return proto_pointer_get(doc, path);
+}
+
+static const char *jstr(const json_t *doc, const char *path)
+{
+    const char *s = json_string_value(jget(doc, path));
+    return s ? s : "<not a string>";
+}
+
+static long long jint(const json_t *doc, const char *path)
+{
+    const json_t *v = jget(doc, path);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : -999999;
+}
+
+static const char *mtype(const client *cl, size_t i)
+{
+    return jstr(msg_at(cl, i), "/t");
+}
+
+/* Index of the first message of type t at or after from, or -1. */
+static long find_type(const client *cl, size_t from, const char *t)
+{
+    for (size_t i = from; i < cl->n; i++)
+        if (strcmp(mtype(cl, i), t) == 0)
+            return (long)i;
+    return -1;
+}
+
+static size_t count_type(const client *cl, size_t from, const char *t)
+{
+    size_t n = 0;
+    for (size_t i = from; i < cl->n; i++)
+        if (strcmp(mtype(cl, i), t) == 0)
+            n++;
+    return n;
+}
+
+/* Index of the last ack/nack for cmd id at or after from, or -1. */
+static long find_reply(const client *cl, size_t from, const char *id)
+{
+    long found = -1;
+    for (size_t i = from; i < cl->n; i++) {
+        const char *t = mtype(cl, i);
+        if ((strcmp(t, "ack") == 0 || strcmp(t, "nack") == 0) &&
+            strcmp(jstr(msg_at(cl, i), "/id"), id) == 0)
+            found = (long)i;
+    }
+    return found;
+}
+
+/* Index of the diff with this seq at or after from, or -1. */
+static long find_diff(const client *cl, size_t from, long long seq)
+{
+    for (size_t i = from; i < cl->n; i++)
+        if (strcmp(mtype(cl, i), "diff") == 0 && jint(msg_at(cl, i), "/seq") == seq)
+            return (long)i;
+    return -1;
+}
+
+/* Whether any message at or after from contains needle (bytes as sent). */
+static int saw_text(const client *cl, size_t from, const char *needle)
+{
+    for (size_t i = from; i < cl->n; i++)
+        if (strstr(cl->text[i], needle))
+            return 1;
+    return 0;
+}
+
+/* Sends a cmd, flushes the turn and returns the reply (ack or nack) for it. */
+static const json_t *run_cmd(client *cl, const char *id, const char *op, const char *args_q)
+{
+    size_t from = cl->n;
+    sendq(cl, "{'t':'cmd','id':'%s','op':'%s','args':%s}", id, op, args_q);
+    engine_flush(g_e);
+    long r = find_reply(cl, from, id);
+    ck_assert_msg(r >= 0, "no reply to cmd %s (%s)", id, op);
+    return msg_at(cl, (size_t)r);
+}
+
+static void assert_ack(const json_t *m)
+{
+    ck_assert_msg(strcmp(jstr(m, "/t"), "ack") == 0, "expected an ack, got %s %s: %s",
+                  jstr(m, "/t"), jstr(m, "/code"), jstr(m, "/message"));
+}
+
+static void assert_nack(const json_t *m, const char *code)
+{
+    ck_assert_msg(strcmp(jstr(m, "/t"), "nack") == 0, "expected nack %s, got %s", code,
+                  jstr(m, "/t"));
+    ck_assert_str_eq(jstr(m, "/code"), code);
+}
+
+/* The committed seq of the first campaign. */
+static long long seq_now(void)
+{
+    int64_t seq = -1;
+    ck_assert_ptr_nonnull(engine_campaign_state(g_e, g_camp, &seq));
+    return (long long)seq;
+}
+
+static const json_t *state_now(void)
+{
+    const json_t *s = engine_campaign_state(g_e, g_camp, NULL);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* A new connection that sends hello with token and gets its welcome; returns the client. */
+static client *connect_as(const char *token)
+{
+    client *cl = client_new();
+    sendq(cl, "{'t':'hello','v':1,'token':'%s'}", token);
+    engine_flush(g_e);
+    ck_assert_msg(cl->n >= 1, "no answer to hello");
+    ck_assert_msg(strcmp(mtype(cl, 0), "welcome") == 0, "hello answered by %s %s: %s", mtype(cl, 0),
+                  jstr(msg_at(cl, 0), "/code"), jstr(msg_at(cl, 0), "/message"));
+    return cl;
+}
+
+static client *connect_resume(const char *token, long long last_seq)
+{
+    client *cl = client_new();
+    sendq(cl, "{'t':'hello','v':1,'token':'%s','last_seq':%lld}", token, last_seq);
+    engine_flush(g_e);
+    ck_assert_msg(cl->n >= 1 && strcmp(mtype(cl, 0), "welcome") == 0, "no welcome on resume");
+    return cl;
+}
+
+/* Joins the first campaign as name; writes the seat's token (>= 64 bytes) and returns the
+ * client. */
+static client *join_as(const char *name, char *token_out)
+{
+    client *cl = client_new();
+    sendq(cl, "{'t':'join','code':'%s','name':'%s'}", g_code, name);
+    engine_flush(g_e);
+    ck_assert_msg(cl->n >= 2, "join answered with %zu messages", cl->n);
+    ck_assert_msg(strcmp(mtype(cl, 0), "joined") == 0, "join answered by %s %s: %s", mtype(cl, 0),
+                  jstr(msg_at(cl, 0), "/code"), jstr(msg_at(cl, 0), "/message"));
+    ck_assert_str_eq(mtype(cl, 1), "welcome");
+    if (token_out)
+        snprintf(token_out, 64, "%s", jstr(msg_at(cl, 0), "/token"));
+    return cl;
+}
+
+static long long commits_total(void)
+{
+    char *text = engine_metrics_text(g_e);
+    ck_assert_ptr_nonnull(text);
+    const char *p = strstr(text, "\ntabled_commits_total ");
+    ck_assert_msg(p != NULL, "no tabled_commits_total in /metrics text");
+    long long n = -1;
+    ck_assert_int_eq(sscanf(p + strlen("\ntabled_commits_total "), "%lld", &n), 1);
+    free(text);
+    return n;
+}
+
+/* ---- a second, independent SQLite handle on the same file --------------------------------- */
+
+static sqlite3 *raw_open(void)
+{
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(g_path, &db, SQLITE_OPEN_READONLY, NULL);
+    ck_assert_msg(rc == SQLITE_OK, "sqlite3_open_v2: %s", db ? sqlite3_errmsg(db) : "?");
+    sqlite3_busy_timeout(db, 5000);
+    return db;
+}
+
+/* First column of the first row as an integer (-1 when there is no row). */
+static long long sql_int(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static long long sql_int(const char *fmt, ...)
+{
+    char sql[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    sqlite3 *db = raw_open();
+    sqlite3_stmt *st = NULL;
+    ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+                  sqlite3_errmsg(db));
+    long long v = -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* First column of the first row as a new malloc'd string (NULL when there is no row). */
+static char *sql_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *sql_text(const char *fmt, ...)
+{
+    char sql[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    sqlite3 *db = raw_open();
+    sqlite3_stmt *st = NULL;
+    ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+                  sqlite3_errmsg(db));
+    char *v = NULL;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        v = strdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static int is_join_code(const char *s)
+{
+    static const char A[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    if (strlen(s) != 9 || s[4] != '-')
+        return 0;
+    for (int i = 0; i < 9; i++)
+        if (i != 4 && !strchr(A, s[i]))
+            return 0;
+    return 1;
+}
+
+static int is_token(const char *s)
+{
+    if (strlen(s) != 22)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* ---- bootstrap: campaign, GM link, host token --------------------------------------------- */
+
+START_TEST(test_ensure_campaign_gm_link_and_host_token_work_in_hello)
+{
+    start();
+    ck_assert_int_eq(engine_campaign_count(g_e), 0);
+    tb_err err = {0};
+    ck_assert_int_eq(engine_ensure_campaign(g_e, &err), TB_OK);
+    ck_assert_int_eq(engine_campaign_count(g_e), 1);
+    ck_assert_int_eq(engine_ensure_campaign(g_e, &err), TB_OK); /* idempotent */
+    ck_assert_int_eq(engine_campaign_count(g_e), 1);
+
+    g_links = 0;
+    ck_assert_int_eq(engine_each_gm_link(g_e, link_cb, NULL, &err), TB_OK);
+    ck_assert_int_eq(g_links, 1);
+    ck_assert_int_eq((int)strlen(g_camp), 10);
+    ck_assert_int_eq(g_camp[0], 'c');
+    ck_assert_str_eq(g_camp_name, "My campaign");
+    ck_assert_msg(is_token(g_gm_token), "GM token '%s' is not 22 base64url characters", g_gm_token);
+    ck_assert_msg(is_join_code(g_code), "join code '%s' is not XXXX-XXXX Crockford", g_code);
+    ck_assert_int_eq(seq_now(), 1); /* campaign.create is the first event */
+
+    client *gm = connect_as(g_gm_token);
+    const json_t *w = msg_at(gm, 0);
+    ck_assert_str_eq(jstr(w, "/seat/id"), "gm");
+    ck_assert_str_eq(jstr(w, "/seat/role"), "gm");
+    ck_assert_str_eq(jstr(w, "/seat/name"), "GM");
+    ck_assert_str_eq(jstr(w, "/campaign/id"), g_camp);
+    ck_assert_str_eq(jstr(w, "/campaign/name"), "My campaign");
+    ck_assert_str_eq(jstr(w, "/campaign/system"), "generic");
+    ck_assert_int_eq(jint(w, "/seq"), 1);
+    ck_assert_ptr_null(jget(w, "/resume"));
+    ck_assert_str_eq(jstr(w, "/state/gm/join/code"), g_code);
+    ck_assert(json_is_true(jget(w, "/state/gm/join/open")));
+    ck_assert_msg(json_equal(jget(w, "/state"), state_now()), "GM welcome state != live state");
+    /* presence follows the welcome */
+    ck_assert_str_eq(mtype(gm, 1), "presence");
+    ck_assert(json_is_true(jget(msg_at(gm, 1), "/seats/gm")));
+
+    /* a second round of links mints another GM token; both work */
+    char first[64];
+    snprintf(first, sizeof first, "%s", g_gm_token);
+    g_links = 0;
+    ck_assert_int_eq(engine_each_gm_link(g_e, link_cb, NULL, &err), TB_OK);
+    ck_assert_str_ne(first, g_gm_token);
+    connect_as(g_gm_token);
+    connect_as(first);
+
+    char *host = engine_mint_host_token(g_e, &err);
+    ck_assert_ptr_nonnull(host);
+    ck_assert(is_token(host));
+    client *h = connect_as(host);
+    w = msg_at(h, 0);
+    ck_assert_str_eq(jstr(w, "/seat/role"), "host");
+    ck_assert_str_eq(jstr(w, "/seat/id"), "host");
+    ck_assert(json_is_null(jget(w, "/campaign")));
+    free(host);
+
+    /* an unknown token */
+    client *bad = client_new();
+    sendq(bad, "{'t':'hello','v':1,'token':'AAAAAAAAAAAAAAAAAAAAAA'}");
+    engine_flush(g_e);
+    ck_assert_uint_eq(bad->n, 1);
+    ck_assert_str_eq(mtype(bad, 0), "error");
+    ck_assert_str_eq(jstr(msg_at(bad, 0), "/code"), "unauthorized");
+}
+END_TEST
+
+START_TEST(test_ping_is_answered_with_pong)
+{
+    boot();
+    client *c = client_new();
+    sendq(c, "{'t':'ping','n':3}");
+    ck_assert_uint_eq(c->n, 1);
+    ck_assert_str_eq(mtype(c, 0), "pong");
+    ck_assert_int_eq(jint(msg_at(c, 0), "/n"), 3);
+}
+END_TEST
+
+/* ---- join --------------------------------------------------------------------------------- */
+
+START_TEST(test_join_creates_player_seat_welcomes_it_filtered_and_tells_the_gm)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    size_t gm_from = gm->n;
+    long long s0 = seq_now();
+
+    /* case-insensitive code, name with surrounding white space */
+    char lower[32];
+    snprintf(lower, sizeof lower, "%s", g_code);
+    for (char *p = lower; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    client *p = client_new();
+    sendq(p, "{'t':'join','code':'%s','name':'   Ann Lee  '}", lower);
+    engine_flush(g_e);
+    ck_assert_uint_ge(p->n, 2);
+    const json_t *j = msg_at(p, 0);
+    ck_assert_str_eq(jstr(j, "/t"), "joined");
+    ck_assert_str_eq(jstr(j, "/seat"), "p1");
+    ck_assert(is_token(jstr(j, "/token")));
+    char token[64];
+    snprintf(token, sizeof token, "%s", jstr(j, "/token"));
+
+    const json_t *w = msg_at(p, 1);
+    ck_assert_str_eq(jstr(w, "/t"), "welcome");
+    ck_assert_str_eq(jstr(w, "/seat/id"), "p1");
+    ck_assert_str_eq(jstr(w, "/seat/role"), "player");
+    ck_assert_str_eq(jstr(w, "/seat/name"), "Ann Lee");
+    ck_assert_int_eq(jint(w, "/seq"), s0 + 1);
+    ck_assert_int_eq(seq_now(), s0 + 1);
+    const json_t *st = jget(w, "/state");
+    ck_assert(json_is_object(st));
+    ck_assert_ptr_null(json_object_get(st, "gm"));
+    const json_t *priv = json_object_get(st, "private");
+    ck_assert(json_is_object(priv));
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)priv, key, v)
+    {
+        (void)v;
+        ck_assert_str_eq(key, "p1");
+    }
+    ck_assert_str_eq(jstr(st, "/seats/p1/name"), "Ann Lee");
+    ck_assert_str_eq(jstr(st, "/seats/p1/role"), "player");
+    ck_assert_str_eq(jstr(st, "/seats/gm/role"), "gm");
+    ck_assert_msg(!saw_text(p, 0, g_code), "the player saw the join code");
+    long pres = find_type(p, 2, "presence");
+    ck_assert_int_ge(pres, 2);
+    ck_assert(json_is_true(jget(msg_at(p, (size_t)pres), "/seats/p1")));
+    ck_assert(json_is_true(jget(msg_at(p, (size_t)pres), "/seats/gm")));
+
+    /* the GM saw the seat appear and come online */
+    long d = find_diff(gm, gm_from, s0 + 1);
+    ck_assert_msg(d >= 0, "GM got no diff for the join");
+    const json_t *ops = jget(msg_at(gm, (size_t)d), "/ops");
+    int saw_add = 0;
+    size_t i;
+    json_array_foreach(ops, i, v)
+    {
+        if (strcmp(jstr(v, "/op"), "add") == 0 && strcmp(jstr(v, "/path"), "/seats/p1") == 0) {
+            saw_add = 1;
+            ck_assert_str_eq(jstr(v, "/value/name"), "Ann Lee");
+            ck_assert_str_eq(jstr(v, "/value/role"), "player");
+        }
+    }
+    ck_assert_msg(saw_add, "GM diff has no add of /seats/p1");
+    long gp = find_type(gm, (size_t)d, "presence");
+    ck_assert_msg(gp > d, "GM got no presence after the join diff");
+    ck_assert(json_is_true(jget(msg_at(gm, (size_t)gp), "/seats/p1")));
+
+    /* the token from joined works for hello */
+    client *again = connect_as(token);
+    ck_assert_str_eq(jstr(msg_at(again, 0), "/seat/id"), "p1");
+
+    /* a second player gets the next id */
+    client *p2 = join_as("Bob", NULL);
+    ck_assert_str_eq(jstr(msg_at(p2, 0), "/seat"), "p2");
+
+    /* join.close: the code stops working and nothing is written */
+    assert_ack(run_cmd(gm, "close-1", "join.close", "{}"));
+    long long s1 = seq_now();
+    client *late = client_new();
+    sendq(late, "{'t':'join','code':'%s','name':'Cid'}", g_code);
+    engine_flush(g_e);
+    ck_assert_uint_eq(late->n, 1);
+    ck_assert_str_eq(mtype(late, 0), "error");
+    ck_assert_str_eq(jstr(msg_at(late, 0), "/code"), "unauthorized");
+    ck_assert_int_eq(seq_now(), s1);
+    ck_assert_ptr_null(jget(state_now(), "/seats/p3"));
+    ck_assert_int_eq(sql_int("SELECT max(seq) FROM events WHERE campaign='%s'", g_camp), s1);
+
+    /* join.rotate opens joining again with a new code; the old one stays dead */
+    const json_t *rot = run_cmd(gm, "rot-1", "join.rotate", "{}");
+    assert_ack(rot);
+    char newcode[32];
+    snprintf(newcode, sizeof newcode, "%s", jstr(rot, "/result/join_code"));
+    ck_assert(is_join_code(newcode));
+    ck_assert_str_ne(newcode, g_code);
+    client *late2 = client_new();
+    sendq(late2, "{'t':'join','code':'%s','name':'Cid'}", g_code);
+    engine_flush(g_e);
+    ck_assert_str_eq(jstr(msg_at(late2, 0), "/code"), "unauthorized");
+    snprintf(g_code, sizeof g_code, "%s", newcode);
+    client *p3 = join_as("Cid", NULL);
+    ck_assert_str_eq(jstr(msg_at(p3, 0), "/seat"), "p3");
+}
+END_TEST
+
+START_TEST(test_join_with_a_bad_name_is_refused_and_writes_nothing)
+{
+    boot();
+    long long s0 = seq_now();
+    client *c = client_new();
+    sendq(c, "{'t':'join','code':'%s','name':'   '}", g_code);
+    sendq(c, "{'t':'join','code':'%s','name':'%s'}", g_code,
+          "12345678901234567890123456789012345678901"); /* 41 characters */
+    engine_flush(g_e);
+    ck_assert_uint_eq(c->n, 2);
+    ck_assert_str_eq(jstr(msg_at(c, 0), "/code"), "bad_request");
+    ck_assert_str_eq(jstr(msg_at(c, 1), "/code"), "bad_request");
+    ck_assert_int_eq(seq_now(), s0);
+}
+END_TEST
+
+/* A connection already welcomed as a seat that sends join becomes the new seat only: it is no
+ * longer counted as the old seat and gets each diff once ("answered by joined, then exactly as a
+ * hello", PROTOCOL.md). */
+START_TEST(test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat)
+{
+    boot();
+    client *watcher = join_as("Watcher", NULL); /* p1, stays connected */
+    client *c = connect_as(g_gm_token);         /* the only GM connection */
+    size_t from = c->n;
+    sendq(c, "{'t':'join','code':'%s','name':'Dee'}", g_code);
+    engine_flush(g_e);
+    long j = find_type(c, from, "joined");
+    ck_assert_msg(j >= 0, "no joined");
+    ck_assert_str_eq(jstr(msg_at(c, (size_t)j), "/seat"), "p2");
+    long w = find_type(c, (size_t)j, "welcome");
+    ck_assert_msg(w > j, "no welcome after joined");
+    ck_assert_str_eq(jstr(msg_at(c, (size_t)w), "/seat/role"), "player");
+
+    /* the GM has no connection left */
+    size_t wfrom = watcher->n;
+    client *gm2 = connect_as(g_gm_token);
+    long p = find_type(watcher, wfrom, "presence");
+    ck_assert_msg(p >= 0, "no presence when the GM reconnected");
+    ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/gm")));
+    ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/p2")));
+
+    /* the moved connection gets every event exactly once, filtered as a player */
+    size_t cfrom = c->n;
+    long long s = seq_now();
+    assert_ack(run_cmd(gm2, "sec", "roll", "{'expr':'9d9+99','secret':true}"));
+    assert_ack(run_cmd(gm2, "pub", "roll", "{'expr':'1d4'}"));
+    ck_assert_uint_eq(count_type(c, cfrom, "diff"), 2);
+    ck_assert_int_eq(jint(msg_at(c, (size_t)find_type(c, cfrom, "diff")), "/seq"), s + 1);
+    ck_assert_msg(!saw_text(c, cfrom, "9d9"), "the moved connection saw the GM's secret roll");
+}
+END_TEST
+
+/* Private areas of other seats and /gm never reach a player: in the welcome state and in diffs
+ * served on resume after a restart. The private data is written as an event directly to the
+ * store (no core op writes /private yet); the engine loads it at start-up. */
+START_TEST(test_player_never_sees_gm_or_other_seats_private_after_restart)
+{
+    boot();
+    char t1[64], t2[64];
+    join_as("Ann", t1);
+    join_as("Bob", t2);
+    long long s = seq_now();
+    close_all_clients();
+    engine_destroy(g_e);
+    g_e = NULL;
+
+    tb_err err = {0};
+    json_t *patch = json_loads("[{\"op\":\"add\",\"path\":\"/private/p1\",\"value\":{\"note\":"
+                               "\"mine\"}},{\"op\":\"add\",\"path\":\"/private/p2\",\"value\":{"
+                               "\"note\":\"theirs\"}},{\"op\":\"add\",\"path\":\"/gm/plot\","
+                               "\"value\":\"the butler\"}]",
+                               0, NULL);
+    ck_assert_ptr_nonnull(patch);
+    json_t *args = json_object();
+    store_event ev = {.campaign = g_camp,
+                      .seq = s + 1,
+                      .seat = "gm",
+                      .op = "test.inject",
+                      .args = args,
+                      .result = NULL,
+                      .patch = patch,
+                      .at_ms = 1};
+    ck_assert_int_eq(store_begin(g_st, &err), TB_OK);
+    ck_assert_int_eq(store_event_append(g_st, &ev, &err), TB_OK);
+    ck_assert_int_eq(store_commit(g_st, &err), TB_OK);
+    json_decref(patch);
+    json_decref(args);
+    ck_assert_int_eq(engine_create(g_st, g_dice, g_secret, &g_opts, &g_e, &err), TB_OK);
+    ck_assert_int_eq(seq_now(), s + 1);
+
+    client *p1 = connect_as(t1);
+    const json_t *st = jget(msg_at(p1, 0), "/state");
+    json_t *want = json_loads("{\"p1\":{\"note\":\"mine\"}}", 0, NULL);
+    ck_assert_msg(json_equal(json_object_get(st, "private"), want), "p1's /private is wrong");
+    json_decref(want);
+    ck_assert_ptr_null(json_object_get(st, "gm"));
+    ck_assert(!saw_text(p1, 0, "theirs"));
+    ck_assert(!saw_text(p1, 0, "butler"));
+
+    client *r = connect_resume(t2, s);
+    ck_assert(json_is_true(jget(msg_at(r, 0), "/resume")));
+    long d = find_diff(r, 1, s + 1);
+    ck_assert_int_eq(d, 1);
+    json_t *want_ops = json_loads(
+        "[{\"op\":\"add\",\"path\":\"/private/p2\",\"value\":{\"note\":\"theirs\"}}]", 0, NULL);
+    ck_assert_msg(json_equal(jget(msg_at(r, 1), "/ops"), want_ops), "p2's resumed diff: %s",
+                  r->text[1]);
+    json_decref(want_ops);
+    ck_assert(!saw_text(r, 0, "mine"));
+    ck_assert(!saw_text(r, 0, "butler"));
+
+    client *gm = connect_as(g_gm_token);
+    ck_assert_str_eq(jstr(msg_at(gm, 0), "/state/gm/plot"), "the butler");
+    ck_assert_str_eq(jstr(msg_at(gm, 0), "/state/private/p2/note"), "theirs");
+}
+END_TEST
+
+/* ---- group commit and ordering ------------------------------------------------------------ */
+
+START_TEST(test_group_commit_holds_replies_until_one_commit_per_turn)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    long long n = seq_now();
+    long long events0 = sql_int("SELECT count(*) FROM events WHERE campaign='%s'", g_camp);
+    long long commits0 = commits_total();
+    size_t gm_from = gm->n, p_from = p1->n;
+
+    sendq(gm, "{'t':'cmd','id':'g1','op':'roll','args':{'expr':'1d20'}}");
+    sendq(p1, "{'t':'cmd','id':'a1','op':'roll','args':{'expr':'2d6'}}");
+    sendq(gm, "{'t':'cmd','id':'g2','op':'roll','args':{'expr':'1d4+1'}}");
+
+    /* nothing is delivered, published or visible on disk before the commit */
+    ck_assert_uint_eq(gm->n, gm_from);
+    ck_assert_uint_eq(p1->n, p_from);
+    ck_assert_int_eq(seq_now(), n);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM events WHERE campaign='%s'", g_camp), events0);
+    ck_assert_int_eq(commits_total(), commits0);
+
+    ck_assert_int_eq(engine_flush(g_e), 1);
+    ck_assert_int_eq(commits_total(), commits0 + 1);
+    ck_assert_int_eq(seq_now(), n + 3);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM events WHERE campaign='%s'", g_camp),
+                     events0 + 3);
+
+    long r;
+    r = find_reply(gm, gm_from, "g1");
+    ck_assert_int_ge(r, 0);
+    assert_ack(msg_at(gm, (size_t)r));
+    ck_assert_int_eq(jint(msg_at(gm, (size_t)r), "/seq"), n + 1);
+    r = find_reply(p1, p_from, "a1");
+    ck_assert_int_ge(r, 0);
+    assert_ack(msg_at(p1, (size_t)r));
+    ck_assert_int_eq(jint(msg_at(p1, (size_t)r), "/seq"), n + 2);
+    r = find_reply(gm, gm_from, "g2");
+    ck_assert_int_ge(r, 0);
+    assert_ack(msg_at(gm, (size_t)r));
+    ck_assert_int_eq(jint(msg_at(gm, (size_t)r), "/seq"), n + 3);
+    ck_assert_uint_eq(count_type(gm, gm_from, "ack"), 2);
+    ck_assert_uint_eq(count_type(p1, p_from, "ack"), 1);
+
+    /* every connection got the three diffs, in seq order */
+    client *both[2] = {gm, p1};
+    size_t froms[2] = {gm_from, p_from};
+    for (int c = 0; c < 2; c++) {
+        long long want = n + 1;
+        for (size_t i = froms[c]; i < both[c]->n; i++)
+            if (strcmp(mtype(both[c], i), "diff") == 0)
+                ck_assert_int_eq(jint(msg_at(both[c], i), "/seq"), want++);
+        ck_assert_int_eq(want, n + 4);
+    }
+
+    /* an empty turn commits nothing */
+    ck_assert_int_eq(engine_flush(g_e), 0);
+    ck_assert_int_eq(commits_total(), commits0 + 1);
+}
+END_TEST
+
+/* For every ack with a seq, the sender had already received the diff with that seq. */
+static void assert_diffs_before_acks(const client *cl)
+{
+    size_t acks = 0;
+    for (size_t i = 0; i < cl->n; i++) {
+        if (strcmp(mtype(cl, i), "ack") != 0 || !json_is_integer(jget(msg_at(cl, i), "/seq")))
+            continue;
+        acks++;
+        long long seq = jint(msg_at(cl, i), "/seq");
+        long d = find_diff(cl, 0, seq);
+        ck_assert_msg(d >= 0 && (size_t)d < i, "ack %s (seq %lld) at %zu, its diff at %ld",
+                      jstr(msg_at(cl, i), "/id"), seq, i, d);
+    }
+    ck_assert_uint_gt(acks, 0);
+}
+
+START_TEST(test_each_ack_comes_after_the_diff_with_its_seq)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    client *p2 = join_as("Bob", NULL);
+    /* several turns, and turns with several senders */
+    for (int turn = 0; turn < 4; turn++) {
+        sendq(gm, "{'t':'cmd','id':'g%d','op':'roll','args':{'expr':'1d6','secret':%s}}", turn,
+              turn % 2 ? "true" : "false");
+        sendq(p1, "{'t':'cmd','id':'a%d','op':'roll','args':{'expr':'1d8'}}", turn);
+        if (turn % 2)
+            sendq(p2, "{'t':'cmd','id':'b%d','op':'seat.rename','args':{'seat':'p2','name':'B%d'}}",
+                  turn, turn);
+        engine_flush(g_e);
+    }
+    assert_diffs_before_acks(gm);
+    assert_diffs_before_acks(p1);
+    assert_diffs_before_acks(p2);
+    ck_assert_uint_eq(count_type(gm, 0, "ack"), 4);
+    ck_assert_uint_eq(count_type(p1, 0, "ack"), 4);
+    ck_assert_uint_eq(count_type(p2, 0, "ack"), 2);
+}
+END_TEST
+
+/* ---- idempotency -------------------------------------------------------------------------- */
+
+START_TEST(test_same_cmd_id_runs_once_within_a_turn_across_turns_and_after_restart)
+{
+    boot();
+    char token[64];
+    client *p1 = join_as("Ann", token);
+    long long n = seq_now();
+    size_t from = p1->n;
+
+    sendq(p1, "{'t':'cmd','id':'same-1','op':'roll','args':{'expr':'3d6'}}");
+    sendq(p1, "{'t':'cmd','id':'same-1','op':'roll','args':{'expr':'3d6'}}");
+    engine_flush(g_e);
+    sendq(p1, "{'t':'cmd','id':'same-1','op':'roll','args':{'expr':'3d6'}}");
+    engine_flush(g_e);
+
+    ck_assert_int_eq(seq_now(), n + 1);
+    ck_assert_int_eq(
+        sql_int("SELECT count(*) FROM events WHERE campaign='%s' AND op='roll'", g_camp), 1);
+    ck_assert_uint_eq(count_type(p1, from, "diff"), 1);
+    ck_assert_uint_eq(count_type(p1, from, "ack"), 3);
+    const char *first = NULL;
+    for (size_t i = from; i < p1->n; i++) {
+        if (strcmp(mtype(p1, i), "ack") != 0)
+            continue;
+        if (!first)
+            first = p1->text[i];
+        else
+            ck_assert_str_eq(p1->text[i], first);
+    }
+    ck_assert_int_eq(jint(msg_at(p1, (size_t)find_reply(p1, from, "same-1")), "/seq"), n + 1);
+    char *ack = strdup(first);
+
+    /* the same id from another seat is another command */
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "same-1", "roll", "{'expr':'3d6'}"));
+    ck_assert_int_eq(seq_now(), n + 2);
+
+    restart();
+    ck_assert_int_eq(seq_now(), n + 2);
+    client *again = connect_as(token);
+    size_t af = again->n;
+    sendq(again, "{'t':'cmd','id':'same-1','op':'roll','args':{'expr':'3d6'}}");
+    engine_flush(g_e);
+    long r = find_reply(again, af, "same-1");
+    ck_assert_int_ge(r, 0);
+    ck_assert_str_eq(again->text[r], ack);
+    ck_assert_int_eq(seq_now(), n + 2);
+    ck_assert_uint_eq(count_type(again, af, "diff"), 0);
+    ck_assert_int_eq(
+        sql_int("SELECT count(*) FROM events WHERE campaign='%s' AND op='roll'", g_camp), 2);
+    free(ack);
+}
+END_TEST
+
+/* ---- secret rolls ------------------------------------------------------------------------- */
+
+START_TEST(test_gm_secret_roll_reaches_players_as_an_empty_diff)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    char token[64];
+    client *p1 = join_as("Ann", token);
+    long long n = seq_now();
+    size_t gm_from = gm->n, p_from = p1->n;
+
+    const json_t *ack = run_cmd(gm, "s1", "roll", "{'expr':'7d7+77','secret':true}");
+    assert_ack(ack);
+    ck_assert_int_eq(jint(ack, "/seq"), n + 1);
+    ck_assert(json_is_true(jget(ack, "/result/secret")));
+    ck_assert_str_eq(jstr(ack, "/result/expr"), "7d7+77");
+    ck_assert_uint_eq(json_array_size(jget(ack, "/result/dice")), 7);
+
+    /* the player: one diff with that seq and no ops; nothing of the roll */
+    ck_assert_uint_eq(p1->n - p_from, 1);
+    ck_assert_str_eq(mtype(p1, p_from), "diff");
+    ck_assert_int_eq(jint(msg_at(p1, p_from), "/seq"), n + 1);
+    ck_assert(json_is_array(jget(msg_at(p1, p_from), "/ops")));
+    ck_assert_uint_eq(json_array_size(jget(msg_at(p1, p_from), "/ops")), 0);
+    ck_assert(!saw_text(p1, 0, "7d7"));
+
+    /* the GM: the roll appended to /gm/log */
+    long d = find_diff(gm, gm_from, n + 1);
+    ck_assert_int_ge(d, 0);
+    const json_t *ops = jget(msg_at(gm, (size_t)d), "/ops");
+    ck_assert_uint_eq(json_array_size(ops), 1);
+    ck_assert_str_eq(jstr(ops, "/0/op"), "add");
+    ck_assert_str_eq(jstr(ops, "/0/path"), "/gm/log/0");
+    ck_assert_str_eq(jstr(ops, "/0/value/roll/expr"), "7d7+77");
+    ck_assert_uint_eq(json_array_size(jget(state_now(), "/log")), 0);
+    ck_assert_uint_eq(json_array_size(jget(state_now(), "/gm/log")), 1);
+
+    /* nor in a fresh welcome, nor on resume */
+    client *fresh = connect_as(token);
+    ck_assert(!saw_text(fresh, 0, "7d7"));
+    client *res = connect_resume(token, n);
+    ck_assert(!saw_text(res, 0, "7d7"));
+    ck_assert_int_eq(find_diff(res, 0, n + 1), 1);
+}
+END_TEST
+
+START_TEST(test_player_secret_roll_is_forbidden_writes_nothing_and_is_remembered)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    long long n = seq_now();
+    size_t gm_from = gm->n, p_from = p1->n;
+
+    const json_t *nack = run_cmd(p1, "ps", "roll", "{'expr':'1d6','secret':true}");
+    assert_nack(nack, "forbidden");
+    ck_assert_int_eq(seq_now(), n);
+    ck_assert_uint_eq(count_type(p1, p_from, "diff"), 0);
+    ck_assert_uint_eq(count_type(gm, gm_from, "diff"), 0);
+    ck_assert_int_eq(
+        sql_int("SELECT count(*) FROM events WHERE campaign='%s' AND seq>%lld", g_camp, n), 0);
+    long r1 = find_reply(p1, p_from, "ps");
+    char *first = strdup(p1->text[r1]);
+    char *stored = sql_text(
+        "SELECT reply FROM idempotency WHERE campaign='%s' AND seat='p1' AND cmd_id='ps'", g_camp);
+    ck_assert_ptr_nonnull(stored);
+    ck_assert_str_eq(stored, first);
+    free(stored);
+
+    /* the retry gets the identical nack, even with arguments that would now be allowed */
+    size_t again = p1->n;
+    const json_t *retry = run_cmd(p1, "ps", "roll", "{'expr':'1d6'}");
+    assert_nack(retry, "forbidden");
+    ck_assert_str_eq(p1->text[find_reply(p1, again, "ps")], first);
+    ck_assert_int_eq(seq_now(), n);
+    free(first);
+}
+END_TEST
+
+/* ---- permissions and schema --------------------------------------------------------------- */
+
+START_TEST(test_command_table_checks_permissions_and_arguments)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    join_as("Bob", NULL);
+    long long n = seq_now();
+    const json_t *m;
+
+    assert_nack(run_cmd(p1, "x1", "join.rotate", "{}"), "forbidden");
+    assert_nack(run_cmd(p1, "x2", "join.close", "{}"), "forbidden");
+    assert_nack(run_cmd(p1, "x3", "seat.rename", "{'seat':'p2','name':'Mallory'}"), "forbidden");
+    assert_nack(run_cmd(p1, "x4", "seat.rename", "{'seat':'gm','name':'Mallory'}"), "forbidden");
+    assert_nack(run_cmd(p1, "x5", "seat.remove", "{'seat':'p2'}"), "forbidden");
+    ck_assert_int_eq(seq_now(), n);
+    ck_assert_str_eq(jstr(state_now(), "/seats/p2/name"), "Bob");
+
+    m = run_cmd(p1, "x6", "seat.rename", "{'seat':'p1','name':'  Annie  '}");
+    assert_ack(m);
+    ck_assert_str_eq(jstr(m, "/result/seat"), "p1");
+    ck_assert_str_eq(jstr(m, "/result/name"), "Annie");
+    ck_assert_str_eq(jstr(state_now(), "/seats/p1/name"), "Annie");
+    ck_assert_int_eq(seq_now(), n + 1);
+    n++;
+
+    m = run_cmd(p1, "x7", "roll", "{'expr':'1d6','bogus':1}");
+    assert_nack(m, "bad_request");
+    ck_assert_msg(strstr(jstr(m, "/message"), "bogus") != NULL, "message: %s", jstr(m, "/message"));
+    m = run_cmd(p1, "x8", "roll", "{}");
+    assert_nack(m, "bad_request");
+    ck_assert_msg(strstr(jstr(m, "/message"), "expr") != NULL, "message: %s", jstr(m, "/message"));
+    m = run_cmd(p1, "x9", "roll", "{'expr':5}");
+    assert_nack(m, "bad_request");
+    ck_assert_msg(strstr(jstr(m, "/message"), "'expr' must be a string") != NULL, "message: %s",
+                  jstr(m, "/message"));
+    m = run_cmd(p1, "x10", "roll", "{'expr':'1d6','secret':'yes'}");
+    assert_nack(m, "bad_request");
+    ck_assert_msg(strstr(jstr(m, "/message"), "secret") != NULL, "message: %s",
+                  jstr(m, "/message"));
+    assert_nack(run_cmd(p1, "x11", "seat.rename", "{'seat':'p1','name':7}"), "bad_request");
+    assert_nack(run_cmd(p1, "x12", "seat.rename", "{'seat':['p1'],'name':'A'}"), "bad_request");
+    assert_nack(run_cmd(p1, "x13", "seat.rename", "{'seat':'p1','name':'   '}"), "bad_request");
+    assert_nack(run_cmd(p1, "x14", "roll", "{'expr':'1d6+'}"), "bad_request");
+    assert_nack(run_cmd(gm, "x15", "join.rotate", "{'code':'AAAA-AAAA'}"), "bad_request");
+    assert_nack(run_cmd(gm, "x16", "seat.rename", "{'seat':'p9','name':'Nobody'}"), "not_found");
+
+    m = run_cmd(p1, "x17", "no.such.op", "{}");
+    assert_nack(m, "not_found");
+    m = run_cmd(p1, "x18", "seat.join", "{'name':'Sneaky'}");
+    assert_nack(m, "not_found");
+    m = run_cmd(gm, "x19", "seat.join", "{'name':'Sneaky'}");
+    assert_nack(m, "not_found");
+    ck_assert_ptr_null(jget(state_now(), "/seats/p3"));
+    ck_assert_int_eq(seq_now(), n);
+
+    /* before hello */
+    client *anon = client_new();
+    sendq(anon, "{'t':'cmd','id':'z1','op':'roll','args':{'expr':'1d6'}}");
+    engine_flush(g_e);
+    ck_assert_uint_eq(anon->n, 1);
+    assert_nack(msg_at(anon, 0), "unauthorized");
+    ck_assert_str_eq(jstr(msg_at(anon, 0), "/id"), "z1");
+    ck_assert_int_eq(seq_now(), n);
+}
+END_TEST
+
+/* ---- seat.remove -------------------------------------------------------------------------- */
+
+START_TEST(test_seat_remove_closes_the_seat_and_revokes_its_token)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    char ann_token[64];
+    client *ann = join_as("Ann", ann_token);
+    client *bob = join_as("Bob", NULL);
+    long long n = seq_now();
+
+    assert_nack(run_cmd(bob, "r0", "seat.remove", "{'seat':'p1'}"), "forbidden");
+    ck_assert_int_eq(ann->closes, 0);
+    ck_assert_int_eq(
+        sql_int("SELECT count(*) FROM tokens WHERE campaign='%s' AND seat='p1'", g_camp), 1);
+
+    size_t ann_from = ann->n, bob_from = bob->n;
+    const json_t *m = run_cmd(gm, "r1", "seat.remove", "{'seat':'p1'}");
+    assert_ack(m);
+    ck_assert_str_eq(jstr(m, "/result/seat"), "p1");
+    ck_assert_int_eq(jint(m, "/seq"), n + 1);
+    ck_assert_ptr_null(jget(state_now(), "/seats/p1"));
+    ck_assert_ptr_nonnull(jget(state_now(), "/seats/p2"));
+
+    /* the removed seat's connection: error unauthorized, then a close request */
+    long e = find_type(ann, ann_from, "error");
+    ck_assert_msg(e >= 0, "removed seat got no error");
+    ck_assert_str_eq(jstr(msg_at(ann, (size_t)e), "/code"), "unauthorized");
+    ck_assert_int_eq(ann->closes, 1);
+    ck_assert_int_eq(ann->close_status, 1008);
+    long d = find_diff(bob, bob_from, n + 1);
+    ck_assert_msg(d >= 0, "other seat got no diff of the removal");
+    ck_assert_str_eq(jstr(msg_at(bob, (size_t)d), "/ops/0/op"), "remove");
+    ck_assert_str_eq(jstr(msg_at(bob, (size_t)d), "/ops/0/path"), "/seats/p1");
+
+    /* nothing more reaches the closing connection */
+    size_t ann_after = ann->n;
+    assert_ack(run_cmd(gm, "r2", "roll", "{'expr':'1d6'}"));
+    ck_assert_uint_eq(ann->n, ann_after);
+    client_gone(ann);
+
+    /* its token is gone */
+    ck_assert_int_eq(
+        sql_int("SELECT count(*) FROM tokens WHERE campaign='%s' AND seat='p1'", g_camp), 0);
+    client *retry = client_new();
+    sendq(retry, "{'t':'hello','v':1,'token':'%s'}", ann_token);
+    engine_flush(g_e);
+    ck_assert_uint_eq(retry->n, 1);
+    ck_assert_str_eq(mtype(retry, 0), "error");
+    ck_assert_str_eq(jstr(msg_at(retry, 0), "/code"), "unauthorized");
+
+    /* the GM seat cannot be removed; an unknown seat is not found */
+    long long s = seq_now();
+    assert_nack(run_cmd(gm, "r3", "seat.remove", "{'seat':'gm'}"), "rule");
+    assert_nack(run_cmd(gm, "r4", "seat.remove", "{'seat':'p9'}"), "not_found");
+    ck_assert_int_eq(seq_now(), s);
+    ck_assert_int_eq(gm->closes, 0);
+}
+END_TEST
+
+/* ---- resume ------------------------------------------------------------------------------- */
+
+START_TEST(test_resume_sends_exactly_the_missed_diffs)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    char token[64];
+    client *live = join_as("Ann", token); /* stays connected: the reference */
+    long long n = seq_now();
+    json_t *state_n = json_deep_copy(jget(msg_at(live, 1), "/state"));
+    size_t live_from = live->n;
+
+    assert_ack(run_cmd(gm, "e1", "roll", "{'expr':'1d6'}"));
+    assert_ack(run_cmd(gm, "e2", "roll", "{'expr':'2d6','secret':true}"));
+    assert_ack(run_cmd(gm, "e3", "seat.rename", "{'seat':'p1','name':'Annie'}"));
+    assert_ack(run_cmd(live, "e4", "roll", "{'expr':'1d20'}"));
+    assert_ack(run_cmd(gm, "e5", "join.rotate", "{}"));
+    long long m = seq_now();
+    ck_assert_int_eq(m, n + 5);
+
+    client *r = connect_resume(token, n);
+    const json_t *w = msg_at(r, 0);
+    ck_assert(json_is_true(jget(w, "/resume")));
+    ck_assert_ptr_null(jget(w, "/state"));
+    ck_assert_int_eq(jint(w, "/seq"), m);
+    ck_assert_str_eq(jstr(w, "/seat/id"), "p1");
+    ck_assert_str_eq(jstr(w, "/seat/name"), "Annie");
+    for (long long s = n + 1; s <= m; s++) {
+        size_t i = (size_t)(s - n);
+        ck_assert_str_eq(mtype(r, i), "diff");
+        ck_assert_int_eq(jint(msg_at(r, i), "/seq"), s);
+        long l = find_diff(live, live_from, s);
+        ck_assert_int_ge(l, 0);
+        ck_assert_str_eq(r->text[i], live->text[l]); /* what a connected client got */
+    }
+    ck_assert_uint_eq(count_type(r, 0, "diff"), (size_t)(m - n));
+    ck_assert_msg(r->n == (size_t)(m - n) + 1 || strcmp(mtype(r, (size_t)(m - n) + 1), "diff"),
+                  "more than the missed diffs");
+
+    /* applying them to the state at n gives exactly what a new client gets */
+    json_t *s = json_incref(state_n);
+    for (long long q = n + 1; q <= m; q++) {
+        tb_err err = {0};
+        json_t *next = proto_patch_apply(s, jget(msg_at(r, (size_t)(q - n)), "/ops"), &err);
+        ck_assert_msg(next != NULL, "diff %lld does not apply: %s", q, err.msg);
+        json_decref(s);
+        s = next;
+    }
+    client *fresh = connect_as(token);
+    ck_assert_msg(json_equal(s, jget(msg_at(fresh, 0), "/state")),
+                  "resumed state differs from a fresh welcome");
+    json_decref(s);
+    json_decref(state_n);
+
+    /* last_seq == seq: resume with nothing to send */
+    client *r0 = connect_resume(token, m);
+    ck_assert(json_is_true(jget(msg_at(r0, 0), "/resume")));
+    ck_assert_uint_eq(count_type(r0, 0, "diff"), 0);
+
+    /* after a restart too */
+    restart();
+    client *rr = connect_resume(token, n);
+    ck_assert(json_is_true(jget(msg_at(rr, 0), "/resume")));
+    ck_assert_uint_eq(count_type(rr, 0, "diff"), (size_t)(m - n));
+    ck_assert_int_eq(jint(msg_at(rr, 1), "/seq"), n + 1);
+}
+END_TEST
+
+START_TEST(test_resume_from_a_future_seq_gets_a_fresh_state)
+{
+    boot();
+    char token[64];
+    join_as("Ann", token);
+    long long m = seq_now();
+    client *r = connect_resume(token, m + 10);
+    const json_t *w = msg_at(r, 0);
+    ck_assert_ptr_null(jget(w, "/resume"));
+    ck_assert(json_is_object(jget(w, "/state")));
+    ck_assert_int_eq(jint(w, "/seq"), m);
+    ck_assert_uint_eq(count_type(r, 0, "diff"), 0);
+    ck_assert_str_eq(jstr(w, "/state/seats/p1/name"), "Ann");
+}
+END_TEST
+
+START_TEST(test_resume_beyond_resume_max_gets_a_fresh_state)
+{
+    g_opts.resume_max = 3;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    char token[64];
+    join_as("Ann", token);
+    long long n = seq_now();
+    for (int i = 0; i < 4; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "q%d", i);
+        assert_ack(run_cmd(gm, id, "roll", "{'expr':'1d6'}"));
+    }
+    ck_assert_int_eq(seq_now(), n + 4);
+
+    client *far = connect_resume(token, n); /* 4 missing > 3 */
+    ck_assert_ptr_null(jget(msg_at(far, 0), "/resume"));
+    ck_assert(json_is_object(jget(msg_at(far, 0), "/state")));
+    ck_assert_int_eq(jint(msg_at(far, 0), "/seq"), n + 4);
+    ck_assert_uint_eq(count_type(far, 0, "diff"), 0);
+    ck_assert_uint_eq(json_array_size(jget(msg_at(far, 0), "/state/log")), 4);
+
+    client *near = connect_resume(token, n + 1); /* exactly 3 missing */
+    ck_assert(json_is_true(jget(msg_at(near, 0), "/resume")));
+    ck_assert_uint_eq(count_type(near, 0, "diff"), 3);
+    ck_assert_int_eq(jint(msg_at(near, 1), "/seq"), n + 2);
+}
+END_TEST
+
+/* ---- rebuild from the log ----------------------------------------------------------------- */
+
+static void assert_rebuild_equals_live(const char *camp)
+{
+    int64_t live_seq = -1;
+    const json_t *live = engine_campaign_state(g_e, camp, &live_seq);
+    ck_assert_ptr_nonnull(live);
+    for (int from_zero = 1; from_zero >= 0; from_zero--) {
+        json_t *s = NULL;
+        int64_t q = -1;
+        tb_err err = {0};
+        ck_assert_msg(store_campaign_load(g_st, camp, from_zero, &s, &q, &err) == TB_OK,
+                      "load(from_zero=%d): %s", from_zero, err.msg);
+        ck_assert_int_eq(q, live_seq);
+        if (!json_equal(s, live)) {
+            char *a = json_dumps(s, JSON_SORT_KEYS | JSON_COMPACT);
+            char *b = json_dumps(live, JSON_SORT_KEYS | JSON_COMPACT);
+            ck_abort_msg("rebuilt (from_zero=%d) != live:\n%s\n%s", from_zero, a, b);
+        }
+        json_decref(s);
+    }
+}
+
+START_TEST(test_state_rebuilt_from_the_log_equals_the_live_state)
+{
+    g_opts.snapshot_every = 3;
+    g_opts.log_cap = 4;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    client *p2 = join_as("Bob", NULL);
+    assert_ack(run_cmd(gm, "a", "roll", "{'expr':'4d6kh3+2'}"));
+    assert_ack(run_cmd(gm, "b", "roll", "{'expr':'2d20kl1','secret':true}"));
+    sendq(p1, "{'t':'cmd','id':'c','op':'roll','args':{'expr':'3d6-1'}}");
+    sendq(p2, "{'t':'cmd','id':'d','op':'roll','args':{'expr':'2d6+1d4'}}");
+    sendq(p1, "{'t':'cmd','id':'e','op':'seat.rename','args':{'seat':'p1','name':'Annie'}}");
+    engine_flush(g_e);
+    assert_ack(run_cmd(gm, "f", "join.rotate", "{}"));
+    for (int i = 0; i < 5; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "g%d", i);
+        assert_ack(run_cmd(p2, id, "roll", "{'expr':'1d100'}"));
+    }
+    assert_ack(run_cmd(gm, "h", "seat.remove", "{'seat':'p2'}"));
+    client_gone(p2);
+    assert_ack(run_cmd(gm, "i", "join.close", "{}"));
+    assert_nack(run_cmd(p1, "j", "roll", "{'expr':'1d6','secret':true}"), "forbidden");
+
+    long long seq = seq_now();
+    ck_assert_int_ge(seq, 15);
+    ck_assert_int_gt(sql_int("SELECT count(*) FROM snapshots WHERE campaign='%s'", g_camp), 0);
+    long long snap = sql_int("SELECT max(seq) FROM snapshots WHERE campaign='%s'", g_camp);
+    ck_assert_int_gt(snap, 1);
+    ck_assert_int_le(snap, seq);
+    assert_rebuild_equals_live(g_camp);
+
+    /* and the engine that starts on this file has the same state */
+    json_t *before = json_deep_copy(state_now());
+    restart();
+    ck_assert_int_eq(seq_now(), seq);
+    ck_assert(json_equal(state_now(), before));
+    json_decref(before);
+    client *gm2 = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm2, "k", "roll", "{'expr':'1d6'}"));
+    assert_rebuild_equals_live(g_camp);
+}
+END_TEST
+
+/* engine.h: engine_destroy "Flushes, writes a snapshot of every campaign whose last snapshot is
+ * older than its seq, and frees the engine." */
+START_TEST(test_destroy_writes_a_snapshot_at_the_current_seq)
+{
+    boot(); /* snapshot_every 100: no snapshot is due */
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "a", "roll", "{'expr':'1d6'}"));
+    assert_ack(run_cmd(gm, "b", "roll", "{'expr':'1d6'}"));
+    long long seq = seq_now();
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM snapshots WHERE campaign='%s'", g_camp), 0);
+    close_all_clients();
+    engine_destroy(g_e);
+    g_e = NULL;
+    ck_assert_int_eq(sql_int("SELECT max(seq) FROM snapshots WHERE campaign='%s'", g_camp), seq);
+}
+END_TEST
+
+/* ---- rate limit --------------------------------------------------------------------------- */
+
+START_TEST(test_rate_limited_cmd_is_refused_and_not_remembered)
+{
+    g_opts.rate_per_sec = 1;
+    g_opts.rate_burst = 2;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    long long n = seq_now();
+    size_t from = p1->n;
+    sendq(p1, "{'t':'cmd','id':'r1','op':'roll','args':{'expr':'1d6'}}");
+    sendq(p1, "{'t':'cmd','id':'r2','op':'roll','args':{'expr':'1d6'}}");
+    sendq(p1, "{'t':'cmd','id':'r3','op':'roll','args':{'expr':'1d6'}}");
+    engine_flush(g_e);
+    assert_ack(msg_at(p1, (size_t)find_reply(p1, from, "r1")));
+    assert_ack(msg_at(p1, (size_t)find_reply(p1, from, "r2")));
+    long r3 = find_reply(p1, from, "r3");
+    ck_assert_int_ge(r3, 0);
+    assert_nack(msg_at(p1, (size_t)r3), "rate_limited");
+    ck_assert_int_eq(seq_now(), n + 2);
+    ck_assert_int_eq(sql_int("SELECT count(*) FROM idempotency WHERE campaign='%s' AND seat='p1'"
+                             " AND cmd_id='r3'",
+                             g_camp),
+                     0);
+
+    /* another seat has its own bucket */
+    assert_ack(run_cmd(gm, "g1", "roll", "{'expr':'1d6'}"));
+
+    struct timespec ts = {1, 100000000};
+    nanosleep(&ts, NULL);
+    const json_t *m = run_cmd(p1, "r3", "roll", "{'expr':'1d6'}");
+    assert_ack(m);
+    ck_assert_int_eq(jint(m, "/seq"), n + 4);
+    ck_assert_int_eq(seq_now(), n + 4);
+}
+END_TEST
+
+/* ---- log cap ------------------------------------------------------------------------------ */
+
+START_TEST(test_log_cap_keeps_the_newest_entries_and_small_diffs)
+{
+    g_opts.log_cap = 5;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    long long seqs[10];
+    size_t last_from = 0;
+    for (int i = 0; i < 10; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "l%d", i);
+        last_from = p1->n;
+        const json_t *m = run_cmd(gm, id, "roll", "{'expr':'1d6'}");
+        assert_ack(m);
+        seqs[i] = jint(m, "/seq");
+    }
+    const json_t *log = jget(state_now(), "/log");
+    ck_assert_uint_eq(json_array_size(log), 5);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(log, i), "seq")),
+                         seqs[5 + i]);
+
+    long d = find_diff(p1, last_from, seqs[9]);
+    ck_assert_int_ge(d, 0);
+    const json_t *ops = jget(msg_at(p1, (size_t)d), "/ops");
+    ck_assert_msg(json_array_size(ops) == 2, "10th roll's diff: %s", p1->text[d]);
+    int removes = 0, adds = 0;
+    size_t i;
+    json_t *op;
+    json_array_foreach(ops, i, op)
+    {
+        if (strcmp(jstr(op, "/op"), "remove") == 0 && strcmp(jstr(op, "/path"), "/log/0") == 0)
+            removes++;
+        if (strcmp(jstr(op, "/op"), "add") == 0 && strcmp(jstr(op, "/path"), "/log/4") == 0) {
+            adds++;
+            ck_assert_int_eq(jint(op, "/value/seq"), seqs[9]);
+        }
+    }
+    ck_assert_int_eq(removes, 1);
+    ck_assert_int_eq(adds, 1);
+
+    /* the GM log is capped too */
+    for (int k = 0; k < 7; k++) {
+        char id[16];
+        snprintf(id, sizeof id, "s%d", k);
+        assert_ack(run_cmd(gm, id, "roll", "{'expr':'1d6','secret':true}"));
+    }
+    ck_assert_uint_eq(json_array_size(jget(state_now(), "/gm/log")), 5);
+    assert_rebuild_equals_live(g_camp);
+}
+END_TEST
+
+/* ---- host ops ----------------------------------------------------------------------------- */
+
+START_TEST(test_host_creates_lists_and_retries_campaigns)
+{
+    boot();
+    tb_err err = {0};
+    char *host_token = engine_mint_host_token(g_e, &err);
+    ck_assert_ptr_nonnull(host_token);
+    client *host = connect_as(host_token);
+    free(host_token);
+
+    const json_t *m =
+        run_cmd(host, "h1", "campaign.create", "{'name':'The Heist','system':'generic'}");
+    assert_ack(m);
+    ck_assert(json_is_null(jget(m, "/seq")));
+    char camp2[32], tok1[64], code2[32];
+    snprintf(camp2, sizeof camp2, "%s", jstr(m, "/result/campaign"));
+    snprintf(tok1, sizeof tok1, "%s", jstr(m, "/result/gm_token"));
+    snprintf(code2, sizeof code2, "%s", jstr(m, "/result/join_code"));
+    ck_assert_int_eq((int)strlen(camp2), 10);
+    ck_assert_str_ne(camp2, g_camp);
+    ck_assert_msg(is_token(tok1), "gm_token '%s'", tok1);
+    ck_assert(is_join_code(code2));
+    ck_assert_int_eq(engine_campaign_count(g_e), 2);
+
+    int64_t seq2 = -1;
+    const json_t *st2 = engine_campaign_state(g_e, camp2, &seq2);
+    ck_assert_ptr_nonnull(st2);
+    ck_assert_int_eq(seq2, 1);
+    ck_assert_int_eq(sql_int("SELECT min(seq) FROM events WHERE campaign='%s'", camp2), 1);
+    char *op1 = sql_text("SELECT op FROM events WHERE campaign='%s' AND seq=1", camp2);
+    ck_assert_str_eq(op1, "campaign.create");
+    free(op1);
+    ck_assert_str_eq(jstr(st2, "/campaign/name"), "The Heist");
+    ck_assert_str_eq(jstr(st2, "/gm/join/code"), code2);
+
+    client *gm2 = connect_as(tok1);
+    ck_assert_str_eq(jstr(msg_at(gm2, 0), "/seat/role"), "gm");
+    ck_assert_str_eq(jstr(msg_at(gm2, 0), "/campaign/id"), camp2);
+    ck_assert_str_eq(jstr(msg_at(gm2, 0), "/campaign/name"), "The Heist");
+
+    /* the new campaign's join code works */
+    client *pl = client_new();
+    sendq(pl, "{'t':'join','code':'%s','name':'Zed'}", code2);
+    engine_flush(g_e);
+    ck_assert_str_eq(mtype(pl, 0), "joined");
+    ck_assert_str_eq(jstr(msg_at(pl, 1), "/campaign/id"), camp2);
+
+    m = run_cmd(host, "h2", "campaign.list", "{}");
+    assert_ack(m);
+    ck_assert(json_is_null(jget(m, "/seq")));
+    const json_t *list = jget(m, "/result/campaigns");
+    ck_assert_uint_eq(json_array_size(list), 2);
+    int saw1 = 0, saw2 = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(list, i, c)
+    {
+        if (strcmp(jstr(c, "/id"), g_camp) == 0) {
+            saw1 = 1;
+            ck_assert_str_eq(jstr(c, "/name"), "My campaign");
+            ck_assert_int_eq(jint(c, "/seq"), seq_now());
+            ck_assert_int_eq(jint(c, "/seats"), 1);
+        }
+        if (strcmp(jstr(c, "/id"), camp2) == 0) {
+            saw2 = 1;
+            ck_assert_str_eq(jstr(c, "/system"), "generic");
+            ck_assert_int_eq(jint(c, "/seq"), 2);
+            ck_assert_int_eq(jint(c, "/seats"), 2);
+        }
+    }
+    ck_assert(saw1 && saw2);
+
+    /* retry: same campaign, a new GM token; the stored reply holds no token */
+    m = run_cmd(host, "h1", "campaign.create", "{'name':'The Heist','system':'generic'}");
+    assert_ack(m);
+    ck_assert_str_eq(jstr(m, "/result/campaign"), camp2);
+    ck_assert_str_eq(jstr(m, "/result/join_code"), code2);
+    char tok2[64];
+    snprintf(tok2, sizeof tok2, "%s", jstr(m, "/result/gm_token"));
+    ck_assert_msg(is_token(tok2), "retried gm_token '%s'", tok2);
+    ck_assert_str_ne(tok2, tok1);
+    ck_assert_int_eq(engine_campaign_count(g_e), 2);
+    client *gm3 = connect_as(tok2);
+    ck_assert_str_eq(jstr(msg_at(gm3, 0), "/campaign/id"), camp2);
+    ck_assert_str_eq(jstr(msg_at(gm3, 0), "/seat/role"), "gm");
+    char *row =
+        sql_text("SELECT reply FROM idempotency WHERE campaign='' AND seat='host' AND cmd_id='h1'");
+    ck_assert_ptr_nonnull(row);
+    ck_assert_msg(strstr(row, "\"gm_token\":\"\"") != NULL, "stored reply: %s", row);
+    ck_assert(strstr(row, tok1) == NULL);
+    ck_assert(strstr(row, tok2) == NULL);
+    free(row);
+
+    /* refusals */
+    client *gm = connect_as(g_gm_token);
+    assert_nack(run_cmd(gm, "h3", "campaign.create", "{'name':'Mine','system':'generic'}"),
+                "not_found");
+    assert_nack(run_cmd(host, "h4", "campaign.create", "{'name':'X','system':'dnd5e'}"),
+                "bad_request");
+    assert_nack(run_cmd(host, "h5", "campaign.create", "{'name':'X'}"), "bad_request");
+    assert_nack(run_cmd(host, "h6", "campaign.create", "{'name':'  ','system':'generic'}"),
+                "bad_request");
+    assert_nack(run_cmd(host, "h7", "roll", "{'expr':'1d6'}"), "not_found");
+    ck_assert_int_eq(engine_campaign_count(g_e), 2);
+}
+END_TEST
+
+/* ---- abuse -------------------------------------------------------------------------------- */
+
+START_TEST(test_more_than_fifty_bad_messages_close_with_1008)
+{
+    boot();
+    client *c = client_new();
+    for (int i = 0; i < 50; i++)
+        send_text(c, "this is not json");
+    ck_assert_uint_eq(c->n, 50);
+    for (size_t i = 0; i < c->n; i++) {
+        ck_assert_str_eq(mtype(c, i), "error");
+        ck_assert_str_eq(jstr(msg_at(c, i), "/code"), "bad_request");
+    }
+    ck_assert_int_eq(c->closes, 0);
+    send_text(c, "{not json either");
+    ck_assert_int_eq(c->closes, 1);
+    ck_assert_int_eq(c->close_status, 1008);
+    size_t n = c->n;
+    send_text(c, "still not json");
+    sendq(c, "{'t':'ping','n':1}");
+    engine_flush(g_e);
+    ck_assert_uint_eq(c->n, n);
+    ck_assert_int_eq(c->closes, 1);
+}
+END_TEST
+
+/* ---- connections that vanish -------------------------------------------------------------- */
+
+START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    client *p1 = join_as("Ann", NULL);
+    long long n = seq_now();
+    size_t gm_from = gm->n, p_from = p1->n;
+
+    sendq(p1, "{'t':'cmd','id':'held','op':'roll','args':{'expr':'1d6'}}");
+    sendq(p1, "{'t':'cmd','id':'held2','op':'roll','args':{'expr':'bad'}}");
+    ck_assert_uint_eq(p1->n, p_from);
+    client_gone(p1);
+
+    long pr = find_type(gm, gm_from, "presence");
+    ck_assert_msg(pr >= 0, "no presence after the player left");
+    ck_assert(json_is_false(jget(msg_at(gm, (size_t)pr), "/seats/p1")));
+    ck_assert(json_is_true(jget(msg_at(gm, (size_t)pr), "/seats/gm")));
+
+    ck_assert_int_eq(engine_flush(g_e), 1);
+    ck_assert_int_eq(p1->sends_after_gone, 0);
+    ck_assert_uint_eq(p1->n, p_from);
+    /* the command was durable all the same; the others see its diff */
+    ck_assert_int_eq(seq_now(), n + 1);
+    ck_assert_int_ge(find_diff(gm, gm_from, n + 1), 0);
+
+    /* the engine goes on */
+    assert_ack(run_cmd(gm, "after", "roll", "{'expr':'1d6'}"));
+    ck_assert_int_eq(seq_now(), n + 2);
+    ck_assert_int_eq(p1->sends_after_gone, 0);
+}
+END_TEST
+
+/* ---- suite -------------------------------------------------------------------------------- */
+
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 20);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *tc;
+
+    tc = tcase(s, "bootstrap");
+    tcase_add_test(tc, test_ensure_campaign_gm_link_and_host_token_work_in_hello);
+    tcase_add_test(tc, test_ping_is_answered_with_pong);
+
+    tc = tcase(s, "join");
+    tcase_add_test(tc, test_join_creates_player_seat_welcomes_it_filtered_and_tells_the_gm);
+    tcase_add_test(tc, test_join_with_a_bad_name_is_refused_and_writes_nothing);
+    tcase_add_test(tc, test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat);
+    tcase_add_test(tc, test_player_never_sees_gm_or_other_seats_private_after_restart);
+
+    tc = tcase(s, "commit");
+    tcase_add_test(tc, test_group_commit_holds_replies_until_one_commit_per_turn);
+    tcase_add_test(tc, test_each_ack_comes_after_the_diff_with_its_seq);
+
+    tc = tcase(s, "idempotency");
+    tcase_add_test(tc, test_same_cmd_id_runs_once_within_a_turn_across_turns_and_after_restart);
+
+    tc = tcase(s, "secret");
+    tcase_add_test(tc, test_gm_secret_roll_reaches_players_as_an_empty_diff);
+    tcase_add_test(tc, test_player_secret_roll_is_forbidden_writes_nothing_and_is_remembered);
+
+    tc = tcase(s, "permissions");
+    tcase_add_test(tc, test_command_table_checks_permissions_and_arguments);
+    tcase_add_test(tc, test_seat_remove_closes_the_seat_and_revokes_its_token);
+
+    tc = tcase(s, "resume");
+    tcase_add_test(tc, test_resume_sends_exactly_the_missed_diffs);
+    tcase_add_test(tc, test_resume_from_a_future_seq_gets_a_fresh_state);
+    tcase_add_test(tc, test_resume_beyond_resume_max_gets_a_fresh_state);
+
+    tc = tcase(s, "durability");
+    tcase_add_test(tc, test_state_rebuilt_from_the_log_equals_the_live_state);
+    tcase_add_test(tc, test_destroy_writes_a_snapshot_at_the_current_seq);
+
+    tc = tcase(s, "limits");
+    tcase_add_test(tc, test_rate_limited_cmd_is_refused_and_not_remembered);
+    tcase_add_test(tc, test_log_cap_keeps_the_newest_entries_and_small_diffs);
+    tcase_add_test(tc, test_more_than_fifty_bad_messages_close_with_1008);
+
+    tc = tcase(s, "host");
+    tcase_add_test(tc, test_host_creates_lists_and_retries_campaigns);
+
+    tc = tcase(s, "connections");
+    tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);
+
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
