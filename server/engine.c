@@ -879,6 +879,9 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         send_error(c, TB_UNAUTHORIZED, "unknown or closed join code");
         return;
     }
+    /* A connection that already holds a seat becomes the new one (like a second hello). */
+    detach(c);
+    c->role = ROLE_NONE;
     const op_def *def = ops_find(camp_system(k->state), "seat.join");
     json_t *args, *result = NULL;
     json_t *raw = json_pack("{s:s}", "name", m->name);
@@ -1070,20 +1073,26 @@ int engine_snapshot_all(engine *e, tb_err *err)
     if (r)
         return r;
     for (campaign *k = e->camps; k && !r; k = k->next)
-        if (k->seq > 0)
+        if (k->seq > 0 && k->snap_seq < k->seq)
             r = store_snapshot_put(e->st, k->id, k->seq, k->state, err);
+    if (!r)
+        r = store_commit(e->st, err);
     if (r) {
         store_rollback(e->st);
         return r;
     }
-    return store_commit(e->st, err);
+    for (campaign *k = e->camps; k; k = k->next)
+        k->snap_seq = k->seq;
+    return TB_OK;
 }
 
 void engine_destroy(engine *e)
 {
     if (!e)
         return;
-    engine_flush(e);
+    tb_err err;
+    if (engine_snapshot_all(e, &err)) /* flushes first */
+        fprintf(stderr, "tabled: snapshot at shutdown failed: %s\n", err.msg);
     reap_dead(e);
     while (e->conns) {
         engine_conn *c = e->conns;

@@ -506,8 +506,8 @@ int serve_run(const serve_opts *o)
     rc = 0;
 
 out_lws:
-    /* Clean shutdown: commit what is pending, snapshot every campaign, then close sockets. */
-    engine_flush(srv.eng);
+    /* Clean shutdown: commit what is pending and snapshot every campaign before the sockets
+     * close (engine_destroy below finds nothing left to snapshot). */
     if (engine_snapshot_all(srv.eng, &err))
         fprintf(stderr, "tabled: snapshot at shutdown failed: %s\n", err.msg);
     lws_context_destroy(srv.lws);
