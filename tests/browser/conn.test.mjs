@@ -38,7 +38,7 @@ class Clock {
   }
 }
 
-function harness({ token = 'tok', random = () => 0.5, online = () => true } = {}) {
+function harness({ token = 'tok', random = () => 0.5, online = () => true, stored = [] } = {}) {
   const sockets = [];
   class FakeSocket {
     constructor(url, protocol) {
@@ -75,7 +75,7 @@ function harness({ token = 'tok', random = () => 0.5, online = () => true } = {}
   const store = {
     saveToken: (t) => (saved.token = t),
     forgetToken: () => (saved.forgot = true),
-    loadOutbox: () => [],
+    loadOutbox: (t) => (t === 'tok' ? stored : []),
     saveOutbox: (tok, items) => (saved.outbox = items),
   };
   const conn = new Connection({
@@ -295,4 +295,17 @@ test('presence merges and is forgotten when the socket drops', () => {
   assert.deepEqual(conn.presence, { gm: false, p1: true });
   sock().serverClose();
   assert.deepEqual(conn.presence, {});
+});
+
+test('commands left in the outbox by a reloaded page are re-sent with their ids, once', () => {
+  const stored = [{ id: 'old-7', op: 'roll', args: { expr: '2d6' }, queuedAt: 1 }];
+  const { conn, sock } = harness({ stored });
+  assert.deepEqual(conn.pending().map((c) => c.id), ['old-7']);
+  sock().open();
+  sock().recv(welcome(1, { state: STATE }));
+  assert.deepEqual(sock().sent.filter((m) => m.t === 'cmd'), [{ t: 'cmd', id: 'old-7', op: 'roll', args: { expr: '2d6' } }]);
+  const id = conn.send('roll', { expr: 'd4' });
+  assert.notEqual(id, 'old-7');
+  sock().recv({ t: 'ack', id: 'old-7', seq: 2, result: {} });
+  assert.deepEqual(conn.pending().map((c) => c.id), [id]);
 });

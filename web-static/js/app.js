@@ -78,6 +78,7 @@ const ui = {
   nack: null, // {title, message} of the last refused command
   joinCode: null, // the code from a #join= link (the code field is hidden then)
   joining: false,
+  savedSeatInfo: null, // what was last written to storage (write only on change)
 };
 
 // -- screens ---------------------------------------------------------------------------------
@@ -172,7 +173,13 @@ function renderNow() {
   renderRollBox(els.roll, { isGM, pending, live, nack: ui.nack });
   els.roll.submit.disabled = state === null;
 
-  if (mySeat && campaign) storage.saveSeatInfo({ name: mySeat.name, campaign: campaign.name });
+  if (mySeat && campaign) {
+    const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name });
+    if (info !== ui.savedSeatInfo) {
+      ui.savedSeatInfo = info;
+      storage.saveSeatInfo(JSON.parse(info));
+    }
+  }
 }
 
 // The "next try in N s" countdown.
