@@ -9,6 +9,7 @@ extern const rules_system rules_system_cot;
 extern const rules_system rules_system_heimr;
 extern const rules_system rules_system_grimwire;
 extern const rules_system rules_system_tenacity;
+extern const rules_system rules_system_fivey;
 
 /* One line per system (kept so by the formatter guards). */
 /* clang-format off */
@@ -18,6 +19,7 @@ const rules_system *const rules_registry[] = {
     &rules_system_heimr,
     &rules_system_grimwire,
     &rules_system_tenacity,
+    &rules_system_fivey,
     NULL,
 };
 /* clang-format on */
