@@ -189,6 +189,7 @@ describe('browser: join, roll, secret roll, reload, kill -9 and resume', () => {
     assert.ok(await gm.locator('#invite').isVisible());
     assert.equal(await gm.locator('#invite-link').inputValue(), `${server.url}/#join=${server.joinCode}`);
     assert.equal(await gm.locator('#invite-state').textContent(), 'Joining is open');
+    assert.ok(await gm.locator('#invite-local-hint').isVisible(), 'a 127.0.0.1 link is flagged as local-only');
     assert.ok(await gm.locator('#secret-wrap').isVisible(), 'the GM has a secret checkbox');
     assert.deepEqual(
       gmRec.sockets.map((u) => new URL(u).origin + new URL(u).pathname),

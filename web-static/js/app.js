@@ -61,6 +61,7 @@ const els = {
     copy: $('#invite-copy'),
     code: $('#invite-code'),
     closedHint: $('#invite-closed-hint'),
+    localHint: $('#invite-local-hint'),
     rotate: $('#invite-rotate'),
     close: $('#invite-close'),
   },

@@ -8,6 +8,12 @@ export function joinLink(code, origin = globalThis.location.origin) {
   return `${origin}/#join=${encodeURIComponent(code)}`;
 }
 
+// A link on 127.0.0.1 / localhost cannot be opened by a phone at the table.
+export function isLoopback(hostname) {
+  const h = String(hostname).replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
+}
+
 export function renderInvite(els, { state, isGM, live, busy }) {
   const j = isGM ? joinOf(state) : null;
   show(els.section, j !== null);
@@ -22,6 +28,7 @@ export function renderInvite(els, { state, isGM, live, busy }) {
     if (els.link.value !== link) els.link.value = link;
     setText(els.code, j.code);
   }
+  show(els.localHint, Boolean(open) && isLoopback(globalThis.location.hostname));
   setText(els.rotate, open ? 'New code' : 'Open with a new code');
   show(els.close, Boolean(open));
   els.rotate.disabled = !live || busy;
