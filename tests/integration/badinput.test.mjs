@@ -26,9 +26,9 @@ before(async () => {
 });
 
 after(async () => {
-  const report = srv.sanitizerReport();
   await closeAll(gm);
   await srv.stop();
+  const report = srv.sanitizerReport();
   if (report) throw new Error(`sanitizer report on the server's stderr:\n${report}`);
 });
 

@@ -31,7 +31,7 @@ async function streamAndCrash(srv, { perSeat, killAfter, leaveAfter, observer, s
   const loops = senders.map(([c, tag, base]) => sendLoop(c, tag, base).catch(() => {}));
   const deadline = Date.now() + 30000;
   while (acks.length < leaveAfter && Date.now() < deadline) await sleep(1);
-  await observer.close();
+  await observer.terminate(); // a dropped network: the observer's last seq is fixed here
   while (acks.length < killAfter && Date.now() < deadline) await sleep(1);
   await srv.kill('SIGKILL');
   stop = true;
@@ -186,8 +186,7 @@ test('a clean SIGTERM shutdown and restart keeps everything, and writes a snapsh
   const bobSeq = bob.client.seq;
 
   const exit = await srv.kill('SIGTERM');
-  assert.equal(exit.code, 0, `clean exit: ${JSON.stringify(exit)}`);
-  assert.equal(exit.signal, null);
+  assert.equal(exit.signal, null, `exited by itself: ${JSON.stringify(exit)}`);
   assert.equal(srv.sqlite(`SELECT max(seq) FROM snapshots WHERE campaign='${srv.campaignId}'`), String(before.seq), 'snapshot at shutdown');
   assert.equal(srv.sqlite('PRAGMA integrity_check'), 'ok');
   for (const c of [gm, ann.client, bob.client]) await c.waitClosed();
@@ -219,4 +218,45 @@ test('a clean SIGTERM shutdown and restart keeps everything, and writes a snapsh
   assert.deepEqual(fwut.state, fw.state);
   assert.equal(fwut.seq, before.seq);
   await fut.close();
+  // last: the clean shutdown exits 0 and (in the sanitizer build) leaks nothing — after a
+  // session with joins, rolls, secrets, a rotation and a resume
+  assert.equal(srv.leakReport(), null, `LeakSanitizer at clean shutdown:\n${srv.leakReport()}`);
+  assert.equal(exit.code, 0, `clean exit status: ${JSON.stringify(exit)}`);
+});
+
+test('a client more than 1000 events behind gets a fresh state instead of a resume', async (t) => {
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { gm, players } = await table(srv, ['Ann']);
+  const ann = players[0];
+  t.after(() => closeAll(gm, ann.client));
+  await ann.client.waitSeq(2);
+  const annSeq = ann.client.seq;
+  await ann.client.terminate();
+  // 1001 events after Ann's last seq: one more than the server replays
+  const N = 1001;
+  for (let done = 0; done < N; ) {
+    const batch = Math.min(200, N - done);
+    const acks = await Promise.all(Array.from({ length: batch }, (_, i) => gm.cmd('roll', { expr: `1d4+${done + i}` })));
+    for (const a of acks) assert.equal(a.t, 'ack', a.raw);
+    done += batch;
+  }
+  const seq = annSeq + N;
+  assert.equal((await srv.gmView()).seq, seq);
+  const [c, w] = await srv.resume(ann.token, ann.client);
+  t.after(() => c.close());
+  assert.equal(w.resume, undefined, 'no resume beyond 1000 missed events');
+  assert.ok(w.state, 'a fresh state');
+  assert.equal(w.seq, seq);
+  assert.equal(w.state.log.length, 200, '/log keeps the newest 200');
+  assert.equal(w.state.log.at(-1).seq, seq);
+  await c.ping(1);
+  assert.deepEqual(c.diffSeqs, []);
+  // exactly 1000 behind still resumes, with all 1000 diffs
+  const [c2, w2] = await srv.hello(ann.token, seq - 1000);
+  t.after(() => c2.close());
+  assert.equal(w2.resume, true, w2.raw.slice(0, 200));
+  await c2.ping(2);
+  assert.equal(c2.diffSeqs.length, 1000);
+  assert.equal(c2.diffSeqs[0], seq - 999);
+  assert.equal(c2.diffSeqs.at(-1), seq);
 });

@@ -36,7 +36,10 @@ process.on('exit', () => {
 });
 
 // Sanitizer reports that must never appear on a server's stderr.
-const SANITIZER_RE = /(ERROR: (Address|Leak|Undefined|Memory)Sanitizer|runtime error:|SUMMARY: \w+Sanitizer)/;
+// Errors found while running (memory errors, undefined behaviour). Leak reports come at exit and
+// are checked by the clean-shutdown test (durability.test.mjs), which names them precisely.
+const SANITIZER_RE = /(ERROR: AddressSanitizer|ERROR: MemorySanitizer|runtime error:|SUMMARY: UndefinedBehaviorSanitizer)/;
+const LEAK_RE = /ERROR: LeakSanitizer/;
 
 // ---------------------------------------------------------------------------------------------
 // The server process
@@ -208,10 +211,16 @@ export class Server {
     if (!process.env.TABLED_KEEP_TMP) fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /** Sanitizer reports found on stderr (over every run of this server), or null. */
+  /** Sanitizer error reports (not leaks) on stderr, over every run of this server, or null. */
   sanitizerReport() {
     const m = SANITIZER_RE.exec(this.stderr);
-    return m ? this.stderr.slice(Math.max(0, m.index - 200), m.index + 3000) : null;
+    return m ? this.stderr.slice(Math.max(0, m.index - 200), m.index + 4000) : null;
+  }
+
+  /** A LeakSanitizer report on stderr (printed at exit), or null. */
+  leakReport() {
+    const m = LEAK_RE.exec(this.stderr);
+    return m ? this.stderr.slice(m.index, m.index + 4000) : null;
   }
 
   /** GET a path: {status, headers, text, json()} */
@@ -279,8 +288,8 @@ export async function startServer(t, { args = [], dir } = {}) {
   const s = new Server({ args, dir });
   if (t) {
     t.after(async () => {
-      const report = s.sanitizerReport();
       await s.stop();
+      const report = s.sanitizerReport();
       if (report) throw new Error(`sanitizer report on the server's stderr:\n${report}`);
     });
   }
@@ -450,6 +459,7 @@ export class Client {
     this.msgs = []; // the same, parsed (or {t: '<unparseable>'})
     this.waiters = new Set();
     this.sentIds = new Map(); // cmd id -> times sent
+    this.replyCount = new Map(); // cmd id -> replies received
     // the local replica
     this.state = null;
     this.seq = null;
@@ -484,6 +494,11 @@ export class Client {
     }
     if (isBinary) m = { t: '<binary>' };
     Object.defineProperty(m, 'raw', { value: raw, enumerable: false });
+    if ((m.t === 'ack' || m.t === 'nack') && typeof m.id === 'string') {
+      const nth = (this.replyCount.get(m.id) || 0) + 1; // the n-th reply carrying this id
+      this.replyCount.set(m.id, nth);
+      Object.defineProperty(m, 'nth', { value: nth, enumerable: false });
+    }
     this.msgs.push(m);
     this._apply(m);
     for (const w of this.waiters) w.check();
@@ -598,9 +613,10 @@ export class Client {
     this.sentIds.set(id, n);
     const msg = { t: 'cmd', id, op };
     if (args !== undefined) msg.args = args;
+    const from = this.msgs.length;
     await this.send(msg);
-    let seen = 0;
-    return this.waitFor((m) => (m.t === 'ack' || m.t === 'nack') && m.id === id && ++seen === n, {
+    return this.waitFor((m) => (m.t === 'ack' || m.t === 'nack') && m.id === id && m.nth === n, {
+      from,
       what: `reply #${n} to cmd ${id} (${op})`,
     });
   }
@@ -637,6 +653,13 @@ export class Client {
 
   get isOpen() {
     return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Drops the TCP connection at once (no close handshake): nothing more is received. */
+  async terminate() {
+    if (this.closeInfo) return this.closeInfo;
+    this.ws.terminate();
+    return this.closed;
   }
 
   /** Closes the socket and waits for the close to finish. */
