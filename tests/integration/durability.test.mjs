@@ -260,3 +260,45 @@ test('a client more than 1000 events behind gets a fresh state instead of a resu
   assert.equal(c2.diffSeqs[0], seq - 999);
   assert.equal(c2.diffSeqs.at(-1), seq);
 });
+
+test('resume while the table is busy: no gap, no duplicate between the replayed and the live diffs', async (t) => {
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { gm, players } = await table(srv, ['Ann', 'Bob']);
+  const [ann, bob] = players;
+  t.after(() => closeAll(gm, ann.client, bob.client));
+  for (let i = 0; i < 20; i++) await gm.cmd('roll', { expr: `1d6+${i}` });
+  await ann.client.waitSeq(23);
+  await ann.client.terminate();
+  // Bob and the GM keep rolling while Ann reconnects several times
+  let stop = false;
+  const streams = [gm, bob.client].map(async (c, k) => {
+    for (let i = 0; !stop; i++) {
+      await c.cmd('roll', { expr: `1d8+${k * 10000 + i}` });
+      if (i % 3 === 0) await sleep(1);
+    }
+  });
+  let replica = ann.client;
+  for (let round = 0; round < 5; round++) {
+    await sleep(20);
+    const [c, w] = await srv.resume(ann.token, replica, { name: `Ann round ${round}` });
+    assert.equal(w.resume, true, w.raw);
+    const from = replica.seq;
+    await sleep(30);
+    await c.terminate();
+    assert.deepEqual(c.gaps, [], `round ${round}: no gap`);
+    assert.deepEqual(c.patchErrors, [], `round ${round}: every diff applied`);
+    assert.ok(c.diffSeqs.length > 0, `round ${round}: diffs arrived`);
+    assert.deepEqual(c.diffSeqs, Array.from({ length: c.diffSeqs.length }, (_, i) => from + 1 + i), `round ${round}: consecutive from last_seq+1`);
+    replica = c;
+  }
+  stop = true;
+  await Promise.all(streams);
+  const view = await srv.gmView();
+  const [c, w] = await srv.resume(ann.token, replica);
+  t.after(() => c.close());
+  await c.waitSeq(w.seq);
+  assert.equal(w.seq, view.seq);
+  const [f, fw] = await srv.hello(ann.token);
+  assert.deepEqual(c.state, fw.state, 'after 6 resumes under load: replica == fresh');
+  await f.close();
+});
