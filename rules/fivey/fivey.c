@@ -164,29 +164,10 @@ static void put_roll(json_t *o, const fivey_roll *r)
     json_object_set_new(o, "total", json_integer(r->total));
 }
 
-static int target_dc(const rules_args *a, const char *check, int *dc, tb_err *err)
-{
-    int rc = rules_args_exclusive(a, "dc", "stars", err);
-    if (rc)
-        return rc;
-    if (rules_arg_given(a, "stars"))
-        *dc = fivey_dc_for_stars(rules_arg_int(a, "stars"));
-    else if (rules_arg_given(a, "dc"))
-        *dc = rules_arg_int(a, "dc");
-    else
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "fivey %s: missing required parameter 'dc' (difficulty class, 0..40; or "
-                       "stars=1..5)",
-                       check);
-    return 0;
-}
-
 static int check_roll(const rules_args *a, rules_rng *rng, json_t *result, tb_err *err)
 {
     fivey_edge edge;
-    int dc, rc = edge_of(a, "adv", "dis", &edge, err);
-    if (!rc)
-        rc = target_dc(a, "check", &dc, err);
+    int dc = rules_arg_int(a, "dc"), rc = edge_of(a, "adv", "dis", &edge, err);
     if (rc)
         return rc;
     fivey_roll r;
@@ -237,9 +218,7 @@ static int cooperate_roll(const rules_args *a, rules_rng *rng, json_t *result, t
     /* 004:104 "up to two characters can cooperate at a task. Both players make a stat check ...
      * but need only one success". The situation's edge applies to both (reading 4). */
     fivey_edge edge;
-    int dc, rc = edge_of(a, "adv", "dis", &edge, err);
-    if (!rc)
-        rc = target_dc(a, "cooperate", &dc, err);
+    int dc = rules_arg_int(a, "dc"), rc = edge_of(a, "adv", "dis", &edge, err);
     if (rc)
         return rc;
     json_t *dice = json_object_get(result, "dice");
@@ -413,15 +392,16 @@ static void format_named(const json_t *result, rules_str *out)
     {                                                                                              \
         n, RULES_PARAM_INT, -20, 20, 0, 0, l                                                       \
     }
-#define DC_PARAMS                                                                                  \
-    {"dc", RULES_PARAM_INT, 0, 40, 0, 0, "difficulty class (★ 12, 14, 16, 18, 20)"},               \
+/* 004:87-92 the ★ ranks are DCs 12..20; lower and higher DCs exist (004:94, 004:742) */
+#define DC_PARAM                                                                                   \
     {                                                                                              \
-        "stars", RULES_PARAM_INT, 1, 5, 0, 0, "difficulty as ★ rank 1..5 instead of dc"          \
+        "dc", RULES_PARAM_INT, 0, 40, 0, RULES_PARAM_REQUIRED,                                     \
+            "difficulty class (★ 12, 14, 16, 18, 20)"                                            \
     }
 
 static const rules_param check_params[] = {
     STAT_PARAM("stat", RULES_PARAM_REQUIRED, "stat bonus (1..5)"),
-    DC_PARAMS,
+    DC_PARAM,
     BOOL_PARAM("skilled", "1: a relevant skill or attunement doubles the stat"),
     BOOL_PARAM("adv", "1: advantage (best of 2d20)"),
     BOOL_PARAM("dis", "1: disadvantage (worst of 2d20)"),
@@ -450,7 +430,7 @@ static const rules_param cooperate_params[] = {
     BOOL_PARAM("skilled", "first character skilled"),
     STAT_PARAM("stat2", RULES_PARAM_REQUIRED, "second character's stat"),
     BOOL_PARAM("skilled2", "second character skilled"),
-    DC_PARAMS,
+    DC_PARAM,
     BOOL_PARAM("adv", "advantage for both"),
     BOOL_PARAM("dis", "disadvantage for both"),
     {0},

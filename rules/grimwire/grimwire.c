@@ -214,11 +214,6 @@ static int assist_roll(const rules_args *a, rules_rng *rng, json_t *result, tb_e
             best_natural = r.natural;
         }
     }
-    if (json_array_size(rolls) < 2) {
-        json_decref(rolls);
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "grimwire assist: give at least one assistant (attr2..attr6) (002:81)");
-    }
     json_object_set_new(result, "rolls", rolls);
     json_object_set_new(result, "used", json_integer(best));
     json_object_set_new(result, "natural", json_integer(best_natural));
@@ -366,7 +361,7 @@ static const rules_param check_params[] = {
 static const rules_param assist_params[] = {
     ATTR_PARAM("attr", RULES_PARAM_REQUIRED, "the acting character's attribute + modifiers"),
     TN_PARAM,
-    ATTR_PARAM("attr2", 0, "assistant 1 attribute + modifiers"),
+    ATTR_PARAM("attr2", RULES_PARAM_REQUIRED, "assistant 1 attribute + modifiers"),
     ATTR_PARAM("attr3", 0, "assistant 2"),
     ATTR_PARAM("attr4", 0, "assistant 3"),
     ATTR_PARAM("attr5", 0, "assistant 4"),

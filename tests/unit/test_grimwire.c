@@ -710,7 +710,7 @@ static const struct {
      "parameter 'ff' (friendly-fire range) needs "
      "attack=1"},
     {"check", "{\"attr\":\"4\",\"tn\":10}", "parameter 'attr' must be an integer"},
-    {"assist", "{\"attr\":1,\"tn\":10}", "give at least one assistant"},
+    {"assist", "{\"attr\":1,\"tn\":10}", "missing required parameter 'attr2'"},
     {"versus", "{\"attr\":1}", "missing required parameter 'def'"},
     {"nosuch", "{}", "grimwire has no check 'nosuch'"},
 };
