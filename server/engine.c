@@ -747,6 +747,11 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         run_host_op(e, c, m->op, m->id, m->args);
         return;
     }
+    if (strcmp(m->op, "campaign.create") == 0 || strcmp(m->op, "campaign.list") == 0) {
+        tb_fail(&err, TB_FORBIDDEN, "%s: only the host token may do this", m->op);
+        hold_nack(e, c, idem_campaign, m->id, m->op, &err);
+        return;
+    }
     const op_def *def = ops_find(camp_system(current_state(c->camp)), m->op);
     if (!def || def->who == WHO_INTERNAL) {
         tb_fail(&err, TB_NOT_FOUND, "unknown op '%.64s'", m->op);

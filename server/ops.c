@@ -50,12 +50,13 @@ static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t 
     json_t *roll;
     if (rules_dice_roll_text(expr, ctx->dice, &roll, err))
         return err->code;
-    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:O}", "seq", (json_int_t)ctx->seq, "at",
+    json_t *res = json_deep_copy(roll); /* the caller's copy; the log keeps its own */
+    json_object_set_new(res, "secret", json_boolean(secret));
+    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
                               (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll",
                               roll);
     log_append(state, secret, entry, ctx->log_cap);
-    json_object_set_new(roll, "secret", json_boolean(secret));
-    *result = roll;
+    *result = res;
     return TB_OK;
 }
 

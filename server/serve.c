@@ -18,6 +18,7 @@
 
 #define TABLED_VERSION "0.1.0"
 #define MAX_QUEUED_MSGS 2048
+#define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
  * lws context user pointer. */
@@ -55,7 +56,7 @@ typedef struct ws_conn {
     char *rx;
     size_t rx_len;
     int rx_too_large, rx_binary;
-    int closing;
+    int closing, close_sent;
     int close_status;
     char close_reason[64];
 } ws_conn;
@@ -155,6 +156,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             return 1;
         if (!origin_allowed(wsi, srv->opt)) {
             lwsl_warn("tabled: refused a WebSocket from a foreign origin\n");
+            lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "origin not allowed");
             return 1;
         }
         return 0;
@@ -229,10 +231,22 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             lws_callback_on_writable(wsi);
             return 0;
         }
-        if (w->closing) {
-            lws_close_reason(wsi, (enum lws_close_status)w->close_status,
-                             (unsigned char *)w->close_reason, strlen(w->close_reason));
+        if (w->close_sent)
             return -1;
+        if (w->closing) {
+            /* lws 4.1 drops a reason set with lws_close_reason when the close starts from this
+             * callback, so the close frame (status + reason) is written here, and the socket
+             * closed on the next writeable, after the frame left. */
+            unsigned char frame[LWS_PRE + 2 + sizeof w->close_reason];
+            size_t n = strlen(w->close_reason);
+            frame[LWS_PRE] = (unsigned char)(w->close_status >> 8);
+            frame[LWS_PRE + 1] = (unsigned char)(w->close_status & 0xff);
+            memcpy(frame + LWS_PRE + 2, w->close_reason, n);
+            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) < 0)
+                return -1;
+            w->close_sent = 1;
+            lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 2);
+            lws_callback_on_writable(wsi);
         }
         return 0;
     default:
@@ -515,6 +529,13 @@ out_lws:
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
     uv_run(&srv.loop, UV_RUN_DEFAULT);
+    /* On a foreign loop lws 4.1 only starts tearing down in the first call: once its handles have
+     * closed (the uv_run above), a second call frees the rest and clears srv.lws (pcontext).
+     * Without it LeakSanitizer reports lws's pollfd tables at exit. */
+    if (srv.lws) {
+        lws_context_destroy(srv.lws);
+        uv_run(&srv.loop, UV_RUN_DEFAULT);
+    }
 out_loop:
     uv_loop_close(&srv.loop);
 out:

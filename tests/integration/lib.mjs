@@ -23,6 +23,9 @@ export const TIMEOUT = Number(process.env.TABLED_TEST_TIMEOUT || 10000);
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A roll as the log keeps it: the ack's result without its "secret" flag. */
+export const withoutSecret = ({ secret, ...roll }) => roll;
+
 // Every process we started, killed if the test process exits without tearing down.
 const running = new Set();
 process.on('exit', () => {

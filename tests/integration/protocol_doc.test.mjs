@@ -80,7 +80,8 @@ test('every op the running server accepts is documented; every documented op is 
   assert.deepEqual(undocumented, [], 'ops the server accepts but protocol/PROTOCOL.md does not document');
 
   for (const op of FIXED) assert.ok(accepted.get(op).gm || accepted.get(op).host, `the server accepts ${op}`);
-  assert.ok(accepted.get('campaign.create').host && !accepted.get('campaign.create').gm, 'campaign.create is a host op');
+  assert.ok(accepted.get('campaign.create').host, 'campaign.create is a host op');
+  assert.match(accepted.get('campaign.create').replies[0], /"code":"forbidden"/, 'a seat asking for campaign.create is forbidden');
   assert.ok(accepted.get('roll').gm && !accepted.get('roll').host, 'roll is a campaign op');
 
   const notAccepted = [...doc].filter((op) => !(accepted.get(op).gm || accepted.get(op).host));
