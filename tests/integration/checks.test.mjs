@@ -1,0 +1,138 @@
+// roll.check at the live table (issue 4): every system's checks run as one op with the same
+// parameter names as `tabled roll`, the dice come from the server, everyone sees every die, bad
+// parameters are refused with a clear message, and a secret target number never reaches a player.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { startServer, closeAll, BIN } from './lib.mjs';
+
+/** A new campaign of `system`, with its GM and one player (Ann) seated. */
+async function campaignOf(srv, t, system) {
+  const [host] = await srv.hello(srv.hostToken);
+  const made = await host.cmd('campaign.create', { name: `A ${system} night`, system });
+  assert.equal(made.t, 'ack', made.raw);
+  const [gm, gw] = await srv.hello(made.result.gm_token);
+  assert.equal(gw.campaign.system, system);
+  const ann = await srv.connect({ name: 'Ann' });
+  const j = await ann.join(made.result.join_code, 'Ann');
+  assert.ok(j.joined, JSON.stringify(j));
+  t.after(() => closeAll(host, gm, ann));
+  return { gm, ann, annToken: j.joined.token };
+}
+
+const CLI_CASES = [
+  ['cot', 'pool', { skill: 3, ability: 2, bonus: 1 }],
+  ['heimr', 'challenge', { c: 2, p: 3, cr: 8 }],
+  ['grimwire', 'check', { attr: 3, tn: 12, attack: 1 }],
+  ['tenacity', 'check', { dice: 2, rank: 3, challenge: 8 }],
+  ['fivey', 'check', { stat: 3, dc: 12, skilled: 1, adv: 1 }],
+];
+
+test('each system: the first check at a --seed server equals `tabled roll ... --seed` (one path)', async (t) => {
+  for (const [system, check, params] of CLI_CASES) {
+    const srv = await startServer(t, { args: ['--seed', '42'] });
+    const { gm, ann } = await campaignOf(srv, t, system);
+    const r = await ann.cmd('roll.check', { check, params });
+    assert.equal(r.t, 'ack', r.raw);
+    const cliArgs = ['roll', system, check, ...Object.entries(params).map(([k, v]) => `${k}=${v}`), '--seed', '42', '--json'];
+    const cli = JSON.parse(execFileSync(BIN, cliArgs, { encoding: 'utf8' }).trim());
+    assert.deepEqual(r.result.dice, cli.dice, `${system}: same dice at the table and in the shell`);
+    assert.equal(r.result.total, cli.total, `${system}: same total`);
+    assert.equal(r.result.success, cli.success, `${system}: same outcome`);
+    assert.equal(r.result.system, system);
+    assert.equal(r.result.check, check);
+    // the roll is in everyone's log with every die
+    for (const c of [gm, ann]) {
+      await c.waitFor(() => c.seq >= r.seq, { what: `diff ${r.seq}` });
+      const entry = c.state.log.find((e) => e.seq === r.seq);
+      assert.equal(entry.kind, 'check');
+      assert.equal(entry.seat, ann.seat.id);
+      assert.deepEqual(entry.check.dice, cli.dice, `${system}: ${c.name} sees every die`);
+    }
+    await srv.stop();
+  }
+});
+
+test('cot pool at the table: kept dice, total and success follow the rulebook', async (t) => {
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { ann } = await campaignOf(srv, t, 'cot');
+  for (let i = 0; i < 30; i++) {
+    const r = await ann.cmd('roll.check', { check: 'pool', params: { skill: 3, ability: 2 } });
+    assert.equal(r.t, 'ack', r.raw);
+    const dice = r.result.dice;
+    assert.equal(dice.length, 5, '3 + 2 dice rolled');
+    const kept = dice.filter((d) => d.kept).map((d) => d.value);
+    assert.equal(kept.length, 2, 'ability 2: two kept');
+    const sorted = dice.map((d) => d.value).sort((a, b) => b - a);
+    assert.deepEqual(kept.sort((a, b) => b - a), sorted.slice(0, 2), 'the highest are kept');
+    assert.equal(r.result.total, kept[0] + kept[1]);
+    const catastrophe = dice.every((d) => d.value === 1);
+    assert.equal(r.result.catastrophe, catastrophe);
+    assert.equal(r.result.success, !catastrophe && r.result.total >= 9, 'difficulty 9, met or exceeded');
+  }
+});
+
+test('bad parameters are refused with a message naming them, and write nothing', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann } = await campaignOf(srv, t, 'cot');
+  const before = gm.seq;
+  const cases = [
+    [{ check: 'pool', params: { skill: 3 } }, 'bad_request', /ability/],
+    [{ check: 'pool', params: { skill: 3, ability: 2, luck: 1 } }, 'bad_request', /luck/],
+    [{ check: 'pool', params: { skill: 99, ability: 2 } }, 'bad_request', /skill/],
+    [{ check: 'pool', params: { skill: '3', ability: 2 } }, 'bad_request', /skill/],
+    [{ check: 'nope', params: {} }, 'not_found', /nope/],
+    [{ check: 'pool', params: { skill: 3, ability: 2 }, secret: true }, 'forbidden', /GM/],
+    [{ check: 'pool', system: 'narnia' }, 'not_found', /narnia/],
+    [{ params: { skill: 3, ability: 2 } }, 'bad_request', /check/],
+  ];
+  for (const [args, code, re] of cases) {
+    const r = await ann.cmd('roll.check', args);
+    assert.equal(r.t, 'nack', `${JSON.stringify(args)} → ${r.raw}`);
+    assert.equal(r.code, code, r.raw);
+    assert.match(r.message, re, r.raw);
+  }
+  assert.equal((await ann.ping(7)).t, 'pong', 'the connection is still usable');
+  assert.equal((await srv.gmView()).seq, before, 'nothing was written');
+});
+
+test('a generic campaign names the system; without it the check is refused', async (t) => {
+  const srv = await startServer(t);
+  const [gm] = await srv.hello(srv.gmToken);
+  t.after(() => closeAll(gm));
+  const bad = await gm.cmd('roll.check', { check: 'pool', params: { skill: 1, ability: 1 } });
+  assert.equal(bad.code, 'bad_request', bad.raw);
+  assert.match(bad.message, /system/);
+  const ok = await gm.cmd('roll.check', { system: 'fivey', check: 'check', params: { stat: 2, dc: 12 } });
+  assert.equal(ok.t, 'ack', ok.raw);
+  assert.equal(ok.result.dice.length, 1);
+  assert.equal(ok.result.total, ok.result.dice[0].value + 2, 'd20 + stat (not skilled: not doubled)');
+});
+
+test('grimwire: the target number of a public check stays under /gm; players never receive it', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann, annToken } = await campaignOf(srv, t, 'grimwire');
+  const TN = 37; // unusual, so its bytes are searchable
+  const r = await gm.cmd('roll.check', { check: 'check', params: { attr: 2, tn: TN } });
+  assert.equal(r.t, 'ack', r.raw);
+  assert.equal(r.result.tn, TN, 'the GM\'s own ack carries the target number');
+  await ann.waitFor(() => ann.seq >= r.seq, { what: 'the check' });
+  await gm.waitFor(() => gm.seq >= r.seq, { what: 'the check' });
+  const publicEntry = ann.state.log.find((e) => e.seq === r.seq);
+  assert.ok(publicEntry, 'the player sees that a check happened');
+  assert.equal(publicEntry.check.tn, undefined);
+  assert.equal(publicEntry.check.params.tn, undefined);
+  assert.equal(publicEntry.check.success, r.result.success, 'the outcome is public');
+  assert.deepEqual(gm.state.gm.hidden[String(r.seq)], { tn: TN }, 'the GM keeps it under /gm/hidden');
+  for (const f of ann.frames) {
+    assert.ok(!f.includes(`"tn":${TN}`) && !f.includes(`:${TN},`) && !f.includes(`:${TN}}`), `player frame leaks the TN: ${f}`);
+    assert.ok(!f.includes('"hidden"'), 'no /gm/hidden in a player frame');
+  }
+  // a fresh welcome for the same player (a reload) does not carry it either
+  const [again, w] = await srv.hello(annToken);
+  assert.equal(w.t, 'welcome', w.raw);
+  assert.ok(w.state.log.some((e) => e.seq === r.seq), 'the check is in the fresh state');
+  assert.equal(w.state.gm, undefined, 'no /gm in a player welcome');
+  assert.ok(!w.raw.includes(`"tn":${TN}`), 'the fresh welcome does not leak the TN');
+  await closeAll(again);
+});
