@@ -20,6 +20,30 @@ export const entryRenderers = {
       ),
     ];
   },
+  // roll.check: a rule system's check (rules/RULES.md). The GM also sees the parameters the
+  // rulebook hides from players (e.g. a grimwire target number), kept under /gm/hidden/<seq>.
+  check(entry, state) {
+    const c = entry.check || {};
+    const hidden = state?.gm?.hidden?.[String(entry.seq)] || {};
+    const params = { ...(c.params || {}), ...hidden };
+    const paramText = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(', ');
+    const outcome = c.success === true ? 'success' : c.success === false ? 'failure' : null;
+    return [
+      h(
+        'div',
+        { class: 'entry-expr' },
+        h('code', { class: 'expr' }, `${c.system ?? '?'} ${c.check ?? ''}`),
+        paramText ? h('span', { class: 'check-params' }, ` \u00b7 ${paramText}`) : null,
+      ),
+      h(
+        'div',
+        { class: 'entry-body' },
+        diceEl({ dice: c.dice }),
+        outcome ? h('span', { class: ['outcome', outcome] }, outcome) : null,
+        h('output', { class: 'total', attrs: { 'aria-label': `total ${c.total}` } }, String(c.total ?? '?')),
+      ),
+    ];
+  },
 };
 
 function fallback(entry) {
@@ -39,6 +63,11 @@ function timeEl(at) {
 export function entryText(state, entry) {
   const who = seatName(state, entry.seat);
   if (entry.kind === 'roll' && entry.roll) return `${who} rolled ${entry.roll.expr}: ${entry.roll.total}`;
+  if (entry.kind === 'check' && entry.check) {
+    const c = entry.check;
+    const outcome = c.success === true ? ', success' : c.success === false ? ', failure' : '';
+    return `${who} rolled ${c.system} ${c.check}: ${c.total}${outcome}`;
+  }
   return `${who}: ${entry.kind}`;
 }
 
@@ -77,7 +106,7 @@ export class LogView {
             secret ? h('span', { class: 'badge secret-badge', title: 'Only the GM sees this roll' }, 'secret') : null,
             timeEl(entry.at),
           ),
-          render(entry),
+          render(entry, state),
         );
         c = { entry, name, mine, el };
         if (isNew) added.push(entry);
