@@ -1553,7 +1553,7 @@ START_TEST(test_host_creates_lists_and_retries_campaigns)
     /* refusals */
     client *gm = connect_as(g_gm_token);
     assert_nack(run_cmd(gm, "h3", "campaign.create", "{'name':'Mine','system':'generic'}"),
-                "not_found");
+                "forbidden");
     assert_nack(run_cmd(host, "h4", "campaign.create", "{'name':'X','system':'dnd5e'}"),
                 "bad_request");
     assert_nack(run_cmd(host, "h5", "campaign.create", "{'name':'X'}"), "bad_request");
