@@ -13,6 +13,7 @@
 #include "cot/cot.h"
 #include "rng.h"
 #include "system.h"
+#include "stats.h"
 
 #ifndef TB_SOURCE_ROOT
 #define TB_SOURCE_ROOT "."
@@ -288,64 +289,11 @@ START_TEST(param_errors_name_the_parameter)
 END_TEST
 
 /* ---- statistics ---- */
+/* stats.h: stats_chi2_merge_smallest (sparse categories merged, smallest first) against the
+ * Wilson-Hilferty p = 0.001 value stats_chi2_p001_wh. */
 
 #define NCAT 256
 #define ROLLS 200000
-
-/* Chi-square of observed vs expected probabilities; sparse categories (expected < 5) are
- * merged into one tail bin (and that with the next smallest while still < 5). An observation
- * where the expected probability is 0 makes the statistic infinite. *df gets bins - 1. */
-static double chi_square(const long *obs, const double *prob, int k, long n, int *df)
-{
-    int order[NCAT];
-    for (int i = 0; i < k; i++)
-        order[i] = i;
-    for (int i = 1; i < k; i++) /* ascending expected */
-        for (int j = i; j > 0 && prob[order[j]] < prob[order[j - 1]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    double chi = 0, tail_e = 0, tail_o = 0;
-    int bins = 0;
-    *df = 1; /* for an impossible observation */
-    for (int x = 0; x < k; x++) {
-        int i = order[x];
-        double e = prob[i] * (double)n;
-        if (e == 0) {
-            if (obs[i] > 0)
-                return INFINITY;
-            continue;
-        }
-        if (tail_e + e < 5 || (tail_e > 0 && tail_e < 5)) {
-            tail_e += e;
-            tail_o += (double)obs[i];
-            if (tail_e >= 5) {
-                chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
-                bins++;
-                tail_e = tail_o = 0;
-            }
-            continue;
-        }
-        chi += ((double)obs[i] - e) * ((double)obs[i] - e) / e;
-        bins++;
-    }
-    if (tail_e > 0) {
-        chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
-        bins++;
-    }
-    *df = bins - 1;
-    return chi;
-}
-
-/* Upper 0.001 critical value of chi-square with df degrees (Wilson-Hilferty). */
-static double chi_crit(int df)
-{
-    const double z = 3.090232;
-    double h = 2.0 / (9.0 * df);
-    double c = 1 - h + z * sqrt(h);
-    return df * c * c * c;
-}
 
 /* Category of a pool result: total (0..60) x success x catastrophe. */
 static int cat_of(int total, int success, int catastrophe)
@@ -412,15 +360,19 @@ START_TEST(pool_distribution_matches_enumeration)
     }
     int df;
     enumerate_pool(6, 2, 9, (pool_rule){1, 1}, want);
-    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
-    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    double chi = stats_chi2_merge_smallest(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < stats_chi2_p001_wh(df), "chi2 %.1f >= %.1f (df %d)", chi,
+                  stats_chi2_p001_wh(df), df);
     /* the same sample rejects the wrong rules */
     enumerate_pool(6, 2, 9, (pool_rule){0, 1}, wrong); /* keep lowest */
-    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    ck_assert_double_gt(stats_chi2_merge_smallest(obs, wrong, NCAT, ROLLS, &df),
+                        stats_chi2_p001_wh(df));
     enumerate_pool(6, 2, 9, (pool_rule){1, 0}, wrong); /* > instead of >= */
-    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    ck_assert_double_gt(stats_chi2_merge_smallest(obs, wrong, NCAT, ROLLS, &df),
+                        stats_chi2_p001_wh(df));
     enumerate_pool(5, 2, 9, (pool_rule){1, 1}, wrong); /* the +1k0 bonus missing */
-    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    ck_assert_double_gt(stats_chi2_merge_smallest(obs, wrong, NCAT, ROLLS, &df),
+                        stats_chi2_p001_wh(df));
     json_decref(params);
     rules_rng_destroy(rng);
 }
@@ -442,10 +394,12 @@ START_TEST(pool_catastrophe_rate_matches_enumeration)
     }
     int df;
     enumerate_pool(2, 1, 1, (pool_rule){1, 1}, want);
-    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
-    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    double chi = stats_chi2_merge_smallest(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < stats_chi2_p001_wh(df), "chi2 %.1f >= %.1f (df %d)", chi,
+                  stats_chi2_p001_wh(df), df);
     enumerate_pool(2, 1, 1, (pool_rule){0, 1}, wrong);
-    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df));
+    ck_assert_double_gt(stats_chi2_merge_smallest(obs, wrong, NCAT, ROLLS, &df),
+                        stats_chi2_p001_wh(df));
     json_decref(params);
     rules_rng_destroy(rng);
 }
@@ -483,9 +437,11 @@ START_TEST(opposed_distribution_matches_enumeration)
         }
     }
     int df;
-    double chi = chi_square(obs, want, NCAT, ROLLS, &df);
-    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
-    ck_assert_double_gt(chi_square(obs, wrong, NCAT, ROLLS, &df), chi_crit(df)); /* ties lost */
+    double chi = stats_chi2_merge_smallest(obs, want, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < stats_chi2_p001_wh(df), "chi2 %.1f >= %.1f (df %d)", chi,
+                  stats_chi2_p001_wh(df), df);
+    ck_assert_double_gt(stats_chi2_merge_smallest(obs, wrong, NCAT, ROLLS, &df),
+                        stats_chi2_p001_wh(df)); /* ties lost */
     json_decref(params);
     rules_rng_destroy(rng);
 }

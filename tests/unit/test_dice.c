@@ -8,22 +8,9 @@
 #include <string.h>
 
 #include "dice.h"
+#include "stats.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Critical values of the chi-square distribution for p = 0.001. */
-#define CHI2_P001_DF15 37.697
-#define CHI2_P001_DF19 43.820
-
-static double chi_square(const long *counts, const double *expected, int k)
-{
-    double chi2 = 0;
-    for (int i = 0; i < k; i++) {
-        double d = (double)counts[i] - expected[i];
-        chi2 += d * d / expected[i];
-    }
-    return chi2;
-}
 
 /* ---- parser: accepted inputs and their canonical text ---- */
 
@@ -588,9 +575,9 @@ START_TEST(dist_4d6kh3_matches_exact_distribution)
         expected_wrong[t - 3] = (double)N * (double)wrong[t] / 1296.0;
     }
     /* 16 categories (3..18), 15 degrees of freedom. */
-    ck_assert_double_lt(chi_square(hist + 3, expected, 16), CHI2_P001_DF15);
+    ck_assert_double_lt(stats_chi2(hist + 3, expected, 16), stats_chi2_p001_table(15));
     /* Control: the same sample is far from keep-lowest. */
-    ck_assert_double_gt(chi_square(hist + 3, expected_wrong, 16), CHI2_P001_DF15);
+    ck_assert_double_gt(stats_chi2(hist + 3, expected_wrong, 16), stats_chi2_p001_table(15));
 }
 END_TEST
 
@@ -610,8 +597,8 @@ START_TEST(dist_2d20kl1_matches_exact_distribution)
         expected[t - 1] = (double)N * (double)exact[t] / 400.0;
         expected_wrong[t - 1] = (double)N * (double)wrong[t] / 400.0;
     }
-    ck_assert_double_lt(chi_square(hist + 1, expected, 20), CHI2_P001_DF19);
-    ck_assert_double_gt(chi_square(hist + 1, expected_wrong, 20), CHI2_P001_DF19);
+    ck_assert_double_lt(stats_chi2(hist + 1, expected, 20), stats_chi2_p001_table(19));
+    ck_assert_double_gt(stats_chi2(hist + 1, expected_wrong, 20), stats_chi2_p001_table(19));
 }
 END_TEST
 

@@ -13,76 +13,15 @@
 #include "grimwire/grimwire.h"
 #include "rng.h"
 #include "system.h"
+#include "stats.h"
 
 /* ---- statistics: exact distributions by enumeration vs a seeded sample ---- */
+/* The chi-square test itself is stats_assert_fits_only (stats.h): sparse categories pooled
+ * into one bin, Wilson-Hilferty p = 0.001 with df clamped to >= 1. */
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define STAT_ROLLS 100000
 #define MAX_CATS 4096
-
-/* Upper critical value of chi-square with df degrees of freedom at p = 0.001
- * (Wilson-Hilferty; z_0.999 = 3.090232). */
-static double chi2_crit_p001(int df)
-{
-    double k = df < 1 ? 1 : df;
-    double h = 2.0 / (9.0 * k);
-    double c = 1.0 - h + 3.090232 * sqrt(h);
-    return k * c * c * c;
-}
-
-/*
- * Pearson chi-square of counts[0..k) (n in all) against probabilities p[0..k). Categories with
- * an expected count below 5 are pooled into one bin. INFINITY when a category the distribution
- * calls impossible was observed. *df receives the degrees of freedom.
- */
-static double chi2_stat(const long *counts, const double *p, int k, long n, int *df)
-{
-    double chi2 = 0, pool_e = 0;
-    long pool_o = 0;
-    int bins = 0;
-    for (int i = 0; i < k; i++) {
-        double e = p[i] * (double)n;
-        if (p[i] <= 0) {
-            if (counts[i] > 0)
-                return INFINITY;
-            continue;
-        }
-        if (e < 5) {
-            pool_e += e;
-            pool_o += counts[i];
-            continue;
-        }
-        double d = (double)counts[i] - e;
-        chi2 += d * d / e;
-        bins++;
-    }
-    if (pool_e > 0) {
-        double d = (double)pool_o - pool_e;
-        chi2 += d * d / pool_e;
-        bins++;
-    }
-    *df = bins - 1;
-    return chi2;
-}
-
-/* Asserts the sample fits `right` and does not fit any of the wrong distributions. */
-static void assert_fits_only(const char *what, const long *counts, long n, const double *right,
-                             const double *const *wrong, const char *const *wrong_names, int nwrong,
-                             int k)
-{
-    int df;
-    double c = chi2_stat(counts, right, k, n, &df);
-    ck_assert_msg(df >= 1, "%s: fewer than 2 categories", what);
-    ck_assert_msg(c < chi2_crit_p001(df), "%s: chi2 %.1f >= %.1f (df %d) against the exact rule",
-                  what, c, chi2_crit_p001(df), df);
-    for (int w = 0; w < nwrong; w++) {
-        int wdf;
-        double cw = chi2_stat(counts, wrong[w], k, n, &wdf);
-        ck_assert_msg(cw > chi2_crit_p001(wdf < 1 ? 1 : wdf),
-                      "%s: the wrong rule '%s' is not rejected (chi2 %.1f, df %d)", what,
-                      wrong_names[w], cw, wdf);
-    }
-}
 
 static json_t *load_json(const char *path)
 {
@@ -476,7 +415,7 @@ START_TEST(dist_check_matches_exact_distribution)
         wp[nw] = wrong[w];
         wn[nw++] = variant_names[check_cases[_i].wrong[w]];
     }
-    assert_fits_only(check_cases[_i].params, counts, STAT_ROLLS, right, wp, wn, nw, K);
+    stats_assert_fits_only(check_cases[_i].params, counts, STAT_ROLLS, right, wp, wn, nw, K);
 }
 END_TEST
 
@@ -524,7 +463,8 @@ START_TEST(dist_assist_matches_exact_distribution)
             }
     const double *wp[2] = {dist[1], dist[2]};
     const char *wn[2] = {variant_names[V_LOWEST], variant_names[V_FIRST]};
-    assert_fits_only("assist attr=2 attr2=5 tn=15", counts, STAT_ROLLS, dist[0], wp, wn, 2, K);
+    stats_assert_fits_only("assist attr=2 attr2=5 tn=15", counts, STAT_ROLLS, dist[0], wp, wn, 2,
+                           K);
 }
 END_TEST
 
@@ -565,7 +505,7 @@ START_TEST(dist_versus_matches_exact_distribution)
         }
     const double *wp[1] = {wrong};
     const char *wn[1] = {"ties to the defender without half damage"};
-    assert_fits_only("versus attr=3 def=1 attack=1", counts, STAT_ROLLS, right, wp, wn, 1, K);
+    stats_assert_fits_only("versus attr=3 def=1 attack=1", counts, STAT_ROLLS, right, wp, wn, 1, K);
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include "heimr/heimr.h"
 #include "rng.h"
 #include "system.h"
+#include "stats.h"
 
 #ifndef TB_SOURCE_ROOT
 #define TB_SOURCE_ROOT "."
@@ -400,61 +401,12 @@ START_TEST(side_note_probabilities)
 END_TEST
 
 /* ---- statistics ---- */
+/* stats.h: stats_chi2_merge_smallest (sparse categories merged, smallest first) against the
+ * Wilson-Hilferty p = 0.001 value stats_chi2_p001_wh. */
 
 #define NCAT 512
 #define ROLLS 200000
 #define OFF 60 /* result offset in a category */
-
-static double chi_square(const long *obs, const double *prob, int k, long n, int *df)
-{
-    static int order[NCAT];
-    for (int i = 0; i < k; i++)
-        order[i] = i;
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && prob[order[j]] < prob[order[j - 1]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    double chi = 0, tail_e = 0, tail_o = 0;
-    int bins = 0;
-    *df = 1; /* for an impossible observation */
-    for (int x = 0; x < k; x++) {
-        int i = order[x];
-        double e = prob[i] * (double)n;
-        if (e == 0) {
-            if (obs[i] > 0)
-                return INFINITY;
-            continue;
-        }
-        if (tail_e + e < 5 || (tail_e > 0 && tail_e < 5)) {
-            tail_e += e;
-            tail_o += (double)obs[i];
-            if (tail_e >= 5) {
-                chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
-                bins++;
-                tail_e = tail_o = 0;
-            }
-            continue;
-        }
-        chi += ((double)obs[i] - e) * ((double)obs[i] - e) / e;
-        bins++;
-    }
-    if (tail_e > 0) {
-        chi += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
-        bins++;
-    }
-    *df = bins - 1;
-    return chi;
-}
-
-static double chi_crit(int df) /* upper 0.001 point, Wilson-Hilferty */
-{
-    const double z = 3.090232;
-    double h = 2.0 / (9.0 * df);
-    double c = 1 - h + z * sqrt(h);
-    return df * c * c * c;
-}
 
 static int cat_of(int result, int success, int flag)
 {
@@ -558,15 +510,17 @@ static void sample_challenge(const char *params, uint64_t seed, long *obs)
 static void assert_fits(const long *obs, const double *prob)
 {
     int df;
-    double chi = chi_square(obs, prob, NCAT, ROLLS, &df);
-    ck_assert_msg(chi < chi_crit(df), "chi2 %.1f >= %.1f (df %d)", chi, chi_crit(df), df);
+    double chi = stats_chi2_merge_smallest(obs, prob, NCAT, ROLLS, &df);
+    ck_assert_msg(chi < stats_chi2_p001_wh(df), "chi2 %.1f >= %.1f (df %d)", chi,
+                  stats_chi2_p001_wh(df), df);
 }
 
 static void assert_rejects(const long *obs, const double *prob)
 {
     int df;
-    double chi = chi_square(obs, prob, NCAT, ROLLS, &df);
-    ck_assert_msg(chi > chi_crit(df), "wrong rule not rejected: chi2 %.1f (df %d)", chi, df);
+    double chi = stats_chi2_merge_smallest(obs, prob, NCAT, ROLLS, &df);
+    ck_assert_msg(chi > stats_chi2_p001_wh(df), "wrong rule not rejected: chi2 %.1f (df %d)", chi,
+                  df);
 }
 
 START_TEST(positive_consistency_distribution)

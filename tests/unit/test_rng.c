@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "rng.h"
+#include "stats.h"
 
 /* ---- an independent transcription of the published algorithms (prng.di.unimi.it) ---- */
 
@@ -48,21 +49,6 @@ static uint64_t raw_draw(rules_rng *rng)
 {
     return rules_rng_below(rng, UINT64_MAX);
 }
-
-/* Chi-square statistic of counts[0..k) against expected[0..k). */
-static double chi_square(const long *counts, const double *expected, int k)
-{
-    double chi2 = 0;
-    for (int i = 0; i < k; i++) {
-        double d = (double)counts[i] - expected[i];
-        chi2 += d * d / expected[i];
-    }
-    return chi2;
-}
-
-/* Critical values of the chi-square distribution for p = 0.001. */
-#define CHI2_P001_DF5 20.515
-#define CHI2_P001_DF19 43.820
 
 START_TEST(reference_transcription_matches_published_vectors)
 {
@@ -315,7 +301,7 @@ START_TEST(d6_is_uniform_chi_square_600000_rolls)
     rules_rng_destroy(rng);
     for (int i = 0; i < K; i++)
         expected[i] = (double)N / K;
-    ck_assert_double_lt(chi_square(counts, expected, K), CHI2_P001_DF5);
+    ck_assert_double_lt(stats_chi2(counts, expected, K), stats_chi2_p001_table(5));
 }
 END_TEST
 
@@ -333,7 +319,7 @@ START_TEST(d20_is_uniform_chi_square_100000_rolls)
     rules_rng_destroy(rng);
     for (int i = 0; i < K; i++)
         expected[i] = (double)N / K;
-    ck_assert_double_lt(chi_square(counts, expected, K), CHI2_P001_DF19);
+    ck_assert_double_lt(stats_chi2(counts, expected, K), stats_chi2_p001_table(19));
 }
 END_TEST
 
@@ -353,8 +339,8 @@ START_TEST(chi_square_detects_modulo_bias_and_off_by_one)
     rules_rng_destroy(rng);
     for (int i = 0; i < K; i++)
         expected[i] = (double)N / K;
-    ck_assert_double_gt(chi_square(biased, expected, K), CHI2_P001_DF5);
-    ck_assert_double_gt(chi_square(shifted + 1, expected, K), CHI2_P001_DF5);
+    ck_assert_double_gt(stats_chi2(biased, expected, K), stats_chi2_p001_table(5));
+    ck_assert_double_gt(stats_chi2(shifted + 1, expected, K), stats_chi2_p001_table(5));
 }
 END_TEST
 

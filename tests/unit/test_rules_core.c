@@ -12,6 +12,7 @@
 
 #include "rng.h"
 #include "system.h"
+#include "stats.h"
 
 /* The CLI is tested in-process: its one public function and its statics come with it. */
 #include "../../server/cli_roll.c"
@@ -327,40 +328,6 @@ static void enumerate_keep(int n, int k, int highest, double *prob, int size)
     }
 }
 
-static double chi(const long *obs, const double *prob, int size, long n, int *df)
-{
-    double c = 0, te = 0, to = 0;
-    int bins = 0;
-    *df = 1;
-    for (int i = 0; i < size; i++) { /* sums are ordered: merge sparse neighbours */
-        double e = prob[i] * (double)n;
-        if (e == 0) {
-            if (obs[i])
-                return INFINITY;
-            continue;
-        }
-        te += e;
-        to += (double)obs[i];
-        if (te >= 5) {
-            c += (to - te) * (to - te) / te;
-            bins++;
-            te = to = 0;
-        }
-    }
-    if (te > 0) {
-        c += (to - te) * (to - te) / te;
-        bins++;
-    }
-    *df = bins - 1;
-    return c;
-}
-
-static double crit(int df)
-{
-    double h = 2.0 / (9.0 * df), c = 1 - h + 3.090232 * sqrt(h);
-    return df * c * c * c;
-}
-
 START_TEST(pool_distributions_match_enumeration)
 {
     enum { N = 200000, SZ = 40 };
@@ -377,17 +344,19 @@ START_TEST(pool_distributions_match_enumeration)
         obs_lo[p.sum_kept]++;
     }
     rules_rng_destroy(rng);
-    int df;
+    int df; /* sums are ordered: sparse neighbours are merged */
     enumerate_keep(4, 3, 1, want, SZ);
-    double c = chi(obs_hi, want, SZ, N, &df);
-    ck_assert_msg(c < crit(df), "4d6kh3: chi2 %.1f (df %d)", c, df);
+    double c = stats_chi2_merge_adjacent(obs_hi, want, SZ, N, &df);
+    ck_assert_msg(c < stats_chi2_p001_wh(df), "4d6kh3: chi2 %.1f (df %d)", c, df);
     enumerate_keep(4, 3, 0, want, SZ);
-    ck_assert_double_gt(chi(obs_hi, want, SZ, N, &df), crit(df));
+    ck_assert_double_gt(stats_chi2_merge_adjacent(obs_hi, want, SZ, N, &df),
+                        stats_chi2_p001_wh(df));
     enumerate_keep(3, 2, 0, want, SZ);
-    c = chi(obs_lo, want, SZ, N, &df);
-    ck_assert_msg(c < crit(df), "3d6kl2: chi2 %.1f (df %d)", c, df);
+    c = stats_chi2_merge_adjacent(obs_lo, want, SZ, N, &df);
+    ck_assert_msg(c < stats_chi2_p001_wh(df), "3d6kl2: chi2 %.1f (df %d)", c, df);
     enumerate_keep(3, 2, 1, want, SZ);
-    ck_assert_double_gt(chi(obs_lo, want, SZ, N, &df), crit(df));
+    ck_assert_double_gt(stats_chi2_merge_adjacent(obs_lo, want, SZ, N, &df),
+                        stats_chi2_p001_wh(df));
 }
 END_TEST
 
