@@ -309,3 +309,20 @@ test('commands left in the outbox by a reloaded page are re-sent with their ids,
   sock().recv({ t: 'ack', id: 'old-7', seq: 2, result: {} });
   assert.deepEqual(conn.pending().map((c) => c.id), [id]);
 });
+
+test('while the browser has no network, a retry attempt keeps the status offline', () => {
+  let online = true;
+  const { conn, sock, sockets, clock } = harness({ online: () => online });
+  sock().open();
+  sock().recv(welcome(1, { state: STATE }));
+  assert.equal(conn.status, Status.CONNECTED);
+  online = false;
+  sock().serverClose();
+  assert.equal(conn.status, Status.OFFLINE);
+  clock.advance(20000); // the retry timer fires: a new attempt is under way
+  assert.ok(sockets.length >= 2, 'it still tries');
+  assert.equal(conn.status, Status.OFFLINE, 'but says offline, not reconnecting');
+  online = true;
+  sock().serverClose();
+  assert.equal(conn.status, Status.RECONNECTING, 'with the network back it says reconnecting');
+});

@@ -206,7 +206,10 @@ export class Connection extends EventTarget {
     }
     this.ws = ws;
     this.phase = 'opening';
-    this.setStatus(this.everConnected ? Status.RECONNECTING : Status.CONNECTING);
+    // While the browser reports no network, an attempt still runs (the report can be wrong), but
+    // the status stays "offline": that is what the person needs to know.
+    if (!this.everConnected) this.setStatus(Status.CONNECTING);
+    else this.setStatus(this.isOnline() ? Status.RECONNECTING : Status.OFFLINE);
     ws.onopen = () => {
       if (ws !== this.ws) return;
       this.clearTimer('open');
