@@ -36,7 +36,6 @@ typedef struct campaign {
 } campaign;
 
 struct engine_conn {
-    engine *e;
     engine_sink sink;
     void *ctx;
     enum role role;
@@ -609,81 +608,101 @@ static campaign *create_campaign(engine *e, const char *name, const char *system
     return r ? NULL : k;
 }
 
-static void run_host_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
-                        const json_t *args)
+/* ---- host ops: the host token's command table ---------------------------------------------- */
+
+/* Host ops touch the engine itself (the set of campaigns), so their handlers live here, not in
+ * ops.c; their rows are checked by the same ops_check_args as every campaign op. args is the
+ * normalized copy. */
+typedef void (*host_handler)(engine *e, engine_conn *c, const char *cmd_id, const json_t *args);
+
+static void host_campaign_list(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
+{
+    json_t *list = json_array();
+    for (campaign *k = e->camps; k; k = k->next) {
+        json_t *s = current_state(k);
+        json_t *camp = json_object_get(s, "campaign");
+        json_array_append_new(
+            list, json_pack("{s:s, s:O, s:O, s:I, s:I}", "id", k->id, "name",
+                            json_object_get(camp, "name"), "system", json_object_get(camp, "system"),
+                            "seq", (json_int_t)current_seq(k), "seats",
+                            (json_int_t)json_object_size(json_object_get(s, "seats"))));
+    }
+    pending *p = push_pending(e, c, cmd_id, "campaign.list");
+    p->reply = dump_free(proto_msg_ack(cmd_id, -1, json_pack("{s:o}", "campaigns", list)));
+}
+
+static void host_campaign_create(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
 {
     tb_err err = {0};
-    if (strcmp(op, "campaign.list") == 0) {
-        if (json_object_size(args) != 0) {
-            tb_fail(&err, TB_BAD_REQUEST, "campaign.list: takes no arguments");
-            goto refuse;
-        }
-        json_t *list = json_array();
-        for (campaign *k = e->camps; k; k = k->next) {
-            json_t *s = current_state(k);
-            json_t *camp = json_object_get(s, "campaign");
-            json_array_append_new(
-                list, json_pack("{s:s, s:O, s:O, s:I, s:I}", "id", k->id, "name",
-                                json_object_get(camp, "name"), "system",
-                                json_object_get(camp, "system"), "seq", (json_int_t)current_seq(k),
-                                "seats", (json_int_t)json_object_size(json_object_get(s, "seats"))));
-        }
-        pending *p = push_pending(e, c, cmd_id, op);
-        p->reply = dump_free(proto_msg_ack(cmd_id, -1, json_pack("{s:o}", "campaigns", list)));
+    const char *name = json_string_value(json_object_get(args, "name"));
+    const char *system = json_string_value(json_object_get(args, "system"));
+    if (!ops_system_known(system)) {
+        tb_fail(&err, TB_BAD_REQUEST, "campaign.create: unknown rule system '%.32s'", system);
+        hold_nack(e, c, STORE_HOST, cmd_id, "campaign.create", &err);
         return;
     }
-    if (strcmp(op, "campaign.create") == 0) {
-        static const op_arg ARGS[] = {{"name", ARG_STRING, 1, 1, 80},
-                                      {"system", ARG_STRING, 1, 1, 32},
-                                      {NULL, 0, 0, 0, 0}};
-        static const op_def DEF = {"campaign.create", NULL, WHO_INTERNAL, 0, ARGS};
-        json_t *norm;
-        if (ops_check_args(&DEF, args, &norm, &err))
-            goto refuse;
-        const char *name = json_string_value(json_object_get(norm, "name"));
-        const char *system = json_string_value(json_object_get(norm, "system"));
-        char *clean = ops_normalize_name(name, NULL);
-        if (!clean) {
-            json_decref(norm);
-            tb_fail(&err, TB_BAD_REQUEST, "campaign.create: 'name' must be 1 to 80 characters,"
-                                          " without control characters");
-            goto refuse;
-        }
-        if (!ops_system_known(system)) {
-            tb_fail(&err, TB_BAD_REQUEST, "campaign.create: unknown rule system '%.32s'", system);
-            json_decref(norm);
-            free(clean);
-            goto refuse;
-        }
-        char gm_token[23], code[10];
-        pending *p = push_pending(e, c, cmd_id, op);
-        campaign *k = create_campaign(e, clean, system, gm_token, code, p, &err);
-        json_decref(norm);
-        free(clean);
-        if (!k) {
-            p->reply = dump_free(proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
-            p->outcome = xstrdup("internal");
-            return;
-        }
-        /* The idempotency row must not hold the token (only hashes are stored): it keeps an
-         * empty gm_token, and a retry gets a freshly minted one (see replay_host_reply). */
-        char *redacted = dump_free(proto_msg_ack(
-            cmd_id, -1, json_pack("{s:s, s:s, s:s}", "campaign", k->id, "gm_token", "", "join_code", code)));
-        p->reply = dump_free(proto_msg_ack(
-            cmd_id, -1,
-            json_pack("{s:s, s:s, s:s}", "campaign", k->id, "gm_token", gm_token, "join_code", code)));
-        if (store_idem_put(e->st, STORE_HOST, "host", cmd_id, redacted, &err))
-            e->batch_failed = 1;
-        free(redacted);
+    char gm_token[23], code[10];
+    pending *p = push_pending(e, c, cmd_id, "campaign.create");
+    campaign *k = create_campaign(e, name, system, gm_token, code, p, &err);
+    if (!k) {
+        p->reply = dump_free(
+            proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
+        p->outcome = xstrdup("internal");
         return;
     }
-    tb_fail(&err, TB_NOT_FOUND, "unknown op '%.64s' for the host", op);
-refuse:
-    hold_nack(e, c, STORE_HOST, cmd_id, strcmp(op, "campaign.create") == 0 ||
-                                                strcmp(op, "campaign.list") == 0
-                                            ? op
-                                            : "unknown",
-              &err);
+    /* The idempotency row must not hold the token (only hashes are stored): it keeps an empty
+     * gm_token, and a retry gets a freshly minted one (see replay_host_reply). */
+    char *redacted = dump_free(proto_msg_ack(
+        cmd_id, -1, json_pack("{s:s, s:s, s:s}", "campaign", k->id, "gm_token", "", "join_code", code)));
+    p->reply = dump_free(proto_msg_ack(
+        cmd_id, -1,
+        json_pack("{s:s, s:s, s:s}", "campaign", k->id, "gm_token", gm_token, "join_code", code)));
+    if (store_idem_put(e->st, STORE_HOST, "host", cmd_id, redacted, &err))
+        e->batch_failed = 1;
+    free(redacted);
+}
+
+static const op_arg ARGS_CAMPAIGN_CREATE[] = {
+    {"name", ARG_NAME, 1, 1, 80},
+    {"system", ARG_STRING, 1, 1, 32},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_HOST_NONE[] = {{NULL, 0, 0, 0, 0}};
+
+static const struct host_op {
+    op_def def;
+    host_handler run;
+} HOST_OPS[] = {
+    {{"campaign.create", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_CREATE}, host_campaign_create},
+    {{"campaign.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE}, host_campaign_list},
+    {{NULL, NULL, 0, 0, NULL}, NULL},
+};
+
+static const struct host_op *host_op_find(const char *name)
+{
+    for (const struct host_op *h = HOST_OPS; h->def.name; h++)
+        if (strcmp(h->def.name, name) == 0)
+            return h;
+    return NULL;
+}
+
+static void run_host_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
+                        const json_t *raw_args)
+{
+    tb_err err = {0};
+    const struct host_op *h = host_op_find(op);
+    json_t *args;
+    if (!h) {
+        tb_fail(&err, TB_NOT_FOUND, "unknown op '%.64s' for the host", op);
+        hold_nack(e, c, STORE_HOST, cmd_id, "unknown", &err);
+        return;
+    }
+    if (ops_check_args(&h->def, raw_args, &args, &err)) {
+        hold_nack(e, c, STORE_HOST, cmd_id, h->def.name, &err);
+        return;
+    }
+    h->run(e, c, cmd_id, args);
+    json_decref(args);
 }
 
 /* A stored host reply, ready to resend (stolen). A campaign.create ack was stored without its GM
@@ -747,7 +766,7 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         run_host_op(e, c, m->op, m->id, m->args);
         return;
     }
-    if (strcmp(m->op, "campaign.create") == 0 || strcmp(m->op, "campaign.list") == 0) {
+    if (host_op_find(m->op)) {
         tb_fail(&err, TB_FORBIDDEN, "%s: only the host token may do this", m->op);
         hold_nack(e, c, idem_campaign, m->id, m->op, &err);
         return;
@@ -975,7 +994,6 @@ void engine_receive(engine *e, engine_conn *c, const char *buf, size_t len)
 engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx)
 {
     engine_conn *c = xcalloc(1, sizeof *c);
-    c->e = e;
     c->sink = *sink;
     c->ctx = ctx;
     c->host_bucket.tokens = -1;

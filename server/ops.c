@@ -283,12 +283,6 @@ const op_def *ops_find(const char *system, const char *name)
     return NULL;
 }
 
-void ops_each(void (*fn)(void *ctx, const op_def *def), void *ctx)
-{
-    for (const op_def *d = OPS_CORE; d->name; d++)
-        fn(ctx, d);
-}
-
 /* ---- argument checks ---------------------------------------------------------------------- */
 
 /* Number of UTF-8 code points (jansson has already rejected invalid UTF-8). */
@@ -301,7 +295,7 @@ static size_t utf8_len(const char *s)
     return n;
 }
 
-char *ops_normalize_name(const char *name, tb_err *err)
+char *ops_normalize_name(const char *name, int max, tb_err *err)
 {
     while (*name && isspace((unsigned char)*name))
         name++;
@@ -320,9 +314,9 @@ char *ops_normalize_name(const char *name, tb_err *err)
         }
     }
     size_t n = utf8_len(out);
-    if (n < 1 || n > 40) {
+    if (n < 1 || n > (size_t)max) {
         free(out);
-        tb_fail(err, TB_BAD_REQUEST, "a name must be 1 to 40 characters long");
+        tb_fail(err, TB_BAD_REQUEST, "a name must be 1 to %d characters long", max);
         return NULL;
     }
     return out;
@@ -367,7 +361,7 @@ int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *
         case ARG_NAME:
             ok = json_is_string(v);
             if (ok) {
-                char *name = ops_normalize_name(json_string_value(v), err);
+                char *name = ops_normalize_name(json_string_value(v), (int)a->max, err);
                 if (!name) {
                     json_decref(norm);
                     return TB_BAD_REQUEST;

@@ -25,11 +25,12 @@ typedef enum op_who {
     WHO_GM,          /* the campaign's GM seat */
     WHO_SELF_OR_GM,  /* the GM, or the seat named by the "seat" argument */
     WHO_INTERNAL,    /* never callable by a client (e.g. seat.join, run by the engine on join) */
+    WHO_HOST,        /* the host token (campaign.create, campaign.list: server/engine.c) */
 } op_who;
 
 typedef enum op_arg_type {
     ARG_STRING = 1, /* min/max: length in characters (code points) */
-    ARG_NAME,       /* a person-facing name: trimmed, 1..40 characters, no control characters */
+    ARG_NAME,       /* a person-facing name: trimmed, min..max characters, no control characters */
     ARG_INT,        /* min/max: value */
     ARG_BOOL,
     ARG_OBJECT,
@@ -67,16 +68,13 @@ typedef struct op_def {
  * system's table starts with the core ops (roll, seat.*, join.*). */
 const op_def *ops_find(const char *system, const char *name);
 
-/* Calls fn for every op of every table (docs tests, metrics). */
-void ops_each(void (*fn)(void *ctx, const op_def *def), void *ctx);
-
 /* Checks args against def's schema and returns a normalized copy (names trimmed) as a new
  * reference in *out; unknown or ill-typed arguments fail with TB_BAD_REQUEST naming the field. */
 int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *err);
 
-/* A person-facing name: trims surrounding white space; 1..40 code points, no control characters.
- * Returns a new malloc'd string or NULL with err set (TB_BAD_REQUEST). */
-char *ops_normalize_name(const char *name, tb_err *err);
+/* A person-facing name: trims surrounding white space; 1..max code points, no control
+ * characters. Returns a new malloc'd string or NULL with err set (TB_BAD_REQUEST). */
+char *ops_normalize_name(const char *name, int max, tb_err *err);
 
 /* The state of a new campaign (a new reference). join_code may be NULL (closed). */
 json_t *ops_campaign_initial(const char *id, const char *name, const char *system,

@@ -234,3 +234,15 @@ test('a host token printed at an earlier start keeps working', async (t) => {
     await c.close();
   }
 });
+
+test('a campaign name may be 80 characters, trimmed like every name (PROTOCOL.md)', async (t) => {
+  const srv = await startServer(t);
+  const [host] = await srv.hello(srv.hostToken);
+  t.after(() => closeAll(host));
+  const long = await host.cmd('campaign.create', { name: `  ${'é'.repeat(80)}  `, system: 'generic' });
+  assert.equal(long.t, 'ack', long.raw);
+  const list = await host.cmd('campaign.list');
+  assert.ok(list.result.campaigns.some((c) => c.id === long.result.campaign && c.name === 'é'.repeat(80)), list.raw);
+  const tooLong = await host.cmd('campaign.create', { name: 'é'.repeat(81), system: 'generic' });
+  assert.equal(tooLong.code, 'bad_request', tooLong.raw);
+});
