@@ -30,6 +30,7 @@ typedef struct campaign {
     int64_t work_seq;
     int64_t snap_seq; /* seq of the newest snapshot written */
     int fresh;        /* created in the open transaction: dropped if it rolls back */
+    int changed;      /* its state changed in the batch being delivered */
     engine_conn *conns;
     seat_rt *seats;
     struct campaign *next;
@@ -436,6 +437,7 @@ int engine_flush(engine *e)
                 json_decref(k->state);
                 k->state = k->work;
                 k->seq = k->work_seq;
+                k->changed = 1;
             } else {
                 json_decref(k->work);
             }
@@ -472,9 +474,11 @@ int engine_flush(engine *e)
         free(p);
         p = next;
     }
-    if (ok)
-        for (campaign *k = e->camps; k; k = k->next)
+    for (campaign *k = e->camps; k; k = k->next) {
+        if (k->changed)
             drop_removed_seats(k);
+        k->changed = 0;
+    }
     reap_dead(e);
     return 1;
 }
