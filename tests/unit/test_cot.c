@@ -4,7 +4,6 @@
  * exact distribution enumerated here (independently of rules/cot/cot.c).
  */
 #include <check.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,66 +12,13 @@
 #include "cot/cot.h"
 #include "rng.h"
 #include "system.h"
+#include "rules_util.h"
 #include "stats.h"
 
-#ifndef TB_SOURCE_ROOT
-#define TB_SOURCE_ROOT "."
-#endif
-
-/* Runs `cot CHECK` with params (JSON text) and scripted faces; the script must be used up
- * exactly. Returns the result (caller decrefs). */
+/* Runs `cot CHECK` with scripted faces; the script must be used up exactly (rules_util.h). */
 static json_t *run_scripted(const char *check, const char *params, const int *faces, size_t n)
 {
-    rules_rng *rng = rules_rng_scripted(faces, n);
-    json_t *p = json_loads(params, 0, NULL);
-    ck_assert_ptr_nonnull(p);
-    json_t *r = NULL;
-    tb_err err = {0};
-    int rc = rules_check_run("cot", check, p, rng, &r, &err);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-    ck_assert_int_eq(rules_rng_exhausted(rng), 0);
-    /* every face scripted was asked for */
-    int extra = rules_rng_die(rng, 6);
-    (void)extra;
-    ck_assert_int_eq(rules_rng_exhausted(rng), 1);
-    rules_rng_destroy(rng);
-    json_decref(p);
-    return r;
-}
-
-static int iget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_integer(v), "field %s is not an integer", k);
-    return (int)json_integer_value(v);
-}
-
-static int bget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_boolean(v), "field %s is not a boolean", k);
-    return json_is_true(v);
-}
-
-static void assert_line(const json_t *r, const char *want)
-{
-    char *line = rules_result_format(r);
-    ck_assert_str_eq(line, want);
-    free(line);
-}
-
-static int param_error(const char *check, const char *params, const char *needle)
-{
-    rules_rng *rng = rules_rng_seeded(1);
-    json_t *p = json_loads(params, 0, NULL);
-    json_t *r = NULL;
-    tb_err err = {0};
-    int rc = rules_check_run("cot", check, p, rng, &r, &err);
-    ck_assert_ptr_null(r);
-    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' lacks '%s'", err.msg, needle);
-    json_decref(p);
-    rules_rng_destroy(rng);
-    return rc;
+    return ru_run_scripted_exact("cot", check, params, faces, n);
 }
 
 /* ---- the pool, dice fed in ---- */
@@ -82,10 +28,10 @@ START_TEST(pool_keeps_the_ability_many_highest_issue_example)
     /* 000:9; the issue's line "5k2 → 6 5 [4 2 1] = 11 vs 9: success" */
     const int faces[] = {4, 6, 1, 5, 2};
     json_t *r = run_scripted("pool", "{\"skill\":3,\"ability\":2}", faces, 5);
-    ck_assert_int_eq(iget(r, "total"), 11);
-    ck_assert_int_eq(bget(r, "success"), 1);
-    ck_assert_int_eq(bget(r, "catastrophe"), 0);
-    ck_assert_int_eq(iget(r, "difficulty"), 9); /* 000:13 base difficulty */
+    ck_assert_int_eq(ru_ival(r, "total"), 11);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
+    ck_assert_int_eq(ru_bval(r, "catastrophe"), 0);
+    ck_assert_int_eq(ru_ival(r, "difficulty"), 9); /* 000:13 base difficulty */
     json_t *kept = json_object_get(r, "kept");
     ck_assert_int_eq(json_array_size(kept), 2);
     ck_assert_int_eq(json_integer_value(json_array_get(kept, 0)), 6);
@@ -96,11 +42,11 @@ START_TEST(pool_keeps_the_ability_many_highest_issue_example)
     const int want_kept[] = {0, 1, 0, 1, 0};
     for (int i = 0; i < 5; i++) {
         json_t *d = json_array_get(dice, (size_t)i);
-        ck_assert_int_eq(iget(d, "sides"), 6);
-        ck_assert_int_eq(iget(d, "value"), faces[i]);
-        ck_assert_int_eq(bget(d, "kept"), want_kept[i]);
+        ck_assert_int_eq(ru_ival(d, "sides"), 6);
+        ck_assert_int_eq(ru_ival(d, "value"), faces[i]);
+        ck_assert_int_eq(ru_bval(d, "kept"), want_kept[i]);
     }
-    assert_line(r, "5k2 → 6 5 [4 2 1] = 11 vs 9: success");
+    ru_assert_line(r, "5k2 → 6 5 [4 2 1] = 11 vs 9: success");
     json_decref(r);
 }
 END_TEST
@@ -110,18 +56,18 @@ START_TEST(pool_meeting_the_difficulty_succeeds_one_below_fails)
     /* 000:9,13 compare to the difficulty; met or exceeded succeeds */
     const int meet[] = {5, 4, 1};
     json_t *r = run_scripted("pool", "{\"skill\":1,\"ability\":2}", meet, 3);
-    ck_assert_int_eq(iget(r, "total"), 9);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_ival(r, "total"), 9);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
     const int below[] = {4, 4, 3};
     r = run_scripted("pool", "{\"skill\":1,\"ability\":2}", below, 3);
-    ck_assert_int_eq(iget(r, "total"), 8);
-    ck_assert_int_eq(bget(r, "success"), 0);
-    assert_line(r, "3k2 → 4 4 [3] = 8 vs 9: failure");
+    ck_assert_int_eq(ru_ival(r, "total"), 8);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
+    ru_assert_line(r, "3k2 → 4 4 [3] = 8 vs 9: failure");
     json_decref(r);
     const int hard[] = {6, 6, 6};
     r = run_scripted("pool", "{\"skill\":1,\"ability\":2,\"difficulty\":13}", hard, 3);
-    ck_assert_int_eq(bget(r, "success"), 0);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
     json_decref(r);
 }
 END_TEST
@@ -131,17 +77,17 @@ START_TEST(pool_all_ones_is_a_catastrophe_and_always_fails)
     /* 000:9 "Rolling all 1s is a Catastrophe" — even against difficulty 0 */
     const int ones[] = {1, 1, 1, 1};
     json_t *r = run_scripted("pool", "{\"skill\":2,\"ability\":2,\"difficulty\":0}", ones, 4);
-    ck_assert_int_eq(iget(r, "total"), 2);
-    ck_assert_int_eq(bget(r, "catastrophe"), 1);
-    ck_assert_int_eq(bget(r, "success"), 0);
-    assert_line(r, "4k2 → 1 1 [1 1] = 2 vs 0: catastrophe");
+    ck_assert_int_eq(ru_ival(r, "total"), 2);
+    ck_assert_int_eq(ru_bval(r, "catastrophe"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
+    ru_assert_line(r, "4k2 → 1 1 [1 1] = 2 vs 0: catastrophe");
     json_decref(r);
     /* one dropped die that is not a 1: no catastrophe */
     const int almost[] = {1, 1, 2};
     r = run_scripted("pool", "{\"skill\":2,\"ability\":1,\"difficulty\":0}", almost, 3);
-    ck_assert_int_eq(bget(r, "catastrophe"), 0);
-    ck_assert_int_eq(iget(r, "total"), 2);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_bval(r, "catastrophe"), 0);
+    ck_assert_int_eq(ru_ival(r, "total"), 2);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
 }
 END_TEST
@@ -151,16 +97,16 @@ START_TEST(pool_bonus_is_plus_b_k0)
     /* 000:27 "+1k0": one more die rolled, none more kept */
     const int faces[] = {2, 3, 6, 1, 5, 4};
     json_t *r = run_scripted("pool", "{\"skill\":3,\"ability\":2,\"bonus\":1}", faces, 6);
-    ck_assert_int_eq(iget(r, "rolled"), 6);
-    ck_assert_int_eq(iget(r, "keep"), 2);
-    ck_assert_int_eq(iget(r, "total"), 11);
-    assert_line(r, "6k2 → 6 5 [4 3 2 1] = 11 vs 9: success");
+    ck_assert_int_eq(ru_ival(r, "rolled"), 6);
+    ck_assert_int_eq(ru_ival(r, "keep"), 2);
+    ck_assert_int_eq(ru_ival(r, "total"), 11);
+    ru_assert_line(r, "6k2 → 6 5 [4 3 2 1] = 11 vs 9: success");
     json_decref(r);
     /* kept_bonus: +0k1 keeps one more */
     const int f2[] = {2, 3, 6};
     r = run_scripted("pool", "{\"skill\":1,\"ability\":2,\"kept_bonus\":1}", f2, 3);
-    ck_assert_int_eq(iget(r, "keep"), 3);
-    ck_assert_int_eq(iget(r, "total"), 11);
+    ck_assert_int_eq(ru_ival(r, "keep"), 3);
+    ck_assert_int_eq(ru_ival(r, "total"), 11);
     json_decref(r);
 }
 END_TEST
@@ -171,12 +117,12 @@ START_TEST(pool_negative_bonus_removes_dice_and_keeps_all_left)
      * (RULES.md cot reading 2) */
     const int faces[] = {3, 5};
     json_t *r = run_scripted("pool", "{\"skill\":0,\"ability\":3,\"bonus\":-1}", faces, 2);
-    ck_assert_int_eq(iget(r, "rolled"), 2);
-    ck_assert_int_eq(iget(r, "keep"), 2);
-    ck_assert_int_eq(iget(r, "total"), 8);
+    ck_assert_int_eq(ru_ival(r, "rolled"), 2);
+    ck_assert_int_eq(ru_ival(r, "keep"), 2);
+    ck_assert_int_eq(ru_ival(r, "total"), 8);
     json_decref(r);
     ck_assert_int_eq(
-        param_error("pool", "{\"skill\":0,\"ability\":2,\"bonus\":-2}", "at least 1 die"),
+        ru_param_error("cot", "pool", "{\"skill\":0,\"ability\":2,\"bonus\":-2}", "at least 1 die"),
         TB_BAD_REQUEST);
 }
 END_TEST
@@ -187,20 +133,20 @@ START_TEST(opposed_opponent_rolls_first_and_sets_the_difficulty)
     const int faces[] = {4, 3, 1, 5, 2, 2};
     json_t *r = run_scripted(
         "opposed", "{\"skill\":1,\"ability\":2,\"opp_skill\":1,\"opp_ability\":2}", faces, 6);
-    ck_assert_int_eq(iget(r, "difficulty"), 7);
-    ck_assert_int_eq(iget(r, "total"), 7);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_ival(r, "difficulty"), 7);
+    ck_assert_int_eq(ru_ival(r, "total"), 7);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_t *dice = json_object_get(r, "dice");
     ck_assert_int_eq(json_array_size(dice), 6);
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(dice, 0), "by")), "opponent");
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(dice, 3), "by")), "actor");
-    ck_assert_int_eq(iget(json_object_get(r, "opponent"), "total"), 7);
-    assert_line(r, "opponent 3k2 → 4 3 [1] = 7; 3k2 → 5 2 [2] = 7 vs 7: success");
+    ck_assert_int_eq(ru_ival(json_object_get(r, "opponent"), "total"), 7);
+    ru_assert_line(r, "opponent 3k2 → 4 3 [1] = 7; 3k2 → 5 2 [2] = 7 vs 7: success");
     json_decref(r);
     const int lose[] = {6, 6, 1, 6, 5, 1};
     r = run_scripted("opposed", "{\"skill\":1,\"ability\":2,\"opp_skill\":1,\"opp_ability\":2}",
                      lose, 6);
-    ck_assert_int_eq(bget(r, "success"), 0);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
     json_decref(r);
 }
 END_TEST
@@ -211,18 +157,18 @@ START_TEST(opposed_opponent_catastrophe_still_sets_its_total)
     const int faces[] = {1, 1, 1, 2, 1};
     json_t *r = run_scripted(
         "opposed", "{\"skill\":1,\"ability\":1,\"opp_skill\":1,\"opp_ability\":2}", faces, 5);
-    ck_assert_int_eq(iget(r, "difficulty"), 2);
-    ck_assert_int_eq(bget(json_object_get(r, "opponent"), "catastrophe"), 1);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_ival(r, "difficulty"), 2);
+    ck_assert_int_eq(ru_bval(json_object_get(r, "opponent"), "catastrophe"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
     /* the actor's catastrophe fails even against a lower total */
     const int f2[] = {1, 1, 1, 1, 1};
     r = run_scripted("opposed",
                      "{\"skill\":1,\"ability\":1,\"opp_skill\":0,\"opp_ability\":1,\"bonus\":1}",
                      f2, 4);
-    ck_assert_int_eq(iget(r, "difficulty"), 1);
-    ck_assert_int_eq(bget(r, "catastrophe"), 1);
-    ck_assert_int_eq(bget(r, "success"), 0);
+    ck_assert_int_eq(ru_ival(r, "difficulty"), 1);
+    ck_assert_int_eq(ru_bval(r, "catastrophe"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
     json_decref(r);
 }
 END_TEST
@@ -239,9 +185,9 @@ START_TEST(guard_scores_are_three_per_kept_die_plus_one_per_extra)
                                0, NULL);
     json_t *d = rules_sheet_derive("cot", sheet);
     ck_assert_ptr_nonnull(d);
-    ck_assert_int_eq(iget(d, "awareness"), 3 * 1 + 2);
-    ck_assert_int_eq(iget(d, "training"), 3 * 2 + 3);
-    ck_assert_int_eq(iget(d, "foresight_max"), 1);
+    ck_assert_int_eq(ru_ival(d, "awareness"), 3 * 1 + 2);
+    ck_assert_int_eq(ru_ival(d, "training"), 3 * 2 + 3);
+    ck_assert_int_eq(ru_ival(d, "foresight_max"), 1);
     json_t *ini = json_object_get(json_object_get(d, "initiative"), "social");
     ck_assert_str_eq(json_string_value(json_object_get(ini, "pool")), "It+Size Up");
     json_decref(d);
@@ -259,8 +205,8 @@ START_TEST(cover_pool_adds_armour_bonus)
         0, NULL);
     json_t *d = rules_sheet_derive("cot", sheet);
     json_t *cover = json_object_get(d, "cover");
-    ck_assert_int_eq(iget(cover, "rolled"), 6);
-    ck_assert_int_eq(iget(cover, "keep"), 3);
+    ck_assert_int_eq(ru_ival(cover, "rolled"), 6);
+    ck_assert_int_eq(ru_ival(cover, "keep"), 3);
     json_decref(d);
     json_decref(sheet);
 }
@@ -268,23 +214,24 @@ END_TEST
 
 START_TEST(param_errors_name_the_parameter)
 {
-    ck_assert_int_eq(param_error("pool", "{\"ability\":2}", "'skill'"), TB_BAD_REQUEST);
+    ck_assert_int_eq(ru_param_error("cot", "pool", "{\"ability\":2}", "'skill'"), TB_BAD_REQUEST);
     ck_assert_int_eq(
-        param_error("pool", "{\"skill\":2,\"ability\":0}", "'ability' must be in 1..10"),
+        ru_param_error("cot", "pool", "{\"skill\":2,\"ability\":0}", "'ability' must be in 1..10"),
         TB_BAD_REQUEST);
-    ck_assert_int_eq(param_error("pool", "{\"skill\":2,\"ability\":2,\"luck\":1}", "'luck'"),
-                     TB_BAD_REQUEST);
     ck_assert_int_eq(
-        param_error("pool", "{\"skill\":\"2\",\"ability\":2}", "'skill' must be an integer"),
+        ru_param_error("cot", "pool", "{\"skill\":2,\"ability\":2,\"luck\":1}", "'luck'"),
         TB_BAD_REQUEST);
-    ck_assert_int_eq(param_error("pool", "{\"skill\":2.5,\"ability\":2}", "'skill'"),
+    ck_assert_int_eq(ru_param_error("cot", "pool", "{\"skill\":\"2\",\"ability\":2}",
+                                    "'skill' must be an integer"),
                      TB_BAD_REQUEST);
-    ck_assert_int_eq(
-        param_error("pool", "{\"skill\":2,\"ability\":2,\"difficulty\":-1}", "'difficulty'"),
-        TB_BAD_REQUEST);
-    ck_assert_int_eq(param_error("opposed", "{\"skill\":2,\"ability\":2}", "'opp_skill'"),
+    ck_assert_int_eq(ru_param_error("cot", "pool", "{\"skill\":2.5,\"ability\":2}", "'skill'"),
                      TB_BAD_REQUEST);
-    ck_assert_int_eq(param_error("nosuch", "{}", "no check 'nosuch'"), TB_NOT_FOUND);
+    ck_assert_int_eq(ru_param_error("cot", "pool", "{\"skill\":2,\"ability\":2,\"difficulty\":-1}",
+                                    "'difficulty'"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(ru_param_error("cot", "opposed", "{\"skill\":2,\"ability\":2}", "'opp_skill'"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(ru_param_error("cot", "nosuch", "{}", "no check 'nosuch'"), TB_NOT_FOUND);
 }
 END_TEST
 
@@ -355,7 +302,7 @@ START_TEST(pool_distribution_matches_enumeration)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run_with(s, c, params, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        obs[cat_of(ru_ival(r, "total"), ru_bval(r, "success"), ru_bval(r, "catastrophe"))]++;
         json_decref(r);
     }
     int df;
@@ -389,7 +336,7 @@ START_TEST(pool_catastrophe_rate_matches_enumeration)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run("cot", "pool", params, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        obs[cat_of(ru_ival(r, "total"), ru_bval(r, "success"), ru_bval(r, "catastrophe"))]++;
         json_decref(r);
     }
     int df;
@@ -418,7 +365,7 @@ START_TEST(opposed_distribution_matches_enumeration)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run("cot", "opposed", params, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "total"), bget(r, "success"), bget(r, "catastrophe"))]++;
+        obs[cat_of(ru_ival(r, "total"), ru_bval(r, "success"), ru_bval(r, "catastrophe"))]++;
         json_decref(r);
     }
     for (int rule = 0; rule < 2; rule++) {
@@ -449,38 +396,9 @@ END_TEST
 
 /* ---- sheets ---- */
 
-static json_t *load(const char *path)
-{
-    json_error_t e;
-    json_t *j = json_load_file(path, 0, &e);
-    ck_assert_msg(j != NULL, "%s: %s", path, e.text);
-    return j;
-}
-
 START_TEST(every_sample_character_passes)
 {
-    const char *dir = TB_SOURCE_ROOT "/rules/cot/samples";
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        json_t *sheet = load(path);
-        tb_err err = {0};
-        ck_assert_msg(rules_sheet_validate("cot", sheet, &err) == 0, "%s: %s", path, err.msg);
-        json_t *dv = rules_sheet_derive("cot", sheet);
-        ck_assert_ptr_nonnull(dv);
-        json_decref(dv);
-        json_decref(sheet);
-        n++;
-    }
-    closedir(d);
-    ck_assert_int_ge(n, 3);
+    ck_assert_int_ge(ru_assert_every_sample_valid("cot"), 3);
 }
 END_TEST
 
@@ -493,10 +411,7 @@ static void sheet_fails(const char *rest, const char *needle)
     snprintf(text, sizeof text, "%s%s}", BASE, rest);
     json_t *sheet = json_loads(text, 0, NULL);
     ck_assert_msg(sheet != NULL, "bad test JSON %s", text);
-    tb_err err = {0};
-    ck_assert_int_eq(rules_sheet_validate("cot", sheet, &err), TB_BAD_REQUEST);
-    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' lacks '%s'", err.msg, needle);
-    ck_assert_ptr_null(rules_sheet_derive("cot", sheet));
+    ru_assert_sheet_invalid_underivable("cot", sheet, needle);
     json_decref(sheet);
 }
 
@@ -615,9 +530,5 @@ int main(void)
     tcase_add_test(sh, bad_sheets_fail_with_their_message);
     tcase_add_test(sh, sheet_schema_describes_every_skill_with_its_group);
     suite_add_tcase(s, sh);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ru_run_suite(s);
 }

@@ -14,53 +14,19 @@
 #include "fivey/fivey.h"
 #include "rng.h"
 #include "system.h"
+#include "rules_util.h"
 #include "stats.h"
 
-/* ---- statistics: exact distributions by enumeration vs a seeded sample ---- */
-/* The chi-square test itself is stats_assert_fits_only (stats.h): sparse categories pooled
- * into one bin, Wilson-Hilferty p = 0.001 with df clamped to >= 1. */
-
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
-#define STAT_ROLLS 100000
-#define MAX_CATS 4096
-
-static json_t *load_json(const char *path)
-{
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    ck_assert_msg(j != NULL, "%s: %s (line %d)", path, je.text, je.line);
-    return j;
-}
-
 /* ---- helpers ---- */
+/* Scripted checks, result fields, samples and error checks are shared (rules_util.h). The
+ * distribution tests compare STAT_ROLLS seeded rolls with exact enumerations using
+ * stats_assert_fits_only (stats.h): sparse categories pooled into one bin, Wilson-Hilferty
+ * p = 0.001 with df clamped to >= 1. */
 
+/* Runs `fivey CHECK` with scripted faces; the script must not run out (rules_util.h). */
 static json_t *run_scripted(const char *check, const char *params, const int *faces, size_t n)
 {
-    json_t *p = json_loads(params, 0, NULL);
-    ck_assert_msg(p != NULL, "bad test params %s", params);
-    rules_rng *rng = rules_rng_scripted(faces, n);
-    json_t *r = NULL;
-    tb_err err = {0};
-    int rc = rules_check_run("fivey", check, p, rng, &r, &err);
-    ck_assert_msg(rc == 0, "%s %s: %s", check, params, err.msg);
-    ck_assert_msg(!rules_rng_exhausted(rng), "%s %s: script too short", check, params);
-    rules_rng_destroy(rng);
-    json_decref(p);
-    return r;
-}
-
-static int ival(const json_t *r, const char *k)
-{
-    json_t *v = json_object_get(r, k);
-    ck_assert_msg(json_is_integer(v), "result field '%s' is not an integer", k);
-    return (int)json_integer_value(v);
-}
-
-static int bval(const json_t *r, const char *k)
-{
-    json_t *v = json_object_get(r, k);
-    ck_assert_msg(json_is_boolean(v), "result field '%s' is not a boolean", k);
-    return json_is_true(v);
+    return ru_run_scripted("fivey", check, params, faces, n);
 }
 
 /* ---- worked examples (004) ---- */
@@ -77,8 +43,8 @@ START_TEST(example_star_difficulty_table)
             char params[64];
             snprintf(params, sizeof params, "{\"stat\":1,\"dc\":%d}", fivey_dc_for_stars(stars));
             json_t *r = run_scripted("check", params, &face, 1);
-            ck_assert_int_eq(ival(r, "dc"), 10 + 2 * stars);
-            wins += bval(r, "success");
+            ck_assert_int_eq(ru_ival(r, "dc"), 10 + 2 * stars);
+            wins += ru_bval(r, "success");
             json_decref(r);
         }
         ck_assert_int_eq(wins * 5, want_pct[stars - 1]);
@@ -91,13 +57,13 @@ START_TEST(example_skill_doubles_the_bonus)
 {
     int f[] = {6};
     json_t *r = run_scripted("check", "{\"stat\":4,\"dc\":14,\"skilled\":1}", f, 1);
-    ck_assert_int_eq(ival(r, "bonus"), 8);
-    ck_assert_int_eq(ival(r, "total"), 14);
-    ck_assert(bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "bonus"), 8);
+    ck_assert_int_eq(ru_ival(r, "total"), 14);
+    ck_assert(ru_bval(r, "success"));
     json_decref(r);
     r = run_scripted("check", "{\"stat\":4,\"dc\":14}", f, 1);
-    ck_assert_int_eq(ival(r, "total"), 10);
-    ck_assert(!bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "total"), 10);
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
     /* 004:124 skills do not stack: doubled once, never quadrupled */
     ck_assert_int_eq(fivey_bonus(4, 1), 8);
@@ -110,13 +76,13 @@ START_TEST(example_advantage_and_disadvantage)
 {
     int f[] = {4, 17};
     json_t *r = run_scripted("check", "{\"stat\":2,\"dc\":12,\"adv\":1}", f, 2);
-    ck_assert_int_eq(ival(r, "natural"), 17);
-    ck_assert(bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "natural"), 17);
+    ck_assert(ru_bval(r, "success"));
     ck_assert_int_eq((int)json_array_size(json_object_get(r, "dice")), 2);
     json_decref(r);
     r = run_scripted("check", "{\"stat\":2,\"dc\":12,\"dis\":1}", f, 2);
-    ck_assert_int_eq(ival(r, "natural"), 4);
-    ck_assert(!bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "natural"), 4);
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
 }
 END_TEST
@@ -128,12 +94,12 @@ START_TEST(example_natural_20_odds)
     int n20 = 0, n20adv = 0;
     for (int a = 1; a <= 20; a++) {
         json_t *r = run_scripted("check", "{\"stat\":1,\"dc\":12}", &a, 1);
-        n20 += ival(r, "natural") == 20;
+        n20 += ru_ival(r, "natural") == 20;
         json_decref(r);
         for (int b = 1; b <= 20; b++) {
             int f[] = {a, b};
             r = run_scripted("check", "{\"stat\":1,\"dc\":12,\"adv\":1}", f, 2);
-            n20adv += ival(r, "natural") == 20;
+            n20adv += ru_ival(r, "natural") == 20;
             json_decref(r);
         }
     }
@@ -147,14 +113,14 @@ START_TEST(example_cooperation)
 {
     int f[] = {3, 15};
     json_t *r = run_scripted("cooperate", "{\"stat\":2,\"stat2\":1,\"dc\":16}", f, 2);
-    ck_assert(bval(r, "success"));
+    ck_assert(ru_bval(r, "success"));
     json_t *rolls = json_object_get(r, "rolls");
-    ck_assert(!bval(json_array_get(rolls, 0), "success"));
-    ck_assert(bval(json_array_get(rolls, 1), "success"));
+    ck_assert(!ru_bval(json_array_get(rolls, 0), "success"));
+    ck_assert(ru_bval(json_array_get(rolls, 1), "success"));
     json_decref(r);
     int g[] = {3, 5};
     r = run_scripted("cooperate", "{\"stat\":2,\"stat2\":1,\"dc\":16}", g, 2);
-    ck_assert(!bval(r, "success"));
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
 }
 END_TEST
@@ -165,15 +131,15 @@ START_TEST(example_contest)
 {
     int f[] = {11, 9};
     json_t *r = run_scripted("contest", "{\"stat\":2,\"opp_stat\":3}", f, 2);
-    ck_assert_int_eq(ival(r, "total"), 13);
-    ck_assert_int_eq(ival(json_object_get(r, "opponent"), "total"), 12);
+    ck_assert_int_eq(ru_ival(r, "total"), 13);
+    ck_assert_int_eq(ru_ival(json_object_get(r, "opponent"), "total"), 12);
     ck_assert_str_eq(json_string_value(json_object_get(r, "winner")), "actor");
-    ck_assert(bval(r, "success"));
+    ck_assert(ru_bval(r, "success"));
     json_decref(r);
     int g[] = {10, 9};
     r = run_scripted("contest", "{\"stat\":2,\"opp_stat\":3}", g, 2);
     ck_assert_str_eq(json_string_value(json_object_get(r, "winner")), "tie");
-    ck_assert(!bval(r, "success"));
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
 }
 END_TEST
@@ -186,7 +152,7 @@ START_TEST(example_passive_scores)
     ck_assert_int_eq(fivey_passive(fivey_bonus(3, 1)), 16);
     int f[] = {10};
     json_t *r = run_scripted("check", "{\"stat\":2,\"dc\":13}", f, 1);
-    ck_assert(!bval(r, "success"));
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
 }
 END_TEST
@@ -196,13 +162,11 @@ START_TEST(example_inspiration_die)
 {
     int f[] = {9, 4};
     json_t *r = run_scripted("check", "{\"stat\":2,\"dc\":14,\"inspiration\":1}", f, 2);
-    ck_assert_int_eq(ival(r, "natural"), 9);
-    ck_assert_int_eq(ival(r, "inspiration"), 4);
-    ck_assert_int_eq(ival(r, "total"), 15);
-    ck_assert(bval(r, "success"));
-    char *line = rules_result_format(r);
-    ck_assert_str_eq(line, "d20 9 +2 +d6 4 = 15 vs DC 14: success");
-    free(line);
+    ck_assert_int_eq(ru_ival(r, "natural"), 9);
+    ck_assert_int_eq(ru_ival(r, "inspiration"), 4);
+    ck_assert_int_eq(ru_ival(r, "total"), 15);
+    ck_assert(ru_bval(r, "success"));
+    ru_assert_line(r, "d20 9 +2 +d6 4 = 15 vs DC 14: success");
     json_decref(r);
 }
 END_TEST
@@ -213,12 +177,12 @@ START_TEST(example_inspiration_for_xp)
 {
     int f[] = {2, 5};
     json_t *r = run_scripted("xp", "{\"dice\":2,\"level\":1}", f, 2);
-    ck_assert_int_eq(ival(r, "total"), 5);
+    ck_assert_int_eq(ru_ival(r, "total"), 5);
     ck_assert(json_is_null(json_object_get(r, "success")));
     json_decref(r);
     int g[] = {2, 5, 3};
     r = run_scripted("xp", "{\"dice\":3,\"level\":3}", g, 3);
-    ck_assert_int_eq(ival(r, "total"), 10);
+    ck_assert_int_eq(ru_ival(r, "total"), 10);
     json_decref(r);
 }
 END_TEST
@@ -255,11 +219,11 @@ START_TEST(example_random_encounter_chance)
     int hits = 0;
     for (int face = 1; face <= 20; face++) {
         json_t *r = run_scripted("encounter", "{\"chance\":4}", &face, 1);
-        hits += bval(r, "encounter");
+        hits += ru_bval(r, "encounter");
         if (face == 4)
-            ck_assert(bval(r, "encounter"));
+            ck_assert(ru_bval(r, "encounter"));
         if (face == 5)
-            ck_assert(!bval(r, "encounter"));
+            ck_assert(!ru_bval(r, "encounter"));
         json_decref(r);
     }
     ck_assert_int_eq(hits, 4);
@@ -353,29 +317,10 @@ static const char *const fnames[] = {"right",
                                      "lowest kept",
                                      "5 or more on a d20"};
 
-static void sample_counts(const char *check, const char *params, long seed,
-                          int (*cat)(const json_t *), long *counts, int k)
-{
-    json_t *p = json_loads(params, 0, NULL);
-    rules_rng *rng = rules_rng_seeded((uint64_t)seed);
-    memset(counts, 0, sizeof(long) * (size_t)k);
-    for (long i = 0; i < STAT_ROLLS; i++) {
-        json_t *r = NULL;
-        tb_err err;
-        ck_assert_int_eq(rules_check_run("fivey", check, p, rng, &r, &err), 0);
-        int c = cat(r);
-        ck_assert(c >= 0 && c < k);
-        counts[c]++;
-        json_decref(r);
-    }
-    rules_rng_destroy(rng);
-    json_decref(p);
-}
-
 /* check: category = total (0..60) x success */
 static int cat_total(const json_t *r)
 {
-    return ival(r, "total") * 2 + bval(r, "success");
+    return ru_ival(r, "total") * 2 + ru_bval(r, "success");
 }
 
 /* Adds the exact distribution of one check to dist (categories of cat_total). */
@@ -430,7 +375,7 @@ START_TEST(dist_check_matches_exact_distribution)
 {
     enum { K = 2 * 50 };
     long counts[K];
-    sample_counts("check", check_cases[_i].params, 4083 + _i, cat_total, counts, K);
+    ru_sample_counts("fivey", "check", check_cases[_i].params, 4083 + _i, cat_total, counts, K);
     double right[K] = {0}, wrong[3][K];
     memset(wrong, 0, sizeof wrong);
     check_dist(right, check_cases[_i].stat, check_cases[_i].skilled, check_cases[_i].edge,
@@ -459,8 +404,8 @@ START_TEST(dist_contest_highest_wins)
 {
     enum { K = 3 };
     long counts[K];
-    sample_counts("contest", "{\"stat\":2,\"skilled\":1,\"opp_stat\":4}", 4108, cat_winner, counts,
-                  K);
+    ru_sample_counts("fivey", "contest", "{\"stat\":2,\"skilled\":1,\"opp_stat\":4}", 4108,
+                     cat_winner, counts, K);
     double right[K] = {0}, notdbl[K] = {0}, tie_actor[K] = {0};
     for (int a = 1; a <= 20; a++)
         for (int b = 1; b <= 20; b++) {
@@ -479,14 +424,15 @@ END_TEST
 /* cooperate stat=1 stat2=3 dc=17: success. */
 static int cat_success(const json_t *r)
 {
-    return bval(r, "success");
+    return ru_bval(r, "success");
 }
 
 START_TEST(dist_cooperation_one_success_is_enough)
 {
     enum { K = 2 };
     long counts[K];
-    sample_counts("cooperate", "{\"stat\":1,\"stat2\":3,\"dc\":17}", 4104, cat_success, counts, K);
+    ru_sample_counts("fivey", "cooperate", "{\"stat\":1,\"stat2\":3,\"dc\":17}", 4104, cat_success,
+                     counts, K);
     double right[K] = {0}, both[K] = {0};
     for (int a = 1; a <= 20; a++)
         for (int b = 1; b <= 20; b++) {
@@ -503,14 +449,14 @@ END_TEST
 /* xp dice=3 level=2: the sum of the 2 highest d6. */
 static int cat_total_only(const json_t *r)
 {
-    return ival(r, "total");
+    return ru_ival(r, "total");
 }
 
 START_TEST(dist_inspiration_xp_keeps_the_highest)
 {
     enum { K = 19 };
     long counts[K];
-    sample_counts("xp", "{\"dice\":3,\"level\":2}", 4402, cat_total_only, counts, K);
+    ru_sample_counts("fivey", "xp", "{\"dice\":3,\"level\":2}", 4402, cat_total_only, counts, K);
     double dist[3][K];
     memset(dist, 0, sizeof dist);
     for (int a = 1; a <= 6; a++)
@@ -531,14 +477,14 @@ END_TEST
 /* encounter chance=4: 4-in-20. */
 static int cat_encounter(const json_t *r)
 {
-    return bval(r, "encounter");
+    return ru_bval(r, "encounter");
 }
 
 START_TEST(dist_encounter_is_x_in_20)
 {
     enum { K = 2 };
     long counts[K];
-    sample_counts("encounter", "{\"chance\":4}", 4533, cat_encounter, counts, K);
+    ru_sample_counts("fivey", "encounter", "{\"chance\":4}", 4533, cat_encounter, counts, K);
     double right[K] = {0.8, 0.2}, printed[K] = {0.2, 0.8};
     const double *wp[1] = {printed};
     const char *wn[1] = {fnames[F_FIVE_PLUS]};
@@ -552,26 +498,12 @@ static const char *const sample_files[] = {"vesper.json", "brunhild.json", "syll
 
 static json_t *sample(int i)
 {
-    char dir[512], path[700];
-    snprintf(dir, sizeof dir, "%s", __FILE__);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    snprintf(path, sizeof path, "%s/../../rules/fivey/samples/%s", dir, sample_files[i]);
-    return load_json(path);
+    return ru_load_sample("fivey", sample_files[i]);
 }
 
 START_TEST(every_sample_sheet_validates)
 {
-    json_t *s = sample(_i);
-    tb_err err = {0};
-    ck_assert_msg(rules_sheet_validate("fivey", s, &err) == 0, "%s: %s", sample_files[_i], err.msg);
-    json_t *d = rules_sheet_derive("fivey", s);
-    ck_assert_ptr_nonnull(d);
-    json_decref(d);
-    json_decref(s);
+    ru_assert_sample_valid("fivey", sample_files[_i]);
 }
 END_TEST
 
@@ -579,31 +511,31 @@ START_TEST(derived_values_of_the_samples)
 {
     json_t *s = sample(0); /* Vesper: unarmored DEX 1, CHA 4, level 2, 340 XP, 3 damage */
     json_t *d = rules_sheet_derive("fivey", s);
-    ck_assert_int_eq(ival(d, "defense_class"), 11);
-    ck_assert_int_eq(ival(json_object_get(d, "passive"), "cha"), 14);
-    ck_assert_int_eq(ival(json_object_get(d, "passive_skilled"), "cha"), 18);
-    ck_assert_int_eq(ival(d, "hp_left"), 8);
-    ck_assert(!bval(d, "dead"));
-    ck_assert_int_eq(ival(d, "next_level_xp"), 600);
-    ck_assert(!bval(d, "level_up_due"));
+    ck_assert_int_eq(ru_ival(d, "defense_class"), 11);
+    ck_assert_int_eq(ru_ival(json_object_get(d, "passive"), "cha"), 14);
+    ck_assert_int_eq(ru_ival(json_object_get(d, "passive_skilled"), "cha"), 18);
+    ck_assert_int_eq(ru_ival(d, "hp_left"), 8);
+    ck_assert(!ru_bval(d, "dead"));
+    ck_assert_int_eq(ru_ival(d, "next_level_xp"), 600);
+    ck_assert(!ru_bval(d, "level_up_due"));
     ck_assert_str_eq(json_string_value(json_object_get(d, "healing_rate")), "1d6+2");
     json_t *dagger = json_array_get(json_object_get(d, "weapons"), 0);
-    ck_assert_int_eq(ival(dagger, "attack_bonus"), 8);
+    ck_assert_int_eq(ru_ival(dagger, "attack_bonus"), 8);
     ck_assert_str_eq(json_string_value(json_object_get(dagger, "damage")), "1d6+4");
     json_decref(d);
     json_decref(s);
     s = sample(1); /* Brunhild: chain + shield, STR 3 */
     d = rules_sheet_derive("fivey", s);
-    ck_assert_int_eq(ival(d, "defense_class"), 15);
-    ck_assert_int_eq(ival(d, "movement"), 6);
+    ck_assert_int_eq(ru_ival(d, "defense_class"), 15);
+    ck_assert_int_eq(ru_ival(d, "movement"), 6);
     json_decref(d);
     json_decref(s);
     s = sample(2); /* Sylla: leather, attuned to her bow (not proficient) */
     d = rules_sheet_derive("fivey", s);
-    ck_assert_int_eq(ival(d, "defense_class"), 12);
-    ck_assert_int_eq(ival(json_array_get(json_object_get(d, "weapons"), 0), "attack_bonus"), 4);
-    ck_assert_int_eq(ival(d, "trait_slots"), 1);
-    ck_assert_int_eq(ival(d, "inspiration_start"), 0);
+    ck_assert_int_eq(ru_ival(d, "defense_class"), 12);
+    ck_assert_int_eq(ru_ival(json_array_get(json_object_get(d, "weapons"), 0), "attack_bonus"), 4);
+    ck_assert_int_eq(ru_ival(d, "trait_slots"), 1);
+    ck_assert_int_eq(ru_ival(d, "inspiration_start"), 0);
     json_decref(d);
     json_decref(s);
 }
@@ -641,23 +573,8 @@ static const struct {
 START_TEST(bad_sheet_field_fails_with_its_message)
 {
     json_t *s = sample(1);
-    json_t *patch = json_loads(bad_sheets[_i].patch, 0, NULL);
-    ck_assert_ptr_nonnull(patch);
-    const char *k;
-    json_t *v;
-    json_object_foreach(patch, k, v)
-    {
-        if (json_is_null(v))
-            json_object_del(s, k);
-        else
-            json_object_set(s, k, v);
-    }
-    tb_err err = {0};
-    ck_assert_int_eq(rules_sheet_validate("fivey", s, &err), TB_BAD_REQUEST);
-    ck_assert_msg(strstr(err.msg, bad_sheets[_i].message) != NULL, "got '%s', want '%s'", err.msg,
-                  bad_sheets[_i].message);
-    ck_assert_ptr_null(rules_sheet_derive("fivey", s));
-    json_decref(patch);
+    ru_merge_patch(s, bad_sheets[_i].patch);
+    ru_assert_sheet_invalid_underivable("fivey", s, bad_sheets[_i].message);
     json_decref(s);
 }
 END_TEST
@@ -686,18 +603,9 @@ static const struct {
 
 START_TEST(bad_parameter_is_a_clear_error)
 {
-    json_t *p = json_loads(bad_params[_i].params, 0, NULL);
-    ck_assert_ptr_nonnull(p);
-    rules_rng *rng = rules_rng_seeded(1);
-    json_t *r = (json_t *)1;
-    tb_err err = {0};
-    int rc = rules_check_run("fivey", bad_params[_i].check, p, rng, &r, &err);
+    int rc = ru_param_error("fivey", bad_params[_i].check, bad_params[_i].params,
+                            bad_params[_i].message);
     ck_assert_int_eq(rc, TB_BAD_REQUEST);
-    ck_assert_ptr_null(r);
-    ck_assert_msg(strstr(err.msg, bad_params[_i].message) != NULL, "got '%s', want '%s'", err.msg,
-                  bad_params[_i].message);
-    rules_rng_destroy(rng);
-    json_decref(p);
 }
 END_TEST
 
@@ -744,9 +652,5 @@ static Suite *fivey_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(fivey_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ru_run_suite(fivey_suite());
 }

@@ -5,7 +5,6 @@
  * of rules/heimr/heimr.c).
  */
 #include <check.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,48 +13,13 @@
 #include "heimr/heimr.h"
 #include "rng.h"
 #include "system.h"
+#include "rules_util.h"
 #include "stats.h"
 
-#ifndef TB_SOURCE_ROOT
-#define TB_SOURCE_ROOT "."
-#endif
-
+/* Runs `heimr CHECK` with scripted faces; the script must be used up exactly (rules_util.h). */
 static json_t *run_scripted(const char *check, const char *params, const int *faces, size_t n)
 {
-    rules_rng *rng = rules_rng_scripted(faces, n);
-    json_t *p = json_loads(params, 0, NULL);
-    ck_assert_ptr_nonnull(p);
-    json_t *r = NULL;
-    tb_err err = {0};
-    int rc = rules_check_run("heimr", check, p, rng, &r, &err);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-    ck_assert_int_eq(rules_rng_exhausted(rng), 0);
-    (void)rules_rng_die(rng, 6); /* the script was used up exactly */
-    ck_assert_int_eq(rules_rng_exhausted(rng), 1);
-    rules_rng_destroy(rng);
-    json_decref(p);
-    return r;
-}
-
-static int iget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_integer(v), "field %s is not an integer", k);
-    return (int)json_integer_value(v);
-}
-
-static int bget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_boolean(v), "field %s is not a boolean", k);
-    return json_is_true(v);
-}
-
-static void assert_line(const json_t *r, const char *want)
-{
-    char *line = rules_result_format(r);
-    ck_assert_str_eq(line, want);
-    free(line);
+    return ru_run_scripted_exact("heimr", check, params, faces, n);
 }
 
 /* ---- 001:92-99, the printed examples ---- */
@@ -83,16 +47,16 @@ START_TEST(printed_challenge_examples)
     };
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
         json_t *r = run_scripted("challenge", ex[i].params, ex[i].faces, ex[i].n);
-        ck_assert_int_eq(iget(r, "die"), ex[i].die);
-        ck_assert_int_eq(iget(r, "bonus"), ex[i].bonus);
-        ck_assert_int_eq(iget(r, "penalty"), ex[i].penalty);
-        ck_assert_int_eq(iget(r, "result"), ex[i].result);
-        ck_assert_int_eq(iget(r, "total"), ex[i].result);
-        ck_assert_int_eq(iget(r, "d6"), ex[i].faces[0]);
+        ck_assert_int_eq(ru_ival(r, "die"), ex[i].die);
+        ck_assert_int_eq(ru_ival(r, "bonus"), ex[i].bonus);
+        ck_assert_int_eq(ru_ival(r, "penalty"), ex[i].penalty);
+        ck_assert_int_eq(ru_ival(r, "result"), ex[i].result);
+        ck_assert_int_eq(ru_ival(r, "total"), ex[i].result);
+        ck_assert_int_eq(ru_ival(r, "d6"), ex[i].faces[0]);
         ck_assert_int_eq(json_array_size(json_object_get(r, "d10s")), ex[i].n - 1);
         ck_assert_int_eq(json_array_size(json_object_get(r, "dice")), ex[i].n);
         ck_assert(json_is_null(json_object_get(r, "success"))); /* no CR: nothing to compare */
-        ck_assert_int_eq(bget(r, "fatigue_increased"), 0);
+        ck_assert_int_eq(ru_bval(r, "fatigue_increased"), 0);
         json_decref(r);
     }
 }
@@ -102,15 +66,16 @@ START_TEST(printed_examples_human_lines)
 {
     const int f1[] = {1, 4, 9, 10};
     json_t *r = run_scripted("challenge", "{\"c\":3,\"p\":3}", f1, 4);
-    assert_line(r, "C3 P3 → d6 1, d10 4 9 10: 10 + 3 = 13");
+    ru_assert_line(r, "C3 P3 → d6 1, d10 4 9 10: 10 + 3 = 13");
     json_decref(r);
     const int f2[] = {1, 3, 5, 7, 10, 10};
     r = run_scripted("challenge", "{\"c\":5,\"p\":6,\"cr\":17}", f2, 6);
-    assert_line(r, "C5 P6 → d6 1, d10 3 5 7 10 10: 10 +1 (extra 10s) + 6 = 17 vs CR 17: success");
+    ru_assert_line(r,
+                   "C5 P6 → d6 1, d10 3 5 7 10 10: 10 +1 (extra 10s) + 6 = 17 vs CR 17: success");
     json_decref(r);
     const int f6[] = {1, 1, 1, 4, 9};
     r = run_scripted("challenge", "{\"c\":-4,\"p\":-4}", f6, 5);
-    assert_line(r, "C-4 P-4 → d6 1, d10 1 1 4 9: 1 -2 (extra 1s) - 4 = -5");
+    ru_assert_line(r, "C-4 P-4 → d6 1, d10 1 1 4 9: 1 -2 (extra 1s) - 4 = -5");
     json_decref(r);
 }
 END_TEST
@@ -122,8 +87,8 @@ START_TEST(kept_marks_the_used_die_and_the_extra_tens_or_ones)
     json_t *dice = json_object_get(r, "dice");
     const int want[] = {0, 0, 0, 0, 1, 1};
     for (size_t i = 0; i < 6; i++) {
-        ck_assert_int_eq(iget(json_array_get(dice, i), "sides"), i ? 10 : 6);
-        ck_assert_int_eq(bget(json_array_get(dice, i), "kept"), want[i]);
+        ck_assert_int_eq(ru_ival(json_array_get(dice, i), "sides"), i ? 10 : 6);
+        ck_assert_int_eq(ru_bval(json_array_get(dice, i), "kept"), want[i]);
     }
     json_decref(r);
 }
@@ -134,18 +99,18 @@ START_TEST(the_d6_counts_among_the_ones)
     /* 001:75,81 "roll one with multiple dice": d6 1 and one d10 1 -> penalty 1 (reading 2) */
     const int f[] = {1, 1, 5};
     json_t *r = run_scripted("challenge", "{\"c\":-2,\"p\":0}", f, 3);
-    ck_assert_int_eq(iget(r, "penalty"), 1);
-    ck_assert_int_eq(iget(r, "result"), 0);
+    ck_assert_int_eq(ru_ival(r, "penalty"), 1);
+    ck_assert_int_eq(ru_ival(r, "result"), 0);
     json_decref(r);
     /* the d6 is part of "highest dice(1d6, (C)d10)" (001:79) */
     const int g[] = {6, 2, 5};
     r = run_scripted("challenge", "{\"c\":2,\"p\":0}", g, 3);
-    ck_assert_int_eq(iget(r, "die"), 6);
+    ck_assert_int_eq(ru_ival(r, "die"), 6);
     json_decref(r);
     /* and of the lowest: a d6 can't show 7+, so the lowest never exceeds 6 (001:88) */
     const int h[] = {5, 9, 8};
     r = run_scripted("challenge", "{\"c\":-2,\"p\":0}", h, 3);
-    ck_assert_int_eq(iget(r, "die"), 5);
+    ck_assert_int_eq(ru_ival(r, "die"), 5);
     json_decref(r);
 }
 END_TEST
@@ -154,13 +119,13 @@ START_TEST(extra_tens_do_not_count_below_zero_nor_extra_ones_above)
 {
     const int f[] = {2, 10, 10};
     json_t *r = run_scripted("challenge", "{\"c\":-2,\"p\":0}", f, 3);
-    ck_assert_int_eq(iget(r, "die"), 2);
-    ck_assert_int_eq(iget(r, "bonus"), 0);
+    ck_assert_int_eq(ru_ival(r, "die"), 2);
+    ck_assert_int_eq(ru_ival(r, "bonus"), 0);
     json_decref(r);
     const int g[] = {1, 1, 1, 7};
     r = run_scripted("challenge", "{\"c\":3,\"p\":0}", g, 4);
-    ck_assert_int_eq(iget(r, "die"), 7);
-    ck_assert_int_eq(iget(r, "penalty"), 0);
+    ck_assert_int_eq(ru_ival(r, "die"), 7);
+    ck_assert_int_eq(ru_ival(r, "penalty"), 0);
     json_decref(r);
 }
 END_TEST
@@ -171,14 +136,14 @@ START_TEST(situational_penalty_lowers_consistency)
      * one (3 – 2 = 1)": one d10 */
     const int f[] = {2, 8};
     json_t *r = run_scripted("challenge", "{\"c\":3,\"p\":1,\"penalty\":2}", f, 2);
-    ck_assert_int_eq(iget(r, "consistency"), 1);
-    ck_assert_int_eq(iget(r, "result"), 9);
+    ck_assert_int_eq(ru_ival(r, "consistency"), 1);
+    ck_assert_int_eq(ru_ival(r, "result"), 9);
     json_decref(r);
     /* below zero it turns into a lowest-die roll (reading 3) */
     const int g[] = {4, 8};
     r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"penalty\":2}", g, 2);
-    ck_assert_int_eq(iget(r, "consistency"), -1);
-    ck_assert_int_eq(iget(r, "result"), 4);
+    ck_assert_int_eq(ru_ival(r, "consistency"), -1);
+    ck_assert_int_eq(ru_ival(r, "result"), 4);
     json_decref(r);
 }
 END_TEST
@@ -188,11 +153,11 @@ START_TEST(challenge_requirement_is_met_or_exceeded)
     /* 001:109 "equal to or higher then the CR" */
     const int f[] = {3, 7};
     json_t *r = run_scripted("challenge", "{\"c\":1,\"p\":2,\"cr\":9}", f, 2);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
     r = run_scripted("challenge", "{\"c\":1,\"p\":2,\"cr\":10}", f, 2);
-    ck_assert_int_eq(bget(r, "success"), 0);
-    ck_assert_int_eq(iget(r, "willpower_spent"), 0);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
+    ck_assert_int_eq(ru_ival(r, "willpower_spent"), 0);
     json_decref(r);
 }
 END_TEST
@@ -202,28 +167,28 @@ START_TEST(willpower_rerolls_a_failed_cr_one_each)
     /* 001:113 re-roll a failed CR at the cost of one willpower for each roll */
     const int f[] = {3, 2, 4, 5, 6, 9};
     json_t *r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"cr\":8,\"willpower\":5}", f, 6);
-    ck_assert_int_eq(iget(r, "willpower_spent"), 2);
-    ck_assert_int_eq(bget(r, "success"), 1);
-    ck_assert_int_eq(iget(r, "result"), 9);
+    ck_assert_int_eq(ru_ival(r, "willpower_spent"), 2);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
+    ck_assert_int_eq(ru_ival(r, "result"), 9);
     ck_assert_int_eq(json_array_size(json_object_get(r, "attempts")), 3);
     json_t *dice = json_object_get(r, "dice");
     ck_assert_int_eq(json_array_size(dice), 6);
-    ck_assert_int_eq(bget(json_array_get(dice, 1), "kept"), 0); /* failed attempts count 0 */
-    ck_assert_int_eq(bget(json_array_get(dice, 5), "kept"), 1);
-    ck_assert_int_eq(iget(json_array_get(dice, 5), "attempt"), 2);
-    assert_line(r, "(after 2 willpower re-rolls) C1 P0 → d6 6, d10 9: 9 + 0 = 9 vs CR 8: "
-                   "success");
+    ck_assert_int_eq(ru_bval(json_array_get(dice, 1), "kept"), 0); /* failed attempts count 0 */
+    ck_assert_int_eq(ru_bval(json_array_get(dice, 5), "kept"), 1);
+    ck_assert_int_eq(ru_ival(json_array_get(dice, 5), "attempt"), 2);
+    ru_assert_line(r, "(after 2 willpower re-rolls) C1 P0 → d6 6, d10 9: 9 + 0 = 9 vs CR 8: "
+                      "success");
     json_decref(r);
     /* stops when the willpower offered is spent */
     const int g[] = {3, 2, 4, 5};
     r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"cr\":8,\"willpower\":1}", g, 4);
-    ck_assert_int_eq(iget(r, "willpower_spent"), 1);
-    ck_assert_int_eq(bget(r, "success"), 0);
+    ck_assert_int_eq(ru_ival(r, "willpower_spent"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
     json_decref(r);
     /* nothing to re-roll without a CR */
     const int h[] = {3, 2};
     r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"willpower\":3}", h, 2);
-    ck_assert_int_eq(iget(r, "willpower_spent"), 0);
+    ck_assert_int_eq(ru_ival(r, "willpower_spent"), 0);
     json_decref(r);
 }
 END_TEST
@@ -234,13 +199,13 @@ START_TEST(fatigue_rises_when_the_d6_is_below_it)
      * the fatigue is increased to five." */
     const int f[] = {3, 9};
     json_t *r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"fatigue\":4}", f, 2);
-    ck_assert_int_eq(bget(r, "fatigue_increased"), 1);
-    ck_assert_int_eq(iget(r, "fatigue_after"), 5);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_bval(r, "fatigue_increased"), 1);
+    ck_assert_int_eq(ru_ival(r, "fatigue_after"), 5);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
     const int g[] = {4, 9};
     r = run_scripted("challenge", "{\"c\":1,\"p\":0,\"fatigue\":4}", g, 2);
-    ck_assert_int_eq(bget(r, "fatigue_increased"), 0); /* "lower then": equal does not */
+    ck_assert_int_eq(ru_bval(r, "fatigue_increased"), 0); /* "lower then": equal does not */
     json_decref(r);
     ck_assert_int_eq(heimr_fatigue_after(4, 3), 5);
     ck_assert_int_eq(heimr_fatigue_after(4, 4), 4);
@@ -257,19 +222,19 @@ START_TEST(physical_rolls_must_reach_fatigue_before_potential)
      * when adding potential" */
     const int f[] = {6};
     json_t *r = run_scripted("challenge", "{\"c\":0,\"p\":5,\"cr\":7,\"fatigue\":7}", f, 1);
-    ck_assert_int_eq(iget(r, "result"), 11);
-    ck_assert_int_eq(bget(r, "fatigue_ok"), 0);
-    ck_assert_int_eq(bget(r, "success"), 0);
-    ck_assert_int_eq(iget(r, "fatigue_after"), 8);
-    assert_line(r, "C0 P5 → d6 6: 6 + 5 = 11 vs CR 7 (6 before potential < fatigue 7): "
-                   "failure; fatigue 7 → 8");
+    ck_assert_int_eq(ru_ival(r, "result"), 11);
+    ck_assert_int_eq(ru_bval(r, "fatigue_ok"), 0);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
+    ck_assert_int_eq(ru_ival(r, "fatigue_after"), 8);
+    ru_assert_line(r, "C0 P5 → d6 6: 6 + 5 = 11 vs CR 7 (6 before potential < fatigue 7): "
+                      "failure; fatigue 7 → 8");
     json_decref(r);
     /* fatigue is checked on die + extra-10s bonus (reading 4) */
     const int g[] = {2, 10, 10};
     r = run_scripted("challenge", "{\"c\":2,\"p\":0,\"fatigue\":11}", g, 3);
-    ck_assert_int_eq(iget(r, "before_potential"), 11);
-    ck_assert_int_eq(bget(r, "fatigue_ok"), 1);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_ival(r, "before_potential"), 11);
+    ck_assert_int_eq(ru_bval(r, "fatigue_ok"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
 }
 END_TEST
@@ -329,9 +294,9 @@ START_TEST(initiative_uses_dexterity_and_willpower)
     /* 001:242 */
     const int f[] = {2, 7, 3};
     json_t *r = run_scripted("initiative", "{\"dex\":2,\"willpower\":4}", f, 3);
-    ck_assert_int_eq(iget(r, "consistency"), 2);
-    ck_assert_int_eq(iget(r, "result"), 11);
-    ck_assert_int_eq(iget(r, "tiebreak"), 4);
+    ck_assert_int_eq(ru_ival(r, "consistency"), 2);
+    ck_assert_int_eq(ru_ival(r, "result"), 11);
+    ck_assert_int_eq(ru_ival(r, "tiebreak"), 4);
     ck_assert(json_is_null(json_object_get(r, "success")));
     json_decref(r);
 }
@@ -342,13 +307,13 @@ START_TEST(opposed_ties_go_to_the_opponent)
     /* 001:420 defence "equal to or higher then the attack score" -> the attack misses */
     const int f[] = {3, 8, 2, 7}; /* opponent C1 P1: 8+1 = 9; actor C1 P2: 7+2 = 9 */
     json_t *r = run_scripted("opposed", "{\"c\":1,\"p\":2,\"opp_c\":1,\"opp_p\":1}", f, 4);
-    ck_assert_int_eq(iget(json_object_get(r, "opponent"), "result"), 9);
-    ck_assert_int_eq(iget(r, "result"), 9);
-    ck_assert_int_eq(bget(r, "success"), 0);
+    ck_assert_int_eq(ru_ival(json_object_get(r, "opponent"), "result"), 9);
+    ck_assert_int_eq(ru_ival(r, "result"), 9);
+    ck_assert_int_eq(ru_bval(r, "success"), 0);
     json_decref(r);
     const int g[] = {3, 8, 2, 8};
     r = run_scripted("opposed", "{\"c\":1,\"p\":2,\"opp_c\":1,\"opp_p\":1}", g, 4);
-    ck_assert_int_eq(bget(r, "success"), 1);
+    ck_assert_int_eq(ru_bval(r, "success"), 1);
     json_decref(r);
 }
 END_TEST
@@ -364,16 +329,8 @@ START_TEST(param_errors_name_the_parameter)
         {"{\"c\":1,\"p\":true}", "'p' must be an integer"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rules_rng *rng = rules_rng_seeded(1);
-        json_t *p = json_loads(cases[i][0], 0, NULL);
-        json_t *r = NULL;
-        tb_err err = {0};
-        ck_assert_int_eq(rules_check_run("heimr", "challenge", p, rng, &r, &err), TB_BAD_REQUEST);
-        ck_assert_ptr_null(r);
-        ck_assert_msg(strstr(err.msg, cases[i][1]) != NULL, "'%s' lacks '%s'", err.msg,
-                      cases[i][1]);
-        json_decref(p);
-        rules_rng_destroy(rng);
+        ck_assert_int_eq(ru_param_error("heimr", "challenge", cases[i][0], cases[i][1]),
+                         TB_BAD_REQUEST);
     }
 }
 END_TEST
@@ -500,7 +457,7 @@ static void sample_challenge(const char *params, uint64_t seed, long *obs)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run_with(s, c, p, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "result"), bget(r, "success"), bget(r, "fatigue_increased"))]++;
+        obs[cat_of(ru_ival(r, "result"), ru_bval(r, "success"), ru_bval(r, "fatigue_increased"))]++;
         json_decref(r);
     }
     json_decref(p);
@@ -590,7 +547,7 @@ START_TEST(willpower_reroll_distribution)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run("heimr", "challenge", p, rng, &r, NULL), 0);
-        obs[cat_of(0, bget(r, "success"), iget(r, "willpower_spent"))]++;
+        obs[cat_of(0, ru_bval(r, "success"), ru_ival(r, "willpower_spent"))]++;
         json_decref(r);
     }
     json_decref(p);
@@ -658,7 +615,7 @@ START_TEST(opposed_distribution)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run("heimr", "opposed", p, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "result"), bget(r, "success"), 0)]++;
+        obs[cat_of(ru_ival(r, "result"), ru_bval(r, "success"), 0)]++;
         json_decref(r);
     }
     json_decref(p);
@@ -689,7 +646,7 @@ START_TEST(initiative_distribution)
     for (long i = 0; i < ROLLS; i++) {
         json_t *r;
         ck_assert_int_eq(rules_check_run("heimr", "initiative", p, rng, &r, NULL), 0);
-        obs[cat_of(iget(r, "result"), 0, 0)]++;
+        obs[cat_of(ru_ival(r, "result"), 0, 0)]++;
         json_decref(r);
     }
     json_decref(p);
@@ -707,56 +664,31 @@ END_TEST
 
 START_TEST(every_sample_character_passes)
 {
-    const char *dir = TB_SOURCE_ROOT "/rules/heimr/samples";
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        json_error_t je;
-        json_t *sheet = json_load_file(path, 0, &je);
-        ck_assert_msg(sheet != NULL, "%s: %s", path, je.text);
-        tb_err err = {0};
-        ck_assert_msg(rules_sheet_validate("heimr", sheet, &err) == 0, "%s: %s", path, err.msg);
-        json_t *dv = rules_sheet_derive("heimr", sheet);
-        ck_assert_ptr_nonnull(dv);
-        json_decref(dv);
-        json_decref(sheet);
-        n++;
-    }
-    closedir(d);
-    ck_assert_int_ge(n, 3);
+    ck_assert_int_ge(ru_assert_every_sample_valid("heimr"), 3);
 }
 END_TEST
 
 START_TEST(derived_values_of_a_sample)
 {
-    json_error_t je;
-    json_t *sheet = json_load_file(TB_SOURCE_ROOT "/rules/heimr/samples/old_gunnar.json", 0, &je);
-    ck_assert_ptr_nonnull(sheet);
+    json_t *sheet = ru_load_sample("heimr", "old_gunnar.json");
     json_t *d = rules_sheet_derive("heimr", sheet);
-    ck_assert_int_eq(iget(d, "base_fatigue"), 6);                                  /* sta -2 */
+    ck_assert_int_eq(ru_ival(d, "base_fatigue"), 6);                               /* sta -2 */
     ck_assert_str_eq(json_string_value(json_object_get(d, "injury")), "bloodied"); /* hp -1 */
     json_t *ini = json_object_get(d, "initiative");
-    ck_assert_int_eq(iget(ini, "c"), -1);
-    ck_assert_int_eq(iget(ini, "p"), 1);
+    ck_assert_int_eq(ru_ival(ini, "c"), -1);
+    ck_assert_int_eq(ru_ival(ini, "p"), 1);
     json_t *abl = json_object_get(d, "abilities");
     json_t *pers = json_array_get(abl, 0); /* soc 3, trained C2 P3 */
-    ck_assert_int_eq(iget(pers, "base_potential"), 3);
-    ck_assert_int_eq(iget(pers, "consistency"), 3);
-    ck_assert_int_eq(iget(pers, "potential"), 6);
-    ck_assert_int_eq(iget(pers, "xp_spent"), 15 + 30);
+    ck_assert_int_eq(ru_ival(pers, "base_potential"), 3);
+    ck_assert_int_eq(ru_ival(pers, "consistency"), 3);
+    ck_assert_int_eq(ru_ival(pers, "potential"), 6);
+    ck_assert_int_eq(ru_ival(pers, "xp_spent"), 15 + 30);
     json_t *sneak = json_array_get(abl, 3); /* dex -1, sta -2: -1.5 -> -2 */
-    ck_assert_int_eq(iget(sneak, "base_potential"), -2);
-    ck_assert_int_eq(iget(json_object_get(d, "attribute_progress_required"), "soc"), 12);
-    ck_assert_int_eq(
-        iget(json_object_get(json_object_get(d, "standard_abilities"), "brawl"), "base_potential"),
-        1);
+    ck_assert_int_eq(ru_ival(sneak, "base_potential"), -2);
+    ck_assert_int_eq(ru_ival(json_object_get(d, "attribute_progress_required"), "soc"), 12);
+    ck_assert_int_eq(ru_ival(json_object_get(json_object_get(d, "standard_abilities"), "brawl"),
+                             "base_potential"),
+                     1);
     json_decref(d);
     json_decref(sheet);
 }
@@ -772,9 +704,7 @@ static void sheet_fails(const char *rest, const char *needle)
     snprintf(text, sizeof text, "%s%s}", BASE, rest);
     json_t *sheet = json_loads(text, 0, NULL);
     ck_assert_msg(sheet != NULL, "bad test JSON %s", text);
-    tb_err err = {0};
-    ck_assert_int_eq(rules_sheet_validate("heimr", sheet, &err), TB_BAD_REQUEST);
-    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' lacks '%s'", err.msg, needle);
+    ru_assert_sheet_invalid("heimr", sheet, needle);
     json_decref(sheet);
 }
 
@@ -855,9 +785,5 @@ int main(void)
     tcase_add_test(sh, derived_values_of_a_sample);
     tcase_add_test(sh, bad_sheets_fail_with_their_message);
     suite_add_tcase(s, sh);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ru_run_suite(s);
 }

@@ -12,17 +12,11 @@
 
 #include "rng.h"
 #include "system.h"
+#include "rules_util.h"
 #include "stats.h"
 
 /* The CLI is tested in-process: its one public function and its statics come with it. */
 #include "../../server/cli_roll.c"
-
-static int iget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    ck_assert_msg(json_is_integer(v), "field %s is not an integer", k);
-    return (int)json_integer_value(v);
-}
 
 /* ---- registry ---- */
 
@@ -102,7 +96,7 @@ START_TEST(every_check_gives_the_common_result_shape)
                 json_t *d;
                 json_array_foreach(dice, j, d)
                 {
-                    int sides = iget(d, "sides"), v = iget(d, "value");
+                    int sides = ru_ival(d, "sides"), v = ru_ival(d, "value");
                     ck_assert_int_ge(v, 1);
                     ck_assert_int_le(v, sides);
                     ck_assert(json_is_boolean(json_object_get(d, "kept")));
@@ -179,21 +173,21 @@ START_TEST(params_are_validated_and_defaulted)
     json_t *r;
     tb_err err = {0};
     ck_assert_int_eq(probe("{\"n\":2,\"target\":6,\"flag\":true,\"text\":\"hi\"}", &r, &err), 0);
-    ck_assert_int_eq(iget(r, "total"), 6);
+    ck_assert_int_eq(ru_ival(r, "total"), 6);
     ck_assert(json_is_true(json_object_get(r, "success")));
-    ck_assert_int_eq(iget(r, "target"), 6);
-    ck_assert_int_eq(iget(r, "flag"), 1);
+    ck_assert_int_eq(ru_ival(r, "target"), 6);
+    ck_assert_int_eq(ru_ival(r, "flag"), 1);
     ck_assert_str_eq(json_string_value(json_object_get(r, "text")), "hi");
     json_t *mods = json_object_get(r, "modifiers");
     ck_assert_int_eq(json_array_size(mods), 1);
-    ck_assert_int_eq(iget(json_array_get(mods, 0), "value"), 2);
+    ck_assert_int_eq(ru_ival(json_array_get(mods, 0), "value"), 2);
     /* params echo what was given */
     ck_assert_int_eq(json_object_size(json_object_get(r, "params")), 4);
     json_decref(r);
 
     ck_assert_int_eq(probe("{\"n\":-3,\"flag\":0}", &r, &err), 0);
     ck_assert(json_is_null(json_object_get(r, "success"))); /* no target */
-    ck_assert_int_eq(iget(r, "total"), 1);
+    ck_assert_int_eq(ru_ival(r, "total"), 1);
     json_decref(r);
 
     const char *bad[][2] = {
@@ -397,7 +391,7 @@ START_TEST(dice_check_wraps_expressions)
     tb_err err = {0};
     json_t *e1 = json_pack("{s:s}", "expr", "4d6kh3+2"), *e2 = json_pack("{s:s}", "expr", "4x6");
     ck_assert_int_eq(rules_check_run("dice", "dice", e1, rng, &r, &err), 0);
-    ck_assert_int_eq(iget(r, "total"), 16);
+    ck_assert_int_eq(ru_ival(r, "total"), 16);
     ck_assert(json_is_null(json_object_get(r, "success")));
     ck_assert_str_eq(json_string_value(json_object_get(r, "expr")), "4d6kh3+2");
     ck_assert_int_eq(json_array_size(json_object_get(r, "dice")), 4);
@@ -483,7 +477,7 @@ START_TEST(cli_json_prints_one_object_per_roll)
         ck_assert_ptr_nonnull(j);
         ck_assert_str_eq(json_string_value(json_object_get(j, "system")), "heimr");
         ck_assert_str_eq(json_string_value(json_object_get(j, "check")), "challenge");
-        ck_assert_int_eq(iget(j, "result"), iget(j, "total"));
+        ck_assert_int_eq(ru_ival(j, "result"), ru_ival(j, "total"));
         ck_assert(json_is_boolean(json_object_get(j, "fatigue_increased")));
         json_decref(j);
     }
@@ -568,9 +562,5 @@ int main(void)
     tcase_add_test(c, cli_dice_takes_the_expression_positionally);
     tcase_add_test(c, cli_errors_exit_2_with_a_message);
     suite_add_tcase(s, c);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ru_run_suite(s);
 }

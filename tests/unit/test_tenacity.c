@@ -13,53 +13,19 @@
 #include "rng.h"
 #include "system.h"
 #include "tenacity/tenacity.h"
+#include "rules_util.h"
 #include "stats.h"
 
-/* ---- statistics: exact distributions by enumeration vs a seeded sample ---- */
-/* The chi-square test itself is stats_assert_fits_only (stats.h): sparse categories pooled
- * into one bin, Wilson-Hilferty p = 0.001 with df clamped to >= 1. */
-
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
-#define STAT_ROLLS 100000
-#define MAX_CATS 4096
-
-static json_t *load_json(const char *path)
-{
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-    ck_assert_msg(j != NULL, "%s: %s (line %d)", path, je.text, je.line);
-    return j;
-}
-
 /* ---- helpers ---- */
+/* Scripted checks, result fields, samples and error checks are shared (rules_util.h). The
+ * distribution tests compare STAT_ROLLS seeded rolls with exact enumerations using
+ * stats_assert_fits_only (stats.h): sparse categories pooled into one bin, Wilson-Hilferty
+ * p = 0.001 with df clamped to >= 1. */
 
+/* Runs `tenacity CHECK` with scripted faces; the script must not run out (rules_util.h). */
 static json_t *run_scripted(const char *check, const char *params, const int *faces, size_t n)
 {
-    json_t *p = json_loads(params, 0, NULL);
-    ck_assert_msg(p != NULL, "bad test params %s", params);
-    rules_rng *rng = rules_rng_scripted(faces, n);
-    json_t *r = NULL;
-    tb_err err = {0};
-    int rc = rules_check_run("tenacity", check, p, rng, &r, &err);
-    ck_assert_msg(rc == 0, "%s %s: %s", check, params, err.msg);
-    ck_assert_msg(!rules_rng_exhausted(rng), "%s %s: script too short", check, params);
-    rules_rng_destroy(rng);
-    json_decref(p);
-    return r;
-}
-
-static int ival(const json_t *r, const char *k)
-{
-    json_t *v = json_object_get(r, k);
-    ck_assert_msg(json_is_integer(v), "result field '%s' is not an integer", k);
-    return (int)json_integer_value(v);
-}
-
-static int bval(const json_t *r, const char *k)
-{
-    json_t *v = json_object_get(r, k);
-    ck_assert_msg(json_is_boolean(v), "result field '%s' is not a boolean", k);
-    return json_is_true(v);
+    return ru_run_scripted("tenacity", check, params, faces, n);
 }
 
 /* ---- worked examples (003) ---- */
@@ -72,17 +38,17 @@ START_TEST(example_investigation_check)
 {
     int f[] = {3, 6, 2}; /* hero 3, 6; impact d4 (rank 2 -> 1 die) */
     json_t *r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":7}", f, 3);
-    ck_assert_int_eq(ival(r, "highest"), 6);
-    ck_assert_int_eq(ival(r, "total"), 8);
-    ck_assert(bval(r, "success"));
-    ck_assert_int_eq(ival(r, "impact_dice"), 1);
-    ck_assert_int_eq(ival(r, "impact"), 2);
+    ck_assert_int_eq(ru_ival(r, "highest"), 6);
+    ck_assert_int_eq(ru_ival(r, "total"), 8);
+    ck_assert(ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 1);
+    ck_assert_int_eq(ru_ival(r, "impact"), 2);
     json_t *d0 = json_array_get(json_object_get(r, "dice"), 0);
     ck_assert(!json_is_true(json_object_get(d0, "kept")));
     json_decref(r);
     r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":8}", f, 2);
-    ck_assert_int_eq(ival(r, "total"), 8);
-    ck_assert(!bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "total"), 8);
+    ck_assert(!ru_bval(r, "success"));
     ck_assert(json_is_null(json_object_get(r, "impact")));
     json_decref(r);
 }
@@ -94,14 +60,14 @@ START_TEST(example_challenge_dice_are_summed)
     int f[] = {9, 4, 3, 1}; /* hero 9; challenge 4 + 3 (+1) = 8; impact d4 1 */
     json_t *r = run_scripted(
         "check", "{\"dice\":1,\"rank\":2,\"challenge_dice\":2,\"challenge_bonus\":1}", f, 4);
-    ck_assert_int_eq(ival(r, "challenge"), 8);
-    ck_assert_int_eq(ival(r, "total"), 11);
-    ck_assert(bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "challenge"), 8);
+    ck_assert_int_eq(ru_ival(r, "total"), 11);
+    ck_assert(ru_bval(r, "success"));
     json_decref(r);
     int g[] = {6, 4, 3}; /* 6 + 2 = 8 vs 8: the tie goes to the defender */
     r = run_scripted("check", "{\"dice\":1,\"rank\":2,\"challenge_dice\":2,\"challenge_bonus\":1}",
                      g, 3);
-    ck_assert(!bval(r, "success"));
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
 }
 END_TEST
@@ -112,25 +78,25 @@ START_TEST(example_critical_extra_hero_or_impact_die)
 {
     int f[] = {10, 4, 5, 3, 2}; /* 10 + 2 = 12 vs 15 fails: auto takes the hero die 5 -> 17 */
     json_t *r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":15}", f, 4);
-    ck_assert(bval(r, "critical"));
+    ck_assert(ru_bval(r, "critical"));
     ck_assert_str_eq(json_string_value(json_object_get(r, "crit")), "hero");
-    ck_assert_int_eq(ival(r, "total"), 17);
-    ck_assert(bval(r, "success"));
-    ck_assert_int_eq(ival(r, "impact_dice"), 1);
-    ck_assert_int_eq(ival(r, "impact"), 3);
+    ck_assert_int_eq(ru_ival(r, "total"), 17);
+    ck_assert(ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 1);
+    ck_assert_int_eq(ru_ival(r, "impact"), 3);
     json_decref(r);
     int g[] = {10, 4, 3, 2}; /* 12 vs 5 succeeds: auto takes the impact die: 2 d4 */
     r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":5}", g, 4);
     ck_assert_str_eq(json_string_value(json_object_get(r, "crit")), "impact");
-    ck_assert_int_eq(ival(r, "total"), 12);
-    ck_assert_int_eq(ival(r, "impact_dice"), 2);
-    ck_assert_int_eq(ival(r, "impact"), 5);
+    ck_assert_int_eq(ru_ival(r, "total"), 12);
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 2);
+    ck_assert_int_eq(ru_ival(r, "impact"), 5);
     json_decref(r);
     /* the player may choose: crit=hero even when already succeeding */
     int h[] = {10, 4, 1, 4};
     r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":5,\"crit\":\"hero\"}", h, 4);
-    ck_assert_int_eq(ival(r, "total"), 13);
-    ck_assert_int_eq(ival(r, "impact_dice"), 1);
+    ck_assert_int_eq(ru_ival(r, "total"), 13);
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 1);
     json_decref(r);
 }
 END_TEST
@@ -140,17 +106,17 @@ START_TEST(example_doubles_and_failure_give_spin)
 {
     int f[] = {4, 4, 1};
     json_t *r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":3}", f, 3);
-    ck_assert(bval(r, "doubles"));
-    ck_assert_int_eq(ival(r, "spin"), 1);
+    ck_assert(ru_bval(r, "doubles"));
+    ck_assert_int_eq(ru_ival(r, "spin"), 1);
     json_decref(r);
     r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":3,\"action\":0}", f, 3);
-    ck_assert_int_eq(ival(r, "spin"), 0);
+    ck_assert_int_eq(ru_ival(r, "spin"), 0);
     json_decref(r);
     int g[] = {2, 5};
     r = run_scripted("check", "{\"dice\":2,\"rank\":0,\"challenge\":9}", g, 2);
-    ck_assert(!bval(r, "success"));
-    ck_assert(!bval(r, "doubles"));
-    ck_assert_int_eq(ival(r, "spin"), 1);
+    ck_assert(!ru_bval(r, "success"));
+    ck_assert(!ru_bval(r, "doubles"));
+    ck_assert_int_eq(ru_ival(r, "spin"), 1);
     json_decref(r);
 }
 END_TEST
@@ -161,17 +127,17 @@ START_TEST(example_fumble_gives_negative_spin)
 {
     int f[] = {1, 1, 3, 2};
     json_t *r = run_scripted("check", "{\"dice\":2,\"rank\":5,\"challenge\":3}", f, 4);
-    ck_assert(bval(r, "fumble"));
-    ck_assert(bval(r, "doubles"));
-    ck_assert(bval(r, "success"));
-    ck_assert_int_eq(ival(r, "total"), 6);
-    ck_assert_int_eq(ival(r, "spin"), -1);
+    ck_assert(ru_bval(r, "fumble"));
+    ck_assert(ru_bval(r, "doubles"));
+    ck_assert(ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "total"), 6);
+    ck_assert_int_eq(ru_ival(r, "spin"), -1);
     json_decref(r);
     int g[] = {1};
     r = run_scripted("check", "{\"dice\":1,\"rank\":0,\"challenge\":3}", g, 1);
-    ck_assert(bval(r, "fumble"));
-    ck_assert(!bval(r, "success"));
-    ck_assert_int_eq(ival(r, "spin"), -1);
+    ck_assert(ru_bval(r, "fumble"));
+    ck_assert(!ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "spin"), -1);
     json_decref(r);
 }
 END_TEST
@@ -184,19 +150,19 @@ START_TEST(example_pushing_a_failure)
     json_t *r = run_scripted(
         "check", "{\"dice\":1,\"rank\":2,\"challenge\":9,\"push\":1,\"spin\":1,\"tenacity\":1}", f,
         2);
-    ck_assert(bval(r, "success"));
-    ck_assert_int_eq(ival(r, "total"), 10);
+    ck_assert(ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "total"), 10);
     json_t *p = json_object_get(r, "push");
-    ck_assert_int_eq(ival(p, "spin"), 1);
-    ck_assert_int_eq(ival(p, "tenacity"), 1);
-    ck_assert_int_eq(ival(p, "negative"), 1);
-    ck_assert_int_eq(ival(r, "spin"), 0);
+    ck_assert_int_eq(ru_ival(p, "spin"), 1);
+    ck_assert_int_eq(ru_ival(p, "tenacity"), 1);
+    ck_assert_int_eq(ru_ival(p, "negative"), 1);
+    ck_assert_int_eq(ru_ival(r, "spin"), 0);
     json_decref(r);
     /* at -9 spin only one more negative point fits: a 3-point push is refused */
     int g[] = {5};
     r = run_scripted("check", "{\"dice\":1,\"rank\":2,\"challenge\":9,\"push\":1,\"spin\":-9}", g,
                      1);
-    ck_assert(!bval(r, "success"));
+    ck_assert(!ru_bval(r, "success"));
     ck_assert_ptr_null(json_object_get(r, "push"));
     json_decref(r);
     tenacity_push pp;
@@ -221,8 +187,8 @@ START_TEST(example_impact_dice)
     int f[] = {7, 4, 1};
     json_t *r =
         run_scripted("check", "{\"dice\":1,\"rank\":5,\"challenge\":6,\"impact_bonus\":2}", f, 3);
-    ck_assert_int_eq(ival(r, "impact_dice"), 2);
-    ck_assert_int_eq(ival(r, "impact"), 7);
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 2);
+    ck_assert_int_eq(ru_ival(r, "impact"), 7);
     json_decref(r);
 }
 END_TEST
@@ -233,14 +199,14 @@ START_TEST(example_opposed_ties_to_defender)
     int f[] = {7, 5, 2}; /* actor 7+1 = 8 vs defender 5+3 = 8 */
     json_t *r =
         run_scripted("opposed", "{\"dice\":1,\"rank\":1,\"def_dice\":1,\"def_rank\":3}", f, 2);
-    ck_assert_int_eq(ival(r, "total"), 8);
-    ck_assert_int_eq(ival(json_object_get(r, "defence"), "total"), 8);
-    ck_assert(!bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "total"), 8);
+    ck_assert_int_eq(ru_ival(json_object_get(r, "defence"), "total"), 8);
+    ck_assert(!ru_bval(r, "success"));
     json_decref(r);
     int g[] = {8, 5, 2}; /* 9 vs 8: hit, impact d4 = 2 */
     r = run_scripted("opposed", "{\"dice\":1,\"rank\":1,\"def_dice\":1,\"def_rank\":3}", g, 2);
-    ck_assert(bval(r, "success"));
-    ck_assert_int_eq(ival(r, "impact_dice"), 0);
+    ck_assert(ru_bval(r, "success"));
+    ck_assert_int_eq(ru_ival(r, "impact_dice"), 0);
     json_decref(r);
 }
 END_TEST
@@ -283,7 +249,7 @@ START_TEST(example_explore_pool_and_unconscious)
 {
     int f[] = {9, 2, 1}; /* Missa: 2d10 Awareness, Investigation 2: 9 -> 11 vs 6; impact d4 */
     json_t *r = run_scripted("check", "{\"dice\":2,\"rank\":2,\"challenge\":6}", f, 3);
-    int pool = ival(r, "impact") + 2;
+    int pool = ru_ival(r, "impact") + 2;
     ck_assert_int_eq(pool, 3);
     json_decref(r);
     ck_assert_int_eq(tenacity_unconscious_dice(0), 2);
@@ -298,10 +264,8 @@ START_TEST(result_shape_and_format)
     json_t *dice = json_object_get(r, "dice");
     ck_assert_int_eq((int)json_array_size(dice), 3);
     ck_assert_str_eq(json_string_value(json_object_get(json_array_get(dice, 2), "role")), "impact");
-    ck_assert_int_eq(ival(r, "challenge"), 7);
-    char *line = rules_result_format(r);
-    ck_assert_str_eq(line, "hero [3] 6; impact 2 → 8 vs 7: success, impact 2");
-    free(line);
+    ck_assert_int_eq(ru_ival(r, "challenge"), 7);
+    ru_assert_line(r, "hero [3] 6; impact 2 → 8 vs 7: success, impact 2");
     json_decref(r);
 }
 END_TEST
@@ -335,38 +299,19 @@ static const char *const tnames[] = {"right",
                                      "doubles = two highest equal",
                                      "any 1 is a fumble"};
 
-static long sample_counts(const char *params, long seed, int (*cat)(const json_t *), long *counts,
-                          int k)
-{
-    json_t *p = json_loads(params, 0, NULL);
-    rules_rng *rng = rules_rng_seeded((uint64_t)seed);
-    memset(counts, 0, sizeof(long) * (size_t)k);
-    for (long i = 0; i < STAT_ROLLS; i++) {
-        json_t *r = NULL;
-        tb_err err;
-        ck_assert_int_eq(rules_check_run("tenacity", "check", p, rng, &r, &err), 0);
-        int c = cat(r);
-        ck_assert(c >= 0 && c < k);
-        counts[c]++;
-        json_decref(r);
-    }
-    rules_rng_destroy(rng);
-    json_decref(p);
-    return STAT_ROLLS;
-}
-
 /* A: dice=3 rank=2 challenge=8 crit=impact; category highest x success. */
 static int cat_a(const json_t *r)
 {
-    return (ival(r, "highest") - 1) * 2 + bval(r, "success");
+    return (ru_ival(r, "highest") - 1) * 2 + ru_bval(r, "success");
 }
 
 START_TEST(dist_keep_highest_add_rank_beat_challenge)
 {
     enum { K = 20 };
     long counts[K];
-    sample_counts("{\"dice\":3,\"rank\":2,\"challenge\":8,\"crit\":\"impact\"}", 3011, cat_a,
-                  counts, K);
+    ru_sample_counts("tenacity", "check",
+                     "{\"dice\":3,\"rank\":2,\"challenge\":8,\"crit\":\"impact\"}", 3011, cat_a,
+                     counts, K);
     int vs[] = {T_RIGHT, T_LOWEST, T_TIES_ACTOR, T_NO_RANK};
     double dist[4][K];
     memset(dist, 0, sizeof dist);
@@ -395,7 +340,8 @@ START_TEST(dist_critical_hero_die_is_added)
 {
     enum { K = 20 };
     long counts[K];
-    sample_counts("{\"dice\":2,\"rank\":1,\"challenge\":12}", 3028, cat_a, counts, K);
+    ru_sample_counts("tenacity", "check", "{\"dice\":2,\"rank\":1,\"challenge\":12}", 3028, cat_a,
+                     counts, K);
     double dist[2][K];
     memset(dist, 0, sizeof dist);
     for (int v = 0; v < 2; v++)
@@ -418,14 +364,15 @@ END_TEST
 /* C: dice=2 rank=3 challenge_dice=2 challenge_bonus=1 crit=impact: total (4..13) x success. */
 static int cat_c(const json_t *r)
 {
-    return ival(r, "total") * 2 + bval(r, "success");
+    return ru_ival(r, "total") * 2 + ru_bval(r, "success");
 }
 
 START_TEST(dist_challenge_dice_sum_ties_to_defender)
 {
     enum { K = 28 };
     long counts[K];
-    sample_counts(
+    ru_sample_counts(
+        "tenacity", "check",
         "{\"dice\":2,\"rank\":3,\"challenge_dice\":2,\"challenge_bonus\":1,\"crit\":\"impact\"}",
         3013, cat_c, counts, K);
     int vs[] = {T_RIGHT, T_TIES_ACTOR, T_D6_HIGHEST, T_NO_CBONUS};
@@ -452,15 +399,16 @@ END_TEST
 /* D: dice=1 rank=5 challenge=0 impact_bonus=1: impact = 2d4 (+1d4 on a natural 10) + 1. */
 static int cat_d(const json_t *r)
 {
-    return ival(r, "impact");
+    return ru_ival(r, "impact");
 }
 
 START_TEST(dist_impact_half_rank_d4_plus_bonus)
 {
     enum { K = 18 };
     long counts[K];
-    sample_counts("{\"dice\":1,\"rank\":5,\"challenge\":0,\"impact_bonus\":1}", 3009, cat_d, counts,
-                  K);
+    ru_sample_counts("tenacity", "check",
+                     "{\"dice\":1,\"rank\":5,\"challenge\":0,\"impact_bonus\":1}", 3009, cat_d,
+                     counts, K);
     int vs[] = {T_RIGHT, T_ROUND_UP, T_NO_CRIT_DIE, T_NO_IBONUS};
     double dist[4][K];
     memset(dist, 0, sizeof dist);
@@ -491,14 +439,14 @@ END_TEST
 /* E: dice=3 rank=0, no challenge: highest x doubles x spin (-1, 0, +1). */
 static int cat_e(const json_t *r)
 {
-    return ((ival(r, "highest") - 1) * 2 + bval(r, "doubles")) * 3 + ival(r, "spin") + 1;
+    return ((ru_ival(r, "highest") - 1) * 2 + ru_bval(r, "doubles")) * 3 + ru_ival(r, "spin") + 1;
 }
 
 START_TEST(dist_doubles_and_fumbles)
 {
     enum { K = 60 };
     long counts[K];
-    sample_counts("{\"dice\":3,\"rank\":0}", 3029, cat_e, counts, K);
+    ru_sample_counts("tenacity", "check", "{\"dice\":3,\"rank\":0}", 3029, cat_e, counts, K);
     int vs[] = {T_RIGHT, T_PAIR_TOP, T_ANY_ONE};
     double dist[3][K];
     memset(dist, 0, sizeof dist);
@@ -532,27 +480,12 @@ static const char *const sample_files[] = {"missa.json", "brakka.json", "odessa.
 
 static json_t *sample(int i)
 {
-    char dir[512], path[700];
-    snprintf(dir, sizeof dir, "%s", __FILE__);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    snprintf(path, sizeof path, "%s/../../rules/tenacity/samples/%s", dir, sample_files[i]);
-    return load_json(path);
+    return ru_load_sample("tenacity", sample_files[i]);
 }
 
 START_TEST(every_sample_sheet_validates)
 {
-    json_t *s = sample(_i);
-    tb_err err = {0};
-    ck_assert_msg(rules_sheet_validate("tenacity", s, &err) == 0, "%s: %s", sample_files[_i],
-                  err.msg);
-    json_t *d = rules_sheet_derive("tenacity", s);
-    ck_assert_ptr_nonnull(d);
-    json_decref(d);
-    json_decref(s);
+    ru_assert_sample_valid("tenacity", sample_files[_i]);
 }
 END_TEST
 
@@ -562,25 +495,25 @@ START_TEST(derived_values_of_the_samples)
     json_t *d = rules_sheet_derive("tenacity", s);
     json_t *inv = json_object_get(json_object_get(d, "skills"), "Investigation");
     ck_assert_str_eq(json_string_value(json_object_get(inv, "attribute")), "Awareness");
-    ck_assert_int_eq(ival(inv, "dice"), 2);
-    ck_assert_int_eq(ival(inv, "rank"), 2);
-    ck_assert_int_eq(ival(inv, "impact_dice"), 1);
+    ck_assert_int_eq(ru_ival(inv, "dice"), 2);
+    ck_assert_int_eq(ru_ival(inv, "rank"), 2);
+    ck_assert_int_eq(ru_ival(inv, "impact_dice"), 1);
     ck_assert_str_eq(json_string_value(json_object_get(inv, "rating")), "trained");
     ck_assert_int_eq(
-        ival(json_object_get(json_object_get(d, "skills"), "Crafting"), "impact_bonus"), 1);
-    ck_assert(bval(d, "can_generate_spin"));
+        ru_ival(json_object_get(json_object_get(d, "skills"), "Crafting"), "impact_bonus"), 1);
+    ck_assert(ru_bval(d, "can_generate_spin"));
     json_decref(d);
     json_decref(s);
     s = sample(1); /* Brakka: 1 wound, -2 spin, Expert melee */
     d = rules_sheet_derive("tenacity", s);
     json_t *melee = json_object_get(json_object_get(d, "skills"), "Melee Combat");
     ck_assert_str_eq(json_string_value(json_object_get(melee, "rating")), "expert");
-    ck_assert_int_eq(ival(melee, "impact_dice"), 3);
-    ck_assert_int_eq(ival(melee, "impact_bonus"), 2);
-    ck_assert_int_eq(ival(d, "spin_usable"), 0);
-    ck_assert_int_eq(ival(d, "negative_spin"), 2);
-    ck_assert_int_eq(ival(d, "wound_recovery_needed"), 5);
-    ck_assert_int_eq(ival(d, "unconscious_challenge_dice"), 3);
+    ck_assert_int_eq(ru_ival(melee, "impact_dice"), 3);
+    ck_assert_int_eq(ru_ival(melee, "impact_bonus"), 2);
+    ck_assert_int_eq(ru_ival(d, "spin_usable"), 0);
+    ck_assert_int_eq(ru_ival(d, "negative_spin"), 2);
+    ck_assert_int_eq(ru_ival(d, "wound_recovery_needed"), 5);
+    ck_assert_int_eq(ru_ival(d, "unconscious_challenge_dice"), 3);
     json_decref(d);
     json_decref(s);
     s = sample(2); /* Odessa: Legendary Deception */
@@ -588,7 +521,7 @@ START_TEST(derived_values_of_the_samples)
     ck_assert_str_eq(json_string_value(json_object_get(
                          json_object_get(json_object_get(d, "skills"), "Deception"), "rating")),
                      "legendary");
-    ck_assert(bval(d, "can_recover_tenacity"));
+    ck_assert(ru_bval(d, "can_recover_tenacity"));
     json_decref(d);
     json_decref(s);
 }
@@ -688,11 +621,7 @@ START_TEST(bad_sheet_field_fails_with_its_message)
 {
     json_t *s = sample(0);
     bad_sheets[_i].mutate(s);
-    tb_err err = {0};
-    ck_assert_int_eq(rules_sheet_validate("tenacity", s, &err), TB_BAD_REQUEST);
-    ck_assert_msg(strstr(err.msg, bad_sheets[_i].message) != NULL, "got '%s', want '%s'", err.msg,
-                  bad_sheets[_i].message);
-    ck_assert_ptr_null(rules_sheet_derive("tenacity", s));
+    ru_assert_sheet_invalid_underivable("tenacity", s, bad_sheets[_i].message);
     json_decref(s);
 }
 END_TEST
@@ -721,17 +650,9 @@ static const struct {
 
 START_TEST(bad_parameter_is_a_clear_error)
 {
-    json_t *p = json_loads(bad_params[_i].params, 0, NULL);
-    rules_rng *rng = rules_rng_seeded(1);
-    json_t *r = (json_t *)1;
-    tb_err err = {0};
-    int rc = rules_check_run("tenacity", bad_params[_i].check, p, rng, &r, &err);
+    int rc = ru_param_error("tenacity", bad_params[_i].check, bad_params[_i].params,
+                            bad_params[_i].message);
     ck_assert_int_ne(rc, 0);
-    ck_assert_ptr_null(r);
-    ck_assert_msg(strstr(err.msg, bad_params[_i].message) != NULL, "got '%s', want '%s'", err.msg,
-                  bad_params[_i].message);
-    rules_rng_destroy(rng);
-    json_decref(p);
 }
 END_TEST
 
@@ -777,9 +698,5 @@ static Suite *tenacity_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(tenacity_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return ru_run_suite(tenacity_suite());
 }
