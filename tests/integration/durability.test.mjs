@@ -9,29 +9,37 @@ import assert from 'node:assert/strict';
 import { startServer, table, closeAll, sleep, withoutSecret } from './lib.mjs';
 
 /**
- * Two seats stream rolls (unique expressions) without waiting for replies; an observer seat
- * drops its connection once `leaveAfter` acks arrived, and the server is killed with SIGKILL once
- * `killAfter` acks arrived. Returns the acks received (by the senders) and the last seq the
- * observer saw.
+ * Two seats stream rolls (unique expressions) without waiting for replies. First each sends
+ * `leaveAfter / senders` rolls and waits for their replies; the observer seat then drops its
+ * connection (so its last seq is fixed before the rest of the stream exists, however fast the
+ * server is), and the stream goes on until the server is killed with SIGKILL once `killAfter`
+ * acks arrived. Returns the acks received (by the senders) and the last seq the observer saw.
  */
 async function streamAndCrash(srv, { perSeat, killAfter, leaveAfter, observer, senders }) {
   const acks = [];
   const nacks = [];
   let stop = false;
+  const send = (c, tag, base, i) => {
+    const expr = `1d6+${base + i}`;
+    return c.cmd('roll', { expr }, `${tag}-${i}`).then(
+      (r) => (r.t === 'ack' ? acks : nacks).push({ r, expr, tag }),
+      () => {}, // no reply: the server died first
+    );
+  };
+  const first = Math.ceil(leaveAfter / senders.length);
+  const replies = [];
+  for (const [c, tag, base] of senders) for (let i = 0; i < first; i++) replies.push(send(c, tag, base, i));
+  await Promise.all(replies);
+  await observer.waitSeq(Math.max(...acks.map((a) => a.r.seq)));
+  await observer.terminate(); // a dropped network: the observer's last seq is fixed here
   const sendLoop = async (c, tag, base) => {
-    for (let i = 0; i < perSeat && !stop; i++) {
-      const expr = `1d6+${base + i}`;
-      c.cmd('roll', { expr }, `${tag}-${i}`).then(
-        (r) => (r.t === 'ack' ? acks : nacks).push({ r, expr, tag }),
-        () => {}, // no reply: the server died first
-      );
+    for (let i = first; i < perSeat && !stop; i++) {
+      send(c, tag, base, i);
       if (i % 4 === 3) await sleep(1); // a stream, not one burst: the kill lands in its middle
     }
   };
   const loops = senders.map(([c, tag, base]) => sendLoop(c, tag, base).catch(() => {}));
   const deadline = Date.now() + 30000;
-  while (acks.length < leaveAfter && Date.now() < deadline) await sleep(1);
-  await observer.terminate(); // a dropped network: the observer's last seq is fixed here
   while (acks.length < killAfter && Date.now() < deadline) await sleep(1);
   await srv.kill('SIGKILL');
   stop = true;
