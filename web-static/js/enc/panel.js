@@ -1,0 +1,558 @@
+// The encounter panel: the generic view of /enc (and /gm/enc for the GM) with its actions, and the
+// registry the rule systems' own panels (js/enc/<system>.js) plug into.
+//
+// ---- CONTRACT for js/enc/<system>.js ---------------------------------------------------------
+//
+//   import { registerPanel } from './panel.js';
+//   registerPanel('fivey', {
+//     renderOrder(enc, ctx)        → Node   replaces the generic turn-order strip
+//     renderCombatant(c, enc, ctx) → Node   replaces the generic card of one combatant
+//     actionsFor(enc, ctx)         → [name] the module actions the viewer may take now
+//   });
+//
+// Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
+// generic rendering. Hooks are called on every re-render of the panel (whenever /enc, /gm/enc,
+// /chars, /gm/npcs or the seat changes), must not keep DOM between calls and must not mutate
+// `enc` or `ctx.state`. A system's module is loaded by app.js with `import('./enc/<system>.js')`
+// for the campaign's system; a missing file is ignored (the generic panel is used).
+//
+// ctx (the same object for every hook of one render):
+//   seat      the viewer's seat id ("gm", "p1", ...)
+//   isGm      true for the GM seat
+//   system    the campaign's rule system id
+//   describe  the `system.describe` result: {system, name, sheet, checks, modules:[{id, name,
+//             options:[param], actions:[{name, label, who, params:[param]}]}]} (null until loaded)
+//   module    the describe entry of the running module (describe.modules[i] with id === enc.module)
+//   send(op, args) → Promise<reply>; reply is {ok: true, seq, result} or {ok: false, code,
+//             message}. It never rejects. A command sent while offline waits in the outbox and is
+//             delivered once after the reconnect (same command id).
+//   act(action, {actor, params}) → Promise<reply>  = send('enc.act', ...), and shows a refusal
+//             in the panel's error line.
+//   state     the whole replica (read-only): enc = state.enc, GM-only parts at state.gm.enc
+//
+// Helpers exported below for system panels: combatantsOf, currentId, isMine, cardFor (the generic
+// card, to wrap or extend), orderStrip (the generic order), statsList, h (the element builder).
+//
+// /enc = {module, round, turn, order:[cid | {id}], combatants:{<cid>:{id, name, side, seat, npc,
+//         char, stats?, conditions:[...], budget?:{...}}}, ...module fields}
+// ------------------------------------------------------------------------------------------------
+
+import { h } from '../dom.js';
+import { paramFields, readParams, showFieldError, paramInMessage } from '../views/params.js';
+
+export { h };
+
+const registry = new Map();
+
+export function registerPanel(system, hooks = {}) {
+  registry.set(String(system), { ...hooks });
+}
+
+export function panelHooks(system) {
+  return registry.get(String(system)) || {};
+}
+
+// -- read helpers ------------------------------------------------------------------------------
+
+const orderId = (o) => (o && typeof o === 'object' ? o.id : o);
+
+// Combatants in turn order (those not in the order, e.g. just added, at the end).
+export function combatantsOf(enc) {
+  const all = enc && enc.combatants && typeof enc.combatants === 'object' ? enc.combatants : {};
+  const seen = new Set();
+  const out = [];
+  for (const o of Array.isArray(enc?.order) ? enc.order : []) {
+    const id = orderId(o);
+    if (all[id] && !seen.has(id)) {
+      seen.add(id);
+      out.push({ id, ...all[id] });
+    }
+  }
+  for (const id of Object.keys(all).sort()) if (!seen.has(id)) out.push({ id, ...all[id] });
+  return out;
+}
+
+// The id of the combatant whose turn it is, or null.
+export function currentId(enc) {
+  if (!enc) return null;
+  if (typeof enc.current === 'string') return enc.current;
+  const order = Array.isArray(enc.order) ? enc.order : [];
+  if (Number.isInteger(enc.turn) && enc.turn >= 0 && enc.turn < order.length) return orderId(order[enc.turn]) ?? null;
+  if (typeof enc.turn === 'string') return enc.turn;
+  return null;
+}
+
+export function isMine(c, ctx) {
+  return Boolean(c && ctx.seat && c.seat === ctx.seat);
+}
+
+function moduleEntry(describe, id) {
+  const mods = Array.isArray(describe?.modules) ? describe.modules : [];
+  return mods.find((m) => m.id === id) || null;
+}
+
+const who = (a) => String(a?.who ?? 'any').toLowerCase();
+
+// The generic rule for "may take now": the GM may take every action; a player takes the
+// non-GM actions for their own combatants — turn actions only when it is one of theirs' turn.
+function genericActions(enc, ctx) {
+  const mod = ctx.module;
+  const actions = Array.isArray(mod?.actions) ? mod.actions : [];
+  if (ctx.isGm) return actions.map((a) => a.name);
+  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx));
+  if (!mine.length) return [];
+  const cur = currentId(enc);
+  const myTurn = mine.some((c) => c.id === cur);
+  return actions
+    .filter((a) => who(a) !== 'gm')
+    .filter((a) => myTurn || ['any', 'anyone', 'reaction', 'owner', 'any_seat'].includes(who(a)))
+    .map((a) => a.name);
+}
+
+// -- generic pieces ----------------------------------------------------------------------------
+
+function valueText(v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'object') {
+    if (Number.isFinite(v.value) && Number.isFinite(v.max)) return `${v.value}/${v.max}`;
+    if (Number.isFinite(v.current) && Number.isFinite(v.max)) return `${v.current}/${v.max}`;
+    if (Array.isArray(v)) return v.map(valueText).join(', ');
+    return Object.entries(v)
+      .map(([k, x]) => `${k} ${valueText(x)}`)
+      .join(', ');
+  }
+  if (v === true) return 'yes';
+  if (v === false) return 'no';
+  return String(v);
+}
+
+export function statsList(obj, cls = 'stats') {
+  if (!obj || typeof obj !== 'object') return null;
+  const entries = Object.entries(obj);
+  if (!entries.length) return null;
+  return h(
+    'dl',
+    { class: cls },
+    entries.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, valueText(v)))),
+  );
+}
+
+export function orderStrip(enc, ctx) {
+  const cur = currentId(enc);
+  const list = combatantsOf(enc).filter((c) => (Array.isArray(enc.order) ? enc.order.some((o) => orderId(o) === c.id) : true));
+  return h(
+    'ol',
+    { class: 'enc-order', attrs: { 'aria-label': 'Turn order' } },
+    list.map((c) =>
+      h(
+        'li',
+        { class: ['enc-order-item', c.id === cur && 'current', isMine(c, ctx) && 'mine'], dataset: { cid: c.id, side: c.side ?? '' }, attrs: { 'aria-current': c.id === cur ? 'true' : null } },
+        c.name ?? c.id,
+      ),
+    ),
+  );
+}
+
+export function cardFor(c, enc, ctx) {
+  const cur = currentId(enc) === c.id;
+  const conds = Array.isArray(c.conditions) ? c.conditions : [];
+  return h(
+    'div',
+    { class: 'enc-card-body' },
+    h(
+      'div',
+      { class: 'enc-card-head' },
+      h('strong', { class: 'enc-name' }, c.name ?? c.id),
+      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
+      c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
+      isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
+      cur ? h('span', { class: 'badge turn-badge' }, 'turn') : null,
+    ),
+    statsList(c.stats),
+    conds.length
+      ? h(
+          'ul',
+          { class: 'enc-conditions', attrs: { 'aria-label': 'Conditions' } },
+          conds.map((x) => h('li', { class: 'chip cond' }, typeof x === 'string' ? x : x?.name ? `${x.name}${x.rounds ? ` (${x.rounds})` : ''}` : valueText(x))),
+        )
+      : null,
+    c.budget ? h('div', { class: 'enc-budget' }, h('span', { class: 'muted small' }, 'Budget '), statsList(c.budget, 'stats budget')) : null,
+  );
+}
+
+// -- the panel ---------------------------------------------------------------------------------
+
+export class EncounterPanel {
+  constructor(root) {
+    this.root = root;
+    this.open = null; // {kind: 'act', action} | {kind: 'start'|'add'|'set'|'end'}
+    this.error = null; // {text}
+    this.note = null; // a short line after a success
+    this.busy = false;
+    this.sig = null;
+    this.ctx = null;
+  }
+
+  // ctx as in the contract, without `module`/`act` (added here). Re-renders only when something
+  // shown changed.
+  render(ctx) {
+    const state = ctx.state || {};
+    const enc = state.enc && typeof state.enc === 'object' ? state.enc : null;
+    const sig = [enc, state.gm?.enc, state.chars, state.gm?.npcs, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.busy];
+    if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
+    this.sig = sig;
+    this.ctx = {
+      ...ctx,
+      module: enc ? moduleEntry(ctx.describe, enc.module) : null,
+      act: (action, { actor, params } = {}) => this.act(action, actor, params),
+    };
+    const keep = this.capture();
+    this.root.replaceChildren(...this.build(enc, this.ctx));
+    this.restore(keep);
+  }
+
+  rerender() {
+    this.sig = null;
+    if (this.ctx) this.render(this.ctx);
+  }
+
+  // Keeps what a person typed and where the focus was across a rebuild.
+  capture() {
+    const values = {};
+    const form = this.root.querySelector('form.enc-form');
+    if (form) {
+      for (const el of form.elements) {
+        if (!el.name) continue;
+        values[el.name] = el.type === 'checkbox' ? el.checked : el.value;
+      }
+    }
+    const a = document.activeElement;
+    const focus = a && this.root.contains(a) ? a.dataset?.key || (a.name ? `name:${a.name}` : null) : null;
+    return { form: form?.dataset.key ?? null, values, focus };
+  }
+
+  restore({ form: formKey, values, focus }) {
+    const form = this.root.querySelector('form.enc-form');
+    if (form && form.dataset.key === formKey) {
+      for (const el of form.elements) {
+        if (!el.name || !(el.name in values)) continue;
+        if (el.type === 'checkbox') el.checked = values[el.name];
+        else if (el.tagName !== 'SELECT' || Array.from(el.options).some((o) => o.value === values[el.name])) el.value = values[el.name];
+      }
+    }
+    if (focus) {
+      const el = focus.startsWith('name:') ? form?.elements.namedItem(focus.slice(5)) : this.root.querySelector(`[data-key="${CSS.escape(focus)}"]`);
+      if (el && typeof el.focus === 'function') el.focus();
+    }
+  }
+
+  setOpen(open) {
+    this.open = open;
+    this.error = null;
+    this.rerender();
+    const f = this.root.querySelector('form.enc-form input, form.enc-form select, form.enc-form button');
+    if (f) f.focus();
+  }
+
+  async run(op, args, form, params) {
+    this.busy = true;
+    this.error = null;
+    this.note = null;
+    this.rerender();
+    const reply = await this.ctx.send(op, args);
+    this.busy = false;
+    if (reply.ok) {
+      this.open = null;
+      this.note = `${op === 'enc.act' ? args.action : op}: done`;
+    } else {
+      this.error = { text: `${reply.code ?? 'error'}: ${reply.message ?? ''}`, param: paramInMessage(reply.message, params) };
+    }
+    this.rerender();
+    if (!reply.ok && this.error.param) {
+      const f = this.root.querySelector('form.enc-form');
+      if (f) showFieldError(f, this.error.param, reply.message);
+    }
+    return reply;
+  }
+
+  act(action, actor, params) {
+    const args = { action };
+    if (actor) args.actor = actor;
+    if (params && Object.keys(params).length) args.params = params;
+    return this.run('enc.act', args, null, []);
+  }
+
+  build(enc, ctx) {
+    const hooks = panelHooks(ctx.system);
+    const out = [];
+    out.push(h('h2', { id: 'enc-title' }, 'Encounter'));
+    if (this.error) out.push(h('p', { class: 'error-box enc-error', attrs: { role: 'alert' } }, this.error.text));
+    else if (this.note) out.push(h('p', { class: 'enc-note muted small', attrs: { role: 'status' } }, this.note));
+
+    if (!enc) {
+      out.push(h('p', { class: 'muted enc-none' }, ctx.isGm ? 'No encounter is running.' : 'No encounter right now.'));
+      if (ctx.isGm) out.push(...this.gmStart(ctx));
+      return out;
+    }
+    const mod = ctx.module;
+    out.push(
+      h(
+        'p',
+        { class: 'enc-meta' },
+        h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
+        Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+      ),
+    );
+    out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
+
+    const cur = currentId(enc);
+    const cards = combatantsOf(enc).map((c) => {
+      const body = call(hooks.renderCombatant, [c, enc, ctx]) ?? cardFor(c, enc, ctx);
+      return h(
+        'li',
+        { class: ['enc-card', c.id === cur && 'current', isMine(c, ctx) && 'mine'], dataset: { cid: c.id, side: c.side ?? '' } },
+        body,
+        ctx.isGm
+          ? h('button', { type: 'button', class: 'link-button enc-remove', dataset: { key: `rm-${c.id}` }, disabled: this.busy, onclick: () => this.run('enc.remove', { id: c.id }, null, []) }, `Remove ${c.name ?? c.id}`)
+          : null,
+      );
+    });
+    out.push(h('ul', { class: 'enc-combatants' }, cards));
+
+    // Module fields other than the generic ones (e.g. a chase's distance).
+    const extra = {};
+    for (const [k, v] of Object.entries(enc)) {
+      if (!['module', 'round', 'turn', 'order', 'combatants', 'current', 'log'].includes(k)) extra[k] = v;
+    }
+    if (Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
+    if (ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' && Object.keys(ctx.state.gm.enc).length) {
+      out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(ctx.state.gm.enc, 'stats')));
+    }
+
+    // Actions the viewer may take now.
+    const names = call(hooks.actionsFor, [enc, ctx]) ?? genericActions(enc, ctx);
+    const actions = (Array.isArray(mod?.actions) ? mod.actions : []).filter((a) => names.includes(a.name));
+    if (actions.length) {
+      out.push(
+        h(
+          'div',
+          { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } },
+          actions.map((a) =>
+            h(
+              'button',
+              {
+                type: 'button',
+                class: ['chip', 'enc-action', this.open?.kind === 'act' && this.open.action === a.name && 'active'],
+                dataset: { key: `act-${a.name}`, action: a.name },
+                disabled: !ctx.live || this.busy,
+                attrs: { 'aria-expanded': String(this.open?.kind === 'act' && this.open.action === a.name) },
+                onclick: () => this.setOpen(this.open?.kind === 'act' && this.open.action === a.name ? null : { kind: 'act', action: a.name }),
+              },
+              a.label || a.name,
+            ),
+          ),
+        ),
+      );
+    } else if (!ctx.isGm) {
+      const mine = combatantsOf(enc).some((c) => isMine(c, ctx));
+      out.push(h('p', { class: 'muted small enc-wait' }, mine ? 'Wait for your turn.' : 'You are watching this encounter.'));
+    }
+    if (this.open?.kind === 'act') {
+      const a = actions.find((x) => x.name === this.open.action);
+      if (a) out.push(this.actForm(a, enc, ctx));
+    }
+    if (ctx.isGm) out.push(...this.gmRunning(enc, ctx));
+    return out;
+  }
+
+  actForm(a, enc, ctx) {
+    const all = combatantsOf(enc);
+    const cur = currentId(enc);
+    const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
+    const defActor = actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
+    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor') : [];
+    const form = h(
+      'form',
+      { class: 'enc-form stack', dataset: { key: `act-${a.name}` }, noValidate: true },
+      h('h3', {}, a.label || a.name),
+      actors.length > 1 || ctx.isGm
+        ? h(
+            'div',
+            { class: 'field', dataset: { param: 'actor' } },
+            h('label', { htmlFor: 'enc-actor' }, 'Who acts'),
+            h('select', { id: 'enc-actor', name: 'actor' }, actors.map((c) => h('option', { value: c.id, selected: c.id === defActor }, c.name ?? c.id))),
+          )
+        : null,
+      paramFields(params, { combatants: all, idPrefix: 'act' }),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'submit', class: 'primary', dataset: { key: 'act-submit' }, disabled: this.busy || !ctx.live }, a.label || a.name),
+        h('button', { type: 'button', dataset: { key: 'act-cancel' }, onclick: () => this.setOpen(null) }, 'Cancel'),
+      ),
+    );
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const { params: values, error } = readParams(form, params);
+      if (error) {
+        showFieldError(form, error.name, error.message);
+        return;
+      }
+      const actor = form.elements.namedItem('actor')?.value || defActor || undefined;
+      const args = { action: a.name };
+      if (actor) args.actor = actor;
+      if (Object.keys(values).length) args.params = values;
+      this.run('enc.act', args, form, params);
+    });
+    return form;
+  }
+
+  gmStart(ctx) {
+    const mods = Array.isArray(ctx.describe?.modules) ? ctx.describe.modules : [];
+    if (!ctx.describe) return [h('p', { class: 'muted small' }, 'Loading the rule system…')];
+    if (!mods.length) return [h('p', { class: 'muted small' }, 'This rule system has no encounter modules.')];
+    const sel = this.open?.kind === 'start' ? this.open.module : mods[0].id;
+    const mod = mods.find((m) => m.id === sel) || mods[0];
+    const options = Array.isArray(mod.options) ? mod.options : [];
+    const form = h(
+      'form',
+      { class: 'enc-form stack', dataset: { key: `start-${mod.id}` }, noValidate: true },
+      h('h3', {}, 'Start an encounter'),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { htmlFor: 'enc-module' }, 'Module'),
+        h(
+          'select',
+          {
+            id: 'enc-module',
+            dataset: { key: 'enc-module' },
+            onchange: (ev) => {
+              this.open = { kind: 'start', module: ev.target.value };
+              this.rerender();
+            },
+          },
+          mods.map((m) => h('option', { value: m.id, selected: m.id === mod.id }, m.name ? `${m.name} (${m.id})` : m.id)),
+        ),
+      ),
+      paramFields(options, { idPrefix: 'opt' }),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'start-submit' }, disabled: this.busy || !ctx.live }, 'Start')),
+    );
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const { params: values, error } = readParams(form, options);
+      if (error) {
+        showFieldError(form, error.name, error.message);
+        return;
+      }
+      const args = { module: mod.id };
+      if (Object.keys(values).length) args.options = values;
+      this.run('enc.start', args, form, options);
+    });
+    return [form];
+  }
+
+  gmRunning(enc, ctx) {
+    const state = ctx.state || {};
+    const inEnc = new Set(combatantsOf(enc).map((c) => c.char).filter(Boolean));
+    const chars = Object.entries(state.chars && typeof state.chars === 'object' ? state.chars : {}).filter(([id]) => !inEnc.has(id));
+    const npcs = Object.entries(state.gm?.npcs && typeof state.gm.npcs === 'object' ? state.gm.npcs : {});
+    const tools = h(
+      'div',
+      { class: 'actions enc-gm-tools' },
+      h('button', { type: 'button', dataset: { key: 'gm-add' }, onclick: () => this.setOpen(this.open?.kind === 'add' ? null : { kind: 'add' }) }, 'Add combatant'),
+      h('button', { type: 'button', dataset: { key: 'gm-set' }, onclick: () => this.setOpen(this.open?.kind === 'set' ? null : { kind: 'set' }) }, 'Adjust'),
+      this.open?.kind === 'end'
+        ? h('button', { type: 'button', class: 'danger', dataset: { key: 'gm-end-yes' }, disabled: this.busy || !ctx.live, onclick: () => this.run('enc.end', {}, null, []) }, 'Really end it')
+        : h('button', { type: 'button', class: 'danger', dataset: { key: 'gm-end' }, onclick: () => this.setOpen({ kind: 'end' }) }, 'End encounter'),
+    );
+    const out = [tools];
+    if (this.open?.kind === 'add') {
+      const pc = h(
+        'form',
+        { class: 'enc-form stack', dataset: { key: 'add' }, noValidate: true },
+        h('h3', {}, 'Add a character'),
+        chars.length
+          ? h(
+              'div',
+              { class: 'field' },
+              h('label', { htmlFor: 'enc-add-char' }, 'Player character'),
+              h('select', { id: 'enc-add-char', name: 'char' }, chars.map(([id, c]) => h('option', { value: id }, `${c?.name ?? id}`))),
+              h('button', { type: 'button', dataset: { key: 'add-char' }, disabled: this.busy || !ctx.live, onclick: (ev) => this.run('enc.add', { char: ev.target.form.elements.namedItem('char').value }, null, []) }, 'Add PC'),
+            )
+          : h('p', { class: 'muted small' }, 'Every player character is already in.'),
+        h('h3', {}, 'Add an NPC'),
+        npcs.length
+          ? h(
+              'div',
+              { class: 'field' },
+              h('label', { htmlFor: 'enc-add-npcsheet' }, 'From a prepared NPC'),
+              h('select', { id: 'enc-add-npcsheet', name: 'npcsheet' }, h('option', { value: '' }, '— none (name only) —'), npcs.map(([id, n]) => h('option', { value: id }, `${n?.name ?? id}`))),
+            )
+          : null,
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-add-name' }, 'Name'), h('input', { id: 'enc-add-name', name: 'name', type: 'text', maxLength: 40, autocomplete: 'off' })),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { htmlFor: 'enc-add-side' }, 'Side'),
+          h('select', { id: 'enc-add-side', name: 'side' }, ['foes', 'allies', 'neutral'].map((s) => h('option', { value: s }, s))),
+        ),
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'add-npc' }, disabled: this.busy || !ctx.live }, 'Add NPC')),
+      );
+      pc.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const f = pc.elements;
+        const from = f.namedItem('npcsheet')?.value || '';
+        const npc = state.gm?.npcs?.[from];
+        const name = f.namedItem('name').value.trim() || npc?.name || '';
+        if (!name) {
+          showFieldError(pc, null);
+          f.namedItem('name').focus();
+          this.error = { text: 'An NPC needs a name.' };
+          this.rerender();
+          return;
+        }
+        const arg = { name, side: f.namedItem('side').value };
+        if (npc?.sheet) arg.sheet = npc.sheet;
+        this.run('enc.add', { npc: arg }, pc, []);
+      });
+      out.push(pc);
+    }
+    if (this.open?.kind === 'set') {
+      const form = h(
+        'form',
+        { class: 'enc-form stack', dataset: { key: 'set' }, noValidate: true },
+        h('h3', {}, 'Adjust the encounter'),
+        h('p', { class: 'muted small' }, 'A path inside /enc (e.g. /round, /combatants/c1/stats/hp) and a JSON value.'),
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-path' }, 'Path'), h('input', { id: 'enc-set-path', name: 'path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/round' })),
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-value' }, 'Value (JSON)'), h('input', { id: 'enc-set-value', name: 'value', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '2' })),
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'set-submit' }, disabled: this.busy || !ctx.live }, 'Set')),
+      );
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const path = form.elements.namedItem('path').value.trim();
+        const raw = form.elements.namedItem('value').value.trim();
+        let value;
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          value = raw; // a bare word is a string
+        }
+        this.run('enc.set', { path, value }, form, []);
+      });
+      out.push(form);
+    }
+    return out;
+  }
+}
+
+function call(fn, args) {
+  if (typeof fn !== 'function') return undefined;
+  try {
+    const v = fn(...args);
+    return v === null ? undefined : v;
+  } catch (e) {
+    console.warn('tabled: encounter panel hook failed', e);
+    return undefined;
+  }
+}

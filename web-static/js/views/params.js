@@ -1,0 +1,137 @@
+// Forms built from parameter lists: a check's params, an encounter action's params, a module's
+// options (the shapes `system.describe` returns: [{name, type, min, max, default, required,
+// secret, label}]). One field per parameter; `readParams` turns the filled form back into the
+// `params` object a command takes (only what was filled in, typed).
+//
+// A STRING parameter named `target` (or `actor`) becomes a <select> of the encounter's
+// combatants when `opts.combatants` is given.
+
+import { h } from '../dom.js';
+
+let serial = 0;
+
+export function paramType(p) {
+  const t = String(p?.type ?? 'int').toLowerCase();
+  if (t.startsWith('bool')) return 'bool';
+  if (t.startsWith('str') || t === 'enum') return 'string';
+  return 'int';
+}
+
+// One labelled field. opts: {combatants: [{id, name}], value, idPrefix}
+export function paramField(p, opts = {}) {
+  const id = `${opts.idPrefix || 'pf'}-${++serial}-${p.name}`;
+  const type = paramType(p);
+  const label = p.label ? `${p.label}` : p.name;
+  const value = opts.value;
+  let input;
+  if (type === 'bool') {
+    input = h('input', { type: 'checkbox', id, name: p.name, checked: value === true || value === 1 || (value === undefined && p.default === 1) });
+    return h(
+      'div',
+      { class: 'field field-check', dataset: { param: p.name } },
+      h('label', { class: 'check', htmlFor: id }, input, h('span', {}, label)),
+      h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
+    );
+  }
+  if (type === 'string' && Array.isArray(p.choices) && p.choices.length) {
+    input = h(
+      'select',
+      { id, name: p.name },
+      p.required ? null : h('option', { value: '' }, '—'),
+      p.choices.map((c) => h('option', { value: c, selected: value === c }, c)),
+    );
+  } else if (type === 'string' && (p.name === 'target' || p.name === 'actor') && Array.isArray(opts.combatants)) {
+    input = h(
+      'select',
+      { id, name: p.name, dataset: { kind: 'combatant' } },
+      p.required ? null : h('option', { value: '' }, '—'),
+      opts.combatants.map((c) => h('option', { value: c.id, selected: value === c.id }, `${c.name ?? c.id}`)),
+    );
+  } else if (type === 'string') {
+    input = h('input', { type: 'text', id, name: p.name, value: value ?? '', autocomplete: 'off', spellcheck: false, maxLength: Number.isFinite(p.max) && p.max > 0 ? p.max : 200 });
+  } else {
+    input = h('input', {
+      type: 'number',
+      id,
+      name: p.name,
+      inputMode: 'numeric',
+      step: 1,
+      value: value ?? (Number.isFinite(p.default) && (p.required || p.default !== 0) ? String(p.default) : ''),
+      placeholder: Number.isFinite(p.default) ? String(p.default) : '',
+      attrs: { min: Number.isFinite(p.min) ? p.min : null, max: Number.isFinite(p.max) ? p.max : null },
+    });
+  }
+  if (p.required) input.required = true;
+  const range = type === 'int' && Number.isFinite(p.min) && Number.isFinite(p.max) ? ` (${p.min}–${p.max})` : '';
+  return h(
+    'div',
+    { class: 'field', dataset: { param: p.name } },
+    h('label', { htmlFor: id }, label, h('span', { class: 'muted small' }, range), p.secret ? h('span', { class: 'badge secret-badge' }, 'secret') : null),
+    input,
+    h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
+  );
+}
+
+export function paramFields(params, opts = {}) {
+  return (Array.isArray(params) ? params : []).map((p) => paramField(p, { ...opts, value: opts.values?.[p.name] }));
+}
+
+// Reads the form's values for `params`: {params, error: {name, message} | null}. Empty optional
+// fields are left out (the server uses its default).
+export function readParams(form, params) {
+  const out = {};
+  for (const p of Array.isArray(params) ? params : []) {
+    const el = form.elements.namedItem(p.name);
+    if (!el) continue;
+    const type = paramType(p);
+    if (type === 'bool') {
+      if (el.checked || p.required) out[p.name] = el.checked ? 1 : 0;
+      continue;
+    }
+    const raw = String(el.value ?? '').trim();
+    if (raw === '') {
+      if (p.required) return { params: out, error: { name: p.name, message: 'required' } };
+      continue;
+    }
+    if (type === 'int') {
+      if (!/^-?\d+$/.test(raw)) return { params: out, error: { name: p.name, message: 'must be a whole number' } };
+      out[p.name] = Number(raw);
+    } else {
+      out[p.name] = raw;
+    }
+  }
+  return { params: out, error: null };
+}
+
+// Shows `message` under the field of parameter `name` inside `form` (or clears every error
+// when name is null). Returns true when such a field exists.
+export function showFieldError(form, name, message) {
+  for (const f of form.querySelectorAll('.field-error')) {
+    f.hidden = true;
+    f.textContent = '';
+  }
+  for (const f of form.querySelectorAll('[aria-invalid]')) f.removeAttribute('aria-invalid');
+  if (!name) return false;
+  const field = form.querySelector(`.field[data-param="${CSS.escape(name)}"]`);
+  if (!field) return false;
+  const err = field.querySelector('.field-error');
+  err.textContent = message;
+  err.hidden = false;
+  const input = field.querySelector('input, select, textarea');
+  if (input) {
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+  }
+  return true;
+}
+
+// Which parameter a server message is about: "parameter 'dc' ...", "target: ...", "'skill' must".
+export function paramInMessage(message, params) {
+  const names = (Array.isArray(params) ? params : []).map((p) => p.name).sort((a, b) => b.length - a.length);
+  const m = String(message || '');
+  for (const n of names) {
+    const re = new RegExp(`(^|[^A-Za-z0-9_])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9_]|$)`);
+    if (re.test(m)) return n;
+  }
+  return null;
+}
