@@ -666,6 +666,43 @@ static void host_campaign_create(engine *e, engine_conn *c, const char *cmd_id, 
     free(redacted);
 }
 
+/* campaign.open: a fresh GM token for an existing campaign, so the host's console can switch to
+ * (or back to) any campaign of this server. Like campaign.create, the idempotency row keeps an
+ * empty gm_token and a retry gets a newly minted one (replay_host_reply). */
+static void host_campaign_open(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
+{
+    tb_err err = {0};
+    const char *id = json_string_value(json_object_get(args, "campaign"));
+    campaign *k = find_campaign(e, id);
+    if (!k) {
+        tb_fail(&err, TB_NOT_FOUND, "campaign.open: no campaign '%.32s'", id);
+        hold_nack(e, c, STORE_HOST, cmd_id, "campaign.open", &err);
+        return;
+    }
+    char gm_token[23];
+    mint_token(e->secret, gm_token);
+    pending *p = push_pending(e, c, cmd_id, "campaign.open");
+    if (store_token_put(e->st, gm_token, k->id, "gm", wall_ms(), &err)) {
+        e->batch_failed = 1;
+        p->reply = dump_free(
+            proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
+        p->outcome = xstrdup("internal");
+        return;
+    }
+    char *redacted = dump_free(
+        proto_msg_ack(cmd_id, -1, json_pack("{s:s, s:s}", "campaign", k->id, "gm_token", "")));
+    p->reply = dump_free(
+        proto_msg_ack(cmd_id, -1, json_pack("{s:s, s:s}", "campaign", k->id, "gm_token", gm_token)));
+    if (store_idem_put(e->st, STORE_HOST, "host", cmd_id, redacted, &err))
+        e->batch_failed = 1;
+    free(redacted);
+}
+
+static const op_arg ARGS_CAMPAIGN_OPEN[] = {
+    {"campaign", ARG_STRING, 1, 1, 32},
+    {NULL, 0, 0, 0, 0},
+};
+
 static const op_arg ARGS_CAMPAIGN_CREATE[] = {
     {"name", ARG_NAME, 1, 1, 80},
     {"system", ARG_STRING, 1, 1, 32},
@@ -679,6 +716,7 @@ static const struct host_op {
 } HOST_OPS[] = {
     {{"campaign.create", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_CREATE}, host_campaign_create},
     {{"campaign.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE}, host_campaign_list},
+    {{"campaign.open", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_OPEN}, host_campaign_open},
     {{NULL, NULL, 0, 0, NULL}, NULL},
 };
 
@@ -1183,6 +1221,32 @@ int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err)
            code);
     }
     return TB_OK;
+}
+
+int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err)
+{
+    char *camp_id = NULL, *seat = NULL;
+    int r = store_token_find(e->st, token, &camp_id, &seat, err);
+    if (r)
+        return r;
+    campaign *k = strcmp(camp_id, STORE_HOST) == 0 ? NULL : find_campaign(e, camp_id);
+    json_t *seat_obj = k ? json_object_get(json_object_get(k->state, "seats"), seat) : NULL;
+    const char *role = json_string_value(json_object_get(seat_obj, "role"));
+    if (!seat_obj) {
+        r = tb_fail(err, TB_UNAUTHORIZED, "unknown or revoked token");
+    } else if (!role || strcmp(role, "gm") != 0) {
+        r = tb_fail(err, TB_FORBIDDEN, "only the GM may see the join code");
+    } else {
+        json_t *join = json_object_get(json_object_get(k->state, "gm"), "join");
+        const char *c = json_string_value(json_object_get(join, "code"));
+        if (!c || !json_is_true(json_object_get(join, "open")))
+            r = tb_fail(err, TB_CONFLICT, "joining is closed");
+        else
+            snprintf(code, 33, "%s", c);
+    }
+    free(camp_id);
+    free(seat);
+    return r;
 }
 
 int engine_campaign_count(const engine *e)

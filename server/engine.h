@@ -92,6 +92,11 @@ int engine_flush(engine *e);
 /* Writes a snapshot of every campaign at its current seq (clean shutdown). */
 int engine_snapshot_all(engine *e, tb_err *err);
 
+/* The open join code of the campaign whose GM seat holds `token` (for the join QR code over
+ * HTTP, which a player must not be able to fetch). Writes code (NUL-terminated) and returns 0, or
+ * TB_UNAUTHORIZED (unknown token), TB_FORBIDDEN (not a GM seat), TB_CONFLICT (joining closed). */
+int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err);
+
 /* Counters for /healthz and /metrics. engine_metrics_text appends Prometheus text (metric
  * families of the engine) to a new malloc'd string the caller frees. */
 int engine_campaign_count(const engine *e);

@@ -1,9 +1,12 @@
 #include "serve.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
 #include <ifaddrs.h>
 #include <libwebsockets.h>
 #include <netinet/in.h>
+#include <qrencode.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +18,26 @@
 #include "osrand.h"
 #include "rng.h"
 #include "store.h"
+#include "system.h"
 
 #define TABLED_VERSION "0.1.0"
 #define MAX_QUEUED_MSGS 2048
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
+
+/* The rule systems' sample characters (rules/<system>/samples/<name>.json) are served from the source
+ * tree, next to the default web client. */
+#ifdef TABLED_WEB_DIR
+#define TABLED_RULES_DIR TABLED_WEB_DIR "/../rules"
+#else
+#define TABLED_RULES_DIR "rules"
+#endif
+
+/* The addresses the server can be reached at (for the printed links and the join QR codes). */
+typedef struct banner {
+    char addrs[16][64];
+    int n;
+    int port;
+} banner;
 
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
  * lws context user pointer. */
@@ -36,6 +55,7 @@ typedef struct server {
     int connections;
     uint64_t bytes_sent;
     int stopping;
+    banner where;
 } server;
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
@@ -276,6 +296,140 @@ static char *metrics_text(server *srv)
     return out;
 }
 
+/* ---- HTTP: the GM console's join QR codes and the sample characters ------------------------ */
+
+/* The QR code of text as an SVG document (black modules on white, 4 modules of quiet zone), a
+ * new malloc'd string; NULL when the text does not fit in a QR code. */
+static char *qr_svg(const char *text)
+{
+    QRcode *qr = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+    if (!qr)
+        return NULL;
+    int w = qr->width, size = w + 8;
+    size_t cap = 256 + (size_t)w * (size_t)w * 20, len = 0;
+    char *out = xmalloc(cap);
+    len += (size_t)snprintf(out + len, cap - len,
+                            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+                            "shape-rendering=\"crispEdges\"><rect width=\"%d\" height=\"%d\" "
+                            "fill=\"#fff\"/><path fill=\"#000\" d=\"",
+                            size, size, size, size);
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++)
+            if (qr->data[y * w + x] & 1)
+                len += (size_t)snprintf(out + len, cap - len, "M%d %dh1v1h-1z", x + 4, y + 4);
+    snprintf(out + len, cap - len, "\"/></svg>");
+    QRcode_free(qr);
+    return out;
+}
+
+static int is_loopback(const char *addr)
+{
+    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
+}
+
+/* GET /api/join with "Authorization: Bearer <GM seat token>": the players' join links — one per
+ * address the server listens on, and the one of the Host the GM used — each with its QR code.
+ * The join code is a GM secret, so it is never put in a URL anyone could fetch. */
+static json_t *api_join(server *srv, struct lws *wsi, int *status)
+{
+    char auth[128], host[128], code[33];
+    tb_err err = {0};
+    if (lws_hdr_copy(wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION) <= 0 ||
+        strncasecmp(auth, "Bearer ", 7) != 0) {
+        *status = HTTP_STATUS_UNAUTHORIZED;
+        return json_pack("{s:{s:s, s:s}}", "error", "code", "unauthorized", "message",
+                         "send the GM token as Authorization: Bearer <token>");
+    }
+    if (engine_gm_join(srv->eng, auth + 7, code, &err)) {
+        *status = err.code == TB_FORBIDDEN ? HTTP_STATUS_FORBIDDEN
+                  : err.code == TB_CONFLICT ? HTTP_STATUS_CONFLICT
+                                            : HTTP_STATUS_UNAUTHORIZED;
+        return json_pack("{s:{s:s, s:s}}", "error", "code", tb_code_name(err.code), "message",
+                         err.msg);
+    }
+    json_t *links = json_array();
+    char url[256];
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0) {
+        int seen = 0;
+        for (int i = 0; i < srv->where.n; i++) {
+            char hp[96];
+            snprintf(hp, sizeof hp, "%s:%d", srv->where.addrs[i], srv->where.port);
+            seen |= strcasecmp(hp, host) == 0;
+        }
+        if (!seen) {
+            char name[128];
+            snprintf(name, sizeof name, "%s", host);
+            char *colon = strrchr(name, ':');
+            if (colon && !strchr(colon, ']'))
+                *colon = '\0';
+            snprintf(url, sizeof url, "http://%s/#join=%s", host, code);
+            char *svg = qr_svg(url);
+            json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback",
+                                                   is_loopback(name), "svg", svg));
+            free(svg);
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) /* addresses other devices can reach first */
+        for (int i = 0; i < srv->where.n; i++) {
+            if (is_loopback(srv->where.addrs[i]) != pass)
+                continue;
+            snprintf(url, sizeof url, "http://%s:%d/#join=%s", srv->where.addrs[i], srv->where.port,
+                     code);
+            char *svg = qr_svg(url);
+            json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass,
+                                                   "svg", svg));
+            free(svg);
+        }
+    *status = HTTP_STATUS_OK;
+    return json_pack("{s:s, s:o}", "code", code, "links", links);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* GET /samples/<system>: {system, samples: [{file, sheet}]} from rules/<system>/samples/<name>.json
+ * (public: players pick a sample character from them). */
+static json_t *api_samples(const char *system, int *status)
+{
+    for (const char *p = system; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+            system = "";
+    if (!*system || !rules_system_find(system)) {
+        *status = HTTP_STATUS_NOT_FOUND;
+        return json_pack("{s:{s:s, s:s}}", "error", "code", "not_found", "message",
+                         "no such rule system");
+    }
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s/samples", TABLED_RULES_DIR, system);
+    json_t *samples = json_array();
+    DIR *d = opendir(dir);
+    char *names[64];
+    int n = 0;
+    for (struct dirent *de; d && (de = readdir(d)) && n < 64;) {
+        size_t l = strlen(de->d_name);
+        if (l > 5 && strcmp(de->d_name + l - 5, ".json") == 0 && de->d_name[0] != '.')
+            names[n++] = xstrdup(de->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    for (int i = 0; i < n; i++) {
+        char path[800];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        json_t *sheet = json_load_file(path, 0, NULL);
+        names[i][strlen(names[i]) - 5] = '\0';
+        if (json_is_object(sheet))
+            json_array_append_new(samples, json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
+        else
+            json_decref(sheet);
+        free(names[i]);
+    }
+    *status = HTTP_STATUS_OK;
+    return json_pack("{s:s, s:o}", "system", system, "samples", samples);
+}
+
 static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                          size_t len)
 {
@@ -288,7 +442,17 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_HTTP: {
         char *text;
         const char *ctype;
-        if (uri_is(wsi, "/healthz")) {
+        char uri[128];
+        int status = HTTP_STATUS_OK;
+        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
+            uri[0] = '\0';
+        if (strcmp(uri, "/api/join") == 0 || strncmp(uri, "/samples/", 9) == 0) {
+            json_t *body = uri[1] == 'a' ? api_join(srv, wsi, &status)
+                                         : api_samples(uri + 9, &status);
+            text = json_dumps(body, JSON_COMPACT);
+            json_decref(body);
+            ctype = "application/json";
+        } else if (uri_is(wsi, "/healthz")) {
             size_t n = 160;
             text = xmalloc(n);
             snprintf(text, n, "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
@@ -306,7 +470,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         free(text);
         unsigned char hdr[LWS_PRE + 512], *start = hdr + LWS_PRE, *p = start,
                                           *end = hdr + sizeof hdr - 1;
-        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, ctype, req->len, &p, end) ||
+        if (lws_add_http_common_headers(wsi, (unsigned)status, ctype, req->len, &p, end) ||
             lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                          (const unsigned char *)"no-store", 8, &p, end) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
@@ -362,12 +526,6 @@ static void on_signal(uv_signal_t *h, int signum)
 }
 
 /* ---- start-up banner ---------------------------------------------------------------------- */
-
-typedef struct banner {
-    char addrs[16][64];
-    int n;
-    int port;
-} banner;
 
 static void collect_addrs(banner *b, const char *bind)
 {
@@ -450,8 +608,18 @@ int serve_run(const serve_opts *o)
     }
 
     uv_loop_init(&srv.loop);
-    struct lws_http_mount mounts[3];
+    struct lws_http_mount mounts[5];
     memset(mounts, 0, sizeof mounts);
+    mounts[3].mount_next = &mounts[4];
+    mounts[3].mountpoint = "/api";
+    mounts[3].mountpoint_len = 4;
+    mounts[3].origin = "http";
+    mounts[3].origin_protocol = LWSMPRO_CALLBACK;
+    mounts[4].mount_next = &mounts[0];
+    mounts[4].mountpoint = "/samples";
+    mounts[4].mountpoint_len = 8;
+    mounts[4].origin = "http";
+    mounts[4].origin_protocol = LWSMPRO_CALLBACK;
     mounts[0].mount_next = &mounts[1];
     mounts[0].mountpoint = "/healthz";
     mounts[0].mountpoint_len = 8;
@@ -476,7 +644,7 @@ int serve_run(const serve_opts *o)
     info.port = o->port;
     info.iface = o->bind;
     info.protocols = PROTOCOLS;
-    info.mounts = mounts;
+    info.mounts = &mounts[3];
     info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.foreign_loops = loops;
     info.user = &srv;
@@ -499,18 +667,21 @@ int serve_run(const serve_opts *o)
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
 
-    banner b;
+    banner *b = &srv.where;
     struct lws_vhost *vh = lws_get_vhost_by_name(srv.lws, "default");
-    b.port = vh ? lws_get_vhost_listen_port(vh) : o->port;
-    collect_addrs(&b, o->bind);
+    b->port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+    collect_addrs(b, o->bind);
     host_token = engine_mint_host_token(srv.eng, &err);
     if (!host_token) {
         fprintf(stderr, "tabled: %s\n", err.msg);
         goto out_lws;
     }
-    printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b.port, o->db);
+    printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b->port, o->db);
     printf("host token: %s\n", host_token);
-    if (engine_each_gm_link(srv.eng, print_links, &b, &err)) {
+    /* The console link carries the host token (create, list and open campaigns); it is printed
+     * for this machine only: the GM opens it on the laptop that runs the server. */
+    printf("console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+    if (engine_each_gm_link(srv.eng, print_links, b, &err)) {
         fprintf(stderr, "tabled: %s\n", err.msg);
         goto out_lws;
     }
