@@ -73,19 +73,19 @@ void rules_str_free(rules_str *b)
 
 /* ---- arguments ---- */
 
-static int param_index(const rules_check *c, const char *name)
+static int param_index(const rules_param *params, const char *name)
 {
-    for (int i = 0; c->params && c->params[i].name; i++)
-        if (strcmp(c->params[i].name, name) == 0)
+    for (int i = 0; params && params[i].name; i++)
+        if (strcmp(params[i].name, name) == 0)
             return i;
     return -1;
 }
 
 static int arg_index_or_abort(const rules_args *a, const char *name)
 {
-    int i = param_index(a->check, name);
+    int i = param_index(a->params, name);
     if (i < 0) {
-        fprintf(stderr, "tabled: check '%s' has no parameter '%s'\n", a->check->name, name);
+        fprintf(stderr, "tabled: %s has no parameter '%s'\n", a->what, name);
         abort();
     }
     return i;
@@ -115,53 +115,50 @@ int rules_args_exclusive(const rules_args *a, const char *p1, const char *p2, tb
 }
 
 /* "skill, ability, bonus, difficulty" into out. */
-static void param_names(const rules_check *c, char *out, size_t n)
+static void param_names(const rules_param *params, char *out, size_t n)
 {
     size_t len = 0;
     out[0] = '\0';
-    for (int i = 0; c->params && c->params[i].name && len < n; i++) {
-        int w = snprintf(out + len, n - len, "%s%s", i ? ", " : "", c->params[i].name);
+    for (int i = 0; params && params[i].name && len < n; i++) {
+        int w = snprintf(out + len, n - len, "%s%s", i ? ", " : "", params[i].name);
         if (w < 0)
             break;
         len += (size_t)w;
     }
 }
 
-/* Fills a from params; 0 or TB_BAD_REQUEST naming the parameter. */
-static int parse_args(const rules_system *s, const rules_check *c, const json_t *params,
-                      rules_args *a, tb_err *err)
+int rules_args_parse(const char *what, const rules_param *params, const json_t *obj, rules_args *a,
+                     tb_err *err)
 {
     memset(a, 0, sizeof *a);
-    a->check = c;
-    if (params && !json_is_object(params))
-        return tb_fail(err, TB_BAD_REQUEST, "%s %s: params must be an object of name: value", s->id,
-                       c->name);
-    if (params) {
+    a->params = params;
+    a->what = what;
+    if (obj && !json_is_object(obj))
+        return tb_fail(err, TB_BAD_REQUEST, "%s: params must be an object of name: value", what);
+    if (obj) {
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)params, key, v)
+        json_object_foreach((json_t *)obj, key, v)
         {
-            if (param_index(c, key) < 0) {
+            if (param_index(params, key) < 0) {
                 char names[160];
-                param_names(c, names, sizeof names);
-                return tb_fail(err, TB_BAD_REQUEST,
-                               "%s %s: unknown parameter '%.40s' (parameters: %s)", s->id, c->name,
-                               key, names);
+                param_names(params, names, sizeof names);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: unknown parameter '%.40s' (parameters: %s)",
+                               what, key, names[0] ? names : "none");
             }
         }
     }
-    for (int i = 0; c->params && c->params[i].name; i++) {
-        const rules_param *p = &c->params[i];
-        json_t *v = params ? json_object_get(params, p->name) : NULL;
+    for (int i = 0; params && params[i].name; i++) {
+        const rules_param *p = &params[i];
+        json_t *v = obj ? json_object_get(obj, p->name) : NULL;
         if (!v || json_is_null(v)) {
             if (p->flags & RULES_PARAM_REQUIRED) {
                 if (p->type == RULES_PARAM_STRING)
-                    return tb_fail(err, TB_BAD_REQUEST,
-                                   "%s %s: missing required parameter '%s' (%s)", s->id, c->name,
-                                   p->name, p->label ? p->label : "a string");
-                return tb_fail(
-                    err, TB_BAD_REQUEST, "%s %s: missing required parameter '%s' (%s, %d..%d)",
-                    s->id, c->name, p->name, p->label ? p->label : "an integer", p->min, p->max);
+                    return tb_fail(err, TB_BAD_REQUEST, "%s: missing required parameter '%s' (%s)",
+                                   what, p->name, p->label ? p->label : "a string");
+                return tb_fail(err, TB_BAD_REQUEST,
+                               "%s: missing required parameter '%s' (%s, %d..%d)", what, p->name,
+                               p->label ? p->label : "an integer", p->min, p->max);
             }
             a->ival[i] = p->def;
             continue;
@@ -170,14 +167,12 @@ static int parse_args(const rules_system *s, const rules_check *c, const json_t 
         switch (p->type) {
         case RULES_PARAM_INT: {
             if (!json_is_integer(v))
-                return tb_fail(err, TB_BAD_REQUEST,
-                               "%s %s: parameter '%s' must be an integer in %d..%d", s->id, c->name,
-                               p->name, p->min, p->max);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: parameter '%s' must be an integer in %d..%d",
+                               what, p->name, p->min, p->max);
             json_int_t x = json_integer_value(v);
             if (x < p->min || x > p->max)
-                return tb_fail(err, TB_BAD_REQUEST,
-                               "%s %s: parameter '%s' must be in %d..%d (got %lld)", s->id, c->name,
-                               p->name, p->min, p->max, (long long)x);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: parameter '%s' must be in %d..%d (got %lld)",
+                               what, p->name, p->min, p->max, (long long)x);
             a->ival[i] = (int)x;
             break;
         }
@@ -188,19 +183,19 @@ static int parse_args(const rules_system *s, const rules_check *c, const json_t 
                        (json_integer_value(v) == 0 || json_integer_value(v) == 1)) {
                 a->ival[i] = (int)json_integer_value(v);
             } else {
-                return tb_fail(err, TB_BAD_REQUEST, "%s %s: parameter '%s' must be 0 or 1", s->id,
-                               c->name, p->name);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: parameter '%s' must be 0 or 1", what,
+                               p->name);
             }
             break;
         case RULES_PARAM_STRING: {
             if (!json_is_string(v))
-                return tb_fail(err, TB_BAD_REQUEST, "%s %s: parameter '%s' must be a string", s->id,
-                               c->name, p->name);
+                return tb_fail(err, TB_BAD_REQUEST, "%s: parameter '%s' must be a string", what,
+                               p->name);
             size_t len = json_string_length(v);
             if (len < (size_t)p->min || len > (size_t)p->max)
                 return tb_fail(err, TB_BAD_REQUEST,
-                               "%s %s: parameter '%s' must be %d..%d characters long (got %zu)",
-                               s->id, c->name, p->name, p->min, p->max, len);
+                               "%s: parameter '%s' must be %d..%d characters long (got %zu)", what,
+                               p->name, p->min, p->max, len);
             a->sval[i] = json_string_value(v);
             break;
         }
@@ -209,11 +204,23 @@ static int parse_args(const rules_system *s, const rules_check *c, const json_t 
     return 0;
 }
 
-static json_t *args_json(const rules_args *a)
+/* Fills a from params; 0 or TB_BAD_REQUEST naming the parameter. */
+static int parse_args(const rules_system *s, const rules_check *c, const json_t *params,
+                      rules_args *a, tb_err *err)
+{
+    char what[80];
+    snprintf(what, sizeof what, "%s %s", s->id, c->name);
+    int rc = rules_args_parse(what, c->params, params, a, err);
+    a->check = c;
+    a->what = c->name; /* static storage: `what` is a local */
+    return rc;
+}
+
+json_t *rules_args_json(const rules_args *a)
 {
     json_t *o = json_object();
-    for (int i = 0; a->check->params && a->check->params[i].name; i++) {
-        const rules_param *p = &a->check->params[i];
+    for (int i = 0; a->params && a->params[i].name; i++) {
+        const rules_param *p = &a->params[i];
         if (!a->given[i])
             continue;
         if (p->type == RULES_PARAM_STRING)
@@ -222,6 +229,25 @@ static json_t *args_json(const rules_args *a)
             json_object_set_new(o, p->name, json_integer(a->ival[i]));
     }
     return o;
+}
+
+json_t *rules_params_json(const rules_param *params)
+{
+    static const char *const TYPES[] = {"int", "bool", "string"};
+    json_t *out = json_array();
+    for (int i = 0; params && params[i].name; i++) {
+        const rules_param *p = &params[i];
+        json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:b, s:b}", "name", p->name, "type",
+                              TYPES[p->type], "min", p->min, "max", p->max, "required",
+                              (p->flags & RULES_PARAM_REQUIRED) != 0, "secret",
+                              (p->flags & RULES_PARAM_SECRET) != 0);
+        if (p->type != RULES_PARAM_STRING && !(p->flags & RULES_PARAM_REQUIRED))
+            json_object_set_new(o, "default", json_integer(p->def));
+        if (p->label)
+            json_object_set_new(o, "label", json_string(p->label));
+        json_array_append_new(out, o);
+    }
+    return out;
 }
 
 int rules_check_run_with(const rules_system *s, const rules_check *c, const json_t *params,
@@ -235,7 +261,7 @@ int rules_check_run_with(const rules_system *s, const rules_check *c, const json
     json_t *r = json_object();
     json_object_set_new(r, "system", json_string(s->id));
     json_object_set_new(r, "check", json_string(c->name));
-    json_object_set_new(r, "params", args_json(&args));
+    json_object_set_new(r, "params", rules_args_json(&args));
     json_object_set_new(r, "dice", json_array());
     rc = c->roll(&args, rng, r, err);
     if (rc) {

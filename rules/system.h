@@ -71,7 +71,9 @@ typedef struct rules_param {
 
 /* A check's parsed arguments, indexed like its parameter table. Built by rules_check_run. */
 typedef struct rules_args {
-    const struct rules_check *check;
+    const struct rules_check *check; /* NULL when parsed by rules_args_parse (encounter actions) */
+    const rules_param *params;       /* the table the values are indexed by */
+    const char *what;                /* "cot roll" / "enc.act attack": error message prefix */
     unsigned char given[RULES_MAX_PARAMS]; /* 1 when the caller gave it (not defaulted) */
     int ival[RULES_MAX_PARAMS];            /* INT/BOOL value (default when not given) */
     const char *sval[RULES_MAX_PARAMS];    /* STRING value, borrowed from params; NULL if absent */
@@ -84,6 +86,19 @@ int rules_arg_int(const rules_args *a, const char *name);
 int rules_arg_given(const rules_args *a, const char *name);
 /* STRING parameter `name`, borrowed; NULL when absent. */
 const char *rules_arg_str(const rules_args *a, const char *name);
+/*
+ * Parses a JSON object of name: value (borrowed; NULL = {}) against a parameter table (ends with
+ * {0}, at most RULES_MAX_PARAMS). 0, or TB_BAD_REQUEST with a message that starts with `what`
+ * and names the parameter (unknown, missing, wrong type, out of range). STRING values are
+ * borrowed from obj, which must outlive *a.
+ */
+int rules_args_parse(const char *what, const rules_param *params, const json_t *obj, rules_args *a,
+                     tb_err *err);
+/* The given parameters of a as a new JSON object (defaults left out). */
+json_t *rules_args_json(const rules_args *a);
+/* The parameter table as JSON for forms: [{name,type,min,max,default,required,secret,label}]. */
+json_t *rules_params_json(const rules_param *params);
+
 /* TB_BAD_REQUEST "parameters 'a' and 'b' are exclusive" if both were given, else 0. */
 int rules_args_exclusive(const rules_args *a, const char *p1, const char *p2, tb_err *err);
 

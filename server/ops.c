@@ -11,7 +11,7 @@
 
 /* Appends entry (stolen) to the array at state[key] (or state.gm[key] when gm), dropping the
  * oldest entries beyond cap. */
-static void log_append(json_t *state, int gm, json_t *entry, int cap)
+void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
 {
     json_t *parent = gm ? json_object_get(state, "gm") : state;
     if (!json_is_object(parent)) {
@@ -28,14 +28,19 @@ static void log_append(json_t *state, int gm, json_t *entry, int cap)
         json_array_remove(log, 0);
 }
 
+json_t *ops_child(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
 static json_t *seats_of(json_t *state)
 {
-    json_t *seats = json_object_get(state, "seats");
-    if (!json_is_object(seats)) {
-        seats = json_object();
-        json_object_set_new(state, "seats", seats);
-    }
-    return seats;
+    return ops_child(state, "seats");
 }
 
 /* ---- core ops ----------------------------------------------------------------------------- */
@@ -55,7 +60,7 @@ static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t 
     json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
                               (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll",
                               roll);
-    log_append(state, secret, entry, ctx->log_cap);
+    ops_log_append(state, secret, entry, ctx->log_cap);
     *result = res;
     return TB_OK;
 }
@@ -217,7 +222,7 @@ static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, j
     json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
                               (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "check", "check",
                               res);
-    log_append(state, secret, entry, ctx->log_cap);
+    ops_log_append(state, secret, entry, ctx->log_cap);
     if (hidden)
         hidden_put(state, ctx->seq, hidden, ctx->log_cap);
     json_object_set_new(full, "secret", json_boolean(secret));
@@ -276,10 +281,12 @@ int ops_system_known(const char *system)
 
 const op_def *ops_find(const char *system, const char *name)
 {
-    (void)system; /* every system has the core table; rule systems append theirs (issue 4) */
-    for (const op_def *d = OPS_CORE; d->name; d++)
-        if (strcmp(d->name, name) == 0)
-            return d;
+    (void)system; /* every campaign has every table; encounter ops check the module's system */
+    static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, NULL};
+    for (int t = 0; TABLES[t]; t++)
+        for (const op_def *d = TABLES[t]; d->name; d++)
+            if (strcmp(d->name, name) == 0)
+                return d;
     return NULL;
 }
 
@@ -390,10 +397,13 @@ int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *
             if (ok)
                 json_object_set(norm, a->name, v);
             break;
+        case ARG_ANY:
+            json_object_set(norm, a->name, v);
+            break;
         }
         if (!ok) {
             static const char *const TYPE_NAMES[] = {"", "a string", "a name (string)",
-                                                     "an integer", "a boolean", "an object"};
+                                                     "an integer", "a boolean", "an object", "a value"};
             json_decref(norm);
             return tb_fail(err, TB_BAD_REQUEST, "%s: '%s' must be %s", def->name, a->name,
                            TYPE_NAMES[a->type]);

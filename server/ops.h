@@ -34,6 +34,7 @@ typedef enum op_arg_type {
     ARG_INT,        /* min/max: value */
     ARG_BOOL,
     ARG_OBJECT,
+    ARG_ANY, /* any JSON value but null (gm.set, enc.set) */
 } op_arg_type;
 
 typedef struct op_arg {
@@ -63,6 +64,24 @@ typedef struct op_def {
     int readonly;
     const op_arg *args; /* terminated by a row with name == NULL */
 } op_def;
+
+/* The tables of ops_play.c (characters, GM notes, system.describe, campaign.rename) and
+ * ops_enc.c (encounters); ops_find searches them after the core table. */
+extern const op_def OPS_PLAY[];
+extern const op_def OPS_ENC[];
+
+/* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
+void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
+
+/* The object at state[key] (created if missing; borrowed). */
+json_t *ops_child(json_t *parent, const char *key);
+
+/* Sets doc at the JSON pointer path to value (stolen), creating missing objects on the way; 0 or
+ * TB_BAD_REQUEST when the path is malformed or runs through a scalar. (ops_play.c) */
+int ops_pointer_set(json_t *doc, const char *path, json_t *value, tb_err *err);
+
+/* What a rule system offers the browser (system.describe): a new object, NULL if unknown. */
+json_t *ops_system_describe(const char *system);
 
 /* The op named name in the command table of a campaign of the given system, or NULL. Every
  * system's table starts with the core ops (roll, seat.*, join.*). */

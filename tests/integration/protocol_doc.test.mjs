@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startServer, repoRoot, closeAll } from './lib.mjs';
 
 const DOC = path.join(repoRoot, 'protocol', 'PROTOCOL.md');
-const OPS_C = path.join(repoRoot, 'server', 'ops.c');
+const OPS_FILES = ['ops.c', 'ops_play.c', 'ops_enc.c'].map((f) => path.join(repoRoot, 'server', f));
 const FIXED = ['roll', 'seat.rename', 'seat.remove', 'join.rotate', 'join.close', 'campaign.create', 'campaign.list'];
 
 /** Ops documented as headings "### `op`" (with or without the " — who" suffix). */
@@ -19,14 +19,15 @@ function documentedOps() {
   return new Set([...text.matchAll(/^### `([^`]+)`/gm)].map((m) => m[1]));
 }
 
-/** Command table rows of server/ops.c: {"name", op_fn, WHO_x, ...} → [{name, who, line}] */
+/** Command table rows of server/ops*.c: {"name", op_fn, WHO_x, ...} → [{name, who, line}] */
 function tableRows() {
-  const text = fs.readFileSync(OPS_C, 'utf8');
   const rows = [];
-  text.split('\n').forEach((l, i) => {
-    const m = /^\s*\{\s*"([^"]+)"\s*,\s*op_\w+\s*,\s*(\w+)/.exec(l);
-    if (m) rows.push({ name: m[1], who: m[2], line: i + 1 });
-  });
+  for (const file of OPS_FILES) {
+    fs.readFileSync(file, 'utf8').split('\n').forEach((l, i) => {
+      const m = /^\s*\{\s*"([^"]+)"\s*,\s*op_\w+\s*,\s*(\w+)/.exec(l);
+      if (m) rows.push({ name: m[1], who: m[2], line: `${path.basename(file)}:${i + 1}` });
+    });
+  }
   return rows;
 }
 
@@ -41,7 +42,7 @@ test('the parsers find what they look for', () => {
   assert.ok(rows.length >= 5, `table rows found: ${JSON.stringify(rows)}`);
   for (const op of ['roll', 'seat.rename', 'seat.remove', 'join.rotate', 'join.close'])
     assert.ok(rows.some((r) => r.name === op), `server/ops.c has a row for ${op}`);
-  for (const r of rows) assert.match(r.who, /^WHO_[A-Z_]+$/, `row at ops.c:${r.line}`);
+  for (const r of rows) assert.match(r.who, /^WHO_[A-Z_]+$/, `row at ${r.line}`);
 });
 
 test('every op in the command table of server/ops.c is documented in protocol/PROTOCOL.md', () => {
@@ -49,7 +50,7 @@ test('every op in the command table of server/ops.c is documented in protocol/PR
   const missing = tableRows()
     .filter((r) => r.who !== 'WHO_INTERNAL')
     .filter((r) => !doc.has(r.name))
-    .map((r) => `${r.name} (server/ops.c:${r.line})`);
+    .map((r) => `${r.name} (server/${r.line})`);
   assert.deepEqual(missing, [], 'ops without a "### `op`" heading in protocol/PROTOCOL.md');
 });
 

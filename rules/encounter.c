@@ -1,0 +1,486 @@
+/*
+ * encounter.c — the shared encounter machinery of encounter.h: combatants, order and turns,
+ * budgets, conditions, stats and log entries, over the /enc and /gm/enc JSON trees.
+ */
+#include "encounter.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small JSON helpers ---- */
+
+static json_t *obj_child(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+static json_t *arr_child(json_t *parent, const char *key)
+{
+    json_t *a = json_object_get(parent, key);
+    if (!json_is_array(a)) {
+        a = json_array();
+        json_object_set_new(parent, key, a);
+    }
+    return a;
+}
+
+/* ---- module descriptions ---- */
+
+const rules_enc_action *rules_module_action(const rules_module *m, const char *name)
+{
+    for (const rules_enc_action *a = m->actions; a && a->name; a++)
+        if (strcmp(a->name, name) == 0)
+            return a;
+    return NULL;
+}
+
+json_t *rules_module_describe(const rules_module *m)
+{
+    static const char *const WHO[] = {"", "gm", "turn", "owner", "any"};
+    json_t *acts = json_array();
+    for (const rules_enc_action *a = m->actions; a && a->name; a++) {
+        json_t *o = json_pack("{s:s, s:s, s:s, s:o}", "name", a->name, "label",
+                              a->label ? a->label : a->name, "who", WHO[a->who], "params",
+                              rules_params_json(a->params));
+        if (a->cite)
+            json_object_set_new(o, "cite", json_string(a->cite));
+        json_array_append_new(acts, o);
+    }
+    json_t *d = json_pack("{s:s, s:s, s:s, s:o, s:o}", "id", m->id, "name", m->name, "system",
+                          m->system, "options", rules_params_json(m->options), "actions", acts);
+    if (m->cite)
+        json_object_set_new(d, "cite", json_string(m->cite));
+    return d;
+}
+
+/* ---- combatants ---- */
+
+json_t *rules_enc_combatant(const rules_enc *e, const char *cid)
+{
+    if (!cid)
+        return NULL;
+    return json_object_get(json_object_get(e->enc, "combatants"), cid);
+}
+
+const char *rules_enc_name(const rules_enc *e, const char *cid)
+{
+    const char *n = json_string_value(json_object_get(rules_enc_combatant(e, cid), "name"));
+    return n ? n : "?";
+}
+
+const char *rules_enc_side(const rules_enc *e, const char *cid)
+{
+    const char *s = json_string_value(json_object_get(rules_enc_combatant(e, cid), "side"));
+    return s ? s : "";
+}
+
+int rules_enc_is_npc(const rules_enc *e, const char *cid)
+{
+    return json_is_true(json_object_get(rules_enc_combatant(e, cid), "npc"));
+}
+
+json_t *rules_enc_hidden_of(rules_enc *e, const char *cid)
+{
+    return obj_child(obj_child(e->hidden, "combatants"), cid);
+}
+
+json_t *rules_enc_stats(rules_enc *e, const char *cid)
+{
+    if (rules_enc_is_npc(e, cid))
+        return obj_child(rules_enc_hidden_of(e, cid), "stats");
+    json_t *c = rules_enc_combatant(e, cid);
+    return c ? obj_child(c, "stats") : obj_child(rules_enc_hidden_of(e, cid), "stats");
+}
+
+int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def)
+{
+    json_t *v = json_object_get(rules_enc_stats(e, cid), key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value)
+{
+    json_object_set_new(rules_enc_stats(e, cid), key, json_integer(value));
+}
+
+int rules_enc_stat_add(rules_enc *e, const char *cid, const char *key, int delta, int lo, int hi)
+{
+    long v = (long)rules_enc_stat(e, cid, key, 0) + delta;
+    if (v < lo)
+        v = lo;
+    if (v > hi)
+        v = hi;
+    rules_enc_stat_set(e, cid, key, (int)v);
+    return (int)v;
+}
+
+int rules_enc_controls(const rules_enc *e, const char *cid)
+{
+    if (e->is_gm)
+        return 1;
+    json_t *c = rules_enc_combatant(e, cid);
+    const char *seat = json_string_value(json_object_get(c, "seat"));
+    return c && !json_is_true(json_object_get(c, "npc")) && seat && e->seat &&
+           strcmp(seat, e->seat) == 0;
+}
+
+void rules_enc_set_out(rules_enc *e, const char *cid, const char *why)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    if (!c)
+        return;
+    if (why)
+        json_object_set_new(c, "out", json_string(why));
+    else
+        json_object_del(c, "out");
+}
+
+int rules_enc_is_out(const rules_enc *e, const char *cid)
+{
+    json_t *out = json_object_get(rules_enc_combatant(e, cid), "out");
+    return out && !json_is_false(out) && !json_is_null(out);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    /* "c10" after "c9": shorter first, then lexicographic */
+    size_t lx = strlen(x), ly = strlen(y);
+    if (lx != ly)
+        return lx < ly ? -1 : 1;
+    return strcmp(x, y);
+}
+
+const char *rules_enc_cid_at(const rules_enc *e, size_t i)
+{
+    json_t *all = json_object_get(e->enc, "combatants");
+    size_t n = json_object_size(all);
+    if (i >= n)
+        return NULL;
+    const char **keys = malloc(n * sizeof *keys);
+    if (!keys)
+        abort();
+    size_t k = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(all, key, v) keys[k++] = key;
+    qsort(keys, n, sizeof *keys, cmp_str);
+    const char *out = keys[i];
+    free(keys);
+    return out;
+}
+
+/* ---- order and turns ---- */
+
+static int rank_cmp(const rules_rank *a, const rules_rank *b)
+{
+    for (int k = 0; k < 4; k++)
+        if (a->key[k] != b->key[k])
+            return a->key[k] > b->key[k] ? -1 : 1;
+    if (a->coin != b->coin)
+        return a->coin > b->coin ? -1 : 1;
+    return 0;
+}
+
+void rules_enc_order_set(rules_enc *e, rules_rank *r, int n)
+{
+    /* insertion sort: stable, n is small */
+    for (int i = 1; i < n; i++) {
+        rules_rank x = r[i];
+        int j = i - 1;
+        while (j >= 0 && rank_cmp(&r[j], &x) > 0) {
+            r[j + 1] = r[j];
+            j--;
+        }
+        r[j + 1] = x;
+    }
+    json_t *order = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(order, json_string(r[i].id));
+    json_object_set_new(e->enc, "order", order);
+    json_object_set_new(e->enc, "turn", json_integer(-1));
+}
+
+static int turn_index(const rules_enc *e)
+{
+    json_t *t = json_object_get(e->enc, "turn");
+    return json_is_integer(t) ? (int)json_integer_value(t) : -1;
+}
+
+json_t *rules_enc_current_entry(const rules_enc *e)
+{
+    int t = turn_index(e);
+    return t < 0 ? NULL : json_array_get(json_object_get(e->enc, "order"), (size_t)t);
+}
+
+const char *rules_enc_current(const rules_enc *e)
+{
+    return json_string_value(rules_enc_current_entry(e));
+}
+
+int rules_enc_round(const rules_enc *e)
+{
+    return (int)json_integer_value(json_object_get(e->enc, "round"));
+}
+
+int rules_enc_order_index(const rules_enc *e, const char *cid)
+{
+    json_t *order = json_object_get(e->enc, "order");
+    size_t i;
+    json_t *v;
+    json_array_foreach(order, i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s && strcmp(s, cid) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+void rules_enc_order_move(rules_enc *e, int from, int to)
+{
+    json_t *order = json_object_get(e->enc, "order");
+    int n = (int)json_array_size(order);
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to)
+        return;
+    int t = turn_index(e);
+    json_t *x = json_incref(json_array_get(order, (size_t)from));
+    json_array_remove(order, (size_t)from);
+    json_array_insert_new(order, (size_t)to, x);
+    if (t == from) {
+        t = to;
+    } else if (t >= 0) {
+        if (from < t && to >= t)
+            t--;
+        else if (from > t && to <= t)
+            t++;
+    }
+    json_object_set_new(e->enc, "turn", json_integer(t));
+}
+
+/* An entry may take the turn unless it names a combatant that is out. */
+static int entry_active(const rules_enc *e, json_t *entry)
+{
+    const char *cid = json_string_value(entry);
+    return !cid || !rules_enc_is_out(e, cid);
+}
+
+static void start_turn(rules_enc *e)
+{
+    const char *cid = rules_enc_current(e);
+    if (cid)
+        rules_enc_budget_reset(e, cid);
+}
+
+void rules_enc_begin_round(rules_enc *e)
+{
+    json_t *order = json_object_get(e->enc, "order");
+    int n = (int)json_array_size(order);
+    json_object_set_new(e->enc, "round", json_integer(rules_enc_round(e) + 1));
+    int t = 0;
+    while (t < n && !entry_active(e, json_array_get(order, (size_t)t)))
+        t++;
+    json_object_set_new(e->enc, "turn", json_integer(t < n ? t : -1));
+    start_turn(e);
+}
+
+int rules_enc_advance(rules_enc *e)
+{
+    json_t *order = json_object_get(e->enc, "order");
+    int n = (int)json_array_size(order);
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= entry_active(e, json_array_get(order, (size_t)i));
+    if (!any) {
+        json_object_set_new(e->enc, "turn", json_integer(-1));
+        return -1;
+    }
+    int t = turn_index(e) + 1;
+    while (t < n && !entry_active(e, json_array_get(order, (size_t)t)))
+        t++;
+    if (t < n) {
+        json_object_set_new(e->enc, "turn", json_integer(t));
+        start_turn(e);
+        return 0;
+    }
+    rules_enc_begin_round(e);
+    return 1;
+}
+
+/* ---- budgets ---- */
+
+void rules_enc_budget_default(rules_enc *e, json_t *budget)
+{
+    json_object_set_new(e->enc, "budget", budget);
+}
+
+void rules_enc_budget_reset(rules_enc *e, const char *cid)
+{
+    json_t *def = json_object_get(e->enc, "budget");
+    json_t *c = rules_enc_combatant(e, cid);
+    if (c && json_is_object(def))
+        json_object_set_new(c, "budget", json_deep_copy(def));
+}
+
+int rules_enc_budget_left(rules_enc *e, const char *cid, const char *kind)
+{
+    json_t *b = json_object_get(rules_enc_combatant(e, cid), "budget");
+    return (int)json_integer_value(json_object_get(b, kind));
+}
+
+void rules_enc_budget_set(rules_enc *e, const char *cid, const char *kind, int n)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    if (c)
+        json_object_set_new(obj_child(c, "budget"), kind, json_integer(n < 0 ? 0 : n));
+}
+
+int rules_enc_spend(rules_enc *e, const char *cid, const char *kind, int n, tb_err *err)
+{
+    int left = rules_enc_budget_left(e, cid, kind);
+    if (left < n) {
+        if (n == 1)
+            return rules_enc_rule(err, "%s has no %s left this turn", rules_enc_name(e, cid),
+                                  kind);
+        return rules_enc_rule(err, "%s has %d %s left this turn, not %d", rules_enc_name(e, cid),
+                              left, kind, n);
+    }
+    rules_enc_budget_set(e, cid, kind, left - n);
+    return 0;
+}
+
+/* ---- conditions ---- */
+
+static json_t *conds_of(const rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    return c ? arr_child(c, "conditions") : NULL;
+}
+
+json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name)
+{
+    json_t *conds = conds_of(e, cid);
+    size_t i;
+    json_t *v;
+    json_array_foreach(conds, i, v)
+    {
+        const char *n = json_string_value(json_object_get(v, "name"));
+        if (n && strcmp(n, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+int rules_enc_cond_has(const rules_enc *e, const char *cid, const char *name)
+{
+    return rules_enc_cond(e, cid, name) != NULL;
+}
+
+int rules_enc_cond_remove(rules_enc *e, const char *cid, const char *name)
+{
+    json_t *conds = conds_of(e, cid);
+    size_t i;
+    json_t *v;
+    json_array_foreach(conds, i, v)
+    {
+        const char *n = json_string_value(json_object_get(v, "name"));
+        if (n && strcmp(n, name) == 0) {
+            json_array_remove(conds, i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level)
+{
+    json_t *conds = conds_of(e, cid);
+    if (!conds)
+        return;
+    rules_enc_cond_remove(e, cid, name);
+    json_t *c = json_pack("{s:s}", "name", name);
+    if (turns > 0)
+        json_object_set_new(c, "turns", json_integer(turns));
+    if (level)
+        json_object_set_new(c, "level", json_integer(level));
+    json_array_append_new(conds, c);
+}
+
+int rules_enc_cond_tick(rules_enc *e, const char *cid)
+{
+    json_t *conds = conds_of(e, cid);
+    int expired = 0;
+    for (size_t i = 0; i < json_array_size(conds);) {
+        json_t *c = json_array_get(conds, i);
+        json_t *turns = json_object_get(c, "turns");
+        if (json_is_integer(turns)) {
+            json_int_t left = json_integer_value(turns) - 1;
+            if (left <= 0) {
+                rules_enc_log(e, "expire", NULL, NULL, "%s is no longer %s",
+                              rules_enc_name(e, cid), json_string_value(json_object_get(c, "name")));
+                json_array_remove(conds, i);
+                expired++;
+                continue;
+            }
+            json_object_set_new(c, "turns", json_integer(left));
+        }
+        i++;
+    }
+    return expired;
+}
+
+/* ---- the log ---- */
+
+static json_t *log_entry(rules_enc *e, json_t *into, const char *action, json_t *dice,
+                         json_t *result, const char *fmt, va_list ap)
+{
+    char text[512];
+    vsnprintf(text, sizeof text, fmt, ap);
+    json_t *entry = json_pack("{s:s, s:s, s:i, s:s, s:s}", "kind", "enc", "module", e->mod->id,
+                              "round", rules_enc_round(e), "action", action, "text", text);
+    if (e->actor)
+        json_object_set_new(entry, "actor", json_string(e->actor));
+    if (dice)
+        json_object_set_new(entry, "dice", dice);
+    if (result)
+        json_object_set_new(entry, "result", result);
+    json_array_append_new(into, entry);
+    return entry;
+}
+
+json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *result,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    json_t *entry = log_entry(e, e->log, action, dice, result, fmt, ap);
+    va_end(ap);
+    return entry;
+}
+
+json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
+                         const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    json_t *entry = log_entry(e, e->gm_log, action, dice, result, fmt, ap);
+    va_end(ap);
+    return entry;
+}
+
+int rules_enc_rule(tb_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = TB_RULE;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return TB_RULE;
+}

@@ -1,0 +1,207 @@
+/*
+ * encounter.h — the machinery every encounter module shares (DESIGN.md, "Rule systems and
+ * modules"): the encounter and its combatants, sides, rounds, the order and the turn pointer,
+ * per-turn budgets of actions, conditions with durations, damage tracks (stats) and the log entry
+ * of an action. A system's module (rules/<system>/enc_<system>.c) supplies only what is its own:
+ * how the order is made, its actions and their rules.
+ *
+ * THE STATE (all JSON, in the campaign state; the server glue in server/ops_enc.c owns the paths)
+ *   /enc         public:  {module, name, round, turn, order, combatants:{<cid>: combatant}, ...}
+ *   /gm/enc      GM only: {combatants:{<cid>:{stats}}, ...} — NPC numbers, pre-rolled values,
+ *                          target numbers: whatever players must not see until the GM reveals it
+ *   combatant = {id, name, side, seat, npc, char, conditions:[...], budget:{...}, out,
+ *                stats:{...} (PCs only: an NPC's stats live in /gm/enc/combatants/<cid>/stats)}
+ *   - `order` is an array of combatant ids (or, for modules that need it, of objects: cot slots);
+ *     `turn` is the index of the current entry, or -1 before the first round / between rounds.
+ *   - `round` counts from 0 (not started) upward.
+ *   Modules may add their own keys at the top of /enc and /gm/enc and on combatants (keep names
+ *   short and document them in rules/RULES.md).
+ *
+ * HOW A MODULE PLUGS IN
+ *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table, and adds its id to the system's `modules` list.
+ *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
+ *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *
+ * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
+ * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
+ * the rulebook: "it is slot 14's turn, owned by the guards"), TB_FORBIDDEN when the caller does
+ * not control the combatant, TB_BAD_REQUEST/TB_NOT_FOUND for malformed input. On error the server
+ * discards the whole working copy, so a function may fail after changing things.
+ */
+#ifndef TABLED_RULES_ENCOUNTER_H
+#define TABLED_RULES_ENCOUNTER_H
+
+#include <jansson.h>
+
+#include "err.h"
+#include "rng.h"
+#include "system.h"
+
+typedef struct rules_enc rules_enc;
+
+/* Who may take an action. The GM may always take every action (for NPCs and to fix things). */
+typedef enum rules_enc_who {
+    RULES_ENC_GM = 1, /* the GM only (setup, NPC-only rolls, advancing) */
+    RULES_ENC_TURN,   /* whoever controls `actor`, and only when the module's may_act hook (the
+                         default: actor is the current entry of the order) says it may act now;
+                         `actor` defaults to the current combatant */
+    RULES_ENC_OWNER,  /* whoever controls `actor`, at any time (reactions, claims); the module
+                         checks the timing itself */
+    RULES_ENC_ANY,    /* any seat; no actor needed */
+} rules_enc_who;
+
+typedef int (*rules_enc_fn)(rules_enc *e, const rules_args *a, tb_err *err);
+
+typedef struct rules_enc_action {
+    const char *name;  /* "attack": the `action` of enc.act */
+    const char *label; /* button text: "Attack" */
+    rules_enc_who who;
+    const rules_param *params; /* ends with {0}; a STRING parameter named "target" (or
+                                  "target2") must name a combatant: checked before fn runs */
+    rules_enc_fn fn;
+    const char *cite; /* rulebook file:line */
+} rules_enc_action;
+
+typedef struct rules_module {
+    const char *id;     /* "cot.initiative" */
+    const char *system; /* "cot" */
+    const char *name;   /* "Initiative slots" */
+    const char *cite;
+    const rules_param *options; /* enc.start options (stage type, ...); ends with {0}; may be NULL */
+    /* After /enc and /gm/enc were created, with the parsed options. May be NULL. */
+    int (*start)(rules_enc *e, const rules_args *options, tb_err *err);
+    /* A combatant joined: its public object and stats exist (stats copied from the sheet's
+     * `sheet_stats` fields); `sheet` is its character sheet (NULL for a quick NPC). Set budgets,
+     * tracks, pre-rolled values. May be NULL. */
+    int (*join)(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+    /* Whether combatant cid may take a RULES_ENC_TURN action now; NULL = "cid is the current
+     * entry of the order". Fail with TB_RULE naming whose turn it is. */
+    int (*may_act)(rules_enc *e, const char *cid, tb_err *err);
+    const rules_enc_action *actions; /* ends with {0} */
+    /* Top-level sheet fields copied into a combatant's stats when it joins, and written back to
+     * its sheet after every action (damage and conditions land on the sheets). NULL-terminated;
+     * may be NULL. */
+    const char *const *sheet_stats;
+} rules_module;
+
+/* The context an action runs in. The server fills it; modules read and write through it. */
+struct rules_enc {
+    const rules_module *mod;
+    json_t *enc;     /* /enc (mutable) */
+    json_t *hidden;  /* /gm/enc (mutable) */
+    rules_rng *rng;  /* every die */
+    const char *seat; /* the caller's seat ("gm", "p1", ...) */
+    int is_gm;
+    const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
+    json_t *log;       /* public log entries of this command (array; the server stamps them) */
+    json_t *gm_log;    /* GM-only log entries of this command (array) */
+};
+
+/* ---- registry ---- */
+const rules_module *rules_module_find(const char *id);
+/* The i-th module (0-based), NULL past the end. */
+const rules_module *rules_module_at(size_t i);
+const rules_enc_action *rules_module_action(const rules_module *m, const char *name);
+/* {id, name, system, cite, options:[params], actions:[{name,label,who,params,cite}]} */
+json_t *rules_module_describe(const rules_module *m);
+
+/* ---- combatants ---- */
+/* The public combatant object, or NULL. */
+json_t *rules_enc_combatant(const rules_enc *e, const char *cid);
+/* Its name ("?" if none): for messages and log lines. */
+const char *rules_enc_name(const rules_enc *e, const char *cid);
+const char *rules_enc_side(const rules_enc *e, const char *cid);
+int rules_enc_is_npc(const rules_enc *e, const char *cid);
+/* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
+json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* An integer stat (def when absent) and setting one. */
+int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
+void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
+/* Adds delta to an integer stat, clamped to lo..hi; returns the new value. */
+int rules_enc_stat_add(rules_enc *e, const char *cid, const char *key, int delta, int lo, int hi);
+/* The GM-only object of a combatant (/gm/enc/combatants/<cid>, created if missing). */
+json_t *rules_enc_hidden_of(rules_enc *e, const char *cid);
+/* Whether the caller controls cid: the GM controls everything; a seat its own PCs. */
+int rules_enc_controls(const rules_enc *e, const char *cid);
+/* Marks a combatant out of the fight (dead, fled, unconscious: `why`), or back in (why NULL).
+ * The turn pointer skips combatants that are out. */
+void rules_enc_set_out(rules_enc *e, const char *cid, const char *why);
+int rules_enc_is_out(const rules_enc *e, const char *cid);
+
+/* Iteration over combatants in a stable order (by id): `for (i = 0; (cid = rules_enc_cid_at(e,
+ * i)); i++)`. */
+const char *rules_enc_cid_at(const rules_enc *e, size_t i);
+
+/* ---- order and turns ---- */
+/* One entry to rank: id and up to 4 keys compared in order, highest first; `coin` breaks a full
+ * tie (highest first; roll it with e->rng when the rulebook says "roll off", or leave it 0 to keep
+ * the input order). */
+typedef struct rules_rank {
+    const char *id;
+    int key[4];
+    int coin;
+} rules_rank;
+/* Sorts n entries (stable) and writes /enc/order as the array of their ids; turn = -1. */
+void rules_enc_order_set(rules_enc *e, rules_rank *r, int n);
+/* The current entry of the order (a string id, or the entry object), or NULL. */
+json_t *rules_enc_current_entry(const rules_enc *e);
+/* The current combatant id when the order holds ids, else NULL. */
+const char *rules_enc_current(const rules_enc *e);
+int rules_enc_round(const rules_enc *e);
+/* Position of id in the order, -1 when absent (string entries only). */
+int rules_enc_order_index(const rules_enc *e, const char *cid);
+/* Moves the entry at index from to index to (the others shift); keeps the turn pointer on the
+ * same current entry unless it was the moved one. */
+void rules_enc_order_move(rules_enc *e, int from, int to);
+/*
+ * Ends the current turn and moves the pointer to the next entry whose combatant is not out (for
+ * string entries). Past the end: a new round starts (round + 1, turn 0) and 1 is returned; the
+ * module then resets what resets per round. At the start of each combatant's turn its budget is
+ * reset to the module's per-turn budget (rules_enc_budget_default). Returns 0 otherwise; -1 when
+ * nobody is left to act.
+ */
+int rules_enc_advance(rules_enc *e);
+/* Starts round 1 (or the next round) at the first entry of the order that may act. */
+void rules_enc_begin_round(rules_enc *e);
+
+/* ---- budgets (per turn or per round: the module resets them) ---- */
+/* Sets the default budget new turns start with ({"action":1,"move":1}), stored in /enc/budget. */
+void rules_enc_budget_default(rules_enc *e, json_t *budget /* stolen */);
+/* Resets cid's budget to the default. */
+void rules_enc_budget_reset(rules_enc *e, const char *cid);
+int rules_enc_budget_left(rules_enc *e, const char *cid, const char *kind);
+/* Spends n of kind; TB_RULE "<name> has no <kind> left this turn" when fewer are left. */
+int rules_enc_spend(rules_enc *e, const char *cid, const char *kind, int n, tb_err *err);
+void rules_enc_budget_set(rules_enc *e, const char *cid, const char *kind, int n);
+
+/* ---- conditions ---- */
+/* Adds (or replaces) a condition {name, turns?, level?}; turns <= 0 means "until removed". */
+void rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level);
+/* The condition object or NULL. */
+json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name);
+int rules_enc_cond_has(const rules_enc *e, const char *cid, const char *name);
+/* Removes it; returns 1 if it was there. */
+int rules_enc_cond_remove(rules_enc *e, const char *cid, const char *name);
+/* Counts down every timed condition of cid by one turn and removes the expired ones, logging
+ * "<name> is no longer <condition>". Returns how many expired. */
+int rules_enc_cond_tick(rules_enc *e, const char *cid);
+
+/* ---- the log ---- */
+/*
+ * Appends a public log entry {kind:"enc", module, round, actor, action, text, dice?, result?}:
+ * `dice` (stolen, may be NULL) is every die rolled for it ([{sides,value,kept}]), `result`
+ * (stolen, may be NULL) the numbers a player needs to check the arithmetic. The server adds seq,
+ * at and seat. Returns the entry (borrowed) so a module may add fields.
+ */
+json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *result,
+                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same for the GM-only log (/gm/log): rolls against hidden values, NPC numbers. */
+json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Common failures: TB_RULE with the message. */
+int rules_enc_rule(tb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
