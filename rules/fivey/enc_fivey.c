@@ -439,7 +439,7 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_set_new(e->enc, "turn", json_integer(0));
     rules_enc_budget_reset(e, r[0].id);
     rules_enc_log(e, "surprise", dice, pub,
-                  "Surprise: %d of the %s win a free turn; %s goes first (004:645)", n, side,
+                  "Surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
                   rules_enc_name(e, r[0].id));
     return 0;
 }
@@ -702,6 +702,9 @@ static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     (void)err;
+    /* e->actor may point into /enc/order (the server's default actor), which the end of the
+     * surprise replaces: hold the id the combatant object keeps instead. */
+    e->actor = json_string_value(json_object_get(rules_enc_combatant(e, e->actor), "id"));
     const char *me = e->actor;
     rules_enc_cond_tick(e, me);
     json_object_set_new(rules_enc_combatant(e, me), "budget", json_pack("{s:i}", BUDGET, 0));
