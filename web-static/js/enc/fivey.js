@@ -2,16 +2,9 @@
 // with who beat the opposition, the ◆ left of whoever has the turn (2 per turn, 004:674), hit
 // points, defense class, inspiration dice, leaders, the dead and the fled, and a side due a morale
 // check. Everything else is the generic panel's (js/enc/panel.js).
-import { registerPanel, combatantsOf, currentId, isMine, h } from './panel.js';
+import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
 
 const DIAMONDS = 2; // 004:674 "All characters can perform 2 actions ◆ during their turn."
-
-// The stats the viewer may see: a PC's are public; an NPC's only the GM sees (/gm/enc).
-function statsOf(c, ctx) {
-  if (c.stats) return c.stats;
-  if (ctx.isGm) return ctx.state?.gm?.enc?.combatants?.[c.id]?.stats ?? null;
-  return null;
-}
 
 function diamondsLeft(c, enc) {
   if (currentId(enc) !== c.id) return null;
