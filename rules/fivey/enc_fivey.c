@@ -79,15 +79,15 @@ static const struct monster {
     int xp, hd, dc, ga;
 } MONSTERS[] = {
     /* 004:748-767 */
-    {"Bear", 12, 4, 12, 3},          {"Berserker", 8, 2, 12, 2},
-    {"Bugbear", 15, 4, 14, 3},       {"Commoner", 4, 1, 12, 1},
+    {"Bear", 12, 4, 12, 3},           {"Berserker", 8, 2, 12, 2},
+    {"Bugbear", 15, 4, 14, 3},        {"Commoner", 4, 1, 12, 1},
     {"Dragon, Infant", 12, 2, 16, 2}, {"Dragon, Young", 18, 4, 16, 3},
-    {"Dragon, Adult", 24, 8, 16, 4}, {"Dragon, Elder", 30, 16, 16, 5},
-    {"Ghoul", 12, 4, 12, 3},         {"Giant", 25, 16, 14, 5},
-    {"Goblin", 5, 1, 14, 1},         {"Hobgoblin", 10, 2, 14, 2},
-    {"Ogre", 15, 4, 14, 3},          {"Orc", 10, 2, 14, 2},
-    {"Skeleton", 4, 1, 12, 1},       {"Troll", 20, 8, 14, 4},
-    {"Vampire", 30, 16, 16, 5},      {"Wraith", 16, 8, 12, 4},
+    {"Dragon, Adult", 24, 8, 16, 4},  {"Dragon, Elder", 30, 16, 16, 5},
+    {"Ghoul", 12, 4, 12, 3},          {"Giant", 25, 16, 14, 5},
+    {"Goblin", 5, 1, 14, 1},          {"Hobgoblin", 10, 2, 14, 2},
+    {"Ogre", 15, 4, 14, 3},           {"Orc", 10, 2, 14, 2},
+    {"Skeleton", 4, 1, 12, 1},        {"Troll", 20, 8, 14, 4},
+    {"Vampire", 30, 16, 16, 5},       {"Wraith", 16, 8, 12, 4},
     {"Zombie", 8, 2, 12, 2},
 };
 
@@ -134,11 +134,16 @@ static char bracket_of_hd(int hd)
 static const char *bracket_name(char b)
 {
     switch (b) {
-    case 'M': return "mook";
-    case 'G': return "grunt";
-    case 'E': return "elite";
-    case 'L': return "lieutenant";
-    default: return "boss";
+    case 'M':
+        return "mook";
+    case 'G':
+        return "grunt";
+    case 'E':
+        return "elite";
+    case 'L':
+        return "lieutenant";
+    default:
+        return "boss";
     }
 }
 
@@ -187,14 +192,13 @@ static void set_sheet(rules_enc *e, const char *cid, const json_t *sheet)
     json_t *st = rules_enc_stats(e, cid);
     const json_t *stats = json_object_get(sheet, "stats");
     for (const char *const *s = (const char *const[]){"cha", "dex", "int", "str", NULL}; *s; s++)
-        json_object_set_new(st, *s,
-                            json_integer(json_integer_value(json_object_get(stats, *s))));
+        json_object_set_new(st, *s, json_integer(json_integer_value(json_object_get(stats, *s))));
     int dex = (int)json_integer_value(json_object_get(stats, "dex"));
     int str = (int)json_integer_value(json_object_get(stats, "str"));
     const char *armor = json_string_value(json_object_get(sheet, "armor"));
-    json_object_set_new(
-        st, "defense",
-        json_integer(fivey_defense_class(dex, armor, json_is_true(json_object_get(sheet, "shield")))));
+    json_object_set_new(st, "defense",
+                        json_integer(fivey_defense_class(
+                            dex, armor, json_is_true(json_object_get(sheet, "shield")))));
     /* 004:379 6 paces; 004:414 -2 below the armor's strength */
     json_object_set_new(st, "move",
                         json_integer(FIVEY_BASE_MOVE - (str < fivey_armor_str(armor) ? 2 : 0)));
@@ -209,12 +213,12 @@ static void set_sheet(rules_enc *e, const char *cid, const json_t *sheet)
         int stat = (int)json_integer_value(json_object_get(stats, sname ? sname : "str"));
         /* 004:678 "double their stat modifier on the attack roll if the character is either
          * proficient with or attuned to their weapon" */
-        int skilled = json_is_true(json_object_get(w, "skilled")) ||
-                      (att && name && strcmp(att, name) == 0);
+        int skilled =
+            json_is_true(json_object_get(w, "skilled")) || (att && name && strcmp(att, name) == 0);
         json_array_append_new(ws, json_pack("{s:s, s:i, s:s, s:i}", "name", name ? name : "?",
                                             "bonus", fivey_bonus(stat, skilled), "die",
-                                            json_string_value(json_object_get(w, "damage")),
-                                            "stat", stat));
+                                            json_string_value(json_object_get(w, "damage")), "stat",
+                                            stat));
     }
     json_object_set_new(st, "weapons", ws);
 }
@@ -285,8 +289,7 @@ static int apply_damage(rules_enc *e, const char *cid, int dmg)
         return 1;
     }
     if (!dead && json_is_string(json_object_get(rules_enc_combatant(e, cid), "out")) &&
-        strcmp(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")), "dead") ==
-            0)
+        strcmp(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")), "dead") == 0)
         rules_enc_set_out(e, cid, NULL); /* healed back above its hit points */
     return 0;
 }
@@ -320,8 +323,8 @@ static int fivey_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err
             json_object_set_new(rules_enc_stats(e, cid), "xp", json_integer(m->xp));
         rules_enc_log_gm(e, "bracket", dice, json_deep_copy(rules_enc_stats(e, cid)),
                          "%s: %s (%s), defense class %d, %d hit points", rules_enc_name(e, cid),
-                         m ? m->name : "no example monster by that name: a grunt",
-                         bracket_name(b), m ? m->dc : 12, hp_get(e, cid, "max"));
+                         m ? m->name : "no example monster by that name: a grunt", bracket_name(b),
+                         m ? m->dc : 12, hp_get(e, cid, "max"));
     }
     if (hp_get(e, cid, "damage") >= hp_get(e, cid, "max"))
         rules_enc_set_out(e, cid, "dead");
@@ -342,9 +345,10 @@ static int fivey_may_act(rules_enc *e, const char *cid, tb_err *err)
                                        : "nobody has the turn now");
     if (strcmp(cur, cid) != 0)
         return rules_enc_rule(err,
-                              surprise ? "it is %s's free turn from the surprise, not %s's (004:645)"
-                                       : "it is %s's turn, not %s's: each acts in the initiative "
-                                         "order (004:666)",
+                              surprise
+                                  ? "it is %s's free turn from the surprise, not %s's (004:645)"
+                                  : "it is %s's turn, not %s's: each acts in the initiative "
+                                    "order (004:666)",
                               rules_enc_name(e, cur), rules_enc_name(e, cid));
     return 0;
 }
@@ -385,17 +389,20 @@ static int party_roll(rules_enc *e, int bonus, json_t *dice, const char *by)
 static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
 {
     if (rules_enc_round(e) > 0 || json_is_string(json_object_get(e->enc, "phase")))
-        return rules_enc_rule(err, "surprise comes before the fight: round %d is under way "
-                                   "(004:645)",
+        return rules_enc_rule(err,
+                              "surprise comes before the fight: round %d is under way "
+                              "(004:645)",
                               rules_enc_round(e));
     const char *side = rules_arg_str(a, "side");
     if (!side)
         side = party_side(e);
-    int wis = rules_arg_given(a, "wis") ? rules_arg_int(a, "wis") : group_average(e, side, 0, "int");
+    int wis =
+        rules_arg_given(a, "wis") ? rules_arg_int(a, "wis") : group_average(e, side, 0, "int");
     int members = group_average(e, side, 1, "dex");
     if (members < 0 || wis < 0)
-        return rules_enc_rule(err, "surprise needs standing combatants on side '%s' and on "
-                                   "another side (004:645)",
+        return rules_enc_rule(err,
+                              "surprise needs standing combatants on side '%s' and on "
+                              "another side (004:645)",
                               side);
     json_t *dice = json_array(), *gm_result = json_object(), *rolls = json_object();
     int other = party_roll(e, wis, dice, "other");
@@ -413,10 +420,10 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
         /* 004:645 "Those who win the contest gain a free combat turn"; a tie wins nothing
          * (reading 3). */
         int won = total > other;
-        json_t *one = json_pack("{s:i, s:b}", "natural",
-                                (int)json_integer_value(json_object_get(json_array_get(dice, first),
-                                                                        "value")),
-                                "won", won);
+        json_t *one = json_pack(
+            "{s:i, s:b}", "natural",
+            (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
+            won);
         if (!rules_enc_is_npc(e, k)) {
             json_object_set_new(one, "bonus", json_integer(dex));
             json_object_set_new(one, "total", json_integer(total));
@@ -450,11 +457,12 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "the surprise turns are still being taken; initiative "
                                    "follows them (004:645)");
     const char *party = party_side(e);
-    int opp = rules_arg_given(a, "opp") ? rules_arg_int(a, "opp")
-                                        : group_average(e, party, 0, "dex");
+    int opp =
+        rules_arg_given(a, "opp") ? rules_arg_int(a, "opp") : group_average(e, party, 0, "dex");
     if (opp < 0 || group_average(e, party, 1, "dex") < 0)
-        return rules_enc_rule(err, "initiative needs standing members of the %s and of an "
-                                   "opposing side (004:666)",
+        return rules_enc_rule(err,
+                              "initiative needs standing members of the %s and of an "
+                              "opposing side (004:666)",
                               party);
     json_t *dice = json_array(), *rolls = json_object(), *gm_result = json_object();
     /* 004:666 "Each member of the adventuring party contests their dexterity stat against the
@@ -525,11 +533,12 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
                        "a free attack (no ◆) comes from a feat's condition: the GM grants it "
                        "(004:684)");
     if (rules_arg_int(a, "adv") && rules_arg_int(a, "dis"))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act attack: 'adv' and 'dis' are weighed "
-                                            "together into one (004:100)");
-    fivey_edge edge = rules_arg_int(a, "adv") ? FIVEY_EDGE_ADV
-           : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
-                                     : FIVEY_EDGE_NONE;
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act attack: 'adv' and 'dis' are weighed "
+                       "together into one (004:100)");
+    fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
+                      : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
+                                                : FIVEY_EDGE_NONE;
     int npc = rules_enc_is_npc(e, me), t_npc = rules_enc_is_npc(e, t);
     json_t *st = rules_enc_stats(e, me);
     json_t *weapons = json_object_get(st, "weapons");
@@ -538,14 +547,14 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     if (json_is_array(weapons)) {
         int wi = rules_arg_int(a, "weapon");
         if (json_array_size(weapons) == 0)
-            return rules_enc_rule(err, "%s has no weapon on the sheet: the damage die comes from "
-                                       "the weapon (004:678)",
+            return rules_enc_rule(err,
+                                  "%s has no weapon on the sheet: the damage die comes from "
+                                  "the weapon (004:678)",
                                   rules_enc_name(e, me));
         if ((size_t)wi >= json_array_size(weapons))
-            return tb_fail(err, TB_BAD_REQUEST,
-                           "enc.act attack: 'weapon' %d: %s has %zu weapon(s) (0..%zu)", wi,
-                           rules_enc_name(e, me), json_array_size(weapons),
-                           json_array_size(weapons) - 1);
+            return tb_fail(
+                err, TB_BAD_REQUEST, "enc.act attack: 'weapon' %d: %s has %zu weapon(s) (0..%zu)",
+                wi, rules_enc_name(e, me), json_array_size(weapons), json_array_size(weapons) - 1);
         json_t *w = json_array_get(weapons, (size_t)wi);
         bonus = (int)json_integer_value(json_object_get(w, "bonus"));
         dstat = (int)json_integer_value(json_object_get(w, "stat"));
@@ -660,8 +669,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         snprintf(with, sizeof with, " with the %.100s", wname);
     if (hit)
         rules_enc_log(e, "attack", dice, pub, "%s attacks %s%s: %s, %d damage%s%s",
-                      rules_enc_name(e, me), rules_enc_name(e, t), with,
-                      "hits", dmg,
+                      rules_enc_name(e, me), rules_enc_name(e, t), with, "hits", dmg,
                       nat20 ? "; a natural 20: an inspiration die (004:373)" : "",
                       is_free ? " (a free attack)" : "");
     else
@@ -754,12 +762,14 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
         }
     }
     if (!side)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act morale: no side is due a morale check; "
-                                            "name one ('side')");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act morale: no side is due a morale check; "
+                       "name one ('side')");
     if (strcmp(side, party_side(e)) == 0)
         return rules_enc_rule(err, "morale is the opposing side's check, not the %s's (004:670)",
                               side);
-    int wis = rules_arg_given(a, "wis") ? rules_arg_int(a, "wis") : group_average(e, side, 1, "int");
+    int wis =
+        rules_arg_given(a, "wis") ? rules_arg_int(a, "wis") : group_average(e, side, 1, "int");
     if (wis < 0)
         return rules_enc_rule(err, "nobody of the %s is left standing to check morale", side);
     json_t *s = json_object_get(m, side);
@@ -777,10 +787,10 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(e->enc, "morale", m);
     }
     json_object_set_new(m, side, json_pack("{s:i, s:b}", "checks", checks + 1, "due", 0));
-    rules_enc_log_gm(e, "morale", json_deep_copy(dice),
-                     json_pack("{s:i, s:i, s:i, s:b}", "bonus", wis, "total", r.total, "dc", dc,
-                               "hold", hold),
-                     "Morale of the %s: %d vs DC %d", side, r.total, dc);
+    rules_enc_log_gm(
+        e, "morale", json_deep_copy(dice),
+        json_pack("{s:i, s:i, s:i, s:b}", "bonus", wis, "total", r.total, "dc", dc, "hold", hold),
+        "Morale of the %s: %d vs DC %d", side, r.total, dc);
     int fled = 0;
     if (!hold) {
         const char *k;
@@ -790,7 +800,8 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
                 fled++;
             }
     }
-    rules_enc_log(e, "morale", dice, json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled),
+    rules_enc_log(e, "morale", dice,
+                  json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled),
                   hold ? "The %s check morale: they keep order (004:670)"
                        : "The %s check morale: they break and flee (004:670)",
                   side);
@@ -805,13 +816,15 @@ static int act_bracket(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
     if (!rules_enc_is_npc(e, t))
-        return rules_enc_rule(err, "%s is a player character: the sheet gives the numbers "
-                                   "(004:715 brackets are for monsters)",
+        return rules_enc_rule(err,
+                              "%s is a player character: the sheet gives the numbers "
+                              "(004:715 brackets are for monsters)",
                               rules_enc_name(e, t));
     char b = bracket_letter(rules_arg_str(a, "bracket"));
     if (!b)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act bracket: 'bracket' is one of M, G, E, L, B "
-                                            "(mook, grunt, elite, lieutenant, boss; 004:719-724)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act bracket: 'bracket' is one of M, G, E, L, B "
+                       "(mook, grunt, elite, lieutenant, boss; 004:719-724)");
     int dc = rules_arg_int(a, "dc");
     json_t *dice = json_array();
     set_bracket(e, t, b, dc, rules_arg_int(a, "hp"), dice);
@@ -838,8 +851,9 @@ static int act_spawn(rules_enc *e, const rules_args *a, tb_err *err)
     } else if (m) {
         b = bracket_of_hd(m->hd);
     } else {
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act spawn: give a 'bracket' or an example "
-                                            "'monster'");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act spawn: give a 'bracket' or an example "
+                       "'monster'");
     }
     int dc = rules_arg_given(a, "dc") ? rules_arg_int(a, "dc") : m ? m->dc : 12;
     const char *side = rules_arg_str(a, "side");
@@ -902,7 +916,10 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- tables ---- */
 
-#define TARGET(label) {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, label}
+#define TARGET(label)                                                                              \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, label                        \
+    }
 
 static const rules_param P_SURPRISE[] = {
     {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the surprising side (default: the party)"},

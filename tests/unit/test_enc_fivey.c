@@ -50,8 +50,14 @@ static void fx_init(fixture *f)
                        "turn", -1, "order", "combatants", "next_id", 1);
     f->hidden = json_pack("{s:{}}", "combatants");
     f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = mod(), .enc = f->enc, .hidden = f->hidden, .rng = f->rng,
-                       .seat = "gm", .is_gm = 1, .log = json_array(), .gm_log = json_array()};
+    f->e = (rules_enc){.mod = mod(),
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .rng = f->rng,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
     rules_args o;
     ck_assert_int_eq(rules_args_parse("start", mod()->options, NULL, &o, &f->err), 0);
     ck_assert_int_eq(mod()->start(&f->e, &o, &f->err), 0);
@@ -78,8 +84,11 @@ static const char *fx_add(fixture *f, const char *name, const char *seat, int np
     json_object_set_new(f->enc, "next_id", json_integer(n + 1));
     json_object_set_new(json_object_get(f->enc, "combatants"), cid,
                         json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", side ? side : npc ? "foes" : "party", "seat", seat,
-                                  "npc", npc, "conditions"));
+                                  "side",
+                                  side  ? side
+                                  : npc ? "foes"
+                                        : "party",
+                                  "seat", seat, "npc", npc, "conditions"));
     json_t *sheet = sample ? ru_load_sample("fivey", sample) : NULL;
     json_t *st = rules_enc_stats(&f->e, cid);
     for (const char *const *k = mod()->sheet_stats; k && *k && sheet; k++)
@@ -90,8 +99,8 @@ static const char *fx_add(fixture *f, const char *name, const char *seat, int np
     json_decref(sheet);
     const char *key;
     json_t *v;
-    json_object_foreach(json_object_get(f->enc, "combatants"), key, v) if (strcmp(key, cid) == 0)
-        return key;
+    json_object_foreach(json_object_get(f->enc, "combatants"), key,
+                        v) if (strcmp(key, cid) == 0) return key;
     return NULL;
 }
 
@@ -134,8 +143,7 @@ static json_t *comb(fixture *f, const char *cid)
 
 static json_t *hstats(fixture *f, const char *cid)
 {
-    return json_object_get(json_object_get(json_object_get(f->hidden, "combatants"), cid),
-                           "stats");
+    return json_object_get(json_object_get(json_object_get(f->hidden, "combatants"), cid), "stats");
 }
 
 static int geti(const json_t *o, const char *path)
@@ -156,7 +164,8 @@ static const char *order_at(fixture *f, size_t i)
 
 static const char *last_text(json_t *log)
 {
-    return json_string_value(json_object_get(json_array_get(log, json_array_size(log) - 1), "text"));
+    return json_string_value(
+        json_object_get(json_array_get(log, json_array_size(log) - 1), "text"));
 }
 
 static void assert_used_up(fixture *f)
@@ -312,9 +321,8 @@ START_TEST(initiative_and_a_two_action_turn)
     ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "bonus"));
     ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "total"));
     ck_assert_int_eq(geti(pub, "result/defense"), 15);
-    ck_assert_int_eq(geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1),
-                          "result/total"),
-                     14);
+    ck_assert_int_eq(
+        geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result/total"), 14);
     /* d20 11 + 2 = 13 hits Vesper's DC 11; d6 6 (the bracket die, no stat: reading E3) */
     DICE(&f, 11, 6);
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}"), 0);
@@ -343,8 +351,9 @@ START_TEST(natural_20_and_inspiration)
     /* Vesper spends an inspiration die on the roll: d20 20 + 8 + d6 2; the natural 20 gives a
      * die back (004:373): 2 - 1 + 1 = 2; she spends one on the damage: d6 3 + 4 + d6 5 = 12 */
     DICE(&f, 20, 2, 3, 5);
-    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\", \"insp\":1, "
-                                                      "\"insp_dmg\":1}"),
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
+                            "{\"target\":\"e4\", \"insp\":1, "
+                            "\"insp_dmg\":1}"),
                      0);
     assert_used_up(&f);
     json_t *pub = json_array_get(f.e.log, 0);
@@ -368,8 +377,7 @@ START_TEST(natural_20_and_inspiration)
     ck_assert_str_eq(rules_enc_current(&f.e), "e2");
     ck_assert_int_eq(fx_act(&f, "p2", NULL, "end", NULL), 0);
     ck_assert_str_eq(rules_enc_current(&f.e), "e3");
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e1\", \"insp\":1}"),
-                     TB_RULE);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e1\", \"insp\":1}"), TB_RULE);
     ck_assert_str_eq(f.err.msg, "inspiration dice are the players' (004:144)");
     fx_free(&f);
 }
@@ -386,8 +394,9 @@ START_TEST(refusals_change_nothing_worth_keeping)
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e1\"}"), TB_BAD_REQUEST);
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"weapon\":1}"),
                      TB_BAD_REQUEST);
-    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"adv\":1, "
-                                                      "\"dis\":1}"),
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
+                            "{\"target\":\"e3\", \"adv\":1, "
+                            "\"dis\":1}"),
                      TB_BAD_REQUEST);
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"free\":1}"),
                      TB_FORBIDDEN);
@@ -454,8 +463,9 @@ START_TEST(morale_after_the_leader_falls)
     fx_init(&f);
     fx_party(&f);
     DICE(&f, 2, 1, 1, 1);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn", "{\"name\":\"Goblin boss\", "
-                                                     "\"bracket\":\"E\", \"dc\":16}"),
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn",
+                            "{\"name\":\"Goblin boss\", "
+                            "\"bracket\":\"E\", \"dc\":16}"),
                      TB_OK);
     assert_used_up(&f);
     /* an elite: HD 4, GA 3, d8; 4d6 = 2 + 1 + 1 + 1 = 5 hit points (004:722, 004:728) */
@@ -466,8 +476,9 @@ START_TEST(morale_after_the_leader_falls)
     ck_assert_int_eq(geti(b, "xp"), 18); /* 004:738 DC 16, E */
     ck_assert_str_eq(json_string_value(json_object_get(b, "die")), "1d8");
     fx_no_dice(&f);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "bracket", "{\"target\":\"e5\", \"bracket\":\"elite\", "
-                                                       "\"dc\":16, \"hp\":6}"),
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "bracket",
+                            "{\"target\":\"e5\", \"bracket\":\"elite\", "
+                            "\"dc\":16, \"hp\":6}"),
                      0);
     assert_used_up(&f);
     ck_assert_int_eq(geti(hstats(&f, "e5"), "hp/max"), 6);
@@ -479,9 +490,8 @@ START_TEST(morale_after_the_leader_falls)
     DICE(&f, 10, 2);
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e5\"}"), 0);
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e5"), "out")), "dead");
-    ck_assert(json_is_true(json_object_get(json_object_get(json_object_get(f.enc, "morale"),
-                                                           "foes"),
-                                           "due")));
+    ck_assert(json_is_true(
+        json_object_get(json_object_get(json_object_get(f.enc, "morale"), "foes"), "due")));
     ck_assert_str_eq(last_text(f.e.log),
                      "The foes must check morale: their leader is defeated (004:670)");
     /* the collective check: average INT of those standing (goblin 1, orc 2) = 1; d20 12 + 1 =
@@ -492,9 +502,8 @@ START_TEST(morale_after_the_leader_falls)
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "fled");
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e4"), "out")), "fled");
     ck_assert_int_eq(geti(f.enc, "morale/foes/checks"), 1);
-    ck_assert(json_is_false(json_object_get(json_object_get(json_object_get(f.enc, "morale"),
-                                                            "foes"),
-                                            "due")));
+    ck_assert(json_is_false(
+        json_object_get(json_object_get(json_object_get(f.enc, "morale"), "foes"), "due")));
     ck_assert_str_eq(last_text(f.e.log), "The foes check morale: they break and flee (004:670)");
     fx_free(&f);
 }
@@ -512,8 +521,7 @@ START_TEST(morale_when_numbers_dwindle)
     DICE(&f, 13); /* 13 + INT 2 = 15 ≥ 14: they hold */
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), 0);
     ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "out"));
-    ck_assert_int_eq(geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1),
-                          "result/dc"),
+    ck_assert_int_eq(geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result/dc"),
                      14);
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), TB_BAD_REQUEST);
     DICE(&f, 13); /* asked again: DC 16, 15 fails */
@@ -536,8 +544,9 @@ START_TEST(spawn_by_example_monster_and_late_joiners)
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
     /* a bear (004:748: XP 12, HD 4, DC 12, +3) joins the fight: at the end of the order */
     DICE(&f, 6, 5, 4, 3);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn", "{\"name\":\"Old Grizzle\", "
-                                                     "\"monster\":\"bear\"}"),
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn",
+                            "{\"name\":\"Old Grizzle\", "
+                            "\"monster\":\"bear\"}"),
                      0);
     assert_used_up(&f);
     json_t *s = hstats(&f, "e5");
