@@ -279,7 +279,7 @@ export class EncounterPanel {
     const reply = await this.ctx.send(op, args);
     this.busy = false;
     if (reply.ok) {
-      this.open = null;
+      if (op !== 'enc.add') this.open = null; // the GM usually adds several
       this.note = `${op === 'enc.act' ? args.action : op}: done`;
     } else {
       this.error = { text: `${reply.code ?? 'error'}: ${reply.message ?? ''}`, param: paramInMessage(reply.message, params) };

@@ -18,7 +18,8 @@ function flatten(obj, prefix = '') {
   const out = [];
   for (const [k, v] of Object.entries(obj || {})) {
     const p = `${prefix}/${escapeToken(k)}`;
-    if (isObj(v) && Object.values(v).some((x) => isObj(x))) out.push(...flatten(v, p));
+    if (isObj(v) && !Object.keys(v).length) continue; // emptied by gm.hide
+    if (isObj(v) && (prefix === '' || Object.values(v).some((x) => isObj(x)))) out.push(...flatten(v, p));
     else out.push({ path: p, value: v });
   }
   return out;
