@@ -859,19 +859,9 @@ static int act_spawn(rules_enc *e, const rules_args *a, tb_err *err)
     const char *side = rules_arg_str(a, "side");
     if (!side)
         side = "foes";
-    json_t *all = json_object_get(e->enc, "combatants");
-    if (json_object_size(all) >= 60)
-        return rules_enc_rule(err, "an encounter holds at most 60 combatants");
-    /* The combatant as enc.add makes a quick NPC (server/ops_enc.c). */
-    json_int_t n = json_integer_value(json_object_get(e->enc, "next_id"));
-    if (n < 1)
-        n = 1;
     char cid[24];
-    snprintf(cid, sizeof cid, "e%lld", (long long)n);
-    json_object_set_new(e->enc, "next_id", json_integer(n + 1));
-    json_object_set_new(all, cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", side, "seat", "gm", "npc", 1, "conditions"));
+    if (rules_enc_add_combatant(e, name, side, "gm", 1, cid, err))
+        return err->code;
     json_t *dice = json_array();
     set_bracket(e, cid, b, dc, rules_arg_int(a, "hp"), dice);
     if (m && !rules_arg_given(a, "bracket") && !rules_arg_given(a, "dc"))
