@@ -96,6 +96,8 @@ async function shot(page, name, width) {
   await page.setViewportSize({ width, height: 900 });
   await sleep(300);
   await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+  // What the screen shows first, at full resolution.
+  await page.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.png$/, '-top.png')) });
   // Nothing may stick out sideways on a phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   await page.setViewportSize(old);
@@ -390,7 +392,14 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     overflow.gm1280 = await shot(page.gm, 'session-gm-1280.png', 1280);
     overflow.p360 = await shot(page.ann, 'session-player-360.png', 360);
     overflow.p1280 = await shot(page.ann, 'session-player-1280.png', 1280);
-    assert.deepEqual(overflow, { gm360: 0, gm1280: 0, p360: 0, p1280: 0 }, 'horizontal overflow in px');
+    // Dim rooms: the dark scheme follows the system preference.
+    await page.ann.emulateMedia({ colorScheme: 'dark' });
+    overflow.p360dark = await shot(page.ann, 'session-player-360-dark.png', 360);
+    const bg = await page.ann.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.ann.emulateMedia({ colorScheme: 'light' });
+    const bgLight = await page.ann.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(bg, bgLight, 'the page follows prefers-color-scheme');
+    assert.deepEqual(overflow, { gm360: 0, gm1280: 0, p360: 0, p1280: 0, p360dark: 0 }, 'horizontal overflow in px');
     for (const who of ['gm', 'ann', 'bo']) {
       const foreign = rec[who].requests.filter((u) => !u.startsWith(`${server.url}/`) && !u.startsWith('data:'));
       assert.deepEqual(foreign, [], `${who}: requests to other origins`);

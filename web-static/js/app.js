@@ -197,7 +197,8 @@ function renderNow() {
   const campaign = state?.campaign ?? conn.campaign;
   const inTable = ui.screen === 'table';
   setText(els.campaignName, inTable && campaign?.name ? campaign.name : 'tabled');
-  setText(els.campaignMeta, inTable && campaign?.system ? systemName(campaign.system) : '');
+  const sysLabel = campaign?.system ? systemName(campaign.system) : '';
+  setText(els.campaignMeta, inTable && sysLabel ? (sysLabel.toLowerCase() === campaign.system ? sysLabel : `${sysLabel} (${campaign.system})`) : '');
   show(els.campaignMeta, Boolean(inTable && campaign?.system));
   const myName = mySeat?.name ?? conn.seat?.name;
   show(els.seatLabel, inTable && Boolean(myName));

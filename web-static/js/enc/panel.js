@@ -47,6 +47,15 @@ export { h };
 
 const registry = new Map();
 
+const DONE = {
+  'enc.act': (a) => `${a.action}: done.`,
+  'enc.start': () => 'The encounter started.',
+  'enc.add': () => 'Added.',
+  'enc.remove': () => 'Removed.',
+  'enc.set': (a) => `${a.path} set.`,
+  'enc.end': () => 'The encounter ended.',
+};
+
 export function registerPanel(system, hooks = {}) {
   registry.set(String(system), { ...hooks });
 }
@@ -280,7 +289,7 @@ export class EncounterPanel {
     this.busy = false;
     if (reply.ok) {
       if (op !== 'enc.add') this.open = null; // the GM usually adds several
-      this.note = `${op === 'enc.act' ? args.action : op}: done`;
+      this.note = DONE[op] ? DONE[op](args) : 'Done.';
     } else {
       this.error = { text: `${reply.code ?? 'error'}: ${reply.message ?? ''}`, param: paramInMessage(reply.message, params) };
     }
@@ -339,7 +348,9 @@ export class EncounterPanel {
     // Module fields other than the generic ones (e.g. a chase's distance).
     const extra = {};
     for (const [k, v] of Object.entries(enc)) {
-      if (!['module', 'name', 'round', 'turn', 'order', 'combatants', 'current', 'log', 'next_id'].includes(k)) extra[k] = v;
+      if (['module', 'name', 'round', 'turn', 'order', 'combatants', 'current', 'log', 'next_id'].includes(k)) continue;
+      if (v && typeof v === 'object' && !Object.keys(v).length) continue;
+      extra[k] = v;
     }
     if (Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
     const gmExtra = {};

@@ -85,7 +85,7 @@ function scalarInput(f, path, value) {
     return h(
       'div',
       { class: 'sf-field sf-bool', dataset: { for: path } },
-      h('label', { class: 'check', htmlFor: id }, input, h('span', {}, labelOf(f))),
+      h('label', { class: 'checkline', htmlFor: id }, input, h('span', {}, labelOf(f))),
       h('p', { class: 'field-error', hidden: true, attrs: { role: 'alert' } }),
     );
   }
