@@ -306,7 +306,7 @@ static char *qr_svg(const char *text)
     if (!qr)
         return NULL;
     int w = qr->width, size = w + 8;
-    size_t cap = 256 + (size_t)w * (size_t)w * 20, len = 0;
+    size_t cap = 512 + (size_t)w * (size_t)w * 20, len = 0; /* a module is at most 16 bytes */
     char *out = xmalloc(cap);
     len += (size_t)snprintf(out + len, cap - len,
                             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
