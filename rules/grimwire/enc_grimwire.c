@@ -639,9 +639,10 @@ static int use_action(rules_enc *e, const char *cid, tb_err *err)
         return rules_enc_rule(err, "%s failed the MND roll against terror: can only cower or "
                                    "flee this turn (002:854)",
                               nm(e, cid));
-    if (rules_enc_budget_left(e, cid, "action") < 1 && spent(e, cid, "action") >= r)
+    if (rules_enc_budget_left(e, cid, "action") < 1 &&
+        geti(json_object_get(comb(e, cid), "reacted"), "action", 0) >= r)
         return rules_enc_rule(err, "%s has no action in round %d: it was spent on a reaction "
-                                   "(002:439, the Cyrus/Kneecap example 002:443-447)",
+                                   "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
                               nm(e, cid), r);
     if (rules_enc_spend(e, cid, "action", 1, err))
         return err->code;
@@ -1085,6 +1086,12 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                                        "(002:567, 002:585)");
         rules_enc_spend(e, cid, "attacks", 1, err);
     } else {
+        json_t *b = json_object_get(comb(e, cid), "budget");
+        if (json_object_get(b, "attacks") && rules_enc_budget_left(e, cid, "action") < 1)
+            return rules_enc_rule(err, "%s has made every attack of the turn: COR %d gives %d "
+                                       "with light weapons (002:569-579)",
+                                  nm(e, cid), attr(e, cid, "cor"),
+                                  grimwire_light_attacks(attr(e, cid, "cor")));
         if (use_action(e, cid, err))
             return err->code;
         if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
@@ -1304,6 +1311,7 @@ static int do_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     if (pay_focus(e, cid, name, rules_arg_int(a, "focus"), err))
         return err->code;
     spent_set(e, cid, kind, uses);
+    json_object_set_new(obj(comb(e, cid), "reacted"), kind, json_integer(uses));
     if (uses == r) {
         budget_zero(e, cid, kind);
         if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
