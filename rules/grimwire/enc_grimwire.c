@@ -1057,26 +1057,6 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                        type);
     if (!type)
         type = strcmp(w.kind, "supernatural") == 0 ? "supernatural" : "physical";
-    /* the target number: given by the GM, else the one the GM set (002:29, 002:53) */
-    int pc_vs_pc = !npc(e, cid) && !npc(e, t);
-    int evade = npc(e, cid) && !npc(e, t);
-    int tn = 0;
-    if (!pc_vs_pc && !dying(e, t)) {
-        const char *key = evade ? "attack_tn" : "tn";
-        const char *whose = evade ? cid : t;
-        json_t *v = json_object_get(rules_enc_hidden_of(e, whose), key);
-        if (rules_arg_given(a, "tn"))
-            tn = rules_arg_int(a, "tn");
-        else if (json_is_integer(v))
-            tn = (int)json_integer_value(v);
-        else
-            return rules_enc_rule(
-                err, evade ? "the GM has not set the target number for evading %s's attacks "
-                             "(set_tn attack_tn, 002:767-769)"
-                           : "the GM has not set the target number to hit %s (set_tn, "
-                             "002:29-53)",
-                evade ? nm(e, cid) : nm(e, t));
-    }
     /* spending: the action, or one of the extra light-weapon attacks (002:567-579, 002:585) */
     int light = strcmp(w.kind, "light") == 0;
     int extra_left = rules_enc_budget_left(e, cid, "attacks");
@@ -1101,6 +1081,26 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                       : 1;
         if (n > 1)
             rules_enc_budget_set(e, cid, "attacks", n - 1);
+    }
+    /* the target number: given by the GM, else the one the GM set (002:29, 002:53) */
+    int pc_vs_pc = !npc(e, cid) && !npc(e, t);
+    int evade = npc(e, cid) && !npc(e, t);
+    int tn = 0;
+    if (!pc_vs_pc && !dying(e, t)) {
+        const char *key = evade ? "attack_tn" : "tn";
+        const char *whose = evade ? cid : t;
+        json_t *v = json_object_get(rules_enc_hidden_of(e, whose), key);
+        if (rules_arg_given(a, "tn"))
+            tn = rules_arg_int(a, "tn");
+        else if (json_is_integer(v))
+            tn = (int)json_integer_value(v);
+        else
+            return rules_enc_rule(
+                err, evade ? "the GM has not set the target number for evading %s's attacks "
+                             "(set_tn attack_tn, 002:767-769)"
+                           : "the GM has not set the target number to hit %s (set_tn, "
+                             "002:29-53)",
+                evade ? nm(e, cid) : nm(e, t));
     }
     json_t *dice = json_array();
     int hit, critical = 0, collateral = 0, half = 0, natural = 0;
