@@ -1,6 +1,6 @@
 /*
- * enc_grimwire.c — grimwire.conflict, GRIMWIRE's conflict rounds (rulebook 002_c1f3df0ad7b1e31f.txt,
- * cited 002:LINE) on the shared machinery of rules/encounter.h.
+ * enc_grimwire.c — grimwire.conflict, GRIMWIRE's conflict rounds (rulebook
+ * 002_c1f3df0ad7b1e31f.txt, cited 002:LINE) on the shared machinery of rules/encounter.h.
  *
  *   order     PER initiative (d20 + PER + roll modifiers), ties to the PCs' enemies (002:401-403);
  *             kept in /enc/initiative, restored at every new round (002:417, 002:421)
@@ -13,15 +13,14 @@
  *             evade an NPC's attack, or COR vs AGL between PCs (002:531-545, 002:767-769); damage
  *             with TOG, doubled on a natural 20, weak/resistant/immune types, armor never below 1
  *             (002:59, 002:563, 002:693, 002:749); a natural 1 leaves the attack pending until the
- *             GM names who may be hit: AGL 11 (minus the attacker's COR to spare them) (002:553-559)
- *   condition ≤ 0 dying: −1 each turn, out cold, hit automatically, dead below −10 (002:256);
- *             burnout levels with their penalties (002:224-250)
- *   status    stun, paralysis, knocked down, terror, grappled, bleeding, burning, out cold...
- *             as shared conditions (also written to the sheet's `status`) that change the budget
- *             and what a character may do (002:779-878)
- * Secrets (/gm/enc): NPC stats, every target number (`tn` to hit a combatant, `attack_tn` to evade
- * an NPC's attacks, `terror_tn`), NPC initiative totals, a pending natural 1's damage.
- * Readings of unclear passages: rules/RULES.md, "Encounters (module grimwire.conflict)".
+ *             GM names who may be hit: AGL 11 (minus the attacker's COR to spare them)
+ * (002:553-559) condition ≤ 0 dying: −1 each turn, out cold, hit automatically, dead below −10
+ * (002:256); burnout levels with their penalties (002:224-250) status    stun, paralysis, knocked
+ * down, terror, grappled, bleeding, burning, out cold... as shared conditions (also written to the
+ * sheet's `status`) that change the budget and what a character may do (002:779-878) Secrets
+ * (/gm/enc): NPC stats, every target number (`tn` to hit a combatant, `attack_tn` to evade an NPC's
+ * attacks, `terror_tn`), NPC initiative totals, a pending natural 1's damage. Readings of unclear
+ * passages: rules/RULES.md, "Encounters (module grimwire.conflict)".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,8 +315,7 @@ static void check_dying(rules_enc *e, const char *cid)
     if (cur <= 0 && !dying(e, cid)) {
         rules_enc_cond_add(e, cid, "dying", 0, 0);
         rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
-                      "%s drops to 0 Condition or below: dying and out cold (002:256)",
-                      nm(e, cid));
+                      "%s drops to 0 Condition or below: dying and out cold (002:256)", nm(e, cid));
         burnout_up(e, cid, "Condition at 0 or below, 002:226");
     }
 }
@@ -358,12 +356,14 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *t, co
     json_object_set_new(res, "damage", json_integer(d));
     json_object_set_new(res, "condition", json_integer(cond_cur(e, cid)));
     if (npc(e, cid)) {
-        rules_enc_log_gm(e, "damage", NULL, res, "%s takes %d damage from %s (%d rolled%s): "
-                                                  "Condition %d",
+        rules_enc_log_gm(e, "damage", NULL, res,
+                         "%s takes %d damage from %s (%d rolled%s): "
+                         "Condition %d",
                          nm(e, cid), d, source, dmg, how, cond_cur(e, cid));
     } else {
-        rules_enc_log(e, "damage", NULL, res, "%s takes %d damage from %s (%d rolled%s): "
-                                               "Condition %d",
+        rules_enc_log(e, "damage", NULL, res,
+                      "%s takes %d damage from %s (%d rolled%s): "
+                      "Condition %d",
                       nm(e, cid), d, source, dmg, how, cond_cur(e, cid));
     }
     check_dying(e, cid);
@@ -438,8 +438,8 @@ static int base_index(rules_enc *e, const char *cid)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(e->enc, "initiative"), i, v) if (
-        strcmp(json_string_value(v), cid) == 0) return (int)i;
+    json_array_foreach(json_object_get(e->enc, "initiative"), i,
+                       v) if (strcmp(json_string_value(v), cid) == 0) return (int)i;
     return -1;
 }
 
@@ -456,7 +456,8 @@ static void insert_ranked(rules_enc *e, const char *cid)
     json_t *ord = order(e);
     int t = turn(e);
     i = 0;
-    while (i < json_array_size(ord) && rank_cmp(e, json_string_value(json_array_get(ord, i)), cid) <= 0)
+    while (i < json_array_size(ord) &&
+           rank_cmp(e, json_string_value(json_array_get(ord, i)), cid) <= 0)
         i++;
     if ((int)i <= t)
         i = (size_t)t + 1; /* after the current turn: its place this round has gone by */
@@ -512,14 +513,16 @@ static int turn_begins(rules_enc *e, const char *cid)
             if (has(e, cid, "burning")) {
                 json_t *dice = json_array();
                 int d = rules_roll_die(e->rng, 6, dice) + rules_roll_die(e->rng, 6, dice);
-                rules_enc_log(e, "burning", dice, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                rules_enc_log(e, "burning", dice,
+                              json_pack("{s:s, s:i}", "target", cid, "rolled", d),
                               "%s burns: 2d6 = %d heat damage (002:838)", nm(e, cid), d);
                 take_damage(e, cid, d, "heat", "burning");
             }
             if (has(e, cid, "bleeding") && !incapacity(e, cid)) {
                 json_t *b = rules_enc_cond(e, cid, "bleeding");
                 int d = geti(b, "level", 1);
-                rules_enc_log(e, "bleeding", NULL, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                rules_enc_log(e, "bleeding", NULL,
+                              json_pack("{s:s, s:i}", "target", cid, "rolled", d),
                               "%s bleeds: %d damage (002:842)", nm(e, cid), d);
                 take_damage(e, cid, d < 1 ? 1 : d, NULL, "bleeding");
             }
@@ -527,8 +530,10 @@ static int turn_begins(rules_enc *e, const char *cid)
                 int tn = geti(rules_enc_hidden_of(e, cid), "terror_tn", GRIMWIRE_COLLATERAL_TN);
                 json_t *dice = json_array();
                 grimwire_roll t = roll_attr(e, cid, "mnd", 0, tn, 0, 0, dice);
-                rules_enc_log_gm(e, "terror", NULL, json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
-                                 "%s's MND roll against terror: %d vs TN %d", nm(e, cid), t.total, tn);
+                rules_enc_log_gm(
+                    e, "terror", NULL,
+                    json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
+                    "%s's MND roll against terror: %d vs TN %d", nm(e, cid), t.total, tn);
                 if (t.success) {
                     rules_enc_cond_remove(e, cid, "terror");
                     rules_enc_log(e, "terror", dice, roll_json(&t, npc(e, cid)),
@@ -573,8 +578,8 @@ static void restore_order(rules_enc *e)
     json_t *fresh = json_array();
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(e->enc, "initiative"), i, v) if (
-        comb(e, json_string_value(v))) json_array_append(fresh, v);
+    json_array_foreach(json_object_get(e->enc, "initiative"), i,
+                       v) if (comb(e, json_string_value(v))) json_array_append(fresh, v);
     json_array_foreach(order(e), i, v) if (base_index(e, json_string_value(v)) < 0)
         json_array_append(fresh, v);
     json_object_set_new(e->enc, "initiative", json_deep_copy(fresh));
@@ -636,13 +641,15 @@ static int use_action(rules_enc *e, const char *cid, tb_err *err)
         return rules_enc_rule(err, "%s is paralysed: cannot move or act on their turn (002:828)",
                               nm(e, cid));
     if (geti(comb(e, cid), "cower", 0) == r)
-        return rules_enc_rule(err, "%s failed the MND roll against terror: can only cower or "
-                                   "flee this turn (002:854)",
+        return rules_enc_rule(err,
+                              "%s failed the MND roll against terror: can only cower or "
+                              "flee this turn (002:854)",
                               nm(e, cid));
     if (rules_enc_budget_left(e, cid, "action") < 1 &&
         geti(json_object_get(comb(e, cid), "reacted"), "action", 0) >= r)
-        return rules_enc_rule(err, "%s has no action in round %d: it was spent on a reaction "
-                                   "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
+        return rules_enc_rule(err,
+                              "%s has no action in round %d: it was spent on a reaction "
+                              "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
                               nm(e, cid), r);
     if (rules_enc_spend(e, cid, "action", 1, err))
         return err->code;
@@ -660,8 +667,9 @@ static int use_move(rules_enc *e, const char *cid, tb_err *err)
         return rules_enc_rule(err, "%s is paralysed: cannot move or act on their turn (002:828)",
                               nm(e, cid));
     if (rules_enc_budget_left(e, cid, "move") < 1)
-        return rules_enc_rule(err, "%s has no movement left this turn: a character moves "
-                                   "before or after their action, not both (002:465)",
+        return rules_enc_rule(err,
+                              "%s has no movement left this turn: a character moves "
+                              "before or after their action, not both (002:465)",
                               nm(e, cid));
     rules_enc_spend(e, cid, "move", 1, err);
     mark_used(e, cid);
@@ -684,8 +692,8 @@ static int grapple_roll(rules_enc *e, const char *cid, int moving)
     json_t *dice = json_array();
     grimwire_roll a = roll_attr(e, cid, aa, 0, 0, 0, 0, dice);
     grimwire_roll d = roll_attr(e, by, ga, 0, 0, 0, 0, dice);
-    int win = a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total,
-                                                                 RULES_TIE_DEFENDER));
+    int win =
+        a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
     if (auto_fails(e, cid, aa))
         win = 0;
     json_t *res = json_pack("{s:s, s:b, s:i, s:i}", "grappler", by, "success", win, "natural",
@@ -694,12 +702,11 @@ static int grapple_roll(rules_enc *e, const char *cid, int moving)
         json_object_set_new(res, "total", json_integer(a.total));
         json_object_set_new(res, "grappler_total", json_integer(d.total));
     } else {
-        rules_enc_log_gm(e, "grapple", NULL, NULL, "%s %s %d vs %s %s %d", nm(e, cid), aa,
-                         a.total, nm(e, by), ga, d.total);
+        rules_enc_log_gm(e, "grapple", NULL, NULL, "%s %s %d vs %s %s %d", nm(e, cid), aa, a.total,
+                         nm(e, by), ga, d.total);
     }
-    rules_enc_log(e, "grapple", dice, res,
-                  "%s, grappled by %s, rolls to %s: %s (002:678-679)", nm(e, cid), nm(e, by),
-                  moving ? "move" : "act", win ? "succeeds" : "fails");
+    rules_enc_log(e, "grapple", dice, res, "%s, grappled by %s, rolls to %s: %s (002:678-679)",
+                  nm(e, cid), nm(e, by), moving ? "move" : "act", win ? "succeeds" : "fails");
     return win;
 }
 
@@ -721,8 +728,9 @@ static int pay_focus(rules_enc *e, const char *cid, const char *name, int cost, 
     if (has(e, cid, "frenzy") || has(e, cid, "amok"))
         return rules_enc_rule(err, "%s is in a frenzy: no techniques (002:815)", nm(e, cid));
     if (cur < 0)
-        return rules_enc_rule(err, "%s has negative Focus (%d): no specialty techniques until it "
-                                   "is restored to 0 (002:198)",
+        return rules_enc_rule(err,
+                              "%s has negative Focus (%d): no specialty techniques until it "
+                              "is restored to 0 (002:198)",
                               nm(e, cid), cur);
     if (burnout(e, cid) >= 3)
         return rules_enc_rule(err, "%s is at burnout level %d: no specialty techniques (002:248)",
@@ -767,8 +775,9 @@ static int do_begin(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_order_set(e, r, n);
     free(r);
     json_object_set_new(e->enc, "initiative", json_deep_copy(order(e)));
-    rules_enc_log(e, "order", NULL, json_pack("{s:O}", "order", order(e)),
-                  "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)");
+    rules_enc_log(
+        e, "order", NULL, json_pack("{s:O}", "order", order(e)),
+        "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)");
     rules_enc_begin_round(e);
     round_begins(e);
     const char *first = rules_enc_current(e);
@@ -791,8 +800,9 @@ static int do_pass(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = actor(e);
     json_t *c = comb(e, cid);
     if (json_is_true(json_object_get(c, "used")))
-        return rules_enc_rule(err, "%s already did something this turn: end the turn instead of "
-                                   "passing (002:421)",
+        return rules_enc_rule(err,
+                              "%s already did something this turn: end the turn instead of "
+                              "passing (002:421)",
                               nm(e, cid));
     int idx = turn(e);
     if (rules_arg_int(a, "skip") || json_is_true(json_object_get(c, "waiting")) ||
@@ -914,8 +924,9 @@ static int do_help_up(rules_enc *e, const rules_args *a, tb_err *err)
     if (!has(e, t, "knocked_down"))
         return rules_enc_rule(err, "%s is not knocked down", nm(e, t));
     if (has(e, cid, "knocked_down"))
-        return rules_enc_rule(err, "%s is knocked down too: only a character that is not can "
-                                   "help (002:801)",
+        return rules_enc_rule(err,
+                              "%s is knocked down too: only a character that is not can "
+                              "help (002:801)",
                               nm(e, cid));
     if (rules_enc_budget_left(e, cid, "aux") < 1)
         return rules_enc_rule(err, "%s has no auxiliary action left this turn (002:801)",
@@ -937,8 +948,12 @@ static int do_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     if (!has(e, cid, "grappled"))
         return rules_enc_rule(err, "%s is not grappled", nm(e, cid));
     json_t *g = rules_enc_cond(e, cid, "grappled");
-    const char *by = json_string_value(json_object_get(g, "by"));
-    if (!by || !comb(e, by))
+    char by[40]; /* a copy: the condition goes when the grapple breaks */
+    snprintf(by, sizeof by, "%s",
+             json_string_value(json_object_get(g, "by"))
+                 ? json_string_value(json_object_get(g, "by"))
+                 : "");
+    if (!by[0] || !comb(e, by))
         return rules_enc_rule(err, "the GM has not named who grapples %s (status with target2)",
                               nm(e, cid));
     if (use_action(e, cid, err))
@@ -962,8 +977,7 @@ typedef struct weapon {
     int tog_req;
 } weapon;
 
-static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapon *w,
-                       tb_err *err)
+static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapon *w, tb_err *err)
 {
     json_t *list = json_object_get(rules_enc_stats(e, cid), "weapons");
     int wi = rules_arg_int(a, "weapon");
@@ -971,11 +985,13 @@ static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapo
     if (rules_arg_given(a, "weapon") || (json_array_size(list) && !rules_arg_given(a, "damage"))) {
         json_t *x = json_array_get(list, (size_t)(wi - 1));
         if (!x)
-            return tb_fail(err, TB_BAD_REQUEST, "enc.act attack: %s has no weapon %d (the sheet "
-                                                "lists %zu)",
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act attack: %s has no weapon %d (the sheet "
+                           "lists %zu)",
                            nm(e, cid), wi, json_array_size(list));
         snprintf(w->name, sizeof w->name, "%s", json_string_value(json_object_get(x, "name")));
-        snprintf(w->damage, sizeof w->damage, "%s", json_string_value(json_object_get(x, "damage")));
+        snprintf(w->damage, sizeof w->damage, "%s",
+                 json_string_value(json_object_get(x, "damage")));
         snprintf(w->kind, sizeof w->kind, "%s", json_string_value(json_object_get(x, "kind")));
         w->tog_req = geti(x, "tog_req", 0);
     } else if (rules_arg_given(a, "damage")) {
@@ -991,8 +1007,9 @@ static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapo
     if (k) {
         if (strcmp(k, "light") && strcmp(k, "heavy") && strcmp(k, "ranged") &&
             strcmp(k, "supernatural"))
-            return tb_fail(err, TB_BAD_REQUEST, "enc.act attack: 'kind' must be light, heavy, "
-                                                "ranged or supernatural");
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act attack: 'kind' must be light, heavy, "
+                           "ranged or supernatural");
         snprintf(w->kind, sizeof w->kind, "%s", k);
     }
     return 0;
@@ -1029,9 +1046,9 @@ static int roll_damage(rules_enc *e, const char *cid, const char *expr, int add_
 static void set_pending(rules_enc *e, const char *cid, const char *target, const weapon *w,
                         int thrown, const char *type)
 {
-    json_object_set_new(e->enc, "pending",
-                        json_pack("{s:s, s:s, s:s}", "attacker", cid, "target", target, "weapon",
-                                  w->name));
+    json_object_set_new(
+        e->enc, "pending",
+        json_pack("{s:s, s:s, s:s}", "attacker", cid, "target", target, "weapon", w->name));
     json_object_set_new(e->hidden, "pending",
                         json_pack("{s:s, s:s, s:b, s:s}", "attacker", cid, "damage", w->damage,
                                   "melee", melee(w, thrown), "type", type));
@@ -1052,8 +1069,9 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     const char *type = rules_arg_str(a, "type");
     if (type && !known_type(type))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act attack: unknown damage type '%.40s' "
-                                            "(002:695-721)",
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act attack: unknown damage type '%.40s' "
+                       "(002:695-721)",
                        type);
     if (!type)
         type = strcmp(w.kind, "supernatural") == 0 ? "supernatural" : "physical";
@@ -1068,8 +1086,9 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
     } else {
         json_t *b = json_object_get(comb(e, cid), "budget");
         if (json_object_get(b, "attacks") && rules_enc_budget_left(e, cid, "action") < 1)
-            return rules_enc_rule(err, "%s has made every attack of the turn: COR %d gives %d "
-                                       "with light weapons (002:569-579)",
+            return rules_enc_rule(err,
+                                  "%s has made every attack of the turn: COR %d gives %d "
+                                  "with light weapons (002:569-579)",
                                   nm(e, cid), attr(e, cid, "cor"),
                                   grimwire_light_attacks(attr(e, cid, "cor")));
         if (use_action(e, cid, err))
@@ -1096,10 +1115,11 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
             tn = (int)json_integer_value(v);
         else
             return rules_enc_rule(
-                err, evade ? "the GM has not set the target number for evading %s's attacks "
-                             "(set_tn attack_tn, 002:767-769)"
-                           : "the GM has not set the target number to hit %s (set_tn, "
-                             "002:29-53)",
+                err,
+                evade ? "the GM has not set the target number for evading %s's attacks "
+                        "(set_tn attack_tn, 002:767-769)"
+                      : "the GM has not set the target number to hit %s (set_tn, "
+                        "002:29-53)",
                 evade ? nm(e, cid) : nm(e, t));
     }
     json_t *dice = json_array();
@@ -1143,17 +1163,18 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                  dr.natural, dr.attr, dr.mod, dr.total, hit ? "fails" : "evades");
     } else {
         /* against an NPC: COR against the GM's target number (002:545) */
-        grimwire_roll ar = roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), tn, 1,
-                                     grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
-                                                       has(e, cid, "frenzy") || has(e, cid, "amok")),
-                                     dice);
+        grimwire_roll ar =
+            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), tn, 1,
+                      grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
+                                        has(e, cid, "frenzy") || has(e, cid, "amok")),
+                      dice);
         hit = ar.success;
         critical = ar.critical;
         collateral = ar.collateral;
         natural = ar.natural;
         json_object_set_new(res, "attack", roll_json(&ar, npc(e, cid)));
-        rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s, s:i, s:i}", "target", t, "total",
-                                                      ar.total, "tn", tn),
+        rules_enc_log_gm(e, "attack", NULL,
+                         json_pack("{s:s, s:i, s:i}", "target", t, "total", ar.total, "tn", tn),
                          "%s's COR roll %d against TN %d", nm(e, cid), ar.total, tn);
         if (npc(e, cid))
             snprintf(line, sizeof line, "COR d20 %d", ar.natural);
@@ -1189,10 +1210,10 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
     json_decref(ddice);
     json_object_set_new(res, "damage", json_integer(dmg));
     json_object_set_new(res, "critical", json_boolean(critical));
-    rules_enc_log(e, "attack", dice, res,
-                  "%s attacks %s with %s: %s: a hit%s for %d damage (%s%s)", nm(e, cid), nm(e, t),
-                  w.name, line, critical ? " (natural 20: double damage, 002:59)" : "", dmg,
-                  w.damage, melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
+    rules_enc_log(e, "attack", dice, res, "%s attacks %s with %s: %s: a hit%s for %d damage (%s%s)",
+                  nm(e, cid), nm(e, t), w.name, line,
+                  critical ? " (natural 20: double damage, 002:59)" : "", dmg, w.damage,
+                  melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
     char src[CAUSE_MAX];
     snprintf(src, sizeof src, "%s's %s", nm(e, cid), w.name);
     take_damage(e, t, dmg, type, src);
@@ -1210,16 +1231,16 @@ static int do_collateral(rules_enc *e, const rules_args *a, tb_err *err)
     snprintf(atk, sizeof atk, "%s", json_string_value(json_object_get(hid, "attacker")));
     if (!t) {
         rules_enc_log(e, "collateral", NULL, NULL,
-                      "%s's natural 1 hits nobody: no one else is in range (002:555)",
-                      nm(e, atk));
+                      "%s's natural 1 hits nobody: no one else is in range (002:555)", nm(e, atk));
         json_object_del(e->enc, "pending");
         json_object_del(e->hidden, "pending");
         return 0;
     }
     /* 002:557 AGL 11 to avoid; 002:559 the attacker may add their COR to spare them (by default
      * an ally: someone on the attacker's side) */
-    int spare = rules_arg_given(a, "spare") ? rules_arg_int(a, "spare")
-                                            : strcmp(rules_enc_side(e, t), rules_enc_side(e, atk)) == 0;
+    int spare = rules_arg_given(a, "spare")
+                    ? rules_arg_int(a, "spare")
+                    : strcmp(rules_enc_side(e, t), rules_enc_side(e, atk)) == 0;
     int tn = spare ? grimwire_collateral_tn(attr(e, atk, "cor")) : GRIMWIRE_COLLATERAL_TN;
     json_t *dice = json_array();
     int hit;
@@ -1273,8 +1294,8 @@ static int do_technique(rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
         return 0;
-    rules_enc_log(e, "technique", NULL, json_pack("{s:s, s:i}", "name", name, "focus",
-                                                  rules_arg_int(a, "focus")),
+    rules_enc_log(e, "technique", NULL,
+                  json_pack("{s:s, s:i}", "name", name, "focus", rules_arg_int(a, "focus")),
                   "%s uses %s (%d Focus) as the action of the turn (002:425)", nm(e, cid), name,
                   rules_arg_int(a, "focus"));
     return 0;
@@ -1305,8 +1326,9 @@ static int do_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     else if (s == r)
         uses = r + 1; /* 002:439 already acted: next round's */
     else
-        return rules_enc_rule(err, "%s already spent round %d's %s on a reaction: no reaction "
-                                   "until then (002:439)",
+        return rules_enc_rule(err,
+                              "%s already spent round %d's %s on a reaction: no reaction "
+                              "until then (002:439)",
                               nm(e, cid), s, aux ? "auxiliary action" : "action");
     if (pay_focus(e, cid, name, rules_arg_int(a, "focus"), err))
         return err->code;
@@ -1321,8 +1343,8 @@ static int do_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     if (t)
         snprintf(to, sizeof to, " to %s", nm(e, t));
     rules_enc_log(e, "reaction", NULL,
-                  json_pack("{s:s, s:i, s:i, s:s}", "name", name, "focus", rules_arg_int(a, "focus"),
-                            "uses_round", uses, "uses", kind),
+                  json_pack("{s:s, s:i, s:i, s:s}", "name", name, "focus",
+                            rules_arg_int(a, "focus"), "uses_round", uses, "uses", kind),
                   "%s uses %s as a%s reaction%s: it takes the %s of round %d (%s)", nm(e, cid),
                   name, aux ? "n auxiliary" : "", to, aux ? "auxiliary action" : "action", uses,
                   uses == r ? "002:437" : "002:439");
@@ -1385,12 +1407,14 @@ static int type_list(const char *s, json_t **out, tb_err *err)
     *out = json_array();
     char buf[200];
     snprintf(buf, sizeof buf, "%s", s ? s : "");
-    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save)) {
         if (!known_type(tok)) {
             json_decref(*out);
             *out = NULL;
-            return tb_fail(err, TB_BAD_REQUEST, "enc.act traits: unknown damage type '%.40s' "
-                                                "(002:695-721)",
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act traits: unknown damage type '%.40s' "
+                           "(002:695-721)",
                            tok);
         }
         json_array_append_new(*out, json_string(tok));
@@ -1415,12 +1439,14 @@ static int do_traits(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *res = json_pack("{s:s, s:O, s:O, s:O}", "target", t, "weak", lists[0], "resist",
                             lists[1], "immune", lists[2]);
     if (npc(e, t))
-        rules_enc_log_gm(e, "traits", NULL, res, "The GM sets %s's damage weaknesses, "
-                                                 "resistances and immunities (002:693)",
+        rules_enc_log_gm(e, "traits", NULL, res,
+                         "The GM sets %s's damage weaknesses, "
+                         "resistances and immunities (002:693)",
                          nm(e, t));
     else
-        rules_enc_log(e, "traits", NULL, res, "The GM sets %s's damage weaknesses, resistances "
-                                              "and immunities (002:693)",
+        rules_enc_log(e, "traits", NULL, res,
+                      "The GM sets %s's damage weaknesses, resistances "
+                      "and immunities (002:693)",
                       nm(e, t));
     return 0;
 }
@@ -1430,13 +1456,15 @@ static int do_status(rules_enc *e, const rules_args *a, tb_err *err)
     const char *t = rules_arg_str(a, "target"), *name = rules_arg_str(a, "name");
     const char *by = rules_arg_str(a, "target2");
     if (!is_status(name))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act status: unknown status effect '%.40s' "
-                                            "(002:779-876)",
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act status: unknown status effect '%.40s' "
+                       "(002:779-876)",
                        name);
     if (!rules_arg_int(a, "on")) {
         if (!rules_enc_cond_remove(e, t, name))
             return rules_enc_rule(err, "%s is not %s", nm(e, t), name);
-        rules_enc_log(e, "status", NULL, json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
+        rules_enc_log(e, "status", NULL,
+                      json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
                       "%s is no longer %s", nm(e, t), name);
         return 0;
     }
@@ -1446,7 +1474,8 @@ static int do_status(rules_enc *e, const rules_args *a, tb_err *err)
     if (rules_arg_given(a, "tn"))
         json_object_set_new(rules_enc_hidden_of(e, t), "terror_tn",
                             json_integer(rules_arg_int(a, "tn")));
-    rules_enc_log(e, "status", NULL, json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
+    rules_enc_log(e, "status", NULL,
+                  json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
                   "%s is %s%s (002:779-878)", nm(e, t), name,
                   rules_arg_int(a, "turns") > 0 ? " for a while" : "");
     if (strcmp(name, "unconscious") == 0) {
@@ -1469,13 +1498,15 @@ static int do_damage(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target"), *type = rules_arg_str(a, "type");
     if (type && !known_type(type))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act damage: unknown damage type '%.40s' "
-                                            "(002:695-721)",
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act damage: unknown damage type '%.40s' "
+                       "(002:695-721)",
                        type);
     int was_out = rules_enc_is_out(e, t);
-    rules_enc_log(e, "damage", NULL, json_pack("{s:s, s:i}", "target", t, "rolled", rules_arg_int(a, "amount")),
-                  "The GM deals %d %s damage to %s", rules_arg_int(a, "amount"), type ? type : "untyped",
-                  nm(e, t));
+    rules_enc_log(e, "damage", NULL,
+                  json_pack("{s:s, s:i}", "target", t, "rolled", rules_arg_int(a, "amount")),
+                  "The GM deals %d %s damage to %s", rules_arg_int(a, "amount"),
+                  type ? type : "untyped", nm(e, t));
     take_damage(e, t, rules_arg_int(a, "amount"), type, "the GM");
     const char *cur = rules_enc_current(e);
     if (!was_out && cur && strcmp(cur, t) == 0 && incapacity(e, t))
@@ -1580,8 +1611,9 @@ static int may_act(rules_enc *e, const char *cid, tb_err *err)
         return rules_enc_rule(err, "it is %s's turn, not %s's (002:401)", nm(e, cur), nm(e, cid));
     json_t *p = json_object_get(e->enc, "pending");
     if (json_is_object(p))
-        return rules_enc_rule(err, "%s's natural 1 may hit someone else: the GM first picks the "
-                                   "unintended target (collateral, 002:555)",
+        return rules_enc_rule(err,
+                              "%s's natural 1 may hit someone else: the GM first picks the "
+                              "unintended target (collateral, 002:555)",
                               nm(e, json_string_value(json_object_get(p, "attacker"))));
     return 0;
 }
@@ -1616,8 +1648,14 @@ WRAP(do_damage)
 WRAP(do_heal)
 WRAP(do_revive)
 
-#define TARGET {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "target combatant"}
-#define SECRET_TN(n, l) {n, RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET, l}
+#define TARGET                                                                                     \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "target combatant"           \
+    }
+#define SECRET_TN(n, l)                                                                            \
+    {                                                                                              \
+        n, RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET, l                                        \
+    }
 
 static const rules_param P_NONE[] = {{0}};
 static const rules_param P_PASS[] = {
@@ -1718,9 +1756,8 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
-static const char *const SHEET_STATS[] = {"attributes", "condition", "focus",      "burnout",
-                                          "armor",      "status",    "techniques", "weapons",
-                                          NULL};
+static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
+                                          "status",     "techniques", "weapons", NULL};
 
 const rules_module rules_module_grimwire_conflict = {
     .id = "grimwire.conflict",

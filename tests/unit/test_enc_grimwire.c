@@ -26,8 +26,13 @@ static void fx_init(fx *f)
     f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "grimwire.conflict", "round",
                        0, "turn", -1, "order", "combatants", "next_id", 1);
     f->hidden = json_pack("{s:{}}", "combatants");
-    f->e = (rules_enc){.mod = f->m, .enc = f->enc, .hidden = f->hidden, .seat = "gm", .is_gm = 1,
-                       .log = json_array(), .gm_log = json_array()};
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
     ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
 }
 
@@ -162,8 +167,8 @@ static int last_log_has(json_t *log, const char *needle)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(log, i, v) if (strstr(json_string_value(json_object_get(v, "text")),
-                                             needle)) return 1;
+    json_array_foreach(
+        log, i, v) if (strstr(json_string_value(json_object_get(v, "text")), needle)) return 1;
     return 0;
 }
 
@@ -347,7 +352,8 @@ START_TEST(light_weapon_attacks_by_cor)
     OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
     ck_assert_int_eq(condition(&f, "e2"), 32);
     ck_assert_int_eq(budget(&f, "e1", "attacks"), 2);
-    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":2}"), "light weapons only");
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":2}"),
+         "light weapons only");
     dice(&f, 1, 2); /* 2 + 3 = 5: a miss */
     OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
     dice(&f, 2, 20, 1); /* natural 20: (1 + 4) x 2 = 10 */
@@ -370,13 +376,13 @@ START_TEST(damage_types_and_armor)
         const char *params;
         int taken;
     } cases[] = {
-        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"edged\"}", 2},     /* 5 - 3 */
-        {"{\"target\":\"e1\",\"amount\":2,\"type\":\"bullets\"}", 1},   /* 002:751: never below 1 */
-        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"heat\"}", 10},     /* weak; no armor */
-        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"blunt\"}", 1},     /* 4, then armor: 1 */
-        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"chemical\"}", 0},  /* immune */
-        {"{\"target\":\"e1\",\"amount\":7}", 7},                        /* untyped */
-        {"{\"target\":\"e1\",\"amount\":7,\"type\":\"physical\"}", 4},  /* the family */
+        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"edged\"}", 2},    /* 5 - 3 */
+        {"{\"target\":\"e1\",\"amount\":2,\"type\":\"bullets\"}", 1},  /* 002:751: never below 1 */
+        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"heat\"}", 10},    /* weak; no armor */
+        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"blunt\"}", 1},    /* 4, then armor: 1 */
+        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"chemical\"}", 0}, /* immune */
+        {"{\"target\":\"e1\",\"amount\":7}", 7},                       /* untyped */
+        {"{\"target\":\"e1\",\"amount\":7,\"type\":\"physical\"}", 4}, /* the family */
     };
     int c = 99;
     for (size_t i = 0; i < N_ELEMS(cases); i++) {
