@@ -313,8 +313,10 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
 
 /* ---- enc.act ---- */
 
-/* The who-check of encounter.h for action a by the caller; sets e->actor. */
-static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, tb_err *err)
+/* The who-check of encounter.h for action a by the caller; sets e->actor (to a copy in buf: a
+ * module may replace the order the default actor was read from). */
+static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, char buf[40],
+                     tb_err *err)
 {
     if (a->who == RULES_ENC_GM && !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM may %s", a->label ? a->label : a->name);
@@ -332,6 +334,10 @@ static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor,
                        a->name);
     if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) && !rules_enc_controls(e, actor))
         return tb_fail(err, TB_FORBIDDEN, "%s is not your character", rules_enc_name(e, actor));
+    if (actor) {
+        snprintf(buf, 40, "%s", actor);
+        actor = buf;
+    }
     e->actor = actor;
     if (a->who != RULES_ENC_TURN)
         return TB_OK;
@@ -362,11 +368,11 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     const rules_enc_action *a = rules_module_action(e.mod, name);
     int rc = TB_OK;
     rules_args pa;
-    char what[80];
+    char what[80], actor_buf[40];
     snprintf(what, sizeof what, "enc.act %s", name);
     if (!a)
         rc = tb_fail(err, TB_NOT_FOUND, "%s has no action '%.32s'", e.mod->id, name);
-    else if ((rc = check_who(&e, a, actor, err)) != TB_OK)
+    else if ((rc = check_who(&e, a, actor, actor_buf, err)) != TB_OK)
         ;
     else if ((rc = rules_args_parse(what, a->params, json_object_get(args, "params"), &pa, err)))
         ;
