@@ -1133,8 +1133,11 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                  nm(e, t));
     } else if (pc_vs_pc) {
         /* 002:531 player vs player: COR against AGL, the higher wins; 002:541 ties: half */
-        grimwire_roll ar = roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), 0, 1,
-                                     grimwire_ff_range(attr(e, cid, "tog"), w.tog_req, 0), dice);
+        grimwire_roll ar =
+            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), 0, 1,
+                      grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
+                                        has(e, cid, "frenzy") || has(e, cid, "amok")),
+                      dice);
         grimwire_roll dr = roll_attr(e, t, "agl", -5 * has(e, t, "sensory"), 0, 0, 0, dice);
         critical = ar.critical;
         collateral = ar.collateral;
