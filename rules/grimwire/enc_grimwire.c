@@ -1,17 +1,1777 @@
 /*
- * enc_grimwire.c — the grimwire encounter modules (rules/encounter.h). SKELETON: being written (issue 5).
+ * enc_grimwire.c — grimwire.conflict, GRIMWIRE's conflict rounds (rulebook
+ * 002_c1f3df0ad7b1e31f.txt, cited 002:LINE) on the shared machinery of rules/encounter.h.
+ *
+ *   order     PER initiative (d20 + PER + roll modifiers), ties to the PCs' enemies (002:401-403);
+ *             kept in /enc/initiative, restored at every new round (002:417, 002:421)
+ *   turns     a 6-second round (002:415); each turn a budget {action, move, aux} (002:407-411);
+ *             light weapons give extra attacks by COR (budget `attacks`, 002:567-579)
+ *   passing   the turn goes to the end of the round, waiting ones in initiative order (002:421)
+ *   reactions spend this round's action, or next round's once this one is spent (002:435-447);
+ *             combatant `spent` {action, aux} = the last round whose action/aux is used up
+ *   attacks   COR vs the target's hidden target number (PC or NPC against an NPC), the PC's AGL to
+ *             evade an NPC's attack, or COR vs AGL between PCs (002:531-545, 002:767-769); damage
+ *             with TOG, doubled on a natural 20, weak/resistant/immune types, armor never below 1
+ *             (002:59, 002:563, 002:693, 002:749); a natural 1 leaves the attack pending until the
+ *             GM names who may be hit: AGL 11 (minus the attacker's COR to spare them)
+ * (002:553-559) condition ≤ 0 dying: −1 each turn, out cold, hit automatically, dead below −10
+ * (002:256); burnout levels with their penalties (002:224-250) status    stun, paralysis, knocked
+ * down, terror, grappled, bleeding, burning, out cold... as shared conditions (also written to the
+ * sheet's `status`) that change the budget and what a character may do (002:779-878) Secrets
+ * (/gm/enc): NPC stats, every target number (`tn` to hit a combatant, `attack_tn` to evade an NPC's
+ * attacks, `terror_tn`), NPC initiative totals, a pending natural 1's damage. Readings of unclear
+ * passages: rules/RULES.md, "Encounters (module grimwire.conflict)".
  */
-#include "encounter.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
-static const rules_enc_action ACTIONS[] = {
+#include "dice.h"
+#include "encounter.h"
+#include "grimwire.h"
+
+#define CAUSE_MAX 160
+
+/* ---- stats ---- */
+
+static json_t *obj(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+static int geti(const json_t *o, const char *key, int def)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+static int attr(rules_enc *e, const char *cid, const char *name)
+{
+    return geti(json_object_get(rules_enc_stats(e, cid), "attributes"), name, 0);
+}
+
+static int cond_cur(rules_enc *e, const char *cid)
+{
+    return geti(json_object_get(rules_enc_stats(e, cid), "condition"), "current", 0);
+}
+
+static void cond_set(rules_enc *e, const char *cid, int v)
+{
+    if (v < -100)
+        v = -100; /* the sheet's floor (grimwire.c); far below dead (-10) */
+    json_object_set_new(obj(rules_enc_stats(e, cid), "condition"), "current", json_integer(v));
+}
+
+static int burnout(rules_enc *e, const char *cid)
+{
+    return rules_enc_stat(e, cid, "burnout", 0);
+}
+
+static int has(rules_enc *e, const char *cid, const char *status)
+{
+    return rules_enc_cond_has(e, cid, status);
+}
+
+static json_t *comb(rules_enc *e, const char *cid)
+{
+    return rules_enc_combatant(e, cid);
+}
+
+static const char *nm(rules_enc *e, const char *cid)
+{
+    return rules_enc_name(e, cid);
+}
+
+static int npc(rules_enc *e, const char *cid)
+{
+    return rules_enc_is_npc(e, cid);
+}
+
+/* The round whose action (kind "action" or "aux") was last used up by cid (002:439). */
+static int spent(rules_enc *e, const char *cid, const char *kind)
+{
+    return geti(json_object_get(comb(e, cid), "spent"), kind, 0);
+}
+
+static void spent_set(rules_enc *e, const char *cid, const char *kind, int round)
+{
+    json_object_set_new(obj(comb(e, cid), "spent"), kind, json_integer(round));
+}
+
+/*
+ * Modifier to a roll of attribute `a`: burnout (002:244-248) and status effects: inebriated +1 TOG
+ * / −3 others (002:787-789), knocked down −3 AGL (002:798), grappled −5 AGL (002:681), stunned −3
+ * AGL and MND (002:824), sensory impairment −5 PER (002:832). The same table as the sheet's
+ * derived `roll_mod` (grimwire.c), read from the encounter's conditions.
+ */
+static int roll_mod(rules_enc *e, const char *cid, const char *a)
+{
+    int m = grimwire_burnout_penalty(burnout(e, cid));
+    if (has(e, cid, "inebriated"))
+        m += strcmp(a, "tog") == 0 ? 1 : -3;
+    if (strcmp(a, "agl") == 0) {
+        if (has(e, cid, "knocked_down"))
+            m -= 3;
+        if (has(e, cid, "grappled"))
+            m -= 5;
+    }
+    if (has(e, cid, "stun") && (strcmp(a, "agl") == 0 || strcmp(a, "mnd") == 0))
+        m -= 3;
+    if (has(e, cid, "sensory") && strcmp(a, "per") == 0)
+        m -= 5;
+    return m;
+}
+
+/* Rolls that fail automatically: stunned PER (002:824), paralysed TOG/COR/AGL (002:828). */
+static int auto_fails(rules_enc *e, const char *cid, const char *a)
+{
+    if (has(e, cid, "stun") && strcmp(a, "per") == 0)
+        return 1;
+    return has(e, cid, "paralysis") &&
+           (strcmp(a, "tog") == 0 || strcmp(a, "cor") == 0 || strcmp(a, "agl") == 0);
+}
+
+static int dying(rules_enc *e, const char *cid)
+{
+    return has(e, cid, "dying");
+}
+
+/* Cannot do anything at all: dying is "out cold" (002:256), unconscious (002:865), asleep, knocked
+ * out, out cold (002:868-878); dead (out of the fight). */
+static const char *incapacity(rules_enc *e, const char *cid)
+{
+    static const char *const names[] = {"dying", "unconscious", "out_cold", "knocked_out", "sleep"};
+    if (rules_enc_is_out(e, cid))
+        return "out of the fight";
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (has(e, cid, names[i]))
+            return names[i];
+    return NULL;
+}
+
+/* A d20 roll of cid's attribute `a` (+ extra) against tn, appended to dice. */
+static grimwire_roll roll_attr(rules_enc *e, const char *cid, const char *a, int extra, int tn,
+                               int attack, int ff, json_t *dice)
+{
+    grimwire_roll r = {0};
+    r.attr = attr(e, cid, a);
+    r.mod = roll_mod(e, cid, a) + extra;
+    r.tn = tn;
+    r.attack = attack;
+    r.ff = ff;
+    grimwire_roll_d20(&r, e->rng, dice);
+    if (auto_fails(e, cid, a)) {
+        r.success = 0;
+        r.critical = 0;
+    }
+    return r;
+}
+
+/* {natural, attr, mod, total, success[, critical, collateral]}: never the target number. */
+static json_t *roll_json(const grimwire_roll *r, int secret_numbers)
+{
+    json_t *o = json_pack("{s:i, s:b}", "natural", r->natural, "success", r->success);
+    if (!secret_numbers) {
+        json_object_set_new(o, "attr", json_integer(r->attr));
+        json_object_set_new(o, "mod", json_integer(r->mod));
+        json_object_set_new(o, "total", json_integer(r->total));
+    }
+    if (r->attack) {
+        json_object_set_new(o, "critical", json_boolean(r->critical));
+        json_object_set_new(o, "collateral", json_boolean(r->collateral));
+    }
+    return o;
+}
+
+/* ---- status effects (shared conditions, mirrored to the sheet's `status`) ---- */
+
+static const char *const STATUSES[] = {
+    "inebriated",  "knocked_down",    "agony",    "frenzy",   "amok",
+    "stun",        "paralysis",       "sensory",  "burning",  "bleeding",
+    "brainwashed", "mind_controlled", "terror",   "hex",      "unconscious",
+    "sleep",       "knocked_out",     "out_cold", "grappled", NULL};
+
+static int is_status(const char *s)
+{
+    for (const char *const *n = STATUSES; *n; n++)
+        if (strcmp(*n, s) == 0)
+            return 1;
+    return 0;
+}
+
+/* The sheet's `status` follows the encounter's conditions (ops_enc.c writes it back). */
+static void sync_status(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *st = rules_enc_stats(e, cid);
+        json_t *list = json_array();
+        size_t k;
+        json_t *c;
+        json_array_foreach(json_object_get(comb(e, cid), "conditions"), k, c)
+        {
+            const char *n = json_string_value(json_object_get(c, "name"));
+            if (n && is_status(n))
+                json_array_append_new(list, json_string(n));
+        }
+        if (json_array_size(list) || json_object_get(st, "status"))
+            json_object_set_new(st, "status", list);
+        else
+            json_decref(list);
+    }
+}
+
+/* ---- damage types (002:691-721) ---- */
+
+static const char *const PHYSICAL[] = {"bullets", "edged", "blunt", "explosions", NULL};
+static const char *const ENERGETIC[] = {"heat", "cold", "electricity", "radiation", NULL};
+static const char *const OTHER[] = {"chemical", "biological", "supernatural", NULL};
+
+static int in_list(const char *const *l, const char *s)
+{
+    for (; *l; l++)
+        if (strcmp(*l, s) == 0)
+            return 1;
+    return 0;
+}
+
+/* A damage type, or a family ("physical", "energetic"). */
+static int known_type(const char *t)
+{
+    return in_list(PHYSICAL, t) || in_list(ENERGETIC, t) || in_list(OTHER, t) ||
+           strcmp(t, "physical") == 0 || strcmp(t, "energetic") == 0;
+}
+
+static int physical(const char *t)
+{
+    return t && (strcmp(t, "physical") == 0 || in_list(PHYSICAL, t));
+}
+
+/* Whether cid's trait list `key` (weak/resist/immune) names type t or its family. */
+static int trait(rules_enc *e, const char *cid, const char *key, const char *t)
+{
+    if (!t)
+        return 0;
+    const char *fam = physical(t) ? "physical" : in_list(ENERGETIC, t) ? "energetic" : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(rules_enc_stats(e, cid), key), i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s && (strcmp(s, t) == 0 || (fam && strcmp(s, fam) == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- burnout, dying, dead ---- */
+
+static void check_dying(rules_enc *e, const char *cid);
+
+/* One more level of burnout (002:224-250): at level 4 the character drops to 0 Condition and
+ * begins dying (002:250); Condition never stays above the lowered maximum (002:246-248). */
+static void burnout_up(rules_enc *e, const char *cid, const char *why)
+{
+    int b = burnout(e, cid);
+    if (b >= GRIMWIRE_BURNOUT_MAX)
+        return;
+    b++;
+    rules_enc_stat_set(e, cid, "burnout", b);
+    json_t *c = obj(rules_enc_stats(e, cid), "condition");
+    int cap = grimwire_condition_cap(geti(c, "max", 10), b) + geti(c, "temporary", 0);
+    if (cond_cur(e, cid) > cap)
+        cond_set(e, cid, cap);
+    if (b == GRIMWIRE_BURNOUT_MAX && cond_cur(e, cid) > 0)
+        cond_set(e, cid, 0);
+    if (npc(e, cid))
+        rules_enc_log_gm(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
+                         "%s takes a level of burnout (%s): now %d (002:224-250)", nm(e, cid), why,
+                         b);
+    else
+        rules_enc_log(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
+                      "%s takes a level of burnout (%s): now %d (002:224-250)", nm(e, cid), why, b);
+    check_dying(e, cid);
+}
+
+/* Condition 0 or below: dying, a level of burnout (002:226, 002:256); below −10: dead. */
+static void check_dying(rules_enc *e, const char *cid)
+{
+    int cur = cond_cur(e, cid);
+    if (cur < GRIMWIRE_DEAD_BELOW) {
+        if (!rules_enc_is_out(e, cid)) {
+            rules_enc_cond_remove(e, cid, "dying");
+            rules_enc_set_out(e, cid, "dead");
+            rules_enc_log(e, "dead", NULL, json_pack("{s:s}", "target", cid),
+                          "%s is dead (Condition below -10, 002:256)", nm(e, cid));
+        }
+        return;
+    }
+    if (cur <= 0 && !dying(e, cid)) {
+        rules_enc_cond_add(e, cid, "dying", 0, 0);
+        rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
+                      "%s drops to 0 Condition or below: dying and out cold (002:256)", nm(e, cid));
+        burnout_up(e, cid, "Condition at 0 or below, 002:226");
+    }
+}
+
+/*
+ * Damage of type t (NULL: untyped, e.g. bleeding) to cid: immune → 0, weak → double, resistant
+ * → half (rounded down, at least 1) (002:693), then armor for physical damage, never below 1
+ * (002:749). Returns what was taken; the numbers go to the GM's log for an NPC target (its armor
+ * and traits are the GM's), to the public log for a PC.
+ */
+static int take_damage(rules_enc *e, const char *cid, int dmg, const char *t, const char *source)
+{
+    json_t *res = json_pack("{s:s, s:i}", "target", cid, "rolled", dmg);
+    char how[120] = "";
+    int d = dmg;
+    if (t)
+        json_object_set_new(res, "type", json_string(t));
+    if (d > 0 && trait(e, cid, "immune", t)) {
+        d = 0;
+        snprintf(how, sizeof how, ", immune to %s", t);
+    } else if (d > 0 && trait(e, cid, "weak", t)) {
+        d *= 2;
+        snprintf(how, sizeof how, ", weak to %s: doubled", t);
+    } else if (d > 0 && trait(e, cid, "resist", t)) {
+        d = d / 2 < 1 ? 1 : d / 2;
+        snprintf(how, sizeof how, ", resistant to %s: halved", t);
+    }
+    int armor = rules_enc_stat(e, cid, "armor", 0);
+    if (d > 0 && physical(t) && armor > 0) {
+        int before = d;
+        d = grimwire_armor(d, armor);
+        size_t l = strlen(how);
+        snprintf(how + l, sizeof how - l, ", armor %d: %d -> %d", armor, before, d);
+        json_object_set_new(res, "armor", json_integer(armor));
+    }
+    int cur = cond_cur(e, cid) - d;
+    cond_set(e, cid, cur);
+    json_object_set_new(res, "damage", json_integer(d));
+    json_object_set_new(res, "condition", json_integer(cond_cur(e, cid)));
+    if (npc(e, cid)) {
+        rules_enc_log_gm(e, "damage", NULL, res,
+                         "%s takes %d damage from %s (%d rolled%s): "
+                         "Condition %d",
+                         nm(e, cid), d, source, dmg, how, cond_cur(e, cid));
+    } else {
+        rules_enc_log(e, "damage", NULL, res,
+                      "%s takes %d damage from %s (%d rolled%s): "
+                      "Condition %d",
+                      nm(e, cid), d, source, dmg, how, cond_cur(e, cid));
+    }
+    check_dying(e, cid);
+    return d;
+}
+
+/* ---- initiative and the order ---- */
+
+static int init_of(rules_enc *e, const char *cid)
+{
+    json_t *holder = npc(e, cid) ? rules_enc_hidden_of(e, cid) : comb(e, cid);
+    return geti(holder, "init", 0);
+}
+
+/* Enemies of the player characters: a side no PC stands on (002:403 "enemies are prioritized"). */
+static int enemy(rules_enc *e, const char *cid)
+{
+    const char *side = rules_enc_side(e, cid), *o;
+    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++)
+        if (!npc(e, o) && strcmp(rules_enc_side(e, o), side) == 0)
+            return 0;
+    return 1;
+}
+
+/* Rolls cid's initiative, d20 + PER + modifiers (002:159, 002:401); PCs in public, the GM's rolls
+ * for NPCs in the GM's log (002:401 "the GM rolls for the other NPC participants"). */
+static int roll_init(rules_enc *e, const char *cid)
+{
+    json_t *dice = json_array();
+    grimwire_roll r = roll_attr(e, cid, "per", 0, 0, 0, 0, dice);
+    int total = auto_fails(e, cid, "per") ? -100 : r.total; /* a stunned PER roll fails */
+    json_t *res = json_pack("{s:s, s:i, s:i, s:i, s:i}", "target", cid, "natural", r.natural,
+                            "attr", r.attr, "mod", r.mod, "total", total);
+    if (npc(e, cid)) {
+        json_object_set_new(rules_enc_hidden_of(e, cid), "init", json_integer(total));
+        rules_enc_log_gm(e, "initiative", dice, res, "%s rolls initiative: d20 %d %+d %+d = %d",
+                         nm(e, cid), r.natural, r.attr, r.mod, total);
+    } else {
+        json_object_set_new(comb(e, cid), "init", json_integer(total));
+        rules_enc_log(e, "initiative", dice, res, "%s rolls initiative: d20 %d %+d %+d = %d",
+                      nm(e, cid), r.natural, r.attr, r.mod, total);
+    }
+    return total;
+}
+
+static int rank_cmp(rules_enc *e, const char *a, const char *b)
+{
+    int ia = init_of(e, a), ib = init_of(e, b);
+    if (ia != ib)
+        return ia > ib ? -1 : 1;
+    int ea = enemy(e, a), eb = enemy(e, b);
+    return ea != eb ? (ea ? -1 : 1) : 0;
+}
+
+static json_t *order(rules_enc *e)
+{
+    return json_object_get(e->enc, "order");
+}
+
+static int turn(rules_enc *e)
+{
+    return geti(e->enc, "turn", -1);
+}
+
+static void turn_set(rules_enc *e, int t)
+{
+    json_object_set_new(e->enc, "turn", json_integer(t));
+}
+
+/* Index of cid in the base order /enc/initiative (-1 when absent). */
+static int base_index(rules_enc *e, const char *cid)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(e->enc, "initiative"), i,
+                       v) if (strcmp(json_string_value(v), cid) == 0) return (int)i;
+    return -1;
+}
+
+/* Inserts cid into the base order and the running order at its rank (a combatant joining a
+ * running conflict); the one whose turn it is keeps it. */
+static void insert_ranked(rules_enc *e, const char *cid)
+{
+    json_t *base = json_object_get(e->enc, "initiative");
+    size_t i = 0;
+    while (i < json_array_size(base) &&
+           rank_cmp(e, json_string_value(json_array_get(base, i)), cid) <= 0)
+        i++;
+    json_array_insert_new(base, i, json_string(cid));
+    json_t *ord = order(e);
+    int t = turn(e);
+    i = 0;
+    while (i < json_array_size(ord) &&
+           rank_cmp(e, json_string_value(json_array_get(ord, i)), cid) <= 0)
+        i++;
+    if ((int)i <= t)
+        i = (size_t)t + 1; /* after the current turn: its place this round has gone by */
+    json_array_insert_new(ord, i, json_string(cid));
+}
+
+/* ---- turns ---- */
+
+static void budget_zero(rules_enc *e, const char *cid, const char *kind)
+{
+    rules_enc_budget_set(e, cid, kind, 0);
+}
+
+/* What cid's budget holds this turn, after the per-turn reset: an action or aux already spent on
+ * a reaction (002:437-439), stun and paralysis (002:824, 002:828), terror's cowering (002:854). */
+static void budget_adjust(rules_enc *e, const char *cid)
+{
+    int r = rules_enc_round(e);
+    if (spent(e, cid, "action") >= r)
+        budget_zero(e, cid, "action");
+    if (spent(e, cid, "aux") >= r)
+        budget_zero(e, cid, "aux");
+    if (has(e, cid, "stun") || has(e, cid, "paralysis")) {
+        budget_zero(e, cid, "action");
+        budget_zero(e, cid, "move");
+    }
+    if (geti(comb(e, cid), "cower", 0) == r)
+        budget_zero(e, cid, "action");
+}
+
+/*
+ * The beginning of cid's turn (once per round, not again on a turn taken later after passing):
+ * dying loses 1 Condition (002:256), burning takes 2d6 (002:838), bleeding its level (002:842),
+ * terror asks for a MND roll (002:854). Returns 1 when cid may take the turn, 0 when it cannot do
+ * anything (dying, out cold, ...) and the turn passes at once.
+ */
+static int turn_begins(rules_enc *e, const char *cid)
+{
+    json_t *c = comb(e, cid);
+    int r = rules_enc_round(e);
+    json_object_del(c, "used");
+    if (geti(c, "tick", 0) != r) {
+        json_object_set_new(c, "tick", json_integer(r));
+        if (dying(e, cid)) {
+            cond_set(e, cid, cond_cur(e, cid) - 1);
+            rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
+                          "%s is dying: -1 Condition (002:256)", nm(e, cid));
+            if (npc(e, cid))
+                rules_enc_log_gm(e, "dying", NULL, NULL, "%s: Condition %d", nm(e, cid),
+                                 cond_cur(e, cid));
+            check_dying(e, cid);
+        } else {
+            if (has(e, cid, "burning")) {
+                json_t *dice = json_array();
+                int d = rules_roll_die(e->rng, 6, dice) + rules_roll_die(e->rng, 6, dice);
+                rules_enc_log(e, "burning", dice,
+                              json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                              "%s burns: 2d6 = %d heat damage (002:838)", nm(e, cid), d);
+                take_damage(e, cid, d, "heat", "burning");
+            }
+            if (has(e, cid, "bleeding") && !incapacity(e, cid)) {
+                json_t *b = rules_enc_cond(e, cid, "bleeding");
+                int d = geti(b, "level", 1);
+                rules_enc_log(e, "bleeding", NULL,
+                              json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                              "%s bleeds: %d damage (002:842)", nm(e, cid), d);
+                take_damage(e, cid, d < 1 ? 1 : d, NULL, "bleeding");
+            }
+            if (has(e, cid, "terror") && !incapacity(e, cid)) {
+                int tn = geti(rules_enc_hidden_of(e, cid), "terror_tn", GRIMWIRE_COLLATERAL_TN);
+                json_t *dice = json_array();
+                grimwire_roll t = roll_attr(e, cid, "mnd", 0, tn, 0, 0, dice);
+                rules_enc_log_gm(
+                    e, "terror", NULL,
+                    json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
+                    "%s's MND roll against terror: %d vs TN %d", nm(e, cid), t.total, tn);
+                if (t.success) {
+                    rules_enc_cond_remove(e, cid, "terror");
+                    rules_enc_log(e, "terror", dice, roll_json(&t, npc(e, cid)),
+                                  "%s masters the terror: MND roll succeeds, terror removed "
+                                  "(002:854)",
+                                  nm(e, cid));
+                } else {
+                    json_object_set_new(c, "cower", json_integer(r));
+                    rules_enc_log(e, "terror", dice, roll_json(&t, npc(e, cid)),
+                                  "%s fails the MND roll: can only cower or flee this turn "
+                                  "(002:854)",
+                                  nm(e, cid));
+                }
+            }
+        }
+    }
+    budget_adjust(e, cid);
+    const char *why = incapacity(e, cid);
+    if (why) {
+        rules_enc_log(e, "skip", NULL, json_pack("{s:s, s:s}", "target", cid, "why", why),
+                      "%s cannot do anything (%s, 002:256, 002:865): the turn passes", nm(e, cid),
+                      why);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether an entry after the current one may still act this round. */
+static int more_this_round(rules_enc *e)
+{
+    json_t *ord = order(e);
+    for (size_t i = (size_t)(turn(e) + 1); i < json_array_size(ord); i++)
+        if (!rules_enc_is_out(e, json_string_value(json_array_get(ord, i))))
+            return 1;
+    return 0;
+}
+
+/* The round is over: the order goes back to the initiative order (002:417, 002:421 "In the next
+ * round, players return to their original place"), minus those removed from the encounter. */
+static void restore_order(rules_enc *e)
+{
+    json_t *fresh = json_array();
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(e->enc, "initiative"), i,
+                       v) if (comb(e, json_string_value(v))) json_array_append(fresh, v);
+    json_array_foreach(order(e), i, v) if (base_index(e, json_string_value(v)) < 0)
+        json_array_append(fresh, v);
+    json_object_set_new(e->enc, "initiative", json_deep_copy(fresh));
+    json_object_set_new(e->enc, "order", fresh);
+    turn_set(e, (int)json_array_size(fresh) - 1);
+}
+
+static void round_begins(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        json_object_del(comb(e, cid), "waiting");
+    rules_enc_log(e, "round", NULL, json_pack("{s:i}", "round", rules_enc_round(e)),
+                  "Round %d begins (6 seconds, 002:415)", rules_enc_round(e));
+}
+
+/*
+ * Ends the turn of `ending` (its timed conditions count down when `tick`) and gives the turn to
+ * the next one who may take it; a new round starts in the initiative order. Those who cannot do
+ * anything pass at once, at most one round of them per call.
+ */
+static void next_turn(rules_enc *e, const char *ending, int tick)
+{
+    if (ending && tick)
+        rules_enc_cond_tick(e, ending);
+    int n = (int)json_array_size(order(e));
+    for (int guard = 0; guard <= n; guard++) {
+        if (!more_this_round(e))
+            restore_order(e);
+        int r = rules_enc_advance(e);
+        if (r < 0) {
+            rules_enc_log(e, "idle", NULL, NULL, "Nobody is left to act");
+            return;
+        }
+        if (r == 1)
+            round_begins(e);
+        const char *cid = rules_enc_current(e);
+        if (turn_begins(e, cid))
+            return;
+        rules_enc_cond_tick(e, cid);
+    }
+}
+
+/* ---- spending ---- */
+
+static void mark_used(rules_enc *e, const char *cid)
+{
+    json_object_set_new(comb(e, cid), "used", json_true());
+}
+
+/* Spends cid's action this turn, or refuses naming the rule that took it. */
+static int use_action(rules_enc *e, const char *cid, tb_err *err)
+{
+    int r = rules_enc_round(e);
+    if (has(e, cid, "stun"))
+        return rules_enc_rule(err, "%s is stunned: cannot act or move on their turn (002:824)",
+                              nm(e, cid));
+    if (has(e, cid, "paralysis"))
+        return rules_enc_rule(err, "%s is paralysed: cannot move or act on their turn (002:828)",
+                              nm(e, cid));
+    if (geti(comb(e, cid), "cower", 0) == r)
+        return rules_enc_rule(err,
+                              "%s failed the MND roll against terror: can only cower or "
+                              "flee this turn (002:854)",
+                              nm(e, cid));
+    if (rules_enc_budget_left(e, cid, "action") < 1 &&
+        geti(json_object_get(comb(e, cid), "reacted"), "action", 0) >= r)
+        return rules_enc_rule(err,
+                              "%s has no action in round %d: it was spent on a reaction "
+                              "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
+                              nm(e, cid), r);
+    if (rules_enc_spend(e, cid, "action", 1, err))
+        return err->code;
+    spent_set(e, cid, "action", r);
+    mark_used(e, cid);
+    return 0;
+}
+
+static int use_move(rules_enc *e, const char *cid, tb_err *err)
+{
+    if (has(e, cid, "stun"))
+        return rules_enc_rule(err, "%s is stunned: cannot act or move on their turn (002:824)",
+                              nm(e, cid));
+    if (has(e, cid, "paralysis"))
+        return rules_enc_rule(err, "%s is paralysed: cannot move or act on their turn (002:828)",
+                              nm(e, cid));
+    if (rules_enc_budget_left(e, cid, "move") < 1)
+        return rules_enc_rule(err,
+                              "%s has no movement left this turn: a character moves "
+                              "before or after their action, not both (002:465)",
+                              nm(e, cid));
+    rules_enc_spend(e, cid, "move", 1, err);
+    mark_used(e, cid);
+    return 0;
+}
+
+/*
+ * A grappled character must win an opposed STR (TOG) or COR roll against its grappler to take an
+ * action, and a STR roll to move (002:678-679). The grappler is the condition's `by`; without one
+ * the roll is the GM's. Returns 1 when cid may go on, 0 when the roll failed (logged).
+ */
+static int grapple_roll(rules_enc *e, const char *cid, int moving)
+{
+    json_t *g = rules_enc_cond(e, cid, "grappled");
+    const char *by = json_string_value(json_object_get(g, "by"));
+    if (!g || !by || !comb(e, by) || rules_enc_is_out(e, by))
+        return 1;
+    const char *aa = moving || attr(e, cid, "tog") >= attr(e, cid, "cor") ? "tog" : "cor";
+    const char *ga = moving || attr(e, by, "tog") >= attr(e, by, "cor") ? "tog" : "cor";
+    json_t *dice = json_array();
+    grimwire_roll a = roll_attr(e, cid, aa, 0, 0, 0, 0, dice);
+    grimwire_roll d = roll_attr(e, by, ga, 0, 0, 0, 0, dice);
+    int win =
+        a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
+    if (auto_fails(e, cid, aa))
+        win = 0;
+    json_t *res = json_pack("{s:s, s:b, s:i, s:i}", "grappler", by, "success", win, "natural",
+                            a.natural, "grappler_natural", d.natural);
+    if (!npc(e, cid) && !npc(e, by)) {
+        json_object_set_new(res, "total", json_integer(a.total));
+        json_object_set_new(res, "grappler_total", json_integer(d.total));
+    } else {
+        rules_enc_log_gm(e, "grapple", NULL, NULL, "%s %s %d vs %s %s %d", nm(e, cid), aa, a.total,
+                         nm(e, by), ga, d.total);
+    }
+    rules_enc_log(e, "grapple", dice, res, "%s, grappled by %s, rolls to %s: %s (002:678-679)",
+                  nm(e, cid), nm(e, by), moving ? "move" : "act", win ? "succeeds" : "fails");
+    return win;
+}
+
+/* ---- actions ---- */
+
+static const char *actor(rules_enc *e)
+{
+    return e->actor;
+}
+
+/* Technique use: negative Focus or burnout 3 forbid specialty techniques (002:198, 002:248),
+ * frenzy any technique (002:815); the cost may push Focus below 0, which gives a level of burnout
+ * (002:198). */
+static int pay_focus(rules_enc *e, const char *cid, const char *name, int cost, tb_err *err)
+{
+    json_t *st = rules_enc_stats(e, cid);
+    json_t *f = obj(st, "focus");
+    int cur = geti(f, "current", 0);
+    if (has(e, cid, "frenzy") || has(e, cid, "amok"))
+        return rules_enc_rule(err, "%s is in a frenzy: no techniques (002:815)", nm(e, cid));
+    if (cur < 0)
+        return rules_enc_rule(err,
+                              "%s has negative Focus (%d): no specialty techniques until it "
+                              "is restored to 0 (002:198)",
+                              nm(e, cid), cur);
+    if (burnout(e, cid) >= 3)
+        return rules_enc_rule(err, "%s is at burnout level %d: no specialty techniques (002:248)",
+                              nm(e, cid), burnout(e, cid));
+    json_t *known = json_object_get(st, "techniques");
+    if (json_is_array(known)) {
+        int found = 0;
+        size_t i;
+        json_t *v;
+        json_array_foreach(known, i, v) found |= strcasecmp(json_string_value(v), name) == 0;
+        if (!found)
+            return rules_enc_rule(err, "%s has no technique '%.60s' on the sheet (002:302)",
+                                  nm(e, cid), name);
+    }
+    json_object_set_new(f, "current", json_integer(cur - cost));
+    if (cur - cost < 0)
+        burnout_up(e, cid, "Focus below 0, 002:198");
+    return 0;
+}
+
+static int do_begin(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (rules_enc_round(e) > 0)
+        return rules_enc_rule(err, "the conflict is already under way (round %d)",
+                              rules_enc_round(e));
+    const char *cid;
+    int n = 0;
+    for (size_t i = 0; rules_enc_cid_at(e, i); i++)
+        n++;
+    if (n == 0)
+        return rules_enc_rule(err, "add combatants before rolling initiative (002:401)");
+    rules_rank *r = calloc((size_t)n, sizeof *r);
+    if (!r)
+        abort();
+    for (int i = 0; (cid = rules_enc_cid_at(e, (size_t)i)); i++) {
+        r[i].id = cid;
+        r[i].key[0] = roll_init(e, cid);
+    }
+    for (int i = 0; i < n; i++)
+        r[i].key[1] = enemy(e, r[i].id); /* 002:403 ties: enemies first */
+    rules_enc_order_set(e, r, n);
+    free(r);
+    json_object_set_new(e->enc, "initiative", json_deep_copy(order(e)));
+    rules_enc_log(
+        e, "order", NULL, json_pack("{s:O}", "order", order(e)),
+        "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)");
+    rules_enc_begin_round(e);
+    round_begins(e);
+    const char *first = rules_enc_current(e);
+    if (first && !turn_begins(e, first))
+        next_turn(e, first, 1);
+    return 0;
+}
+
+static int do_end_turn(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    (void)err;
+    rules_enc_log(e, "end_turn", NULL, NULL, "%s ends the turn", nm(e, actor(e)));
+    next_turn(e, actor(e), 1);
+    return 0;
+}
+
+static int do_pass(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e);
+    json_t *c = comb(e, cid);
+    if (json_is_true(json_object_get(c, "used")))
+        return rules_enc_rule(err,
+                              "%s already did something this turn: end the turn instead of "
+                              "passing (002:421)",
+                              nm(e, cid));
+    int idx = turn(e);
+    if (rules_arg_int(a, "skip") || json_is_true(json_object_get(c, "waiting")) ||
+        !more_this_round(e)) {
+        /* 002:421 "or not act at all that round ... loses their turn for that round"; passing a
+         * second time, or with nobody left to wait for, gives the turn up (reading). */
+        rules_enc_log(e, "pass", NULL, json_pack("{s:b}", "skip", 1),
+                      "%s does not act this round (002:421)", nm(e, cid));
+        next_turn(e, cid, 1);
+        return 0;
+    }
+    json_object_set_new(c, "waiting", json_true());
+    json_t *ord = order(e);
+    json_array_append(ord, json_array_get(ord, (size_t)idx));
+    json_array_remove(ord, (size_t)idx);
+    /* 002:421 "If multiple characters are trying to go last in a round, the order defaults to
+     * the original initiative order": the waiting ones still to come, in initiative order. */
+    size_t n = json_array_size(ord), from = n;
+    while (from > (size_t)idx &&
+           json_is_true(json_object_get(comb(e, json_string_value(json_array_get(ord, from - 1))),
+                                        "waiting")))
+        from--;
+    for (size_t i = from + 1; i < n; i++)
+        for (size_t j = i; j > from; j--) {
+            const char *x = json_string_value(json_array_get(ord, j - 1));
+            const char *y = json_string_value(json_array_get(ord, j));
+            if (base_index(e, x) <= base_index(e, y))
+                break;
+            json_t *tmp = json_incref(json_array_get(ord, j - 1));
+            json_array_set(ord, j - 1, json_array_get(ord, j));
+            json_array_set_new(ord, j, tmp);
+        }
+    rules_enc_log(e, "pass", NULL, json_pack("{s:b}", "skip", 0),
+                  "%s passes and will act later this round (002:421)", nm(e, cid));
+    turn_set(e, idx - 1);
+    next_turn(e, NULL, 0);
+    return 0;
+}
+
+static int do_move(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    if (use_move(e, cid, err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 1))
+        return 0;
+    const char *how = "moves (a set distance, +1 m per AGL point, 002:122, 002:465)";
+    if (has(e, cid, "knocked_down"))
+        how = "crawls up to 3 m: knocked down (002:799)";
+    else if (burnout(e, cid) >= 3)
+        how = "can only crawl: burnout level 3 (002:248)";
+    else if (has(e, cid, "grappled"))
+        how = "moves at half speed: grappled (002:679)";
+    else if (burnout(e, cid) == 2)
+        how = "moves at half speed: burnout level 2 (002:246)";
+    rules_enc_log(e, "move", NULL, NULL, "%s %s", nm(e, cid), how);
+    return 0;
+}
+
+static int do_dash(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    /* 002:469 "sacrifice their action on their turn to move double their normal movement" */
+    if (has(e, cid, "knocked_down"))
+        return rules_enc_rule(err, "%s is knocked down: crawl or get up first (002:799-800)",
+                              nm(e, cid));
+    if (use_move(e, cid, err) || use_action(e, cid, err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 1))
+        return 0;
+    rules_enc_log(e, "dash", NULL, NULL, "%s dashes: double movement for the action (002:469)",
+                  nm(e, cid));
+    return 0;
+}
+
+static int do_aux(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e);
+    const char *what = rules_arg_str(a, "what");
+    if (rules_enc_budget_left(e, cid, "aux") < 1 && rules_enc_budget_left(e, cid, "action") > 0) {
+        /* 002:431 "Players can sacrifice their action to make a second auxiliary action" */
+        if (use_action(e, cid, err))
+            return err->code;
+        rules_enc_log(e, "aux", NULL, json_pack("{s:b}", "with_action", 1),
+                      "%s gives up the action for a second auxiliary action%s%s (002:431)",
+                      nm(e, cid), what ? ": " : "", what ? what : "");
+        return 0;
+    }
+    if (rules_enc_budget_left(e, cid, "aux") < 1)
+        return rules_enc_rule(err, "%s has no auxiliary action left this turn (002:427-431)",
+                              nm(e, cid));
+    rules_enc_spend(e, cid, "aux", 1, err);
+    spent_set(e, cid, "aux", rules_enc_round(e));
+    mark_used(e, cid);
+    rules_enc_log(e, "aux", NULL, NULL, "%s takes an auxiliary action%s%s (002:427-429)",
+                  nm(e, cid), what ? ": " : "", what ? what : "");
+    return 0;
+}
+
+static int do_get_up(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    if (!has(e, cid, "knocked_down"))
+        return rules_enc_rule(err, "%s is not knocked down", nm(e, cid));
+    if (use_move(e, cid, err))
+        return err->code;
+    rules_enc_cond_remove(e, cid, "knocked_down");
+    rules_enc_log(e, "get_up", NULL, NULL,
+                  "%s gets up, giving up the movement of this turn (002:800)", nm(e, cid));
+    return 0;
+}
+
+static int do_help_up(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (!has(e, t, "knocked_down"))
+        return rules_enc_rule(err, "%s is not knocked down", nm(e, t));
+    if (has(e, cid, "knocked_down"))
+        return rules_enc_rule(err,
+                              "%s is knocked down too: only a character that is not can "
+                              "help (002:801)",
+                              nm(e, cid));
+    if (rules_enc_budget_left(e, cid, "aux") < 1)
+        return rules_enc_rule(err, "%s has no auxiliary action left this turn (002:801)",
+                              nm(e, cid));
+    rules_enc_spend(e, cid, "aux", 1, err);
+    spent_set(e, cid, "aux", rules_enc_round(e));
+    mark_used(e, cid);
+    rules_enc_cond_remove(e, t, "knocked_down");
+    rules_enc_log(e, "help_up", NULL, json_pack("{s:s}", "target", t),
+                  "%s helps %s up as an auxiliary action: %s keeps their movement (002:801)",
+                  nm(e, cid), nm(e, t), nm(e, t));
+    return 0;
+}
+
+static int do_break_free(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    if (!has(e, cid, "grappled"))
+        return rules_enc_rule(err, "%s is not grappled", nm(e, cid));
+    json_t *g = rules_enc_cond(e, cid, "grappled");
+    char by[40]; /* a copy: the condition goes when the grapple breaks */
+    snprintf(by, sizeof by, "%s",
+             json_string_value(json_object_get(g, "by"))
+                 ? json_string_value(json_object_get(g, "by"))
+                 : "");
+    if (!by[0] || !comb(e, by))
+        return rules_enc_rule(err, "the GM has not named who grapples %s (status with target2)",
+                              nm(e, cid));
+    if (use_action(e, cid, err))
+        return err->code;
+    /* 002:682 "You can attempt to break out of the grapple ... as your action": the opposed STR
+     * (TOG) or COR roll of 002:678 (reading: each side uses its better of the two). */
+    if (grapple_roll(e, cid, 0)) {
+        rules_enc_cond_remove(e, cid, "grappled");
+        rules_enc_log(e, "break_free", NULL, NULL, "%s breaks free of %s (002:682)", nm(e, cid),
+                      nm(e, by));
+    }
+    return 0;
+}
+
+/* The weapon used: the sheet's weapons[weapon-1], a given damage expression, or bare hands (an
+ * unarmed attack is a light-weapon attack doing TOG damage, 002:597). */
+typedef struct weapon {
+    char name[64];
+    char damage[48];
+    char kind[16];
+    int tog_req;
+} weapon;
+
+static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapon *w, tb_err *err)
+{
+    json_t *list = json_object_get(rules_enc_stats(e, cid), "weapons");
+    int wi = rules_arg_int(a, "weapon");
+    memset(w, 0, sizeof *w);
+    if (rules_arg_given(a, "weapon") || (json_array_size(list) && !rules_arg_given(a, "damage"))) {
+        json_t *x = json_array_get(list, (size_t)(wi - 1));
+        if (!x)
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act attack: %s has no weapon %d (the sheet "
+                           "lists %zu)",
+                           nm(e, cid), wi, json_array_size(list));
+        snprintf(w->name, sizeof w->name, "%s", json_string_value(json_object_get(x, "name")));
+        snprintf(w->damage, sizeof w->damage, "%s",
+                 json_string_value(json_object_get(x, "damage")));
+        snprintf(w->kind, sizeof w->kind, "%s", json_string_value(json_object_get(x, "kind")));
+        w->tog_req = geti(x, "tog_req", 0);
+    } else if (rules_arg_given(a, "damage")) {
+        snprintf(w->name, sizeof w->name, "an attack");
+        snprintf(w->damage, sizeof w->damage, "%s", rules_arg_str(a, "damage"));
+        snprintf(w->kind, sizeof w->kind, "%s", "light");
+    } else {
+        snprintf(w->name, sizeof w->name, "bare hands");
+        snprintf(w->damage, sizeof w->damage, "0");
+        snprintf(w->kind, sizeof w->kind, "light");
+    }
+    const char *k = rules_arg_str(a, "kind");
+    if (k) {
+        if (strcmp(k, "light") && strcmp(k, "heavy") && strcmp(k, "ranged") &&
+            strcmp(k, "supernatural"))
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act attack: 'kind' must be light, heavy, "
+                           "ranged or supernatural");
+        snprintf(w->kind, sizeof w->kind, "%s", k);
+    }
+    return 0;
+}
+
+static int melee(const weapon *w, int thrown)
+{
+    return thrown || strcmp(w->kind, "light") == 0 || strcmp(w->kind, "heavy") == 0;
+}
+
+/* Damage of a hit: the weapon's dice + TOG for melee and thrown attacks, never below 1
+ * (002:108, 002:563), doubled on a natural 20 (002:59), halved on a PC-vs-PC tie (002:541). */
+static int roll_damage(rules_enc *e, const char *cid, const char *expr, int add_tog, int critical,
+                       int half, json_t *dice, tb_err *err)
+{
+    rules_dice_expr *x = NULL;
+    if (rules_dice_parse(expr, &x, err))
+        return -1;
+    json_t *r = rules_dice_roll(x, e->rng);
+    rules_dice_free(x);
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(r, "dice"), i, d) json_array_append(dice, d);
+    int roll = (int)json_integer_value(json_object_get(r, "total"));
+    json_decref(r);
+    int dmg = add_tog ? grimwire_melee_damage(roll, attr(e, cid, "tog"), critical)
+                      : (roll < 1 ? 1 : roll) * (critical ? 2 : 1);
+    if (half)
+        dmg = dmg / 2 < 1 ? 1 : dmg / 2;
+    return dmg;
+}
+
+/* Hidden pending natural 1 (002:553-559): what the attack would do to whoever it hits. */
+static void set_pending(rules_enc *e, const char *cid, const char *target, const weapon *w,
+                        int thrown, const char *type)
+{
+    json_object_set_new(
+        e->enc, "pending",
+        json_pack("{s:s, s:s, s:s}", "attacker", cid, "target", target, "weapon", w->name));
+    json_object_set_new(e->hidden, "pending",
+                        json_pack("{s:s, s:s, s:b, s:s}", "attacker", cid, "damage", w->damage,
+                                  "melee", melee(w, thrown), "type", type));
+}
+
+static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    int thrown = rules_arg_int(a, "thrown"), extra = rules_arg_int(a, "mod");
+    weapon w;
+    if (strcmp(cid, t) == 0)
+        return rules_enc_rule(err, "%s cannot attack themselves", nm(e, cid));
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
+    if (rules_arg_given(a, "tn") && !e->is_gm)
+        return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
+    if (pick_weapon(e, cid, a, &w, err))
+        return err->code;
+    const char *type = rules_arg_str(a, "type");
+    if (type && !known_type(type))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act attack: unknown damage type '%.40s' "
+                       "(002:695-721)",
+                       type);
+    if (!type)
+        type = strcmp(w.kind, "supernatural") == 0 ? "supernatural" : "physical";
+    /* spending: the action, or one of the extra light-weapon attacks (002:567-579, 002:585) */
+    int light = strcmp(w.kind, "light") == 0;
+    int extra_left = rules_enc_budget_left(e, cid, "attacks");
+    if (extra_left > 0) {
+        if (!light)
+            return rules_enc_rule(err, "the extra attacks from COR are for light weapons only "
+                                       "(002:567, 002:585)");
+        rules_enc_spend(e, cid, "attacks", 1, err);
+    } else {
+        json_t *b = json_object_get(comb(e, cid), "budget");
+        if (json_object_get(b, "attacks") && rules_enc_budget_left(e, cid, "action") < 1)
+            return rules_enc_rule(err,
+                                  "%s has made every attack of the turn: COR %d gives %d "
+                                  "with light weapons (002:569-579)",
+                                  nm(e, cid), attr(e, cid, "cor"),
+                                  grimwire_light_attacks(attr(e, cid, "cor")));
+        if (use_action(e, cid, err))
+            return err->code;
+        if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+            return 0;
+        int n = light ? grimwire_light_attacks(attr(e, cid, "cor")) +
+                            (has(e, cid, "frenzy") || has(e, cid, "amok"))
+                      : 1;
+        if (n > 1)
+            rules_enc_budget_set(e, cid, "attacks", n - 1);
+    }
+    /* the target number: given by the GM, else the one the GM set (002:29, 002:53) */
+    int pc_vs_pc = !npc(e, cid) && !npc(e, t);
+    int evade = npc(e, cid) && !npc(e, t);
+    int tn = 0;
+    if (!pc_vs_pc && !dying(e, t)) {
+        const char *key = evade ? "attack_tn" : "tn";
+        const char *whose = evade ? cid : t;
+        json_t *v = json_object_get(rules_enc_hidden_of(e, whose), key);
+        if (rules_arg_given(a, "tn"))
+            tn = rules_arg_int(a, "tn");
+        else if (json_is_integer(v))
+            tn = (int)json_integer_value(v);
+        else
+            return rules_enc_rule(
+                err,
+                evade ? "the GM has not set the target number for evading %s's attacks "
+                        "(set_tn attack_tn, 002:767-769)"
+                      : "the GM has not set the target number to hit %s (set_tn, "
+                        "002:29-53)",
+                evade ? nm(e, cid) : nm(e, t));
+    }
+    json_t *dice = json_array();
+    int hit, critical = 0, collateral = 0, half = 0, natural = 0;
+    json_t *res = json_pack("{s:s, s:s, s:s}", "target", t, "weapon", w.name, "type", type);
+    char line[200];
+    if (dying(e, t)) {
+        /* 002:256 "Attacks targeting them automatically hit" */
+        hit = 1;
+        snprintf(line, sizeof line, "%s is dying and cannot defend: the attack hits (002:256)",
+                 nm(e, t));
+    } else if (pc_vs_pc) {
+        /* 002:531 player vs player: COR against AGL, the higher wins; 002:541 ties: half */
+        grimwire_roll ar =
+            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), 0, 1,
+                      grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
+                                        has(e, cid, "frenzy") || has(e, cid, "amok")),
+                      dice);
+        grimwire_roll dr = roll_attr(e, t, "agl", -5 * has(e, t, "sensory"), 0, 0, 0, dice);
+        critical = ar.critical;
+        collateral = ar.collateral;
+        natural = ar.natural;
+        if (collateral || ar.natural == 1)
+            hit = 0;
+        else if (critical || dr.natural == 1 || auto_fails(e, t, "agl"))
+            hit = 1;
+        else if (ar.total == dr.total)
+            hit = half = 1;
+        else
+            hit = ar.total > dr.total;
+        json_object_set_new(res, "attack", roll_json(&ar, 0));
+        json_object_set_new(res, "evade", roll_json(&dr, 0));
+        snprintf(line, sizeof line, "COR d20 %d %+d %+d = %d vs AGL d20 %d %+d %+d = %d%s",
+                 ar.natural, ar.attr, ar.mod, ar.total, dr.natural, dr.attr, dr.mod, dr.total,
+                 half ? ": a tie, half damage (002:541)" : "");
+    } else if (evade) {
+        /* an NPC's attack: the PC rolls AGL to evade, against the GM's number (002:767-769) */
+        grimwire_roll dr = roll_attr(e, t, "agl", -5 * has(e, t, "sensory"), tn, 0, 0, dice);
+        hit = !dr.success;
+        json_object_set_new(res, "evade", roll_json(&dr, 0));
+        rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s, s:i}", "target", t, "tn", tn),
+                         "%s evades on AGL %d against TN %d", nm(e, t), dr.total, tn);
+        snprintf(line, sizeof line, "%s rolls AGL to evade: d20 %d %+d %+d = %d, %s", nm(e, t),
+                 dr.natural, dr.attr, dr.mod, dr.total, hit ? "fails" : "evades");
+    } else {
+        /* against an NPC: COR against the GM's target number (002:545) */
+        grimwire_roll ar =
+            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), tn, 1,
+                      grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
+                                        has(e, cid, "frenzy") || has(e, cid, "amok")),
+                      dice);
+        hit = ar.success;
+        critical = ar.critical;
+        collateral = ar.collateral;
+        natural = ar.natural;
+        json_object_set_new(res, "attack", roll_json(&ar, npc(e, cid)));
+        rules_enc_log_gm(e, "attack", NULL,
+                         json_pack("{s:s, s:i, s:i}", "target", t, "total", ar.total, "tn", tn),
+                         "%s's COR roll %d against TN %d", nm(e, cid), ar.total, tn);
+        if (npc(e, cid))
+            snprintf(line, sizeof line, "COR d20 %d", ar.natural);
+        else
+            snprintf(line, sizeof line, "COR d20 %d %+d %+d = %d", ar.natural, ar.attr, ar.mod,
+                     ar.total);
+    }
+    json_object_set_new(res, "hit", json_boolean(hit));
+    if (collateral) {
+        set_pending(e, cid, t, &w, thrown, type);
+        rules_enc_log(e, "attack", dice, res,
+                      "%s attacks %s with %s: %s: a natural %d, the attack may hit someone "
+                      "else; the GM picks who (002:553-555, 002:633)",
+                      nm(e, cid), nm(e, t), w.name, line, natural);
+        return 0;
+    }
+    if (!hit) {
+        rules_enc_log(e, "attack", dice, res, "%s attacks %s with %s: %s: a miss", nm(e, cid),
+                      nm(e, t), w.name, line);
+        return 0;
+    }
+    json_t *ddice = json_array();
+    int dmg = roll_damage(e, cid, w.damage, melee(&w, thrown), critical, half, ddice, err);
+    if (dmg < 0) {
+        json_decref(ddice);
+        json_decref(dice);
+        json_decref(res);
+        return err->code;
+    }
+    size_t i;
+    json_t *d;
+    json_array_foreach(ddice, i, d) json_array_append(dice, d);
+    json_decref(ddice);
+    json_object_set_new(res, "damage", json_integer(dmg));
+    json_object_set_new(res, "critical", json_boolean(critical));
+    rules_enc_log(e, "attack", dice, res, "%s attacks %s with %s: %s: a hit%s for %d damage (%s%s)",
+                  nm(e, cid), nm(e, t), w.name, line,
+                  critical ? " (natural 20: double damage, 002:59)" : "", dmg, w.damage,
+                  melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
+    char src[CAUSE_MAX];
+    snprintf(src, sizeof src, "%s's %s", nm(e, cid), w.name);
+    take_damage(e, t, dmg, type, src);
+    return 0;
+}
+
+static int do_collateral(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    json_t *pub = json_object_get(e->enc, "pending");
+    json_t *hid = json_object_get(e->hidden, "pending");
+    if (!json_is_object(pub) || !json_is_object(hid))
+        return rules_enc_rule(err, "no natural 1 is waiting for its unintended target");
+    const char *t = rules_arg_str(a, "target");
+    char atk[48];
+    snprintf(atk, sizeof atk, "%s", json_string_value(json_object_get(hid, "attacker")));
+    if (!t) {
+        rules_enc_log(e, "collateral", NULL, NULL,
+                      "%s's natural 1 hits nobody: no one else is in range (002:555)", nm(e, atk));
+        json_object_del(e->enc, "pending");
+        json_object_del(e->hidden, "pending");
+        return 0;
+    }
+    /* 002:557 AGL 11 to avoid; 002:559 the attacker may add their COR to spare them (by default
+     * an ally: someone on the attacker's side) */
+    int spare = rules_arg_given(a, "spare")
+                    ? rules_arg_int(a, "spare")
+                    : strcmp(rules_enc_side(e, t), rules_enc_side(e, atk)) == 0;
+    int tn = spare ? grimwire_collateral_tn(attr(e, atk, "cor")) : GRIMWIRE_COLLATERAL_TN;
+    json_t *dice = json_array();
+    int hit;
+    json_t *res = json_pack("{s:s, s:b}", "target", t, "spare", spare);
+    if (dying(e, t)) {
+        hit = 1;
+    } else {
+        grimwire_roll r = roll_attr(e, t, "agl", 0, tn, 0, 0, dice);
+        hit = !r.success;
+        json_object_set_new(res, "evade", roll_json(&r, npc(e, t)));
+    }
+    json_object_set_new(res, "hit", json_boolean(hit));
+    if (!npc(e, atk))
+        json_object_set_new(res, "avoid_tn", json_integer(tn));
+    rules_enc_log_gm(e, "collateral", NULL, json_pack("{s:i}", "tn", tn),
+                     "the unintended target's AGL target number: %d", tn);
+    if (!npc(e, atk))
+        rules_enc_log(e, "collateral", dice, res,
+                      "%s's natural 1 may hit %s: AGL %d to avoid (11%s, 002:557-559): %s",
+                      nm(e, atk), nm(e, t), tn, spare ? " minus the attacker's COR" : "",
+                      hit ? "hit" : "avoided");
+    else
+        rules_enc_log(e, "collateral", dice, res,
+                      "%s's natural 1 may hit %s: an AGL roll to avoid (002:557-559): %s",
+                      nm(e, atk), nm(e, t), hit ? "hit" : "avoided");
+    if (hit) {
+        json_t *ddice = json_array();
+        int dmg = roll_damage(e, atk, json_string_value(json_object_get(hid, "damage")),
+                              json_is_true(json_object_get(hid, "melee")), 0, 0, ddice, err);
+        if (dmg < 0) {
+            json_decref(ddice);
+            return err->code;
+        }
+        rules_enc_log(e, "collateral", ddice, json_pack("{s:s, s:i}", "target", t, "damage", dmg),
+                      "%s is hit for %d damage", nm(e, t), dmg);
+        char src[CAUSE_MAX];
+        snprintf(src, sizeof src, "%s's stray attack", nm(e, atk));
+        take_damage(e, t, dmg, json_string_value(json_object_get(hid, "type")), src);
+    }
+    json_object_del(e->enc, "pending");
+    json_object_del(e->hidden, "pending");
+    return 0;
+}
+
+static int do_technique(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *name = rules_arg_str(a, "name");
+    if (use_action(e, cid, err))
+        return err->code;
+    if (pay_focus(e, cid, name, rules_arg_int(a, "focus"), err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+        return 0;
+    rules_enc_log(e, "technique", NULL,
+                  json_pack("{s:s, s:i}", "name", name, "focus", rules_arg_int(a, "focus")),
+                  "%s uses %s (%d Focus) as the action of the turn (002:425)", nm(e, cid), name,
+                  rules_arg_int(a, "focus"));
+    return 0;
+}
+
+/*
+ * A reaction (002:433-447): at any time, when its trigger happens. It takes this round's action
+ * (or auxiliary action) if that is still unused, otherwise next round's; when both are spent it
+ * is refused. An auxiliary reaction does the same with the auxiliary action (002:451).
+ */
+static int do_reaction(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *name = rules_arg_str(a, "name"), *t = rules_arg_str(a, "target");
+    int r = rules_enc_round(e), aux = rules_arg_int(a, "aux");
+    const char *kind = aux ? "aux" : "action";
+    if (r < 1)
+        return rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls "
+                                   "initiative first (002:399-401)");
+    const char *why = incapacity(e, cid);
+    if (why)
+        return rules_enc_rule(err, "%s cannot react: %s (002:256)", nm(e, cid), why);
+    if (has(e, cid, "stun") || has(e, cid, "paralysis"))
+        return rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", nm(e, cid),
+                              has(e, cid, "stun") ? "stunned" : "paralysed");
+    int s = spent(e, cid, kind), uses;
+    if (s < r)
+        uses = r; /* 002:437 before (or without) acting: this round's */
+    else if (s == r)
+        uses = r + 1; /* 002:439 already acted: next round's */
+    else
+        return rules_enc_rule(err,
+                              "%s already spent round %d's %s on a reaction: no reaction "
+                              "until then (002:439)",
+                              nm(e, cid), s, aux ? "auxiliary action" : "action");
+    if (pay_focus(e, cid, name, rules_arg_int(a, "focus"), err))
+        return err->code;
+    spent_set(e, cid, kind, uses);
+    json_object_set_new(obj(comb(e, cid), "reacted"), kind, json_integer(uses));
+    if (uses == r) {
+        budget_zero(e, cid, kind);
+        if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
+            mark_used(e, cid);
+    }
+    char to[80] = "";
+    if (t)
+        snprintf(to, sizeof to, " to %s", nm(e, t));
+    rules_enc_log(e, "reaction", NULL,
+                  json_pack("{s:s, s:i, s:i, s:s}", "name", name, "focus",
+                            rules_arg_int(a, "focus"), "uses_round", uses, "uses", kind),
+                  "%s uses %s as a%s reaction%s: it takes the %s of round %d (%s)", nm(e, cid),
+                  name, aux ? "n auxiliary" : "", to, aux ? "auxiliary action" : "action", uses,
+                  uses == r ? "002:437" : "002:439");
+    return 0;
+}
+
+/* 002:403 "If the tie is between two characters on the same side, they can decide who goes
+ * first each round": actor takes the tied target's place before its turn comes. */
+static int do_swap(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (rules_enc_round(e) < 1)
+        return rules_enc_rule(err, "initiative has not been rolled yet (002:401)");
+    if (strcmp(rules_enc_side(e, cid), rules_enc_side(e, t)) != 0 ||
+        init_of(e, cid) != init_of(e, t) || strcmp(cid, t) == 0)
+        return rules_enc_rule(err, "only characters of the same side with tied initiative decide "
+                                   "who goes first (002:403)");
+    int i = rules_enc_order_index(e, cid), j = rules_enc_order_index(e, t), cur = turn(e);
+    for (int k = 0; k < 2; k++) {
+        int x = k ? j : i;
+        const char *who = k ? t : cid;
+        if (x < cur || (x == cur && json_is_true(json_object_get(comb(e, who), "used"))))
+            return rules_enc_rule(err, "%s has already had the turn this round", nm(e, who));
+    }
+    json_t *ord = order(e);
+    json_t *x = json_incref(json_array_get(ord, (size_t)i));
+    json_array_set(ord, (size_t)i, json_array_get(ord, (size_t)j));
+    json_array_set_new(ord, (size_t)j, x);
+    rules_enc_log(e, "swap", NULL, json_pack("{s:s}", "target", t),
+                  "%s and %s, tied, swap places this round (002:403)", nm(e, cid), nm(e, t));
+    if (i == cur || j == cur) {
+        const char *now = rules_enc_current(e);
+        rules_enc_budget_reset(e, now);
+        if (!turn_begins(e, now))
+            next_turn(e, now, 1);
+    }
+    return 0;
+}
+
+/* ---- GM actions ---- */
+
+static int do_set_tn(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    json_t *h = rules_enc_hidden_of(e, t);
+    if (!rules_arg_given(a, "tn") && !rules_arg_given(a, "attack_tn") &&
+        !rules_arg_given(a, "terror_tn"))
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act set_tn: give tn, attack_tn or terror_tn");
+    static const char *const keys[] = {"tn", "attack_tn", "terror_tn"};
+    for (int k = 0; k < 3; k++)
+        if (rules_arg_given(a, keys[k]))
+            json_object_set_new(h, keys[k], json_integer(rules_arg_int(a, keys[k])));
+    rules_enc_log_gm(e, "set_tn", NULL, json_pack("{s:s, s:O}", "target", t, "tn", h),
+                     "The GM sets the hidden target numbers of %s (002:53)", nm(e, t));
+    return 0;
+}
+
+static int type_list(const char *s, json_t **out, tb_err *err)
+{
+    *out = json_array();
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", s ? s : "");
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save)) {
+        if (!known_type(tok)) {
+            json_decref(*out);
+            *out = NULL;
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "enc.act traits: unknown damage type '%.40s' "
+                           "(002:695-721)",
+                           tok);
+        }
+        json_array_append_new(*out, json_string(tok));
+    }
+    return 0;
+}
+
+static int do_traits(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    static const char *const keys[] = {"weak", "resist", "immune"};
+    json_t *lists[3] = {0};
+    for (int k = 0; k < 3; k++)
+        if (type_list(rules_arg_str(a, keys[k]), &lists[k], err)) {
+            for (int j = 0; j < k; j++)
+                json_decref(lists[j]);
+            return err->code;
+        }
+    json_t *st = rules_enc_stats(e, t);
+    for (int k = 0; k < 3; k++)
+        json_object_set_new(st, keys[k], lists[k]);
+    json_t *res = json_pack("{s:s, s:O, s:O, s:O}", "target", t, "weak", lists[0], "resist",
+                            lists[1], "immune", lists[2]);
+    if (npc(e, t))
+        rules_enc_log_gm(e, "traits", NULL, res,
+                         "The GM sets %s's damage weaknesses, "
+                         "resistances and immunities (002:693)",
+                         nm(e, t));
+    else
+        rules_enc_log(e, "traits", NULL, res,
+                      "The GM sets %s's damage weaknesses, resistances "
+                      "and immunities (002:693)",
+                      nm(e, t));
+    return 0;
+}
+
+static int do_status(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *name = rules_arg_str(a, "name");
+    const char *by = rules_arg_str(a, "target2");
+    if (!is_status(name))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act status: unknown status effect '%.40s' "
+                       "(002:779-876)",
+                       name);
+    if (!rules_arg_int(a, "on")) {
+        if (!rules_enc_cond_remove(e, t, name))
+            return rules_enc_rule(err, "%s is not %s", nm(e, t), name);
+        rules_enc_log(e, "status", NULL,
+                      json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
+                      "%s is no longer %s", nm(e, t), name);
+        return 0;
+    }
+    rules_enc_cond_add(e, t, name, rules_arg_int(a, "turns"), rules_arg_int(a, "level"));
+    if (by && strcmp(name, "grappled") == 0)
+        json_object_set_new(rules_enc_cond(e, t, name), "by", json_string(by));
+    if (rules_arg_given(a, "tn"))
+        json_object_set_new(rules_enc_hidden_of(e, t), "terror_tn",
+                            json_integer(rules_arg_int(a, "tn")));
+    rules_enc_log(e, "status", NULL,
+                  json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
+                  "%s is %s%s (002:779-878)", nm(e, t), name,
+                  rules_arg_int(a, "turns") > 0 ? " for a while" : "");
+    if (strcmp(name, "unconscious") == 0) {
+        /* 002:866 "Falling unconscious removes all such [mental] effects" */
+        static const char *const mental[] = {"terror", "brainwashed", "mind_controlled", "frenzy",
+                                             "amok"};
+        for (size_t i = 0; i < sizeof mental / sizeof *mental; i++)
+            rules_enc_cond_remove(e, t, mental[i]);
+    }
+    const char *cur = rules_enc_current(e);
+    if (cur && strcmp(cur, t) == 0) {
+        budget_adjust(e, t);
+        if (incapacity(e, t))
+            next_turn(e, t, 1);
+    }
+    return 0;
+}
+
+static int do_damage(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *type = rules_arg_str(a, "type");
+    if (type && !known_type(type))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act damage: unknown damage type '%.40s' "
+                       "(002:695-721)",
+                       type);
+    int was_out = rules_enc_is_out(e, t);
+    rules_enc_log(e, "damage", NULL,
+                  json_pack("{s:s, s:i}", "target", t, "rolled", rules_arg_int(a, "amount")),
+                  "The GM deals %d %s damage to %s", rules_arg_int(a, "amount"),
+                  type ? type : "untyped", nm(e, t));
+    take_damage(e, t, rules_arg_int(a, "amount"), type, "the GM");
+    const char *cur = rules_enc_current(e);
+    if (!was_out && cur && strcmp(cur, t) == 0 && incapacity(e, t))
+        next_turn(e, t, 1);
+    return 0;
+}
+
+static int do_heal(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    json_t *c = obj(rules_enc_stats(e, t), "condition");
+    int cap = grimwire_condition_cap(geti(c, "max", 10), burnout(e, t)) + geti(c, "temporary", 0);
+    /* 002:258 healing cannot revive a dying character, only raise their Condition up to 0 */
+    if (dying(e, t))
+        cap = 0;
+    int cur = cond_cur(e, t), to = cur + rules_arg_int(a, "amount");
+    if (to > cap)
+        to = cap;
+    if (to < cur)
+        to = cur;
+    cond_set(e, t, to);
+    if (npc(e, t))
+        rules_enc_log_gm(e, "heal", NULL, NULL, "%s: Condition %d -> %d", nm(e, t), cur, to);
+    json_t *res = json_pack("{s:s}", "target", t);
+    if (!npc(e, t)) {
+        json_object_set_new(res, "from", json_integer(cur));
+        json_object_set_new(res, "to", json_integer(to));
+    }
+    rules_enc_log(e, "heal", NULL, res, "%s is healed%s", nm(e, t),
+                  dying(e, t) ? " (still dying: healing raises Condition at most to 0, 002:258)"
+                              : "");
+    return 0;
+}
+
+static int do_revive(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    if (!dying(e, t))
+        return rules_enc_rule(err, "%s is not dying", nm(e, t));
+    /* 002:260 "A successfully revived character has 1 Condition and 0 Focus is out cold and takes
+     * one level of burnout." (The stabilizing rolls are the GM's, 002:258.) */
+    rules_enc_cond_remove(e, t, "dying");
+    cond_set(e, t, 1);
+    json_object_set_new(obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
+    rules_enc_cond_add(e, t, "out_cold", 0, 0);
+    rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
+                  "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", nm(e, t));
+    burnout_up(e, t, "revived, 002:260");
+    return 0;
+}
+
+/* ---- the module ---- */
+
+static int enc_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    (void)o;
+    (void)err;
+    /* 002:407-411 a turn: action, movement, auxiliary action */
+    rules_enc_budget_default(e, json_pack("{s:i, s:i, s:i}", "action", 1, "move", 1, "aux", 1));
+    json_object_set_new(e->enc, "initiative", json_array());
+    json_object_set_new(e->enc, "seconds_per_round", json_integer(6)); /* 002:415 */
+    return 0;
+}
+
+static int enc_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    (void)sheet;
+    (void)err;
+    json_t *st = rules_enc_stats(e, cid);
+    json_t *c = json_object_get(st, "condition");
+    if (!json_is_object(c)) /* a quick NPC without a sheet: the sheet's default, 10 */
+        json_object_set_new(st, "condition", json_pack("{s:i, s:i}", "current", 10, "max", 10));
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(st, "status"), i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s && is_status(s))
+            rules_enc_cond_add(e, cid, s, 0, 0);
+    }
+    json_object_set_new(comb(e, cid), "spent", json_pack("{s:i, s:i}", "action", 0, "aux", 0));
+    if (cond_cur(e, cid) <= 0)
+        rules_enc_cond_add(e, cid, "dying", 0, 0); /* 002:256 */
+    if (rules_enc_round(e) > 0) {
+        /* joining a running conflict: its initiative now, its place from the next turns on */
+        roll_init(e, cid);
+        insert_ranked(e, cid);
+    }
+    return 0;
+}
+
+static int may_act(rules_enc *e, const char *cid, tb_err *err)
+{
+    const char *cur = rules_enc_current(e);
+    if (rules_enc_round(e) == 0)
+        return rules_enc_rule(err, "the conflict has not begun: the GM rolls initiative first "
+                                   "(002:401)");
+    if (!cur)
+        return rules_enc_rule(err, "nobody has the turn now");
+    if (strcmp(cur, cid) != 0)
+        return rules_enc_rule(err, "it is %s's turn, not %s's (002:401)", nm(e, cur), nm(e, cid));
+    json_t *p = json_object_get(e->enc, "pending");
+    if (json_is_object(p))
+        return rules_enc_rule(err,
+                              "%s's natural 1 may hit someone else: the GM first picks the "
+                              "unintended target (collateral, 002:555)",
+                              nm(e, json_string_value(json_object_get(p, "attacker"))));
+    return 0;
+}
+
+/* Every action leaves the sheet's `status` in step with the conditions. */
+#define WRAP(fn)                                                                                   \
+    static int fn##_w(rules_enc *e, const rules_args *a, tb_err *err)                              \
+    {                                                                                              \
+        int rc = fn(e, a, err);                                                                    \
+        if (rc == 0)                                                                               \
+            sync_status(e);                                                                        \
+        return rc;                                                                                 \
+    }
+WRAP(do_begin)
+WRAP(do_end_turn)
+WRAP(do_pass)
+WRAP(do_move)
+WRAP(do_dash)
+WRAP(do_aux)
+WRAP(do_get_up)
+WRAP(do_help_up)
+WRAP(do_break_free)
+WRAP(do_attack)
+WRAP(do_collateral)
+WRAP(do_technique)
+WRAP(do_reaction)
+WRAP(do_swap)
+WRAP(do_set_tn)
+WRAP(do_traits)
+WRAP(do_status)
+WRAP(do_damage)
+WRAP(do_heal)
+WRAP(do_revive)
+
+#define TARGET                                                                                     \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "target combatant"           \
+    }
+#define SECRET_TN(n, l)                                                                            \
+    {                                                                                              \
+        n, RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET, l                                        \
+    }
+
+static const rules_param P_NONE[] = {{0}};
+static const rules_param P_PASS[] = {
+    {"skip", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: do not act at all this round"},
     {0},
 };
+static const rules_param P_AUX[] = {
+    {"what", RULES_PARAM_STRING, 1, 120, 0, 0, "what (a short sentence, a PER roll...)"},
+    {0},
+};
+static const rules_param P_TARGET[] = {TARGET, {0}};
+static const rules_param P_ATTACK[] = {
+    TARGET,
+    {"weapon", RULES_PARAM_INT, 1, 20, 1, 0, "weapon number on the sheet (1 = first)"},
+    {"damage", RULES_PARAM_STRING, 1, 40, 0, 0, "damage dice instead of a sheet weapon (1d6)"},
+    {"kind", RULES_PARAM_STRING, 1, 12, 0, 0, "light, heavy, ranged or supernatural"},
+    {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (edged, blunt, heat, ...)"},
+    {"thrown", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: a thrown weapon (TOG adds)"},
+    {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier (range, cover, surprise)"},
+    SECRET_TN("tn", "GM: target number for this attack"),
+    {0},
+};
+static const rules_param P_COLLATERAL[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "who may be hit (none: nobody in range)"},
+    {"spare", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: the attacker adds COR to spare them"},
+    {0},
+};
+static const rules_param P_TECHNIQUE[] = {
+    {"name", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "technique"},
+    {"focus", RULES_PARAM_INT, 0, 50, 0, 0, "Focus it costs"},
+    {0},
+};
+static const rules_param P_REACTION[] = {
+    {"name", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "technique"},
+    {"focus", RULES_PARAM_INT, 0, 50, 0, 0, "Focus it costs"},
+    {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "the combatant it answers"},
+    {"aux", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: an auxiliary reaction"},
+    {0},
+};
+static const rules_param P_SET_TN[] = {
+    TARGET,
+    SECRET_TN("tn", "target number to hit this combatant (COR)"),
+    SECRET_TN("attack_tn", "target number to evade its attacks (AGL)"),
+    SECRET_TN("terror_tn", "target number of its MND roll against terror"),
+    {0},
+};
+static const rules_param P_TRAITS[] = {
+    TARGET,
+    {"weak", RULES_PARAM_STRING, 1, 160, 0, 0, "damage types it is weak to (comma list)"},
+    {"resist", RULES_PARAM_STRING, 1, 160, 0, 0, "damage types it resists"},
+    {"immune", RULES_PARAM_STRING, 1, 160, 0, 0, "damage types it is immune to"},
+    {0},
+};
+static const rules_param P_STATUS[] = {
+    TARGET,
+    {"name", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "status effect"},
+    {"on", RULES_PARAM_BOOL, 0, 1, 1, 0, "1: add it, 0: remove it"},
+    {"turns", RULES_PARAM_INT, 0, 100, 0, 0, "lasts this many of its turns (0: until removed)"},
+    {"level", RULES_PARAM_INT, 0, 20, 0, 0, "bleeding: damage per turn"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, 0, "grappled: who grapples"},
+    SECRET_TN("tn", "terror: target number of the MND roll"),
+    {0},
+};
+static const rules_param P_DAMAGE[] = {
+    TARGET,
+    {"amount", RULES_PARAM_INT, 1, 999, 0, RULES_PARAM_REQUIRED, "damage"},
+    {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (armor stops physical)"},
+    {0},
+};
+static const rules_param P_HEAL[] = {
+    TARGET,
+    {"amount", RULES_PARAM_INT, 1, 999, 0, RULES_PARAM_REQUIRED, "Condition restored"},
+    {0},
+};
+
+static const rules_enc_action ACTIONS[] = {
+    {"begin", "Roll initiative", RULES_ENC_GM, P_NONE, do_begin_w, "002:399-403"},
+    {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, do_attack_w, "002:543-601, 002:743-751"},
+    {"technique", "Technique", RULES_ENC_TURN, P_TECHNIQUE, do_technique_w, "002:425, 002:198"},
+    {"move", "Move", RULES_ENC_TURN, P_NONE, do_move_w, "002:463-465"},
+    {"dash", "Dash", RULES_ENC_TURN, P_NONE, do_dash_w, "002:467-469"},
+    {"aux", "Auxiliary action", RULES_ENC_TURN, P_AUX, do_aux_w, "002:427-431"},
+    {"get_up", "Get up", RULES_ENC_TURN, P_NONE, do_get_up_w, "002:800"},
+    {"help_up", "Help up", RULES_ENC_TURN, P_TARGET, do_help_up_w, "002:801"},
+    {"break_free", "Break free", RULES_ENC_TURN, P_NONE, do_break_free_w, "002:678-682"},
+    {"pass", "Pass", RULES_ENC_TURN, P_PASS, do_pass_w, "002:419-421"},
+    {"end_turn", "End turn", RULES_ENC_TURN, P_NONE, do_end_turn_w, "002:405-417"},
+    {"reaction", "Reaction", RULES_ENC_OWNER, P_REACTION, do_reaction_w, "002:433-451"},
+    {"swap", "Swap tied initiative", RULES_ENC_OWNER, P_TARGET, do_swap_w, "002:403"},
+    {"collateral", "Natural 1: who is hit", RULES_ENC_GM, P_COLLATERAL, do_collateral_w,
+     "002:553-559, 002:631-643"},
+    {"set_tn", "Set target numbers", RULES_ENC_GM, P_SET_TN, do_set_tn_w, "002:29-55"},
+    {"traits", "Damage traits", RULES_ENC_GM, P_TRAITS, do_traits_w, "002:691-721"},
+    {"status", "Status effect", RULES_ENC_GM, P_STATUS, do_status_w, "002:779-878"},
+    {"damage", "Deal damage", RULES_ENC_GM, P_DAMAGE, do_damage_w, "002:723-751"},
+    {"heal", "Heal", RULES_ENC_GM, P_HEAL, do_heal_w, "002:188, 002:258"},
+    {"revive", "Stabilize", RULES_ENC_GM, P_TARGET, do_revive_w, "002:256-260"},
+    {0},
+};
+
+static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
+                                          "status",     "techniques", "weapons", NULL};
 
 const rules_module rules_module_grimwire_conflict = {
     .id = "grimwire.conflict",
     .system = "grimwire",
     .name = "Conflict",
+    .cite = "002:393-455",
+    .start = enc_start,
+    .join = enc_join,
+    .may_act = may_act,
     .actions = ACTIONS,
+    .sheet_stats = SHEET_STATS,
 };
 
 const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

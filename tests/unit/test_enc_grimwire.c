@@ -1,23 +1,636 @@
-/* The grimwire encounter modules (rules/grimwire/enc_grimwire.c), driven directly with a scripted RNG. */
+/* The grimwire encounter module grimwire.conflict (rules/grimwire/enc_grimwire.c), driven directly
+ * with scripted dice: each test names the rule (002:LINE) it pins down. The fixture does what
+ * server/ops_enc.c does around a module: combatants with the sheet's stats, the who-check and
+ * may_act before a TURN action, params parsed from JSON. */
 #include <check.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "encounter.h"
+#include "rules_util.h"
 
-START_TEST(registered)
+typedef struct fx {
+    rules_enc e;
+    json_t *enc, *hidden;
+    rules_rng *rng;
+    const rules_module *m;
+    tb_err err;
+} fx;
+
+static void fx_init(fx *f)
+{
+    memset(f, 0, sizeof *f);
+    f->m = rules_module_find("grimwire.conflict");
+    ck_assert_ptr_nonnull(f->m);
+    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "grimwire.conflict", "round",
+                       0, "turn", -1, "order", "combatants", "next_id", 1);
+    f->hidden = json_pack("{s:{}}", "combatants");
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
+    ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
+}
+
+static void fx_free(fx *f)
+{
+    json_decref(f->enc);
+    json_decref(f->hidden);
+    json_decref(f->e.log);
+    json_decref(f->e.gm_log);
+    rules_rng_destroy(f->rng);
+}
+
+/* The next dice, exactly. */
+static void dice(fx *f, int n, ...)
+{
+    int faces[32];
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        faces[i] = va_arg(ap, int);
+    va_end(ap);
+    rules_rng_destroy(f->rng);
+    f->rng = rules_rng_scripted(faces, (size_t)n);
+    f->e.rng = f->rng;
+}
+
+/* Adds combatant cid as ops_enc.c does: its sheet's stats (public for a PC, /gm for an NPC). */
+static void add(fx *f, const char *cid, const char *name, const char *side, const char *seat,
+                int npc, json_t *sheet /* stolen, may be NULL */)
+{
+    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
+                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
+                                  "side", side, "seat", seat, "npc", npc, "conditions"));
+    json_t *st = rules_enc_stats(&f->e, cid);
+    for (const char *const *k = f->m->sheet_stats; sheet && *k; k++) {
+        json_t *v = json_object_get(sheet, *k);
+        if (v)
+            json_object_set_new(st, *k, json_deep_copy(v));
+    }
+    f->e.actor = cid;
+    ck_assert_int_eq(f->m->join(&f->e, cid, sheet, &f->err), 0);
+    json_decref(sheet);
+}
+
+static json_t *sheet_of(const char *file)
+{
+    return ru_load_sample("grimwire", file);
+}
+
+/* A quick sheet: attributes and Condition. */
+static json_t *quick(int tog, int agl, int cor, int mnd, int per, int cond, int armor)
+{
+    return json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:i}", "attributes", "tog",
+                     tog, "agl", agl, "cor", cor, "mnd", mnd, "per", per, "rsn", 0, "condition",
+                     "current", cond, "max", cond > 10 ? cond : 10, "armor", armor);
+}
+
+/* enc.act as the server runs it: who-check, may_act for TURN actions, params, the action. */
+static int act_as(fx *f, const char *seat, const char *action, const char *actor,
+                  const char *params)
+{
+    const rules_enc_action *a = rules_module_action(f->m, action);
+    ck_assert_msg(a != NULL, "no action %s", action);
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    memset(&f->err, 0, sizeof f->err);
+    if (a->who == RULES_ENC_GM && !f->e.is_gm)
+        return TB_FORBIDDEN;
+    if (a->who == RULES_ENC_TURN && !actor)
+        actor = rules_enc_current(&f->e);
+    if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) &&
+        !rules_enc_controls(&f->e, actor))
+        return TB_FORBIDDEN;
+    f->e.actor = actor;
+    if (a->who == RULES_ENC_TURN) {
+        if (rules_enc_is_out(&f->e, actor))
+            return TB_RULE;
+        int rc = f->m->may_act(&f->e, actor, &f->err);
+        if (rc)
+            return rc;
+    }
+    json_t *p = json_loads(params ? params : "{}", 0, NULL);
+    ck_assert_ptr_nonnull(p);
+    rules_args pa;
+    int rc = rules_args_parse(action, a->params, p, &pa, &f->err);
+    if (rc == 0)
+        rc = a->fn(&f->e, &pa, &f->err);
+    json_decref(p);
+    return rc;
+}
+
+static int act(fx *f, const char *action, const char *actor, const char *params)
+{
+    return act_as(f, "gm", action, actor, params);
+}
+
+#define OK(call) ck_assert_msg((call) == 0, "%s: %s", #call, f.err.msg)
+#define RULE(call, re)                                                                             \
+    do {                                                                                           \
+        ck_assert_int_eq((call), TB_RULE);                                                         \
+        ck_assert_msg(strstr(f.err.msg, re) != NULL, "'%s' not in '%s'", re, f.err.msg);           \
+    } while (0)
+
+static const char *cur(fx *f)
+{
+    return rules_enc_current(&f->e);
+}
+
+static int budget(fx *f, const char *cid, const char *k)
+{
+    return rules_enc_budget_left(&f->e, cid, k);
+}
+
+static int condition(fx *f, const char *cid)
+{
+    return (int)json_integer_value(
+        json_object_get(json_object_get(rules_enc_stats(&f->e, cid), "condition"), "current"));
+}
+
+static int spent(fx *f, const char *cid)
+{
+    return (int)json_integer_value(
+        json_object_get(json_object_get(rules_enc_combatant(&f->e, cid), "spent"), "action"));
+}
+
+static const char *order_at(fx *f, size_t i)
+{
+    return json_string_value(json_array_get(json_object_get(f->enc, "order"), i));
+}
+
+static int last_log_has(json_t *log, const char *needle)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(
+        log, i, v) if (strstr(json_string_value(json_object_get(v, "text")), needle)) return 1;
+    return 0;
+}
+
+/* Cyrus (PER 2) and a foe; the foe's d20 first (cids sort e1, e2). */
+static void cyrus_and_foe(fx *f, int cyrus_d20, int foe_d20)
+{
+    add(f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(f, "e2", "Thug", "foes", "gm", 1, quick(1, 0, 1, 0, 0, 12, 0));
+    dice(f, 2, cyrus_d20, foe_d20);
+    ck_assert_int_eq(act(f, "begin", NULL, NULL), 0);
+}
+
+START_TEST(registered_and_listed_by_the_system)
 {
     const rules_module *m = rules_module_find("grimwire.conflict");
     ck_assert_ptr_nonnull(m);
     ck_assert_str_eq(m->system, "grimwire");
+    const rules_system *s = rules_system_find("grimwire");
+    ck_assert_str_eq(s->modules[0], "grimwire.conflict");
+    ck_assert_ptr_null(s->modules[1]);
+}
+END_TEST
+
+/* 002:401 d20 + PER, highest first; 002:403 ties to the enemies; same side: they decide. */
+START_TEST(initiative_by_per_ties_to_enemies)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json")); /* PER 2 */
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));   /* PER 3 */
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 1, 10, 0));
+    add(&f, "e4", "Ally", "party", "gm", 1, quick(0, 0, 0, 0, 2, 10, 0));
+    /* Cyrus 10+2=12, Aune 9+3=12, Thug 11+1=12, Ally 10+2=12: the enemy first, then input order */
+    dice(&f, 4, 10, 9, 11, 10);
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\"}"), "initiative first");
+    OK(act(&f, "begin", NULL, NULL));
+    ck_assert_str_eq(order_at(&f, 0), "e3");
+    ck_assert_str_eq(order_at(&f, 1), "e1");
+    ck_assert_str_eq(order_at(&f, 2), "e2");
+    ck_assert_str_eq(order_at(&f, 3), "e4");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ck_assert_str_eq(cur(&f), "e3");
+    /* the NPC's total is the GM's; a PC's is public */
+    ck_assert_int_eq(json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "init")),
+                     12);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "init"));
+    ck_assert_int_eq(json_integer_value(json_object_get(rules_enc_combatant(&f.e, "e2"), "init")),
+                     12);
+    /* Aune and Cyrus tie on the same side: Aune goes first this round */
+    ck_assert_int_eq(act_as(&f, "p1", "swap", "e2", "{\"target\":\"e1\"}"), TB_FORBIDDEN);
+    OK(act_as(&f, "p2", "swap", "e2", "{\"target\":\"e1\"}"));
+    ck_assert_str_eq(order_at(&f, 1), "e2");
+    ck_assert_str_eq(order_at(&f, 2), "e1");
+    RULE(act_as(&f, "p2", "swap", "e2", "{\"target\":\"e3\"}"), "same side");
+    ck_assert_int_eq(act(&f, "begin", NULL, NULL), TB_RULE);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:441-447 the Cyrus/Kneecap example, round by round. */
+START_TEST(cyrus_kneecap_example)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 15, 2); /* Cyrus 17, Thug 2 */
+    ck_assert_str_eq(cur(&f), "e1");
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":30}"));
+    /* round 1: Cyrus acts (a miss), then reacts to the Thug's move: round 2's action */
+    dice(&f, 1, 5);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":2}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act(&f, "move", "e2", NULL));
+    RULE(act_as(&f, "p1", "move", "e1", NULL), "Thug's turn");
+    OK(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\",\"focus\":2}"));
+    ck_assert_int_eq(spent(&f, "e1"), 2);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 0);
+    RULE(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\"}"), "round 2's action");
+    OK(act(&f, "end_turn", "e2", NULL));
+    /* round 2: no action; a reaction takes round 3's */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    ck_assert_int_eq(budget(&f, "e1", "move"), 1);
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"),
+         "no action in round 2: it was spent on a reaction");
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "move", "e2", NULL));
+    OK(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\",\"focus\":2}"));
+    ck_assert_int_eq(spent(&f, "e1"), 3);
+    OK(act(&f, "end_turn", "e2", NULL));
+    /* round 3: the enemies hold; Cyrus cannot take a normal action and does not act */
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    RULE(act_as(&f, "p1", "technique", "e1", "{\"name\":\"Kneecap\"}"), "no action in round 3");
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    /* round 4: his action is back */
+    ck_assert_int_eq(rules_enc_round(&f.e), 4);
+    ck_assert_int_eq(budget(&f, "e1", "action"), 1);
+    /* Focus 6 - 2 - 2 = 2 */
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(rules_enc_stats(&f.e, "e1"), "focus"), "current")),
+                     2);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:437 a reaction before the character's turn is that round's action. */
+START_TEST(reaction_before_the_turn_takes_this_rounds_action)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 1, 20); /* Cyrus 3, Thug 21 */
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\",\"focus\":7}"));
+    ck_assert_int_eq(spent(&f, "e1"), 1);
+    /* 6 - 7 = -1: negative Focus gives a level of burnout (002:198) ... */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 1);
+    OK(act(&f, "end_turn", "e2", NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    ck_assert_int_eq(budget(&f, "e1", "move"), 1);
+    /* ... and no specialty technique until Focus is 0 again */
+    RULE(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\"}"), "negative Focus");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:421 passing: later in the round, waiting ones in initiative order, back next round. */
+START_TEST(passing_acts_later_in_initiative_order)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "A", "party", "p1", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e2", "B", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "C", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e4", "D", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    dice(&f, 4, 20, 19, 18, 17); /* A B C D */
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act_as(&f, "p1", "pass", "e1", NULL)); /* A waits */
+    ck_assert_str_eq(order_at(&f, 3), "e1");
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act_as(&f, "p2", "pass", "e2", NULL)); /* B waits too: A still first of the two */
+    ck_assert_str_eq(cur(&f), "e3");
+    ck_assert_str_eq(order_at(&f, 2), "e1");
+    ck_assert_str_eq(order_at(&f, 3), "e2");
+    OK(act(&f, "move", "e3", NULL));
+    RULE(act(&f, "pass", "e3", NULL), "already did something");
+    OK(act(&f, "end_turn", "e3", NULL));
+    OK(act(&f, "end_turn", "e4", NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_int_eq(budget(&f, "e1", "action"), 1);
+    /* passing a second time gives the turn up (reading) */
+    OK(act_as(&f, "p1", "pass", "e1", NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    OK(act_as(&f, "p2", "end_turn", "e2", NULL));
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(order_at(&f, 0), "e1");
+    ck_assert_str_eq(order_at(&f, 1), "e2");
+    ck_assert_str_eq(cur(&f), "e1");
+    /* skip: not acting at all this round */
+    OK(act_as(&f, "p1", "pass", "e1", "{\"skip\":1}"));
+    ck_assert_str_eq(cur(&f), "e2");
+    ck_assert_str_eq(order_at(&f, 0), "e1");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:569-579 light weapons: attacks by COR; 002:585 not heavy weapons. */
+START_TEST(light_weapon_attacks_by_cor)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "VEX-9", "party", "p1", 0, sheet_of("vex9.json")); /* COR 6, twin shivs 1d4 */
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 40, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":10}"));
+    /* VEX-9: knocked down (sample) and burnout 2 (-3 to all rolls) */
+    dice(&f, 2, 10, 4); /* 10 + 6 - 3 = 13 >= 10: 1d4 4 + TOG 4 = 8 */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    ck_assert_int_eq(condition(&f, "e2"), 32);
+    ck_assert_int_eq(budget(&f, "e1", "attacks"), 2);
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":2}"),
+         "light weapons only");
+    dice(&f, 1, 2); /* 2 + 3 = 5: a miss */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    dice(&f, 2, 20, 1); /* natural 20: (1 + 4) x 2 = 10 */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    ck_assert_int_eq(condition(&f, "e2"), 22);
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"), "COR 6 gives 3");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:693 weak x2, resistant /2, immune 0; 002:749 armor -1 per point, never below 1, physical. */
+START_TEST(damage_types_and_armor)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Golem", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 99, 3));
+    OK(act(&f, "traits", NULL,
+           "{\"target\":\"e1\",\"weak\":\"heat\",\"resist\":\"blunt\",\"immune\":\"chemical\"}"));
+    static const struct {
+        const char *params;
+        int taken;
+    } cases[] = {
+        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"edged\"}", 2},    /* 5 - 3 */
+        {"{\"target\":\"e1\",\"amount\":2,\"type\":\"bullets\"}", 1},  /* 002:751: never below 1 */
+        {"{\"target\":\"e1\",\"amount\":5,\"type\":\"heat\"}", 10},    /* weak; no armor */
+        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"blunt\"}", 1},    /* 4, then armor: 1 */
+        {"{\"target\":\"e1\",\"amount\":9,\"type\":\"chemical\"}", 0}, /* immune */
+        {"{\"target\":\"e1\",\"amount\":7}", 7},                       /* untyped */
+        {"{\"target\":\"e1\",\"amount\":7,\"type\":\"physical\"}", 4}, /* the family */
+    };
+    int c = 99;
+    for (size_t i = 0; i < N_ELEMS(cases); i++) {
+        OK(act(&f, "damage", NULL, cases[i].params));
+        c -= cases[i].taken;
+        ck_assert_msg(condition(&f, "e1") == c, "case %zu: %d != %d", i, condition(&f, "e1"), c);
+    }
+    ck_assert_int_eq(act(&f, "traits", NULL, "{\"target\":\"e1\",\"weak\":\"fire\"}"),
+                     TB_BAD_REQUEST);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:553-559, 002:643 a natural 1: the GM picks who may be hit; AGL 11 minus the COR to spare. */
+START_TEST(natural_one_hits_someone_else)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json")); /* COR 3, TOG 2 */
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));   /* AGL 3 */
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 12, 0));
+    dice(&f, 3, 20, 1, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e3\",\"tn\":5}"));
+    dice(&f, 1, 1);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\",\"weapon\":2}"));
+    ck_assert_ptr_nonnull(json_object_get(f.enc, "pending"));
+    ck_assert_int_eq(condition(&f, "e3"), 12);
+    RULE(act_as(&f, "p1", "end_turn", "e1", NULL), "GM first picks");
+    ck_assert_int_eq(act_as(&f, "p1", "collateral", NULL, "{\"target\":\"e2\"}"), TB_FORBIDDEN);
+    /* Aune, an ally: TN 11 - 3 = 8; she rolls 4 + AGL 3 = 7: hit, 1d6 5 + TOG 2 = 7 */
+    dice(&f, 2, 4, 5);
+    OK(act(&f, "collateral", NULL, "{\"target\":\"e2\"}"));
+    ck_assert_int_eq(condition(&f, "e2"), 5);
+    ck_assert_ptr_null(json_object_get(f.enc, "pending"));
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 3), "result");
+    ck_assert_int_eq(json_integer_value(json_object_get(res, "avoid_tn")), 8);
+    /* 5 + 3 = 8 would have avoided it */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\",\"weapon\":2}"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:256 dying: out cold, -1 every turn, hit automatically, dead below -10; 002:226 burnout;
+ * 002:258 healing only up to 0; 002:260 revived: 1 Condition, 0 Focus, out cold, burnout. */
+START_TEST(dying_counts_down_to_death)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 12, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e2\",\"amount\":21}")); /* 12 - 21 = -9 */
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "dying"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 1);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL)); /* the Thug's turn: -10, passes */
+    ck_assert_int_eq(condition(&f, "e2"), -10);
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    OK(act(&f, "heal", NULL, "{\"target\":\"e2\",\"amount\":30}"));
+    ck_assert_int_eq(condition(&f, "e2"), 0);
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "dying"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e2\",\"amount\":10}")); /* -10: not yet dead */
+    ck_assert(!rules_enc_is_out(&f.e, "e2"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL)); /* -11: dead */
+    ck_assert(rules_enc_is_out(&f.e, "e2"));
+    ck_assert_str_eq(json_string_value(json_object_get(rules_enc_combatant(&f.e, "e2"), "out")),
+                     "dead");
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 3);
+    /* Cyrus: dying, revived */
+    OK(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":14}"));
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "dying"));
+    RULE(act_as(&f, "p1", "reaction", "e1", "{\"name\":\"Kneecap\"}"), "cannot react");
+    OK(act(&f, "revive", NULL, "{\"target\":\"e1\"}"));
+    ck_assert_int_eq(condition(&f, "e1"), 1);
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "out_cold"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:250 burnout 4: 0 Condition and dying; 002:246 level 2 caps Condition at 80%. */
+START_TEST(burnout_levels)
+{
+    fx f;
+    fx_init(&f);
+    json_t *s = sheet_of("cyrus.json"); /* Condition 14/16 */
+    json_object_set_new(s, "burnout", json_integer(1));
+    json_object_set_new(json_object_get(s, "focus"), "current", json_integer(0));
+    add(&f, "e1", "Cyrus", "party", "p1", 0, s);
+    add(&f, "e2", "Thug", "foes", "gm", 1, NULL);
+    ck_assert_int_eq(condition(&f, "e2"), 10); /* a quick NPC: the sheet default */
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    /* a technique pushes Focus below 0: burnout 2, Condition capped at 80% of 16 = 12 */
+    OK(act_as(&f, "p1", "technique", "e1", "{\"name\":\"Kneecap\",\"focus\":1}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 2);
+    ck_assert_int_eq(condition(&f, "e1"), 12);
+    /* -3 to rolls: evading an attack of TN 10 with 9 + AGL 1 - 3 = 7 fails */
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"attack_tn\":10}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    dice(&f, 1, 9);
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"damage\":\"3\",\"type\":\"edged\"}"));
+    ck_assert_int_eq(condition(&f, "e1"), 11); /* 3 + TOG 0 (light) - armor 2 */
+    OK(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":13}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 3);
+    rules_enc_stat_set(&f.e, "e1", "burnout", 3);
+    RULE(act(&f, "reaction", "e1", "{\"name\":\"Kneecap\"}"), "cannot react");
+    fx_free(&f);
+}
+END_TEST
+
+/* Status effects that change the budget: stun (002:824), terror (002:854), knocked down
+ * (002:799-801), burning (002:838), bleeding (002:842), grappled (002:678-682). */
+START_TEST(status_effects_change_what_one_may_do)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json")); /* TOG 2, MND 0 */
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(1, 0, 0, 0, 0, 12, 0));
+    dice(&f, 3, 20, 10, 1);
+    OK(act(&f, "begin", NULL, NULL)); /* Cyrus, Aune, Thug */
+    /* terror, MND 11 by default: fails at 5 + 0 -> cower; the next turn 15 removes it */
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"terror\"}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"burning\"}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"bleeding\",\"level\":2}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act_as(&f, "p2", "end_turn", "e2", NULL));
+    /* round 2, Cyrus: burning 2d6 = 3 + 4 = 7 heat (no armor), bleeding 2, terror roll 5 */
+    dice(&f, 3, 3, 4, 5);
+    OK(act(&f, "end_turn", "e3", NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_int_eq(condition(&f, "e1"), 14 - 7 - 2);
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\"}"), "cower or flee");
+    OK(act_as(&f, "p1", "move", "e1", NULL)); /* fleeing */
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"burning\",\"on\":0}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"bleeding\",\"on\":0}"));
+    /* knocked down: get up costs the movement; help up is an auxiliary action */
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"knocked_down\"}"));
+    OK(act_as(&f, "p1", "help_up", "e1", "{\"target\":\"e2\"}"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "knocked_down"));
+    ck_assert_int_eq(budget(&f, "e1", "aux"), 0);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    /* Aune, stunned: nothing but an auxiliary action */
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"stun\"}"));
+    ck_assert_int_eq(budget(&f, "e2", "action"), 0);
+    ck_assert_int_eq(budget(&f, "e2", "move"), 0);
+    RULE(act_as(&f, "p2", "move", "e2", NULL), "stunned");
+    RULE(act_as(&f, "p2", "dash", "e2", NULL), "stunned");
+    OK(act_as(&f, "p2", "aux", "e2", "{\"what\":\"groans\"}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"stun\",\"on\":0}"));
+    OK(act_as(&f, "p2", "end_turn", "e2", NULL));
+    /* the Thug grapples Cyrus; round 3: terror roll 15 passes; Cyrus breaks free:
+     * his better of TOG/COR, COR 3 + 8 = 11 vs the Thug's TOG 1 + 10 = 11: a tie holds;
+     * then 12 + 3 vs 3 + 1 */
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"grappled\",\"target2\":\"e3\"}"));
+    dice(&f, 1, 15);
+    OK(act(&f, "end_turn", "e3", NULL));
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "terror"));
+    dice(&f, 2, 8, 10);
+    OK(act_as(&f, "p1", "break_free", "e1", NULL));
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "grappled"));
+    dice(&f, 2, 1, 20); /* moving: 1 + 2 vs 20 + 1: held in place, the movement is spent */
+    OK(act_as(&f, "p1", "move", "e1", NULL));
+    ck_assert_int_eq(budget(&f, "e1", "move"), 0);
+    ck_assert(last_log_has(f.e.log, "fails"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act_as(&f, "p2", "end_turn", "e2", NULL));
+    OK(act(&f, "end_turn", "e3", NULL));
+    dice(&f, 2, 12, 3);
+    OK(act_as(&f, "p1", "break_free", "e1", NULL));
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "grappled"));
+    /* the sheet's status follows */
+    json_t *st = json_object_get(rules_enc_stats(&f.e, "e1"), "status");
+    ck_assert_int_eq(json_array_size(st), 0);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"sensory\"}"));
+    st = json_object_get(rules_enc_stats(&f.e, "e1"), "status");
+    ck_assert_str_eq(json_string_value(json_array_get(st, 0)), "sensory");
+    ck_assert_int_eq(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"sad\"}"),
+                     TB_BAD_REQUEST);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:465 move before or after the action, not both; 002:469 dash; 002:431 a second aux. */
+START_TEST(budget_of_a_turn)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 20, 1);
+    OK(act_as(&f, "p1", "move", "e1", NULL));
+    RULE(act_as(&f, "p1", "move", "e1", NULL), "no movement left");
+    RULE(act_as(&f, "p1", "dash", "e1", NULL), "no movement left");
+    OK(act_as(&f, "p1", "aux", "e1", NULL));
+    OK(act_as(&f, "p1", "aux", "e1", NULL)); /* the action, given up */
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    RULE(act_as(&f, "p1", "aux", "e1", NULL), "no auxiliary action left");
+    ck_assert_int_eq(act_as(&f, "p2", "end_turn", "e1", NULL), TB_FORBIDDEN);
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":9}"));
+    RULE(act(&f, "attack", "e1", "{\"target\":\"e2\"}"), "no action left");
+    ck_assert_int_eq(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"tn\":3}"),
+                     TB_FORBIDDEN);
+    fx_free(&f);
+}
+END_TEST
+
+/* A combatant joining a running conflict rolls initiative and takes its place after the turn. */
+START_TEST(joining_mid_conflict)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 10, 5); /* Cyrus 12, Thug 5 */
+    dice(&f, 1, 19);
+    add(&f, "e3", "Hound", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 8, 0)); /* 19 */
+    ck_assert_str_eq(order_at(&f, 0), "e1");
+    ck_assert_str_eq(order_at(&f, 1), "e3");
+    ck_assert_str_eq(cur(&f), "e1");
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    ck_assert_str_eq(cur(&f), "e3");
+    OK(act(&f, "end_turn", "e3", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    ck_assert_str_eq(order_at(&f, 0), "e3"); /* its rank from round 2 on */
+    ck_assert_str_eq(cur(&f), "e3");
+    fx_free(&f);
 }
 END_TEST
 
 int main(void)
 {
     Suite *s = suite_create("enc_grimwire");
-    TCase *tc = tcase_create("module");
-    tcase_add_test(tc, registered);
+    TCase *tc = tcase_create("conflict");
+    tcase_add_test(tc, registered_and_listed_by_the_system);
+    tcase_add_test(tc, initiative_by_per_ties_to_enemies);
+    tcase_add_test(tc, cyrus_kneecap_example);
+    tcase_add_test(tc, reaction_before_the_turn_takes_this_rounds_action);
+    tcase_add_test(tc, passing_acts_later_in_initiative_order);
+    tcase_add_test(tc, light_weapon_attacks_by_cor);
+    tcase_add_test(tc, damage_types_and_armor);
+    tcase_add_test(tc, natural_one_hits_someone_else);
+    tcase_add_test(tc, dying_counts_down_to_death);
+    tcase_add_test(tc, burnout_levels);
+    tcase_add_test(tc, status_effects_change_what_one_may_do);
+    tcase_add_test(tc, budget_of_a_turn);
+    tcase_add_test(tc, joining_mid_conflict);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,128 @@
+// The GRIMWIRE encounter panel (module grimwire.conflict, rules/grimwire/enc_grimwire.c): the
+// order with who is waiting after a pass (002:421), the action / movement / auxiliary action left
+// to whoever has the turn (002:407-411) and the extra light-weapon attacks, a reaction that already
+// took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
+// dying and the dead (002:256). Everything else is the generic panel's (js/enc/panel.js).
+import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+
+const KINDS = [
+  ['action', 'Action'],
+  ['move', 'Move'],
+  ['aux', 'Aux'],
+];
+const TURN_ACTIONS = ['attack', 'technique', 'move', 'dash', 'aux', 'get_up', 'help_up', 'break_free', 'pass', 'end_turn'];
+const ANYTIME = ['reaction', 'swap'];
+
+const label = (s) => String(s).replace(/_/g, ' ');
+
+// {action, move, aux, attacks?} left to c, only while c has the turn.
+function left(c, enc) {
+  if (currentId(enc) !== c.id || !c.budget) return null;
+  return c.budget;
+}
+
+function budgetChips(b) {
+  const chips = KINDS.map(([k, name]) =>
+    h('li', { class: ['chip', 'gw-budget', Number(b[k]) > 0 ? 'left' : 'spent'], dataset: { kind: k }, attrs: { 'aria-label': `${name}: ${Number(b[k]) > 0 ? 'left' : 'used'}` } }, `${name} ${Number(b[k]) > 0 ? '✓' : '–'}`),
+  );
+  if (Number(b.attacks) > 0) chips.push(h('li', { class: 'chip gw-budget left', dataset: { kind: 'attacks' }, title: 'light-weapon attacks by COR (002:569-579)' }, `+${b.attacks} attack${b.attacks > 1 ? 's' : ''}`));
+  return h('ul', { class: 'gw-budget-list', attrs: { 'aria-label': 'Left this turn' } }, chips);
+}
+
+// A reaction that took a later round's action: "no action until round N + 1" (002:439).
+function reactionNote(c, enc) {
+  const s = Number(c.spent?.action ?? 0);
+  if (!(enc.round > 0) || s <= enc.round) return null;
+  return h('p', { class: 'muted small gw-reacted', title: '002:439' }, `Reaction used round ${s}'s action: no action in round ${s}`);
+}
+
+function dyingState(c) {
+  if (c.out === 'dead') return 'dead';
+  const conds = Array.isArray(c.conditions) ? c.conditions : [];
+  return conds.some((x) => x?.name === 'dying') ? 'dying' : null;
+}
+
+function renderOrder(enc, ctx) {
+  const cur = currentId(enc);
+  const inOrder = new Set(Array.isArray(enc.order) ? enc.order : []);
+  const list = combatantsOf(enc).filter((c) => inOrder.has(c.id));
+  return h(
+    'div',
+    { class: 'gw-order' },
+    h('div', { class: 'muted small' }, enc.round > 0 ? `Round ${enc.round} · 6 seconds` : 'Before initiative (the GM rolls PER)'),
+    h(
+      'ol',
+      { class: 'enc-order', attrs: { 'aria-label': 'Turn order' } },
+      list.map((c) =>
+        h(
+          'li',
+          { class: ['enc-order-item', c.id === cur && 'current', isMine(c, ctx) && 'mine', c.out && 'out'], dataset: { cid: c.id, side: c.side ?? '' }, attrs: { 'aria-current': c.id === cur ? 'true' : null } },
+          c.name ?? c.id,
+          Number.isFinite(c.init) ? h('span', { class: 'muted small' }, ` ${c.init}`) : null,
+          c.waiting ? h('span', { class: 'badge', title: 'passed: acts later this round (002:421)' }, 'waiting') : null,
+          dyingState(c) ? h('span', { class: 'badge gw-dying' }, dyingState(c)) : null,
+        ),
+      ),
+    ),
+    enc.pending ? h('p', { class: 'small gw-pending', attrs: { role: 'status' } }, 'A natural 1: the GM picks who may be hit (002:553-555)') : null,
+  );
+}
+
+function renderCombatant(c, enc, ctx) {
+  const st = statsOf(c, ctx) || {};
+  const b = left(c, enc);
+  const rows = [];
+  const cond = st.condition;
+  if (cond && Number.isFinite(cond.current)) rows.push(['Condition', `${cond.current}/${cond.max ?? '?'}${cond.temporary ? ` +${cond.temporary}` : ''}`]);
+  if (st.focus && Number.isFinite(st.focus.current)) rows.push(['Focus', `${st.focus.current}/${st.focus.max ?? '?'}`]);
+  if (Number(st.burnout) > 0) rows.push(['Burnout', `level ${st.burnout} (${[0, -1, -3, -5, -5][Math.min(4, st.burnout)]} to rolls)`]);
+  if (Number(st.armor) > 0) rows.push(['Armor', st.armor]);
+  const traits = ['weak', 'resist', 'immune'].filter((k) => Array.isArray(st[k]) && st[k].length).map((k) => `${k} ${st[k].join(', ')}`);
+  if (traits.length) rows.push(['Damage', traits.join('; ')]);
+  const hidden = ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id] : null;
+  const tns = hidden ? ['tn', 'attack_tn', 'terror_tn'].filter((k) => Number.isFinite(hidden[k])).map((k) => `${label(k)} ${hidden[k]}`) : [];
+  const conds = Array.isArray(c.conditions) ? c.conditions.filter((x) => x?.name !== 'dying') : [];
+  const dying = dyingState(c);
+  return h(
+    'div',
+    { class: ['enc-card-body', 'gw-card', dying && `gw-${dying}`] },
+    h(
+      'div',
+      { class: 'enc-card-head' },
+      h('strong', { class: 'enc-name' }, c.name ?? c.id),
+      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
+      c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
+      isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
+      currentId(enc) === c.id ? h('span', { class: 'badge turn-badge' }, 'turn') : null,
+      dying ? h('span', { class: 'badge gw-dying', title: dying === 'dying' ? 'out cold, -1 Condition each turn, dead below -10 (002:256)' : '002:256' }, dying) : null,
+      c.out && c.out !== 'dead' ? h('span', { class: 'badge' }, c.out) : null,
+    ),
+    b ? budgetChips(b) : null,
+    reactionNote(c, enc),
+    rows.length ? h('dl', { class: 'stats' }, rows.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, String(v))))) : null,
+    tns.length ? h('p', { class: 'small gw-tn' }, h('span', { class: 'badge secret-badge' }, 'GM only'), ` ${tns.join(' · ')}`) : null,
+    conds.length
+      ? h(
+          'ul',
+          { class: 'enc-conditions', attrs: { 'aria-label': 'Status effects' } },
+          conds.map((x) => h('li', { class: 'chip cond' }, `${label(x.name)}${x.turns ? ` (${x.turns})` : ''}${x.level ? ` ${x.level}/turn` : ''}`)),
+        )
+      : null,
+  );
+}
+
+// The GM may take every action. A player: the turn actions while one of theirs has the turn (and
+// no natural 1 waits for the GM), reactions and tie swaps for their own once the conflict began.
+function actionsFor(enc, ctx) {
+  const all = (ctx.module?.actions || []).map((a) => a.name);
+  if (ctx.isGm) return all;
+  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
+  if (!mine.length || !(enc.round > 0)) return [];
+  const out = [];
+  const cur = currentId(enc);
+  if (mine.some((c) => c.id === cur) && !enc.pending) out.push(...TURN_ACTIONS);
+  if (mine.some((c) => !dyingState(c))) out.push(...ANYTIME);
+  return all.filter((n) => out.includes(n));
+}
+
+registerPanel('grimwire', { renderOrder, renderCombatant, actionsFor });
