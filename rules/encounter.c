@@ -417,11 +417,11 @@ int rules_enc_cond_remove(rules_enc *e, const char *cid, const char *name)
     return 0;
 }
 
-void rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level)
+json_t *rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level)
 {
     json_t *conds = conds_of(e, cid);
     if (!conds)
-        return;
+        return NULL;
     rules_enc_cond_remove(e, cid, name);
     json_t *c = json_pack("{s:s}", "name", name);
     if (turns > 0)
@@ -429,6 +429,7 @@ void rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int tur
     if (level)
         json_object_set_new(c, "level", json_integer(level));
     json_array_append_new(conds, c);
+    return c;
 }
 
 int rules_enc_cond_tick(rules_enc *e, const char *cid)

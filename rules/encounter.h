@@ -187,8 +187,9 @@ int rules_enc_spend(rules_enc *e, const char *cid, const char *kind, int n, tb_e
 void rules_enc_budget_set(rules_enc *e, const char *cid, const char *kind, int n);
 
 /* ---- conditions ---- */
-/* Adds (or replaces) a condition {name, turns?, level?}; turns <= 0 means "until removed". */
-void rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level);
+/* Adds (or replaces) a condition {name, turns?, level?}; turns <= 0 means "until removed".
+ * Returns the condition object (borrowed; NULL if cid is unknown) for extra fields ("by"). */
+json_t *rules_enc_cond_add(rules_enc *e, const char *cid, const char *name, int turns, int level);
 /* The condition object or NULL. */
 json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name);
 int rules_enc_cond_has(const rules_enc *e, const char *cid, const char *name);
