@@ -322,35 +322,67 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
       t.diagnostic('fivey.combat has no turn actions yet (the module is a skeleton): the turn step is skipped');
       return;
     }
-    // One turn each: whoever's turn it is acts with the first turn action (GM advances if needed).
-    for (let i = 0; i < 2; i++) {
-      const turnOf = await waitFor('a current combatant', () => gm.evaluate(() => {
+    // A foe to fight, then initiative (a GM action of the module).
+    if (!(await gm.locator('#enc-add-name').isVisible())) await gm.locator('#enc [data-key="gm-add"]').click();
+    await gm.locator('#enc-add-name').fill('Goblin');
+    const foe = await doing(rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-npc"]').click());
+    assert.equal(foe.reply.t, 'ack', JSON.stringify(foe.reply));
+    await gm.locator('#enc [data-action="initiative"]').click();
+    const init = await doing(rec.gm, 'enc.act', () => gm.locator('#enc form.enc-form button[type=submit]').click());
+    assert.equal(init.reply.t, 'ack', JSON.stringify(init.reply));
+    // Turns until each player has acted: a player attacks the goblin and ends the turn; the GM
+    // ends the goblin's turns.
+    const acted = new Set();
+    const current = () =>
+      gm.evaluate(() => {
         const enc = window.tabled.conn.state.enc;
         const id = Array.isArray(enc.order) && enc.turn >= 0 ? enc.order[enc.turn] : null;
-        return id ? enc.combatants[typeof id === 'object' ? id.id : id].seat : null;
-      }));
-      const who = Object.keys(seat).find((k) => seat[k] === turnOf);
-      if (!who) break;
-      const p = page[who];
-      const action = encActions.find((a) => a.who === 'turn');
-      await p.locator(`#enc [data-action="${action.name}"]`).click();
-      const form = p.locator('#enc form.enc-form');
-      await form.waitFor();
-      const acted = await doing(rec[who], 'enc.act', () => form.locator('button[type=submit]').click());
-      assert.equal(acted.reply.t, 'ack', JSON.stringify(acted.reply));
+        const c = id ? enc.combatants[typeof id === 'object' ? id.id : id] : null;
+        return c ? { id: c.id, seat: c.seat, seq: window.tabled.conn.seq } : null;
+      });
+    for (let i = 0; i < 8 && acted.size < 2; i++) {
+      const cur = await waitFor('a current combatant', current);
+      const who = Object.keys(seat).find((k) => seat[k] === cur.seat);
+      if (!who) {
+        await gm.locator('#enc [data-action="end"]').click();
+        await gm.locator('#enc-actor').selectOption(cur.id);
+        const r = await doing(rec.gm, 'enc.act', () => gm.locator('#enc form.enc-form button[type=submit]').click());
+        assert.equal(r.reply.t, 'ack', JSON.stringify(r.reply));
+      } else {
+        const p = page[who];
+        // It is this player's turn: their page shows the turn actions, the others' do not.
+        await p.locator('#enc [data-action="attack"]').waitFor();
+        const other = who === 'ann' ? 'bo' : 'ann';
+        await page[other].locator('#enc .enc-order-item.current').filter({ hasText: who === 'ann' ? 'Sylla' : 'Bo the Brave' }).waitFor();
+        assert.equal(await page[other].locator('#enc [data-action="attack"]').count(), 0, `${other} cannot act on ${who}'s turn`);
+        // The first to act attacks the goblin (it may fall), the second moves.
+        const action = acted.size === 0 ? 'attack' : 'move';
+        await p.locator(`#enc [data-action="${action}"]`).click();
+        if (action === 'attack') await p.locator('#enc form.enc-form select[name="target"]').selectOption({ label: 'Goblin' });
+        const act = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+        assert.equal(act.reply.t, 'ack', JSON.stringify(act.reply));
+        assert.equal(act.cmd.args.action, action);
+        await p.locator('#enc [data-action="end"]').click();
+        const end = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+        assert.equal(end.reply.t, 'ack', JSON.stringify(end.reply));
+        acted.add(who);
+      }
+      await waitFor('the turn to move on', async () => JSON.stringify(await current()) !== JSON.stringify(cur));
     }
+    assert.deepEqual([...acted].sort(), ['ann', 'bo'], 'each player took a turn');
   });
 
   it('Ann reloads mid-encounter and resumes in place', STEP, async () => {
     const ann = page.ann;
     const token = await ann.evaluate(() => localStorage.getItem('tabled.token'));
-    const before = await ann.locator('#enc').textContent();
+    const encView = () => ann.locator('#enc').evaluate((el) => Array.from(el.children).filter((c) => !c.matches('.enc-note, .error-box')).map((c) => c.textContent).join('|'));
+    const before = await encView();
     await ann.reload();
     await waitConnected(ann);
     assert.equal(await ann.evaluate(() => localStorage.getItem('tabled.token')), token, 'the same seat');
     assert.equal(await ann.locator('#screen-join').isVisible(), false, 'no join form');
     await ann.locator('#enc .enc-card.mine').waitFor();
-    assert.equal(await ann.locator('#enc').textContent(), before, 'the encounter shows as before');
+    assert.equal(await encView(), before, 'the encounter shows as before');
     await ann.locator('#chars-body li.char').filter({ hasText: 'Sylla' }).waitFor();
     const hello = parsed(rec.ann.sent).filter((m) => m.t === 'hello').at(-1);
     assert.equal(hello.token, token);
@@ -382,7 +414,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     assert.ok(sends.length >= 1);
     assert.equal(new Set(sends.map((m) => JSON.stringify(m))).size, 1, 'every send of it carried the same id and args');
     // The encounter and the characters survived the restart.
-    assert.equal(await page.gm.locator('#enc .enc-card').count(), 2);
+    assert.equal(await page.gm.locator('#enc .enc-card').count(), encActions.some((a) => a.who === 'turn') ? 3 : 2);
     await page.gm.locator('#chars-body li.char').filter({ hasText: 'Bo the Brave' }).waitFor();
   });
 
