@@ -989,9 +989,11 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                 snprintf(sec, sizeof sec, "%s's %s: %d", tn, dkind, dval);
         }
         /* the defence is spent: a new one is pre-rolled (001:446) */
-        json_object_del(tp, slot);
-        if (strcmp(slot, "defence") == 0)
-            json_object_del(tc, "stance");
+        if (slot) {
+            json_object_del(tp, slot);
+            if (strcmp(slot, "defence") == 0)
+                json_object_del(tc, "stance");
+        }
     }
     json_object_set_new(res, "hit", json_boolean(hit));
     if (hit) {
