@@ -326,9 +326,9 @@ static void update_injury(rules_enc *e, const char *cid)
         json_object_del(c, "injury");
         return;
     }
-    json_object_set_new(c, "injury", json_string(lvl));
     if (was && strcmp(was, lvl) == 0)
         return;
+    json_object_set_new(c, "injury", json_string(lvl)); /* frees `was` */
     int round = rules_enc_round(e) > 0 ? rules_enc_round(e) : 1;
     json_t *dying = json_object_get(c, "dying");
     int dead = json_is_object(dying) ? (int)json_integer_value(json_object_get(dying, "dead")) : 0;
@@ -1194,6 +1194,8 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor;
     const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
     json_t *c = rules_enc_combatant(e, cid);
+    if (!type || !what)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act act: give 'type' and 'what'");
     int rc = check_can_act(e, cid, err);
     if (rc)
         return rc;

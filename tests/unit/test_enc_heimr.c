@@ -391,6 +391,13 @@ START_TEST(injury_levels_set_the_dying_clock)
     ck_assert_int_eq(ival(dying, "dead"), 301);
     ck_assert(!rules_enc_is_out(&f.e, "e2"));
     ck_assert(rules_enc_cond_has(&f.e, "e2", "daze")); /* aimed at the torso (001:416) */
+    /* from one level to the next: mangled → mutilated, the sooner death wins */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"hit\",\"value\":2}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")), "mutilated");
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "dying"), "dead"), 61);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "out")), "unconscious");
+    rules_enc_set_out(&f.e, "e2", NULL); /* the GM stabilises e2 for the rest of the test */
+    json_object_del(comb(&f, "e2"), "dying");
     /* the GM's hit 9 on e3: -8 is held at -5, mutilated: unconscious at once, dead in 2 minutes */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e3\",\"effect\":\"hit\",\"value\":9,"
                                    "\"part\":\"left_leg\"}");
