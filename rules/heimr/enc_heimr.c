@@ -89,8 +89,9 @@ static json_t *roll_json(const heimr_roll *r)
 static int check_can_act(rules_enc *e, const char *cid, tb_err *err)
 {
     if (rules_enc_cond_has(e, cid, "daze"))
-        return rules_enc_rule(err, "%s is dazed and can take no actions this turn, only end it "
-                                   "(001:280)",
+        return rules_enc_rule(err,
+                              "%s is dazed and can take no actions this turn, only end it "
+                              "(001:280)",
                               rules_enc_name(e, cid));
     return 0;
 }
@@ -121,9 +122,9 @@ static void put_ability(json_t *map, const char *name, int c, int p, int phys)
 {
     char key[64];
     lower_key(name, key, sizeof key);
-    json_object_set_new(map, key,
-                        json_pack("{s:s, s:i, s:i, s:b}", "name", name, "c", c, "p", p, "physical",
-                                  phys));
+    json_object_set_new(
+        map, key,
+        json_pack("{s:s, s:i, s:i, s:b}", "name", name, "c", c, "p", p, "physical", phys));
 }
 
 /* stats.abilities {lower-case name: {name, c, p, physical}} and stats.items {lower-case name:
@@ -202,8 +203,7 @@ static int spec_resolve(rules_enc *e, const char *cid, const char *ability, cons
         if (!it)
             return rules_enc_rule(err, "%s carries no item '%.60s' on their sheet",
                                   rules_enc_name(e, cid), item);
-        snprintf(out->item, sizeof out->item, "%s",
-                 json_string_value(json_object_get(it, "name")));
+        snprintf(out->item, sizeof out->item, "%s", json_string_value(json_object_get(it, "name")));
         if (!ability)
             ability = json_string_value(json_object_get(it, "ability"));
     }
@@ -272,10 +272,10 @@ static const char *injury_level(int hp)
 }
 
 /* 001:413-414 "Torso 5 or 6, Sword arm 4, Other arm 3, Right leg 2, Left leg 1" */
-static const char *const PART_BY_D6[] = {"left_leg", "right_leg", "other_arm",
-                                         "sword_arm", "torso",    "torso"};
-static const char *const PARTS[] = {"torso", "sword_arm", "other_arm", "right_leg", "left_leg",
-                                    NULL};
+static const char *const PART_BY_D6[] = {"left_leg",  "right_leg", "other_arm",
+                                         "sword_arm", "torso",     "torso"};
+static const char *const PARTS[] = {"torso",     "sword_arm", "other_arm",
+                                    "right_leg", "left_leg",  NULL};
 
 static int is_part(const char *s)
 {
@@ -437,21 +437,25 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     const char *name = rules_enc_name(e, cid);
     int parry = strcmp(kind, "parry") == 0;
     if (strcmp(kind, "dodge") != 0 && strcmp(kind, "block") != 0 && !parry)
-        return tb_fail(err, TB_BAD_REQUEST, "defence: 'kind' must be dodge, block or parry "
-                                            "(001:420)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "defence: 'kind' must be dodge, block or parry "
+                       "(001:420)");
     if (!can_defend(e, cid))
-        return rules_enc_rule(err, "%s cannot make defensive rolls now (dazed or helpless: "
-                                   "001:280, 001:435)",
+        return rules_enc_rule(err,
+                              "%s cannot make defensive rolls now (dazed or helpless: "
+                              "001:280, 001:435)",
                               name);
     json_t *held = json_object_get(pv, "defence");
     const char *held_kind = json_string_value(json_object_get(held, "kind"));
     if (held && !(held_kind && strcmp(held_kind, "parry") == 0 && !parry))
-        return rules_enc_rule(err, "%s already holds a pre-rolled %s; a new defence is rolled "
-                                   "once it is used (001:446)",
+        return rules_enc_rule(err,
+                              "%s already holds a pre-rolled %s; a new defence is rolled "
+                              "once it is used (001:446)",
                               name, held_kind ? held_kind : "defence");
     if (parry && defence_uses(e, cid, "parry") >= rules_enc_stat(e, cid, "melee_weapons", 1))
-        return rules_enc_rule(err, "%s has already parried since their last turn: one parry per "
-                                   "melee weapon between turns (001:426)",
+        return rules_enc_rule(err,
+                              "%s has already parried since their last turn: one parry per "
+                              "melee weapon between turns (001:426)",
                               name);
     if (strcmp(kind, "block") == 0 && !ability && !item)
         return rules_enc_rule(err, "blocking needs a shield and the ability used with it: name "
@@ -460,8 +464,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
         return rules_enc_rule(err, "parrying needs a weapon and its ability: name the 'item' or "
                                    "'ability' (001:422)");
     spec s;
-    int rc = spec_resolve(e, cid, ability ? ability : (item ? NULL : "Agility"), item, 0, 0, 0,
-                          &s, err);
+    int rc =
+        spec_resolve(e, cid, ability ? ability : (item ? NULL : "Agility"), item, 0, 0, 0, &s, err);
     if (rc)
         return rc;
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
@@ -487,8 +491,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     json_t *dice = json_array();
     roll_dice(dice, &r, NULL);
     char text[256];
-    snprintf(text, sizeof text, "%s pre-rolls a %s (%s, C%d P%d): %d", name, kind, s.ability,
-             r.c, r.p, r.result);
+    snprintf(text, sizeof text, "%s pre-rolls a %s (%s, C%d P%d): %d", name, kind, s.ability, r.c,
+             r.p, r.result);
     log_for(e, cid, "defend", dice, d, text);
     if (rules_enc_is_npc(e, cid))
         rules_enc_log(e, "defend", NULL, NULL, "%s readies a %s", name, kind);
@@ -716,8 +720,9 @@ static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     if (rules_enc_round(e) > 0)
-        return rules_enc_rule(err, "the fight has begun (round %d): initiative is thrown once, at "
-                                   "the start of combat (001:242)",
+        return rules_enc_rule(err,
+                              "the fight has begun (round %d): initiative is thrown once, at "
+                              "the start of combat (001:242)",
                               rules_enc_round(e));
     json_t *all = json_object_get(e->enc, "combatants");
     int n = (int)json_object_size(all);
@@ -737,9 +742,9 @@ static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *order = json_object_get(e->enc, "order");
         size_t i;
         json_t *v;
-        json_array_foreach(order, i, v) len += (size_t)snprintf(
-            text + len, len < sizeof text ? sizeof text - len : 0, "%s%s", i ? ", " : "",
-            rules_enc_name(e, json_string_value(v)));
+        json_array_foreach(order, i, v) len +=
+            (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
+                             i ? ", " : "", rules_enc_name(e, json_string_value(v)));
         rules_enc_begin_round(e);
         round_start(e);
         rules_enc_log(e, "begin", NULL, NULL, "Round 1: the order is %s (001:242)", text);
@@ -768,8 +773,9 @@ static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "enc.act delay: 'when' must be before or after");
     /* 001:246 "by declaring at the start of their turn" */
     if (is_true(rules_enc_combatant(e, cid), "acted"))
-        return rules_enc_rule(err, "%s has already acted this turn: a delay is declared at the "
-                                   "start of the turn (001:246)",
+        return rules_enc_rule(err,
+                              "%s has already acted this turn: a delay is declared at the "
+                              "start of the turn (001:246)",
                               rules_enc_name(e, cid));
     if (strcmp(tgt, cid) == 0)
         return rules_enc_rule(err, "%s cannot delay relative to themselves",
@@ -786,8 +792,8 @@ static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_order_move(e, from, to);
     json_object_set_new(rules_enc_combatant(e, cid), "delayed",
                         json_pack("{s:s, s:s}", "when", when, "of", tgt));
-    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)",
-                  rules_enc_name(e, cid), after ? "after" : "just before", rules_enc_name(e, tgt));
+    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)", rules_enc_name(e, cid),
+                  after ? "after" : "just before", rules_enc_name(e, tgt));
     /* the turn passes to whoever came after cid; cid's own turn comes at its new place */
     json_object_set_new(e->enc, "turn", json_integer(to > from ? from - 1 : from));
     next_turn(e);
@@ -865,8 +871,9 @@ static void attack_from_json(const json_t *o, attack *k)
 static int attack_check(rules_enc *e, const char *cid, const attack *k, tb_err *err)
 {
     if (k->aim[0] && !is_part(k->aim))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act: 'aim' must be one of torso, sword_arm, "
-                                            "other_arm, right_leg, left_leg (001:413)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act: 'aim' must be one of torso, sword_arm, "
+                       "other_arm, right_leg, left_leg (001:413)");
     if (k->target[0] && strcmp(k->target, cid) == 0)
         return rules_enc_rule(err, "%s cannot attack themselves", rules_enc_name(e, cid));
     spec s;
@@ -942,12 +949,14 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     int dval = def ? (int)json_integer_value(json_object_get(def, "result")) : 0;
     int def_fails = 0;
     if (!passes && rules_enc_is_npc(e, cid)) {
-        snprintf(pub, sizeof pub, "%s%s attacks %s: the attack fails (fatigue) and %s need not "
-                                  "defend (001:284)",
+        snprintf(pub, sizeof pub,
+                 "%s%s attacks %s: the attack fails (fatigue) and %s need not "
+                 "defend (001:284)",
                  how, an, tn, tn);
     } else if (!passes) {
-        snprintf(pub, sizeof pub, "%s%s attacks %s: %d before potential is below fatigue %d — the "
-                                  "attack fails and %s need not defend (001:284)",
+        snprintf(pub, sizeof pub,
+                 "%s%s attacks %s: %d before potential is below fatigue %d — the "
+                 "attack fails and %s need not defend (001:284)",
                  how, an, tn, r.before_potential, fat, tn);
     } else {
         if (def) {
@@ -961,7 +970,8 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                                 json_integer(json_integer_value(json_object_get(used, dkind)) + 1));
             int tfat = rules_enc_stat(e, tgt, "fatigue", 1);
             if (is_true(def, "physical")) {
-                def_fails = (int)json_integer_value(json_object_get(def, "before_potential")) < tfat;
+                def_fails =
+                    (int)json_integer_value(json_object_get(def, "before_potential")) < tfat;
                 fatigue_rise(e, tgt, (int)json_integer_value(json_object_get(def, "d6")));
             }
             json_object_set(gm_res, "defence", def);
@@ -975,7 +985,9 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         dmg = k->brawl ? 1 : k->damage;
         const char *against = !def ? "no defence" : dkind;
         snprintf(pub, sizeof pub, "%s%s attacks %s (%s): %s", how, an, tn, against,
-                 hit ? "hit" : graze ? "a hit without damage (001:401)" : "miss");
+                 hit     ? "hit"
+                 : graze ? "a hit without damage (001:401)"
+                         : "miss");
         if (hit) {
             size_t len = strlen(pub);
             snprintf(pub + len, sizeof pub - len, ", %s (d6 %d%s)", part, r.d6,
@@ -1001,8 +1013,7 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         json_object_set_new(res, "damage", json_integer(dmg));
     }
     if (rose)
-        json_object_set_new(rules_enc_is_npc(e, cid) ? gm_res : res, "fatigue_rose",
-                            json_true());
+        json_object_set_new(rules_enc_is_npc(e, cid) ? gm_res : res, "fatigue_rose", json_true());
     char dtext[200] = "";
     if (hit)
         take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
@@ -1037,8 +1048,9 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         if (show_def)
             json_object_set(p, "defence", json_object_get(gm_res, "defence"));
         json_object_update(res, gm_res);
-        rules_enc_log_gm(e, "attack", dice, res, "%s: %s %d (C%d P%d, before potential %d vs "
-                                                 "fatigue %d)%s%s%s",
+        rules_enc_log_gm(e, "attack", dice, res,
+                         "%s: %s %d (C%d P%d, before potential %d vs "
+                         "fatigue %d)%s%s%s",
                          an, s.ability[0] ? s.ability : "attack", r.result, r.c, r.p,
                          r.before_potential, fat, (def && passes) ? "; " : "",
                          (def && passes) ? sec : "", hp_text);
@@ -1076,8 +1088,9 @@ static int act_defend(rules_enc *e, const rules_args *a, tb_err *err)
         if (strcmp(kind, "dodge") != 0)
             return rules_enc_rule(err, "the Dodge action readies a dodge only (001:364)");
         if (!cur || strcmp(cur, cid) != 0)
-            return rules_enc_rule(err, "the Dodge action is a standard action of %s's own turn "
-                                       "(001:364)",
+            return rules_enc_rule(err,
+                                  "the Dodge action is a standard action of %s's own turn "
+                                  "(001:364)",
                                   rules_enc_name(e, cid));
         int rc = check_can_act(e, cid, err);
         if (!rc)
@@ -1144,8 +1157,9 @@ static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is out of the fight", rules_enc_name(e, cid));
     const char *cur = rules_enc_current(e);
     if (cur && strcmp(cur, cid) == 0)
-        return rules_enc_rule(err, "a readied action fires in another character's turn, not in "
-                                   "%s's own (001:250)",
+        return rules_enc_rule(err,
+                              "a readied action fires in another character's turn, not in "
+                              "%s's own (001:250)",
                               rules_enc_name(e, cid));
     int rc = check_can_act(e, cid, err);
     if (rc)
@@ -1162,14 +1176,15 @@ static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_del(rules_enc_combatant(e, cid), "readied");
     const char *what = json_string_value(json_object_get(keep, "action"));
     char how[200];
-    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ",
-             rules_enc_name(e, cid), json_string_value(json_object_get(keep, "trigger")));
+    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ", rules_enc_name(e, cid),
+             json_string_value(json_object_get(keep, "trigger")));
     if (!rules_enc_is_npc(e, cid) || strcmp(what, "attack") != 0)
         rules_enc_log(e, "trigger", NULL, NULL, "%s%s acts just before %s (001:250)", how,
                       rules_enc_name(e, cid), rules_enc_name(e, by));
     else
-        rules_enc_log(e, "trigger", NULL, NULL, "%s's readied action fires: %s acts just before "
-                                                "%s (001:250)",
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s's readied action fires: %s acts just before "
+                      "%s (001:250)",
                       rules_enc_name(e, cid), rules_enc_name(e, cid), rules_enc_name(e, by));
     if (strcmp(what, "attack") == 0) {
         attack k;
@@ -1181,8 +1196,9 @@ static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
         else
             rc = attack_run(e, cid, &k, "Readied: ", err);
     } else {
-        rules_enc_log(e, "trigger", NULL, NULL, "%s does what they readied: %s (the GM resolves "
-                                                "it)",
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s does what they readied: %s (the GM resolves "
+                      "it)",
                       rules_enc_name(e, cid), what);
     }
     json_decref(keep);
@@ -1210,9 +1226,11 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *used = json_object_get(c, "free_used");
         size_t i;
         json_t *v;
-        json_array_foreach(used, i, v) if (strcmp(json_string_value(v), key) == 0) return
-            rules_enc_rule(err, "%s has already used the free action '%s' this turn (001:325)",
-                           rules_enc_name(e, cid), what);
+        json_array_foreach(used, i, v) if (
+            strcmp(json_string_value(v), key) ==
+            0) return rules_enc_rule(err,
+                                     "%s has already used the free action '%s' this turn (001:325)",
+                                     rules_enc_name(e, cid), what);
         if (!json_is_array(used)) {
             used = json_array();
             json_object_set_new(c, "free_used", used);
@@ -1300,9 +1318,11 @@ static int free_once(rules_enc *e, const char *cid, const char *name, tb_err *er
     json_t *used = json_object_get(c, "free_used");
     size_t i;
     json_t *v;
-    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) == 0) return
-        rules_enc_rule(err, "%s has already used the free action '%s' this turn (001:325)",
-                       rules_enc_name(e, cid), name);
+    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) ==
+                                       0) return rules_enc_rule(err,
+                                                                "%s has already used the free "
+                                                                "action '%s' this turn (001:325)",
+                                                                rules_enc_name(e, cid), name);
     if (!json_is_array(used)) {
         used = json_array();
         json_object_set_new(c, "free_used", used);
@@ -1355,8 +1375,9 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
     int given = rules_arg_given(a, "value"), v = rules_arg_int(a, "value");
     static const char *const TIMED[] = {"fall", "drop", "stumble", "daze", "weaken", "bind", NULL};
     if (part && !is_part(part))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act effect: 'part' must be one of torso, "
-                                            "sword_arm, other_arm, right_leg, left_leg (001:413)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'part' must be one of torso, "
+                       "sword_arm, other_arm, right_leg, left_leg (001:413)");
     const char *tn = rules_enc_name(e, tgt);
     interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
     if (strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0) {
@@ -1383,8 +1404,9 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
     for (int i = 0; TIMED[i]; i++)
         known |= strcmp(eff, TIMED[i]) == 0;
     if (!known)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act effect: 'effect' must be hit, drain, fall, "
-                                            "drop, stumble, daze, weaken or bind (001:121-136)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'effect' must be hit, drain, fall, "
+                       "drop, stumble, daze, weaken or bind (001:121-136)");
     int secs = given ? v : 2;
     /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
      * down." */
@@ -1398,29 +1420,52 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
          * ends"; one second ends in the next turn */
         rules_enc_cond_add(e, tgt, "no_defence", 0, 0);
     }
-    rules_enc_log(e, "effect", NULL, json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs,
-                                               "turns", turns),
+    rules_enc_log(e, "effect", NULL,
+                  json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
                   "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
     return 0;
 }
 
 /* ---- the table ---- */
 
-#define P_TARGET(req, l) {"target", RULES_PARAM_STRING, 1, 32, 0, req, l}
-#define P_ABILITY {"ability", RULES_PARAM_STRING, 1, 60, 0, 0, "ability rolled (from the sheet)"}
-#define P_ITEM {"item", RULES_PARAM_STRING, 1, 100, 0, 0, "item used: its bonuses (001:179)"}
+#define P_TARGET(req, l)                                                                           \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, req, l                                             \
+    }
+#define P_ABILITY                                                                                  \
+    {                                                                                              \
+        "ability", RULES_PARAM_STRING, 1, 60, 0, 0, "ability rolled (from the sheet)"              \
+    }
+#define P_ITEM                                                                                     \
+    {                                                                                              \
+        "item", RULES_PARAM_STRING, 1, 100, 0, 0, "item used: its bonuses (001:179)"               \
+    }
 #define P_PENALTY                                                                                  \
-    {"penalty", RULES_PARAM_INT, 0, 20, 0, 0, "situational penalty on consistency (001:103)"}
+    {                                                                                              \
+        "penalty", RULES_PARAM_INT, 0, 20, 0, 0, "situational penalty on consistency (001:103)"    \
+    }
 #define ATTACK_PARAMS                                                                              \
     P_ABILITY, P_ITEM,                                                                             \
-        {"aim", RULES_PARAM_STRING, 1, 15, 0, 0,                                                   \
+        {"aim",                                                                                    \
+         RULES_PARAM_STRING,                                                                       \
+         1,                                                                                        \
+         15,                                                                                       \
+         0,                                                                                        \
+         0,                                                                                        \
          "aimed body part: torso, sword_arm, other_arm, right_leg, left_leg (C-2, 001:416)"},      \
-        P_PENALTY,                                                                                 \
-        {"damage", RULES_PARAM_INT, 0, 10, 1, 0, "HP lost on a hit (weapon damage, 001:123, 574)"}, \
+        P_PENALTY, {"damage",                                                                      \
+                    RULES_PARAM_INT,                                                               \
+                    0,                                                                             \
+                    10,                                                                            \
+                    1,                                                                             \
+                    0,                                                                             \
+                    "HP lost on a hit (weapon damage, 001:123, 574)"},                             \
         {"ranged", RULES_PARAM_BOOL, 0, 1, 0, 0, "a ranged attack (no parry, 001:422)"},           \
         {"brawl", RULES_PARAM_BOOL, 0, 1, 0, 0, "a brawl attack: hit 1 (001:401)"},                \
         {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},               \
-        {"p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"}
+    {                                                                                              \
+        "p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"                    \
+    }
 
 static const rules_param P_NONE[] = {{0}};
 static const rules_param P_END[] = {
@@ -1441,8 +1486,7 @@ static const rules_param P_ATTACK[] = {
     {0},
 };
 static const rules_param P_READY[] = {
-    {"trigger", RULES_PARAM_STRING, 1, 120, 0, RULES_PARAM_REQUIRED,
-     "what must happen (001:248)"},
+    {"trigger", RULES_PARAM_STRING, 1, 120, 0, RULES_PARAM_REQUIRED, "what must happen (001:248)"},
     {"action", RULES_PARAM_STRING, 1, 60, 0, 0, "attack (default) or another action"},
     P_TARGET(0, "attacked (default: whoever triggers it)"),
     ATTACK_PARAMS,

@@ -24,8 +24,14 @@ static void fx_init(fixture *f)
                        -1, "order", "combatants");
     f->hidden = json_pack("{s:{}}", "combatants");
     f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = f->m, .enc = f->enc, .hidden = f->hidden, .rng = f->rng,
-                       .seat = "gm", .is_gm = 1, .log = json_array(), .gm_log = json_array()};
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .rng = f->rng,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
     tb_err err = {0};
     ck_assert_int_eq(f->m->start(&f->e, NULL, &err), 0);
 }
@@ -102,18 +108,18 @@ static int fx_act(fixture *f, const char *actor, const char *name, const char *p
     return rc;
 }
 
-#define ACT_OK(f, actor, name, params, ...)                                                       \
+#define ACT_OK(f, actor, name, params, ...)                                                        \
     do {                                                                                           \
         static const int faces_[] = {__VA_ARGS__};                                                 \
         tb_err e_ = {0};                                                                           \
         int rc_ = fx_act(f, actor, name, params, faces_, sizeof faces_ / sizeof faces_[0], &e_);   \
-        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                        \
+        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
     } while (0)
 #define ACT_NODICE(f, actor, name, params)                                                         \
     do {                                                                                           \
         tb_err e_ = {0};                                                                           \
         int rc_ = fx_act(f, actor, name, params, NULL, 0, &e_);                                    \
-        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                        \
+        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
     } while (0)
 
 static int refused(fixture *f, const char *actor, const char *name, const char *params,
@@ -194,9 +200,8 @@ START_TEST(delay_moves_the_character_and_passes_the_turn)
     ck_assert_str_eq(order_at(&f, 1), "e1");
     ck_assert_str_eq(order_at(&f, 2), "e3");
     ck_assert_str_eq(rules_enc_current(&f.e), "e2");
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(comb(&f, "e1"), "delayed"),
-                                                       "of")),
-                     "e2");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(comb(&f, "e1"), "delayed"), "of")), "e2");
     /* e2 ends the turn (a dodge is pre-rolled: Agility C0, d6 4); e1's delayed turn comes */
     ACT_OK(&f, "e2", "end_turn", NULL, 4);
     ck_assert_str_eq(rules_enc_current(&f.e), "e1");
@@ -231,8 +236,8 @@ START_TEST(a_readied_attack_fires_and_moves_before_the_trigger)
     ck_assert(json_is_true(json_object_get(comb(&f, "e1"), "readied")));
     ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "standard"), 0);
     refused(&f, "e1", "trigger", "{\"target\":\"e2\"}", "another character's turn");
-    ACT_OK(&f, "e1", "end_turn", NULL, 6);  /* e1's dodge: 6 */
-    ACT_OK(&f, "e2", "end_turn", NULL, 3);  /* e2's dodge: 3 */
+    ACT_OK(&f, "e1", "end_turn", NULL, 6); /* e1's dodge: 6 */
+    ACT_OK(&f, "e2", "end_turn", NULL, 3); /* e2's dodge: 3 */
     ck_assert_str_eq(rules_enc_current(&f.e), "e3");
     /* e3 steps in: the attack (d6 5 → 9) against e3, who holds no defence: its dodge first
      * (d6 2), as the defence is rolled before the attack (001:420) */
@@ -248,7 +253,7 @@ START_TEST(a_readied_attack_fires_and_moves_before_the_trigger)
     /* e3's next dodge: one dodge used since its turn began, C0 - 2 (001:426): d6 1, d10 5 5 */
     ACT_OK(&f, "e3", "end_turn", NULL, 1, 5, 5); /* round 2: e2 */
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e3"), "defence"), "consistency"), -2);
-    ACT_OK(&f, "e2", "end_turn", NULL);     /* e2 still holds its dodge 3: no roll */
+    ACT_OK(&f, "e2", "end_turn", NULL); /* e2 still holds its dodge 3: no roll */
     ACT_NODICE(&f, "e1", "ready", "{\"trigger\":\"never\",\"action\":\"run away\"}");
     ACT_NODICE(&f, "e1", "end_turn", NULL); /* its dodge was used by nobody: still held */
     ACT_NODICE(&f, "e3", "end_turn", NULL);
@@ -280,8 +285,7 @@ START_TEST(attacks_meet_pre_rolled_defences_whose_penalties_grow)
     refused(&f, "e2", "defend", "{\"kind\":\"block\",\"ability\":\"Sword\"}", "already holds");
     /* e1 attacks with C1 P0: d6 2, d10 7 → 7: a tie, the defence wins (001:420) */
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":1,\"p\":0}", 2, 7);
-    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1),
-                                  "result");
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
     ck_assert(json_is_false(json_object_get(res, "hit")));
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 5);
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
@@ -323,10 +327,10 @@ START_TEST(defence_uses_are_restored_at_the_start_of_the_turn)
     ck_assert_str_eq(rules_enc_current(&f.e), "e2");
     ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defended"));
     /* a ranged attack cannot be parried (001:422, 446): e1's parry is kept for the first melee
-     * attack and a dodge is rolled now (Agility C2: d6 1, d10 2 2 → 2), then the attack: d6 2, a tie */
+     * attack and a dodge is rolled now (Agility C2: d6 1, d10 2 2 → 2), then the attack: d6 2, a
+     * tie */
     ACT_OK(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0,\"ranged\":true}", 1, 2, 2, 2);
-    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1),
-                                  "result");
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
     ck_assert(json_is_false(json_object_get(res, "hit")));
     ck_assert_ptr_nonnull(json_object_get(comb(&f, "e1"), "kept_parry"));
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e1"), "defended"), "dodge"), 1);
@@ -341,7 +345,7 @@ START_TEST(the_attack_d6_picks_the_body_part_and_its_injury_effect)
     static const struct {
         int d6;
         const char *part, *cond;
-    } T[] = {{1, "left_leg", "fall"},   {2, "right_leg", "fall"}, {3, "other_arm", "drop"},
+    } T[] = {{1, "left_leg", "fall"},  {2, "right_leg", "fall"}, {3, "other_arm", "drop"},
              {4, "sword_arm", "drop"}, {5, "torso", "daze"},     {6, "torso", "daze"}};
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
         fixture f;
@@ -352,17 +356,14 @@ START_TEST(the_attack_d6_picks_the_body_part_and_its_injury_effect)
         rules_enc_cond_add(&f.e, "e2", "helpless", 0, 0); /* 001:435: no defence */
         int faces[] = {T[i].d6};
         tb_err err = {0};
-        ck_assert_int_eq(fx_act(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":5}", faces,
-                                1, &err),
-                         0);
+        ck_assert_int_eq(
+            fx_act(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":5}", faces, 1, &err), 0);
         ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 9), 0);
         json_t *inj = json_object_get(rules_enc_stats(&f.e, "e2"), "injuries");
         ck_assert_str_eq(json_string_value(json_array_get(inj, 0)), T[i].part);
-        ck_assert_msg(rules_enc_cond_has(&f.e, "e2", T[i].cond), "d6 %d: %s", T[i].d6,
-                      T[i].cond);
+        ck_assert_msg(rules_enc_cond_has(&f.e, "e2", T[i].cond), "d6 %d: %s", T[i].d6, T[i].cond);
         ck_assert_ptr_null(json_object_get(rules_enc_cond(&f.e, "e2", T[i].cond), "turns"));
-        ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")),
-                         "bloodied");
+        ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")), "bloodied");
         /* the NPC's HP are in the GM log only; no public entry carries dice of its defence */
         ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "stats"));
         fx_free(&f);
@@ -399,8 +400,9 @@ START_TEST(injury_levels_set_the_dying_clock)
     rules_enc_set_out(&f.e, "e2", NULL); /* the GM stabilises e2 for the rest of the test */
     json_object_del(comb(&f, "e2"), "dying");
     /* the GM's hit 9 on e3: -8 is held at -5, mutilated: unconscious at once, dead in 2 minutes */
-    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e3\",\"effect\":\"hit\",\"value\":9,"
-                                   "\"part\":\"left_leg\"}");
+    ACT_NODICE(&f, NULL, "effect",
+               "{\"target\":\"e3\",\"effect\":\"hit\",\"value\":9,"
+               "\"part\":\"left_leg\"}");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), -5);
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "unconscious");
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e3"), "dying"), "dead"), 61);
@@ -429,8 +431,7 @@ START_TEST(fatigue_rises_at_most_once_per_turn)
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":9}", 4, 1);
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defence"), "result"), 4);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
-    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1),
-                                  "result");
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
     ck_assert(json_is_false(json_object_get(res, "fatigue_ok")));
     ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defended"));
     /* e1's own dodge (d6 2) used against e2's attack: no second rise before e1's next turn */
@@ -515,9 +516,9 @@ START_TEST(free_actions_once_each_ongoing_ends_the_turn)
     refused(&f, "e1", "act", "{\"type\":\"standard\",\"what\":\"draw\"}", "no standard left");
     refused(&f, "e1", "act", "{\"type\":\"ongoing\",\"what\":\"climb\"}", "no standard left");
     tb_err err = {0};
-    ck_assert_int_eq(fx_act(&f, "e1", "act", "{\"type\":\"sideways\",\"what\":\"x\"}", NULL, 0,
-                            &err),
-                     TB_BAD_REQUEST);
+    ck_assert_int_eq(
+        fx_act(&f, "e1", "act", "{\"type\":\"sideways\",\"what\":\"x\"}", NULL, 0, &err),
+        TB_BAD_REQUEST);
     ACT_OK(&f, "e1", "end_turn", NULL, 1);
     ACT_OK(&f, "e2", "act", "{\"type\":\"ongoing\",\"what\":\"climb\"}", 4, 5, 6);
     ck_assert(rules_enc_cond_has(&f.e, "e2", "ongoing"));
@@ -650,8 +651,9 @@ START_TEST(the_action_table_says_who_may_act)
     static const struct {
         const char *name;
         rules_enc_who who;
-    } T[] = {{"begin", RULES_ENC_GM},     {"attack", RULES_ENC_TURN},  {"delay", RULES_ENC_TURN},
-             {"ready", RULES_ENC_TURN},   {"trigger", RULES_ENC_OWNER}, {"defend", RULES_ENC_OWNER},
+    } T[] = {{"begin", RULES_ENC_GM},      {"attack", RULES_ENC_TURN},
+             {"delay", RULES_ENC_TURN},    {"ready", RULES_ENC_TURN},
+             {"trigger", RULES_ENC_OWNER}, {"defend", RULES_ENC_OWNER},
              {"end_turn", RULES_ENC_TURN}, {"effect", RULES_ENC_GM}};
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
         const rules_enc_action *a = rules_module_action(m, T[i].name);
