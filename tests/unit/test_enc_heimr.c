@@ -1,15 +1,676 @@
-/* The heimr encounter modules (rules/heimr/enc_heimr.c), driven directly with a scripted RNG. */
+/* heimr.combat (rules/heimr/enc_heimr.c), driven directly with scripted dice. Rulebook
+ * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly: a script
+ * must be used up, no more and no less (fx_act checks it). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "encounter.h"
 
-START_TEST(registered)
+typedef struct fixture {
+    rules_enc e;
+    json_t *enc, *hidden;
+    rules_rng *rng;
+    const rules_module *m;
+} fixture;
+
+static void fx_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->m = rules_module_find("heimr.combat");
+    ck_assert_ptr_nonnull(f->m);
+    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}}", "module", "heimr.combat", "round", 0, "turn",
+                       -1, "order", "combatants");
+    f->hidden = json_pack("{s:{}}", "combatants");
+    f->rng = rules_rng_scripted(NULL, 0);
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .rng = f->rng,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
+    tb_err err = {0};
+    ck_assert_int_eq(f->m->start(&f->e, NULL, &err), 0);
+}
+
+static void fx_free(fixture *f)
+{
+    json_decref(f->enc);
+    json_decref(f->hidden);
+    json_decref(f->e.log);
+    json_decref(f->e.gm_log);
+    rules_rng_destroy(f->rng);
+}
+
+/* A heimr sheet: dex, sta, willpower, hp, fatigue and one extra ability JSON (or NULL). */
+static json_t *sheet(int dex, int sta, int wp, int hp, int fatigue, const char *abilities)
+{
+    json_t *s = json_pack("{s:s, s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:i, s:i, s:i, s:i, s:i}",
+                          "name", "X", "attributes", "str", 1, "dex", dex, "sta", sta, "int", 0,
+                          "soc", 0, "emp", 0, "hp", hp, "hp_max", hp > 0 ? hp : 5, "willpower", wp,
+                          "willpower_max", wp, "fatigue", fatigue);
+    if (abilities)
+        json_object_set_new(s, "abilities", json_loads(abilities, 0, NULL));
+    return s;
+}
+
+/* Adds a combatant as server/ops_enc.c does: the public object, the sheet_stats copied, join. */
+static void fx_add(fixture *f, const char *cid, const char *name, const char *seat, int npc,
+                   json_t *sh /* stolen */)
+{
+    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
+                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
+                                  "side", npc ? "foes" : "party", "seat", seat, "npc", npc,
+                                  "conditions"));
+    json_t *stats = rules_enc_stats(&f->e, cid);
+    for (const char *const *k = f->m->sheet_stats; *k; k++) {
+        json_t *v = json_object_get(sh, *k);
+        if (v)
+            json_object_set_new(stats, *k, json_deep_copy(v));
+    }
+    tb_err err = {0};
+    f->e.actor = cid;
+    ck_assert_int_eq(f->m->join(&f->e, cid, sh, &err), 0);
+    json_decref(sh);
+}
+
+/* Runs action `name` for `actor` with params (JSON text) and the scripted faces; returns its
+ * code. The script must be used up exactly. */
+static int fx_act(fixture *f, const char *actor, const char *name, const char *params,
+                  const int *faces, size_t n, tb_err *err)
+{
+    rules_rng_destroy(f->rng);
+    f->rng = f->e.rng = rules_rng_scripted(faces, n);
+    const rules_enc_action *a = rules_module_action(f->m, name);
+    ck_assert_msg(a != NULL, "no action %s", name);
+    json_t *p = json_loads(params ? params : "{}", 0, NULL);
+    ck_assert_msg(p != NULL, "bad params %s", params);
+    rules_args args;
+    memset(err, 0, sizeof *err);
+    int rc = rules_args_parse(name, a->params, p, &args, err);
+    f->e.actor = actor;
+    if (rc == 0)
+        rc = a->fn(&f->e, &args, err);
+    if (rules_rng_exhausted(f->rng) || getenv("ENC_DEBUG")) {
+        char *dump = json_dumps(f->e.log, JSON_INDENT(1));
+        fprintf(stderr, "%s\n", dump);
+        free(dump);
+    }
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "%s: the dice script is too short", name);
+    if (rc == 0) {
+        rules_rng_die(f->rng, 6);
+        ck_assert_msg(rules_rng_exhausted(f->rng), "%s: the dice script is too long", name);
+    }
+    json_decref(p);
+    return rc;
+}
+
+#define ACT_OK(f, actor, name, params, ...)                                                        \
+    do {                                                                                           \
+        static const int faces_[] = {__VA_ARGS__};                                                 \
+        tb_err e_ = {0};                                                                           \
+        int rc_ = fx_act(f, actor, name, params, faces_, sizeof faces_ / sizeof faces_[0], &e_);   \
+        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
+    } while (0)
+#define ACT_NODICE(f, actor, name, params)                                                         \
+    do {                                                                                           \
+        tb_err e_ = {0};                                                                           \
+        int rc_ = fx_act(f, actor, name, params, NULL, 0, &e_);                                    \
+        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
+    } while (0)
+
+static int refused(fixture *f, const char *actor, const char *name, const char *params,
+                   const char *needle)
+{
+    tb_err err = {0};
+    int rc = fx_act(f, actor, name, params, NULL, 0, &err);
+    ck_assert_msg(rc != 0, "%s should be refused", name);
+    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' does not say '%s'", err.msg, needle);
+    return rc;
+}
+
+static const char *order_at(fixture *f, size_t i)
+{
+    return json_string_value(json_array_get(json_object_get(f->enc, "order"), i));
+}
+
+static json_t *comb(fixture *f, const char *cid)
+{
+    return rules_enc_combatant(&f->e, cid);
+}
+
+static int ival(json_t *o, const char *key)
+{
+    return (int)json_integer_value(json_object_get(o, key));
+}
+
+/* Three PCs with dex 0 and willpower 1 (C0: one d6 each), ordered e1 e2 e3 by d6 6, 4, 2; the
+ * fourth argument: the ability sheet JSON of everyone. */
+static void fx_three(fixture *f, const char *abilities)
+{
+    fx_add(f, "e1", "Ann", "p1", 0, sheet(0, 2, 1, 5, 2, abilities));
+    fx_add(f, "e2", "Bob", "p2", 0, sheet(0, 2, 1, 5, 2, abilities));
+    fx_add(f, "e3", "Cat", "p3", 0, sheet(0, 2, 1, 5, 2, abilities));
+    ACT_OK(f, NULL, "begin", NULL, 6, 4, 2);
+    ck_assert_str_eq(rules_enc_current(&f->e), "e1");
+}
+
+/* ---- initiative ---- */
+
+START_TEST(initiative_by_dexterity_and_willpower_ties_to_the_higher_willpower)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Ann", "p1", 0, sheet(0, 2, 2, 5, 2, NULL));
+    fx_add(&f, "e2", "Bob", "p2", 0, sheet(0, 2, 4, 5, 2, NULL));
+    fx_add(&f, "e3", "Orc", "gm", 1, sheet(1, 2, 0, 5, 2, NULL));
+    /* 001:242: e1 C0 P2: d6 3 → 5; e2 C0 P4: d6 1 → 5 (tie: willpower 4 first); e3 C1 P0: d6 2,
+     * d10 9 → 9 */
+    ACT_OK(&f, NULL, "begin", NULL, 3, 1, 2, 9);
+    ck_assert_str_eq(order_at(&f, 0), "e3");
+    ck_assert_str_eq(order_at(&f, 1), "e2");
+    ck_assert_str_eq(order_at(&f, 2), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    ck_assert_int_eq(ival(f.enc, "seconds"), 0);
+    ck_assert_int_eq(ival(f.enc, "turn_seconds"), 2);
+    ck_assert_int_eq(ival(comb(&f, "e2"), "init"), 5);
+    /* the NPC's score is hidden, its roll in the GM log only */
+    ck_assert_ptr_null(json_object_get(comb(&f, "e3"), "init"));
+    ck_assert_int_eq(ival(rules_enc_hidden_of(&f.e, "e3"), "init"), 9);
+    ck_assert_int_eq(json_array_size(f.e.gm_log), 1);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "standard"), 1);
+    refused(&f, NULL, "begin", NULL, "initiative is thrown once");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- delaying (001:244-246) ---- */
+
+START_TEST(delay_moves_the_character_and_passes_the_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    ACT_NODICE(&f, "e1", "delay", "{\"target\":\"e2\",\"when\":\"after\"}");
+    ck_assert_str_eq(order_at(&f, 0), "e2");
+    ck_assert_str_eq(order_at(&f, 1), "e1");
+    ck_assert_str_eq(order_at(&f, 2), "e3");
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(comb(&f, "e1"), "delayed"), "of")), "e2");
+    /* e2 ends the turn (a dodge is pre-rolled: Agility C0, d6 4); e1's delayed turn comes */
+    ACT_OK(&f, "e2", "end_turn", NULL, 4);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    /* after acting, no delay (001:246 "at the start of their turn") */
+    refused(&f, "e1", "delay", "{\"target\":\"e1\",\"when\":\"after\"}", "themselves");
+    ACT_NODICE(&f, "e1", "act", "{\"type\":\"free\",\"what\":\"shout\"}");
+    refused(&f, "e1", "delay", "{\"target\":\"e3\",\"when\":\"after\"}", "start of the turn");
+    ACT_OK(&f, "e1", "end_turn", NULL, 5);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "delayed"));
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    /* e3 delays until just before e2, who has acted: e3 goes first from the next round on */
+    ACT_NODICE(&f, "e3", "delay", "{\"target\":\"e2\",\"when\":\"before\"}");
+    ck_assert_str_eq(order_at(&f, 0), "e3");
+    ck_assert_str_eq(order_at(&f, 1), "e2");
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    ck_assert_int_eq(ival(f.enc, "seconds"), 2);
+    refused(&f, "e3", "delay", "{\"target\":\"e2\",\"when\":\"before\"}", "already acts just");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- readied actions (001:248-250) ---- */
+
+START_TEST(a_readied_attack_fires_and_moves_before_the_trigger)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    ACT_NODICE(&f, "e1", "ready",
+               "{\"trigger\":\"Cat steps in\",\"target\":\"e3\",\"c\":0,\"p\":4,\"damage\":2}");
+    ck_assert(json_is_true(json_object_get(comb(&f, "e1"), "readied")));
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "standard"), 0);
+    refused(&f, "e1", "trigger", "{\"target\":\"e2\"}", "another character's turn");
+    ACT_OK(&f, "e1", "end_turn", NULL, 6); /* e1's dodge: 6 */
+    ACT_OK(&f, "e2", "end_turn", NULL, 3); /* e2's dodge: 3 */
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    /* e3 steps in: the attack (d6 5 → 9) against e3, who holds no defence: its dodge first
+     * (d6 2), as the defence is rolled before the attack (001:420) */
+    ACT_OK(&f, "e1", "trigger", "{\"target\":\"e3\"}", 2, 5);
+    ck_assert_str_eq(order_at(&f, 0), "e2");
+    ck_assert_str_eq(order_at(&f, 1), "e1");
+    ck_assert_str_eq(order_at(&f, 2), "e3");
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3"); /* still e3's turn */
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "readied"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), 3);
+    refused(&f, "e1", "trigger", "{\"target\":\"e3\"}", "no readied action");
+    /* a readied action whose trigger does not come is lost at the start of the next turn */
+    /* e3's next dodge: one dodge used since its turn began, C0 - 2 (001:426): d6 1, d10 5 5 */
+    ACT_OK(&f, "e3", "end_turn", NULL, 1, 5, 5); /* round 2: e2 */
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e3"), "defence"), "consistency"), -2);
+    ACT_OK(&f, "e2", "end_turn", NULL); /* e2 still holds its dodge 3: no roll */
+    ACT_NODICE(&f, "e1", "ready", "{\"trigger\":\"never\",\"action\":\"run away\"}");
+    ACT_NODICE(&f, "e1", "end_turn", NULL); /* its dodge was used by nobody: still held */
+    ACT_NODICE(&f, "e3", "end_turn", NULL);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "ready"));
+    json_t *last = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(last, "action")), "ready-lost");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- pre-rolled defences (001:418-446) ---- */
+
+static const char *DEF_ABILITIES =
+    "[{\"name\":\"Agility\",\"attributes\":[\"dex\"],\"base_consistency\":1,"
+    "\"trained_consistency\":1},{\"name\":\"Sword\",\"attributes\":[\"str\"],"
+    "\"base_consistency\":0}]";
+
+START_TEST(attacks_meet_pre_rolled_defences_whose_penalties_grow)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, DEF_ABILITIES);
+    /* e2 pre-rolls a dodge: Agility C2 P0 (dex 0): d6 3, d10 5 7 → 7 */
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 3, 5, 7);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "stance")), "dodge");
+    refused(&f, "e2", "defend", "{\"kind\":\"block\",\"ability\":\"Sword\"}", "already holds");
+    /* e1 attacks with C1 P0: d6 2, d10 7 → 7: a tie, the defence wins (001:420) */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":1,\"p\":0}", 2, 7);
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert(json_is_false(json_object_get(res, "hit")));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 5);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defence"));
+    /* the next dodge: C2 - 2 (one dodge used, 001:426) = 0: d6 4 */
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 4);
+    json_t *d = json_object_get(comb(&f, "e2"), "defence");
+    ck_assert_int_eq(ival(d, "consistency"), 0);
+    ck_assert_int_eq(ival(d, "situational"), 2);
+    ck_assert_int_eq(ival(d, "result"), 4);
+    /* a block has its own count: no penalty; it waits, as the dodge is held */
+    refused(&f, "e2", "defend", "{\"kind\":\"block\"}", "already holds");
+    /* a parry is one per melee weapon between turns */
+    json_object_del(comb(&f, "e2"), "defence");
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"parry\",\"ability\":\"Sword\"}", 5);
+    json_object_set_new(json_object_get(comb(&f, "e2"), "defended"), "parry", json_integer(1));
+    json_object_del(comb(&f, "e2"), "defence");
+    refused(&f, "e2", "defend", "{\"kind\":\"parry\",\"ability\":\"Sword\"}", "one parry per");
+    refused(&f, "e2", "defend", "{\"kind\":\"block\"}", "needs a shield");
+    /* uses are restored at the start of e2's turn (001:428) */
+    ACT_OK(&f, "e1", "end_turn", "{\"defence\":\"parry\",\"ability\":\"Sword\"}", 2);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defended"));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(defence_uses_are_restored_at_the_start_of_the_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, DEF_ABILITIES);
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 3, 5, 7);
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":10}", 6); /* 16 > 7: hit */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
+    /* e1 ends with a parry (Sword C0 P1, d6 2 → 3); e2's turn restores its uses */
+    ACT_OK(&f, "e1", "end_turn", "{\"defence\":\"parry\",\"ability\":\"Sword\"}", 2);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defended"));
+    /* a ranged attack cannot be parried (001:422, 446): e1's parry is kept for the first melee
+     * attack and a dodge is rolled now (Agility C2: d6 1, d10 2 2 → 2), then the attack: d6 2, a
+     * tie */
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0,\"ranged\":true}", 1, 2, 2, 2);
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert(json_is_false(json_object_get(res, "hit")));
+    ck_assert_ptr_nonnull(json_object_get(comb(&f, "e1"), "kept_parry"));
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e1"), "defended"), "dodge"), 1);
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- body parts and injuries (001:143-166, 409-414) ---- */
+
+START_TEST(the_attack_d6_picks_the_body_part_and_its_injury_effect)
+{
+    static const struct {
+        int d6;
+        const char *part, *cond;
+    } T[] = {{1, "left_leg", "fall"},  {2, "right_leg", "fall"}, {3, "other_arm", "drop"},
+             {4, "sword_arm", "drop"}, {5, "torso", "daze"},     {6, "torso", "daze"}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        fixture f;
+        fx_init(&f);
+        fx_add(&f, "e1", "Ann", "p1", 0, sheet(0, 2, 1, 5, 1, NULL));
+        fx_add(&f, "e2", "Orc", "gm", 1, sheet(0, 2, 0, 1, 1, NULL));
+        ACT_OK(&f, NULL, "begin", NULL, 6, 1);
+        rules_enc_cond_add(&f.e, "e2", "helpless", 0, 0); /* 001:435: no defence */
+        int faces[] = {T[i].d6};
+        tb_err err = {0};
+        ck_assert_int_eq(
+            fx_act(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":5}", faces, 1, &err), 0);
+        ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 9), 0);
+        json_t *inj = json_object_get(rules_enc_stats(&f.e, "e2"), "injuries");
+        ck_assert_str_eq(json_string_value(json_array_get(inj, 0)), T[i].part);
+        ck_assert_msg(rules_enc_cond_has(&f.e, "e2", T[i].cond), "d6 %d: %s", T[i].d6, T[i].cond);
+        ck_assert_ptr_null(json_object_get(rules_enc_cond(&f.e, "e2", T[i].cond), "turns"));
+        ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")), "bloodied");
+        /* the NPC's HP are in the GM log only; no public entry carries dice of its defence */
+        ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "stats"));
+        fx_free(&f);
+    }
+}
+END_TEST
+
+START_TEST(injury_levels_set_the_dying_clock)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Ann", "p1", 0, sheet(0, 2, 1, 5, 1, NULL));
+    fx_add(&f, "e2", "Bob", "p2", 0, sheet(0, 2, 0, 1, 1, NULL));
+    fx_add(&f, "e3", "Cat", "p3", 0, sheet(0, 2, 0, 1, 1, NULL));
+    ACT_OK(&f, NULL, "begin", NULL, 6, 2, 1);
+    rules_enc_cond_add(&f.e, "e2", "helpless", 0, 0);
+    rules_enc_cond_add(&f.e, "e3", "helpless", 0, 0);
+    /* hit 3 on 1 HP: -2, mangled (001:165): unconscious in 5 minutes, dead in 10 (2 s rounds) */
+    /* aiming: C0 - 2 (001:416): d6 1, d10 4 6 → 1 + 5 */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":5,\"damage\":3,\"aim\":\"torso\"}",
+           1, 4, 6);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), -2);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")), "mangled");
+    json_t *dying = json_object_get(comb(&f, "e2"), "dying");
+    ck_assert_int_eq(ival(dying, "unconscious"), 151);
+    ck_assert_int_eq(ival(dying, "dead"), 301);
+    ck_assert(!rules_enc_is_out(&f.e, "e2"));
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "daze")); /* aimed at the torso (001:416) */
+    /* from one level to the next: mangled → mutilated, the sooner death wins */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"hit\",\"value\":2}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "injury")), "mutilated");
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "dying"), "dead"), 61);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "out")), "unconscious");
+    rules_enc_set_out(&f.e, "e2", NULL); /* the GM stabilises e2 for the rest of the test */
+    json_object_del(comb(&f, "e2"), "dying");
+    /* the GM's hit 9 on e3: -8 is held at -5, mutilated: unconscious at once, dead in 2 minutes */
+    ACT_NODICE(&f, NULL, "effect",
+               "{\"target\":\"e3\",\"effect\":\"hit\",\"value\":9,"
+               "\"part\":\"left_leg\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), -5);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "unconscious");
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e3"), "dying"), "dead"), 61);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "prone"));
+    /* the turn pointer skips e3 */
+    ACT_OK(&f, "e1", "end_turn", NULL, 4);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    refused(&f, "e2", "act", "{\"type\":\"free\",\"what\":\"x\"}", "dazed");
+    ACT_NODICE(&f, "e2", "end_turn", NULL); /* dazed: cannot defend, nothing pre-rolled */
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- fatigue (001:284-314) ---- */
+
+START_TEST(fatigue_rises_at_most_once_per_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    rules_enc_stat_set(&f.e, "e1", "fatigue", 3);
+    /* e1's attack d6 1 is below fatigue 3: 4 (001:286); before potential 1 < 3: it fails
+     * (001:284) and e2 need not defend: the dodge rolled for it first (d6 4) stays held */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":9}", 4, 1);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defence"), "result"), 4);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert(json_is_false(json_object_get(res, "fatigue_ok")));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defended"));
+    /* e1's own dodge (d6 2) used against e2's attack: no second rise before e1's next turn */
+    ACT_OK(&f, "e1", "end_turn", NULL, 2);
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
+    ck_assert(json_is_true(json_object_get(comb(&f, "e1"), "fatigue_rose")));
+    /* the dodge's 2 before potential was below fatigue 4: it fails, the attack hits */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 4);
+    ACT_NODICE(&f, "e2", "end_turn", NULL); /* still holds its dodge 4 */
+    ACT_OK(&f, "e3", "end_turn", NULL, 6);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "fatigue_rose"));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_breather_lowers_fatigue_to_no_less_than_base)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL); /* stamina 2: base fatigue 2 */
+    rules_enc_stat_set(&f.e, "e1", "fatigue", 3);
+    /* ongoing: now, and the turn ends with -2 on defences (001:326): the dodge C-2 d6 4, d10 3 9 */
+    ACT_OK(&f, "e1", "breather", NULL, 4, 3, 9);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 2);
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "ongoing"));
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e1"), "defence"), "consistency"), -2);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e1"), "defence"), "result"), 3);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    /* upcoming: e2's turn ends now, the breather finishes with its next standard action */
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 7);
+    ACT_OK(&f, "e2", "breather", "{\"upcoming\":true}", 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 7);
+    ck_assert_ptr_nonnull(json_object_get(comb(&f, "e2"), "upcoming"));
+    ACT_OK(&f, "e3", "end_turn", NULL, 5);
+    ck_assert_ptr_null(rules_enc_cond(&f.e, "e1", "ongoing")); /* gone at e1's turn start */
+    ACT_NODICE(&f, "e1", "end_turn", NULL);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e2", "standard"), 0);
+    ck_assert_ptr_nonnull(json_object_get(comb(&f, "e2"), "continuing"));
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 5);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_back)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    ACT_OK(&f, "e1", "act", "{\"type\":\"upcoming\",\"what\":\"crawl\"}", 3);
+    ck_assert_ptr_nonnull(json_object_get(comb(&f, "e1"), "upcoming"));
+    /* e2 attacks e1 (its held dodge 3; attack d6 2 → 2: miss) — still interrupted (001:327) */
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", 2);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "upcoming"));
+    ACT_OK(&f, "e2", "end_turn", NULL, 2);
+    /* e3: an upcoming action, cancelled at the start of its next turn */
+    ACT_OK(&f, "e3", "act", "{\"type\":\"upcoming\",\"what\":\"crawl\"}", 2);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "standard"), 1); /* not lost */
+    ACT_OK(&f, "e1", "end_turn", NULL, 6);
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "standard"), 0);
+    ACT_NODICE(&f, "e3", "cancel", NULL);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "standard"), 1);
+    refused(&f, "e3", "cancel", NULL, "no upcoming action");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- action types and effects ---- */
+
+START_TEST(free_actions_once_each_ongoing_ends_the_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    ACT_NODICE(&f, "e1", "act", "{\"type\":\"free\",\"what\":\"Speak\"}");
+    refused(&f, "e1", "act", "{\"type\":\"free\",\"what\":\"speak\"}", "already used the free");
+    ACT_NODICE(&f, "e1", "act", "{\"type\":\"standard\",\"what\":\"move\"}");
+    refused(&f, "e1", "act", "{\"type\":\"standard\",\"what\":\"draw\"}", "no standard left");
+    refused(&f, "e1", "act", "{\"type\":\"ongoing\",\"what\":\"climb\"}", "no standard left");
+    tb_err err = {0};
+    ck_assert_int_eq(
+        fx_act(&f, "e1", "act", "{\"type\":\"sideways\",\"what\":\"x\"}", NULL, 0, &err),
+        TB_BAD_REQUEST);
+    ACT_OK(&f, "e1", "end_turn", NULL, 1);
+    ACT_OK(&f, "e2", "act", "{\"type\":\"ongoing\",\"what\":\"climb\"}", 4, 5, 6);
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "ongoing"));
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    /* prone: stand up is a free action, but not while fallen */
+    ACT_NODICE(&f, "e3", "drop_prone", NULL);
+    refused(&f, "e3", "drop_prone", NULL, "already used");
+    ACT_NODICE(&f, "e3", "stand", NULL);
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "prone"));
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e3\",\"effect\":\"fall\"}");
+    refused(&f, "e3", "stand", NULL, "cannot stand up yet");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(effects_last_half_their_seconds_in_turns)
+{
+    static const struct {
+        const char *effect;
+        int secs, turns;
+    } T[] = {{"stumble", 5, 2}, {"weaken", 2, 1}, {"bind", 4, 2}, {"drop", 7, 3}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        fixture f;
+        fx_init(&f);
+        fx_three(&f, NULL);
+        static const char *const ALL[] = {"e1", "e2", "e3"};
+        for (int k = 0; k < 3; k++) /* no defences: no dice at the ends of turns */
+            rules_enc_cond_add(&f.e, ALL[k], "helpless", 0, 0);
+        char p[120];
+        snprintf(p, sizeof p, "{\"target\":\"e1\",\"effect\":\"%s\",\"value\":%d}", T[i].effect,
+                 T[i].secs);
+        ACT_NODICE(&f, NULL, "effect", p);
+        ck_assert_int_eq(ival(rules_enc_cond(&f.e, "e1", T[i].effect), "turns"), T[i].turns);
+        /* counted down at the end of each of e1's turns */
+        for (int k = 0; k < T[i].turns; k++) {
+            ck_assert(rules_enc_cond_has(&f.e, "e1", T[i].effect));
+            ACT_NODICE(&f, "e1", "end_turn", NULL);
+            ACT_NODICE(&f, "e2", "end_turn", NULL);
+            ACT_NODICE(&f, "e3", "end_turn", NULL);
+        }
+        ck_assert(!rules_enc_cond_has(&f.e, "e1", T[i].effect));
+        fx_free(&f);
+    }
+}
+END_TEST
+
+START_TEST(an_odd_daze_allows_defending_from_the_start_of_its_last_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    ACT_OK(&f, "e1", "end_turn", NULL, 6);
+    /* daze 3: one turn (001:270); no attacks, no defences (001:128) */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":3}");
+    refused(&f, "e2", "defend", "{\"kind\":\"dodge\"}", "cannot make defensive rolls");
+    refused(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", "dazed");
+    /* got in this very turn, it passes at its end: the next dodge is rolled then (d6 3) */
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "daze"));
+    /* daze 3 again, outside e2's turn: odd, so e2 defends from the start of that turn (001:280) */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":3}");
+    ACT_OK(&f, "e3", "end_turn", NULL, 2);
+    ACT_NODICE(&f, "e1", "end_turn", NULL); /* still holds its dodge 6 */
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert(json_is_true(json_object_get(rules_enc_cond(&f.e, "e2", "daze"), "defend")));
+    /* its held dodge 3 meets e1's attack (d6 4: hit), and counts as used */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0}", 4);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
+    refused(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", "dazed");
+    /* daze 1: no turn, but no defence until the start of the next turn (001:280) */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e3\",\"effect\":\"daze\",\"value\":1}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "no_defence"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "daze"));
+    refused(&f, "e3", "defend", "{\"kind\":\"dodge\"}", "cannot make defensive rolls");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- secrets ---- */
+
+START_TEST(an_npc_defence_and_numbers_stay_in_the_gm_half)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Ann", "p1", 0, sheet(0, 2, 1, 5, 1, NULL));
+    fx_add(&f, "e2", "Orc", "gm", 1, sheet(0, 2, 0, 3, 1, NULL));
+    ACT_OK(&f, NULL, "begin", NULL, 6, 1);
+    size_t pub0 = json_array_size(f.e.log);
+    /* the orc holds no defence: a dodge (d6 2) before the attack (d6 6, P0 → 6: hit) */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0}", 2, 6);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 2);
+    for (size_t i = pub0; i < json_array_size(f.e.log); i++) {
+        json_t *l = json_array_get(f.e.log, i);
+        const char *text = json_string_value(json_object_get(l, "text"));
+        ck_assert_msg(!strstr(text, "HP"), "public: %s", text);
+        ck_assert_ptr_null(json_object_get(json_object_get(l, "result"), "defence"));
+        if (strcmp(json_string_value(json_object_get(l, "action")), "defend") == 0)
+            ck_assert_ptr_null(json_object_get(l, "dice"));
+    }
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "stats"));
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* the orc's end-of-turn dodge: its value hidden, the stance public */
+    ACT_OK(&f, "e2", "end_turn", NULL, 4);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "defence"));
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "stance")), "dodge");
+    ck_assert_int_eq(ival(json_object_get(rules_enc_hidden_of(&f.e, "e2"), "defence"), "result"),
+                     4);
+    /* an NPC's readied action: public marker, hidden trigger */
+    ACT_OK(&f, "e1", "end_turn", NULL);
+    ACT_NODICE(&f, "e2", "ready", "{\"trigger\":\"the secret signal\",\"c\":0,\"p\":0}");
+    ck_assert(json_is_true(json_object_get(comb(&f, "e2"), "readied")));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "ready"));
+    char *dump = json_dumps(f.enc, 0);
+    ck_assert_ptr_null(strstr(dump, "secret signal"));
+    free(dump);
+    dump = json_dumps(f.e.log, 0);
+    ck_assert_ptr_null(strstr(dump, "secret signal"));
+    free(dump);
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- who may act: the server's check (server/ops_enc.c check_who) on this table ---- */
+
+START_TEST(the_action_table_says_who_may_act)
 {
     const rules_module *m = rules_module_find("heimr.combat");
-    ck_assert_ptr_nonnull(m);
-    ck_assert_str_eq(m->system, "heimr");
+    ck_assert_ptr_null(m->may_act); /* TURN actions: the current entry of the order only */
+    static const struct {
+        const char *name;
+        rules_enc_who who;
+    } T[] = {{"begin", RULES_ENC_GM},      {"attack", RULES_ENC_TURN},
+             {"delay", RULES_ENC_TURN},    {"ready", RULES_ENC_TURN},
+             {"trigger", RULES_ENC_OWNER}, {"defend", RULES_ENC_OWNER},
+             {"end_turn", RULES_ENC_TURN}, {"effect", RULES_ENC_GM}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        const rules_enc_action *a = rules_module_action(m, T[i].name);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_int_eq(a->who, T[i].who);
+        ck_assert_ptr_nonnull(a->cite);
+    }
+    /* a player controls only their own PC */
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, NULL);
+    f.e.is_gm = 0;
+    f.e.seat = "p2";
+    ck_assert(!rules_enc_controls(&f.e, "e1"));
+    ck_assert(rules_enc_controls(&f.e, "e2"));
+    ck_assert_str_ne(rules_enc_current(&f.e), "e2"); /* e2 would be refused: e1's turn */
+    fx_free(&f);
 }
 END_TEST
 
@@ -17,7 +678,21 @@ int main(void)
 {
     Suite *s = suite_create("enc_heimr");
     TCase *tc = tcase_create("module");
-    tcase_add_test(tc, registered);
+    tcase_add_test(tc, initiative_by_dexterity_and_willpower_ties_to_the_higher_willpower);
+    tcase_add_test(tc, delay_moves_the_character_and_passes_the_turn);
+    tcase_add_test(tc, a_readied_attack_fires_and_moves_before_the_trigger);
+    tcase_add_test(tc, attacks_meet_pre_rolled_defences_whose_penalties_grow);
+    tcase_add_test(tc, defence_uses_are_restored_at_the_start_of_the_turn);
+    tcase_add_test(tc, the_attack_d6_picks_the_body_part_and_its_injury_effect);
+    tcase_add_test(tc, injury_levels_set_the_dying_clock);
+    tcase_add_test(tc, fatigue_rises_at_most_once_per_turn);
+    tcase_add_test(tc, a_breather_lowers_fatigue_to_no_less_than_base);
+    tcase_add_test(tc, an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_back);
+    tcase_add_test(tc, free_actions_once_each_ongoing_ends_the_turn);
+    tcase_add_test(tc, effects_last_half_their_seconds_in_turns);
+    tcase_add_test(tc, an_odd_daze_allows_defending_from_the_start_of_its_last_turn);
+    tcase_add_test(tc, an_npc_defence_and_numbers_stay_in_the_gm_half);
+    tcase_add_test(tc, the_action_table_says_who_may_act);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

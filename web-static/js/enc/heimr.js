@@ -1,0 +1,127 @@
+// heimr.combat's panel (rules/heimr/enc_heimr.c; rules/RULES.md, heimr, "Encounters"): the
+// order with its delayed and readied markers, and per combatant the HP and injury level, fatigue,
+// the pre-rolled defence (its value only where the viewer may see it) and the defences used since
+// the combatant's last turn. Everything else is the generic panel's (./panel.js).
+import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+
+const nameOf = (enc, id) => enc?.combatants?.[id]?.name ?? id;
+
+// The markers of one combatant, as short chips: delayed, readied, out.
+function markers(c, enc) {
+  const out = [];
+  if (c.delayed && typeof c.delayed === 'object') {
+    const when = c.delayed.when === 'before' ? 'before' : 'after';
+    out.push(h('span', { class: 'chip heimr-delayed', title: 'Delayed (001:246)' }, `delayed ${when} ${nameOf(enc, c.delayed.of)}`));
+  }
+  if (c.readied) out.push(h('span', { class: 'chip heimr-readied', title: 'Readied action (001:248)' }, 'readied'));
+  if (c.out) out.push(h('span', { class: 'chip' }, typeof c.out === 'string' ? c.out : 'out'));
+  return out;
+}
+
+function renderOrder(enc, ctx) {
+  const cur = currentId(enc);
+  const ids = new Set((Array.isArray(enc.order) ? enc.order : []).map(String));
+  const list = combatantsOf(enc).filter((c) => ids.has(c.id));
+  return h(
+    'div',
+    { class: 'heimr-order' },
+    h('p', { class: 'muted small' }, `${enc.seconds ?? 0}–${(enc.seconds ?? 0) + (enc.turn_seconds ?? 2)} s · every turn lasts ${enc.turn_seconds ?? 2} seconds`),
+    h(
+      'ol',
+      { class: 'enc-order', attrs: { 'aria-label': 'Turn order' } },
+      list.map((c) =>
+        h(
+          'li',
+          {
+            class: ['enc-order-item', c.id === cur && 'current', isMine(c, ctx) && 'mine', c.out && 'out'],
+            dataset: { cid: c.id, side: c.side ?? '' },
+            attrs: { 'aria-current': c.id === cur ? 'true' : null },
+          },
+          c.name ?? c.id,
+          ' ',
+          markers(c, enc),
+        ),
+      ),
+    ),
+  );
+}
+
+// The combatant's private half as the viewer may see it: a PC's own object, or for the GM the
+// NPC's /gm/enc object (pre-rolled defence, readied action).
+function privOf(c, ctx) {
+  if (!c.npc) return c;
+  return ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id] ?? {} : {};
+}
+
+function renderCombatant(c, enc, ctx) {
+  const st = statsOf(c, ctx) || {};
+  const pv = privOf(c, ctx);
+  const cur = currentId(enc) === c.id;
+  const conds = Array.isArray(c.conditions) ? c.conditions : [];
+  const defended = c.defended && typeof c.defended === 'object' ? Object.entries(c.defended) : [];
+  const def = pv.defence;
+  const line = (label, value, cls) => h('div', { class: ['stat', cls], dataset: { stat: cls } }, h('dt', {}, label), h('dd', {}, value));
+  return h(
+    'div',
+    { class: 'enc-card-body heimr-card' },
+    h(
+      'div',
+      { class: 'enc-card-head' },
+      h('strong', { class: 'enc-name' }, c.name ?? c.id),
+      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
+      c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
+      isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
+      cur ? h('span', { class: 'badge turn-badge' }, 'turn') : null,
+      c.injury ? h('span', { class: ['badge', 'heimr-injury'], dataset: { injury: c.injury } }, c.injury) : null,
+      markers(c, enc),
+    ),
+    h(
+      'dl',
+      { class: 'stats' },
+      Number.isFinite(st.hp) ? line('HP', `${st.hp}/${st.hp_max ?? '?'}`, 'hp') : null,
+      Number.isFinite(st.fatigue) ? line('fatigue', `${st.fatigue} (base ${st.base_fatigue ?? 1})${pv.fatigue_rose ? ' · rose this turn' : ''}`, 'fatigue') : null,
+      Number.isFinite(st.willpower) ? line('willpower', `${st.willpower}/${st.willpower_max ?? '?'}`, 'willpower') : null,
+      Array.isArray(st.injuries) && st.injuries.length ? line('injured', st.injuries.join(', ').replace(/_/g, ' '), 'injuries') : null,
+      c.stance || def ? line('defence', def ? `${def.kind} ${def.result}` : `${c.stance} (pre-rolled)`, 'defence') : null,
+      defended.length ? line('defended', defended.map(([k, n]) => `${k} ×${n}`).join(', '), 'defended') : null,
+      c.dying ? line('dying', `unconscious round ${c.dying.unconscious}, dead round ${c.dying.dead}`, 'dying') : null,
+      pv.ready ? line('readied', `${pv.ready.action} — when ${pv.ready.trigger}`, 'ready') : null,
+      c.upcoming ? line('upcoming', c.upcoming.what, 'upcoming') : null,
+      c.continuing ? line('continuing', c.continuing.what, 'continuing') : null,
+      c.budget && Number.isFinite(c.budget.standard) ? line('standard action', c.budget.standard ? 'left' : 'used', 'budget') : null,
+    ),
+    conds.length
+      ? h(
+          'ul',
+          { class: 'enc-conditions', attrs: { 'aria-label': 'Conditions' } },
+          conds.map((x) => h('li', { class: 'chip cond' }, `${x.name}${x.turns ? ` (${x.turns} turn${x.turns === 1 ? '' : 's'})` : ''}`)),
+        )
+      : null,
+  );
+}
+
+// The generic who-rule, narrowed by what heimr's state makes pointless right now.
+function actionsFor(enc, ctx) {
+  const acts = Array.isArray(ctx.module?.actions) ? ctx.module.actions : [];
+  const cur = currentId(enc);
+  const all = combatantsOf(enc);
+  const mine = ctx.isGm ? all : all.filter((c) => isMine(c, ctx) && !c.out);
+  const curC = all.find((c) => c.id === cur);
+  const myTurn = Boolean(curC && mine.some((c) => c.id === cur));
+  const started = Number(enc.round) > 0;
+  const ok = {
+    begin: ctx.isGm && !started,
+    effect: ctx.isGm && started,
+    trigger: mine.some((c) => c.readied && c.id !== cur),
+    defend: started && mine.length > 0,
+    cancel: myTurn && Boolean(curC.continuing) && !curC.acted,
+    delay: myTurn && !curC.acted,
+    stand: myTurn && (curC.conditions || []).some((x) => x.name === 'prone'),
+    drop_prone: myTurn && !(curC.conditions || []).some((x) => x.name === 'prone'),
+  };
+  return acts
+    .map((a) => a.name)
+    .filter((n) => (n in ok ? ok[n] : myTurn && started));
+}
+
+registerPanel('heimr', { renderOrder, renderCombatant, actionsFor });
