@@ -355,8 +355,8 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
         const other = who === 'ann' ? 'bo' : 'ann';
         await page[other].locator('#enc .enc-order-item.current').filter({ hasText: who === 'ann' ? 'Sylla' : 'Bo the Brave' }).waitFor();
         assert.equal(await page[other].locator('#enc [data-action="attack"]').count(), 0, `${other} cannot act on ${who}'s turn`);
-        // The first to act attacks the goblin (it may fall), the second moves.
-        const action = acted.size === 0 ? 'attack' : 'move';
+        // Ann (Sylla has a bow) attacks the goblin; Bo (no weapon on his sheet) moves.
+        const action = who === 'ann' ? 'attack' : 'move';
         await p.locator(`#enc [data-action="${action}"]`).click();
         if (action === 'attack') await p.locator('#enc form.enc-form select[name="target"]').selectOption({ label: 'Goblin' });
         const act = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
