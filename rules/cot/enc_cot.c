@@ -522,6 +522,43 @@ static void log_roll(rules_enc *e, const char *cid, const char *action, const co
         rules_enc_log(e, action, NULL, NULL, "%s", public_text);
 }
 
+/*
+ * Logs the roll of a turn action. `head` says who does what ("Tommy takes slot 16 and attacks
+ * Cole (Hand to Hand, fists)"), `tail` the outcome everyone sees. `pub` (stolen) is the public
+ * result; `secret` (stolen, may be NULL) the target's numbers (Cover, Training) with `detail`, a
+ * line about them. The actor's dice and pool are public for a PC and the GM's for an NPC; the
+ * target's numbers are public for a PC target and the GM's for an NPC target.
+ */
+static void log_action(rules_enc *e, const char *action, const cot_throw *t, const char *target,
+                       json_t *pub, json_t *secret, const char *head, const char *tail,
+                       const char *detail)
+{
+    int npc_actor = rules_enc_is_npc(e, e->actor);
+    int npc_target = target && rules_enc_is_npc(e, target);
+    json_t *gm = NULL;
+    if (!npc_actor) {
+        json_t *roll = throw_json(t);
+        json_object_update(pub, roll);
+        json_decref(roll);
+    }
+    if (secret && !npc_target)
+        json_object_update(pub, secret);
+    if (npc_actor || (secret && npc_target)) {
+        gm = npc_actor ? throw_json(t) : json_object();
+        if (secret)
+            json_object_update(gm, secret);
+    }
+    if (npc_actor)
+        rules_enc_log(e, action, NULL, pub, "%s: %s", head, tail);
+    else
+        rules_enc_log(e, action, throw_dice(t), pub, "%s: %s: %s", head, t->line, tail);
+    if (gm)
+        rules_enc_log_gm(e, action, npc_actor ? throw_dice(t) : NULL, gm, "%s: %s%s%s", head,
+                         npc_actor ? t->line : "", npc_actor && detail ? "; " : "",
+                         detail ? detail : "");
+    json_decref(secret);
+}
+
 static int join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     copy_sheet(e, cid, sheet);
@@ -734,13 +771,13 @@ static int act_roll(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     int diff = rules_arg_int(a, "difficulty"); /* 9 unless the GM says otherwise: 000:13 */
     int ok = cot_roll_succeeds(&t.r, diff);
-    json_t *res = throw_json(&t);
-    json_object_set_new(res, "skill", json_string(sk->id));
-    json_object_set_new(res, "difficulty", json_integer(diff));
-    json_object_set_new(res, "success", json_boolean(ok));
-    rules_enc_log(e, "roll", throw_dice(&t), res, "%s takes %s and rolls %s: %s vs %d: %s (000:9)",
-                  rules_enc_name(e, e->actor), sn.s, sk->label, t.line, diff,
-                  t.r.catastrophe ? "Catastrophe" : ok ? "success" : "failure");
+    json_t *res = json_pack("{s:s, s:i, s:b}", "skill", sk->id, "difficulty", diff, "success", ok);
+    char head[160], tail[80];
+    snprintf(head, sizeof head, "%s takes %s and rolls %s", rules_enc_name(e, e->actor), sn.s,
+             sk->label);
+    snprintf(tail, sizeof tail, "%s vs %d (000:9)",
+             t.r.catastrophe ? "Catastrophe" : ok ? "success" : "failure", diff);
+    log_action(e, "roll", &t, NULL, res, NULL, head, tail, NULL);
     turn_close(e, 1);
     return 0;
 }
@@ -863,25 +900,19 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     }
     if (aware)
         rules_enc_cond_add(e, t, "aware", 0, 0);
-    json_t *res = throw_json(&th);
-    json_object_set_new(res, "roll", json_string(subdue ? "subdue" : "murder"));
-    json_object_set_new(res, "target", json_string(t));
-    json_object_set_new(res, "outcome", json_string(outcome));
-    char with[80];
-    snprintf(with, sizeof with, "%s, %s", sk->label, weapon ? str_of(weapon, "name") : "fists");
-    json_t *entry = rules_enc_log(e, "drop", throw_dice(&th), res,
-                                  "%s takes %s and gets the Drop on %s (%s roll, %s): %s: %s "
-                                  "(000:106-115)",
-                                  rules_enc_name(e, e->actor), sn.s, tn,
-                                  subdue ? "Subdue" : "Murder", with, th.line, outcome);
-    /* The Training Score is the target's number: public for a PC, the GM's for an NPC. */
-    json_t *tres = json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok);
-    if (rules_enc_is_npc(e, t))
-        rules_enc_log_gm(e, "drop", NULL, json_incref(tres), "%s's Training %d: the roll %s by %d", tn,
-                         training, ok ? "succeeds" : "fails", ok ? by : -by);
-    else
-        json_object_update(json_object_get(entry, "result"), tres);
-    json_decref(tres);
+    json_t *res = json_pack("{s:s, s:s, s:s}", "roll", subdue ? "subdue" : "murder", "target", t,
+                            "outcome", outcome);
+    char head[240], tail[80], detail[120];
+    snprintf(head, sizeof head, "%s takes %s and gets the Drop on %s (%s roll, %s, %s)",
+             rules_enc_name(e, e->actor), sn.s, tn, subdue ? "Subdue" : "Murder", sk->label,
+             weapon ? str_of(weapon, "name") : "fists");
+    snprintf(tail, sizeof tail, "%s (000:106-115)", outcome);
+    snprintf(detail, sizeof detail, "%s's Training %d: the roll %s by %d", tn, training,
+             ok ? "succeeds" : "fails", ok ? by : -by);
+    /* the Training Score is the target's number (000:196-198) */
+    log_action(e, "drop", &th, t, res,
+               json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok),
+               head, tail, detail);
     /* 000:119 "any result where the target is Aware or made with a firearm will also make the
      * target's allies Aware" */
     if (aware || strcmp(sk->id, "shooting") == 0)
@@ -981,41 +1012,31 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_cond_remove(e, t, "fleeing");
         restrained = 1;
     }
-    char with[80], what[160];
-    snprintf(with, sizeof with, "%s, %s", sk->label, weapon ? str_of(weapon, "name") : "bare hands");
+    char head[240], tail[200], detail[120], days[48] = "";
+    snprintf(head, sizeof head, "%s takes %s and attacks %s (%s, %s)", rules_enc_name(e, e->actor),
+             sn.s, tn, sk->label, weapon ? str_of(weapon, "name") : "bare hands");
     if (strcmp(h.outcome, "catastrophe") == 0)
-        snprintf(what, sizeof what, "Catastrophe: no harm done; the GM decides what else goes "
+        snprintf(tail, sizeof tail, "Catastrophe: no harm done; the GM decides what else goes "
                                     "wrong (000:9, 000:134)");
-    else if (strcmp(h.outcome, "dead") == 0)
-        snprintf(what, sizeof what, "%s is Dead (000:136)", tn);
-    else if (strcmp(h.outcome, "wounded") == 0)
-        snprintf(what, sizeof what, "%s is Wounded (000:135)", tn);
     else
-        snprintf(what, sizeof what, "%s loses Cover (000:134)", tn);
-    json_t *res = throw_json(&th);
-    json_object_set_new(res, "target", json_string(t));
-    json_object_set_new(res, "outcome", json_string(h.outcome));
+        snprintf(tail, sizeof tail, "%s %s%s", tn,
+                 strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
+                 : strcmp(h.outcome, "wounded") == 0 ? "is Wounded (000:135)"
+                                                     : "loses Cover (000:134)",
+                 restrained ? "; Restrained (000:133)" : "");
+    if (h.days >= 0)
+        snprintf(days, sizeof days, ", %d days to recover", h.days);
+    snprintf(detail, sizeof detail, "%s's Cover %d − %d → %d%s", tn, h.before, h.damage, h.after,
+             days);
+    json_t *res = json_pack("{s:s, s:s}", "target", t, "outcome", h.outcome);
     if (restrained)
         json_object_set_new(res, "restrained", json_true());
-    json_t *entry = rules_enc_log(e, "attack", throw_dice(&th), res,
-                                  "%s takes %s and attacks %s (%s): %s: %s%s",
-                                  rules_enc_name(e, e->actor), sn.s, tn, with, th.line, what,
-                                  restrained ? "; Restrained (000:133)" : "");
-    /* The Cover Score is the target's number: public for a PC, the GM's for an NPC. */
+    /* the Cover Score is the target's number (000:123) */
     json_t *cres = json_pack("{s:i, s:i, s:i, s:b}", "cover_before", h.before, "damage", h.damage,
                              "cover", h.after, "hit", hit);
     if (h.days >= 0)
         json_object_set_new(cres, "recovery_days", json_integer(h.days));
-    if (rules_enc_is_npc(e, t)) {
-        char days[48] = "";
-        if (h.days >= 0)
-            snprintf(days, sizeof days, ", %d days to recover", h.days);
-        rules_enc_log_gm(e, "attack", NULL, cres, "%s's Cover %d − %d → %d%s", tn, h.before,
-                         h.damage, h.after, days);
-    } else {
-        json_object_update(json_object_get(entry, "result"), cres);
-        json_decref(cres);
-    }
+    log_action(e, "attack", &th, t, res, cres, head, tail, detail);
     turn_close(e, 1);
     return 0;
 }
