@@ -1100,7 +1100,10 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *r = rules_enc_cond(e, me, "restrained");
     if (!r)
         return rules_enc_rule(err, "%s is not Restrained", name);
-    const char *by = str_of(r, "by");
+    /* a copy: removing the condition frees the string */
+    char by_id[40];
+    snprintf(by_id, sizeof by_id, "%s", str_of(r, "by") ? str_of(r, "by") : "");
+    const char *by = by_id[0] ? by_id : NULL;
     slot_name sn;
     int rc = turn_open(e, 0, &sn, err);
     if (rc)
