@@ -563,7 +563,7 @@ static int join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_er
 {
     copy_sheet(e, cid, sheet);
     /* 000:31 "roll Initiative as a group": every member of a side rolls its Stage's pool;
-     * 000:37 the totals, marked with the side, are the slots (RULES.md, reading 1). */
+     * 000:37 the totals, marked with the side, are the slots (RULES.md, cot encounters, reading 1). */
     const cot_stage *st = stage_find(str_of(e->enc, "stage"));
     if (!st)
         st = stage_find("heist");
@@ -587,7 +587,7 @@ static int init_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err 
 }
 
 /* 000:123 "everyone rolls Resist with any armour bonuses, and records the number as their
- * Cover Score": Muscle+Resist with the armour's bonus dice (RULES.md, cot, reading 5). */
+ * Cover Score": Muscle+Resist with the armour's bonus dice (RULES.md, cot, readings, 5). */
 static int roll_cover(rules_enc *e, const char *cid, const char *action, const char *why,
                       tb_err *err)
 {
@@ -684,7 +684,7 @@ static int act_bolster(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     /* 000:27 "Skip your turn, but add +1k0 to the next roll a character of your choice make":
      * skipping the turn is not a roll, so the actor's own Bolster lapses first. Bolsters on one
-     * character add up (RULES.md, reading 4). */
+     * character add up (RULES.md, cot encounters, reading 4). */
     bolster_lapse(e, e->actor);
     json_t *b = rules_enc_cond(e, t, "bolstered");
     int level = (b ? int_of(b, "level") : 0) + 1;
@@ -947,7 +947,7 @@ static harm apply_harm(rules_enc *e, const char *t, int total)
 {
     harm h = {rules_enc_stat(e, t, "cover", 0), 0, 0, -1, "cover"};
     /* 000:134 "reduces the target's Cover Score by 1. Exceeding the target's Cover Score
-     * reduces the value by however much the Attack exceeded the Score." (RULES.md, reading 5) */
+     * reduces the value by however much the Attack exceeded the Score." (RULES.md, cot encounters, reading 5) */
     h.damage = total > h.before ? total - h.before : 1;
     int left = h.before - h.damage;
     if (left > 0) {
