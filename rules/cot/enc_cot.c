@@ -34,12 +34,12 @@ typedef struct cot_stage {
 
 /* 000:33-36 initiative by Stage; the Stages of 000:19-22 and the chases of 000:146 */
 static const cot_stage STAGES[] = {
-    {"heist", "brains", "planning", "Brains+Planning"},          /* 000:33 */
-    {"prep", "brains", "planning", "Brains+Planning"},           /* 000:33 */
-    {"social", "it", "size_up", "It+Size Up"},                   /* 000:34 */
-    {"violence", "muscle", "athletics", "Muscle+Athletics"},     /* 000:35 */
-    {"foot_chase", "muscle", "athletics", "Muscle+Athletics"},   /* 000:35 */
-    {"vehicle_chase", "fingers", "driving", "Fingers+Driving"},  /* 000:36 */
+    {"heist", "brains", "planning", "Brains+Planning"},         /* 000:33 */
+    {"prep", "brains", "planning", "Brains+Planning"},          /* 000:33 */
+    {"social", "it", "size_up", "It+Size Up"},                  /* 000:34 */
+    {"violence", "muscle", "athletics", "Muscle+Athletics"},    /* 000:35 */
+    {"foot_chase", "muscle", "athletics", "Muscle+Athletics"},  /* 000:35 */
+    {"vehicle_chase", "fingers", "driving", "Fingers+Driving"}, /* 000:36 */
     {NULL, NULL, NULL, NULL},
 };
 
@@ -49,18 +49,30 @@ typedef struct cot_skill {
 
 /* 000:44-96: each skill under its ability */
 static const cot_skill SKILLS[] = {
-    {"shooting", "muscle", "Shooting"},         {"hand_to_hand", "muscle", "Hand to Hand"},
-    {"athletics", "muscle", "Athletics"},       {"intimidate", "muscle", "Intimidate"},
-    {"resist", "muscle", "Resist"},             {"explosives", "muscle", "Explosives"},
-    {"driving", "fingers", "Driving"},          {"cat_burglary", "fingers", "Cat Burglary"},
-    {"palming", "fingers", "Palming"},          {"sneak", "fingers", "Sneak"},
-    {"lockpicking", "fingers", "Lockpicking"},  {"build", "fingers", "Build"},
-    {"mysticism", "brains", "Mysticism"},       {"planning", "brains", "Planning"},
-    {"lookout", "brains", "Lookout"},           {"safecracking", "brains", "Safecracking"},
-    {"appraisal", "brains", "Appraisal"},       {"forgery", "brains", "Forgery"},
-    {"connections", "it", "Connections"},       {"size_up", "it", "Size Up"},
-    {"con", "it", "Con"},                       {"impress", "it", "Impress"},
-    {"manipulate", "it", "Manipulate"},         {"convince", "it", "Convince"},
+    {"shooting", "muscle", "Shooting"},
+    {"hand_to_hand", "muscle", "Hand to Hand"},
+    {"athletics", "muscle", "Athletics"},
+    {"intimidate", "muscle", "Intimidate"},
+    {"resist", "muscle", "Resist"},
+    {"explosives", "muscle", "Explosives"},
+    {"driving", "fingers", "Driving"},
+    {"cat_burglary", "fingers", "Cat Burglary"},
+    {"palming", "fingers", "Palming"},
+    {"sneak", "fingers", "Sneak"},
+    {"lockpicking", "fingers", "Lockpicking"},
+    {"build", "fingers", "Build"},
+    {"mysticism", "brains", "Mysticism"},
+    {"planning", "brains", "Planning"},
+    {"lookout", "brains", "Lookout"},
+    {"safecracking", "brains", "Safecracking"},
+    {"appraisal", "brains", "Appraisal"},
+    {"forgery", "brains", "Forgery"},
+    {"connections", "it", "Connections"},
+    {"size_up", "it", "Size Up"},
+    {"con", "it", "Con"},
+    {"impress", "it", "Impress"},
+    {"manipulate", "it", "Manipulate"},
+    {"convince", "it", "Convince"},
     {NULL, NULL, NULL},
 };
 
@@ -118,8 +130,8 @@ static int in_array(const json_t *arr, const char *s)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(arr, i, v) if (json_string_value(v) && strcmp(json_string_value(v), s) == 0)
-        return 1;
+    json_array_foreach(arr, i, v) if (json_string_value(v) &&
+                                      strcmp(json_string_value(v), s) == 0) return 1;
     return 0;
 }
 
@@ -128,8 +140,8 @@ static int in_array(const json_t *arr, const char *s)
 /* One pool roll of a combatant, ready for the log. */
 typedef struct cot_throw {
     cot_roll r;
-    int bonus;   /* +Bk0 from gear and circumstances */
-    int bolster; /* +Bk0 from Bolster (000:27) */
+    int bonus;      /* +Bk0 from gear and circumstances */
+    int bolster;    /* +Bk0 from Bolster (000:27) */
     char line[160]; /* "4k2 → 6 5 [3 1] = 11" */
 } cot_throw;
 
@@ -155,8 +167,8 @@ static void throw_line(cot_throw *t)
         int first_dropped = !k[i] && !open;
         if (first_dropped)
             open = 1;
-        len += (size_t)snprintf(t->line + len, sizeof t->line - len, " %s%d", first_dropped ? "[" : "",
-                                v[i]);
+        len += (size_t)snprintf(t->line + len, sizeof t->line - len, " %s%d",
+                                first_dropped ? "[" : "", v[i]);
     }
     if (len < sizeof t->line)
         snprintf(t->line + len, sizeof t->line - len, "%s = %d%s", open ? "]" : "", t->r.total,
@@ -341,9 +353,9 @@ static void slot_insert(rules_enc *e, int total, const char *side)
     char id[24];
     snprintf(id, sizeof id, "s%d", next < 1 ? 1 : next);
     json_object_set_new(e->enc, "next_slot", json_integer((next < 1 ? 1 : next) + 1));
-    json_array_insert_new(order, at,
-                          json_pack("{s:s, s:i, s:s, s:n}", "id", id, "total", total, "side",
-                                    side, "claimed_by"));
+    json_array_insert_new(
+        order, at,
+        json_pack("{s:s, s:i, s:s, s:n}", "id", id, "total", total, "side", side, "claimed_by"));
     int turn = int_of(e->enc, "turn");
     if (turn >= 0 && (int)at <= turn)
         json_object_set_new(e->enc, "turn", json_integer(turn + 1));
@@ -365,8 +377,9 @@ static int cot_may_act(rules_enc *e, const char *cid, tb_err *err)
     if (by)
         return strcmp(by, cid) == 0
                    ? 0
-                   : rules_enc_rule(err, "%s is claimed by %s; each slot is one character's turn "
-                                         "(000:38)",
+                   : rules_enc_rule(err,
+                                    "%s is claimed by %s; each slot is one character's turn "
+                                    "(000:38)",
                                     sn.s, rules_enc_name(e, by));
     const char *side = str_of(s, "side");
     if (strcmp(rules_enc_side(e, cid), side) != 0)
@@ -378,12 +391,14 @@ static int cot_may_act(rules_enc *e, const char *cid, tb_err *err)
         return rules_enc_rule(err, "%s gave this round's slot to %s's Focus Round (000:40)",
                               rules_enc_name(e, cid), rules_enc_name(e, str_of(focus(e), "by")));
     if (limit > 1)
-        return rules_enc_rule(err, "%s has taken the %d slots of the Focus Round this round "
-                                   "(000:40)",
+        return rules_enc_rule(err,
+                              "%s has taken the %d slots of the Focus Round this round "
+                              "(000:40)",
                               rules_enc_name(e, cid), limit);
     json_t *first = slot_by_id(e, json_string_value(json_array_get(claims(e, cid), 0)));
-    return rules_enc_rule(err, "%s has already taken a slot this round (%s): each character "
-                               "claims one slot per round (000:38)",
+    return rules_enc_rule(err,
+                          "%s has already taken a slot this round (%s): each character "
+                          "claims one slot per round (000:38)",
                           rules_enc_name(e, cid), first ? name_of(first).s : "?");
 }
 
@@ -409,8 +424,9 @@ static json_t *take_slot(rules_enc *e)
 static int turn_open(rules_enc *e, int flee, slot_name *sn, tb_err *err)
 {
     if (!flee && rules_enc_cond_has(e, e->actor, "fleeing"))
-        return rules_enc_rule(err, "%s is fleeing: their next action leaves the Zone (flee) "
-                                   "(000:126)",
+        return rules_enc_rule(err,
+                              "%s is fleeing: their next action leaves the Zone (flee) "
+                              "(000:126)",
                               rules_enc_name(e, e->actor));
     *sn = name_of(take_slot(e));
     return 0;
@@ -482,8 +498,8 @@ static void copy_sheet(rules_enc *e, const char *cid, const json_t *sheet)
     json_t *ab = json_object(), *sk = json_object(), *weapons = json_array();
     for (const char *const *a = ABILITIES; *a; a++) {
         json_t *v = json_object_get(json_object_get(sheet, "abilities"), *a);
-        json_object_set_new(ab, *a, json_integer(json_is_integer(v) ? json_integer_value(v)
-                                                                     : DEFAULT_ABILITY));
+        json_object_set_new(
+            ab, *a, json_integer(json_is_integer(v) ? json_integer_value(v) : DEFAULT_ABILITY));
     }
     const char *k;
     json_t *v;
@@ -563,7 +579,8 @@ static int join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_er
 {
     copy_sheet(e, cid, sheet);
     /* 000:31 "roll Initiative as a group": every member of a side rolls its Stage's pool;
-     * 000:37 the totals, marked with the side, are the slots (RULES.md, cot encounters, reading 1). */
+     * 000:37 the totals, marked with the side, are the slots (RULES.md, cot encounters, reading 1).
+     */
     const cot_stage *st = stage_find(str_of(e->enc, "stage"));
     if (!st)
         st = stage_find("heist");
@@ -642,8 +659,7 @@ static int act_skip(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *s = current_slot(e);
     if (!s)
         return rules_enc_rule(err, "no slot is up now");
-    rules_enc_log(e, "skip", NULL, NULL, "The GM passes %s (%s)", name_of(s).s,
-                  str_of(s, "side"));
+    rules_enc_log(e, "skip", NULL, NULL, "The GM passes %s (%s)", name_of(s).s, str_of(s, "side"));
     slot_settle(e, 1);
     return 0;
 }
@@ -710,8 +726,9 @@ static int act_focus(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is out of the fight", name);
     /* 000:40 "A character may only take one Focus Round per session." */
     if (stat_true(e, cid, "focus_used"))
-        return rules_enc_rule(err, "%s has already taken a Focus Round this session (000:40); "
-                                   "the GM clears focus_used on the sheet for a new session",
+        return rules_enc_rule(err,
+                              "%s has already taken a Focus Round this session (000:40); "
+                              "the GM clears focus_used on the sheet for a new session",
                               name);
     if (focus(e))
         return rules_enc_rule(err, "%s's Focus Round is under way this round",
@@ -737,12 +754,14 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
                                    "(focus)");
     const char *by = str_of(f, "by");
     if (strcmp(by, cid) == 0)
-        return rules_enc_rule(err, "%s takes the Focus Round; the slots come from the others on "
-                                   "the crew (000:40)",
+        return rules_enc_rule(err,
+                              "%s takes the Focus Round; the slots come from the others on "
+                              "the crew (000:40)",
                               name);
     if (rules_enc_is_npc(e, cid) || strcmp(rules_enc_side(e, cid), rules_enc_side(e, by)) != 0)
-        return rules_enc_rule(err, "only %s's crewmates (player characters of the %s) can give "
-                                   "slots to the Focus Round (000:40)",
+        return rules_enc_rule(err,
+                              "only %s's crewmates (player characters of the %s) can give "
+                              "slots to the Focus Round (000:40)",
                               rules_enc_name(e, by), rules_enc_side(e, by));
     if (in_array(json_object_get(f, "given"), cid))
         return rules_enc_rule(err, "%s has already given this round's slot", name);
@@ -761,13 +780,14 @@ static int act_roll(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const cot_skill *sk = skill_find(rules_arg_str(a, "skill"));
     if (!sk)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act roll: 'skill' must be a skill of the sheet "
-                                            "(lockpicking, sneak, ...: 000:44-96)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act roll: 'skill' must be a skill of the sheet "
+                       "(lockpicking, sneak, ...: 000:44-96)");
     slot_name sn;
     cot_throw t;
     int rc = turn_open(e, 0, &sn, err);
-    if (rc || (rc = throw_pool(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), &t,
-                               err)))
+    if (rc ||
+        (rc = throw_pool(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), &t, err)))
         return rc;
     int diff = rules_arg_int(a, "difficulty"); /* 9 unless the GM says otherwise: 000:13 */
     int ok = cot_roll_succeeds(&t.r, diff);
@@ -776,7 +796,10 @@ static int act_roll(rules_enc *e, const rules_args *a, tb_err *err)
     snprintf(head, sizeof head, "%s takes %s and rolls %s", rules_enc_name(e, e->actor), sn.s,
              sk->label);
     snprintf(tail, sizeof tail, "%s vs %d (000:9)",
-             t.r.catastrophe ? "Catastrophe" : ok ? "success" : "failure", diff);
+             t.r.catastrophe ? "Catastrophe"
+             : ok            ? "success"
+                             : "failure",
+             diff);
     log_action(e, "roll", &t, NULL, res, NULL, head, tail, NULL);
     turn_close(e, 1);
     return 0;
@@ -788,8 +811,8 @@ static json_t *weapon_of(rules_enc *e, const char *cid, const char *name)
 {
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(rules_enc_stats(e, cid), "weapons"), i, w) if (
-        name && strcmp(str_of(w, "name"), name) == 0) return w;
+    json_array_foreach(json_object_get(rules_enc_stats(e, cid), "weapons"), i,
+                       w) if (name && strcmp(str_of(w, "name"), name) == 0) return w;
     return NULL;
 }
 
@@ -809,8 +832,7 @@ static int attack_gear(rules_enc *e, const rules_args *a, const char *const *ski
         size_t len = 0;
         for (const char *const *x = skills; *x && len < sizeof list; x++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", *x);
-        return tb_fail(err, TB_BAD_REQUEST, "skill: '%.32s' cannot be used for this (%s)", s,
-                       list);
+        return tb_fail(err, TB_BAD_REQUEST, "skill: '%.32s' cannot be used for this (%s)", s, list);
     }
     const char *wn = rules_arg_str(a, "weapon");
     *weapon = wn ? weapon_of(e, e->actor, wn) : NULL;
@@ -859,8 +881,9 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     /* 000:102 "If your target is unaware that you are in the same zone as them" */
     if (rules_enc_cond_has(e, t, "aware"))
-        return rules_enc_rule(err, "%s is Aware: getting the Drop needs an unaware target "
-                                   "(000:102)",
+        return rules_enc_rule(err,
+                              "%s is Aware: getting the Drop needs an unaware target "
+                              "(000:102)",
                               tn);
     if ((rc = turn_open(e, 0, &sn, err)))
         return rc;
@@ -947,7 +970,8 @@ static harm apply_harm(rules_enc *e, const char *t, int total)
 {
     harm h = {rules_enc_stat(e, t, "cover", 0), 0, 0, -1, "cover"};
     /* 000:134 "reduces the target's Cover Score by 1. Exceeding the target's Cover Score
-     * reduces the value by however much the Attack exceeded the Score." (RULES.md, cot encounters, reading 5) */
+     * reduces the value by however much the Attack exceeded the Score." (RULES.md, cot encounters,
+     * reading 5) */
     h.damage = total > h.before ? total - h.before : 1;
     int left = h.before - h.damage;
     if (left > 0) {
@@ -975,8 +999,8 @@ static harm apply_harm(rules_enc *e, const char *t, int total)
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives",
-                                                "driving", NULL};
+    static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", "driving",
+                                                NULL};
     const char *t = rules_arg_str(a, "target"), *tn = rules_enc_name(e, t);
     const cot_skill *sk;
     json_t *weapon;
@@ -995,8 +1019,8 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
      * the difficulty"; 000:131 in a vehicle Fingers+Driving. */
     cot_throw th;
     int wbonus = weapon ? int_of(weapon, "bonus") : 0;
-    if ((rc = throw_pool(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"),
-                         &th, err)))
+    if ((rc = throw_pool(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"), &th,
+                         err)))
         return rc;
     int cover = rules_enc_stat(e, t, "cover", 0);
     int hit = cot_roll_succeeds(&th.r, cover);
@@ -1016,8 +1040,9 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     snprintf(head, sizeof head, "%s takes %s and attacks %s (%s, %s)", rules_enc_name(e, e->actor),
              sn.s, tn, sk->label, weapon ? str_of(weapon, "name") : "bare hands");
     if (strcmp(h.outcome, "catastrophe") == 0)
-        snprintf(tail, sizeof tail, "Catastrophe: no harm done; the GM decides what else goes "
-                                    "wrong (000:9, 000:134)");
+        snprintf(tail, sizeof tail,
+                 "Catastrophe: no harm done; the GM decides what else goes "
+                 "wrong (000:9, 000:134)");
     else
         snprintf(tail, sizeof tail, "%s %s%s", tn,
                  strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
@@ -1046,8 +1071,9 @@ static int not_restrained(rules_enc *e, const char *what, tb_err *err)
     json_t *r = rules_enc_cond(e, e->actor, "restrained");
     if (!r)
         return 0;
-    return rules_enc_rule(err, "%s is Restrained by %s: a Restrained character cannot %s "
-                               "(000:133)",
+    return rules_enc_rule(err,
+                          "%s is Restrained by %s: a Restrained character cannot %s "
+                          "(000:133)",
                           rules_enc_name(e, e->actor), rules_enc_name(e, str_of(r, "by")), what);
 }
 
@@ -1190,16 +1216,17 @@ static const rules_param ATTACK_PARAMS[] = {
     {0},
 };
 
-#define COMMON_ACTIONS                                                                             \
-    {"begin", "Begin round 1", RULES_ENC_GM, NO_PARAMS, act_begin, "000:37-38"},                   \
-        {"skip", "Pass the slot", RULES_ENC_GM, NO_PARAMS, act_skip, "000:38"},                    \
-        {"claim", "Claim the slot", RULES_ENC_TURN, NO_PARAMS, act_claim, "000:38"},               \
-        {"wait", "Wait", RULES_ENC_TURN, NO_PARAMS, act_wait, "000:28"},                           \
-        {"bolster", "Bolster", RULES_ENC_TURN, TARGET_PARAMS, act_bolster, "000:27"},              \
-        {"focus", "Focus Round", RULES_ENC_OWNER, NO_PARAMS, act_focus, "000:38-40"},              \
-        {"give", "Give my slot to the Focus Round", RULES_ENC_OWNER, NO_PARAMS, act_give,          \
-         "000:40"},                                                                                \
-        {"roll", "Roll a skill", RULES_ENC_TURN, ROLL_PARAMS, act_roll, "000:9-13"}
+#define COMMON_ACTIONS                                                                               \
+    {"begin", "Begin round 1", RULES_ENC_GM, NO_PARAMS, act_begin, "000:37-38"},                     \
+        {"skip", "Pass the slot", RULES_ENC_GM, NO_PARAMS, act_skip, "000:38"},                      \
+        {"claim", "Claim the slot", RULES_ENC_TURN, NO_PARAMS, act_claim, "000:38"},                 \
+        {"wait", "Wait", RULES_ENC_TURN, NO_PARAMS, act_wait, "000:28"},                             \
+        {"bolster", "Bolster", RULES_ENC_TURN, TARGET_PARAMS, act_bolster, "000:27"},                \
+        {"focus", "Focus Round", RULES_ENC_OWNER, NO_PARAMS, act_focus, "000:38-40"},                \
+        {"give", "Give my slot to the Focus Round", RULES_ENC_OWNER, NO_PARAMS, act_give, "000:40"}, \
+    {                                                                                                \
+        "roll", "Roll a skill", RULES_ENC_TURN, ROLL_PARAMS, act_roll, "000:9-13"                    \
+    }
 
 static const rules_enc_action INIT_ACTIONS[] = {
     COMMON_ACTIONS,

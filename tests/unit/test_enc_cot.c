@@ -23,13 +23,19 @@ static void fx_start(fixture *f, const char *module, const char *options_json)
     const rules_module *m = rules_module_find(module);
     ck_assert_ptr_nonnull(m);
     json_t *opts = options_json ? json_loads(options_json, 0, NULL) : json_object();
-    f->enc = json_pack("{s:s, s:s, s:i, s:i, s:[], s:{}, s:i, s:O}", "module", m->id, "name",
-                       m->name, "round", 0, "turn", -1, "order", "combatants", "next_id", 1,
-                       "options", opts);
+    f->enc =
+        json_pack("{s:s, s:s, s:i, s:i, s:[], s:{}, s:i, s:O}", "module", m->id, "name", m->name,
+                  "round", 0, "turn", -1, "order", "combatants", "next_id", 1, "options", opts);
     f->hidden = json_pack("{s:{}}", "combatants");
     f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = m, .enc = f->enc, .hidden = f->hidden, .rng = f->rng, .seat = "gm",
-                       .is_gm = 1, .log = json_array(), .gm_log = json_array()};
+    f->e = (rules_enc){.mod = m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .rng = f->rng,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
     rules_args a;
     ck_assert_int_eq(rules_args_parse("start", m->options, opts, &a, &f->err), 0);
     if (m->start)
@@ -483,10 +489,24 @@ static const drop_case DROPS[] = {
     /* Subdue (000:106-110) */
     {"Brass knuckles", NULL, {2, 2, 1, 1, 1, 1, 1}, 5, "Aware", NULL, 1, 0, 1},
     {"Brass knuckles", NULL, {1, 1, 1, 1, 1, 1, 1}, 3, "Aware", NULL, 1, 0, 1}, /* Catastrophe */
-    {"Brass knuckles", NULL, {3, 2, 2, 1, 1, 1, 1}, 7, "Aware but Unconscious", "unconscious", 1,
-     0, 1},
-    {"Brass knuckles", NULL, {4, 3, 2, 1, 1, 1, 1}, 9, "Aware but Unconscious", "unconscious", 1,
-     0, 1},
+    {"Brass knuckles",
+     NULL,
+     {3, 2, 2, 1, 1, 1, 1},
+     7,
+     "Aware but Unconscious",
+     "unconscious",
+     1,
+     0,
+     1},
+    {"Brass knuckles",
+     NULL,
+     {4, 3, 2, 1, 1, 1, 1},
+     9,
+     "Aware but Unconscious",
+     "unconscious",
+     1,
+     0,
+     1},
     {"Brass knuckles", NULL, {4, 3, 3, 1, 1, 1, 1}, 10, "Dead", "dead", 0, 0, 0},
     {"Brass knuckles", NULL, {4, 4, 4, 1, 1, 1, 1}, 12, "Dead", "dead", 0, 0, 0},
     {"Brass knuckles", NULL, {5, 4, 4, 1, 1, 1, 1}, 13, "Unconscious", "unconscious", 0, 0, 0},
@@ -566,8 +586,8 @@ START_TEST(drop_needs_an_unaware_target_and_gear)
     ACT_OK(&f, "gm", NULL, "alert", "{\"target\":\"e2\",\"aware\":0}");
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"skill\":\"shooting\"}", TB_RULE,
             "Shooting needs a weapon");
-    refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Tommy gun\"}",
-            TB_BAD_REQUEST, "no weapon named 'Tommy gun'");
+    refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Tommy gun\"}", TB_BAD_REQUEST,
+            "no weapon named 'Tommy gun'");
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e1\"}", TB_BAD_REQUEST, "themselves");
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"skill\":\"sneak\"}", TB_BAD_REQUEST,
             "skill");
@@ -604,9 +624,8 @@ START_TEST(cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs)
     ck_assert_int_eq(cover_of(&f, "e1"), 8);
     ck_assert_int_eq(cover_of(&f, "e2"), 8);
     /* a PC's stats are on its public combatant; an NPC's under /gm/enc */
-    ck_assert_int_eq(json_integer_value(json_object_get(
-                         json_object_get(comb(&f, "e1"), "stats"), "cover")),
-                     8);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(comb(&f, "e1"), "stats"), "cover")), 8);
     ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "stats"));
     ck_assert_int_eq(
         json_integer_value(json_object_get(
@@ -661,9 +680,8 @@ START_TEST(attacks_lower_cover_to_wounded_then_dead)
     ck_assert(json_is_true(json_object_get(rules_enc_stats(&f.e, "e2"), "wounded")));
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "recovery_days", -1), 1);
     ck_assert_ptr_null(out_of(&f, "e2"));
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(last_log(&f, "attack"),
-                                                                       "result"),
-                                                       "outcome")),
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(last_log(&f, "attack"), "result"), "outcome")),
                      "wounded");
     /* the guard repositions: Cover re-rolled (000:128) */
     DICE(&f, 3, 3, 1);
@@ -784,7 +802,8 @@ START_TEST(stage_option_picks_the_initiative_pool)
     tb_err err;
     ck_assert_int_eq(rules_args_parse("start", m->options, bad, &a, &err), 0);
     json_t *enc = json_object(), *hid = json_object();
-    rules_enc e = {.mod = m, .enc = enc, .hidden = hid, .log = json_array(), .gm_log = json_array()};
+    rules_enc e = {
+        .mod = m, .enc = enc, .hidden = hid, .log = json_array(), .gm_log = json_array()};
     ck_assert_int_eq(m->start(&e, &a, &err), TB_BAD_REQUEST);
     ck_assert_ptr_nonnull(strstr(err.msg, "stage"));
     json_decref(bad);
