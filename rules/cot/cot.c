@@ -310,6 +310,10 @@ static const rules_field cot_sheet[] = {
     {"wounded", RULES_FIELD_BOOL, 0, 0, 0, 0, "Wounded", "Condition", NULL, NULL, "000:135"},
     {"recovery_days", RULES_FIELD_INT, 0, 1000, 0, 0, "Days until the wound heals", "Condition",
      NULL, NULL, "000:135"},
+    /* 000:40 "A character may only take one Focus Round per session": the encounter sets it,
+     * the GM clears it when a new session starts. */
+    {"focus_used", RULES_FIELD_BOOL, 0, 0, 0, 0, "Focus Round taken this session", "Crew", NULL,
+     NULL, "000:40"},
     {"gear", RULES_FIELD_LIST, 0, 50, 0, 0, "Gear", "Gear", NULL, gear_fields, "000:102"},
     {"notes", RULES_FIELD_STRING, 0, 4000, 0, 0, "Notes", "Character", NULL, NULL, NULL},
     {0},
@@ -415,8 +419,8 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.chase",
-                                          "cot.social", NULL};
+/* The encounter modules of rules/cot/enc_cot.c (chases and social calls are not written yet). */
+static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", NULL};
 
 const rules_system rules_system_cot = {
     .id = "cot",
