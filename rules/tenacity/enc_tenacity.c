@@ -436,7 +436,8 @@ static int roll_impact(rules_enc *e, ten_side *s, int crit_die, int bonus, json_
  * group initiative's advantage die. Fills c and the log halves; the caller writes the log.
  */
 static int contest(rules_enc *e, const char *actor, const char *target, const char *skill,
-                   const rules_args *a, int extra_adv, ten_contest *c, ten_log *l, tb_err *err)
+                   const rules_args *a, int extra_adv, int want_impact, ten_contest *c, ten_log *l,
+                   tb_err *err)
 {
     memset(c, 0, sizeof *c);
     const char *def_skill = args_str(a, "def_skill");
@@ -479,7 +480,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     /* 003:95 spin only on one's own action: a defence gets only a fumble's negative spin */
     if (c->def.hero && c->def.r.fumble)
         ten_spin_add(e, target, -1);
-    if (c->success)
+    if (c->success && want_impact)
         c->impact = roll_impact(e, &c->atk, strcmp(c->took, "impact") == 0,
                                 args_int(a, "impact_bonus", 0), ad);
     log_side(e, l, ad, actor, "attack", c->atk.total);
@@ -489,7 +490,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     log_both(l, "success", json_boolean(c->success));
     if (c->took[0])
         log_both(l, "crit", json_string(c->took));
-    if (c->success)
+    if (c->success && want_impact)
         log_both(l, "impact", json_integer(c->impact));
     /* 003:107 "If they are forced to do anything other than performing the coup de grâce ...
      * This includes taking a reaction to defend themselves." */
@@ -567,7 +568,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(&l);
-    if ((rc = contest(e, actor, target, skill, a, edge, &c, &l, err))) {
+    if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
         json_decref(l.pub_dice);
         json_decref(l.gm_dice);
         json_decref(l.pub_res);
@@ -617,7 +618,8 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(&l);
-    if ((rc = contest(e, actor, target, skill, a, edge, &c, &l, err))) {
+    if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l,
+                      err))) {
         json_decref(l.pub_dice);
         json_decref(l.gm_dice);
         json_decref(l.pub_res);
@@ -748,7 +750,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     ten_log l;
     log_init(&l);
     if (target) {
-        if ((rc = contest(e, actor, target, skill, a, edge, &c, &l, err))) {
+        if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
             json_decref(l.pub_dice);
             json_decref(l.gm_dice);
             json_decref(l.pub_res);
