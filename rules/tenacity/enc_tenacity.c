@@ -355,6 +355,28 @@ static void log_both(ten_log *l, const char *key, json_t *v /* stolen */)
     json_object_set_new(l->pub_res, key, v);
 }
 
+/* A field about cid's own resources (spin, push): public only for a PC. */
+static void log_of(rules_enc *e, ten_log *l, const char *cid, const char *key, json_t *v)
+{
+    if (rules_enc_is_npc(e, cid)) {
+        json_object_set_new(l->gm_res, key, v);
+        l->secret = 1;
+    } else {
+        log_both(l, key, v);
+    }
+}
+
+/* " with <skill>" for the public text: a PC's skill; an NPC's stays the GM's. */
+static const char *with_skill(rules_enc *e, const char *cid, const char *skill, char *buf,
+                              size_t n)
+{
+    if (rules_enc_is_npc(e, cid) || strcmp(skill, "-") == 0)
+        buf[0] = 0;
+    else
+        snprintf(buf, n, " with %s", skill);
+    return buf;
+}
+
 /* Writes the entries; text for everyone, gm_text (with the hidden numbers) for the GM. */
 static void log_write(rules_enc *e, ten_log *l, const char *action, const char *text,
                       const char *gm_text)
@@ -408,14 +430,14 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
             rules_enc_stat_set(e, s->cid, "tenacity", tn - p.tenacity);
             s->total += p.spin + p.tenacity + p.negative;
             *success = 1;
-            log_both(l, "push", json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity",
+            log_of(e, l, s->cid, "push", json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity",
                                           p.tenacity, "negative", p.negative));
         }
     }
     int gain = tenacity_spin_gain(&s->r, !*success, 1);
     if (gain)
         ten_spin_add(e, s->cid, gain);
-    log_both(l, "spin", json_integer(gain));
+    log_of(e, l, s->cid, "spin", json_integer(gain));
 }
 
 /* The impact of a success: half the rank in d4 (+1 for a critical's impact die) + bonuses. */
@@ -489,7 +511,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     json_decref(dd);
     log_both(l, "success", json_boolean(c->success));
     if (c->took[0])
-        log_both(l, "crit", json_string(c->took));
+        log_of(e, l, actor, "crit", json_string(c->took));
     if (c->success && want_impact)
         log_both(l, "impact", json_integer(c->impact));
     /* 003:107 "If they are forced to do anything other than performing the coup de grâce ...
@@ -575,16 +597,15 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         json_decref(l.gm_res);
         return rc;
     }
-    char text[300], gm[300];
+    char text[300], gm[300], ws[80];
     const char *an = rules_enc_name(e, actor), *tn = rules_enc_name(e, target);
+    with_skill(e, actor, skill, ws, sizeof ws);
     if (c.success) {
-        snprintf(text, sizeof text, "%s attacks %s with %s: a hit, %d stress", an, tn, skill,
-                 c.impact);
+        snprintf(text, sizeof text, "%s attacks %s%s: a hit, %d stress", an, tn, ws, c.impact);
         snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a hit, %d stress", an, tn,
                  skill, c.atk.total, c.def.total, c.impact);
     } else {
-        snprintf(text, sizeof text, "%s attacks %s with %s: a miss (ties to the defender)", an,
-                 tn, skill);
+        snprintf(text, sizeof text, "%s attacks %s%s: a miss (ties to the defender)", an, tn, ws);
         snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a miss", an, tn, skill,
                  c.atk.total, c.def.total);
     }
@@ -695,8 +716,10 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
     json_object_set_new(l.gm_res, "challenge", json_integer(challenge));
     log_both(&l, "success", json_boolean(ok));
     char text[300], gm[300];
-    snprintf(text, sizeof text, "%s tries to shake off %s with %s%s: %s", rules_enc_name(e, cid),
-             name, skill, action ? "" : " (free, end of turn, 003:97)",
+    char ws[80];
+    snprintf(text, sizeof text, "%s tries to shake off %s%s%s: %s", rules_enc_name(e, cid),
+             name, with_skill(e, cid, skill, ws, sizeof ws),
+             action ? "" : " (free, end of turn, 003:97)",
              ok ? "it is gone" : "it remains");
     snprintf(gm, sizeof gm, "%s shakes off %s: %d vs %d, %s", rules_enc_name(e, cid), name,
              s.total, challenge, ok ? "success" : "failure");
@@ -802,8 +825,9 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     }
     int spin = c.success ? tenacity_advantage_spin(c.impact) : 0;
     char text[300], gm[300];
-    snprintf(text, sizeof text, "%s creates an advantage with %s: %s", rules_enc_name(e, actor),
-             skill, c.success ? "success" : "failure");
+    char ws[80];
+    snprintf(text, sizeof text, "%s creates an advantage%s: %s", rules_enc_name(e, actor),
+             with_skill(e, actor, skill, ws, sizeof ws), c.success ? "success" : "failure");
     snprintf(gm, sizeof gm, "%s creates an advantage with %s: %d vs %d", rules_enc_name(e, actor),
              skill, c.atk.total, c.def.total);
     log_write(e, &l, "advantage", text, gm);
