@@ -104,8 +104,8 @@ static void tag_last(json_t *dice, const char *role, const char *cid)
     json_object_set_new(d, "by", json_string(cid));
 }
 
-int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
-             const char *role, json_t *dice, ten_side *s, tb_err *err)
+int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
+             json_t *dice, ten_side *s, tb_err *err)
 {
     memset(s, 0, sizeof *s);
     s->cid = cid;
@@ -196,8 +196,8 @@ void ten_stress(rules_enc *e, const char *cid, int n, const char *why)
     int cur = tget(st, "current") + n, max = tget(st, "max");
     json_t *res = json_pack("{s:i, s:i, s:i}", "stress", n, "current", cur, "max", max);
     if (npc) {
-        rules_enc_log(e, "stress", NULL, NULL, "%s takes %d stress (%s)", rules_enc_name(e, cid),
-                      n, why);
+        rules_enc_log(e, "stress", NULL, NULL, "%s takes %d stress (%s)", rules_enc_name(e, cid), n,
+                      why);
         rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
                          rules_enc_name(e, cid), n, cur, max);
     } else {
@@ -367,8 +367,7 @@ static void log_of(rules_enc *e, ten_log *l, const char *cid, const char *key, j
 }
 
 /* " with <skill>" for the public text: a PC's skill; an NPC's stays the GM's. */
-static const char *with_skill(rules_enc *e, const char *cid, const char *skill, char *buf,
-                              size_t n)
+static const char *with_skill(rules_enc *e, const char *cid, const char *skill, char *buf, size_t n)
 {
     if (rules_enc_is_npc(e, cid) || strcmp(skill, "-") == 0)
         buf[0] = 0;
@@ -396,7 +395,7 @@ static void log_write(rules_enc *e, ten_log *l, const char *action, const char *
 typedef struct ten_contest {
     ten_side atk, def;
     int success;
-    int impact; /* rolled on a success (003:5, 003:45) */
+    int impact;   /* rolled on a success (003:5, 003:45) */
     char took[8]; /* the critical's die: "hero", "impact" or "" */
 } ten_contest;
 
@@ -430,8 +429,9 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
             rules_enc_stat_set(e, s->cid, "tenacity", tn - p.tenacity);
             s->total += p.spin + p.tenacity + p.negative;
             *success = 1;
-            log_of(e, l, s->cid, "push", json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity",
-                                          p.tenacity, "negative", p.negative));
+            log_of(e, l, s->cid, "push",
+                   json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity", p.tenacity, "negative",
+                             p.negative));
         }
     }
     int gain = tenacity_spin_gain(&s->r, !*success, 1);
@@ -529,8 +529,9 @@ static int require_able(rules_enc *e, const char *cid, const char *action, tb_er
                               rules_enc_name(e, cid));
     json_t *coup = json_object_get(rules_enc_combatant(e, cid), "coup");
     if (coup && strcmp(action, "coup") != 0)
-        return rules_enc_rule(err, "%s is performing a coup de grâce and can do nothing else "
-                                   "until it is done (003:107)",
+        return rules_enc_rule(err,
+                              "%s is performing a coup de grâce and can do nothing else "
+                              "until it is done (003:107)",
                               rules_enc_name(e, cid));
     return 0;
 }
@@ -602,8 +603,8 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     with_skill(e, actor, skill, ws, sizeof ws);
     if (c.success) {
         snprintf(text, sizeof text, "%s attacks %s%s: a hit, %d stress", an, tn, ws, c.impact);
-        snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a hit, %d stress", an, tn,
-                 skill, c.atk.total, c.def.total, c.impact);
+        snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a hit, %d stress", an, tn, skill,
+                 c.atk.total, c.def.total, c.impact);
     } else {
         snprintf(text, sizeof text, "%s attacks %s%s: a miss (ties to the defender)", an, tn, ws);
         snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a miss", an, tn, skill,
@@ -639,8 +640,7 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(&l);
-    if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l,
-                      err))) {
+    if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l, err))) {
         json_decref(l.pub_dice);
         json_decref(l.gm_dice);
         json_decref(l.pub_res);
@@ -651,24 +651,26 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     const char *an = rules_enc_name(e, actor), *tn = rules_enc_name(e, target);
     snprintf(text, sizeof text, "%s tries to %s %s's %s: %s", an, kind, tn, what,
              c.success ? "success" : "failure (ties to the defender)");
-    snprintf(gm, sizeof gm, "%s tries to %s %s's %s: %d vs %d, %s", an, kind, tn, what,
-             c.atk.total, c.def.total, c.success ? "success" : "failure");
+    snprintf(gm, sizeof gm, "%s tries to %s %s's %s: %d vs %d, %s", an, kind, tn, what, c.atk.total,
+             c.def.total, c.success ? "success" : "failure");
     log_write(e, &l, "condition", text, gm);
     if (c.success) {
         /* 003:99 the hinder penalty is the impact rolled; a damage condition's damage per turn
          * likewise (reading); at least 1. 003:97 the challenge to shake it off: the applier's
          * roll unless the narrator sets one (reading). */
         int level = strcmp(kind, "stop") == 0 ? 0 : (c.impact < 1 ? 1 : c.impact);
-        int challenge = rules_arg_given(a, "challenge") ? rules_arg_int(a, "challenge")
-                                                        : c.atk.total;
+        int challenge =
+            rules_arg_given(a, "challenge") ? rules_arg_int(a, "challenge") : c.atk.total;
         char name[120];
         snprintf(name, sizeof name, "%s:%s", kind, what);
         json_t *old = rules_enc_cond(e, target, name);
         if (old && tget(old, "level") >= level && level) {
             /* 003:99 "Penalties applied by hindering conditions do not stack ... if not then the
              * original penalty remains" */
-            rules_enc_log(e, "condition", NULL, NULL, "%s keeps %s at %d: the original penalty "
-                          "remains (003:99)", tn, name, tget(old, "level"));
+            rules_enc_log(e, "condition", NULL, NULL,
+                          "%s keeps %s at %d: the original penalty "
+                          "remains (003:99)",
+                          tn, name, tget(old, "level"));
         } else {
             put_cond(e, target, kind, what, level, challenge);
             if (level)
@@ -717,12 +719,11 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
     log_both(&l, "success", json_boolean(ok));
     char text[300], gm[300];
     char ws[80];
-    snprintf(text, sizeof text, "%s tries to shake off %s%s%s: %s", rules_enc_name(e, cid),
-             name, with_skill(e, cid, skill, ws, sizeof ws),
-             action ? "" : " (free, end of turn, 003:97)",
+    snprintf(text, sizeof text, "%s tries to shake off %s%s%s: %s", rules_enc_name(e, cid), name,
+             with_skill(e, cid, skill, ws, sizeof ws), action ? "" : " (free, end of turn, 003:97)",
              ok ? "it is gone" : "it remains");
-    snprintf(gm, sizeof gm, "%s shakes off %s: %d vs %d, %s", rules_enc_name(e, cid), name,
-             s.total, challenge, ok ? "success" : "failure");
+    snprintf(gm, sizeof gm, "%s shakes off %s: %d vs %d, %s", rules_enc_name(e, cid), name, s.total,
+             challenge, ok ? "success" : "failure");
     char keep[120];
     snprintf(keep, sizeof keep, "%s", name);
     log_write(e, &l, "shake", text, gm);
@@ -852,8 +853,8 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     if (rc)
         return rc;
     const char *what = rules_arg_str(a, "what");
-    rules_enc_log(e, "move", NULL, NULL, "%s moves%s%s", rules_enc_name(e, actor),
-                  what ? ": " : "", what ? what : "");
+    rules_enc_log(e, "move", NULL, NULL, "%s moves%s%s", rules_enc_name(e, actor), what ? ": " : "",
+                  what ? what : "");
     return done(e, 0);
 }
 
@@ -1003,8 +1004,9 @@ static int act_coup(rules_enc *e, const rules_args *a, tb_err *err)
                                    "(003:107), not a response");
     if (!coup) {
         if (!ten_unconscious(e, target))
-            return rules_enc_rule(err, "%s is not helpless: a coup de grâce is on an unconscious "
-                                       "character (003:106-107)",
+            return rules_enc_rule(err,
+                                  "%s is not helpless: a coup de grâce is on an unconscious "
+                                  "character (003:106-107)",
                                   rules_enc_name(e, target));
         if (ten_take_action(e, actor, err) < 0)
             return err->code;
@@ -1017,12 +1019,14 @@ static int act_coup(rules_enc *e, const rules_args *a, tb_err *err)
         return done(e, 0);
     }
     if (strcmp(json_string_value(json_object_get(coup, "target")), target) != 0)
-        return rules_enc_rule(err, "%s's coup de grâce is on %s", rules_enc_name(e, actor),
-                              rules_enc_name(e, json_string_value(json_object_get(coup, "target"))));
+        return rules_enc_rule(
+            err, "%s's coup de grâce is on %s", rules_enc_name(e, actor),
+            rules_enc_name(e, json_string_value(json_object_get(coup, "target"))));
     if (json_integer_value(json_object_get(coup, "stage")) < 2 ||
         json_is_true(json_object_get(coup, "done")))
-        return rules_enc_rule(err, "the coup de grâce's second action comes on %s's next turn "
-                                   "(003:107)",
+        return rules_enc_rule(err,
+                              "the coup de grâce's second action comes on %s's next turn "
+                              "(003:107)",
                               rules_enc_name(e, actor));
     if (ten_take_action(e, actor, err) < 0)
         return err->code;
@@ -1080,8 +1084,8 @@ static int start(rules_enc *e, const rules_args *options, tb_err *err)
     (void)options;
     (void)err;
     /* 003:82 "Every turn you can take one action, one interaction, and one movement." */
-    rules_enc_budget_default(e, json_pack("{s:i, s:i, s:i}", "action", 1, "interaction", 1,
-                                          "move", 1));
+    rules_enc_budget_default(
+        e, json_pack("{s:i, s:i, s:i}", "action", 1, "interaction", 1, "move", 1));
     ten_set_str(e, "spotlight", NULL);
     json_object_set_new(e->enc, "acted", json_array());
     json_object_set_new(e->enc, "cue", json_array());
@@ -1117,7 +1121,8 @@ static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
                 }
                 json_object_set_new(
                     skills, name,
-                    json_pack("[i, i, i, O]", (int)json_integer_value(json_object_get(attr, "dice")),
+                    json_pack("[i, i, i, O]",
+                              (int)json_integer_value(json_object_get(attr, "dice")),
                               (int)json_integer_value(json_object_get(sk, "rank")), bonus,
                               json_object_get(attr, "name")));
             }
@@ -1153,17 +1158,27 @@ static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 
 /* ---- the table ---- */
 
-#define P_TARGET {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "target"}
-#define P_SKILL {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill rolled"}
+#define P_TARGET                                                                                   \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "target"                     \
+    }
+#define P_SKILL                                                                                    \
+    {                                                                                              \
+        "skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill rolled"                                   \
+    }
 #define P_ROLL                                                                                     \
     {"adv", RULES_PARAM_INT, 0, 5, 0, 0, "advantage dice"},                                        \
         {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "bonus to the result"},                          \
         {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact (003:28)"},           \
-        {"push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"}
+    {                                                                                              \
+        "push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"     \
+    }
 #define P_DEF                                                                                      \
     {"def_skill", RULES_PARAM_STRING, 1, 60, 0, 0, "defender's skill (Reaction)"},                 \
         {"def_adv", RULES_PARAM_INT, 0, 5, 0, 0, "defender's advantage dice"},                     \
-        {"def_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "defender's bonus"}
+    {                                                                                              \
+        "def_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "defender's bonus"                            \
+    }
 
 static const rules_param P_INITIATIVE[] = {
     {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "initiative skill (Reaction)"},
@@ -1181,7 +1196,10 @@ static const rules_param P_RESPOND[] = {
     {0},
 };
 static const rules_param P_ATTACK[] = {
-    P_TARGET, P_SKILL, P_ROLL, P_DEF,
+    P_TARGET,
+    P_SKILL,
+    P_ROLL,
+    P_DEF,
     {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "extra impact (003:12)"},
     {0},
 };
@@ -1189,7 +1207,9 @@ static const rules_param P_CONDITION[] = {
     P_TARGET,
     {"kind", RULES_PARAM_STRING, 4, 6, 0, RULES_PARAM_REQUIRED, "hinder, stop or damage"},
     {"what", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "what it affects (legs, ...)"},
-    P_SKILL, P_ROLL, P_DEF,
+    P_SKILL,
+    P_ROLL,
+    P_DEF,
     {"challenge", RULES_PARAM_INT, 0, 99, 0, RULES_PARAM_SECRET, "challenge to shake it off"},
     {0},
 };
@@ -1202,7 +1222,9 @@ static const rules_param P_ADVANTAGE[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "an opponent to roll against"},
     {"to", RULES_PARAM_STRING, 1, 32, 0, 0, "who gets the spin (yourself)"},
     {"challenge_dice", RULES_PARAM_INT, 1, 6, 2, 0, "challenge d6s without a target"},
-    P_SKILL, P_ROLL, P_DEF,
+    P_SKILL,
+    P_ROLL,
+    P_DEF,
     {0},
 };
 static const rules_param P_WHAT[] = {
@@ -1229,17 +1251,15 @@ static const rules_enc_action ACTIONS[] = {
      "003:46, 003:67"},
     {"overcome", "Overcome a condition", RULES_ENC_TURN, P_OVERCOME, act_overcome, "003:97"},
     {"defend", "Full defence", RULES_ENC_TURN, P_NONE, act_defend, "003:117"},
-    {"generate_spin", "Generate spin", RULES_ENC_TURN, P_NONE, act_generate_spin,
-     "003:55, 003:76"},
+    {"generate_spin", "Generate spin", RULES_ENC_TURN, P_NONE, act_generate_spin, "003:55, 003:76"},
     {"coup", "Coup de grâce", RULES_ENC_TURN, P_PASS, act_coup, "003:107"},
-    {"recover", "Recover from unconsciousness", RULES_ENC_TURN, P_RECOVER, act_recover,
-     "003:106"},
+    {"recover", "Recover from unconsciousness", RULES_ENC_TURN, P_RECOVER, act_recover, "003:106"},
     {"move", "Move", RULES_ENC_TURN, P_WHAT, act_move, "003:82"},
     {"interact", "Interact", RULES_ENC_TURN, P_WHAT, act_interact, "003:82"},
     {"end", "End the turn", RULES_ENC_TURN, P_END, wrap_end, "003:87-90, 003:97"},
     {"respond", "Respond (10acity/spin)", RULES_ENC_OWNER, P_RESPOND, wrap_respond, "003:91"},
-    {"overflow", "Over max stress: wound or unconscious", RULES_ENC_OWNER, P_OVERFLOW,
-     act_overflow, "003:66, 003:106"},
+    {"overflow", "Over max stress: wound or unconscious", RULES_ENC_OWNER, P_OVERFLOW, act_overflow,
+     "003:66, 003:106"},
     {"spotlight", "Put in the spotlight", RULES_ENC_GM, P_PASS, wrap_spotlight, "003:84"},
     {0},
 };
@@ -1251,7 +1271,7 @@ static const rules_param OPTIONS[] = {
 };
 
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
-static const char *const SHEET_STATS[] = {"stress", "wounds", "tenacity", "spin",
+static const char *const SHEET_STATS[] = {"stress",      "wounds",     "tenacity", "spin",
                                           "unconscious", "conditions", NULL};
 
 const rules_module rules_module_tenacity_spotlight = {

@@ -68,17 +68,17 @@ int ten_act_spotlight(rules_enc *e, const rules_args *a, tb_err *err);
 /* One side of a roll: hero dice (003:11) or a sheetless NPC's challenge d6s (003:13-14). */
 typedef struct ten_side {
     const char *cid;
-    int hero;     /* 1: hero dice; 0: challenge dice */
+    int hero; /* 1: hero dice; 0: challenge dice */
     tenacity_roll r;
     int total;
-    int rank;     /* the skill's rank (impact dice 003:15); a sheetless NPC: its impact dice x 2 */
-    int ibonus;   /* the skill's equipment impact bonus (003:12) */
+    int rank;   /* the skill's rank (impact dice 003:15); a sheetless NPC: its impact dice x 2 */
+    int ibonus; /* the skill's equipment impact bonus (003:12) */
 } ten_side;
 
 /* Rolls cid's skill with adv extra dice and bonus (minus a matching hinder penalty, 003:99);
  * every die goes to `dice` tagged with role and cid. TB_BAD_REQUEST when cid has no such skill. */
-int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
-             const char *role, json_t *dice, ten_side *s, tb_err *err);
+int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
+             json_t *dice, ten_side *s, tb_err *err);
 /* Adds n stress to cid; over the maximum: a wound or unconsciousness (003:66, 003:106), or in
  * hardcore mode a wound or death (003:109). Logs it. */
 void ten_stress(rules_enc *e, const char *cid, int n, const char *why);

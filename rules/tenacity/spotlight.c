@@ -24,8 +24,8 @@ int ten_has(const json_t *list, const char *cid)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) if (json_string_value(v) && strcmp(json_string_value(v), cid) == 0)
-        return 1;
+    json_array_foreach(list, i, v) if (json_string_value(v) &&
+                                       strcmp(json_string_value(v), cid) == 0) return 1;
     return 0;
 }
 
@@ -100,7 +100,8 @@ static int order_ids(const rules_enc *e, const char **ids, int max)
     int n = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(order, i, v) if (json_is_string(v) && n < max) ids[n++] = json_string_value(v);
+    json_array_foreach(order, i, v) if (json_is_string(v) && n < max) ids[n++] =
+        json_string_value(v);
     return n;
 }
 
@@ -306,10 +307,12 @@ int ten_act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         }
         /* 003:86 ties "usually go to the heroes of our story over an NPC"; "Alternatively, the
          * one with the highest reaction skill could go first" */
-        json_t *react = json_object_get(json_object_get(rules_enc_stats(e, cid), "skills"),
-                                        "Reaction");
-        rank[n] = (rules_rank){cid, {s.total, !rules_enc_is_npc(e, cid),
-                                     (int)json_integer_value(json_array_get(react, 1)), 0}, 0};
+        json_t *react =
+            json_object_get(json_object_get(rules_enc_stats(e, cid), "skills"), "Reaction");
+        rank[n] = (rules_rank){cid,
+                               {s.total, !rules_enc_is_npc(e, cid),
+                                (int)json_integer_value(json_array_get(react, 1)), 0},
+                               0};
         n++;
     }
     if (n == 0)
@@ -487,8 +490,9 @@ int ten_act_end(rules_enc *e, const rules_args *a, tb_err *err)
     const char *shake = rules_arg_str(a, "shake");
     if (shake) {
         if (coup)
-            return rules_enc_rule(err, "%s is performing a coup de grâce and can do nothing else "
-                                       "(003:107)",
+            return rules_enc_rule(err,
+                                  "%s is performing a coup de grâce and can do nothing else "
+                                  "(003:107)",
                                   rules_enc_name(e, holder));
         if (ten_flag(e, "choosing"))
             return rules_enc_rule(err, "the free roll to shake off a condition comes at the end "
@@ -528,9 +532,10 @@ int ten_act_pass(rules_enc *e, const rules_args *a, tb_err *err)
         return hand_on(e, holder, to, err);
     }
     if (!untouched(e, holder))
-        return rules_enc_rule(err, "%s has already started the turn: only a character who has "
-                                   "not acted yet may pass the spotlight on (003:86); end the "
-                                   "turn instead",
+        return rules_enc_rule(err,
+                              "%s has already started the turn: only a character who has "
+                              "not acted yet may pass the spotlight on (003:86); end the "
+                              "turn instead",
                               rules_enc_name(e, holder));
     if (ten_acted(e, to))
         return rules_enc_rule(err, "%s has already acted this round", rules_enc_name(e, to));
@@ -562,12 +567,14 @@ int ten_act_respond(rules_enc *e, const rules_args *a, tb_err *err)
     if (rules_enc_round(e) == 0)
         return rules_enc_rule(err, "the encounter has not started (003:85)");
     if (!ten_has(ten_list(e, "recalled"), cid))
-        return rules_enc_rule(err, "%s may respond only when brought back into the spotlight "
-                                   "after acting this round (003:91)",
+        return rules_enc_rule(err,
+                              "%s may respond only when brought back into the spotlight "
+                              "after acting this round (003:91)",
                               rules_enc_name(e, cid));
     if (json_object_get(rules_enc_combatant(e, cid), "coup"))
-        return rules_enc_rule(err, "%s is performing a coup de grâce and can do nothing else "
-                                   "(003:107)",
+        return rules_enc_rule(err,
+                              "%s is performing a coup de grâce and can do nothing else "
+                              "(003:107)",
                               rules_enc_name(e, cid));
     const char *resp = ten_str(e, "responder");
     if (resp)

@@ -23,11 +23,16 @@ static void fx_init(fx *f, const char *options)
     f->m = rules_module_find("tenacity.spotlight");
     ck_assert_ptr_nonnull(f->m);
     f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", "tenacity.spotlight", "round",
-                       0, "turn", -1, "order", "combatants",
-                       "options", json_loads(options ? options : "{}", 0, NULL));
+                       0, "turn", -1, "order", "combatants", "options",
+                       json_loads(options ? options : "{}", 0, NULL));
     f->hidden = json_pack("{s:{}}", "combatants");
-    f->e = (rules_enc){.mod = f->m, .enc = f->enc, .hidden = f->hidden, .seat = "gm",
-                       .is_gm = 1, .log = json_array(), .gm_log = json_array()};
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
     ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
 }
 
@@ -153,8 +158,8 @@ static int listed(fx *f, const char *key, const char *cid)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(f->enc, key), i, v) if (strcmp(json_string_value(v), cid) == 0)
-        return 1;
+    json_array_foreach(json_object_get(f->enc, key), i,
+                       v) if (strcmp(json_string_value(v), cid) == 0) return 1;
     return 0;
 }
 
@@ -224,7 +229,7 @@ START_TEST(spotlight_chain_target_acts_next_and_the_round_resets)
     refused(&f, "p1", "e1", "move", NULL, TB_RULE, "Goblin holds the spotlight, not Missa");
     OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
     ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0); /* ties go to the defender */
-    ck_assert(listed(&f, "recalled", "e1")); /* 003:91 Missa may respond */
+    ck_assert(listed(&f, "recalled", "e1"));             /* 003:91 Missa may respond */
     OK(&f, "gm", NULL, "end", NULL);
     /* 003:89 Missa has acted and is the only other one in the spotlight: she chooses */
     ck_assert_str_eq(holder(&f), "e1");
@@ -336,7 +341,8 @@ START_TEST(hardcore_mode_wounds_then_death)
     static const int D[] = {7, 3, 4, 2, 3, 3, 9, 1, 1, 1, 4};
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
-    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"impact_bonus\":3}");
+    OK(&f, "p1", NULL, "attack",
+       "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"impact_bonus\":3}");
     ck_assert(rules_enc_is_out(&f.e, "e3"));
     ck_assert_str_eq(json_string_value(json_object_get(rules_enc_combatant(&f.e, "e3"), "out")),
                      "dead");
@@ -384,10 +390,10 @@ START_TEST(conditions_hinder_stop_damage_and_the_free_shake_off)
     json_t *bc = rules_enc_cond(&f.e, "e2", "hinder:left arm");
     ck_assert_ptr_nonnull(bc);
     ck_assert_int_eq(json_integer_value(json_object_get(bc, "level")), 2);
-    ck_assert_int_eq(json_integer_value(json_object_get(
-                         json_object_get(rules_enc_hidden_of(&f.e, "e2"), "conds"),
-                         "hinder:left arm")),
-                     9);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(rules_enc_hidden_of(&f.e, "e2"), "conds"), "hinder:left arm")),
+        9);
     fx_free(&f);
 
     /* stop and damage: Missa stops the goblin's move and sets it on fire (two rounds) */
@@ -449,9 +455,8 @@ START_TEST(hinder_penalties_do_not_stack_and_apply_to_rolls)
     ck_assert_str_eq(holder(&f), "e1");
     OK(&f, "p1", NULL, "condition",
        "{\"target\":\"e3\",\"kind\":\"hinder\",\"what\":\"all\",\"skill\":\"Telekinesis\"}");
-    ck_assert_int_eq(json_integer_value(json_object_get(rules_enc_cond(&f.e, "e3", "hinder:all"),
-                                                        "level")),
-                     3);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e3", "hinder:all"), "level")), 3);
     fx_free(&f);
 }
 END_TEST
@@ -568,7 +573,7 @@ START_TEST(coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend)
     fx_party(&f, NULL);
     fx_add(&f, "e4", "Rat", "foes", "gm", 1, NULL);
     static const int D[] = {7, 3, 4, 2, 3, 3, 1, 1, /* rat: 2 */
-                            2, 2, 1, 1, 1};          /* rat attacks Missa: 4 vs [1,1]+2, [1] */
+                            2, 2, 1, 1, 1};         /* rat attacks Missa: 4 vs [1,1]+2, [1] */
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
     json_object_set_new(rules_enc_stats(&f.e, "e3"), "unconscious", json_true());
@@ -650,9 +655,8 @@ START_TEST(group_edge_is_an_extra_hero_die)
     json_array_foreach(f.e.log, i, v) if (strcmp(json_string_value(json_object_get(v, "action")),
                                                  "attack") == 0) entry = v;
     ck_assert_ptr_nonnull(entry);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(entry, "result"),
-                                                        "attack")),
-                     11);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(entry, "result"), "attack")), 11);
     fx_free(&f);
 }
 END_TEST
