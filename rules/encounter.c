@@ -148,6 +148,24 @@ int rules_enc_is_out(const rules_enc *e, const char *cid)
     return out && !json_is_false(out) && !json_is_null(out);
 }
 
+int rules_enc_add_combatant(rules_enc *e, const char *name, const char *side, const char *seat,
+                            int npc, char cid[24], tb_err *err)
+{
+    json_t *all = obj_child(e->enc, "combatants");
+    if (json_object_size(all) >= RULES_ENC_MAX_COMBATANTS)
+        return rules_enc_rule(err, "an encounter holds at most %d combatants",
+                              RULES_ENC_MAX_COMBATANTS);
+    json_int_t n = json_integer_value(json_object_get(e->enc, "next_id"));
+    if (n < 1)
+        n = 1;
+    snprintf(cid, 24, "e%lld", (long long)n);
+    json_object_set_new(e->enc, "next_id", json_integer(n + 1));
+    json_object_set_new(all, cid,
+                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
+                                  "side", side, "seat", seat, "npc", npc, "conditions"));
+    return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     const char *x = *(const char *const *)a, *y = *(const char *const *)b;

@@ -130,6 +130,16 @@ int rules_enc_controls(const rules_enc *e, const char *cid);
 void rules_enc_set_out(rules_enc *e, const char *cid, const char *why);
 int rules_enc_is_out(const rules_enc *e, const char *cid);
 
+#define RULES_ENC_MAX_COMBATANTS 60
+/*
+ * Adds a combatant {id, name, side, seat, npc, conditions: []} with the next id ("e1", "e2", ...:
+ * /enc/next_id), written to cid (>= 24 bytes). It is not put in the order (the module decides
+ * where it acts) and the module's join hook is not run (server/ops_enc.c does both for enc.add).
+ * TB_RULE when the encounter already holds RULES_ENC_MAX_COMBATANTS.
+ */
+int rules_enc_add_combatant(rules_enc *e, const char *name, const char *side, const char *seat,
+                            int npc, char cid[24], tb_err *err);
+
 /* Iteration over combatants in a stable order (by id): `for (i = 0; (cid = rules_enc_cid_at(e,
  * i)); i++)`. */
 const char *rules_enc_cid_at(const rules_enc *e, size_t i);

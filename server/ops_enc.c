@@ -16,8 +16,6 @@
 #include "ops.h"
 #include "system.h"
 
-#define MAX_COMBATANTS 60
-
 static const char *campaign_system(const json_t *state)
 {
     const char *s =
@@ -194,9 +192,6 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
     if ((chid != NULL) == (quick != NULL)) {
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.add: give either 'char' (a character id) or 'npc' "
                                           "({name, side?, sheet?})");
-    } else if (json_object_size(e.enc ? json_object_get(e.enc, "combatants") : NULL) >=
-               MAX_COMBATANTS) {
-        rc = tb_fail(err, TB_RULE, "an encounter holds at most %d combatants", MAX_COMBATANTS);
     } else if (chid) {
         json_t *c = json_object_get(json_object_get(state, "chars"), chid);
         if (c) {
@@ -250,15 +245,15 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
     }
     if (!side)
         side = npc ? "foes" : "party";
-    json_int_t n = json_integer_value(json_object_get(e.enc, "next_id"));
     char cid[24];
-    snprintf(cid, sizeof cid, "e%lld", (long long)(n < 1 ? 1 : n));
-    json_object_set_new(e.enc, "next_id", json_integer((n < 1 ? 1 : n) + 1));
-    json_t *comb = json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name, "side",
-                             side, "seat", seat ? seat : "gm", "npc", npc, "conditions");
+    if ((rc = rules_enc_add_combatant(&e, name, side, seat ? seat : "gm", npc, cid, err))) {
+        json_decref(quick_sheet);
+        json_decref(enc_finish(ctx, state, &e, 0));
+        return rc;
+    }
+    json_t *comb = rules_enc_combatant(&e, cid);
     if (!npc)
         json_object_set_new(comb, "char", json_string(chid));
-    json_object_set_new(json_object_get(e.enc, "combatants"), cid, comb);
     json_t *hid = rules_enc_hidden_of(&e, cid);
     if (npc && chid)
         json_object_set_new(hid, "char", json_string(chid));
@@ -313,8 +308,10 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
 
 /* ---- enc.act ---- */
 
-/* The who-check of encounter.h for action a by the caller; sets e->actor. */
-static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, tb_err *err)
+/* The who-check of encounter.h for action a by the caller; sets e->actor (to a copy in buf: a
+ * module may replace the order the default actor was read from). */
+static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, char buf[40],
+                     tb_err *err)
 {
     if (a->who == RULES_ENC_GM && !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM may %s", a->label ? a->label : a->name);
@@ -332,6 +329,10 @@ static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor,
                        a->name);
     if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) && !rules_enc_controls(e, actor))
         return tb_fail(err, TB_FORBIDDEN, "%s is not your character", rules_enc_name(e, actor));
+    if (actor) {
+        snprintf(buf, 40, "%s", actor);
+        actor = buf;
+    }
     e->actor = actor;
     if (a->who != RULES_ENC_TURN)
         return TB_OK;
@@ -362,11 +363,11 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     const rules_enc_action *a = rules_module_action(e.mod, name);
     int rc = TB_OK;
     rules_args pa;
-    char what[80];
+    char what[80], actor_buf[40];
     snprintf(what, sizeof what, "enc.act %s", name);
     if (!a)
         rc = tb_fail(err, TB_NOT_FOUND, "%s has no action '%.32s'", e.mod->id, name);
-    else if ((rc = check_who(&e, a, actor, err)) != TB_OK)
+    else if ((rc = check_who(&e, a, actor, actor_buf, err)) != TB_OK)
         ;
     else if ((rc = rules_args_parse(what, a->params, json_object_get(args, "params"), &pa, err)))
         ;

@@ -74,7 +74,7 @@ export function assertNoGmBytes(players, secrets = []) {
       const m = JSON.parse(raw);
       if (m.t === 'diff') for (const op of m.ops) assert.ok(!op.path.startsWith('/gm'), `${c.name} got ${op.path}`);
       if (m.t === 'welcome' && m.state) assert.equal(m.state.gm, undefined, `${c.name} got /gm in a state`);
-      if (m.t === 'ack') assert.ok(!JSON.stringify(m.result ?? {}).includes('"gm"'), `${c.name} got gm data in an ack`);
+      if (m.t === 'ack') assert.ok(!JSON.stringify(m.result ?? {}).includes('"gm":'), `${c.name} got gm data in an ack`);
       for (const s of secrets) assert.ok(!raw.includes(s), `${c.name} got the secret ${s}`);
     }
   }

@@ -1,15 +1,572 @@
-/* The fivey encounter modules (rules/fivey/enc_fivey.c), driven directly with a scripted RNG. */
+/* The fivey encounter module fivey.combat (rules/fivey/enc_fivey.c), driven directly with a
+ * scripted RNG: the combatants are made as server/ops_enc.c makes them (sheet_stats copied from
+ * the sample sheets, then the join hook), and every step's state is asserted exactly. Rulebook
+ * 004_110cc4af3ff93059.txt, cited 004:LINE. */
 #include <check.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "encounter.h"
+#include "rules_util.h"
 
-START_TEST(registered)
+typedef struct fixture {
+    rules_enc e;
+    json_t *enc, *hidden;
+    rules_rng *rng;
+    tb_err err;
+} fixture;
+
+static const rules_module *mod(void)
 {
     const rules_module *m = rules_module_find("fivey.combat");
     ck_assert_ptr_nonnull(m);
+    return m;
+}
+
+/* The next dice, exactly these faces (the step must use them all). */
+#define DICE(f, ...)                                                                               \
+    do {                                                                                           \
+        static const int faces_[] = {__VA_ARGS__};                                                 \
+        fx_dice(f, faces_, N_ELEMS(faces_));                                                       \
+    } while (0)
+
+static void fx_dice(fixture *f, const int *faces, size_t n)
+{
+    rules_rng_destroy(f->rng);
+    f->rng = rules_rng_scripted(faces, n);
+    f->e.rng = f->rng;
+}
+
+static void fx_no_dice(fixture *f)
+{
+    fx_dice(f, NULL, 0);
+}
+
+static void fx_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "fivey.combat", "round", 0,
+                       "turn", -1, "order", "combatants", "next_id", 1);
+    f->hidden = json_pack("{s:{}}", "combatants");
+    f->rng = rules_rng_scripted(NULL, 0);
+    f->e = (rules_enc){.mod = mod(),
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .rng = f->rng,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
+    rules_args o;
+    ck_assert_int_eq(rules_args_parse("start", mod()->options, NULL, &o, &f->err), 0);
+    ck_assert_int_eq(mod()->start(&f->e, &o, &f->err), 0);
+}
+
+static void fx_free(fixture *f)
+{
+    json_decref(f->enc);
+    json_decref(f->hidden);
+    json_decref(f->e.log);
+    json_decref(f->e.gm_log);
+    rules_rng_destroy(f->rng);
+}
+
+/* Adds a combatant as op_enc_add does: a PC from a sample sheet (seat), an NPC from a sheet or a
+ * quick NPC (sheet NULL). Returns its id (static storage per call site is not needed: ids are
+ * "e1".. and live in the state). */
+static const char *fx_add(fixture *f, const char *name, const char *seat, int npc,
+                          const char *sample, const char *side)
+{
+    json_int_t n = json_integer_value(json_object_get(f->enc, "next_id"));
+    char cid[16];
+    snprintf(cid, sizeof cid, "e%lld", (long long)n);
+    json_object_set_new(f->enc, "next_id", json_integer(n + 1));
+    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
+                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
+                                  "side",
+                                  side  ? side
+                                  : npc ? "foes"
+                                        : "party",
+                                  "seat", seat, "npc", npc, "conditions"));
+    json_t *sheet = sample ? ru_load_sample("fivey", sample) : NULL;
+    json_t *st = rules_enc_stats(&f->e, cid);
+    for (const char *const *k = mod()->sheet_stats; k && *k && sheet; k++)
+        if (json_object_get(sheet, *k))
+            json_object_set_new(st, *k, json_deep_copy(json_object_get(sheet, *k)));
+    f->e.actor = cid;
+    ck_assert_int_eq(mod()->join(&f->e, cid, sheet, &f->err), 0);
+    json_decref(sheet);
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(f->enc, "combatants"), key,
+                        v) if (strcmp(key, cid) == 0) return key;
+    return NULL;
+}
+
+static json_t *args_obj;
+
+/* Runs action `name` as `seat` for actor (NULL: the current combatant) with params given as a
+ * JSON text; returns the module's code (0 or the tb_code). The who-check is the server's; the
+ * TURN timing check (may_act) is run here as the server does. */
+static int fx_act(fixture *f, const char *seat, const char *actor, const char *name,
+                  const char *params)
+{
+    const rules_enc_action *a = rules_module_action(mod(), name);
+    ck_assert_ptr_nonnull(a);
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    if (!actor && a->who == RULES_ENC_TURN)
+        actor = rules_enc_current(&f->e);
+    f->e.actor = actor;
+    memset(&f->err, 0, sizeof f->err);
+    if (a->who == RULES_ENC_TURN) {
+        int rc = mod()->may_act(&f->e, actor, &f->err);
+        if (rc)
+            return rc;
+    }
+    json_decref(args_obj);
+    json_error_t je;
+    args_obj = json_loads(params ? params : "{}", 0, &je);
+    ck_assert_ptr_nonnull(args_obj);
+    rules_args pa;
+    int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
+    if (rc)
+        return rc;
+    return a->fn(&f->e, &pa, &f->err);
+}
+
+static json_t *comb(fixture *f, const char *cid)
+{
+    return rules_enc_combatant(&f->e, cid);
+}
+
+static json_t *hstats(fixture *f, const char *cid)
+{
+    return json_object_get(json_object_get(json_object_get(f->hidden, "combatants"), cid), "stats");
+}
+
+static int geti(const json_t *o, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const json_t *v = o;
+    for (char *save = NULL, *k = strtok_r(buf, "/", &save); k; k = strtok_r(NULL, "/", &save))
+        v = json_object_get(v, k);
+    ck_assert_msg(json_is_integer(v), "no integer at %s", path);
+    return (int)json_integer_value(v);
+}
+
+static const char *order_at(fixture *f, size_t i)
+{
+    return json_string_value(json_array_get(json_object_get(f->enc, "order"), i));
+}
+
+static const char *last_text(json_t *log)
+{
+    return json_string_value(
+        json_object_get(json_array_get(log, json_array_size(log) - 1), "text"));
+}
+
+static void assert_used_up(fixture *f)
+{
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "the step asked for more dice than scripted");
+}
+
+/* Vesper (e1, p1), Brunhild (e2, p2), a Goblin (e3, quick NPC, 4 HP) and an Orc (e4, 7 HP). */
+static void fx_party(fixture *f)
+{
+    fx_add(f, "Vesper", "p1", 0, "vesper.json", NULL);
+    fx_add(f, "Brunhild", "p2", 0, "brunhild.json", NULL);
+    DICE(f, 4);
+    fx_add(f, "Goblin", "gm", 1, NULL, NULL);
+    DICE(f, 3, 4);
+    fx_add(f, "Orc", "gm", 1, NULL, NULL);
+    assert_used_up(f);
+}
+
+START_TEST(describes_actions_and_who)
+{
+    const rules_module *m = mod();
     ck_assert_str_eq(m->system, "fivey");
+    ck_assert_int_eq(rules_module_action(m, "attack")->who, RULES_ENC_TURN);
+    ck_assert_int_eq(rules_module_action(m, "move")->who, RULES_ENC_TURN);
+    ck_assert_int_eq(rules_module_action(m, "end")->who, RULES_ENC_TURN);
+    ck_assert_int_eq(rules_module_action(m, "initiative")->who, RULES_ENC_GM);
+    ck_assert_int_eq(rules_module_action(m, "surprise")->who, RULES_ENC_GM);
+    ck_assert_int_eq(rules_module_action(m, "morale")->who, RULES_ENC_GM);
+    ck_assert_int_eq(rules_module_action(m, "spawn")->who, RULES_ENC_GM);
+    for (const rules_enc_action *a = m->actions; a->name; a++)
+        ck_assert_msg(a->cite && strncmp(a->cite, "004:", 4) == 0, "%s cites the rulebook",
+                      a->name);
+    /* the system lists exactly the modules it registers */
+    const rules_system *s = rules_system_find("fivey");
+    ck_assert_str_eq(s->modules[0], "fivey.combat");
+    ck_assert_ptr_null(s->modules[1]);
+}
+END_TEST
+
+START_TEST(join_from_sheets_and_brackets)
+{
+    fixture f;
+    fx_init(&f);
+    ck_assert_int_eq(geti(f.enc, "budget/actions"), 2); /* 004:674 */
+    fx_party(&f);
+    /* Vesper: no armor, DEX 1 → DC 11; dagger skilled: CHA 4 doubled = +8, d6 + 4 (004:678) */
+    json_t *v = json_object_get(comb(&f, "e1"), "stats");
+    ck_assert_int_eq(geti(v, "defense"), 11);
+    ck_assert_int_eq(geti(v, "dex"), 1);
+    ck_assert_int_eq(geti(v, "hp/max"), 11);
+    ck_assert_int_eq(geti(v, "hp/damage"), 3);
+    ck_assert_int_eq(geti(v, "inspiration"), 2);
+    json_t *w = json_array_get(json_object_get(v, "weapons"), 0);
+    ck_assert_int_eq(geti(w, "bonus"), 8);
+    ck_assert_int_eq(geti(w, "stat"), 4);
+    ck_assert_str_eq(json_string_value(json_object_get(w, "die")), "1d6");
+    /* Brunhild: chain 14 + shield = 15; longsword STR 3 skilled → +6 */
+    json_t *b = json_object_get(comb(&f, "e2"), "stats");
+    ck_assert_int_eq(geti(b, "defense"), 15);
+    ck_assert_int_eq(geti(json_array_get(json_object_get(b, "weapons"), 0), "bonus"), 6);
+    /* The goblin (004:759: XP 5, HD 1, DC 14, +1): a mook, 1d6 = 4 HP, stats only under /gm */
+    ck_assert_ptr_null(json_object_get(comb(&f, "e3"), "stats"));
+    json_t *g = hstats(&f, "e3");
+    ck_assert_str_eq(json_string_value(json_object_get(g, "bracket")), "M");
+    ck_assert_int_eq(geti(g, "hp/max"), 4);
+    ck_assert_int_eq(geti(g, "defense"), 14);
+    ck_assert_int_eq(geti(g, "ga"), 1);
+    ck_assert_int_eq(geti(g, "xp"), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(g, "die")), "1d4");
+    /* The orc (004:762: XP 10, HD 2, DC 14, +2): a grunt, 2d6 = 3 + 4 = 7, d6 damage */
+    json_t *o = hstats(&f, "e4");
+    ck_assert_str_eq(json_string_value(json_object_get(o, "bracket")), "G");
+    ck_assert_int_eq(geti(o, "hp/max"), 7);
+    ck_assert_int_eq(geti(o, "dex"), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(o, "die")), "1d6");
+    /* the HP dice went to the GM's log only */
+    ck_assert_int_eq((int)json_array_size(f.e.log), 0);
+    ck_assert_int_eq((int)json_array_size(f.e.gm_log), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* The DEX contest against the opposing party (004:666) and a two-action turn (004:674-678). */
+START_TEST(initiative_and_a_two_action_turn)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    ck_assert_int_eq(fx_act(&f, "p1", "e1", "attack", "{\"target\":\"e3\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "the fight has not started: the GM rolls initiative first "
+                                "(004:666)");
+    /* the opposition: average DEX of the goblin (1) and the orc (2) = 1; d20 10 → 11.
+     * Vesper d20 11 + 1 = 12 beats it; Brunhild d20 10 + 1 = 11 ties: no win (reading 3). */
+    DICE(&f, 10, 11, 10);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(order_at(&f, 0), "e1");
+    ck_assert_str_eq(order_at(&f, 1), "e3");
+    ck_assert_str_eq(order_at(&f, 2), "e4");
+    ck_assert_str_eq(order_at(&f, 3), "e2");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert(json_is_true(json_object_get(comb(&f, "e1"), "won")));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "won"));
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 2);
+    /* the public entry: the PCs' rolls; the opposition's bonus and total only in the GM's */
+    json_t *pub = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_int_eq(geti(pub, "result/rolls/e1/total"), 12);
+    ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "opposition_total"));
+    ck_assert_int_eq(geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1),
+                          "result/opposition_total"),
+                     11);
+
+    /* out of turn: Brunhild acts after the opposition */
+    ck_assert_int_eq(fx_act(&f, "p2", "e2", "move", NULL), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "it is Vesper's turn, not Brunhild's: each acts in the "
+                                "initiative order (004:666)");
+
+    /* ◆ 1: Vesper stabs the goblin: d20 5 + 8 = 13 < DC 14, a miss */
+    DICE(&f, 5);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 1);
+    ck_assert_str_eq(last_text(f.e.log), "Vesper attacks Goblin with the Dagger: misses");
+    ck_assert_int_eq(geti(hstats(&f, "e3"), "hp/damage"), 0);
+    /* the goblin's defense class stays the GM's */
+    pub = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "defense"));
+    ck_assert_int_eq(geti(pub, "result/total"), 13);
+    /* ◆ 2: d20 6 + 8 = 14 meets DC 14; d6 1 + CHA 4 = 5 damage ≥ 4 HP: dead (004:367) */
+    DICE(&f, 6, 1);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 0);
+    ck_assert_int_eq(geti(hstats(&f, "e3"), "hp/damage"), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "dead");
+    ck_assert_int_eq(geti(f.hidden, "xp"), 5);
+    /* a third ◆ is refused and nothing is rolled */
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", NULL), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper has no actions left this turn");
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\"}"), TB_RULE);
+    /* the end of the turn: the dead goblin is skipped, the orc's turn */
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e4");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e4", "actions"), 2);
+    /* the orc attacks Brunhild: d20 12 + GA 2 = 14 < 15: a miss; the public entry hides the
+     * orc's bonus and total */
+    DICE(&f, 12);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e2\"}"), 0);
+    pub = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "bonus"));
+    ck_assert_ptr_null(json_object_get(json_object_get(pub, "result"), "total"));
+    ck_assert_int_eq(geti(pub, "result/defense"), 15);
+    ck_assert_int_eq(
+        geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result/total"), 14);
+    /* d20 11 + 2 = 13 hits Vesper's DC 11; d6 6 (the bracket die, no stat: reading E3) */
+    DICE(&f, 11, 6);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}"), 0);
+    ck_assert_int_eq(geti(json_object_get(comb(&f, "e1"), "stats"), "hp/damage"), 9);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "out"));
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "end", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "end", NULL), 0);
+    /* a new round: the same order, Vesper first again (004:668) */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 2);
+    ck_assert_str_eq(last_text(f.e.log), "Round 2: Vesper acts first (004:668)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(natural_20_and_inspiration)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 1, 20, 20); /* both PCs win */
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    /* Vesper spends an inspiration die on the roll: d20 20 + 8 + d6 2; the natural 20 gives a
+     * die back (004:373): 2 - 1 + 1 = 2; she spends one on the damage: d6 3 + 4 + d6 5 = 12 */
+    DICE(&f, 20, 2, 3, 5);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
+                            "{\"target\":\"e4\", \"insp\":1, "
+                            "\"insp_dmg\":1}"),
+                     0);
+    assert_used_up(&f);
+    json_t *pub = json_array_get(f.e.log, 0);
+    for (size_t i = 0; i < json_array_size(f.e.log); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(f.e.log, i), "action")),
+                   "attack") == 0)
+            pub = json_array_get(f.e.log, i);
+    ck_assert_int_eq(geti(pub, "result/total"), 30);
+    ck_assert_int_eq(geti(pub, "result/damage"), 12);
+    ck_assert_int_eq(geti(pub, "result/inspiration_gained"), 1);
+    ck_assert_int_eq((int)json_array_size(json_object_get(pub, "dice")), 4);
+    ck_assert_int_eq(geti(json_object_get(comb(&f, "e1"), "stats"), "inspiration"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e4"), "out")), "dead");
+    /* no die left to spend on a roll: Vesper spends her last, then has none */
+    DICE(&f, 2, 1);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"insp\":1}"), 0);
+    ck_assert_int_eq(geti(json_object_get(comb(&f, "e1"), "stats"), "inspiration"), 0);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
+    /* the goblin has no inspiration dice at all */
+    fx_no_dice(&f);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "end", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "attack", "{\"target\":\"e1\", \"insp\":1}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "inspiration dice are the players' (004:144)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(refusals_change_nothing_worth_keeping)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e1\"}"), TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"weapon\":1}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
+                            "{\"target\":\"e3\", \"adv\":1, "
+                            "\"dis\":1}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e3\", \"free\":1}"),
+                     TB_FORBIDDEN);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"paces\":7}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper moves at most 6 paces per ◆ (004:688)");
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "act", "{\"what\":\"Cast a spell\", \"cost\":3}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 2);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    /* a ◆◆ action takes the whole turn (004:701) */
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "act", "{\"what\":\"Cast a spell\", \"cost\":2}"), 0);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 0);
+    ck_assert_str_eq(last_text(f.e.log), "Vesper: Cast a spell (2 ◆)");
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "bracket", "{\"target\":\"e1\", \"bracket\":\"M\"}"),
+                     TB_RULE);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "bracket", "{\"target\":\"e3\", \"bracket\":\"Q\"}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", "{\"side\":\"party\"}"), TB_RULE);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "surprise", NULL), TB_RULE);
+    fx_free(&f);
+}
+END_TEST
+
+/* Surprise: each member of the surprising party against the other party's wisdom (004:645). */
+START_TEST(surprise_gives_free_turns_then_initiative)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    /* the foes' wisdom: average INT 1 (goblin 1, orc 2); d20 9 → 10. Vesper 15 + 1 wins,
+     * Brunhild 9 + 1 = 10 ties: no free turn. */
+    DICE(&f, 9, 15, 9);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "surprise", NULL), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "phase")), "surprise");
+    ck_assert_int_eq((int)json_array_size(json_object_get(f.enc, "order")), 1);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 0);
+    ck_assert_int_eq(fx_act(&f, "p2", "e2", "move", NULL), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "it is Vesper's free turn from the surprise, not Brunhild's "
+                                "(004:645)");
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), TB_RULE);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", NULL), 0);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
+    ck_assert_ptr_null(json_object_get(f.enc, "phase"));
+    ck_assert_ptr_null(rules_enc_current(&f.e));
+    ck_assert_str_eq(last_text(f.e.log),
+                     "The surprise is over: regular initiative takes hold (004:645)");
+    /* opposition 1 + 1 = 2; Vesper 2 + 1 = 3 and Brunhild 3 + 1 = 4 both win: the higher
+     * total first (reading E1) */
+    DICE(&f, 1, 2, 3);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    ck_assert_str_eq(order_at(&f, 1), "e1");
+    fx_free(&f);
+}
+END_TEST
+
+/* Morale (004:670): the leader falls, the side checks DC 14, fails, and flees. */
+START_TEST(morale_after_the_leader_falls)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 2, 1, 1, 1);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn",
+                            "{\"name\":\"Goblin boss\", "
+                            "\"bracket\":\"E\", \"dc\":16}"),
+                     TB_OK);
+    assert_used_up(&f);
+    /* an elite: HD 4, GA 3, d8; 4d6 = 2 + 1 + 1 + 1 = 5 hit points (004:722, 004:728) */
+    json_t *b = hstats(&f, "e5");
+    ck_assert_int_eq(geti(b, "hp/max"), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(b, "bracket")), "E");
+    ck_assert_int_eq(geti(b, "hd"), 4);
+    ck_assert_int_eq(geti(b, "xp"), 18); /* 004:738 DC 16, E */
+    ck_assert_str_eq(json_string_value(json_object_get(b, "die")), "1d8");
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "bracket",
+                            "{\"target\":\"e5\", \"bracket\":\"elite\", "
+                            "\"dc\":16, \"hp\":6}"),
+                     0);
+    assert_used_up(&f);
+    ck_assert_int_eq(geti(hstats(&f, "e5"), "hp/max"), 6);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "leader", "{\"target\":\"e5\"}"), 0);
+    ck_assert(json_is_true(json_object_get(comb(&f, "e5"), "leader")));
+    DICE(&f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    /* Vesper: d20 10 + 8 = 18 ≥ 16; d6 2 + 4 = 6 ≥ 6: the boss is dead, morale due */
+    DICE(&f, 10, 2);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e5\"}"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e5"), "out")), "dead");
+    ck_assert(json_is_true(
+        json_object_get(json_object_get(json_object_get(f.enc, "morale"), "foes"), "due")));
+    ck_assert_str_eq(last_text(f.e.log),
+                     "The foes must check morale: their leader is defeated (004:670)");
+    /* the collective check: average INT of those standing (goblin 1, orc 2) = 1; d20 12 + 1 =
+     * 13 < 14 (moderate): they flee */
+    DICE(&f, 12);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "fled");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e4"), "out")), "fled");
+    ck_assert_int_eq(geti(f.enc, "morale/foes/checks"), 1);
+    ck_assert(json_is_false(
+        json_object_get(json_object_get(json_object_get(f.enc, "morale"), "foes"), "due")));
+    ck_assert_str_eq(last_text(f.e.log), "The foes check morale: they break and flee (004:670)");
+    fx_free(&f);
+}
+END_TEST
+
+/* Dwindling numbers (half the side out) call a check; the second is difficult (DC 16). */
+START_TEST(morale_when_numbers_dwindle)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "harm", "{\"target\":\"e3\", \"amount\":4}"), 0);
+    ck_assert_str_eq(last_text(f.e.log),
+                     "The foes must check morale: their numbers dwindle (004:670)");
+    DICE(&f, 13); /* 13 + INT 2 = 15 ≥ 14: they hold */
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), 0);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "out"));
+    ck_assert_int_eq(geti(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result/dc"),
+                     14);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), TB_BAD_REQUEST);
+    DICE(&f, 13); /* asked again: DC 16, 15 fails */
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", "{\"side\":\"foes\"}"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e4"), "out")), "fled");
+    /* healing by hand brings the goblin back */
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "harm", "{\"target\":\"e3\", \"amount\":-2}"), 0);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e3"), "out"));
+    ck_assert_int_eq(geti(hstats(&f, "e3"), "hp/damage"), 2);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(spawn_by_example_monster_and_late_joiners)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    /* a bear (004:748: XP 12, HD 4, DC 12, +3) joins the fight: at the end of the order */
+    DICE(&f, 6, 5, 4, 3);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn",
+                            "{\"name\":\"Old Grizzle\", "
+                            "\"monster\":\"bear\"}"),
+                     0);
+    assert_used_up(&f);
+    json_t *s = hstats(&f, "e5");
+    ck_assert_int_eq(geti(s, "hp/max"), 18);
+    ck_assert_int_eq(geti(s, "defense"), 12);
+    ck_assert_int_eq(geti(s, "xp"), 12);
+    ck_assert_int_eq(geti(s, "ga"), 3);
+    ck_assert_str_eq(order_at(&f, 4), "e5");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e5"), "side")), "foes");
+    ck_assert(json_is_true(json_object_get(comb(&f, "e5"), "npc")));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e5"), "stats"));
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn", "{\"name\":\"X\", \"monster\":\"Kraken\"}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "spawn", "{\"name\":\"X\"}"), TB_BAD_REQUEST);
+    /* "Hobgoblin" is not taken for a "Goblin" */
+    DICE(&f, 3, 3);
+    fx_add(&f, "Hobgoblin", "gm", 1, NULL, NULL);
+    ck_assert_int_eq(geti(hstats(&f, "e6"), "xp"), 10);
+    ck_assert_str_eq(order_at(&f, 5), "e6");
+    fx_free(&f);
 }
 END_TEST
 
@@ -17,11 +574,20 @@ int main(void)
 {
     Suite *s = suite_create("enc_fivey");
     TCase *tc = tcase_create("module");
-    tcase_add_test(tc, registered);
+    tcase_add_test(tc, describes_actions_and_who);
+    tcase_add_test(tc, join_from_sheets_and_brackets);
+    tcase_add_test(tc, initiative_and_a_two_action_turn);
+    tcase_add_test(tc, natural_20_and_inspiration);
+    tcase_add_test(tc, refusals_change_nothing_worth_keeping);
+    tcase_add_test(tc, surprise_gives_free_turns_then_initiative);
+    tcase_add_test(tc, morale_after_the_leader_falls);
+    tcase_add_test(tc, morale_when_numbers_dwindle);
+    tcase_add_test(tc, spawn_by_example_monster_and_late_joiners);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    json_decref(args_obj);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

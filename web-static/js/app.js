@@ -1,7 +1,10 @@
 // Start-up and the two screens of the page: "join" (a name, and a code when the link had none)
-// and "table" (header, roll box, roster, invite panel for the GM, roll log). Everything on the
-// table screen is rendered from the connection's local copy of the state (conn.state), never from
-// message bodies; presence comes from `presence` messages, which are not part of the state.
+// and "table": for a player their character (sheet, one-tap checks), the encounter, dice and
+// checks, the party, what the GM revealed and the log; for the GM the console — the same plus
+// campaigns, seats, the join link with its QR code, every character and NPC, hidden notes and
+// reveals, secret rolls and the encounter controls. Everything on the table screen is rendered
+// from the connection's local copy of the state (conn.state), never from message bodies;
+// presence comes from `presence` messages, which are not part of the state.
 
 import { $, setText, show } from './dom.js';
 import { Connection, Status } from './conn.js';
@@ -12,6 +15,12 @@ import { renderRoster } from './views/roster.js';
 import { renderStatus } from './views/status.js';
 import { renderInvite } from './views/invite.js';
 import { renderRollBox } from './views/rollbox.js';
+import { commandSender, fetchJoin, fetchSamples, hostCall } from './api.js';
+import { CharsView } from './views/chars.js';
+import { ChecksView } from './views/checks.js';
+import { NotesView, renderRevealed } from './views/notes.js';
+import { CampaignView, systemName } from './views/campaign.js';
+import { EncounterPanel } from './enc/panel.js';
 
 const els = {
   campaignName: $('#campaign-name'),
@@ -53,6 +62,17 @@ const els = {
     pending: $('#pending'),
   },
   roster: $('#roster'),
+  rosterError: $('#roster-error'),
+  checks: $('#checks'),
+  enc: $('#enc'),
+  chars: { title: $('#chars-title'), body: $('#chars-body'), formSlot: $('#chars-form-slot'), jump: $('#jump-chars') },
+  notesCard: $('#notes-card'),
+  notes: $('#notes-body'),
+  jumpNotes: $('#jump-notes'),
+  revealedCard: $('#revealed-card'),
+  revealed: $('#revealed'),
+  campaignCard: $('#campaign-card'),
+  campaign: $('#campaign-body'),
   invite: {
     section: $('#invite'),
     state: $('#invite-state'),
@@ -62,6 +82,10 @@ const els = {
     code: $('#invite-code'),
     closedHint: $('#invite-closed-hint'),
     localHint: $('#invite-local-hint'),
+    qrBox: $('#invite-qr-box'),
+    qr: $('#invite-qr'),
+    qrCaption: $('#invite-qr-caption'),
+    others: $('#invite-others'),
     rotate: $('#invite-rotate'),
     close: $('#invite-close'),
   },
@@ -73,6 +97,22 @@ const els = {
 
 const conn = new Connection({ store: storage });
 const logView = new LogView(els.log, els.logEmpty);
+const send = commandSender(conn);
+const announce = (text) => setText(els.announce, text);
+
+const checksView = new ChecksView(els.checks, { send, secretBox: els.roll.secret, announce });
+const charsView = new CharsView(els.chars, { send, rollQuick });
+const notesView = new NotesView(els.notes, { send });
+const campaignView = new CampaignView(els.campaign, {
+  send,
+  hostToken: () => storage.loadHostToken(),
+  useGmToken: (campaign, token) => {
+    storage.saveGmToken(campaign, token);
+    storage.saveToken(token);
+    showTable(token);
+  },
+});
+const encPanel = new EncounterPanel(els.enc);
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -80,6 +120,13 @@ const ui = {
   joinCode: null, // the code from a #join= link (the code field is hidden then)
   joining: false,
   savedSeatInfo: null, // what was last written to storage (write only on change)
+  describe: {}, // system id -> system.describe result (or {error})
+  describing: new Set(), // systems asked for
+  samples: {}, // system id -> [{file, sheet}]
+  panels: new Set(), // systems whose js/enc/<system>.js was imported (or tried)
+  qr: null, // /api/join answer for the current join code
+  qrFor: null, // the join code qr was asked for
+  roster: { renaming: null, confirm: null },
 };
 
 // -- screens ---------------------------------------------------------------------------------
@@ -119,6 +166,9 @@ function showJoin({ code = null, message = null } = {}) {
 function showTable(token) {
   logView.reset();
   ui.nack = null;
+  ui.qr = null;
+  ui.qrFor = null;
+  ui.roster = { renaming: null, confirm: null };
   showScreen('table');
   conn.useToken(token);
 }
@@ -147,7 +197,8 @@ function renderNow() {
   const campaign = state?.campaign ?? conn.campaign;
   const inTable = ui.screen === 'table';
   setText(els.campaignName, inTable && campaign?.name ? campaign.name : 'tabled');
-  setText(els.campaignMeta, inTable && campaign?.system ? `System: ${campaign.system}` : '');
+  const sysLabel = campaign?.system ? systemName(campaign.system) : '';
+  setText(els.campaignMeta, inTable && sysLabel ? (sysLabel.toLowerCase() === campaign.system ? sysLabel : `${sysLabel} (${campaign.system})`) : '');
   show(els.campaignMeta, Boolean(inTable && campaign?.system));
   const myName = mySeat?.name ?? conn.seat?.name;
   show(els.seatLabel, inTable && Boolean(myName));
@@ -163,16 +214,36 @@ function renderNow() {
   if (added.length) {
     setText(els.announce, added.map((e) => entryText(state, e)).join('. '));
   }
-  renderRoster(els.roster, { state, presence: conn.presence, mySeat: seatId, live });
   const pending = conn.pending();
   renderInvite(els.invite, {
     state,
     isGM,
     live,
     busy: pending.some((c) => c.op.startsWith('join.')),
+    qr: ui.qr,
   });
   renderRollBox(els.roll, { isGM, pending, live, nack: ui.nack });
   els.roll.submit.disabled = state === null;
+  renderRoster(els.roster, { state, presence: conn.presence, mySeat: seatId, live, isGM, ctl: rosterCtl });
+  show(els.rosterError, Boolean(ui.rosterError));
+  setText(els.rosterError, ui.rosterError || '');
+
+  const system = campaign?.system ?? 'generic';
+  const describe = system !== 'generic' ? ui.describe[system] : null;
+  if (state && live) ensureSystem(system);
+  if (isGM && live) ensureQr(state);
+  const d = describe && !describe.error ? describe : null;
+  const m = { state, seat: seatId, isGm: isGM, system, describe: d, samples: ui.samples[system] || [], live };
+  checksView.setLive(live);
+  checksView.render({ describe: d, live });
+  charsView.render(m);
+  encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
+  show(els.notesCard, isGM);
+  show(els.jumpNotes, isGM);
+  if (isGM) notesView.render(m);
+  renderRevealed(els.revealedCard, els.revealed, isGM ? null : state);
+  show(els.campaignCard, isGM);
+  if (isGM) campaignView.render(m);
 
   if (mySeat && campaign) {
     const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name });
@@ -182,6 +253,96 @@ function renderNow() {
     }
   }
 }
+
+// -- what the views need besides the state -------------------------------------------------------
+
+// system.describe and the sample characters of the campaign's system, and its encounter panel.
+function ensureSystem(system) {
+  if (system === 'generic' || ui.describing.has(system)) return;
+  ui.describing.add(system);
+  send('system.describe', {}).then((r) => {
+    ui.describe[system] = r.ok ? r.result : { error: r.message || r.code };
+    if (!r.ok) ui.describing.delete(system); // ask again after the next welcome
+    render();
+  });
+  fetchSamples(system).then((list) => {
+    ui.samples[system] = list;
+    render();
+  });
+  if (!ui.panels.has(system) && /^[a-z0-9_]+$/.test(system)) {
+    ui.panels.add(system);
+    import(`./enc/${system}.js`)
+      .then(() => {
+        encPanel.rerender();
+        render();
+      })
+      .catch(() => {
+        /* no panel of its own: the generic one */
+      });
+  }
+}
+
+// The join links with QR codes, asked again whenever the join code changes.
+function ensureQr(state) {
+  const j = state?.gm?.join;
+  const code = j && j.open ? j.code : null;
+  if (!code || ui.qrFor === code) return;
+  ui.qrFor = code;
+  const token = conn.token;
+  fetchJoin(token).then((r) => {
+    if (conn.token !== token || ui.qrFor !== code) return;
+    ui.qr = r.ok ? r : null;
+    if (!r.ok) ui.qrFor = null;
+    render();
+  });
+}
+
+// A one-tap check from a sheet: rolled at once when the sheet gives every parameter, else the
+// check form opens with what is missing focused.
+function rollQuick(char, r) {
+  if (r.need.length) {
+    checksView.open(r.check, r.params, r.need, `${char.name}: ${r.label}`);
+    return;
+  }
+  ui.nack = null;
+  const args = { check: r.check, params: r.params };
+  if (!els.roll.secretWrap.hidden && els.roll.secret.checked) args.secret = true;
+  send('roll.check', args).then((reply) => {
+    if (reply.ok) {
+      announce(`${char.name} rolled ${r.label}: ${reply.result?.total}`);
+    } else {
+      ui.nack = { title: `Could not roll ${r.label}:`, message: reply.message || reply.code };
+    }
+    render();
+  });
+  render();
+}
+
+// Roster controls: rename (GM any seat, a player their own), remove (GM, two clicks).
+const rosterCtl = {
+  get renaming() {
+    return ui.roster.renaming;
+  },
+  get confirm() {
+    return ui.roster.confirm;
+  },
+  act(kind, seat, value) {
+    ui.rosterError = null;
+    if (kind === 'renaming') ui.roster = { renaming: seat, confirm: null };
+    else if (kind === 'confirm') ui.roster = { renaming: null, confirm: seat };
+    else if (kind === 'cancel') ui.roster = { renaming: null, confirm: null };
+    else if (kind === 'rename' || kind === 'remove') {
+      const args = kind === 'rename' ? { seat, name: value } : { seat };
+      ui.roster = { renaming: null, confirm: null };
+      send(kind === 'rename' ? 'seat.rename' : 'seat.remove', args).then((r) => {
+        if (!r.ok) ui.rosterError = r.message || r.code;
+        render();
+      });
+    }
+    render();
+    if (kind === 'renaming') queueMicrotask(() => document.getElementById(`rename-${seat}`)?.select());
+  },
+};
 
 // The "next try in N s" countdown.
 setInterval(() => {
@@ -215,7 +376,19 @@ conn.addEventListener('unauthorized', () => {
   });
 });
 
+conn.addEventListener('welcome', (ev) => {
+  // Another campaign (a switch): its own system, join code and seat.
+  if (ev.detail.campaign?.id !== ui.campaignId) {
+    ui.campaignId = ev.detail.campaign?.id ?? null;
+    ui.qr = null;
+    ui.qrFor = null;
+    campaignView.list = null;
+  }
+  render();
+});
+
 conn.addEventListener('nack', (ev) => {
+  if (send.owns(ev.detail.id)) return; // the view that sent it shows the refusal
   const { cmd, code, message } = ev.detail;
   const what = cmd.op === 'roll' ? `Could not roll ${cmd.args?.expr ?? ''}` : `Could not do ${cmd.op}`;
   ui.nack = { title: `${what}:`, message: message || code };
@@ -337,8 +510,46 @@ window.addEventListener('pageshow', (ev) => {
 
 // -- start -----------------------------------------------------------------------------------
 
+// The console link (#host=...) without a GM token: open the campaign this browser used last, or
+// the server's first one.
+async function openAsHost(hostToken) {
+  const list = await hostCall(hostToken, 'campaign.list', {});
+  if (!list.ok) {
+    storage.forgetHostToken();
+    showJoin({ message: `The console link did not work (${list.message || list.code}). Use the newest link tabled serve printed.` });
+    return;
+  }
+  const camps = list.result.campaigns || [];
+  const known = storage.loadGmTokens();
+  const pick = camps.find((c) => known[c.id]) || camps[0];
+  if (!pick) {
+    showJoin({ message: 'This server has no campaign yet.' });
+    return;
+  }
+  if (known[pick.id]) {
+    storage.saveToken(known[pick.id]);
+    showTable(known[pick.id]);
+    return;
+  }
+  const r = await hostCall(hostToken, 'campaign.open', { campaign: pick.id });
+  if (!r.ok) {
+    showJoin({ message: `Could not open ${pick.name}: ${r.message || r.code}` });
+    return;
+  }
+  storage.saveGmToken(pick.id, r.result.gm_token);
+  storage.saveToken(r.result.gm_token);
+  showTable(r.result.gm_token);
+}
+
 function start() {
   const frag = storage.takeFragment();
+  if (frag.host) {
+    storage.saveHostToken(frag.host);
+    if (!frag.token) {
+      openAsHost(frag.host);
+      return;
+    }
+  }
   if (frag.token) {
     storage.saveToken(frag.token);
     showTable(frag.token);
@@ -354,6 +565,6 @@ function start() {
 }
 
 // For tests and debugging in the console: read-only look at the connection.
-Object.defineProperty(window, 'tabled', { value: Object.freeze({ conn }) });
+Object.defineProperty(window, 'tabled', { value: Object.freeze({ conn, ui }) });
 
 start();

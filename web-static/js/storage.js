@@ -78,7 +78,7 @@ export function saveOutbox(token, items) {
   else set(session(), OUTBOX, JSON.stringify({ token, items }));
 }
 
-// Reads the secrets of the URL fragment (#token=... or #join=...) and removes the fragment from
+// Reads the secrets of the URL fragment (#token=..., #join=... or #host=...) and removes the fragment from
 // the address bar, so it is not left in the history, bookmarks or a shared screenshot.
 export function takeFragment(loc = globalThis.location, hist = globalThis.history) {
   const raw = (loc.hash || '').replace(/^#/, '');
@@ -87,12 +87,46 @@ export function takeFragment(loc = globalThis.location, hist = globalThis.histor
   const out = {};
   const token = params.get('token');
   const join = params.get('join');
+  const host = params.get('host');
   if (token) out.token = token.trim();
   if (join) out.join = join.trim();
+  if (host) out.host = host.trim();
   try {
     hist.replaceState(hist.state, '', loc.pathname + loc.search);
   } catch {
     loc.hash = '';
   }
   return out;
+}
+
+// The host token (from the console link's #host=...): it creates, lists and opens campaigns.
+const HOST = 'tabled.host';
+// GM tokens of the campaigns this browser opened, by campaign id (switching back needs no new one).
+const GMS = 'tabled.gm';
+
+export function loadHostToken() {
+  return get(local(), HOST);
+}
+
+export function saveHostToken(token) {
+  set(local(), HOST, token);
+}
+
+export function forgetHostToken() {
+  set(local(), HOST, null);
+}
+
+export function loadGmTokens() {
+  try {
+    const v = JSON.parse(get(local(), GMS));
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveGmToken(campaign, token) {
+  const all = loadGmTokens();
+  all[campaign] = token;
+  set(local(), GMS, JSON.stringify(all));
 }

@@ -30,11 +30,14 @@
 //             in the panel's error line.
 //   state     the whole replica (read-only): enc = state.enc, GM-only parts at state.gm.enc
 //
-// Helpers exported below for system panels: combatantsOf, currentId, isMine, cardFor (the generic
-// card, to wrap or extend), orderStrip (the generic order), statsList, h (the element builder).
+// Helpers exported below for system panels: combatantsOf, currentId, isMine, statsOf (public
+// stats, plus the GM-only NPC stats for the GM), cardFor (the generic card, to wrap or extend),
+// orderStrip (the generic order), statsList, h (the element builder).
 //
-// /enc = {module, round, turn, order:[cid | {id}], combatants:{<cid>:{id, name, side, seat, npc,
-//         char, stats?, conditions:[...], budget?:{...}}}, ...module fields}
+// /enc = {module, name, round, turn (index into order, -1 between rounds), order:[cid | {id}],
+//         combatants:{<cid>:{id, name, side, seat, npc, char, stats?, conditions:[...],
+//         budget?:{...}, out?}}, ...module fields}; /gm/enc = {combatants:{<cid>:{stats}}, ...}
+//         (rules/encounter.h)
 // ------------------------------------------------------------------------------------------------
 
 import { h } from '../dom.js';
@@ -43,6 +46,15 @@ import { paramFields, readParams, showFieldError, paramInMessage } from '../view
 export { h };
 
 const registry = new Map();
+
+const DONE = {
+  'enc.act': (a) => `${a.action}: done.`,
+  'enc.start': () => 'The encounter started.',
+  'enc.add': () => 'Added.',
+  'enc.remove': () => 'Removed.',
+  'enc.set': (a) => `${a.path} set.`,
+  'enc.end': () => 'The encounter ended.',
+};
 
 export function registerPanel(system, hooks = {}) {
   registry.set(String(system), { ...hooks });
@@ -93,19 +105,24 @@ function moduleEntry(describe, id) {
 
 const who = (a) => String(a?.who ?? 'any').toLowerCase();
 
-// The generic rule for "may take now": the GM may take every action; a player takes the
-// non-GM actions for their own combatants — turn actions only when it is one of theirs' turn.
+// The generic rule for "may take now" (rules/encounter.h, who): the GM may take every action; a
+// player takes `any` actions always, `owner` actions when they control a combatant, and `turn`
+// actions when the current combatant is theirs.
 function genericActions(enc, ctx) {
   const mod = ctx.module;
   const actions = Array.isArray(mod?.actions) ? mod.actions : [];
   if (ctx.isGm) return actions.map((a) => a.name);
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx));
-  if (!mine.length) return [];
+  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
   const cur = currentId(enc);
   const myTurn = mine.some((c) => c.id === cur);
   return actions
-    .filter((a) => who(a) !== 'gm')
-    .filter((a) => myTurn || ['any', 'anyone', 'reaction', 'owner', 'any_seat'].includes(who(a)))
+    .filter((a) => {
+      const w = who(a);
+      if (w === 'gm') return false;
+      if (w === 'any') return true;
+      if (w === 'owner') return mine.length > 0;
+      return myTurn;
+    })
     .map((a) => a.name);
 }
 
@@ -153,6 +170,14 @@ export function orderStrip(enc, ctx) {
   );
 }
 
+// A combatant's stats as the viewer may see them: public ones, and for the GM the NPC numbers
+// kept under /gm/enc/combatants/<cid>/stats.
+export function statsOf(c, ctx) {
+  const hidden = ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.stats : null;
+  if (!hidden) return c.stats;
+  return { ...(c.stats || {}), ...hidden };
+}
+
 export function cardFor(c, enc, ctx) {
   const cur = currentId(enc) === c.id;
   const conds = Array.isArray(c.conditions) ? c.conditions : [];
@@ -167,8 +192,9 @@ export function cardFor(c, enc, ctx) {
       c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
       isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
       cur ? h('span', { class: 'badge turn-badge' }, 'turn') : null,
+      c.out ? h('span', { class: 'badge' }, typeof c.out === 'string' ? c.out : 'out') : null,
     ),
-    statsList(c.stats),
+    statsList(statsOf(c, ctx)),
     conds.length
       ? h(
           'ul',
@@ -262,8 +288,8 @@ export class EncounterPanel {
     const reply = await this.ctx.send(op, args);
     this.busy = false;
     if (reply.ok) {
-      this.open = null;
-      this.note = `${op === 'enc.act' ? args.action : op}: done`;
+      if (op !== 'enc.add') this.open = null; // the GM usually adds several
+      this.note = DONE[op] ? DONE[op](args) : 'Done.';
     } else {
       this.error = { text: `${reply.code ?? 'error'}: ${reply.message ?? ''}`, param: paramInMessage(reply.message, params) };
     }
@@ -322,11 +348,17 @@ export class EncounterPanel {
     // Module fields other than the generic ones (e.g. a chase's distance).
     const extra = {};
     for (const [k, v] of Object.entries(enc)) {
-      if (!['module', 'round', 'turn', 'order', 'combatants', 'current', 'log'].includes(k)) extra[k] = v;
+      if (['module', 'name', 'round', 'turn', 'order', 'combatants', 'current', 'log', 'next_id'].includes(k)) continue;
+      if (v && typeof v === 'object' && !Object.keys(v).length) continue;
+      extra[k] = v;
     }
     if (Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
-    if (ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' && Object.keys(ctx.state.gm.enc).length) {
-      out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(ctx.state.gm.enc, 'stats')));
+    const gmExtra = {};
+    for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
+      if (k !== 'combatants') gmExtra[k] = v;
+    }
+    if (Object.keys(gmExtra).length) {
+      out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));
     }
 
     // Actions the viewer may take now.
@@ -371,11 +403,12 @@ export class EncounterPanel {
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
     const defActor = actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
     const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor') : [];
+    const needsActor = who(a) !== 'any';
     const form = h(
       'form',
       { class: 'enc-form stack', dataset: { key: `act-${a.name}` }, noValidate: true },
       h('h3', {}, a.label || a.name),
-      actors.length > 1 || ctx.isGm
+      needsActor && (actors.length > 1 || ctx.isGm)
         ? h(
             'div',
             { class: 'field', dataset: { param: 'actor' } },
@@ -398,7 +431,7 @@ export class EncounterPanel {
         showFieldError(form, error.name, error.message);
         return;
       }
-      const actor = form.elements.namedItem('actor')?.value || defActor || undefined;
+      const actor = needsActor ? form.elements.namedItem('actor')?.value || defActor || undefined : undefined;
       const args = { action: a.name };
       if (actor) args.actor = actor;
       if (Object.keys(values).length) args.params = values;
@@ -495,7 +528,7 @@ export class EncounterPanel {
           'div',
           { class: 'field' },
           h('label', { htmlFor: 'enc-add-side' }, 'Side'),
-          h('select', { id: 'enc-add-side', name: 'side' }, ['foes', 'allies', 'neutral'].map((s) => h('option', { value: s }, s))),
+          h('select', { id: 'enc-add-side', name: 'side' }, ['foes', 'party', 'allies', 'neutral'].map((s) => h('option', { value: s }, s))),
         ),
         h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'add-npc' }, disabled: this.busy || !ctx.live }, 'Add NPC')),
       );
@@ -503,8 +536,11 @@ export class EncounterPanel {
         ev.preventDefault();
         const f = pc.elements;
         const from = f.namedItem('npcsheet')?.value || '';
-        const npc = state.gm?.npcs?.[from];
-        const name = f.namedItem('name').value.trim() || npc?.name || '';
+        if (from) {
+          this.run('enc.add', { char: from, side: f.namedItem('side').value }, pc, []);
+          return;
+        }
+        const name = f.namedItem('name').value.trim();
         if (!name) {
           showFieldError(pc, null);
           f.namedItem('name').focus();
@@ -512,9 +548,7 @@ export class EncounterPanel {
           this.rerender();
           return;
         }
-        const arg = { name, side: f.namedItem('side').value };
-        if (npc?.sheet) arg.sheet = npc.sheet;
-        this.run('enc.add', { npc: arg }, pc, []);
+        this.run('enc.add', { npc: { name }, side: f.namedItem('side').value }, pc, []);
       });
       out.push(pc);
     }

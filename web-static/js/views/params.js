@@ -29,7 +29,7 @@ export function paramField(p, opts = {}) {
     return h(
       'div',
       { class: 'field field-check', dataset: { param: p.name } },
-      h('label', { class: 'check', htmlFor: id }, input, h('span', {}, label)),
+      h('label', { class: 'checkline', htmlFor: id }, input, h('span', {}, label)),
       h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
     );
   }

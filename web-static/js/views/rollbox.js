@@ -6,10 +6,28 @@ import { h, setText, show } from '../dom.js';
 const OP_LABEL = {
   'join.rotate': 'New join code',
   'join.close': 'Close joining',
+  'system.describe': 'Loading the rule system',
+  'char.create': 'Create a character',
+  'char.update': 'Save a character',
+  'char.delete': 'Delete a character',
+  'campaign.rename': 'Rename the campaign',
+  'seat.rename': 'Rename a seat',
+  'seat.remove': 'Remove a seat',
+  'gm.set': 'Save a note',
+  'gm.unset': 'Delete a note',
+  'gm.reveal': 'Reveal',
+  'gm.hide': 'Hide',
+  'enc.start': 'Start the encounter',
+  'enc.add': 'Add to the encounter',
+  'enc.remove': 'Remove from the encounter',
+  'enc.set': 'Adjust the encounter',
+  'enc.end': 'End the encounter',
 };
 
 export function commandLabel(cmd) {
   if (cmd.op === 'roll') return `${cmd.args?.secret ? 'Secret roll' : 'Roll'} ${cmd.args?.expr ?? ''}`;
+  if (cmd.op === 'roll.check') return `${cmd.args?.secret ? 'Secret check' : 'Check'} ${cmd.args?.check ?? ''}`;
+  if (cmd.op === 'enc.act') return `Encounter: ${cmd.args?.action ?? ''}`;
   return OP_LABEL[cmd.op] || cmd.op;
 }
 

@@ -1,0 +1,185 @@
+// The GM's campaign card: this campaign's name (campaign.rename) and system, and — when this
+// browser holds the host token (from the console link `tabled serve` prints) — every campaign
+// of the server: switch to one (campaign.open gives a GM token for it) or create a new one
+// (campaign.create with a name and a rule system).
+
+import { h } from '../dom.js';
+import { hostCall } from '../api.js';
+
+export const SYSTEMS = [
+  ['generic', 'Free dice only'],
+  ['cot', 'City of Thieves'],
+  ['heimr', 'Heimr'],
+  ['grimwire', 'GRIMWIRE'],
+  ['tenacity', '10acity Tactics'],
+  ['fivey', 'FIVEY'],
+];
+
+export const systemName = (id) => (SYSTEMS.find(([s]) => s === id) || [id, id])[1];
+
+export class CampaignView {
+  constructor(root, { send, hostToken, useGmToken }) {
+    this.root = root;
+    this.send = send;
+    this.hostToken = hostToken; // () → token | null
+    this.useGmToken = useGmToken; // (campaignId, token) → void
+    this.list = null; // campaigns from campaign.list
+    this.listError = null;
+    this.renaming = false;
+    this.error = null;
+    this.busy = false;
+    this.sig = null;
+    this.m = null;
+  }
+
+  render(m) {
+    this.m = m;
+    const sig = [m.state?.campaign, m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
+    if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
+    const a = document.activeElement;
+    const focus = a && this.root.contains(a) ? a.id : null;
+    const vals = {};
+    for (const el of this.root.querySelectorAll('input[id]')) vals[el.id] = el.value;
+    this.sig = sig;
+    this.root.replaceChildren(...this.build(m));
+    for (const [id, v] of Object.entries(vals)) {
+      const el = this.root.querySelector(`#${CSS.escape(id)}`);
+      if (el) el.value = v;
+    }
+    if (focus) this.root.querySelector(`#${CSS.escape(focus)}`)?.focus();
+  }
+
+  rerender() {
+    this.sig = null;
+    if (this.m) this.render(this.m);
+  }
+
+  async refresh() {
+    const token = this.hostToken();
+    if (!token) return;
+    const r = await hostCall(token, 'campaign.list', {});
+    if (r.ok) {
+      this.list = r.result.campaigns || [];
+      this.listError = null;
+    } else {
+      this.listError = r.message || r.code;
+    }
+    this.rerender();
+  }
+
+  build(m) {
+    const camp = m.state?.campaign || {};
+    const out = [];
+    if (this.error) out.push(h('p', { class: 'error-box', attrs: { role: 'alert' } }, this.error));
+    if (this.renaming) {
+      const form = h(
+        'form',
+        { class: 'copy-row', noValidate: true },
+        h('label', { htmlFor: 'campaign-rename', class: 'visually-hidden' }, 'Campaign name'),
+        h('input', { id: 'campaign-rename', type: 'text', maxLength: 80, value: camp.name ?? '', autocomplete: 'off' }),
+        h('button', { type: 'submit', class: 'primary', disabled: !m.live }, 'Save'),
+      );
+      form.addEventListener('submit', async (ev) => {
+        ev.preventDefault();
+        const name = form.querySelector('input').value.trim();
+        if (!name) return;
+        const r = await this.send('campaign.rename', { name });
+        this.error = r.ok ? null : r.message;
+        if (r.ok) this.renaming = false;
+        this.rerender();
+        if (r.ok) this.refresh();
+      });
+      out.push(form);
+    } else {
+      out.push(
+        h(
+          'p',
+          { class: 'campaign-line' },
+          h('strong', { id: 'campaign-current' }, camp.name ?? ''),
+          h('span', { class: 'muted small' }, ` · ${systemName(camp.system)}`),
+          ' ',
+          h('button', { type: 'button', class: 'link-button', id: 'campaign-rename-open', onclick: () => { this.renaming = true; this.rerender(); this.root.querySelector('#campaign-rename')?.focus(); } }, 'Rename'),
+        ),
+      );
+    }
+    if (!this.hostToken()) {
+      out.push(h('p', { class: 'small muted' }, 'To create or switch campaigns, open the console link that tabled serve printed (it starts with #host=).'));
+      return out;
+    }
+    if (this.list === null && !this.listError) {
+      out.push(h('p', { class: 'small muted' }, 'Loading campaigns…'));
+      queueMicrotask(() => this.refresh());
+    }
+    if (this.listError) out.push(h('p', { class: 'error-box' }, `Campaigns: ${this.listError}`));
+    if (this.list && this.list.length > 1) {
+      out.push(h('h3', {}, 'Switch campaign'));
+      out.push(
+        h(
+          'ul',
+          { class: 'campaign-list' },
+          this.list.map((c) =>
+            h(
+              'li',
+              { dataset: { campaign: c.id }, class: c.id === camp.id ? 'current' : null },
+              h('span', {}, c.name, h('span', { class: 'small muted' }, ` · ${systemName(c.system)} · ${c.seats} seats`)),
+              c.id === camp.id ? h('span', { class: 'badge you-badge' }, 'open') : h('button', { type: 'button', class: 'campaign-open', disabled: this.busy, onclick: () => this.open(c.id) }, 'Open'),
+            ),
+          ),
+        ),
+      );
+    }
+    const form = h(
+      'form',
+      { class: 'stack campaign-create', noValidate: true },
+      h('h3', {}, 'New campaign'),
+      h('div', { class: 'field' }, h('label', { htmlFor: 'new-campaign-name' }, 'Name'), h('input', { id: 'new-campaign-name', type: 'text', maxLength: 80, autocomplete: 'off', placeholder: 'The Heist' })),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { htmlFor: 'new-campaign-system' }, 'Rule system'),
+        h('select', { id: 'new-campaign-system' }, SYSTEMS.map(([id, name]) => h('option', { value: id, selected: id === 'fivey' }, `${name}${id === 'generic' ? '' : ` (${id})`}`))),
+      ),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'new-campaign-create', disabled: this.busy }, 'Create and open')),
+    );
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const name = form.querySelector('#new-campaign-name').value.trim();
+      const system = form.querySelector('#new-campaign-system').value;
+      if (!name) {
+        form.querySelector('#new-campaign-name').focus();
+        return;
+      }
+      this.busy = true;
+      this.rerender();
+      const r = await hostCall(this.hostToken(), 'campaign.create', { name, system });
+      this.busy = false;
+      if (!r.ok) {
+        this.error = `Could not create the campaign: ${r.message || r.code}`;
+        this.rerender();
+        return;
+      }
+      this.error = null;
+      this.list = null;
+      const el = this.root.querySelector('#new-campaign-name');
+      if (el) el.value = '';
+      this.useGmToken(r.result.campaign, r.result.gm_token);
+    });
+    out.push(form);
+    return out;
+  }
+
+  async open(id) {
+    this.busy = true;
+    this.rerender();
+    const r = await hostCall(this.hostToken(), 'campaign.open', { campaign: id });
+    this.busy = false;
+    if (!r.ok) {
+      this.error = `Could not open the campaign: ${r.message || r.code}`;
+      this.rerender();
+      return;
+    }
+    this.error = null;
+    this.list = null;
+    this.useGmToken(id, r.result.gm_token);
+  }
+}

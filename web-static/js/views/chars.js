@@ -1,0 +1,344 @@
+// Characters. A player sees their own character (sheet, one-tap checks, edit) — or, before they
+// have one, the rule system's sample characters to pick from and "Build your own" — and the
+// party's public sheets. The GM sees every PC and every NPC (/gm/npcs), creates and edits them in
+// a form built from the sheet schema, and starts NPCs from the samples. Every save goes to the
+// server (char.create / char.update), which validates; a refusal is shown beside its field.
+
+import { h, setText } from '../dom.js';
+import { seatName } from './model.js';
+import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } from './sheetform.js';
+import { quickRolls } from './quickrolls.js';
+
+const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
+
+function short(v) {
+  if (v === null || v === undefined) return '—';
+  if (Array.isArray(v)) {
+    if (!v.length) return '—';
+    return v.map((x) => (isObj(x) ? x.name ?? x.kind ?? JSON.stringify(x) : String(x))).join(', ');
+  }
+  if (isObj(v)) {
+    if ('current' in v && 'max' in v) return `${v.current}/${v.max}`;
+    if ('max' in v && 'damage' in v) return `${v.max - v.damage}/${v.max}`;
+    return Object.entries(v)
+      .filter(([, x]) => x !== 0 || Object.keys(v).length <= 6)
+      .map(([k, x]) => `${k.replace(/_/g, ' ')} ${isObj(x) || Array.isArray(x) ? short(x) : x}`)
+      .join(' · ');
+  }
+  if (v === true) return 'yes';
+  if (v === false) return 'no';
+  return String(v);
+}
+
+// The sheet as a compact list, labelled from the schema.
+export function sheetSummary(sheet, schema) {
+  const rows = [];
+  for (const f of schema || []) {
+    if (f.name === 'name' || f.name === 'notes') continue;
+    const v = sheet?.[f.name];
+    if (v === undefined || (Array.isArray(v) && !v.length)) continue;
+    rows.push(h('div', { class: 'kv', dataset: { field: f.name } }, h('dt', {}, f.label || f.name), h('dd', {}, short(v))));
+  }
+  const notes = sheet?.notes ? h('p', { class: 'small muted sheet-notes' }, sheet.notes) : null;
+  return [h('dl', { class: 'sheet-summary' }, rows), notes];
+}
+
+export class CharsView {
+  constructor(els, { send, rollQuick }) {
+    this.els = els; // {title, body, formSlot, jump}
+    this.send = send;
+    this.rollQuick = rollQuick; // (char, quickRoll) → void
+    this.sig = null;
+    this.form = null; // {key, el}
+    this.confirmDelete = null;
+    this.note = null;
+    this.busy = false;
+    this.pickFrom = ''; // sample chosen in "start from"
+    this.m = null;
+  }
+
+  render(m) {
+    // m: {state, seat, isGm, system, describe, samples, live}
+    this.m = m;
+    const st = m.state || {};
+    const sig = [st.chars, st.gm?.npcs, st.seats, m.seat, m.isGm, m.describe, m.samples, m.live, this.confirmDelete, this.note, this.busy, this.form?.key];
+    if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
+    this.sig = sig;
+    const mine = this.charsOf(st).filter((c) => c.seat === m.seat);
+    setText(this.els.title, m.isGm ? 'Characters and NPCs' : mine.length > 1 ? 'Your characters' : 'Your character');
+    setText(this.els.jump, m.isGm ? 'Characters' : 'Character');
+    this.els.body.replaceChildren(...this.build(m, st, mine));
+  }
+
+  rerender() {
+    this.sig = null;
+    if (this.m) this.render(this.m);
+  }
+
+  charsOf(st) {
+    return Object.entries(isObj(st.chars) ? st.chars : {}).map(([id, c]) => ({ ...c, id: c?.id ?? id }));
+  }
+
+  npcsOf(st) {
+    return Object.entries(isObj(st.gm?.npcs) ? st.gm.npcs : {}).map(([id, c]) => ({ ...c, id: c?.id ?? id, npc: true }));
+  }
+
+  build(m, st, mine) {
+    const out = [];
+    if (m.system === 'generic' || !m.system) {
+      out.push(h('p', { class: 'muted' }, 'This campaign plays with free dice only: no character sheets. (A GM can create a campaign with a rule system.)'));
+      return out;
+    }
+    if (!m.describe) {
+      out.push(h('p', { class: 'muted' }, 'Loading the rule system…'));
+      return out;
+    }
+    if (this.note) out.push(h('p', { class: 'enc-note small', attrs: { role: 'status' } }, this.note));
+    if (m.isGm) {
+      const pcs = this.charsOf(st);
+      const npcs = this.npcsOf(st);
+      out.push(
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', id: 'new-npc', onclick: () => this.openCreate({ npc: true }) }, 'New NPC'),
+          h('button', { type: 'button', id: 'new-pc', onclick: () => this.openCreate({ npc: false }) }, 'New PC for a player'),
+        ),
+      );
+      out.push(h('h3', {}, `Player characters (${pcs.length})`));
+      out.push(pcs.length ? h('ul', { class: 'char-list' }, pcs.map((c) => this.card(c, m, { open: false }))) : h('p', { class: 'muted small' }, 'No player characters yet.'));
+      out.push(h('h3', {}, `NPCs (${npcs.length})`, h('span', { class: 'badge secret-badge' }, 'GM only')));
+      out.push(npcs.length ? h('ul', { class: 'char-list' }, npcs.map((c) => this.card(c, m, { open: false }))) : h('p', { class: 'muted small' }, 'No NPCs yet.'));
+      return out;
+    }
+    if (mine.length) {
+      out.push(h('ul', { class: 'char-list mine' }, mine.map((c) => this.card(c, m, { open: true }))));
+    } else if (!this.form) {
+      out.push(h('p', {}, 'Pick a ready-made character, or build your own.'));
+      const samples = Array.isArray(m.samples) ? m.samples : [];
+      out.push(
+        h(
+          'ul',
+          { class: 'samples' },
+          samples.map((s) =>
+            h(
+              'li',
+              { class: 'sample', dataset: { sample: s.file } },
+              h('strong', {}, s.sheet?.name ?? s.file),
+              h('span', { class: 'small muted' }, [s.sheet?.origin, s.sheet?.level !== undefined ? `level ${s.sheet.level}` : null].filter(Boolean).join(' · ') || (s.sheet?.notes ? `${s.sheet.notes.slice(0, 70)}…` : '')),
+              h('button', { type: 'button', class: 'primary', disabled: !m.live || this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
+            ),
+          ),
+        ),
+      );
+      out.push(h('div', { class: 'actions' }, h('button', { type: 'button', id: 'build-own', onclick: () => this.openCreate({ npc: false, seat: m.seat }) }, 'Build your own')));
+    }
+    const party = this.charsOf(st).filter((c) => c.seat !== m.seat);
+    if (party.length) {
+      out.push(h('h3', {}, 'The party'));
+      out.push(h('ul', { class: 'char-list party' }, party.map((c) => this.card(c, m, { open: false, readOnly: true }))));
+    }
+    return out;
+  }
+
+  card(c, m, { open, readOnly = false }) {
+    const st = m.state || {};
+    const schema = m.describe?.sheet || [];
+    const canEdit = !readOnly && (m.isGm || c.seat === m.seat);
+    const rolls = canEdit ? quickRolls(m.system, c, schema) : [];
+    const groups = new Map();
+    for (const r of rolls) {
+      if (!groups.has(r.group)) groups.set(r.group, []);
+      groups.get(r.group).push(r);
+    }
+    const del = this.confirmDelete === c.id;
+    return h(
+      'li',
+      { class: ['char', c.npc && 'npc'], dataset: { char: c.id } },
+      h(
+        'details',
+        { open },
+        h(
+          'summary',
+          {},
+          h('strong', { class: 'char-name' }, c.name ?? c.id),
+          c.npc ? h('span', { class: 'badge' }, 'NPC') : h('span', { class: 'small muted' }, ` · ${seatName(st, c.seat)}`),
+        ),
+        rolls.length
+          ? h(
+              'div',
+              { class: 'quick-checks', attrs: { role: 'group', 'aria-label': `Checks for ${c.name}` } },
+              [...groups].map(([g, rs]) =>
+                h(
+                  'div',
+                  { class: 'qc-group' },
+                  h('span', { class: 'qc-label small muted' }, g),
+                  rs.map((r) =>
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'chip qc',
+                        dataset: { check: r.check, params: JSON.stringify(r.params) },
+                        disabled: !m.live,
+                        title: r.need.length ? `asks for ${r.need.join(', ')}` : 'rolls at once',
+                        onclick: () => this.rollQuick(c, r),
+                      },
+                      r.label,
+                      r.need.length ? h('span', { class: 'qc-need' }, ` vs ${r.need.join(', ').toUpperCase()}`) : null,
+                    ),
+                  ),
+                ),
+              ),
+            )
+          : null,
+        sheetSummary(c.sheet, schema),
+        c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'Derived values'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, short(v)))))) : null,
+        canEdit
+          ? h(
+              'div',
+              { class: 'actions' },
+              h('button', { type: 'button', class: 'char-edit', onclick: () => this.openEdit(c) }, 'Edit'),
+              del
+                ? h('button', { type: 'button', class: 'danger', onclick: () => this.remove(c) }, `Really delete ${c.name}`)
+                : h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'danger',
+                      onclick: () => {
+                        this.confirmDelete = c.id;
+                        this.rerender();
+                      },
+                    },
+                    'Delete',
+                  ),
+            )
+          : null,
+      ),
+    );
+  }
+
+  async pickSample(s) {
+    this.busy = true;
+    this.rerender();
+    const reply = await this.send('char.create', { name: s.sheet?.name ?? s.file, sheet: s.sheet });
+    this.busy = false;
+    this.note = reply.ok ? null : `Could not take ${s.sheet?.name}: ${reply.message}`;
+    this.rerender();
+  }
+
+  async remove(c) {
+    this.confirmDelete = null;
+    const reply = await this.send('char.delete', { id: c.id });
+    this.note = reply.ok ? `${c.name} was deleted.` : `Could not delete ${c.name}: ${reply.message}`;
+    this.rerender();
+  }
+
+  openCreate({ npc, seat }) {
+    this.openForm({ mode: 'create', npc, seat, sheet: blankSheet(this.m.describe?.sheet) });
+  }
+
+  openEdit(c) {
+    this.openForm({ mode: 'edit', id: c.id, npc: Boolean(c.npc), sheet: c.sheet, name: c.name });
+  }
+
+  closeForm() {
+    this.form = null;
+    this.els.formSlot.replaceChildren();
+    this.rerender();
+  }
+
+  openForm(spec) {
+    const m = this.m;
+    const schema = m.describe?.sheet || [];
+    const key = `${spec.mode}:${spec.id ?? (spec.npc ? 'npc' : 'pc')}`;
+    const samples = Array.isArray(m.samples) ? m.samples : [];
+    const players = Object.entries(m.state?.seats || {}).filter(([, s]) => s.role !== 'gm');
+    const fieldsBox = h('div', { class: 'sheet-fields' }, sheetFields(schema, spec.sheet));
+    const errorBox = h('p', { class: 'error-box sheet-error', hidden: true, attrs: { role: 'alert' } });
+    const title = spec.mode === 'edit' ? `Edit ${spec.name}` : spec.npc ? 'New NPC' : 'New character';
+    const form = h(
+      'form',
+      { class: 'sheet-editor stack', noValidate: true, dataset: { mode: spec.mode, npc: String(spec.npc) } },
+      h('h3', {}, title),
+      spec.mode === 'create' && samples.length
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { htmlFor: 'sheet-from' }, 'Start from'),
+            h(
+              'select',
+              {
+                id: 'sheet-from',
+                onchange: (ev) => {
+                  const s = samples.find((x) => x.file === ev.target.value);
+                  fieldsBox.replaceChildren(sheetFields(schema, s ? s.sheet : blankSheet(schema)));
+                },
+              },
+              h('option', { value: '' }, 'a blank sheet'),
+              samples.map((s) => h('option', { value: s.file }, s.sheet?.name ?? s.file)),
+            ),
+          )
+        : null,
+      spec.mode === 'create' && !spec.npc && m.isGm
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { htmlFor: 'sheet-seat' }, 'Player'),
+            players.length
+              ? h('select', { id: 'sheet-seat' }, players.map(([id, s]) => h('option', { value: id }, s.name || id)))
+              : h('p', { class: 'small muted' }, 'Nobody has joined yet; the character will be yours until you give it away.'),
+          )
+        : null,
+      fieldsBox,
+      errorBox,
+      h(
+        'div',
+        { class: 'actions sticky-actions' },
+        h('button', { type: 'submit', class: 'primary', id: 'sheet-save' }, spec.mode === 'edit' ? 'Save' : 'Create'),
+        h('button', { type: 'button', onclick: () => this.closeForm() }, 'Cancel'),
+      ),
+    );
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const sheet = readSheet(schema, fieldsBox);
+      const name = String(sheet.name ?? spec.name ?? '').trim();
+      showSheetError(fieldsBox, null);
+      errorBox.hidden = true;
+      if (!name) {
+        showSheetError(fieldsBox, 'name', 'A character needs a name.');
+        return;
+      }
+      const save = form.querySelector('#sheet-save');
+      save.disabled = true;
+      let reply;
+      if (spec.mode === 'edit') {
+        reply = await this.send('char.update', { id: spec.id, name, sheet });
+      } else {
+        const args = { name, sheet };
+        if (spec.npc) args.npc = true;
+        const seatSel = form.querySelector('#sheet-seat');
+        if (seatSel?.value) args.seat = seatSel.value;
+        reply = await this.send('char.create', args);
+      }
+      save.disabled = false;
+      if (reply.ok) {
+        this.note = spec.mode === 'edit' ? `${name} was saved.` : `${name} was created.`;
+        this.closeForm();
+        return;
+      }
+      const path = pathInMessage(reply.message);
+      const shown = path ? showSheetError(fieldsBox, path, reply.message) : null;
+      if (!shown) {
+        errorBox.textContent = reply.message || reply.code;
+        errorBox.hidden = false;
+        errorBox.scrollIntoView({ block: 'center' });
+      }
+    });
+    this.form = { key, el: form };
+    this.els.formSlot.replaceChildren(form);
+    this.rerender();
+    form.querySelector('input, select, textarea')?.focus();
+  }
+}

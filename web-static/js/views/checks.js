@@ -1,0 +1,137 @@
+// The rule system's checks in the roll card: pick a check, fill its parameters (a form built
+// from `system.describe`), roll (`roll.check`). Quick rolls from a sheet that still need a number
+// (a DC, a target number) open this form prefilled, with the focus on what is missing. The GM's
+// "secret" box of the roll card applies here too.
+
+import { h, show } from '../dom.js';
+import { paramFields, readParams, showFieldError, paramInMessage } from './params.js';
+
+export class ChecksView {
+  constructor(root, { send, secretBox, announce }) {
+    this.root = root;
+    this.send = send;
+    this.secretBox = secretBox;
+    this.announce = announce;
+    this.describe = null;
+    this.check = null; // selected check name
+    this.values = {}; // prefilled values of the open form
+    this.remembered = {}; // `${check}.${param}` -> last value typed for a `need`
+    this.label = null; // "Sylla: DEX 2" when opened from a sheet
+    this.sig = null;
+    this.busy = false;
+    this.error = null;
+  }
+
+  render({ describe, live }) {
+    const checks = Array.isArray(describe?.checks) ? describe.checks : [];
+    show(this.root, checks.length > 0);
+    const sig = [describe, live, this.check, this.values, this.busy, this.error];
+    if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
+    this.sig = sig;
+    this.describe = describe;
+    if (!checks.length) {
+      this.root.replaceChildren();
+      return;
+    }
+    const cur = checks.find((c) => c.name === this.check) || checks[0];
+    const keepFocus = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.name || document.activeElement.id : null;
+    const form = h(
+      'form',
+      { class: 'check-form stack', noValidate: true, dataset: { check: cur.name } },
+      h('h3', {}, `${describe.name || describe.system} checks`),
+      this.label ? h('p', { class: 'small muted check-for' }, this.label) : null,
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { htmlFor: 'check-name' }, 'Check'),
+        h(
+          'select',
+          {
+            id: 'check-name',
+            onchange: (ev) => {
+              this.check = ev.target.value;
+              this.values = {};
+              this.label = null;
+              this.error = null;
+              this.rerender();
+            },
+          },
+          checks.map((c) => h('option', { value: c.name, selected: c.name === cur.name }, c.name)),
+        ),
+        cur.summary ? h('p', { class: 'small muted' }, cur.summary) : null,
+      ),
+      h('div', { class: 'param-grid' }, paramFields(cur.params, { values: this.values, idPrefix: 'chk' })),
+      this.error ? h('p', { class: 'error-box check-error', attrs: { role: 'alert' } }, this.error) : null,
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'check-submit', disabled: this.busy || !live }, `Roll ${cur.name}`)),
+    );
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      this.submit(form, cur);
+    });
+    this.root.replaceChildren(form);
+    if (keepFocus) {
+      const el = form.elements.namedItem(keepFocus) || form.querySelector(`#${CSS.escape(keepFocus)}`);
+      el?.focus?.();
+    }
+  }
+
+  rerender() {
+    this.sig = null;
+    this.render({ describe: this.describe, live: this.live !== false });
+  }
+
+  setLive(live) {
+    this.live = live;
+  }
+
+  // Opens the form for `check` with `params` filled in and the focus on the first of `need`.
+  open(check, params, need, label) {
+    this.check = check;
+    const values = { ...params };
+    for (const n of need) {
+      const r = this.remembered[`${check}.${n}`];
+      if (r !== undefined && values[n] === undefined) values[n] = r;
+    }
+    this.values = values;
+    this.label = label || null;
+    this.error = null;
+    this.rerender();
+    const form = this.root.querySelector('form');
+    const first = need.map((n) => form?.elements.namedItem(n)).find(Boolean);
+    this.root.scrollIntoView({ block: 'nearest' });
+    (first || form?.querySelector('button[type=submit]'))?.focus();
+    if (first?.select) first.select();
+  }
+
+  async roll(check, params, secret) {
+    const args = { check, params };
+    if (secret) args.secret = true;
+    return this.send('roll.check', args);
+  }
+
+  async submit(form, cur) {
+    const { params, error } = readParams(form, cur.params);
+    if (error) {
+      showFieldError(form, error.name, `${error.name}: ${error.message}`);
+      return;
+    }
+    for (const [k, v] of Object.entries(params)) this.remembered[`${cur.name}.${k}`] = v;
+    this.busy = true;
+    this.error = null;
+    this.values = params;
+    this.rerender();
+    const reply = await this.roll(cur.name, params, this.secretBox && !this.secretBox.closest('[hidden]') && this.secretBox.checked);
+    this.busy = false;
+    if (reply.ok) {
+      this.label = null;
+      this.rerender();
+      const total = reply.result?.total;
+      this.announce?.(`Rolled ${cur.name}: ${total}${reply.result?.success === true ? ', success' : reply.result?.success === false ? ', failure' : ''}`);
+      return;
+    }
+    const p = paramInMessage(reply.message, cur.params);
+    this.error = p ? null : `${reply.message || reply.code}`;
+    this.rerender();
+    if (p) showFieldError(this.root.querySelector('form'), p, reply.message);
+  }
+}

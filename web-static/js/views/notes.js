@@ -1,0 +1,240 @@
+// Hidden information. The GM: free notes under /gm/notes/<key> (add, edit, delete), reveal any
+// value under /gm to the table (gm.reveal copies it to /revealed/...) and hide it again (gm.hide).
+// Everyone: what has been revealed (/revealed), as a list.
+
+import { h, show } from '../dom.js';
+import { escapeToken } from '../patch.js';
+
+const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
+
+function text(v) {
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v);
+}
+
+// [{path: '/notes/villain', value}] of every leaf-ish value under obj (objects of scalars stay
+// whole: a revealed NPC sheet shows as one row).
+function flatten(obj, prefix = '') {
+  const out = [];
+  for (const [k, v] of Object.entries(obj || {})) {
+    const p = `${prefix}/${escapeToken(k)}`;
+    if (isObj(v) && !Object.keys(v).length) continue; // emptied by gm.hide
+    if (isObj(v) && (prefix === '' || Object.values(v).some((x) => isObj(x)))) out.push(...flatten(v, p));
+    else out.push({ path: p, value: v });
+  }
+  return out;
+}
+
+function pretty(path) {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join(' › ');
+}
+
+function valueText(v) {
+  if (isObj(v)) {
+    return Object.entries(v)
+      .map(([k, x]) => `${k} ${typeof x === 'object' ? JSON.stringify(x) : x}`)
+      .join(' · ');
+  }
+  return text(v);
+}
+
+// The revealed values, for every seat.
+export function renderRevealed(card, list, state) {
+  const items = flatten(isObj(state?.revealed) ? state.revealed : {});
+  show(card, items.length > 0);
+  const sig = JSON.stringify(items);
+  if (list.dataset.sig === sig) return;
+  list.dataset.sig = sig;
+  list.replaceChildren(
+    ...items.map((it) => h('div', { class: 'kv', dataset: { path: it.path } }, h('dt', {}, pretty(it.path.replace(/^\/notes\//, '/'))), h('dd', {}, valueText(it.value)))),
+  );
+}
+
+export class NotesView {
+  constructor(root, { send }) {
+    this.root = root;
+    this.send = send;
+    this.sig = null;
+    this.editing = null; // key being edited
+    this.error = null;
+    this.m = null;
+  }
+
+  render(m) {
+    this.m = m;
+    const st = m.state || {};
+    const sig = [st.gm?.notes, st.revealed, st.gm?.npcs, st.gm?.enc, m.live, this.editing, this.error];
+    if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
+    const keep = this.capture();
+    this.sig = sig;
+    this.root.replaceChildren(...this.build(st, m));
+    this.restore(keep);
+  }
+
+  rerender() {
+    this.sig = null;
+    if (this.m) this.render(this.m);
+  }
+
+  capture() {
+    const vals = {};
+    for (const el of this.root.querySelectorAll('input[id], textarea[id]')) vals[el.id] = el.value;
+    const a = document.activeElement;
+    return { vals, focus: a && this.root.contains(a) ? a.id : null };
+  }
+
+  restore({ vals, focus }) {
+    for (const [id, v] of Object.entries(vals)) {
+      const el = this.root.querySelector(`#${CSS.escape(id)}`);
+      if (el && el.dataset.keep !== 'no') el.value = v;
+    }
+    if (focus) this.root.querySelector(`#${CSS.escape(focus)}`)?.focus();
+  }
+
+  async run(op, args) {
+    this.error = null;
+    const reply = await this.send(op, args);
+    if (!reply.ok) this.error = `${op}: ${reply.message || reply.code}`;
+    this.rerender();
+    return reply;
+  }
+
+  build(st, m) {
+    const notes = isObj(st.gm?.notes) ? st.gm.notes : {};
+    const revealed = isObj(st.revealed) ? st.revealed : {};
+    const out = [];
+    if (this.error) out.push(h('p', { class: 'error-box', attrs: { role: 'alert' } }, this.error));
+    out.push(h('h3', {}, 'Notes'));
+    const keys = Object.keys(notes).sort();
+    out.push(
+      keys.length
+        ? h(
+            'ul',
+            { class: 'notes' },
+            keys.map((k) => {
+              const shown = isObj(revealed.notes) && Object.prototype.hasOwnProperty.call(revealed.notes, k);
+              const path = `/gm/notes/${escapeToken(k)}`;
+              if (this.editing === k) {
+                const form = h(
+                  'form',
+                  { class: 'stack note-edit', noValidate: true },
+                  h('label', { htmlFor: `note-edit-${k}` }, `Note “${k}”`),
+                  h('textarea', { id: `note-edit-${k}`, rows: 3, value: text(notes[k]) }),
+                  h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Save'), h('button', { type: 'button', onclick: () => { this.editing = null; this.rerender(); } }, 'Cancel')),
+                );
+                form.addEventListener('submit', async (ev) => {
+                  ev.preventDefault();
+                  const r = await this.run('gm.set', { key: k, value: form.querySelector('textarea').value });
+                  if (r.ok) {
+                    this.editing = null;
+                    this.rerender();
+                  }
+                });
+                return h('li', { class: 'note', dataset: { key: k } }, form);
+              }
+              return h(
+                'li',
+                { class: ['note', shown && 'revealed'], dataset: { key: k } },
+                h('div', { class: 'note-head' }, h('strong', {}, k), shown ? h('span', { class: 'badge revealed-badge' }, 'revealed') : h('span', { class: 'badge secret-badge' }, 'hidden')),
+                h('p', { class: 'note-text' }, text(notes[k])),
+                h(
+                  'div',
+                  { class: 'actions' },
+                  h('button', { type: 'button', onclick: () => { this.editing = k; this.rerender(); this.root.querySelector('textarea')?.focus(); } }, 'Edit'),
+                  shown
+                    ? h('button', { type: 'button', class: 'note-hide', disabled: !m.live, onclick: () => this.run('gm.hide', { path }) }, 'Hide again')
+                    : h('button', { type: 'button', class: 'note-reveal', disabled: !m.live, onclick: () => this.run('gm.reveal', { path }) }, 'Reveal to players'),
+                  h('button', { type: 'button', class: 'danger', disabled: !m.live, onclick: () => this.run('gm.unset', { key: k }) }, 'Delete'),
+                ),
+              );
+            }),
+          )
+        : h('p', { class: 'muted small' }, 'No notes yet. Only you see them until you reveal one.'),
+    );
+    const add = h(
+      'form',
+      { class: 'stack note-add', noValidate: true },
+      h('div', { class: 'field' }, h('label', { htmlFor: 'note-key' }, 'Name', h('span', { class: 'muted small' }, ' letters, digits, - _ .')), h('input', { id: 'note-key', type: 'text', maxLength: 40, autocomplete: 'off', spellcheck: false, placeholder: 'villain' })),
+      h('div', { class: 'field' }, h('label', { htmlFor: 'note-text' }, 'Note'), h('textarea', { id: 'note-text', rows: 2, placeholder: 'The butler did it.' })),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'note-save', class: 'primary', disabled: !m.live }, 'Add note')),
+    );
+    add.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const key = add.querySelector('#note-key').value.trim();
+      const value = add.querySelector('#note-text').value;
+      if (!key) {
+        add.querySelector('#note-key').focus();
+        return;
+      }
+      const r = await this.run('gm.set', { key, value });
+      if (r.ok) {
+        for (const id of ['note-key', 'note-text']) {
+          const el = this.root.querySelector(`#${id}`);
+          if (el) el.value = '';
+        }
+      }
+    });
+    out.push(add);
+
+    // Reveal anything else under /gm: NPC sheet values, hidden check parameters, encounter secrets.
+    const suggestions = [];
+    for (const [id, n] of Object.entries(isObj(st.gm?.npcs) ? st.gm.npcs : {})) {
+      suggestions.push(`/gm/npcs/${escapeToken(id)}/name`);
+      for (const k of Object.keys(isObj(n?.sheet) ? n.sheet : {})) suggestions.push(`/gm/npcs/${escapeToken(id)}/sheet/${escapeToken(k)}`);
+    }
+    for (const [cid, c] of Object.entries(isObj(st.gm?.enc?.combatants) ? st.gm.enc.combatants : {})) {
+      for (const k of Object.keys(isObj(c?.stats) ? c.stats : {})) suggestions.push(`/gm/enc/combatants/${escapeToken(cid)}/stats/${escapeToken(k)}`);
+    }
+    for (const [seq, hidden] of Object.entries(isObj(st.gm?.hidden) ? st.gm.hidden : {})) {
+      for (const k of Object.keys(isObj(hidden) ? hidden : {})) suggestions.push(`/gm/hidden/${seq}/${escapeToken(k)}`);
+    }
+    const reveal = h(
+      'form',
+      { class: 'stack reveal-form', noValidate: true },
+      h('h3', {}, 'Reveal a hidden value'),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { htmlFor: 'reveal-path' }, 'Path under /gm'),
+        h('input', { id: 'reveal-path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/gm/npcs/c1/sheet/hp', attrs: { list: 'reveal-paths' } }),
+        h('datalist', { id: 'reveal-paths' }, suggestions.slice(0, 200).map((s) => h('option', { value: s }))),
+      ),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', disabled: !m.live }, 'Reveal')),
+    );
+    reveal.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const path = reveal.querySelector('#reveal-path').value.trim();
+      if (!path) return;
+      const r = await this.run('gm.reveal', { path });
+      if (r.ok) {
+        const el = this.root.querySelector('#reveal-path');
+        if (el) el.value = '';
+      }
+    });
+    out.push(reveal);
+
+    const shownItems = flatten(revealed).filter((it) => !it.path.startsWith('/notes/'));
+    if (shownItems.length) {
+      out.push(h('h3', {}, 'Revealed'));
+      out.push(
+        h(
+          'ul',
+          { class: 'revealed-list' },
+          shownItems.map((it) =>
+            h(
+              'li',
+              { class: 'kv', dataset: { path: it.path } },
+              h('span', {}, `${pretty(it.path)}: ${valueText(it.value)}`),
+              h('button', { type: 'button', class: 'link-button', disabled: !m.live, onclick: () => this.run('gm.hide', { path: `/gm${it.path}` }) }, 'Hide'),
+            ),
+          ),
+        ),
+      );
+    }
+    return out;
+  }
+}
