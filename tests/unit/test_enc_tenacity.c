@@ -1,24 +1,710 @@
-/* The tenacity encounter modules (rules/tenacity/enc_tenacity.c), driven directly with a scripted RNG. */
+/* The tenacity encounter module tenacity.spotlight (rules/tenacity/enc_tenacity.c, spotlight.c),
+ * driven directly with scripted dice: the spotlight chain (003:84-90), responses (003:91), group
+ * initiative (003:92), attacks and stress (003:45, 003:66, 003:106), conditions (003:96-103),
+ * spin (003:30, 003:95), the coup de grâce (003:107) and the refusals. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "encounter.h"
+#include "rules_util.h"
 
-START_TEST(registered)
+typedef struct fx {
+    rules_enc e;
+    json_t *enc, *hidden;
+    rules_rng *rng;
+    const rules_module *m;
+    tb_err err;
+} fx;
+
+static void fx_init(fx *f, const char *options)
 {
-    const rules_module *m = rules_module_find("tenacity.spotlight");
-    ck_assert_ptr_nonnull(m);
-    ck_assert_str_eq(m->system, "tenacity");
+    memset(f, 0, sizeof *f);
+    f->m = rules_module_find("tenacity.spotlight");
+    ck_assert_ptr_nonnull(f->m);
+    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", "tenacity.spotlight", "round",
+                       0, "turn", -1, "order", "combatants", "options",
+                       json_loads(options ? options : "{}", 0, NULL));
+    f->hidden = json_pack("{s:{}}", "combatants");
+    f->e = (rules_enc){.mod = f->m,
+                       .enc = f->enc,
+                       .hidden = f->hidden,
+                       .seat = "gm",
+                       .is_gm = 1,
+                       .log = json_array(),
+                       .gm_log = json_array()};
+    ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
+}
+
+static void fx_free(fx *f)
+{
+    json_decref(f->enc);
+    json_decref(f->hidden);
+    json_decref(f->e.log);
+    json_decref(f->e.gm_log);
+    rules_rng_destroy(f->rng);
+}
+
+/* Adds a combatant as enc.add does: public object, sheet_stats copied, then join. */
+static void fx_add(fx *f, const char *cid, const char *name, const char *side, const char *seat,
+                   int npc, const char *sample)
+{
+    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
+                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
+                                  "side", side, "seat", seat, "npc", npc, "conditions"));
+    json_t *sheet = sample ? ru_load_sample("tenacity", sample) : NULL;
+    json_t *stats = rules_enc_stats(&f->e, cid);
+    for (const char *const *k = f->m->sheet_stats; sheet && *k; k++)
+        if (json_object_get(sheet, *k))
+            json_object_set_new(stats, *k, json_deep_copy(json_object_get(sheet, *k)));
+    f->e.actor = cid;
+    ck_assert_int_eq(f->m->join(&f->e, cid, sheet, &f->err), 0);
+    f->e.actor = NULL;
+    json_decref(sheet);
+}
+
+/* Missa (p1) and Brakka (p2) against a sheetless goblin (challenge 2d6). */
+static void fx_party(fx *f, const char *options)
+{
+    fx_init(f, options);
+    fx_add(f, "e1", "Missa", "party", "p1", 0, "missa.json");
+    fx_add(f, "e2", "Brakka", "party", "p2", 0, "brakka.json");
+    fx_add(f, "e3", "Goblin", "foes", "gm", 1, NULL);
+}
+
+static void fx_dice(fx *f, const int *faces, size_t n)
+{
+    rules_rng_destroy(f->rng);
+    f->rng = rules_rng_scripted(faces, n);
+    f->e.rng = f->rng;
+}
+
+/*
+ * Runs enc.act as server/ops_enc.c does (who-check, params, the module's fn) as `seat` for
+ * `actor` (NULL: the current combatant). On an error the state is restored, as the server
+ * discards its working copy. Returns the code; f->err holds the message.
+ */
+static int act(fx *f, const char *seat, const char *actor, const char *name, const char *params)
+{
+    json_t *enc0 = json_deep_copy(f->enc), *hid0 = json_deep_copy(f->hidden);
+    const rules_enc_action *a = rules_module_action(f->m, name);
+    ck_assert_msg(a != NULL, "no action %s", name);
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    memset(&f->err, 0, sizeof f->err);
+    int rc = 0;
+    if (a->who == RULES_ENC_GM && !f->e.is_gm)
+        rc = tb_fail(&f->err, TB_FORBIDDEN, "only the GM");
+    if (!rc && a->who == RULES_ENC_TURN && !actor)
+        actor = rules_enc_current(&f->e);
+    if (!rc && (a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) &&
+        !rules_enc_controls(&f->e, actor))
+        rc = tb_fail(&f->err, TB_FORBIDDEN, "%s is not your character",
+                     rules_enc_name(&f->e, actor));
+    f->e.actor = actor;
+    if (!rc && a->who == RULES_ENC_TURN && rules_enc_is_out(&f->e, actor))
+        rc = tb_fail(&f->err, TB_RULE, "out of the fight");
+    if (!rc && a->who == RULES_ENC_TURN)
+        rc = f->m->may_act(&f->e, actor, &f->err);
+    rules_args pa;
+    json_t *p = json_loads(params ? params : "{}", 0, NULL);
+    ck_assert_ptr_nonnull(p);
+    if (!rc)
+        rc = rules_args_parse(name, a->params, p, &pa, &f->err);
+    if (!rc)
+        rc = a->fn(&f->e, &pa, &f->err);
+    json_decref(p);
+    if (rc) {
+        json_object_clear(f->enc);
+        json_object_update(f->enc, enc0);
+        json_object_clear(f->hidden);
+        json_object_update(f->hidden, hid0);
+    }
+    json_decref(enc0);
+    json_decref(hid0);
+    return rc;
+}
+
+#define OK(f, seat, actor, name, params)                                                           \
+    do {                                                                                           \
+        int rc_ = act(f, seat, actor, name, params);                                               \
+        ck_assert_msg(rc_ == 0, "%s: %s", name, (f)->err.msg);                                     \
+    } while (0)
+
+static void refused(fx *f, const char *seat, const char *actor, const char *name,
+                    const char *params, int code, const char *needle)
+{
+    json_t *before = json_deep_copy(f->enc);
+    int rc = act(f, seat, actor, name, params);
+    ck_assert_msg(rc == code, "%s should fail with %d, got %d (%s)", name, code, rc, f->err.msg);
+    ck_assert_msg(strstr(f->err.msg, needle) != NULL, "message '%s' lacks '%s'", f->err.msg,
+                  needle);
+    ck_assert(json_equal(before, f->enc));
+    json_decref(before);
+}
+
+static const char *holder(fx *f)
+{
+    return json_string_value(json_object_get(f->enc, "spotlight"));
+}
+
+static int stat_track(fx *f, const char *cid, const char *key)
+{
+    return (int)json_integer_value(
+        json_object_get(json_object_get(rules_enc_stats(&f->e, cid), key), "current"));
+}
+
+static int listed(fx *f, const char *key, const char *cid)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(f->enc, key), i,
+                       v) if (strcmp(json_string_value(v), cid) == 0) return 1;
+    return 0;
+}
+
+/* Initiative: Missa Reaction 2d10 [7,3]+2 = 9; Brakka 2d10 [4,2]+3 = 7; goblin 2d6 [3,3] = 6. */
+static const int INIT[] = {7, 3, 4, 2, 3, 3};
+
+START_TEST(initiative_ranks_and_the_winner_holds_the_spotlight)
+{
+    fx f;
+    fx_party(&f, NULL);
+    refused(&f, "gm", "e1", "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "rolls initiative first");
+    fx_dice(&f, INIT, N_ELEMS(INIT));
+    refused(&f, "p1", NULL, "initiative", NULL, TB_FORBIDDEN, "GM");
+    OK(&f, "gm", NULL, "initiative", NULL);
+    json_t *order = json_object_get(f.enc, "order");
+    ck_assert_str_eq(json_string_value(json_array_get(order, 0)), "e1");
+    ck_assert_str_eq(json_string_value(json_array_get(order, 1)), "e2");
+    ck_assert_str_eq(json_string_value(json_array_get(order, 2)), "e3");
+    ck_assert_int_eq(json_integer_value(json_object_get(rules_enc_combatant(&f.e, "e1"), "init")),
+                     9);
+    /* the goblin's roll is the GM's */
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "init"));
+    ck_assert_int_eq(json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "init")),
+                     6);
+    ck_assert_str_eq(holder(&f), "e1");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "action"), 1);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "interaction"), 1);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "move"), 1);
+    refused(&f, "gm", NULL, "initiative", NULL, TB_RULE, "established once");
+    /* 003:86 the winner may pass the initiative: before doing anything */
+    refused(&f, "p2", "e2", "move", NULL, TB_RULE, "Missa holds the spotlight, not Brakka");
+    refused(&f, "p2", "e1", "move", NULL, TB_FORBIDDEN, "not your character");
+    OK(&f, "p1", NULL, "pass", "{\"target\":\"e2\"}");
+    ck_assert_str_eq(holder(&f), "e2");
+    ck_assert(!listed(&f, "acted", "e1"));
+    OK(&f, "p2", NULL, "move", NULL);
+    refused(&f, "p2", NULL, "move", NULL, TB_RULE, "no move left");
+    refused(&f, "p2", NULL, "pass", "{\"target\":\"e1\"}", TB_RULE, "003:86");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(spotlight_chain_target_acts_next_and_the_round_resets)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa attacks the goblin with Telekinesis (Spirit 2d10, rank 3): [8,5] → 11 vs 2d6 [2,3] =
+     * 5: a hit; impact 1d4 (rank 3 / 2) [3] → 3 stress.
+     * The goblin attacks Missa: 2d6 [4,4] = 8 vs Reaction [6,2]+2 = 8: a tie, to the defender. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 2, 3, 3, 4, 4, 6, 2};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 3);
+    ck_assert(listed(&f, "cue", "e3"));
+    refused(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "no action left");
+    /* 003:87 the target goes next, not the ally who rolled higher */
+    refused(&f, "p1", NULL, "end", "{\"next\":\"e2\"}", TB_RULE, "it goes to Goblin");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    ck_assert_int_eq(json_integer_value(json_object_get(f.enc, "turn")), 2);
+    ck_assert(listed(&f, "acted", "e1"));
+    refused(&f, "p1", "e1", "move", NULL, TB_RULE, "Goblin holds the spotlight, not Missa");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0); /* ties go to the defender */
+    ck_assert(listed(&f, "recalled", "e1"));             /* 003:91 Missa may respond */
+    OK(&f, "gm", NULL, "end", NULL);
+    /* 003:89 Missa has acted and is the only other one in the spotlight: she chooses */
+    ck_assert_str_eq(holder(&f), "e1");
+    ck_assert(json_is_true(json_object_get(f.enc, "choosing")));
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "action"), 0);
+    refused(&f, "p1", NULL, "move", NULL, TB_RULE, "no move left");
+    OK(&f, "p1", NULL, "end", "{\"next\":\"e2\"}");
+    ck_assert_str_eq(holder(&f), "e2");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e2", "action"), 1);
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    /* 003:88, 003:90 Brakka brings nobody in; nobody is left: the round resets, and an opposing
+     * character (the goblin) goes first */
+    OK(&f, "p2", NULL, "end", NULL);
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_int_eq(json_array_size(json_object_get(f.enc, "acted")), 0);
+    ck_assert_str_eq(holder(&f), "e3");
+    ck_assert(rules_rng_exhausted(f.rng) == 0);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_response_costs_10acity_or_spin_and_is_one_action)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init; Missa moves and ends (no one brought in: an opposing character, the goblin);
+     * the goblin attacks Missa: 2d6 [6,5] = 11 vs [3,1]+2 = 5: a hit, 1d4 [2] → 2 stress;
+     * Missa responds: Telekinesis [9,9] + 3 = 12 vs 2d6 [1,1] = 2, doubles: +1 spin; 1d4 [4]. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 6, 5, 3, 1, 2, 9, 9, 1, 1, 4};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "move", NULL);
+    refused(&f, "p1", NULL, "end", "{\"next\":\"e2\"}", TB_RULE, "an opposing character");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    refused(&f, "p1", "e1", "respond", NULL, TB_RULE, "brought back into the spotlight");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 2);
+    refused(&f, "p2", "e1", "respond", NULL, TB_FORBIDDEN, "not your character");
+    refused(&f, "p1", "e1", "respond", "{\"pay\":\"spin\"}", TB_RULE, "no spin");
+    OK(&f, "p1", "e1", "respond", NULL); /* 0 spin: a 10acity point */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "tenacity", -1), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "responder")), "e1");
+    refused(&f, "gm", "e3", "move", NULL, TB_RULE, "Missa is responding");
+    refused(&f, "p1", "e1", "move", NULL, TB_RULE, "no move left");
+    OK(&f, "p1", "e1", "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), 1); /* doubles, 003:95 */
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 4);
+    ck_assert(json_is_null(json_object_get(f.enc, "responder")));
+    ck_assert_str_eq(holder(&f), "e3"); /* a response does not move the spotlight */
+    ck_assert(!listed(&f, "cue", "e3"));
+    refused(&f, "p1", "e1", "respond", NULL, TB_RULE, "brought back");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(stress_over_the_maximum_is_a_wound_then_unconscious)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* the goblin (2d6+0, 1d4) goes first: init Missa [1,1]+2 = 3, Brakka [1,2]+3 = 5, goblin
+     * [6,6] = 12. It attacks Missa with an impact bonus: [6,6]=12 vs [2,1]+2 = 4: 1d4 [4] + 8 =
+     * 12 stress > 10: a wound (0/3 → 1/3), stress back to 0. */
+    static const int D[] = {1, 1, 1, 2, 6, 6, 6, 6, 2, 1, 4};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\",\"impact_bonus\":8}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e1", "wounds"), 1);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "unconscious"));
+    /* Missa's player chooses unconsciousness over wounds from now on (003:106) */
+    refused(&f, "p2", "e1", "overflow", "{\"choice\":\"unconscious\"}", TB_FORBIDDEN, "not your");
+    OK(&f, "p1", "e1", "overflow", "{\"choice\":\"unconscious\"}");
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e1"); /* the target goes next */
+    fx_free(&f);
+
+    fx_party(&f, NULL);
+    static const int D2[] = {1, 1, 1, 2, 6, 6, 6, 6, 2, 1, 4, 5, 5, 3, 2, 1, 2, 9, 8};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", "e1", "overflow", "{\"choice\":\"unconscious\"}");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\",\"impact_bonus\":8}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e1", "wounds"), 0);
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "unconscious"));
+    ck_assert(json_is_true(json_object_get(rules_enc_stats(&f.e, "e1"), "unconscious")));
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e1");
+    refused(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "unconscious");
+    /* 003:106 recover: Concentration (Spirit 2d10 [5,5] + 2 = 7, doubles: +1 spin) against 2d6
+     * + 1d6 per wound (none): [3,2] = 5: awake */
+    OK(&f, "p1", NULL, "recover", NULL);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "unconscious"));
+    ck_assert(json_is_false(json_object_get(rules_enc_stats(&f.e, "e1"), "unconscious")));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), 1);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(hardcore_mode_wounds_then_death)
+{
+    fx f;
+    fx_party(&f, "{\"hardcore\":1}");
+    /* the goblin has no wounds (0/0) in hardcore mode: over its stress it perishes (003:109).
+     * init as in the chain; Missa: [9,1]+3 = 12 vs [1,1]: 1d4 [4] + 3 = 7 > 6 stress. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 9, 1, 1, 1, 4};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack",
+       "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"impact_bonus\":3}");
+    ck_assert(rules_enc_is_out(&f.e, "e3"));
+    ck_assert_str_eq(json_string_value(json_object_get(rules_enc_combatant(&f.e, "e3"), "out")),
+                     "dead");
+    /* nobody opposing is left: anyone who has not acted */
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(conditions_hinder_stop_damage_and_the_free_shake_off)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init as in the chain. Missa hinders the goblin's "all" with Telekinesis: [8,2]+3 = 11 vs
+     * [1,2] = 3: impact 1d4 [3] → hinder 3, challenge 11 (her roll).
+     * Missa ends; the goblin attacks Brakka... first its roll: 2d6 [6,6] = 12 - 3 = 9 vs Brakka's
+     * Reaction [8,3]+3 = 11: a miss. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, 3, 6, 6, 8, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "condition",
+            "{\"target\":\"e3\",\"kind\":\"burn\",\"what\":\"all\",\"skill\":\"Telekinesis\"}",
+            TB_BAD_REQUEST, "hinder, stop or damage");
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"hinder\",\"what\":\"all\",\"skill\":\"Telekinesis\"}");
+    json_t *c = rules_enc_cond(&f.e, "e3", "hinder:all");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "level")), 3);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(rules_enc_hidden_of(&f.e, "e3"), "conds"), "hinder:all")),
+                     11);
+    ck_assert_ptr_null(json_object_get(c, "challenge")); /* the challenge is the GM's */
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e2\"}");
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 4); /* Brakka's sample starts at 4 */
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(gm, "result"), "attack")),
+                     9);
+    fx_free(&f);
+
+    /* Brakka's sheet brings its hinder condition (left arm, 2; challenge 9 under /gm) */
+    fx_party(&f, NULL);
+    json_t *bc = rules_enc_cond(&f.e, "e2", "hinder:left arm");
+    ck_assert_ptr_nonnull(bc);
+    ck_assert_int_eq(json_integer_value(json_object_get(bc, "level")), 2);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(rules_enc_hidden_of(&f.e, "e2"), "conds"), "hinder:left arm")),
+        9);
+    fx_free(&f);
+
+    /* stop and damage: Missa stops the goblin's move and sets it on fire (two rounds) */
+    fx_party(&f, NULL);
+    static const int D2[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, /* stop: 11 vs 3 */
+                             /* Missa ends; the goblin takes the spotlight; it tries to shake off
+                                at the end: challenge dice 2d6 [6,6] = 12 vs 11: it is gone */
+                             6, 6};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":\"Telekinesis\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    OK(&f, "p1", NULL, "end", NULL);
+    refused(&f, "gm", NULL, "move", NULL, TB_RULE, "stop:movement prevents it");
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"fire\"}", TB_RULE, "no condition 'fire'");
+    OK(&f, "gm", NULL, "end", "{\"shake\":\"movement\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    fx_free(&f);
+
+    /* damage at the start of each turn (003:103) */
+    fx_party(&f, NULL);
+    static const int D3[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, 2 /* impact 2: burns for 2 */};
+    fx_dice(&f, D3, N_ELEMS(D3));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"damage\",\"what\":\"fire\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 0);
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 2); /* burnt as its turn begins */
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(hinder_penalties_do_not_stack_and_apply_to_rolls)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* two hinders on Telekinesis... Missa hinders the goblin twice over two rounds: 3 then 1:
+     * the original 3 remains (003:99) */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, 3, /* hinder 3 */
+                            /* goblin's turn: nothing; Missa is not in the cue; the goblin ends:
+                               nobody in its cue: an opposing character: Missa has acted,
+                               Brakka goes */
+                            /* Brakka ends: round 2, the goblin (opposing) first; it ends;
+                               Missa: */
+                            8, 2, 1, 2, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"hinder\",\"what\":\"all\",\"skill\":\"Telekinesis\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "end", NULL);
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "end", "{\"next\":\"e1\"}");
+    ck_assert_str_eq(holder(&f), "e1");
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"hinder\",\"what\":\"all\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e3", "hinder:all"), "level")), 3);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(spin_from_failure_and_negative_spin_from_a_fumble)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa attacks: [1,1] → a fumble (highest 1): -1 spin, no spin from doubles (003:30);
+     * 1+3 = 4 vs [1,2] = 3: still a hit, impact [1] */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 1, 1, 1, 2, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), -1);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 1);
+    /* 003:76 generate spin only at 0 */
+    fx_free(&f);
+
+    fx_party(&f, NULL);
+    /* a failure gives a point of spin (003:95): [2,3]+3 = 6 vs [3,3] = 6: a tie, a miss */
+    static const int D2[] = {7, 3, 4, 2, 3, 3, 2, 3, 3, 3};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), 1);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 0);
+    refused(&f, "p1", NULL, "generate_spin", NULL, TB_RULE, "only at 0 spin, not 1");
+    fx_free(&f);
+
+    fx_party(&f, NULL);
+    fx_dice(&f, INIT, N_ELEMS(INIT));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "generate_spin", NULL);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), 1);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "move"), 0);
+    fx_free(&f);
+
+    /* Brakka has -2 spin: cannot generate spin */
+    fx_party(&f, NULL);
+    static const int D3[] = {1, 1, 9, 9, 1, 1}; /* Brakka first */
+    fx_dice(&f, D3, N_ELEMS(D3));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    refused(&f, "p2", NULL, "generate_spin", NULL, TB_RULE, "only at 0 spin, not -2");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(pushing_a_failed_attack_spends_10acity)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa [2,3]+3 = 6 vs [4,4] = 8: pushed by 3: 3 10acity (she has 3, no spin); impact [2] */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 4, 2};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "tenacity", -1), 0);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), 0);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 2);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(full_defence_gives_the_defender_an_advantage_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa defends and ends: the goblin (opposing) attacks her: [5,5] = 10 vs Reaction 3 dice
+     * [1,2,9]+2 = 11: a miss */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 5, 5, 1, 2, 9};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "defend", NULL);
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "defensive"));
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend)
+{
+    fx f;
+    fx_party(&f, NULL);
+    fx_dice(&f, INIT, N_ELEMS(INIT));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "coup", "{\"target\":\"e3\"}", TB_RULE, "not helpless");
+    json_object_set_new(rules_enc_stats(&f.e, "e3"), "unconscious", json_true());
+    rules_enc_cond_add(&f.e, "e3", "unconscious", 0, 0);
+    OK(&f, "p1", NULL, "coup", "{\"target\":\"e3\"}");
+    refused(&f, "p1", NULL, "move", NULL, TB_RULE, "coup de grâce");
+    refused(&f, "p1", NULL, "coup", "{\"target\":\"e3\"}", TB_RULE, "next turn");
+    OK(&f, "p1", NULL, "end", NULL);
+    /* the goblin is unconscious: in the cue, it takes the spotlight, ends */
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "end", NULL); /* round 2: Missa? the opposing goblin goes first */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    OK(&f, "gm", NULL, "end", "{\"next\":\"e1\"}");
+    ck_assert_str_eq(holder(&f), "e1");
+    OK(&f, "p1", NULL, "coup", "{\"target\":\"e3\"}");
+    ck_assert(!rules_enc_is_out(&f.e, "e3")); /* at the end of that turn */
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert(rules_enc_is_out(&f.e, "e3"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e1"), "coup"));
+    fx_free(&f);
+
+    /* forced to defend: the coup fails */
+    fx_party(&f, NULL);
+    fx_add(&f, "e4", "Rat", "foes", "gm", 1, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 1, 1, /* rat: 2 */
+                            2, 2, 1, 1, 1};         /* rat attacks Missa: 4 vs [1,1]+2, [1] */
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    json_object_set_new(rules_enc_stats(&f.e, "e3"), "unconscious", json_true());
+    OK(&f, "p1", NULL, "coup", "{\"target\":\"e3\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* the goblin's turn brings nobody in: an opposing character, Brakka (not the rat) */
+    refused(&f, "gm", NULL, "end", "{\"next\":\"e4\"}", TB_RULE, "it goes to Brakka");
+    OK(&f, "gm", NULL, "end", NULL);
+    OK(&f, "p2", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e4");
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e1"), "coup"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), -1); /* her fumbled defence */
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(group_initiative_second_group_gets_an_advantage_die)
+{
+    fx f;
+    fx_party(&f, "{\"group\":1}");
+    /* the goblin rolls highest [6,6] = 12 and lets the party go first (003:92): Missa passes?
+     * No: the goblin passes to Brakka: the party goes first, the foes get the edge. */
+    static const int D[] = {1, 1, 1, 2, 6, 6};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(f.enc, "groups"), 0)),
+                     "foes");
+    ck_assert(listed(&f, "edge", "e1") && listed(&f, "edge", "e2") && !listed(&f, "edge", "e3"));
+    OK(&f, "gm", NULL, "pass", "{\"target\":\"e2\"}");
+    ck_assert_str_eq(json_string_value(json_array_get(json_object_get(f.enc, "groups"), 0)),
+                     "party");
+    ck_assert(listed(&f, "edge", "e3") && !listed(&f, "edge", "e1"));
+    ck_assert_str_eq(holder(&f), "e2");
+    /* in a group, any order: Brakka hands to Missa; the goblin is not in the group */
+    refused(&f, "p2", NULL, "pass", "{\"target\":\"e3\"}", TB_RULE, "not in the group");
+    OK(&f, "p2", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e1");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* the goblin's first action has an extra die: 3d6? challenge dice ignore advantage; with a
+     * sheet it is an extra d10 — checked through the edge list being spent */
+    static const int D2[] = {2, 2, 1, 1, 1};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert(!listed(&f, "edge", "e3"));
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(holder(&f), "e2"); /* the party first again */
+    ck_assert(listed(&f, "edge", "e3"));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(group_edge_is_an_extra_hero_die)
+{
+    fx f;
+    fx_party(&f, "{\"group\":1}");
+    /* Missa wins [9,9], her party goes first; the foes are the goblin... here Brakka attacks with
+     * his edge after the goblin's group? Make the goblin win and keep its group first: the party
+     * is second: Missa's first attack rolls 3d10. */
+    static const int D[] = {1, 1, 1, 2, 6, 6};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2"); /* the party, in initiative order: Brakka 5 > Missa 3 */
+    OK(&f, "p2", NULL, "pass", "{\"target\":\"e1\"}");
+    /* Telekinesis 2d10 + 1 edge die: [1,2,8]+3 = 11 vs [1,1] = 2; impact [4] */
+    static const int D2[] = {1, 2, 8, 1, 1, 4};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 4);
+    json_t *entry = NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(f.e.log, i, v) if (strcmp(json_string_value(json_object_get(v, "action")),
+                                                 "attack") == 0) entry = v;
+    ck_assert_ptr_nonnull(entry);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(entry, "result"), "attack")), 11);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(npc_numbers_stay_out_of_the_public_log)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 2, 3, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    size_t i, k;
+    json_t *v, *d;
+    json_array_foreach(f.e.log, i, v)
+    {
+        json_t *res = json_object_get(v, "result");
+        ck_assert_ptr_null(json_object_get(res, "defence"));
+        json_array_foreach(json_object_get(v, "dice"), k, d)
+            ck_assert_str_ne(json_string_value(json_object_get(d, "by")), "e3");
+        const char *text = json_string_value(json_object_get(v, "text"));
+        ck_assert_msg(strstr(text, "/6") == NULL, "the goblin's max stress leaked: %s", text);
+    }
+    fx_free(&f);
 }
 END_TEST
 
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
-    TCase *tc = tcase_create("module");
-    tcase_add_test(tc, registered);
+    TCase *tc = tcase_create("spotlight");
+    tcase_add_test(tc, initiative_ranks_and_the_winner_holds_the_spotlight);
+    tcase_add_test(tc, spotlight_chain_target_acts_next_and_the_round_resets);
+    tcase_add_test(tc, a_response_costs_10acity_or_spin_and_is_one_action);
+    tcase_add_test(tc, group_initiative_second_group_gets_an_advantage_die);
+    tcase_add_test(tc, group_edge_is_an_extra_hero_die);
     suite_add_tcase(s, tc);
+    TCase *tr = tcase_create("resolution");
+    tcase_add_test(tr, stress_over_the_maximum_is_a_wound_then_unconscious);
+    tcase_add_test(tr, hardcore_mode_wounds_then_death);
+    tcase_add_test(tr, conditions_hinder_stop_damage_and_the_free_shake_off);
+    tcase_add_test(tr, hinder_penalties_do_not_stack_and_apply_to_rolls);
+    tcase_add_test(tr, spin_from_failure_and_negative_spin_from_a_fumble);
+    tcase_add_test(tr, pushing_a_failed_attack_spends_10acity);
+    tcase_add_test(tr, full_defence_gives_the_defender_an_advantage_die);
+    tcase_add_test(tr, coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend);
+    tcase_add_test(tr, npc_numbers_stay_out_of_the_public_log);
+    suite_add_tcase(s, tr);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
