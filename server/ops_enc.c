@@ -59,10 +59,21 @@ static json_t *combatant_sheet(json_t *state, rules_enc *e, const char *cid)
     return json_object_get(rules_enc_hidden_of(e, cid), "sheet");
 }
 
-/* Damage and conditions land on the sheets: the module's sheet_stats are written back to every
- * combatant's sheet, when the result still validates (a value the sheet cannot hold stays in the
- * encounter only). */
-static void write_back(json_t *state, rules_enc *e)
+/* Every combatant's stats before an action (a new object {cid: stats copy}). */
+static json_t *stats_before(rules_enc *e)
+{
+    json_t *all = json_object();
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        json_object_set_new(all, cid, json_deep_copy(rules_enc_stats(e, cid)));
+    return all;
+}
+
+/* Damage and conditions land on the sheets: the module's sheet_stats that the action changed
+ * (compared with `before`, from stats_before) are written to the combatant's sheet when the
+ * result still validates (a value the sheet cannot hold stays in the encounter only). A value the
+ * action did not touch is left alone, so a GM's edit of the sheet mid-encounter survives. */
+static void write_back(json_t *state, rules_enc *e, const json_t *before)
 {
     if (!e->mod->sheet_stats)
         return;
@@ -73,12 +84,14 @@ static void write_back(json_t *state, rules_enc *e)
         if (!json_is_object(sheet))
             continue;
         json_t *stats = rules_enc_stats(e, cid);
+        json_t *was = json_object_get(before, cid);
         json_t *next = json_deep_copy(sheet);
         int changed = 0;
         for (const char *const *k = e->mod->sheet_stats; *k; k++) {
             json_t *v = json_object_get(stats, *k);
-            if (v && !json_equal(v, json_object_get(next, *k))) {
-                json_object_set(next, *k, v);
+            json_t *b = json_object_get(was, *k);
+            if (v && !(b && json_equal(v, b)) && !json_equal(v, json_object_get(next, *k))) {
+                json_object_set_new(next, *k, json_deep_copy(v));
                 changed = 1;
             }
         }
@@ -379,11 +392,14 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
                 rc = tb_fail(err, TB_NOT_FOUND, "%s: no combatant '%.32s' in the encounter", pn,
                              pa.sval[i]);
         }
-        if (rc == TB_OK)
+        if (rc == TB_OK) {
+            json_t *before = stats_before(&e);
             rc = a->fn(&e, &pa, err);
+            if (rc == TB_OK)
+                write_back(state, &e, before);
+            json_decref(before);
+        }
     }
-    if (rc == TB_OK)
-        write_back(state, &e);
     json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);

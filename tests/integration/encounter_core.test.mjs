@@ -127,6 +127,13 @@ test('the encounter lifecycle: start, add PCs and NPCs, adjust, end; who may do 
   await refused(gm, 'enc.set', { path: '/enc/module', value: 'x' }, 'bad_request');
   await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${ogre}/note`, value: 'hates fire' });
   await ok(gm, 'enc.set', { path: `/enc/combatants/${rat}/side`, value: 'foes' });
+  // damage lands on the sheet; a GM's edit of a value the action did not touch survives
+  await ok(gm, 'char.update', { id: c1, sheet: { ...sample('fivey', 'vesper'), inspiration: 0 } });
+  await ok(gm, 'enc.act', { action: 'harm', params: { target: pc, amount: 2 } });
+  s = await settle(gm, players);
+  assert.equal(s.chars[c1].sheet.hp.damage, sample('fivey', 'vesper').hp.damage + 2, 'the damage is on the sheet');
+  assert.equal(s.chars[c1].sheet.inspiration, 0, "the GM's edit survives an action that did not touch it");
+  assert.equal(s.enc.combatants[pc].stats.inspiration, sample('fivey', 'vesper').inspiration, 'the encounter keeps its own copy');
   await ok(gm, 'enc.remove', { id: rat });
   await refused(gm, 'enc.remove', { id: rat }, 'not_found');
   s = await settle(gm, players);
