@@ -79,6 +79,10 @@ typedef struct rules_module {
     /* Whether combatant cid may take a RULES_ENC_TURN action now; NULL = "cid is the current
      * entry of the order". Fail with TB_RULE naming whose turn it is. */
     int (*may_act)(rules_enc *e, const char *cid, tb_err *err);
+    /* The GM ends the encounter (enc.end), before /enc is removed: what the rules say happens
+     * after a fight (e.g. tenacity's positive spin is lost). Stats it changes are written back
+     * to the sheets. May be NULL. */
+    int (*end)(rules_enc *e, tb_err *err);
     const rules_enc_action *actions; /* ends with {0} */
     /* Top-level sheet fields copied into a combatant's stats when it joins, and written back to
      * its sheet after every action (damage and conditions land on the sheets). NULL-terminated;

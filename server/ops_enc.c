@@ -453,9 +453,22 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
     if (enc_open(ctx, state, &e, err))
         return err->code;
     int rounds = rules_enc_round(&e);
-    rules_enc_log(&e, "end", NULL, NULL, "The encounter ends after %d round%s", rounds,
-                  rounds == 1 ? "" : "s");
-    json_t *entries = enc_finish(ctx, state, &e, 1);
+    int rc = TB_OK;
+    if (e.mod->end) {
+        json_t *before = stats_before(&e);
+        rc = e.mod->end(&e, err);
+        if (rc == TB_OK)
+            write_back(state, &e, before);
+        json_decref(before);
+    }
+    if (rc == TB_OK)
+        rules_enc_log(&e, "end", NULL, NULL, "The encounter ends after %d round%s", rounds,
+                      rounds == 1 ? "" : "s");
+    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+    if (rc) {
+        json_decref(entries);
+        return rc;
+    }
     json_object_del(state, "enc");
     json_object_del(json_object_get(state, "gm"), "enc");
     *result = json_pack("{s:i, s:o}", "rounds", rounds, "log", entries);

@@ -1274,6 +1274,18 @@ static const rules_param OPTIONS[] = {
 static const char *const SHEET_STATS[] = {"stress",      "wounds",     "tenacity", "spin",
                                           "unconscious", "conditions", NULL};
 
+/* 003:94 (and 003:92): "After an encounter is over, you lose all points of Spin UNLESS you have
+ * negative Spin"; negative spin stays until earned back. */
+static int end_encounter(rules_enc *e, tb_err *err)
+{
+    (void)err;
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (rules_enc_stat(e, cid, "spin", 0) > 0)
+            rules_enc_stat_set(e, cid, "spin", 0);
+    return 0;
+}
+
 const rules_module rules_module_tenacity_spotlight = {
     .id = "tenacity.spotlight",
     .system = "tenacity",
@@ -1283,6 +1295,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .start = start,
     .join = join,
     .may_act = ten_may_act,
+    .end = end_encounter,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
 };

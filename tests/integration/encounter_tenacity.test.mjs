@@ -185,6 +185,16 @@ test('tenacity spotlight: a chain, a pass to an opponent, a round reset, stress 
   await settle(gm, players);
   assertNoGmBytes(players, ['Shadow Lore', 'Gorrak fears silver', '"challenge_dice":2', '"conds"']);
 
+  // the encounter ends: positive spin is lost, negative spin stays (003:94)
+  await ok(gm, 'enc.set', { path: `/enc/combatants/${eB}/stats/spin`, value: -3 });
+  await ok(gm, 'char.update', { id: brakka, sheet: { ...s.chars[brakka].sheet, spin: -3 } });
+  assert.ok(s.gm.npcs[gorrak].sheet.spin > 0, "Gorrak's positive spin is on his sheet");
+  assert.equal(s.gm.npcs[gorrak].sheet.spin, s.gm.enc.combatants[eG].stats.spin);
+  await ok(gm, 'enc.end', {});
+  s = await settle(gm, players);
+  assert.equal(s.gm.npcs[gorrak].sheet.spin, 0, 'positive spin is lost after the encounter');
+  assert.equal(s.chars[brakka].sheet.spin, -3, 'negative spin stays');
+
   // replaying the log rebuilds the live state
   await gm.ping();
   const [zero] = srv.replay({ campaign: campaignId, fromZero: true });
