@@ -94,8 +94,10 @@ export function currentId(enc) {
   return null;
 }
 
+// Whether c is one of the viewing player's own combatants. Always false for the GM: NPCs carry the
+// GM's seat, but "yours" on every foe tells the GM nothing (the GM controls every combatant).
 export function isMine(c, ctx) {
-  return Boolean(c && ctx.seat && c.seat === ctx.seat);
+  return Boolean(c && !ctx.isGm && ctx.seat && c.seat === ctx.seat);
 }
 
 function moduleEntry(describe, id) {
@@ -402,7 +404,8 @@ export class EncounterPanel {
     const cur = currentId(enc);
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
     const defActor = actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
-    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor') : [];
+    // A secret parameter (a grimwire target number) is the GM's to give: players never see it.
+    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
     const needsActor = who(a) !== 'any';
     const form = h(
       'form',

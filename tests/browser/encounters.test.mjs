@@ -1,0 +1,580 @@
+// The encounter panel of every rule system in a real browser (Debian's headless Chromium) against
+// the real server with seeded dice: for cot (cot.warfare), heimr (heimr.combat), grimwire
+// (grimwire.conflict), tenacity (tenacity.spotlight) and fivey (fivey.combat) a GM and one player
+// in two browser contexts. The campaign, the player's character (a sample) and a prepared NPC are
+// made over the WebSocket API; then, in the pages, the GM starts the encounter, adds the
+// combatants and begins it from the panel; the player sees no turn action while the rules give the
+// turn to someone else and takes one from the panel's buttons on their turn; the GM takes an NPC
+// action. Both pages show the log lines and the changed public state (HP, Cover, Condition,
+// stress); the player's page shows no GM-only value (an NPC's hidden stats, the GM's log lines)
+// and receives no /gm byte; no page error; nothing sticks out sideways at 360 px. Screenshots:
+// tests/artifacts/enc-<system>-gm-1280.png and enc-<system>-player-360.png.
+//
+// Run alone: cd tests && node --test --test-concurrency=1 browser/encounters.test.mjs
+// Environment: TABLED_BIN (server binary), CHROMIUM (browser, default /usr/bin/chromium).
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import WebSocket from 'ws';
+import { startServer, repoRoot } from './server.mjs';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
+const STEP = { timeout: 120000 };
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, fn, timeoutMs = 15000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+// ---- the API side: a small WebSocket client for the set-up that is not about the UI ----------
+
+class Api {
+  static async open(url) {
+    const c = new Api();
+    c.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, 'tabled.v1');
+    c.n = 0;
+    c.pending = new Map();
+    c.queue = [];
+    c.wake = null;
+    c.ws.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      if ((m.t === 'ack' || m.t === 'nack') && c.pending.has(m.id)) {
+        c.pending.get(m.id)(m);
+        c.pending.delete(m.id);
+      } else if (m.t === 'welcome' || m.t === 'joined' || m.t === 'error') {
+        c.queue.push(m);
+        c.wake?.();
+      }
+    });
+    await new Promise((resolve, reject) => {
+      c.ws.once('open', resolve);
+      c.ws.once('error', reject);
+    });
+    return c;
+  }
+
+  async next() {
+    while (!this.queue.length) await new Promise((r) => (this.wake = r));
+    return this.queue.shift();
+  }
+
+  async hello(token) {
+    this.ws.send(JSON.stringify({ t: 'hello', v: 1, token }));
+    const w = await this.next();
+    assert.equal(w.t, 'welcome', JSON.stringify(w));
+    return w;
+  }
+
+  async join(code, name) {
+    this.ws.send(JSON.stringify({ t: 'join', code, name }));
+    const j = await this.next();
+    assert.equal(j.t, 'joined', JSON.stringify(j));
+    await this.next(); // welcome
+    return j;
+  }
+
+  async ok(op, args = {}) {
+    const id = `api-${++this.n}`;
+    const reply = new Promise((r) => this.pending.set(id, r));
+    this.ws.send(JSON.stringify({ t: 'cmd', id, op, args }));
+    const m = await reply;
+    assert.equal(m.t, 'ack', `${op} ${JSON.stringify(args)}: ${JSON.stringify(m)}`);
+    return m.result;
+  }
+
+  close() {
+    this.ws.close();
+  }
+}
+
+// ---- the browser side ---------------------------------------------------------------------------
+
+// Console errors that are expected: none for these pages (every system has its panel file).
+const EXPECTED_CONSOLE = /^$/;
+
+function instrument(page, label) {
+  const rec = { label, received: [], sent: [], errors: [] };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
+    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
+  });
+  page.on('pageerror', (err) => rec.errors.push(String(err)));
+  page.on('console', (msg) => {
+    if ((msg.type() === 'error' || msg.type() === 'warning') && !EXPECTED_CONSOLE.test(msg.text())) rec.errors.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  return rec;
+}
+
+const parsed = (frames) =>
+  frames.flatMap((f) => {
+    try {
+      return [JSON.parse(f)];
+    } catch {
+      return [];
+    }
+  });
+
+// Runs `fn` (a click) and returns the first `op` command it made and its reply.
+async function doing(rec, op, fn, timeoutMs = 15000) {
+  const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
+  await fn();
+  const cmd = await waitFor(`a new ${op} cmd from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n]);
+  const reply = await waitFor(
+    `the reply to ${op} (${cmd.id}) on ${rec.label}`,
+    () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id),
+    timeoutMs,
+  );
+  return { cmd, reply };
+}
+
+async function acked(rec, op, fn) {
+  const { cmd, reply } = await doing(rec, op, fn);
+  assert.equal(reply.t, 'ack', `${rec.label} ${op} ${JSON.stringify(cmd.args)}: ${JSON.stringify(reply)}`);
+  return { cmd, reply };
+}
+
+const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
+const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
+
+// The combatant card of `name` in the page's encounter panel.
+const card = (page, name) => page.locator('#enc li.enc-card').filter({ has: page.locator('.enc-name', { hasText: name }) });
+
+// The encounter action buttons the page shows now.
+const actionButtons = (page) => page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+
+// Clicks the action's button, fills its form and submits it. fields: {name: value}; a <select>
+// takes the option with that label, a checkbox is ticked for a truthy value. Returns the reply.
+async function act(page, rec, action, { actor, fields = {} } = {}) {
+  await page.locator(`#enc .enc-actions [data-action="${action}"]`).click();
+  const form = page.locator(`#enc form.enc-form[data-key="act-${action}"]`);
+  await form.waitFor();
+  if (actor) await form.locator('select[name="actor"]').selectOption({ label: actor });
+  for (const [name, v] of Object.entries(fields)) {
+    const el = form.locator(`[name="${name}"]`);
+    const kind = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
+    if (kind === 'select') await el.selectOption({ label: String(v) });
+    else if (kind === 'checkbox') await el.setChecked(Boolean(v));
+    else await el.fill(String(v));
+  }
+  const { cmd, reply } = await acked(rec, 'enc.act', () => form.locator('button[type=submit]').click());
+  assert.equal(cmd.args.action, action);
+  await form.waitFor({ state: 'detached' });
+  return reply;
+}
+
+// Every public log line of the event `seq` shows in both pages' logs; the GM-only lines of it
+// only in the GM's. Returns the public texts.
+async function logShown(pages, seq) {
+  const [gm, player] = pages;
+  await waitFor('the player to reach the event', async () => (await seqOf(player)) >= seq);
+  const st = await stateOf(gm);
+  const pub = st.log.filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
+  const secret = (st.gm?.log || []).filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
+  assert.ok(pub.length > 0, `event ${seq} wrote a public log line`);
+  for (const p of pages) {
+    const entries = p.locator(`#log li.entry[data-seq="${seq}"]:not(.secret)`);
+    await waitFor(`the log lines of ${seq}`, async () => (await entries.count()) >= pub.length);
+    const shown = await entries.allTextContents();
+    for (const text of pub) assert.ok(shown.some((s) => s.includes(text)), `${text} in ${shown.join(' | ')}`);
+  }
+  const playerLog = await player.locator('#log').textContent();
+  for (const text of secret) assert.ok(!playerLog.includes(text), `the player's log shows the GM-only line ${text}`);
+  if (secret.length) assert.ok((await gm.locator(`#log li.entry.secret[data-seq="${seq}"]`).count()) > 0, 'the GM sees the GM-only lines');
+  return pub;
+}
+
+// The text of a stat (data-stat) on a combatant's card.
+const statText = (page, name, stat) => card(page, name).locator(`[data-stat="${stat}"]`).first().textContent();
+
+// Waits until both pages show `expected` for the stat and returns it.
+async function statInBoth(pages, name, stat, expected) {
+  for (const p of pages) {
+    await waitFor(`${name} ${stat} to show ${expected}`, async () => ((await statText(p, name, stat)) || '').includes(expected));
+  }
+}
+
+async function shot(page, name, width) {
+  const old = page.viewportSize();
+  await page.setViewportSize({ width, height: 900 });
+  await sleep(200);
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+  // The panel alone, at full resolution.
+  await page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, name.replace(/\.png$/, '-panel.png')) });
+  await page.setViewportSize(old);
+}
+
+async function overflowAt360(page) {
+  const old = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 900 });
+  await sleep(200);
+  // Open every action form in turn would be slow; the panel as it is now must fit.
+  const px = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const wide = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('#enc *'))
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName}.${el.className}`),
+  );
+  await page.setViewportSize(old);
+  return { px, wide };
+}
+
+// ---- one system's scenario --------------------------------------------------------------------
+
+// A table for `system`: the server (seeded), the campaign, the player "Ann" with the sample
+// character `sample`, the prepared NPC (when `npc.sheet`), the GM's page at 1280 px and Ann's at
+// 360 px, each connected.
+async function table(browser, { system, seed, sample, npc }) {
+  const server = await startServer({ extraArgs: ['--seed', String(seed)] });
+  const host = await Api.open(server.url);
+  await host.hello(server.hostToken);
+  const made = await host.ok('campaign.create', { name: `A ${system} fight`, system });
+  const gmApi = await Api.open(server.url);
+  await gmApi.hello(made.gm_token);
+  const annApi = await Api.open(server.url);
+  const joined = await annApi.join(made.join_code, 'Ann');
+  const samples = await (await fetch(`${server.url}/samples/${system}`)).json();
+  const sheet = samples.samples.find((s) => s.file.replace(/\.json$/, '') === sample)?.sheet;
+  assert.ok(sheet, `sample ${sample} of ${system}: ${samples.samples.map((s) => s.file)}`);
+  const pc = { name: sheet.name, id: (await annApi.ok('char.create', { name: sheet.name, sheet })).id };
+  let npcChar = null;
+  if (npc.sheet) npcChar = (await gmApi.ok('char.create', { name: npc.name, sheet: { ...npc.sheet, name: npc.name }, npc: true })).id;
+  for (const c of [host, gmApi, annApi]) c.close();
+
+  const ctx = {};
+  const page = {};
+  const rec = {};
+  for (const [who, width, token] of [
+    ['gm', 1280, made.gm_token],
+    ['ann', 360, joined.token],
+  ]) {
+    ctx[who] = await browser.newContext({ viewport: { width, height: 900 } });
+    page[who] = await ctx[who].newPage();
+    rec[who] = instrument(page[who], `${system}/${who}`);
+    await page[who].goto(`${server.url}/#token=${token}`);
+    await page[who].locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  }
+  return { server, ctx, page, rec, pc, npcChar, seat: joined.seat, pages: [page.gm, page.ann] };
+}
+
+// The GM starts `module` (with `options`: {name: value} typed into the form) from the panel and
+// adds the PC and the NPC (prepared: from the NPC select; else a quick NPC by name).
+async function startAndAdd(t, { module, options = {}, npc }) {
+  const gm = t.page.gm;
+  await gm.locator('#enc #enc-module').waitFor();
+  await gm.locator('#enc-module').selectOption(module);
+  for (const [k, v] of Object.entries(options)) {
+    const el = gm.locator(`#enc form.enc-form [name="${k}"]`);
+    if ((await el.getAttribute('type')) === 'checkbox') await el.setChecked(Boolean(v));
+    else await el.fill(String(v));
+  }
+  const started = await acked(t.rec.gm, 'enc.start', () => gm.locator('#enc [data-key="start-submit"]').click());
+  assert.equal(started.cmd.args.module, module);
+  await t.page.ann.locator('#enc .enc-module').waitFor();
+  await gm.locator('#enc [data-key="gm-add"]').click();
+  await gm.locator('#enc-add-char').selectOption({ label: t.pc.name });
+  await acked(t.rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-char"]').click());
+  await card(gm, t.pc.name).waitFor();
+  if (t.npcChar) await gm.locator('#enc-add-npcsheet').selectOption(t.npcChar);
+  else await gm.locator('#enc-add-name').fill(npc.name);
+  const added = await acked(t.rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-npc"]').click());
+  assert.equal(added.cmd.args.side, 'foes');
+  for (const p of t.pages) {
+    await card(p, t.pc.name).waitFor();
+    await card(p, npc.name).waitFor();
+  }
+  assert.equal(await card(t.page.ann, t.pc.name).locator('.you-badge').count(), 1, 'the player sees their own combatant marked');
+  // The GM closes the add form (it stays open for adding several).
+  await gm.locator('#enc [data-key="gm-add"]').click();
+}
+
+// The turn actions of the running module (who: turn), from the describe the GM's page loaded.
+async function turnActions(t, system, module) {
+  const d = await t.page.gm.evaluate((s) => window.tabled.ui.describe[s], system);
+  return d.modules.find((m) => m.id === module).actions.filter((a) => a.who === 'turn').map((a) => a.name);
+}
+
+// The player may not take a turn action now: no such button on their page.
+async function noTurnButtons(t, turn) {
+  const shown = await actionButtons(t.page.ann);
+  assert.deepEqual(shown.filter((a) => turn.includes(a)), [], `the player sees turn actions out of turn: ${shown}`);
+}
+
+// The values the player must not see: every stat of the NPC kept under /gm/enc, as shown on the
+// GM's card (data-stat rows the player's card must not have), and the GM-only log lines.
+async function assertNoGmValues(t, npcName, gmOnlyStats) {
+  const ann = t.page.ann;
+  const gm = t.page.gm;
+  for (const stat of gmOnlyStats) {
+    assert.ok((await card(gm, npcName).locator(`[data-stat="${stat}"]`).count()) > 0, `the GM sees ${npcName}'s ${stat}`);
+    assert.equal(await card(ann, npcName).locator(`[data-stat="${stat}"]`).count(), 0, `the player sees ${npcName}'s ${stat}`);
+  }
+  const gmState = await stateOf(gm);
+  const body = await ann.locator('body').textContent();
+  for (const e of gmState.gm.log) assert.ok(!body.includes(e.text), `the player's page shows the GM-only line: ${e.text}`);
+  assert.ok(gmState.gm.log.length > 0, 'there were GM-only lines to hide');
+  assert.equal(await ann.locator('#enc .secret-badge, #log .secret-badge').count(), 0, 'no GM-only badge in the player\'s encounter panel or log');
+  // No frame the player's page received carries /gm.
+  for (const m of parsed(t.rec.ann.received)) {
+    if (m.t === 'diff') for (const op of m.ops) assert.ok(!op.path.startsWith('/gm'), `the player got ${op.path}`);
+    if (m.t === 'welcome' && m.state) assert.equal(m.state.gm, undefined, 'the player got /gm in a state');
+  }
+}
+
+async function finish(t, system) {
+  await shot(t.page.gm, `enc-${system}-gm-1280.png`, 1280);
+  await shot(t.page.ann, `enc-${system}-player-360.png`, 360);
+  for (const [who, p] of Object.entries(t.page)) {
+    const o = await overflowAt360(p);
+    assert.deepEqual(o, { px: 0, wide: [] }, `${system}/${who}: horizontal overflow at 360 px`);
+  }
+  for (const who of ['gm', 'ann']) assert.deepEqual(t.rec[who].errors, [], `${system}/${who}: page errors`);
+}
+
+async function teardown(t) {
+  for (const c of Object.values(t?.ctx || {})) await c.close().catch(() => {});
+  await t?.server?.stop().catch(() => {});
+  if (t?.server?.dir) fs.rmSync(t.server.dir, { recursive: true, force: true });
+}
+
+// ---- the scenarios ------------------------------------------------------------------------------
+
+describe('browser: the encounter panel of every rule system, GM and player', () => {
+  let browser;
+
+  before(async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+  });
+
+  it('fivey.combat: initiative, the goblin attacks Sylla, Sylla shoots the goblin', STEP, async () => {
+    const npc = { name: 'Goblin' }; // a quick NPC named after an example monster (004:744-767)
+    const t = await table(browser, { system: 'fivey', seed: 5, sample: 'sylla', npc });
+    try {
+      await startAndAdd(t, { module: 'fivey.combat', npc });
+      const turn = await turnActions(t, 'fivey', 'fivey.combat');
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      await noTurnButtons(t, turn);
+      const init = await act(gm, t.rec.gm, 'initiative');
+      await logShown(t.pages, init.seq);
+      // Seed 5: the opposition beats Sylla; the goblin has the turn.
+      for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
+      await noTurnButtons(t, turn);
+      await statInBoth(t.pages, 'Sylla', 'HP', '4/4');
+      const hit = await act(gm, t.rec.gm, 'attack', { actor: 'Goblin', fields: { target: 'Sylla' } });
+      const [line] = await logShown(t.pages, hit.seq);
+      assert.match(line, /^Goblin attacks Sylla/);
+      const sylla = (await stateOf(gm)).enc.combatants.e1.stats.hp;
+      assert.ok(sylla.damage > 0, `the seeded goblin hits: ${line}`);
+      await statInBoth(t.pages, 'Sylla', 'HP', `${sylla.max - sylla.damage}/${sylla.max}`);
+      await act(gm, t.rec.gm, 'end', { actor: 'Goblin' });
+      // Sylla's turn: her page shows the turn actions and the ◆ left.
+      await ann.locator('#enc [data-action="attack"]').waitFor();
+      assert.equal(await card(ann, 'Sylla').locator('.fivey-diamonds').textContent(), '◆◆');
+      const shotAt = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Goblin' } });
+      const [mine] = await logShown(t.pages, shotAt.seq);
+      assert.match(mine, /^Sylla attacks Goblin/);
+      for (const p of t.pages) await waitFor('one ◆ left', async () => (await card(p, 'Sylla').locator('.fivey-diamonds').textContent()) === '◆◇');
+      await assertNoGmValues(t, 'Goblin', ['HP', 'DC']);
+      await finish(t, 'fivey');
+    } finally {
+      await teardown(t);
+    }
+  });
+  it('cot.warfare: slots, Vera attacks the watchman on the party slot, the watchman strikes her Cover', STEP, async () => {
+    // A watchman: Training = 3 x Muscle 2 + Resist 1 = 7 (000:196, 000:198).
+    const npc = {
+      name: 'Watchman Cole',
+      sheet: { abilities: { muscle: 2, fingers: 1, brains: 2, it: 1 }, skills: { resist: 1, athletics: 1, lookout: 1, hand_to_hand: 1 }, notes: 'owes the crew boss money' },
+    };
+    const t = await table(browser, { system: 'cot', seed: 5, sample: 'vera_lockhart', npc });
+    try {
+      await startAndAdd(t, { module: 'cot.warfare', npc });
+      const turn = await turnActions(t, 'cot', 'cot.warfare');
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      // Slots are rolled on joining; a PC's Cover is public, the watchman's the GM's.
+      for (const p of t.pages) await p.locator('#enc .cot-slot-list li').nth(1).waitFor();
+      const cover0 = (await stateOf(gm)).enc.combatants.e1.stats.cover;
+      for (const p of t.pages) assert.equal(await card(p, 'Vera Lockhart').locator('.cot-cover').textContent(), `Cover ${cover0}`);
+      assert.equal(await card(ann, 'Watchman Cole').locator('.cot-cover').textContent(), 'Cover hidden');
+      const npcCover = (await stateOf(gm)).gm.enc.combatants.e2.stats.cover;
+      assert.match(await card(gm, 'Watchman Cole').locator('.cot-cover').textContent(), new RegExp(`^Cover ${npcCover}GM only$`));
+      await noTurnButtons(t, turn);
+      const begun = await act(gm, t.rec.gm, 'begin');
+      await logShown(t.pages, begun.seq);
+      // Seed 5: slot 6 of the party comes first — Vera may take it.
+      await ann.locator('#enc [data-action="attack"]').waitFor();
+      assert.equal(await card(ann, 'Vera Lockhart').locator('.turn-badge').textContent(), 'may take this slot');
+      const hit = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Watchman Cole', skill: 'hand_to_hand', weapon: 'Sap' } });
+      const [line] = await logShown(t.pages, hit.seq);
+      assert.match(line, /^Vera Lockhart takes slot 6 and attacks Watchman Cole/);
+      for (const p of t.pages) await p.locator('#enc .cot-slot-list li').first().filter({ hasText: 'taken by Vera Lockhart' }).waitFor();
+      // The guards' slot: no turn action for the player.
+      await waitFor('the foes\' slot', async () => (await stateOf(ann)).enc.turn === 1);
+      await noTurnButtons(t, turn);
+      const struck = await act(gm, t.rec.gm, 'attack', { actor: 'Watchman Cole', fields: { target: 'Vera Lockhart', skill: 'hand_to_hand' } });
+      const [line2] = await logShown(t.pages, struck.seq);
+      assert.match(line2, /^Watchman Cole takes slot 6 and attacks Vera Lockhart/);
+      const vera = (await stateOf(gm)).enc.combatants.e1;
+      assert.ok(vera.stats.cover < cover0, `the watchman lowers Vera's Cover: ${line2}`);
+      for (const p of t.pages) await waitFor('Vera\'s new Cover', async () => (await card(p, 'Vera Lockhart').locator('.cot-cover').textContent()) === `Cover ${vera.stats.cover}`);
+      if (vera.conditions.some((c) => c.name === 'wounded')) for (const p of t.pages) await card(p, 'Vera Lockhart').locator('.cot-wounded').waitFor();
+      assert.equal(await card(ann, 'Watchman Cole').locator('.cot-cover').textContent(), 'Cover hidden');
+      assert.ok(!(await ann.locator('body').textContent()).includes('owes the crew boss money'), "the NPC's notes stay the GM's");
+      await assertNoGmValues(t, 'Watchman Cole', []);
+      await finish(t, 'cot');
+    } finally {
+      await teardown(t);
+    }
+  });
+
+  it('heimr.combat: initiative, Liesbeth shoots the bandit, the bandit cuts at her', STEP, async () => {
+    const npc = { name: 'Bandit', sheet: JSON.parse(fs.readFileSync(path.join(repoRoot, 'rules', 'heimr', 'samples', 'astrid_ironhand.json'), 'utf8')) };
+    const t = await table(browser, { system: 'heimr', seed: 3, sample: 'liesbeth_van_dam', npc });
+    try {
+      await startAndAdd(t, { module: 'heimr.combat', npc });
+      const turn = await turnActions(t, 'heimr', 'heimr.combat');
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      await noTurnButtons(t, turn);
+      const begun = await act(gm, t.rec.gm, 'begin');
+      await logShown(t.pages, begun.seq);
+      const order = (await stateOf(gm)).enc.order;
+      if (order[0] !== 'e1') {
+        await noTurnButtons(t, turn);
+      }
+      await statInBoth(t.pages, 'Liesbeth van Dam', 'hp', '4/4');
+      let st = await stateOf(gm);
+      // Whoever is first: the player on Liesbeth's turn, the GM on the bandit's.
+      const playerTurn = async () => {
+        await ann.locator('#enc [data-action="attack"]').waitFor();
+        const shotAt = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Bandit', ability: 'Archery', item: 'Bow', ranged: true } });
+        const lines = await logShown(t.pages, shotAt.seq);
+        assert.ok(lines.some((l) => /^Liesbeth van Dam attacks Bandit/.test(l)), lines.join(' | '));
+        for (const p of t.pages) await waitFor('the standard action used', async () => ((await statText(p, 'Liesbeth van Dam', 'budget')) || '').includes('used'));
+        const ended = await act(ann, t.rec.ann, 'end_turn');
+        await logShown(t.pages, ended.seq);
+      };
+      const npcTurn = async () => {
+        await noTurnButtons(t, turn);
+        const cut = await act(gm, t.rec.gm, 'attack', { actor: 'Bandit', fields: { target: 'Liesbeth van Dam', ability: 'Swordmanship', item: 'Longsword', damage: 2 } });
+        const lines = await logShown(t.pages, cut.seq);
+        const line = lines.find((l) => /^Bandit attacks Liesbeth van Dam/.test(l));
+        assert.ok(line, lines.join(' | '));
+        const liesbeth = (await stateOf(gm)).enc.combatants.e1.stats;
+        await statInBoth(t.pages, 'Liesbeth van Dam', 'hp', `${liesbeth.hp}/4`);
+        await act(gm, t.rec.gm, 'end_turn', { actor: 'Bandit' });
+      };
+      if (order[0] === 'e1') {
+        await playerTurn();
+        await npcTurn();
+      } else {
+        await npcTurn();
+        await playerTurn();
+      }
+      st = await stateOf(gm);
+      assert.ok(st.enc.combatants.e1.stats.hp < 4, 'the seeded bandit wounds Liesbeth');
+      await assertNoGmValues(t, 'Bandit', ['hp', 'fatigue']);
+      await finish(t, 'heimr');
+    } finally {
+      await teardown(t);
+    }
+  });
+
+  it('grimwire.conflict: the GM sets target numbers, Cyrus swings at Kneecap, Kneecap strikes back', STEP, async () => {
+    const npc = { name: 'Kneecap' };
+    const t = await table(browser, { system: 'grimwire', seed: 2, sample: 'cyrus', npc });
+    try {
+      await startAndAdd(t, { module: 'grimwire.conflict', npc });
+      const turn = await turnActions(t, 'grimwire', 'grimwire.conflict');
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      await noTurnButtons(t, turn);
+      const begun = await act(gm, t.rec.gm, 'begin');
+      await logShown(t.pages, begun.seq);
+      // The GM's hidden target numbers (002:29-55): GM only, never in a player's frame.
+      await act(gm, t.rec.gm, 'set_tn', { fields: { target: 'Kneecap', tn: 11, attack_tn: 17 } });
+      await card(gm, 'Kneecap').locator('.gw-tn').filter({ hasText: 'tn 11 · attack tn 17' }).waitFor();
+      const order = (await stateOf(gm)).enc.order;
+      assert.deepEqual(order, ['e1', 'e2'], 'seed 2: Cyrus first');
+      await ann.locator('#enc [data-action="attack"]').waitFor();
+      assert.equal(await ann.locator('#enc form.enc-form').count(), 0);
+      const swing = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Kneecap', weapon: 2 } });
+      const [line] = await logShown(t.pages, swing.seq);
+      assert.match(line, /^Cyrus attacks Kneecap/);
+      for (const p of t.pages) await card(p, 'Cyrus').locator('.gw-budget[data-kind="action"].spent').waitFor();
+      await act(ann, t.rec.ann, 'end_turn');
+      await waitFor('Kneecap\'s turn', async () => (await stateOf(ann)).enc.turn === 1);
+      await noTurnButtons(t, turn);
+      await statInBoth(t.pages, 'Cyrus', 'Condition', '14/16');
+      const strike = await act(gm, t.rec.gm, 'attack', { actor: 'Kneecap', fields: { target: 'Cyrus', weapon: '', damage: '1d6+2' } });
+      const [line2] = await logShown(t.pages, strike.seq);
+      assert.match(line2, /Kneecap.*Cyrus/);
+      const cond = (await stateOf(gm)).enc.combatants.e1.stats.condition;
+      assert.ok(cond.current < 14, `the seeded strike hurts Cyrus: ${line2}`);
+      await statInBoth(t.pages, 'Cyrus', 'Condition', `${cond.current}/16`);
+      await assertNoGmValues(t, 'Kneecap', ['Condition']);
+      assert.equal(await card(ann, 'Kneecap').locator('.gw-tn').count(), 0);
+      for (const f of t.rec.ann.received.filter((x) => x.startsWith('{"t":"diff"') || x.startsWith('{"t":"welcome"'))) {
+        assert.ok(!/"attack_tn":17|"tn":11/.test(f), `a target number reached the player: ${f.slice(0, 300)}`);
+      }
+      assert.ok(t.rec.gm.received.some((f) => f.startsWith('{"t":"diff"') && /"attack_tn":17/.test(f)), 'the GM got the target number (the check above is real)');
+      await finish(t, 'grimwire');
+    } finally {
+      await teardown(t);
+    }
+  });
+
+  it('tenacity.spotlight: initiative, Missa attacks the goblin and hands it the spotlight, the goblin attacks', STEP, async () => {
+    const npc = { name: 'Goblin' };
+    const t = await table(browser, { system: 'tenacity', seed: 1, sample: 'missa', npc });
+    try {
+      await startAndAdd(t, { module: 'tenacity.spotlight', npc });
+      const turn = await turnActions(t, 'tenacity', 'tenacity.spotlight');
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      await noTurnButtons(t, turn);
+      const begun = await act(gm, t.rec.gm, 'initiative');
+      await logShown(t.pages, begun.seq);
+      // Seed 1: Missa rolls highest and holds the spotlight.
+      for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Missa' }).waitFor();
+      await ann.locator('#enc [data-action="attack"]').waitFor();
+      const hit = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Goblin', skill: 'Melee Combat' } });
+      const [line] = await logShown(t.pages, hit.seq);
+      assert.match(line, /^Missa attacks Goblin/);
+      const ended = await act(ann, t.rec.ann, 'end');
+      await logShown(t.pages, ended.seq);
+      for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
+      await noTurnButtons(t, turn);
+      const stress0 = (await stateOf(gm)).enc.combatants.e1.stats.stress;
+      await statInBoth(t.pages, 'Missa', 'stress', `${stress0.current}/${stress0.max}`);
+      // A sheetless goblin's 2d6 rarely beat Missa's Reaction: the GM gives it +6 (she is cornered).
+      const back = await act(gm, t.rec.gm, 'attack', { actor: 'Goblin', fields: { target: 'Missa', skill: 'claws', bonus: 6 } });
+      const [line2] = await logShown(t.pages, back.seq);
+      assert.match(line2, /^Goblin attacks Missa: a hit, \d+ stress$/);
+      const stress = (await stateOf(gm)).enc.combatants.e1.stats.stress;
+      assert.ok(stress.current > stress0.current, `the seeded goblin hits: ${line2}`);
+      await statInBoth(t.pages, 'Missa', 'stress', `${stress.current}/${stress.max}`);
+      await assertNoGmValues(t, 'Goblin', ['stress']);
+      await finish(t, 'tenacity');
+    } finally {
+      await teardown(t);
+    }
+  });
+});
