@@ -558,7 +558,8 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const hit = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Goblin', skill: 'Melee Combat' } });
       const [line] = await logShown(t.pages, hit.seq);
       assert.match(line, /^Missa attacks Goblin/);
-      const ended = await act(ann, t.rec.ann, 'end');
+      // `next` names a combatant: a select of them, not a text field wanting an id.
+      const ended = await act(ann, t.rec.ann, 'end', { fields: { next: 'Goblin' } });
       await logShown(t.pages, ended.seq);
       for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
       await noTurnButtons(t, turn);

@@ -126,7 +126,7 @@ function renderCombatant(c, enc, ctx) {
 // their characters may take the current slot, Focus Round and Give when the rules allow them.
 function actionsFor(enc, ctx) {
   const actions = list(ctx.module?.actions);
-  if (ctx.isGm) return actions.map((a) => a.name);
+  if (ctx.isGm) return actions.filter((a) => a.name !== 'begin' || !(enc.round > 0)).map((a) => a.name);
   const mine = Object.entries(enc.combatants || {})
     .map(([id, c]) => ({ id, ...c }))
     .filter((c) => isMine(c, ctx) && !c.out);
@@ -141,4 +141,7 @@ function actionsFor(enc, ctx) {
   return out;
 }
 
-registerPanel('cot', { renderOrder, renderCombatant, actionsFor });
+// Stage and pool head the slots, the Focus Round is shown there; next_slot is bookkeeping.
+const extraFields = () => ({});
+
+registerPanel('cot', { renderOrder, renderCombatant, actionsFor, extraFields });

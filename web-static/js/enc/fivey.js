@@ -116,4 +116,7 @@ function actionsFor(enc, ctx) {
     .map((a) => a.name);
 }
 
-registerPanel('fivey', { renderOrder, renderCombatant, actionsFor });
+// /enc/party, /enc/budget and /enc/phase are shown above; morale as a badge on the cards.
+const extraFields = () => ({});
+
+registerPanel('fivey', { renderOrder, renderCombatant, actionsFor, extraFields });

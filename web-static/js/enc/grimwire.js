@@ -125,4 +125,7 @@ function actionsFor(enc, ctx) {
   return all.filter((n) => out.includes(n));
 }
 
-registerPanel('grimwire', { renderOrder, renderCombatant, actionsFor });
+// The order, the round's seconds, the budget and a pending natural 1 are shown above.
+const extraFields = () => ({});
+
+registerPanel('grimwire', { renderOrder, renderCombatant, actionsFor, extraFields });

@@ -88,7 +88,7 @@ function renderCombatant(c, enc, ctx) {
       pv.ready ? line('readied', `${pv.ready.action} — when ${pv.ready.trigger}`, 'ready') : null,
       c.upcoming ? line('upcoming', c.upcoming.what, 'upcoming') : null,
       c.continuing ? line('continuing', c.continuing.what, 'continuing') : null,
-      c.budget && Number.isFinite(c.budget.standard) ? line('standard action', c.budget.standard ? 'left' : 'used', 'budget') : null,
+      cur && c.budget && Number.isFinite(c.budget.standard) ? line('standard action', c.budget.standard ? 'left' : 'used', 'budget') : null,
     ),
     conds.length
       ? h(
@@ -124,4 +124,7 @@ function actionsFor(enc, ctx) {
     .filter((n) => (n in ok ? ok[n] : myTurn && started));
 }
 
-registerPanel('heimr', { renderOrder, renderCombatant, actionsFor });
+// The seconds are in the order's header, the standard action on the current card.
+const extraFields = () => ({});
+
+registerPanel('heimr', { renderOrder, renderCombatant, actionsFor, extraFields });

@@ -8,6 +8,11 @@
 //     renderOrder(enc, ctx)        → Node   replaces the generic turn-order strip
 //     renderCombatant(c, enc, ctx) → Node   replaces the generic card of one combatant
 //     actionsFor(enc, ctx)         → [name] the module actions the viewer may take now
+//     extraFields(enc, ctx)        → {key: value} the module fields listed under the cards ({}
+//                                    when the panel shows them itself); default: every /enc
+//                                    field the generic panel does not show
+//     combatantParams              [name] string action parameters (besides target, actor) that
+//                                    name a combatant: offered as a select of combatants
 //   });
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
@@ -67,6 +72,36 @@ export function panelHooks(system) {
 // -- read helpers ------------------------------------------------------------------------------
 
 const orderId = (o) => (o && typeof o === 'object' ? o.id : o);
+
+// The module fields the generic panel lists under the cards: what it does not show otherwise
+// (the per-turn budget template is on the current combatant's card).
+function genericExtra(enc) {
+  const extra = {};
+  for (const [k, v] of Object.entries(enc)) {
+    if (['module', 'name', 'round', 'turn', 'order', 'combatants', 'current', 'log', 'next_id', 'budget', 'options'].includes(k)) continue;
+    if (v && typeof v === 'object' && !Object.keys(v).length) continue;
+    extra[k] = v;
+  }
+  return extra;
+}
+
+// A select of the encounter's combatants for a string parameter that names one (the structure of
+// views/params.js fields, so field errors land beside it).
+function combatantField(p, combatants, idPrefix) {
+  const id = `${idPrefix}-c-${p.name}`;
+  return h(
+    'div',
+    { class: 'field', dataset: { param: p.name } },
+    h('label', { htmlFor: id }, p.label || p.name),
+    h(
+      'select',
+      { id, name: p.name, dataset: { kind: 'combatant' }, required: Boolean(p.required) },
+      p.required ? null : h('option', { value: '' }, '—'),
+      combatants.map((c) => h('option', { value: c.id }, `${c.name ?? c.id}`)),
+    ),
+    h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
+  );
+}
 
 // Combatants in turn order (those not in the order, e.g. just added, at the end).
 export function combatantsOf(enc) {
@@ -348,13 +383,8 @@ export class EncounterPanel {
     out.push(h('ul', { class: 'enc-combatants' }, cards));
 
     // Module fields other than the generic ones (e.g. a chase's distance).
-    const extra = {};
-    for (const [k, v] of Object.entries(enc)) {
-      if (['module', 'name', 'round', 'turn', 'order', 'combatants', 'current', 'log', 'next_id'].includes(k)) continue;
-      if (v && typeof v === 'object' && !Object.keys(v).length) continue;
-      extra[k] = v;
-    }
-    if (Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
+    const extra = call(hooks.extraFields, [enc, ctx]) ?? genericExtra(enc);
+    if (extra && typeof extra === 'object' && Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
     const gmExtra = {};
     for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
       if (k !== 'combatants') gmExtra[k] = v;
@@ -407,6 +437,8 @@ export class EncounterPanel {
     // A secret parameter (a grimwire target number) is the GM's to give: players never see it.
     const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
     const needsActor = who(a) !== 'any';
+    const hooked = panelHooks(ctx.system).combatantParams;
+    const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
     const form = h(
       'form',
       { class: 'enc-form stack', dataset: { key: `act-${a.name}` }, noValidate: true },
@@ -419,7 +451,9 @@ export class EncounterPanel {
             h('select', { id: 'enc-actor', name: 'actor' }, actors.map((c) => h('option', { value: c.id, selected: c.id === defActor }, c.name ?? c.id))),
           )
         : null,
-      paramFields(params, { combatants: all, idPrefix: 'act' }),
+      params.map((p) =>
+        refs.includes(p.name) && String(p.type ?? '').toLowerCase().startsWith('str') ? combatantField(p, all, `act-${a.name}`) : paramFields([p], { combatants: all, idPrefix: 'act' }),
+      ),
       h(
         'div',
         { class: 'actions' },

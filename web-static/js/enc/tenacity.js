@@ -1,7 +1,7 @@
 // The tenacity encounter panel (module tenacity.spotlight, rules/RULES.md "Encounters (module
 // tenacity.spotlight)"): who holds the spotlight, who has acted this round, who may respond, and
 // stress / wounds / spin / 10acity per combatant. Everything else is the generic panel's.
-import { registerPanel, combatantsOf, isMine, cardFor, h } from './panel.js';
+import { registerPanel, combatantsOf, isMine, h } from './panel.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
 
@@ -49,29 +49,64 @@ function renderOrder(enc, ctx) {
   );
 }
 
+// The card: name and badges, the turn budget of the spotlight holder only, and stress / wounds /
+// spin / 10acity (for an NPC the GM's copy, GM only; a sheetless one's challenge dice too).
 function renderCombatant(c, enc, ctx) {
-  const { stats, ...rest } = c; // the generic card would list the whole skills map
-  const card = cardFor(rest, enc, ctx);
   const s = statsOf(c, enc, ctx);
-  if (!s) return card;
-  const spin = Number.isFinite(s.spin) ? s.spin : 0;
-  const bits = [
-    ['stress', track(s.stress)],
-    ['wounds', track(s.wounds)],
-    ['spin', spin < 0 ? `${-spin} negative` : String(spin)],
-  ];
-  if (Number.isFinite(s.tenacity)) bits.push(['10acity', String(s.tenacity)]);
-  if (s.unconscious) bits.push(['state', 'unconscious']);
+  const holds = enc.spotlight === c.id;
+  const conds = list(c.conditions);
+  const bits = [];
+  if (s) {
+    const spin = Number.isFinite(s.spin) ? s.spin : 0;
+    bits.push(['stress', track(s.stress)], ['wounds', track(s.wounds)], ['spin', spin < 0 ? `${-spin} negative` : String(spin)]);
+    if (Number.isFinite(s.tenacity)) bits.push(['10acity', String(s.tenacity)]);
+    if (Number.isFinite(s.challenge_dice)) bits.push(['challenge', `${s.challenge_dice}d6+${s.challenge_bonus ?? 0}`]);
+    if (Number.isFinite(s.impact_dice)) bits.push(['impact', `${s.impact_dice}d4+${s.impact_bonus ?? 0}`]);
+    if (s.unconscious) bits.push(['state', 'unconscious']);
+  }
   if (c.coup) bits.push(['coup de grâce', `on ${enc.combatants?.[c.coup.target]?.name ?? c.coup.target}`]);
   if (list(enc.edge).includes(c.id)) bits.push(['group', '+1 advantage die on the first action']);
-  card.append(
+  const b = holds && c.budget ? c.budget : null;
+  const left = b ? ['action', 'interaction', 'move'].map((k) => `${k} ${Number(b[k]) > 0 ? '✓' : '–'}`).join(' · ') : null;
+  return h(
+    'div',
+    { class: 'enc-card-body' },
     h(
-      'dl',
-      { class: 'stats tenacity' },
-      bits.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, v))),
+      'div',
+      { class: 'enc-card-head' },
+      h('strong', { class: 'enc-name' }, c.name ?? c.id),
+      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
+      c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
+      isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
+      holds ? h('span', { class: 'badge turn-badge' }, 'spotlight') : null,
+      c.out ? h('span', { class: 'badge' }, String(c.out)) : null,
+      c.npc && ctx.isGm && s ? h('span', { class: 'badge secret-badge' }, 'GM only') : null,
     ),
+    left ? h('p', { class: 'small enc-left', dataset: { stat: 'left' } }, h('span', { class: 'muted' }, 'Left this turn: '), left) : null,
+    bits.length
+      ? h(
+          'dl',
+          { class: 'stats tenacity' },
+          bits.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, v))),
+        )
+      : null,
+    conds.length
+      ? h(
+          'ul',
+          { class: 'enc-conditions', attrs: { 'aria-label': 'Conditions' } },
+          conds.map((x) => h('li', { class: 'chip cond' }, typeof x === 'string' ? x : String(x?.what ?? x?.name ?? '?') + (x?.kind ? ` (${x.kind}${x.level ? ` ${x.level}` : ''})` : ''))),
+        )
+      : null,
   );
-  return card;
+}
+
+// Who holds the spotlight, who acted and who may respond are in the order; the modes stay.
+function extraFields(enc) {
+  const o = enc.options || {};
+  const out = {};
+  if (o.hardcore) out.mode = 'hardcore (003:109)';
+  if (o.group) out.initiative = 'by group (003:92)';
+  return out;
 }
 
 const GM_ONLY = new Set(['initiative', 'spotlight']);
@@ -90,4 +125,4 @@ function actionsFor(enc, ctx) {
   return all.filter((a) => out.has(a));
 }
 
-registerPanel('tenacity', { renderOrder, renderCombatant, actionsFor });
+registerPanel('tenacity', { renderOrder, renderCombatant, actionsFor, extraFields, combatantParams: ['next', 'to'] });
