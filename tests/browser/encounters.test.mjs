@@ -207,6 +207,7 @@ async function statInBoth(pages, name, stat, expected) {
 async function shot(page, name, width) {
   const old = page.viewportSize();
   await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header belongs at the top
   await sleep(200);
   await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
   // The panel alone, at full resolution.

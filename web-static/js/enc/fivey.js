@@ -49,8 +49,8 @@ function renderOrder(enc, ctx) {
             attrs: { 'aria-current': c.id === cur ? 'true' : null },
           },
           c.name ?? c.id,
-          c.won ? h('span', { class: 'badge', title: 'beat the opposition at initiative (004:666)' }, 'first') : null,
-          c.out ? h('span', { class: 'badge' }, c.out) : null,
+          c.won ? [' ', h('span', { class: 'badge', title: 'beat the opposition at initiative (004:666)' }, 'first')] : null,
+          c.out ? [' ', h('span', { class: 'badge' }, c.out)] : null,
           d ? ' ' : null,
           d ? diamonds(d) : null,
         );
