@@ -1218,7 +1218,10 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                   critical ? " (natural 20: double damage, 002:59)" : "", dmg, w.damage,
                   melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
     char src[CAUSE_MAX];
-    snprintf(src, sizeof src, "%s's %s", nm(e, cid), w.name);
+    if (strcmp(w.name, "an attack") == 0)
+        snprintf(src, sizeof src, "an attack by %s", nm(e, cid));
+    else
+        snprintf(src, sizeof src, "%s's %s", nm(e, cid), w.name);
     take_damage(e, t, dmg, type, src);
     return 0;
 }

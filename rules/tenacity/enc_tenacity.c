@@ -606,7 +606,8 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a hit, %d stress", an, tn, skill,
                  c.atk.total, c.def.total, c.impact);
     } else {
-        snprintf(text, sizeof text, "%s attacks %s%s: a miss (ties to the defender)", an, tn, ws);
+        snprintf(text, sizeof text, "%s attacks %s%s: a miss%s", an, tn, ws,
+                 c.atk.total == c.def.total ? " (a tie goes to the defender, 003:66)" : "");
         snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a miss", an, tn, skill,
                  c.atk.total, c.def.total);
     }
