@@ -191,12 +191,6 @@ static int64_t current_seq(const campaign *k)
     return k->work ? k->work_seq : k->seq;
 }
 
-static const char *camp_system(const json_t *state)
-{
-    const char *s = json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
-    return s ? s : "generic";
-}
-
 static seat_rt *seat_rt_get(campaign *k, const char *id)
 {
     for (seat_rt *s = k->seats; s; s = s->next)
@@ -813,7 +807,7 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         hold_nack(e, c, idem_campaign, m->id, m->op, &err);
         return;
     }
-    const op_def *def = ops_find(camp_system(current_state(c->camp)), m->op);
+    const op_def *def = ops_find(ops_campaign_system(current_state(c->camp)), m->op);
     if (!def || def->who == WHO_INTERNAL) {
         tb_fail(&err, TB_NOT_FOUND, "unknown op '%.64s'", m->op);
         hold_nack(e, c, idem_campaign, m->id, "unknown", &err);
@@ -948,7 +942,7 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
     /* A connection that already holds a seat becomes the new one (like a second hello). */
     detach(c);
     c->role = ROLE_NONE;
-    const op_def *def = ops_find(camp_system(k->state), "seat.join");
+    const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
     json_t *args, *result = NULL;
     json_t *raw = json_pack("{s:s}", "name", m->name);
     int bad = ops_check_args(def, raw, &args, &err);

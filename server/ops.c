@@ -28,6 +28,13 @@ void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
         json_array_remove(log, 0);
 }
 
+const char *ops_campaign_system(const json_t *state)
+{
+    const char *s =
+        json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
+    return s ? s : "generic";
+}
+
 json_t *ops_child(json_t *parent, const char *key)
 {
     json_t *o = json_object_get(parent, key);
@@ -197,14 +204,12 @@ static void hidden_put(json_t *state, int64_t seq, json_t *hidden, int cap)
 static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                          tb_err *err)
 {
-    const char *camp_sys =
-        json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
     const char *sys = json_string_value(json_object_get(args, "system"));
     const char *check = json_string_value(json_object_get(args, "check"));
     int secret = json_is_true(json_object_get(args, "secret"));
     if (!sys)
-        sys = camp_sys;
-    if (!sys || strcmp(sys, "generic") == 0)
+        sys = ops_campaign_system(state);
+    if (strcmp(sys, "generic") == 0)
         return tb_fail(err, TB_BAD_REQUEST,
                        "roll.check: 'system' is required in a generic campaign");
     if (secret && !ctx->is_gm)

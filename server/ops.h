@@ -73,6 +73,9 @@ extern const op_def OPS_ENC[];
 /* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
 
+/* The campaign's rule system id (/campaign/system), "generic" when it has none. */
+const char *ops_campaign_system(const json_t *state);
+
 /* The object at state[key] (created if missing; borrowed). */
 json_t *ops_child(json_t *parent, const char *key);
 

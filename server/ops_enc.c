@@ -16,13 +16,6 @@
 #include "ops.h"
 #include "system.h"
 
-static const char *campaign_system(const json_t *state)
-{
-    const char *s =
-        json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
-    return s ? s : "generic";
-}
-
 /* Fills e for the running encounter; TB_RULE when there is none. log/gm_log are new arrays the
  * caller releases with enc_finish. */
 static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
@@ -45,18 +38,31 @@ static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
     return TB_OK;
 }
 
-/* The sheet a combatant was made from (mutable), or NULL for a quick NPC. */
-static json_t *combatant_sheet(json_t *state, rules_enc *e, const char *cid)
+/* The GM-only object of cid and its stats, read without creating anything (rules_enc_hidden_of
+ * and rules_enc_stats create what is missing: right for modules, not for a read-only pass). */
+static json_t *hidden_peek(const rules_enc *e, const char *cid)
 {
-    json_t *c = rules_enc_combatant(e, cid);
-    const char *ch = json_string_value(json_object_get(c, "char"));
+    return json_object_get(json_object_get(e->hidden, "combatants"), cid);
+}
+
+static json_t *stats_peek(const rules_enc *e, const char *cid)
+{
+    return json_object_get(rules_enc_is_npc(e, cid) ? hidden_peek(e, cid)
+                                                    : rules_enc_combatant(e, cid),
+                           "stats");
+}
+
+/* The character record a combatant was made from ({id, name, sheet, derived}: /chars/<id> for a
+ * PC, /gm/npcs/<id> for an NPC), or NULL for a quick NPC. */
+static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid)
+{
+    const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
     if (ch)
-        return json_object_get(json_object_get(json_object_get(state, "chars"), ch), "sheet");
-    ch = json_string_value(json_object_get(rules_enc_hidden_of(e, cid), "char"));
+        return json_object_get(json_object_get(state, "chars"), ch);
+    ch = json_string_value(json_object_get(hidden_peek(e, cid), "char"));
     if (ch)
-        return json_object_get(
-            json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), ch), "sheet");
-    return json_object_get(rules_enc_hidden_of(e, cid), "sheet");
+        return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), ch);
+    return NULL;
 }
 
 /* Every combatant's stats before an action (a new object {cid: stats copy}). */
@@ -64,8 +70,13 @@ static json_t *stats_before(rules_enc *e)
 {
     json_t *all = json_object();
     const char *cid;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        json_object_set_new(all, cid, json_deep_copy(rules_enc_stats(e, cid)));
+    json_t *c;
+    json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
+    {
+        json_t *stats = stats_peek(e, cid);
+        if (stats)
+            json_object_set_new(all, cid, json_deep_copy(stats));
+    }
     return all;
 }
 
@@ -77,13 +88,18 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
 {
     if (!e->mod->sheet_stats)
         return;
-    const char *sys = campaign_system(state);
+    const char *sys = ops_campaign_system(state);
     const char *cid;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        json_t *sheet = combatant_sheet(state, e, cid);
-        if (!json_is_object(sheet))
+    json_t *c;
+    json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
+    {
+        /* a quick NPC's sheet lives with it under /gm/enc and has no derived values */
+        json_t *owner = combatant_owner(state, e, cid);
+        json_t *sheet = owner ? json_object_get(owner, "sheet")
+                              : json_object_get(hidden_peek(e, cid), "sheet");
+        json_t *stats = stats_peek(e, cid);
+        if (!json_is_object(sheet) || !stats)
             continue;
-        json_t *stats = rules_enc_stats(e, cid);
         json_t *was = json_object_get(before, cid);
         json_t *next = json_deep_copy(sheet);
         int changed = 0;
@@ -98,14 +114,7 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
         tb_err ignored = {0};
         if (changed && rules_sheet_validate(sys, next, &ignored) == 0) {
             json_object_update(sheet, next);
-            /* derived values follow the sheet: the owner object holds both */
-            json_t *owner = NULL;
-            const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
-            if (ch)
-                owner = json_object_get(json_object_get(state, "chars"), ch);
-            else if ((ch = json_string_value(json_object_get(rules_enc_hidden_of(e, cid), "char"))))
-                owner = json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), ch);
-            if (owner)
+            if (owner) /* derived values follow the sheet */
                 json_object_set_new(owner, "derived", rules_sheet_derive(sys, sheet));
         }
         json_decref(next);
@@ -145,7 +154,7 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
                         tb_err *err)
 {
     const char *mid = json_string_value(json_object_get(args, "module"));
-    const char *sys = campaign_system(state);
+    const char *sys = ops_campaign_system(state);
     if (json_is_object(json_object_get(state, "enc")))
         return tb_fail(err, TB_RULE, "an encounter is already running; end it first (enc.end)");
     const rules_module *m = rules_module_find(mid);
@@ -196,7 +205,7 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
     const char *chid = json_string_value(json_object_get(args, "char"));
     const json_t *quick = json_object_get(args, "npc");
     const char *side = json_string_value(json_object_get(args, "side"));
-    const char *sys = campaign_system(state);
+    const char *sys = ops_campaign_system(state);
     int rc = TB_OK;
     json_t *sheet = NULL; /* borrowed */
     const char *name = NULL, *seat = "gm";

@@ -21,13 +21,6 @@
 #define MAX_CHARS 200 /* characters and NPCs of one campaign */
 #define MAX_NOTES 200 /* GM notes of one campaign */
 
-static const char *campaign_system(const json_t *state)
-{
-    const char *s =
-        json_string_value(json_object_get(json_object_get(state, "campaign"), "system"));
-    return s ? s : "generic";
-}
-
 /* ---- system.describe ---- */
 
 json_t *ops_system_describe(const char *system)
@@ -57,7 +50,7 @@ static int op_system_describe(const op_ctx *ctx, json_t *state, const json_t *ar
 {
     const char *sys = json_string_value(json_object_get(args, "system"));
     if (!sys)
-        sys = campaign_system(state);
+        sys = ops_campaign_system(state);
     if (strcmp(sys, "generic") == 0)
         return tb_fail(err, TB_BAD_REQUEST,
                        "system.describe: a generic campaign has no rule system; name one");
@@ -85,7 +78,7 @@ static json_t *char_find(json_t *state, const char *id, int *npc)
 /* Validates sheet for the campaign's system and returns its derived values (new reference). */
 static json_t *sheet_check(json_t *state, const json_t *sheet, tb_err *err)
 {
-    const char *sys = campaign_system(state);
+    const char *sys = ops_campaign_system(state);
     if (strcmp(sys, "generic") == 0) {
         tb_fail(err, TB_RULE, "a generic campaign has no character sheets; create the campaign "
                               "with a rule system");
