@@ -329,6 +329,15 @@ static void log_init(ten_log *l)
     l->secret = 0;
 }
 
+/* Releases an unwritten log (the action failed). */
+static void log_drop(ten_log *l)
+{
+    json_decref(l->pub_dice);
+    json_decref(l->gm_dice);
+    json_decref(l->pub_res);
+    json_decref(l->gm_res);
+}
+
 /* Files one side's dice (in a scratch array) and its total under key. */
 static void log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
                      int total)
@@ -592,10 +601,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     ten_log l;
     log_init(&l);
     if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
-        json_decref(l.pub_dice);
-        json_decref(l.gm_dice);
-        json_decref(l.pub_res);
-        json_decref(l.gm_res);
+        log_drop(&l);
         return rc;
     }
     char text[300], gm[300], ws[80];
@@ -642,10 +648,7 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     ten_log l;
     log_init(&l);
     if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l, err))) {
-        json_decref(l.pub_dice);
-        json_decref(l.gm_dice);
-        json_decref(l.pub_res);
-        json_decref(l.gm_res);
+        log_drop(&l);
         return rc;
     }
     char text[300], gm[300];
@@ -776,10 +779,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     log_init(&l);
     if (target) {
         if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
-            json_decref(l.pub_dice);
-            json_decref(l.gm_dice);
-            json_decref(l.pub_res);
-            json_decref(l.gm_res);
+            log_drop(&l);
             return rc;
         }
     } else {
@@ -791,10 +791,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
         if (rc) {
             json_decref(ad);
             json_decref(cd);
-            json_decref(l.pub_dice);
-            json_decref(l.gm_dice);
-            json_decref(l.pub_res);
-            json_decref(l.gm_res);
+            log_drop(&l);
             return rc;
         }
         int ch = 0;
