@@ -110,6 +110,12 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The time a command that will be event `seq` sees: the wall clock, or the test clock. */
+static int64_t command_ms(const engine *e, int64_t seq)
+{
+    return e->opt.test_clock_ms ? e->opt.test_clock_ms + seq * 1000 : wall_ms();
+}
+
 /* Serializes and frees a message built by protocol/. Returns a new malloc'd string. */
 static char *dump_free(json_t *msg)
 {
@@ -545,7 +551,7 @@ static void run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def
         goto refuse;
     }
     json_t *work = json_deep_copy(current_state(k));
-    int64_t now = wall_ms();
+    int64_t now = command_ms(e, current_seq(k) + 1);
     op_ctx ctx = {.seat = c->seat,
                   .is_gm = c->role == ROLE_GM,
                   .dice = e->dice,
@@ -952,7 +958,7 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         return;
     }
     json_t *work = json_deep_copy(k->state);
-    int64_t now = wall_ms();
+    int64_t now = command_ms(e, k->seq + 1);
     op_ctx ctx = {.seat = "", .dice = e->dice, .secret = e->secret, .now_ms = now,
                   .seq = k->seq + 1, .log_cap = e->opt.log_cap};
     char token[23];

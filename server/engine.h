@@ -43,6 +43,9 @@ typedef struct engine_opts {
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
+    int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
+                               campaign sees is test_clock_ms + n seconds (--test-clock: runs
+                               that compare bytes, tests/integration/noninterference.mjs) */
 } engine_opts;
 
 /* Fills opts with the defaults above. */

@@ -20,7 +20,7 @@ static void usage(FILE *f)
             "usage:\n"
             "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
             "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
-            "               [--max-message BYTES] [--seed N]\n"
+            "               [--max-message BYTES] [--seed N] [--test-clock MS]\n"
             "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
             "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
             "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
@@ -111,6 +111,13 @@ static int cmd_serve(int argc, char **argv)
             }
             o.has_seed = 1;
             o.seed = n;
+        } else if (strcmp(a, "--test-clock") == 0) {
+            /* tests that compare every byte of two runs: event n's time is MS + n seconds */
+            if (parse_u64(v, 4102444800000ull, &n) || n == 0) {
+                fprintf(stderr, "tabled serve: --test-clock must be 1 to 4102444800000 (ms)\n");
+                return 2;
+            }
+            o.test_clock_ms = (int64_t)n;
         } else {
             fprintf(stderr, "tabled serve: unknown option %s\n", a);
             usage(stderr);

@@ -404,10 +404,13 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
                               "surprise needs standing combatants on side '%s' and on "
                               "another side (004:645)",
                               side);
-    json_t *dice = json_array(), *gm_result = json_object(), *rolls = json_object();
+    /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's
+     * roll, its wisdom and an NPC's die and total are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "surprise");
     int other = party_roll(e, wis, dice, "other");
-    json_object_set_new(gm_result, "wisdom", json_integer(wis));
-    json_object_set_new(gm_result, "other_total", json_integer(other));
+    rules_enc_entry_set(x, RULES_AUD_GM, "wisdom", json_integer(wis));
+    rules_enc_entry_set(x, RULES_AUD_GM, "other_total", json_integer(other));
     rules_rank r[64];
     int n = 0;
     const char *k;
@@ -421,33 +424,37 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
          * (reading 3). */
         int won = total > other;
         json_t *one = json_pack(
-            "{s:i, s:b}", "natural",
+            "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
-            won);
-        if (!rules_enc_is_npc(e, k)) {
-            json_object_set_new(one, "bonus", json_integer(dex));
-            json_object_set_new(one, "total", json_integer(total));
-        }
-        json_object_set_new(rolls, k, one);
-        json_object_set_new(gm_result, k, json_integer(total));
+            won, "bonus", dex, "total", total);
+        json_object_set_new(rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                             : json_deep_copy(one));
+        json_object_set_new(gm_rolls, k, one);
         if (won)
             r[n++] = (rules_rank){k, {total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
-    json_t *pub = json_pack("{s:s, s:o}", "side", side, "rolls", rolls);
-    rules_enc_log_gm(e, "surprise", json_deep_copy(dice), gm_result,
-                     "Surprise: the other party rolls %d (wisdom %+d)", other, wis);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "side", json_string(side));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Surprise: the other party rolls %d (wisdom %+d); ", other,
+                        wis);
     if (n == 0) {
-        rules_enc_log(e, "surprise", dice, pub,
-                      "Surprise: nobody of the %s beats the other party's wisdom (004:645)", side);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                            "surprise: nobody of the %s beats the other party's wisdom (004:645)",
+                            side);
+        rules_enc_entry_end(x);
         return 0;
     }
     json_object_set_new(e->enc, "phase", json_string("surprise"));
     json_object_set_new(e->enc, "turn", json_integer(0));
     rules_enc_budget_reset(e, r[0].id);
-    rules_enc_log(e, "surprise", dice, pub,
-                  "Surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
-                  rules_enc_name(e, r[0].id));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
+                        rules_enc_name(e, r[0].id));
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -464,12 +471,15 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
                               "initiative needs standing members of the %s and of an "
                               "opposing side (004:666)",
                               party);
-    json_t *dice = json_array(), *rolls = json_object(), *gm_result = json_object();
+    /* What the table sees (rules/RULES.md): the party's own rolls and who won; the opposition's
+     * roll and bonus are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
     /* 004:666 "Each member of the adventuring party contests their dexterity stat against the
      * dexterity or power of the opposing party": one roll for the opposing party (reading E1). */
     int them = party_roll(e, opp, dice, "opposition");
-    json_object_set_new(gm_result, "opposition_bonus", json_integer(opp));
-    json_object_set_new(gm_result, "opposition_total", json_integer(them));
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_bonus", json_integer(opp));
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_total", json_integer(them));
     rules_rank r[64];
     int n = 0, won_n = 0;
     const char *k;
@@ -494,26 +504,29 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         if (won)
             json_object_set_new(c, "won", json_true());
         json_t *one = json_pack(
-            "{s:i, s:b}", "natural",
+            "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
-            won);
-        if (!rules_enc_is_npc(e, k)) {
-            json_object_set_new(one, "bonus", json_integer(dex));
-            json_object_set_new(one, "total", json_integer(total));
-        }
-        json_object_set_new(rolls, k, one);
-        json_object_set_new(gm_result, k, json_integer(total));
+            won, "bonus", dex, "total", total);
+        json_object_set_new(rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                             : json_deep_copy(one));
+        json_object_set_new(gm_rolls, k, one);
         r[n++] = (rules_rank){k, {won ? 2 : 0, total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
     rules_enc_begin_round(e);
-    rules_enc_log_gm(e, "initiative", json_deep_copy(dice), gm_result,
-                     "Initiative: the opposition rolls %d (DEX %+d)", them, opp);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Initiative: the opposition rolls %d (DEX %+d); ", them,
+                        opp);
     const char *first = rules_enc_current(e);
-    rules_enc_log(e, "initiative", dice, json_pack("{s:o}", "rolls", rolls),
-                  "Initiative: %d of the %s beat the opposition and act before it; round %d, %s "
-                  "goes first (004:666)",
-                  won_n, party, rules_enc_round(e), first ? rules_enc_name(e, first) : "nobody");
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "initiative: %d of the %s beat the opposition and act before it; round "
+                        "%d, %s goes first (004:666)",
+                        won_n, party, rules_enc_round(e),
+                        first ? rules_enc_name(e, first) : "nobody");
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -787,10 +800,14 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(e->enc, "morale", m);
     }
     json_object_set_new(m, side, json_pack("{s:i, s:b}", "checks", checks + 1, "due", 0));
-    rules_enc_log_gm(
-        e, "morale", json_deep_copy(dice),
-        json_pack("{s:i, s:i, s:i, s:b}", "bonus", wis, "total", r.total, "dc", dc, "hold", hold),
-        "Morale of the %s: %d vs DC %d", side, r.total, dc);
+    /* What the table sees (rules/RULES.md): whether the side holds; its roll, wisdom and the
+     * DC are the GM's (the party never checks morale, reading E6). */
+    rules_enc_entry *x = rules_enc_entry_begin(e, "morale");
+    rules_enc_entry_dice(x, RULES_AUD_GM, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_GM,
+                          json_pack("{s:i, s:i, s:i}", "bonus", wis, "total", r.total, "dc", dc));
+    rules_enc_entry_say(x, RULES_AUD_GM, "Morale of the %s: %d vs DC %d; ", side, r.total, dc);
     int fled = 0;
     if (!hold) {
         const char *k;
@@ -800,11 +817,13 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
                 fled++;
             }
     }
-    rules_enc_log(e, "morale", dice,
-                  json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled),
-                  hold ? "The %s check morale: they keep order (004:670)"
-                       : "The %s check morale: they break and flee (004:670)",
-                  side);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        hold ? "the %s check morale: they keep order (004:670)"
+                             : "the %s check morale: they break and flee (004:670)",
+                        side);
+    rules_enc_entry_end(x);
     /* the one acting may just have fled: move on */
     const char *cur = rules_enc_current(e);
     if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1)
@@ -895,11 +914,17 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     const char *t = rules_arg_str(a, "target");
     int amount = rules_arg_int(a, "amount");
-    if (rules_enc_is_npc(e, t))
-        rules_enc_log_gm(e, "harm", NULL, NULL, "%s: %+d damage", rules_enc_name(e, t), amount);
-    rules_enc_log(e, "harm", NULL, json_pack("{s:s, s:i}", "target", t, "amount", amount),
-                  amount >= 0 ? "%s takes %d damage" : "%s heals %d", rules_enc_name(e, t),
-                  amount >= 0 ? amount : -amount);
+    /* an NPC's hit points are the GM's: the table hears that it is hurt or healed, not how much */
+    rules_aud aud = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "harm");
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "target", json_string(t));
+    rules_enc_entry_set(x, aud, "amount", json_integer(amount));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, t),
+                        amount >= 0 ? "takes" : "heals");
+    rules_enc_entry_say(x, aud, " %d", amount >= 0 ? amount : -amount);
+    if (amount >= 0)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " damage");
+    rules_enc_entry_end(x);
     apply_damage(e, t, amount);
     return 0;
 }
