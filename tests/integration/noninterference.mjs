@@ -116,10 +116,14 @@ export async function assertNonInterference(t, sc) {
   for (const name of sc.players) {
     const i = firstDifference(a.frames[name], b.frames[name]);
     if (i < 0) continue;
+    const [x, y] = [a.frames[name][i] ?? '(nothing)', b.frames[name][i] ?? '(nothing)'];
+    let at = 0;
+    while (at < x.length && x[at] === y[at]) at++;
+    const near = (f) => `${at > 160 ? '…' : ''}${f.slice(Math.max(0, at - 160), at + 160)}`;
     assert.fail(
       `${sc.name}: ${name}'s socket tells the two runs apart at frame ${i} of ` +
-        `${a.frames[name].length}/${b.frames[name].length}:\n` +
-        `run 1: ${a.frames[name][i]}\nrun 2: ${b.frames[name][i]}`,
+        `${a.frames[name].length}/${b.frames[name].length}, character ${at}:\n` +
+        `run 1: ${near(x)}\nrun 2: ${near(y)}`,
     );
   }
   assert.notEqual(firstDifference(a.gm, b.gm), -1, `${sc.name}: the GM-only inputs changed nothing the GM sees`);
