@@ -552,7 +552,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
                       : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
                                                 : FIVEY_EDGE_NONE;
-    int npc = rules_enc_is_npc(e, me), t_npc = rules_enc_is_npc(e, t);
+    int npc = rules_enc_is_npc(e, me);
     json_t *st = rules_enc_stats(e, me);
     json_t *weapons = json_object_get(st, "weapons");
     int bonus, dstat;
@@ -650,45 +650,51 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     if (insp || nat20 || insp_dmg)
         rules_enc_stat_set(e, me, "inspiration", have);
 
-    /* What players may see: an NPC's bonus and total give its numbers away, an NPC target's
-     * defense class and hit points are the GM's (reading E5). */
-    json_t *pub = json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural, "hit", hit,
-                            "damage", dmg);
-    if (!npc) {
-        json_object_set_new(pub, "bonus", json_integer(r.bonus));
-        json_object_set_new(pub, "total", json_integer(r.total));
-        if (insp)
-            json_object_set_new(pub, "inspiration", json_integer(r.insp));
-        if (dmg_insp)
-            json_object_set_new(pub, "damage_inspiration", json_integer(dmg_insp));
-        json_object_set_new(pub, "damage_bonus", json_integer(dstat));
-        if (nat20)
-            json_object_set_new(pub, "inspiration_gained", json_integer(1));
+    /* What players may see (rules/RULES.md, "What the table sees (fivey)"): the d20, hit or miss
+     * and the damage; an NPC's bonus, total and damage dice give its numbers away, an NPC target's
+     * defense class is the GM's (004:426). */
+    rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    size_t i;
+    json_t *v;
+    json_array_foreach(dice, i, v)
+    {
+        const char *by = json_string_value(json_object_get(v, "by"));
+        json_t *one = json_pack("[O]", v);
+        rules_enc_entry_dice(x, by && strcmp(by, "damage") == 0 ? mine : RULES_AUD_PUBLIC, one);
+        json_decref(one);
     }
-    if (!t_npc)
-        json_object_set_new(pub, "defense", json_integer(def));
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural,
+                                    "hit", hit, "damage", dmg));
+    rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
+    rules_enc_entry_set(x, mine, "total", json_integer(r.total));
+    if (insp)
+        rules_enc_entry_set(x, mine, "inspiration", json_integer(r.insp));
+    if (dmg_insp)
+        rules_enc_entry_set(x, mine, "damage_inspiration", json_integer(dmg_insp));
+    rules_enc_entry_set(x, mine, "damage_bonus", json_integer(dstat));
+    if (nat20)
+        rules_enc_entry_set(x, mine, "inspiration_gained", json_integer(1));
+    rules_enc_entry_set(x, theirs, "defense", json_integer(def));
     if (is_free)
-        json_object_set_new(pub, "free", json_true());
-    if (npc || t_npc) {
-        json_t *g = json_deep_copy(pub);
-        json_object_set_new(g, "bonus", json_integer(r.bonus));
-        json_object_set_new(g, "total", json_integer(r.total));
-        json_object_set_new(g, "defense", json_integer(def));
-        rules_enc_log_gm(e, "attack", json_deep_copy(dice), g, "%s attacks %s: %d vs DC %d",
-                         rules_enc_name(e, me), rules_enc_name(e, t), r.total, def);
-    }
-    char with[140] = "";
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_true());
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, me),
+                        rules_enc_name(e, t));
     if (wname)
-        snprintf(with, sizeof with, " with the %.100s", wname);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " with the %.100s", wname);
+    if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs DC %d)", r.total, def);
     if (hit)
-        rules_enc_log(e, "attack", dice, pub, "%s attacks %s%s: %s, %d damage%s%s",
-                      rules_enc_name(e, me), rules_enc_name(e, t), with, "hits", dmg,
-                      nat20 ? "; a natural 20: an inspiration die (004:373)" : "",
-                      is_free ? " (a free attack)" : "");
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, %d damage", dmg);
     else
-        rules_enc_log(e, "attack", dice, pub, "%s attacks %s%s: misses%s", rules_enc_name(e, me),
-                      rules_enc_name(e, t), with,
-                      nat20 ? "; a natural 20: an inspiration die (004:373)" : "");
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": misses");
+    if (nat20)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; a natural 20: an inspiration die (004:373)");
+    if (hit && is_free)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (a free attack)");
+    rules_enc_entry_end(x);
     if (hit && dmg > 0)
         apply_damage(e, t, dmg);
     return 0;

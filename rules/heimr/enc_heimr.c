@@ -1025,55 +1025,47 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                 json_object_del(tc, "stance");
         }
     }
-    json_object_set_new(res, "hit", json_boolean(hit));
-    if (hit) {
-        json_object_set_new(res, "part", json_string(part));
-        json_object_set_new(res, "damage", json_integer(dmg));
-    }
-    if (rose)
-        json_object_set_new(rules_enc_is_npc(e, cid) ? gm_res : res, "fatigue_rose", json_true());
     char dtext[200] = "";
     if (hit)
         take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
-    if (hit && rules_enc_is_npc(e, tgt))
-        json_object_set_new(gm_res, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
 
-    /* the public entry: an NPC attacker's dice and numbers and an NPC defender's defence and HP
-     * go to the GM log only */
-    int npc_a = rules_enc_is_npc(e, cid), npc_t = rules_enc_is_npc(e, tgt);
+    /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
+     * numbers, an NPC defender's defence as it was used and its HP are the GM's */
+    rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
     json_t *dice = json_array();
     roll_dice(dice, &r, "attack");
-    int show_def = def && passes && !npc_t;
-    char tail[300] = "";
-    if (show_def)
-        snprintf(tail, sizeof tail, "; %s", sec);
-    char hp_text[40] = "";
-    if (hit && npc_t)
-        snprintf(hp_text, sizeof hp_text, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
-    if (!npc_a) {
-        if (show_def)
-            json_object_set(res, "defence", json_object_get(gm_res, "defence"));
-        rules_enc_log(e, "attack", dice, res, "%s%s%s", pub, dtext, tail);
-        if (npc_t && ((def && passes) || hit))
-            rules_enc_log_gm(e, "attack", NULL, json_incref(gm_res), "%s%s",
-                             (def && passes) ? sec : "", hp_text);
-    } else {
-        json_t *p = json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit);
-        if (hit)
-            json_object_set_new(p, "part", json_string(part));
-        if (hit && !npc_t)
-            json_object_set_new(p, "damage", json_integer(dmg));
-        if (show_def)
-            json_object_set(p, "defence", json_object_get(gm_res, "defence"));
-        json_object_update(res, gm_res);
-        rules_enc_log_gm(e, "attack", dice, res,
-                         "%s: %s %d (C%d P%d, before potential %d vs "
-                         "fatigue %d)%s%s%s",
-                         an, s.ability[0] ? s.ability : "attack", r.result, r.c, r.p,
-                         r.before_potential, fat, (def && passes) ? "; " : "",
-                         (def && passes) ? sec : "", hp_text);
-        rules_enc_log(e, "attack", NULL, p, "%s%s%s", pub, dtext, tail);
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit));
+    rules_enc_entry_merge(x, mine, res);
+    if (hit) {
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
+        rules_enc_entry_set(x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM
+                                                                              : RULES_AUD_PUBLIC,
+                            "damage", json_integer(dmg));
     }
+    if (rose)
+        rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
+    json_t *dv = json_object_get(gm_res, "defence");
+    if (dv)
+        rules_enc_entry_set(x, theirs, "defence", json_incref(dv));
+    json_t *dff = json_object_get(gm_res, "defence_fails_fatigue");
+    if (dff)
+        rules_enc_entry_set(x, RULES_AUD_GM, "defence_fails_fatigue", json_incref(dff));
+    if (hit && theirs == RULES_AUD_GM)
+        rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
+    if (mine == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
+                            s.ability[0] ? s.ability : "attack", r.result, r.c, r.p,
+                            r.before_potential, fat);
+    if (def && passes)
+        rules_enc_entry_say(x, theirs, "; %s", sec);
+    if (hit && theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
+    rules_enc_entry_end(x);
     json_decref(gm_res);
     return 0;
 }
