@@ -13,7 +13,8 @@
 // noninterference.test.mjs) is
 //   { name, system, seed, players: ['Ann', ...], variants: [a, b], script: async (ctx, v) => {} }
 // where `variants` are the two sets of GM-only inputs and `script` plays the scenario with one of
-// them. ctx offers: gm (the GM's client), p.<name> (a player's client), seat.<name>,
+// them. A scenario that varies one seat's private inputs (a PC's Loyalties) names the seats that
+// must not tell the runs apart in `observers` (default: every player). ctx offers: gm (the GM's client), p.<name> (a player's client), seat.<name>,
 // ok(client, op, args) (asserts an ack, returns the result), act(client, action, params, actor)
 // (enc.act), char(client, {name, sheet, seat, npc}) (a character id) and log(text) (a note in the
 // failure message). The harness also checks that the GM's own frames differ between the runs, so
@@ -107,13 +108,13 @@ function firstDifference(a, b) {
 }
 
 /**
- * Runs sc with each of its two variants and asserts that every player socket received the same
- * bytes, and that the GM's did not (the variation took effect).
+ * Runs sc with each of its two variants and asserts that every player socket (or each of
+ * sc.observers) received the same bytes, and that the GM's did not (the variation took effect).
  */
 export async function assertNonInterference(t, sc) {
   assert.equal(sc.variants.length, 2, `${sc.name}: two variants of the GM-only inputs`);
   const [a, b] = [await runOnce(t, sc, sc.variants[0]), await runOnce(t, sc, sc.variants[1])];
-  for (const name of sc.players) {
+  for (const name of sc.observers || sc.players) {
     const i = firstDifference(a.frames[name], b.frames[name]);
     if (i < 0) continue;
     const [x, y] = [a.frames[name][i] ?? '(nothing)', b.frames[name][i] ?? '(nothing)'];
