@@ -774,12 +774,10 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         count_outcome(e, "unknown", "unauthorized");
         return;
     }
-    seat_rt *bucket = c->role == ROLE_HOST ? &c->host_bucket : seat_rt_get(c->camp, c->seat);
-    if (!rate_take(e, bucket)) {
-        tb_fail(&err, TB_RATE_LIMITED, "too many commands; slow down");
-        hold_nack(e, c, NULL, m->id, "unknown", &err);
-        return;
-    }
+    /* Idempotency comes before the rate limit (DESIGN.md, step 3): a client resuming after a
+     * restart re-sends every unacknowledged command in one burst, and a re-sent id that was
+     * already applied costs one lookup, so it is answered with its stored reply, never with
+     * rate_limited. */
     if (ensure_tx(e, &err)) {
         e->batch_failed = 1;
         hold_nack(e, c, NULL, m->id, "unknown", &err);
@@ -796,6 +794,12 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         pending *p = push_pending(e, c, m->id, "replay");
         p->reply = c->role == ROLE_HOST ? replay_host_reply(e, stored) : stored;
         p->outcome = xstrdup("replay");
+        return;
+    }
+    seat_rt *bucket = c->role == ROLE_HOST ? &c->host_bucket : seat_rt_get(c->camp, c->seat);
+    if (!rate_take(e, bucket)) {
+        tb_fail(&err, TB_RATE_LIMITED, "too many commands; slow down");
+        hold_nack(e, c, NULL, m->id, "unknown", &err);
         return;
     }
     if (c->role == ROLE_HOST) {
