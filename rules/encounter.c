@@ -571,8 +571,7 @@ void rules_enc_entry_dice_by(rules_enc_entry *x, const json_t *dice, const char 
     json_array_foreach(dice, i, d)
     {
         const char *by = json_string_value(json_object_get(d, key));
-        entry__die(x, by && rules_enc_combatant(x->e, by) ? rules_enc_aud_of(x->e, by) : other,
-                   d);
+        entry__die(x, by && rules_enc_combatant(x->e, by) ? rules_enc_aud_of(x->e, by) : other, d);
     }
 }
 

@@ -82,8 +82,7 @@ static json_t *char_find(json_t *state, const char *id, int *npc)
 /* /private/<seat>/sheets (borrowed), created when create is set; NULL when absent. */
 static json_t *private_sheets(json_t *state, const char *seat, int create)
 {
-    json_t *p = json_object_get(json_object_get(json_object_get(state, "private"), seat),
-                                "sheets");
+    json_t *p = json_object_get(json_object_get(json_object_get(state, "private"), seat), "sheets");
     if (p || !create)
         return p;
     return ops_child(ops_child(ops_child(state, "private"), seat), "sheets");

@@ -1150,8 +1150,8 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     log_throw(x, mine_aud, &mine);
     rules_enc_entry_set(x, theirs, "difficulty", json_integer(opp.r.total));
     rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and tries to break free of %s", name, sn.s,
-                        holder);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and tries to break free of %s", name,
+                        sn.s, holder);
     rules_enc_entry_say(x, mine_aud, ": Muscle+Athletics %s", mine.line);
     rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:133)", ok ? "free" : "still Restrained");
     rules_enc_entry_end(x);

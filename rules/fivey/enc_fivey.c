@@ -427,8 +427,9 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
             "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
             won, "bonus", dex, "total", total);
-        json_object_set_new(rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
-                                                             : json_deep_copy(one));
+        json_object_set_new(rolls, k,
+                            rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                   : json_deep_copy(one));
         json_object_set_new(gm_rolls, k, one);
         if (won)
             r[n++] = (rules_rank){k, {total, dex}, 0};
@@ -507,8 +508,9 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
             "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
             won, "bonus", dex, "total", total);
-        json_object_set_new(rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
-                                                             : json_deep_copy(one));
+        json_object_set_new(rolls, k,
+                            rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                   : json_deep_copy(one));
         json_object_set_new(gm_rolls, k, one);
         r[n++] = (rules_rank){k, {won ? 2 : 0, total, dex}, 0};
     }

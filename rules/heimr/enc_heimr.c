@@ -62,8 +62,8 @@ static rules_enc_entry *log_begin(rules_enc *e, const char *action, const char *
 }
 
 /* Adds cid's own dice (stolen, may be NULL), numbers (stolen, may be NULL) and text. */
-static void log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice,
-                    json_t *result, const char *text)
+static void log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice, json_t *result,
+                    const char *text)
 {
     rules_aud aud = rules_enc_aud_of(e, cid);
     if (dice)
@@ -1042,9 +1042,9 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     rules_enc_entry_merge(x, mine, res);
     if (hit) {
         rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
-        rules_enc_entry_set(x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM
-                                                                              : RULES_AUD_PUBLIC,
-                            "damage", json_integer(dmg));
+        rules_enc_entry_set(
+            x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
+            "damage", json_integer(dmg));
     }
     if (rose)
         rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
@@ -1058,9 +1058,9 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
     rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
     if (mine == RULES_AUD_GM)
-        rules_enc_entry_say(x, RULES_AUD_GM, " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
-                            s.ability[0] ? s.ability : "attack", r.result, r.c, r.p,
-                            r.before_potential, fat);
+        rules_enc_entry_say(
+            x, RULES_AUD_GM, " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
+            s.ability[0] ? s.ability : "attack", r.result, r.c, r.p, r.before_potential, fat);
     if (def && passes)
         rules_enc_entry_say(x, theirs, "; %s", sec);
     if (hit && theirs == RULES_AUD_GM)

@@ -794,8 +794,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
             log_both(&l, "impact", json_integer(c.impact));
     }
     int spin = c.success ? tenacity_advantage_spin(c.impact) : 0;
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s creates an advantage",
-                        rules_enc_name(e, actor));
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s creates an advantage", rules_enc_name(e, actor));
     log_skill(e, &l, actor, skill);
     log_versus(&l, c.atk.total, c.def.total);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", c.success ? "success" : "failure");

@@ -672,8 +672,8 @@ START_TEST(attacks_lower_cover_to_wounded_then_dead)
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "restrained"));
     /* the guard's pool and total are the GM's; the table sees it break free */
     ck_assert_int_eq(result_int(last_gm_log(&f, "break_free"), "total"), 6);
-    ck_assert_ptr_null(json_object_get(json_object_get(last_log(&f, "break_free"), "result"),
-                                       "total"));
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(last_log(&f, "break_free"), "result"), "total"));
     ck_assert_ptr_null(json_object_get(last_log(&f, "break_free"), "dice"));
     ck_assert_int_eq(result_int(last_log(&f, "hold"), "total"), 6); /* Tommy is a PC */
     /* round 2: 15 exceeds Cover 7 by 8: 7 - 8 → 0, Wounded, 1 day (000:135) */

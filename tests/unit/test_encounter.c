@@ -263,10 +263,8 @@ START_TEST(audience_entries_render_the_public_half_from_public_pieces)
     /* public: capitalized text, Ann's die only, no total, the public rolls */
     ck_assert_str_eq(json_string_value(json_object_get(pub, "text")), "Orc hits Ann");
     ck_assert_int_eq(json_array_size(json_object_get(pub, "dice")), 1);
-    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(json_object_get(pub, "dice"),
-                                                                       0),
-                                                        "value")),
-                     4);
+    json_t *die = json_array_get(json_object_get(pub, "dice"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(die, "value")), 4);
     json_t *res = json_object_get(pub, "result");
     ck_assert_ptr_null(json_object_get(res, "total"));
     ck_assert(json_is_true(json_object_get(json_object_get(res, "rolls"), "e3")));
