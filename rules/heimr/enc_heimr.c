@@ -73,6 +73,17 @@ static void log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *d
     rules_enc_entry_say(x, aud, "%s", text);
 }
 
+/* "<name> <what>" for everyone, ": fatigue <f> (<cite>)" for cid's audience. */
+static void log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite)
+{
+    char head[160], text[80];
+    snprintf(head, sizeof head, "%s %s", rules_enc_name(e, cid), what);
+    snprintf(text, sizeof text, ": fatigue %d (%s)", f, cite);
+    rules_enc_entry *x = log_begin(e, "breather", head);
+    log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
+}
+
 static void roll_dice(json_t *dice, const heimr_roll *r, const char *by)
 {
     unsigned char kept[HEIMR_MAX_C + 1];
@@ -633,13 +644,7 @@ static int finish_turn(rules_enc *e, const char *cid, const char *kind, const ch
     if (cont) {
         const char *what = json_string_value(json_object_get(cont, "what"));
         if (what && strcmp(what, "breather") == 0) {
-            int f = breather(e, cid);
-            char text[160], head[120];
-            snprintf(head, sizeof head, "%s finishes taking a breather", rules_enc_name(e, cid));
-            snprintf(text, sizeof text, ": fatigue %d (001:383)", f);
-            rules_enc_entry *x = log_begin(e, "breather", head);
-            log_own(e, x, cid, NULL, NULL, text);
-            rules_enc_entry_end(x);
+            log_breather(e, cid, "finishes taking a breather", breather(e, cid), "001:383");
         } else {
             rules_enc_log(e, "continue", NULL, NULL, "%s completes %s", rules_enc_name(e, cid),
                           what ? what : "their upcoming action");
@@ -1297,13 +1302,7 @@ static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
     }
     if ((rc = rules_enc_spend(e, cid, "standard", 1, err)))
         return rc;
-    int f = breather(e, cid);
-    char text[160], head[120];
-    snprintf(head, sizeof head, "%s takes a breather", rules_enc_name(e, cid));
-    snprintf(text, sizeof text, ": fatigue %d (001:383-384)", f);
-    rules_enc_entry *x = log_begin(e, "breather", head);
-    log_own(e, x, cid, NULL, NULL, text);
-    rules_enc_entry_end(x);
+    log_breather(e, cid, "takes a breather", breather(e, cid), "001:383-384");
     rules_enc_cond_add(e, cid, "ongoing", 0, 0); /* 001:326 */
     return finish_turn(e, cid, NULL, NULL, NULL, err);
 }
