@@ -33,3 +33,20 @@ const secretRoll = {
 };
 test('non-interference: a secret roll by the GM sends the players nothing', { todo: 'needs the engine change of branch perf: no diff to a seat whose view did not change' }, (t) =>
   assertNonInterference(t, secretRoll));
+
+// The same, followed by a public change (a rename: no dice, whose stream a secret roll shifts
+// under --seed, though not unpredictably in production): with no diff for the secret roll, the
+// next diff's seq still counts it (seq 5 after 3), so the table learns that the GM did something
+// in between. Known and
+// left open: it needs per-seat sequence numbers (or a seq that counts only what a seat sees),
+// which changes the resume protocol; until then this case stays `todo`.
+const secretThenPublic = {
+  ...secretRoll,
+  name: 'a secret roll by the GM, then a public change',
+  async script(ctx, v) {
+    await secretRoll.script(ctx, v);
+    await ctx.ok(ctx.gm, 'campaign.rename', { name: 'After the roll' });
+  },
+};
+test('non-interference: the seq of the next public diff does not count a secret roll', { todo: 'seq numbers are per campaign: a seat sees the gap a secret event leaves' }, (t) =>
+  assertNonInterference(t, secretThenPublic));

@@ -1,6 +1,7 @@
 // cot.warfare: what a player sees of a watchman who breaks free (000:133). Varied, after the
 // slots and Cover are rolled: his Muscle and Athletics (the same three dice, kept 2 or 1: he
-// fails to break free either way, 000:13) and his notes.
+// fails to break free either way, 000:13) and his notes. The GM sets them with enc.set: varied
+// in his sheet, they would change his slot, which is open (000:37).
 import { sample } from '../enc_lib.mjs';
 
 const WATCHMAN = {
