@@ -612,9 +612,10 @@ json_t *rules_enc_entry_end(rules_enc_entry *x)
         pub = rules_enc_log(x->e, x->action, entry__or_null(json_incref(x->pub_dice)),
                             entry__or_null(json_incref(x->pub_res)), "%s", x->pub);
     }
+    /* the GM's half gets copies: no die or value is shared between /log and /gm/log */
     if (x->secret)
-        rules_enc_log_gm(x->e, x->action, entry__or_null(json_incref(x->all_dice)),
-                         entry__or_null(json_incref(x->all_res)), "%s", x->all);
+        rules_enc_log_gm(x->e, x->action, entry__or_null(json_deep_copy(x->all_dice)),
+                         entry__or_null(json_deep_copy(x->all_res)), "%s", x->all);
     rules_enc_entry_drop(x);
     return pub;
 }

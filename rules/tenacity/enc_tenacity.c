@@ -359,11 +359,15 @@ static void log_skill(rules_enc *e, ten_log *l, const char *cid, const char *ski
         rules_enc_entry_say(l->x, rules_enc_aud_of(e, cid), " with %s", skill);
 }
 
-/* ": <a> vs <b>": the two totals of a contest, for the GM's text (a PC's totals are in the
- * public result already). */
-static void log_versus(ten_log *l, int a, int b)
+/* ": <a> vs <b>": the two totals of a contest for the GM's text, when one of them is hidden (an
+ * NPC's, or a challenge the narrator set: other_hidden); between two PCs both totals are in the
+ * public result already and nothing is said. */
+static void log_versus(rules_enc *e, ten_log *l, const char *a_cid, const char *b_cid,
+                       int other_hidden, int a, int b)
 {
-    rules_enc_entry_say(l->x, RULES_AUD_GM, ": %d vs %d", a, b);
+    if (other_hidden || rules_enc_aud_of(e, a_cid) == RULES_AUD_GM ||
+        (b_cid && rules_enc_aud_of(e, b_cid) == RULES_AUD_GM))
+        rules_enc_entry_say(l->x, RULES_AUD_GM, ": %d vs %d", a, b);
 }
 
 /* Writes the entries and ends the log. */
@@ -581,7 +585,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, actor),
                         rules_enc_name(e, target));
     log_skill(e, &l, actor, skill);
-    log_versus(&l, c.atk.total, c.def.total);
+    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
     if (c.success)
         rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a hit, %d stress", c.impact);
     else
@@ -628,7 +632,7 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     const char *tn = rules_enc_name(e, target);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to %s %s's %s", rules_enc_name(e, actor),
                         kind, tn, what);
-    log_versus(&l, c.atk.total, c.def.total);
+    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s",
                         c.success ? "success" : "failure (ties to the defender)");
     log_write(&l);
@@ -700,7 +704,7 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
     log_skill(e, &l, cid, skill);
     if (!action)
         rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (free, end of turn, 003:97)");
-    log_versus(&l, s.total, challenge);
+    log_versus(e, &l, cid, NULL, 1, s.total, challenge);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", ok ? "it is gone" : "it remains");
     char keep[120];
     snprintf(keep, sizeof keep, "%s", name);
@@ -796,7 +800,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     int spin = c.success ? tenacity_advantage_spin(c.impact) : 0;
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s creates an advantage", rules_enc_name(e, actor));
     log_skill(e, &l, actor, skill);
-    log_versus(&l, c.atk.total, c.def.total);
+    log_versus(e, &l, actor, target, !target, c.atk.total, c.def.total);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", c.success ? "success" : "failure");
     log_write(&l);
     if (spin) {

@@ -13,7 +13,8 @@ const only = process.env.NONINTERFERENCE_ONLY; // a scenario's file name, to run
 for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort()) {
   if (only && !file.startsWith(only)) continue;
   const { scenario } = await import(path.join(dir, file));
-  test(`non-interference: ${scenario.name}: players see the same bytes whatever the GM's secrets`, (t) =>
+  const who = scenario.observers ? `${scenario.observers.join(' and ')} sees the same bytes whatever another seat keeps private` : "players see the same bytes whatever the GM's secrets";
+  test(`non-interference: ${scenario.name}: ${who}`, (t) =>
     assertNonInterference(t, scenario));
 }
 
