@@ -4,6 +4,11 @@
 // outcome the players legitimately see as it was. Every byte every player socket receives must be
 // the same in both runs: a player who could tell the runs apart has learned a GM secret.
 //
+// Both runs draw the same dice from the same seeded stream, so a variation must keep the number
+// of dice drawn equal (an NPC's pool varies by swapping Muscle and Athletics, not by adding a die):
+// otherwise every later die shifts, which under --seed would look like a leak but in production,
+// with a CSPRNG, tells nobody anything.
+//
 // Nothing is normalized but the values that are random by design and never derived from a
 // secret: tokens, the campaign id and the join code (a CSPRNG makes them even under --seed).
 // Times are made deterministic with `tabled serve --test-clock`, command ids and ping numbers are
