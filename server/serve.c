@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <uv.h>
 
+#include "backup.h"
 #include "engine.h"
 #include "osrand.h"
 #include "rng.h"
@@ -56,6 +57,13 @@ typedef struct server {
     uint64_t bytes_sent;
     int stopping;
     banner where;
+    /* rolling backups */
+    uv_timer_t backup_timer;
+    uv_work_t backup_work;
+    int backup_running;
+    char *backup_dir;
+    char *backup_written; /* set by the worker */
+    tb_err backup_err;    /* set by the worker */
 } server;
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
@@ -519,6 +527,49 @@ static void on_prepare(uv_prepare_t *h)
     engine_flush(srv->eng);
 }
 
+/* ---- rolling backups, off the loop thread ------------------------------------------------- */
+
+/* Runs on a libuv worker thread: a VACUUM INTO copy of the database on a connection of its own
+ * (storage/backup.c), so the loop keeps serving; then a passive checkpoint, which moves what the
+ * copy's read transaction held back from the WAL into the database without waiting for the
+ * loop's writer. Touches nothing of the loop's but the server fields it owns while running. */
+static void backup_work_run(uv_work_t *req)
+{
+    server *srv = req->data;
+    tb_err_clear(&srv->backup_err);
+    free(srv->backup_written);
+    srv->backup_written = NULL;
+    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->opt->backup_keep,
+                             &srv->backup_written, &srv->backup_err))
+        return;
+    tb_err ck;
+    if (store_checkpoint(srv->opt->db, NULL, NULL, &ck))
+        fprintf(stderr, "tabled: %s\n", ck.msg);
+}
+
+static void backup_work_done(uv_work_t *req, int status)
+{
+    server *srv = req->data;
+    srv->backup_running = 0;
+    if (status == UV_ECANCELED)
+        return;
+    if (srv->backup_err.code)
+        fprintf(stderr, "tabled: rolling backup failed: %s\n", srv->backup_err.msg);
+    else
+        fprintf(stderr, "tabled: backup written to %s\n", srv->backup_written);
+}
+
+static void on_backup_timer(uv_timer_t *h)
+{
+    server *srv = h->data;
+    if (srv->backup_running || srv->stopping)
+        return; /* the previous copy is still being written: skip this turn */
+    srv->backup_running = 1;
+    srv->backup_work.data = srv;
+    if (uv_queue_work(&srv->loop, &srv->backup_work, backup_work_run, backup_work_done) != 0)
+        srv->backup_running = 0;
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
     server *srv = h->data;
@@ -579,6 +630,7 @@ void serve_opts_default(serve_opts *o)
     o->snapshot_every = 100;
     o->max_message = 64 * 1024;
     o->max_queue = 4 * 1024 * 1024;
+    o->backup_keep = 10;
 }
 
 int serve_run(const serve_opts *o)
@@ -670,6 +722,19 @@ int serve_run(const serve_opts *o)
     srv.flush.data = &srv;
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
+    uv_timer_init(&srv.loop, &srv.backup_timer);
+    srv.backup_timer.data = &srv;
+    if (o->backup_every_ms) {
+        if (o->backup_dir) {
+            srv.backup_dir = xstrdup(o->backup_dir);
+        } else {
+            size_t n = strlen(o->db) + 16;
+            srv.backup_dir = xmalloc(n);
+            snprintf(srv.backup_dir, n, "%s.backups", o->db);
+        }
+        uv_timer_start(&srv.backup_timer, on_backup_timer, o->backup_every_ms, o->backup_every_ms);
+        uv_unref((uv_handle_t *)&srv.backup_timer);
+    }
 
     banner *b = &srv.where;
     struct lws_vhost *vh = lws_get_vhost_by_name(srv.lws, "default");
@@ -703,6 +768,7 @@ out_lws:
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
+    uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     /* On a foreign loop lws 4.1 only starts tearing down in the first call: once its handles have
      * closed (the uv_run above), a second call frees the rest and clears srv.lws (pcontext).
@@ -715,6 +781,8 @@ out_loop:
     uv_loop_close(&srv.loop);
 out:
     free(host_token);
+    free(srv.backup_dir);
+    free(srv.backup_written);
     engine_destroy(srv.eng);
     store_close(srv.st);
     rules_rng_destroy(srv.dice);

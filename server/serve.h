@@ -24,6 +24,9 @@ typedef struct serve_opts {
     int snapshot_every;
     size_t max_message;    /* bytes over all fragments of one client message */
     size_t max_queue;      /* bytes waiting to be sent to one connection */
+    uint64_t backup_every_ms; /* rolling backups (0: none), run off the loop thread */
+    int backup_keep;          /* newest rolling backups kept (default 10) */
+    const char *backup_dir;   /* NULL: "<db>.backups" */
 } serve_opts;
 
 /* Fills the defaults of DESIGN.md ("Command line and the two commands"). */
