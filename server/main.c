@@ -20,8 +20,10 @@ static void usage(FILE *f)
     fprintf(f,
             "usage:\n"
             "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
-            "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
+            "               [--allow-origin ORIGIN]... [--allow-host NAME]... [--rate-limit N]\n"
+            "               [--snapshot-every N]\n"
             "               [--max-message BYTES] [--seed N]\n"
+            "               [--max-connections N] [--hello-timeout S] [--idle-timeout S]\n"
             "               [--backup-every DURATION] [--backup-keep N] [--backup-dir DIR]\n"
             "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
             "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
@@ -31,6 +33,13 @@ static void usage(FILE *f)
             "  tabled import [--db PATH] FILE\n"
             "\n"
             "serve: runs the table server (GM and join links are printed at start-up).\n"
+            "  --allow-host NAME        a host name the server answers to besides localhost, its\n"
+            "                           own addresses and host name (repeatable; DNS rebinding)\n"
+            "  --max-connections N      WebSockets at most (default: the open-file limit, raised to\n"
+            "                           its hard limit, less 64); the last places are kept for the GM\n"
+            "  --hello-timeout S        seconds a new socket has to say hello or join (default 10)\n"
+            "  --idle-timeout S         seconds of silence before a socket is closed (default 300;\n"
+            "                           the web client pings every 20 s)\n"
             "  --backup-every DURATION  a rolling backup every 30s / 15m / 6h (off by default),\n"
             "                           written by a worker thread into --backup-dir (default\n"
             "                           <db>.backups/) as tabled-<UTC time>.db\n"
@@ -123,6 +132,12 @@ static int cmd_serve(int argc, char **argv)
                 return 2;
             }
             o.allow_origins[o.n_allow_origins++] = v;
+        } else if (strcmp(a, "--allow-host") == 0) {
+            if (o.n_allow_hosts >= SERVE_MAX_HOSTS) {
+                fprintf(stderr, "tabled serve: at most %d --allow-host\n", SERVE_MAX_HOSTS);
+                return 2;
+            }
+            o.allow_hosts[o.n_allow_hosts++] = v;
         } else if (strcmp(a, "--rate-limit") == 0) {
             if (parse_u64(v, 1000000, &n)) {
                 fprintf(stderr, "tabled serve: --rate-limit must be 0 (off) to 1000000\n");
@@ -141,6 +156,23 @@ static int cmd_serve(int argc, char **argv)
                 return 2;
             }
             o.max_message = (size_t)n;
+        } else if (strcmp(a, "--max-connections") == 0) {
+            if (parse_u64(v, 1000000, &n) || n < 4) {
+                fprintf(stderr, "tabled serve: --max-connections must be 4 to 1000000\n");
+                return 2;
+            }
+            o.max_connections = (int)n;
+        } else if (strcmp(a, "--hello-timeout") == 0 || strcmp(a, "--idle-timeout") == 0) {
+            char *end;
+            double secs = strtod(v, &end);
+            if (*end || !(secs >= 0.1 && secs <= 86400)) {
+                fprintf(stderr, "tabled serve: %s takes seconds, 0.1 to 86400\n", a);
+                return 2;
+            }
+            if (a[2] == 'h')
+                o.hello_timeout = secs;
+            else
+                o.idle_timeout = secs;
         } else if (strcmp(a, "--backup-every") == 0) {
             if (parse_duration_ms(v, &o.backup_every_ms)) {
                 fprintf(stderr, "tabled serve: --backup-every takes a duration: 30s, 15m (the "
