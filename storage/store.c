@@ -97,10 +97,12 @@ struct store {
     sqlite3 *db;
     sqlite3_stmt *stmt[S__COUNT];
     int in_tx;
+    int full; /* the last failure was SQLITE_FULL (disk full); cleared by a commit */
 };
 
 static int db_fail(store *st, tb_err *err, const char *what)
 {
+    st->full = sqlite3_errcode(st->db) == SQLITE_FULL;
     return tb_fail(err, TB_INTERNAL, "storage: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -268,6 +270,7 @@ int store_commit(store *st, tb_err *err)
         return TB_INTERNAL;
     }
     st->in_tx = 0;
+    st->full = 0;
     return TB_OK;
 }
 
@@ -535,4 +538,9 @@ int store_integrity_check(store *st, tb_err *err)
 sqlite3 *store__sqlite(store *st)
 {
     return st->db;
+}
+
+int store_disk_full(const store *st)
+{
+    return st->full;
 }

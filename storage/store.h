@@ -103,6 +103,10 @@ int store_token_find(store *st, const char *token, char **campaign, char **seat,
 /* Deletes every token of a seat (the seat was removed). */
 int store_token_revoke_seat(store *st, const char *campaign, const char *seat, tb_err *err);
 
+/* 1 when the last failed write failed because the disk is full (SQLITE_FULL), until the next
+ * successful commit: the engine tells the sender so, instead of a bare "could not save". */
+int store_disk_full(const store *st);
+
 /* PRAGMA integrity_check; TB_INTERNAL with its first line when not "ok". */
 int store_integrity_check(store *st, tb_err *err);
 

@@ -128,15 +128,43 @@ export async function setUp(srv, { tables = 2, seats = 3 } = {}) {
   return { seats: all, camps, ledger };
 }
 
-/** Runs the load for `ms`, then calls crash() (which must end the server) while it still runs. */
-export async function loadThenCrash(tab, ms, crash, { window = 6 } = {}) {
+/** Starts every seat's pump; resolves to an async stop() that waits for the pumps to end. */
+export function startLoad(tab, { window = 6 } = {}) {
   let stopped = false;
   const pumps = tab.seats.map((s) => s.pump(() => stopped, window));
+  return async () => {
+    stopped = true;
+    await Promise.all(pumps);
+  };
+}
+
+/** Runs the load for `ms`, then calls crash() (which must end the server) while it still runs. */
+export async function loadThenCrash(tab, ms, crash, opts) {
+  const stop = startLoad(tab, opts);
   await sleep(ms);
   await crash();
-  stopped = true;
-  await Promise.all(pumps);
+  await stop();
   await Promise.all(tab.seats.map((s) => s.client.waitClosed().catch(() => {})));
+}
+
+/** Resolves once every command sent has its reply. */
+export async function settle(tab, timeout = 30000) {
+  const deadline = Date.now() + timeout;
+  while (tab.seats.some((s) => s.inflight > 0)) {
+    if (Date.now() > deadline) throw new Error('replies still missing');
+    await sleep(5);
+  }
+}
+
+/** Re-sends every seat's unacknowledged commands on its open connection; resolves when acked. */
+export async function drain(tab, timeout = 30000) {
+  const deadline = Date.now() + timeout;
+  await settle(tab, timeout);
+  for (const s of tab.seats) for (const [id, expr] of s.outbox) s.send(id, expr);
+  while (tab.seats.some((s) => s.outbox.size > 0 || s.inflight > 0)) {
+    if (Date.now() > deadline) throw new Error(`re-sent commands not all acked: ${tab.seats.map((s) => `${s.tag}:${s.outbox.size}`).join(' ')}`);
+    await sleep(5);
+  }
 }
 
 /** After a restart: every seat resumes and re-sends; resolves when every outbox is empty. */
