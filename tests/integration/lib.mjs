@@ -72,8 +72,9 @@ function parseBanner(lines) {
 }
 
 export class Server {
-  constructor({ args = [], dir, bin } = {}) {
+  constructor({ args = [], dir, bin, env } = {}) {
     this.extraArgs = args;
+    this.env = env; // extra environment of the next start (e.g. LD_PRELOAD), or undefined
     this.bin = bin || BIN; // e.g. a wrapper script that changes the process's limits first
     this.dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-it-'));
     this.db = path.join(this.dir, 't.db');
@@ -107,7 +108,8 @@ export class Server {
   _spawn() {
     const args = ['serve', '--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--web', WEB_DIR, ...this.extraArgs];
-    const proc = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = this.env ? { ...process.env, ...this.env } : process.env;
+    const proc = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.proc = proc;
     this.exited = null;
     running.add(proc);
