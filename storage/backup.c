@@ -208,7 +208,10 @@ int store_checkpoint(const char *db_path, int *wal_frames, int *done, tb_err *er
     if (r)
         return r;
     int log = 0, ckpt = 0;
-    if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &ckpt) != SQLITE_OK)
+    /* A connection finds the database in WAL mode on its first read: before it, a checkpoint
+     * is a silent no-op. */
+    if (sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &ckpt) != SQLITE_OK)
         r = tb_fail(err, TB_INTERNAL, "checkpoint of %s failed: %s", db_path, sqlite3_errmsg(db));
     sqlite3_close(db);
     if (wal_frames)

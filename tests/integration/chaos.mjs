@@ -33,6 +33,7 @@ class Seat {
     this.ledger = ledger;
     this.outbox = new Map(); // id -> expr: sent, not seen acked
     this.acked = new Map(); // id -> ack
+    this.ackedAt = new Map(); // id -> when the ack arrived (ms)
     this.client = null;
     this.n = 0;
     this.inflight = 0;
@@ -66,7 +67,10 @@ class Seat {
         }
         const before = this.acked.get(id);
         if (before && before.raw !== r.raw) this.ledger.mismatch.push({ id, first: before.raw, again: r.raw });
-        if (!before) this.acked.set(id, r);
+        if (!before) {
+          this.acked.set(id, r);
+          this.ackedAt.set(id, Date.now());
+        }
         this.outbox.delete(id);
       },
       () => {
@@ -203,7 +207,7 @@ export async function verify(srv, tab, { mayLose = false } = {}) {
       // (a lost command re-sent later runs again: same expression, maybe the same seq, new dice)
       if (!e || e.seq !== a.seq || (mayLose && JSON.stringify(e.result) !== JSON.stringify(a.result))) {
         lost++;
-        lostIds.push(id);
+        lostIds.push({ id, at: s.ackedAt.get(id) });
         continue;
       }
       assert.deepEqual(e.result, a.result, `${id}: stored result == acked result`);

@@ -29,7 +29,7 @@ test(`kill -9 loop: ${CYCLES} cycles, ${TABLES} tables × ${SEATS} seats pipelin
     await srv.restart();
     await recover(tab, rand);
     figures = await verify(srv, tab);
-    assert.equal(figures.lost, 0, `cycle ${cycle}: acked commands lost: ${figures.lostIds.slice(0, 5)}`);
+    assert.equal(figures.lost, 0, `cycle ${cycle}: acked commands lost: ${JSON.stringify(figures.lostIds.slice(0, 5))}`);
     assert.equal(figures.duplicated, 0, `cycle ${cycle}: commands stored twice`);
   }
   assert.ok(figures.acked > CYCLES * 10, `the load ran (${figures.acked} acked)`);
