@@ -65,7 +65,8 @@ int cli_export_main(int argc, char **argv)
     if (cli__parse("export", argc, argv, 1, &a))
         return 2;
     if (!a.campaign || a.pos) {
-        fprintf(stderr, "tabled export: usage: tabled export [--db PATH] --campaign ID [--out FILE]\n");
+        fprintf(stderr,
+                "tabled export: usage: tabled export [--db PATH] --campaign ID [--out FILE]\n");
         return 2;
     }
     tb_err err = {0};
@@ -111,8 +112,8 @@ int cli_import_main(int argc, char **argv)
         return 2;
     }
     json_error_t jerr;
-    json_t *doc = strcmp(a.pos, "-") == 0 ? json_loadf(stdin, 0, &jerr)
-                                          : json_load_file(a.pos, 0, &jerr);
+    json_t *doc =
+        strcmp(a.pos, "-") == 0 ? json_loadf(stdin, 0, &jerr) : json_load_file(a.pos, 0, &jerr);
     if (!doc) {
         fprintf(stderr, "tabled import: %s is not JSON (line %d: %s)\n", a.pos, jerr.line,
                 jerr.text);

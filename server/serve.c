@@ -56,8 +56,8 @@ typedef struct server {
     rules_rng *dice;
     rules_rng *secret;
     int connections;
-    int max_conns;       /* WebSockets at most (handshakes past it get 503) */
-    int gm_room;         /* the last gm_room of them are kept for a GM or the host */
+    int max_conns;           /* WebSockets at most (handshakes past it get 503) */
+    int gm_room;             /* the last gm_room of them are kept for a GM or the host */
     struct ws_conn *ws_list; /* every WebSocket, for the deadline sweep */
     uv_timer_t sweep;
     uint64_t bytes_sent;
@@ -102,7 +102,7 @@ typedef struct ws_conn {
     int closing, close_sent;
     int close_status;
     char close_reason[64];
-    int gm_only;         /* admitted into the room kept for the GM: must be seated as GM or host */
+    int gm_only; /* admitted into the room kept for the GM: must be seated as GM or host */
     uint64_t opened_ms, last_rx_ms;
     struct ws_conn *prev, *next; /* server.ws_list */
 } ws_conn;
@@ -189,9 +189,10 @@ static int host__own_address(server *srv, const char *ip)
             if (!a->ifa_addr)
                 continue;
             int fam = a->ifa_addr->sa_family;
-            const void *src = fam == AF_INET ? (const void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
-                              : fam == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr
-                                                : NULL;
+            const void *src =
+                fam == AF_INET    ? (const void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
+                : fam == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr
+                                  : NULL;
             if (src)
                 inet_ntop(fam, src, srv->own[srv->n_own++], sizeof srv->own[0]);
         }
@@ -705,7 +706,8 @@ static long raise_nofile(void)
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return 1024;
-    rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
+    rlim_t want =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
     if (rl.rlim_cur < want) {
         rlim_t was = rl.rlim_cur;
         rl.rlim_cur = want;
@@ -891,8 +893,8 @@ int serve_run(const serve_opts *o)
      * host: a socket admitted there is closed unless it says hello as one. */
     long nofile = raise_nofile();
     srv.max_conns = o->max_connections > 0 ? o->max_connections
-                    : nofile > 128             ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
-                                               : 64;
+                    : nofile > 128         ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
+                                           : 64;
     srv.gm_room = srv.max_conns / 4 < 16 ? srv.max_conns / 4 : 16;
     struct lws_http_mount mounts[5];
     memset(mounts, 0, sizeof mounts);

@@ -27,9 +27,9 @@ typedef struct serve_opts {
     int snapshot_every;
     size_t max_message;    /* bytes over all fragments of one client message */
     size_t max_queue;      /* bytes waiting to be sent to one connection */
-    int max_connections;   /* WebSockets at most; 0: from RLIMIT_NOFILE (raised to its hard limit) */
-    double hello_timeout;  /* seconds a new WebSocket has to say hello or join (default 10) */
-    double idle_timeout;   /* seconds without a message before a socket is closed (default 300) */
+    int max_connections;  /* WebSockets at most; 0: from RLIMIT_NOFILE (raised to its hard limit) */
+    double hello_timeout; /* seconds a new WebSocket has to say hello or join (default 10) */
+    double idle_timeout;  /* seconds without a message before a socket is closed (default 300) */
     uint64_t backup_every_ms; /* rolling backups (0: none), run off the loop thread */
     int backup_keep;          /* newest rolling backups kept (default 10) */
     const char *backup_dir;   /* NULL: "<db>.backups" */

@@ -26,8 +26,9 @@
 int store_backup(const char *db_path, const char *dest, tb_err *err);
 
 /* Rolling backups: writes dir/<prefix>YYYYmmdd-HHMMSS-mmm.db (UTC, milliseconds; a suffix -NN
- * when that name is taken) and then deletes the oldest files dir/<prefix>*.db beyond the newest `keep`. dir is
- * created when missing. *written (may be NULL) gets the new file's path, malloc'd. */
+ * when that name is taken) and then deletes the oldest files dir/<prefix>*.db beyond the newest
+ * `keep`. dir is created when missing. *written (may be NULL) gets the new file's path, malloc'd.
+ */
 int store_backup_rolling(const char *db_path, const char *dir, const char *prefix, int keep,
                          char **written, tb_err *err);
 

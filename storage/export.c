@@ -97,10 +97,10 @@ int store_export_campaign(store *st, const char *campaign, json_t **out, tb_err 
                          campaign, tokens, export__token, err);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     if (!r) {
-        *out = json_pack("{s:s, s:i, s:i, s:O, s:o, s:o, s:o}", "format", EXPORT_FORMAT,
-                         "version", EXPORT_VERSION, "schema", STORE_SCHEMA_VERSION, "campaign",
-                         json_array_get(camp, 0), "events", events, "idempotency", idem,
-                         "tokens", tokens);
+        *out = json_pack("{s:s, s:i, s:i, s:O, s:o, s:o, s:o}", "format", EXPORT_FORMAT, "version",
+                         EXPORT_VERSION, "schema", STORE_SCHEMA_VERSION, "campaign",
+                         json_array_get(camp, 0), "events", events, "idempotency", idem, "tokens",
+                         tokens);
         events = idem = tokens = NULL;
     }
     json_decref(camp);
@@ -137,7 +137,8 @@ static int import__check(const json_t *doc, json_t **state, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "not a tabled campaign export (no \"format\": \"%s\")",
                        EXPORT_FORMAT);
     if (json_integer_value(json_object_get(doc, "version")) != EXPORT_VERSION)
-        return tb_fail(err, TB_BAD_REQUEST, "export version %lld is not supported (this tabled "
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "export version %lld is not supported (this tabled "
                        "reads version %d)",
                        (long long)json_integer_value(json_object_get(doc, "version")),
                        EXPORT_VERSION);
@@ -165,8 +166,10 @@ static int import__check(const json_t *doc, json_t **state, tb_err *err)
             !export__is_str(ev, "seat") || !export__is_str(ev, "op") ||
             !json_object_get(ev, "args") || !json_is_integer(json_object_get(ev, "at_ms"))) {
             json_decref(s);
-            return tb_fail(err, TB_BAD_REQUEST, "event %zu of the export is malformed (events "
-                           "must be numbered from 1 without gaps)", i + 1);
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "event %zu of the export is malformed (events "
+                           "must be numbered from 1 without gaps)",
+                           i + 1);
         }
         tb_err perr;
         json_t *next = proto_patch_apply(s, json_object_get(ev, "patch"), &perr);
@@ -213,7 +216,8 @@ static int import__token(sqlite3 *db, const char *campaign, const json_t *row, t
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     if (rc == SQLITE_CONSTRAINT)
-        return tb_fail(err, TB_CONFLICT, "a seat token of this campaign is already in the database");
+        return tb_fail(err, TB_CONFLICT,
+                       "a seat token of this campaign is already in the database");
     if (rc != SQLITE_DONE)
         return tb_fail(err, TB_INTERNAL, "import: %s", sqlite3_errmsg(db));
     return TB_OK;

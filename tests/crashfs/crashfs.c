@@ -112,8 +112,8 @@ static void power_loss(void)
         int fd = real_open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (fd >= 0) {
             char line[160];
-            int k = snprintf(line, sizeof line, "power loss at write %ld: %ld unsynced writes undone\n",
-                             writes, n);
+            int k = snprintf(line, sizeof line,
+                             "power loss at write %ld: %ld unsynced writes undone\n", writes, n);
             real_write(fd, line, (size_t)k);
             real_close(fd);
         }
