@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -75,6 +76,8 @@ typedef struct server {
     char *backup_dir;
     char *backup_written; /* set by the worker */
     tb_err backup_err;    /* set by the worker */
+    uint64_t backups_ok, backups_failed;
+    int64_t backup_last_ok; /* unix seconds */
     /* the WAL's sync under --sync normal */
     uv_timer_t wal_timer;
     uv_work_t wal_work;
@@ -441,14 +444,23 @@ typedef struct http_req {
 static char *metrics_text(server *srv)
 {
     char *eng = engine_metrics_text(srv->eng);
-    size_t n = strlen(eng) + 512;
+    size_t n = strlen(eng) + 1024;
     char *out = xmalloc(n);
     snprintf(out, n,
              "%s# HELP tabled_connections Open WebSocket connections.\n"
              "# TYPE tabled_connections gauge\ntabled_connections %d\n"
              "# HELP tabled_bytes_sent_total Bytes of WebSocket messages sent.\n"
-             "# TYPE tabled_bytes_sent_total counter\ntabled_bytes_sent_total %llu\n",
-             eng, srv->connections, (unsigned long long)srv->bytes_sent);
+             "# TYPE tabled_bytes_sent_total counter\ntabled_bytes_sent_total %llu\n"
+             "# HELP tabled_backups_total Rolling backups by outcome (--backup-every).\n"
+             "# TYPE tabled_backups_total counter\n"
+             "tabled_backups_total{outcome=\"ok\"} %llu\n"
+             "tabled_backups_total{outcome=\"failed\"} %llu\n"
+             "# HELP tabled_backup_last_success_seconds Unix time of the newest rolling backup"
+             " (0: none yet).\n# TYPE tabled_backup_last_success_seconds gauge\n"
+             "tabled_backup_last_success_seconds %lld\n",
+             eng, srv->connections, (unsigned long long)srv->bytes_sent,
+             (unsigned long long)srv->backups_ok, (unsigned long long)srv->backups_failed,
+             (long long)srv->backup_last_ok);
     free(eng);
     return out;
 }
@@ -743,10 +755,14 @@ static void backup_work_done(uv_work_t *req, int status)
     srv->backup_running = 0;
     if (status == UV_ECANCELED)
         return;
-    if (srv->backup_err.code)
+    if (srv->backup_err.code) {
+        srv->backups_failed++;
         fprintf(stderr, "tabled: rolling backup failed: %s\n", srv->backup_err.msg);
-    else
+    } else {
+        srv->backups_ok++;
+        srv->backup_last_ok = (int64_t)time(NULL);
         fprintf(stderr, "tabled: backup written to %s\n", srv->backup_written);
+    }
 }
 
 /* --sync normal: SQLite syncs the WAL only when it checkpoints, so without help a power loss

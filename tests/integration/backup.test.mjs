@@ -96,6 +96,8 @@ test('--backup-every writes rolling backups off the loop and keeps the newest N'
     await sleep(50);
   }
   await l.stop();
+  const metrics = (await srv.get('/metrics')).text;
+  await srv.kill('SIGTERM'); // no backup is written (or pruned) while the files are looked at
   const dir = `${srv.db}.backups`;
   const files = fs.readdirSync(dir).filter((f) => /^tabled-\d{8}-\d{6}-\d{3}\.db$/.test(f)).sort();
   assert.equal(files.length, 2, `the newest 2 kept: ${fs.readdirSync(dir)}`);
@@ -105,6 +107,10 @@ test('--backup-every writes rolling backups off the loop and keeps the newest N'
     assert.equal(sqlite(path.join(dir, f), 'PRAGMA integrity_check'), 'ok');
     assert.ok(replay(path.join(dir, f))[0].seq > 1);
   }
+  const ok = Number(/^tabled_backups_total\{outcome="ok"\} (\d+)$/m.exec(metrics)?.[1]);
+  assert.ok(ok >= 3 && ok <= written, `/metrics counts the backups: ${ok} (${written} written)`);
+  const last = Number(/^tabled_backup_last_success_seconds (\d+)$/m.exec(metrics)?.[1]);
+  assert.ok(Math.abs(last - Date.now() / 1000) < 30, `last backup time: ${last}`);
   // the loop kept answering while the worker copied
   assert.ok(Math.max(...pings) < 2000, `pings answered during backups (slowest ${Math.max(...pings)} ms)`);
 });
