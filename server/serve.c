@@ -329,6 +329,8 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             engine_conn_set_peer(w->ec, lws_get_peer_simple(wsi, peer, sizeof peer));
         }
         w->gm_only = srv->connections >= srv->max_conns - srv->gm_room;
+        if (w->gm_only)
+            engine_conn_refuse_join(w->ec);
         w->opened_ms = w->last_rx_ms = uv_now(&srv->loop);
         w->next = srv->ws_list;
         if (w->next)

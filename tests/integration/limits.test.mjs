@@ -133,6 +133,13 @@ test('near the connection cap only a GM gets in; at the cap the handshake is ref
   const closed = await p7.waitClosed(3000);
   assert.equal(closed.code, 1013, JSON.stringify(closed));
   assert.match(closed.reason, /full/);
+  // ... and a join there is refused before any seat is made
+  const j7 = await srv.connect();
+  const jr = await j7.join(srv.joinCode, 'Crowd');
+  assert.equal(jr.error?.code, 'rate_limited', JSON.stringify(jr));
+  assert.match(jr.error.message, /full/);
+  assert.equal((await j7.waitClosed(3000)).code, 1013);
+  assert.equal(Object.keys((await srv.gmView()).state.seats).length, 2, 'no seat was created');
   const [g7, w7] = await srv.hello(srv.gmToken);
   const [g8, w8] = await srv.hello(srv.gmToken);
   open.push(g7, g8);
