@@ -101,6 +101,8 @@ struct rules_enc {
     const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
     json_t *log;       /* public log entries of this command (array; the server stamps them) */
     json_t *gm_log;    /* GM-only log entries of this command (array) */
+    json_t *priv;      /* /private (mutable; may be NULL): what one seat knows, by path
+                          /private/<seat>/... (a social call's learned knowledge: cot.social) */
 };
 
 /* ---- registry ---- */

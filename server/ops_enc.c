@@ -30,6 +30,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
         return tb_fail(err, TB_INTERNAL, "the running encounter names an unknown module");
     e->enc = enc;
     e->hidden = ops_child(ops_child(state, "gm"), "enc");
+    e->priv = ops_child(state, "private");
     e->rng = ctx->dice;
     e->seat = ctx->seat;
     e->is_gm = ctx->is_gm;

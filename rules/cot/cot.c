@@ -419,8 +419,8 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-/* The encounter modules of rules/cot/enc_cot.c (chases and social calls are not written yet). */
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", NULL};
+/* The encounter modules of rules/cot/enc_cot.c (chases are not written yet). */
+static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.social", NULL};
 
 /* 000:227 "Loyalties are representative of the ideals and relationships that drive your
  * character": what a character holds dear is the player's to reveal (issue 11). */

@@ -1159,6 +1159,518 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- Social Calls (000:224-291): module cot.social ----
+ *
+ * WHERE WHAT LIVES (visibility is by path, DESIGN.md)
+ *   /gm/enc/combatants/<cid>/loyalties  every combatant's Loyalties [{kind,target,prime}], copied
+ *                                       at join (a PC's from /private/<seat>/sheets/<char>)
+ *   /gm/enc/combatants/<cid>/identity   the true identity the GM set (`identity`)
+ *   /enc/combatants/<cid>/presented     the presented identity (a disguise is one), public
+ *   /enc/combatants/<cid>/emotion       {state, skill, positive, by, as}: the Build Up's state,
+ *                                       public: the table plays it out (RULES.md reading 12)
+ *   knowledge of one side:  a PC's seat: /private/<seat>/social/<cid>
+ *                           the NPCs (seat "gm"): /gm/enc/known/<cid>
+ *     = {identified: bool, identity?, presented_seen?, loyalties: {"<n>": text}, impedes?,
+ *        agenda?: {text, by, alters?, achieved?, denied?}, tried?: what an opponent learnt}
+ */
+
+/* The Build Up skills and their positive/negative states (000:262-268). */
+typedef struct social_skill {
+    const char *skill, *positive, *negative;
+    int follow; /* may Follow Through (000:271): all but Con */
+} social_skill;
+
+static const social_skill SOCIAL_SKILLS[] = {
+    {"intimidate", "Fearful", "Angry", 1},        /* 000:264 */
+    {"con", "Mark", "Wise", 0},                   /* 000:265 */
+    {"impress", "Devoted", "Envious", 1},         /* 000:266 */
+    {"manipulate", "Accepting", "Suspicious", 1}, /* 000:267 */
+    {"convince", "Engaged", "Stubborn", 1},       /* 000:268 */
+    {NULL, NULL, NULL, 0},
+};
+
+static const social_skill *social_skill_find(const char *id)
+{
+    for (const social_skill *s = SOCIAL_SKILLS; id && s->skill; s++)
+        if (strcmp(s->skill, id) == 0)
+            return s;
+    return NULL;
+}
+
+static json_t *child(json_t *o, const char *key)
+{
+    json_t *c = json_object_get(o, key);
+    if (!json_is_object(c)) {
+        c = json_object();
+        json_object_set_new(o, key, c);
+    }
+    return c;
+}
+
+/* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
+static const char *seat_of(const rules_enc *e, const char *cid)
+{
+    const char *s = str_of(rules_enc_combatant(e, cid), "seat");
+    return rules_enc_is_npc(e, cid) || !s ? "gm" : s;
+}
+
+/* What `seat` knows about combatant `about`: a player's seat under /private/<seat>/social, the
+ * GM's side under /gm/enc/known (also without a /private: a unit test without one). Created when
+ * `create`, else NULL when nothing is known yet. */
+static json_t *known_at(rules_enc *e, const char *seat, const char *about, int create)
+{
+    int player = strcmp(seat, "gm") != 0 && e->priv;
+    if (!create) {
+        json_t *root = player ? json_object_get(json_object_get(e->priv, seat), "social")
+                              : json_object_get(e->hidden, "known");
+        return json_object_get(root, about);
+    }
+    json_t *root = player ? child(child(e->priv, seat), "social") : child(e->hidden, "known");
+    json_t *k = child(root, about);
+    if (!json_is_object(json_object_get(k, "loyalties")))
+        json_object_set_new(k, "loyalties", json_object());
+    return k;
+}
+
+static json_t *known(rules_enc *e, const char *seat, const char *about)
+{
+    return known_at(e, seat, about, 1);
+}
+
+static int identified(rules_enc *e, const char *seat, const char *about)
+{
+    return json_is_true(json_object_get(known_at(e, seat, about, 0), "identified"));
+}
+
+static json_t *loyalties_of(rules_enc *e, const char *cid)
+{
+    return json_object_get(rules_enc_hidden_of(e, cid), "loyalties");
+}
+
+static void loyalty_text(const json_t *l, char *out, size_t n)
+{
+    snprintf(out, n, "%s: %s%s", str_of(l, "kind") ? str_of(l, "kind") : "?",
+             str_of(l, "target") ? str_of(l, "target") : "?",
+             json_is_true(json_object_get(l, "prime")) ? " (Prime)" : "");
+}
+
+/* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
+static json_t *agenda_of(rules_enc *e, const char *cid, const char *target)
+{
+    json_t *a = json_object_get(known_at(e, seat_of(e, cid), target, 0), "agenda");
+    return json_is_object(a) && strcmp(str_of(a, "by"), cid) == 0 ? a : NULL;
+}
+
+/* Writes `key` = v (stolen) into the knowledge of every seat controlling a combatant of side
+ * (and the GM's own copy, /gm/enc/known, which the GM reads anyway). */
+static void side_learns(rules_enc *e, const char *side, const char *about, const char *key,
+                        json_t *v)
+{
+    const char *cid;
+    json_object_set(known(e, "gm", about), key, v);
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (strcmp(rules_enc_side(e, cid), side) == 0 && strcmp(seat_of(e, cid), "gm") != 0)
+            json_object_set(known(e, seat_of(e, cid), about), key, v);
+    json_decref(v);
+}
+
+static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    int rc = join_common(e, cid, sheet, err);
+    if (rc)
+        return rc;
+    /* 000:227 Loyalties are the owner's and the GM's: a PC's live at
+     * /private/<seat>/sheets/<char> (rules_system.sheet_private), an NPC's in its GM sheet */
+    const json_t *loy = json_object_get(sheet, "loyalties");
+    const char *ch = str_of(rules_enc_combatant(e, cid), "char");
+    if (!rules_enc_is_npc(e, cid) && ch && e->priv) {
+        json_t *ps = json_object_get(
+            json_object_get(json_object_get(e->priv, seat_of(e, cid)), "sheets"), ch);
+        if (json_is_array(json_object_get(ps, "loyalties")))
+            loy = json_object_get(ps, "loyalties");
+    }
+    json_object_set_new(rules_enc_hidden_of(e, cid), "loyalties",
+                        json_is_array(loy) ? json_deep_copy(loy) : json_array());
+    /* a character presents as itself until the GM says otherwise (000:257 "presented identity") */
+    json_object_set_new(rules_enc_combatant(e, cid), "presented",
+                        json_string(rules_enc_name(e, cid)));
+    return 0;
+}
+
+static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    (void)o;
+    (void)err;
+    /* 000:250 "To begin a Social Call, roll Initiative as outline in Chapter 1": It+Size Up */
+    return start_stage(e, stage_find("social"));
+}
+
+/* GM: sets who a combatant presents as (a disguise, 000:257) and, GM-only, who it truly is. */
+static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target"), *pres = rules_arg_str(a, "presented"),
+               *truth = rules_arg_str(a, "identity");
+    if (truth)
+        json_object_set_new(rules_enc_hidden_of(e, t), "identity", json_string(truth));
+    if (pres) {
+        json_object_set_new(rules_enc_combatant(e, t), "presented", json_string(pres));
+        rules_enc_log(e, "identity", NULL, NULL, "%s now presents as %s (000:257)",
+                      rules_enc_name(e, t), pres);
+    }
+    return 0;
+}
+
+/* The +1k0 of Lean Onto (000:239): `lean_onto` = n, the actor's own Loyalty n (1-based), or
+ * `lean_onto_target` = n, the target's Loyalty n the actor's side has learned, only in a social
+ * call, never the Loyalty the agenda alters. Checked before any die. */
+static int lean_onto(rules_enc *e, const rules_args *a, const char *t, int *bonus, tb_err *err)
+{
+    int own = rules_arg_int(a, "lean_onto"), theirs = rules_arg_int(a, "lean_onto_target");
+    *bonus = 0;
+    if (own) {
+        if (!json_array_get(loyalties_of(e, e->actor), (size_t)own - 1))
+            return rules_enc_rule(err, "%s has no Loyalty %d to Lean Onto (000:239)",
+                                  rules_enc_name(e, e->actor), own);
+        (*bonus)++;
+    }
+    if (theirs) {
+        char key[8];
+        snprintf(key, sizeof key, "%d", theirs);
+        if (!json_object_get(json_object_get(known_at(e, seat_of(e, e->actor), t, 0), "loyalties"),
+                             key))
+            return rules_enc_rule(err,
+                                  "%s does not know %s's Loyalty %d: a Read Room finds it first "
+                                  "(000:253)",
+                                  rules_enc_name(e, e->actor), rules_enc_name(e, t), theirs);
+        json_t *ag = agenda_of(e, e->actor, t);
+        if (ag && int_of(ag, "alters") == theirs)
+            return rules_enc_rule(err, "the agenda alters that Loyalty: nobody Leans Onto the "
+                                       "Loyalty they are trying to alter (000:239)");
+        (*bonus)++;
+    }
+    return 0;
+}
+
+/* One opposed social roll: the target rolls first and sets the difficulty (000:13); the
+ * target's dice are its side's. Returns 0 with *ok. */
+static int social_throw(rules_enc *e, const char *t, const char *skill, const char *opp_skill,
+                        int bonus, cot_throw *opp, cot_throw *mine, int *ok, tb_err *err)
+{
+    const cot_skill *sk = skill_find(skill);
+    int rc = throw_pool(e, t, "it", opp_skill, 0, opp, err);
+    if (rc || (rc = throw_pool(e, e->actor, sk->ability, sk->id, bonus, mine, err)))
+        return rc;
+    *ok = cot_roll_succeeds(&mine->r, opp->r.total);
+    return 0;
+}
+
+static void log_social(rules_enc *e, const char *action, const char *t, const cot_throw *opp,
+                       const cot_throw *mine, const char *opp_label, int ok, const char *head)
+{
+    rules_aud theirs = rules_enc_aud_of(e, t), aud = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    log_throw(x, aud, mine);
+    rules_enc_entry_set(x, theirs, "difficulty", json_integer(opp->r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
+    rules_enc_entry_say(x, aud, ": %s", mine->line);
+    rules_enc_entry_say(x, theirs, " against %s's %s %s", rules_enc_name(e, t), opp_label,
+                        opp->line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s", ok ? "success" : "failure");
+    rules_enc_entry_end(x);
+}
+
+static int social_target(rules_enc *e, const char *t, tb_err *err)
+{
+    int rc = target_in(e, t, 0, err);
+    if (rc)
+        return rc;
+    if (strcmp(rules_enc_side(e, t), rules_enc_side(e, e->actor)) == 0)
+        return rules_enc_rule(err,
+                              "%s is on %s's side: a Social Call works on the other party "
+                              "(000:248)",
+                              rules_enc_name(e, t), rules_enc_name(e, e->actor));
+    return 0;
+}
+
+/*
+ * Read Room (000:252-255): Size Up vs the target's Size Up. `ask` = identity (the default while
+ * the target is unidentified), loyalty (with `loyalty` = n: "a single Loyalty of your choice")
+ * or impedes ("are there any Loyalties that would impede your current Agenda"). Who learns:
+ *   identity, success: the actor's seat learns the target's identity;
+ *   identity, failure: the actor's seat learns it all the same, the target's seat learns the
+ *                      actor's presented identity (000:253);
+ *   loyalty/impedes, success: the actor's seat learns the answer; the target learns nothing;
+ *   loyalty/impedes, failure: the target's seat learns what the actor tried to uncover if it
+ *                      knew the actor's identity, else the actor's presented identity (000:255).
+ */
+static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *ask = rules_arg_str(a, "ask");
+    const char *me = e->actor, *my_seat = seat_of(e, me), *their_seat = seat_of(e, t);
+    int rc = social_target(e, t, err), n = rules_arg_int(a, "loyalty"), bonus;
+    if (rc)
+        return rc;
+    int ided = identified(e, my_seat, t);
+    if (!ask)
+        ask = ided ? "loyalty" : "identity";
+    int want_id = strcmp(ask, "identity") == 0, want_loy = strcmp(ask, "loyalty") == 0;
+    if (!want_id && !want_loy && strcmp(ask, "impedes") != 0)
+        return tb_fail(err, TB_BAD_REQUEST, "ask: identity, loyalty or impedes");
+    if (!want_id && !ided)
+        return rules_enc_rule(err,
+                              "%s has not identified %s yet: Read Room for the identity first "
+                              "(000:253-254)",
+                              rules_enc_name(e, me), rules_enc_name(e, t));
+    if (want_loy && (n < 1 || n > 4))
+        return tb_fail(err, TB_BAD_REQUEST, "loyalty: which Loyalty, 1 to 4 (000:227)");
+    if (strcmp(ask, "impedes") == 0 && !agenda_of(e, me, t))
+        return rules_enc_rule(err, "%s has no agenda against %s yet: set one first (agenda)",
+                              rules_enc_name(e, me), rules_enc_name(e, t));
+    if ((rc = lean_onto(e, a, t, &bonus, err)))
+        return rc;
+    slot_name sn;
+    cot_throw opp, mine;
+    int ok;
+    if ((rc = turn_open(e, 0, &sn, err)) ||
+        (rc = social_throw(e, t, "size_up", "size_up", bonus, &opp, &mine, &ok, err)))
+        return rc;
+    /* 000:255 "If the opponent it aware of your identity": identified, or it saw the presented
+     * one on an earlier failure */
+    json_t *theirs_k = known_at(e, their_seat, me, 0);
+    int they_knew = identified(e, their_seat, me) || json_object_get(theirs_k, "presented_seen");
+    const char *truth = str_of(rules_enc_hidden_of(e, t), "identity");
+    char head[200];
+    if (want_id) {
+        /* 000:253 the aggressor learns the identity either way */
+        json_t *mine_k = known(e, my_seat, t);
+        json_object_set_new(mine_k, "identified", json_true());
+        json_object_set_new(mine_k, "identity", json_string(truth ? truth : rules_enc_name(e, t)));
+        if (!ok)
+            json_object_set_new(known(e, their_seat, me), "presented_seen",
+                                json_string(str_of(rules_enc_combatant(e, me), "presented")));
+        snprintf(head, sizeof head, "%s takes %s and reads the room on %s", rules_enc_name(e, me),
+                 sn.s, rules_enc_name(e, t));
+    } else {
+        json_t *loys = loyalties_of(e, t);
+        if (ok && want_loy) {
+            char key[8], text[240];
+            json_t *l = json_array_get(loys, (size_t)n - 1);
+            snprintf(key, sizeof key, "%d", n);
+            if (l)
+                loyalty_text(l, text, sizeof text);
+            json_object_set_new(json_object_get(known(e, my_seat, t), "loyalties"), key,
+                                json_string(l ? text : "none"));
+        } else if (ok) {
+            /* 000:254 whether any Loyalty impedes the agenda: the GM judges it (`impedes` on
+             * the agenda, set with enc.set or the `impedes` action) */
+            json_t *ag = agenda_of(e, me, t);
+            json_object_set(known(e, my_seat, t), "impedes",
+                            json_object_get(ag, "impedes") ? json_object_get(ag, "impedes")
+                                                           : json_false());
+        } else if (they_knew) {
+            json_object_set_new(known(e, their_seat, me), "tried",
+                                json_pack("{s:s, s:s?, s:i}", "by", me, "ask", ask, "loyalty", n));
+        } else {
+            json_object_set_new(known(e, their_seat, me), "presented_seen",
+                                json_string(str_of(rules_enc_combatant(e, me), "presented")));
+        }
+        snprintf(head, sizeof head, "%s takes %s and reads %s", rules_enc_name(e, me), sn.s,
+                 rules_enc_name(e, t));
+    }
+    log_social(e, "read_room", t, &opp, &mine, "Size Up", ok, head);
+    turn_close(e, 1);
+    return 0;
+}
+
+/* Push Agenda, first step (000:258-260): the actor sets what it wants from the target, known to
+ * its side and the GM; `alters` = n when the agenda alters the target's Loyalty n (000:230). No
+ * roll and no slot: the rolls are the Build Up and the Follow Through. */
+static int act_agenda(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *me = e->actor;
+    int rc = social_target(e, t, err), alters = rules_arg_int(a, "alters");
+    if (rc)
+        return rc;
+    /* 000:257 "If your character know who their target is, you can then attempt to Push Agenda" */
+    if (!identified(e, seat_of(e, me), t))
+        return rules_enc_rule(err, "%s must know who %s is first: Read Room (000:257)",
+                              rules_enc_name(e, me), rules_enc_name(e, t));
+    json_t *ag = json_pack("{s:s, s:s}", "by", me, "text", rules_arg_str(a, "text"));
+    if (alters)
+        json_object_set_new(ag, "alters", json_integer(alters));
+    side_learns(e, rules_enc_side(e, me), t, "agenda", ag);
+    rules_enc_log(e, "agenda", NULL, NULL, "%s sets an agenda for %s (000:258)",
+                  rules_enc_name(e, me), rules_enc_name(e, t));
+    return 0;
+}
+
+/* The emotional state on t, or NULL. */
+static json_t *emotion(const rules_enc *e, const char *t)
+{
+    json_t *m = json_object_get(rules_enc_combatant(e, t), "emotion");
+    return json_is_object(m) ? m : NULL;
+}
+
+/* 000:261 "the character responsible for the Build Up that invoked that [negative] state
+ * cannot Follow Through", unless its presented identity changed since. */
+static int barred_by_negative(rules_enc *e, const char *t, tb_err *err)
+{
+    json_t *m = emotion(e, t);
+    const char *pres = str_of(rules_enc_combatant(e, e->actor), "presented");
+    if (m && !json_is_true(json_object_get(m, "positive")) &&
+        strcmp(str_of(m, "by"), e->actor) == 0 && pres && str_of(m, "as") &&
+        strcmp(pres, str_of(m, "as")) == 0)
+        return rules_enc_rule(err,
+                              "%s made %s %s: they cannot push again until they present as "
+                              "someone else (000:261)",
+                              rules_enc_name(e, e->actor), rules_enc_name(e, t),
+                              str_of(m, "state"));
+    return 0;
+}
+
+static void set_emotion(rules_enc *e, const char *t, const social_skill *s, int positive)
+{
+    json_object_set_new(rules_enc_combatant(e, t), "emotion",
+                        json_pack("{s:s, s:s, s:b, s:s, s:s?}", "state",
+                                  positive ? s->positive : s->negative, "skill", s->skill,
+                                  "positive", positive, "by", e->actor, "as",
+                                  str_of(rules_enc_combatant(e, e->actor), "presented")));
+}
+
+/* Build Up (000:260-268): a Social skill vs the target's Size Up: success sets the skill's
+ * positive state, failure its negative one. Needs an agenda against the target. */
+static int act_build_up(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *me = e->actor;
+    const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
+    int rc = social_target(e, t, err), bonus;
+    if (rc)
+        return rc;
+    if (!s)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "skill: intimidate, con, impress, manipulate or convince (000:262-268)");
+    if (!agenda_of(e, me, t))
+        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
+                              rules_enc_name(e, me), rules_enc_name(e, t));
+    if ((rc = barred_by_negative(e, t, err)) || (rc = lean_onto(e, a, t, &bonus, err)))
+        return rc;
+    slot_name sn;
+    cot_throw opp, mine;
+    int ok;
+    if ((rc = turn_open(e, 0, &sn, err)) ||
+        (rc = social_throw(e, t, s->skill, "size_up", bonus, &opp, &mine, &ok, err)))
+        return rc;
+    set_emotion(e, t, s, ok);
+    char head[200];
+    snprintf(head, sizeof head, "%s takes %s and builds up %s with %s", rules_enc_name(e, me), sn.s,
+             rules_enc_name(e, t), skill_find(s->skill)->label);
+    log_social(e, "build_up", t, &opp, &mine, "Size Up", ok, head);
+    rules_enc_log(e, "emotion", NULL, NULL, "%s is %s (000:261)", rules_enc_name(e, t),
+                  ok ? s->positive : s->negative);
+    turn_close(e, 1);
+    return 0;
+}
+
+/* Follow Through (000:270-271): Intimidate, Impress, Manipulate or Convince vs the target's
+ * Read Room (It+Size Up): success achieves the agenda, failure turns the state to the skill's
+ * negative. A Lean Into (lean_into) denies the agenda before any roll. */
+static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target"), *me = e->actor;
+    const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
+    int rc = social_target(e, t, err), bonus;
+    if (rc)
+        return rc;
+    if (!s || !s->follow)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "skill: intimidate, impress, manipulate or convince (000:271)");
+    json_t *ag = agenda_of(e, me, t);
+    if (!ag)
+        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
+                              rules_enc_name(e, me), rules_enc_name(e, t));
+    if (json_is_true(json_object_get(ag, "denied")))
+        return rules_enc_rule(err, "%s Leaned Into a Loyalty and denied this agenda (000:241)",
+                              rules_enc_name(e, t));
+    /* 000:270 "Follow Through on the Emotional State you, or another character created" */
+    if (!emotion(e, t))
+        return rules_enc_rule(err, "%s is in no emotional state yet: Build Up first (000:270)",
+                              rules_enc_name(e, t));
+    if ((rc = barred_by_negative(e, t, err)) || (rc = lean_onto(e, a, t, &bonus, err)))
+        return rc;
+    slot_name sn;
+    cot_throw opp, mine;
+    int ok;
+    if ((rc = turn_open(e, 0, &sn, err)) ||
+        (rc = social_throw(e, t, s->skill, "size_up", bonus, &opp, &mine, &ok, err)))
+        return rc;
+    if (ok) {
+        json_t *done = json_deep_copy(ag);
+        json_object_set_new(done, "achieved", json_true());
+        side_learns(e, rules_enc_side(e, me), t, "agenda", done);
+    } else {
+        set_emotion(e, t, s, 0);
+    }
+    char head[200];
+    snprintf(head, sizeof head, "%s takes %s and follows through on %s with %s",
+             rules_enc_name(e, me), sn.s, rules_enc_name(e, t), skill_find(s->skill)->label);
+    log_social(e, "follow_through", t, &opp, &mine, "Read Room", ok, head);
+    if (ok)
+        rules_enc_log(e, "achieved", NULL, NULL, "%s achieves the agenda (000:271)",
+                      rules_enc_name(e, me));
+    else
+        rules_enc_log(e, "emotion", NULL, NULL, "%s is %s (000:271)", rules_enc_name(e, t),
+                      s->negative);
+    turn_close(e, 1);
+    return 0;
+}
+
+/* Lean Into (000:241): the target (its controller, at any time) denies the agenda `by` pushes
+ * against it by Leaning Into its Loyalty n, which the agenda goes against; never the Loyalty the
+ * agenda alters ("The married woman could not Lean Into Devoted: Husband"). Whether the agenda
+ * really goes against it is the GM's call at the table. */
+static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *by = rules_arg_str(a, "target"), *me = e->actor;
+    int n = rules_arg_int(a, "loyalty");
+    json_t *ag = agenda_of(e, by, me);
+    if (!ag)
+        return rules_enc_rule(err, "%s pushes no agenda on %s (000:241)", rules_enc_name(e, by),
+                              rules_enc_name(e, me));
+    json_t *l = json_array_get(loyalties_of(e, me), (size_t)n - 1);
+    if (!l)
+        return rules_enc_rule(err, "%s has no Loyalty %d (000:241)", rules_enc_name(e, me), n);
+    if (int_of(ag, "alters") == n)
+        return rules_enc_rule(err,
+                              "the agenda is altering that very Loyalty: %s can Lean Into "
+                              "another that applies, not this one (000:241)",
+                              rules_enc_name(e, me));
+    json_t *denied = json_deep_copy(ag);
+    json_object_set_new(denied, "denied", json_true());
+    side_learns(e, rules_enc_side(e, by), me, "agenda", denied);
+    rules_enc_log(e, "lean_into", NULL, NULL,
+                  "%s Leans Into a Loyalty and denies %s's agenda "
+                  "(000:241)",
+                  rules_enc_name(e, me), rules_enc_name(e, by));
+    return 0;
+}
+
+/* GM: whether a Loyalty of the target impedes the agenda `by` pushes (the answer a successful
+ * Read Room "impedes" gives, 000:254): kept with the agenda, in every copy. */
+static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
+    json_t *ag = agenda_of(e, by, t);
+    if (!ag)
+        return rules_enc_rule(err, "%s pushes no agenda on %s", rules_enc_name(e, by),
+                              rules_enc_name(e, t));
+    json_t *v = json_deep_copy(ag);
+    json_object_set_new(v, "impedes", json_boolean(rules_arg_int(a, "impedes")));
+    side_learns(e, rules_enc_side(e, by), t, "agenda", v);
+    return 0;
+}
+
 /* ---- the tables ---- */
 
 static const rules_param NO_PARAMS[] = {{0}};
@@ -1261,5 +1773,79 @@ const rules_module rules_module_cot_warfare = {
     .sheet_stats = SHEET_STATS,
 };
 
-const rules_module *const rules_modules_cot[] = {&rules_module_cot_initiative,
-                                                 &rules_module_cot_warfare, NULL};
+static const rules_param IDENTITY_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who"},
+    {"presented", RULES_PARAM_STRING, 1, 100, 0, 0, "who they present as (a disguise)"},
+    {"identity", RULES_PARAM_STRING, 1, 100, 0, 0, "who they truly are (the GM's)"},
+    {0},
+};
+
+#define LEAN_PARAMS                                                                                \
+    {"lean_onto", RULES_PARAM_INT, 0, 4, 0, 0, "Lean Onto my Loyalty n (+1k0)"},                   \
+    {                                                                                              \
+        "lean_onto_target", RULES_PARAM_INT, 0, 4, 0, 0, "Lean Onto their Loyalty n (+1k0)"        \
+    }
+
+static const rules_param READ_ROOM_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to read"},
+    {"ask", RULES_PARAM_STRING, 1, 12, 0, 0, "identity, loyalty or impedes"},
+    {"loyalty", RULES_PARAM_INT, 0, 4, 0, 0, "which Loyalty (1-4)"},
+    LEAN_PARAMS,
+    {0},
+};
+
+static const rules_param AGENDA_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
+    {"text", RULES_PARAM_STRING, 1, 200, 0, RULES_PARAM_REQUIRED, "what you want from them"},
+    {"alters", RULES_PARAM_INT, 0, 4, 0, 0, "the Loyalty (1-4) it alters, if any"},
+    {0},
+};
+
+static const rules_param PUSH_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "a Social skill"},
+    LEAN_PARAMS,
+    {0},
+};
+
+static const rules_param LEAN_INTO_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who pushes the agenda"},
+    {"loyalty", RULES_PARAM_INT, 1, 4, 1, RULES_PARAM_REQUIRED, "my Loyalty (1-4) it goes against"},
+    {0},
+};
+
+static const rules_param IMPEDES_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who pushes the agenda"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "on whom"},
+    {"impedes", RULES_PARAM_BOOL, 0, 1, 1, 0, "a Loyalty impedes it"},
+    {0},
+};
+
+static const rules_enc_action SOCIAL_ACTIONS[] = {
+    COMMON_ACTIONS,
+    {"identity", "Set identity", RULES_ENC_GM, IDENTITY_PARAMS, act_identity, "000:257"},
+    {"read_room", "Read Room", RULES_ENC_TURN, READ_ROOM_PARAMS, act_read_room, "000:252-255"},
+    {"agenda", "Set an agenda", RULES_ENC_OWNER, AGENDA_PARAMS, act_agenda, "000:257-259"},
+    {"build_up", "Build Up", RULES_ENC_TURN, PUSH_PARAMS, act_build_up, "000:260-268"},
+    {"follow_through", "Follow Through", RULES_ENC_TURN, PUSH_PARAMS, act_follow_through,
+     "000:270-271"},
+    {"lean_into", "Lean Into a Loyalty", RULES_ENC_OWNER, LEAN_INTO_PARAMS, act_lean_into,
+     "000:241"},
+    {"impedes", "Does a Loyalty impede it", RULES_ENC_GM, IMPEDES_PARAMS, act_impedes, "000:254"},
+    {0},
+};
+
+const rules_module rules_module_cot_social = {
+    .id = "cot.social",
+    .system = "cot",
+    .name = "Social Call",
+    .cite = "000:224-291",
+    .start = social_start,
+    .join = social_join,
+    .may_act = cot_may_act,
+    .actions = SOCIAL_ACTIONS,
+    .sheet_stats = SHEET_STATS,
+};
+
+const rules_module *const rules_modules_cot[] = {
+    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_social, NULL};

@@ -12,7 +12,7 @@
 
 typedef struct fixture {
     rules_enc e;
-    json_t *enc, *hidden;
+    json_t *enc, *hidden, *priv;
     rules_rng *rng;
     tb_err err;
 } fixture;
@@ -27,10 +27,12 @@ static void fx_start(fixture *f, const char *module, const char *options_json)
         json_pack("{s:s, s:s, s:i, s:i, s:[], s:{}, s:i, s:O}", "module", m->id, "name", m->name,
                   "round", 0, "turn", -1, "order", "combatants", "next_id", 1, "options", opts);
     f->hidden = json_pack("{s:{}}", "combatants");
+    f->priv = json_object();
     f->rng = rules_rng_scripted(NULL, 0);
     f->e = (rules_enc){.mod = m,
                        .enc = f->enc,
                        .hidden = f->hidden,
+                       .priv = f->priv,
                        .rng = f->rng,
                        .seat = "gm",
                        .is_gm = 1,
@@ -47,6 +49,7 @@ static void fx_free(fixture *f)
 {
     json_decref(f->enc);
     json_decref(f->hidden);
+    json_decref(f->priv);
     json_decref(f->e.log);
     json_decref(f->e.gm_log);
     rules_rng_destroy(f->rng);
@@ -105,7 +108,8 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *a
 {
     const rules_enc_action *a = rules_module_action(f->e.mod, action);
     ck_assert_msg(a != NULL, "no action %s", action);
-    json_t *saved = json_deep_copy(f->enc), *saved_h = json_deep_copy(f->hidden);
+    json_t *saved = json_deep_copy(f->enc), *saved_h = json_deep_copy(f->hidden),
+           *saved_p = json_deep_copy(f->priv);
     json_t *params = params_json ? json_loads(params_json, 0, NULL) : NULL;
     f->e.seat = seat;
     f->e.is_gm = strcmp(seat, "gm") == 0;
@@ -132,11 +136,14 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *a
         json_object_update(f->enc, saved);
         json_object_clear(f->hidden);
         json_object_update(f->hidden, saved_h);
+        json_object_clear(f->priv);
+        json_object_update(f->priv, saved_p);
     } else {
         used_all(f);
     }
     json_decref(saved);
     json_decref(saved_h);
+    json_decref(saved_p);
     json_decref(params);
     return rc;
 }
@@ -148,7 +155,7 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *a
 static void refused(fixture *f, const char *seat, const char *actor, const char *action,
                     const char *params, int code, const char *msg_part)
 {
-    json_t *before = json_deep_copy(f->enc);
+    json_t *before = json_deep_copy(f->enc), *before_p = json_deep_copy(f->priv);
     NO_DICE(f);
     int rc = fx_act(f, seat, actor, action, params);
     ck_assert_msg(rc == code, "%s %s: expected code %d, got %d (%s)", actor, action, code, rc,
@@ -156,7 +163,11 @@ static void refused(fixture *f, const char *seat, const char *actor, const char 
     ck_assert_msg(strstr(f->err.msg, msg_part) != NULL, "'%s' does not say '%s'", f->err.msg,
                   msg_part);
     ck_assert(json_equal(before, f->enc));
+    ck_assert(json_equal(before_p, f->priv));
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "%s %s: a refused action drew a die", actor,
+                  action);
     json_decref(before);
+    json_decref(before_p);
 }
 
 /* ---- reading the state ---- */
@@ -276,9 +287,10 @@ START_TEST(registered_modules_match_the_system_list)
         ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
         ck_assert_str_eq(mod->system, "cot");
     }
-    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(n, 3);
     ck_assert_ptr_nonnull(rules_module_find("cot.initiative"));
     ck_assert_ptr_nonnull(rules_module_find("cot.warfare"));
+    ck_assert_ptr_nonnull(rules_module_find("cot.social"));
 }
 END_TEST
 
@@ -819,6 +831,190 @@ START_TEST(stage_option_picks_the_initiative_pool)
 }
 END_TEST
 
+/* ---- cot.social: Social Calls (000:224-291) ---- */
+
+/* Ann (p1) and Bob (p2) of the party, Vera (an NPC of the GM's) with two Loyalties. Slots
+ * (It+Size Up, 000:250 and 000:34): Ann 12, Bob 10, Vera 3; round 1 begins at slot 12. */
+#define PC_SOCIAL                                                                                  \
+    "{\"abilities\":{\"it\":2},\"skills\":{\"size_up\":1,\"convince\":1,\"intimidate\":1}}"
+static void social_setup(fixture *f)
+{
+    fx_start(f, "cot.social", NULL);
+    json_object_set_new(f->priv, "p1",
+                        json_pack("{s:{s:{s:[{s:s, s:s, s:b}]}}}", "sheets", "c1", "loyalties",
+                                  "kind", "Devoted", "target", "Crew", "prime", 1));
+    DICE(f, 6, 6, 1);
+    fx_add(f, "e1", "Ann", "party", "p1", 0, PC_SOCIAL);
+    DICE(f, 5, 5, 1);
+    fx_add(f, "e2", "Bob", "party", "p2", 0, PC_SOCIAL);
+    DICE(f, 1, 2);
+    fx_add(f, "e3", "Vera", "foes", "gm", 1,
+           "{\"loyalties\":[{\"kind\":\"Devoted\",\"target\":\"Husband\",\"prime\":true},"
+           "{\"kind\":\"Hatred\",\"target\":\"Germans\"}]}");
+    ACT_OK(f, "gm", NULL, "identity", "{\"target\":\"e3\",\"identity\":\"Vera Kessler\"}");
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+static json_t *knows(fixture *f, const char *seat, const char *about)
+{
+    return strcmp(seat, "gm") == 0
+               ? json_object_get(json_object_get(f->hidden, "known"), about)
+               : json_object_get(json_object_get(json_object_get(f->priv, seat), "social"), about);
+}
+
+static json_t *agenda_known(fixture *f, const char *seat, const char *about, const char *key)
+{
+    return json_object_get(json_object_get(knows(f, seat, about), "agenda"), key);
+}
+
+static const char *emotion_of(fixture *f, const char *cid)
+{
+    return json_string_value(json_object_get(
+        json_object_get(json_object_get(json_object_get(f->enc, "combatants"), cid), "emotion"),
+        "state"));
+}
+
+/* 000:253-255 with three seats: what Ann learns reaches p1 only; Bob's failure tells the NPC's
+ * side (the GM) Bob's presented identity and tells Ann nothing. */
+START_TEST(read_room_knowledge_lands_with_the_seat_that_learned_it)
+{
+    fixture f;
+    social_setup(&f);
+    /* Ann's Loyalties came from /private/p1/sheets (the GM's copy under /gm/enc) */
+    ck_assert_int_eq(
+        json_array_size(json_object_get(
+            json_object_get(json_object_get(f.hidden, "combatants"), "e1"), "loyalties")),
+        1);
+    /* unidentified: a Loyalty cannot be asked yet, and nothing is rolled */
+    refused(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}",
+            TB_RULE, "identified");
+    refused(&f, "p1", "e1", "read_room", "{\"target\":\"e2\"}", TB_RULE, "side");
+    /* success: Vera 1+2=3 sets the difficulty, Ann 6+6=12 */
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(knows(&f, "p1", "e3"), "identity")),
+                     "Vera Kessler");
+    ck_assert_ptr_null(knows(&f, "p2", "e3"));
+    ck_assert_ptr_null(knows(&f, "gm", "e1"));
+    /* failure: Vera 6+6=12, Bob 2+1=3: Bob still learns who she is, and the GM's side learns
+     * whom Bob presents as (000:253) */
+    DICE(&f, 6, 6, 1, 2, 1);
+    ACT_OK(&f, "p2", "e2", "read_room", "{\"target\":\"e3\"}");
+    ck_assert(json_is_true(json_object_get(knows(&f, "p2", "e3"), "identified")));
+    ck_assert_str_eq(json_string_value(json_object_get(knows(&f, "gm", "e2"), "presented_seen")),
+                     "Bob");
+    ck_assert_ptr_null(knows(&f, "gm", "e1"));
+    /* Vera's slot: the GM waits; round 2 opens at Ann's slot */
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* Ann asks for Loyalty 2 and succeeds: only p1 learns it */
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":2}");
+    ck_assert_str_eq(json_string_value(
+                         json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "2")),
+                     "Hatred: Germans");
+    ck_assert_int_eq(json_object_size(json_object_get(knows(&f, "p2", "e3"), "loyalties")), 0);
+    /* Bob asks for Loyalty 1 and fails: Vera's side knew whom he presents as, so it learns what
+     * he tried to uncover (000:255); Bob learns nothing */
+    DICE(&f, 6, 6, 1, 2, 1);
+    ACT_OK(&f, "p2", "e2", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
+    ck_assert_int_eq(json_object_size(json_object_get(knows(&f, "p2", "e3"), "loyalties")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(knows(&f, "gm", "e2"), "tried"), "loyalty")),
+                     1);
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:241, the book's example: a German tries to alter the married woman's Devoted: Husband;
+ * she cannot Lean Into that Loyalty, but can Lean Into Hatred: Germans and deny the agenda. */
+START_TEST(lean_into_the_married_woman_and_the_german)
+{
+    fixture f;
+    social_setup(&f);
+    refused(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"leave with me\"}", TB_RULE,
+            "Read Room");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda",
+           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":1}");
+    /* the agenda is known to Ann's side (p1 and p2) and the GM (000:258) */
+    ck_assert_str_eq(json_string_value(agenda_known(&f, "p2", "e3", "text")),
+                     "Desire: Handsome German");
+    ck_assert_ptr_nonnull(agenda_known(&f, "gm", "e3", "text"));
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 2: Lean Onto a Loyalty Ann has not learned: refused before any die (000:239) */
+    refused(&f, "p1", "e1", "build_up",
+            "{\"target\":\"e3\",\"skill\":\"con\",\"lean_onto_target\":1}", TB_RULE, "Read Room");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 3: known now, but it is the Loyalty the agenda alters (000:239) */
+    refused(&f, "p1", "e1", "build_up",
+            "{\"target\":\"e3\",\"skill\":\"con\",\"lean_onto_target\":1}", TB_RULE, "alter");
+    /* she cannot Lean Into the Loyalty being altered; only her controller may Lean Into */
+    refused(&f, "gm", "e3", "lean_into", "{\"target\":\"e1\",\"loyalty\":1}", TB_RULE,
+            "very Loyalty");
+    refused(&f, "p2", "e3", "lean_into", "{\"target\":\"e1\",\"loyalty\":2}", TB_FORBIDDEN, "");
+    ACT_OK(&f, "gm", "e3", "lean_into", "{\"target\":\"e1\",\"loyalty\":2}");
+    ck_assert(json_is_true(agenda_known(&f, "p1", "e3", "denied")));
+    ck_assert(json_is_true(agenda_known(&f, "p2", "e3", "denied")));
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:260-271: Build Up sets the skill's state; a failed Follow Through turns it negative and
+ * bars its author until they present as someone else; a success achieves the agenda. */
+START_TEST(build_up_and_follow_through_move_the_emotional_state)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    refused(&f, "p2", "e2", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}", TB_RULE,
+            "agenda");
+    ACT_OK(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"the key\"}");
+    refused(&f, "p2", "e2", "follow_through", "{\"target\":\"e3\",\"skill\":\"con\"}",
+            TB_BAD_REQUEST, "skill");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 2: no state yet, no Follow Through; Ann builds up with Convince, Leaning Onto her
+     * own Loyalty (+1k0: four dice): Vera 1+2=3, Ann 6+6 */
+    refused(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"convince\"}", TB_RULE,
+            "Build Up first");
+    refused(&f, "p1", "e1", "build_up",
+            "{\"target\":\"e3\",\"skill\":\"convince\",\"lean_onto\":3}", TB_RULE, "Loyalty 3");
+    DICE(&f, 1, 2, 6, 6, 1, 1);
+    ACT_OK(&f, "p1", "e1", "build_up",
+           "{\"target\":\"e3\",\"skill\":\"convince\",\"lean_onto\":1}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Engaged");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 3: the Follow Through against her Read Room fails: Stubborn (000:271) */
+    DICE(&f, 6, 6, 1, 2, 1);
+    ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Stubborn");
+    ck_assert_ptr_null(agenda_known(&f, "p1", "e3", "achieved"));
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 4: Ann made her Stubborn: barred (000:261) until she presents as someone else */
+    refused(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}", TB_RULE,
+            "someone else");
+    ACT_OK(&f, "gm", NULL, "identity", "{\"target\":\"e1\",\"presented\":\"a police officer\"}");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Fearful");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
+    ck_assert(json_is_true(agenda_known(&f, "p1", "e3", "achieved")));
+    ck_assert(json_is_true(agenda_known(&f, "p2", "e3", "achieved")));
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_cot");
@@ -844,6 +1040,11 @@ int main(void)
     tcase_add_test(war, a_wounded_pc_dies_and_the_sheet_learns_wounds);
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
     suite_add_tcase(s, war);
+    TCase *social = tcase_create("social");
+    tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
+    tcase_add_test(social, lean_into_the_married_woman_and_the_german);
+    tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
+    suite_add_tcase(s, social);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
