@@ -8,6 +8,7 @@
 
 #include "ops.h"
 #include "protocol.h"
+#include "workcopy.h"
 
 /* ---- structures ----------------------------------------------------------------------------- */
 
@@ -526,6 +527,29 @@ static int append_event(engine *e, campaign *k, const char *seat, const char *op
     return TB_OK;
 }
 
+/* Runs def's handler on a copy-on-write working copy of base (workcopy.h). Returns the handler's
+ * code; on success *work is the new state (a new reference), on failure it is NULL and base is
+ * as it was. With opt.check_shared, a handler that changed base (a subtree it shares with the
+ * committed state) aborts the process, naming the op: a broken contract must not go unnoticed. */
+static int run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t *base,
+                       const json_t *args, json_t **result, json_t **work, tb_err *err)
+{
+    char *before = e->opt.check_shared ? workcopy_fingerprint(base) : NULL;
+    *work = workcopy_make(base, def->writes);
+    int r = def->fn(ctx, *work, args, result, err);
+    if (before && workcopy_check(base, before)) {
+        fprintf(stderr, "tabled: op %s changed state outside the subtrees its row declares "
+                        "(server/ops.h, copy-on-write)\n", def->name);
+        abort();
+    }
+    free(before);
+    if (r) {
+        json_decref(*work);
+        *work = NULL;
+    }
+    return r;
+}
+
 /* Runs def for conn's seat in campaign k. On success the event is in the transaction and the ack
  * is held; on failure a nack is held. */
 static void run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def *def,
@@ -544,7 +568,7 @@ static void run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def
         tb_fail(&err, TB_FORBIDDEN, "%s: a player may only do this for their own seat", def->name);
         goto refuse;
     }
-    json_t *work = json_deep_copy(current_state(k));
+    json_t *work;
     int64_t now = wall_ms();
     op_ctx ctx = {.seat = c->seat,
                   .is_gm = c->role == ROLE_GM,
@@ -553,10 +577,8 @@ static void run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def
                   .now_ms = now,
                   .seq = current_seq(k) + 1,
                   .log_cap = e->opt.log_cap};
-    if (def->fn(&ctx, work, args, &result, &err)) {
-        json_decref(work);
+    if (run_handler(e, def, &ctx, current_state(k), args, &result, &work, &err))
         goto refuse;
-    }
     pending *p = push_pending(e, c, cmd_id, def->name);
     if (append_event(e, k, c->seat, def->name, args, result, work, now, p, &err)) {
         p->reply = dump_free(proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
@@ -708,10 +730,10 @@ static const struct host_op {
     op_def def;
     host_handler run;
 } HOST_OPS[] = {
-    {{"campaign.create", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_CREATE}, host_campaign_create},
-    {{"campaign.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE}, host_campaign_list},
-    {{"campaign.open", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_OPEN}, host_campaign_open},
-    {{NULL, NULL, 0, 0, NULL}, NULL},
+    {{"campaign.create", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_CREATE, NULL}, host_campaign_create},
+    {{"campaign.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE, NULL}, host_campaign_list},
+    {{"campaign.open", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_OPEN, NULL}, host_campaign_open},
+    {{NULL, NULL, 0, 0, NULL, NULL}, NULL},
 };
 
 static const struct host_op *host_op_find(const char *name)
@@ -951,13 +973,13 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         send_error(c, err.code, err.msg);
         return;
     }
-    json_t *work = json_deep_copy(k->state);
+    json_t *work = NULL;
     int64_t now = wall_ms();
     op_ctx ctx = {.seat = "", .dice = e->dice, .secret = e->secret, .now_ms = now,
                   .seq = k->seq + 1, .log_cap = e->opt.log_cap};
     char token[23];
     mint_token(e->secret, token);
-    if (def->fn(&ctx, work, args, &result, &err) || ensure_tx(e, &err)) {
+    if (run_handler(e, def, &ctx, k->state, args, &result, &work, &err) || ensure_tx(e, &err)) {
         json_decref(work);
         send_error(c, err.code, err.msg);
         goto out;
@@ -1084,6 +1106,11 @@ void engine_opts_default(engine_opts *o)
     o->rate_burst = 40;
     o->resume_max = 1000;
     o->log_cap = 200;
+#ifdef TABLED_CHECK_SHARED
+    o->check_shared = 1;
+#else
+    o->check_shared = 0;
+#endif
 }
 
 int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,

@@ -43,6 +43,9 @@ typedef struct engine_opts {
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
+    int check_shared;       /* abort when a handler writes a subtree its row does not declare
+                               (ops.h); costs a serialization of the state per command. Default:
+                               on in the sanitizer build (TABLED_CHECK_SHARED), off otherwise */
 } engine_opts;
 
 /* Fills opts with the defaults above. */
