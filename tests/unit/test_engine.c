@@ -31,6 +31,8 @@
 #include "protocol.h"
 #include "rng.h"
 #include "store.h"
+#include "workcopy.h"
+#include "ops.h"
 
 /* ---- the recording sink ------------------------------------------------------------------- */
 
@@ -1458,6 +1460,259 @@ END_TEST
 
 /* ---- host ops ----------------------------------------------------------------------------- */
 
+/* ---- copy-on-write working states (server/workcopy.h, ops.h) ------------------------------ */
+
+START_TEST(test_every_row_declares_parseable_unnested_write_paths)
+{
+    const op_def *d;
+    for (size_t i = 0; (d = ops_row_at(i)); i++) {
+        ck_assert_msg(d->writes != NULL, "%s declares no writes (it would copy the world)",
+                      d->name);
+        for (const op_write *w = d->writes; w->path; w++) {
+            proto_pointer p;
+            ck_assert_msg(proto_pointer_parse(w->path, &p, NULL) == 0 && p.n > 0,
+                          "%s: bad path '%s'", d->name, w->path);
+            proto_pointer_free(&p);
+            for (const op_write *o = d->writes; o->path; o++) {
+                size_t n = strlen(w->path);
+                ck_assert_msg(o == w || strncmp(o->path, w->path, n) != 0 ||
+                                  (o->path[n] != '/' && o->path[n] != '\0'),
+                              "%s: '%s' lies under '%s'", d->name, o->path, w->path);
+            }
+        }
+    }
+    ck_assert_ptr_nonnull(ops_row_at(0));
+}
+END_TEST
+
+START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it)
+{
+    char text[] = "{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
+                  "'gm':{'log':[],'notes':{'x':{'deep':[1]}}},'seats':{}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    static const op_write W[] = {{"/log", 1}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
+    char *before = workcopy_fingerprint(base);
+    json_t *work = workcopy_make(base, W);
+    /* shared: undeclared subtrees and the log's entries; private: the containers on the way */
+    ck_assert_ptr_eq(json_object_get(work, "chars"), json_object_get(base, "chars"));
+    ck_assert_ptr_eq(json_object_get(work, "seats"), json_object_get(base, "seats"));
+    ck_assert_ptr_ne(json_object_get(work, "log"), json_object_get(base, "log"));
+    ck_assert_ptr_eq(json_array_get(json_object_get(work, "log"), 0),
+                     json_array_get(json_object_get(base, "log"), 0));
+    ck_assert_ptr_ne(json_object_get(work, "gm"), json_object_get(base, "gm"));
+    ck_assert_ptr_eq(jget(work, "/gm/log"), jget(base, "/gm/log"));
+    ck_assert_ptr_ne(jget(work, "/gm/notes/x/deep"), jget(base, "/gm/notes/x/deep"));
+
+    /* writes the row declares leave the base as it was */
+    json_array_append_new(json_object_get(work, "log"), json_pack("{s:i}", "c", 3));
+    json_array_remove(json_object_get(work, "log"), 0);
+    json_array_append_new((json_t *)jget(work, "/gm/notes/x/deep"), json_integer(2));
+    json_object_set_new(work, "next_seat", json_integer(2));
+    json_object_set_new(work, "missing", json_object());
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+
+    /* a write into a shared subtree changes the committed state: caught */
+    json_object_set_new((json_t *)jget(work, "/chars/c1"), "name", json_string("Bob"));
+    ck_assert_int_eq(workcopy_check(base, before), -1);
+
+    /* the diff of base and work names only what changed */
+    json_t *patch = proto_patch_diff(base, work);
+    char *ptext = json_dumps(patch, JSON_COMPACT);
+    ck_assert_ptr_null(strstr(ptext, "seats"));
+    json_decref(patch);
+    free(ptext);
+    free(before);
+    json_decref(work);
+    json_decref(base);
+}
+END_TEST
+
+/* The rulebook's sample sheet (rules/fivey/samples/<name>.json) as compact JSON text with ' for ".
+ */
+static char *fivey_sample_q(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rules/fivey/samples/%s.json", TB_SOURCE_ROOT, name);
+    json_t *j = json_load_file(path, 0, NULL);
+    ck_assert_msg(j != NULL, "cannot read %s", path);
+    json_object_del(j, "notes"); /* free text with apostrophes, which sendq would turn into " */
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+    json_decref(j);
+    for (char *c = s; *c; c++)
+        if (*c == '"')
+            *c = '\'';
+    return s;
+}
+
+/* A realistic campaign: fivey, a GM and two players with a character each, a fivey.combat
+ * encounter with them and two goblins, initiative rolled, and a full log. Leaves g_camp,
+ * g_gm_token and g_code naming it; returns the GM's client and writes the players' to pl[2]. */
+static client *fivey_table(client *pl[2], char chars[2][16])
+{
+    start();
+    tb_err err = {0};
+    char *host_token = engine_mint_host_token(g_e, &err);
+    client *host = connect_as(host_token);
+    free(host_token);
+    const json_t *m = run_cmd(host, "h1", "campaign.create", "{'name':'Prop','system':'fivey'}");
+    assert_ack(m);
+    snprintf(g_camp, sizeof g_camp, "%s", jstr(m, "/result/campaign"));
+    snprintf(g_gm_token, sizeof g_gm_token, "%s", jstr(m, "/result/gm_token"));
+    snprintf(g_code, sizeof g_code, "%s", jstr(m, "/result/join_code"));
+    client *gm = connect_as(g_gm_token);
+    static const char *const NAMES[2] = {"vesper", "brunhild"};
+    for (int i = 0; i < 2; i++) {
+        pl[i] = join_as(i ? "Bo" : "Ann", NULL);
+        char *sheet = fivey_sample_q(NAMES[i]);
+        char args[4096], id[16];
+        snprintf(args, sizeof args, "{'name':'%s','sheet':%s}", NAMES[i], sheet);
+        free(sheet);
+        snprintf(id, sizeof id, "ch%d", i);
+        m = run_cmd(pl[i], id, "char.create", args);
+        assert_ack(m);
+        snprintf(chars[i], 16, "%s", jstr(m, "/result/id"));
+    }
+    for (int i = 0; i < 210; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "fill%d", i);
+        assert_ack(run_cmd(i % 3 ? pl[i % 2] : gm, id, "roll",
+                           i % 3 ? "{'expr':'2d6'}" : "{'expr':'d20','secret':true}"));
+    }
+    assert_ack(run_cmd(gm, "e0", "enc.start", "{'module':'fivey.combat'}"));
+    for (int i = 0; i < 2; i++) {
+        char args[64], id[16];
+        snprintf(args, sizeof args, "{'char':'%s'}", chars[i]);
+        snprintf(id, sizeof id, "ea%d", i);
+        assert_ack(run_cmd(gm, id, "enc.add", args));
+    }
+    assert_ack(run_cmd(gm, "eg1", "enc.add", "{'npc':{'name':'Goblin'}}"));
+    assert_ack(run_cmd(gm, "eg2", "enc.add", "{'npc':{'name':'Goblin'}}"));
+    assert_ack(run_cmd(gm, "ei", "enc.act", "{'action':'initiative'}"));
+    return gm;
+}
+
+/* The property of issue 10: for random command sequences on a realistic state, the patch a
+ * command commits, applied to the state before it, gives the state after it; and a refused
+ * command leaves the state byte for byte as it was (and consumes no seq). */
+START_TEST(test_random_commands_patch_old_into_new_and_refusals_change_nothing)
+{
+    g_opts.rate_per_sec = 0;
+    g_opts.check_shared = 1; /* every command also checked against its declared writes */
+    client *pl[2];
+    char chars[2][16];
+    client *gm = fivey_table(pl, chars);
+    rules_rng *pick = rules_rng_seeded(20261124u + (unsigned)_i);
+    int acks = 0, nacks = 0;
+    for (int step = 0; step < 160; step++) {
+        client *actor = rules_rng_below(pick, 3) == 0 ? gm : pl[rules_rng_below(pick, 2)];
+        const char *op = NULL;
+        char args[512];
+        int k = (int)rules_rng_below(pick, 6);
+        switch (rules_rng_below(pick, 14)) {
+        case 0:
+            op = "roll";
+            snprintf(args, sizeof args, "{'expr':'%s','secret':%s}",
+                     k == 5  ? "d0"
+                     : k % 2 ? "d20+5"
+                             : "3d6",
+                     k < 2 ? "true" : "false");
+            break;
+        case 1:
+            op = "gm.set";
+            snprintf(args, sizeof args, "{'key':'k%d','value':{'n':%d,'l':[%d]}}", k, step, k);
+            break;
+        case 2:
+            op = "gm.unset";
+            snprintf(args, sizeof args, "{'key':'k%d'}", k);
+            break;
+        case 3:
+            op = "gm.reveal";
+            snprintf(args, sizeof args, "{'path':'/gm/notes/k%d'}", k);
+            break;
+        case 4:
+            op = "gm.hide";
+            snprintf(args, sizeof args, "{'path':'/gm/notes/k%d'}", k);
+            break;
+        case 5:
+            op = "char.update";
+            snprintf(args, sizeof args, "{'id':'%s','name':'Name %d'}", chars[k % 2], step);
+            break;
+        case 6:
+            op = "seat.rename";
+            snprintf(args, sizeof args, "{'seat':'p%d','name':'Seat %d'}", 1 + k % 3, step);
+            break;
+        case 7:
+            op = k == 0 ? "join.close" : "join.rotate";
+            snprintf(args, sizeof args, "{}");
+            break;
+        case 8:
+        case 9:
+            op = "enc.act";
+            snprintf(args, sizeof args, "{'action':'%s'}",
+                     k < 3   ? "end"
+                     : k < 5 ? "move"
+                             : "dance");
+            break;
+        case 10:
+            op = "enc.act";
+            snprintf(args, sizeof args, "{'action':'attack','params':{'target':'e%d'}}", 1 + k % 4);
+            break;
+        case 11:
+            op = "enc.set";
+            snprintf(args, sizeof args, "{'path':'/%senc/x%d','value':%d}", k % 2 ? "gm/" : "", k,
+                     step);
+            break;
+        case 12:
+            op = "campaign.rename";
+            snprintf(args, sizeof args, "{'name':'%s'}", k == 0 ? "" : "Renamed");
+            break;
+        default:
+            op = "system.describe";
+            snprintf(args, sizeof args, "{}");
+            break;
+        }
+        json_t *old = json_deep_copy(state_now());
+        char *before = json_dumps(old, JSON_SORT_KEYS | JSON_COMPACT);
+        long long seq0 = seq_now();
+        size_t gm_from = gm->n;
+        char id[16];
+        snprintf(id, sizeof id, "r%d", step);
+        const json_t *r = run_cmd(actor, id, op, args);
+        char *after = json_dumps(state_now(), JSON_SORT_KEYS | JSON_COMPACT);
+        if (strcmp(jstr(r, "/t"), "nack") == 0) {
+            nacks++;
+            ck_assert_msg(strcmp(before, after) == 0, "refused %s %s changed the state", op, args);
+            ck_assert_int_eq(seq_now(), seq0);
+        } else {
+            acks++;
+            ck_assert_int_eq(seq_now(), seq0 + 1);
+            long d = find_diff(gm, gm_from, seq0 + 1);
+            json_t *patched;
+            if (d < 0) { /* nothing changed: no diff is sent (not even to the GM) */
+                patched = json_incref(old);
+            } else {
+                tb_err err = {0};
+                patched = proto_patch_apply(old, jget(msg_at(gm, (size_t)d), "/ops"), &err);
+                ck_assert_msg(patched != NULL, "%s: the patch does not apply: %s", op, err.msg);
+            }
+            char *got = json_dumps(patched, JSON_SORT_KEYS | JSON_COMPACT);
+            ck_assert_msg(strcmp(got, after) == 0, "%s %s: old + patch != new", op, args);
+            free(got);
+            json_decref(patched);
+        }
+        free(before);
+        free(after);
+        json_decref(old);
+    }
+    rules_rng_destroy(pick);
+    ck_assert_msg(acks > 30 && nacks > 10, "a mix of outcomes: %d acks, %d nacks", acks, nacks);
+}
+END_TEST
+
 START_TEST(test_host_creates_lists_and_retries_campaigns)
 {
     boot();
@@ -1681,6 +1936,10 @@ static Suite *engine_suite(void)
 
     tc = tcase(s, "host");
     tcase_add_test(tc, test_host_creates_lists_and_retries_campaigns);
+    tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
+    tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
+                        3);
 
     tc = tcase(s, "connections");
     tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);
