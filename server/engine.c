@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fanout.h"
 #include "ops.h"
 #include "protocol.h"
 #include "workcopy.h"
@@ -40,6 +41,7 @@ typedef struct campaign {
 struct engine_conn {
     engine_sink sink;
     void *ctx;
+    size_t headroom; /* engine_opts.headroom */
     enum role role;
     campaign *camp; /* NULL for the host and before hello */
     char *seat;
@@ -123,10 +125,21 @@ static char *dump_free(json_t *msg)
     return s;
 }
 
+/* Lends m to c's transport (which takes its own reference if it queues it). */
+static void send_shared(engine_conn *c, engine_msg *m)
+{
+    if (m && !c->dead && !c->closing)
+        c->sink.send(c->ctx, m);
+}
+
+/* A message for one connection only. */
 static void send_text(engine_conn *c, const char *text)
 {
-    if (!c->dead && !c->closing)
-        c->sink.send(c->ctx, text, strlen(text));
+    if (c->dead || c->closing)
+        return;
+    engine_msg *m = fanout_msg_new(c->headroom, text, strlen(text));
+    send_shared(c, m);
+    engine_msg_unref(m);
 }
 
 static void send_msg(engine_conn *c, json_t *msg)
@@ -292,46 +305,15 @@ static void hold_nack(engine *e, engine_conn *c, const char *idem_campaign, cons
     }
 }
 
-/* Filtered diff text for one viewer, cached per seat for one event. */
-typedef struct diff_cache {
-    const char *seat;
-    char *text;
-} diff_cache;
-
-static const char *diff_for(json_t *patch, int64_t seq, const engine_conn *c, diff_cache *cache,
-                            size_t *n)
+/* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
+ * whose view of the patch is empty gets nothing. */
+static void fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom)
 {
-    const char *key = c->role == ROLE_GM ? "" : c->seat; /* "" = the GM's unfiltered view */
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(cache[i].seat, key) == 0)
-            return cache[i].text;
-    json_t *ops;
-    if (c->role == ROLE_GM) {
-        ops = json_incref(patch);
-    } else {
-        proto_viewer v = {.seat = c->seat, .is_gm = 0};
-        ops = proto_filter_patch(patch, &v);
-        if (!ops) /* a move/copy out of a hidden area: never produced by our diff */
-            ops = json_array();
-    }
-    cache[*n].seat = key;
-    cache[*n].text = dump_free(proto_msg_diff(seq, ops));
-    return cache[(*n)++].text;
-}
-
-static void fan_out(campaign *k, int64_t seq, json_t *patch)
-{
-    size_t n_conns = 0;
-    for (engine_conn *c = k->conns; c; c = c->camp_next)
-        n_conns++;
-    diff_cache *cache = xcalloc(n_conns + 1, sizeof *cache);
-    size_t n = 0;
+    fanout *f = fanout_begin(patch, seq, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing)
-            send_text(c, diff_for(patch, seq, c, cache, &n));
-    for (size_t i = 0; i < n; i++)
-        free(cache[i].text);
-    free(cache);
+            send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));
+    fanout_end(f);
 }
 
 static json_t *presence_msg(campaign *k)
@@ -449,7 +431,7 @@ int engine_flush(engine *e)
         pending *next = p->next;
         if (ok) {
             if (p->patch)
-                fan_out(p->camp, p->seq, p->patch);
+                fan_out(p->camp, p->seq, p->patch, e->opt.headroom);
             if (p->reply)
                 send_text(p->conn, p->reply);
             count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -847,10 +829,9 @@ struct resume_ctx {
 static int resume_one(void *ctx, const store_event *ev)
 {
     struct resume_ctx *rc = ctx;
-    diff_cache cache[1] = {{0}};
-    size_t n = 0;
-    send_text(rc->c, diff_for((json_t *)ev->patch, ev->seq, rc->c, cache, &n));
-    free(cache[0].text);
+    fanout *f = fanout_begin(ev->patch, ev->seq, rc->c->headroom);
+    send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
+    fanout_end(f);
     return 0;
 }
 
@@ -1054,6 +1035,7 @@ engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx)
     engine_conn *c = xcalloc(1, sizeof *c);
     c->sink = *sink;
     c->ctx = ctx;
+    c->headroom = e->opt.headroom;
     c->host_bucket.tokens = -1;
     c->bad_since = mono_ns();
     c->all_next = e->conns;
@@ -1106,6 +1088,7 @@ void engine_opts_default(engine_opts *o)
     o->rate_burst = 40;
     o->resume_max = 1000;
     o->log_cap = 200;
+    o->headroom = 0;
 #ifdef TABLED_CHECK_SHARED
     o->check_shared = 1;
 #else
