@@ -19,6 +19,7 @@ enum role { ROLE_NONE = 0, ROLE_HOST, ROLE_GM, ROLE_PLAYER };
 typedef struct seat_rt {
     char *id;
     int online;      /* connections welcomed as this seat */
+    int told;        /* whether the campaign's seats were last told it is online */
     double tokens;   /* rate-limit bucket */
     uint64_t last_ns;
     struct seat_rt *next;
@@ -33,6 +34,7 @@ typedef struct campaign {
     int64_t snap_seq; /* seq of the newest snapshot written */
     int fresh;        /* created in the open transaction: dropped if it rolls back */
     int changed;      /* its state changed in the batch being delivered */
+    int presence_due; /* a seat went online or offline since the seats were last told */
     engine_conn *conns;
     seat_rt *seats;
     struct campaign *next;
@@ -329,12 +331,34 @@ static json_t *presence_msg(campaign *k)
     return proto_msg_presence(seats);
 }
 
-static void broadcast_presence(campaign *k)
+/* Presence as diffs (issue 10): a connect or disconnect does not send every seat the whole
+ * list; it marks the campaign, and once per loop turn (engine_flush) every seat of a marked
+ * campaign gets one small `presence` with only the seats whose online flag changed since they were
+ * last told, encoded once. A seat that went offline and back within one turn sends nothing. */
+static void presence_flush(engine *e)
 {
-    char *text = dump_free(presence_msg(k));
-    for (engine_conn *c = k->conns; c; c = c->camp_next)
-        send_text(c, text);
-    free(text);
+    for (campaign *k = e->camps; k; k = k->next) {
+        if (!k->presence_due)
+            continue;
+        k->presence_due = 0;
+        json_t *seats = json_object();
+        for (seat_rt *s = k->seats; s; s = s->next) {
+            int online = s->online > 0;
+            if (online != s->told)
+                json_object_set_new(seats, s->id, json_boolean(online));
+            s->told = online;
+        }
+        if (json_object_size(seats) == 0) {
+            json_decref(seats);
+            continue;
+        }
+        char *text = dump_free(proto_msg_presence(seats));
+        engine_msg *m = fanout_msg_new(e->opt.headroom, text, strlen(text));
+        free(text);
+        for (engine_conn *c = k->conns; c; c = c->camp_next)
+            send_shared(c, m);
+        engine_msg_unref(m);
+    }
 }
 
 static void detach(engine_conn *c)
@@ -352,7 +376,7 @@ static void detach(engine_conn *c)
     c->camp_next = NULL;
     seat_rt *s = seat_rt_get(k, c->seat);
     if (--s->online == 0)
-        broadcast_presence(k);
+        k->presence_due = 1;
 }
 
 static void free_campaign(campaign *k)
@@ -385,6 +409,7 @@ static void reap_dead(engine *e);
 
 int engine_flush(engine *e)
 {
+    presence_flush(e);
     if (!e->head && !store_in_transaction(e->st)) {
         reap_dead(e);
         return 0;
@@ -875,11 +900,9 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     c->camp_next = k->conns;
     k->conns = c;
     seat_rt *s = seat_rt_get(k, seat);
-    s->online++;
-    if (s->online == 1)
-        broadcast_presence(k);
-    else
-        send_msg(c, presence_msg(k));
+    if (++s->online == 1)
+        k->presence_due = 1; /* the others learn it at the end of this loop turn */
+    send_msg(c, presence_msg(k)); /* the newcomer gets the whole list, itself online */
 }
 
 static void handle_hello(engine *e, engine_conn *c, const proto_msg *m)

@@ -535,7 +535,8 @@ export class Client {
       // every diff up to the ack's seq this seat may see came before it
       if (this.state !== null && Number.isInteger(m.seq) && m.seq > this.seq) this.seq = m.seq;
     } else if (m.t === 'presence') {
-      this.presence = m.seats;
+      // the whole list after welcome, then only the seats that changed
+      this.presence = { ...(this.presence || {}), ...m.seats };
     }
   }
 

@@ -721,13 +721,23 @@ START_TEST(test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat)
     ck_assert_msg(w > j, "no welcome after joined");
     ck_assert_str_eq(jstr(msg_at(c, (size_t)w), "/seat/role"), "player");
 
-    /* the GM has no connection left */
+    /* the watcher was told, in small presence changes: the GM left, p2 came */
+    json_t *told = json_object();
+    for (size_t i = 0; i < watcher->n; i++)
+        if (strcmp(mtype(watcher, i), "presence") == 0)
+            json_object_update(told, (json_t *)jget(msg_at(watcher, i), "/seats"));
+    ck_assert(json_is_false(json_object_get(told, "gm")));
+    ck_assert(json_is_true(json_object_get(told, "p2")));
+    ck_assert(json_is_true(json_object_get(told, "p1")));
+    json_decref(told);
+
+    /* the GM has no connection left; reconnecting tells the others only that */
     size_t wfrom = watcher->n;
     client *gm2 = connect_as(g_gm_token);
     long p = find_type(watcher, wfrom, "presence");
     ck_assert_msg(p >= 0, "no presence when the GM reconnected");
     ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/gm")));
-    ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/p2")));
+    ck_assert_uint_eq(json_object_size(jget(msg_at(watcher, (size_t)p), "/seats")), 1);
 
     /* the moved connection gets every event it may see exactly once, filtered as a player: the
      * GM's secret roll not at all */
@@ -1856,6 +1866,35 @@ END_TEST
 
 /* ---- connections that vanish -------------------------------------------------------------- */
 
+/* Presence as diffs (issue 10): a join tells the seats already there one small change, not the
+ * whole list, so N joins cost O(N) presence bytes per seat, not O(N^2); the newcomer gets the
+ * whole list once. */
+START_TEST(test_presence_sends_only_the_seats_that_changed)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    size_t from = gm->n;
+    client *last = NULL;
+    for (int i = 0; i < 30; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", i);
+        last = join_as(name, NULL);
+        engine_flush(g_e);
+    }
+    size_t n = 0;
+    for (size_t i = from; i < gm->n; i++) {
+        if (strcmp(mtype(gm, i), "presence") != 0)
+            continue;
+        n++;
+        ck_assert_uint_eq(json_object_size(jget(msg_at(gm, i), "/seats")), 1);
+    }
+    ck_assert_uint_eq(n, 30);
+    long p = find_type(last, 0, "presence");
+    ck_assert_int_ge(p, 0);
+    ck_assert_uint_eq(json_object_size(jget(msg_at(last, (size_t)p), "/seats")), 31);
+}
+END_TEST
+
 START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline)
 {
     boot();
@@ -1869,12 +1908,12 @@ START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline
     ck_assert_uint_eq(p1->n, p_from);
     client_gone(p1);
 
+    ck_assert_int_eq(engine_flush(g_e), 1);
+    /* presence is told once per turn, and only what changed */
     long pr = find_type(gm, gm_from, "presence");
     ck_assert_msg(pr >= 0, "no presence after the player left");
     ck_assert(json_is_false(jget(msg_at(gm, (size_t)pr), "/seats/p1")));
-    ck_assert(json_is_true(jget(msg_at(gm, (size_t)pr), "/seats/gm")));
-
-    ck_assert_int_eq(engine_flush(g_e), 1);
+    ck_assert_uint_eq(json_object_size(jget(msg_at(gm, (size_t)pr), "/seats")), 1);
     ck_assert_int_eq(p1->sends_after_gone, 0);
     ck_assert_uint_eq(p1->n, p_from);
     /* the command was durable all the same; the others see its diff */
@@ -1952,6 +1991,7 @@ static Suite *engine_suite(void)
 
     tc = tcase(s, "connections");
     tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);
+    tcase_add_test(tc, test_presence_sends_only_the_seats_that_changed);
 
     return s;
 }
