@@ -75,6 +75,7 @@ test('cot pool at the table: kept dice, total and success follow the rulebook', 
 test('bad parameters are refused with a message naming them, and write nothing', async (t) => {
   const srv = await startServer(t);
   const { gm, ann } = await campaignOf(srv, t, 'cot');
+  await gm.ping(); // every diff sent to the GM so far has arrived
   const before = gm.seq;
   const cases = [
     [{ check: 'pool', params: { skill: 3 } }, 'bad_request', /ability/],

@@ -437,13 +437,14 @@ let autoId = 0;
 export class Client {
   /**
    * Connects to srv (a Server) at /ws with subprotocol tabled.v1.
-   * opts: {path, protocols, headers, origin, name}
+   * opts: {path, protocols, headers, origin, name, localAddress}
    */
   static connect(srv, opts = {}) {
     return new Promise((resolve, reject) => {
       const wsOpts = { perMessageDeflate: false, handshakeTimeout: TIMEOUT, maxPayload: 64 * 1024 * 1024 };
       if (opts.headers) wsOpts.headers = opts.headers;
       if (opts.origin) wsOpts.origin = opts.origin;
+      if (opts.localAddress) wsOpts.localAddress = opts.localAddress; // e.g. 127.0.0.2: another peer
       const ws = new WebSocket(srv.wsUrl(opts.path || '/ws'), opts.protocols || [SUBPROTOCOL], wsOpts);
       const c = new Client(ws, opts.name || 'client');
       ws.once('open', () => resolve(c));
