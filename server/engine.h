@@ -14,6 +14,9 @@
  * changes (encoded once per audience: server/fanout.h), and the ack/nack to each sender. If COMMIT fails, every command of the turn is answered with
  * nack internal and the working states are dropped: nothing unacknowledged is ever sent.
  *
+ * Inside, a command is a pipeline with a file per step (decode → authorize → op → commit → fan
+ * out): see server/engine_int.h.
+ *
  * Not thread-safe: one engine runs on one thread (the loop).
  */
 #ifndef TABLED_ENGINE_H

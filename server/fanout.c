@@ -3,6 +3,8 @@
  */
 #include "fanout.h"
 
+#include "engine_int.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +145,15 @@ void fanout_end(fanout *f)
     json_decref(f->everyone_ops);
     json_decref(f->touched);
     free(f);
+}
+
+/* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
+ * whose view of the patch is empty gets nothing. */
+void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom)
+{
+    fanout *f = fanout_begin(patch, seq, headroom);
+    for (engine_conn *c = k->conns; c; c = c->camp_next)
+        if (!c->dead && !c->closing)
+            engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));
+    fanout_end(f);
 }
