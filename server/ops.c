@@ -266,11 +266,11 @@ static const op_arg ARGS_NONE[] = {
 
 /* What each handler may change (ops.h, "copy-on-write"). */
 static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
-static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 0}, {NULL, 0}};
+static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 1}, {NULL, 0}};
 static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
-static const op_write W_SEAT_REMOVE[] = {{"/seats", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_SEAT_REMOVE[] = {{"/seats", 1}, {"/private", 1}, {NULL, 0}};
 static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
-static const op_write W_SEAT_JOIN[] = {{"/seats", 0}, {"/next_seat", 0}, {NULL, 0}};
+static const op_write W_SEAT_JOIN[] = {{"/seats", 1}, {"/next_seat", 0}, {NULL, 0}};
 
 static const op_def OPS_CORE[] = {
     {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS},

@@ -18,9 +18,9 @@
  * fresh shallow copies and whose declared subtrees have private copies of every object and array
  * (scalars are shared: replace them, never change one in place with json_integer_set and the
  * like); every other subtree is shared, by reference, with the committed state and MUST NOT be
- * changed. A log declared
- * append-only (/log, /gm/log) is copied shallowly: its entries are shared and never change once
- * written, so the handler may append and drop the oldest, never edit an entry. Reading anything is
+ * changed. A subtree declared shallow (the logs /log and /gm/log, whose entries never change once
+ * written) is copied shallowly: the handler may add, drop or replace its members, never edit
+ * one. Reading anything is
  * always fine, and so is adding or replacing a key of the root (it is always a private copy).
  * The sanitizer build checks every command against this contract (the committed state must be
  * unchanged byte for byte after the handler ran, whatever it returned) and aborts naming the op.
@@ -73,11 +73,13 @@ typedef struct op_ctx {
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                           tb_err *err);
 
-/* A subtree a handler may change: a JSON pointer of object keys, and whether it is an
- * append-only log (copied shallowly, entries shared and immutable) or any subtree (deep copied). */
+/* A subtree a handler may change: a JSON pointer of object keys, and how: shallow = 1 when the
+ * handler only adds, removes or replaces the container's direct members and never changes one in
+ * place (a log, /seats for seat.join), so only the container is copied and its members are shared;
+ * 0 when it may change anything below (every object and array of the subtree is copied). */
 typedef struct op_write {
     const char *path;
-    int append_only;
+    int shallow;
 } op_write;
 
 typedef struct op_def {

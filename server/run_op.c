@@ -15,17 +15,16 @@
 int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t *base,
                         const json_t *args, json_t **result, json_t **work, tb_err *err)
 {
-    char *before = e->opt.check_shared ? workcopy_fingerprint(base) : NULL;
+    uint64_t before = e->opt.check_shared ? workcopy_fingerprint(base) : 0;
     *work = workcopy_make(base, def->writes);
     int r = def->fn(ctx, *work, args, result, err);
-    if (before && workcopy_check(base, before)) {
+    if (e->opt.check_shared && workcopy_check(base, before)) {
         fprintf(stderr,
                 "tabled: op %s changed state outside the subtrees its row declares "
                 "(server/ops.h, copy-on-write)\n",
                 def->name);
         abort();
     }
-    free(before);
     if (r) {
         json_decref(*work);
         *work = NULL;

@@ -8,16 +8,19 @@
 #include "engine_int.h"
 #include "fanout.h"
 
+/* The whole presence list of k for a newcomer: every seat of the committed state, online or not
+ * (a new message). Linear in the seats: the run-time records are walked once, not looked up per
+ * seat. */
 static json_t *presence_msg(campaign *k)
 {
     json_t *seats = json_object();
     const char *id;
     json_t *v;
-    json_object_foreach(json_object_get(k->state, "seats"), id, v)
-    {
-        seat_rt *s = engine__seat_rt_get(k, id);
-        json_object_set_new(seats, id, json_boolean(s->online > 0));
-    }
+    json_t *all = json_object_get(k->state, "seats");
+    json_object_foreach(all, id, v) json_object_set_new(seats, id, json_false());
+    for (seat_rt *s = k->seats; s; s = s->next)
+        if (s->online > 0 && json_object_get(all, s->id))
+            json_object_set_new(seats, s->id, json_true());
     return proto_msg_presence(seats);
 }
 

@@ -3,6 +3,7 @@
  */
 #include "workcopy.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w)
         int last = i + 1 == p.n;
         if (wchild == bchild) {
             json_t *copy;
-            if (last && !w->append_only)
+            if (last && !w->shallow)
                 copy = workcopy__containers(wchild);
             else
                 copy = json_copy(wchild); /* shallow: a new container of shared children */
@@ -76,20 +77,72 @@ json_t *workcopy_make(const json_t *base, const op_write *writes)
     return work;
 }
 
-char *workcopy_fingerprint(const json_t *state)
+/* splitmix64's finalizer: spreads the bits of x over the whole word. */
+static uint64_t workcopy__mix(uint64_t x)
 {
-    char *s = json_dumps(state, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-    if (!s) {
-        fprintf(stderr, "tabled: cannot serialize a state\n");
-        abort();
-    }
-    return s;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
 }
 
-int workcopy_check(const json_t *state, const char *before)
+/* FNV-1a over n bytes, mixed. */
+static uint64_t workcopy__bytes(const char *s, size_t n, uint64_t type)
 {
-    char *now = workcopy_fingerprint(state);
-    int same = strcmp(now, before) == 0;
-    free(now);
-    return same ? 0 : -1;
+    uint64_t h = 0xcbf29ce484222325ull ^ type;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return workcopy__mix(h);
+}
+
+/* Rotates a member's hash so that {a: b} and {b: a}-like swaps of key and value differ. */
+static uint64_t workcopy__fingerprint_rot(uint64_t h)
+{
+    return h << 17 | h >> 47;
+}
+
+uint64_t workcopy_fingerprint(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        /* a sum over the members: the same whatever their order */
+        uint64_t h = 0x6f626a;
+        const char *k;
+        json_t *m;
+        json_object_foreach((json_t *)v, k, m) h += workcopy__mix(
+            workcopy__bytes(k, strlen(k), 1) ^ workcopy__fingerprint_rot(workcopy_fingerprint(m)));
+        return workcopy__mix(h ^ json_object_size(v));
+    }
+    case JSON_ARRAY: {
+        uint64_t h = 0x617272;
+        for (size_t i = 0; i < json_array_size(v); i++)
+            h = workcopy__mix(h * 31 + workcopy_fingerprint(json_array_get(v, i)));
+        return h;
+    }
+    case JSON_STRING:
+        return workcopy__bytes(json_string_value(v), json_string_length(v), 2);
+    case JSON_INTEGER:
+        return workcopy__mix((uint64_t)json_integer_value(v) ^ 0x696e74);
+    case JSON_REAL: {
+        double d = json_real_value(v);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return workcopy__mix(bits ^ 0x7265616c);
+    }
+    case JSON_TRUE:
+        return 0x7472756575ull;
+    case JSON_FALSE:
+        return 0x66616c7365ull;
+    default:
+        return 0x6e756c6cull;
+    }
+}
+
+int workcopy_check(const json_t *state, uint64_t before)
+{
+    return workcopy_fingerprint(state) == before ? 0 : -1;
 }

@@ -15,6 +15,7 @@
 #define TABLED_WORKCOPY_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "ops.h"
 
@@ -24,19 +25,20 @@
  * reference. The root and every object on the way down to a declared path are fresh shallow
  * copies; a declared subtree that exists gets fresh copies of all its objects and arrays (its
  * scalars, which handlers replace and never change in place, are shared), or only a shallow copy
- * of itself when append_only; every
+ * of itself when shallow; every
  * other value is the base's own (shared: read it, never change it). A declared path that runs
  * through a missing key or a non-object stops there (the handler creates the rest in a private
  * container). A malformed declared path aborts: the tables are code, not input.
  */
 json_t *workcopy_make(const json_t *base, const op_write *writes);
 
-/* The canonical text of state (sorted keys, compact) to compare before/after a handler. New
- * malloc'd string the caller frees. */
-char *workcopy_fingerprint(const json_t *state);
+/* A 64-bit fingerprint of state's content (order of object keys ignored) to compare before and
+ * after a handler: a hash, so a change goes unnoticed with a chance of about 2^-64. It walks the
+ * whole state without allocating (several times cheaper than serializing it). */
+uint64_t workcopy_fingerprint(const json_t *state);
 
 /* 0 when state still has the fingerprint `before` (from workcopy_fingerprint), else -1: a handler
  * changed a subtree it shares with the committed state. */
-int workcopy_check(const json_t *state, const char *before);
+int workcopy_check(const json_t *state, uint64_t before);
 
 #endif

@@ -13,6 +13,8 @@
  *     enc.act end (GM):    <N> commands in <s> s = <us> us/command wall, <us> us CPU
  * CPU is the process's CPU time (user + system, CLOCK_PROCESS_CPUTIME_ID): on a busy machine it
  * is the steadier figure.
+ * Then 1 000 more seats join (one event each; it prints the CPU per join) and the roll runs again
+ * with 1 009 seats connected (COMMANDS / 10 times; it prints the CPU per recipient).
  * The SQLite file lives in a fresh directory under /tmp (synchronous=NORMAL).
  */
 #ifndef _GNU_SOURCE
@@ -30,6 +32,7 @@
 #include "store.h"
 
 #define PLAYERS 8
+#define CROWD 1000
 
 typedef struct sink_ctx {
     size_t bytes, msgs;
@@ -190,6 +193,31 @@ int main(int argc, char **argv)
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;
     printf("bytes sent to the 9 seats: %zu\n", bytes);
+
+    /* A crowd: CROWD more seats join (each join is one event and one commit), then the same
+     * public roll fans out to all of them. */
+    static sink_ctx crowd[CROWD];
+    static engine_conn *cc[CROWD];
+    double j0 = clock_s(CLOCK_MONOTONIC), jc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    for (int k = 0; k < CROWD; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "Crowd %d", k + 1);
+        cc[k] = engine_conn_open(g_e, &SINK, &crowd[k]);
+        say(cc[k], json_pack("{s:s, s:s, s:s}", "t", "join", "code",
+                             json_string_value(json_object_get(made, "join_code")), "name", name));
+        engine_flush(g_e);
+    }
+    printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
+           clock_s(CLOCK_MONOTONIC) - j0, (clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
+    int nc = n / 10 > 0 ? n / 10 : 1;
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+    printf("%-22s %.2f us CPU per recipient\n", "",
+           (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
+    for (int k = 0; k < CROWD; k++)
+        engine_conn_closed(g_e, cc[k]);
+    for (int k = 0; k < CROWD; k++)
+        json_decref(crowd[k].last);
 
     json_decref(made);
     json_decref(pcs);

@@ -1514,7 +1514,7 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
     json_t *base = json_loads(text, 0, NULL);
     ck_assert_ptr_nonnull(base);
     static const op_write W[] = {{"/log", 1}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
-    char *before = workcopy_fingerprint(base);
+    uint64_t before = workcopy_fingerprint(base);
     json_t *work = workcopy_make(base, W);
     /* shared: undeclared subtrees and the log's entries; private: the containers on the way */
     ck_assert_ptr_eq(json_object_get(work, "chars"), json_object_get(base, "chars"));
@@ -1544,9 +1544,41 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
     ck_assert_ptr_null(strstr(ptext, "seats"));
     json_decref(patch);
     free(ptext);
-    free(before);
     json_decref(work);
     json_decref(base);
+}
+END_TEST
+
+START_TEST(test_fingerprint_ignores_key_order_and_sees_any_change)
+{
+    static const char *const SAME[][2] = {
+        {"{\"a\":1,\"b\":[1,2,{\"c\":\"x\"}]}", "{\"b\":[1,2,{\"c\":\"x\"}],\"a\":1}"},
+    };
+    static const char *const DIFFERENT[][2] = {
+        {"{\"a\":1}", "{\"a\":2}"},
+        {"{\"a\":1}", "{\"b\":1}"},
+        {"{\"a\":\"b\"}", "{\"b\":\"a\"}"},
+        {"[1,2]", "[2,1]"},
+        {"{\"a\":[{\"b\":{\"c\":\"deep\"}}]}", "{\"a\":[{\"b\":{\"c\":\"deeP\"}}]}"},
+        {"{\"a\":1}", "{\"a\":1.0}"},
+        {"{\"a\":true}", "{\"a\":false}"},
+        {"{\"a\":null}", "{\"a\":{}}"},
+        {"{\"a\":{},\"b\":1}", "{\"a\":{\"b\":1}}"},
+    };
+    for (size_t i = 0; i < sizeof SAME / sizeof SAME[0]; i++) {
+        json_t *x = json_loads(SAME[i][0], 0, NULL), *y = json_loads(SAME[i][1], 0, NULL);
+        ck_assert(workcopy_fingerprint(x) == workcopy_fingerprint(y));
+        json_decref(x);
+        json_decref(y);
+    }
+    for (size_t i = 0; i < sizeof DIFFERENT / sizeof DIFFERENT[0]; i++) {
+        json_t *x = json_loads(DIFFERENT[i][0], JSON_DECODE_ANY, NULL);
+        json_t *y = json_loads(DIFFERENT[i][1], JSON_DECODE_ANY, NULL);
+        ck_assert_msg(workcopy_fingerprint(x) != workcopy_fingerprint(y), "%s vs %s",
+                      DIFFERENT[i][0], DIFFERENT[i][1]);
+        json_decref(x);
+        json_decref(y);
+    }
 }
 END_TEST
 
@@ -1984,8 +2016,12 @@ static Suite *engine_suite(void)
 
     tc = tcase(s, "host");
     tcase_add_test(tc, test_host_creates_lists_and_retries_campaigns);
+
+    tc = tcase(s, "copy-on-write");
+    tcase_set_timeout(tc, 120); /* the property test runs ~1 000 commands (slow under ASan) */
     tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
 
