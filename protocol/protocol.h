@@ -71,6 +71,8 @@ int proto_pointer_index(const char *token, size_t *index);
  * gained one entry and lost its oldest costs two ops); otherwise common indexes recurse, surplus
  * old elements are removed from the highest index down and new ones added by index.
  * A root whose type changes (or a changed scalar root) is one "replace" at path "".
+ * Cost: a subtree that is the same pointer in both documents is skipped at once, so diffing two
+ * states that share what did not change (copy-on-write) costs only what changed.
  * Object keys containing a NUL byte are not supported.
  */
 json_t *proto_patch_diff(const json_t *old_doc, const json_t *new_doc);

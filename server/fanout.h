@@ -9,7 +9,8 @@
  * that the GM did something secret); seqs a seat receives are therefore increasing, not
  * consecutive (protocol/PROTOCOL.md).
  *
- * Internal to server/ (engine.c); pure apart from malloc.
+ * Internal to server/: fanout_* are pure apart from malloc; engine__fan_out (engine_int.h), the
+ * pipeline's last step, walks a campaign's connections with them.
  */
 #ifndef TABLED_FANOUT_H
 #define TABLED_FANOUT_H
