@@ -117,8 +117,11 @@ int engine_flush(engine *e)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
         } else if (p->reply) {
-            char *nack = engine__dump_free(
-                proto_msg_nack(p->cmd_id, TB_INTERNAL, "the server could not save this command"));
+            char *nack = engine__dump_free(proto_msg_nack(
+                p->cmd_id, TB_INTERNAL,
+                store_disk_full(e->st)
+                    ? "the server's disk is full, so this command was not saved; try again later"
+                    : "the server could not save this command"));
             engine__send_text(p->conn, nack);
             free(nack);
             engine__count_outcome(e, p->op_label, "internal");

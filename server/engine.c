@@ -209,6 +209,18 @@ void engine_conn_set_peer(engine_conn *c, const char *addr)
     snprintf(c->peer, sizeof c->peer, "%s", addr ? addr : "");
 }
 
+void engine_conn_refuse_join(engine_conn *c)
+{
+    c->no_join = 1;
+}
+
+enum engine_seated engine_conn_seated(const engine_conn *c)
+{
+    return c->role == ROLE_NONE     ? ENGINE_SEATED_NONE
+           : c->role == ROLE_PLAYER ? ENGINE_SEATED_PLAYER
+                                    : ENGINE_SEATED_GM;
+}
+
 void engine_conn_closed(engine *e, engine_conn *c)
 {
     c->dead = 1;

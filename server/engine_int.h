@@ -63,6 +63,7 @@ struct engine_conn {
     int closing;
     int joins;
     char peer[64];       /* remote address ("" when the transport gave none) */
+    int no_join;         /* admitted into the room kept for the GM: join is refused */
     int bad;             /* refused messages in the current window */
     uint64_t bad_since;  /* start of the window */
     seat_rt host_bucket; /* the host has no campaign: its bucket lives here */

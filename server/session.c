@@ -227,6 +227,12 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
         engine__close_conn(c, 1008, "too many joins");
         return;
     }
+    if (c->no_join) {
+        /* A seat made here would belong to a socket about to be closed: refuse before anything. */
+        engine__send_error(c, TB_RATE_LIMITED, "the server is full; try again later");
+        engine__close_conn(c, 1013, "the server is full; try again later");
+        return;
+    }
     if (join_throttled(e, c))
         return;
     campaign *k = find_by_join_code(e, m->code);
