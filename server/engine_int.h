@@ -118,6 +118,7 @@ struct host_op;
 /* engine.c — small helpers, connections, life cycle, metrics */
 uint64_t engine__mono_ns(void);
 int64_t engine__wall_ms(void);
+int64_t engine__command_ms(const engine *e, int64_t seq);
 char *engine__dump_free(json_t *msg);
 void engine__send_shared(engine_conn *c, engine_msg *m);
 void engine__send_text(engine_conn *c, const char *text);

@@ -41,7 +41,7 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
 {
     tb_err err = {0};
     json_t *result = NULL, *work;
-    int64_t now = engine__wall_ms();
+    int64_t now = engine__command_ms(e, engine__current_seq(k) + 1);
     op_ctx ctx = {.seat = c->seat,
                   .is_gm = c->role == ROLE_GM,
                   .dice = e->dice,

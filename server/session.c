@@ -256,7 +256,7 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
         return;
     }
     json_t *work = NULL;
-    int64_t now = engine__wall_ms();
+    int64_t now = engine__command_ms(e, k->seq + 1);
     op_ctx ctx = {.seat = "",
                   .dice = e->dice,
                   .secret = e->secret,
