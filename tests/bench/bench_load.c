@@ -59,7 +59,7 @@ typedef struct table {
 
 static struct {
     int port, relay, tables, seats, window, idle, commands;
-    double seconds, timeout;
+    double seconds, timeout, hold, settle;
     long pid;
     const char *host_token, *save, *resume;
     struct lws_context *ctx;
@@ -488,6 +488,15 @@ static int callback_client(struct lws *wsi, enum lws_callback_reasons reason, vo
                 return -1;
         }
         return 0;
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if (B.phase != 4 && len >= 2) {
+            char why[160];
+            const unsigned char *p = in;
+            snprintf(why, sizeof why, "status %d, %.*s", p[0] << 8 | p[1], (int)(len - 2),
+                     (const char *)in + 2);
+            fail("the server closed a socket", why);
+        }
+        return 0;
     case LWS_CALLBACK_CLIENT_CLOSED:
         s->state = ST_CLOSED;
         s->wsi = NULL;
@@ -576,7 +585,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench_load --port N [--relay] [--pid PID] [--host-token TOK]\n"
             "                  [--tables T] [--seats S] [--seconds X] [--commands N] [--idle]\n"
-            "                  [--window W] [--save FILE | --resume FILE] [--timeout SECONDS]\n");
+            "                  [--window W] [--save FILE | --resume FILE] [--timeout SECONDS]\n"
+            "                  [--settle SECONDS] [--hold SECONDS]\n");
     exit(2);
 }
 
@@ -587,6 +597,7 @@ int main(int argc, char **argv)
     B.window = 64;
     B.seconds = 5;
     B.timeout = 300;
+    B.settle = 3;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--relay"))
@@ -615,6 +626,10 @@ int main(int argc, char **argv)
             B.save = argv[++i];
         else if (!strcmp(a, "--resume"))
             B.resume = argv[++i];
+        else if (!strcmp(a, "--settle"))
+            B.settle = atof(argv[++i]);
+        else if (!strcmp(a, "--hold"))
+            B.hold = atof(argv[++i]);
         else if (!strcmp(a, "--timeout"))
             B.timeout = atof(argv[++i]);
         else
@@ -679,8 +694,19 @@ int main(int argc, char **argv)
     }
     if (B.save && !B.failed && save_tokens(B.save))
         fprintf(stderr, "bench_load: cannot write %s\n", B.save);
-    if (B.idle && !B.failed)
+    if (B.idle && !B.failed) {
+        /* idle seats: measured after they were idle a while (the server may give back heap
+         * on a timer) */
+        for (double t_idle = now_s(); now_s() - t_idle < B.settle;)
+            lws_service(B.ctx, 0);
         rss_after = B.pid ? proc_rss_kb(B.pid) : -1;
+    }
+    if (B.hold > 0 && !B.failed) {
+        /* keep the seats connected (for a look at the server from outside) */
+        fprintf(stderr, "bench_load: holding %d seats for %.0f s\n", B.total, B.hold);
+        for (double t_hold = now_s(); now_s() - t_hold < B.hold;)
+            lws_service(B.ctx, 0);
+    }
 
     qsort(B.lat, B.n_lat, sizeof *B.lat, cmp_double);
     double load_s = B.t_load1 - B.t_load0;

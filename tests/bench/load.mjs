@@ -2,7 +2,8 @@
 // The load benchmark (issue 10), one command from the repository root:
 //
 //   node tests/bench/load.mjs [--quick] [--sync normal|full|both] [--only LIST] [--seconds N]
-//                             [--idle-seats N] [--wide-seats N] [--json FILE] [--no-build]
+//                             [--idle-seats N] [--wide-seats N] [--join-window N] [--json FILE]
+//                             [--no-build]
 //
 // Builds build/ (plain, optimised) unless --no-build, then for every scenario starts a fresh
 // `tabled serve` (temporary database, loopback, --rate-limit 0) and, in the same run, the bare
@@ -15,6 +16,7 @@
 //   idle     --idle-seats idle seats (default 1000): time to join, RSS per seat, then a restart
 //            of the server and the time to resume them all (and RSS per seat after the resume)
 // 1x8 and 100x8 run once per --sync mode (default both); 1xN and idle with --sync normal.
+// --join-window: seats between connect and welcome at once (default 16).
 // --quick: 2 s per load phase and 200 seats for 1xN and idle (a run takes well under 2 minutes).
 // See tests/bench/README.md for what each figure means. Loopback only; stops by itself.
 
@@ -28,7 +30,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 
 function parseArgs(argv) {
-  const o = { quick: false, sync: 'both', only: null, seconds: null, idleSeats: null, wideSeats: null, json: null, build: true };
+  const o = { quick: false, sync: 'both', only: null, seconds: null, idleSeats: null, wideSeats: null, joinWindow: 16, json: null, build: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -42,9 +44,10 @@ function parseArgs(argv) {
     else if (a === '--seconds') o.seconds = Number(v());
     else if (a === '--idle-seats') o.idleSeats = Number(v());
     else if (a === '--wide-seats') o.wideSeats = Number(v());
+    else if (a === '--join-window') o.joinWindow = Number(v());
     else if (a === '--json') o.json = v();
     else if (a === '--help' || a === '-h') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 20).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 22).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (see --help)`);
   }
@@ -136,7 +139,7 @@ const startRelay = () => startProc(RELAY, ['--port', '0'], /relay listening on p
 /** Runs the load client; resolves its JSON result. */
 function runLoad(args, timeoutS) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(LOAD, [...args, '--timeout', String(timeoutS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(LOAD, [...args, '--window', String(opt.joinWindow), '--timeout', String(timeoutS)], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(proc);
     let out = '';
     let err = '';
