@@ -134,6 +134,12 @@ async function startTabled(db, sync, port = 0) {
   }
 }
 
+/** e with the last lines the server wrote on stderr. */
+function withStderr(e, srv) {
+  const tail = srv.stderr().trim().split('\n').slice(-10).join('\n');
+  return new Error(tail ? `${e.message}\nserver stderr:\n${tail}` : e.message);
+}
+
 const startRelay = () => startProc(RELAY, ['--port', '0'], /relay listening on port (\d+)/);
 
 /** Runs the load client; resolves its JSON result. */
@@ -192,6 +198,8 @@ async function loadScenario(name, T, S, sync, { withRelay }) {
   let r;
   try {
     r = await runLoad(['--port', String(srv.port), '--pid', String(srv.proc.pid), '--host-token', srv.hostToken, ...base], timeout);
+  } catch (e) {
+    throw withStderr(e, srv);
   } finally {
     await stopProc(srv);
   }
@@ -260,6 +268,8 @@ async function scenarioIdle() {
   let tJoin;
   try {
     tJoin = await runLoad(['--port', String(port), '--pid', String(srv.proc.pid), '--host-token', srv.hostToken, ...args, '--save', tok], timeout);
+  } catch (e) {
+    throw withStderr(e, srv);
   } finally {
     await stopProc(srv);
   }
@@ -267,6 +277,8 @@ async function scenarioIdle() {
   let tResume;
   try {
     tResume = await runLoad(['--port', String(port), '--pid', String(srv.proc.pid), '--resume', tok, '--idle'], timeout);
+  } catch (e) {
+    throw withStderr(e, srv);
   } finally {
     await stopProc(srv);
   }
@@ -326,26 +338,23 @@ async function main() {
   const want = (n) => !opt.only || opt.only.includes(n);
   const syncs = opt.sync === 'both' ? ['normal', 'full'] : [opt.sync];
   const t0 = Date.now();
-  for (const s of syncs) {
-    if (want('1x8')) {
-      await scenarioSmall(s);
-      printRows();
+  const failures = [];
+  // a scenario that fails is reported and the others still run
+  const run = async (label, fn) => {
+    try {
+      await fn();
+    } catch (e) {
+      failures.push(`${label}: ${e.message}`);
+      console.log(`| ${label} | FAILED (see below) | | | | |`);
     }
-  }
-  for (const s of syncs) {
-    if (want('100x8')) {
-      await scenarioTables(s);
-      printRows();
-    }
-  }
-  if (want('1xN')) {
-    await scenarioWide();
     printRows();
-  }
-  if (want('idle')) {
-    await scenarioIdle();
-    printRows();
-  }
+  };
+  for (const s of syncs) if (want('1x8')) await run(`1x8 --sync ${s}`, () => scenarioSmall(s));
+  for (const s of syncs) if (want('100x8')) await run(`100x8 --sync ${s}`, () => scenarioTables(s));
+  if (want('1xN')) await run(`1x${opt.wideSeats}`, scenarioWide);
+  if (want('idle')) await run(`${opt.idleSeats} idle seats`, scenarioIdle);
+  for (const f of failures) console.log(`\nFAILED ${f}`);
+  if (failures.length) process.exitCode = 1;
   console.log('');
   console.log(`done in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   if (opt.json) fs.writeFileSync(opt.json, JSON.stringify({ commit, opt, results, raw }, null, 2));
