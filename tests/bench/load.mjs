@@ -122,11 +122,19 @@ async function stopProc(p, signal = 'SIGTERM') {
   clearTimeout(t);
 }
 
+// The bench's seats are bots that send nothing while idle (the web client pings every 20 s): a
+// server that closes silent sockets (--idle-timeout) gets an hour.
+let serveHelp = null;
+function idleArgs() {
+  serveHelp ??= spawnSync(TABLED, ['serve', '--help'], { encoding: 'utf8' }).stdout || '';
+  return serveHelp.includes('--idle-timeout') ? ['--idle-timeout', '3600'] : [];
+}
+
 async function startTabled(db, sync, port = 0) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await startProc(TABLED, ['serve', '--port', String(port), '--bind', '127.0.0.1', '--db', db, '--web', path.join(root, 'web-static'),
-        '--rate-limit', '0', '--sync', sync], /listening on port (\d+)/);
+        '--rate-limit', '0', '--sync', sync, ...idleArgs()], /listening on port (\d+)/);
     } catch (e) {
       if (attempt >= 30 || !/cannot listen/.test(e.message)) throw e;
       await sleep(200); // a restart may race the kernel releasing the port
