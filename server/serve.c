@@ -19,6 +19,7 @@
 
 #include "backup.h"
 #include "engine.h"
+#include "heaptrim.h"
 #include "osrand.h"
 #include "rng.h"
 #include "store.h"
@@ -26,6 +27,17 @@
 
 #define TABLED_VERSION "0.1.0"
 #define MAX_QUEUED_MSGS 2048
+/* Memory per connection (tests/bench/README.md, "Memory"). lws keeps an rx buffer of
+ * WS_RX_CHUNK bytes per WebSocket for its whole life, and delivers a frame in chunks of at most
+ * that size; messages are joined here and limited over all their chunks (max_message), so the
+ * chunk size bounds memory, not messages. WS_TX_PACKET is the most one send() may carry: with 0,
+ * lws 4.1 caps a send() at the rx buffer size and copies the rest of every larger message into a
+ * buffer of its own per connection (a state or presence list of a big table, to every seat). */
+#define WS_RX_CHUNK 1024
+#define WS_TX_PACKET (1024 * 1024)
+/* A heap that holds more than this many free bytes is trimmed, once a second at most. */
+#define TRIM_PERIOD_MS 1000
+#define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
 /* The rule systems' sample characters (rules/<system>/samples/<name>.json) are served from the source
@@ -50,6 +62,7 @@ typedef struct server {
     uv_loop_t loop;
     uv_signal_t sigint, sigterm;
     uv_prepare_t flush;
+    heaptrim *trim;
     struct lws_context *lws;
     store *st;
     engine *eng;
@@ -679,7 +692,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
 
 static const struct lws_protocols PROTOCOLS[] = {
     {"http", callback_http, sizeof(http_req), 0, 0, NULL, 0},
-    {"tabled.v1", callback_ws, sizeof(ws_conn), 4096, 0, NULL, 0},
+    {"tabled.v1", callback_ws, sizeof(ws_conn), WS_RX_CHUNK, 0, NULL, WS_TX_PACKET},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -978,6 +991,7 @@ int serve_run(const serve_opts *o)
     srv.flush.data = &srv;
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
+    srv.trim = heaptrim_start(&srv.loop, TRIM_PERIOD_MS, TRIM_MIN_FREE);
     uv_timer_init(&srv.loop, &srv.sweep);
     srv.sweep.data = &srv;
     uv_timer_start(&srv.sweep, on_sweep, 500, 500);
@@ -1034,6 +1048,7 @@ out_lws:
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
+    heaptrim_stop(srv.trim);
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
     uv_close((uv_handle_t *)&srv.sweep, NULL);
     uv_close((uv_handle_t *)&srv.wal_timer, NULL);
