@@ -516,9 +516,9 @@ static const op_arg ARGS_NONE[] = {
 };
 
 /* Every encounter op may change the encounter, the characters its combatants were made from
- * (write_back) and the logs. */
-static const op_write W_ENC[] = {{"/enc", 0}, {"/gm/enc", 0}, {"/chars", 0}, {"/gm/npcs", 0},
-                                 OP_WRITES_LOGS, {NULL, 0}};
+ * (write_back), what one seat learned (/private/<seat>/social: cot.social) and the logs. */
+static const op_write W_ENC[] = {{"/enc", 0},     {"/gm/enc", 0}, {"/chars", 0}, {"/gm/npcs", 0},
+                                 {"/private", 0}, OP_WRITES_LOGS, {NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},
