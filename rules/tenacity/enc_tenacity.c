@@ -603,6 +603,102 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     return done(e, 0);
 }
 
+/* ---- social standing (003:49, 003:70) ----
+ * /enc/standing/<actor>/<target>: the actor's standing in the target's eyes, 0..10, public (the
+ * scale is on the table). It starts where the narrator sets it (`standing`), 5 when unset (003:70
+ * "Usually you start in a neutral position such as 5"). */
+
+#define STANDING_TOP 10  /* 003:70 "usually 1-10"; "reach the top of the scale (usually 10)" */
+#define STANDING_START 5 /* 003:70 */
+
+static json_t *standing_slot(rules_enc *e, const char *actor)
+{
+    json_t *all = json_object_get(e->enc, "standing");
+    if (!json_is_object(all)) {
+        all = json_object();
+        json_object_set_new(e->enc, "standing", all);
+    }
+    json_t *mine = json_object_get(all, actor);
+    if (!json_is_object(mine)) {
+        mine = json_object();
+        json_object_set_new(all, actor, mine);
+    }
+    return mine;
+}
+
+static int standing_of(rules_enc *e, const char *actor, const char *target)
+{
+    json_t *v =
+        json_object_get(json_object_get(json_object_get(e->enc, "standing"), actor), target);
+    return json_is_integer(v) ? (int)json_integer_value(v) : STANDING_START;
+}
+
+/* GM: where `target`'s standing in the eyes of `target2` starts or stands (003:70). */
+static int act_standing(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
+    int v = rules_arg_int(a, "value");
+    json_object_set_new(standing_slot(e, who), eyes, json_integer(v));
+    rules_enc_log(e, "standing", NULL, NULL, "%s's standing with %s is %d of %d (003:70)",
+                  rules_enc_name(e, who), rules_enc_name(e, eyes), v, STANDING_TOP);
+    return 0;
+}
+
+/* 003:49 "CHANGE SOCIAL STANDING: On a successful skill check you improve your social standing on
+ * the social scale by your skill's impact roll. On a fail, your social standard declines by your
+ * opponent's impact roll." A contest like any other (ties to the defender, 003:68; spin and pushes
+ * as in every check); 10 wins the social challenge, 0 loses all credibility (003:70). */
+static int act_social(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *actor = e->actor, *target = rules_arg_str(a, "target");
+    const char *skill = skill_arg(a);
+    int rc = require_able(e, actor, "social", err);
+    if (!rc)
+        rc = require_target(e, actor, target, err);
+    if (!rc)
+        rc = require_skill_free(e, actor, skill, err);
+    if (rc)
+        return rc;
+    int before = standing_of(e, actor, target);
+    if (before <= 0 || before >= STANDING_TOP)
+        return rules_enc_rule(err, "%s's social contest with %s is over (%s, 003:70)",
+                              rules_enc_name(e, actor), rules_enc_name(e, target),
+                              before <= 0 ? "no credibility left" : "won");
+    int edge = ten_take_action(e, actor, err);
+    if (edge < 0)
+        return err->code;
+    ten_contest c;
+    ten_log l;
+    log_init(e, &l, "social");
+    if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
+        log_drop(&l);
+        return rc;
+    }
+    int moved = c.impact;
+    if (!c.success) {
+        json_t *dd = json_array();
+        moved = roll_impact(e, &c.def, 0, 0, dd);
+        log_side(e, &l, dd, target, "opp_impact", moved);
+        json_decref(dd);
+    }
+    int after = before + (c.success ? moved : -moved);
+    after = after < 0 ? 0 : after > STANDING_TOP ? STANDING_TOP : after;
+    json_object_set_new(standing_slot(e, actor), target, json_integer(after));
+    log_both(&l, "standing", json_integer(after));
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s works on %s", rules_enc_name(e, actor),
+                        rules_enc_name(e, target));
+    log_skill(e, &l, actor, skill);
+    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": standing %d → %d of %d%s", before, after,
+                        STANDING_TOP,
+                        after >= STANDING_TOP ? ": the social challenge is won (003:70)"
+                        : after <= 0          ? ": all credibility lost (003:70)"
+                                              : "");
+    log_write(&l);
+    return done(e, 0);
+}
+
 static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
@@ -1205,6 +1301,13 @@ static const rules_param P_OVERFLOW[] = {
     {0},
 };
 static const rules_param P_NONE[] = {{0}};
+static const rules_param P_SOCIAL[] = {P_TARGET, P_SKILL, P_ROLL, P_DEF, {0}};
+static const rules_param P_STANDING[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whose standing"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "in whose eyes"},
+    {"value", RULES_PARAM_INT, 0, STANDING_TOP, STANDING_START, 0, "where it stands (5 neutral)"},
+    {0},
+};
 
 static const rules_enc_action ACTIONS[] = {
     {"initiative", "Roll initiative", RULES_ENC_GM, P_INITIATIVE, wrap_initiative, "003:85-86"},
@@ -1226,6 +1329,8 @@ static const rules_enc_action ACTIONS[] = {
     {"overflow", "Over max stress: wound or unconscious", RULES_ENC_OWNER, P_OVERFLOW, act_overflow,
      "003:66, 003:106"},
     {"spotlight", "Put in the spotlight", RULES_ENC_GM, P_PASS, wrap_spotlight, "003:84"},
+    {"social", "Change social standing", RULES_ENC_TURN, P_SOCIAL, act_social, "003:49, 003:70"},
+    {"standing", "Set the social standing", RULES_ENC_GM, P_STANDING, act_standing, "003:70"},
     {0},
 };
 

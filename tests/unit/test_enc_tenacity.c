@@ -661,6 +661,38 @@ START_TEST(group_edge_is_an_extra_hero_die)
 }
 END_TEST
 
+/* 003:49, 003:70: a success moves the standing up by the impact rolled, a failure down by the
+ * opponent's impact; it starts at 5 or where the narrator sets it; 0 ends the contest. */
+START_TEST(social_standing_moves_by_impact_and_ends_at_0_or_10)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa works on the goblin with Telekinesis: [8,5] → 11 vs 2d6 [2,3] = 5: success, impact
+     * 1d4 [3]: standing 5 → 8 */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 2, 3, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "social", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    json_t *st = json_object_get(json_object_get(f.enc, "standing"), "e1");
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "e3")), 8);
+    fx_free(&f);
+
+    fx_party(&f, NULL);
+    /* the narrator starts Missa at 2; [3,1] → 6 vs the goblin's [6,6] = 12: failure, and the
+     * goblin's impact 1d4 [4] takes the standing to 0: all credibility lost */
+    static const int E[] = {7, 3, 4, 2, 3, 3, 3, 1, 6, 6, 4};
+    fx_dice(&f, E, N_ELEMS(E));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "gm", NULL, "standing", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":11}",
+            TB_BAD_REQUEST, "value");
+    OK(&f, "gm", NULL, "standing", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":2}");
+    OK(&f, "p1", NULL, "social", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    st = json_object_get(json_object_get(f.enc, "standing"), "e1");
+    ck_assert_int_eq(json_integer_value(json_object_get(st, "e3")), 0);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(npc_numbers_stay_out_of_the_public_log)
 {
     fx f;
@@ -704,6 +736,7 @@ int main(void)
     tcase_add_test(tr, full_defence_gives_the_defender_an_advantage_die);
     tcase_add_test(tr, coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend);
     tcase_add_test(tr, npc_numbers_stay_out_of_the_public_log);
+    tcase_add_test(tr, social_standing_moves_by_impact_and_ends_at_0_or_10);
     suite_add_tcase(s, tr);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
