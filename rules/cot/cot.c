@@ -420,7 +420,7 @@ static json_t *cot_derive(const json_t *sheet)
 }
 
 /* The encounter modules of rules/cot/enc_cot.c (chases and social calls are not written yet). */
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", NULL};
+static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.chase", NULL};
 
 /* 000:227 "Loyalties are representative of the ideals and relationships that drive your
  * character": what a character holds dear is the player's to reveal (issue 11). */

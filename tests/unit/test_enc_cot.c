@@ -276,7 +276,8 @@ START_TEST(registered_modules_match_the_system_list)
         ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
         ck_assert_str_eq(mod->system, "cot");
     }
-    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(n, 3);
+    ck_assert_ptr_nonnull(rules_module_find("cot.chase"));
     ck_assert_ptr_nonnull(rules_module_find("cot.initiative"));
     ck_assert_ptr_nonnull(rules_module_find("cot.warfare"));
 }
@@ -819,6 +820,226 @@ START_TEST(stage_option_picks_the_initiative_pool)
 }
 END_TEST
 
+/* ---- Chases (000:139-171) ---- */
+
+/* Runner (crew, p1): Muscle 2, Athletics 1, Fingers 2, Driving 1. Cop (police, NPC): Muscle 3,
+ * Fingers 2, Driving 2. */
+#define RUNNER                                                                                     \
+    "{\"abilities\":{\"muscle\":2,\"fingers\":2,\"brains\":2,\"it\":2},"                           \
+    "\"skills\":{\"athletics\":1,\"driving\":1}}"
+#define COP                                                                                        \
+    "{\"abilities\":{\"muscle\":3,\"fingers\":2,\"brains\":2,\"it\":2},\"skills\":{\"driving\":2}" \
+    "}"
+
+/* A foot chase at the given Distance: Runner's slot 11 (Cover 6), Cop's slot 7 (Cover 5). */
+static void chase(fixture *f, const char *options)
+{
+    fx_start(f, "cot.chase", options);
+    /* Runner: initiative Muscle+Athletics 3k2 = 11; Cover Muscle+Resist 2k2 = 6 (000:146) */
+    DICE(f, 6, 5, 1, 3, 3);
+    fx_add(f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    /* Cop: initiative 3k3 = 7; Cover 3k3 = 5 */
+    DICE(f, 4, 2, 1, 2, 2, 1);
+    fx_add(f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+static int dist_of(fixture *f, const char *cid)
+{
+    return (int)json_integer_value(json_object_get(comb(f, cid), "distance"));
+}
+
+START_TEST(chase_accelerate_close_and_escape)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":2}");
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "pool")), "Muscle+Athletics");
+    ck_assert_int_eq(dist_of(&f, "e2"), 2); /* the GM's initial Distance (000:146) */
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "distance"));
+    /* the Target's actions are not a Pursuer's, and the other way round */
+    refused(&f, "p1", "e1", "takedown", "{\"target\":\"e2\"}", TB_RULE,
+            "only a Pursuer may make a Takedown");
+    refused(&f, "p1", "e1", "close", "{\"target\":\"e2\"}", TB_RULE, "only a Pursuer may Close");
+    /* Distance 2 is short of the fastest Pursuer's Velocity (Muscle 3): 000:157 */
+    refused(&f, "p1", "e1", "escape", NULL, TB_RULE,
+            "the nearest Pursuer is at Distance 2: escaping needs Distance 3");
+    /* melee needs Distance 0 (000:151) */
+    refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}", TB_RULE,
+            "Cop is at Distance 2: a melee attack needs Distance 0");
+    /* Accelerate: the Cop opposes first (3k3 = 5), Runner 3k2 = 7 beats it: Distance 3 */
+    DICE(&f, 2, 2, 1, 4, 3, 1);
+    ACT_OK(&f, "p1", "e1", "accelerate", NULL);
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    json_t *x = last_log(&f, "accelerate");
+    ck_assert_str_eq(log_text(x), "Runner takes slot 11 and accelerates away from Cop: Muscle+"
+                                  "Athletics 3k2 → 4 3 [1] = 7: success (000:153)");
+    /* the NPC's total (the difficulty it set) is the GM's */
+    ck_assert_ptr_null(json_object_get(json_object_get(x, "result"), "difficulty"));
+    ck_assert_int_eq(result_int(last_gm_log(&f, "accelerate"), "difficulty"), 5);
+    ck_assert_ptr_null(last_log(&f, "oppose"));
+    /* Cop's slot: Close; Runner opposes with 12, the Cop's 4 fails: Distance stays 3 */
+    DICE(&f, 6, 6, 1, 2, 1, 1);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    ck_assert_str_eq(log_text(last_log(&f, "close")), "Cop takes slot 7 and closes on Runner: "
+                                                      "failure (000:169)");
+    /* round 2: Distance 3 = the Cop's Velocity; Runner escapes without a roll */
+    ck_assert_int_eq(round_no(&f), 2);
+    ACT_OK(&f, "p1", "e1", "escape", NULL);
+    ck_assert_str_eq(out_of(&f, "e1"), "escaped");
+    ck_assert_str_eq(log_text(last_log(&f, "escape")),
+                     "Runner takes slot 11 and the crew escape: the chase is theirs (000:157)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_takedown_fails_by_two_then_catches)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":0}");
+    /* Shake into a crowd: cramped, no roll (000:155) */
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"crowd\"}");
+    ck_assert(json_is_true(json_object_get(f.enc, "cramped")));
+    refused(&f, "gm", "e2", "takedown", "{\"target\":\"e2\"}", TB_BAD_REQUEST,
+            "cannot target themselves");
+    /* Takedown: Runner 11 against the Cop's 9: failed, Distance 0 + 2 (000:161) */
+    DICE(&f, 6, 5, 1, 3, 3, 3);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 2);
+    ck_assert_ptr_null(out_of(&f, "e1"));
+    /* round 2: Runner passes; the Cop is at Distance 2 */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}", TB_RULE,
+            "Cop is at Distance 2: a Takedown needs Distance 0");
+    refused(&f, "gm", "e2", "shake", NULL, TB_RULE, "only the Target may Shake");
+    /* Close: Runner 5, the Cop 6: Distance 1 (000:169) */
+    DICE(&f, 3, 2, 1, 2, 2, 2);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 1);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_obstacle_moves_each_pursuer)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":1}");
+    refused(&f, "p1", "e1", "shake", "{\"how\":\"obstacle\"}", TB_BAD_REQUEST,
+            "an obstacle needs the difficulty");
+    refused(&f, "p1", "e1", "shake", "{\"how\":\"dislodge\",\"target\":\"e2\"}", TB_RULE,
+            "only a Pursuer who Boarded can be dislodged");
+    /* obstacle 8: Runner 9 clears it (+1), the Cop's 5 does not (+1 more): Distance 3 */
+    DICE(&f, 5, 4, 1, 2, 2, 1);
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"obstacle\",\"difficulty\":8}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    ck_assert_str_eq(log_text(last_log(&f, "obstacle")),
+                     "Cop tackles the obstacle: held up; Distance 3 (000:155)");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "obstacle"), "total"), 5);
+    fx_free(&f);
+}
+END_TEST
+
+/* A vehicle chase: the van (Runner drives, Mack rides) and the Cop's cruiser. */
+START_TEST(chase_vehicle_passengers_and_body)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "pool")), "Fingers+Driving");
+    /* Runner: initiative Fingers+Driving 3k2 = 11; Cover 6 */
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    /* Cop: Fingers+Driving 4k2 = 7; Cover 5 */
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    /* Mack (crew, p2): 3k2 = 3; Cover 2 */
+    DICE(&f, 2, 1, 1, 1, 1);
+    fx_add(&f, "e3", "Mack", "crew", "p2", 0, RUNNER);
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1,\"speed\":2,\"body\":10}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e3\",\"vehicle\":\"van\"}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"speed\":3,\"body\":12,"
+           "\"ram_bonus\":2}");
+    refused(&f, "p1", "e1", "vehicle", "{\"target\":\"e1\",\"vehicle\":\"bike\"}", TB_FORBIDDEN,
+            "");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    /* slot 11 (crew): Mack rides, he cannot Accelerate (000:153) */
+    refused(&f, "p2", "e3", "accelerate", NULL, TB_RULE,
+            "Mack is a passenger: in a vehicle only the driver may Accelerate");
+    /* Runner hits the cruiser with bare hands at Distance 0: Muscle 2 + Hand to Hand 0 = 2k2 = 3
+     * against its Body 12: Body 12 - 1 = 11 (000:151, 000:134) */
+    DICE(&f, 2, 1);
+    ACT_OK(&f, "p1", "e1", "attack", "{\"target\":\"e2\",\"at_vehicle\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "body", -1), 11);
+    ck_assert_str_eq(log_text(last_log(&f, "attack")),
+                     "Runner takes slot 11 and attacks the vehicle of Cop: 2k2 → 2 1 = 3: "
+                     "the vehicle loses Body (000:151)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_speed_closes_on_muscles_to_zero_and_rams)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":4}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"speed\":3,\"body\":12,"
+           "\"ram_bonus\":2}");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "board", "{\"target\":\"e1\"}", TB_RULE,
+            "Board is only for a Pursuer in a vehicle against a Target in a vehicle");
+    refused(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}", TB_RULE,
+            "Cop is at Distance 4: a Ram needs Distance 0");
+    /* Speed against Muscles: Close brings the Distance to 0, no roll (000:169) */
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 0);
+    ck_assert_str_eq(log_text(last_log(&f, "close")),
+                     "Cop takes slot 7 and runs Runner down at Speed: Distance 0 (000:169)");
+    /* round 2 */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* Ram: Fingers 2 + Driving 2 + 2 (the cruiser) = 6k2 = 11 exceeds Cover 6 by 5: Cover 1 */
+    DICE(&f, 6, 5, 1, 1, 1, 1);
+    ACT_OK(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "cover", -1), 1);
+    ck_assert_str_eq(log_text(last_log(&f, "ram")), "Cop takes slot 7 and rams Runner: Runner "
+                                                    "loses Cover (000:134)");
+    /* round 3: the Cop gives up */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    ACT_OK(&f, "gm", "e2", "fall_off", NULL);
+    ck_assert_str_eq(out_of(&f, "e2"), "fell off");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_board_and_dislodge)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* Board: Runner's Fingers+Driving 3k2 = 4, the Cop's Muscle+Athletics 3k3 = 6: on board */
+    DICE(&f, 2, 2, 1, 2, 2, 2);
+    ACT_OK(&f, "gm", "e2", "board", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "boarded"));
+    ck_assert_str_eq(log_text(last_log(&f, "board")),
+                     "Cop takes slot 7 and jumps for Runner's vehicle: on board (000:163)");
+    /* round 2: Runner swerves: the Cop holds with 3k3 = 6, Runner's 3k2 = 11: thrown off */
+    DICE(&f, 2, 2, 2, 6, 5, 1);
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"dislodge\",\"target\":\"e2\"}");
+    ck_assert_str_eq(out_of(&f, "e2"), "thrown off");
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "boarded"));
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_cot");
@@ -844,6 +1065,14 @@ int main(void)
     tcase_add_test(war, a_wounded_pc_dies_and_the_sheet_learns_wounds);
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
     suite_add_tcase(s, war);
+    TCase *ch = tcase_create("chase");
+    tcase_add_test(ch, chase_accelerate_close_and_escape);
+    tcase_add_test(ch, chase_takedown_fails_by_two_then_catches);
+    tcase_add_test(ch, chase_obstacle_moves_each_pursuer);
+    tcase_add_test(ch, chase_vehicle_passengers_and_body);
+    tcase_add_test(ch, chase_speed_closes_on_muscles_to_zero_and_rams);
+    tcase_add_test(ch, chase_board_and_dislodge);
+    suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
