@@ -661,7 +661,7 @@ static json_t *heimr_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const heimr_modules[] = {"heimr.combat", NULL};
+static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", NULL};
 
 const rules_system rules_system_heimr = {
     .id = "heimr",
