@@ -916,13 +916,24 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
         outcome = "Aware but Unconscious"; /* 000:108 */
         aware = 1;
         rules_enc_set_out(e, t, "unconscious");
+    } else if (stat_true(e, t, "wounded") || rules_enc_cond_has(e, t, "wounded")) {
+        /* 000:114 "Wounded and Aware" on a target already Wounded: a second wound kills, as
+         * 000:136 "If the target is already wounded and their Cover Score drops to 0, they are
+         * Dead" (RULES.md, cot encounters, reading 6) */
+        outcome = "Dead";
+        rules_enc_set_out(e, t, "dead");
     } else {
         outcome = "Wounded and Aware"; /* 000:114 */
         aware = 1;
         make_wounded(e, t, -1);
     }
-    if (aware)
+    if (aware) {
         rules_enc_cond_add(e, t, "aware", 0, 0);
+        /* 000:117 "If the target is Conscious and Aware they may attempt to Flee, ... Call for
+         * Help, ... or they could Square Up": the target's choice waits (action `react`) */
+        if (!rules_enc_is_out(e, t))
+            json_object_set_new(rules_enc_combatant(e, t), "drop_choice", json_string("pending"));
+    }
     json_t *res = json_pack("{s:s, s:s, s:s}", "roll", subdue ? "subdue" : "murder", "target", t,
                             "outcome", outcome);
     char head[240], tail[80], detail[120];
@@ -936,11 +947,46 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     log_action(e, "drop", &th, t, res,
                json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok),
                head, tail, detail);
-    /* 000:119 "any result where the target is Aware or made with a firearm will also make the
-     * target's allies Aware" */
-    if (aware || strcmp(sk->id, "shooting") == 0)
+    /* 000:119 "When getting the Drop on multiple people, any result where the target is Aware
+     * or made with a firearm will also make the target's allies Aware": only a Drop on several
+     * people at once (`several`); a lone target's allies learn nothing */
+    if (rules_arg_int(a, "several") && (aware || strcmp(sk->id, "shooting") == 0))
         alert_allies(e, t);
     turn_close(e, 1);
+    return 0;
+}
+
+/* The choices of a Conscious and Aware target after a Drop (000:117). */
+static const char *const DROP_CHOICES[][2] = {
+    {"flee", "tries to Flee"},
+    {"call_for_help", "calls for help: the guards' Awareness rises"},
+    {"square_up", "squares up to fight"},
+};
+
+/*
+ * The target of a Drop who is Conscious and Aware makes its choice (000:117): Flee, Call for
+ * Help or Square Up. Refused unless a Drop left that choice pending. The choice is kept on the
+ * combatant (`drop_choice`) for what follows: a Chase (000:126, the chases issue), the guards'
+ * Awareness (000:174-200), Gang Warfare (000:121). Rolls no die.
+ */
+static int act_react(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *c = rules_arg_str(a, "choice"), *name = rules_enc_name(e, e->actor);
+    json_t *me = rules_enc_combatant(e, e->actor);
+    size_t i, n = sizeof DROP_CHOICES / sizeof DROP_CHOICES[0];
+    for (i = 0; i < n && strcmp(DROP_CHOICES[i][0], c) != 0; i++)
+        ;
+    if (i == n)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "choice: '%.32s' is not one of flee, call_for_help, square_up", c);
+    if (strcmp(str_of(me, "drop_choice") ? str_of(me, "drop_choice") : "", "pending") != 0)
+        return rules_enc_rule(err,
+                              "%s has no choice to make: only a target left conscious and aware "
+                              "by getting the Drop chooses to flee, call for help or square up",
+                              name);
+    json_object_set_new(me, "drop_choice", json_string(c));
+    rules_enc_log(e, "react", NULL, json_pack("{s:s}", "choice", c), "%s %s", name,
+                  DROP_CHOICES[i][1]);
     return 0;
 }
 
@@ -1197,6 +1243,14 @@ static const rules_param DROP_PARAMS[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: fists)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"several", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "part of a Drop on several people at once (then an alarm reaches their allies)"},
+    {0},
+};
+
+static const rules_param REACT_PARAMS[] = {
+    {"choice", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "flee, call_for_help or square_up"},
     {0},
 };
 
@@ -1232,6 +1286,7 @@ static const rules_enc_action INIT_ACTIONS[] = {
     COMMON_ACTIONS,
     {"drop", "Get the Drop", RULES_ENC_TURN, DROP_PARAMS, act_drop, "000:101-119"},
     {"alert", "Mark Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:117-119"},
+    {"react", "Answer the Drop", RULES_ENC_OWNER, REACT_PARAMS, act_react, "000:117"},
     {0},
 };
 

@@ -535,7 +535,8 @@ START_TEST(drop_tables_against_training)
     fx_dice(&f, (const int[]){1, 1}, 2);
     fx_add(&f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
     ACT_OK(&f, "gm", NULL, "begin", NULL);
-    char params[160] = "{\"target\":\"e2\"";
+    /* several: the table's column for the allies is that of a Drop on several people (000:119) */
+    char params[160] = "{\"target\":\"e2\",\"several\":true";
     if (c->weapon)
         snprintf(params + strlen(params), sizeof params - strlen(params), ",\"weapon\":\"%s\"",
                  c->weapon);
@@ -592,6 +593,81 @@ START_TEST(drop_needs_an_unaware_target_and_gear)
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"skill\":\"sneak\"}", TB_BAD_REQUEST,
             "skill");
     refused(&f, "p1", NULL, "alert", "{\"target\":\"e2\"}", TB_FORBIDDEN, "GM");
+    fx_free(&f);
+}
+END_TEST
+
+/* Tommy (crew, Brass knuckles, Hand to Hand 3: 7 dice keep 3) and two guards (Training 7). */
+static void drop_scene(fixture *f, int wounded_guard)
+{
+    fx_start(f, "cot.initiative", NULL);
+    fx_dice(f, (const int[]){6}, 1);
+    fx_add(f, "e1", "Tommy", "crew", "p1", 0, TOMMY);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
+    if (wounded_guard)
+        rules_enc_cond_add(&f->e, "e2", "wounded", 0, 0);
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+/* 000:119 is about "getting the Drop on multiple people": a failed Drop on a lone guard makes
+ * that guard Aware, not every guard in the encounter. (Before the fix e3 became Aware.) */
+START_TEST(a_failed_drop_on_a_lone_target_alerts_only_the_target)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* 5 vs Training 7: Aware */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "aware"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "aware"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:114 "Wounded and Aware" on a target already Wounded: Dead (000:136 read for the Drop).
+ * (Before the fix the guard stayed Wounded and in the fight.) */
+START_TEST(murder_on_a_wounded_target_kills)
+{
+    fixture f;
+    fx_start(&f, "cot.initiative", NULL);
+    fx_dice(&f, (const int[]){6}, 1);
+    fx_add(&f, "e1", "Thug", "crew", "gm", 1, THUG);
+    fx_dice(&f, (const int[]){1, 1}, 2);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    rules_enc_cond_add(&f.e, "e2", "wounded", 0, 0);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    DICE(&f, 4, 3, 1, 1, 1); /* Murder 7 vs 7: success by 0 */
+    ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Knife\"}");
+    ck_assert_str_eq(out_of(&f, "e2"), "dead");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(last_log(&f, "drop"),
+                                                                       "result"),
+                                                       "outcome")),
+                     "Dead");
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:117: a Conscious and Aware target chooses to Flee, Call for Help or Square Up; the choice
+ * is kept on the combatant; nobody else, and nobody without a pending choice, may choose. */
+START_TEST(the_target_of_a_drop_chooses_flee_help_or_square_up)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* fails: the guard is Aware and conscious */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")), "pending");
+    refused(&f, "p1", "e2", "react", "{\"choice\":\"flee\"}", TB_FORBIDDEN, "not your");
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"dance\"}", TB_BAD_REQUEST, "flee");
+    refused(&f, "gm", "e3", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    NO_DICE(&f);
+    ACT_OK(&f, "gm", "e2", "react", "{\"choice\":\"call_for_help\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")),
+                     "call_for_help");
+    ck_assert_ptr_null(strstr(log_text(last_log(&f, "react")), "000:"));
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
     fx_free(&f);
 }
 END_TEST
@@ -831,6 +907,9 @@ int main(void)
     tcase_add_loop_test(drop, drop_tables_against_training, 0,
                         (int)(sizeof DROPS / sizeof DROPS[0]));
     tcase_add_test(drop, drop_needs_an_unaware_target_and_gear);
+    tcase_add_test(drop, a_failed_drop_on_a_lone_target_alerts_only_the_target);
+    tcase_add_test(drop, murder_on_a_wounded_target_kills);
+    tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
     suite_add_tcase(s, drop);
     TCase *war = tcase_create("warfare");
     tcase_add_test(war, cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs);
