@@ -574,12 +574,21 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s has no defense class yet: the GM sets it (bracket)",
                               rules_enc_name(e, t));
     int insp = rules_arg_int(a, "insp"), insp_dmg = rules_arg_int(a, "insp_dmg");
+    int insp_nat20 = rules_arg_int(a, "insp_nat20");
     int have = rules_enc_stat(e, me, "inspiration", 0);
-    if ((insp || insp_dmg) && npc)
+    if ((insp || insp_dmg || insp_nat20) && npc)
         return rules_enc_rule(err, "inspiration dice are the players' (004:144)");
     if (insp && have < 1)
         return rules_enc_rule(err, "%s has no inspiration die to spend (004:146)",
                               rules_enc_name(e, me));
+    /* 004:146 one die per roll; the attack and the damage are two rolls, so two dice, both in
+     * hand before the attack is rolled (validate before you roll). The die a natural 20 brings
+     * (004:373) is spent on the damage only through insp_nat20, which is never refused. */
+    if (insp + insp_dmg > have)
+        return rules_enc_rule(err,
+                              "%s has %d inspiration %s: one on the attack and one on the damage "
+                              "takes two",
+                              rules_enc_name(e, me), have, have == 1 ? "die" : "dice");
     if (!is_free && rules_enc_spend(e, me, BUDGET, 1, err))
         return err->code;
 
@@ -596,13 +605,14 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     int nat20 = r.natural == 20 && !npc;
     if (nat20)
         have++;
+    /* 004:373 "there is nothing stopping that player from spending it immediately to increase
+     * the damage" */
+    if (nat20 && insp_nat20)
+        insp_dmg = 1;
     int dmg = 0, dmg_insp = 0;
     json_t *dmg_dice = NULL;
     if (insp_dmg && !hit)
         insp_dmg = 0; /* no damage roll to add to: the die stays unspent */
-    if (insp_dmg && have < 1)
-        return rules_enc_rule(err, "%s has no inspiration die left for the damage (004:146)",
-                              rules_enc_name(e, me));
     if (hit) {
         json_t *roll = NULL;
         if (rules_dice_roll_text(die, e->rng, &roll, err)) {
@@ -929,6 +939,8 @@ static const rules_param P_ATTACK[] = {
     {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage"},
     {"insp", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the attack roll"},
     {"insp_dmg", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the damage"},
+    {"insp_nat20", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "spend the die a natural 20 brings on the damage at once"},
     {"free", RULES_PARAM_BOOL, 0, 1, 0, 0, "a free attack, no ◆ (GM only)"},
     {0},
 };
