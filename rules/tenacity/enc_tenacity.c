@@ -424,7 +424,33 @@ static int args_int(const rules_args *a, const char *name, int def)
     return def;
 }
 
+/*
+ * The checks of a roll's parameters that do not need the dice (crit, push, push_with), done
+ * before any die so that a refused action draws nothing: `crit` is hero or impact (003:28),
+ * `push_with` names spin, tenacity or negative (003:31-37) and needs `push`. Sets *push to the
+ * TENACITY_PUSH_* resources allowed (0 without a push). Returns 0 or TB_BAD_REQUEST.
+ */
+static int params_before_dice(const rules_args *a, int *push, tb_err *err)
+{
+    const char *crit = args_str(a, "crit"), *with = args_str(a, "push_with");
+    *push = 0;
+    if (crit && strcmp(crit, "hero") != 0 && strcmp(crit, "impact") != 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "crit: '%.20s' is not a choice: a natural 10 adds a hero die (hero) or an "
+                       "impact die (impact)",
+                       crit);
+    int allowed = tenacity_push_resource(with);
+    if (!allowed)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "push_with: '%.20s' is not a resource: spin, tenacity or negative", with);
+    if (with && !args_int(a, "push", 0))
+        return tb_fail(err, TB_BAD_REQUEST, "push_with: only with push");
+    *push = args_int(a, "push", 0) ? allowed : 0;
+    return 0;
+}
+
 /* Spin from the actor's roll (003:30, 003:95) and a push (003:34-37): applied to the stats. */
+/* `push`: the TENACITY_PUSH_* resources the player lets the push spend (0: no push). */
 static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int push, ten_log *l)
 {
     if (!s->hero)
@@ -433,7 +459,7 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
         tenacity_push p;
         int gain = tenacity_spin_gain(&s->r, 0, 1);
         int spin = ten_spin(e, s->cid), tn = rules_enc_stat(e, s->cid, "tenacity", 0);
-        if (tenacity_push_plan(def - s->total + 1, spin, tn, gain, &p) == 0) {
+        if (tenacity_push_plan_with(def - s->total + 1, spin, tn, gain, push, &p) == 0) {
             ten_spin_add(e, s->cid, -p.spin - p.negative);
             rules_enc_stat_set(e, s->cid, "tenacity", tn - p.tenacity);
             s->total += p.spin + p.tenacity + p.negative;
@@ -477,9 +503,14 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
                                    skill" */
     /* 003:117 full defence: "an advantage die to all of your defense rolls" */
     int def_adv = args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive");
+    /* the parameters are sound before the first die: a refused contest draws nothing (and its
+     * acceptance never depends on the dice) */
+    int push, rc = params_before_dice(a, &push, err);
+    if (rc)
+        return rc;
     json_t *ad = json_array(), *dd = json_array();
-    int rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
-                      "attack", ad, &c->atk, err);
+    rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
+                  "attack", ad, &c->atk, err);
     if (!rc)
         rc = ten_roll(e, target, def_skill, def_adv, args_int(a, "def_bonus", 0), "defence", dd,
                       &c->def, err);
@@ -495,11 +526,6 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
         const char *crit = args_str(a, "crit");
         int hero = crit ? strcmp(crit, "hero") == 0
                         : !tenacity_beats(c->atk.total, c->def.total); /* reading 2 */
-        if (crit && strcmp(crit, "hero") != 0 && strcmp(crit, "impact") != 0) {
-            json_decref(ad);
-            json_decref(dd);
-            return tb_fail(err, TB_BAD_REQUEST, "'crit' is hero or impact (003:28)");
-        }
         if (hero)
             extra_hero(e, &c->atk, ad);
         snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
@@ -507,7 +533,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
-    spin_and_push(e, &c->atk, c->def.total, &c->success, args_int(a, "push", 0), l);
+    spin_and_push(e, &c->atk, c->def.total, &c->success, push, l);
     /* 003:95 spin only on one's own action: a defence gets only a fumble's negative spin */
     if (c->def.hero && c->def.r.fumble)
         ten_spin_add(e, target, -1);
@@ -785,6 +811,11 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     } else {
         /* against "challenge dice as assigned by the narrator": the GM's roll stays hidden */
         memset(&c, 0, sizeof c);
+        int push;
+        if ((rc = params_before_dice(a, &push, err))) {
+            log_drop(&l);
+            return rc;
+        }
         json_t *ad = json_array(), *cd = json_array();
         rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + edge, args_int(a, "bonus", 0),
                       "advantage", ad, &c.atk, err);
@@ -807,7 +838,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
             snprintf(c.took, sizeof c.took, "%s", hero ? "hero" : "impact");
         }
         c.success = tenacity_beats(c.atk.total, ch);
-        spin_and_push(e, &c.atk, ch, &c.success, args_int(a, "push", 0), &l);
+        spin_and_push(e, &c.atk, ch, &c.success, push, &l);
         if (c.success)
             c.impact = roll_impact(e, &c.atk, strcmp(c.took, "impact") == 0, 0, ad);
         log_side(e, &l, ad, actor, "total", c.atk.total);
@@ -1168,8 +1199,10 @@ static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
     {"adv", RULES_PARAM_INT, 0, 5, 0, 0, "advantage dice"},                                        \
         {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "bonus to the result"},                          \
         {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact (003:28)"},           \
+        {"push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"},  \
     {                                                                                              \
-        "push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"     \
+        "push_with", RULES_PARAM_STRING, 1, 10, 0, 0,                                              \
+            "what pays the push: spin, tenacity or negative (default: the cheapest first)"         \
     }
 #define P_DEF                                                                                      \
     {"def_skill", RULES_PARAM_STRING, 1, 60, 0, 0, "defender's skill (Reaction)"},                 \
