@@ -424,6 +424,51 @@ static int defence_uses(rules_enc *e, const char *cid, const char *kind)
         json_object_get(json_object_get(rules_enc_combatant(e, cid), "defended"), kind));
 }
 
+/* 001:326 an ongoing action: "a consistency penalty of two on all defensive rolls until the
+ * start of your next turn"; 001:434 prone: "a consistency penalty of two for all attacks and
+ * defences". What cid's defences lose now. */
+static int standing_penalty(rules_enc *e, const char *cid)
+{
+    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone");
+}
+
+/*
+ * A pre-rolled defence d (in priv) is used against an attack: the ongoing and prone penalties
+ * count as they are now, not as they were when it was rolled (RULES.md, heimr encounters,
+ * reading on pre-rolled defences). The same dice are read at the new consistency
+ * (heimr_roll_recast); d10s missing are rolled now. d is updated in place. Returns 0 or a code.
+ */
+static int defence_at_use(rules_enc *e, const char *cid, json_t *d, tb_err *err)
+{
+    if (!json_object_get(d, "standing"))
+        return 0; /* rolled by an older version: what it included is unknown, it stays */
+    int then = (int)json_integer_value(json_object_get(d, "standing"));
+    int now = standing_penalty(e, cid);
+    if (now == then)
+        return 0;
+    heimr_roll r = {0};
+    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
+    r.p = (int)json_integer_value(json_object_get(d, "potential"));
+    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
+    json_t *d10s = json_object_get(d, "d10s");
+    r.n10 = (int)json_array_size(d10s);
+    if (r.n10 > HEIMR_MAX_C)
+        r.n10 = HEIMR_MAX_C;
+    for (int i = 0; i < r.n10; i++)
+        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
+    int rc = heimr_roll_recast(&r, r.c - (now - then), e->rng, err);
+    if (rc)
+        return rc;
+    json_t *fresh = roll_json(&r);
+    json_object_update(d, fresh);
+    json_decref(fresh);
+    json_object_set_new(
+        d, "situational",
+        json_integer((int)json_integer_value(json_object_get(d, "situational")) + now - then));
+    json_object_set_new(d, "standing", json_integer(now));
+    return 0;
+}
+
 /*
  * Pre-rolls cid's defence of `kind` (dodge, block or parry) with an ability (dodge: Agility by
  * default, 001:422) and stores it in priv(cid).defence; the public `stance` names the kind only.
@@ -471,11 +516,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
      * action: two on all defences; 001:434 prone: two */
     int uses = parry ? 0 : defence_uses(e, cid, kind);
-    int pen = 2 * uses + situational;
-    if (rules_enc_cond_has(e, cid, "ongoing"))
-        pen += 2;
-    if (rules_enc_cond_has(e, cid, "prone"))
-        pen += 2;
+    int standing = standing_penalty(e, cid);
+    int pen = 2 * uses + situational + standing;
     heimr_roll r;
     if ((rc = heimr_challenge_roll(s.c - pen, s.p + extra_p, e->rng, &r, err)))
         return rc;
@@ -486,6 +528,7 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     json_object_set_new(d, "ability", json_string(s.ability));
     json_object_set_new(d, "physical", json_boolean(s.phys));
     json_object_set_new(d, "situational", json_integer(pen));
+    json_object_set_new(d, "standing", json_integer(standing));
     json_object_set(pv, "defence", d);
     json_object_set_new(c, "stance", json_string(kind));
     json_t *dice = json_array();
@@ -919,6 +962,8 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
             slot = "defence";
         }
         def = json_object_get(tp, slot);
+        if ((rc = defence_at_use(e, tgt, def, err)))
+            return rc;
     }
 
     /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
