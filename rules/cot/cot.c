@@ -420,7 +420,7 @@ static json_t *cot_derive(const json_t *sheet)
 }
 
 /* The encounter modules of rules/cot/enc_cot.c (chases and social calls are not written yet). */
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", NULL};
+static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.heist", NULL};
 
 const rules_system rules_system_cot = {
     .id = "cot",

@@ -1327,5 +1327,8 @@ const rules_module rules_module_cot_warfare = {
     .sheet_stats = SHEET_STATS,
 };
 
+extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */
+
 const rules_module *const rules_modules_cot[] = {&rules_module_cot_initiative,
-                                                 &rules_module_cot_warfare, NULL};
+                                                 &rules_module_cot_warfare, &rules_module_cot_heist,
+                                                 NULL};
