@@ -384,7 +384,9 @@ static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor, *to = rules_arg_str(a, "zone"), *from = position(e, cid);
+    const char *cid = e->actor, *to = rules_arg_str(a, "zone");
+    char from[32]; /* a copy: the position is replaced below */
+    snprintf(from, sizeof from, "%s", position(e, cid));
     const char *name = rules_enc_name(e, cid), *bid = NULL;
     int stealth = rules_arg_int(a, "stealth");
     const char *hskill = rules_arg_str(a, "skill") ? rules_arg_str(a, "skill") : "athletics";
