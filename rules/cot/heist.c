@@ -66,9 +66,9 @@ static int has_tag(const json_t *zone, const char *tag)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(zone, "tags"), i, v) if (json_string_value(v) &&
-                                                               strcmp(json_string_value(v), tag) ==
-                                                                   0) return 1;
+    json_array_foreach(json_object_get(zone, "tags"), i,
+                       v) if (json_string_value(v) &&
+                              strcmp(json_string_value(v), tag) == 0) return 1;
     return 0;
 }
 
@@ -124,9 +124,9 @@ static int reveal(rules_enc *e, const char *zid)
     json_t *z = json_object_get(plan(e, "zones"), zid);
     if (!z || json_object_get(shown(e, "zones"), zid))
         return 0;
-    json_object_set_new(shown(e, "zones"), zid,
-                        json_pack("{s:s, s:O}", "name", str_of(z, "name"), "tags",
-                                  json_object_get(z, "tags")));
+    json_object_set_new(
+        shown(e, "zones"), zid,
+        json_pack("{s:s, s:O}", "name", str_of(z, "name"), "tags", json_object_get(z, "tags")));
     const char *k;
     json_t *v;
     json_object_foreach(plan(e, "barriers"), k, v)
@@ -151,9 +151,9 @@ static void see_guards(rules_enc *e, const char *zid)
     json_object_foreach(plan(e, "guards"), k, v)
     {
         if (strcmp(str_of(v, "zone"), zid) == 0 && !json_object_get(shown(e, "guards"), k))
-            json_object_set_new(shown(e, "guards"), k,
-                                json_pack("{s:s, s:s, s:b}", "name", str_of(v, "name"), "zone",
-                                          zid, "aware", 0));
+            json_object_set_new(
+                shown(e, "guards"), k,
+                json_pack("{s:s, s:s, s:b}", "name", str_of(v, "name"), "zone", zid, "aware", 0));
     }
 }
 
@@ -174,9 +174,9 @@ static int zone_has_aware_guard(rules_enc *e, const char *zid)
 {
     const char *k;
     json_t *v;
-    json_object_foreach(shown(e, "guards"), k, v) if (strcmp(str_of(v, "zone"), zid) == 0 &&
-                                                      json_is_true(json_object_get(v, "aware")))
-        return 1;
+    json_object_foreach(shown(e, "guards"), k,
+                        v) if (strcmp(str_of(v, "zone"), zid) == 0 &&
+                               json_is_true(json_object_get(v, "aware"))) return 1;
     return 0;
 }
 
@@ -226,6 +226,25 @@ static const char *zone_name(rules_enc *e, const char *zid)
     return n ? n : zid;
 }
 
+/*
+ * One log entry of a crew roll against a number of the GM's (encounter.h, "log entries whose
+ * values carry their audience"): the public text, the dice and `pub` (stolen) for everyone;
+ * `gm_text` and `gm` (stolen: the hidden number) for the GM only. dice is stolen (may be NULL).
+ */
+static void log_vs(rules_enc *e, const char *action, json_t *dice, json_t *pub, json_t *gm,
+                   const char *public_text, const char *gm_text)
+{
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", public_text);
+    rules_enc_entry_say(x, RULES_AUD_GM, "%s", gm_text);
+    if (dice)
+        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, pub);
+    rules_enc_entry_merge(x, RULES_AUD_GM, gm);
+    rules_enc_entry_end(x);
+    json_decref(dice);
+}
+
 /* ---- join ---- */
 
 static int heist_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
@@ -260,8 +279,10 @@ static json_t *parse_tags(const char *list, const char *const *allowed, tb_err *
             a++;
         if (!*a) {
             json_decref(out);
-            tb_fail(err, TB_BAD_REQUEST, "tags: '%.20s' is not a zone tag (hazardous, noisy, "
-                                         "hidden, crowded)", t);
+            tb_fail(err, TB_BAD_REQUEST,
+                    "tags: '%.20s' is not a zone tag (hazardous, noisy, "
+                    "hidden, crowded)",
+                    t);
             return NULL;
         }
         json_array_append_new(out, json_string(t));
@@ -289,8 +310,10 @@ static int act_zone(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* 000:188-192 Barrier tags and the skills that bypass them; "" is a plain way through. */
 static const char *const BARRIER_SKILLS[][3] = {
-    {"lock", "lockpicking", NULL},        {"vault", "safecracking", NULL},
-    {"height", "athletics", "cat_burglary"}, {"structure", "athletics", "build"},
+    {"lock", "lockpicking", NULL},
+    {"vault", "safecracking", NULL},
+    {"height", "athletics", "cat_burglary"},
+    {"structure", "athletics", "build"},
     {"none", NULL, NULL},
 };
 
@@ -317,8 +340,10 @@ static int act_barrier(rules_enc *e, const rules_args *a, tb_err *err)
     if (strcmp(from, to) == 0)
         return tb_fail(err, TB_BAD_REQUEST, "a barrier divides two different zones");
     if (barrier_tag(tag) < 0)
-        return tb_fail(err, TB_BAD_REQUEST, "tag: '%.20s' is not lock, vault, height, structure "
-                                            "or none", tag);
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "tag: '%.20s' is not lock, vault, height, structure "
+                       "or none",
+                       tag);
     json_object_set_new(plan(e, "barriers"), rules_arg_str(a, "id"),
                         json_pack("{s:s, s:s, s:s, s:i, s:b}", "from", from, "to", to, "tag", tag,
                                   "score", rules_arg_int(a, "score"), "open",
@@ -399,8 +424,7 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is already in %s", name, zone_name(e, to));
     json_t *b = barrier_between(e, from, to, &bid);
     if (!b)
-        return rules_enc_rule(err, "%s does not lead to %s", zone_name(e, from),
-                              zone_name(e, to));
+        return rules_enc_rule(err, "%s does not lead to %s", zone_name(e, from), zone_name(e, to));
     if (!json_is_true(json_object_get(b, "open")))
         return rules_enc_rule(err, "the way from %s to %s is barred: get past it first",
                               zone_name(e, from), zone_name(e, to));
@@ -428,8 +452,10 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
         /* 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone to
          * become Aware" */
         if (has_tag(z, "crowded") && strcmp(hskill, "cat_burglary") == 0 && alarm_zone(e, to))
-            rules_enc_log(e, "aware", NULL, NULL, "The crowd draws the guards' eyes: the guards "
-                                                  "of %s are Aware", zone_name(e, to));
+            rules_enc_log(e, "aware", NULL, NULL,
+                          "The crowd draws the guards' eyes: the guards "
+                          "of %s are Aware",
+                          zone_name(e, to));
         if (!ok)
             return 0;
     }
@@ -445,8 +471,7 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
         int n = alarm_zone(e, to);
         snprintf(text, sizeof text, "%s walks into %s in plain sight%s", name, zone_name(e, to),
                  n ? ": the guards there are Aware" : "");
-        rules_enc_log(e, "move", NULL, json_pack("{s:s, s:s}", "from", from, "to", to), "%s",
-                      text);
+        rules_enc_log(e, "move", NULL, json_pack("{s:s, s:s}", "from", from, "to", to), "%s", text);
         return 0;
     }
     /* 000:177 Stealth roll; 000:196-200 against the highest Awareness in the zone */
@@ -456,23 +481,24 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     if (rc)
         return rc;
     int ok = cot_roll_succeeds(&r, aw);
-    rules_enc_log_gm(e, "move", NULL,
-                     json_pack("{s:i, s:i, s:b}", "total", r.total, "awareness", aw, "success", ok),
-                     "%s sneaks into %s: %d vs Awareness %d", name, zone_name(e, to), r.total, aw);
     if (!ok)
         alarm_zone(e, to);
-    rules_enc_log(e, "move", dice,
-                  json_pack("{s:s, s:s, s:i, s:b}", "from", from, "to", to, "total", r.total,
-                            "success", ok),
-                  "%s sneaks into %s: %s", name, zone_name(e, to),
-                  ok ? "unseen" : "spotted: the guards there are Aware");
+    char gm_text[80];
+    snprintf(text, sizeof text, "%s sneaks into %s: %s", name, zone_name(e, to),
+             ok ? "unseen" : "spotted: the guards there are Aware");
+    snprintf(gm_text, sizeof gm_text, " (%d vs Awareness %d)", r.total, aw);
+    log_vs(
+        e, "move", dice,
+        json_pack("{s:s, s:s, s:i, s:b}", "from", from, "to", to, "total", r.total, "success", ok),
+        json_pack("{s:i}", "awareness", aw), text, gm_text);
     return 0;
 }
 
 /* Bypassing a barrier (000:188-192): the tag's skill against the Security Score. */
 static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor, *bid = rules_arg_str(a, "barrier"), *skill = rules_arg_str(a, "skill");
+    const char *cid = e->actor, *bid = rules_arg_str(a, "barrier"),
+               *skill = rules_arg_str(a, "skill");
     json_t *b = json_object_get(plan(e, "barriers"), bid);
     json_t *pub = json_object_get(shown(e, "barriers"), bid);
     if (!b || !pub)
@@ -487,9 +513,8 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
         skill = BARRIER_SKILLS[t][1];
     if (!(BARRIER_SKILLS[t][1] && strcmp(skill, BARRIER_SKILLS[t][1]) == 0) &&
         !(BARRIER_SKILLS[t][2] && strcmp(skill, BARRIER_SKILLS[t][2]) == 0))
-        return tb_fail(err, TB_BAD_REQUEST, "skill: a %s is bypassed with %s%s%s",
-                       str_of(b, "tag"), BARRIER_SKILLS[t][1],
-                       BARRIER_SKILLS[t][2] ? " or " : "",
+        return tb_fail(err, TB_BAD_REQUEST, "skill: a %s is bypassed with %s%s%s", str_of(b, "tag"),
+                       BARRIER_SKILLS[t][1], BARRIER_SKILLS[t][2] ? " or " : "",
                        BARRIER_SKILLS[t][2] ? BARRIER_SKILLS[t][2] : "");
     cot_roll r;
     json_t *dice;
@@ -501,12 +526,12 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(b, "open", json_true());
         json_object_set_new(pub, "open", json_true());
     }
-    rules_enc_log_gm(e, "bypass", NULL, json_pack("{s:i, s:i}", "total", r.total, "score", score),
-                     "%s against the %s: %d vs %d", rules_enc_name(e, cid), str_of(b, "tag"),
-                     r.total, score);
-    rules_enc_log(e, "bypass", dice, json_pack("{s:i, s:b}", "total", r.total, "success", ok),
-                  "%s works at the %s: %s", rules_enc_name(e, cid), str_of(b, "tag"),
-                  ok ? "it gives way" : "it holds");
+    char text[160], gm_text[60];
+    snprintf(text, sizeof text, "%s works at the %s: %s", rules_enc_name(e, cid), str_of(b, "tag"),
+             ok ? "it gives way" : "it holds");
+    snprintf(gm_text, sizeof gm_text, " (%d vs Security %d)", r.total, score);
+    log_vs(e, "bypass", dice, json_pack("{s:i, s:b}", "total", r.total, "success", ok),
+           json_pack("{s:i}", "score", score), text, gm_text);
     return 0;
 }
 
@@ -599,17 +624,17 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
         }
         snprintf(found, sizeof found, ok ? ": success" : ": failure");
     }
-    rules_enc_log_gm(e, "research", NULL,
-                     json_pack("{s:s, s:s, s:i, s:i}", "goal", goal, "method", how, "total",
-                               r.total, "difficulty", difficulty),
-                     "%s researches the %s (%s): %d vs %d", name, goal, how, r.total, difficulty);
-    rules_enc_log(e, "research", dice,
-                  json_pack("{s:s, s:s, s:i, s:b}", "goal", goal, "method", how, "total", r.total,
-                            "success", ok),
-                  "%s researches the %s by %s%s", name, goal,
-                  stakeout ? "a stakeout" : strcmp(how, "connections") == 0 ? "calling on contacts"
-                                                                             : "planning",
-                  found);
+    char text[300], gm_text[60];
+    snprintf(text, sizeof text, "%s researches the %s by %s%s", name, goal,
+             stakeout                          ? "a stakeout"
+             : strcmp(how, "connections") == 0 ? "calling on contacts"
+                                               : "planning",
+             found);
+    snprintf(gm_text, sizeof gm_text, hidden ? " (%d)" : " (%d vs %d)", r.total, difficulty);
+    log_vs(e, "research", dice,
+           json_pack("{s:s, s:s, s:i, s:b}", "goal", goal, "method", how, "total", r.total,
+                     "success", ok),
+           json_pack("{s:i}", "difficulty", difficulty), text, gm_text);
     if (stakeout) {
         /* 000:205 "roll stealth against the Awareness Score of the Guard(s) nearest the edge of
          * the Spot. Failure on the Stealth roll raises the Crew's Heat." */
@@ -630,13 +655,12 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
             int unseen = cot_roll_succeeds(&s, aw);
             if (!unseen)
                 rules_enc_stat_add(e, cid, "heat", 1, 0, 999);
-            rules_enc_log_gm(e, "stakeout", NULL, json_pack("{s:i, s:i}", "total", s.total,
-                                                            "awareness", aw),
-                             "%s's stakeout: Sneak %d vs Awareness %d", name, s.total, aw);
-            rules_enc_log(e, "stakeout", sd,
-                          json_pack("{s:i, s:b}", "total", s.total, "success", unseen),
-                          "%s watches the Spot %s", name,
-                          unseen ? "unnoticed" : "and is noticed: the crew's Heat rises");
+            char st_text[160], st_gm[60];
+            snprintf(st_text, sizeof st_text, "%s watches the Spot %s", name,
+                     unseen ? "unnoticed" : "and is noticed: the crew's Heat rises");
+            snprintf(st_gm, sizeof st_gm, " (%d vs Awareness %d)", s.total, aw);
+            log_vs(e, "stakeout", sd, json_pack("{s:i, s:b}", "total", s.total, "success", unseen),
+                   json_pack("{s:i}", "awareness", aw), st_text, st_gm);
         }
     }
     return 0;
@@ -665,11 +689,11 @@ static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
     if (gain > cap - have)
         gain = cap - have;
     rules_enc_stat_set(e, cid, "foresight", have + gain);
-    rules_enc_log(e, "plan", dice,
-                  json_pack("{s:i, s:i, s:i}", "total", r.total, "gained", gain, "foresight",
-                            have + gain),
-                  "%s plans ahead: %d Foresight (now %d of %d)", rules_enc_name(e, cid), gain,
-                  have + gain, cap);
+    rules_enc_log(
+        e, "plan", dice,
+        json_pack("{s:i, s:i, s:i}", "total", r.total, "gained", gain, "foresight", have + gain),
+        "%s plans ahead: %d Foresight (now %d of %d)", rules_enc_name(e, cid), gain, have + gain,
+        cap);
     return 0;
 }
 
