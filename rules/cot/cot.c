@@ -407,8 +407,8 @@ static json_t *cot_derive(const json_t *sheet)
     static const char *const CREW[] = {"reputation", "heat", "foresight", "resources", NULL};
     json_t *crew = json_object();
     for (const char *const *k = CREW; *k; k++)
-        json_object_set_new(
-            crew, *k, json_integer((int)json_integer_value(json_object_get(sheet, *k))));
+        json_object_set_new(crew, *k,
+                            json_integer((int)json_integer_value(json_object_get(sheet, *k))));
     json_object_set_new(d, "crew", crew);
     /* 000:33-36 initiative pools per stage */
     json_t *ini = json_object();

@@ -1318,6 +1318,5 @@ const rules_module rules_module_cot_warfare = {
 
 extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */
 
-const rules_module *const rules_modules_cot[] = {&rules_module_cot_initiative,
-                                                 &rules_module_cot_warfare, &rules_module_cot_heist,
-                                                 NULL};
+const rules_module *const rules_modules_cot[] = {
+    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist, NULL};

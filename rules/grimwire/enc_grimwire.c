@@ -526,7 +526,8 @@ static int turn_begins(rules_enc *e, const char *cid)
             if (has(e, cid, "terror") && !incapacity(e, cid)) {
                 int tn = geti(rules_enc_hidden_of(e, cid), "terror_tn", GRIMWIRE_COLLATERAL_TN);
                 json_t *dice = json_array();
-                grimwire_roll t = roll_attr(e, cid, "mnd", GRIMWIRE_USE_PAIN_TERROR, 0, tn, 0, 0, dice);
+                grimwire_roll t =
+                    roll_attr(e, cid, "mnd", GRIMWIRE_USE_PAIN_TERROR, 0, tn, 0, 0, dice);
                 rules_enc_log_gm(
                     e, "terror", NULL,
                     json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
@@ -917,8 +918,10 @@ static int do_assist(rules_enc *e, const rules_args *a, tb_err *err)
     for (i = 0; ATTRS[i] && strcmp(ATTRS[i], at) != 0; i++)
         ;
     if (!ATTRS[i])
-        return tb_fail(err, TB_BAD_REQUEST, "attr: '%.8s' is not one of tog, agl, cor, mnd, per, "
-                                            "rsn", at);
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "attr: '%.8s' is not one of tog, agl, cor, mnd, per, "
+                       "rsn",
+                       at);
     if (strcmp(t, cid) == 0)
         return rules_enc_rule(err, "%s cannot assist themselves", nm(e, cid));
     if (rules_enc_is_out(e, t))
@@ -1169,21 +1172,20 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
      * they aren't strong enough to swing the weapon." Against the GM's `tog_tn` (default 11,
      * RULES.md grimwire encounters) */
     if (strcmp(w.kind, "heavy") == 0 && attr(e, cid, "tog") < w.tog_req) {
-        int ttn = rules_arg_given(a, "tog_tn") ? rules_arg_int(a, "tog_tn")
-                                               : GRIMWIRE_COLLATERAL_TN;
+        int ttn =
+            rules_arg_given(a, "tog_tn") ? rules_arg_int(a, "tog_tn") : GRIMWIRE_COLLATERAL_TN;
         json_t *td = json_array();
         grimwire_roll tr = roll_attr(e, cid, "tog", GRIMWIRE_USE_PLAIN, 0, ttn, 0, 0, td);
-        rules_enc_log_gm(e, "heave", NULL,
-                         json_pack("{s:i, s:i, s:b}", "total", tr.total, "tn", ttn, "success",
-                                   tr.success),
-                         "%s's TOG roll to swing a heavy weapon: %d vs TN %d", nm(e, cid),
-                         tr.total, ttn);
+        rules_enc_log_gm(
+            e, "heave", NULL,
+            json_pack("{s:i, s:i, s:b}", "total", tr.total, "tn", ttn, "success", tr.success),
+            "%s's TOG roll to swing a heavy weapon: %d vs TN %d", nm(e, cid), tr.total, ttn);
         if (npc(e, cid)) {
             json_decref(td);
             td = NULL;
         }
-        rules_enc_log(e, "heave", td, roll_json(&tr, npc(e, cid)),
-                      "%s heaves the %s%s", nm(e, cid), w.name,
+        rules_enc_log(e, "heave", td, roll_json(&tr, npc(e, cid)), "%s heaves the %s%s", nm(e, cid),
+                      w.name,
                       tr.success ? " and swings it"
                                  : ", but is not strong enough to swing it: the attack is lost");
         if (!tr.success)

@@ -566,8 +566,8 @@ int grimwire_status_mod(const char *attr, grimwire_roll_use use,
     if (has(ctx, "stun") && (agl || strcmp(attr, "mnd") == 0))
         m -= 3; /* 002:824 */
     /* 002:832 "A -5 penalty to PER and anything requiring senses including attack and evasion" */
-    if (has(ctx, "sensory") && (strcmp(attr, "per") == 0 || use == GRIMWIRE_USE_ATTACK ||
-                                use == GRIMWIRE_USE_EVASION))
+    if (has(ctx, "sensory") &&
+        (strcmp(attr, "per") == 0 || use == GRIMWIRE_USE_ATTACK || use == GRIMWIRE_USE_EVASION))
         m -= 5;
     return m;
 }

@@ -66,7 +66,7 @@ int grimwire_burnout_penalty(int level);
 
 /* What a d20 roll of an attribute is for: the status effects that change it depend on it. */
 typedef enum grimwire_roll_use {
-    GRIMWIRE_USE_PLAIN = 0, /* any roll of the attribute */
+    GRIMWIRE_USE_PLAIN = 0,   /* any roll of the attribute */
     GRIMWIRE_USE_PAIN_TERROR, /* MND to resist pain and terror (inebriated: +3, 002:790) */
     GRIMWIRE_USE_ATTACK,      /* an attack (sensory impairment: -5, 002:832) */
     GRIMWIRE_USE_EVASION,     /* evading an attack (sensory impairment: -5, 002:832) */

@@ -400,10 +400,10 @@ END_TEST
  * reads them as 0; the new fields are checked like the others. */
 START_TEST(a_sheet_from_before_heat_and_resources_still_works)
 {
-    json_t *old = json_loads(
-        "{\"name\":\"Vera\",\"abilities\":{\"muscle\":1,\"fingers\":3,\"brains\":2,"
-        "\"it\":2},\"skills\":{\"planning\":1},\"reputation\":4,\"foresight\":1}",
-        0, NULL);
+    json_t *old =
+        json_loads("{\"name\":\"Vera\",\"abilities\":{\"muscle\":1,\"fingers\":3,\"brains\":2,"
+                   "\"it\":2},\"skills\":{\"planning\":1},\"reputation\":4,\"foresight\":1}",
+                   0, NULL);
     ck_assert_ptr_nonnull(old);
     tb_err err = {0};
     ck_assert_msg(rules_sheet_validate("cot", old, &err) == 0, "%s", err.msg);

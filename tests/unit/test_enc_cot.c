@@ -643,9 +643,8 @@ START_TEST(murder_on_a_wounded_target_kills)
     DICE(&f, 4, 3, 1, 1, 1); /* Murder 7 vs 7: success by 0 */
     ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Knife\"}");
     ck_assert_str_eq(out_of(&f, "e2"), "dead");
-    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(last_log(&f, "drop"),
-                                                                       "result"),
-                                                       "outcome")),
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(last_log(&f, "drop"), "result"), "outcome")),
                      "Dead");
     fx_free(&f);
 }
@@ -745,8 +744,8 @@ START_TEST(heist_zones_stay_hidden_until_the_crew_discovers_them)
     ck_assert_ptr_nonnull(at(f.enc, "spot", "barriers", "safe"));
     /* the vault door is barred until bypassed: Safecracking (Brains) */
     refused(&f, "p1", "e1", "move", "{\"zone\":\"vault\"}", TB_RULE, "barred");
-    refused(&f, "p1", "e1", "bypass", "{\"barrier\":\"safe\",\"skill\":\"build\"}",
-            TB_BAD_REQUEST, "safecracking");
+    refused(&f, "p1", "e1", "bypass", "{\"barrier\":\"safe\",\"skill\":\"build\"}", TB_BAD_REQUEST,
+            "safecracking");
     fx_free(&f);
 }
 END_TEST
@@ -766,8 +765,8 @@ START_TEST(research_foresight_and_schemes)
     DICE(&f, 6, 5, 1);
     ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"connections\"}");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "reputation", -1), 1);
-    ck_assert(json_is_true(json_object_get(json_object_get(last_log(&f, "research"), "result"),
-                                           "success")));
+    ck_assert(json_is_true(
+        json_object_get(json_object_get(last_log(&f, "research"), "result"), "success")));
     /* a stakeout on the layout: Lookout (Brains 3 + 0) 3k3 = 9 >= 7 halved (4); the Sneak roll
      * 2k2 = 2 < the lobby guard's Awareness 7: Heat +1 */
     DICE(&f, 3, 3, 3, 1, 1);
@@ -777,8 +776,8 @@ START_TEST(research_foresight_and_schemes)
     DICE(&f, 6, 6, 4, 1, 1, 1);
     ACT_OK(&f, "p2", "e2", "plan", NULL);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 5);
-    refused(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":2,\"kept\":2}",
-            TB_RULE, "this takes 6");
+    refused(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":2,\"kept\":2}", TB_RULE,
+            "this takes 6");
     NO_DICE(&f);
     ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":1,\"kept\":1}");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);

@@ -397,17 +397,16 @@ START_TEST(inspiration_for_attack_and_damage_is_checked_before_rolling)
     json_t *st = json_object_get(comb(&f, "e1"), "stats");
     json_object_set_new(st, "inspiration", json_integer(1));
     DICE(&f, 5, 2, 3, 5); /* an ordinary hit, if it were rolled */
-    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
-                            "{\"target\":\"e4\", \"insp\":1, \"insp_dmg\":1}"),
-                     TB_RULE);
+    ck_assert_int_eq(
+        fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\", \"insp\":1, \"insp_dmg\":1}"),
+        TB_RULE);
     ck_assert_str_eq(f.err.msg, "Vesper has 1 inspiration die: one on the attack and one on the "
                                 "damage takes two");
     ck_assert_int_eq(rules_rng_die(f.rng, 20), 5); /* the rng is untouched */
     /* a natural 20 pays the damage with the die it brings: 1 in hand, 1 spent on the roll */
     DICE(&f, 20, 2, 3, 5);
-    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack",
-                            "{\"target\":\"e4\", \"insp\":1, \"insp_nat20\":1}"),
-                     0);
+    ck_assert_int_eq(
+        fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\", \"insp\":1, \"insp_nat20\":1}"), 0);
     assert_used_up(&f);
     ck_assert_int_eq(geti(json_object_get(comb(&f, "e1"), "stats"), "inspiration"), 0);
     fx_free(&f);

@@ -638,8 +638,7 @@ START_TEST(assisting_spends_the_helpers_action)
     ck_assert_ptr_nonnull(c);
     ck_assert_int_eq((int)json_integer_value(json_object_get(c, "total")), 12);
     dice(&f, 0);
-    ck_assert_int_ne(act_as(&f, "p1", "assist", "e1", "{\"target\":\"e2\",\"attr\":\"mnd\"}"),
-                     0);
+    ck_assert_int_ne(act_as(&f, "p1", "assist", "e1", "{\"target\":\"e2\",\"attr\":\"mnd\"}"), 0);
     fx_free(&f);
 }
 END_TEST

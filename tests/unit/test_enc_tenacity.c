@@ -554,8 +554,7 @@ START_TEST(a_bad_crit_or_push_choice_is_refused_before_any_die)
         {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"crit\":\"auto\"}", "crit: 'auto'"},
         {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push\":1,\"push_with\":\"luck\"}",
          "push_with: 'luck'"},
-        {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push_with\":\"spin\"}",
-         "only with push"},
+        {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push_with\":\"spin\"}", "only with push"},
     };
     for (size_t i = 0; i < N_ELEMS(BAD); i++) {
         static const int D[] = {2, 3, 4, 4, 2}; /* no natural 10 */
