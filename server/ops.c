@@ -287,10 +287,19 @@ int ops_system_known(const char *system)
 const op_def *ops_find(const char *system, const char *name)
 {
     (void)system; /* every campaign has every table; encounter ops check the module's system */
+    const op_def *d;
+    for (size_t i = 0; (d = ops_at(i)); i++)
+        if (strcmp(d->name, name) == 0)
+            return d;
+    return NULL;
+}
+
+const op_def *ops_at(size_t i)
+{
     static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, NULL};
     for (int t = 0; TABLES[t]; t++)
         for (const op_def *d = TABLES[t]; d->name; d++)
-            if (strcmp(d->name, name) == 0)
+            if (i-- == 0)
                 return d;
     return NULL;
 }

@@ -15,6 +15,7 @@
 #define TABLED_OPS_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -89,6 +90,10 @@ json_t *ops_system_describe(const char *system);
 /* The op named name in the command table of a campaign of the given system, or NULL. Every
  * system's table starts with the core ops (roll, seat.*, join.*). */
 const op_def *ops_find(const char *system, const char *name);
+
+/* The i-th op of every command table (core, play, encounters; 0-based), NULL past the end: for
+ * tools and tests that walk every op (tests/fuzz). Static data. */
+const op_def *ops_at(size_t i);
 
 /* Checks args against def's schema and returns a normalized copy (names trimmed) as a new
  * reference in *out; unknown or ill-typed arguments fail with TB_BAD_REQUEST naming the field. */

@@ -1762,6 +1762,21 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-conflict: Condition (002:184), Focus (002:190-198), Burnout (002:242)
+ * and Armor (002:747-751), in the ranges of the sheet (rules/grimwire/grimwire.c). */
+static const rules_enc_field GRIMWIRE_EDITABLE[] = {
+    {"stats/condition/current", RULES_PARAM_INT, -100, 999, "Condition"},
+    {"stats/condition/max", RULES_PARAM_INT, 1, 999, "maximum Condition"},
+    {"stats/condition/temporary", RULES_PARAM_INT, 0, 99, "temporary Condition"},
+    {"stats/focus/current", RULES_PARAM_INT, -999, 999, "Focus"},
+    {"stats/focus/max", RULES_PARAM_INT, 0, 999, "maximum Focus"},
+    {"stats/burnout", RULES_PARAM_INT, 0, GRIMWIRE_BURNOUT_MAX, "Burnout"},
+    {"stats/armor", RULES_PARAM_INT, 0, 50, "Armor"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
                                           "status",     "techniques", "weapons", NULL};
 
@@ -1775,6 +1790,7 @@ const rules_module rules_module_grimwire_conflict = {
     .may_act = may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = GRIMWIRE_EDITABLE,
 };
 
 const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

@@ -1540,6 +1540,19 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
+ * of the sheet (rules/heimr/heimr.c). */
+static const rules_enc_field HEIMR_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/hp_max", RULES_PARAM_INT, 1, 100, "maximum hit points"},
+    {"stats/willpower", RULES_PARAM_INT, 0, 50, "willpower"},
+    {"stats/willpower_max", RULES_PARAM_INT, 0, 50, "maximum willpower"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, willpower, fatigue and injuries land on the sheets (server/ops_enc.c write_back). */
 static const char *const SHEET_STATS[] = {"hp",      "hp_max",   "willpower", "willpower_max",
                                           "fatigue", "injuries", NULL};
@@ -1553,6 +1566,7 @@ const rules_module rules_module_heimr_combat = {
     .join = heimr_join,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_EDITABLE,
 };
 
 const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat, NULL};

@@ -285,6 +285,10 @@ int ten_act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
     rules_rank rank[MAXC];
     int n = 0;
     const char *cid;
+    /* every combatant can roll the skill before anyone rolls: a refusal draws no die */
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (present(e, cid) && ten_skill_check(e, cid, skill, err))
+            return err->code;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)) && n < MAXC; i++) {
         if (!present(e, cid))
             continue;
