@@ -580,6 +580,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     if (insp && have < 1)
         return rules_enc_rule(err, "%s has no inspiration die to spend (004:146)",
                               rules_enc_name(e, me));
+
     if (!is_free && rules_enc_spend(e, me, BUDGET, 1, err))
         return err->code;
 
@@ -600,9 +601,11 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *dmg_dice = NULL;
     if (insp_dmg && !hit)
         insp_dmg = 0; /* no damage roll to add to: the die stays unspent */
+    /* No die left for the damage (none in hand and no natural 20 brought one): the damage goes
+     * without it. Refusing here would come after the attack was rolled (validate before you
+     * roll); RULES.md, fivey encounters, `attack`. */
     if (insp_dmg && have < 1)
-        return rules_enc_rule(err, "%s has no inspiration die left for the damage (004:146)",
-                              rules_enc_name(e, me));
+        insp_dmg = 0;
     if (hit) {
         json_t *roll = NULL;
         if (rules_dice_roll_text(die, e->rng, &roll, err)) {

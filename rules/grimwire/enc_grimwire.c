@@ -1012,6 +1012,11 @@ static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapo
                            "ranged or supernatural");
         snprintf(w->kind, sizeof w->kind, "%s", k);
     }
+    /* the damage dice read before the attack is rolled: a refused attack draws no die */
+    rules_dice_expr *dx = NULL;
+    if (rules_dice_parse(w->damage, &dx, err))
+        return err->code;
+    rules_dice_free(dx);
     return 0;
 }
 

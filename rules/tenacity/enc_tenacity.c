@@ -491,7 +491,11 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
                                    skill" */
     /* 003:117 full defence: "an advantage die to all of your defense rolls" */
     int def_adv = args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive");
-    /* both skills exist before the first die: a refused contest draws nothing */
+    /* both skills exist and the parameters are sound before the first die: a refused contest
+     * draws nothing */
+    const char *crit_arg = args_str(a, "crit");
+    if (crit_arg && strcmp(crit_arg, "hero") != 0 && strcmp(crit_arg, "impact") != 0)
+        return tb_fail(err, TB_BAD_REQUEST, "'crit' is hero or impact (003:28)");
     int rc = ten_skill_check(e, actor, skill, err);
     if (rc || (rc = ten_skill_check(e, target, def_skill, err)))
         return rc;

@@ -80,6 +80,7 @@ typedef struct fz_stats {
     long acts, acts_ok;
     long sets, sets_ok;
     long drew_on_refusal;
+    long act_tried[64], act_ok[64]; /* per action of the module's table */
 } fz_stats;
 
 /* ---- the campaign under test ------------------------------------------------------------ */
@@ -94,7 +95,8 @@ typedef struct fz {
     long step;
     char seats[4][8];
     int nseats;
-    json_t *dict; /* array of strings: the dictionary */
+    json_t *dict;    /* array of strings: the dictionary */
+    json_t *learned; /* {param: [words]}: the choices refusals named ("'kind' must be ...") */
 } fz;
 
 static const char *g_last_op;
@@ -110,14 +112,65 @@ static void fail(const fz *z, const char *what, const char *msg)
 }
 
 /* Builds the rules_enc of the running encounter, as server/ops_enc.c's enc_open does (reads). */
-static int enc_view(fz *z, rules_enc *e)
+static int enc_view_of(json_t *state, rules_enc *e)
 {
     memset(e, 0, sizeof *e);
-    e->enc = json_object_get(z->state, "enc");
-    e->hidden = json_object_get(json_object_get(z->state, "gm"), "enc");
+    e->enc = json_object_get(state, "enc");
+    e->hidden = json_object_get(json_object_get(state, "gm"), "enc");
+    e->is_gm = 1;
+    e->seat = "gm";
     const char *mid = json_string_value(json_object_get(e->enc, "module"));
     e->mod = mid ? rules_module_find(mid) : NULL;
     return json_is_object(e->enc) && e->mod;
+}
+
+static int enc_view(fz *z, rules_enc *e)
+{
+    return enc_view_of(z->state, e);
+}
+
+/* A refusal that names a parameter's choices ("'kind' must be dodge, block or parry") teaches
+ * the driver those words for that parameter, as a dictionary fuzzer learns from its target. */
+static fz *g_learner;
+static void learn(const char *msg)
+{
+    if (!g_learner)
+        return;
+    for (const char *q = strchr(msg, '\''); q; q = strchr(q + 1, '\'')) {
+        const char *end = strchr(q + 1, '\'');
+        if (!end || end - q > 32)
+            return;
+        const char *rest = end + 1;
+        if (strncmp(rest, " must be ", 9) != 0 && strncmp(rest, " is ", 4) != 0)
+            continue;
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", (int)(end - q - 1), q + 1);
+        json_t *words = json_object_get(g_learner->learned, name);
+        if (!words) {
+            words = json_array();
+            json_object_set_new(g_learner->learned, name, words);
+        }
+        for (const char *p = rest; *p && *p != '(' && json_array_size(words) < 40;) {
+            while (*p && *p != '(' && !(isalnum((unsigned char)*p) || *p == '_'))
+                p++;
+            const char *b = p;
+            while (*p && (isalnum((unsigned char)*p) || *p == '_'))
+                p++;
+            char w[40];
+            snprintf(w, sizeof w, "%.*s", (int)(p - b), b);
+            static const char *const SKIP[] = {"must", "be", "is",  "or",  "one", "of",
+                                               "a",    "an", "the", "and", ""};
+            int skip = 0;
+            for (size_t i = 0; i < sizeof SKIP / sizeof *SKIP; i++)
+                skip |= strcmp(w, SKIP[i]) == 0;
+            size_t i;
+            json_t *v;
+            json_array_foreach(words, i, v) skip |= strcmp(json_string_value(v), w) == 0;
+            if (!skip)
+                json_array_append_new(words, json_string(w));
+        }
+        return;
+    }
 }
 
 /*
@@ -183,6 +236,7 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
     free(text);
     goto out;
 refused:
+    learn(err.msg);
     if (getenv("FUZZ_VERBOSE"))
         fprintf(stderr, "refused %s: %s\n", opname, err.msg);
     if (err.code == TB_OK || !err.msg[0])
@@ -237,8 +291,8 @@ static const char *some_cid(fz *z)
 {
     json_t *all = json_object_get(json_object_get(z->state, "enc"), "combatants");
     size_t n = json_object_size(all);
-    if (!n || chance(3))
-        return chance(50) ? "e99" : "";
+    if (!n || chance(2))
+        return chance(70) ? "e99" : "";
     size_t want = (size_t)pick((int)n), i = 0;
     const char *k;
     json_t *v;
@@ -329,12 +383,19 @@ static json_t *param_value(fz *z, const rules_param *p)
             strcmp(p->name, "by") == 0 || strcmp(p->name, "ally") == 0 ||
             strcmp(p->name, "who") == 0)
             return json_string(chance(90) ? some_cid(z) : dict_word(z));
-        if (p->label && chance(50)) {
-            char word[64];
-            if (label_word(p->label, word, sizeof word))
-                return json_string(word);
+        char word[64];
+        json_t *known = json_object_get(z->learned, p->name);
+        if (json_array_size(known) && chance(60)) {
+            snprintf(word, sizeof word, "%s",
+                     json_string_value(
+                         json_array_get(known, (size_t)pick((int)json_array_size(known)))));
+            return json_string(word);
         }
-        return json_string(chance(85) ? dict_word(z) : some_cid(z));
+        if (!(p->label && chance(50) && label_word(p->label, word, sizeof word)))
+            snprintf(word, sizeof word, "%s", chance(85) ? dict_word(z) : some_cid(z));
+        if (p->max > 0 && (int)strlen(word) > p->max && chance(90))
+            word[p->max] = '\0';
+        return json_string(word);
     }
     return json_null();
 }
@@ -407,13 +468,66 @@ static const char *seat_of(fz *z, const char *cid)
     return json_string_value(json_object_get(c, "seat"));
 }
 
+/* A combatant the module lets take a turn action now (its may_act hook, or the current entry
+ * of the order), asked on a copy of the state; NULL when there is none. */
+static const char *turn_actor(fz *z, char buf[32])
+{
+    json_t *copy = json_deep_copy(z->state);
+    rules_enc e;
+    const char *found = NULL;
+    if (enc_view_of(copy, &e)) {
+        const char *cands[RULES_ENC_MAX_COMBATANTS];
+        int n = 0;
+        const char *cid;
+        for (size_t i = 0; (cid = rules_enc_cid_at(&e, i)) && n < RULES_ENC_MAX_COMBATANTS; i++) {
+            tb_err err = {0};
+            int may = e.mod->may_act ? e.mod->may_act(&e, cid, &err) == 0
+                                     : rules_enc_streq(rules_enc_current(&e), cid);
+            if (may && !rules_enc_is_out(&e, cid))
+                cands[n++] = cid;
+        }
+        if (n) {
+            snprintf(buf, 32, "%s", cands[pick(n)]);
+            found = buf;
+        }
+    }
+    json_decref(copy);
+    return found;
+}
+
+/* A player character of seat in the encounter, or NULL. */
+static const char *pc_of(fz *z, const char *seat)
+{
+    const char *k, *found = NULL;
+    json_t *c;
+    int n = 0;
+    json_object_foreach(json_object_get(json_object_get(z->state, "enc"), "combatants"), k, c)
+    {
+        if (!json_is_true(json_object_get(c, "npc")) &&
+            rules_enc_streq(json_string_value(json_object_get(c, "seat")), seat) && !pick(++n))
+            found = k;
+    }
+    return found;
+}
+
 static void do_act(fz *z)
 {
     const rules_module *m = z->mod;
     int n = 0;
     while (m->actions[n].name)
         n++;
-    const rules_enc_action *a = &m->actions[pick(n)];
+    /* Mostly actions that the rules accepted before (weight (ok+1)/(tried+2)), sometimes any:
+     * what tends to be allowed keeps the encounter moving into deeper states. */
+    int k = pick(n);
+    if (n <= 64 && chance(60)) {
+        double w[64], sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += w[i] = (z->st->act_ok[i] + 1.0) / (z->st->act_tried[i] + 2.0);
+        double x = (double)(pick64() % 1000000) / 1000000.0 * sum;
+        for (k = 0; k < n - 1 && (x -= w[k]) > 0; k++)
+            ;
+    }
+    const rules_enc_action *a = &m->actions[k];
     /* before the first round, the GM's set-up actions (begin, initiative) are what moves on */
     rules_enc e;
     if (enc_view(z, &e) && rules_enc_round(&e) == 0 && chance(60)) {
@@ -421,27 +535,34 @@ static void do_act(fz *z)
             a = &m->actions[pick(n)];
     }
     json_t *args = json_pack("{s:s}", "action", chance(98) ? a->name : dict_word(z));
+    char buf[32];
     const char *actor = NULL;
-    if (a->who == RULES_ENC_OWNER || a->who == RULES_ENC_TURN || chance(5)) {
-        const char *cur = rules_enc_current(&e);
-        actor = cur && a->who == RULES_ENC_TURN && chance(60) ? NULL : some_cid(z);
-        if (actor)
-            json_object_set_new(args, "actor", json_string(actor));
-        else
-            actor = cur;
-    }
-    if (a->params || chance(10))
-        json_object_set_new(args, "params", params_for(z, a->params));
+    if (a->who == RULES_ENC_TURN && chance(85) && (actor = turn_actor(z, buf)))
+        ;
+    else if (a->who == RULES_ENC_OWNER || a->who == RULES_ENC_TURN || chance(5))
+        actor = some_cid(z);
     /* the GM runs most of it; a player acts for its own character now and then */
     const char *seat = "gm";
     int gm = 1;
-    if (z->nseats && chance(25)) {
-        const char *own = actor ? seat_of(z, actor) : NULL;
-        seat = own && chance(90) ? own : z->seats[pick(z->nseats)];
+    const char *own = actor ? seat_of(z, actor) : NULL;
+    if (z->nseats && a->who != RULES_ENC_GM && chance(own ? 60 : 15)) {
+        seat = own && chance(95) ? own : z->seats[pick(z->nseats)];
         gm = 0;
+        if (!own && a->who == RULES_ENC_OWNER && pc_of(z, seat))
+            actor = pc_of(z, seat);
     }
+    if (actor && (!(a->who == RULES_ENC_TURN) || chance(50)))
+        json_object_set_new(args, "actor", json_string(actor));
+    if (a->params || chance(10))
+        json_object_set_new(args, "params", params_for(z, a->params));
     z->st->acts++;
-    z->st->acts_ok += run(z, "enc.act", args, seat, gm);
+    int ok = run(z, "enc.act", args, seat, gm);
+    k = (int)(a - m->actions);
+    if (k < 64) {
+        z->st->act_tried[k]++;
+        z->st->act_ok[k] += ok;
+    }
+    z->st->acts_ok += ok;
 }
 
 /* A path of a declared editable field with a combatant id filled in. */
@@ -643,7 +764,8 @@ int main(int argc, char **argv)
         if (only && strcmp(only, m->id) != 0)
             continue;
         fz_stats st = {0};
-        fz z = {.mod = m, .st = &st, .seed = seed, .dict = json_array()};
+        fz z = {.mod = m, .st = &st, .seed = seed, .dict = json_array(), .learned = json_object()};
+        g_learner = &z;
         z.dice.s = seed * 7919 + i;
         z.dice_rng = rules_rng_from_source(src_next, &z.dice);
         z.secret_rng = rules_rng_seeded(seed + 17);
@@ -656,6 +778,8 @@ int main(int argc, char **argv)
         drew += st.drew_on_refusal;
         json_decref(z.state);
         json_decref(z.dict);
+        json_decref(z.learned);
+        g_learner = NULL;
         rules_rng_destroy(z.dice_rng);
         rules_rng_destroy(z.secret_rng);
         modules++;
