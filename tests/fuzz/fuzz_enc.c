@@ -100,6 +100,18 @@ typedef struct fz {
 } fz;
 
 static const char *g_last_op;
+/* Calls and acceptances per op of the command tables (ops_at order), over every module. */
+#define MAX_OPS 64
+static long g_op_calls[MAX_OPS], g_op_ok[MAX_OPS];
+
+static int op_index(const op_def *def)
+{
+    const op_def *d;
+    for (size_t i = 0; i < MAX_OPS && (d = ops_at(i)); i++)
+        if (d == def)
+            return (int)i;
+    return -1;
+}
 static char g_last_args[600];
 
 static void fail(const fz *z, const char *what, const char *msg)
@@ -185,6 +197,9 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
     free(dump);
     z->st->calls++;
     const op_def *def = ops_find("any", opname);
+    int oi = def ? op_index(def) : -1;
+    if (oi >= 0)
+        g_op_calls[oi]++;
     tb_err err = {0};
     json_t *norm = NULL, *result = NULL;
     int ok = 0;
@@ -224,6 +239,8 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
     z->state = work;
     ok = 1;
     z->st->accepted++;
+    if (oi >= 0)
+        g_op_ok[oi]++;
     rules_enc e;
     if (enc_view(z, &e)) {
         tb_err cerr = {0};
@@ -614,6 +631,63 @@ static void do_set(fz *z)
         run(z, "enc.set", json_pack("{s:s, s:o}", "path", path, "value", value), "gm", 1);
 }
 
+/* A character id of the campaign (a PC or a GM's NPC), or a word. */
+static const char *some_char(fz *z)
+{
+    json_t *all = json_object_get(z->state, "chars");
+    if (chance(30))
+        all = json_object_get(json_object_get(z->state, "gm"), "npcs");
+    size_t n = json_object_size(all), want = (size_t)pick((int)n), i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach(all, k, v)
+    {
+        if (i++ == want)
+            return k;
+    }
+    return dict_word(z);
+}
+
+/* A value for argument `name` of an op that the op can use (most of the time): the argument
+ * names of the command tables' schemas and what they take. NULL: none known, use the type. */
+static json_t *arg_hint(fz *z, const char *name)
+{
+    static const char *const EXPRS[] = {"1d6", "2d6+1", "d20", "4d6kh3", "3d8-2", "1d100"};
+    static const char *const KEYS[] = {"plan", "villain", "n1"};
+    const rules_system *sys = rules_system_find(z->mod->system);
+    if (chance(10))
+        return NULL;
+    if (strcmp(name, "expr") == 0)
+        return json_string(EXPRS[pick(6)]);
+    if (strcmp(name, "check") == 0 && sys) {
+        int n = 0;
+        while (sys->checks[n].name)
+            n++;
+        return json_string(sys->checks[pick(n)].name);
+    }
+    if (strcmp(name, "system") == 0)
+        return json_string(z->mod->system);
+    if (strcmp(name, "id") == 0)
+        return json_string(some_char(z));
+    if (strcmp(name, "key") == 0)
+        return json_string(KEYS[pick(3)]);
+    if (strcmp(name, "path") == 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/gm/notes/%s", KEYS[pick(3)]);
+        return json_string(path);
+    }
+    if (strcmp(name, "seat") == 0 && z->nseats)
+        return json_string(z->seats[pick(z->nseats)]);
+    if (strcmp(name, "sheet") == 0) {
+        json_t *c = json_object_get(json_object_get(z->state, "chars"), some_char(z));
+        json_t *sheet = json_object_get(c, "sheet");
+        return sheet ? json_deep_copy(sheet) : json_object();
+    }
+    if (strcmp(name, "name") == 0)
+        return json_string(chance(50) ? "Renamed" : dict_word(z));
+    return NULL;
+}
+
 /* Any op of the command tables with arguments made from its schema. */
 static void do_any_op(fz *z)
 {
@@ -628,6 +702,8 @@ static void do_any_op(fz *z)
         json_t *v;
         if (chance(8)) {
             v = junk(z, 0);
+        } else if ((v = arg_hint(z, a->name))) {
+            ;
         } else {
             switch (a->type) {
             case ARG_STRING:
@@ -784,6 +860,10 @@ int main(int argc, char **argv)
         rules_rng_destroy(z.secret_rng);
         modules++;
     }
+    printf("\n%-18s %9s %9s\n", "op", "calls", "accepted");
+    const op_def *d;
+    for (size_t i = 0; i < MAX_OPS && (d = ops_at(i)); i++)
+        printf("%-18s %9ld %9ld\n", d->name, g_op_calls[i], g_op_ok[i]);
     if (drew) {
         printf("%d passed, 1 failed (refused calls drew dice: %ld)\n", modules, drew);
         return 1;
