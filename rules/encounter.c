@@ -383,7 +383,7 @@ int rules_enc_streq(const char *a, const char *b)
 /* clang-format off */
 const rules_enc_field rules_enc_fields_common[] = {
     {"/enc/name", RULES_PARAM_STRING, 1, 60, "the encounter's name"},
-    {"/enc/round", RULES_PARAM_INT, 0, 999, "the round"},
+    {"/enc/round", RULES_PARAM_INT, 0, 999, "the round"}, /* RULES_ENC_MAX_ROUND: room to play on */
     {"/enc/turn", RULES_PARAM_INT, -1, 999, "the turn"},
     {"/enc/combatants/*/name", RULES_PARAM_STRING, 1, 40, "name"},
     {"/enc/combatants/*/side", RULES_PARAM_STRING, 1, 32, "side"},
@@ -671,8 +671,10 @@ int rules_enc_check(const rules_enc *e, tb_err *err)
 {
     if (!json_is_object(e->enc) || !json_is_object(e->hidden))
         return damaged(err, "its state is missing");
-    if (!json_is_integer(json_object_get(e->enc, "round")) || rules_enc_round(e) < 0)
-        return damaged(err, "the round is not a number");
+    const json_t *round = json_object_get(e->enc, "round");
+    if (!json_is_integer(round) || json_integer_value(round) < 0 ||
+        json_integer_value(round) > RULES_ENC_MAX_ROUND)
+        return damaged(err, "the round is not a number from 0 to %d", RULES_ENC_MAX_ROUND);
     const json_t *order = json_object_get(e->enc, "order");
     if (!json_is_array(order))
         return damaged(err, "the order is not a list");
@@ -694,6 +696,11 @@ int rules_enc_check(const rules_enc *e, tb_err *err)
         !is_opt(e->enc, "budget", JSON_OBJECT) || !is_opt(e->enc, "next_id", JSON_INTEGER))
         return damaged(err, "the combatants are ill-formed");
     const char *cid;
+    json_object_foreach(json_object_get(e->enc, "budget"), cid, v)
+    {
+        if (!json_is_integer(v))
+            return damaged(err, "the budget of a turn ('%.20s') is not a number", cid);
+    }
     json_object_foreach((json_t *)all, cid, v)
     {
         if (check_combatant(e, cid, v, err))

@@ -142,6 +142,8 @@ void rules_enc_set_out(rules_enc *e, const char *cid, const char *why);
 int rules_enc_is_out(const rules_enc *e, const char *cid);
 
 #define RULES_ENC_MAX_COMBATANTS 60
+/* The most rounds an encounter counts (rules_enc_check refuses more: the count never overflows). */
+#define RULES_ENC_MAX_ROUND 100000
 /*
  * Adds a combatant {id, name, side, seat, npc, conditions: []} with the next id ("e1", "e2", ...:
  * /enc/next_id), written to cid (>= 24 bytes). It is not put in the order (the module decides

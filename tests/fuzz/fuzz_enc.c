@@ -214,6 +214,9 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
         strcmp(json_string_value(json_object_get(norm, "seat")), seat) != 0)
         goto out;
     /* the handler gets a working copy, never the committed state (as in the engine) */
+    rules_enc e;
+    tb_err cerr = {0};
+    int usable_before = !enc_view(z, &e) || rules_enc_check(&e, &cerr) == TB_OK;
     json_t *work = json_deep_copy(z->state);
     op_ctx ctx = {.seat = seat,
                   .is_gm = is_gm,
@@ -238,12 +241,10 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
     z->st->accepted++;
     if (oi >= 0)
         g_op_ok[oi]++;
-    rules_enc e;
-    if (enc_view(z, &e)) {
-        tb_err cerr = {0};
-        if (rules_enc_check(&e, &cerr))
-            fail(z, "an accepted call left an encounter its module cannot use", cerr.msg);
-    }
+    /* (a state damaged by an old build's write may stay damaged through enc.remove and the
+     * other ops: only a usable state must stay usable) */
+    if (usable_before && enc_view(z, &e) && rules_enc_check(&e, &cerr))
+        fail(z, "an accepted call left an encounter its module cannot use", cerr.msg);
     goto out;
 refused:
     learn(err.msg);
@@ -776,6 +777,59 @@ static void campaign_new(fz *z)
         closedir(d);
 }
 
+/* Per mille of steps that write the state the way enc.set did before issue 12 (anything below
+ * /enc or /gm/enc): what a campaign saved by an older build may hold. The module must refuse
+ * such a state, never crash on it. */
+static int g_damage = 20;
+
+/* Writes a junk value (or deletes) at a random place below /enc or /gm/enc. */
+static void old_build_write(fz *z)
+{
+    char path[256];
+    int gm = chance(25);
+    json_t *at = gm ? json_object_get(json_object_get(z->state, "gm"), "enc")
+                    : json_object_get(z->state, "enc");
+    snprintf(path, sizeof path, "%s", gm ? "/gm/enc" : "/enc");
+    json_t *parent = NULL;
+    const char *last = NULL;
+    for (int depth = 0; depth < 5 && at && (json_is_object(at) || json_is_array(at)); depth++) {
+        size_t n = json_is_object(at) ? json_object_size(at) : json_array_size(at);
+        if (!n || (depth > 0 && chance(30)))
+            break;
+        size_t want = (size_t)pick((int)n), len = strlen(path);
+        parent = at;
+        if (json_is_object(at)) {
+            const char *k;
+            json_t *v;
+            size_t i = 0;
+            json_object_foreach(at, k, v)
+            {
+                if (i++ == want) {
+                    snprintf(path + len, sizeof path - len, "/%s", k);
+                    last = k;
+                    at = v;
+                    break;
+                }
+            }
+        } else {
+            snprintf(path + len, sizeof path - len, "/%zu", want);
+            last = NULL;
+            at = json_array_get(at, want);
+        }
+    }
+    g_last_op = "old-build enc.set";
+    snprintf(g_last_args, sizeof g_last_args, "%s", path);
+    if (parent && last && json_is_object(parent) && chance(30)) {
+        json_object_del(parent, last);
+        return;
+    }
+    json_t *value = junk(z, 0);
+    tb_err err = {0};
+    ops_pointer_set(z->state, path, value, &err);          /* what the old enc.set did */
+    if (!json_is_object(json_object_get(z->state, "enc"))) /* it kept /enc an object */
+        json_object_set_new(z->state, "enc", json_pack("{s:s}", "module", z->mod->id));
+}
+
 /* One run: a fresh campaign, an encounter started and filled, then steps random calls. */
 static void play(fz *z, int steps)
 {
@@ -789,6 +843,8 @@ static void play(fz *z, int steps)
                 do_add(z);
             continue;
         }
+        if (pick(1000) < g_damage)
+            old_build_write(z);
         int r = pick(100);
         if (r < 66)
             do_act(z);
@@ -819,8 +875,11 @@ int main(int argc, char **argv)
             steps = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--module") == 0)
             only = argv[i + 1];
+        else if (strcmp(argv[i], "--damage") == 0)
+            g_damage = atoi(argv[i + 1]);
         else {
-            fprintf(stderr, "usage: fuzz_enc [--seed N] [--runs N] [--steps N] [--module ID]\n");
+            fprintf(stderr, "usage: fuzz_enc [--seed N] [--runs N] [--steps N] [--module ID] "
+                            "[--damage PERMILLE]\n");
             return 2;
         }
     }
