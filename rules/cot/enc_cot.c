@@ -131,7 +131,7 @@ static int in_array(const json_t *arr, const char *s)
     size_t i;
     json_t *v;
     json_array_foreach(arr, i, v) if (json_string_value(v) &&
-                                      strcmp(json_string_value(v), s) == 0) return 1;
+                                      rules_enc_streq(json_string_value(v), s)) return 1;
     return 0;
 }
 

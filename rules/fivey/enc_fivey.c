@@ -289,7 +289,8 @@ static int apply_damage(rules_enc *e, const char *cid, int dmg)
         return 1;
     }
     if (!dead && json_is_string(json_object_get(rules_enc_combatant(e, cid), "out")) &&
-        strcmp(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")), "dead") == 0)
+        rules_enc_streq(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")),
+                        "dead"))
         rules_enc_set_out(e, cid, NULL); /* healed back above its hit points */
     return 0;
 }

@@ -439,7 +439,7 @@ static int base_index(rules_enc *e, const char *cid)
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(e->enc, "initiative"), i,
-                       v) if (strcmp(json_string_value(v), cid) == 0) return (int)i;
+                       v) if (rules_enc_streq(json_string_value(v), cid)) return (int)i;
     return -1;
 }
 

@@ -391,7 +391,7 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *part,
         int have = 0;
         size_t i;
         json_t *v;
-        json_array_foreach(inj, i, v) have |= strcmp(json_string_value(v), part) == 0;
+        json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
         if (!have)
             json_array_append_new(inj, json_string(part));
         const char *eff = injury_effect(e, cid, part);
@@ -1226,11 +1226,13 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *used = json_object_get(c, "free_used");
         size_t i;
         json_t *v;
-        json_array_foreach(used, i, v) if (
-            strcmp(json_string_value(v), key) ==
-            0) return rules_enc_rule(err,
-                                     "%s has already used the free action '%s' this turn (001:325)",
-                                     rules_enc_name(e, cid), what);
+        json_array_foreach(
+            used, i,
+            v) if (rules_enc_streq(json_string_value(v),
+                                   key)) return rules_enc_rule(err,
+                                                               "%s has already used the free "
+                                                               "action '%s' this turn (001:325)",
+                                                               rules_enc_name(e, cid), what);
         if (!json_is_array(used)) {
             used = json_array();
             json_object_set_new(c, "free_used", used);
@@ -1318,11 +1320,13 @@ static int free_once(rules_enc *e, const char *cid, const char *name, tb_err *er
     json_t *used = json_object_get(c, "free_used");
     size_t i;
     json_t *v;
-    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) ==
-                                       0) return rules_enc_rule(err,
-                                                                "%s has already used the free "
-                                                                "action '%s' this turn (001:325)",
-                                                                rules_enc_name(e, cid), name);
+    json_array_foreach(
+        used, i,
+        v) if (rules_enc_streq(json_string_value(v),
+                               name)) return rules_enc_rule(err,
+                                                            "%s has already used the free "
+                                                            "action '%s' this turn (001:325)",
+                                                            rules_enc_name(e, cid), name);
     if (!json_is_array(used)) {
         used = json_array();
         json_object_set_new(c, "free_used", used);

@@ -1038,7 +1038,7 @@ static int act_coup(rules_enc *e, const rules_args *a, tb_err *err)
         ten_bring(e, target);
         return done(e, 0);
     }
-    if (strcmp(json_string_value(json_object_get(coup, "target")), target) != 0)
+    if (!rules_enc_streq(json_string_value(json_object_get(coup, "target")), target))
         return rules_enc_rule(
             err, "%s's coup de grâce is on %s", rules_enc_name(e, actor),
             rules_enc_name(e, json_string_value(json_object_get(coup, "target"))));

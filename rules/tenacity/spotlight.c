@@ -25,7 +25,7 @@ int ten_has(const json_t *list, const char *cid)
     size_t i;
     json_t *v;
     json_array_foreach(list, i, v) if (json_string_value(v) &&
-                                       strcmp(json_string_value(v), cid) == 0) return 1;
+                                       rules_enc_streq(json_string_value(v), cid)) return 1;
     return 0;
 }
 
@@ -39,7 +39,7 @@ void ten_drop(json_t *list, const char *cid)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) if (strcmp(json_string_value(v), cid) == 0)
+    json_array_foreach(list, i, v) if (rules_enc_streq(json_string_value(v), cid))
     {
         json_array_remove(list, i);
         return;
@@ -141,7 +141,7 @@ static void set_groups(rules_enc *e, const char *first)
         size_t k;
         json_t *v;
         int seen = 0;
-        json_array_foreach(groups, k, v) seen |= strcmp(json_string_value(v), side) == 0;
+        json_array_foreach(groups, k, v) seen |= rules_enc_streq(json_string_value(v), side);
         if (!seen)
             json_array_append_new(groups, json_string(side));
     }
