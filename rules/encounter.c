@@ -667,6 +667,33 @@ static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err
     return TB_OK;
 }
 
+/* Whether every integer of v (to a depth of 16) is within +-RULES_ENC_MAX_NUMBER: the rules'
+ * sums and counts of such numbers cannot overflow an int. */
+static int numbers_bounded(const json_t *v, int depth)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v) >= -RULES_ENC_MAX_NUMBER &&
+               json_integer_value(v) <= RULES_ENC_MAX_NUMBER;
+    if (depth > 16)
+        return !json_is_object(v) && !json_is_array(v);
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if (!numbers_bounded(x, depth + 1))
+                return 0;
+        }
+    }
+    json_array_foreach(v, i, x)
+    {
+        if (!numbers_bounded(x, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
 int rules_enc_check(const rules_enc *e, tb_err *err)
 {
     if (!json_is_object(e->enc) || !json_is_object(e->hidden))
@@ -708,6 +735,8 @@ int rules_enc_check(const rules_enc *e, tb_err *err)
     }
     if (check_fields(e, rules_enc_fields_common, err) || check_fields(e, e->mod->editable, err))
         return err->code;
+    if (!numbers_bounded(e->enc, 0) || !numbers_bounded(e->hidden, 0))
+        return damaged(err, "it holds a number beyond %d or nested too deep", RULES_ENC_MAX_NUMBER);
     return e->mod->check ? e->mod->check(e, err) : TB_OK;
 }
 

@@ -144,6 +144,8 @@ int rules_enc_is_out(const rules_enc *e, const char *cid);
 #define RULES_ENC_MAX_COMBATANTS 60
 /* The most rounds an encounter counts (rules_enc_check refuses more: the count never overflows). */
 #define RULES_ENC_MAX_ROUND 100000
+/* The largest magnitude of any number in /enc and /gm/enc (rules_enc_check). */
+#define RULES_ENC_MAX_NUMBER 10000000
 /*
  * Adds a combatant {id, name, side, seat, npc, conditions: []} with the next id ("e1", "e2", ...:
  * /enc/next_id), written to cid (>= 24 bytes). It is not put in the order (the module decides
@@ -258,11 +260,12 @@ int rules_enc_editable(const rules_enc *e, const char *path, const json_t *value
 /*
  * Whether the module can use the state in e: the shared shape (round, turn within the order,
  * order entries, every combatant's id, name, side, seat, npc, conditions, budget and stats, the
- * GM-only half), every editable field present has its declared type, then the module's own
- * check hook. Reads only. 0, or TB_RULE with a message that says what is damaged and that the GM
- * can end the encounter (enc.end). The server runs it before a module sees the state (enc.add,
- * enc.act) and after enc.set, so a damaged state is refused, never committed, and one committed
- * by an older build is refused instead of crashing a module.
+ * GM-only half), every editable field present has its declared type, no number is beyond
+ * +-RULES_ENC_MAX_NUMBER, then the module's own check hook. Reads only. 0, or TB_RULE with a
+ * message that says what is damaged and that the GM can end the encounter (enc.end). The server
+ * runs it before a module sees the state (enc.add, enc.act) and after enc.set, so a damaged state
+ * is refused, never committed, and one committed by an older build is refused instead of crashing a
+ * module.
  */
 int rules_enc_check(const rules_enc *e, tb_err *err);
 
