@@ -101,14 +101,14 @@ typedef struct fz {
 } fz;
 
 static const char *g_last_op;
-/* Calls and acceptances per op of the command tables (ops_at order), over every module. */
+/* Calls and acceptances per op of the command tables (ops_row_at order), over every module. */
 #define MAX_OPS 64
 static long g_op_calls[MAX_OPS], g_op_ok[MAX_OPS];
 
 static int op_index(const op_def *def)
 {
     const op_def *d;
-    for (size_t i = 0; i < MAX_OPS && (d = ops_at(i)); i++)
+    for (size_t i = 0; i < MAX_OPS && (d = ops_row_at(i)); i++)
         if (d == def)
             return (int)i;
     return -1;
@@ -686,9 +686,9 @@ static json_t *arg_hint(fz *z, const char *name)
 static void do_any_op(fz *z)
 {
     int n = 0;
-    while (ops_at((size_t)n))
+    while (ops_row_at((size_t)n))
         n++;
-    const op_def *d = ops_at((size_t)pick(n));
+    const op_def *d = ops_row_at((size_t)pick(n));
     json_t *args = json_object();
     for (const op_arg *a = d->args; a && a->name; a++) {
         if (!a->required && chance(50))
@@ -915,7 +915,7 @@ int main(int argc, char **argv)
     }
     printf("\n%-18s %9s %9s\n", "op", "calls", "accepted");
     const op_def *d;
-    for (size_t i = 0; i < MAX_OPS && (d = ops_at(i)); i++)
+    for (size_t i = 0; i < MAX_OPS && (d = ops_row_at(i)); i++)
         printf("%-18s %9ld %9ld\n", d->name, g_op_calls[i], g_op_ok[i]);
     if (drew) {
         printf("%d passed, 1 failed (refused calls drew dice: %ld)\n", modules, drew);
