@@ -1240,12 +1240,45 @@ static const rules_enc_action WAR_ACTIONS[] = {
 /* ---- what the GM may set, and what these modules can use ---- */
 
 /* The numbers a GM adjusts mid-scene: Cover (000:123), a wound and its days (000:135), the
- * Focus Round of the session (000:40). */
+ * Focus Round of the session (000:40), abilities and skills (000:44-96). */
+#define COT_SKILL_FIELD(id, label)                                                                 \
+    {                                                                                              \
+        "stats/skills/" id, RULES_PARAM_INT, 0, 10, label                                          \
+    }
 static const rules_enc_field COT_EDITABLE[] = {
     {"stats/cover", RULES_PARAM_INT, 0, 99, "Cover"},
     {"stats/wounded", RULES_PARAM_BOOL, 0, 1, "wound"},
     {"stats/recovery_days", RULES_PARAM_INT, 0, 1000, "days until the wound heals"},
     {"stats/focus_used", RULES_PARAM_BOOL, 0, 1, "Focus Round of this session"},
+    /* an NPC's numbers as the GM decides them (000:196-198), in the sheet's ranges */
+    {"stats/abilities/muscle", RULES_PARAM_INT, 1, 10, "Muscle"},
+    {"stats/abilities/fingers", RULES_PARAM_INT, 1, 10, "Fingers"},
+    {"stats/abilities/brains", RULES_PARAM_INT, 1, 10, "Brains"},
+    {"stats/abilities/it", RULES_PARAM_INT, 1, 10, "It"},
+    COT_SKILL_FIELD("shooting", "Shooting"),
+    COT_SKILL_FIELD("hand_to_hand", "Hand to Hand"),
+    COT_SKILL_FIELD("athletics", "Athletics"),
+    COT_SKILL_FIELD("intimidate", "Intimidate"),
+    COT_SKILL_FIELD("resist", "Resist"),
+    COT_SKILL_FIELD("explosives", "Explosives"),
+    COT_SKILL_FIELD("driving", "Driving"),
+    COT_SKILL_FIELD("cat_burglary", "Cat Burglary"),
+    COT_SKILL_FIELD("palming", "Palming"),
+    COT_SKILL_FIELD("sneak", "Sneak"),
+    COT_SKILL_FIELD("lockpicking", "Lockpicking"),
+    COT_SKILL_FIELD("build", "Build"),
+    COT_SKILL_FIELD("mysticism", "Mysticism"),
+    COT_SKILL_FIELD("planning", "Planning"),
+    COT_SKILL_FIELD("lookout", "Lookout"),
+    COT_SKILL_FIELD("safecracking", "Safecracking"),
+    COT_SKILL_FIELD("appraisal", "Appraisal"),
+    COT_SKILL_FIELD("forgery", "Forgery"),
+    COT_SKILL_FIELD("connections", "Connections"),
+    COT_SKILL_FIELD("size_up", "Size Up"),
+    COT_SKILL_FIELD("con", "Con"),
+    COT_SKILL_FIELD("impress", "Impress"),
+    COT_SKILL_FIELD("manipulate", "Manipulate"),
+    COT_SKILL_FIELD("convince", "Convince"),
     {NULL, 0, 0, 0, NULL},
 };
 
