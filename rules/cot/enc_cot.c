@@ -131,7 +131,7 @@ static int in_array(const json_t *arr, const char *s)
     size_t i;
     json_t *v;
     json_array_foreach(arr, i, v) if (json_string_value(v) &&
-                                      strcmp(json_string_value(v), s) == 0) return 1;
+                                      rules_enc_streq(json_string_value(v), s)) return 1;
     return 0;
 }
 
@@ -239,7 +239,7 @@ static json_t *slot_by_id(const rules_enc *e, const char *id)
 {
     size_t i;
     json_t *s;
-    json_array_foreach(slots(e), i, s) if (id && strcmp(str_of(s, "id"), id) == 0) return s;
+    json_array_foreach(slots(e), i, s) if (rules_enc_streq(str_of(s, "id"), id)) return s;
     return NULL;
 }
 
@@ -271,7 +271,7 @@ static json_t *focus(const rules_enc *e)
 static int claim_limit(const rules_enc *e, const char *cid)
 {
     json_t *f = focus(e);
-    if (f && strcmp(str_of(f, "by"), cid) == 0)
+    if (f && rules_enc_streq(str_of(f, "by"), cid))
         return 1 + (int)json_array_size(json_object_get(f, "given"));
     if (f && in_array(json_object_get(f, "given"), cid))
         return 0;
@@ -280,7 +280,7 @@ static int claim_limit(const rules_enc *e, const char *cid)
 
 static int can_take(const rules_enc *e, const char *cid, const char *side)
 {
-    return !rules_enc_is_out(e, cid) && strcmp(rules_enc_side(e, cid), side) == 0 &&
+    return !rules_enc_is_out(e, cid) && rules_enc_streq(rules_enc_side(e, cid), side) &&
            (int)json_array_size(claims(e, cid)) < claim_limit(e, cid);
 }
 
@@ -375,15 +375,15 @@ static int cot_may_act(rules_enc *e, const char *cid, tb_err *err)
     slot_name sn = name_of(s);
     const char *by = claimer(s);
     if (by)
-        return strcmp(by, cid) == 0
+        return rules_enc_streq(by, cid)
                    ? 0
                    : rules_enc_rule(err,
                                     "%s is claimed by %s; each slot is one character's turn "
                                     "(000:38)",
                                     sn.s, rules_enc_name(e, by));
     const char *side = str_of(s, "side");
-    if (strcmp(rules_enc_side(e, cid), side) != 0)
-        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side);
+    if (!rules_enc_streq(rules_enc_side(e, cid), side))
+        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side ? side : "?");
     int limit = claim_limit(e, cid), taken = (int)json_array_size(claims(e, cid));
     if (taken < limit)
         return 0;
@@ -740,12 +740,14 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "no Focus Round is under way: a crewmate declares one first "
                                    "(focus)");
     const char *by = str_of(f, "by");
-    if (strcmp(by, cid) == 0)
+    if (!by)
+        return rules_enc_rule(err, "the Focus Round names nobody; the GM ends the encounter");
+    if (rules_enc_streq(by, cid))
         return rules_enc_rule(err,
                               "%s takes the Focus Round; the slots come from the others on "
                               "the crew (000:40)",
                               name);
-    if (rules_enc_is_npc(e, cid) || strcmp(rules_enc_side(e, cid), rules_enc_side(e, by)) != 0)
+    if (rules_enc_is_npc(e, cid) || !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, by)))
         return rules_enc_rule(err,
                               "only %s's crewmates (player characters of the %s) can give "
                               "slots to the Focus Round (000:40)",
@@ -756,6 +758,8 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s has already taken a slot this round (000:38)", name);
     if (rules_enc_is_out(e, cid))
         return rules_enc_rule(err, "%s is out of the fight", name);
+    if (!json_is_array(json_object_get(f, "given")))
+        json_object_set_new(f, "given", json_array());
     json_array_append_new(json_object_get(f, "given"), json_string(cid));
     rules_enc_log(e, "give", NULL, NULL,
                   "%s gives this round's slot to %s's Focus Round: %s may take %d slots (000:40)",
@@ -799,7 +803,7 @@ static json_t *weapon_of(rules_enc *e, const char *cid, const char *name)
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(rules_enc_stats(e, cid), "weapons"), i,
-                       w) if (name && strcmp(str_of(w, "name"), name) == 0) return w;
+                       w) if (rules_enc_streq(str_of(w, "name"), name)) return w;
     return NULL;
 }
 
@@ -838,7 +842,7 @@ static void alert_allies(rules_enc *e, const char *t)
     const char *cid, *side = rules_enc_side(e, t);
     int n = 0;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (strcmp(cid, t) != 0 && strcmp(rules_enc_side(e, cid), side) == 0 &&
+        if (!rules_enc_streq(cid, t) && rules_enc_streq(rules_enc_side(e, cid), side) &&
             !rules_enc_is_out(e, cid) && !rules_enc_cond_has(e, cid, "aware")) {
             rules_enc_cond_add(e, cid, "aware", 0, 0);
             n++;
@@ -1288,6 +1292,86 @@ static const rules_enc_action WAR_ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set, and what these modules can use ---- */
+
+/* The numbers a GM adjusts mid-scene: Cover (000:123), a wound and its days (000:135), the
+ * Focus Round of the session (000:40), abilities and skills (000:44-96). */
+#define COT_SKILL_FIELD(id, label)                                                                 \
+    {                                                                                              \
+        "stats/skills/" id, RULES_PARAM_INT, 0, 10, label                                          \
+    }
+static const rules_enc_field COT_EDITABLE[] = {
+    {"stats/cover", RULES_PARAM_INT, 0, 99, "Cover"},
+    {"stats/wounded", RULES_PARAM_BOOL, 0, 1, "wound"},
+    {"stats/recovery_days", RULES_PARAM_INT, 0, 1000, "days until the wound heals"},
+    {"stats/focus_used", RULES_PARAM_BOOL, 0, 1, "Focus Round of this session"},
+    /* an NPC's numbers as the GM decides them (000:196-198), in the sheet's ranges */
+    {"stats/abilities/muscle", RULES_PARAM_INT, 1, 10, "Muscle"},
+    {"stats/abilities/fingers", RULES_PARAM_INT, 1, 10, "Fingers"},
+    {"stats/abilities/brains", RULES_PARAM_INT, 1, 10, "Brains"},
+    {"stats/abilities/it", RULES_PARAM_INT, 1, 10, "It"},
+    COT_SKILL_FIELD("shooting", "Shooting"),
+    COT_SKILL_FIELD("hand_to_hand", "Hand to Hand"),
+    COT_SKILL_FIELD("athletics", "Athletics"),
+    COT_SKILL_FIELD("intimidate", "Intimidate"),
+    COT_SKILL_FIELD("resist", "Resist"),
+    COT_SKILL_FIELD("explosives", "Explosives"),
+    COT_SKILL_FIELD("driving", "Driving"),
+    COT_SKILL_FIELD("cat_burglary", "Cat Burglary"),
+    COT_SKILL_FIELD("palming", "Palming"),
+    COT_SKILL_FIELD("sneak", "Sneak"),
+    COT_SKILL_FIELD("lockpicking", "Lockpicking"),
+    COT_SKILL_FIELD("build", "Build"),
+    COT_SKILL_FIELD("mysticism", "Mysticism"),
+    COT_SKILL_FIELD("planning", "Planning"),
+    COT_SKILL_FIELD("lookout", "Lookout"),
+    COT_SKILL_FIELD("safecracking", "Safecracking"),
+    COT_SKILL_FIELD("appraisal", "Appraisal"),
+    COT_SKILL_FIELD("forgery", "Forgery"),
+    COT_SKILL_FIELD("connections", "Connections"),
+    COT_SKILL_FIELD("size_up", "Size Up"),
+    COT_SKILL_FIELD("con", "Con"),
+    COT_SKILL_FIELD("impress", "Impress"),
+    COT_SKILL_FIELD("manipulate", "Manipulate"),
+    COT_SKILL_FIELD("convince", "Convince"),
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* The slots of /enc/order ({id, total, side, claimed_by}), the Focus Round ({by, round, given})
+ * and each combatant's `claimed` list, as the slot functions above read them. */
+static int cot_check(const rules_enc *e, tb_err *err)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach(slots(e), i, s)
+    {
+        json_t *by = json_object_get(s, "claimed_by");
+        if (!json_is_object(s) || !str_of(s, "id") || !str_of(s, "side") ||
+            !json_is_integer(json_object_get(s, "total")) ||
+            (by && !json_is_null(by) && !json_is_string(by)))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: slot %zu of the order is "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  i + 1);
+    }
+    json_t *f = json_object_get(e->enc, "focus");
+    if (f && !json_is_null(f) &&
+        (!json_is_object(f) || !str_of(f, "by") || !json_is_integer(json_object_get(f, "round")) ||
+         !json_is_array(json_object_get(f, "given"))))
+        return rules_enc_rule(err, "the encounter cannot go on: the Focus Round is ill-formed; "
+                                   "the GM can end it (enc.end)");
+    const char *cid;
+    for (i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *c = json_object_get(rules_enc_combatant(e, cid), "claimed");
+        if (c && !json_is_array(c))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: %s's claimed slots are "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  rules_enc_name(e, cid));
+    }
+    return 0;
+}
+
 /* Written back to the sheets after every action: wounds (000:135) and the Focus Round (000:40). */
 static const char *const SHEET_STATS[] = {"wounded", "recovery_days", "focus_used", NULL};
 
@@ -1302,6 +1386,8 @@ const rules_module rules_module_cot_initiative = {
     .may_act = cot_may_act,
     .actions = INIT_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 const rules_module rules_module_cot_warfare = {
@@ -1314,6 +1400,8 @@ const rules_module rules_module_cot_warfare = {
     .may_act = cot_may_act,
     .actions = WAR_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */

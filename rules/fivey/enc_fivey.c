@@ -289,7 +289,8 @@ static int apply_damage(rules_enc *e, const char *cid, int dmg)
         return 1;
     }
     if (!dead && json_is_string(json_object_get(rules_enc_combatant(e, cid), "out")) &&
-        strcmp(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")), "dead") == 0)
+        rules_enc_streq(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")),
+                        "dead"))
         rules_enc_set_out(e, cid, NULL); /* healed back above its hit points */
     return 0;
 }
@@ -1038,6 +1039,16 @@ static const rules_param OPTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: damage taken and hit points (004:363-367), inspiration dice. */
+static const rules_enc_field FIVEY_EDITABLE[] = {
+    {"stats/hp/damage", RULES_PARAM_INT, 0, 999, "damage taken"},
+    {"stats/hp/max", RULES_PARAM_INT, 1, 999, "hit points"},
+    {"stats/inspiration", RULES_PARAM_INT, 0, 99, "inspiration dice"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
 
 const rules_module rules_module_fivey_combat = {
@@ -1051,6 +1062,7 @@ const rules_module rules_module_fivey_combat = {
     .may_act = fivey_may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = FIVEY_EDITABLE,
 };
 
 const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat, NULL};

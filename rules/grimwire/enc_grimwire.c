@@ -436,7 +436,7 @@ static int base_index(rules_enc *e, const char *cid)
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(e->enc, "initiative"), i,
-                       v) if (strcmp(json_string_value(v), cid) == 0) return (int)i;
+                       v) if (rules_enc_streq(json_string_value(v), cid)) return (int)i;
     return -1;
 }
 
@@ -1055,6 +1055,11 @@ static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapo
                            "ranged or supernatural");
         snprintf(w->kind, sizeof w->kind, "%s", k);
     }
+    /* the damage dice read before the attack is rolled: a refused attack draws no die */
+    rules_dice_expr *dx = NULL;
+    if (rules_dice_parse(w->damage, &dx, err))
+        return err->code;
+    rules_dice_free(dx);
     return 0;
 }
 
@@ -1848,6 +1853,21 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-conflict: Condition (002:184), Focus (002:190-198), Burnout (002:242)
+ * and Armor (002:747-751), in the ranges of the sheet (rules/grimwire/grimwire.c). */
+static const rules_enc_field GRIMWIRE_EDITABLE[] = {
+    {"stats/condition/current", RULES_PARAM_INT, -100, 999, "Condition"},
+    {"stats/condition/max", RULES_PARAM_INT, 1, 999, "maximum Condition"},
+    {"stats/condition/temporary", RULES_PARAM_INT, 0, 99, "temporary Condition"},
+    {"stats/focus/current", RULES_PARAM_INT, -999, 999, "Focus"},
+    {"stats/focus/max", RULES_PARAM_INT, 0, 999, "maximum Focus"},
+    {"stats/burnout", RULES_PARAM_INT, 0, GRIMWIRE_BURNOUT_MAX, "Burnout"},
+    {"stats/armor", RULES_PARAM_INT, 0, 50, "Armor"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
                                           "status",     "techniques", "weapons", NULL};
 
@@ -1861,6 +1881,7 @@ const rules_module rules_module_grimwire_conflict = {
     .may_act = may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = GRIMWIRE_EDITABLE,
 };
 
 const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

@@ -414,7 +414,7 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *part,
         int have = 0;
         size_t i;
         json_t *v;
-        json_array_foreach(inj, i, v) have |= strcmp(json_string_value(v), part) == 0;
+        json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
         if (!have)
             json_array_append_new(inj, json_string(part));
         const char *eff = injury_effect(e, cid, part);
@@ -1291,11 +1291,13 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *used = json_object_get(c, "free_used");
         size_t i;
         json_t *v;
-        json_array_foreach(used, i, v) if (
-            strcmp(json_string_value(v), key) ==
-            0) return rules_enc_rule(err,
-                                     "%s has already used the free action '%s' this turn (001:325)",
-                                     rules_enc_name(e, cid), what);
+        json_array_foreach(
+            used, i,
+            v) if (rules_enc_streq(json_string_value(v),
+                                   key)) return rules_enc_rule(err,
+                                                               "%s has already used the free "
+                                                               "action '%s' this turn (001:325)",
+                                                               rules_enc_name(e, cid), what);
         if (!json_is_array(used)) {
             used = json_array();
             json_object_set_new(c, "free_used", used);
@@ -1377,11 +1379,13 @@ static int free_once(rules_enc *e, const char *cid, const char *name, tb_err *er
     json_t *used = json_object_get(c, "free_used");
     size_t i;
     json_t *v;
-    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) ==
-                                       0) return rules_enc_rule(err,
-                                                                "%s has already used the free "
-                                                                "action '%s' this turn (001:325)",
-                                                                rules_enc_name(e, cid), name);
+    json_array_foreach(
+        used, i,
+        v) if (rules_enc_streq(json_string_value(v),
+                               name)) return rules_enc_rule(err,
+                                                            "%s has already used the free "
+                                                            "action '%s' this turn (001:325)",
+                                                            rules_enc_name(e, cid), name);
     if (!json_is_array(used)) {
         used = json_array();
         json_object_set_new(c, "free_used", used);
@@ -1601,6 +1605,19 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
+ * of the sheet (rules/heimr/heimr.c). */
+static const rules_enc_field HEIMR_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/hp_max", RULES_PARAM_INT, 1, 100, "maximum hit points"},
+    {"stats/willpower", RULES_PARAM_INT, 0, 50, "willpower"},
+    {"stats/willpower_max", RULES_PARAM_INT, 0, 50, "maximum willpower"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, willpower, fatigue and injuries land on the sheets (server/ops_enc.c write_back). */
 static const char *const SHEET_STATS[] = {"hp",      "hp_max",   "willpower", "willpower_max",
                                           "fatigue", "injuries", NULL};
@@ -1614,6 +1631,7 @@ const rules_module rules_module_heimr_combat = {
     .join = heimr_join,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_EDITABLE,
 };
 
 const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat, NULL};

@@ -104,6 +104,20 @@ static void tag_last(json_t *dice, const char *role, const char *cid)
     json_object_set_new(d, "by", json_string(cid));
 }
 
+int ten_skill_check(rules_enc *e, const char *cid, const char *skill, tb_err *err)
+{
+    json_t *skills = skills_of(e, cid);
+    if (!skills)
+        return 0; /* a sheetless NPC rolls its challenge dice for any skill */
+    if (!skill || strcmp(skill, "-") == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "name the skill %s rolls (parameter 'skill')",
+                       rules_enc_name(e, cid));
+    if (!json_is_array(json_object_get(skills, skill)))
+        return tb_fail(err, TB_BAD_REQUEST, "%s has no skill '%.40s' on the sheet",
+                       rules_enc_name(e, cid), skill);
+    return 0;
+}
+
 int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
              json_t *dice, ten_side *s, tb_err *err)
 {
@@ -481,10 +495,11 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
                                    skill" */
     /* 003:117 full defence: "an advantage die to all of your defense rolls" */
     int def_adv = args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive");
-    /* the parameters are sound before the first die: a refused contest draws nothing (and its
-     * acceptance never depends on the dice) */
+    /* the parameters are sound and both skills exist before the first die: a refused contest
+     * draws nothing (and its acceptance never depends on the dice) */
     int push, rc = params_before_dice(a, &push, err);
-    if (rc)
+    if (rc || (rc = ten_skill_check(e, actor, skill, err)) ||
+        (rc = ten_skill_check(e, target, def_skill, err)))
         return rc;
     json_t *ad = json_array(), *dd = json_array();
     rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
@@ -1014,7 +1029,7 @@ static int act_coup(rules_enc *e, const rules_args *a, tb_err *err)
         ten_bring(e, target);
         return done(e, 0);
     }
-    if (strcmp(json_string_value(json_object_get(coup, "target")), target) != 0)
+    if (!rules_enc_streq(json_string_value(json_object_get(coup, "target")), target))
         return rules_enc_rule(
             err, "%s's coup de grâce is on %s", rules_enc_name(e, actor),
             rules_enc_name(e, json_string_value(json_object_get(coup, "target"))));
@@ -1268,6 +1283,27 @@ static const rules_param OPTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-scene: the Stress and Wounds tracks (003:66), 10acity points (003:93),
+ * Spin (003:37: at most 10 negative) and Unconscious (003:106), in the ranges of the sheet, and
+ * a sheetless NPC's card. */
+static const rules_enc_field TENACITY_EDITABLE[] = {
+    {"stats/stress/current", RULES_PARAM_INT, 0, 999, "stress"},
+    {"stats/stress/max", RULES_PARAM_INT, 0, 999, "maximum stress"},
+    {"stats/wounds/current", RULES_PARAM_INT, 0, 999, "wounds"},
+    {"stats/wounds/max", RULES_PARAM_INT, 0, 999, "maximum wounds"},
+    {"stats/tenacity", RULES_PARAM_INT, 0, 99, "10acity points"},
+    {"stats/spin", RULES_PARAM_INT, -TENACITY_NEGATIVE_SPIN_MAX, 99, "spin"},
+    {"stats/unconscious", RULES_PARAM_BOOL, 0, 1, "unconsciousness"},
+    /* a sheetless NPC's card (003:13-14; RULES.md, tenacity encounters) */
+    {"stats/challenge_dice", RULES_PARAM_INT, 0, 20, "challenge dice"},
+    {"stats/challenge_bonus", RULES_PARAM_INT, -20, 20, "challenge bonus"},
+    {"stats/impact_dice", RULES_PARAM_INT, 0, 10, "impact dice"},
+    {"stats/impact_bonus", RULES_PARAM_INT, -20, 20, "impact bonus"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
 static const char *const SHEET_STATS[] = {"stress",      "wounds",     "tenacity", "spin",
                                           "unconscious", "conditions", NULL};
@@ -1296,6 +1332,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .end = end_encounter,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = TENACITY_EDITABLE,
 };
 
 const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight, NULL};

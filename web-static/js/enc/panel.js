@@ -594,8 +594,8 @@ export class EncounterPanel {
         'form',
         { class: 'enc-form stack', dataset: { key: 'set' }, noValidate: true },
         h('h3', {}, 'Adjust the encounter'),
-        h('p', { class: 'muted small' }, 'A path inside /enc (e.g. /round, /combatants/c1/stats/hp) and a JSON value.'),
-        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-path' }, 'Path'), h('input', { id: 'enc-set-path', name: 'path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/round' })),
+        h('p', { class: 'muted small' }, 'A number the rules let the GM adjust (e.g. /enc/round, /enc/combatants/e1/stats/cover) and its new value.'),
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-path' }, 'Path'), h('input', { id: 'enc-set-path', name: 'path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/enc/round' })),
         h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-value' }, 'Value (JSON)'), h('input', { id: 'enc-set-value', name: 'value', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '2' })),
         h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'set-submit' }, disabled: this.busy || !ctx.live }, 'Set')),
       );
