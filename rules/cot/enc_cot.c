@@ -133,7 +133,7 @@ static int in_array(const json_t *arr, const char *s)
     size_t i;
     json_t *v;
     json_array_foreach(arr, i, v) if (json_string_value(v) &&
-                                      strcmp(json_string_value(v), s) == 0) return 1;
+                                      rules_enc_streq(json_string_value(v), s)) return 1;
     return 0;
 }
 
@@ -241,7 +241,7 @@ static json_t *slot_by_id(const rules_enc *e, const char *id)
 {
     size_t i;
     json_t *s;
-    json_array_foreach(slots(e), i, s) if (id && strcmp(str_of(s, "id"), id) == 0) return s;
+    json_array_foreach(slots(e), i, s) if (rules_enc_streq(str_of(s, "id"), id)) return s;
     return NULL;
 }
 
@@ -273,7 +273,7 @@ static json_t *focus(const rules_enc *e)
 static int claim_limit(const rules_enc *e, const char *cid)
 {
     json_t *f = focus(e);
-    if (f && strcmp(str_of(f, "by"), cid) == 0)
+    if (f && rules_enc_streq(str_of(f, "by"), cid))
         return 1 + (int)json_array_size(json_object_get(f, "given"));
     if (f && in_array(json_object_get(f, "given"), cid))
         return 0;
@@ -282,7 +282,7 @@ static int claim_limit(const rules_enc *e, const char *cid)
 
 static int can_take(const rules_enc *e, const char *cid, const char *side)
 {
-    return !rules_enc_is_out(e, cid) && strcmp(rules_enc_side(e, cid), side) == 0 &&
+    return !rules_enc_is_out(e, cid) && rules_enc_streq(rules_enc_side(e, cid), side) &&
            (int)json_array_size(claims(e, cid)) < claim_limit(e, cid);
 }
 
@@ -377,15 +377,15 @@ static int cot_may_act(rules_enc *e, const char *cid, tb_err *err)
     slot_name sn = name_of(s);
     const char *by = claimer(s);
     if (by)
-        return strcmp(by, cid) == 0
+        return rules_enc_streq(by, cid)
                    ? 0
                    : rules_enc_rule(err,
                                     "%s is claimed by %s; each slot is one character's turn "
                                     "(000:38)",
                                     sn.s, rules_enc_name(e, by));
     const char *side = str_of(s, "side");
-    if (strcmp(rules_enc_side(e, cid), side) != 0)
-        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side);
+    if (!rules_enc_streq(rules_enc_side(e, cid), side))
+        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side ? side : "?");
     int limit = claim_limit(e, cid), taken = (int)json_array_size(claims(e, cid));
     if (taken < limit)
         return 0;
@@ -742,12 +742,14 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "no Focus Round is under way: a crewmate declares one first "
                                    "(focus)");
     const char *by = str_of(f, "by");
-    if (strcmp(by, cid) == 0)
+    if (!by)
+        return rules_enc_rule(err, "the Focus Round names nobody; the GM ends the encounter");
+    if (rules_enc_streq(by, cid))
         return rules_enc_rule(err,
                               "%s takes the Focus Round; the slots come from the others on "
                               "the crew (000:40)",
                               name);
-    if (rules_enc_is_npc(e, cid) || strcmp(rules_enc_side(e, cid), rules_enc_side(e, by)) != 0)
+    if (rules_enc_is_npc(e, cid) || !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, by)))
         return rules_enc_rule(err,
                               "only %s's crewmates (player characters of the %s) can give "
                               "slots to the Focus Round (000:40)",
@@ -758,6 +760,8 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s has already taken a slot this round (000:38)", name);
     if (rules_enc_is_out(e, cid))
         return rules_enc_rule(err, "%s is out of the fight", name);
+    if (!json_is_array(json_object_get(f, "given")))
+        json_object_set_new(f, "given", json_array());
     json_array_append_new(json_object_get(f, "given"), json_string(cid));
     rules_enc_log(e, "give", NULL, NULL,
                   "%s gives this round's slot to %s's Focus Round: %s may take %d slots (000:40)",
@@ -801,7 +805,7 @@ static json_t *weapon_of(rules_enc *e, const char *cid, const char *name)
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(rules_enc_stats(e, cid), "weapons"), i,
-                       w) if (name && strcmp(str_of(w, "name"), name) == 0) return w;
+                       w) if (rules_enc_streq(str_of(w, "name"), name)) return w;
     return NULL;
 }
 
@@ -840,7 +844,7 @@ static void alert_allies(rules_enc *e, const char *t)
     const char *cid, *side = rules_enc_side(e, t);
     int n = 0;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (strcmp(cid, t) != 0 && strcmp(rules_enc_side(e, cid), side) == 0 &&
+        if (!rules_enc_streq(cid, t) && rules_enc_streq(rules_enc_side(e, cid), side) &&
             !rules_enc_is_out(e, cid) && !rules_enc_cond_has(e, cid, "aware")) {
             rules_enc_cond_add(e, cid, "aware", 0, 0);
             n++;
@@ -905,13 +909,24 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
         outcome = "Aware but Unconscious"; /* 000:108 */
         aware = 1;
         rules_enc_set_out(e, t, "unconscious");
+    } else if (stat_true(e, t, "wounded") || rules_enc_cond_has(e, t, "wounded")) {
+        /* 000:114 "Wounded and Aware" on a target already Wounded: a second wound kills, as
+         * 000:136 "If the target is already wounded and their Cover Score drops to 0, they are
+         * Dead" (RULES.md, cot encounters, reading 6) */
+        outcome = "Dead";
+        rules_enc_set_out(e, t, "dead");
     } else {
         outcome = "Wounded and Aware"; /* 000:114 */
         aware = 1;
         make_wounded(e, t, -1);
     }
-    if (aware)
+    if (aware) {
         rules_enc_cond_add(e, t, "aware", 0, 0);
+        /* 000:117 "If the target is Conscious and Aware they may attempt to Flee, ... Call for
+         * Help, ... or they could Square Up": the target's choice waits (action `react`) */
+        if (!rules_enc_is_out(e, t))
+            json_object_set_new(rules_enc_combatant(e, t), "drop_choice", json_string("pending"));
+    }
     json_t *res = json_pack("{s:s, s:s, s:s}", "roll", subdue ? "subdue" : "murder", "target", t,
                             "outcome", outcome);
     char head[240], tail[80], detail[120];
@@ -925,11 +940,46 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     log_action(e, "drop", &th, t, res,
                json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok),
                head, tail, detail);
-    /* 000:119 "any result where the target is Aware or made with a firearm will also make the
-     * target's allies Aware" */
-    if (aware || strcmp(sk->id, "shooting") == 0)
+    /* 000:119 "When getting the Drop on multiple people, any result where the target is Aware
+     * or made with a firearm will also make the target's allies Aware": only a Drop on several
+     * people at once (`several`); a lone target's allies learn nothing */
+    if (rules_arg_int(a, "several") && (aware || strcmp(sk->id, "shooting") == 0))
         alert_allies(e, t);
     turn_close(e, 1);
+    return 0;
+}
+
+/* The choices of a Conscious and Aware target after a Drop (000:117). */
+static const char *const DROP_CHOICES[][2] = {
+    {"flee", "tries to Flee"},
+    {"call_for_help", "calls for help: the guards' Awareness rises"},
+    {"square_up", "squares up to fight"},
+};
+
+/*
+ * The target of a Drop who is Conscious and Aware makes its choice (000:117): Flee, Call for
+ * Help or Square Up. Refused unless a Drop left that choice pending. The choice is kept on the
+ * combatant (`drop_choice`) for what follows: a Chase (000:126, the chases issue), the guards'
+ * Awareness (000:174-200), Gang Warfare (000:121). Rolls no die.
+ */
+static int act_react(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *c = rules_arg_str(a, "choice"), *name = rules_enc_name(e, e->actor);
+    json_t *me = rules_enc_combatant(e, e->actor);
+    size_t i, n = sizeof DROP_CHOICES / sizeof DROP_CHOICES[0];
+    for (i = 0; i < n && strcmp(DROP_CHOICES[i][0], c) != 0; i++)
+        ;
+    if (i == n)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "choice: '%.32s' is not one of flee, call_for_help, square_up", c);
+    if (strcmp(str_of(me, "drop_choice") ? str_of(me, "drop_choice") : "", "pending") != 0)
+        return rules_enc_rule(err,
+                              "%s has no choice to make: only a target left conscious and aware "
+                              "by getting the Drop chooses to flee, call for help or square up",
+                              name);
+    json_object_set_new(me, "drop_choice", json_string(c));
+    rules_enc_log(e, "react", NULL, json_pack("{s:s}", "choice", c), "%s %s", name,
+                  DROP_CHOICES[i][1]);
     return 0;
 }
 
@@ -1781,6 +1831,14 @@ static const rules_param DROP_PARAMS[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: fists)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"several", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "part of a Drop on several people at once (then an alarm reaches their allies)"},
+    {0},
+};
+
+static const rules_param REACT_PARAMS[] = {
+    {"choice", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "flee, call_for_help or square_up"},
     {0},
 };
 
@@ -1816,6 +1874,7 @@ static const rules_enc_action INIT_ACTIONS[] = {
     COMMON_ACTIONS,
     {"drop", "Get the Drop", RULES_ENC_TURN, DROP_PARAMS, act_drop, "000:101-119"},
     {"alert", "Mark Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:117-119"},
+    {"react", "Answer the Drop", RULES_ENC_OWNER, REACT_PARAMS, act_react, "000:117"},
     {0},
 };
 
@@ -1884,6 +1943,104 @@ static const rules_enc_action CHASE_ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set, and what these modules can use ---- */
+
+/* The numbers a GM adjusts mid-scene: Cover (000:123), a wound and its days (000:135), the
+ * Focus Round of the session (000:40), abilities and skills (000:44-96). */
+#define COT_SKILL_FIELD(id, label)                                                                 \
+    {                                                                                              \
+        "stats/skills/" id, RULES_PARAM_INT, 0, 10, label                                          \
+    }
+/* clang-format off */
+#define COT_EDITABLE_FIELDS                                                                        \
+    {"stats/cover", RULES_PARAM_INT, 0, 99, "Cover"}, \
+    {"stats/wounded", RULES_PARAM_BOOL, 0, 1, "wound"}, \
+    {"stats/recovery_days", RULES_PARAM_INT, 0, 1000, "days until the wound heals"}, \
+    {"stats/focus_used", RULES_PARAM_BOOL, 0, 1, "Focus Round of this session"}, \
+    /* an NPC's numbers as the GM decides them (000:196-198), in the sheet's ranges */ \
+    {"stats/abilities/muscle", RULES_PARAM_INT, 1, 10, "Muscle"}, \
+    {"stats/abilities/fingers", RULES_PARAM_INT, 1, 10, "Fingers"}, \
+    {"stats/abilities/brains", RULES_PARAM_INT, 1, 10, "Brains"}, \
+    {"stats/abilities/it", RULES_PARAM_INT, 1, 10, "It"}, \
+    COT_SKILL_FIELD("shooting", "Shooting"), \
+    COT_SKILL_FIELD("hand_to_hand", "Hand to Hand"), \
+    COT_SKILL_FIELD("athletics", "Athletics"), \
+    COT_SKILL_FIELD("intimidate", "Intimidate"), \
+    COT_SKILL_FIELD("resist", "Resist"), \
+    COT_SKILL_FIELD("explosives", "Explosives"), \
+    COT_SKILL_FIELD("driving", "Driving"), \
+    COT_SKILL_FIELD("cat_burglary", "Cat Burglary"), \
+    COT_SKILL_FIELD("palming", "Palming"), \
+    COT_SKILL_FIELD("sneak", "Sneak"), \
+    COT_SKILL_FIELD("lockpicking", "Lockpicking"), \
+    COT_SKILL_FIELD("build", "Build"), \
+    COT_SKILL_FIELD("mysticism", "Mysticism"), \
+    COT_SKILL_FIELD("planning", "Planning"), \
+    COT_SKILL_FIELD("lookout", "Lookout"), \
+    COT_SKILL_FIELD("safecracking", "Safecracking"), \
+    COT_SKILL_FIELD("appraisal", "Appraisal"), \
+    COT_SKILL_FIELD("forgery", "Forgery"), \
+    COT_SKILL_FIELD("connections", "Connections"), \
+    COT_SKILL_FIELD("size_up", "Size Up"), \
+    COT_SKILL_FIELD("con", "Con"), \
+    COT_SKILL_FIELD("impress", "Impress"), \
+    COT_SKILL_FIELD("manipulate", "Manipulate"), \
+    COT_SKILL_FIELD("convince", "Convince")
+/* clang-format on */
+
+static const rules_enc_field COT_EDITABLE[] = {
+    COT_EDITABLE_FIELDS,
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* A chase's own (000:139-171): the crowd, the Distances, and the vehicles the GM set. */
+static const rules_enc_field COT_CHASE_EDITABLE[] = {
+    COT_EDITABLE_FIELDS,
+    {"/enc/cramped", RULES_PARAM_BOOL, 0, 1, "cramped conditions"},
+    {"/enc/combatants/*/distance", RULES_PARAM_INT, 0, 40, "Distance to the Target"},
+    {"stats/speed", RULES_PARAM_INT, 0, 10, "Speed rating"},
+    {"stats/body", RULES_PARAM_INT, 0, 60, "the vehicle's Body"},
+    {"stats/ram_bonus", RULES_PARAM_INT, 0, 10, "the vehicle's Ram bonus"},
+    {"stats/driver", RULES_PARAM_BOOL, 0, 1, "driving"},
+    {"stats/vehicle", RULES_PARAM_STRING, 1, 40, "vehicle"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* The slots of /enc/order ({id, total, side, claimed_by}), the Focus Round ({by, round, given})
+ * and each combatant's `claimed` list, as the slot functions above read them. */
+static int cot_check(const rules_enc *e, tb_err *err)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach(slots(e), i, s)
+    {
+        json_t *by = json_object_get(s, "claimed_by");
+        if (!json_is_object(s) || !str_of(s, "id") || !str_of(s, "side") ||
+            !json_is_integer(json_object_get(s, "total")) ||
+            (by && !json_is_null(by) && !json_is_string(by)))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: slot %zu of the order is "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  i + 1);
+    }
+    json_t *f = json_object_get(e->enc, "focus");
+    if (f && !json_is_null(f) &&
+        (!json_is_object(f) || !str_of(f, "by") || !json_is_integer(json_object_get(f, "round")) ||
+         !json_is_array(json_object_get(f, "given"))))
+        return rules_enc_rule(err, "the encounter cannot go on: the Focus Round is ill-formed; "
+                                   "the GM can end it (enc.end)");
+    const char *cid;
+    for (i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *c = json_object_get(rules_enc_combatant(e, cid), "claimed");
+        if (c && !json_is_array(c))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: %s's claimed slots are "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  rules_enc_name(e, cid));
+    }
+    return 0;
+}
+
 /* Written back to the sheets after every action: wounds (000:135) and the Focus Round (000:40). */
 static const char *const SHEET_STATS[] = {"wounded", "recovery_days", "focus_used", NULL};
 
@@ -1898,6 +2055,8 @@ const rules_module rules_module_cot_initiative = {
     .may_act = cot_may_act,
     .actions = INIT_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 const rules_module rules_module_cot_warfare = {
@@ -1910,6 +2069,8 @@ const rules_module rules_module_cot_warfare = {
     .may_act = cot_may_act,
     .actions = WAR_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 const rules_module rules_module_cot_chase = {
@@ -1923,7 +2084,12 @@ const rules_module rules_module_cot_chase = {
     .may_act = cot_may_act,
     .actions = CHASE_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_CHASE_EDITABLE,
+    .check = cot_check,
 };
 
-const rules_module *const rules_modules_cot[] = {
-    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_chase, NULL};
+extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */
+
+const rules_module *const rules_modules_cot[] = {&rules_module_cot_initiative,
+                                                 &rules_module_cot_warfare, &rules_module_cot_heist,
+                                                 &rules_module_cot_chase, NULL};

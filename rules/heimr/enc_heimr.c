@@ -414,7 +414,7 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *part,
         int have = 0;
         size_t i;
         json_t *v;
-        json_array_foreach(inj, i, v) have |= strcmp(json_string_value(v), part) == 0;
+        json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
         if (!have)
             json_array_append_new(inj, json_string(part));
         const char *eff = injury_effect(e, cid, part);
@@ -445,6 +445,51 @@ static int defence_uses(rules_enc *e, const char *cid, const char *kind)
 {
     return (int)json_integer_value(
         json_object_get(json_object_get(rules_enc_combatant(e, cid), "defended"), kind));
+}
+
+/* 001:326 an ongoing action: "a consistency penalty of two on all defensive rolls until the
+ * start of your next turn"; 001:434 prone: "a consistency penalty of two for all attacks and
+ * defences". What cid's defences lose now. */
+static int standing_penalty(rules_enc *e, const char *cid)
+{
+    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone");
+}
+
+/*
+ * A pre-rolled defence d (in priv) is used against an attack: the ongoing and prone penalties
+ * count as they are now, not as they were when it was rolled (RULES.md, heimr encounters,
+ * reading on pre-rolled defences). The same dice are read at the new consistency
+ * (heimr_roll_recast); d10s missing are rolled now. d is updated in place. Returns 0 or a code.
+ */
+static int defence_at_use(rules_enc *e, const char *cid, json_t *d, tb_err *err)
+{
+    if (!json_object_get(d, "standing"))
+        return 0; /* rolled by an older version: what it included is unknown, it stays */
+    int then = (int)json_integer_value(json_object_get(d, "standing"));
+    int now = standing_penalty(e, cid);
+    if (now == then)
+        return 0;
+    heimr_roll r = {0};
+    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
+    r.p = (int)json_integer_value(json_object_get(d, "potential"));
+    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
+    json_t *d10s = json_object_get(d, "d10s");
+    r.n10 = (int)json_array_size(d10s);
+    if (r.n10 > HEIMR_MAX_C)
+        r.n10 = HEIMR_MAX_C;
+    for (int i = 0; i < r.n10; i++)
+        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
+    int rc = heimr_roll_recast(&r, r.c - (now - then), e->rng, err);
+    if (rc)
+        return rc;
+    json_t *fresh = roll_json(&r);
+    json_object_update(d, fresh);
+    json_decref(fresh);
+    json_object_set_new(
+        d, "situational",
+        json_integer((int)json_integer_value(json_object_get(d, "situational")) + now - then));
+    json_object_set_new(d, "standing", json_integer(now));
+    return 0;
 }
 
 /*
@@ -494,11 +539,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
      * action: two on all defences; 001:434 prone: two */
     int uses = parry ? 0 : defence_uses(e, cid, kind);
-    int pen = 2 * uses + situational;
-    if (rules_enc_cond_has(e, cid, "ongoing"))
-        pen += 2;
-    if (rules_enc_cond_has(e, cid, "prone"))
-        pen += 2;
+    int standing = standing_penalty(e, cid);
+    int pen = 2 * uses + situational + standing;
     heimr_roll r;
     if ((rc = heimr_challenge_roll(s.c - pen, s.p + extra_p, e->rng, &r, err)))
         return rc;
@@ -509,6 +551,7 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     json_object_set_new(d, "ability", json_string(s.ability));
     json_object_set_new(d, "physical", json_boolean(s.phys));
     json_object_set_new(d, "situational", json_integer(pen));
+    json_object_set_new(d, "standing", json_integer(standing));
     json_object_set(pv, "defence", d);
     json_object_set_new(c, "stance", json_string(kind));
     json_t *dice = json_array();
@@ -942,6 +985,8 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
             slot = "defence";
         }
         def = json_object_get(tp, slot);
+        if ((rc = defence_at_use(e, tgt, def, err)))
+            return rc;
     }
 
     /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
@@ -1246,11 +1291,13 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *used = json_object_get(c, "free_used");
         size_t i;
         json_t *v;
-        json_array_foreach(used, i, v) if (
-            strcmp(json_string_value(v), key) ==
-            0) return rules_enc_rule(err,
-                                     "%s has already used the free action '%s' this turn (001:325)",
-                                     rules_enc_name(e, cid), what);
+        json_array_foreach(
+            used, i,
+            v) if (rules_enc_streq(json_string_value(v),
+                                   key)) return rules_enc_rule(err,
+                                                               "%s has already used the free "
+                                                               "action '%s' this turn (001:325)",
+                                                               rules_enc_name(e, cid), what);
         if (!json_is_array(used)) {
             used = json_array();
             json_object_set_new(c, "free_used", used);
@@ -1332,11 +1379,13 @@ static int free_once(rules_enc *e, const char *cid, const char *name, tb_err *er
     json_t *used = json_object_get(c, "free_used");
     size_t i;
     json_t *v;
-    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) ==
-                                       0) return rules_enc_rule(err,
-                                                                "%s has already used the free "
-                                                                "action '%s' this turn (001:325)",
-                                                                rules_enc_name(e, cid), name);
+    json_array_foreach(
+        used, i,
+        v) if (rules_enc_streq(json_string_value(v),
+                               name)) return rules_enc_rule(err,
+                                                            "%s has already used the free "
+                                                            "action '%s' this turn (001:325)",
+                                                            rules_enc_name(e, cid), name);
     if (!json_is_array(used)) {
         used = json_array();
         json_object_set_new(c, "free_used", used);
@@ -1758,6 +1807,28 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
+ * of the sheet (rules/heimr/heimr.c). */
+static const rules_enc_field HEIMR_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/hp_max", RULES_PARAM_INT, 1, 100, "maximum hit points"},
+    {"stats/willpower", RULES_PARAM_INT, 0, 50, "willpower"},
+    {"stats/willpower_max", RULES_PARAM_INT, 0, 50, "maximum willpower"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* The chase's own: the terrain's ability (001:302) and each chaser's squares to the target. */
+static const rules_enc_field HEIMR_CHASE_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {"/enc/ability", RULES_PARAM_STRING, 1, 60, "the terrain's ability"},
+    {"/enc/combatants/*/distance", RULES_PARAM_INT, 0, 40, "squares to the target"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, willpower, fatigue and injuries land on the sheets (server/ops_enc.c write_back). */
 static const rules_param P_CHASE_START[] = {
     {"ability", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED,
@@ -1800,6 +1871,7 @@ const rules_module rules_module_heimr_combat = {
     .join = heimr_join,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_EDITABLE,
 };
 
 const rules_module rules_module_heimr_chase = {
@@ -1812,6 +1884,7 @@ const rules_module rules_module_heimr_chase = {
     .join = chase_join,
     .actions = CHASE_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_CHASE_EDITABLE,
 };
 
 const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat,

@@ -276,8 +276,9 @@ START_TEST(registered_modules_match_the_system_list)
         ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
         ck_assert_str_eq(mod->system, "cot");
     }
-    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(n, 4);
     ck_assert_ptr_nonnull(rules_module_find("cot.chase"));
+    ck_assert_ptr_nonnull(rules_module_find("cot.heist"));
     ck_assert_ptr_nonnull(rules_module_find("cot.initiative"));
     ck_assert_ptr_nonnull(rules_module_find("cot.warfare"));
 }
@@ -536,7 +537,8 @@ START_TEST(drop_tables_against_training)
     fx_dice(&f, (const int[]){1, 1}, 2);
     fx_add(&f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
     ACT_OK(&f, "gm", NULL, "begin", NULL);
-    char params[160] = "{\"target\":\"e2\"";
+    /* several: the table's column for the allies is that of a Drop on several people (000:119) */
+    char params[160] = "{\"target\":\"e2\",\"several\":true";
     if (c->weapon)
         snprintf(params + strlen(params), sizeof params - strlen(params), ",\"weapon\":\"%s\"",
                  c->weapon);
@@ -594,6 +596,197 @@ START_TEST(drop_needs_an_unaware_target_and_gear)
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"skill\":\"sneak\"}", TB_BAD_REQUEST,
             "skill");
     refused(&f, "p1", NULL, "alert", "{\"target\":\"e2\"}", TB_FORBIDDEN, "GM");
+    fx_free(&f);
+}
+END_TEST
+
+/* Tommy (crew, Brass knuckles, Hand to Hand 3: 7 dice keep 3) and two guards (Training 7). */
+static void drop_scene(fixture *f, int wounded_guard)
+{
+    fx_start(f, "cot.initiative", NULL);
+    fx_dice(f, (const int[]){6}, 1);
+    fx_add(f, "e1", "Tommy", "crew", "p1", 0, TOMMY);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
+    if (wounded_guard)
+        rules_enc_cond_add(&f->e, "e2", "wounded", 0, 0);
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+/* 000:119 is about "getting the Drop on multiple people": a failed Drop on a lone guard makes
+ * that guard Aware, not every guard in the encounter. (Before the fix e3 became Aware.) */
+START_TEST(a_failed_drop_on_a_lone_target_alerts_only_the_target)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* 5 vs Training 7: Aware */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "aware"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "aware"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:114 "Wounded and Aware" on a target already Wounded: Dead (000:136 read for the Drop).
+ * (Before the fix the guard stayed Wounded and in the fight.) */
+START_TEST(murder_on_a_wounded_target_kills)
+{
+    fixture f;
+    fx_start(&f, "cot.initiative", NULL);
+    fx_dice(&f, (const int[]){6}, 1);
+    fx_add(&f, "e1", "Thug", "crew", "gm", 1, THUG);
+    fx_dice(&f, (const int[]){1, 1}, 2);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    rules_enc_cond_add(&f.e, "e2", "wounded", 0, 0);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    DICE(&f, 4, 3, 1, 1, 1); /* Murder 7 vs 7: success by 0 */
+    ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Knife\"}");
+    ck_assert_str_eq(out_of(&f, "e2"), "dead");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(last_log(&f, "drop"), "result"), "outcome")),
+                     "Dead");
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:117: a Conscious and Aware target chooses to Flee, Call for Help or Square Up; the choice
+ * is kept on the combatant; nobody else, and nobody without a pending choice, may choose. */
+START_TEST(the_target_of_a_drop_chooses_flee_help_or_square_up)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* fails: the guard is Aware and conscious */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")), "pending");
+    refused(&f, "p1", "e2", "react", "{\"choice\":\"flee\"}", TB_FORBIDDEN, "not your");
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"dance\"}", TB_BAD_REQUEST, "flee");
+    refused(&f, "gm", "e3", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    NO_DICE(&f);
+    ACT_OK(&f, "gm", "e2", "react", "{\"choice\":\"call_for_help\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")),
+                     "call_for_help");
+    ck_assert_ptr_null(strstr(log_text(last_log(&f, "react")), "000:"));
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- heists, research, Foresight, schemes (000:174-222) ---- */
+
+static json_t *at(json_t *root, const char *a, const char *b, const char *c)
+{
+    json_t *v = json_object_get(root, a);
+    if (b)
+        v = json_object_get(v, b);
+    if (c)
+        v = json_object_get(v, c);
+    return v;
+}
+
+/* The GM's Spot: a lobby at the edge (a guard, Awareness 7, Training 7), a hidden vault (rating
+ * 12) behind a Vault (score 10); Vera (e1, p1) and Ada (e2, p2) outside. */
+static void spot(fixture *f)
+{
+    fx_start(f, "cot.heist", NULL);
+    fx_add(f, "e1", "Vera", "crew", "p1", 0, VERA);
+    fx_add(f, "e2", "Ada", "crew", "p2", 0,
+           "{\"abilities\":{\"muscle\":1,\"fingers\":2,\"brains\":3,\"it\":2},"
+           "\"skills\":{\"planning\":3,\"connections\":1},\"reputation\":0,\"foresight\":0}");
+    ACT_OK(f, "gm", NULL, "zone", "{\"id\":\"lobby\",\"name\":\"Lobby\",\"edge\":1}");
+    ACT_OK(f, "gm", NULL, "zone",
+           "{\"id\":\"vault\",\"name\":\"Old vault\",\"tags\":\"hidden\",\"rating\":12}");
+    ACT_OK(f, "gm", NULL, "barrier",
+           "{\"id\":\"door\",\"from\":\"outside\",\"to\":\"lobby\",\"tag\":\"none\"}");
+    ACT_OK(f, "gm", NULL, "barrier",
+           "{\"id\":\"safe\",\"from\":\"lobby\",\"to\":\"vault\",\"tag\":\"vault\","
+           "\"score\":10}");
+    ACT_OK(f, "gm", NULL, "guard",
+           "{\"id\":\"g1\",\"name\":\"Night porter\",\"zone\":\"lobby\",\"lookout\":1,"
+           "\"resist\":1}");
+}
+
+/* The GM's preparation is GM-only; research reveals the layout but not a Hidden zone; entering
+ * shows the zone's guards; a failed Sneak roll against the zone's Awareness makes them Aware
+ * (000:174-200, 000:207). */
+START_TEST(heist_zones_stay_hidden_until_the_crew_discovers_them)
+{
+    fixture f;
+    spot(&f);
+    ck_assert_int_eq(json_object_size(at(f.enc, "spot", "zones", NULL)), 0);
+    ck_assert_int_eq(result_int(last_gm_log(&f, "guard"), "awareness"), 7);
+    refused(&f, "p1", "e1", "move", "{\"zone\":\"lobby\"}", TB_RULE, "knows of no such zone");
+    refused(&f, "p1", "e1", "zone", "{\"id\":\"x\",\"name\":\"X\"}", TB_FORBIDDEN, "GM");
+    /* Ada: layout 6 + 1 zone (the vault is Hidden) = 7; Brains+Planning 6k3: 15 */
+    DICE(&f, 6, 5, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"layout\",\"method\":\"planning\"}");
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "zones", "lobby"));
+    ck_assert_ptr_null(at(f.enc, "spot", "zones", "vault"));
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "barriers", "door"));
+    ck_assert_ptr_null(at(f.enc, "spot", "barriers", "safe")); /* would name the vault */
+    ck_assert_ptr_null(at(f.enc, "spot", "guards", NULL));
+    /* Vera sneaks in: Fingers+Sneak 3k3 = 1 + 1 + 2 = 4 < Awareness 7: spotted */
+    DICE(&f, 1, 1, 2);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"lobby\"}");
+    ck_assert_str_eq(json_string_value(at(f.enc, "spot", "crew", "e1")), "lobby");
+    ck_assert(json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    ck_assert_ptr_null(at(at(f.enc, "spot", "guards", "g1"), "awareness", NULL, NULL));
+    char *pub = json_dumps(f.enc, 0);
+    ck_assert_ptr_null(strstr(pub, "Old vault"));
+    free(pub);
+    /* an Aware guard there: nobody else sneaks in (000:177), refused before any die */
+    refused(&f, "p2", "e2", "move", "{\"zone\":\"lobby\"}", TB_RULE, "Aware guard");
+    /* the hidden vault: Ada looks for hidden zones: 6k3 = 13 >= rating 12 */
+    DICE(&f, 5, 4, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"hidden\",\"method\":\"planning\"}");
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "zones", "vault"));
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "barriers", "safe"));
+    /* the vault door is barred until bypassed: Safecracking (Brains) */
+    refused(&f, "p1", "e1", "move", "{\"zone\":\"vault\"}", TB_RULE, "barred");
+    refused(&f, "p1", "e1", "bypass", "{\"barrier\":\"safe\",\"skill\":\"build\"}", TB_BAD_REQUEST,
+            "safecracking");
+    fx_free(&f);
+}
+END_TEST
+
+/* Connections halves the difficulty for 1 Reputation, refused without any before a die; a
+ * stakeout's failed Sneak roll raises Heat (000:204-205); Planning earns 1 Foresight per 3,
+ * capped at Brains+Planning; the Training scheme costs 1 per rolled die and 2 per kept die and
+ * adds them to the next roll (000:213-218). */
+START_TEST(research_foresight_and_schemes)
+{
+    fixture f;
+    spot(&f);
+    refused(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"connections\"}",
+            TB_RULE, "no Reputation");
+    rules_enc_stat_set(&f.e, "e2", "reputation", 2);
+    /* itinerary 20, halved: 10; It+Connections 3k2: 6 + 5 = 11 */
+    DICE(&f, 6, 5, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"connections\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "reputation", -1), 1);
+    ck_assert(json_is_true(
+        json_object_get(json_object_get(last_log(&f, "research"), "result"), "success")));
+    /* a stakeout on the layout: Lookout (Brains 3 + 0) 3k3 = 9 >= 7 halved (4); the Sneak roll
+     * 2k2 = 2 < the lobby guard's Awareness 7: Heat +1 */
+    DICE(&f, 3, 3, 3, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"layout\",\"method\":\"stakeout\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "heat", -1), 1);
+    /* Planning for Foresight: 6k3 = 16: 5, capped at Brains 3 + Planning 3 = 6 */
+    DICE(&f, 6, 6, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "plan", NULL);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 5);
+    refused(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":2,\"kept\":2}", TB_RULE,
+            "this takes 6");
+    NO_DICE(&f);
+    ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":1,\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
+    /* the next roll: Brains+Planning 6k3 + 2 dice, 1 more kept: 8k4 */
+    DICE(&f, 1, 1, 1, 1, 1, 1, 6, 6);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 14);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "training"));
     fx_free(&f);
 }
 END_TEST
@@ -1057,6 +1250,11 @@ int main(void)
     tcase_add_loop_test(drop, drop_tables_against_training, 0,
                         (int)(sizeof DROPS / sizeof DROPS[0]));
     tcase_add_test(drop, drop_needs_an_unaware_target_and_gear);
+    tcase_add_test(drop, a_failed_drop_on_a_lone_target_alerts_only_the_target);
+    tcase_add_test(drop, murder_on_a_wounded_target_kills);
+    tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
+    tcase_add_test(drop, heist_zones_stay_hidden_until_the_crew_discovers_them);
+    tcase_add_test(drop, research_foresight_and_schemes);
     suite_add_tcase(s, drop);
     TCase *war = tcase_create("warfare");
     tcase_add_test(war, cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs);

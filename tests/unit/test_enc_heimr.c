@@ -513,6 +513,32 @@ START_TEST(an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_b
 }
 END_TEST
 
+/* 001:434 prone: "a consistency penalty of two for all ... defences", applied when the defence
+ * is used: e2 pre-rolls a dodge at C2 (d6 3, d10 5 7 → 7), then falls prone; e1's attack (7)
+ * meets the same dice read at C0: the d6, 3. (Before issue 16 the dodge kept its 7 and the tie
+ * went to the defender.) Standing up again before the attack gives the consistency back. */
+START_TEST(prone_or_ongoing_after_the_pre_roll_still_costs_the_defence)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, DEF_ABILITIES);
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 3, 5, 7);
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"fall\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "prone"));
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":1,\"p\":0}", 2, 7);
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert_msg(json_is_true(json_object_get(res, "hit")), "the prone dodge (3) holds a 7");
+    json_t *gm = json_object_get(
+        json_object_get(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result"),
+        "defence");
+    if (gm) {
+        ck_assert_int_eq(ival(gm, "consistency"), 0);
+        ck_assert_int_eq(ival(gm, "result"), 3);
+    }
+    fx_free(&f);
+}
+END_TEST
+
 /* ---- action types and effects ---- */
 
 START_TEST(free_actions_once_each_ongoing_ends_the_turn)
@@ -799,6 +825,7 @@ int main(void)
     tcase_add_test(tc, a_breather_lowers_fatigue_to_no_less_than_base);
     tcase_add_test(tc, an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_back);
     tcase_add_test(tc, free_actions_once_each_ongoing_ends_the_turn);
+    tcase_add_test(tc, prone_or_ongoing_after_the_pre_roll_still_costs_the_defence);
     tcase_add_test(tc, effects_last_half_their_seconds_in_turns);
     tcase_add_test(tc, an_odd_daze_allows_defending_from_the_start_of_its_last_turn);
     tcase_add_test(tc, an_npc_defence_and_numbers_stay_in_the_gm_half);
