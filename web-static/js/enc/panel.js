@@ -590,51 +590,28 @@ export class EncounterPanel {
       out.push(pc);
     }
     if (this.open?.kind === 'set') {
-        const form = h(
-            'form',
-            {class : 'enc-form stack', dataset : {key : 'set'}, noValidate : true},
-            h('h3', {}, 'Adjust the encounter'),
-            h('p', {class : 'muted small'},
-              'A number the rules let the GM adjust (e.g. /enc/round, /enc/combatants/e1/stats/cover) and its new value.'),
-            h('div', {class : 'field'}, h('label', {htmlFor : 'enc-set-path'}, 'Path'), h('input', {
-                  id : 'enc-set-path',
-                  name : 'path',
-                  type : 'text',
-                  spellcheck : false,
-                  autocomplete : 'off',
-                  placeholder : '/enc/round'
-              })),
-            h('div', {class : 'field'}, h('label', {htmlFor : 'enc-set-value'}, 'Value (JSON)'),
-              h('input', {
-                  id : 'enc-set-value',
-                  name : 'value',
-                  type : 'text',
-                  spellcheck : false,
-                  autocomplete : 'off',
-                  placeholder : '2'
-              })),
-            h('div', {class : 'actions'},
-              h('button', {
-                  type : 'submit',
-                  class : 'primary',
-                  dataset : {key : 'set-submit'},
-                  disabled : this.busy || !ctx.live
-              },
-                'Set')),
-        );
-        form.addEventListener('submit', (ev) => {
-            ev.preventDefault();
-            const path = form.elements.namedItem('path').value.trim();
-            const raw = form.elements.namedItem('value').value.trim();
-            let value;
-            try {
-                value = JSON.parse(raw);
-            } catch {
-                value = raw; // a bare word is a string
-            }
-            this.run('enc.set', {path, value}, form, []);
-        });
-        out.push(form);
+      const form = h(
+        'form',
+        { class: 'enc-form stack', dataset: { key: 'set' }, noValidate: true },
+        h('h3', {}, 'Adjust the encounter'),
+        h('p', { class: 'muted small' }, 'A number the rules let the GM adjust (e.g. /enc/round, /enc/combatants/e1/stats/cover) and its new value.'),
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-path' }, 'Path'), h('input', { id: 'enc-set-path', name: 'path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/enc/round' })),
+        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-value' }, 'Value (JSON)'), h('input', { id: 'enc-set-value', name: 'value', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '2' })),
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'set-submit' }, disabled: this.busy || !ctx.live }, 'Set')),
+      );
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const path = form.elements.namedItem('path').value.trim();
+        const raw = form.elements.namedItem('value').value.trim();
+        let value;
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          value = raw; // a bare word is a string
+        }
+        this.run('enc.set', { path, value }, form, []);
+      });
+      out.push(form);
     }
     return out;
   }
