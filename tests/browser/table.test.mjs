@@ -166,7 +166,7 @@ const SYSTEMS = [
   ['cot', 'cot.warfare', 3],
   ['heimr', 'heimr.combat', 3],
   ['grimwire', 'grimwire.conflict', 3],
-  ['tenacity', 'tenacity.spotlight', 3],
+  ['tenacity', 'tenacity.spotlight', 4],
 ];
 
 async function evening(browser, system, module, seed) {
@@ -261,27 +261,43 @@ async function evening(browser, system, module, seed) {
     assert.equal(await gm.page.locator('#enc form.enc-form[data-key^="act-"]').count(), 0, `${beginLabel} opened no form`);
 
     // Two turns: whoever has the turn attacks with the defaults and ends the turn.
+    let attacks = 0;
     for (let turn = 0; turn < 2; turn++) {
       const st = await stateOf(gm.page);
-      const cur = currentOf(st.enc);
-      assert.ok(cur, `${system}: someone has the turn (turn ${turn})`);
-      const c = st.enc.combatants[cur];
+      const c = turnOf(st.enc);
+      assert.ok(c, `${system}: someone has the turn (turn ${turn})`);
+      const cur = c.id;
       const p = c.npc ? gm : ann;
-      await p.page.locator('#enc .turn-banner').filter({ hasText: c.npc ? `${c.name}` : 'Your turn' }).waitFor();
+      await p.page.locator('#enc .turn-banner').filter({ hasText: c.npc ? `${c.name}` : 'Your' }).waitFor();
       const attack = p.page.locator('#enc .enc-actions [data-action="attack"]').first();
+      if (!(await attack.count())) {
+        // Knocked out by the last attack: the rules leave no attack, and the page offers none.
+        assert.ok(attacks > 0, `${system}: ${c.name} is offered no attack`);
+        const left = await p.page.locator('#enc [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+        assert.ok(!left.includes('attack'), `${system}: ${left}`);
+        break;
+      }
       await attack.click();
       const form = p.page.locator('#enc form.enc-form[data-key="act-attack"]');
       await form.waitFor();
       const target = await form.locator('select[name="target"]').inputValue();
       assert.notEqual(target, cur, `${system}: the attack's target defaults to the attacker`);
       const a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
+      attacks++;
       await arrived(p === gm ? ann : gm, a.reply.seq);
       await assertPlain(gm.page, `${system}/GM after ${c.name}'s attack`);
       await assertPlain(ann.page, `${system}/player after ${c.name}'s attack`);
-      const end = p.page.locator('#enc [data-action="end"], #enc [data-action="end_turn"], #enc [data-action="pass"]').first();
-      if (!(await end.count())) break; // the attack ended the turn
+      let end = null;
+      for (const name of ['end', 'end_turn', 'pass']) {
+        const b = p.page.locator(`#enc [data-action="${name}"]`).first();
+        if (await b.count()) {
+          end = b;
+          break;
+        }
+      }
+      if (!end) break; // the attack ended the turn
       const st2 = await stateOf(gm.page);
-      if (currentOf(st2.enc) !== cur) continue;
+      if (turnOf(st2.enc)?.id !== cur) continue;
       if (await end.evaluate((el) => el.closest('details') && !el.closest('details').open)) await p.page.locator('#enc details.enc-more summary').click();
       const direct = await end.evaluate((el) => el.classList.contains('one-tap'));
       if (direct) await tapped(p, 'enc.act', () => end.click(), `${c.name} ending the turn`);
@@ -313,11 +329,19 @@ async function evening(browser, system, module, seed) {
   }
 }
 
-function currentOf(enc) {
+// The combatant who acts now ({id, name, npc, ...}): whoever has the turn, or for a side's slot
+// (cot) whoever took it, else the first of that side still in.
+function turnOf(enc) {
   if (!enc) return null;
-  if (typeof enc.current === 'string') return enc.current;
-  const o = Array.isArray(enc.order) ? enc.order[enc.turn] : null;
-  return (o && typeof o === 'object' ? o.id : o) ?? null;
+  const all = enc.combatants || {};
+  const o = typeof enc.current === 'string' ? enc.current : Array.isArray(enc.order) ? enc.order[enc.turn] : null;
+  const id = o && typeof o === 'object' ? o.id : o;
+  if (id && all[id]) return { id, ...all[id] };
+  if (o && typeof o === 'object' && o.side) {
+    const cid = o.claimed_by || Object.keys(all).find((k) => all[k].side === o.side && !all[k].out);
+    return cid ? { id: cid, ...all[cid] } : null;
+  }
+  return null;
 }
 
 describe('browser: an evening at the table in every rule system, with the default values', () => {

@@ -43,7 +43,7 @@ export function phrase(text) {
 }
 
 // The choices a parameter's description names ("dodge, block or parry", "aimed body part: torso,
-// sword_arm, ..."), or null when it names none: [{value, label}], the default first.
+// sword_arm, ..."), or null when it names none: [{value, label, isDefault}], the default first.
 export function choicesIn(text) {
   let s = String(text ?? '').replace(LINE_REF, '');
   if (s.includes(':')) s = s.slice(s.lastIndexOf(':') + 1);
@@ -54,7 +54,7 @@ export function choicesIn(text) {
   for (const it of items) {
     const m = /^([a-z][a-z0-9_]*)(\s*\(default\))?$/.exec(it);
     if (!m) return null;
-    const c = { value: m[1], label: label(m[1]) };
+    const c = { value: m[1], label: label(m[1]), isDefault: Boolean(m[2]) };
     if (m[2]) out.unshift(c);
     else out.push(c);
   }

@@ -47,9 +47,9 @@
 
 import { h } from '../dom.js';
 import { paramFields, readParams, showFieldError, paramInMessage } from '../views/params.js';
-import { picksFor, sheetOf } from '../views/picks.js';
+import { picksFor, sheetOf, substitutesFor } from '../views/picks.js';
 import { resultBox } from '../views/result.js';
-import { label as keyLabel, words, plain } from '../words.js';
+import { label as keyLabel, words, plain, choicesIn } from '../words.js';
 
 export { h };
 
@@ -137,6 +137,22 @@ export function currentId(enc) {
   if (Number.isInteger(enc.turn) && enc.turn >= 0 && enc.turn < order.length) return orderId(order[enc.turn]) ?? null;
   if (typeof enc.turn === 'string') return enc.turn;
   return null;
+}
+
+// The combatants who may act on the current turn: whoever has it, or, when the turn is a side's
+// slot (cot's initiative slots: {id, side, claimed_by?}), whoever took it or anyone of that side
+// who is still in. [] between rounds.
+export function turnTakers(enc) {
+  const order = Array.isArray(enc?.order) ? enc.order : [];
+  const cur = currentId(enc);
+  const all = combatantsOf(enc);
+  if (cur && enc.combatants?.[cur]) return all.filter((c) => c.id === cur);
+  const slot = Number.isInteger(enc?.turn) ? order[enc.turn] : null;
+  if (slot && typeof slot === 'object' && slot.side) {
+    if (slot.claimed_by) return all.filter((c) => c.id === slot.claimed_by);
+    return all.filter((c) => c.side === slot.side && !c.out);
+  }
+  return [];
 }
 
 // Whether c is one of the viewing player's own combatants. Always false for the GM: NPCs carry the
@@ -484,10 +500,12 @@ export class EncounterPanel {
     const args = { action: a.name };
     const w = who(a);
     if (w === 'any' || w === 'gm') return args;
-    const cur = currentId(enc);
     const all = combatantsOf(enc);
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
-    if (w === 'turn' && cur && actors.some((c) => c.id === cur)) return { ...args, actor: cur };
+    if (w === 'turn') {
+      const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
+      if (takers.length === 1) return { ...args, actor: takers[0].id };
+    }
     if (actors.length === 1) return { ...args, actor: actors[0].id };
     return null;
   }
@@ -497,13 +515,14 @@ export class EncounterPanel {
     const cur = currentId(enc);
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
     const chosen = this.open?.actor && actors.some((c) => c.id === this.open.actor) ? this.open.actor : null;
-    const defActor = chosen ?? actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
+    const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
+    const defActor = chosen ?? takers[0]?.id ?? actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
     // A secret parameter (a grimwire target number) is the GM's to give: players never see it.
     const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
     const w = who(a);
     const needsActor = w === 'turn' || w === 'owner';
     // Who acts is asked only when it is not obvious: the turn's owner acts on a turn action.
-    const askActor = needsActor && actors.length > 1 && !(w === 'turn' && actors.some((c) => c.id === cur) && !chosen);
+    const askActor = needsActor && actors.length > 1 && !(w === 'turn' && takers.length === 1 && !chosen);
     const hooked = panelHooks(ctx.system).combatantParams;
     const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
     // Picks from the acting character's sheet (skills, weapons, items, techniques).
@@ -511,7 +530,8 @@ export class EncounterPanel {
     const { sheet, derived } = sheetOf(actorC, ctx.state, actorC ? statsOf(actorC, ctx) : null);
     const picks = {};
     for (const p of params) {
-      const list = picksFor(ctx.system, p.name, sheet, derived);
+      if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
+      const list = picksFor(ctx.system, p.name, sheet, derived, a.name);
       if (list) picks[p.name] = list;
     }
     // The default target: someone on another side who is still in, else anyone but the actor.
@@ -520,8 +540,12 @@ export class EncounterPanel {
     const field = (p) =>
       refs.includes(p.name) && String(p.type ?? '').toLowerCase().startsWith('str')
         ? combatantField(p, all, `act-${a.name}`)
-        : paramFields([p], { combatants: all, idPrefix: 'act', picks, defaultTarget: defTarget });
-    const main = params.filter((p) => p.required || picks[p.name] || p.name === 'target');
+        : paramFields([p], { combatants: all, idPrefix: 'act', picks, values: filled, defaultTarget: defTarget });
+    // Numbers standing in for an empty pick are asked with their defaults filled in.
+    const stand = new Set(params.filter((p) => !picks[p.name]).flatMap((p) => substitutesFor(ctx.system, p.name) || []));
+    const filled = {};
+    for (const p of params) if (stand.has(p.name) && Number.isFinite(p.default)) filled[p.name] = p.default;
+    const main = params.filter((p) => p.required || picks[p.name] || p.name === 'target' || p.secret || stand.has(p.name));
     const extra = params.filter((p) => !main.includes(p));
     const form = h(
       'form',
@@ -774,6 +798,12 @@ function isCommon(a) {
 function turnBanner(enc, ctx) {
   const cur = currentId(enc);
   const c = cur ? enc.combatants?.[cur] : null;
+  const takers = turnTakers(enc);
+  if (!c && takers.length) {
+    const mine = takers.some((x) => isMine(x, ctx));
+    const names = takers.map((x) => x.name ?? x.id).join(' or ');
+    return h('p', { class: ['turn-banner', mine && 'mine'], attrs: { role: 'status' } }, mine ? `Your side’s turn: ${names}` : `Up now: ${names}`);
+  }
   if (!c) return h('p', { class: 'turn-banner idle', attrs: { role: 'status' } }, ctx.isGm ? 'Nobody has the turn yet: begin the round.' : 'Waiting for the GM to begin.');
   const mine = isMine({ ...c, id: cur }, ctx);
   return h('p', { class: ['turn-banner', mine && 'mine'], attrs: { role: 'status' } }, mine ? `Your turn, ${c.name ?? cur}!` : `${c.name ?? cur}’s turn`);

@@ -20,7 +20,7 @@ export function paramType(p) {
 
 // The label a person reads: the parameter's description in plain words, else its name as words.
 export function paramLabel(p) {
-  const d = p.label ? phrase(p.label) : '';
+  const d = p.label ? phrase(String(p.label).replace(/^1:\s*/, '')) : '';
   return d || keyLabel(p.name);
 }
 
@@ -33,6 +33,9 @@ export function paramField(p, opts = {}) {
   const type = paramType(p);
   const label = paramLabel(p);
   const value = opts.value;
+  // Picks from the sheet default to their first entry; choices the rules name default to the one
+  // marked "(default)", else (an optional parameter) to none.
+  const fromSheet = Boolean(opts.picks);
   const picks = opts.picks || (type === 'string' && Array.isArray(p.choices) && p.choices.length ? p.choices.map((c) => ({ value: c, label: keyLabel(c) })) : null) || (type === 'string' ? choicesIn(p.label) : null);
   let input;
   if (type === 'bool') {
@@ -48,8 +51,9 @@ export function paramField(p, opts = {}) {
     input = h(
       'select',
       { id, name: p.name, dataset: { kind: 'pick' } },
-      p.required ? null : h('option', { value: '' }, 'none'),
-      picks.map((c) => h('option', { value: String(c.value), selected: value !== undefined && String(value) === String(c.value) }, c.label)),
+      !p.required && !fromSheet && !picks.some((c) => c.isDefault) ? h('option', { value: '' }, 'none') : null,
+      picks.map((c, i) => h('option', { value: String(c.value), selected: value !== undefined ? String(value) === String(c.value) : Boolean(c.isDefault) || (fromSheet && i === 0) }, c.label)),
+      !p.required && (fromSheet || picks.some((c) => c.isDefault)) ? h('option', { value: '' }, 'none') : null,
     );
   } else if (type === 'string' && (p.name === 'target' || p.name === 'actor') && Array.isArray(opts.combatants)) {
     const def = value ?? opts.defaultTarget;

@@ -4,7 +4,7 @@
 // sheet's own words. Weapons picked by name: the value is the weapon's number on the sheet, from 1
 // in GRIMWIRE ("weapon number on the sheet (1 = first)") and from 0 in FIVEY.
 //
-// picksFor(system, param, sheet, stats) → [{value, label}] | null (null: not a pick)
+// picksFor(system, param, sheet, derived, action) → [{value, label}] | null (null: not a pick)
 
 import { label as keyLabel } from '../words.js';
 
@@ -37,11 +37,30 @@ const SYSTEMS = {
   },
 };
 
-export function picksFor(system, param, sheet, derived) {
+// The first pick is the default; for an attack, the fighting skills come first (a tenacity sheet
+// lists every skill, and "Negotiation" is a poor default for a punch).
+const FIGHTING = /combat|melee|fight|shoot|firearm|unarmed|brawl|sword|weapon|archery|blade|axe|spear|gun/i;
+
+// When a sheet has nothing to pick (a quick NPC with a name only), the numbers that stand in for
+// the pick, asked with their defaults filled in: a Heimr attack without an ability rolls C and P
+// directly (a plain 1d6 at C 0, P 0: 001:71-75).
+const SUBSTITUTES = {
+  heimr: { ability: ['c', 'p'] },
+};
+
+export function substitutesFor(system, param) {
+  return SUBSTITUTES[system]?.[param] || null;
+}
+
+export function picksFor(system, param, sheet, derived, action = '') {
   const fn = SYSTEMS[system]?.[param];
   if (!fn || !isObj(sheet)) return null;
   try {
-    const list = fn(sheet, derived || {});
+    let list = fn(sheet, derived || {});
+    if (/attack|ready|defend/.test(action) && /skill|ability/.test(param)) {
+      const rank = (x) => (FIGHTING.test(x.label) ? 0 : 1);
+      list = [...list].sort((a, b) => rank(a) - rank(b));
+    }
     return list.length ? list : null;
   } catch {
     return null;
