@@ -496,9 +496,11 @@ export class EncounterPanel {
   // actor), or null when it needs its form.
   oneTap(a, enc, ctx) {
     const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
-    if (params.some((p) => p.required)) return null;
-    const args = { action: a.name };
     const w = who(a);
+    // Optional parameters are a reason for a form except on the GM's own actions (begin a round
+    // with the defaults); a player's "end the turn" may name who goes next.
+    if (params.some((p) => p.required) || (params.length && w !== 'gm')) return null;
+    const args = { action: a.name };
     if (w === 'any' || w === 'gm') return args;
     const all = combatantsOf(enc);
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
@@ -532,7 +534,7 @@ export class EncounterPanel {
     for (const p of params) {
       if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
       const list = picksFor(ctx.system, p.name, sheet, derived, a.name);
-      if (list) picks[p.name] = list;
+      if (list) picks[p.name] = p.required || ATTACKS.test(a.name) ? list : [{ value: '', label: 'none' }, ...list];
     }
     // The default target: someone on another side who is still in, else anyone but the actor.
     const others = all.filter((c) => c.id !== defActor);
@@ -786,6 +788,10 @@ function editableNumbers(enc, ctx) {
   }
   return out;
 }
+
+// Actions whose sheet picks (the ability, weapon, item) are needed in practice: the first pick is
+// the default. Elsewhere an optional pick starts at "none".
+const ATTACKS = /attack|ready|defend|drop|technique|reaction/;
 
 // The common actions: the ones with nothing to ask, attacks, and ending a turn.
 function isCommon(a) {

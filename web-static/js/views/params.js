@@ -53,7 +53,7 @@ export function paramField(p, opts = {}) {
       { id, name: p.name, dataset: { kind: 'pick' } },
       !p.required && !fromSheet && !picks.some((c) => c.isDefault) ? h('option', { value: '' }, 'none') : null,
       picks.map((c, i) => h('option', { value: String(c.value), selected: value !== undefined ? String(value) === String(c.value) : Boolean(c.isDefault) || (fromSheet && i === 0) }, c.label)),
-      !p.required && (fromSheet || picks.some((c) => c.isDefault)) ? h('option', { value: '' }, 'none') : null,
+      !p.required && !picks.some((c) => c.value === '') && (fromSheet || picks.some((c) => c.isDefault)) ? h('option', { value: '' }, 'none') : null,
     );
   } else if (type === 'string' && (p.name === 'target' || p.name === 'actor') && Array.isArray(opts.combatants)) {
     const def = value ?? opts.defaultTarget;

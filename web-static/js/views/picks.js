@@ -69,9 +69,14 @@ export function picksFor(system, param, sheet, derived, action = '') {
 
 // The sheet (and derived values) behind a combatant, as far as the viewer may see it: a player
 // character's public sheet, a prepared NPC's sheet for the GM, or the combatant's own stats.
+// An NPC's character id and a quick NPC's sheet are GM-only: /gm/enc/combatants/<cid>/{char,sheet}
+// (server/ops_enc.c, enc.add).
 export function sheetOf(c, state, stats) {
   if (!c) return { sheet: null, derived: null };
-  const ch = (c.char && (state?.chars?.[c.char] || state?.gm?.npcs?.[c.char])) || null;
+  const hidden = state?.gm?.enc?.combatants?.[c.id] || {};
+  const charId = c.char || hidden.char;
+  const ch = (charId && (state?.chars?.[charId] || state?.gm?.npcs?.[charId])) || null;
   if (ch && isObj(ch.sheet)) return { sheet: { ...(stats || {}), ...ch.sheet }, derived: ch.derived || null };
+  if (isObj(hidden.sheet)) return { sheet: { ...(stats || {}), ...hidden.sheet }, derived: null };
   return { sheet: isObj(stats) ? stats : null, derived: null };
 }
