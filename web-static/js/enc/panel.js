@@ -310,7 +310,8 @@ export class EncounterPanel {
     if (cur === this.lastTurn) return;
     this.lastTurn = cur;
     const c = cur ? enc.combatants?.[cur] : null;
-    if (c && isMine({ ...c, id: cur }, ctx) && typeof navigator.vibrate === 'function') {
+    // Browsers refuse (and complain) before the person tapped the page once.
+    if (c && isMine({ ...c, id: cur }, ctx) && typeof navigator.vibrate === 'function' && navigator.userActivation?.hasBeenActive) {
       try {
         navigator.vibrate([120, 60, 120]);
       } catch {
