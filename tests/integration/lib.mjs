@@ -72,8 +72,10 @@ function parseBanner(lines) {
 }
 
 export class Server {
-  constructor({ args = [], dir } = {}) {
+  constructor({ args = [], dir, bin, env } = {}) {
     this.extraArgs = args;
+    this.env = env; // extra environment of the next start (e.g. LD_PRELOAD), or undefined
+    this.bin = bin || BIN; // e.g. a wrapper script that changes the process's limits first
     this.dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-it-'));
     this.db = path.join(this.dir, 't.db');
     this.port = 0;
@@ -87,7 +89,7 @@ export class Server {
 
   /** Starts (or restarts on the same port and database). Resolves once the banner is printed. */
   async start() {
-    if (!fs.existsSync(BIN)) throw new Error(`tabled binary not found at ${BIN} (build it, or set TABLED_BIN)`);
+    if (!fs.existsSync(this.bin)) throw new Error(`tabled binary not found at ${BIN} (build it, or set TABLED_BIN)`);
     for (let attempt = 0; ; attempt++) {
       try {
         await this._spawn();
@@ -106,7 +108,8 @@ export class Server {
   _spawn() {
     const args = ['serve', '--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--web', WEB_DIR, ...this.extraArgs];
-    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = this.env ? { ...process.env, ...this.env } : process.env;
+    const proc = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.proc = proc;
     this.exited = null;
     running.add(proc);
@@ -287,8 +290,8 @@ export class Server {
  * Starts a server for a test and registers its teardown with t.after (when t is given).
  * args: extra `serve` flags, e.g. ['--rate-limit', '0'].
  */
-export async function startServer(t, { args = [], dir } = {}) {
-  const s = new Server({ args, dir });
+export async function startServer(t, { args = [], dir, bin } = {}) {
+  const s = new Server({ args, dir, bin });
   if (t) {
     t.after(async () => {
       await s.stop();
