@@ -247,7 +247,7 @@ function renderNow() {
   if (isGM) campaignView.render(m);
 
   if (mySeat && campaign) {
-    const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name });
+    const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name, campaignId: campaign.id });
     if (info !== ui.savedSeatInfo) {
       ui.savedSeatInfo = info;
       storage.saveSeatInfo(JSON.parse(info));
@@ -523,7 +523,11 @@ async function openAsHost(hostToken) {
   }
   const camps = list.result.campaigns || [];
   const known = storage.loadGmTokens();
-  const pick = camps.find((c) => known[c.id]) || camps[0];
+  // The campaign this browser used last, else the one played most (the highest seq), a campaign
+  // with a rule system before the free-dice one the server made on its first start.
+  const last = storage.loadSeatInfo()?.campaignId;
+  const ranked = [...camps].sort((a, b) => (a.system === 'generic') - (b.system === 'generic') || (b.seq ?? 0) - (a.seq ?? 0));
+  const pick = camps.find((c) => c.id === last && known[c.id]) || ranked.find((c) => known[c.id]) || ranked[0];
   if (!pick) {
     showJoin({ message: 'This server has no campaign yet.' });
     return;
@@ -542,6 +546,12 @@ async function openAsHost(hostToken) {
   storage.saveToken(r.result.gm_token);
   showTable(r.result.gm_token);
 }
+
+// A link opened in the tab that already shows the page (a second campaign's join link, the
+// console link) changes only the fragment: start again from it.
+window.addEventListener('hashchange', () => {
+  if (/^#(host|token|join)=/.test(window.location.hash)) start();
+});
 
 function start() {
   const frag = storage.takeFragment();

@@ -601,6 +601,7 @@ export class EncounterPanel {
 
   gmStart(ctx) {
     const mods = Array.isArray(ctx.describe?.modules) ? ctx.describe.modules : [];
+    if (ctx.system === 'generic' || !ctx.system) return [h('p', { class: 'muted small' }, 'This campaign plays with free dice only: create one with a rule system (Campaign) to run encounters.')];
     if (!ctx.describe) return [h('p', { class: 'muted small' }, 'Loading the rule system…')];
     if (!mods.length) return [h('p', { class: 'muted small' }, 'This rule system has no encounter modules.')];
     const sel = this.open?.kind === 'start' ? this.open.module : mods[0].id;

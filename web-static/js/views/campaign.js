@@ -35,7 +35,7 @@ export class CampaignView {
 
   render(m) {
     this.m = m;
-    const sig = [m.state?.campaign, m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
+    const sig = [m.state?.campaign, Boolean(m.state?.enc), m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     const a = document.activeElement;
     const focus = a && this.root.contains(a) ? a.id : null;
@@ -172,7 +172,16 @@ export class CampaignView {
       this.useGmToken(r.result.campaign, r.result.gm_token);
     });
     out.push(form);
-    return out;
+    // During an encounter the campaign admin folds away (one tap opens it).
+    const fold = out.findIndex((el) => el?.tagName === 'H3');
+    if (fold < 0) return out;
+    const admin = h(
+      'details',
+      { class: 'campaign-admin', open: !m.state?.enc || this.adminOpen },
+      h('summary', { onclick: () => (this.adminOpen = !admin.open) }, 'Other campaigns'),
+      out.slice(fold),
+    );
+    return [...out.slice(0, fold), admin];
   }
 
   async open(id) {
