@@ -55,6 +55,7 @@ const JARGON = [
   [/\b(bad_request|unauthorized|forbidden|not_found|conflict|rule|rate_limited|too_large|internal)\s*:/i, 'an error code'],
   [/\b[a-z_]+: done\./i, 'an op name'],
   [/\/(gm|enc|private)\/\w+/, 'a JSON path'],
+  [/\b(null|undefined|NaN|\[object Object\])\b/, 'a programming value'],
 ];
 
 async function assertPlain(page, where) {

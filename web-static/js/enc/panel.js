@@ -299,7 +299,7 @@ export class EncounterPanel {
       act: (action, { actor, params } = {}) => this.act(action, actor, params),
     };
     const keep = this.capture();
-    this.root.replaceChildren(...this.build(enc, this.ctx));
+    this.root.replaceChildren(...this.build(enc, this.ctx).filter((x) => x !== null && x !== undefined));
     this.restore(keep);
     this.yourTurn(enc, this.ctx);
   }

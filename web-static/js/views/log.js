@@ -109,7 +109,9 @@ export class LogView {
     const added = [];
     for (const { entry, secret } of items) {
       const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
-      const name = seatName(state, entry.seat);
+      // An encounter line names the character who acted (while the encounter lasts), not the seat.
+      const actor = entry.kind === 'enc' && entry.actor ? state?.enc?.combatants?.[entry.actor]?.name : null;
+      const name = actor || seatName(state, entry.seat);
       const mine = entry.seat === mySeat;
       let c = this.cache.get(key);
       if (!c || c.entry !== entry || c.name !== name || c.mine !== mine) {
