@@ -405,6 +405,14 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await page.bo.locator('#roll-expr').press('Enter');
     await page.bo.locator('#pending li').first().waitFor();
     assert.match(await page.bo.locator('#pending').textContent(), /waiting for the connection/);
+    // Ann rolls a check from her sheet while the server is down (issue 15 item 8): the sheet
+    // button and the check form stay usable; the check is queued and sent once after the resume.
+    const checksBefore = new Set(parsed(rec.ann.sent).filter((m) => m.t === 'cmd' && m.op === 'roll.check').map((m) => m.id));
+    const qc = page.ann.locator('.char-list.mine button.qc').first();
+    assert.equal(await qc.isDisabled(), false, 'a sheet button is disabled while reconnecting');
+    await qc.click();
+    assert.equal(await page.ann.locator('#check-submit').isDisabled(), false, 'the check form is disabled while reconnecting');
+    await page.ann.locator('#check-submit').click();
     server = await startServer({ port: server.port, dir: server.dir });
     for (const who of ['gm', 'ann', 'bo']) await waitConnected(page[who], 30000);
     const { cmd, reply } = await replyOf(rec.bo, 'roll', (m) => m.args.expr === '3d6', 20000);
@@ -417,6 +425,10 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
       assert.ok((await page[who].evaluate(() => window.tabled.conn.seq)) >= seqBefore);
       await page[who].locator('#enc .enc-card').first().waitFor();
     }
+    const offlineCheck = await replyOf(rec.ann, 'roll.check', (m) => !checksBefore.has(m.id), 20000);
+    assert.equal(offlineCheck.reply.t, 'ack', JSON.stringify(offlineCheck.reply));
+    await page.ann.locator(`.result-box[data-seq="${offlineCheck.reply.seq}"]`).waitFor();
+    assert.equal(new Set(parsed(rec.ann.sent).filter((m) => m.t === 'cmd' && m.op === 'roll.check' && !checksBefore.has(m.id)).map((m) => m.id)).size, 1, 'the offline check was one command');
     const sends = parsed(rec.bo.sent).filter((m) => m.t === 'cmd' && m.id === cmd.id);
     assert.ok(sends.length >= 1);
     assert.equal(new Set(sends.map((m) => JSON.stringify(m))).size, 1, 'every send of it carried the same id and args');

@@ -137,7 +137,7 @@ export class CharsView {
               { class: 'sample', dataset: { sample: s.file } },
               h('strong', {}, s.sheet?.name ?? s.file),
               h('span', { class: 'small muted' }, [s.sheet?.origin, s.sheet?.level !== undefined ? `level ${s.sheet.level}` : null].filter(Boolean).join(' · ') || (s.sheet?.notes ? `${s.sheet.notes.slice(0, 70)}…` : '')),
-              h('button', { type: 'button', class: 'primary', disabled: !m.live || this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
+              h('button', { type: 'button', class: 'primary', disabled: this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
             ),
           ),
         ),

@@ -163,9 +163,9 @@ export class NotesView {
                   { class: 'actions' },
                   h('button', { type: 'button', onclick: () => { this.editing = k; this.rerender(); this.root.querySelector('textarea')?.focus(); } }, 'Edit'),
                   shown
-                    ? h('button', { type: 'button', class: 'note-hide', disabled: !m.live, onclick: () => this.run('gm.hide', { path }) }, 'Hide again')
-                    : h('button', { type: 'button', class: 'note-reveal', disabled: !m.live, onclick: () => this.run('gm.reveal', { path }) }, 'Reveal to players'),
-                  h('button', { type: 'button', class: 'danger', disabled: !m.live, onclick: () => this.run('gm.unset', { key: k }) }, 'Delete'),
+                    ? h('button', { type: 'button', class: 'note-hide', onclick: () => this.run('gm.hide', { path }) }, 'Hide again')
+                    : h('button', { type: 'button', class: 'note-reveal', onclick: () => this.run('gm.reveal', { path }) }, 'Reveal to players'),
+                  h('button', { type: 'button', class: 'danger', onclick: () => this.run('gm.unset', { key: k }) }, 'Delete'),
                 ),
               );
             }),
@@ -177,7 +177,7 @@ export class NotesView {
       { class: 'stack note-add', noValidate: true },
       h('div', { class: 'field' }, h('label', { htmlFor: 'note-key' }, 'Name', h('span', { class: 'muted small' }, ' letters, digits, - _ .')), h('input', { id: 'note-key', type: 'text', maxLength: 40, autocomplete: 'off', spellcheck: false, placeholder: 'villain' })),
       h('div', { class: 'field' }, h('label', { htmlFor: 'note-text' }, 'Note'), h('textarea', { id: 'note-text', rows: 2, placeholder: 'The butler did it.' })),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'note-save', class: 'primary', disabled: !m.live }, 'Add note')),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'note-save', class: 'primary' }, 'Add note')),
     );
     add.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -243,7 +243,7 @@ export class NotesView {
               'li',
               { class: 'kv', dataset: { path: it.path } },
               h('span', {}, `${pathLabel(it.path, st)}: ${valueText(it.value)}`),
-              h('button', { type: 'button', class: 'link-button', disabled: !m.live, onclick: () => this.run('gm.hide', { path: `/gm${it.path}` }) }, 'Hide'),
+              h('button', { type: 'button', class: 'link-button', onclick: () => this.run('gm.hide', { path: `/gm${it.path}` }) }, 'Hide'),
             ),
           ),
         ),
