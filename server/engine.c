@@ -115,6 +115,12 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The time a command that will be event `seq` sees: the wall clock, or the test clock. */
+static int64_t command_ms(const engine *e, int64_t seq)
+{
+    return e->opt.test_clock_ms ? e->opt.test_clock_ms + seq * 1000 : wall_ms();
+}
+
 /* Serializes and frees a message built by protocol/. Returns a new malloc'd string. */
 static char *dump_free(json_t *msg)
 {
@@ -553,7 +559,7 @@ static void run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def
         goto refuse;
     }
     json_t *work = json_deep_copy(current_state(k));
-    int64_t now = wall_ms();
+    int64_t now = command_ms(e, current_seq(k) + 1);
     op_ctx ctx = {.seat = c->seat,
                   .is_gm = c->role == ROLE_GM,
                   .dice = e->dice,
@@ -1009,7 +1015,7 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         return;
     }
     json_t *work = json_deep_copy(k->state);
-    int64_t now = wall_ms();
+    int64_t now = command_ms(e, k->seq + 1);
     op_ctx ctx = {.seat = "", .dice = e->dice, .secret = e->secret, .now_ms = now,
                   .seq = k->seq + 1, .log_cap = e->opt.log_cap};
     char token[23];
@@ -1162,6 +1168,48 @@ void engine_opts_default(engine_opts *o)
     o->join_free_all = 50;
 }
 
+/*
+ * Brings a campaign just loaded to the current shape of the state (ops_state_upgrade) as one
+ * event of its own (op "state.upgrade", seat "server"), committed before any client connects, so
+ * the event log still replays to the live state and a client resuming from an older seq is sent
+ * the change as a diff filtered for its seat. 0, or the store's error (nothing changed then).
+ */
+static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
+{
+    json_t *next = json_deep_copy(k->state);
+    if (!ops_state_upgrade(next)) {
+        json_decref(next);
+        return 0;
+    }
+    json_t *patch = proto_patch_diff(k->state, next), *none = json_object();
+    store_event ev = {.campaign = k->id,
+                      .seq = k->seq + 1,
+                      .seat = "server",
+                      .op = "state.upgrade",
+                      .args = none,
+                      .result = none,
+                      .patch = patch,
+                      .at_ms = command_ms(e, k->seq + 1)};
+    int r = store_begin(e->st, err);
+    if (!r) {
+        r = store_event_append(e->st, &ev, err);
+        if (!r)
+            r = store_commit(e->st, err);
+        if (r)
+            store_rollback(e->st);
+    }
+    json_decref(patch);
+    json_decref(none);
+    if (r) {
+        json_decref(next);
+        return r;
+    }
+    json_decref(k->state);
+    k->state = next;
+    k->seq++;
+    return 0;
+}
+
 int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,
                   engine **out, tb_err *err)
 {
@@ -1204,6 +1252,11 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
         k->snap_seq = k->seq; /* conservatively: the next snapshot comes N events from now */
         *tail = k;
         tail = &k->next;
+        if (upgrade_campaign(e, k, err)) {
+            json_decref(ids);
+            engine_destroy(e);
+            return err->code;
+        }
     }
     json_decref(ids);
     *out = e;

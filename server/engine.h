@@ -45,6 +45,9 @@ typedef struct engine_opts {
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
     int join_free_per_addr; /* wrong join codes per address before delays start (default 5) */
     int join_free_all;      /* wrong join codes server-wide before delays start (default 50) */
+    int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
+                               campaign sees is test_clock_ms + n seconds (--test-clock: runs
+                               that compare bytes, tests/integration/noninterference.mjs) */
 } engine_opts;
 
 /* Fills opts with the defaults above. */

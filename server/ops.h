@@ -102,6 +102,11 @@ char *ops_normalize_name(const char *name, int max, tb_err *err);
 json_t *ops_campaign_initial(const char *id, const char *name, const char *system,
                              const char *join_code);
 
+/* Brings a stored campaign's state to the current shape: a cot PC's Loyalties move from its
+ * public sheet to /private/<seat>/sheets/<id> (issue 11). Returns 1 when state changed (the
+ * engine records the change as an event of its own), 0 when it was current. (ops_play.c) */
+int ops_state_upgrade(json_t *state);
+
 /* Whether system names a system a campaign may be created with ("generic" or a rule system). */
 int ops_system_known(const char *system);
 

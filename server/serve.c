@@ -936,6 +936,7 @@ int serve_run(const serve_opts *o)
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
+    eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
     if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||

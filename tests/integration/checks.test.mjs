@@ -136,3 +136,21 @@ test('grimwire: the target number of a public check stays under /gm; players nev
   assert.ok(!w.raw.includes(`"tn":${TN}`), 'the fresh welcome does not leak the TN');
   await closeAll(again);
 });
+
+test('fivey: the DC of a public check is open (004:83: the referee names it), unlike a grimwire target number', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann } = await campaignOf(srv, t, 'fivey');
+  const r = await gm.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 17 } });
+  assert.equal(r.t, 'ack', r.raw);
+  await ann.waitFor(() => ann.seq >= r.seq, { what: 'the check' });
+  const publicEntry = ann.state.log.find((e) => e.seq === r.seq);
+  assert.equal(publicEntry.check.params.dc, 17, 'the player sees the DC');
+  assert.equal(publicEntry.check.success, r.result.success);
+  await gm.waitFor(() => gm.seq >= r.seq, { what: 'the check' });
+  assert.equal(gm.state.gm.hidden?.[String(r.seq)], undefined, 'nothing of it is kept hidden');
+  // a secret roll keeps it to the GM
+  const s = await gm.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 19 }, secret: true });
+  assert.equal(s.t, 'ack', s.raw);
+  await ann.ping();
+  assert.ok(!ann.frames.some((f) => f.includes('"dc":19')), 'a secret check stays the GM\'s');
+});

@@ -5,7 +5,7 @@
 // server (char.create / char.update), which validates; a refusal is shown beside its field.
 
 import { h, setText } from '../dom.js';
-import { seatName } from './model.js';
+import { seatName, fullSheet } from './model.js';
 import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } from './sheetform.js';
 import { quickRolls } from './quickrolls.js';
 import { resultBox } from './result.js';
@@ -203,7 +203,7 @@ export class CharsView {
             )
           : null,
         this.result?.char === c.id ? resultBox(st, this.result, { onClose: () => ((this.result = null), this.rerender()) }) : null,
-        sheetSummary(c.sheet, schema, rolls.length ? new Set(['skills', 'abilities', 'attributes', 'stats']) : new Set()),
+        sheetSummary(fullSheet(st, c), schema, rolls.length ? new Set(['skills', 'abilities', 'attributes', 'stats']) : new Set()),
         c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'More numbers'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, label(k)), h('dd', {}, short(v)))))) : null,
         canEdit
           ? h(
@@ -251,7 +251,7 @@ export class CharsView {
   }
 
   openEdit(c) {
-    this.openForm({ mode: 'edit', id: c.id, npc: Boolean(c.npc), sheet: c.sheet, name: c.name });
+    this.openForm({ mode: 'edit', id: c.id, npc: Boolean(c.npc), sheet: fullSheet(this.m.state, c), name: c.name });
   }
 
   closeForm() {
