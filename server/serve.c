@@ -42,8 +42,8 @@ typedef struct banner {
     char addrs[16][64];
     int n;
     int port;
-    int campaigns; /* seen so far by print_links */
-    FILE *links;   /* <db>.links: every campaign's links (NULL if it could not be written) */
+    int campaigns;    /* seen so far by print_links */
+    FILE *links;      /* <db>.links: every campaign's links (NULL if it could not be written) */
     char others[512]; /* the other campaigns' names, for the summary line */
 } banner;
 
