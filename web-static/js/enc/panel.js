@@ -471,8 +471,12 @@ export class EncounterPanel {
           a.label || keyLabel(a.name),
         );
       };
-      const common = actions.filter((a) => isCommon(a));
-      const more = actions.filter((a) => !isCommon(a));
+      // On a player's turn the player acts: the GM's override for it waits under "More actions".
+      const takers = turnTakers(enc);
+      const playersTurn = ctx.isGm && takers.length > 0 && takers.every((c) => !c.npc);
+      const main = (a) => isCommon(a) && !(playersTurn && who(a) === 'turn');
+      const common = actions.filter(main);
+      const more = actions.filter((a) => !main(a));
       out.push(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
       if (common.length && more.length) {
         const moreOpen = this.open?.kind === 'act' && more.some((a) => a.name === this.open.action);
