@@ -468,15 +468,25 @@ static const op_arg ARGS_GM_PATH[] = {
     {NULL, 0, 0, 0, 0},
 };
 
+/* char.create and char.delete add or remove whole characters; char.update changes one in place.
+ * All three write the private part of a PC's sheet (/private/<seat>/sheets/<id>). */
+static const op_write W_CHAR_SET[] = {
+    {"/chars", 1}, {"/gm/npcs", 1}, {"/next_char", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_CHARS[] = {{"/chars", 0}, {"/gm/npcs", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_CAMPAIGN[] = {{"/campaign", 0}, {NULL, 0}};
+static const op_write W_NOTES[] = {{"/gm/notes", 1}, {NULL, 0}};
+static const op_write W_REVEALED[] = {{"/revealed", 0}, {NULL, 0}};
+static const op_write W_NOTHING[] = {{NULL, 0}};
+
 const op_def OPS_PLAY[] = {
-    {"system.describe", op_system_describe, WHO_ANY, 1, ARGS_DESCRIBE},
-    {"char.create", op_char_create, WHO_ANY, 0, ARGS_CHAR_CREATE},
-    {"char.update", op_char_update, WHO_ANY, 0, ARGS_CHAR_UPDATE},
-    {"char.delete", op_char_delete, WHO_ANY, 0, ARGS_ID},
-    {"campaign.rename", op_campaign_rename, WHO_GM, 0, ARGS_RENAME},
-    {"gm.set", op_gm_set, WHO_GM, 0, ARGS_GM_SET},
-    {"gm.unset", op_gm_unset, WHO_GM, 0, ARGS_GM_KEY},
-    {"gm.reveal", op_gm_reveal, WHO_GM, 0, ARGS_GM_PATH},
-    {"gm.hide", op_gm_hide, WHO_GM, 0, ARGS_GM_PATH},
-    {NULL, NULL, 0, 0, NULL},
+    {"system.describe", op_system_describe, WHO_ANY, 1, ARGS_DESCRIBE, W_NOTHING},
+    {"char.create", op_char_create, WHO_ANY, 0, ARGS_CHAR_CREATE, W_CHAR_SET},
+    {"char.update", op_char_update, WHO_ANY, 0, ARGS_CHAR_UPDATE, W_CHARS},
+    {"char.delete", op_char_delete, WHO_ANY, 0, ARGS_ID, W_CHAR_SET},
+    {"campaign.rename", op_campaign_rename, WHO_GM, 0, ARGS_RENAME, W_CAMPAIGN},
+    {"gm.set", op_gm_set, WHO_GM, 0, ARGS_GM_SET, W_NOTES},
+    {"gm.unset", op_gm_unset, WHO_GM, 0, ARGS_GM_KEY, W_NOTES},
+    {"gm.reveal", op_gm_reveal, WHO_GM, 0, ARGS_GM_PATH, W_REVEALED},
+    {"gm.hide", op_gm_hide, WHO_GM, 0, ARGS_GM_PATH, W_REVEALED},
+    {NULL, NULL, 0, 0, NULL, NULL},
 };

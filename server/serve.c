@@ -20,6 +20,7 @@
 
 #include "backup.h"
 #include "engine.h"
+#include "heaptrim.h"
 #include "osrand.h"
 #include "rng.h"
 #include "store.h"
@@ -27,6 +28,17 @@
 
 #define TABLED_VERSION "0.1.0"
 #define MAX_QUEUED_MSGS 2048
+/* Memory per connection (tests/bench/README.md, "Memory"). lws keeps an rx buffer of
+ * WS_RX_CHUNK bytes per WebSocket for its whole life, and delivers a frame in chunks of at most
+ * that size; messages are joined here and limited over all their chunks (max_message), so the
+ * chunk size bounds memory, not messages. WS_TX_PACKET is the most one send() may carry: with 0,
+ * lws 4.1 caps a send() at the rx buffer size and copies the rest of every larger message into a
+ * buffer of its own per connection (a state or presence list of a big table, to every seat). */
+#define WS_RX_CHUNK 1024
+#define WS_TX_PACKET (1024 * 1024)
+/* A heap that holds more than this many free bytes is trimmed, once a second at most. */
+#define TRIM_PERIOD_MS 1000
+#define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
 /* The rule systems' sample characters (rules/<system>/samples/<name>.json) are served from the source
@@ -54,6 +66,7 @@ typedef struct server {
     uv_loop_t loop;
     uv_signal_t sigint, sigterm;
     uv_prepare_t flush;
+    heaptrim *trim;
     struct lws_context *lws;
     store *st;
     engine *eng;
@@ -90,10 +103,12 @@ typedef struct server {
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
 
+/* A queued message: the engine's encoding, shared with every socket of its audience (its
+ * headroom is LWS_PRE: engine_opts.headroom). lws_write writes the frame header into the
+ * headroom; it is the same for every socket (same length, no extensions), and one loop writes. */
 typedef struct outmsg {
     struct outmsg *next;
-    size_t len;
-    unsigned char buf[]; /* LWS_PRE bytes of headroom, then the message */
+    engine_msg *m;
 } outmsg;
 
 /* lws per-session data for a tabled.v1 socket (zeroed by lws, freed by lws after CLOSED). */
@@ -119,6 +134,7 @@ static void queue_clear(ws_conn *w)
     while (w->head) {
         outmsg *m = w->head;
         w->head = m->next;
+        engine_msg_unref(m->m);
         free(m);
     }
     w->tail = NULL;
@@ -135,9 +151,10 @@ static void conn_close_later(ws_conn *w, int status, const char *reason)
     lws_callback_on_writable(w->wsi);
 }
 
-/* engine_sink.send: copy into the queue with LWS_PRE headroom; drop a client that falls behind. */
-static void sink_send(void *ctx, const char *msg, size_t len)
+/* engine_sink.send: queue a reference to msg; drop a client that falls behind. */
+static void sink_send(void *ctx, engine_msg *msg)
 {
+    size_t len = msg->len;
     ws_conn *w = ctx;
     if (w->closing)
         return;
@@ -148,10 +165,9 @@ static void sink_send(void *ctx, const char *msg, size_t len)
         conn_close_later(w, 1013 /* try again later */, "send queue full; reconnect");
         return;
     }
-    outmsg *m = xmalloc(sizeof *m + LWS_PRE + len);
+    outmsg *m = xmalloc(sizeof *m);
     m->next = NULL;
-    m->len = len;
-    memcpy(m->buf + LWS_PRE, msg, len);
+    m->m = engine_msg_ref(msg);
     if (w->tail)
         w->tail->next = m;
     else
@@ -400,15 +416,16 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
     case LWS_CALLBACK_SERVER_WRITEABLE:
         while (w->head) {
             outmsg *m = w->head;
-            int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
-            if (n < (int)m->len)
+            int n = lws_write(wsi, m->m->text, m->m->len, LWS_WRITE_TEXT);
+            if (n < (int)m->m->len)
                 return -1;
-            srv->bytes_sent += m->len;
+            srv->bytes_sent += m->m->len;
             w->head = m->next;
             if (!w->head)
                 w->tail = NULL;
-            w->q_bytes -= m->len;
+            w->q_bytes -= m->m->len;
             w->q_count--;
+            engine_msg_unref(m->m);
             free(m);
             if (lws_send_pipe_choked(wsi))
                 break;
@@ -679,7 +696,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
 
 static const struct lws_protocols PROTOCOLS[] = {
     {"http", callback_http, sizeof(http_req), 0, 0, NULL, 0},
-    {"tabled.v1", callback_ws, sizeof(ws_conn), 4096, 0, NULL, 0},
+    {"tabled.v1", callback_ws, sizeof(ws_conn), WS_RX_CHUNK, 0, NULL, WS_TX_PACKET},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -936,6 +953,7 @@ int serve_run(const serve_opts *o)
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
+    eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
@@ -1012,6 +1030,7 @@ int serve_run(const serve_opts *o)
     srv.flush.data = &srv;
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
+    srv.trim = heaptrim_start(&srv.loop, TRIM_PERIOD_MS, TRIM_MIN_FREE);
     uv_timer_init(&srv.loop, &srv.sweep);
     srv.sweep.data = &srv;
     uv_timer_start(&srv.sweep, on_sweep, 500, 500);
@@ -1080,6 +1099,7 @@ out_lws:
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
+    heaptrim_stop(srv.trim);
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
     uv_close((uv_handle_t *)&srv.sweep, NULL);
     uv_close((uv_handle_t *)&srv.wal_timer, NULL);
