@@ -771,6 +771,17 @@ export class EncounterPanel {
 
 // The numbers the GM may change by picking them (enc.set): the round, and each combatant's public
 // and GM-only numeric stats ({current|value, max} tracks by their current value).
+// Whether the module declares path editable (describe.modules[].editable: the server's enc.set
+// table; a "stats/<key>" entry stands for that stat of every combatant, "*" for a combatant id).
+function declaredEditable(ctx, path) {
+  const list = Array.isArray(ctx.module?.editable) ? ctx.module.editable : null;
+  if (!list) return true; // an older server: it answers for itself
+  return list.some((f) => {
+    if (f.path.startsWith('stats/')) return new RegExp(`^(/gm)?/enc/combatants/[^/]+/${f.path}$`).test(path);
+    return new RegExp(`^${f.path.replace(/\*/g, '[^/]+')}$`).test(path);
+  });
+}
+
 function editableNumbers(enc, ctx) {
   const out = [];
   if (Number.isFinite(enc.round)) out.push({ path: '/enc/round', label: 'Round', value: enc.round });
@@ -792,7 +803,7 @@ function editableNumbers(enc, ctx) {
     add(`/enc/combatants/${c.id}/stats`, c.stats);
     add(`/gm/enc/combatants/${c.id}/stats`, hidden[c.id]?.stats);
   }
-  return out;
+  return out.filter((f) => declaredEditable(ctx, f.path));
 }
 
 // Actions whose sheet picks (the ability, weapon, item) are needed in practice: the first pick is
