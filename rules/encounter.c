@@ -57,6 +57,17 @@ json_t *rules_module_describe(const rules_module *m)
                           m->system, "options", rules_params_json(m->options), "actions", acts);
     if (m->cite)
         json_object_set_new(d, "cite", json_string(m->cite));
+    /* The numbers the GM may change with enc.set (the module's own, then the common ones), so a
+     * client offers only what the server accepts: [{path, label, min, max}]. */
+    json_t *ed = json_array();
+    const rules_enc_field *tables[] = {m->editable, rules_enc_fields_common};
+    for (int t = 0; t < 2; t++)
+        for (const rules_enc_field *f = tables[t]; f && f->path; f++)
+            if (f->type == RULES_PARAM_INT)
+                json_array_append_new(ed, json_pack("{s:s, s:s, s:i, s:i}", "path", f->path,
+                                                    "label", f->label, "min", f->min, "max",
+                                                    f->max));
+    json_object_set_new(d, "editable", ed);
     return d;
 }
 
