@@ -251,12 +251,12 @@ static int heist_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err
 {
     (void)err;
     json_t *st = rules_enc_stats(e, cid);
-    json_object_set(st, "abilities",
-                    json_object_get(sheet, "abilities") ? json_object_get(sheet, "abilities")
-                                                        : json_object());
-    json_object_set(st, "skills",
-                    json_object_get(sheet, "skills") ? json_object_get(sheet, "skills")
-                                                     : json_object());
+    /* copies, not the sheet's own objects (an empty object when the sheet has none) */
+    static const char *const KEYS[] = {"abilities", "skills"};
+    for (int i = 0; i < 2; i++) {
+        json_t *v = json_object_get(sheet, KEYS[i]);
+        json_object_set_new(st, KEYS[i], v ? json_deep_copy(v) : json_object());
+    }
     /* 000:175 "Characters begin a Heist outside the Spot and Concealed" */
     if (!rules_enc_is_npc(e, cid))
         json_object_set_new(shown(e, "crew"), cid, json_string(OUTSIDE));
