@@ -36,7 +36,7 @@ static json_t *arr_child(json_t *parent, const char *key)
 const rules_enc_action *rules_module_action(const rules_module *m, const char *name)
 {
     for (const rules_enc_action *a = m->actions; a && a->name; a++)
-        if (strcmp(a->name, name) == 0)
+        if (rules_enc_streq(a->name, name))
             return a;
     return NULL;
 }
@@ -57,6 +57,17 @@ json_t *rules_module_describe(const rules_module *m)
                           m->system, "options", rules_params_json(m->options), "actions", acts);
     if (m->cite)
         json_object_set_new(d, "cite", json_string(m->cite));
+    /* The numbers the GM may change with enc.set (the module's own, then the common ones), so a
+     * client offers only what the server accepts: [{path, label, min, max}]. */
+    json_t *ed = json_array();
+    const rules_enc_field *tables[] = {m->editable, rules_enc_fields_common};
+    for (int t = 0; t < 2; t++)
+        for (const rules_enc_field *f = tables[t]; f && f->path; f++)
+            if (f->type == RULES_PARAM_INT)
+                json_array_append_new(ed, json_pack("{s:s, s:s, s:i, s:i}", "path", f->path,
+                                                    "label", f->label, "min", f->min, "max",
+                                                    f->max));
+    json_object_set_new(d, "editable", ed);
     return d;
 }
 
@@ -255,8 +266,7 @@ int rules_enc_order_index(const rules_enc *e, const char *cid)
     json_t *v;
     json_array_foreach(order, i, v)
     {
-        const char *s = json_string_value(v);
-        if (s && strcmp(s, cid) == 0)
+        if (rules_enc_streq(json_string_value(v), cid))
             return (int)i;
     }
     return -1;
@@ -372,6 +382,373 @@ int rules_enc_spend(rules_enc *e, const char *cid, const char *kind, int n, tb_e
     }
     rules_enc_budget_set(e, cid, kind, left - n);
     return 0;
+}
+
+/* ---- what the GM may edit, and what a module can use ---- */
+
+int rules_enc_streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* clang-format off */
+const rules_enc_field rules_enc_fields_common[] = {
+    {"/enc/name", RULES_PARAM_STRING, 1, 60, "the encounter's name"},
+    {"/enc/round", RULES_PARAM_INT, 0, 999, "the round"}, /* RULES_ENC_MAX_ROUND: room to play on */
+    {"/enc/turn", RULES_PARAM_INT, -1, 999, "the turn"},
+    {"/enc/combatants/*/name", RULES_PARAM_STRING, 1, 40, "name"},
+    {"/enc/combatants/*/side", RULES_PARAM_STRING, 1, 32, "side"},
+    {"/enc/combatants/*/out", RULES_PARAM_STRING, 1, 40, "reason for being out of the fight"},
+    {"/gm/enc/combatants/*/note", RULES_PARAM_STRING, 1, 500, "GM note"},
+    {NULL, 0, 0, 0, NULL},
+};
+/* clang-format on */
+
+#define PATH_MAX_SEGMENTS 8
+
+/* Splits a JSON pointer ("/a/b") into at most PATH_MAX_SEGMENTS segments, written into buf
+ * (NUL-separated); returns the count, or -1 when it has more or does not start with '/'. */
+static int path_split(const char *path, char *buf, size_t cap, const char *seg[PATH_MAX_SEGMENTS])
+{
+    if (!path || path[0] != '/' || strlen(path) >= cap)
+        return -1;
+    strcpy(buf, path + 1);
+    int n = 0;
+    for (char *p = buf;; n++) {
+        if (n == PATH_MAX_SEGMENTS)
+            return -1;
+        seg[n] = p;
+        char *slash = strchr(p, '/');
+        if (!slash)
+            return n + 1;
+        *slash = '\0';
+        p = slash + 1;
+    }
+}
+
+/* Whether path matches the field's pattern; a "*" segment must be an existing combatant's id,
+ * copied to cid. A "stats/<key>" field matches /enc/combatants/<cid>/stats/<key> and
+ * /gm/enc/combatants/<cid>/stats/<key>. */
+static int field_match(const rules_enc *e, const rules_enc_field *f, const char *path, char cid[24])
+{
+    char pb[256], fb[128];
+    const char *ps[PATH_MAX_SEGMENTS], *fs[PATH_MAX_SEGMENTS];
+    int pn = path_split(path, pb, sizeof pb, ps);
+    if (pn < 0)
+        return 0;
+    if (strncmp(f->path, "stats/", 6) == 0) {
+        int gm = pn >= 6 && strcmp(ps[0], "gm") == 0;
+        if (pn < 5 + gm || strcmp(ps[gm], "enc") != 0 || strcmp(ps[gm + 1], "combatants") != 0 ||
+            strcmp(ps[gm + 3], "stats") != 0 || !rules_enc_combatant(e, ps[gm + 2]) ||
+            strlen(ps[gm + 2]) >= 24)
+            return 0;
+        char rest[128] = "";
+        size_t len = 0;
+        for (int i = gm + 4; i < pn && len < sizeof rest; i++)
+            len += (size_t)snprintf(rest + len, sizeof rest - len, "%s%s", len ? "/" : "", ps[i]);
+        if (strcmp(rest, f->path + 6) != 0)
+            return 0;
+        strcpy(cid, ps[gm + 2]);
+        return 1;
+    }
+    char fpath[128];
+    snprintf(fpath, sizeof fpath, "%s", f->path);
+    int fn = path_split(fpath, fb, sizeof fb, fs);
+    if (fn != pn)
+        return 0;
+    cid[0] = '\0';
+    for (int i = 0; i < pn; i++) {
+        if (strcmp(fs[i], "*") == 0) {
+            if (!rules_enc_combatant(e, ps[i]) || strlen(ps[i]) >= 24)
+                return 0;
+            strcpy(cid, ps[i]);
+        } else if (strcmp(fs[i], ps[i]) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The field of tables (module first, then common) that path names, or NULL. */
+static const rules_enc_field *field_find(const rules_enc *e, const char *path, char cid[24])
+{
+    const rules_enc_field *tables[] = {e->mod->editable, rules_enc_fields_common};
+    for (int t = 0; t < 2; t++)
+        for (const rules_enc_field *f = tables[t]; f && f->path; f++)
+            if (field_match(e, f, path, cid))
+                return f;
+    return NULL;
+}
+
+/* Checks value against f like an action parameter (rules_args_parse), with the field's label
+ * (and the combatant's name) as the parameter's name. */
+static int field_value_ok(const rules_enc *e, const rules_enc_field *f, const char *cid,
+                          const json_t *value, tb_err *err)
+{
+    char name[96];
+    if (cid[0])
+        snprintf(name, sizeof name, "%.40s's %s", rules_enc_name(e, cid), f->label);
+    else
+        snprintf(name, sizeof name, "%s", f->label);
+    const rules_param params[] = {
+        {name, f->type, f->min, f->max, 0, RULES_PARAM_REQUIRED, f->label},
+        {0},
+    };
+    json_t *obj = json_object();
+    json_object_set(obj, name, (json_t *)value);
+    rules_args a;
+    int rc = rules_args_parse("enc.set", params, obj, &a, err);
+    json_decref(obj);
+    return rc;
+}
+
+/* The labels of the fields a GM may set in this module, for the refusal message. */
+static void field_labels(const rules_enc *e, char *out, size_t cap)
+{
+    const rules_enc_field *tables[] = {rules_enc_fields_common, e->mod->editable};
+    size_t len = 0;
+    out[0] = '\0';
+    for (int t = 0; t < 2; t++)
+        for (const rules_enc_field *f = tables[t]; f && f->path && len < cap; f++)
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", len ? ", " : "", f->label);
+}
+
+int rules_enc_editable(const rules_enc *e, const char *path, const json_t *value,
+                       const rules_enc_field **field, char cid[24], tb_err *err)
+{
+    const rules_enc_field *f = field_find(e, path, cid);
+    if (!f) {
+        char labels[400];
+        field_labels(e, labels, sizeof labels);
+        return tb_fail(
+            err, TB_BAD_REQUEST,
+            "enc.set: %.120s is not something the GM may set in %s (what may be set, below "
+            "/enc/ and /gm/enc/ and for a combatant of the encounter: %s)",
+            path ? path : "(no path)", e->mod->name, labels);
+    }
+    if (field_value_ok(e, f, cid, value, err))
+        return err->code;
+    *field = f;
+    return TB_OK;
+}
+
+/* The value at sub-path sub ("hp/damage") of a stats object, or NULL. */
+static const json_t *stat_peek(const json_t *stats, const char *sub)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", sub);
+    const json_t *at = stats;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, "/", &save); tok && at; tok = strtok_r(NULL, "/", &save))
+        at = json_object_get(at, tok);
+    return at;
+}
+
+void rules_enc_stat_put(rules_enc *e, const char *cid, const char *sub, json_t *value)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", sub);
+    json_t *at = rules_enc_stats(e, cid);
+    char *save = NULL;
+    char *key = strtok_r(buf, "/", &save);
+    for (char *next = strtok_r(NULL, "/", &save); next; next = strtok_r(NULL, "/", &save)) {
+        at = obj_child(at, key);
+        key = next;
+    }
+    json_object_set_new(at, key, value);
+}
+
+/* ---- the state check ---- */
+
+/* TB_RULE "the encounter is damaged: <what>; ..." */
+static int damaged(tb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int damaged(tb_err *err, const char *fmt, ...)
+{
+    char what[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return rules_enc_rule(err, "the encounter cannot go on: %s; the GM can end it (enc.end)", what);
+}
+
+static int is_opt(const json_t *o, const char *key, json_type type)
+{
+    const json_t *v = json_object_get(o, key);
+    return !v || json_typeof(v) == type;
+}
+
+/* The type of an existing value a field declares (ranges are for the GM's writes only: the
+ * rules may take a value past them). */
+static int field_type_ok(const rules_enc_field *f, const json_t *v)
+{
+    switch (f->type) {
+    case RULES_PARAM_INT:
+        return json_is_integer(v);
+    case RULES_PARAM_BOOL:
+        return json_is_boolean(v) || json_is_integer(v);
+    case RULES_PARAM_STRING:
+        return json_is_string(v);
+    }
+    return 0;
+}
+
+/* Checks one combatant's shared shape; `stats` is where its stats live (may be NULL). */
+static int check_combatant(const rules_enc *e, const char *cid, const json_t *c, tb_err *err)
+{
+    const char *who = json_string_value(json_object_get(c, "name"));
+    if (!json_is_object(c))
+        return damaged(err, "combatant %.24s is not an object", cid);
+    if (!rules_enc_streq(json_string_value(json_object_get(c, "id")), cid))
+        return damaged(err, "combatant %.24s does not carry its own id", cid);
+    if (!who || !json_is_string(json_object_get(c, "side")) ||
+        !json_is_string(json_object_get(c, "seat")) || !json_is_boolean(json_object_get(c, "npc")))
+        return damaged(err, "combatant %.24s lacks its name, side, seat or npc flag", cid);
+    if (!is_opt(c, "conditions", JSON_ARRAY) || !is_opt(c, "budget", JSON_OBJECT) ||
+        !is_opt(c, "stats", JSON_OBJECT) ||
+        !is_opt(json_object_get(e->hidden, "combatants"), cid, JSON_OBJECT))
+        return damaged(err, "%.40s's conditions, budget or numbers are ill-formed", who);
+    const json_t *hid = json_object_get(json_object_get(e->hidden, "combatants"), cid);
+    if (!is_opt(hid, "stats", JSON_OBJECT))
+        return damaged(err, "%.40s's hidden numbers are ill-formed", who);
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(c, "conditions"), i, v)
+    {
+        if (!json_is_string(json_object_get(v, "name")) || !is_opt(v, "turns", JSON_INTEGER) ||
+            !is_opt(v, "level", JSON_INTEGER))
+            return damaged(err, "%.40s's condition %zu is ill-formed", who, i + 1);
+    }
+    const char *k;
+    json_object_foreach(json_object_get(c, "budget"), k, v)
+    {
+        if (!json_is_integer(v))
+            return damaged(err, "%.40s's budget '%.20s' is not a number", who, k);
+    }
+    return TB_OK;
+}
+
+/* Every field of table present in the state has its declared type. */
+static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err *err)
+{
+    for (const rules_enc_field *f = table; f && f->path; f++) {
+        if (strncmp(f->path, "stats/", 6) == 0) {
+            const char *cid;
+            for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+                const json_t *c = rules_enc_combatant(e, cid);
+                const json_t *stats = json_object_get(
+                    rules_enc_is_npc(e, cid)
+                        ? json_object_get(json_object_get(e->hidden, "combatants"), cid)
+                        : c,
+                    "stats");
+                const json_t *v = stat_peek(stats, f->path + 6);
+                if (v && !field_type_ok(f, v))
+                    return damaged(err, "%.40s's %s is not %s", rules_enc_name(e, cid), f->label,
+                                   f->type == RULES_PARAM_STRING ? "a text" : "a number");
+            }
+            continue;
+        }
+        /* only the fixed paths and per-combatant paths of the common shape */
+        char buf[128];
+        const char *seg[PATH_MAX_SEGMENTS];
+        char fpath[128];
+        snprintf(fpath, sizeof fpath, "%s", f->path);
+        int n = path_split(fpath, buf, sizeof buf, seg);
+        int gm = n > 0 && strcmp(seg[0], "gm") == 0;
+        const json_t *root = gm ? e->hidden : e->enc;
+        if (n < 2 + gm)
+            continue;
+        if (n == 2 + gm) {
+            const json_t *v = json_object_get(root, seg[1 + gm]);
+            if (v && !field_type_ok(f, v))
+                return damaged(err, "%s is ill-formed", f->label);
+        } else if (n == 4 + gm && strcmp(seg[1 + gm], "combatants") == 0 &&
+                   strcmp(seg[2 + gm], "*") == 0) {
+            const char *cid;
+            json_t *c;
+            json_object_foreach(json_object_get(root, "combatants"), cid, c)
+            {
+                const json_t *v = json_object_get(c, seg[3 + gm]);
+                if (v && !field_type_ok(f, v))
+                    return damaged(err, "%.40s's %s is ill-formed", rules_enc_name(e, cid),
+                                   f->label);
+            }
+        }
+    }
+    return TB_OK;
+}
+
+/* Whether every integer of v (to a depth of 16) is within +-RULES_ENC_MAX_NUMBER: the rules'
+ * sums and counts of such numbers cannot overflow an int. */
+static int numbers_bounded(const json_t *v, int depth)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v) >= -RULES_ENC_MAX_NUMBER &&
+               json_integer_value(v) <= RULES_ENC_MAX_NUMBER;
+    if (depth > 16)
+        return !json_is_object(v) && !json_is_array(v);
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, k, x)
+        {
+            if (!numbers_bounded(x, depth + 1))
+                return 0;
+        }
+    }
+    json_array_foreach(v, i, x)
+    {
+        if (!numbers_bounded(x, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
+int rules_enc_check(const rules_enc *e, tb_err *err)
+{
+    if (!json_is_object(e->enc) || !json_is_object(e->hidden))
+        return damaged(err, "its state is missing");
+    const json_t *round = json_object_get(e->enc, "round");
+    if (!json_is_integer(round) || json_integer_value(round) < 0 ||
+        json_integer_value(round) > RULES_ENC_MAX_ROUND)
+        return damaged(err, "the round is not a number from 0 to %d", RULES_ENC_MAX_ROUND);
+    const json_t *order = json_object_get(e->enc, "order");
+    if (!json_is_array(order))
+        return damaged(err, "the order is not a list");
+    const json_t *turn = json_object_get(e->enc, "turn");
+    if (!json_is_integer(turn) || json_integer_value(turn) < -1 ||
+        json_integer_value(turn) >= (json_int_t)json_array_size(order))
+        return damaged(err, "the turn points outside the order");
+    size_t i;
+    json_t *v;
+    json_array_foreach(order, i, v)
+    {
+        if (json_is_string(v))
+            continue;
+        if (!json_is_object(v) || !e->mod->check)
+            return damaged(err, "entry %zu of the order is ill-formed", i + 1);
+    }
+    const json_t *all = json_object_get(e->enc, "combatants");
+    if (!json_is_object(all) || !is_opt(e->hidden, "combatants", JSON_OBJECT) ||
+        !is_opt(e->enc, "budget", JSON_OBJECT) || !is_opt(e->enc, "next_id", JSON_INTEGER))
+        return damaged(err, "the combatants are ill-formed");
+    const char *cid;
+    json_object_foreach(json_object_get(e->enc, "budget"), cid, v)
+    {
+        if (!json_is_integer(v))
+            return damaged(err, "the budget of a turn ('%.20s') is not a number", cid);
+    }
+    json_object_foreach((json_t *)all, cid, v)
+    {
+        if (check_combatant(e, cid, v, err))
+            return err->code;
+    }
+    if (check_fields(e, rules_enc_fields_common, err) || check_fields(e, e->mod->editable, err))
+        return err->code;
+    if (!numbers_bounded(e->enc, 0) || !numbers_bounded(e->hidden, 0))
+        return damaged(err, "it holds a number beyond %d or nested too deep", RULES_ENC_MAX_NUMBER);
+    return e->mod->check ? e->mod->check(e, err) : TB_OK;
 }
 
 /* ---- conditions ---- */

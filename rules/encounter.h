@@ -88,6 +88,13 @@ typedef struct rules_module {
      * its sheet after every action (damage and conditions land on the sheets). NULL-terminated;
      * may be NULL. */
     const char *const *sheet_stats;
+    /* What the GM may set with enc.set beyond the fields every module has (rules_enc_editable:
+     * see "What the GM may edit" below); ends with {0}; may be NULL. */
+    const struct rules_enc_field *editable;
+    /* The module's own part of rules_enc_check: whether it can use the state (its own keys,
+     * non-string order entries). Reads only; TB_RULE naming the damaged part. May be NULL (the
+     * module adds nothing to the shared checks). */
+    int (*check)(const rules_enc *e, tb_err *err);
 } rules_module;
 
 /* The context an action runs in. The server fills it; modules read and write through it. */
@@ -137,6 +144,10 @@ void rules_enc_set_out(rules_enc *e, const char *cid, const char *why);
 int rules_enc_is_out(const rules_enc *e, const char *cid);
 
 #define RULES_ENC_MAX_COMBATANTS 60
+/* The most rounds an encounter counts (rules_enc_check refuses more: the count never overflows). */
+#define RULES_ENC_MAX_ROUND 100000
+/* The largest magnitude of any number in /enc and /gm/enc (rules_enc_check). */
+#define RULES_ENC_MAX_NUMBER 10000000
 /*
  * Adds a combatant {id, name, side, seat, npc, conditions: []} with the next id ("e1", "e2", ...:
  * /enc/next_id), written to cid (>= 24 bytes). It is not put in the order (the module decides
@@ -217,6 +228,56 @@ json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *re
 /* The same for the GM-only log (/gm/log): rolls against hidden values, NPC numbers. */
 json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- what the GM may edit, and what a module can use ---- */
+/*
+ * One field the GM may set with enc.set, typed like an action parameter (rules_param: INT in
+ * min..max, BOOL, STRING of min..max bytes). `path` is a pattern of the JSON pointer below the
+ * campaign state where a segment that is a lone asterisk stands for the id of a combatant that
+ * exists (a combatant's side: /enc/combatants/<asterisk>/side). A path "stats/<key>" declares a
+ * stat of every combatant: it is set with either /enc/combatants/<cid>/stats/<key> or
+ * /gm/enc/combatants/<cid>/stats/<key> and lands where that combatant's stats live
+ * (rules_enc_stats: public for a PC, GM-only for an NPC). `label` names the field for a person
+ * ("hit points").
+ */
+typedef struct rules_enc_field {
+    const char *path;
+    rules_param_type type;
+    int min, max;
+    const char *label;
+} rules_enc_field;
+
+/* The fields every module shares (round, turn, names, sides, GM notes); ends with {0}. */
+extern const rules_enc_field rules_enc_fields_common[];
+
+/*
+ * Finds the field that `path` names for this encounter's module (its own table first, then the
+ * common one) and checks `value` (borrowed) against its type and range. 0 with *field set and,
+ * for a path naming a combatant, cid (>= 24 bytes) holding its id (else ""); TB_BAD_REQUEST with a
+ * message naming the field in plain words when the path is not editable or the value does not fit.
+ */
+int rules_enc_editable(const rules_enc *e, const char *path, const json_t *value,
+                       const rules_enc_field **field, char cid[24], tb_err *err);
+
+/*
+ * Whether the module can use the state in e: the shared shape (round, turn within the order,
+ * order entries, every combatant's id, name, side, seat, npc, conditions, budget and stats, the
+ * GM-only half), every editable field present has its declared type, no number is beyond
+ * +-RULES_ENC_MAX_NUMBER, then the module's own check hook. Reads only. 0, or TB_RULE with a
+ * message that says what is damaged and that the GM can end the encounter (enc.end). The server
+ * runs it before a module sees the state (enc.add, enc.act) and after enc.set, so a damaged state
+ * is refused, never committed, and one committed by an older build is refused instead of crashing a
+ * module.
+ */
+int rules_enc_check(const rules_enc *e, tb_err *err);
+
+/* Sets the stat at sub-path sub ("hp/damage": objects on the way are created) of cid to value
+ * (stolen), where cid's stats live (rules_enc_stats). */
+void rules_enc_stat_put(rules_enc *e, const char *cid, const char *sub, json_t *value);
+
+/* 1 when a and b are both non-NULL and equal: for ids and names read from the state, which may
+ * be missing. */
+int rules_enc_streq(const char *a, const char *b);
 
 /* ---- log entries whose values carry their audience ----
  *

@@ -28,12 +28,14 @@ static void usage(FILE *f)
         "               [--backup-every DURATION] [--backup-keep N] [--backup-dir DIR]\n"
         "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
         "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
+        "  tabled links [--db PATH]\n"
         "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
         "  tabled backup [--db PATH] DEST\n"
         "  tabled export [--db PATH] --campaign ID [--out FILE]\n"
         "  tabled import [--db PATH] FILE\n"
         "\n"
-        "serve: runs the table server (GM and join links are printed at start-up).\n"
+        "serve: runs the table server; prints the console link and the first campaign's GM and\n"
+        "       join links at start-up (every campaign's: tabled links).\n"
         "  --allow-host NAME        a host name the server answers to besides localhost, its\n"
         "                           own addresses and host name (repeatable; DNS rebinding)\n"
         "  --max-connections N      WebSockets at most (default: the open-file limit, raised to\n"
@@ -46,6 +48,8 @@ static void usage(FILE *f)
         "                           <db>.backups/) as tabled-<UTC time>.db\n"
         "  --backup-keep N          rolling backups kept, the oldest deleted first (default 10)\n"
         "  --test-clock MS          tests: event n is stamped MS + n seconds, not the wall clock\n"
+        "links: every campaign's GM and join links, as the last start-up of tabled serve with\n"
+        "       this database wrote them (<db>.links).\n"
         "roll: rolls the server's dice engine from a shell.\n"
         "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
         "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n"
@@ -212,6 +216,38 @@ static int cmd_serve(int argc, char **argv)
     return serve_run(&o);
 }
 
+/* tabled links [--db PATH]: prints <db>.links, which `tabled serve` writes at start-up (issue 15
+ * item 10). Returns 0, or 1 when there is no such file yet. */
+static int cmd_links(int argc, char **argv)
+{
+    const char *db = "tabled.db";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            db = argv[++i];
+        } else {
+            fprintf(stderr, "tabled links: unexpected argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.links", db) >= (int)sizeof path) {
+        fprintf(stderr, "tabled links: the database path is too long\n");
+        return 2;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "tabled links: no links for %s yet: start tabled serve --db %s first\n", db,
+                db);
+        return 1;
+    }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, stdout);
+    fclose(f);
+    return 0;
+}
+
 static int cmd_replay(int argc, char **argv)
 {
     const char *db = NULL, *only = NULL;
@@ -279,6 +315,8 @@ int main(int argc, char **argv)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(argv[1], "roll") == 0)
         return cli_roll_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "links") == 0)
+        return cmd_links(argc - 1, argv + 1);
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
     if (strcmp(argv[1], "backup") == 0)

@@ -31,6 +31,7 @@
 #define TABLED_OPS_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"

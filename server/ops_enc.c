@@ -39,6 +39,21 @@ static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
     return TB_OK;
 }
 
+/* enc_open, then refuses a state the module cannot use (rules_enc_check) before any module code
+ * reads it: a state damaged by an older build's enc.set is refused instead of crashing. */
+static int enc_open_usable(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
+{
+    if (enc_open(ctx, state, e, err))
+        return err->code;
+    if (rules_enc_check(e, err)) {
+        json_decref(e->log);
+        json_decref(e->gm_log);
+        e->log = e->gm_log = NULL;
+        return err->code;
+    }
+    return TB_OK;
+}
+
 /* The GM-only object of cid and its stats, read without creating anything (rules_enc_hidden_of
  * and rules_enc_stats create what is missing: right for modules, not for a read-only pass). */
 static json_t *hidden_peek(const rules_enc *e, const char *cid)
@@ -201,7 +216,7 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
                       tb_err *err)
 {
     rules_enc e;
-    if (enc_open(ctx, state, &e, err))
+    if (enc_open_usable(ctx, state, &e, err))
         return err->code;
     const char *chid = json_string_value(json_object_get(args, "char"));
     const json_t *quick = json_object_get(args, "npc");
@@ -379,7 +394,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
                       tb_err *err)
 {
     rules_enc e;
-    if (enc_open(ctx, state, &e, err))
+    if (enc_open_usable(ctx, state, &e, err))
         return err->code;
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
@@ -423,6 +438,28 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
 
 /* ---- enc.set / enc.end ---- */
 
+/* Where the GM's value for field f lands: a stat where the combatant's stats live (for an NPC
+ * that is /gm/enc even when the GM named the public path), anything else at path (missing objects
+ * on the way are created). *gm is set when the change is GM-only. */
+static int set_field(json_t *state, rules_enc *e, const rules_enc_field *f, const char *cid,
+                     const char *path, const json_t *value, int *gm, tb_err *err)
+{
+    /* a BOOL field takes 0/1 like an action parameter and is stored as true/false */
+    json_t *stored = f->type == RULES_PARAM_BOOL
+                         ? json_boolean(json_is_true(value) || json_integer_value(value) == 1)
+                         : json_deep_copy(value);
+    if (strncmp(f->path, "stats/", 6) == 0) {
+        rules_enc_stat_put(e, cid, f->path + 6, stored);
+        *gm = rules_enc_is_npc(e, cid);
+        return TB_OK;
+    }
+    *gm = strncmp(path, "/gm/", 4) == 0;
+    return ops_pointer_set(state, path, stored, err);
+}
+
+/* enc.set writes only a field the module declares editable (rules_enc_editable: a path, a type
+ * and a range, checked like an action parameter), and only when the module can still use the
+ * state afterwards (rules_enc_check); anything else is refused and nothing changes. */
 static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
@@ -430,22 +467,26 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     if (enc_open(ctx, state, &e, err))
         return err->code;
     const char *path = json_string_value(json_object_get(args, "path"));
-    int pub = strncmp(path, "/enc/", 5) == 0;
-    int rc = TB_OK;
-    if (!pub && strncmp(path, "/gm/enc/", 8) != 0)
-        rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: 'path' must be below /enc/ or /gm/enc/");
-    else if (pub && (strcmp(path, "/enc/module") == 0))
+    const json_t *value = json_object_get(args, "value");
+    const rules_enc_field *f = NULL;
+    char cid[24] = "";
+    int gm = 0, rc = TB_OK;
+    if (strcmp(path, "/enc/module") == 0)
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: the module of a running encounter cannot "
                                           "change");
-    else
-        rc = ops_pointer_set(state, path, json_deep_copy(json_object_get(args, "value")), err);
-    if (rc == TB_OK && !json_is_object(json_object_get(state, "enc")))
-        rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: /enc must stay an object");
+    else if ((rc = rules_enc_editable(&e, path, value, &f, cid, err)) == TB_OK &&
+             (rc = set_field(state, &e, f, cid, path, value, &gm, err)) == TB_OK)
+        rc = rules_enc_check(&e, err);
     if (rc == TB_OK) {
-        if (pub)
-            rules_enc_log(&e, "adjust", NULL, NULL, "The GM adjusts %.200s", path + 5);
+        char what[100];
+        if (cid[0])
+            snprintf(what, sizeof what, "%.40s's %s", rules_enc_name(&e, cid), f->label);
         else
-            rules_enc_log_gm(&e, "adjust", NULL, NULL, "The GM adjusts %.200s", path);
+            snprintf(what, sizeof what, "%s", f->label);
+        if (gm)
+            rules_enc_log_gm(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
+        else
+            rules_enc_log(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
     }
     json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
     if (rc) {
@@ -464,7 +505,9 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
         return err->code;
     int rounds = rules_enc_round(&e);
     int rc = TB_OK;
-    if (e.mod->end) {
+    tb_err damage = {0};
+    /* A state the module cannot use ends without the module's end hook, which would read it. */
+    if (e.mod->end && rules_enc_check(&e, &damage) == TB_OK) {
         json_t *before = stats_before(&e);
         rc = e.mod->end(&e, err);
         if (rc == TB_OK)

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <libwebsockets.h>
 #include <netinet/in.h>
@@ -53,6 +54,9 @@ typedef struct banner {
     char addrs[16][64];
     int n;
     int port;
+    int campaigns;    /* seen so far by print_links */
+    FILE *links;      /* <db>.links: every campaign's links (NULL if it could not be written) */
+    char others[512]; /* the other campaigns' names, for the summary line */
 } banner;
 
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
@@ -862,18 +866,53 @@ static void collect_addrs(banner *b, const char *bind)
     freeifaddrs(ifs);
 }
 
+/* One campaign's links to f: its name, the GM link for each address, the join link for each. */
+static void write_links(FILE *f, const banner *b, const char *campaign_id, const char *name,
+                        const char *gm_token, const char *join_code)
+{
+    fprintf(f, "campaign: %s (%s)\n", name, campaign_id);
+    for (int i = 0; i < b->n; i++)
+        fprintf(f, "GM link: http://%s:%d/#token=%s\n", b->addrs[i], b->port, gm_token);
+    if (join_code)
+        for (int i = 0; i < b->n; i++)
+            fprintf(f, "join link: http://%s:%d/#join=%s\n", b->addrs[i], b->port, join_code);
+    else
+        fprintf(f, "join link: (joining is closed; the GM can open it with a new code)\n");
+}
+
+/* engine_each_gm_link callback. Issue 15 item 10: the terminal gets the first campaign's links
+ * (start-up of a fresh table: the one a GM needs) and the names of the others; every campaign's
+ * links go to the links file, which `tabled links` prints on request. */
 static void print_links(void *ctx, const char *campaign_id, const char *name, const char *gm_token,
                         const char *join_code)
 {
     banner *b = ctx;
-    printf("campaign: %s (%s)\n", name, campaign_id);
-    for (int i = 0; i < b->n; i++)
-        printf("GM link: http://%s:%d/#token=%s\n", b->addrs[i], b->port, gm_token);
-    if (join_code)
-        for (int i = 0; i < b->n; i++)
-            printf("join link: http://%s:%d/#join=%s\n", b->addrs[i], b->port, join_code);
-    else
-        printf("join link: (joining is closed; the GM can open it with a new code)\n");
+    if (b->campaigns++ == 0) {
+        write_links(stdout, b, campaign_id, name, gm_token, join_code);
+    } else {
+        size_t used = strlen(b->others);
+        if (used + strlen(name) + 3 < sizeof b->others)
+            snprintf(b->others + used, sizeof b->others - used, "%s%s", used ? ", " : "", name);
+    }
+    if (b->links)
+        write_links(b->links, b, campaign_id, name, gm_token, join_code);
+}
+
+/* Opens <db>.links for writing, readable by the owner only (it holds GM tokens, as the terminal
+ * did before). Returns NULL (and says why) when it cannot. */
+static FILE *open_links_file(const char *db)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.links", db) >= (int)sizeof path)
+        return NULL;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "tabled: cannot write %s (tabled links will not work)\n", path);
+        if (fd >= 0)
+            close(fd);
+    }
+    return f;
 }
 
 /* ---- run ---------------------------------------------------------------------------------- */
@@ -1030,11 +1069,23 @@ int serve_run(const serve_opts *o)
     /* The console link carries the host token (create, list and open campaigns); it is printed
      * for this machine only: the GM opens it on the laptop that runs the server. */
     printf("console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
-    if (engine_each_gm_link(srv.eng, print_links, b, &err)) {
+    b->campaigns = 0;
+    b->others[0] = '\0';
+    b->links = open_links_file(o->db);
+    if (b->links)
+        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+    int each = engine_each_gm_link(srv.eng, print_links, b, &err);
+    if (b->links)
+        fclose(b->links);
+    b->links = NULL;
+    if (each) {
         fprintf(stderr, "tabled: %s\n", err.msg);
         goto out_lws;
     }
-    printf("Open the GM link in your browser; give the join link to your players.\n");
+    if (b->campaigns > 1)
+        printf("%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
+               b->campaigns - 1, b->others, o->db);
+    printf("Open the console link in your browser; give the join link to your players.\n");
 
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     rc = 0;

@@ -305,6 +305,10 @@ static const rules_field cot_sheet[] = {
     {"reputation", RULES_FIELD_INT, 0, 1000, 0, 0, "Reputation", "Crew", NULL, NULL, "000:203"},
     {"foresight", RULES_FIELD_INT, 0, 40, 0, 0, "Foresight (at most Brains+Planning)", "Crew", NULL,
      NULL, "000:213-215"},
+    /* issue 16: sheets saved before these fields existed have neither; absent reads 0 */
+    {"heat", RULES_FIELD_INT, 0, 1000, 0, 0, "Heat (a failed stakeout raises it)", "Crew", NULL,
+     NULL, "000:205"},
+    {"resources", RULES_FIELD_INT, 0, 100000, 0, 0, "Resources", "Crew", NULL, NULL, "000:220"},
     {"speed", RULES_FIELD_INT, 0, 20, 0, 0, "Speed rating (tech or magic)", "Character", NULL, NULL,
      "000:140"},
     {"wounded", RULES_FIELD_BOOL, 0, 0, 0, 0, "Wounded", "Condition", NULL, NULL, "000:135"},
@@ -399,6 +403,13 @@ static json_t *cot_derive(const json_t *sheet)
     json_object_set_new(d, "training",
                         json_integer(cot_guard_score(muscle + skill_of(sheet, "resist"), muscle)));
     json_object_set_new(d, "foresight_max", json_integer(brains + skill_of(sheet, "planning")));
+    /* the Crew's numbers a sheet of an older version lacks read 0 (000:203-220) */
+    static const char *const CREW[] = {"reputation", "heat", "foresight", "resources", NULL};
+    json_t *crew = json_object();
+    for (const char *const *k = CREW; *k; k++)
+        json_object_set_new(crew, *k,
+                            json_integer((int)json_integer_value(json_object_get(sheet, *k))));
+    json_object_set_new(d, "crew", crew);
     /* 000:33-36 initiative pools per stage */
     json_t *ini = json_object();
     json_object_set_new(ini, "heist",
@@ -419,8 +430,9 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-/* The encounter modules of rules/cot/enc_cot.c (chases are not written yet). */
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.social", NULL};
+/* The encounter modules of rules/cot/enc_cot.c and rules/cot/heist.c. */
+static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.heist",
+                                          "cot.chase",      "cot.social",  NULL};
 
 /* 000:227 "Loyalties are representative of the ideals and relationships that drive your
  * character": what a character holds dear is the player's to reveal (issue 11). */

@@ -7,6 +7,8 @@
  *                   slots, claims, the Focus Round, Bolster, Wait, a skill roll, Getting the Drop.
  *   cot.warfare     "Gang Warfare": the same slots (Muscle+Athletics) plus Cover, Attack,
  *                   Restrain, Break free, Reposition and Flee.
+ *   cot.chase       "Chase": the same slots (the chase Stage's pool) plus Cover, Distance per
+ *                   Pursuer, vehicles, and the Target's and Pursuers' actions (000:139-171).
  *
  * SLOTS (000:31-38). Every combatant rolls its Stage's initiative pool when it joins; each total
  * becomes a slot owned by the combatant's side, not by the combatant. /enc/order holds the slots,
@@ -131,7 +133,7 @@ static int in_array(const json_t *arr, const char *s)
     size_t i;
     json_t *v;
     json_array_foreach(arr, i, v) if (json_string_value(v) &&
-                                      strcmp(json_string_value(v), s) == 0) return 1;
+                                      rules_enc_streq(json_string_value(v), s)) return 1;
     return 0;
 }
 
@@ -239,7 +241,7 @@ static json_t *slot_by_id(const rules_enc *e, const char *id)
 {
     size_t i;
     json_t *s;
-    json_array_foreach(slots(e), i, s) if (id && strcmp(str_of(s, "id"), id) == 0) return s;
+    json_array_foreach(slots(e), i, s) if (rules_enc_streq(str_of(s, "id"), id)) return s;
     return NULL;
 }
 
@@ -271,7 +273,7 @@ static json_t *focus(const rules_enc *e)
 static int claim_limit(const rules_enc *e, const char *cid)
 {
     json_t *f = focus(e);
-    if (f && strcmp(str_of(f, "by"), cid) == 0)
+    if (f && rules_enc_streq(str_of(f, "by"), cid))
         return 1 + (int)json_array_size(json_object_get(f, "given"));
     if (f && in_array(json_object_get(f, "given"), cid))
         return 0;
@@ -280,7 +282,7 @@ static int claim_limit(const rules_enc *e, const char *cid)
 
 static int can_take(const rules_enc *e, const char *cid, const char *side)
 {
-    return !rules_enc_is_out(e, cid) && strcmp(rules_enc_side(e, cid), side) == 0 &&
+    return !rules_enc_is_out(e, cid) && rules_enc_streq(rules_enc_side(e, cid), side) &&
            (int)json_array_size(claims(e, cid)) < claim_limit(e, cid);
 }
 
@@ -375,15 +377,15 @@ static int cot_may_act(rules_enc *e, const char *cid, tb_err *err)
     slot_name sn = name_of(s);
     const char *by = claimer(s);
     if (by)
-        return strcmp(by, cid) == 0
+        return rules_enc_streq(by, cid)
                    ? 0
                    : rules_enc_rule(err,
                                     "%s is claimed by %s; each slot is one character's turn "
                                     "(000:38)",
                                     sn.s, rules_enc_name(e, by));
     const char *side = str_of(s, "side");
-    if (strcmp(rules_enc_side(e, cid), side) != 0)
-        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side);
+    if (!rules_enc_streq(rules_enc_side(e, cid), side))
+        return rules_enc_rule(err, "it is %s's turn, owned by the %s", sn.s, side ? side : "?");
     int limit = claim_limit(e, cid), taken = (int)json_array_size(claims(e, cid));
     if (taken < limit)
         return 0;
@@ -740,12 +742,14 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "no Focus Round is under way: a crewmate declares one first "
                                    "(focus)");
     const char *by = str_of(f, "by");
-    if (strcmp(by, cid) == 0)
+    if (!by)
+        return rules_enc_rule(err, "the Focus Round names nobody; the GM ends the encounter");
+    if (rules_enc_streq(by, cid))
         return rules_enc_rule(err,
                               "%s takes the Focus Round; the slots come from the others on "
                               "the crew (000:40)",
                               name);
-    if (rules_enc_is_npc(e, cid) || strcmp(rules_enc_side(e, cid), rules_enc_side(e, by)) != 0)
+    if (rules_enc_is_npc(e, cid) || !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, by)))
         return rules_enc_rule(err,
                               "only %s's crewmates (player characters of the %s) can give "
                               "slots to the Focus Round (000:40)",
@@ -756,6 +760,8 @@ static int act_give(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s has already taken a slot this round (000:38)", name);
     if (rules_enc_is_out(e, cid))
         return rules_enc_rule(err, "%s is out of the fight", name);
+    if (!json_is_array(json_object_get(f, "given")))
+        json_object_set_new(f, "given", json_array());
     json_array_append_new(json_object_get(f, "given"), json_string(cid));
     rules_enc_log(e, "give", NULL, NULL,
                   "%s gives this round's slot to %s's Focus Round: %s may take %d slots (000:40)",
@@ -799,7 +805,7 @@ static json_t *weapon_of(rules_enc *e, const char *cid, const char *name)
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(rules_enc_stats(e, cid), "weapons"), i,
-                       w) if (name && strcmp(str_of(w, "name"), name) == 0) return w;
+                       w) if (rules_enc_streq(str_of(w, "name"), name)) return w;
     return NULL;
 }
 
@@ -838,7 +844,7 @@ static void alert_allies(rules_enc *e, const char *t)
     const char *cid, *side = rules_enc_side(e, t);
     int n = 0;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (strcmp(cid, t) != 0 && strcmp(rules_enc_side(e, cid), side) == 0 &&
+        if (!rules_enc_streq(cid, t) && rules_enc_streq(rules_enc_side(e, cid), side) &&
             !rules_enc_is_out(e, cid) && !rules_enc_cond_has(e, cid, "aware")) {
             rules_enc_cond_add(e, cid, "aware", 0, 0);
             n++;
@@ -903,13 +909,24 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
         outcome = "Aware but Unconscious"; /* 000:108 */
         aware = 1;
         rules_enc_set_out(e, t, "unconscious");
+    } else if (stat_true(e, t, "wounded") || rules_enc_cond_has(e, t, "wounded")) {
+        /* 000:114 "Wounded and Aware" on a target already Wounded: a second wound kills, as
+         * 000:136 "If the target is already wounded and their Cover Score drops to 0, they are
+         * Dead" (RULES.md, cot encounters, reading 6) */
+        outcome = "Dead";
+        rules_enc_set_out(e, t, "dead");
     } else {
         outcome = "Wounded and Aware"; /* 000:114 */
         aware = 1;
         make_wounded(e, t, -1);
     }
-    if (aware)
+    if (aware) {
         rules_enc_cond_add(e, t, "aware", 0, 0);
+        /* 000:117 "If the target is Conscious and Aware they may attempt to Flee, ... Call for
+         * Help, ... or they could Square Up": the target's choice waits (action `react`) */
+        if (!rules_enc_is_out(e, t))
+            json_object_set_new(rules_enc_combatant(e, t), "drop_choice", json_string("pending"));
+    }
     json_t *res = json_pack("{s:s, s:s, s:s}", "roll", subdue ? "subdue" : "murder", "target", t,
                             "outcome", outcome);
     char head[240], tail[80], detail[120];
@@ -923,11 +940,46 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     log_action(e, "drop", &th, t, res,
                json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok),
                head, tail, detail);
-    /* 000:119 "any result where the target is Aware or made with a firearm will also make the
-     * target's allies Aware" */
-    if (aware || strcmp(sk->id, "shooting") == 0)
+    /* 000:119 "When getting the Drop on multiple people, any result where the target is Aware
+     * or made with a firearm will also make the target's allies Aware": only a Drop on several
+     * people at once (`several`); a lone target's allies learn nothing */
+    if (rules_arg_int(a, "several") && (aware || strcmp(sk->id, "shooting") == 0))
         alert_allies(e, t);
     turn_close(e, 1);
+    return 0;
+}
+
+/* The choices of a Conscious and Aware target after a Drop (000:117). */
+static const char *const DROP_CHOICES[][2] = {
+    {"flee", "tries to Flee"},
+    {"call_for_help", "calls for help: the guards' Awareness rises"},
+    {"square_up", "squares up to fight"},
+};
+
+/*
+ * The target of a Drop who is Conscious and Aware makes its choice (000:117): Flee, Call for
+ * Help or Square Up. Refused unless a Drop left that choice pending. The choice is kept on the
+ * combatant (`drop_choice`) for what follows: a Chase (000:126, the chases issue), the guards'
+ * Awareness (000:174-200), Gang Warfare (000:121). Rolls no die.
+ */
+static int act_react(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *c = rules_arg_str(a, "choice"), *name = rules_enc_name(e, e->actor);
+    json_t *me = rules_enc_combatant(e, e->actor);
+    size_t i, n = sizeof DROP_CHOICES / sizeof DROP_CHOICES[0];
+    for (i = 0; i < n && strcmp(DROP_CHOICES[i][0], c) != 0; i++)
+        ;
+    if (i == n)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "choice: '%.32s' is not one of flee, call_for_help, square_up", c);
+    if (strcmp(str_of(me, "drop_choice") ? str_of(me, "drop_choice") : "", "pending") != 0)
+        return rules_enc_rule(err,
+                              "%s has no choice to make: only a target left conscious and aware "
+                              "by getting the Drop chooses to flee, call for help or square up",
+                              name);
+    json_object_set_new(me, "drop_choice", json_string(c));
+    rules_enc_log(e, "react", NULL, json_pack("{s:s}", "choice", c), "%s %s", name,
+                  DROP_CHOICES[i][1]);
     return 0;
 }
 
@@ -1671,6 +1723,599 @@ static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- Chases (000:139-171) ----
+ *
+ * /enc/target_side names the Target group (000:147 "Each chase has one Target and every other
+ * participant is considered a Pursuer"); /enc/cramped is set by Shake into a crowd (000:155).
+ * Each Pursuer carries its own public `distance` to the Target (000:147, set from the GM's
+ * initial Distance when it joins); a Pursuer that Boarded has the condition "boarded" and is
+ * always at Distance 0 (000:163). Vehicles are set by the GM (`vehicle`): stats `vehicle`
+ * (name), `driver`, `speed` (the Speed rating, 000:140), `body` (the vehicle's Body Score, on
+ * its driver) and `ram_bonus` (the weapon bonus of a Ram, 000:167).
+ */
+
+static int is_target(rules_enc *e, const char *cid)
+{
+    const char *ts = str_of(e->enc, "target_side");
+    return ts && strcmp(rules_enc_side(e, cid), ts) == 0;
+}
+
+static int in_vehicle(rules_enc *e, const char *cid)
+{
+    return str_of(rules_enc_stats(e, cid), "vehicle") != NULL;
+}
+
+/* 000:139-144: at Speed when the character has a Speed rating it can use (not cramped,
+ * 000:142-143); otherwise at Muscles velocity. */
+static int at_speed(rules_enc *e, const char *cid)
+{
+    return rules_enc_stat(e, cid, "speed", 0) > 0 &&
+           !json_is_true(json_object_get(e->enc, "cramped"));
+}
+
+/* The Velocity Rating (000:157): the Speed rating at Speed; at Muscles velocity the Muscle
+ * ability (RULES.md, cot chases, reading 2). */
+static int velocity(rules_enc *e, const char *cid)
+{
+    return at_speed(e, cid) ? rules_enc_stat(e, cid, "speed", 0) : ability_of(e, cid, "muscle");
+}
+
+/* Rolls cid's chase pool (000:141-144): Speed+Driving at Speed, Fingers+Driving in a vehicle at
+ * Muscles velocity, Muscle+Athletics on foot; `what` gets the pool's name. */
+static int throw_chase(rules_enc *e, const char *cid, cot_throw *t, const char **what, tb_err *err)
+{
+    if (at_speed(e, cid)) {
+        memset(t, 0, sizeof *t);
+        cot_pool_spec spec = {skill_of(e, cid, "driving"), rules_enc_stat(e, cid, "speed", 0), 0,
+                              0};
+        int rc = cot_pool_roll(&spec, e->rng, &t->r, err);
+        if (rc)
+            return rc;
+        throw_line(t);
+        *what = "Speed+Driving";
+        return 0;
+    }
+    if (in_vehicle(e, cid)) {
+        *what = "Fingers+Driving";
+        return throw_pool(e, cid, "fingers", "driving", 0, t, err);
+    }
+    *what = "Muscle+Athletics";
+    return throw_pool(e, cid, "muscle", "athletics", 0, t, err);
+}
+
+static int chase_dist(rules_enc *e, const char *pursuer)
+{
+    if (rules_enc_cond_has(e, pursuer, "boarded"))
+        return 0; /* 000:163 "always considered to be at Distance 0" */
+    return int_of(rules_enc_combatant(e, pursuer), "distance");
+}
+
+static void chase_dist_set(rules_enc *e, const char *pursuer, int d)
+{
+    json_object_set_new(rules_enc_combatant(e, pursuer), "distance", json_integer(d < 0 ? 0 : d));
+}
+
+/* Fails unless the actor is of the group (target 1: the Target, 0: a Pursuer). */
+static int chase_role(rules_enc *e, int target, const char *what, tb_err *err)
+{
+    if (is_target(e, e->actor) == target)
+        return 0;
+    return rules_enc_rule(err, "only %s may %s (000:%s)", target ? "the Target" : "a Pursuer", what,
+                          target ? "149" : "159");
+}
+
+/* "If in a vehicle, only the driver may ..." (000:153, 000:155, 000:169, 000:171). */
+static int chase_driver(rules_enc *e, const char *cid, const char *what, tb_err *err)
+{
+    if (!in_vehicle(e, cid) || stat_true(e, cid, "driver"))
+        return 0;
+    return rules_enc_rule(err,
+                          "%s is a passenger: in a vehicle only the driver may %s "
+                          "(000:153-171)",
+                          rules_enc_name(e, cid), what);
+}
+
+/* A Pursuer that can still Close (000:153 "each group able to Close rolls"). */
+static int can_close(rules_enc *e, const char *cid)
+{
+    return !is_target(e, cid) && !rules_enc_is_out(e, cid) &&
+           (!in_vehicle(e, cid) || stat_true(e, cid, "driver"));
+}
+
+static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    const char *id = rules_arg_str(o, "stage");
+    if (!id)
+        id = "foot_chase";
+    if (strcmp(id, "foot_chase") != 0 && strcmp(id, "vehicle_chase") != 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.start cot.chase: 'stage' must be foot_chase or vehicle_chase "
+                       "(000:35-36)");
+    start_stage(e, stage_find(id));
+    /* 000:146 "The GM then sets an initial Distance." */
+    json_object_set_new(e->enc, "distance", json_integer(rules_arg_int(o, "distance")));
+    json_object_set_new(e->enc, "target_side", json_string(rules_arg_str(o, "target_side")));
+    json_object_set_new(e->enc, "cramped", json_false());
+    return 0;
+}
+
+/* 000:146 "the sides rolling initiative ... Participants roll Resist with any armour bonuses,
+ * and records the number as their Cover Score." */
+static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    int rc = join_common(e, cid, sheet, err);
+    if (rc || (rc = roll_cover(e, cid, "cover", "takes cover (000:146)", err)))
+        return rc;
+    if (!is_target(e, cid))
+        chase_dist_set(e, cid, int_of(e->enc, "distance"));
+    return 0;
+}
+
+/* The GM puts a combatant in a vehicle (000:140 "Vehicles have a set Speed rating"). */
+static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    json_t *st = rules_enc_stats(e, t);
+    json_object_set_new(st, "vehicle", json_string(rules_arg_str(a, "vehicle")));
+    json_object_set_new(st, "driver", json_boolean(rules_arg_int(a, "driver")));
+    rules_enc_stat_set(e, t, "speed", rules_arg_int(a, "speed"));
+    if (rules_arg_int(a, "driver")) {
+        rules_enc_stat_set(e, t, "body", rules_arg_int(a, "body"));
+        rules_enc_stat_set(e, t, "ram_bonus", rules_arg_int(a, "ram_bonus"));
+    }
+    rules_enc_log(e, "vehicle", NULL, NULL, "%s rides in the %s%s", rules_enc_name(e, t),
+                  rules_arg_str(a, "vehicle"), rules_arg_int(a, "driver") ? " as its driver" : "");
+    return 0;
+}
+
+/* The pursuer and target of an action between the two groups: the actor and `target`, one of
+ * each group, in that order. */
+static void chase_pair(rules_enc *e, const char *t, const char **pursuer, const char **target)
+{
+    int me_target = is_target(e, e->actor);
+    *pursuer = me_target ? t : e->actor;
+    *target = me_target ? e->actor : t;
+}
+
+/* An opposed roll (000:13: the opponent rolls first and sets the difficulty): `opp` rolls its
+ * chase pool, then the actor; logs both and returns 1 when the actor succeeds (0 fails, <0 an
+ * error). `head` says what the actor does. */
+static int chase_opposed(rules_enc *e, const char *opp, const char *action, const char *head,
+                         const char *cite, tb_err *err)
+{
+    cot_throw o, m;
+    const char *ow, *mw;
+    int rc = throw_chase(e, opp, &o, &ow, err);
+    if (rc || (rc = throw_chase(e, e->actor, &m, &mw, err)))
+        return -rc;
+    int ok = cot_roll_succeeds(&m.r, o.r.total);
+    rules_aud oa = rules_enc_aud_of(e, opp), ma = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+    log_throw(x, oa, &o);
+    rules_enc_entry_say(x, oa, "%s opposes: %s %s", rules_enc_name(e, opp), ow, o.line);
+    rules_enc_entry_end(x);
+    x = rules_enc_entry_begin(e, action);
+    log_throw(x, ma, &m);
+    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
+    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (%s)", ok ? "success" : "failure", cite);
+    rules_enc_entry_end(x);
+    return ok;
+}
+
+static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    slot_name sn;
+    int rc = chase_role(e, 1, "Accelerate", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Accelerate", err)) ||
+        (rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    /* 000:153 "an opposed roll versus their Pursuers and if successful, increase the Distance
+     * by 1. If there are multiple Pursuers, then each group able to Close rolls." */
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!can_close(e, cid))
+            continue;
+        char head[160];
+        snprintf(head, sizeof head, "%s takes %s and accelerates away from %s",
+                 rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, cid));
+        int ok = chase_opposed(e, cid, "accelerate", head, "000:153", err);
+        if (ok < 0)
+            return -ok;
+        if (ok)
+            chase_dist_set(e, cid, chase_dist(e, cid) + 1);
+    }
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_shake(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *how = rules_arg_str(a, "how"), *me = e->actor;
+    if (!how)
+        how = "crowd";
+    int crowd = strcmp(how, "crowd") == 0, obstacle = strcmp(how, "obstacle") == 0,
+        dislodge = strcmp(how, "dislodge") == 0;
+    if (!crowd && !obstacle && !dislodge)
+        return tb_fail(err, TB_BAD_REQUEST, "how: '%.20s' is not crowd, obstacle or dislodge", how);
+    const char *t = rules_arg_str(a, "target");
+    slot_name sn;
+    int rc = chase_role(e, 1, "Shake", err);
+    if (rc || (rc = chase_driver(e, me, "Shake", err)))
+        return rc;
+    if (obstacle && !rules_arg_given(a, "difficulty"))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "difficulty: an obstacle needs the difficulty the Target sets (000:155)");
+    if (dislodge && (!t || !rules_enc_cond_has(e, t, "boarded")))
+        return rules_enc_rule(err, "only a Pursuer who Boarded can be dislodged (000:155)");
+    if ((rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    const char *name = rules_enc_name(e, me);
+    if (crowd) {
+        /* 000:155 "entering a crowded space. Participants in the chase then use the rules for
+         * cramped conditions." */
+        json_object_set_new(e->enc, "cramped", json_true());
+        rules_enc_log(e, "shake", NULL, NULL,
+                      "%s takes %s and heads into a crowd: everyone moves at Muscles velocity now "
+                      "(000:142-144, 000:155)",
+                      name, sn.s);
+        turn_close(e, 0);
+        return 0;
+    }
+    if (dislodge) {
+        /* 000:155 "Fingers+ Driving versus the Pursuers Muscle+Athletics, if successful, the
+         * Pursuer is thrown from the Vehicle." */
+        cot_throw o, m;
+        if ((rc = throw_pool(e, t, "muscle", "athletics", 0, &o, err)) ||
+            (rc = throw_pool(e, me, "fingers", "driving", 0, &m, err)))
+            return rc;
+        int ok = cot_roll_succeeds(&m.r, o.r.total);
+        rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, me);
+        rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+        log_throw(x, oa, &o);
+        rules_enc_entry_say(x, oa, "%s holds on: Muscle+Athletics %s", rules_enc_name(e, t),
+                            o.line);
+        rules_enc_entry_end(x);
+        if (ok) {
+            rules_enc_cond_remove(e, t, "boarded");
+            rules_enc_set_out(e, t, "thrown off");
+        }
+        x = rules_enc_entry_begin(e, "shake");
+        log_throw(x, ma, &m);
+        rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and swerves to throw off %s", name,
+                            sn.s, rules_enc_name(e, t));
+        rules_enc_entry_say(x, ma, ": Fingers+Driving %s", m.line);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)",
+                            ok ? "thrown from the vehicle" : "still on board");
+        rules_enc_entry_end(x);
+        turn_close(e, 1);
+        return 0;
+    }
+    /* 000:155 "The Target sets a difficulty and rolls against it. Similarly, their Pursuers also
+     * roll against it. If the Target is successful, increase the Distance by 1. If the Pursuers
+     * are unsuccessful, increase the Distance by another 1." The difficulty is set openly. */
+    int diff = rules_arg_int(a, "difficulty");
+    cot_throw m;
+    const char *mw;
+    if ((rc = throw_chase(e, me, &m, &mw, err)))
+        return rc;
+    int ok = cot_roll_succeeds(&m.r, diff);
+    rules_aud ma = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "shake");
+    log_throw(x, ma, &m);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "difficulty", json_integer(diff));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and takes on an obstacle of %d", name,
+                        sn.s, diff);
+    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)", ok ? "over it" : "held up");
+    rules_enc_entry_end(x);
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!can_close(e, cid))
+            continue;
+        cot_throw p;
+        const char *pw;
+        if ((rc = throw_chase(e, cid, &p, &pw, err)))
+            return rc;
+        int pok = cot_roll_succeeds(&p.r, diff);
+        int add = (ok ? 1 : 0) + (pok ? 0 : 1);
+        chase_dist_set(e, cid, chase_dist(e, cid) + add);
+        rules_aud pa = rules_enc_aud_of(e, cid);
+        x = rules_enc_entry_begin(e, "obstacle");
+        log_throw(x, pa, &p);
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "distance", json_integer(chase_dist(e, cid)));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s tackles the obstacle", rules_enc_name(e, cid));
+        rules_enc_entry_say(x, pa, ": %s %s", pw, p.line);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s; Distance %d (000:155)",
+                            pok ? "over it" : "held up", chase_dist(e, cid));
+        rules_enc_entry_end(x);
+    }
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    slot_name sn;
+    int rc = chase_role(e, 1, "Escape", err);
+    /* 000:157 "must have distance from their pursuers equal to the fastest Pursuer's Velocity
+     * Rating and be able to Accelerate" */
+    if (rc || (rc = chase_driver(e, e->actor, "Accelerate, so only the driver may Escape", err)))
+        return rc;
+    int fastest = 0, nearest = -1;
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (is_target(e, cid) || rules_enc_is_out(e, cid))
+            continue;
+        if (velocity(e, cid) > fastest)
+            fastest = velocity(e, cid);
+        if (nearest < 0 || chase_dist(e, cid) < nearest)
+            nearest = chase_dist(e, cid);
+    }
+    if (nearest >= 0 && nearest < fastest)
+        return rules_enc_rule(err,
+                              "the nearest Pursuer is at Distance %d: escaping needs Distance %d, "
+                              "the fastest Pursuer's Velocity (000:157)",
+                              nearest, fastest);
+    if ((rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+            rules_enc_set_out(e, cid, "escaped");
+    rules_enc_log(e, "escape", NULL, NULL,
+                  "%s takes %s and the %s escape: the chase is theirs (000:157)",
+                  rules_enc_name(e, e->actor), sn.s, str_of(e->enc, "target_side"));
+    turn_close(e, 0);
+    return 0;
+}
+
+static int target_is_target(rules_enc *e, const char *t, const char *what, tb_err *err)
+{
+    int rc = target_in(e, t, 0, err);
+    if (rc)
+        return rc;
+    if (!is_target(e, t))
+        return rules_enc_rule(err, "%s is a Pursuer: %s is against the Target (000:159)",
+                              rules_enc_name(e, t), what);
+    return 0;
+}
+
+static int at_zero(rules_enc *e, const char *pursuer, const char *what, const char *cite,
+                   tb_err *err)
+{
+    int d = chase_dist(e, pursuer);
+    if (d == 0)
+        return 0;
+    return rules_enc_rule(err, "%s is at Distance %d: %s needs Distance 0 (%s)",
+                          rules_enc_name(e, pursuer), d, what, cite);
+}
+
+static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    slot_name sn;
+    int rc = chase_role(e, 0, "make a Takedown", err);
+    if (rc || (rc = target_is_target(e, t, "a Takedown", err)) ||
+        (rc = at_zero(e, e->actor, "a Takedown", "000:161", err)) ||
+        (rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    char head[160];
+    snprintf(head, sizeof head, "%s takes %s and tries to take down %s",
+             rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
+    int ok = chase_opposed(e, t, "takedown", head, "000:161", err);
+    if (ok < 0)
+        return -ok;
+    if (ok) {
+        /* 000:161 "If the Pursuer succeeds, they end the chase, Victorious." The hold (on foot)
+         * or the Ram (in a vehicle) that may follow is the GM's to run. */
+        const char *cid;
+        for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+            if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+                rules_enc_set_out(e, cid, "caught");
+        rules_enc_log(e, "takedown", NULL, NULL, "%s catches the %s: the chase is over (000:161)",
+                      rules_enc_name(e, e->actor), str_of(e->enc, "target_side"));
+    } else {
+        /* 000:161 "If they fail, then Distance increases by 2." */
+        chase_dist_set(e, e->actor, chase_dist(e, e->actor) + 2);
+        rules_enc_cond_remove(e, e->actor, "boarded");
+    }
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    slot_name sn;
+    int rc = chase_role(e, 0, "Board", err);
+    if (rc || (rc = target_is_target(e, t, "Boarding", err)))
+        return rc;
+    if (!in_vehicle(e, e->actor) || !in_vehicle(e, t))
+        return rules_enc_rule(err, "Board is only for a Pursuer in a vehicle against a Target in "
+                                   "a vehicle (000:163)");
+    if ((rc = at_zero(e, e->actor, "Boarding", "000:163", err)) || (rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    /* 000:163 "The Pursuer rolls Muscle+Athletics versus their Opponents Fingers+Driving." */
+    cot_throw o, m;
+    if ((rc = throw_pool(e, t, "fingers", "driving", 0, &o, err)) ||
+        (rc = throw_pool(e, e->actor, "muscle", "athletics", 0, &m, err)))
+        return rc;
+    int ok = cot_roll_succeeds(&m.r, o.r.total);
+    if (ok)
+        rules_enc_cond_add(e, e->actor, "boarded", 0, 0);
+    rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+    log_throw(x, oa, &o);
+    rules_enc_entry_say(x, oa, "%s swerves: Fingers+Driving %s", rules_enc_name(e, t), o.line);
+    rules_enc_entry_end(x);
+    x = rules_enc_entry_begin(e, "board");
+    log_throw(x, ma, &m);
+    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and jumps for %s's vehicle",
+                        rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
+    rules_enc_entry_say(x, ma, ": Muscle+Athletics %s", m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:163)", ok ? "on board" : "missed");
+    rules_enc_entry_end(x);
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    slot_name sn;
+    int rc = chase_role(e, 0, "Close", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Close", err)) ||
+        (rc = target_is_target(e, t, "Closing", err)) || (rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    const char *me = rules_enc_name(e, e->actor);
+    if (at_speed(e, e->actor) && !at_speed(e, t)) {
+        /* 000:169 "if the Pursuer has a Speed Velocity Rating and the Target has a Muscles
+         * Velocity Rating, attempting to Close reduces the Distance to 0." */
+        chase_dist_set(e, e->actor, 0);
+        rules_enc_log(e, "close", NULL, NULL,
+                      "%s takes %s and runs %s down at Speed: Distance 0 (000:169)", me, sn.s,
+                      rules_enc_name(e, t));
+        turn_close(e, 0);
+        return 0;
+    }
+    char head[160];
+    snprintf(head, sizeof head, "%s takes %s and closes on %s", me, sn.s, rules_enc_name(e, t));
+    /* 000:169 "an opposed roll versus their Target and if successful, decrease the Distance by
+     * 1" */
+    int ok = chase_opposed(e, t, "close", head, "000:169", err);
+    if (ok < 0)
+        return -ok;
+    if (ok)
+        chase_dist_set(e, e->actor, chase_dist(e, e->actor) - 1);
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    slot_name sn;
+    int rc = chase_role(e, 0, "Fall Off", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Fall Off", err)) || (rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    /* 000:171 "leave a chase without having caught the Target. No roll is needed" */
+    rules_enc_set_out(e, e->actor, "fell off");
+    rules_enc_log(e, "fall_off", NULL, NULL, "%s takes %s and falls off the chase (000:171)",
+                  rules_enc_name(e, e->actor), sn.s);
+    turn_close(e, 0);
+    return 0;
+}
+
+/* The Body Score of t's vehicle (its driver's stat `body`), or NULL when t is on foot. */
+static const char *vehicle_holder(rules_enc *e, const char *t)
+{
+    const char *v = str_of(rules_enc_stats(e, t), "vehicle"), *cid;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        const char *w = str_of(rules_enc_stats(e, cid), "vehicle");
+        if (w && strcmp(w, v) == 0 && stat_true(e, cid, "driver"))
+            return cid;
+    }
+    return NULL;
+}
+
+/* An Attack or a Ram in a chase: `ram` rolls Fingers+Driving with the vehicle's bonus (000:167),
+ * else the Gang Warfare attack (000:130-131). Against a vehicle (at_vehicle) the roll hits its
+ * Body Score, else the person's Cover (000:151). */
+static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
+{
+    static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
+    const char *t = rules_arg_str(a, "target"), *pursuer, *target;
+    const cot_skill *sk = skill_find("driving");
+    json_t *weapon = NULL;
+    slot_name sn;
+    int rc = target_in(e, t, 0, err);
+    if (rc)
+        return rc;
+    if (is_target(e, t) == is_target(e, e->actor))
+        return rules_enc_rule(err, "%s is on the same side of the chase", rules_enc_name(e, t));
+    if (!ram && (rc = attack_gear(e, a, ATTACK_SKILLS, &sk, &weapon, err)))
+        return rc;
+    if (ram && (!in_vehicle(e, e->actor) || !stat_true(e, e->actor, "driver")))
+        return rules_enc_rule(err, "only the driver of a vehicle can Ram (000:167)");
+    chase_pair(e, t, &pursuer, &target);
+    if ((ram || strcmp(sk->id, "hand_to_hand") == 0) &&
+        (rc = at_zero(e, pursuer, ram ? "a Ram" : "a melee attack", ram ? "000:167" : "000:151",
+                      err)))
+        return rc;
+    const char *holder = rules_arg_int(a, "at_vehicle") ? vehicle_holder(e, t) : NULL;
+    if (rules_arg_int(a, "at_vehicle") && !holder)
+        return rules_enc_rule(err, "%s is not in a vehicle with a driver", rules_enc_name(e, t));
+    if ((rc = turn_open(e, 0, &sn, err)))
+        return rc;
+    cot_throw th;
+    int bonus =
+        ram ? rules_enc_stat(e, e->actor, "ram_bonus", 0) : (weapon ? int_of(weapon, "bonus") : 0);
+    if ((rc = throw_pool(e, e->actor, sk->ability, sk->id, bonus + rules_arg_int(a, "bonus"), &th,
+                         err)))
+        return rc;
+    char head[200], tail[160], detail[120];
+    const char *tn = rules_enc_name(e, t);
+    json_t *res, *sec;
+    snprintf(head, sizeof head, "%s takes %s and %s %s%s", rules_enc_name(e, e->actor), sn.s,
+             ram ? "rams" : "attacks", holder ? "the vehicle of " : "", tn);
+    if (holder) {
+        /* 000:151 "Attacks against a Vehicle target its Body Score"; the loss follows 000:134
+         * (RULES.md, cot chases, reading 4) */
+        int before = rules_enc_stat(e, holder, "body", 0), dmg = 0;
+        if (!th.r.catastrophe)
+            dmg = th.r.total > before ? th.r.total - before : 1;
+        int after = before - dmg < 0 ? 0 : before - dmg;
+        rules_enc_stat_set(e, holder, "body", after);
+        snprintf(tail, sizeof tail, "%s",
+                 th.r.catastrophe ? "Catastrophe: no harm done (000:9)"
+                 : after == 0     ? "the vehicle is wrecked (000:151)"
+                                  : "the vehicle loses Body (000:151)");
+        snprintf(detail, sizeof detail, "Body %d − %d → %d", before, dmg, after);
+        res = json_pack("{s:s, s:s}", "target", t, "outcome", after == 0 ? "wrecked" : "body");
+        sec = json_pack("{s:i, s:i, s:i}", "body_before", before, "damage", dmg, "body", after);
+        log_action(e, ram ? "ram" : "attack", &th, holder, res, sec, head, tail, detail);
+    } else {
+        harm h = {rules_enc_stat(e, t, "cover", 0), 0, rules_enc_stat(e, t, "cover", 0), -1,
+                  "catastrophe"};
+        if (!th.r.catastrophe)
+            h = apply_harm(e, t, th.r.total);
+        snprintf(tail, sizeof tail, "%s %s", tn,
+                 strcmp(h.outcome, "catastrophe") == 0 ? "takes no harm: Catastrophe (000:9)"
+                 : strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
+                 : strcmp(h.outcome, "wounded") == 0   ? "is Wounded (000:135)"
+                                                       : "loses Cover (000:134)");
+        snprintf(detail, sizeof detail, "%s's Cover %d − %d → %d", tn, h.before, h.damage, h.after);
+        res = json_pack("{s:s, s:s}", "target", t, "outcome", h.outcome);
+        sec = json_pack("{s:i, s:i, s:i}", "cover_before", h.before, "damage", h.damage, "cover",
+                        h.after);
+        log_action(e, ram ? "ram" : "attack", &th, t, res, sec, head, tail, detail);
+    }
+    turn_close(e, 1);
+    return 0;
+}
+
+static int act_chase_attack(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return chase_hit(e, a, 0, err);
+}
+
+static int act_ram(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return chase_hit(e, a, 1, err);
+}
+
 /* ---- the tables ---- */
 
 static const rules_param NO_PARAMS[] = {{0}};
@@ -1698,6 +2343,14 @@ static const rules_param DROP_PARAMS[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: fists)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"several", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "part of a Drop on several people at once (then an alarm reaches their allies)"},
+    {0},
+};
+
+static const rules_param REACT_PARAMS[] = {
+    {"choice", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "flee, call_for_help or square_up"},
     {0},
 };
 
@@ -1733,6 +2386,7 @@ static const rules_enc_action INIT_ACTIONS[] = {
     COMMON_ACTIONS,
     {"drop", "Get the Drop", RULES_ENC_TURN, DROP_PARAMS, act_drop, "000:101-119"},
     {"alert", "Mark Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:117-119"},
+    {"react", "Answer the Drop", RULES_ENC_OWNER, REACT_PARAMS, act_react, "000:117"},
     {0},
 };
 
@@ -1744,6 +2398,160 @@ static const rules_enc_action WAR_ACTIONS[] = {
     {"break_free", "Break free", RULES_ENC_TURN, NO_PARAMS, act_break_free, "000:133"},
     {0},
 };
+
+static const rules_param CHASE_OPTIONS[] = {
+    {"target_side", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED,
+     "the side that is the Target (everyone else pursues)"},
+    {"distance", RULES_PARAM_INT, 0, 20, 2, 0, "the initial Distance (default 2)"},
+    {"stage", RULES_PARAM_STRING, 1, 20, 0, 0, "foot_chase (default) or vehicle_chase"},
+    {0},
+};
+
+static const rules_param VEHICLE_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who rides"},
+    {"vehicle", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "the vehicle's name"},
+    {"driver", RULES_PARAM_BOOL, 0, 1, 0, 0, "drives it"},
+    {"speed", RULES_PARAM_INT, 0, 10, 0, 0, "the Speed rating"},
+    {"body", RULES_PARAM_INT, 0, 60, 0, 0, "the vehicle's Body Score (driver)"},
+    {"ram_bonus", RULES_PARAM_INT, 0, 10, 0, 0, "the vehicle's weapon bonus for a Ram"},
+    {0},
+};
+
+static const rules_param SHAKE_PARAMS[] = {
+    {"how", RULES_PARAM_STRING, 1, 10, 0, 0, "crowd (default), obstacle or dislodge"},
+    {"difficulty", RULES_PARAM_INT, 1, 60, 0, 0, "the obstacle's difficulty"},
+    {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "the boarder to dislodge"},
+    {0},
+};
+
+static const rules_param CHASE_ATTACK_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to attack"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
+    {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    {0},
+};
+
+static const rules_param RAM_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to ram"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    {0},
+};
+
+static const rules_enc_action CHASE_ACTIONS[] = {
+    COMMON_ACTIONS,
+    {"vehicle", "Put in a vehicle", RULES_ENC_GM, VEHICLE_PARAMS, act_vehicle, "000:140-142"},
+    {"attack", "Attack", RULES_ENC_TURN, CHASE_ATTACK_PARAMS, act_chase_attack, "000:151"},
+    {"accelerate", "Accelerate", RULES_ENC_TURN, NO_PARAMS, act_accelerate, "000:153"},
+    {"shake", "Shake", RULES_ENC_TURN, SHAKE_PARAMS, act_shake, "000:155"},
+    {"escape", "Escape", RULES_ENC_TURN, NO_PARAMS, act_escape, "000:157"},
+    {"takedown", "Takedown", RULES_ENC_TURN, TARGET_PARAMS, act_takedown, "000:161"},
+    {"board", "Board", RULES_ENC_TURN, TARGET_PARAMS, act_board, "000:163"},
+    {"ram", "Ram", RULES_ENC_TURN, RAM_PARAMS, act_ram, "000:167"},
+    {"close", "Close", RULES_ENC_TURN, TARGET_PARAMS, act_close, "000:169"},
+    {"fall_off", "Fall Off", RULES_ENC_TURN, NO_PARAMS, act_fall_off, "000:171"},
+    {0},
+};
+
+/* ---- what the GM may set, and what these modules can use ---- */
+
+/* The numbers a GM adjusts mid-scene: Cover (000:123), a wound and its days (000:135), the
+ * Focus Round of the session (000:40), abilities and skills (000:44-96). */
+#define COT_SKILL_FIELD(id, label)                                                                 \
+    {                                                                                              \
+        "stats/skills/" id, RULES_PARAM_INT, 0, 10, label                                          \
+    }
+/* clang-format off */
+#define COT_EDITABLE_FIELDS                                                                        \
+    {"stats/cover", RULES_PARAM_INT, 0, 99, "Cover"}, \
+    {"stats/wounded", RULES_PARAM_BOOL, 0, 1, "wound"}, \
+    {"stats/recovery_days", RULES_PARAM_INT, 0, 1000, "days until the wound heals"}, \
+    {"stats/focus_used", RULES_PARAM_BOOL, 0, 1, "Focus Round of this session"}, \
+    /* an NPC's numbers as the GM decides them (000:196-198), in the sheet's ranges */ \
+    {"stats/abilities/muscle", RULES_PARAM_INT, 1, 10, "Muscle"}, \
+    {"stats/abilities/fingers", RULES_PARAM_INT, 1, 10, "Fingers"}, \
+    {"stats/abilities/brains", RULES_PARAM_INT, 1, 10, "Brains"}, \
+    {"stats/abilities/it", RULES_PARAM_INT, 1, 10, "It"}, \
+    COT_SKILL_FIELD("shooting", "Shooting"), \
+    COT_SKILL_FIELD("hand_to_hand", "Hand to Hand"), \
+    COT_SKILL_FIELD("athletics", "Athletics"), \
+    COT_SKILL_FIELD("intimidate", "Intimidate"), \
+    COT_SKILL_FIELD("resist", "Resist"), \
+    COT_SKILL_FIELD("explosives", "Explosives"), \
+    COT_SKILL_FIELD("driving", "Driving"), \
+    COT_SKILL_FIELD("cat_burglary", "Cat Burglary"), \
+    COT_SKILL_FIELD("palming", "Palming"), \
+    COT_SKILL_FIELD("sneak", "Sneak"), \
+    COT_SKILL_FIELD("lockpicking", "Lockpicking"), \
+    COT_SKILL_FIELD("build", "Build"), \
+    COT_SKILL_FIELD("mysticism", "Mysticism"), \
+    COT_SKILL_FIELD("planning", "Planning"), \
+    COT_SKILL_FIELD("lookout", "Lookout"), \
+    COT_SKILL_FIELD("safecracking", "Safecracking"), \
+    COT_SKILL_FIELD("appraisal", "Appraisal"), \
+    COT_SKILL_FIELD("forgery", "Forgery"), \
+    COT_SKILL_FIELD("connections", "Connections"), \
+    COT_SKILL_FIELD("size_up", "Size Up"), \
+    COT_SKILL_FIELD("con", "Con"), \
+    COT_SKILL_FIELD("impress", "Impress"), \
+    COT_SKILL_FIELD("manipulate", "Manipulate"), \
+    COT_SKILL_FIELD("convince", "Convince")
+/* clang-format on */
+
+static const rules_enc_field COT_EDITABLE[] = {
+    COT_EDITABLE_FIELDS,
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* A chase's own (000:139-171): the crowd, the Distances, and the vehicles the GM set. */
+static const rules_enc_field COT_CHASE_EDITABLE[] = {
+    COT_EDITABLE_FIELDS,
+    {"/enc/cramped", RULES_PARAM_BOOL, 0, 1, "cramped conditions"},
+    {"/enc/combatants/*/distance", RULES_PARAM_INT, 0, 40, "Distance to the Target"},
+    {"stats/speed", RULES_PARAM_INT, 0, 10, "Speed rating"},
+    {"stats/body", RULES_PARAM_INT, 0, 60, "the vehicle's Body"},
+    {"stats/ram_bonus", RULES_PARAM_INT, 0, 10, "the vehicle's Ram bonus"},
+    {"stats/driver", RULES_PARAM_BOOL, 0, 1, "driving"},
+    {"stats/vehicle", RULES_PARAM_STRING, 1, 40, "vehicle"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* The slots of /enc/order ({id, total, side, claimed_by}), the Focus Round ({by, round, given})
+ * and each combatant's `claimed` list, as the slot functions above read them. */
+static int cot_check(const rules_enc *e, tb_err *err)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach(slots(e), i, s)
+    {
+        json_t *by = json_object_get(s, "claimed_by");
+        if (!json_is_object(s) || !str_of(s, "id") || !str_of(s, "side") ||
+            !json_is_integer(json_object_get(s, "total")) ||
+            (by && !json_is_null(by) && !json_is_string(by)))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: slot %zu of the order is "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  i + 1);
+    }
+    json_t *f = json_object_get(e->enc, "focus");
+    if (f && !json_is_null(f) &&
+        (!json_is_object(f) || !str_of(f, "by") || !json_is_integer(json_object_get(f, "round")) ||
+         !json_is_array(json_object_get(f, "given"))))
+        return rules_enc_rule(err, "the encounter cannot go on: the Focus Round is ill-formed; "
+                                   "the GM can end it (enc.end)");
+    const char *cid;
+    for (i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *c = json_object_get(rules_enc_combatant(e, cid), "claimed");
+        if (c && !json_is_array(c))
+            return rules_enc_rule(err,
+                                  "the encounter cannot go on: %s's claimed slots are "
+                                  "ill-formed; the GM can end it (enc.end)",
+                                  rules_enc_name(e, cid));
+    }
+    return 0;
+}
 
 /* Written back to the sheets after every action: wounds (000:135) and the Focus Round (000:40). */
 static const char *const SHEET_STATS[] = {"wounded", "recovery_days", "focus_used", NULL};
@@ -1759,6 +2567,8 @@ const rules_module rules_module_cot_initiative = {
     .may_act = cot_may_act,
     .actions = INIT_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 const rules_module rules_module_cot_warfare = {
@@ -1771,6 +2581,8 @@ const rules_module rules_module_cot_warfare = {
     .may_act = cot_may_act,
     .actions = WAR_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
 static const rules_param IDENTITY_PARAMS[] = {
@@ -1845,7 +2657,27 @@ const rules_module rules_module_cot_social = {
     .may_act = cot_may_act,
     .actions = SOCIAL_ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = COT_EDITABLE,
+    .check = cot_check,
 };
 
+const rules_module rules_module_cot_chase = {
+    .id = "cot.chase",
+    .system = "cot",
+    .name = "Chase",
+    .cite = "000:139-171",
+    .options = CHASE_OPTIONS,
+    .start = chase_start,
+    .join = chase_join,
+    .may_act = cot_may_act,
+    .actions = CHASE_ACTIONS,
+    .sheet_stats = SHEET_STATS,
+    .editable = COT_CHASE_EDITABLE,
+    .check = cot_check,
+};
+
+extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */
+
 const rules_module *const rules_modules_cot[] = {
-    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_social, NULL};
+    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
+    &rules_module_cot_chase,      &rules_module_cot_social,  NULL};

@@ -289,7 +289,8 @@ static int apply_damage(rules_enc *e, const char *cid, int dmg)
         return 1;
     }
     if (!dead && json_is_string(json_object_get(rules_enc_combatant(e, cid), "out")) &&
-        strcmp(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")), "dead") == 0)
+        rules_enc_streq(json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")),
+                        "dead"))
         rules_enc_set_out(e, cid, NULL); /* healed back above its hit points */
     return 0;
 }
@@ -589,12 +590,21 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s has no defense class yet: the GM sets it (bracket)",
                               rules_enc_name(e, t));
     int insp = rules_arg_int(a, "insp"), insp_dmg = rules_arg_int(a, "insp_dmg");
+    int insp_nat20 = rules_arg_int(a, "insp_nat20");
     int have = rules_enc_stat(e, me, "inspiration", 0);
-    if ((insp || insp_dmg) && npc)
+    if ((insp || insp_dmg || insp_nat20) && npc)
         return rules_enc_rule(err, "inspiration dice are the players' (004:144)");
     if (insp && have < 1)
         return rules_enc_rule(err, "%s has no inspiration die to spend (004:146)",
                               rules_enc_name(e, me));
+    /* 004:146 one die per roll; the attack and the damage are two rolls, so two dice, both in
+     * hand before the attack is rolled (validate before you roll). The die a natural 20 brings
+     * (004:373) is spent on the damage only through insp_nat20, which is never refused. */
+    if (insp + insp_dmg > have)
+        return rules_enc_rule(err,
+                              "%s has %d inspiration %s: one on the attack and one on the damage "
+                              "takes two",
+                              rules_enc_name(e, me), have, have == 1 ? "die" : "dice");
     if (!is_free && rules_enc_spend(e, me, BUDGET, 1, err))
         return err->code;
 
@@ -611,13 +621,14 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     int nat20 = r.natural == 20 && !npc;
     if (nat20)
         have++;
+    /* 004:373 "there is nothing stopping that player from spending it immediately to increase
+     * the damage" */
+    if (nat20 && insp_nat20)
+        insp_dmg = 1;
     int dmg = 0, dmg_insp = 0;
     json_t *dmg_dice = NULL;
     if (insp_dmg && !hit)
         insp_dmg = 0; /* no damage roll to add to: the die stays unspent */
-    if (insp_dmg && have < 1)
-        return rules_enc_rule(err, "%s has no inspiration die left for the damage (004:146)",
-                              rules_enc_name(e, me));
     if (hit) {
         json_t *roll = NULL;
         if (rules_dice_roll_text(die, e->rng, &roll, err)) {
@@ -962,6 +973,8 @@ static const rules_param P_ATTACK[] = {
     {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage"},
     {"insp", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the attack roll"},
     {"insp_dmg", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the damage"},
+    {"insp_nat20", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "spend the die a natural 20 brings on the damage at once"},
     {"free", RULES_PARAM_BOOL, 0, 1, 0, 0, "a free attack, no ◆ (GM only)"},
     {0},
 };
@@ -1026,6 +1039,16 @@ static const rules_param OPTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: damage taken and hit points (004:363-367), inspiration dice. */
+static const rules_enc_field FIVEY_EDITABLE[] = {
+    {"stats/hp/damage", RULES_PARAM_INT, 0, 999, "damage taken"},
+    {"stats/hp/max", RULES_PARAM_INT, 1, 999, "hit points"},
+    {"stats/inspiration", RULES_PARAM_INT, 0, 99, "inspiration dice"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
 
 const rules_module rules_module_fivey_combat = {
@@ -1039,6 +1062,7 @@ const rules_module rules_module_fivey_combat = {
     .may_act = fivey_may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = FIVEY_EDITABLE,
 };
 
 const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat, NULL};

@@ -104,28 +104,25 @@ static void spent_set(rules_enc *e, const char *cid, const char *kind, int round
     json_object_set_new(obj(comb(e, cid), "spent"), kind, json_integer(round));
 }
 
-/*
- * Modifier to a roll of attribute `a`: burnout (002:244-248) and status effects: inebriated +1 TOG
- * / −3 others (002:787-789), knocked down −3 AGL (002:798), grappled −5 AGL (002:681), stunned −3
- * AGL and MND (002:824), sensory impairment −5 PER (002:832). The same table as the sheet's
- * derived `roll_mod` (grimwire.c), read from the encounter's conditions.
- */
-static int roll_mod(rules_enc *e, const char *cid, const char *a)
+/* A combatant, for grimwire_status_mod's has(). */
+typedef struct rules_enc_who_has {
+    rules_enc *e;
+    const char *cid;
+} rules_enc_who_has;
+
+static int enc_has(const void *ctx, const char *status)
 {
-    int m = grimwire_burnout_penalty(burnout(e, cid));
-    if (has(e, cid, "inebriated"))
-        m += strcmp(a, "tog") == 0 ? 1 : -3;
-    if (strcmp(a, "agl") == 0) {
-        if (has(e, cid, "knocked_down"))
-            m -= 3;
-        if (has(e, cid, "grappled"))
-            m -= 5;
-    }
-    if (has(e, cid, "stun") && (strcmp(a, "agl") == 0 || strcmp(a, "mnd") == 0))
-        m -= 3;
-    if (has(e, cid, "sensory") && strcmp(a, "per") == 0)
-        m -= 5;
-    return m;
+    const rules_enc_who_has *w = ctx;
+    return rules_enc_cond_has(w->e, w->cid, status);
+}
+
+/* Modifier to a roll of attribute `a` made for `use`: burnout (002:244-248) and the status
+ * effects of grimwire_status_mod (the table the sheet's derived `roll_mod` uses too), read from
+ * the encounter's conditions. */
+static int roll_mod(rules_enc *e, const char *cid, const char *a, grimwire_roll_use use)
+{
+    rules_enc_who_has w = {e, cid};
+    return grimwire_burnout_penalty(burnout(e, cid)) + grimwire_status_mod(a, use, enc_has, &w);
 }
 
 /* Rolls that fail automatically: stunned PER (002:824), paralysed TOG/COR/AGL (002:828). */
@@ -156,12 +153,12 @@ static const char *incapacity(rules_enc *e, const char *cid)
 }
 
 /* A d20 roll of cid's attribute `a` (+ extra) against tn, appended to dice. */
-static grimwire_roll roll_attr(rules_enc *e, const char *cid, const char *a, int extra, int tn,
-                               int attack, int ff, json_t *dice)
+static grimwire_roll roll_attr(rules_enc *e, const char *cid, const char *a, grimwire_roll_use use,
+                               int extra, int tn, int attack, int ff, json_t *dice)
 {
     grimwire_roll r = {0};
     r.attr = attr(e, cid, a);
-    r.mod = roll_mod(e, cid, a) + extra;
+    r.mod = roll_mod(e, cid, a, use) + extra;
     r.tn = tn;
     r.attack = attack;
     r.ff = ff;
@@ -393,7 +390,7 @@ static int enemy(rules_enc *e, const char *cid)
 static int roll_init(rules_enc *e, const char *cid)
 {
     json_t *dice = json_array();
-    grimwire_roll r = roll_attr(e, cid, "per", 0, 0, 0, 0, dice);
+    grimwire_roll r = roll_attr(e, cid, "per", GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
     int total = auto_fails(e, cid, "per") ? -100 : r.total; /* a stunned PER roll fails */
     json_t *res = json_pack("{s:s, s:i, s:i, s:i, s:i}", "target", cid, "natural", r.natural,
                             "attr", r.attr, "mod", r.mod, "total", total);
@@ -439,7 +436,7 @@ static int base_index(rules_enc *e, const char *cid)
     size_t i;
     json_t *v;
     json_array_foreach(json_object_get(e->enc, "initiative"), i,
-                       v) if (strcmp(json_string_value(v), cid) == 0) return (int)i;
+                       v) if (rules_enc_streq(json_string_value(v), cid)) return (int)i;
     return -1;
 }
 
@@ -529,7 +526,8 @@ static int turn_begins(rules_enc *e, const char *cid)
             if (has(e, cid, "terror") && !incapacity(e, cid)) {
                 int tn = geti(rules_enc_hidden_of(e, cid), "terror_tn", GRIMWIRE_COLLATERAL_TN);
                 json_t *dice = json_array();
-                grimwire_roll t = roll_attr(e, cid, "mnd", 0, tn, 0, 0, dice);
+                grimwire_roll t =
+                    roll_attr(e, cid, "mnd", GRIMWIRE_USE_PAIN_TERROR, 0, tn, 0, 0, dice);
                 rules_enc_log_gm(
                     e, "terror", NULL,
                     json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
@@ -690,8 +688,8 @@ static int grapple_roll(rules_enc *e, const char *cid, int moving)
     const char *aa = moving || attr(e, cid, "tog") >= attr(e, cid, "cor") ? "tog" : "cor";
     const char *ga = moving || attr(e, by, "tog") >= attr(e, by, "cor") ? "tog" : "cor";
     json_t *dice = json_array();
-    grimwire_roll a = roll_attr(e, cid, aa, 0, 0, 0, 0, dice);
-    grimwire_roll d = roll_attr(e, by, ga, 0, 0, 0, 0, dice);
+    grimwire_roll a = roll_attr(e, cid, aa, GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
+    grimwire_roll d = roll_attr(e, by, ga, GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
     int win =
         a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
     if (auto_fails(e, cid, aa))
@@ -904,6 +902,51 @@ static int do_aux(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+static const char *const ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
+
+/*
+ * Assisting an ally in a conflict (002:81-83): the helper rolls its own attribute (`attr`, with
+ * its own modifiers and `mod`) and "Assisting another character while in a conflict costs an
+ * action": the helper's action is spent. The result waits on the helped character as the
+ * condition `assisted` {by, total}: "the highest result is used" when the task is rolled (the
+ * GM compares). Validated before the d20.
+ */
+static int do_assist(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target"), *at = rules_arg_str(a, "attr");
+    size_t i;
+    for (i = 0; ATTRS[i] && strcmp(ATTRS[i], at) != 0; i++)
+        ;
+    if (!ATTRS[i])
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "attr: '%.8s' is not one of tog, agl, cor, mnd, per, "
+                       "rsn",
+                       at);
+    if (strcmp(t, cid) == 0)
+        return rules_enc_rule(err, "%s cannot assist themselves", nm(e, cid));
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
+    if (use_action(e, cid, err))
+        return err->code;
+    json_t *dice = json_array();
+    grimwire_roll r =
+        roll_attr(e, cid, at, GRIMWIRE_USE_PLAIN, rules_arg_int(a, "mod"), 0, 0, 0, dice);
+    json_t *c = rules_enc_cond_add(e, t, "assisted", 0, 0);
+    json_object_set_new(c, "by", json_string(cid));
+    json_object_set_new(c, "total", json_integer(r.total));
+    if (npc(e, cid)) {
+        rules_enc_log_gm(e, "assist", dice, roll_json(&r, 0), "%s assists %s: %s %d", nm(e, cid),
+                         nm(e, t), at, r.total);
+        dice = NULL;
+    }
+    json_t *res = roll_json(&r, npc(e, cid));
+    json_object_set_new(res, "target", json_string(t));
+    rules_enc_log(e, "assist", dice, res,
+                  "%s spends the action helping %s: the higher of their results counts", nm(e, cid),
+                  nm(e, t));
+    return 0;
+}
+
 static int do_get_up(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
@@ -1012,6 +1055,11 @@ static int pick_weapon(rules_enc *e, const char *cid, const rules_args *a, weapo
                            "ranged or supernatural");
         snprintf(w->kind, sizeof w->kind, "%s", k);
     }
+    /* the damage dice read before the attack is rolled: a refused attack draws no die */
+    rules_dice_expr *dx = NULL;
+    if (rules_dice_parse(w->damage, &dx, err))
+        return err->code;
+    rules_dice_free(dx);
     return 0;
 }
 
@@ -1063,7 +1111,7 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s cannot attack themselves", nm(e, cid));
     if (rules_enc_is_out(e, t))
         return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
-    if (rules_arg_given(a, "tn") && !e->is_gm)
+    if ((rules_arg_given(a, "tn") || rules_arg_given(a, "tog_tn")) && !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
     if (pick_weapon(e, cid, a, &w, err))
         return err->code;
@@ -1077,7 +1125,7 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         type = strcmp(w.kind, "supernatural") == 0 ? "supernatural" : "physical";
     /* spending: the action, or one of the extra light-weapon attacks (002:567-579, 002:585) */
     int light = strcmp(w.kind, "light") == 0;
-    int extra_left = rules_enc_budget_left(e, cid, "attacks");
+    int extra_left = rules_enc_budget_left(e, cid, "attacks"), first = 0;
     if (extra_left > 0) {
         if (!light)
             return rules_enc_rule(err, "the extra attacks from COR are for light weapons only "
@@ -1093,8 +1141,7 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                                   grimwire_light_attacks(attr(e, cid, "cor")));
         if (use_action(e, cid, err))
             return err->code;
-        if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
-            return 0;
+        first = 1;
         int n = light ? grimwire_light_attacks(attr(e, cid, "cor")) +
                             (has(e, cid, "frenzy") || has(e, cid, "amok"))
                       : 1;
@@ -1122,6 +1169,33 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                         "002:29-53)",
                 evade ? nm(e, cid) : nm(e, t));
     }
+    /* the target number is known before any die: a grappled attacker's roll comes after */
+    if (first && has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+        return 0;
+    /* 002:589 "If a character does not meet the requirement, they can still use the weapon.
+     * However, they must make a TOG roll before each attack. If the character fails this roll,
+     * they aren't strong enough to swing the weapon." Against the GM's `tog_tn` (default 11,
+     * RULES.md grimwire encounters) */
+    if (strcmp(w.kind, "heavy") == 0 && attr(e, cid, "tog") < w.tog_req) {
+        int ttn =
+            rules_arg_given(a, "tog_tn") ? rules_arg_int(a, "tog_tn") : GRIMWIRE_COLLATERAL_TN;
+        json_t *td = json_array();
+        grimwire_roll tr = roll_attr(e, cid, "tog", GRIMWIRE_USE_PLAIN, 0, ttn, 0, 0, td);
+        rules_enc_log_gm(
+            e, "heave", NULL,
+            json_pack("{s:i, s:i, s:b}", "total", tr.total, "tn", ttn, "success", tr.success),
+            "%s's TOG roll to swing a heavy weapon: %d vs TN %d", nm(e, cid), tr.total, ttn);
+        if (npc(e, cid)) {
+            json_decref(td);
+            td = NULL;
+        }
+        rules_enc_log(e, "heave", td, roll_json(&tr, npc(e, cid)), "%s heaves the %s%s", nm(e, cid),
+                      w.name,
+                      tr.success ? " and swings it"
+                                 : ", but is not strong enough to swing it: the attack is lost");
+        if (!tr.success)
+            return 0;
+    }
     json_t *dice = json_array();
     int hit, critical = 0, collateral = 0, half = 0, natural = 0;
     json_t *res = json_pack("{s:s, s:s, s:s}", "target", t, "weapon", w.name, "type", type);
@@ -1134,11 +1208,11 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
     } else if (pc_vs_pc) {
         /* 002:531 player vs player: COR against AGL, the higher wins; 002:541 ties: half */
         grimwire_roll ar =
-            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), 0, 1,
+            roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, 0, 1,
                       grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
                                         has(e, cid, "frenzy") || has(e, cid, "amok")),
                       dice);
-        grimwire_roll dr = roll_attr(e, t, "agl", -5 * has(e, t, "sensory"), 0, 0, 0, dice);
+        grimwire_roll dr = roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, 0, 0, 0, dice);
         critical = ar.critical;
         collateral = ar.collateral;
         natural = ar.natural;
@@ -1157,7 +1231,7 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                  half ? ": a tie, half damage (002:541)" : "");
     } else if (evade) {
         /* an NPC's attack: the PC rolls AGL to evade, against the GM's number (002:767-769) */
-        grimwire_roll dr = roll_attr(e, t, "agl", -5 * has(e, t, "sensory"), tn, 0, 0, dice);
+        grimwire_roll dr = roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, dice);
         hit = !dr.success;
         json_object_set_new(res, "evade", roll_json(&dr, 0));
         rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s, s:i}", "target", t, "tn", tn),
@@ -1167,7 +1241,7 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
     } else {
         /* against an NPC: COR against the GM's target number (002:545) */
         grimwire_roll ar =
-            roll_attr(e, cid, "cor", extra - 5 * has(e, cid, "sensory"), tn, 1,
+            roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1,
                       grimwire_ff_range(attr(e, cid, "tog"), w.tog_req,
                                         has(e, cid, "frenzy") || has(e, cid, "amok")),
                       dice);
@@ -1261,7 +1335,7 @@ static int do_collateral(rules_enc *e, const rules_args *a, tb_err *err)
     if (dying(e, t)) {
         hit = 1;
     } else {
-        grimwire_roll r = roll_attr(e, t, "agl", 0, tn, 0, 0, dice);
+        grimwire_roll r = roll_attr(e, t, "agl", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
         hit = !r.success;
         json_object_set_new(res, "evade", roll_json(&r, npc(e, t)));
     }
@@ -1641,6 +1715,7 @@ static int may_act(rules_enc *e, const char *cid, tb_err *err)
         return rc;                                                                                 \
     }
 WRAP(do_begin)
+WRAP(do_assist)
 WRAP(do_end_turn)
 WRAP(do_pass)
 WRAP(do_move)
@@ -1689,6 +1764,14 @@ static const rules_param P_ATTACK[] = {
     {"thrown", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: a thrown weapon (TOG adds)"},
     {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier (range, cover, surprise)"},
     SECRET_TN("tn", "GM: target number for this attack"),
+    SECRET_TN("tog_tn", "GM: target number of the TOG roll to swing a too heavy weapon (11)"),
+    {0},
+};
+static const rules_param P_ASSIST[] = {
+    TARGET,
+    {"attr", RULES_PARAM_STRING, 2, 3, 0, RULES_PARAM_REQUIRED,
+     "the helper's attribute (tog, agl, cor, mnd, per, rsn)"},
+    {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "the helper's situational modifier"},
     {0},
 };
 static const rules_param P_COLLATERAL[] = {
@@ -1753,6 +1836,7 @@ static const rules_enc_action ACTIONS[] = {
     {"aux", "Auxiliary action", RULES_ENC_TURN, P_AUX, do_aux_w, "002:427-431"},
     {"get_up", "Get up", RULES_ENC_TURN, P_NONE, do_get_up_w, "002:800"},
     {"help_up", "Help up", RULES_ENC_TURN, P_TARGET, do_help_up_w, "002:801"},
+    {"assist", "Assist", RULES_ENC_TURN, P_ASSIST, do_assist_w, "002:81-83"},
     {"break_free", "Break free", RULES_ENC_TURN, P_NONE, do_break_free_w, "002:678-682"},
     {"pass", "Pass", RULES_ENC_TURN, P_PASS, do_pass_w, "002:419-421"},
     {"end_turn", "End turn", RULES_ENC_TURN, P_NONE, do_end_turn_w, "002:405-417"},
@@ -1769,6 +1853,21 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-conflict: Condition (002:184), Focus (002:190-198), Burnout (002:242)
+ * and Armor (002:747-751), in the ranges of the sheet (rules/grimwire/grimwire.c). */
+static const rules_enc_field GRIMWIRE_EDITABLE[] = {
+    {"stats/condition/current", RULES_PARAM_INT, -100, 999, "Condition"},
+    {"stats/condition/max", RULES_PARAM_INT, 1, 999, "maximum Condition"},
+    {"stats/condition/temporary", RULES_PARAM_INT, 0, 99, "temporary Condition"},
+    {"stats/focus/current", RULES_PARAM_INT, -999, 999, "Focus"},
+    {"stats/focus/max", RULES_PARAM_INT, 0, 999, "maximum Focus"},
+    {"stats/burnout", RULES_PARAM_INT, 0, GRIMWIRE_BURNOUT_MAX, "Burnout"},
+    {"stats/armor", RULES_PARAM_INT, 0, 50, "Armor"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
                                           "status",     "techniques", "weapons", NULL};
 
@@ -1782,6 +1881,7 @@ const rules_module rules_module_grimwire_conflict = {
     .may_act = may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = GRIMWIRE_EDITABLE,
 };
 
 const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

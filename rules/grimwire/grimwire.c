@@ -545,6 +545,38 @@ static int grimwire_validate(const json_t *sheet, tb_err *err)
     return 0;
 }
 
+int grimwire_status_mod(const char *attr, grimwire_roll_use use,
+                        int (*has)(const void *ctx, const char *status), const void *ctx)
+{
+    int m = 0, agl = strcmp(attr, "agl") == 0;
+    if (has(ctx, "inebriated")) {
+        /* 002:787 "+1 to TOG"; 002:789 "-3 Penalty to all other attributes"; 002:790 "+3 and no
+         * penalty to MND rolls to resist pain and terror" */
+        if (strcmp(attr, "tog") == 0)
+            m += 1;
+        else if (use == GRIMWIRE_USE_PAIN_TERROR && strcmp(attr, "mnd") == 0)
+            m += 3;
+        else
+            m -= 3;
+    }
+    if (has(ctx, "knocked_down") && agl)
+        m -= 3; /* 002:798 */
+    if (has(ctx, "grappled") && agl)
+        m -= 5; /* 002:681 */
+    if (has(ctx, "stun") && (agl || strcmp(attr, "mnd") == 0))
+        m -= 3; /* 002:824 */
+    /* 002:832 "A -5 penalty to PER and anything requiring senses including attack and evasion" */
+    if (has(ctx, "sensory") &&
+        (strcmp(attr, "per") == 0 || use == GRIMWIRE_USE_ATTACK || use == GRIMWIRE_USE_EVASION))
+        m -= 5;
+    return m;
+}
+
+static int sheet_has(const void *sheet, const char *status)
+{
+    return has_status((const json_t *)sheet, status);
+}
+
 static json_t *grimwire_derive(const json_t *sheet)
 {
     static const char *const attrs[] = {"tog", "agl", "cor", "mnd", "per", "rsn"};
@@ -554,23 +586,24 @@ static json_t *grimwire_derive(const json_t *sheet)
     int cur = geti(sheet, "condition", "current");
     int level = geti(sheet, "level", NULL), xp = geti(sheet, "xp", NULL);
 
-    /* Modifier per attribute roll: burnout (002:244-248) plus status effects. */
+    /* Modifier per attribute roll: burnout (002:244-248) plus status effects (one table,
+     * grimwire_status_mod); and the rolls whose modifier differs by what they are for: MND
+     * against pain and terror (002:790), attacks by COR and evasion by AGL (002:832). */
     json_t *mods = json_object();
-    for (size_t i = 0; i < 6; i++) {
-        int m = grimwire_burnout_penalty(burnout);
-        if (has_status(sheet, "inebriated")) /* 002:787-789 */
-            m += strcmp(attrs[i], "tog") == 0 ? 1 : -3;
-        if (has_status(sheet, "knocked_down") && strcmp(attrs[i], "agl") == 0)
-            m -= 3; /* 002:798 */
-        if (has_status(sheet, "grappled") && strcmp(attrs[i], "agl") == 0)
-            m -= 5; /* 002:681 */
-        if (has_status(sheet, "stun") &&
-            (strcmp(attrs[i], "agl") == 0 || strcmp(attrs[i], "mnd") == 0))
-            m -= 3; /* 002:824 */
-        if (has_status(sheet, "sensory") && strcmp(attrs[i], "per") == 0)
-            m -= 5; /* 002:832 */
-        json_object_set_new(mods, attrs[i], json_integer(m));
-    }
+    int bp = grimwire_burnout_penalty(burnout);
+    for (size_t i = 0; i < 6; i++)
+        json_object_set_new(
+            mods, attrs[i],
+            json_integer(bp + grimwire_status_mod(attrs[i], GRIMWIRE_USE_PLAIN, sheet_has, sheet)));
+    json_object_set_new(
+        mods, "mnd_pain_terror",
+        json_integer(bp + grimwire_status_mod("mnd", GRIMWIRE_USE_PAIN_TERROR, sheet_has, sheet)));
+    json_object_set_new(
+        mods, "attack",
+        json_integer(bp + grimwire_status_mod("cor", GRIMWIRE_USE_ATTACK, sheet_has, sheet)));
+    json_object_set_new(
+        mods, "evasion",
+        json_integer(bp + grimwire_status_mod("agl", GRIMWIRE_USE_EVASION, sheet_has, sheet)));
     json_object_set_new(d, "roll_mod", mods);
     json_t *fails = json_array(); /* rolls that fail automatically */
     if (has_status(sheet, "stun"))

@@ -63,6 +63,26 @@ int grimwire_ff_range(int tog, int tog_requirement, int frenzy);
 
 /* Burnout: penalty to all rolls (0, -1, -3, -5; level 4 is dying) (002:244-250). */
 int grimwire_burnout_penalty(int level);
+
+/* What a d20 roll of an attribute is for: the status effects that change it depend on it. */
+typedef enum grimwire_roll_use {
+    GRIMWIRE_USE_PLAIN = 0,   /* any roll of the attribute */
+    GRIMWIRE_USE_PAIN_TERROR, /* MND to resist pain and terror (inebriated: +3, 002:790) */
+    GRIMWIRE_USE_ATTACK,      /* an attack (sensory impairment: -5, 002:832) */
+    GRIMWIRE_USE_EVASION,     /* evading an attack (sensory impairment: -5, 002:832) */
+} grimwire_roll_use;
+
+/*
+ * The one table of status-effect modifiers to a roll of attribute `attr` ("tog", "agl", ...)
+ * made for `use` (burnout not included): inebriated +1 TOG, -3 the others, but +3 and no
+ * penalty on MND against pain and terror (002:787-790); knocked down -3 AGL (002:798); grappled
+ * -5 AGL (002:681); stunned -3 AGL and MND (002:824); sensory impairment -5 PER and -5 on
+ * attacks and evasion (002:832). has(ctx, status) tells whether the character has a status
+ * (the sheet's `status` list, or an encounter's conditions). Used by the sheet's derived
+ * `roll_mod` and by the encounter, so both say the same.
+ */
+int grimwire_status_mod(const char *attr, grimwire_roll_use use,
+                        int (*has)(const void *ctx, const char *status), const void *ctx);
 /* Max Condition under burnout: 80% (level 2), 50% (level 3), rounded down (002:246-248). */
 int grimwire_condition_cap(int max_condition, int burnout);
 

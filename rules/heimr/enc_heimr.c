@@ -414,7 +414,7 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *part,
         int have = 0;
         size_t i;
         json_t *v;
-        json_array_foreach(inj, i, v) have |= strcmp(json_string_value(v), part) == 0;
+        json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
         if (!have)
             json_array_append_new(inj, json_string(part));
         const char *eff = injury_effect(e, cid, part);
@@ -445,6 +445,51 @@ static int defence_uses(rules_enc *e, const char *cid, const char *kind)
 {
     return (int)json_integer_value(
         json_object_get(json_object_get(rules_enc_combatant(e, cid), "defended"), kind));
+}
+
+/* 001:326 an ongoing action: "a consistency penalty of two on all defensive rolls until the
+ * start of your next turn"; 001:434 prone: "a consistency penalty of two for all attacks and
+ * defences". What cid's defences lose now. */
+static int standing_penalty(rules_enc *e, const char *cid)
+{
+    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone");
+}
+
+/*
+ * A pre-rolled defence d (in priv) is used against an attack: the ongoing and prone penalties
+ * count as they are now, not as they were when it was rolled (RULES.md, heimr encounters,
+ * reading on pre-rolled defences). The same dice are read at the new consistency
+ * (heimr_roll_recast); d10s missing are rolled now. d is updated in place. Returns 0 or a code.
+ */
+static int defence_at_use(rules_enc *e, const char *cid, json_t *d, tb_err *err)
+{
+    if (!json_object_get(d, "standing"))
+        return 0; /* rolled by an older version: what it included is unknown, it stays */
+    int then = (int)json_integer_value(json_object_get(d, "standing"));
+    int now = standing_penalty(e, cid);
+    if (now == then)
+        return 0;
+    heimr_roll r = {0};
+    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
+    r.p = (int)json_integer_value(json_object_get(d, "potential"));
+    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
+    json_t *d10s = json_object_get(d, "d10s");
+    r.n10 = (int)json_array_size(d10s);
+    if (r.n10 > HEIMR_MAX_C)
+        r.n10 = HEIMR_MAX_C;
+    for (int i = 0; i < r.n10; i++)
+        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
+    int rc = heimr_roll_recast(&r, r.c - (now - then), e->rng, err);
+    if (rc)
+        return rc;
+    json_t *fresh = roll_json(&r);
+    json_object_update(d, fresh);
+    json_decref(fresh);
+    json_object_set_new(
+        d, "situational",
+        json_integer((int)json_integer_value(json_object_get(d, "situational")) + now - then));
+    json_object_set_new(d, "standing", json_integer(now));
+    return 0;
 }
 
 /*
@@ -494,11 +539,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
      * action: two on all defences; 001:434 prone: two */
     int uses = parry ? 0 : defence_uses(e, cid, kind);
-    int pen = 2 * uses + situational;
-    if (rules_enc_cond_has(e, cid, "ongoing"))
-        pen += 2;
-    if (rules_enc_cond_has(e, cid, "prone"))
-        pen += 2;
+    int standing = standing_penalty(e, cid);
+    int pen = 2 * uses + situational + standing;
     heimr_roll r;
     if ((rc = heimr_challenge_roll(s.c - pen, s.p + extra_p, e->rng, &r, err)))
         return rc;
@@ -509,6 +551,7 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     json_object_set_new(d, "ability", json_string(s.ability));
     json_object_set_new(d, "physical", json_boolean(s.phys));
     json_object_set_new(d, "situational", json_integer(pen));
+    json_object_set_new(d, "standing", json_integer(standing));
     json_object_set(pv, "defence", d);
     json_object_set_new(c, "stance", json_string(kind));
     json_t *dice = json_array();
@@ -942,6 +985,8 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
             slot = "defence";
         }
         def = json_object_get(tp, slot);
+        if ((rc = defence_at_use(e, tgt, def, err)))
+            return rc;
     }
 
     /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
@@ -1246,11 +1291,13 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *used = json_object_get(c, "free_used");
         size_t i;
         json_t *v;
-        json_array_foreach(used, i, v) if (
-            strcmp(json_string_value(v), key) ==
-            0) return rules_enc_rule(err,
-                                     "%s has already used the free action '%s' this turn (001:325)",
-                                     rules_enc_name(e, cid), what);
+        json_array_foreach(
+            used, i,
+            v) if (rules_enc_streq(json_string_value(v),
+                                   key)) return rules_enc_rule(err,
+                                                               "%s has already used the free "
+                                                               "action '%s' this turn (001:325)",
+                                                               rules_enc_name(e, cid), what);
         if (!json_is_array(used)) {
             used = json_array();
             json_object_set_new(c, "free_used", used);
@@ -1332,11 +1379,13 @@ static int free_once(rules_enc *e, const char *cid, const char *name, tb_err *er
     json_t *used = json_object_get(c, "free_used");
     size_t i;
     json_t *v;
-    json_array_foreach(used, i, v) if (strcmp(json_string_value(v), name) ==
-                                       0) return rules_enc_rule(err,
-                                                                "%s has already used the free "
-                                                                "action '%s' this turn (001:325)",
-                                                                rules_enc_name(e, cid), name);
+    json_array_foreach(
+        used, i,
+        v) if (rules_enc_streq(json_string_value(v),
+                               name)) return rules_enc_rule(err,
+                                                            "%s has already used the free "
+                                                            "action '%s' this turn (001:325)",
+                                                            rules_enc_name(e, cid), name);
     if (!json_is_array(used)) {
         used = json_array();
         json_object_set_new(c, "free_used", used);
@@ -1439,6 +1488,208 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_log(e, "effect", NULL,
                   json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
                   "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
+    return 0;
+}
+
+/* ---- heimr.chase: chasing on fatigue (001:300-306) ----
+ *
+ * /enc/ability is the terrain's ability the GM picked (001:302 "the GM decides what attribute or
+ * ability to roll"); /enc/target_side names the chased; every other combatant chases. Each
+ * chaser keeps its public `distance` in squares (001:302 "The grid should be used to keep track
+ * of the distance"). The order is the target, then the chasers in the order they joined; each
+ * takes its turn with `run` (001:302 "Characters take turns rolling"). The target's latest roll
+ * (in `priv`: an NPC's is the GM's) is what a chaser's roll is compared with. /enc/offer holds a
+ * terrain decision the GM offers the target (001:306).
+ */
+
+static int chase_is_target(rules_enc *e, const char *cid)
+{
+    const char *ts = json_string_value(json_object_get(e->enc, "target_side"));
+    return ts && strcmp(rules_enc_side(e, cid), ts) == 0;
+}
+
+static const char *chase_target(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (chase_is_target(e, cid))
+            return cid;
+    return NULL;
+}
+
+static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    (void)err;
+    json_object_set_new(e->enc, "ability", json_string(rules_arg_str(o, "ability")));
+    json_object_set_new(e->enc, "target_side", json_string(rules_arg_str(o, "target_side")));
+    json_object_set_new(e->enc, "distance", json_integer(rules_arg_int(o, "distance")));
+    json_object_set_new(e->enc, "turn_seconds", json_integer(TURN_SECONDS));
+    return 0;
+}
+
+/* Joins as heimr.combat does (stats, abilities, fatigue), before the chase begins; a chaser
+ * starts at the GM's distance. */
+static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    if (rules_enc_round(e) > 0)
+        return rules_enc_rule(err, "the chase is under way: everyone joins before it begins");
+    int rc = heimr_join(e, cid, sheet, err);
+    if (rc)
+        return rc;
+    if (chase_is_target(e, cid)) {
+        const char *t = chase_target(e);
+        if (t && strcmp(t, cid) != 0)
+            return rules_enc_rule(err,
+                                  "the chase has one target (%s); chase another with a new "
+                                  "chase",
+                                  rules_enc_name(e, t));
+    } else {
+        json_object_set_new(rules_enc_combatant(e, cid), "distance",
+                            json_integer(json_integer_value(json_object_get(e->enc, "distance"))));
+    }
+    return 0;
+}
+
+static int chase_begin(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (rules_enc_round(e) > 0)
+        return rules_enc_rule(err, "the chase is under way");
+    const char *t = chase_target(e), *cid;
+    if (!t)
+        return rules_enc_rule(err, "nobody of the %s is in the chase: add the target first",
+                              json_string_value(json_object_get(e->enc, "target_side")));
+    json_t *order = json_array();
+    json_array_append_new(order, json_string(t));
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (!chase_is_target(e, cid))
+            json_array_append_new(order, json_string(cid));
+    if (json_array_size(order) < 2) {
+        json_decref(order);
+        return rules_enc_rule(err, "nobody chases %s yet: add a chaser", rules_enc_name(e, t));
+    }
+    json_object_set_new(e->enc, "order", order);
+    rules_enc_begin_round(e);
+    rules_enc_log(e, "begin", NULL, NULL,
+                  "The chase begins on %s: %s runs first, then the chasers in turn (001:302)",
+                  json_string_value(json_object_get(e->enc, "ability")), rules_enc_name(e, t));
+    return 0;
+}
+
+static int chase_run(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *t = chase_target(e);
+    const char *ability = json_string_value(json_object_get(e->enc, "ability"));
+    spec s;
+    int rc = spec_resolve(e, me, ability, NULL, rules_arg_given(a, "c"), rules_arg_int(a, "c"),
+                          rules_arg_int(a, "p"), &s, err);
+    if (rc)
+        return rc;
+    int target = strcmp(me, t) == 0;
+    if (!target && !json_is_integer(json_object_get(priv(e, t), "chase_roll")))
+        return rules_enc_rule(err, "%s has not run yet: the target rolls first (001:302)",
+                              rules_enc_name(e, t));
+    heimr_roll r;
+    if ((rc = heimr_challenge_roll(s.c, s.p, e->rng, &r, err)))
+        return rc;
+    /* 001:304 every roll of the chase checks fatigue, and fatigue only rises (no breather):
+     * 001:284 the roll before potential must reach it, 001:286 a d6 below it raises it */
+    int f = rules_enc_stat(e, me, "fatigue", 1);
+    int ok = heimr_fatigue_passes(&r, f), after = heimr_fatigue_after(f, r.d6);
+    rules_enc_stat_set(e, me, "fatigue", after);
+    char pub[200], own[160];
+    snprintf(own, sizeof own, ": %s %d (fatigue %d → %d)", s.ability, r.result, f, after);
+    json_t *dice = json_array(), *res = roll_json(&r);
+    roll_dice(dice, &r, NULL);
+    json_object_set_new(res, "fatigue_before", json_integer(f));
+    json_object_set_new(res, "fatigue_after", json_integer(after));
+    const char *name = rules_enc_name(e, me), *tn = rules_enc_name(e, t);
+    if (!ok) {
+        /* 001:304 "If this is the target, this means the chaser will reach the target. If this
+         * is the chaser, this means the target has escaped." */
+        if (target) {
+            snprintf(pub, sizeof pub, "%s runs out of breath: the chasers reach them (001:304)",
+                     name);
+            rules_enc_set_out(e, t, "caught");
+        } else {
+            snprintf(pub, sizeof pub, "%s runs out of breath and drops out: %s got away (001:304)",
+                     name, tn);
+            rules_enc_set_out(e, me, "shaken off");
+        }
+    } else if (target) {
+        json_object_set_new(priv(e, t), "chase_roll", json_integer(r.result));
+        snprintf(pub, sizeof pub, "%s runs on (001:302)", name);
+    } else {
+        /* 001:302 three or more higher: one square closer; three or more lower: the target one
+         * square further; the move that would pass the target is an action against it */
+        int diff = r.result - (int)json_integer_value(json_object_get(priv(e, t), "chase_roll"));
+        int d = (int)json_integer_value(json_object_get(rules_enc_combatant(e, me), "distance"));
+        if (diff >= 3 && d <= 1) {
+            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(0));
+            snprintf(pub, sizeof pub,
+                     "%s catches up with %s and may act against them instead of running past "
+                     "(001:302)",
+                     name, tn);
+        } else if (diff >= 3) {
+            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(d - 1));
+            snprintf(pub, sizeof pub, "%s gains a square on %s: %d left (001:302)", name, tn,
+                     d - 1);
+        } else if (diff <= -3) {
+            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(d + 1));
+            snprintf(pub, sizeof pub, "%s falls a square behind %s: %d (001:302)", name, tn, d + 1);
+        } else {
+            snprintf(pub, sizeof pub, "%s keeps pace with %s: %d squares (001:302)", name, tn, d);
+        }
+    }
+    rules_enc_entry *x = log_begin(e, "run", pub);
+    log_own(e, x, me, dice, res, own);
+    rules_enc_entry_end(x);
+    int alive = 0;
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        alive += !rules_enc_is_out(e, cid) && !chase_is_target(e, cid);
+    if (!rules_enc_is_out(e, t) && alive == 0) {
+        rules_enc_set_out(e, t, "escaped");
+        rules_enc_log(e, "escape", NULL, NULL, "%s escapes: nobody chases them any more (001:304)",
+                      tn);
+    }
+    if (!rules_enc_is_out(e, t))
+        rules_enc_advance(e);
+    return 0;
+}
+
+/* The GM offers the target a terrain decision (001:306): another ability to roll. */
+static int chase_offer(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *ab = rules_arg_str(a, "ability");
+    json_object_set_new(e->enc, "offer", json_string(ab));
+    rules_enc_log(e, "offer", NULL, NULL, "The GM offers %s other ground: %s (001:306)",
+                  rules_enc_name(e, chase_target(e)), ab);
+    return 0;
+}
+
+/* The target takes (or turns down) the terrain the GM offered (001:306). */
+static int chase_choose(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *offer = json_string_value(json_object_get(e->enc, "offer"));
+    if (!chase_is_target(e, e->actor))
+        return rules_enc_rule(err, "only the one being chased chooses the terrain (001:306)");
+    if (!offer)
+        return rules_enc_rule(err, "the GM has offered no other terrain (001:306)");
+    char ab[64];
+    snprintf(ab, sizeof ab, "%s", offer);
+    json_object_del(e->enc, "offer");
+    if (rules_arg_int(a, "take")) {
+        json_object_set_new(e->enc, "ability", json_string(ab));
+        rules_enc_log(e, "choose", NULL, NULL,
+                      "%s takes to new ground: the chase rolls %s now "
+                      "(001:306)",
+                      rules_enc_name(e, e->actor), ab);
+    } else {
+        rules_enc_log(e, "choose", NULL, NULL, "%s keeps to the ground they are on (001:306)",
+                      rules_enc_name(e, e->actor));
+    }
     return 0;
 }
 
@@ -1556,7 +1807,58 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
+ * of the sheet (rules/heimr/heimr.c). */
+static const rules_enc_field HEIMR_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/hp_max", RULES_PARAM_INT, 1, 100, "maximum hit points"},
+    {"stats/willpower", RULES_PARAM_INT, 0, 50, "willpower"},
+    {"stats/willpower_max", RULES_PARAM_INT, 0, 50, "maximum willpower"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* The chase's own: the terrain's ability (001:302) and each chaser's squares to the target. */
+static const rules_enc_field HEIMR_CHASE_EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {"/enc/ability", RULES_PARAM_STRING, 1, 60, "the terrain's ability"},
+    {"/enc/combatants/*/distance", RULES_PARAM_INT, 0, 40, "squares to the target"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, willpower, fatigue and injuries land on the sheets (server/ops_enc.c write_back). */
+static const rules_param P_CHASE_START[] = {
+    {"ability", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED,
+     "the terrain's ability (Agility, Athletics, Swimming...)"},
+    {"target_side", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "the side being chased"},
+    {"distance", RULES_PARAM_INT, 1, 20, 3, 0, "squares between them at the start (default 3)"},
+    {0},
+};
+static const rules_param P_RUN[] = {
+    {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency (an NPC without the ability)"},
+    {"p", RULES_PARAM_INT, -20, 40, 0, 0, "potential (with c)"},
+    {0},
+};
+static const rules_param P_OFFER[] = {
+    {"ability", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the other ground's ability"},
+    {0},
+};
+static const rules_param P_CHOOSE[] = {
+    {"take", RULES_PARAM_BOOL, 0, 1, 1, 0, "take the ground offered (1) or not (0)"},
+    {0},
+};
+
+static const rules_enc_action CHASE_ACTIONS[] = {
+    {"begin", "Begin the chase", RULES_ENC_GM, P_NONE, chase_begin, "001:302"},
+    {"run", "Run", RULES_ENC_TURN, P_RUN, chase_run, "001:302-304"},
+    {"offer", "Offer a terrain", RULES_ENC_GM, P_OFFER, chase_offer, "001:306"},
+    {"choose", "Choose the terrain", RULES_ENC_OWNER, P_CHOOSE, chase_choose, "001:306"},
+    {0},
+};
+
 static const char *const SHEET_STATS[] = {"hp",      "hp_max",   "willpower", "willpower_max",
                                           "fatigue", "injuries", NULL};
 
@@ -1569,6 +1871,21 @@ const rules_module rules_module_heimr_combat = {
     .join = heimr_join,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_EDITABLE,
 };
 
-const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat, NULL};
+const rules_module rules_module_heimr_chase = {
+    .id = "heimr.chase",
+    .system = "heimr",
+    .name = "Chase",
+    .cite = "001:300-306",
+    .options = P_CHASE_START,
+    .start = chase_start,
+    .join = chase_join,
+    .actions = CHASE_ACTIONS,
+    .sheet_stats = SHEET_STATS,
+    .editable = HEIMR_CHASE_EDITABLE,
+};
+
+const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat,
+                                                   &rules_module_heimr_chase, NULL};

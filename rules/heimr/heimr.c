@@ -26,6 +26,29 @@ int heimr_challenge_roll(int c, int p, rules_rng *rng, heimr_roll *out, tb_err *
     out->n10 = n10;
     for (int i = 0; i < n10; i++)
         out->d10[i] = rules_rng_die(rng, 10);
+    heimr_roll_eval(out);
+    return 0;
+}
+
+int heimr_roll_recast(heimr_roll *r, int c, rules_rng *rng, tb_err *err)
+{
+    int n10 = abs(c);
+    if (n10 > HEIMR_MAX_C)
+        return tb_fail(err, TB_BAD_REQUEST, "heimr: consistency %d is beyond -%d..%d", c,
+                       HEIMR_MAX_C, HEIMR_MAX_C);
+    /* the dice already rolled stay; only missing d10s are rolled */
+    for (int i = r->n10; i < n10; i++)
+        r->d10[i] = rules_rng_die(rng, 10);
+    r->n10 = n10;
+    r->c = c;
+    heimr_roll_eval(r);
+    return 0;
+}
+
+void heimr_roll_eval(heimr_roll *out)
+{
+    int c = out->c, n10 = out->n10;
+    out->bonus = out->penalty = 0;
     out->die = out->d6;
     if (c > 0) {
         /* 001:73,79 highest die of (1d6, Cd10); 001:75 "the bonus is the number of dice with
@@ -50,8 +73,7 @@ int heimr_challenge_roll(int c, int p, rules_rng *rng, heimr_roll *out, tb_err *
     }
     /* 001:80 "if (C) is zero: 1d6 + (P) = result"; 001:75 "Then add the potential" */
     out->before_potential = out->die + out->bonus - out->penalty;
-    out->result = out->before_potential + p;
-    return 0;
+    out->result = out->before_potential + out->p;
 }
 
 void heimr_roll_kept(const heimr_roll *r, unsigned char *kept)
@@ -661,7 +683,7 @@ static json_t *heimr_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const heimr_modules[] = {"heimr.combat", NULL};
+static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", NULL};
 
 const rules_system rules_system_heimr = {
     .id = "heimr",

@@ -32,6 +32,18 @@ typedef struct heimr_roll {
  * TB_BAD_REQUEST when |c| is too large. */
 int heimr_challenge_roll(int c, int p, rules_rng *rng, heimr_roll *out, tb_err *err);
 
+/* Computes die, bonus, penalty, before_potential and result of *out from its c, p, d6, n10 and
+ * d10s (n10 == |c|), as heimr_challenge_roll does after rolling. */
+void heimr_roll_eval(heimr_roll *out);
+
+/*
+ * A roll already made, read again at consistency c (a penalty that arrived, or went, after it
+ * was rolled: 001:326, 001:434). The d6 and the first |c| d10s in roll order are kept; d10s
+ * missing are rolled from rng (borrowed); the rest are dropped. TB_BAD_REQUEST when |c| is too
+ * large (nothing changed).
+ */
+int heimr_roll_recast(heimr_roll *r, int c, rules_rng *rng, tb_err *err);
+
 /* Which of the roll's dice count toward the result: kept[0] is the d6, kept[1+i] d10[i]. */
 void heimr_roll_kept(const heimr_roll *r, unsigned char *kept);
 

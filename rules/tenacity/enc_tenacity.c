@@ -104,6 +104,20 @@ static void tag_last(json_t *dice, const char *role, const char *cid)
     json_object_set_new(d, "by", json_string(cid));
 }
 
+int ten_skill_check(rules_enc *e, const char *cid, const char *skill, tb_err *err)
+{
+    json_t *skills = skills_of(e, cid);
+    if (!skills)
+        return 0; /* a sheetless NPC rolls its challenge dice for any skill */
+    if (!skill || strcmp(skill, "-") == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "name the skill %s rolls (parameter 'skill')",
+                       rules_enc_name(e, cid));
+    if (!json_is_array(json_object_get(skills, skill)))
+        return tb_fail(err, TB_BAD_REQUEST, "%s has no skill '%.40s' on the sheet",
+                       rules_enc_name(e, cid), skill);
+    return 0;
+}
+
 int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
              json_t *dice, ten_side *s, tb_err *err)
 {
@@ -402,7 +416,33 @@ static int args_int(const rules_args *a, const char *name, int def)
     return def;
 }
 
+/*
+ * The checks of a roll's parameters that do not need the dice (crit, push, push_with), done
+ * before any die so that a refused action draws nothing: `crit` is hero or impact (003:28),
+ * `push_with` names spin, tenacity or negative (003:31-37) and needs `push`. Sets *push to the
+ * TENACITY_PUSH_* resources allowed (0 without a push). Returns 0 or TB_BAD_REQUEST.
+ */
+static int params_before_dice(const rules_args *a, int *push, tb_err *err)
+{
+    const char *crit = args_str(a, "crit"), *with = args_str(a, "push_with");
+    *push = 0;
+    if (crit && strcmp(crit, "hero") != 0 && strcmp(crit, "impact") != 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "crit: '%.20s' is not a choice: a natural 10 adds a hero die (hero) or an "
+                       "impact die (impact)",
+                       crit);
+    int allowed = tenacity_push_resource(with);
+    if (!allowed)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "push_with: '%.20s' is not a resource: spin, tenacity or negative", with);
+    if (with && !args_int(a, "push", 0))
+        return tb_fail(err, TB_BAD_REQUEST, "push_with: only with push");
+    *push = args_int(a, "push", 0) ? allowed : 0;
+    return 0;
+}
+
 /* Spin from the actor's roll (003:30, 003:95) and a push (003:34-37): applied to the stats. */
+/* `push`: the TENACITY_PUSH_* resources the player lets the push spend (0: no push). */
 static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int push, ten_log *l)
 {
     if (!s->hero)
@@ -411,7 +451,7 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
         tenacity_push p;
         int gain = tenacity_spin_gain(&s->r, 0, 1);
         int spin = ten_spin(e, s->cid), tn = rules_enc_stat(e, s->cid, "tenacity", 0);
-        if (tenacity_push_plan(def - s->total + 1, spin, tn, gain, &p) == 0) {
+        if (tenacity_push_plan_with(def - s->total + 1, spin, tn, gain, push, &p) == 0) {
             ten_spin_add(e, s->cid, -p.spin - p.negative);
             rules_enc_stat_set(e, s->cid, "tenacity", tn - p.tenacity);
             s->total += p.spin + p.tenacity + p.negative;
@@ -455,9 +495,15 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
                                    skill" */
     /* 003:117 full defence: "an advantage die to all of your defense rolls" */
     int def_adv = args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive");
+    /* the parameters are sound and both skills exist before the first die: a refused contest
+     * draws nothing (and its acceptance never depends on the dice) */
+    int push, rc = params_before_dice(a, &push, err);
+    if (rc || (rc = ten_skill_check(e, actor, skill, err)) ||
+        (rc = ten_skill_check(e, target, def_skill, err)))
+        return rc;
     json_t *ad = json_array(), *dd = json_array();
-    int rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
-                      "attack", ad, &c->atk, err);
+    rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
+                  "attack", ad, &c->atk, err);
     if (!rc)
         rc = ten_roll(e, target, def_skill, def_adv, args_int(a, "def_bonus", 0), "defence", dd,
                       &c->def, err);
@@ -473,11 +519,6 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
         const char *crit = args_str(a, "crit");
         int hero = crit ? strcmp(crit, "hero") == 0
                         : !tenacity_beats(c->atk.total, c->def.total); /* reading 2 */
-        if (crit && strcmp(crit, "hero") != 0 && strcmp(crit, "impact") != 0) {
-            json_decref(ad);
-            json_decref(dd);
-            return tb_fail(err, TB_BAD_REQUEST, "'crit' is hero or impact (003:28)");
-        }
         if (hero)
             extra_hero(e, &c->atk, ad);
         snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
@@ -485,7 +526,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
-    spin_and_push(e, &c->atk, c->def.total, &c->success, args_int(a, "push", 0), l);
+    spin_and_push(e, &c->atk, c->def.total, &c->success, push, l);
     /* 003:95 spin only on one's own action: a defence gets only a fumble's negative spin */
     if (c->def.hero && c->def.r.fumble)
         ten_spin_add(e, target, -1);
@@ -859,6 +900,11 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     } else {
         /* against "challenge dice as assigned by the narrator": the GM's roll stays hidden */
         memset(&c, 0, sizeof c);
+        int push;
+        if ((rc = params_before_dice(a, &push, err))) {
+            log_drop(&l);
+            return rc;
+        }
         json_t *ad = json_array(), *cd = json_array();
         rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + edge, args_int(a, "bonus", 0),
                       "advantage", ad, &c.atk, err);
@@ -881,7 +927,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
             snprintf(c.took, sizeof c.took, "%s", hero ? "hero" : "impact");
         }
         c.success = tenacity_beats(c.atk.total, ch);
-        spin_and_push(e, &c.atk, ch, &c.success, args_int(a, "push", 0), &l);
+        spin_and_push(e, &c.atk, ch, &c.success, push, &l);
         if (c.success)
             c.impact = roll_impact(e, &c.atk, strcmp(c.took, "impact") == 0, 0, ad);
         log_side(e, &l, ad, actor, "total", c.atk.total);
@@ -1079,7 +1125,7 @@ static int act_coup(rules_enc *e, const rules_args *a, tb_err *err)
         ten_bring(e, target);
         return done(e, 0);
     }
-    if (strcmp(json_string_value(json_object_get(coup, "target")), target) != 0)
+    if (!rules_enc_streq(json_string_value(json_object_get(coup, "target")), target))
         return rules_enc_rule(
             err, "%s's coup de grâce is on %s", rules_enc_name(e, actor),
             rules_enc_name(e, json_string_value(json_object_get(coup, "target"))));
@@ -1231,8 +1277,10 @@ static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
     {"adv", RULES_PARAM_INT, 0, 5, 0, 0, "advantage dice"},                                        \
         {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "bonus to the result"},                          \
         {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact (003:28)"},           \
+        {"push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"},  \
     {                                                                                              \
-        "push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin/10acity/negative spin"     \
+        "push_with", RULES_PARAM_STRING, 1, 10, 0, 0,                                              \
+            "what pays the push: spin, tenacity or negative (default: the cheapest first)"         \
     }
 #define P_DEF                                                                                      \
     {"def_skill", RULES_PARAM_STRING, 1, 60, 0, 0, "defender's skill (Reaction)"},                 \
@@ -1340,6 +1388,27 @@ static const rules_param OPTIONS[] = {
     {0},
 };
 
+/* ---- what the GM may set ---- */
+
+/* What the GM adjusts mid-scene: the Stress and Wounds tracks (003:66), 10acity points (003:93),
+ * Spin (003:37: at most 10 negative) and Unconscious (003:106), in the ranges of the sheet, and
+ * a sheetless NPC's card. */
+static const rules_enc_field TENACITY_EDITABLE[] = {
+    {"stats/stress/current", RULES_PARAM_INT, 0, 999, "stress"},
+    {"stats/stress/max", RULES_PARAM_INT, 0, 999, "maximum stress"},
+    {"stats/wounds/current", RULES_PARAM_INT, 0, 999, "wounds"},
+    {"stats/wounds/max", RULES_PARAM_INT, 0, 999, "maximum wounds"},
+    {"stats/tenacity", RULES_PARAM_INT, 0, 99, "10acity points"},
+    {"stats/spin", RULES_PARAM_INT, -TENACITY_NEGATIVE_SPIN_MAX, 99, "spin"},
+    {"stats/unconscious", RULES_PARAM_BOOL, 0, 1, "unconsciousness"},
+    /* a sheetless NPC's card (003:13-14; RULES.md, tenacity encounters) */
+    {"stats/challenge_dice", RULES_PARAM_INT, 0, 20, "challenge dice"},
+    {"stats/challenge_bonus", RULES_PARAM_INT, -20, 20, "challenge bonus"},
+    {"stats/impact_dice", RULES_PARAM_INT, 0, 10, "impact dice"},
+    {"stats/impact_bonus", RULES_PARAM_INT, -20, 20, "impact bonus"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
 static const char *const SHEET_STATS[] = {"stress",      "wounds",     "tenacity", "spin",
                                           "unconscious", "conditions", NULL};
@@ -1368,6 +1437,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .end = end_encounter,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
+    .editable = TENACITY_EDITABLE,
 };
 
 const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight, NULL};

@@ -75,6 +75,9 @@ typedef struct ten_side {
     int ibonus; /* the skill's equipment impact bonus (003:12) */
 } ten_side;
 
+/* 0 when cid can roll skill (it is on its sheet; a sheetless NPC rolls any), else TB_BAD_REQUEST
+ * naming it: what ten_roll checks, for callers that must check every side before any die. */
+int ten_skill_check(rules_enc *e, const char *cid, const char *skill, tb_err *err);
 /* Rolls cid's skill with adv extra dice and bonus (minus a matching hinder penalty, 003:99);
  * every die goes to `dice` tagged with role and cid. TB_BAD_REQUEST when cid has no such skill. */
 int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,

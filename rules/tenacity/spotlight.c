@@ -25,7 +25,7 @@ int ten_has(const json_t *list, const char *cid)
     size_t i;
     json_t *v;
     json_array_foreach(list, i, v) if (json_string_value(v) &&
-                                       strcmp(json_string_value(v), cid) == 0) return 1;
+                                       rules_enc_streq(json_string_value(v), cid)) return 1;
     return 0;
 }
 
@@ -39,7 +39,7 @@ void ten_drop(json_t *list, const char *cid)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) if (strcmp(json_string_value(v), cid) == 0)
+    json_array_foreach(list, i, v) if (rules_enc_streq(json_string_value(v), cid))
     {
         json_array_remove(list, i);
         return;
@@ -141,7 +141,7 @@ static void set_groups(rules_enc *e, const char *first)
         size_t k;
         json_t *v;
         int seen = 0;
-        json_array_foreach(groups, k, v) seen |= strcmp(json_string_value(v), side) == 0;
+        json_array_foreach(groups, k, v) seen |= rules_enc_streq(json_string_value(v), side);
         if (!seen)
             json_array_append_new(groups, json_string(side));
     }
@@ -285,6 +285,10 @@ int ten_act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
     rules_rank rank[MAXC];
     int n = 0;
     const char *cid;
+    /* every combatant can roll the skill before anyone rolls: a refusal draws no die */
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (present(e, cid) && ten_skill_check(e, cid, skill, err))
+            return err->code;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)) && n < MAXC; i++) {
         if (!present(e, cid))
             continue;

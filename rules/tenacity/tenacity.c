@@ -72,18 +72,43 @@ int tenacity_spin_gain(const tenacity_roll *r, int failed, int action)
 
 int tenacity_push_plan(int needed, int spin, int tenacity, int gain, tenacity_push *out)
 {
+    return tenacity_push_plan_with(needed, spin, tenacity, gain, TENACITY_PUSH_ANY, out);
+}
+
+int tenacity_push_resource(const char *name)
+{
+    if (!name)
+        return TENACITY_PUSH_ANY;
+    if (strcmp(name, "spin") == 0)
+        return TENACITY_PUSH_SPIN;
+    if (strcmp(name, "tenacity") == 0)
+        return TENACITY_PUSH_TENACITY;
+    if (strcmp(name, "negative") == 0)
+        return TENACITY_PUSH_NEGATIVE;
+    return 0;
+}
+
+int tenacity_push_plan_with(int needed, int spin, int tenacity, int gain, int allowed,
+                            tenacity_push *out)
+{
     memset(out, 0, sizeof *out);
     if (needed <= 0)
         return 0;
+    /* 003:31-37 the player picks what pays: a resource not allowed counts as none left */
+    int spendable_spin = (allowed & TENACITY_PUSH_SPIN) ? spin : 0;
+    if (!(allowed & TENACITY_PUSH_TENACITY))
+        tenacity = 0;
     /* 003:36 "spend 10acity Points or Spin to gain a +1 to your result"; 003:38 "you cannot benefit
      * from Spin until your negative Spin is removed". Spin first: it is lost after the encounter
      * (003:94). */
     int s = spin;
-    int use_spin = s > 0 ? (s < needed ? s : needed) : 0;
+    int use_spin = spendable_spin > 0 ? (spendable_spin < needed ? spendable_spin : needed) : 0;
     int left = needed - use_spin;
     s -= use_spin;
     int use_ten = tenacity > 0 ? (tenacity < left ? tenacity : left) : 0;
     left -= use_ten;
+    if (left > 0 && !(allowed & TENACITY_PUSH_NEGATIVE))
+        return -1; /* negative spin not allowed: nothing is spent */
     /* 003:37 "You may take as much Negative Spin as necessary ... you can never have more than 10
      * points of negative spin": the spin after this roll stays >= -10. */
     int room = s + gain + TENACITY_NEGATIVE_SPIN_MAX;

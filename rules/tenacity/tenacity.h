@@ -73,6 +73,26 @@ typedef struct tenacity_push {
  */
 int tenacity_push_plan(int needed, int spin, int tenacity, int gain, tenacity_push *out);
 
+/* The resources a player lets a push spend (003:31-37: the player chooses among them). */
+enum {
+    TENACITY_PUSH_SPIN = 1,
+    TENACITY_PUSH_TENACITY = 2,
+    TENACITY_PUSH_NEGATIVE = 4,
+    TENACITY_PUSH_ANY = 7,
+};
+
+/*
+ * tenacity_push_plan restricted to the resources in `allowed` (TENACITY_PUSH_* bits), in the
+ * same order (spin, 10acity, negative spin). Same returns: 0 and *out filled, or -1 when the
+ * allowed resources cannot reach `needed` (nothing is to be spent).
+ */
+int tenacity_push_plan_with(int needed, int spin, int tenacity, int gain, int allowed,
+                            tenacity_push *out);
+
+/* The TENACITY_PUSH_* bit of a resource's name ("spin", "tenacity", "negative"), ANY for NULL,
+ * 0 for an unknown name. */
+int tenacity_push_resource(const char *name);
+
 /* Create an advantage: 1 spin per 2 impact, at least 1 (003:46, 003:67). */
 int tenacity_advantage_spin(int impact);
 /* Recovery needed to heal the next wound: 5 x current wounds (003:74). */

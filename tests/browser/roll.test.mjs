@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
+import { plain } from '../../web-static/js/words.js';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
@@ -262,7 +263,7 @@ describe('browser: join, roll, secret roll, reload, kill -9 and resume', () => {
       parsed(playerRec.received).find((m) => m.t === 'nack' && m.id === cmd.id),
     );
     await player.locator('#roll-error').waitFor({ state: 'visible' });
-    assert.equal(await player.locator('#roll-error-text').textContent(), nack.message);
+    assert.equal(await player.locator('#roll-error-text').textContent(), plain(nack.message)); // in plain words (issue 15)
     assert.match(await player.locator('#roll-error-title').textContent(), /banana/);
     await player.locator('#roll-error-close').click();
     assert.equal(await player.locator('#roll-error').isVisible(), false);

@@ -290,7 +290,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     for (const who of ['ann', 'bo']) {
       const row = page[who].locator('#revealed .kv');
       await row.first().waitFor();
-      assert.match(await page[who].locator('#revealed').textContent(), /villain.*butler did it/);
+      assert.match(await page[who].locator('#revealed').textContent(), /Villain.*butler did it/ /* shown by name, not as a path (issue 15) */);
     }
     // …and hides it again.
     await gm.locator('.note[data-key="villain"] .note-hide').click();
@@ -327,8 +327,14 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await gm.locator('#enc-add-name').fill('Goblin');
     const foe = await doing(rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-npc"]').click());
     assert.equal(foe.reply.t, 'ack', JSON.stringify(foe.reply));
-    await gm.locator('#enc [data-action="initiative"]').click();
-    const init = await doing(rec.gm, 'enc.act', () => gm.locator('#enc form.enc-form button[type=submit]').click());
+    // An action with nothing to ask runs on one tap; one with questions opens its form.
+    const tap = async (p, r, action) => {
+      const b = p.locator(`#enc [data-action="${action}"]`);
+      if (await b.evaluate((el) => el.classList.contains('one-tap'))) return doing(r, 'enc.act', () => b.click());
+      await b.click();
+      return doing(r, 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+    };
+    const init = await tap(gm, rec.gm, 'initiative');
     assert.equal(init.reply.t, 'ack', JSON.stringify(init.reply));
     // Turns until each player has acted: a player attacks the goblin and ends the turn; the GM
     // ends the goblin's turns.
@@ -344,10 +350,9 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
       const cur = await waitFor('a current combatant', current);
       const who = Object.keys(seat).find((k) => seat[k] === cur.seat);
       if (!who) {
-        await gm.locator('#enc [data-action="end"]').click();
-        await gm.locator('#enc-actor').selectOption(cur.id);
-        const r = await doing(rec.gm, 'enc.act', () => gm.locator('#enc form.enc-form button[type=submit]').click());
+        const r = await tap(gm, rec.gm, 'end');
         assert.equal(r.reply.t, 'ack', JSON.stringify(r.reply));
+        assert.equal(r.cmd.args.actor, cur.id, 'the GM ends the turn of whoever has it');
       } else {
         const p = page[who];
         // It is this player's turn: their page shows the turn actions, the others' do not.
@@ -357,13 +362,15 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
         assert.equal(await page[other].locator('#enc [data-action="attack"]').count(), 0, `${other} cannot act on ${who}'s turn`);
         // Ann (Sylla has a bow) attacks the goblin; Bo (no weapon on his sheet) moves.
         const action = who === 'ann' ? 'attack' : 'move';
-        await p.locator(`#enc [data-action="${action}"]`).click();
-        if (action === 'attack') await p.locator('#enc form.enc-form select[name="target"]').selectOption({ label: 'Goblin' });
-        const act = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+        let act;
+        if (action === 'attack') {
+          await p.locator(`#enc [data-action="${action}"]`).click();
+          await p.locator('#enc form.enc-form select[name="target"]').selectOption({ label: 'Goblin' });
+          act = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+        } else act = await tap(p, rec[who], action);
         assert.equal(act.reply.t, 'ack', JSON.stringify(act.reply));
         assert.equal(act.cmd.args.action, action);
-        await p.locator('#enc [data-action="end"]').click();
-        const end = await doing(rec[who], 'enc.act', () => p.locator('#enc form.enc-form button[type=submit]').click());
+        const end = await tap(p, rec[who], 'end');
         assert.equal(end.reply.t, 'ack', JSON.stringify(end.reply));
         acted.add(who);
       }
@@ -375,7 +382,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
   it('Ann reloads mid-encounter and resumes in place', STEP, async () => {
     const ann = page.ann;
     const token = await ann.evaluate(() => localStorage.getItem('tabled.token'));
-    const encView = () => ann.locator('#enc').evaluate((el) => Array.from(el.children).filter((c) => !c.matches('.enc-note, .error-box')).map((c) => c.textContent).join('|'));
+    const encView = () => ann.locator('#enc').evaluate((el) => Array.from(el.children).filter((c) => !c.matches('.enc-note, .error-box, .result-box')).map((c) => c.textContent).join('|'));
     const before = await encView();
     await ann.reload();
     await waitConnected(ann);
@@ -398,6 +405,14 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await page.bo.locator('#roll-expr').press('Enter');
     await page.bo.locator('#pending li').first().waitFor();
     assert.match(await page.bo.locator('#pending').textContent(), /waiting for the connection/);
+    // Ann rolls a check from her sheet while the server is down (issue 15 item 8): the sheet
+    // button and the check form stay usable; the check is queued and sent once after the resume.
+    const checksBefore = new Set(parsed(rec.ann.sent).filter((m) => m.t === 'cmd' && m.op === 'roll.check').map((m) => m.id));
+    const qc = page.ann.locator('.char-list.mine button.qc').first();
+    assert.equal(await qc.isDisabled(), false, 'a sheet button is disabled while reconnecting');
+    await qc.click();
+    assert.equal(await page.ann.locator('#check-submit').isDisabled(), false, 'the check form is disabled while reconnecting');
+    await page.ann.locator('#check-submit').click();
     server = await startServer({ port: server.port, dir: server.dir });
     for (const who of ['gm', 'ann', 'bo']) await waitConnected(page[who], 30000);
     const { cmd, reply } = await replyOf(rec.bo, 'roll', (m) => m.args.expr === '3d6', 20000);
@@ -410,6 +425,10 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
       assert.ok((await page[who].evaluate(() => window.tabled.conn.seq)) >= seqBefore);
       await page[who].locator('#enc .enc-card').first().waitFor();
     }
+    const offlineCheck = await replyOf(rec.ann, 'roll.check', (m) => !checksBefore.has(m.id), 20000);
+    assert.equal(offlineCheck.reply.t, 'ack', JSON.stringify(offlineCheck.reply));
+    await page.ann.locator(`.result-box[data-seq="${offlineCheck.reply.seq}"]`).waitFor();
+    assert.equal(new Set(parsed(rec.ann.sent).filter((m) => m.t === 'cmd' && m.op === 'roll.check' && !checksBefore.has(m.id)).map((m) => m.id)).size, 1, 'the offline check was one command');
     const sends = parsed(rec.bo.sent).filter((m) => m.t === 'cmd' && m.id === cmd.id);
     assert.ok(sends.length >= 1);
     assert.equal(new Set(sends.map((m) => JSON.stringify(m))).size, 1, 'every send of it carried the same id and args');

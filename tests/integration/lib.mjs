@@ -48,13 +48,18 @@ const LEAK_RE = /ERROR: LeakSanitizer/;
 // The server process
 // ---------------------------------------------------------------------------------------------
 
-/** Parses the start-up banner. Returns null until it is complete. */
-function parseBanner(lines) {
+/** Parses the start-up banner. Returns null until it is complete. With more than one campaign
+ * the banner shows the first one's links and a summary ("N more campaigns: ..."); `links` is then
+ * the output of `tabled links --db` (every campaign's links, issue 15 item 10). */
+function parseBanner(lines, links = null) {
   const text = lines.join('\n');
-  if (!/^Open the GM link/m.test(text)) return null;
+  if (!/^Open the console link/m.test(text)) return null;
   const listen = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(text);
   const host = /^host token: (\S+)$/m.exec(text);
   if (!listen || !host) return null;
+  const more = /^(\d+) more campaigns: /m.exec(text);
+  if (more && links === null) return { more: Number(more[1]), dbPath: listen[3] };
+  if (links !== null) lines = links.split('\n');
   const campaigns = [];
   let cur = null;
   for (const l of lines) {
@@ -140,7 +145,8 @@ export class Server {
         const parts = partial.split('\n');
         partial = parts.pop();
         lines.push(...parts);
-        const b = parseBanner(lines);
+        let b = parseBanner(lines);
+        if (b && b.more) b = parseBanner(lines, execFileSync(BIN, ['links', '--db', b.dbPath], { encoding: 'utf8' }));
         if (b && !this.bannerDone) {
           this.bannerDone = true;
           clearTimeout(timer);

@@ -396,6 +396,32 @@ END_TEST
 
 /* ---- sheets ---- */
 
+/* A sheet saved by the version before issue 16 (no heat, no resources) still validates and
+ * reads them as 0; the new fields are checked like the others. */
+START_TEST(a_sheet_from_before_heat_and_resources_still_works)
+{
+    json_t *old =
+        json_loads("{\"name\":\"Vera\",\"abilities\":{\"muscle\":1,\"fingers\":3,\"brains\":2,"
+                   "\"it\":2},\"skills\":{\"planning\":1},\"reputation\":4,\"foresight\":1}",
+                   0, NULL);
+    ck_assert_ptr_nonnull(old);
+    tb_err err = {0};
+    ck_assert_msg(rules_sheet_validate("cot", old, &err) == 0, "%s", err.msg);
+    json_t *d = rules_sheet_derive("cot", old);
+    json_t *crew = json_object_get(d, "crew");
+    ck_assert_int_eq(ru_ival(crew, "heat"), 0);
+    ck_assert_int_eq(ru_ival(crew, "resources"), 0);
+    ck_assert_int_eq(ru_ival(crew, "reputation"), 4);
+    json_decref(d);
+    json_object_set_new(old, "heat", json_integer(-1));
+    ck_assert_int_ne(rules_sheet_validate("cot", old, &err), 0);
+    json_object_set_new(old, "heat", json_integer(2));
+    json_object_set_new(old, "resources", json_integer(30));
+    ck_assert_msg(rules_sheet_validate("cot", old, &err) == 0, "%s", err.msg);
+    json_decref(old);
+}
+END_TEST
+
 START_TEST(every_sample_character_passes)
 {
     ck_assert_int_ge(ru_assert_every_sample_valid("cot"), 3);
@@ -527,6 +553,7 @@ int main(void)
     suite_add_tcase(s, st);
     TCase *sh = tcase_create("sheets");
     tcase_add_test(sh, every_sample_character_passes);
+    tcase_add_test(sh, a_sheet_from_before_heat_and_resources_still_works);
     tcase_add_test(sh, bad_sheets_fail_with_their_message);
     tcase_add_test(sh, sheet_schema_describes_every_skill_with_its_group);
     suite_add_tcase(s, sh);

@@ -287,7 +287,9 @@ START_TEST(registered_modules_match_the_system_list)
         ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
         ck_assert_str_eq(mod->system, "cot");
     }
-    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(n, 5);
+    ck_assert_ptr_nonnull(rules_module_find("cot.chase"));
+    ck_assert_ptr_nonnull(rules_module_find("cot.heist"));
     ck_assert_ptr_nonnull(rules_module_find("cot.initiative"));
     ck_assert_ptr_nonnull(rules_module_find("cot.warfare"));
     ck_assert_ptr_nonnull(rules_module_find("cot.social"));
@@ -547,7 +549,8 @@ START_TEST(drop_tables_against_training)
     fx_dice(&f, (const int[]){1, 1}, 2);
     fx_add(&f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
     ACT_OK(&f, "gm", NULL, "begin", NULL);
-    char params[160] = "{\"target\":\"e2\"";
+    /* several: the table's column for the allies is that of a Drop on several people (000:119) */
+    char params[160] = "{\"target\":\"e2\",\"several\":true";
     if (c->weapon)
         snprintf(params + strlen(params), sizeof params - strlen(params), ",\"weapon\":\"%s\"",
                  c->weapon);
@@ -605,6 +608,197 @@ START_TEST(drop_needs_an_unaware_target_and_gear)
     refused(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"skill\":\"sneak\"}", TB_BAD_REQUEST,
             "skill");
     refused(&f, "p1", NULL, "alert", "{\"target\":\"e2\"}", TB_FORBIDDEN, "GM");
+    fx_free(&f);
+}
+END_TEST
+
+/* Tommy (crew, Brass knuckles, Hand to Hand 3: 7 dice keep 3) and two guards (Training 7). */
+static void drop_scene(fixture *f, int wounded_guard)
+{
+    fx_start(f, "cot.initiative", NULL);
+    fx_dice(f, (const int[]){6}, 1);
+    fx_add(f, "e1", "Tommy", "crew", "p1", 0, TOMMY);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    fx_dice(f, (const int[]){1, 1}, 2);
+    fx_add(f, "e3", "Guard 2", "guards", "gm", 1, GUARD);
+    if (wounded_guard)
+        rules_enc_cond_add(&f->e, "e2", "wounded", 0, 0);
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+/* 000:119 is about "getting the Drop on multiple people": a failed Drop on a lone guard makes
+ * that guard Aware, not every guard in the encounter. (Before the fix e3 became Aware.) */
+START_TEST(a_failed_drop_on_a_lone_target_alerts_only_the_target)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* 5 vs Training 7: Aware */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "aware"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "aware"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:114 "Wounded and Aware" on a target already Wounded: Dead (000:136 read for the Drop).
+ * (Before the fix the guard stayed Wounded and in the fight.) */
+START_TEST(murder_on_a_wounded_target_kills)
+{
+    fixture f;
+    fx_start(&f, "cot.initiative", NULL);
+    fx_dice(&f, (const int[]){6}, 1);
+    fx_add(&f, "e1", "Thug", "crew", "gm", 1, THUG);
+    fx_dice(&f, (const int[]){1, 1}, 2);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    rules_enc_cond_add(&f.e, "e2", "wounded", 0, 0);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    DICE(&f, 4, 3, 1, 1, 1); /* Murder 7 vs 7: success by 0 */
+    ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Knife\"}");
+    ck_assert_str_eq(out_of(&f, "e2"), "dead");
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(last_log(&f, "drop"), "result"), "outcome")),
+                     "Dead");
+    fx_free(&f);
+}
+END_TEST
+
+/* 000:117: a Conscious and Aware target chooses to Flee, Call for Help or Square Up; the choice
+ * is kept on the combatant; nobody else, and nobody without a pending choice, may choose. */
+START_TEST(the_target_of_a_drop_chooses_flee_help_or_square_up)
+{
+    fixture f;
+    drop_scene(&f, 0);
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    DICE(&f, 2, 2, 1, 1, 1, 1, 1); /* fails: the guard is Aware and conscious */
+    ACT_OK(&f, "p1", "e1", "drop", "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")), "pending");
+    refused(&f, "p1", "e2", "react", "{\"choice\":\"flee\"}", TB_FORBIDDEN, "not your");
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"dance\"}", TB_BAD_REQUEST, "flee");
+    refused(&f, "gm", "e3", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    NO_DICE(&f);
+    ACT_OK(&f, "gm", "e2", "react", "{\"choice\":\"call_for_help\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")),
+                     "call_for_help");
+    ck_assert_ptr_null(strstr(log_text(last_log(&f, "react")), "000:"));
+    refused(&f, "gm", "e2", "react", "{\"choice\":\"flee\"}", TB_RULE, "no choice to make");
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- heists, research, Foresight, schemes (000:174-222) ---- */
+
+static json_t *at(json_t *root, const char *a, const char *b, const char *c)
+{
+    json_t *v = json_object_get(root, a);
+    if (b)
+        v = json_object_get(v, b);
+    if (c)
+        v = json_object_get(v, c);
+    return v;
+}
+
+/* The GM's Spot: a lobby at the edge (a guard, Awareness 7, Training 7), a hidden vault (rating
+ * 12) behind a Vault (score 10); Vera (e1, p1) and Ada (e2, p2) outside. */
+static void spot(fixture *f)
+{
+    fx_start(f, "cot.heist", NULL);
+    fx_add(f, "e1", "Vera", "crew", "p1", 0, VERA);
+    fx_add(f, "e2", "Ada", "crew", "p2", 0,
+           "{\"abilities\":{\"muscle\":1,\"fingers\":2,\"brains\":3,\"it\":2},"
+           "\"skills\":{\"planning\":3,\"connections\":1},\"reputation\":0,\"foresight\":0}");
+    ACT_OK(f, "gm", NULL, "zone", "{\"id\":\"lobby\",\"name\":\"Lobby\",\"edge\":1}");
+    ACT_OK(f, "gm", NULL, "zone",
+           "{\"id\":\"vault\",\"name\":\"Old vault\",\"tags\":\"hidden\",\"rating\":12}");
+    ACT_OK(f, "gm", NULL, "barrier",
+           "{\"id\":\"door\",\"from\":\"outside\",\"to\":\"lobby\",\"tag\":\"none\"}");
+    ACT_OK(f, "gm", NULL, "barrier",
+           "{\"id\":\"safe\",\"from\":\"lobby\",\"to\":\"vault\",\"tag\":\"vault\","
+           "\"score\":10}");
+    ACT_OK(f, "gm", NULL, "guard",
+           "{\"id\":\"g1\",\"name\":\"Night porter\",\"zone\":\"lobby\",\"lookout\":1,"
+           "\"resist\":1}");
+}
+
+/* The GM's preparation is GM-only; research reveals the layout but not a Hidden zone; entering
+ * shows the zone's guards; a failed Sneak roll against the zone's Awareness makes them Aware
+ * (000:174-200, 000:207). */
+START_TEST(heist_zones_stay_hidden_until_the_crew_discovers_them)
+{
+    fixture f;
+    spot(&f);
+    ck_assert_int_eq(json_object_size(at(f.enc, "spot", "zones", NULL)), 0);
+    ck_assert_int_eq(result_int(last_gm_log(&f, "guard"), "awareness"), 7);
+    refused(&f, "p1", "e1", "move", "{\"zone\":\"lobby\"}", TB_RULE, "knows of no such zone");
+    refused(&f, "p1", "e1", "zone", "{\"id\":\"x\",\"name\":\"X\"}", TB_FORBIDDEN, "GM");
+    /* Ada: layout 6 + 1 zone (the vault is Hidden) = 7; Brains+Planning 6k3: 15 */
+    DICE(&f, 6, 5, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"layout\",\"method\":\"planning\"}");
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "zones", "lobby"));
+    ck_assert_ptr_null(at(f.enc, "spot", "zones", "vault"));
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "barriers", "door"));
+    ck_assert_ptr_null(at(f.enc, "spot", "barriers", "safe")); /* would name the vault */
+    ck_assert_ptr_null(at(f.enc, "spot", "guards", NULL));
+    /* Vera sneaks in: Fingers+Sneak 3k3 = 1 + 1 + 2 = 4 < Awareness 7: spotted */
+    DICE(&f, 1, 1, 2);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"lobby\"}");
+    ck_assert_str_eq(json_string_value(at(f.enc, "spot", "crew", "e1")), "lobby");
+    ck_assert(json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    ck_assert_ptr_null(at(at(f.enc, "spot", "guards", "g1"), "awareness", NULL, NULL));
+    char *pub = json_dumps(f.enc, 0);
+    ck_assert_ptr_null(strstr(pub, "Old vault"));
+    free(pub);
+    /* an Aware guard there: nobody else sneaks in (000:177), refused before any die */
+    refused(&f, "p2", "e2", "move", "{\"zone\":\"lobby\"}", TB_RULE, "Aware guard");
+    /* the hidden vault: Ada looks for hidden zones: 6k3 = 13 >= rating 12 */
+    DICE(&f, 5, 4, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"hidden\",\"method\":\"planning\"}");
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "zones", "vault"));
+    ck_assert_ptr_nonnull(at(f.enc, "spot", "barriers", "safe"));
+    /* the vault door is barred until bypassed: Safecracking (Brains) */
+    refused(&f, "p1", "e1", "move", "{\"zone\":\"vault\"}", TB_RULE, "barred");
+    refused(&f, "p1", "e1", "bypass", "{\"barrier\":\"safe\",\"skill\":\"build\"}", TB_BAD_REQUEST,
+            "safecracking");
+    fx_free(&f);
+}
+END_TEST
+
+/* Connections halves the difficulty for 1 Reputation, refused without any before a die; a
+ * stakeout's failed Sneak roll raises Heat (000:204-205); Planning earns 1 Foresight per 3,
+ * capped at Brains+Planning; the Training scheme costs 1 per rolled die and 2 per kept die and
+ * adds them to the next roll (000:213-218). */
+START_TEST(research_foresight_and_schemes)
+{
+    fixture f;
+    spot(&f);
+    refused(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"connections\"}",
+            TB_RULE, "no Reputation");
+    rules_enc_stat_set(&f.e, "e2", "reputation", 2);
+    /* itinerary 20, halved: 10; It+Connections 3k2: 6 + 5 = 11 */
+    DICE(&f, 6, 5, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"connections\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "reputation", -1), 1);
+    ck_assert(json_is_true(
+        json_object_get(json_object_get(last_log(&f, "research"), "result"), "success")));
+    /* a stakeout on the layout: Lookout (Brains 3 + 0) 3k3 = 9 >= 7 halved (4); the Sneak roll
+     * 2k2 = 2 < the lobby guard's Awareness 7: Heat +1 */
+    DICE(&f, 3, 3, 3, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"layout\",\"method\":\"stakeout\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "heat", -1), 1);
+    /* Planning for Foresight: 6k3 = 16: 5, capped at Brains 3 + Planning 3 = 6 */
+    DICE(&f, 6, 6, 4, 1, 1, 1);
+    ACT_OK(&f, "p2", "e2", "plan", NULL);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 5);
+    refused(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":2,\"kept\":2}", TB_RULE,
+            "this takes 6");
+    NO_DICE(&f);
+    ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":1,\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
+    /* the next roll: Brains+Planning 6k3 + 2 dice, 1 more kept: 8k4 */
+    DICE(&f, 1, 1, 1, 1, 1, 1, 6, 6);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 14);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "training"));
     fx_free(&f);
 }
 END_TEST
@@ -1015,6 +1209,226 @@ START_TEST(build_up_and_follow_through_move_the_emotional_state)
 }
 END_TEST
 
+/* ---- Chases (000:139-171) ---- */
+
+/* Runner (crew, p1): Muscle 2, Athletics 1, Fingers 2, Driving 1. Cop (police, NPC): Muscle 3,
+ * Fingers 2, Driving 2. */
+#define RUNNER                                                                                     \
+    "{\"abilities\":{\"muscle\":2,\"fingers\":2,\"brains\":2,\"it\":2},"                           \
+    "\"skills\":{\"athletics\":1,\"driving\":1}}"
+#define COP                                                                                        \
+    "{\"abilities\":{\"muscle\":3,\"fingers\":2,\"brains\":2,\"it\":2},\"skills\":{\"driving\":2}" \
+    "}"
+
+/* A foot chase at the given Distance: Runner's slot 11 (Cover 6), Cop's slot 7 (Cover 5). */
+static void chase(fixture *f, const char *options)
+{
+    fx_start(f, "cot.chase", options);
+    /* Runner: initiative Muscle+Athletics 3k2 = 11; Cover Muscle+Resist 2k2 = 6 (000:146) */
+    DICE(f, 6, 5, 1, 3, 3);
+    fx_add(f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    /* Cop: initiative 3k3 = 7; Cover 3k3 = 5 */
+    DICE(f, 4, 2, 1, 2, 2, 1);
+    fx_add(f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(f, "gm", NULL, "begin", NULL);
+}
+
+static int dist_of(fixture *f, const char *cid)
+{
+    return (int)json_integer_value(json_object_get(comb(f, cid), "distance"));
+}
+
+START_TEST(chase_accelerate_close_and_escape)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":2}");
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "pool")), "Muscle+Athletics");
+    ck_assert_int_eq(dist_of(&f, "e2"), 2); /* the GM's initial Distance (000:146) */
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "distance"));
+    /* the Target's actions are not a Pursuer's, and the other way round */
+    refused(&f, "p1", "e1", "takedown", "{\"target\":\"e2\"}", TB_RULE,
+            "only a Pursuer may make a Takedown");
+    refused(&f, "p1", "e1", "close", "{\"target\":\"e2\"}", TB_RULE, "only a Pursuer may Close");
+    /* Distance 2 is short of the fastest Pursuer's Velocity (Muscle 3): 000:157 */
+    refused(&f, "p1", "e1", "escape", NULL, TB_RULE,
+            "the nearest Pursuer is at Distance 2: escaping needs Distance 3");
+    /* melee needs Distance 0 (000:151) */
+    refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}", TB_RULE,
+            "Cop is at Distance 2: a melee attack needs Distance 0");
+    /* Accelerate: the Cop opposes first (3k3 = 5), Runner 3k2 = 7 beats it: Distance 3 */
+    DICE(&f, 2, 2, 1, 4, 3, 1);
+    ACT_OK(&f, "p1", "e1", "accelerate", NULL);
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    json_t *x = last_log(&f, "accelerate");
+    ck_assert_str_eq(log_text(x), "Runner takes slot 11 and accelerates away from Cop: Muscle+"
+                                  "Athletics 3k2 → 4 3 [1] = 7: success (000:153)");
+    /* the NPC's total (the difficulty it set) is the GM's */
+    ck_assert_ptr_null(json_object_get(json_object_get(x, "result"), "difficulty"));
+    ck_assert_int_eq(result_int(last_gm_log(&f, "accelerate"), "difficulty"), 5);
+    ck_assert_ptr_null(last_log(&f, "oppose"));
+    /* Cop's slot: Close; Runner opposes with 12, the Cop's 4 fails: Distance stays 3 */
+    DICE(&f, 6, 6, 1, 2, 1, 1);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    ck_assert_str_eq(log_text(last_log(&f, "close")), "Cop takes slot 7 and closes on Runner: "
+                                                      "failure (000:169)");
+    /* round 2: Distance 3 = the Cop's Velocity; Runner escapes without a roll */
+    ck_assert_int_eq(round_no(&f), 2);
+    ACT_OK(&f, "p1", "e1", "escape", NULL);
+    ck_assert_str_eq(out_of(&f, "e1"), "escaped");
+    ck_assert_str_eq(log_text(last_log(&f, "escape")),
+                     "Runner takes slot 11 and the crew escape: the chase is theirs (000:157)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_takedown_fails_by_two_then_catches)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":0}");
+    /* Shake into a crowd: cramped, no roll (000:155) */
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"crowd\"}");
+    ck_assert(json_is_true(json_object_get(f.enc, "cramped")));
+    refused(&f, "gm", "e2", "takedown", "{\"target\":\"e2\"}", TB_BAD_REQUEST,
+            "cannot target themselves");
+    /* Takedown: Runner 11 against the Cop's 9: failed, Distance 0 + 2 (000:161) */
+    DICE(&f, 6, 5, 1, 3, 3, 3);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 2);
+    ck_assert_ptr_null(out_of(&f, "e1"));
+    /* round 2: Runner passes; the Cop is at Distance 2 */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}", TB_RULE,
+            "Cop is at Distance 2: a Takedown needs Distance 0");
+    refused(&f, "gm", "e2", "shake", NULL, TB_RULE, "only the Target may Shake");
+    /* Close: Runner 5, the Cop 6: Distance 1 (000:169) */
+    DICE(&f, 3, 2, 1, 2, 2, 2);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 1);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_obstacle_moves_each_pursuer)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":1}");
+    refused(&f, "p1", "e1", "shake", "{\"how\":\"obstacle\"}", TB_BAD_REQUEST,
+            "an obstacle needs the difficulty");
+    refused(&f, "p1", "e1", "shake", "{\"how\":\"dislodge\",\"target\":\"e2\"}", TB_RULE,
+            "only a Pursuer who Boarded can be dislodged");
+    /* obstacle 8: Runner 9 clears it (+1), the Cop's 5 does not (+1 more): Distance 3 */
+    DICE(&f, 5, 4, 1, 2, 2, 1);
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"obstacle\",\"difficulty\":8}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 3);
+    ck_assert_str_eq(log_text(last_log(&f, "obstacle")),
+                     "Cop tackles the obstacle: held up; Distance 3 (000:155)");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "obstacle"), "total"), 5);
+    fx_free(&f);
+}
+END_TEST
+
+/* A vehicle chase: the van (Runner drives, Mack rides) and the Cop's cruiser. */
+START_TEST(chase_vehicle_passengers_and_body)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "pool")), "Fingers+Driving");
+    /* Runner: initiative Fingers+Driving 3k2 = 11; Cover 6 */
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    /* Cop: Fingers+Driving 4k2 = 7; Cover 5 */
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    /* Mack (crew, p2): 3k2 = 3; Cover 2 */
+    DICE(&f, 2, 1, 1, 1, 1);
+    fx_add(&f, "e3", "Mack", "crew", "p2", 0, RUNNER);
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1,\"speed\":2,\"body\":10}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e3\",\"vehicle\":\"van\"}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"speed\":3,\"body\":12,"
+           "\"ram_bonus\":2}");
+    refused(&f, "p1", "e1", "vehicle", "{\"target\":\"e1\",\"vehicle\":\"bike\"}", TB_FORBIDDEN,
+            "");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    /* slot 11 (crew): Mack rides, he cannot Accelerate (000:153) */
+    refused(&f, "p2", "e3", "accelerate", NULL, TB_RULE,
+            "Mack is a passenger: in a vehicle only the driver may Accelerate");
+    /* Runner hits the cruiser with bare hands at Distance 0: Muscle 2 + Hand to Hand 0 = 2k2 = 3
+     * against its Body 12: Body 12 - 1 = 11 (000:151, 000:134) */
+    DICE(&f, 2, 1);
+    ACT_OK(&f, "p1", "e1", "attack", "{\"target\":\"e2\",\"at_vehicle\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "body", -1), 11);
+    ck_assert_str_eq(log_text(last_log(&f, "attack")),
+                     "Runner takes slot 11 and attacks the vehicle of Cop: 2k2 → 2 1 = 3: "
+                     "the vehicle loses Body (000:151)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_speed_closes_on_muscles_to_zero_and_rams)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":4}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"speed\":3,\"body\":12,"
+           "\"ram_bonus\":2}");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "board", "{\"target\":\"e1\"}", TB_RULE,
+            "Board is only for a Pursuer in a vehicle against a Target in a vehicle");
+    refused(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}", TB_RULE,
+            "Cop is at Distance 4: a Ram needs Distance 0");
+    /* Speed against Muscles: Close brings the Distance to 0, no roll (000:169) */
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 0);
+    ck_assert_str_eq(log_text(last_log(&f, "close")),
+                     "Cop takes slot 7 and runs Runner down at Speed: Distance 0 (000:169)");
+    /* round 2 */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* Ram: Fingers 2 + Driving 2 + 2 (the cruiser) = 6k2 = 11 exceeds Cover 6 by 5: Cover 1 */
+    DICE(&f, 6, 5, 1, 1, 1, 1);
+    ACT_OK(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "cover", -1), 1);
+    ck_assert_str_eq(log_text(last_log(&f, "ram")), "Cop takes slot 7 and rams Runner: Runner "
+                                                    "loses Cover (000:134)");
+    /* round 3: the Cop gives up */
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    ACT_OK(&f, "gm", "e2", "fall_off", NULL);
+    ck_assert_str_eq(out_of(&f, "e2"), "fell off");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_board_and_dislodge)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* Board: Runner's Fingers+Driving 3k2 = 4, the Cop's Muscle+Athletics 3k3 = 6: on board */
+    DICE(&f, 2, 2, 1, 2, 2, 2);
+    ACT_OK(&f, "gm", "e2", "board", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "boarded"));
+    ck_assert_str_eq(log_text(last_log(&f, "board")),
+                     "Cop takes slot 7 and jumps for Runner's vehicle: on board (000:163)");
+    /* round 2: Runner swerves: the Cop holds with 3k3 = 6, Runner's 3k2 = 11: thrown off */
+    DICE(&f, 2, 2, 2, 6, 5, 1);
+    ACT_OK(&f, "p1", "e1", "shake", "{\"how\":\"dislodge\",\"target\":\"e2\"}");
+    ck_assert_str_eq(out_of(&f, "e2"), "thrown off");
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "boarded"));
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_cot");
@@ -1032,6 +1446,11 @@ int main(void)
     tcase_add_loop_test(drop, drop_tables_against_training, 0,
                         (int)(sizeof DROPS / sizeof DROPS[0]));
     tcase_add_test(drop, drop_needs_an_unaware_target_and_gear);
+    tcase_add_test(drop, a_failed_drop_on_a_lone_target_alerts_only_the_target);
+    tcase_add_test(drop, murder_on_a_wounded_target_kills);
+    tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
+    tcase_add_test(drop, heist_zones_stay_hidden_until_the_crew_discovers_them);
+    tcase_add_test(drop, research_foresight_and_schemes);
     suite_add_tcase(s, drop);
     TCase *war = tcase_create("warfare");
     tcase_add_test(war, cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs);
@@ -1045,6 +1464,14 @@ int main(void)
     tcase_add_test(social, lean_into_the_married_woman_and_the_german);
     tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
     suite_add_tcase(s, social);
+    TCase *ch = tcase_create("chase");
+    tcase_add_test(ch, chase_accelerate_close_and_escape);
+    tcase_add_test(ch, chase_takedown_fails_by_two_then_catches);
+    tcase_add_test(ch, chase_obstacle_moves_each_pursuer);
+    tcase_add_test(ch, chase_vehicle_passengers_and_body);
+    tcase_add_test(ch, chase_speed_closes_on_muscles_to_zero_and_rams);
+    tcase_add_test(ch, chase_board_and_dislodge);
+    suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -383,6 +383,36 @@ START_TEST(natural_20_and_inspiration)
 }
 END_TEST
 
+/* 004:146 one die per roll: the attack and the damage take two dice. With one die in hand the
+ * pair is refused before any die is rolled, whatever the d20 would have shown. (Before the fix
+ * the attack was rolled and then refused, only on an ordinary hit.) A natural 20's die may pay
+ * the damage at once (insp_nat20, 004:373); without a natural 20 nothing is spent on it. */
+START_TEST(inspiration_for_attack_and_damage_is_checked_before_rolling)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    json_t *st = json_object_get(comb(&f, "e1"), "stats");
+    json_object_set_new(st, "inspiration", json_integer(1));
+    DICE(&f, 5, 2, 3, 5); /* an ordinary hit, if it were rolled */
+    ck_assert_int_eq(
+        fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\", \"insp\":1, \"insp_dmg\":1}"),
+        TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper has 1 inspiration die: one on the attack and one on the "
+                                "damage takes two");
+    ck_assert_int_eq(rules_rng_die(f.rng, 20), 5); /* the rng is untouched */
+    /* a natural 20 pays the damage with the die it brings: 1 in hand, 1 spent on the roll */
+    DICE(&f, 20, 2, 3, 5);
+    ck_assert_int_eq(
+        fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e4\", \"insp\":1, \"insp_nat20\":1}"), 0);
+    assert_used_up(&f);
+    ck_assert_int_eq(geti(json_object_get(comb(&f, "e1"), "stats"), "inspiration"), 0);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(refusals_change_nothing_worth_keeping)
 {
     fixture f;
@@ -578,6 +608,7 @@ int main(void)
     tcase_add_test(tc, join_from_sheets_and_brackets);
     tcase_add_test(tc, initiative_and_a_two_action_turn);
     tcase_add_test(tc, natural_20_and_inspiration);
+    tcase_add_test(tc, inspiration_for_attack_and_damage_is_checked_before_rolling);
     tcase_add_test(tc, refusals_change_nothing_worth_keeping);
     tcase_add_test(tc, surprise_gives_free_turns_then_initiative);
     tcase_add_test(tc, morale_after_the_leader_falls);

@@ -571,6 +571,78 @@ START_TEST(status_effects_change_what_one_may_do)
 }
 END_TEST
 
+/* 002:790 an inebriated character resists terror with +3 and no penalty: Cyrus (MND 0) rolls 9
+ * against TN 11: 9 + 3 = 12 masters it. (Before issue 16: 9 - 3 = 6, still terrified.) */
+START_TEST(inebriated_resists_terror_with_plus_three)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 20, 1);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"inebriated\"}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"terror\"}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    dice(&f, 1, 9);
+    OK(act(&f, "end_turn", "e2", NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "terror"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:589 a heavy weapon above one's TOG needs a TOG roll before each attack: Cyrus (TOG 2) and
+ * the sledgehammer (TOG 3): d20 4 + 2 = 6 < 11, too weak to swing it: the action is spent, no
+ * attack die is rolled; d20 15 + 2 swings it and the attack follows. (Before issue 16 the roll
+ * was only flagged on the sheet.) The sensory impairment's -5 reaches the attack through the
+ * same table (002:832). */
+START_TEST(a_too_heavy_weapon_needs_a_tog_roll_before_each_attack)
+{
+    fx f;
+    fx_init(&f);
+    cyrus_and_foe(&f, 20, 1);
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":10}"));
+    dice(&f, 1, 4);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":3}"));
+    ck_assert(last_log_has(f.e.log, "not strong enough"));
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    ck_assert_int_eq(condition(&f, "e2"), 12);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"sensory\"}"));
+    /* TOG 15 + 2; the attack: COR d20 11 + 3 - 5 = 9 < 10: a miss */
+    dice(&f, 2, 15, 11);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"weapon\":3}"));
+    ck_assert(last_log_has(f.e.log, "miss"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:83 "Assisting another character while in a conflict costs an action": Cyrus helps Aune
+ * with MND (0): d20 12; his action is gone and a second assist or an attack is refused; the
+ * result waits on Aune. A bad attribute is refused before the d20. */
+START_TEST(assisting_spends_the_helpers_action)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(1, 0, 0, 0, 0, 12, 0));
+    dice(&f, 3, 20, 10, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    dice(&f, 0);
+    ck_assert_int_eq(act_as(&f, "p1", "assist", "e1", "{\"target\":\"e2\",\"attr\":\"luck\"}"),
+                     TB_BAD_REQUEST);
+    dice(&f, 1, 12);
+    OK(act_as(&f, "p1", "assist", "e1", "{\"target\":\"e2\",\"attr\":\"mnd\"}"));
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    json_t *c = rules_enc_cond(&f.e, "e2", "assisted");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(c, "total")), 12);
+    dice(&f, 0);
+    ck_assert_int_ne(act_as(&f, "p1", "assist", "e1", "{\"target\":\"e2\",\"attr\":\"mnd\"}"), 0);
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:465 move before or after the action, not both; 002:469 dash; 002:431 a second aux. */
 START_TEST(budget_of_a_turn)
 {
@@ -630,6 +702,9 @@ int main(void)
     tcase_add_test(tc, burnout_levels);
     tcase_add_test(tc, status_effects_change_what_one_may_do);
     tcase_add_test(tc, budget_of_a_turn);
+    tcase_add_test(tc, inebriated_resists_terror_with_plus_three);
+    tcase_add_test(tc, assisting_spends_the_helpers_action);
+    tcase_add_test(tc, a_too_heavy_weapon_needs_a_tog_roll_before_each_attack);
     tcase_add_test(tc, joining_mid_conflict);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

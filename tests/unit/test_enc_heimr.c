@@ -15,13 +15,14 @@ typedef struct fixture {
     const rules_module *m;
 } fixture;
 
-static void fx_init(fixture *f)
+/* Starts module `id` with its start options (JSON text, NULL for none). */
+static void fx_init_module(fixture *f, const char *id, const char *options)
 {
     memset(f, 0, sizeof *f);
-    f->m = rules_module_find("heimr.combat");
+    f->m = rules_module_find(id);
     ck_assert_ptr_nonnull(f->m);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}}", "module", "heimr.combat", "round", 0, "turn",
-                       -1, "order", "combatants");
+    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}}", "module", id, "round", 0, "turn", -1, "order",
+                       "combatants");
     f->hidden = json_pack("{s:{}}", "combatants");
     f->rng = rules_rng_scripted(NULL, 0);
     f->e = (rules_enc){.mod = f->m,
@@ -33,7 +34,16 @@ static void fx_init(fixture *f)
                        .log = json_array(),
                        .gm_log = json_array()};
     tb_err err = {0};
-    ck_assert_int_eq(f->m->start(&f->e, NULL, &err), 0);
+    rules_args a;
+    json_t *o = json_loads(options ? options : "{}", 0, NULL);
+    ck_assert_int_eq(rules_args_parse("start", f->m->options, o, &a, &err), 0);
+    ck_assert_msg(f->m->start(&f->e, f->m->options ? &a : NULL, &err) == 0, "%s", err.msg);
+    json_decref(o); /* a holds borrowed strings of o */
+}
+
+static void fx_init(fixture *f)
+{
+    fx_init_module(f, "heimr.combat", NULL);
 }
 
 static void fx_free(fixture *f)
@@ -503,6 +513,32 @@ START_TEST(an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_b
 }
 END_TEST
 
+/* 001:434 prone: "a consistency penalty of two for all ... defences", applied when the defence
+ * is used: e2 pre-rolls a dodge at C2 (d6 3, d10 5 7 → 7), then falls prone; e1's attack (7)
+ * meets the same dice read at C0: the d6, 3. (Before issue 16 the dodge kept its 7 and the tie
+ * went to the defender.) Standing up again before the attack gives the consistency back. */
+START_TEST(prone_or_ongoing_after_the_pre_roll_still_costs_the_defence)
+{
+    fixture f;
+    fx_init(&f);
+    fx_three(&f, DEF_ABILITIES);
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 3, 5, 7);
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"fall\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "prone"));
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":1,\"p\":0}", 2, 7);
+    json_t *res = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert_msg(json_is_true(json_object_get(res, "hit")), "the prone dodge (3) holds a 7");
+    json_t *gm = json_object_get(
+        json_object_get(json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1), "result"),
+        "defence");
+    if (gm) {
+        ck_assert_int_eq(ival(gm, "consistency"), 0);
+        ck_assert_int_eq(ival(gm, "result"), 3);
+    }
+    fx_free(&f);
+}
+END_TEST
+
 /* ---- action types and effects ---- */
 
 START_TEST(free_actions_once_each_ongoing_ends_the_turn)
@@ -674,6 +710,106 @@ START_TEST(the_action_table_says_who_may_act)
 }
 END_TEST
 
+/* ---- heimr.chase (001:300-306) ---- */
+
+/* Athletics C1 from dexterity: a d6 (its face checks fatigue), then one d10; the die is the
+ * higher of the two (001:71-81). */
+static const char *RUNNING = "[{\"name\":\"Athletics\",\"attributes\":[\"dex\"],"
+                             "\"base_consistency\":1}]";
+
+static json_t *last_entry(json_t *log, const char *action)
+{
+    for (size_t i = json_array_size(log); i-- > 0;) {
+        json_t *x = json_array_get(log, i);
+        if (strcmp(json_string_value(json_object_get(x, "action")), action) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+static const char *last_text(fixture *f, const char *action)
+{
+    json_t *x = last_entry(f->e.log, action);
+    ck_assert_ptr_nonnull(x);
+    return json_string_value(json_object_get(x, "text"));
+}
+
+/* Ann (party, dex 2, fatigue 2) runs from an Orc (NPC, dex 1, fatigue 1) on Athletics. */
+static void fx_chase(fixture *f, int distance)
+{
+    char opts[120];
+    snprintf(opts, sizeof opts,
+             "{\"ability\":\"Athletics\",\"target_side\":\"party\",\"distance\":%d}", distance);
+    fx_init_module(f, "heimr.chase", opts);
+    fx_add(f, "e1", "Ann", "p1", 0, sheet(2, 2, 1, 5, 2, RUNNING));
+    fx_add(f, "e2", "Orc", "gm", 1, sheet(1, 2, 1, 5, 1, RUNNING));
+    ck_assert_int_eq(ival(comb(f, "e2"), "distance"), distance);
+    ACT_NODICE(f, NULL, "begin", NULL);
+    ck_assert_str_eq(order_at(f, 0), "e1");
+    ck_assert_str_eq(order_at(f, 1), "e2");
+}
+
+START_TEST(chase_squares_move_by_three_and_a_tired_target_is_caught)
+{
+    fixture f;
+    fx_chase(&f, 2);
+    refused(&f, "e2", "run", NULL, "Ann has not run yet: the target rolls first");
+    /* Ann: d6 1 below fatigue 2 raises it to 3 (001:286); d10 5 + 2 = 7 */
+    ACT_OK(&f, "e1", "run", NULL, 1, 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 3);
+    ck_assert_str_eq(last_text(&f, "run"), "Ann runs on (001:302): Athletics 7 (fatigue 2 → 3)");
+    /* the Orc: 9 + 1 = 10, three higher: one square closer (001:302) */
+    ACT_OK(&f, "e2", "run", NULL, 4, 9);
+    ck_assert_int_eq(ival(comb(&f, "e2"), "distance"), 1);
+    ck_assert_str_eq(last_text(&f, "run"), "Orc gains a square on Ann: 1 left (001:302)");
+    /* an NPC's roll is the GM's */
+    ck_assert_ptr_null(json_object_get(last_entry(f.e.log, "run"), "dice"));
+    ck_assert_int_eq(ival(json_object_get(last_entry(f.e.gm_log, "run"), "result"), "result"), 10);
+    /* round 2: Ann 3 + 2 = 5 (fatigue 3 → 4: it never falls in a chase, 001:304); the Orc 1 + 1
+     * = 2, three lower: Ann gains a square */
+    ACT_OK(&f, "e1", "run", NULL, 2, 3);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
+    ACT_OK(&f, "e2", "run", NULL, 1, 1);
+    ck_assert_int_eq(ival(comb(&f, "e2"), "distance"), 2);
+    ck_assert_str_eq(last_text(&f, "run"), "Orc falls a square behind Ann: 2 (001:302)");
+    /* a terrain decision (001:306): only the target takes it */
+    refused(&f, "e1", "choose", NULL, "the GM has offered no other terrain");
+    ACT_NODICE(&f, NULL, "offer", "{\"ability\":\"Brawl\"}");
+    refused(&f, "e2", "choose", NULL, "only the one being chased chooses the terrain");
+    ACT_NODICE(&f, "e1", "choose", "{\"take\":1}");
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "ability")), "Brawl");
+    /* round 3 on Brawl (C0: the d6 is the die): 3 before potential is below fatigue 4: Ann is
+     * out of breath and caught (001:304) */
+    ACT_OK(&f, "e1", "run", NULL, 3);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e1"), "out")), "caught");
+    ck_assert_str_eq(last_text(&f, "run"),
+                     "Ann runs out of breath: the chasers reach them (001:304): Brawl 4 "
+                     "(fatigue 4 → 5)");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(chase_catching_up_and_a_tired_chaser_drops_out)
+{
+    fixture f;
+    fx_chase(&f, 1);
+    ACT_OK(&f, "e1", "run", NULL, 6, 1); /* 6 + 2 = 8 */
+    /* 10 + 1 = 11 would pass Ann: the Orc reaches her and may act instead (001:302) */
+    ACT_OK(&f, "e2", "run", NULL, 6, 10);
+    ck_assert_int_eq(ival(comb(&f, "e2"), "distance"), 0);
+    ck_assert_str_eq(last_text(&f, "run"), "Orc catches up with Ann and may act against them "
+                                           "instead of running past (001:302)");
+    ACT_OK(&f, "e1", "run", NULL, 6, 1);
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 9);
+    /* 6 before potential is below fatigue 9: the Orc drops out, Ann escapes (001:304) */
+    ACT_OK(&f, "e2", "run", NULL, 6, 5);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "out")), "shaken off");
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e1"), "out")), "escaped");
+    ck_assert_str_eq(last_text(&f, "escape"), "Ann escapes: nobody chases them any more (001:304)");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -689,11 +825,16 @@ int main(void)
     tcase_add_test(tc, a_breather_lowers_fatigue_to_no_less_than_base);
     tcase_add_test(tc, an_attack_interrupts_an_upcoming_action_and_cancel_gives_the_action_back);
     tcase_add_test(tc, free_actions_once_each_ongoing_ends_the_turn);
+    tcase_add_test(tc, prone_or_ongoing_after_the_pre_roll_still_costs_the_defence);
     tcase_add_test(tc, effects_last_half_their_seconds_in_turns);
     tcase_add_test(tc, an_odd_daze_allows_defending_from_the_start_of_its_last_turn);
     tcase_add_test(tc, an_npc_defence_and_numbers_stay_in_the_gm_half);
     tcase_add_test(tc, the_action_table_says_who_may_act);
     suite_add_tcase(s, tc);
+    TCase *ch = tcase_create("chase");
+    tcase_add_test(ch, chase_squares_move_by_three_and_a_tired_target_is_caught);
+    tcase_add_test(ch, chase_catching_up_and_a_tired_chaser_drops_out);
+    suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -522,6 +522,51 @@ START_TEST(pushing_a_failed_attack_spends_10acity)
 }
 END_TEST
 
+/* 003:31-37 the player chooses what pays a push: Missa takes 3 negative spin and keeps her
+ * 10acity. (Before issue 16 the push always spent 10acity first.) */
+START_TEST(the_player_chooses_what_pays_the_push)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 4, 2};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack",
+       "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push\":1,\"push_with\":\"negative\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "tenacity", -1), 3);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", -99), -3);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* Validate before you roll (003:28): crit=auto is refused whatever the dice, before any die is
+ * drawn, and without telling anyone what they would have rolled. (Before, it was accepted
+ * unless a natural 10 came up, and the refusal came after the dice.) */
+START_TEST(a_bad_crit_or_push_choice_is_refused_before_any_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int INIT_ONLY[] = {7, 3, 4, 2, 3, 3};
+    fx_dice(&f, INIT_ONLY, N_ELEMS(INIT_ONLY));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    static const char *const BAD[][2] = {
+        {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"crit\":\"auto\"}", "crit: 'auto'"},
+        {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push\":1,\"push_with\":\"luck\"}",
+         "push_with: 'luck'"},
+        {"{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push_with\":\"spin\"}", "only with push"},
+    };
+    for (size_t i = 0; i < N_ELEMS(BAD); i++) {
+        static const int D[] = {2, 3, 4, 4, 2}; /* no natural 10 */
+        fx_dice(&f, D, N_ELEMS(D));
+        refused(&f, "p1", NULL, "attack", BAD[i][0], TB_BAD_REQUEST, BAD[i][1]);
+        ck_assert_msg(rules_rng_die(f.rng, 10) == 2, "%s drew a die", BAD[i][0]);
+        ck_assert_ptr_null(strstr(f.err.msg, "rolled"));
+    }
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(full_defence_gives_the_defender_an_advantage_die)
 {
     fx f;
@@ -733,6 +778,8 @@ int main(void)
     tcase_add_test(tr, hinder_penalties_do_not_stack_and_apply_to_rolls);
     tcase_add_test(tr, spin_from_failure_and_negative_spin_from_a_fumble);
     tcase_add_test(tr, pushing_a_failed_attack_spends_10acity);
+    tcase_add_test(tr, the_player_chooses_what_pays_the_push);
+    tcase_add_test(tr, a_bad_crit_or_push_choice_is_refused_before_any_die);
     tcase_add_test(tr, full_defence_gives_the_defender_an_advantage_die);
     tcase_add_test(tr, coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend);
     tcase_add_test(tr, npc_numbers_stay_out_of_the_public_log);

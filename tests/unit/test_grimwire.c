@@ -480,6 +480,30 @@ static json_t *sample(int i)
     return ru_load_sample("grimwire", sample_files[i]);
 }
 
+/* One table for the sheet and the encounter (002:787-790, 002:832): inebriated and sensory
+ * impaired Cyrus: MND -3 on ordinary rolls but +3 against pain and terror; PER -3 -5; attacks
+ * and evasion -5 more than COR and AGL's -3. (Before issue 16 the sheet had only the -3 MND and
+ * no attack or evasion entry.) */
+START_TEST(derived_roll_mod_knows_terror_attack_and_evasion)
+{
+    json_t *s = sample(0);
+    json_object_set_new(s, "status", json_pack("[s, s]", "inebriated", "sensory"));
+    json_t *d = rules_sheet_derive("grimwire", s);
+    ck_assert_ptr_nonnull(d);
+    json_t *m = json_object_get(d, "roll_mod");
+    int bp = ru_ival(d, "burnout_penalty");
+    ck_assert_int_eq(ru_ival(m, "tog"), bp + 1);
+    ck_assert_int_eq(ru_ival(m, "mnd"), bp - 3);
+    ck_assert_int_eq(ru_ival(m, "mnd_pain_terror"), bp + 3);
+    ck_assert_int_eq(ru_ival(m, "per"), bp - 8);
+    ck_assert_int_eq(ru_ival(m, "cor"), bp - 3);
+    ck_assert_int_eq(ru_ival(m, "attack"), bp - 8);
+    ck_assert_int_eq(ru_ival(m, "evasion"), bp - 8);
+    json_decref(d);
+    json_decref(s);
+}
+END_TEST
+
 START_TEST(every_sample_sheet_validates)
 {
     ru_assert_sample_valid("grimwire", sample_files[_i]);
@@ -619,6 +643,7 @@ static Suite *grimwire_suite(void)
     tc = tcase_create("sheets");
     tcase_add_loop_test(tc, every_sample_sheet_validates, 0, (int)N_ELEMS(sample_files));
     tcase_add_test(tc, derived_values_of_the_samples);
+    tcase_add_test(tc, derived_roll_mod_knows_terror_attack_and_evasion);
     tcase_add_loop_test(tc, bad_sheet_field_fails_with_its_message, 0, (int)N_ELEMS(bad_sheets));
     suite_add_tcase(s, tc);
 

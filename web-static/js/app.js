@@ -21,6 +21,7 @@ import { ChecksView } from './views/checks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
 import { CampaignView, systemName } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
+import { plain, words } from './words.js';
 
 const els = {
   campaignName: $('#campaign-name'),
@@ -235,7 +236,7 @@ function renderNow() {
   const d = describe && !describe.error ? describe : null;
   const m = { state, seat: seatId, isGm: isGM, system, describe: d, samples: ui.samples[system] || [], live };
   checksView.setLive(live);
-  checksView.render({ describe: d, live });
+  checksView.render({ describe: d, live, state });
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
@@ -246,7 +247,7 @@ function renderNow() {
   if (isGM) campaignView.render(m);
 
   if (mySeat && campaign) {
-    const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name });
+    const info = JSON.stringify({ name: mySeat.name, campaign: campaign.name, campaignId: campaign.id });
     if (info !== ui.savedSeatInfo) {
       ui.savedSeatInfo = info;
       storage.saveSeatInfo(JSON.parse(info));
@@ -310,8 +311,9 @@ function rollQuick(char, r) {
   send('roll.check', args).then((reply) => {
     if (reply.ok) {
       announce(`${char.name} rolled ${r.label}: ${reply.result?.total}`);
+      charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`);
     } else {
-      ui.nack = { title: `Could not roll ${r.label}:`, message: reply.message || reply.code };
+      ui.nack = { title: `Could not roll ${r.label}:`, message: plain(reply.message || 'the server refused it') };
     }
     render();
   });
@@ -335,7 +337,7 @@ const rosterCtl = {
       const args = kind === 'rename' ? { seat, name: value } : { seat };
       ui.roster = { renaming: null, confirm: null };
       send(kind === 'rename' ? 'seat.rename' : 'seat.remove', args).then((r) => {
-        if (!r.ok) ui.rosterError = r.message || r.code;
+        if (!r.ok) ui.rosterError = plain(r.message || 'That did not work.');
         render();
       });
     }
@@ -363,8 +365,8 @@ conn.addEventListener('joinfailed', (ev) => {
   const { code, message } = ev.detail;
   let text;
   if (code === 'unauthorized') text = 'This join code is not valid, or joining is closed. Ask your GM for a new link.';
-  else if (code === 'bad_request') text = `The server refused the join: ${message || 'bad request'}.`;
-  else text = message || `The join failed (${code}).`;
+  else if (code === 'bad_request') text = `The server refused the join: ${plain(message || 'check the name')}`;
+  else text = plain(message || 'The join failed.');
   showJoin({ code: code === 'unauthorized' ? null : ui.joinCode, message: text });
   if (code === 'unauthorized') els.join.code.value = ui.joinCode || els.join.code.value;
 });
@@ -390,8 +392,8 @@ conn.addEventListener('welcome', (ev) => {
 conn.addEventListener('nack', (ev) => {
   if (send.owns(ev.detail.id)) return; // the view that sent it shows the refusal
   const { cmd, code, message } = ev.detail;
-  const what = cmd.op === 'roll' ? `Could not roll ${cmd.args?.expr ?? ''}` : `Could not do ${cmd.op}`;
-  ui.nack = { title: `${what}:`, message: message || code };
+  const what = cmd.op === 'roll' ? `Could not roll ${cmd.args?.expr ?? ''}` : cmd.op.startsWith('join.') ? 'Could not change the join code' : `Could not do that (${words(cmd.op.split('.').pop())})`;
+  ui.nack = { title: `${what}:`, message: plain(message || 'the server refused it') };
   if (cmd.op === 'roll' && !els.roll.expr.value) els.roll.expr.value = cmd.args?.expr ?? '';
   render();
 });
@@ -400,7 +402,7 @@ conn.addEventListener('servererror', (ev) => {
   const { code, message } = ev.detail;
   console.warn('tabled: server error', code, message);
   if (code === 'rate_limited' || code === 'too_large' || code === 'internal') {
-    ui.nack = { title: 'The server says:', message: message || code };
+    ui.nack = { title: 'The server says:', message: code === 'rate_limited' ? 'Too many actions at once: wait a moment.' : plain(message || 'something went wrong') };
     render();
   }
 });
@@ -516,12 +518,16 @@ async function openAsHost(hostToken) {
   const list = await hostCall(hostToken, 'campaign.list', {});
   if (!list.ok) {
     storage.forgetHostToken();
-    showJoin({ message: `The console link did not work (${list.message || list.code}). Use the newest link tabled serve printed.` });
+    showJoin({ message: `The console link did not work (${plain(list.message || 'refused')}) Use the newest link tabled serve printed.` });
     return;
   }
   const camps = list.result.campaigns || [];
   const known = storage.loadGmTokens();
-  const pick = camps.find((c) => known[c.id]) || camps[0];
+  // The campaign this browser used last, else the one played most (the highest seq), a campaign
+  // with a rule system before the free-dice one the server made on its first start.
+  const last = storage.loadSeatInfo()?.campaignId;
+  const ranked = [...camps].sort((a, b) => (a.system === 'generic') - (b.system === 'generic') || (b.seq ?? 0) - (a.seq ?? 0));
+  const pick = camps.find((c) => c.id === last && known[c.id]) || ranked.find((c) => known[c.id]) || ranked[0];
   if (!pick) {
     showJoin({ message: 'This server has no campaign yet.' });
     return;
@@ -533,13 +539,19 @@ async function openAsHost(hostToken) {
   }
   const r = await hostCall(hostToken, 'campaign.open', { campaign: pick.id });
   if (!r.ok) {
-    showJoin({ message: `Could not open ${pick.name}: ${r.message || r.code}` });
+    showJoin({ message: `Could not open ${pick.name}: ${plain(r.message || 'refused')}` });
     return;
   }
   storage.saveGmToken(pick.id, r.result.gm_token);
   storage.saveToken(r.result.gm_token);
   showTable(r.result.gm_token);
 }
+
+// A link opened in the tab that already shows the page (a second campaign's join link, the
+// console link) changes only the fragment: start again from it.
+window.addEventListener('hashchange', () => {
+  if (/^#(host|token|join)=/.test(window.location.hash)) start();
+});
 
 function start() {
   const frag = storage.takeFragment();

@@ -47,19 +47,29 @@
 
 import { h } from '../dom.js';
 import { paramFields, readParams, showFieldError, paramInMessage } from '../views/params.js';
+import { picksFor, sheetOf, substitutesFor } from '../views/picks.js';
+import { resultBox } from '../views/result.js';
+import { label as keyLabel, words, plain, choicesIn } from '../words.js';
 
 export { h };
 
 const registry = new Map();
 
+// What a success says when it wrote no log line of its own (the log lines of the command's seq
+// are shown instead, with their dice, where the person tapped).
 const DONE = {
-  'enc.act': (a) => `${a.action}: done.`,
+  'enc.act': (a, ctx) => `${actionLabel(ctx, a.action)}: done.`,
   'enc.start': () => 'The encounter started.',
-  'enc.add': () => 'Added.',
-  'enc.remove': () => 'Removed.',
-  'enc.set': (a) => `${a.path} set.`,
+  'enc.add': () => 'Added to the encounter.',
+  'enc.remove': () => 'Removed from the encounter.',
+  'enc.set': () => 'Changed.',
   'enc.end': () => 'The encounter ended.',
 };
+
+function actionLabel(ctx, name) {
+  const a = (Array.isArray(ctx?.module?.actions) ? ctx.module.actions : []).find((x) => x.name === name);
+  return a?.label || keyLabel(name);
+}
 
 export function registerPanel(system, hooks = {}) {
   registry.set(String(system), { ...hooks });
@@ -129,6 +139,22 @@ export function currentId(enc) {
   return null;
 }
 
+// The combatants who may act on the current turn: whoever has it, or, when the turn is a side's
+// slot (cot's initiative slots: {id, side, claimed_by?}), whoever took it or anyone of that side
+// who is still in. [] between rounds.
+export function turnTakers(enc) {
+  const order = Array.isArray(enc?.order) ? enc.order : [];
+  const cur = currentId(enc);
+  const all = combatantsOf(enc);
+  if (cur && enc.combatants?.[cur]) return all.filter((c) => c.id === cur);
+  const slot = Number.isInteger(enc?.turn) ? order[enc.turn] : null;
+  if (slot && typeof slot === 'object' && slot.side) {
+    if (slot.claimed_by) return all.filter((c) => c.id === slot.claimed_by);
+    return all.filter((c) => c.side === slot.side && !c.out);
+  }
+  return [];
+}
+
 // Whether c is one of the viewing player's own combatants. Always false for the GM: NPCs carry the
 // GM's seat, but "yours" on every foe tells the GM nothing (the GM controls every combatant).
 export function isMine(c, ctx) {
@@ -148,7 +174,8 @@ const who = (a) => String(a?.who ?? 'any').toLowerCase();
 function genericActions(enc, ctx) {
   const mod = ctx.module;
   const actions = Array.isArray(mod?.actions) ? mod.actions : [];
-  if (ctx.isGm) return actions.map((a) => a.name);
+  // The GM acts for whoever has the turn: turn actions only while someone has it.
+  if (ctx.isGm) return actions.filter((a) => who(a) !== 'turn' || currentId(enc) !== null).map((a) => a.name);
   const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
   const cur = currentId(enc);
   const myTurn = mine.some((c) => c.id === cur);
@@ -172,12 +199,12 @@ function valueText(v) {
     if (Number.isFinite(v.current) && Number.isFinite(v.max)) return `${v.current}/${v.max}`;
     if (Array.isArray(v)) return v.map(valueText).join(', ');
     return Object.entries(v)
-      .map(([k, x]) => `${k} ${valueText(x)}`)
+      .map(([k, x]) => `${words(k)} ${valueText(x)}`)
       .join(', ');
   }
   if (v === true) return 'yes';
   if (v === false) return 'no';
-  return String(v);
+  return typeof v === 'string' ? words(v) : String(v);
 }
 
 export function statsList(obj, cls = 'stats') {
@@ -187,7 +214,7 @@ export function statsList(obj, cls = 'stats') {
   return h(
     'dl',
     { class: cls },
-    entries.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, valueText(v)))),
+    entries.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, keyLabel(k)), h('dd', {}, valueText(v)))),
   );
 }
 
@@ -225,21 +252,21 @@ export function cardFor(c, enc, ctx) {
       'div',
       { class: 'enc-card-head' },
       h('strong', { class: 'enc-name' }, c.name ?? c.id),
-      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
+      c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, words(c.side)) : null,
       c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
       isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
       cur ? h('span', { class: 'badge turn-badge' }, 'turn') : null,
-      c.out ? h('span', { class: 'badge' }, typeof c.out === 'string' ? c.out : 'out') : null,
+      c.out ? h('span', { class: 'badge' }, typeof c.out === 'string' ? words(c.out) : 'out') : null,
     ),
     statsList(statsOf(c, ctx)),
     conds.length
       ? h(
           'ul',
           { class: 'enc-conditions', attrs: { 'aria-label': 'Conditions' } },
-          conds.map((x) => h('li', { class: 'chip cond' }, typeof x === 'string' ? x : x?.name ? `${x.name}${x.rounds ? ` (${x.rounds})` : ''}` : valueText(x))),
+          conds.map((x) => h('li', { class: 'chip cond' }, typeof x === 'string' ? words(x) : x?.name ? `${words(x.name)}${x.rounds ? ` (${x.rounds})` : ''}` : valueText(x))),
         )
       : null,
-    c.budget ? h('div', { class: 'enc-budget' }, h('span', { class: 'muted small' }, 'Budget '), statsList(c.budget, 'stats budget')) : null,
+    c.budget ? h('div', { class: 'enc-budget' }, h('span', { class: 'muted small' }, 'Left this turn '), statsList(c.budget, 'stats budget')) : null,
   );
 }
 
@@ -251,6 +278,8 @@ export class EncounterPanel {
     this.open = null; // {kind: 'act', action} | {kind: 'start'|'add'|'set'|'end'}
     this.error = null; // {text}
     this.note = null; // a short line after a success
+    this.result = null; // {seq, text}: the outcome of the last command, shown where it was tapped
+    this.lastTurn = null; // the current combatant at the last render (for "your turn")
     this.busy = false;
     this.sig = null;
     this.ctx = null;
@@ -261,7 +290,7 @@ export class EncounterPanel {
   render(ctx) {
     const state = ctx.state || {};
     const enc = state.enc && typeof state.enc === 'object' ? state.enc : null;
-    const sig = [enc, state.gm?.enc, state.chars, state.gm?.npcs, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.busy];
+    const sig = [enc, state.gm?.enc, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy];
     if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     this.ctx = {
@@ -270,8 +299,25 @@ export class EncounterPanel {
       act: (action, { actor, params } = {}) => this.act(action, actor, params),
     };
     const keep = this.capture();
-    this.root.replaceChildren(...this.build(enc, this.ctx));
+    this.root.replaceChildren(...this.build(enc, this.ctx).filter((x) => x !== null && x !== undefined));
     this.restore(keep);
+    this.yourTurn(enc, this.ctx);
+  }
+
+  // A short vibration when the turn passes to one of the viewer's combatants (phones that can).
+  yourTurn(enc, ctx) {
+    const cur = enc ? currentId(enc) : null;
+    if (cur === this.lastTurn) return;
+    this.lastTurn = cur;
+    const c = cur ? enc.combatants?.[cur] : null;
+    // Browsers refuse (and complain) before the person tapped the page once.
+    if (c && isMine({ ...c, id: cur }, ctx) && typeof navigator.vibrate === 'function' && navigator.userActivation?.hasBeenActive) {
+      try {
+        navigator.vibrate([120, 60, 120]);
+      } catch {
+        /* not allowed before a tap: fine */
+      }
+    }
   }
 
   rerender() {
@@ -326,15 +372,19 @@ export class EncounterPanel {
     this.busy = false;
     if (reply.ok) {
       if (op !== 'enc.add') this.open = null; // the GM usually adds several
-      this.note = DONE[op] ? DONE[op](args) : 'Done.';
+      const text = DONE[op] ? DONE[op](args, this.ctx) : 'Done.';
+      this.result = { seq: reply.seq, text, op };
+      this.note = null;
     } else {
-      this.error = { text: `${reply.code ?? 'error'}: ${reply.message ?? ''}`, param: paramInMessage(reply.message, params) };
+      this.error = { text: plain(reply.message || 'That did not work.'), param: paramInMessage(reply.message, params) };
     }
     this.rerender();
     if (!reply.ok && this.error.param) {
       const f = this.root.querySelector('form.enc-form');
       if (f) showFieldError(f, this.error.param, reply.message);
     }
+    const box = this.root.querySelector(reply.ok ? '.result-box' : '.enc-error');
+    box?.scrollIntoView?.({ block: 'nearest' });
     return reply;
   }
 
@@ -349,11 +399,16 @@ export class EncounterPanel {
     const hooks = panelHooks(ctx.system);
     const out = [];
     out.push(h('h2', { id: 'enc-title' }, 'Encounter'));
-    if (this.error) out.push(h('p', { class: 'error-box enc-error', attrs: { role: 'alert' } }, this.error.text));
-    else if (this.note) out.push(h('p', { class: 'enc-note muted small', attrs: { role: 'status' } }, this.note));
+    const feedback = () => {
+      if (this.error) return h('p', { class: 'error-box enc-error', attrs: { role: 'alert' } }, this.error.text);
+      if (this.result) return resultBox(ctx.state, this.result, { onClose: () => ((this.result = null), this.rerender()) });
+      if (this.note) return h('p', { class: 'enc-note muted small', attrs: { role: 'status' } }, this.note);
+      return null;
+    };
 
     if (!enc) {
       out.push(h('p', { class: 'muted enc-none' }, ctx.isGm ? 'No encounter is running.' : 'No encounter right now.'));
+      out.push(feedback());
       if (ctx.isGm) out.push(...this.gmStart(ctx));
       return out;
     }
@@ -366,6 +421,7 @@ export class EncounterPanel {
         Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
+    out.push(turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -393,30 +449,41 @@ export class EncounterPanel {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));
     }
 
-    // Actions the viewer may take now.
+    // Actions the viewer may take now: the common ones (no question to ask, an attack, ending the
+    // turn) as buttons, the rest under "More actions". An action with nothing to ask runs on the
+    // tap; its result appears right below the buttons.
     const names = call(hooks.actionsFor, [enc, ctx]) ?? genericActions(enc, ctx);
     const actions = (Array.isArray(mod?.actions) ? mod.actions : []).filter((a) => names.includes(a.name));
     if (actions.length) {
-      out.push(
-        h(
-          'div',
-          { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } },
-          actions.map((a) =>
-            h(
-              'button',
-              {
-                type: 'button',
-                class: ['chip', 'enc-action', this.open?.kind === 'act' && this.open.action === a.name && 'active'],
-                dataset: { key: `act-${a.name}`, action: a.name },
-                disabled: !ctx.live || this.busy,
-                attrs: { 'aria-expanded': String(this.open?.kind === 'act' && this.open.action === a.name) },
-                onclick: () => this.setOpen(this.open?.kind === 'act' && this.open.action === a.name ? null : { kind: 'act', action: a.name }),
-              },
-              a.label || a.name,
-            ),
-          ),
-        ),
-      );
+      const button = (a) => {
+        const direct = this.oneTap(a, enc, ctx);
+        const isOpen = this.open?.kind === 'act' && this.open.action === a.name;
+        return h(
+          'button',
+          {
+            type: 'button',
+            class: ['enc-action', isOpen && 'active', direct && 'one-tap'],
+            dataset: { key: `act-${a.name}`, action: a.name },
+            disabled: this.busy,
+            attrs: direct ? {} : { 'aria-expanded': String(isOpen) },
+            onclick: () => (direct ? this.run('enc.act', direct, null, []) : this.setOpen(isOpen ? null : { kind: 'act', action: a.name })),
+          },
+          a.label || keyLabel(a.name),
+        );
+      };
+      // On a player's turn the player acts: the GM's override for it waits under "More actions".
+      const takers = turnTakers(enc);
+      const playersTurn = ctx.isGm && takers.length > 0 && takers.every((c) => !c.npc);
+      const main = (a) => isCommon(a) && !(playersTurn && who(a) === 'turn');
+      const common = actions.filter(main);
+      const more = actions.filter((a) => !main(a));
+      out.push(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
+      if (common.length && more.length) {
+        const moreOpen = this.open?.kind === 'act' && more.some((a) => a.name === this.open.action);
+        out.push(h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', { ontoggle: null }, `More actions (${more.length})`), h('div', { class: 'enc-actions' }, more.map(button))));
+        const d = out[out.length - 1];
+        d.addEventListener('toggle', () => (this.moreOpen = d.open));
+      }
     } else if (!ctx.isGm) {
       const mine = combatantsOf(enc).some((c) => isMine(c, ctx));
       out.push(h('p', { class: 'muted small enc-wait' }, mine ? 'Wait for your turn.' : 'You are watching this encounter.'));
@@ -425,39 +492,97 @@ export class EncounterPanel {
       const a = actions.find((x) => x.name === this.open.action);
       if (a) out.push(this.actForm(a, enc, ctx));
     }
+    out.push(feedback());
     if (ctx.isGm) out.push(...this.gmRunning(enc, ctx));
     return out;
+  }
+
+  // The args of an action that needs no question (no parameter without a default, an obvious
+  // actor), or null when it needs its form.
+  oneTap(a, enc, ctx) {
+    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
+    const w = who(a);
+    // Optional parameters are a reason for a form except on the GM's own actions (begin a round
+    // with the defaults); a player's "end the turn" may name who goes next.
+    if (params.some((p) => p.required) || (params.length && w !== 'gm')) return null;
+    const args = { action: a.name };
+    if (w === 'any' || w === 'gm') return args;
+    const all = combatantsOf(enc);
+    const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
+    if (w === 'turn') {
+      const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
+      if (takers.length === 1) return { ...args, actor: takers[0].id };
+    }
+    if (actors.length === 1) return { ...args, actor: actors[0].id };
+    return null;
   }
 
   actForm(a, enc, ctx) {
     const all = combatantsOf(enc);
     const cur = currentId(enc);
     const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
-    const defActor = actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
+    const chosen = this.open?.actor && actors.some((c) => c.id === this.open.actor) ? this.open.actor : null;
+    const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
+    const defActor = chosen ?? takers[0]?.id ?? actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
     // A secret parameter (a grimwire target number) is the GM's to give: players never see it.
     const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
-    const needsActor = who(a) !== 'any';
+    const w = who(a);
+    const needsActor = w === 'turn' || w === 'owner';
+    // Who acts is asked only when it is not obvious: the turn's owner acts on a turn action.
+    const askActor = needsActor && actors.length > 1 && !(w === 'turn' && takers.length === 1 && !chosen);
     const hooked = panelHooks(ctx.system).combatantParams;
     const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
+    // Picks from the acting character's sheet (skills, weapons, items, techniques).
+    const actorC = all.find((c) => c.id === defActor);
+    const { sheet, derived } = sheetOf(actorC, ctx.state, actorC ? statsOf(actorC, ctx) : null);
+    const picks = {};
+    for (const p of params) {
+      if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
+      const list = picksFor(ctx.system, p.name, sheet, derived, a.name);
+      if (list) picks[p.name] = p.required || ATTACKS.test(a.name) ? list : [{ value: '', label: 'none' }, ...list];
+    }
+    // The default target: someone on another side who is still in, else anyone but the actor.
+    const others = all.filter((c) => c.id !== defActor);
+    const defTarget = (others.find((c) => !c.out && actorC && c.side !== actorC.side) || others.find((c) => !c.out) || others[0] || all[0])?.id;
+    const field = (p) =>
+      refs.includes(p.name) && String(p.type ?? '').toLowerCase().startsWith('str')
+        ? combatantField(p, all, `act-${a.name}`)
+        : paramFields([p], { combatants: all, idPrefix: 'act', picks, values: filled, defaultTarget: defTarget });
+    // Numbers standing in for an empty pick are asked with their defaults filled in.
+    const stand = new Set(params.filter((p) => !picks[p.name]).flatMap((p) => substitutesFor(ctx.system, p.name) || []));
+    const filled = {};
+    for (const p of params) if (stand.has(p.name) && Number.isFinite(p.default)) filled[p.name] = p.default;
+    const main = params.filter((p) => p.required || picks[p.name] || p.name === 'target' || p.secret || stand.has(p.name));
+    const extra = params.filter((p) => !main.includes(p));
     const form = h(
       'form',
       { class: 'enc-form stack', dataset: { key: `act-${a.name}` }, noValidate: true },
-      h('h3', {}, a.label || a.name),
-      needsActor && (actors.length > 1 || ctx.isGm)
+      h('h3', {}, a.label || keyLabel(a.name)),
+      askActor
         ? h(
             'div',
             { class: 'field', dataset: { param: 'actor' } },
             h('label', { htmlFor: 'enc-actor' }, 'Who acts'),
-            h('select', { id: 'enc-actor', name: 'actor' }, actors.map((c) => h('option', { value: c.id, selected: c.id === defActor }, c.name ?? c.id))),
+            h(
+              'select',
+              {
+                id: 'enc-actor',
+                name: 'actor',
+                onchange: (ev) => {
+                  this.open = { ...this.open, actor: ev.target.value };
+                  this.rerender();
+                },
+              },
+              actors.map((c) => h('option', { value: c.id, selected: c.id === defActor }, c.name ?? c.id)),
+            ),
           )
         : null,
-      params.map((p) =>
-        refs.includes(p.name) && String(p.type ?? '').toLowerCase().startsWith('str') ? combatantField(p, all, `act-${a.name}`) : paramFields([p], { combatants: all, idPrefix: 'act' }),
-      ),
+      main.map(field),
+      extra.length ? h('details', { class: 'more-options' }, h('summary', {}, 'More options'), extra.map(field)) : null,
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'submit', class: 'primary', dataset: { key: 'act-submit' }, disabled: this.busy || !ctx.live }, a.label || a.name),
+        h('button', { type: 'submit', class: 'primary', dataset: { key: 'act-submit' }, disabled: this.busy }, a.label || a.name),
         h('button', { type: 'button', dataset: { key: 'act-cancel' }, onclick: () => this.setOpen(null) }, 'Cancel'),
       ),
     );
@@ -469,6 +594,7 @@ export class EncounterPanel {
         return;
       }
       const actor = needsActor ? form.elements.namedItem('actor')?.value || defActor || undefined : undefined;
+      for (const p of params) if (p.name === 'target' && values.target === undefined && defTarget && p.required) values.target = defTarget;
       const args = { action: a.name };
       if (actor) args.actor = actor;
       if (Object.keys(values).length) args.params = values;
@@ -479,6 +605,7 @@ export class EncounterPanel {
 
   gmStart(ctx) {
     const mods = Array.isArray(ctx.describe?.modules) ? ctx.describe.modules : [];
+    if (ctx.system === 'generic' || !ctx.system) return [h('p', { class: 'muted small' }, 'This campaign plays with free dice only: create one with a rule system (Campaign) to run encounters.')];
     if (!ctx.describe) return [h('p', { class: 'muted small' }, 'Loading the rule system…')];
     if (!mods.length) return [h('p', { class: 'muted small' }, 'This rule system has no encounter modules.')];
     const sel = this.open?.kind === 'start' ? this.open.module : mods[0].id;
@@ -491,7 +618,7 @@ export class EncounterPanel {
       h(
         'div',
         { class: 'field' },
-        h('label', { htmlFor: 'enc-module' }, 'Module'),
+        h('label', { htmlFor: 'enc-module' }, 'Kind of encounter'),
         h(
           'select',
           {
@@ -502,11 +629,11 @@ export class EncounterPanel {
               this.rerender();
             },
           },
-          mods.map((m) => h('option', { value: m.id, selected: m.id === mod.id }, m.name ? `${m.name} (${m.id})` : m.id)),
+          mods.map((m) => h('option', { value: m.id, selected: m.id === mod.id }, m.name || keyLabel(m.id.split('.').pop()))),
         ),
       ),
       paramFields(options, { idPrefix: 'opt' }),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'start-submit' }, disabled: this.busy || !ctx.live }, 'Start')),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'start-submit' }, disabled: this.busy }, 'Start')),
     );
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -531,9 +658,9 @@ export class EncounterPanel {
       'div',
       { class: 'actions enc-gm-tools' },
       h('button', { type: 'button', dataset: { key: 'gm-add' }, onclick: () => this.setOpen(this.open?.kind === 'add' ? null : { kind: 'add' }) }, 'Add combatant'),
-      h('button', { type: 'button', dataset: { key: 'gm-set' }, onclick: () => this.setOpen(this.open?.kind === 'set' ? null : { kind: 'set' }) }, 'Adjust'),
+      h('button', { type: 'button', dataset: { key: 'gm-set' }, onclick: () => this.setOpen(this.open?.kind === 'set' ? null : { kind: 'set' }) }, 'Change a number'),
       this.open?.kind === 'end'
-        ? h('button', { type: 'button', class: 'danger', dataset: { key: 'gm-end-yes' }, disabled: this.busy || !ctx.live, onclick: () => this.run('enc.end', {}, null, []) }, 'Really end it')
+        ? h('button', { type: 'button', class: 'danger', dataset: { key: 'gm-end-yes' }, disabled: this.busy, onclick: () => this.run('enc.end', {}, null, []) }, 'Really end it')
         : h('button', { type: 'button', class: 'danger', dataset: { key: 'gm-end' }, onclick: () => this.setOpen({ kind: 'end' }) }, 'End encounter'),
     );
     const out = [tools];
@@ -548,7 +675,7 @@ export class EncounterPanel {
               { class: 'field' },
               h('label', { htmlFor: 'enc-add-char' }, 'Player character'),
               h('select', { id: 'enc-add-char', name: 'char' }, chars.map(([id, c]) => h('option', { value: id }, `${c?.name ?? id}`))),
-              h('button', { type: 'button', dataset: { key: 'add-char' }, disabled: this.busy || !ctx.live, onclick: (ev) => this.run('enc.add', { char: ev.target.form.elements.namedItem('char').value }, null, []) }, 'Add PC'),
+              h('button', { type: 'button', dataset: { key: 'add-char' }, disabled: this.busy, onclick: (ev) => this.run('enc.add', { char: ev.target.form.elements.namedItem('char').value }, null, []) }, 'Add PC'),
             )
           : h('p', { class: 'muted small' }, 'Every player character is already in.'),
         h('h3', {}, 'Add an NPC'),
@@ -567,7 +694,7 @@ export class EncounterPanel {
           h('label', { htmlFor: 'enc-add-side' }, 'Side'),
           h('select', { id: 'enc-add-side', name: 'side' }, ['foes', 'party', 'allies', 'neutral'].map((s) => h('option', { value: s }, s))),
         ),
-        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'add-npc' }, disabled: this.busy || !ctx.live }, 'Add NPC')),
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'add-npc' }, disabled: this.busy }, 'Add NPC')),
       );
       pc.addEventListener('submit', (ev) => {
         ev.preventDefault();
@@ -590,31 +717,119 @@ export class EncounterPanel {
       out.push(pc);
     }
     if (this.open?.kind === 'set') {
+      const fields = editableNumbers(enc, ctx);
+      const sel = fields.find((f) => f.path === this.open.path) || fields[0];
       const form = h(
         'form',
         { class: 'enc-form stack', dataset: { key: 'set' }, noValidate: true },
-        h('h3', {}, 'Adjust the encounter'),
-        h('p', { class: 'muted small' }, 'A path inside /enc (e.g. /round, /combatants/c1/stats/hp) and a JSON value.'),
-        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-path' }, 'Path'), h('input', { id: 'enc-set-path', name: 'path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/round' })),
-        h('div', { class: 'field' }, h('label', { htmlFor: 'enc-set-value' }, 'Value (JSON)'), h('input', { id: 'enc-set-value', name: 'value', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '2' })),
-        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'set-submit' }, disabled: this.busy || !ctx.live }, 'Set')),
+        h('h3', {}, 'Change a number'),
+        fields.length
+          ? [
+              h(
+                'div',
+                { class: 'field' },
+                h('label', { htmlFor: 'enc-set-path' }, 'What'),
+                h(
+                  'select',
+                  {
+                    id: 'enc-set-path',
+                    name: 'path',
+                    onchange: (ev) => {
+                      this.open = { kind: 'set', path: ev.target.value };
+                      this.rerender();
+                    },
+                  },
+                  fields.map((f) => h('option', { value: f.path, selected: f === sel }, `${f.label} (now ${f.value})`)),
+                ),
+              ),
+              h(
+                'div',
+                { class: 'field' },
+                h('label', { htmlFor: 'enc-set-value' }, 'New value'),
+                h('input', { id: 'enc-set-value', name: 'value', type: 'number', inputMode: 'numeric', step: 1, value: String(sel.value), dataset: { key: `set-value-${sel.path}` } }),
+              ),
+              h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'set-submit' }, disabled: this.busy }, 'Change')),
+            ]
+          : h('p', { class: 'muted small' }, 'Nothing here has a number to change.'),
       );
       form.addEventListener('submit', (ev) => {
         ev.preventDefault();
-        const path = form.elements.namedItem('path').value.trim();
-        const raw = form.elements.namedItem('value').value.trim();
-        let value;
-        try {
-          value = JSON.parse(raw);
-        } catch {
-          value = raw; // a bare word is a string
+        const path = form.elements.namedItem('path')?.value;
+        const raw = String(form.elements.namedItem('value')?.value ?? '').trim();
+        if (!path || !/^-?\d+$/.test(raw)) {
+          this.error = { text: 'Type a whole number.' };
+          this.rerender();
+          return;
         }
-        this.run('enc.set', { path, value }, form, []);
+        this.run('enc.set', { path, value: Number(raw) }, form, []);
       });
       out.push(form);
     }
     return out;
   }
+}
+
+// The numbers the GM may change by picking them (enc.set): the round, and each combatant's public
+// and GM-only numeric stats ({current|value, max} tracks by their current value).
+// Whether the module declares path editable (describe.modules[].editable: the server's enc.set
+// table; a "stats/<key>" entry stands for that stat of every combatant, "*" for a combatant id).
+function declaredEditable(ctx, path) {
+  const list = Array.isArray(ctx.module?.editable) ? ctx.module.editable : null;
+  if (!list) return true; // an older server: it answers for itself
+  return list.some((f) => {
+    if (f.path.startsWith('stats/')) return new RegExp(`^(/gm)?/enc/combatants/[^/]+/${f.path}$`).test(path);
+    return new RegExp(`^${f.path.replace(/\*/g, '[^/]+')}$`).test(path);
+  });
+}
+
+function editableNumbers(enc, ctx) {
+  const out = [];
+  if (Number.isFinite(enc.round)) out.push({ path: '/enc/round', label: 'Round', value: enc.round });
+  const hidden = ctx.isGm ? ctx.state?.gm?.enc?.combatants || {} : {};
+  for (const c of combatantsOf(enc)) {
+    const add = (base, stats) => {
+      for (const [k, v] of Object.entries(stats && typeof stats === 'object' ? stats : {})) {
+        if (Number.isFinite(v)) out.push({ path: `${base}/${k}`, label: `${c.name ?? c.id}: ${words(k)}`, value: v });
+        else if (v && typeof v === 'object') {
+          for (const sub of ['current', 'value', 'damage']) {
+            if (Number.isFinite(v[sub])) {
+              out.push({ path: `${base}/${k}/${sub}`, label: `${c.name ?? c.id}: ${words(k)}${sub === 'damage' ? ' damage' : ''}`, value: v[sub] });
+              break;
+            }
+          }
+        }
+      }
+    };
+    add(`/enc/combatants/${c.id}/stats`, c.stats);
+    add(`/gm/enc/combatants/${c.id}/stats`, hidden[c.id]?.stats);
+  }
+  return out.filter((f) => declaredEditable(ctx, f.path));
+}
+
+// Actions whose sheet picks (the ability, weapon, item) are needed in practice: the first pick is
+// the default. Elsewhere an optional pick starts at "none".
+const ATTACKS = /attack|ready|defend|drop|technique|reaction/;
+
+// The common actions: the ones with nothing to ask, attacks, and ending a turn.
+function isCommon(a) {
+  const params = Array.isArray(a.params) ? a.params : [];
+  if (!params.some((p) => p.required)) return true;
+  return /attack|^end|^pass$|^roll$|spotlight|harm|damage/.test(a.name);
+}
+
+// "Round 2 · Vera's turn" or "Your turn, Vera!": who acts now, in large type.
+function turnBanner(enc, ctx) {
+  const cur = currentId(enc);
+  const c = cur ? enc.combatants?.[cur] : null;
+  const takers = turnTakers(enc);
+  if (!c && takers.length) {
+    const mine = takers.some((x) => isMine(x, ctx));
+    const names = takers.map((x) => x.name ?? x.id).join(' or ');
+    return h('p', { class: ['turn-banner', mine && 'mine'], attrs: { role: 'status' } }, mine ? `Your side’s turn: ${names}` : `Up now: ${names}`);
+  }
+  if (!c) return h('p', { class: 'turn-banner idle', attrs: { role: 'status' } }, ctx.isGm ? 'Nobody has the turn yet: begin the round.' : 'Waiting for the GM to begin.');
+  const mine = isMine({ ...c, id: cur }, ctx);
+  return h('p', { class: ['turn-banner', mine && 'mine'], attrs: { role: 'status' } }, mine ? `Your turn, ${c.name ?? cur}!` : `${c.name ?? cur}’s turn`);
 }
 
 function call(fn, args) {

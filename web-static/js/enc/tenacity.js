@@ -112,8 +112,15 @@ function extraFields(enc) {
 const GM_ONLY = new Set(['initiative', 'spotlight']);
 const OWNER = new Set(['respond', 'overflow']);
 
+// An unconscious combatant in the spotlight can only try to recover (003:106) or end the turn.
+const WHILE_OUT = new Set(['recover', 'end']);
+
 function actionsFor(enc, ctx) {
-  const all = list(ctx.module?.actions).map((a) => a.name);
+  const every = list(ctx.module?.actions).map((a) => a.name);
+  const holder = enc.responder || enc.spotlight;
+  const hc = holder ? enc.combatants?.[holder] : null;
+  const out_ = Boolean(hc) && (hc.stats?.unconscious === true || ctx.state?.gm?.enc?.combatants?.[holder]?.stats?.unconscious === true);
+  const all = out_ ? every.filter((a) => GM_ONLY.has(a) || OWNER.has(a) || WHILE_OUT.has(a)) : every;
   if (ctx.isGm) return all;
   const mine = combatantsOf(enc).filter((c) => isMine(c, ctx));
   if (!mine.length) return [];

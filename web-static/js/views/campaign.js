@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import { hostCall } from '../api.js';
+import { count, plain } from '../words.js';
 
 export const SYSTEMS = [
   ['generic', 'Free dice only'],
@@ -34,7 +35,7 @@ export class CampaignView {
 
   render(m) {
     this.m = m;
-    const sig = [m.state?.campaign, m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
+    const sig = [m.state?.campaign, Boolean(m.state?.enc), m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     const a = document.activeElement;
     const focus = a && this.root.contains(a) ? a.id : null;
@@ -62,7 +63,7 @@ export class CampaignView {
       this.list = r.result.campaigns || [];
       this.listError = null;
     } else {
-      this.listError = r.message || r.code;
+      this.listError = plain(r.message || 'refused');
     }
     this.rerender();
   }
@@ -121,7 +122,7 @@ export class CampaignView {
             h(
               'li',
               { dataset: { campaign: c.id }, class: c.id === camp.id ? 'current' : null },
-              h('span', {}, c.name, h('span', { class: 'small muted' }, ` · ${systemName(c.system)} · ${c.seats} seats`)),
+              h('span', {}, c.name, h('span', { class: 'small muted' }, ` · ${systemName(c.system)} · ${count(c.seats, 'seat')}`)),
               c.id === camp.id ? h('span', { class: 'badge you-badge' }, 'open') : h('button', { type: 'button', class: 'campaign-open', disabled: this.busy, onclick: () => this.open(c.id) }, 'Open'),
             ),
           ),
@@ -137,7 +138,8 @@ export class CampaignView {
         'div',
         { class: 'field' },
         h('label', { htmlFor: 'new-campaign-system' }, 'Rule system'),
-        h('select', { id: 'new-campaign-system' }, SYSTEMS.map(([id, name]) => h('option', { value: id, selected: id === 'fivey' }, `${name}${id === 'generic' ? '' : ` (${id})`}`))),
+        h('select', { id: 'new-campaign-system', required: true }, h('option', { value: '', selected: true }, 'Choose…'), SYSTEMS.map(([id, name]) => h('option', { value: id }, name))),
+        h('p', { class: 'field-error', id: 'new-campaign-system-error', attrs: { role: 'alert' }, hidden: true }, 'Choose the rule system the table plays.'),
       ),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'new-campaign-create', disabled: this.busy }, 'Create and open')),
     );
@@ -149,12 +151,17 @@ export class CampaignView {
         form.querySelector('#new-campaign-name').focus();
         return;
       }
+      form.querySelector('#new-campaign-system-error').hidden = Boolean(system);
+      if (!system) {
+        form.querySelector('#new-campaign-system').focus();
+        return;
+      }
       this.busy = true;
       this.rerender();
       const r = await hostCall(this.hostToken(), 'campaign.create', { name, system });
       this.busy = false;
       if (!r.ok) {
-        this.error = `Could not create the campaign: ${r.message || r.code}`;
+        this.error = `Could not create the campaign: ${plain(r.message || 'refused')}`;
         this.rerender();
         return;
       }
@@ -165,7 +172,16 @@ export class CampaignView {
       this.useGmToken(r.result.campaign, r.result.gm_token);
     });
     out.push(form);
-    return out;
+    // During an encounter the campaign admin folds away (one tap opens it).
+    const fold = out.findIndex((el) => el?.tagName === 'H3');
+    if (fold < 0) return out;
+    const admin = h(
+      'details',
+      { class: 'campaign-admin', open: !m.state?.enc || this.adminOpen },
+      h('summary', { onclick: () => (this.adminOpen = !admin.open) }, 'Other campaigns'),
+      out.slice(fold),
+    );
+    return [...out.slice(0, fold), admin];
   }
 
   async open(id) {
@@ -174,7 +190,7 @@ export class CampaignView {
     const r = await hostCall(this.hostToken(), 'campaign.open', { campaign: id });
     this.busy = false;
     if (!r.ok) {
-      this.error = `Could not open the campaign: ${r.message || r.code}`;
+      this.error = `Could not open the campaign: ${plain(r.message || 'refused')}`;
       this.rerender();
       return;
     }

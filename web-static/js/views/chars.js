@@ -8,6 +8,8 @@ import { h, setText } from '../dom.js';
 import { seatName, fullSheet } from './model.js';
 import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } from './sheetform.js';
 import { quickRolls } from './quickrolls.js';
+import { resultBox } from './result.js';
+import { label, words, plain } from '../words.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
 
@@ -22,7 +24,7 @@ function short(v) {
     if ('max' in v && 'damage' in v) return `${v.max - v.damage}/${v.max}`;
     return Object.entries(v)
       .filter(([, x]) => x !== 0 || Object.keys(v).length <= 6)
-      .map(([k, x]) => `${k.replace(/_/g, ' ')} ${isObj(x) || Array.isArray(x) ? short(x) : x}`)
+      .map(([k, x]) => `${words(k)} ${isObj(x) || Array.isArray(x) ? short(x) : x}`)
       .join(' · ');
   }
   if (v === true) return 'yes';
@@ -30,16 +32,17 @@ function short(v) {
   return String(v);
 }
 
-// The sheet as a compact list, labelled from the schema.
-export function sheetSummary(sheet, schema) {
+// The sheet as a compact list, labelled from the schema; `skip` names fields shown elsewhere (the
+// one-tap check buttons already show skills and abilities with their numbers).
+export function sheetSummary(sheet, schema, skip = new Set()) {
   const rows = [];
   for (const f of schema || []) {
-    if (f.name === 'name' || f.name === 'notes') continue;
+    if (f.name === 'name' || f.name === 'notes' || skip.has(f.name)) continue;
     const v = sheet?.[f.name];
     if (v === undefined || (Array.isArray(v) && !v.length)) continue;
-    rows.push(h('div', { class: 'kv', dataset: { field: f.name } }, h('dt', {}, f.label || f.name), h('dd', {}, short(v))));
+    rows.push(h('div', { class: 'kv', dataset: { field: f.name } }, h('dt', {}, f.label ? plain(f.label).replace(/\.$/, '') : label(f.name)), h('dd', {}, short(v))));
   }
-  const notes = sheet?.notes ? h('p', { class: 'small muted sheet-notes' }, sheet.notes) : null;
+  const notes = sheet?.notes ? h('p', { class: 'small muted sheet-notes' }, plain(sheet.notes)) : null;
   return [h('dl', { class: 'sheet-summary' }, rows), notes];
 }
 
@@ -55,13 +58,21 @@ export class CharsView {
     this.busy = false;
     this.pickFrom = ''; // sample chosen in "start from"
     this.m = null;
+    this.result = null; // {char, seq, text}: the last one-tap check, shown on its character's card
+  }
+
+  // Shows the outcome of a one-tap check on the card of the character who rolled it.
+  showResult(charId, seq, text) {
+    this.result = { char: charId, seq, text };
+    this.rerender();
+    document.querySelector(`.char[data-char="${CSS.escape(charId)}"] .result-box`)?.scrollIntoView?.({ block: 'nearest' });
   }
 
   render(m) {
     // m: {state, seat, isGm, system, describe, samples, live}
     this.m = m;
     const st = m.state || {};
-    const sig = [st.chars, st.gm?.npcs, st.seats, m.seat, m.isGm, m.describe, m.samples, m.live, this.confirmDelete, this.note, this.busy, this.form?.key];
+    const sig = [st.chars, st.gm?.npcs, st.seats, st.log, st.gm?.log, m.seat, m.isGm, m.describe, m.samples, m.live, this.confirmDelete, this.note, this.busy, this.form?.key, this.result];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     const mine = this.charsOf(st).filter((c) => c.seat === m.seat);
@@ -126,7 +137,7 @@ export class CharsView {
               { class: 'sample', dataset: { sample: s.file } },
               h('strong', {}, s.sheet?.name ?? s.file),
               h('span', { class: 'small muted' }, [s.sheet?.origin, s.sheet?.level !== undefined ? `level ${s.sheet.level}` : null].filter(Boolean).join(' · ') || (s.sheet?.notes ? `${s.sheet.notes.slice(0, 70)}…` : '')),
-              h('button', { type: 'button', class: 'primary', disabled: !m.live || this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
+              h('button', { type: 'button', class: 'primary', disabled: this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
             ),
           ),
         ),
@@ -180,20 +191,20 @@ export class CharsView {
                         type: 'button',
                         class: 'chip qc',
                         dataset: { check: r.check, params: JSON.stringify(r.params) },
-                        disabled: !m.live,
-                        title: r.need.length ? `asks for ${r.need.join(', ')}` : 'rolls at once',
+                        title: r.need.length ? `asks for the ${r.need.map(words).join(', ')}` : 'rolls at once',
                         onclick: () => this.rollQuick(c, r),
                       },
                       r.label,
-                      r.need.length ? h('span', { class: 'qc-need' }, ` vs ${r.need.join(', ').toUpperCase()}`) : null,
+                      r.need.length ? h('span', { class: 'qc-need' }, ` vs ${r.need.map(words).join(', ')}`) : null,
                     ),
                   ),
                 ),
               ),
             )
           : null,
-        sheetSummary(fullSheet(st, c), schema),
-        c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'Derived values'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, short(v)))))) : null,
+        this.result?.char === c.id ? resultBox(st, this.result, { onClose: () => ((this.result = null), this.rerender()) }) : null,
+        sheetSummary(fullSheet(st, c), schema, rolls.length ? new Set(['skills', 'abilities', 'attributes', 'stats']) : new Set()),
+        c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'More numbers'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, label(k)), h('dd', {}, short(v)))))) : null,
         canEdit
           ? h(
               'div',
@@ -224,14 +235,14 @@ export class CharsView {
     this.rerender();
     const reply = await this.send('char.create', { name: s.sheet?.name ?? s.file, sheet: s.sheet });
     this.busy = false;
-    this.note = reply.ok ? null : `Could not take ${s.sheet?.name}: ${reply.message}`;
+    this.note = reply.ok ? null : `Could not take ${s.sheet?.name}: ${plain(reply.message)}`;
     this.rerender();
   }
 
   async remove(c) {
     this.confirmDelete = null;
     const reply = await this.send('char.delete', { id: c.id });
-    this.note = reply.ok ? `${c.name} was deleted.` : `Could not delete ${c.name}: ${reply.message}`;
+    this.note = reply.ok ? `${c.name} was deleted.` : `Could not delete ${c.name}: ${plain(reply.message)}`;
     this.rerender();
   }
 
@@ -331,7 +342,7 @@ export class CharsView {
       const path = pathInMessage(reply.message);
       const shown = path ? showSheetError(fieldsBox, path, reply.message) : null;
       if (!shown) {
-        errorBox.textContent = reply.message || reply.code;
+        errorBox.textContent = plain(reply.message || 'The sheet was not saved.');
         errorBox.hidden = false;
         errorBox.scrollIntoView({ block: 'center' });
       }

@@ -5,6 +5,8 @@
 
 import { h, show } from '../dom.js';
 import { paramFields, readParams, showFieldError, paramInMessage } from './params.js';
+import { resultBox } from './result.js';
+import { label, plain } from '../words.js';
 
 export class ChecksView {
   constructor(root, { send, secretBox, announce }) {
@@ -20,12 +22,15 @@ export class ChecksView {
     this.sig = null;
     this.busy = false;
     this.error = null;
+    this.result = null; // {seq, text}: the last roll, shown under the Roll button
+    this.state = null;
   }
 
-  render({ describe, live }) {
+  render({ describe, live, state }) {
+    if (state !== undefined) this.state = state;
     const checks = Array.isArray(describe?.checks) ? describe.checks : [];
     show(this.root, checks.length > 0);
-    const sig = [describe, live, this.check, this.values, this.busy, this.error];
+    const sig = [describe, this.check, this.values, this.busy, this.error, this.result, this.result ? this.state?.log : null, this.result ? this.state?.gm?.log : null];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     this.describe = describe;
@@ -38,7 +43,7 @@ export class ChecksView {
     const form = h(
       'form',
       { class: 'check-form stack', noValidate: true, dataset: { check: cur.name } },
-      h('h3', {}, `${describe.name || describe.system} checks`),
+      h('h3', {}, `${describe.name || 'Rule system'} checks`),
       this.label ? h('p', { class: 'small muted check-for' }, this.label) : null,
       h(
         'div',
@@ -56,13 +61,14 @@ export class ChecksView {
               this.rerender();
             },
           },
-          checks.map((c) => h('option', { value: c.name, selected: c.name === cur.name }, c.name)),
+          checks.map((c) => h('option', { value: c.name, selected: c.name === cur.name }, label(c.name))),
         ),
-        cur.summary ? h('p', { class: 'small muted' }, cur.summary) : null,
+        cur.summary ? h('p', { class: 'small muted' }, plain(cur.summary)) : null,
       ),
       h('div', { class: 'param-grid' }, paramFields(cur.params, { values: this.values, idPrefix: 'chk' })),
       this.error ? h('p', { class: 'error-box check-error', attrs: { role: 'alert' } }, this.error) : null,
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'check-submit', disabled: this.busy || !live }, `Roll ${cur.name}`)),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'check-submit', disabled: this.busy }, cur.name === 'check' ? 'Roll the check' : `Roll ${label(cur.name).toLowerCase()}`)),
+      this.result ? resultBox(this.state, this.result, { onClose: () => ((this.result = null), this.rerender()) }) : null,
     );
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -112,7 +118,7 @@ export class ChecksView {
   async submit(form, cur) {
     const { params, error } = readParams(form, cur.params);
     if (error) {
-      showFieldError(form, error.name, `${error.name}: ${error.message}`);
+      showFieldError(form, error.name, error.message);
       return;
     }
     for (const [k, v] of Object.entries(params)) this.remembered[`${cur.name}.${k}`] = v;
@@ -124,13 +130,15 @@ export class ChecksView {
     this.busy = false;
     if (reply.ok) {
       this.label = null;
+      this.result = { seq: reply.seq, text: `Rolled: ${reply.result?.total}` };
       this.rerender();
+      this.root.querySelector('.result-box')?.scrollIntoView?.({ block: 'nearest' });
       const total = reply.result?.total;
-      this.announce?.(`Rolled ${cur.name}: ${total}${reply.result?.success === true ? ', success' : reply.result?.success === false ? ', failure' : ''}`);
+      this.announce?.(`Rolled ${label(cur.name)}: ${total}${reply.result?.success === true ? ', success' : reply.result?.success === false ? ', failure' : ''}`);
       return;
     }
     const p = paramInMessage(reply.message, cur.params);
-    this.error = p ? null : `${reply.message || reply.code}`;
+    this.error = p ? null : plain(reply.message || 'The roll was refused.');
     this.rerender();
     if (p) showFieldError(this.root.querySelector('form'), p, reply.message);
   }

@@ -5,6 +5,13 @@
 import { h, show } from '../dom.js';
 import { logOf, seatName } from './model.js';
 import { diceEl } from './dice.js';
+import { label, words, plain } from '../words.js';
+
+// A check's name as the table says it: "Pool check", "Challenge".
+export function checkName(c) {
+  const n = String(c?.check ?? '');
+  return n === 'check' ? 'Check' : label(n);
+}
 
 // Renderers per entry kind; later modules register theirs (e.g. checks, encounter events).
 export const entryRenderers = {
@@ -26,13 +33,13 @@ export const entryRenderers = {
     const c = entry.check || {};
     const hidden = state?.gm?.hidden?.[String(entry.seq)] || {};
     const params = { ...(c.params || {}), ...hidden };
-    const paramText = Object.entries(params).map(([k, v]) => `${k} ${v}`).join(', ');
+    const paramText = Object.entries(params).map(([k, v]) => `${words(k)} ${v}`).join(', ');
     const outcome = c.success === true ? 'success' : c.success === false ? 'failure' : null;
     return [
       h(
         'div',
         { class: 'entry-expr' },
-        h('code', { class: 'expr' }, `${c.system ?? '?'} ${c.check ?? ''}`),
+        h('span', { class: 'expr check-name' }, checkName(c)),
         paramText ? h('span', { class: 'check-params' }, ` \u00b7 ${paramText}`) : null,
       ),
       h(
@@ -44,10 +51,18 @@ export const entryRenderers = {
       ),
     ];
   },
+  // An encounter event (rules/encounter.h, rules_enc_log): its sentence and every die rolled.
+  enc(entry) {
+    const dice = Array.isArray(entry.dice) ? entry.dice : [];
+    return [
+      h('div', { class: 'entry-expr enc-text' }, plain(entry.text ?? label(entry.action ?? 'event'))),
+      dice.length ? h('div', { class: 'entry-body' }, diceEl({ dice })) : null,
+    ];
+  },
 };
 
 function fallback(entry) {
-  return [h('div', { class: 'entry-expr' }, String(entry.text ?? entry.kind ?? 'event'))];
+  return [h('div', { class: 'entry-expr' }, plain(entry.text ?? label(entry.kind ?? 'event')))];
 }
 
 function timeEl(at) {
@@ -66,9 +81,16 @@ export function entryText(state, entry) {
   if (entry.kind === 'check' && entry.check) {
     const c = entry.check;
     const outcome = c.success === true ? ', success' : c.success === false ? ', failure' : '';
-    return `${who} rolled ${c.system} ${c.check}: ${c.total}${outcome}`;
+    return `${who} rolled ${checkName(c)}: ${c.total}${outcome}`;
   }
-  return `${who}: ${entry.kind}`;
+  if (entry.text) return plain(entry.text);
+  return `${who}: ${words(entry.kind)}`;
+}
+
+// One entry as an element (the log's renderers), for the result shown where a person tapped.
+export function entryEl(entry, state, secret = false) {
+  const render = Object.prototype.hasOwnProperty.call(entryRenderers, entry.kind) ? entryRenderers[entry.kind] : fallback;
+  return h('div', { class: ['entry', secret && 'secret'], dataset: { seq: entry.seq, kind: entry.kind } }, render(entry, state));
 }
 
 export class LogView {
@@ -87,7 +109,9 @@ export class LogView {
     const added = [];
     for (const { entry, secret } of items) {
       const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
-      const name = seatName(state, entry.seat);
+      // An encounter line names the character who acted (while the encounter lasts), not the seat.
+      const actor = entry.kind === 'enc' && entry.actor ? state?.enc?.combatants?.[entry.actor]?.name : null;
+      const name = actor || seatName(state, entry.seat);
       const mine = entry.seat === mySeat;
       let c = this.cache.get(key);
       if (!c || c.entry !== entry || c.name !== name || c.mine !== mine) {

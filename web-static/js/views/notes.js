@@ -4,6 +4,7 @@
 
 import { h, show } from '../dom.js';
 import { escapeToken } from '../patch.js';
+import { words, plain, label as keyLabel } from '../words.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
 
@@ -25,20 +26,36 @@ function flatten(obj, prefix = '') {
   return out;
 }
 
-function pretty(path) {
-  return path
-    .split('/')
-    .filter(Boolean)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join(' › ');
+const unescape = (t) => t.replace(/~1/g, '/').replace(/~0/g, '~');
+
+// What a revealed (or revealable) value is, by name, as the viewer can tell from the state: a
+// path below /revealed (or /gm) → "Watchman Cole: stress", "the GM's note: villain". Never a path.
+export function pathLabel(path, state) {
+  const t = path.split('/').filter(Boolean).map(unescape);
+  if (t[0] === 'gm') t.shift();
+  const rest = (from) => t.slice(from).map(words).join(' ');
+  if (t[0] === 'notes') return keyLabel(t[1] ?? 'note');
+  if (t[0] === 'npcs') {
+    const n = state?.gm?.npcs?.[t[1]]?.name ?? state?.revealed?.npcs?.[t[1]]?.name;
+    return `${n ?? 'A character'}: ${t[2] === 'sheet' ? rest(3) : rest(2)}`;
+  }
+  if (t[0] === 'enc' && t[1] === 'combatants') {
+    const n = state?.enc?.combatants?.[t[2]]?.name;
+    return `${n ?? 'A combatant'}: ${t[3] === 'stats' ? rest(4) : rest(3)}`;
+  }
+  if (t[0] === 'hidden') return `The hidden ${rest(2)} of a roll`;
+  if (t[0] === 'enc') return `Encounter: ${rest(1)}`;
+  return keyLabel(rest(0));
 }
 
 function valueText(v) {
   if (isObj(v)) {
+    if (Number.isFinite(v.current) && Number.isFinite(v.max)) return `${v.current}/${v.max}`;
     return Object.entries(v)
-      .map(([k, x]) => `${k} ${typeof x === 'object' ? JSON.stringify(x) : x}`)
+      .map(([k, x]) => `${words(k)} ${typeof x === 'object' ? (Array.isArray(x) ? x.map((y) => (isObj(y) ? y.name ?? '' : y)).join(', ') : valueText(x)) : x}`)
       .join(' · ');
   }
+  if (Array.isArray(v)) return v.map((y) => (isObj(y) ? y.name ?? valueText(y) : String(y))).join(', ');
   return text(v);
 }
 
@@ -50,7 +67,7 @@ export function renderRevealed(card, list, state) {
   if (list.dataset.sig === sig) return;
   list.dataset.sig = sig;
   list.replaceChildren(
-    ...items.map((it) => h('div', { class: 'kv', dataset: { path: it.path } }, h('dt', {}, pretty(it.path.replace(/^\/notes\//, '/'))), h('dd', {}, valueText(it.value)))),
+    ...items.map((it) => h('div', { class: 'kv', dataset: { path: it.path } }, h('dt', {}, pathLabel(it.path, state)), h('dd', {}, valueText(it.value)))),
   );
 }
 
@@ -98,7 +115,7 @@ export class NotesView {
   async run(op, args) {
     this.error = null;
     const reply = await this.send(op, args);
-    if (!reply.ok) this.error = `${op}: ${reply.message || reply.code}`;
+    if (!reply.ok) this.error = plain(reply.message || "That did not work.");
     this.rerender();
     return reply;
   }
@@ -139,16 +156,16 @@ export class NotesView {
               return h(
                 'li',
                 { class: ['note', shown && 'revealed'], dataset: { key: k } },
-                h('div', { class: 'note-head' }, h('strong', {}, k), shown ? h('span', { class: 'badge revealed-badge' }, 'revealed') : h('span', { class: 'badge secret-badge' }, 'hidden')),
+                h('div', { class: 'note-head' }, h('strong', {}, words(k)), shown ? h('span', { class: 'badge revealed-badge' }, 'revealed') : h('span', { class: 'badge secret-badge' }, 'hidden')),
                 h('p', { class: 'note-text' }, text(notes[k])),
                 h(
                   'div',
                   { class: 'actions' },
                   h('button', { type: 'button', onclick: () => { this.editing = k; this.rerender(); this.root.querySelector('textarea')?.focus(); } }, 'Edit'),
                   shown
-                    ? h('button', { type: 'button', class: 'note-hide', disabled: !m.live, onclick: () => this.run('gm.hide', { path }) }, 'Hide again')
-                    : h('button', { type: 'button', class: 'note-reveal', disabled: !m.live, onclick: () => this.run('gm.reveal', { path }) }, 'Reveal to players'),
-                  h('button', { type: 'button', class: 'danger', disabled: !m.live, onclick: () => this.run('gm.unset', { key: k }) }, 'Delete'),
+                    ? h('button', { type: 'button', class: 'note-hide', onclick: () => this.run('gm.hide', { path }) }, 'Hide again')
+                    : h('button', { type: 'button', class: 'note-reveal', onclick: () => this.run('gm.reveal', { path }) }, 'Reveal to players'),
+                  h('button', { type: 'button', class: 'danger', onclick: () => this.run('gm.unset', { key: k }) }, 'Delete'),
                 ),
               );
             }),
@@ -160,7 +177,7 @@ export class NotesView {
       { class: 'stack note-add', noValidate: true },
       h('div', { class: 'field' }, h('label', { htmlFor: 'note-key' }, 'Name', h('span', { class: 'muted small' }, ' letters, digits, - _ .')), h('input', { id: 'note-key', type: 'text', maxLength: 40, autocomplete: 'off', spellcheck: false, placeholder: 'villain' })),
       h('div', { class: 'field' }, h('label', { htmlFor: 'note-text' }, 'Note'), h('textarea', { id: 'note-text', rows: 2, placeholder: 'The butler did it.' })),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'note-save', class: 'primary', disabled: !m.live }, 'Add note')),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'note-save', class: 'primary' }, 'Add note')),
     );
     add.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -196,24 +213,21 @@ export class NotesView {
       'form',
       { class: 'stack reveal-form', noValidate: true },
       h('h3', {}, 'Reveal a hidden value'),
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { htmlFor: 'reveal-path' }, 'Path under /gm'),
-        h('input', { id: 'reveal-path', type: 'text', spellcheck: false, autocomplete: 'off', placeholder: '/gm/npcs/c1/sheet/hp', attrs: { list: 'reveal-paths' } }),
-        h('datalist', { id: 'reveal-paths' }, suggestions.slice(0, 200).map((s) => h('option', { value: s }))),
-      ),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', disabled: !m.live }, 'Reveal')),
+      suggestions.length
+        ? h(
+            'div',
+            { class: 'field' },
+            h('label', { htmlFor: 'reveal-path' }, 'What the players learn'),
+            h('select', { id: 'reveal-path' }, suggestions.slice(0, 300).map((s) => h('option', { value: s }, pathLabel(s, st)))),
+          )
+        : h('p', { class: 'muted small' }, 'Nothing hidden to reveal yet: NPC sheets, hidden numbers of rolls and foes’ numbers appear here.'),
+      suggestions.length ? h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Reveal')) : null,
     );
     reveal.addEventListener('submit', async (ev) => {
       ev.preventDefault();
-      const path = reveal.querySelector('#reveal-path').value.trim();
+      const path = reveal.querySelector('#reveal-path')?.value;
       if (!path) return;
-      const r = await this.run('gm.reveal', { path });
-      if (r.ok) {
-        const el = this.root.querySelector('#reveal-path');
-        if (el) el.value = '';
-      }
+      await this.run('gm.reveal', { path });
     });
     out.push(reveal);
 
@@ -228,8 +242,8 @@ export class NotesView {
             h(
               'li',
               { class: 'kv', dataset: { path: it.path } },
-              h('span', {}, `${pretty(it.path)}: ${valueText(it.value)}`),
-              h('button', { type: 'button', class: 'link-button', disabled: !m.live, onclick: () => this.run('gm.hide', { path: `/gm${it.path}` }) }, 'Hide'),
+              h('span', {}, `${pathLabel(it.path, st)}: ${valueText(it.value)}`),
+              h('button', { type: 'button', class: 'link-button', onclick: () => this.run('gm.hide', { path: `/gm${it.path}` }) }, 'Hide'),
             ),
           ),
         ),

@@ -5,6 +5,11 @@
 //
 // quickRolls(system, char) → [{group, label, check, params, need: [param names]}]
 
+// FIVEY: the usual difficulty class, offered (and changeable) when a sheet check opens its form:
+// "a task set at a difficulty class even lower than 12 is only appropriate for unskilled
+// characters" (004:94), and a light defense class is DC 12 (004:426).
+const DEFAULT_DC = 12;
+
 const num = (v) => (Number.isFinite(v) ? v : null);
 const title = (s) => String(s).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
@@ -61,7 +66,7 @@ const SYSTEMS = {
   fivey(sheet) {
     return Object.entries(sheet.stats || {})
       .filter(([, v]) => num(v) !== null)
-      .map(([k, v]) => ({ group: 'Stats', label: `${k.toUpperCase()} ${v}`, check: 'check', params: { stat: v }, need: ['dc'] }));
+      .map(([k, v]) => ({ group: 'Stats', label: `${k.toUpperCase()} ${v}`, check: 'check', params: { stat: v, dc: DEFAULT_DC }, need: ['dc'] }));
   },
 };
 

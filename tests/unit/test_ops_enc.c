@@ -1,0 +1,234 @@
+/*
+ * test_ops_enc.c — server/ops_enc.c's enc.set and the state check (issue 12): the two inputs that
+ * crashed the server (a cot slot without a side, a Focus Round without `by`) are refused and
+ * change nothing; a state an older build already committed with them is refused by enc.act
+ * instead of crashing, and enc.end still ends it; the declared fields are typed and ranged; an
+ * NPC's numbers stay under /gm. The ops run through the command table (ops_find,
+ * ops_check_args, the handler on a working copy), as the engine runs them.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "encounter.h"
+#include "ops.h"
+#include "rng.h"
+
+static json_t *g_state;
+static rules_rng *g_dice;
+
+/* Runs op as the GM (or seat) on a copy of g_state; commits the copy on success like the engine.
+ * Returns the code; *msg (may be NULL) gets the refusal message. */
+static int run_as(const char *seat, int is_gm, const char *op, json_t *args, char msg[256])
+{
+    const op_def *def = ops_find("cot", op);
+    ck_assert_ptr_nonnull(def);
+    tb_err err = {0};
+    json_t *norm = NULL, *result = NULL;
+    int rc = ops_check_args(def, args, &norm, &err);
+    if (rc == TB_OK) {
+        json_t *work = json_deep_copy(g_state);
+        op_ctx ctx = {.seat = seat,
+                      .is_gm = is_gm,
+                      .dice = g_dice,
+                      .secret = g_dice,
+                      .seq = 1,
+                      .log_cap = 50};
+        rc = def->fn(&ctx, work, norm, &result, &err);
+        if (rc == TB_OK) {
+            json_decref(g_state);
+            g_state = work;
+        } else {
+            json_decref(work);
+        }
+    }
+    if (msg)
+        snprintf(msg, 256, "%s", err.msg);
+    json_decref(args);
+    json_decref(norm);
+    json_decref(result);
+    return rc;
+}
+
+static int run(const char *op, json_t *args, char msg[256])
+{
+    return run_as("gm", 1, op, args, msg);
+}
+
+static json_t *enc_at(const char *key)
+{
+    return json_object_get(json_object_get(g_state, "enc"), key);
+}
+
+/* A cot campaign with a player seat, its character Vera and an NPC thug in a heist. */
+static void setup(void)
+{
+    g_dice = rules_rng_seeded(5);
+    g_state = ops_campaign_initial("c1", "Test", "cot", NULL);
+    json_object_set_new(json_object_get(g_state, "seats"), "p1",
+                        json_pack("{s:s, s:s}", "name", "Ann", "role", "player"));
+    json_t *sheet = json_load_file(TB_SOURCE_ROOT "/rules/cot/samples/vera_lockhart.json", 0, NULL);
+    ck_assert_ptr_nonnull(sheet);
+    ck_assert_int_eq(run("char.create",
+                         json_pack("{s:s, s:o, s:s}", "name", "Vera", "sheet", sheet, "seat", "p1"),
+                         NULL),
+                     TB_OK);
+    ck_assert_int_eq(
+        run("enc.start",
+            json_pack("{s:s, s:{s:s}}", "module", "cot.initiative", "options", "stage", "heist"),
+            NULL),
+        TB_OK);
+    const char *vera = NULL, *k;
+    json_t *v;
+    json_object_foreach(json_object_get(g_state, "chars"), k, v) vera = k;
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", vera), NULL), TB_OK); /* e1 */
+    ck_assert_int_eq(run("enc.add", json_pack("{s:{s:s}}", "npc", "name", "Thug"), NULL),
+                     TB_OK); /* e2 */
+}
+
+static void teardown(void)
+{
+    json_decref(g_state);
+    rules_rng_destroy(g_dice);
+}
+
+START_TEST(slot_without_side_is_refused_and_begin_still_works)
+{
+    json_t *before = json_deep_copy(g_state);
+    char msg[256];
+    ck_assert_int_eq(run("enc.set",
+                         json_pack("{s:s, s:[{s:i}]}", "path", "/enc/order", "value", "slot", 1),
+                         msg),
+                     TB_BAD_REQUEST);
+    ck_assert_msg(strstr(msg, "/enc/order") && strstr(msg, "not something the GM may set"), "%s",
+                  msg);
+    ck_assert_msg(json_equal(before, g_state), "a refused enc.set changed the state");
+    json_decref(before);
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s}", "action", "begin"), msg), TB_OK);
+    ck_assert_int_eq(json_integer_value(enc_at("round")), 1);
+}
+END_TEST
+
+START_TEST(focus_without_by_is_refused_and_give_still_answers)
+{
+    char msg[256];
+    ck_assert_int_eq(run("enc.set", json_pack("{s:s, s:{}}", "path", "/enc/focus", "value"), msg),
+                     TB_BAD_REQUEST);
+    ck_assert_ptr_null(enc_at("focus"));
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s, s:s}", "action", "give", "actor", "e1"), msg),
+                     TB_RULE);
+    ck_assert_msg(strstr(msg, "no Focus Round"), "%s", msg);
+}
+END_TEST
+
+/* What today's build committed before the fix: the bad values written straight into the state. */
+START_TEST(a_damaged_state_from_an_older_build_is_refused_not_crashed)
+{
+    char msg[256];
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s}", "action", "begin"), msg), TB_OK);
+    json_object_set_new(json_object_get(g_state, "enc"), "order", json_pack("[{s:i}]", "slot", 1));
+    json_object_set_new(json_object_get(g_state, "enc"), "turn", json_integer(0));
+    json_t *before = json_deep_copy(g_state);
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s}", "action", "begin"), msg), TB_RULE);
+    ck_assert_msg(strstr(msg, "cannot go on") && strstr(msg, "end"), "%s", msg);
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s, s:s}", "action", "claim", "actor", "e1"), msg),
+                     TB_RULE);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:{s:s}}", "npc", "name", "Rat"), msg), TB_RULE);
+    ck_assert_msg(json_equal(before, g_state), "a refusal changed the state");
+    json_decref(before);
+
+    /* the Focus Round of an older build, without `by` */
+    json_object_set_new(json_object_get(g_state, "enc"), "order", json_array());
+    json_object_set_new(json_object_get(g_state, "enc"), "turn", json_integer(-1));
+    json_object_set_new(json_object_get(g_state, "enc"), "focus", json_object());
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s, s:s}", "action", "give", "actor", "e1"), msg),
+                     TB_RULE);
+    ck_assert_msg(strstr(msg, "Focus Round"), "%s", msg);
+    /* an edit cannot make it worse, and the GM can still end it */
+    ck_assert_int_eq(run("enc.set", json_pack("{s:s, s:i}", "path", "/enc/round", "value", 2), msg),
+                     TB_RULE);
+    ck_assert_int_eq(run("enc.end", json_object(), msg), TB_OK);
+    ck_assert_ptr_null(json_object_get(g_state, "enc"));
+}
+END_TEST
+
+START_TEST(declared_fields_are_typed_and_ranged)
+{
+    char msg[256];
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/cover", "value", 7), msg),
+        TB_OK);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(enc_at("combatants"), "e1"), "stats"), "cover")),
+        7);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/cover", "value", 500), msg),
+        TB_BAD_REQUEST);
+    ck_assert_msg(strstr(msg, "Cover") && strstr(msg, "0..99"), "%s", msg);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:s}", "path", "/enc/combatants/e1/stats/cover", "value", "x"), msg),
+        TB_BAD_REQUEST);
+    ck_assert_int_eq(run("enc.set", json_pack("{s:s, s:i}", "path", "/enc/turn", "value", 5), msg),
+                     TB_RULE); /* the order holds no slot 6 before begin */
+    ck_assert_int_eq(run("enc.set",
+                         json_pack("{s:s, s:s}", "path", "/enc/combatants/e9/side", "value", "x"),
+                         msg),
+                     TB_BAD_REQUEST); /* no such combatant: nothing is created */
+    ck_assert_ptr_null(json_object_get(enc_at("combatants"), "e9"));
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:b}", "path", "/enc/combatants/e1/stats/wounded", "value", 1), msg),
+        TB_OK);
+    ck_assert(json_is_true(json_object_get(
+        json_object_get(json_object_get(enc_at("combatants"), "e1"), "stats"), "wounded")));
+}
+END_TEST
+
+START_TEST(an_npc_number_lands_under_gm)
+{
+    char msg[256];
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e2/stats/cover", "value", 4), msg),
+        TB_OK);
+    json_t *pub = json_object_get(json_object_get(enc_at("combatants"), "e2"), "stats");
+    ck_assert_ptr_null(json_object_get(pub, "cover"));
+    json_t *hid = json_object_get(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(g_state, "gm"), "enc"), "combatants"),
+            "e2"),
+        "stats");
+    ck_assert_int_eq(json_integer_value(json_object_get(hid, "cover")), 4);
+    /* its log line is GM-only */
+    json_t *log = json_object_get(g_state, "log");
+    json_t *last = json_array_get(log, json_array_size(log) - 1);
+    ck_assert_msg(!strstr(json_string_value(json_object_get(last, "text")), "Cover"),
+                  "an NPC's adjusted number was logged publicly");
+    json_t *gm_log = json_object_get(json_object_get(g_state, "gm"), "log");
+    last = json_array_get(gm_log, json_array_size(gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(last, "text")),
+                     "The GM adjusts Thug's Cover");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ops_enc");
+    TCase *tc = tcase_create("enc.set");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, slot_without_side_is_refused_and_begin_still_works);
+    tcase_add_test(tc, focus_without_by_is_refused_and_give_still_answers);
+    tcase_add_test(tc, a_damaged_state_from_an_older_build_is_refused_not_crashed);
+    tcase_add_test(tc, declared_fields_are_typed_and_ranged);
+    tcase_add_test(tc, an_npc_number_lands_under_gm);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

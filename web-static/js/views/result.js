@@ -1,0 +1,19 @@
+// The outcome of a command, shown where the person tapped: the log lines the command wrote (same
+// seq: every die, the total, success or failure) with a short roll-in of the dice, which
+// `prefers-reduced-motion` turns off (style.css). When the command wrote no line, its short text.
+//
+// resultBox(state, {seq, text}, {onClose}) → Node
+
+import { h } from '../dom.js';
+import { logOf } from './model.js';
+import { entryEl } from './log.js';
+
+export function resultBox(state, result, { onClose } = {}) {
+  const items = Number.isFinite(result.seq) ? logOf(state).filter(({ entry }) => entry.seq === result.seq).reverse() : [];
+  return h(
+    'div',
+    { class: 'result-box', attrs: { role: 'status', 'aria-live': 'polite' }, dataset: { seq: result.seq ?? '' } },
+    items.length ? items.map(({ entry, secret }) => entryEl(entry, state, secret)) : h('p', { class: 'result-text' }, result.text),
+    onClose ? h('button', { type: 'button', class: 'icon-button result-close', attrs: { 'aria-label': 'Dismiss the result' }, onclick: onClose }, '×') : null,
+  );
+}
