@@ -19,8 +19,7 @@ for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort())
 }
 
 // A GM's secret action must not even show that it happened: a seat whose view did not change
-// receives nothing. The engine still sends such a seat an empty diff; branch `perf` (issue 11's
-// engine half) stops that, and this test is `todo` until that change is merged to main.
+// receives nothing (the engine sends no frame to a seat whose filtered diff is empty).
 const secretRoll = {
   name: 'a secret roll by the GM',
   system: 'fivey',
@@ -32,7 +31,7 @@ const secretRoll = {
     if (v.secret) await ok(gm, 'roll', { expr: '1d20+3', secret: true });
   },
 };
-test('non-interference: a secret roll by the GM sends the players nothing', { todo: 'needs the engine change of branch perf: no diff to a seat whose view did not change' }, (t) =>
+test('non-interference: a secret roll by the GM sends the players nothing', (t) =>
   assertNonInterference(t, secretRoll));
 
 // The same, followed by a public change (a rename: no dice, whose stream a secret roll shifts
