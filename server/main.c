@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_roll.h"
+#include "config.h"
 #include "serve.h"
 #include "store.h"
 
@@ -18,14 +19,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage:\n"
-            "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
+            "  tabled serve [--config FILE] [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
             "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
             "               [--max-message BYTES] [--seed N]\n"
             "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
             "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
             "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
+            "  tabled --version\n"
             "\n"
             "serve: runs the table server (GM and join links are printed at start-up).\n"
+            "       --config FILE reads flags from FILE, one \"name = value\" a line (port = 7777);\n"
+            "       flags given on the command line as well override the file's.\n"
             "roll: rolls the server's dice engine from a shell.\n"
             "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
             "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n");
@@ -183,12 +187,23 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "serve") == 0) {
+        int n;
+        char **args;
+        if (config_expand("tabled serve", argc - 1, argv + 1, &n, &args))
+            return 2;
+        int rc = cmd_serve(n, args);
+        config_free(args);
+        return rc;
+    }
     if (strcmp(argv[1], "roll") == 0)
         return cli_roll_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("tabled %s\n", TABLED_VERSION);
+        return 0;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

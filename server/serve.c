@@ -20,7 +20,9 @@
 #include "store.h"
 #include "system.h"
 
+#ifndef TABLED_VERSION /* meson passes the project's version */
 #define TABLED_VERSION "0.1.0"
+#endif
 #define MAX_QUEUED_MSGS 2048
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
