@@ -406,11 +406,12 @@ export function applyPatch(doc, ops) {
 // ---------------------------------------------------------------------------------------------
 
 /** Attempts a WebSocket handshake; resolves {ok, status, protocol} without throwing. */
-export function tryHandshake(url, { protocols = [SUBPROTOCOL], headers, origin } = {}) {
+export function tryHandshake(url, { protocols = [SUBPROTOCOL], headers, origin, ca } = {}) {
   return new Promise((resolve) => {
     const opts = { perMessageDeflate: false, handshakeTimeout: TIMEOUT };
     if (headers) opts.headers = headers;
     if (origin) opts.origin = origin;
+    if (ca) opts.ca = ca;
     const ws = new WebSocket(url, protocols, opts);
     let done = false;
     const finish = (r) => {
@@ -437,14 +438,17 @@ let autoId = 0;
 export class Client {
   /**
    * Connects to srv (a Server) at /ws with subprotocol tabled.v1.
-   * opts: {path, protocols, headers, origin, name}
+   * opts: {path, protocols, headers, origin, name, url, ca}: url replaces the server's own (e.g. a
+   * wss:// address of a proxy in front of it), ca is the certificate authority to trust for it.
    */
   static connect(srv, opts = {}) {
     return new Promise((resolve, reject) => {
       const wsOpts = { perMessageDeflate: false, handshakeTimeout: TIMEOUT, maxPayload: 64 * 1024 * 1024 };
       if (opts.headers) wsOpts.headers = opts.headers;
       if (opts.origin) wsOpts.origin = opts.origin;
-      const ws = new WebSocket(srv.wsUrl(opts.path || '/ws'), opts.protocols || [SUBPROTOCOL], wsOpts);
+      if (opts.ca) wsOpts.ca = opts.ca;
+      const url = opts.url || srv.wsUrl(opts.path || '/ws');
+      const ws = new WebSocket(url, opts.protocols || [SUBPROTOCOL], wsOpts);
       const c = new Client(ws, opts.name || 'client');
       ws.once('open', () => resolve(c));
       ws.once('unexpected-response', (req, res) => {
