@@ -26,13 +26,6 @@
 #define MAX_QUEUED_MSGS 2048
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
-/* The rule systems' sample characters (rules/<system>/samples/<name>.json) are served from the source
- * tree, next to the default web client. */
-#ifdef TABLED_WEB_DIR
-#define TABLED_RULES_DIR TABLED_WEB_DIR "/../rules"
-#else
-#define TABLED_RULES_DIR "rules"
-#endif
 
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
@@ -392,8 +385,9 @@ static int by_name(const void *a, const void *b)
 }
 
 /* GET /samples/<system>: {system, samples: [{file, sheet}]} from rules/<system>/samples/<name>.json
- * (public: players pick a sample character from them). */
-static json_t *api_samples(const char *system, int *status)
+ * (public: players pick a sample character from them). rules/ is found beside the web client's
+ * directory `web` (the source tree's layout, kept by deploy/install-service). */
+static json_t *api_samples(const char *web, const char *system, int *status)
 {
     for (const char *p = system; *p; p++)
         if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
@@ -404,7 +398,7 @@ static json_t *api_samples(const char *system, int *status)
                          "no such rule system");
     }
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/%s/samples", TABLED_RULES_DIR, system);
+    snprintf(dir, sizeof dir, "%s/../rules/%s/samples", web, system);
     json_t *samples = json_array();
     DIR *d = opendir(dir);
     char *names[64];
@@ -450,7 +444,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             uri[0] = '\0';
         if (strcmp(uri, "/api/join") == 0 || strncmp(uri, "/samples/", 9) == 0) {
             json_t *body = uri[1] == 'a' ? api_join(srv, wsi, &status)
-                                         : api_samples(uri + 9, &status);
+                                         : api_samples(srv->opt->web, uri + 9, &status);
             text = json_dumps(body, JSON_COMPACT);
             json_decref(body);
             ctype = "application/json";

@@ -23,6 +23,19 @@ export const TIMEOUT = Number(process.env.TABLED_TEST_TIMEOUT || 10000);
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The path of an executable on PATH (or in /usr/sbin, /sbin), or null: for tests that skip without it. */
+export function findTool(cmd) {
+  for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
+    try {
+      fs.accessSync(path.join(d, cmd), fs.constants.X_OK);
+      return path.join(d, cmd);
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
 /** A roll as the log keeps it: the ack's result without its "secret" flag. */
 export const withoutSecret = ({ secret, ...roll }) => roll;
 
@@ -72,7 +85,13 @@ function parseBanner(lines) {
 }
 
 export class Server {
-  constructor({ args = [], dir } = {}) {
+  /**
+   * args: extra `serve` flags (after the test's own, so they win); bin: another binary than BIN;
+   * wrap: a command the server runs under (e.g. strace and its options), its argv before bin.
+   */
+  constructor({ args = [], dir, bin = BIN, wrap = [] } = {}) {
+    this.bin = bin;
+    this.wrap = wrap;
     this.extraArgs = args;
     this.dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-it-'));
     this.db = path.join(this.dir, 't.db');
@@ -87,7 +106,7 @@ export class Server {
 
   /** Starts (or restarts on the same port and database). Resolves once the banner is printed. */
   async start() {
-    if (!fs.existsSync(BIN)) throw new Error(`tabled binary not found at ${BIN} (build it, or set TABLED_BIN)`);
+    if (!fs.existsSync(this.bin)) throw new Error(`tabled binary not found at ${this.bin} (build it, or set TABLED_BIN)`);
     for (let attempt = 0; ; attempt++) {
       try {
         await this._spawn();
@@ -106,7 +125,8 @@ export class Server {
   _spawn() {
     const args = ['serve', '--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--web', WEB_DIR, ...this.extraArgs];
-    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [...this.wrap, this.bin, ...args];
+    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     this.exited = null;
     running.add(proc);
@@ -287,8 +307,8 @@ export class Server {
  * Starts a server for a test and registers its teardown with t.after (when t is given).
  * args: extra `serve` flags, e.g. ['--rate-limit', '0'].
  */
-export async function startServer(t, { args = [], dir } = {}) {
-  const s = new Server({ args, dir });
+export async function startServer(t, { args = [], dir, bin } = {}) {
+  const s = new Server({ args, dir, bin });
   if (t) {
     t.after(async () => {
       await s.stop();

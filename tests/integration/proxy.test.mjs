@@ -17,25 +17,12 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot, startServer, tryHandshake, closeAll, sleep, withoutSecret } from './lib.mjs';
+import { repoRoot, startServer, tryHandshake, closeAll, sleep, withoutSecret, findTool } from './lib.mjs';
 
 const RECIPE = path.join(repoRoot, 'deploy', 'nginx-tabled.conf');
 
-function which(cmd) {
-  for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
-    const f = path.join(d, cmd);
-    try {
-      fs.accessSync(f, fs.constants.X_OK);
-      return f;
-    } catch {
-      /* next */
-    }
-  }
-  return null;
-}
-
-const NGINX = which('nginx');
-const OPENSSL = which('openssl');
+const NGINX = findTool('nginx');
+const OPENSSL = findTool('openssl');
 const skip = !NGINX ? 'nginx is not installed (deploy/install-deps test installs it)'
   : !OPENSSL ? 'openssl is not installed (deploy/install-deps test installs it)' : false;
 
