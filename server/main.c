@@ -19,9 +19,10 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage:\n"
-            "  tabled serve [--config FILE] [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
+            "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
             "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
             "               [--max-message BYTES] [--seed N]\n"
+            "  tabled serve --config FILE [flags...]\n"
             "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
             "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
             "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
