@@ -22,7 +22,10 @@ function writeConfig(dir, text) {
   return f;
 }
 
-/** Runs `tabled serve ARGS` until its first line; returns {line, port, db}, then stops it. */
+/**
+ * Runs `tabled serve ARGS` until its first line, asks /healthz, then stops it with SIGTERM;
+ * returns {version, port, db, health, code, stderr} (code: the exit code of the clean shutdown).
+ */
 function firstBannerLine(args) {
   return new Promise((resolve, reject) => {
     const p = spawn(BIN, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +44,7 @@ function firstBannerLine(args) {
       const port = Number(m[2]);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => null);
       p.kill('SIGTERM');
-      p.on('exit', () => resolve({ version: m[1], port, db: m[3], health }));
+      p.on('exit', (code) => resolve({ version: m[1], port, db: m[3], health, code, stderr: err }));
     });
     p.on('exit', (code) => {
       clearTimeout(timer);
@@ -72,6 +75,8 @@ web = ${WEB_DIR}
 sync = full
 `);
   const b = await firstBannerLine(['--config', f]);
+  assert.equal(b.code, 0, 'a clean shutdown');
+  assert.doesNotMatch(b.stderr, /Sanitizer|runtime error/, 'no sanitizer report (leaks included)');
   assert.equal(b.db, db);
   assert.equal(b.health, 200, '/healthz answers on the port the file asked for (bound to 127.0.0.1)');
   assert.ok(fs.existsSync(db), 'the database is where the file says');
