@@ -23,7 +23,7 @@ function writeConfig(dir, text) {
 }
 
 /**
- * Runs `tabled serve ARGS` until its first line, asks /healthz, then stops it with SIGTERM;
+ * Runs `tabled serve ARGS` until its banner is printed, asks /healthz, then stops it with SIGTERM;
  * returns {version, port, db, health, code, stderr} (code: the exit code of the clean shutdown).
  */
 function firstBannerLine(args) {
@@ -39,7 +39,7 @@ function firstBannerLine(args) {
     p.stdout.on('data', async (c) => {
       out += c;
       const m = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(out);
-      if (!m) return;
+      if (!m || !/^Open the GM link/m.test(out)) return; // the whole banner: signals are handled
       clearTimeout(timer);
       const port = Number(m[2]);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => null);
