@@ -31,6 +31,7 @@ function firstBannerLine(args) {
     const p = spawn(BIN, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
+    let done = false;
     const timer = setTimeout(() => {
       p.kill('SIGKILL');
       reject(new Error(`no banner within 20 s: ${out}${err}`));
@@ -39,7 +40,8 @@ function firstBannerLine(args) {
     p.stdout.on('data', async (c) => {
       out += c;
       const m = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(out);
-      if (!m || !/^Open the GM link/m.test(out)) return; // the whole banner: signals are handled
+      if (done || !m || !/^Open the GM link/m.test(out)) return;
+      done = true; // once: a second SIGTERM during the shutdown would end it uncleanly
       clearTimeout(timer);
       const port = Number(m[2]);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => null);
