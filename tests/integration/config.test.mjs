@@ -26,7 +26,7 @@ function writeConfig(dir, text) {
  * Runs `tabled serve ARGS` until its banner is printed, asks /healthz, then stops it with SIGTERM;
  * returns {version, port, db, health, code, stderr} (code: the exit code of the clean shutdown).
  */
-function firstBannerLine(args) {
+function serveUntilBanner(args) {
   return new Promise((resolve, reject) => {
     const p = spawn(BIN, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -76,13 +76,13 @@ db = ${db}
 web = ${WEB_DIR}
 sync = full
 `);
-  const b = await firstBannerLine(['--config', f]);
+  const b = await serveUntilBanner(['--config', f]);
   assert.equal(b.code, 0, 'a clean shutdown');
   assert.doesNotMatch(b.stderr, /Sanitizer|runtime error/, 'no sanitizer report (leaks included)');
   assert.equal(b.db, db);
   assert.equal(b.health, 200, '/healthz answers on the port the file asked for (bound to 127.0.0.1)');
   assert.ok(fs.existsSync(db), 'the database is where the file says');
-  const b2 = await firstBannerLine([`--config=${f}`]);
+  const b2 = await serveUntilBanner([`--config=${f}`]);
   assert.equal(b2.db, db, '--config=FILE reads the same');
 });
 
