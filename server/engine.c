@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "joinlimit.h"
 #include "ops.h"
 #include "protocol.h"
 
@@ -45,6 +46,7 @@ struct engine_conn {
     int dead;
     int closing;
     int joins;
+    char peer[64];        /* remote address ("" when the transport gave none) */
     int bad;              /* refused messages in the current window */
     uint64_t bad_since;   /* start of the window */
     seat_rt host_bucket;  /* the host has no campaign: its bucket lives here */
@@ -86,6 +88,8 @@ struct engine {
     engine_conn *conns;
     pending *head, *tail;
     int batch_failed;
+    joinlimit *join_by_addr; /* failed joins per remote address */
+    joinlimit *join_all;     /* failed joins against every campaign of this server */
     /* metrics */
     counter *counters;
     uint64_t hist[N_BUCKETS + 1];
@@ -774,12 +778,10 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         count_outcome(e, "unknown", "unauthorized");
         return;
     }
-    seat_rt *bucket = c->role == ROLE_HOST ? &c->host_bucket : seat_rt_get(c->camp, c->seat);
-    if (!rate_take(e, bucket)) {
-        tb_fail(&err, TB_RATE_LIMITED, "too many commands; slow down");
-        hold_nack(e, c, NULL, m->id, "unknown", &err);
-        return;
-    }
+    /* Idempotency comes before the rate limit (DESIGN.md, step 3): a client resuming after a
+     * restart re-sends every unacknowledged command in one burst, and a re-sent id that was
+     * already applied costs one lookup, so it is answered with its stored reply, never with
+     * rate_limited. */
     if (ensure_tx(e, &err)) {
         e->batch_failed = 1;
         hold_nack(e, c, NULL, m->id, "unknown", &err);
@@ -796,6 +798,12 @@ static void handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         pending *p = push_pending(e, c, m->id, "replay");
         p->reply = c->role == ROLE_HOST ? replay_host_reply(e, stored) : stored;
         p->outcome = xstrdup("replay");
+        return;
+    }
+    seat_rt *bucket = c->role == ROLE_HOST ? &c->host_bucket : seat_rt_get(c->camp, c->seat);
+    if (!rate_take(e, bucket)) {
+        tb_fail(&err, TB_RATE_LIMITED, "too many commands; slow down");
+        hold_nack(e, c, NULL, m->id, "unknown", &err);
         return;
     }
     if (c->role == ROLE_HOST) {
@@ -908,6 +916,8 @@ out:
     free(seat);
 }
 
+static void count_bad(engine_conn *c);
+
 static campaign *find_by_join_code(engine *e, const char *code)
 {
     char want[33], have[33];
@@ -925,6 +935,38 @@ static campaign *find_by_join_code(engine *e, const char *code)
 
 #define MAX_JOINS_PER_CONN 10
 
+/* Join-code guessing (issue 12, item 6): besides the limit per connection, failed joins are
+ * counted per remote address and server-wide. A wrong code names no campaign, so the server-wide
+ * count stands for every open campaign at once: many addresses guessing together slow down too.
+ * An attempt made while its address (or the server) must still wait is refused without looking
+ * at the code, so it cannot be used to guess. Returns 1 when the attempt was refused. */
+static int join_throttled(engine *e, engine_conn *c)
+{
+    int64_t now = (int64_t)(mono_ns() / 1000000u);
+    int64_t wait = joinlimit_wait_ms(e->join_all, "*", now);
+    if (c->peer[0]) {
+        int64_t w = joinlimit_wait_ms(e->join_by_addr, c->peer, now);
+        if (w > wait)
+            wait = w;
+    }
+    if (wait <= 0)
+        return 0;
+    char msg[128];
+    snprintf(msg, sizeof msg, "too many wrong join codes; try again in %lld seconds",
+             (long long)((wait + 999) / 1000));
+    send_error(c, TB_RATE_LIMITED, msg);
+    count_bad(c);
+    return 1;
+}
+
+static void join_failed(engine *e, engine_conn *c)
+{
+    int64_t now = (int64_t)(mono_ns() / 1000000u);
+    joinlimit_fail(e->join_all, "*", now);
+    if (c->peer[0])
+        joinlimit_fail(e->join_by_addr, c->peer, now);
+}
+
 static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
 {
     engine_flush(e);
@@ -934,11 +976,16 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         close_conn(c, 1008, "too many joins");
         return;
     }
+    if (join_throttled(e, c))
+        return;
     campaign *k = find_by_join_code(e, m->code);
     if (!k) {
+        join_failed(e, c);
         send_error(c, TB_UNAUTHORIZED, "unknown or closed join code");
         return;
     }
+    if (c->peer[0])
+        joinlimit_forget(e->join_by_addr, c->peer);
     /* A connection that already holds a seat becomes the new one (like a second hello). */
     detach(c);
     c->role = ROLE_NONE;
@@ -1039,6 +1086,11 @@ engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx)
     return c;
 }
 
+void engine_conn_set_peer(engine_conn *c, const char *addr)
+{
+    snprintf(c->peer, sizeof c->peer, "%s", addr ? addr : "");
+}
+
 void engine_conn_closed(engine *e, engine_conn *c)
 {
     c->dead = 1;
@@ -1084,6 +1136,8 @@ void engine_opts_default(engine_opts *o)
     o->rate_burst = 40;
     o->resume_max = 1000;
     o->log_cap = 200;
+    o->join_free_per_addr = 5;
+    o->join_free_all = 50;
 }
 
 int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,
@@ -1097,8 +1151,17 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
         e->opt = *opts;
     else
         engine_opts_default(&e->opt);
+    /* Per address: 5 free failures, then 1 s, 2 s, 4 s … up to a minute; forgotten after 15
+     * quiet minutes. Server-wide: 50 free failures, then 250 ms doubling up to 15 s, forgotten
+     * after a quiet minute, so a guessing swarm costs real players at most a short wait. */
+    joinlimit_opts per_addr = {e->opt.join_free_per_addr, 1000, 60000, 15 * 60000, 4096};
+    joinlimit_opts all = {e->opt.join_free_all, 250, 15000, 60000, 1};
+    e->join_by_addr = joinlimit_create(&per_addr);
+    e->join_all = joinlimit_create(&all);
     json_t *ids;
     if (store_campaign_ids(st, &ids, err)) {
+        joinlimit_destroy(e->join_by_addr);
+        joinlimit_destroy(e->join_all);
         free(e);
         return err->code;
     }
@@ -1164,6 +1227,8 @@ void engine_destroy(engine *e)
         e->camps = k->next;
         free_campaign(k);
     }
+    joinlimit_destroy(e->join_by_addr);
+    joinlimit_destroy(e->join_all);
     while (e->counters) {
         counter *c = e->counters;
         e->counters = c->next;

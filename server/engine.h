@@ -43,6 +43,8 @@ typedef struct engine_opts {
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
+    int join_free_per_addr; /* wrong join codes per address before delays start (default 5) */
+    int join_free_all;      /* wrong join codes server-wide before delays start (default 50) */
 } engine_opts;
 
 /* Fills opts with the defaults above. */
@@ -74,6 +76,10 @@ int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err);
 /* A new connection; the returned handle stays valid until engine_conn_closed. sink is copied,
  * ctx borrowed. */
 engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx);
+
+/* The connection's remote address (copied; at most 63 bytes kept), the key of the limit on
+ * failed joins per address. A connection without one is limited only server-wide. */
+void engine_conn_set_peer(engine_conn *c, const char *addr);
 
 /* The transport lost or closed the connection. The handle must not be used afterwards. */
 void engine_conn_closed(engine *e, engine_conn *c);

@@ -179,6 +179,10 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         w->wsi = wsi;
         w->srv = srv;
         w->ec = engine_conn_open(srv->eng, &SINK, w);
+        {
+            char peer[64];
+            engine_conn_set_peer(w->ec, lws_get_peer_simple(wsi, peer, sizeof peer));
+        }
         srv->connections++;
         return 0;
     case LWS_CALLBACK_CLOSED:

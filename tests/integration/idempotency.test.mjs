@@ -169,3 +169,34 @@ test('campaign.create retried by the host creates one campaign', async (t) => {
   assert.equal(list.result.campaigns.filter((c) => c.name === 'Once').length, 1, 'one campaign');
   assert.equal(list.result.campaigns.length, 2);
 });
+
+test('60 re-sent ids after a restart all get their original acks, none rate_limited', async (t) => {
+  // The default rate limit (20 per second, burst 40): a resuming client re-sends its whole
+  // backlog in one burst, and replays must be answered before the limiter counts them.
+  const srv = await startServer(t);
+  const { gm, players } = await table(srv, ['Ann']);
+  const ann = players[0];
+  t.after(() => closeAll(gm, ann.client));
+  const ids = Array.from({ length: 60 }, (_, i) => `burst-${i}`);
+  const first = [];
+  for (const [half, part] of [ids.slice(0, 30), ids.slice(30)].entries()) {
+    if (half) await new Promise((r) => setTimeout(r, 1600)); // let the bucket refill
+    first.push(...(await Promise.all(part.map((id) => ann.client.cmd('roll', { expr: '1d6' }, id)))));
+  }
+  assert.deepEqual(first.map((m) => m.t), ids.map(() => 'ack'), 'the first sends were all acked');
+  const seqBefore = (await srv.gmView()).seq;
+
+  await srv.kill('SIGKILL');
+  await srv.restart();
+
+  const [annC] = await srv.hello(ann.token);
+  t.after(() => annC.close());
+  const again = await Promise.all(ids.map((id) => annC.cmd('roll', { expr: '1d6' }, id)));
+  const limited = again.filter((m) => m.t === 'nack').map((m) => m.code);
+  assert.deepEqual(limited, [], 'no re-sent id was refused');
+  assert.deepEqual(again.map((m) => m.raw), first.map((m) => m.raw), 'every original ack, byte for byte');
+  assert.equal((await srv.gmView()).seq, seqBefore, 'nothing ran twice');
+  // the limiter still holds for new commands: a burst of 60 new ids is partly refused
+  const fresh = await Promise.all(ids.map((id) => annC.cmd('roll', { expr: '1d6' }, `new-${id}`)));
+  assert.ok(fresh.some((m) => m.t === 'nack' && m.code === 'rate_limited'), 'new commands are still limited');
+});

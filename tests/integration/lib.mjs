@@ -458,14 +458,16 @@ let autoId = 0;
 export class Client {
   /**
    * Connects to srv (a Server) at /ws with subprotocol tabled.v1.
-   * opts: {path, protocols, headers, origin, name, url, ca}: url replaces the server's own (e.g. a
-   * wss:// address of a proxy in front of it), ca is the certificate authority to trust for it.
+   * opts: {path, protocols, headers, origin, name, localAddress, url, ca}: localAddress e.g.
+   * 127.0.0.2 (another peer); url replaces the server's own (e.g. a wss:// address of a proxy in
+   * front of it), ca is the certificate authority to trust for it.
    */
   static connect(srv, opts = {}) {
     return new Promise((resolve, reject) => {
       const wsOpts = { perMessageDeflate: false, handshakeTimeout: TIMEOUT, maxPayload: 64 * 1024 * 1024 };
       if (opts.headers) wsOpts.headers = opts.headers;
       if (opts.origin) wsOpts.origin = opts.origin;
+      if (opts.localAddress) wsOpts.localAddress = opts.localAddress; // e.g. 127.0.0.2: another peer
       if (opts.ca) wsOpts.ca = opts.ca;
       const url = opts.url || srv.wsUrl(opts.path || '/ws');
       const ws = new WebSocket(url, opts.protocols || [SUBPROTOCOL], wsOpts);
