@@ -326,6 +326,18 @@ static int is_loopback(const char *addr)
     return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
 }
 
+/* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
+ * (X-Forwarded-Proto), else "http". The header only shapes the link sent back to the GM who asked
+ * for it, so whoever sets it can mislead no one but themselves. Static string. */
+static const char *forwarded_scheme(struct lws *wsi)
+{
+    char proto[8];
+    if (lws_hdr_custom_copy(wsi, proto, sizeof proto, "x-forwarded-proto:", 18) > 0 &&
+        strcasecmp(proto, "https") == 0)
+        return "https";
+    return "http";
+}
+
 /* GET /api/join with "Authorization: Bearer <GM seat token>": the players' join links — one per
  * address the server listens on, and the one of the Host the GM used — each with its QR code.
  * The join code is a GM secret, so it is never put in a URL anyone could fetch. */
@@ -361,7 +373,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             char *colon = strrchr(name, ':');
             if (colon && !strchr(colon, ']'))
                 *colon = '\0';
-            snprintf(url, sizeof url, "http://%s/#join=%s", host, code);
+            snprintf(url, sizeof url, "%s://%s/#join=%s", forwarded_scheme(wsi), host, code);
             char *svg = qr_svg(url);
             json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback",
                                                    is_loopback(name), "svg", svg));

@@ -76,11 +76,11 @@ ${site}
 `;
 }
 
-/** GET over http(s) with our CA: {status, headers, body}. */
-function get(url, ca) {
+/** GET over http(s) with our CA and the given request headers: {status, headers, body}. */
+function get(url, ca, headers = {}) {
   return new Promise((resolve, reject) => {
     const mod = url.startsWith('https:') ? https : http;
-    const req = mod.get(url, { ca, timeout: 10000 }, (res) => {
+    const req = mod.get(url, { ca, headers, timeout: 10000 }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (body += c));
@@ -158,6 +158,11 @@ test('nginx recipe: the page, a GM and a player over wss, and a roll through the
   assert.ok(logged, 'the GM, also behind the proxy, got the roll as a diff');
   assert.deepEqual(logged.roll, withoutSecret(r.result));
   assert.deepEqual((await srv.gmView()).state, gm.state, 'what came through the proxy is the server state');
+
+  // the GM's invite shows the join link of the address the GM's page uses, with https
+  const invite = await get(`https://127.0.0.1:${httpsPort}/api/join`, ca, { authorization: `Bearer ${srv.gmToken}` });
+  assert.equal(invite.status, 200, invite.body);
+  assert.equal(JSON.parse(invite.body).links[0].url, `https://127.0.0.1:${httpsPort}/#join=${srv.joinCode}`);
 
   // the Origin check still holds behind the proxy: another site's page cannot open a socket
   const foreign = await tryHandshake(url, { ca, origin: 'https://evil.example' });
