@@ -47,6 +47,7 @@ struct engine_conn {
     int closing;
     int joins;
     char peer[64];        /* remote address ("" when the transport gave none) */
+    int no_join;          /* admitted into the room kept for the GM: join is refused */
     int bad;              /* refused messages in the current window */
     uint64_t bad_since;   /* start of the window */
     seat_rt host_bucket;  /* the host has no campaign: its bucket lives here */
@@ -457,8 +458,11 @@ int engine_flush(engine *e)
                 send_text(p->conn, p->reply);
             count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
         } else if (p->reply) {
-            char *nack = dump_free(
-                proto_msg_nack(p->cmd_id, TB_INTERNAL, "the server could not save this command"));
+            char *nack = dump_free(proto_msg_nack(
+                p->cmd_id, TB_INTERNAL,
+                store_disk_full(e->st)
+                    ? "the server's disk is full, so this command was not saved; try again later"
+                    : "the server could not save this command"));
             send_text(p->conn, nack);
             free(nack);
             count_outcome(e, p->op_label, "internal");
@@ -976,6 +980,12 @@ static void handle_join(engine *e, engine_conn *c, const proto_msg *m)
         close_conn(c, 1008, "too many joins");
         return;
     }
+    if (c->no_join) {
+        /* A seat made here would belong to a socket about to be closed: refuse before anything. */
+        send_error(c, TB_RATE_LIMITED, "the server is full; try again later");
+        close_conn(c, 1013, "the server is full; try again later");
+        return;
+    }
     if (join_throttled(e, c))
         return;
     campaign *k = find_by_join_code(e, m->code);
@@ -1089,6 +1099,18 @@ engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx)
 void engine_conn_set_peer(engine_conn *c, const char *addr)
 {
     snprintf(c->peer, sizeof c->peer, "%s", addr ? addr : "");
+}
+
+void engine_conn_refuse_join(engine_conn *c)
+{
+    c->no_join = 1;
+}
+
+enum engine_seated engine_conn_seated(const engine_conn *c)
+{
+    return c->role == ROLE_NONE     ? ENGINE_SEATED_NONE
+           : c->role == ROLE_PLAYER ? ENGINE_SEATED_PLAYER
+                                    : ENGINE_SEATED_GM;
 }
 
 void engine_conn_closed(engine *e, engine_conn *c)

@@ -81,6 +81,15 @@ engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx);
  * failed joins per address. A connection without one is limited only server-wide. */
 void engine_conn_set_peer(engine_conn *c, const char *addr);
 
+/* The connection may not `join` (it was admitted into the places kept for the GM): a join gets
+ * error rate_limited and a close 1013, and no seat is created. */
+void engine_conn_refuse_join(engine_conn *c);
+
+/* Who the connection is so far: the transport's limits (a deadline for hello, room kept for the
+ * GM when the server is nearly full) ask. */
+enum engine_seated { ENGINE_SEATED_NONE = 0, ENGINE_SEATED_PLAYER, ENGINE_SEATED_GM /* or host */ };
+enum engine_seated engine_conn_seated(const engine_conn *c);
+
 /* The transport lost or closed the connection. The handle must not be used afterwards. */
 void engine_conn_closed(engine *e, engine_conn *c);
 

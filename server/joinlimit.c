@@ -50,8 +50,7 @@ static jl_entry *joinlimit__find(joinlimit *jl, const char *key, int64_t now_ms)
     jl_entry *hit = NULL;
     for (int i = 0; i < jl->n;) {
         jl_entry *x = &jl->v[i];
-        if (now_ms - x->last_fail_ms >= jl->opt.forget_ms &&
-            now_ms >= x->next_ok_ms) {
+        if (now_ms - x->last_fail_ms >= jl->opt.forget_ms && now_ms >= x->next_ok_ms) {
             joinlimit__drop(jl, i);
             continue;
         }

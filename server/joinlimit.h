@@ -18,11 +18,11 @@
 typedef struct joinlimit joinlimit;
 
 typedef struct joinlimit_opts {
-    int free_fails;     /* failures before the first delay */
-    int64_t base_ms;    /* the first delay */
-    int64_t max_ms;     /* the longest delay */
-    int64_t forget_ms;  /* quiet time after which a key's failures are forgotten */
-    int max_keys;       /* keys remembered at most; the stalest is dropped first */
+    int free_fails;    /* failures before the first delay */
+    int64_t base_ms;   /* the first delay */
+    int64_t max_ms;    /* the longest delay */
+    int64_t forget_ms; /* quiet time after which a key's failures are forgotten */
+    int max_keys;      /* keys remembered at most; the stalest is dropped first */
 } joinlimit_opts;
 
 /* A new limiter (caller owns it: joinlimit_destroy). opts is copied. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_backup.h"
 #include "cli_roll.h"
 #include "config.h"
 #include "serve.h"
@@ -17,23 +18,47 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage:\n"
-            "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
-            "               [--allow-origin ORIGIN]... [--rate-limit N] [--snapshot-every N]\n"
-            "               [--max-message BYTES] [--seed N]\n"
-            "  tabled serve --config FILE [flags...]\n"
-            "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
-            "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
-            "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
-            "  tabled --version\n"
-            "\n"
-            "serve: runs the table server (GM and join links are printed at start-up).\n"
-            "       --config FILE reads flags from FILE, one \"name = value\" a line (port = 7777);\n"
-            "       flags given on the command line as well override the file's.\n"
-            "roll: rolls the server's dice engine from a shell.\n"
-            "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
-            "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n");
+    fprintf(
+        f,
+        "usage:\n"
+        "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
+        "               [--allow-origin ORIGIN]... [--allow-host NAME]... [--rate-limit N]\n"
+        "               [--snapshot-every N]\n"
+        "               [--max-message BYTES] [--seed N]\n"
+        "               [--max-connections N] [--hello-timeout S] [--idle-timeout S]\n"
+        "               [--backup-every DURATION] [--backup-keep N] [--backup-dir DIR]\n"
+        "  tabled serve --config FILE [flags...]\n"
+        "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
+        "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
+        "  tabled replay --db PATH [--campaign ID] [--from-zero]\n"
+        "  tabled backup [--db PATH] DEST\n"
+        "  tabled export [--db PATH] --campaign ID [--out FILE]\n"
+        "  tabled import [--db PATH] FILE\n"
+        "  tabled --version\n"
+        "\n"
+        "serve: runs the table server (GM and join links are printed at start-up).\n"
+        "  --config FILE            reads flags from FILE, one \"name = value\" a line (port =\n"
+        "                           7777); flags given on the command line as well override it\n"
+        "  --allow-host NAME        a host name the server answers to besides localhost, its\n"
+        "                           own addresses and host name (repeatable; DNS rebinding)\n"
+        "  --max-connections N      WebSockets at most (default: the open-file limit, raised to\n"
+        "                           its hard limit, less 64); the last places are kept for the GM\n"
+        "  --hello-timeout S        seconds a new socket has to say hello or join (default 10)\n"
+        "  --idle-timeout S         seconds of silence before a socket is closed (default 300;\n"
+        "                           the web client pings every 20 s)\n"
+        "  --backup-every DURATION  a rolling backup every 30s / 15m / 6h (off by default),\n"
+        "                           written by a worker thread into --backup-dir (default\n"
+        "                           <db>.backups/) as tabled-<UTC time>.db\n"
+        "  --backup-keep N          rolling backups kept, the oldest deleted first (default 10)\n"
+        "roll: rolls the server's dice engine from a shell.\n"
+        "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
+        "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n"
+        "backup: writes a complete, checked copy of the database (also while a server runs);\n"
+        "        `tabled serve --db DEST` starts from it.\n"
+        "export: one campaign as JSON, with its whole event log and its seats' token hashes\n"
+        "        (never a token): every seat's link keeps working on the server it moves to.\n"
+        "import: adds an exported campaign to a database (a running server loads it at its\n"
+        "        next start).\n");
 }
 
 /* Strict non-negative integer parse; returns 0 on success. */
@@ -46,6 +71,28 @@ static int parse_u64(const char *s, unsigned long long max, unsigned long long *
     if (*end || v > max)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* A duration: N (minutes), Ns, Nm or Nh, from 1 s to 31 days. Returns 0 and *ms, or -1. */
+static int parse_duration_ms(const char *s, uint64_t *ms)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    uint64_t unit = 60000;
+    if (*end == 's')
+        unit = 1000;
+    else if (*end == 'h')
+        unit = 3600000;
+    else if (*end != 'm' && *end != '\0')
+        return -1;
+    if (*end && end[1])
+        return -1;
+    if (end == s || v == 0 || v > 31ull * 24 * 3600 * 1000 / unit)
+        return -1;
+    *ms = v * unit;
     return 0;
 }
 
@@ -91,6 +138,12 @@ static int cmd_serve(int argc, char **argv)
                 return 2;
             }
             o.allow_origins[o.n_allow_origins++] = v;
+        } else if (strcmp(a, "--allow-host") == 0) {
+            if (o.n_allow_hosts >= SERVE_MAX_HOSTS) {
+                fprintf(stderr, "tabled serve: at most %d --allow-host\n", SERVE_MAX_HOSTS);
+                return 2;
+            }
+            o.allow_hosts[o.n_allow_hosts++] = v;
         } else if (strcmp(a, "--rate-limit") == 0) {
             if (parse_u64(v, 1000000, &n)) {
                 fprintf(stderr, "tabled serve: --rate-limit must be 0 (off) to 1000000\n");
@@ -109,6 +162,37 @@ static int cmd_serve(int argc, char **argv)
                 return 2;
             }
             o.max_message = (size_t)n;
+        } else if (strcmp(a, "--max-connections") == 0) {
+            if (parse_u64(v, 1000000, &n) || n < 4) {
+                fprintf(stderr, "tabled serve: --max-connections must be 4 to 1000000\n");
+                return 2;
+            }
+            o.max_connections = (int)n;
+        } else if (strcmp(a, "--hello-timeout") == 0 || strcmp(a, "--idle-timeout") == 0) {
+            char *end;
+            double secs = strtod(v, &end);
+            if (*end || !(secs >= 0.1 && secs <= 86400)) {
+                fprintf(stderr, "tabled serve: %s takes seconds, 0.1 to 86400\n", a);
+                return 2;
+            }
+            if (a[2] == 'h')
+                o.hello_timeout = secs;
+            else
+                o.idle_timeout = secs;
+        } else if (strcmp(a, "--backup-every") == 0) {
+            if (parse_duration_ms(v, &o.backup_every_ms)) {
+                fprintf(stderr, "tabled serve: --backup-every takes a duration: 30s, 15m (the "
+                                "default unit), 6h\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--backup-keep") == 0) {
+            if (parse_u64(v, 100000, &n) || n == 0) {
+                fprintf(stderr, "tabled serve: --backup-keep must be 1 to 100000\n");
+                return 2;
+            }
+            o.backup_keep = (int)n;
+        } else if (strcmp(a, "--backup-dir") == 0) {
+            o.backup_dir = v;
         } else if (strcmp(a, "--seed") == 0) {
             if (parse_u64(v, UINT64_MAX, &n)) {
                 fprintf(stderr, "tabled serve: --seed must be a non-negative integer\n");
@@ -201,6 +285,12 @@ int main(int argc, char **argv)
         return cli_roll_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(argv[1], "backup") == 0)
+        return cli_backup_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "export") == 0)
+        return cli_export_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "import") == 0)
+        return cli_import_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("tabled %s\n", TABLED_VERSION);
         return 0;

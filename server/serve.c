@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 #include <uv.h>
 
+#include "backup.h"
 #include "engine.h"
 #include "osrand.h"
 #include "rng.h"
@@ -48,9 +52,31 @@ typedef struct server {
     rules_rng *dice;
     rules_rng *secret;
     int connections;
+    int max_conns;           /* WebSockets at most (handshakes past it get 503) */
+    int gm_room;             /* the last gm_room of them are kept for a GM or the host */
+    struct ws_conn *ws_list; /* every WebSocket, for the deadline sweep */
+    uv_timer_t sweep;
     uint64_t bytes_sent;
     int stopping;
     banner where;
+    /* this machine's addresses, for the Host allow-list */
+#define SERVE_MAX_OWN 32
+    char own[SERVE_MAX_OWN][INET6_ADDRSTRLEN];
+    int n_own;
+    uint64_t own_read_ms;
+    /* rolling backups */
+    uv_timer_t backup_timer;
+    uv_work_t backup_work;
+    int backup_running;
+    char *backup_dir;
+    char *backup_written; /* set by the worker */
+    tb_err backup_err;    /* set by the worker */
+    uint64_t backups_ok, backups_failed;
+    int64_t backup_last_ok; /* unix seconds */
+    /* the WAL's sync under --sync normal */
+    uv_timer_t wal_timer;
+    uv_work_t wal_work;
+    int wal_running;
 } server;
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
@@ -74,6 +100,9 @@ typedef struct ws_conn {
     int closing, close_sent;
     int close_status;
     char close_reason[64];
+    int gm_only; /* admitted into the room kept for the GM: must be seated as GM or host */
+    uint64_t opened_ms, last_rx_ms;
+    struct ws_conn *prev, *next; /* server.ws_list */
 } ws_conn;
 
 static void queue_clear(ws_conn *w)
@@ -131,6 +160,110 @@ static void sink_close(void *ctx, int status, const char *reason)
 
 static const engine_sink SINK = {sink_send, sink_close};
 
+/* ---- Host allow-list (DNS rebinding) -------------------------------------------------------- */
+
+/* Is ip (a numeric address) one of this machine's? Loopback always is; other addresses are read
+ * with getifaddrs, again on a miss (a laptop changes networks), at most once a second. */
+static int host__own_address(server *srv, const char *ip)
+{
+    unsigned char bin[16];
+    if (inet_pton(AF_INET, ip, bin) == 1 && bin[0] == 127)
+        return 1;
+    if (strcmp(ip, "::1") == 0)
+        return 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < srv->n_own; i++)
+            if (strcasecmp(srv->own[i], ip) == 0)
+                return 1;
+        uint64_t now = uv_now(&srv->loop);
+        if (pass || (srv->own_read_ms && now - srv->own_read_ms < 1000))
+            return 0;
+        srv->own_read_ms = now ? now : 1;
+        srv->n_own = 0;
+        struct ifaddrs *ifs = NULL;
+        if (getifaddrs(&ifs) != 0)
+            return 0;
+        for (struct ifaddrs *a = ifs; a && srv->n_own < SERVE_MAX_OWN; a = a->ifa_next) {
+            if (!a->ifa_addr)
+                continue;
+            int fam = a->ifa_addr->sa_family;
+            const void *src =
+                fam == AF_INET    ? (const void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
+                : fam == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr
+                                  : NULL;
+            if (src)
+                inet_ntop(fam, src, srv->own[srv->n_own++], sizeof srv->own[0]);
+        }
+        freeifaddrs(ifs);
+    }
+    return 0;
+}
+
+/* DNS rebinding (issue 12, item 5): a page on evil.example whose name is made to resolve to the
+ * GM's laptop sends Host and Origin both "evil.example", which the Origin check alone accepts.
+ * So every HTTP request and WebSocket handshake must name this server in its Host header:
+ * localhost (and *.localhost), one of the machine's own addresses, the machine's host name (and
+ * NAME.local), or a name given with --allow-host. No Host header (HTTP/1.0 tools) is allowed:
+ * a browser always sends one. */
+static int host_allowed(server *srv, struct lws *wsi)
+{
+    char host[256], name[256];
+    int n = lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST);
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HOST) <= 0)
+        return 1;
+    if (n <= 0)
+        return 0;
+    /* the name without the port: [v6]:port, name:port, name */
+    if (host[0] == '[') {
+        char *end = strchr(host, ']');
+        if (!end)
+            return 0;
+        snprintf(name, sizeof name, "%.*s", (int)(end - host - 1), host + 1);
+    } else {
+        snprintf(name, sizeof name, "%s", host);
+        char *colon = strchr(name, ':');
+        if (colon)
+            *colon = '\0';
+    }
+    size_t len = strlen(name);
+    if (len && name[len - 1] == '.')
+        name[--len] = '\0';
+    if (!len)
+        return 0;
+    if (strcasecmp(name, "localhost") == 0 ||
+        (len > 10 && strcasecmp(name + len - 10, ".localhost") == 0))
+        return 1;
+    for (int i = 0; i < srv->opt->n_allow_hosts; i++)
+        if (strcasecmp(name, srv->opt->allow_hosts[i]) == 0)
+            return 1;
+    char me[256];
+    if (gethostname(me, sizeof me - 8) == 0) {
+        me[sizeof me - 9] = '\0';
+        if (strcasecmp(name, me) == 0)
+            return 1;
+        strcat(me, ".local");
+        if (strcasecmp(name, me) == 0)
+            return 1;
+    }
+    unsigned char bin[16];
+    if (inet_pton(AF_INET, name, bin) == 1 || inet_pton(AF_INET6, name, bin) == 1)
+        return host__own_address(srv, name);
+    return 0;
+}
+
+/* Refuses a request whose Host is not this server's with 403 and a line saying what to do.
+ * Returns 1 when refused (the caller returns non-zero from the filter callback). */
+static int refuse_foreign_host(server *srv, struct lws *wsi)
+{
+    if (host_allowed(srv, wsi))
+        return 0;
+    lwsl_warn("tabled: refused a request for a foreign Host (DNS rebinding?)\n");
+    lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
+                           "this server does not answer to that host name; start it with "
+                           "--allow-host NAME to allow it");
+    return 1;
+}
+
 /* Origin check (PROTOCOL.md, OWASP ASVS 4.4.2): same origin as the Host header, or allowed. */
 static int origin_allowed(struct lws *wsi, const serve_opts *o)
 {
@@ -169,9 +302,16 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         if (!uri_is(wsi, "/ws"))
             return 1;
+        if (refuse_foreign_host(srv, wsi))
+            return 1;
         if (!origin_allowed(wsi, srv->opt)) {
             lwsl_warn("tabled: refused a WebSocket from a foreign origin\n");
             lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "origin not allowed");
+            return 1;
+        }
+        if (srv->connections >= srv->max_conns) {
+            lws_return_http_status(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                                   "the server is full; try again later");
             return 1;
         }
         return 0;
@@ -183,6 +323,14 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             char peer[64];
             engine_conn_set_peer(w->ec, lws_get_peer_simple(wsi, peer, sizeof peer));
         }
+        w->gm_only = srv->connections >= srv->max_conns - srv->gm_room;
+        if (w->gm_only)
+            engine_conn_refuse_join(w->ec);
+        w->opened_ms = w->last_rx_ms = uv_now(&srv->loop);
+        w->next = srv->ws_list;
+        if (w->next)
+            w->next->prev = w;
+        srv->ws_list = w;
         srv->connections++;
         return 0;
     case LWS_CALLBACK_CLOSED:
@@ -190,6 +338,13 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             engine_conn_closed(srv->eng, w->ec);
             w->ec = NULL;
             srv->connections--;
+            if (w->prev)
+                w->prev->next = w->next;
+            else
+                srv->ws_list = w->next;
+            if (w->next)
+                w->next->prev = w->prev;
+            w->prev = w->next = NULL;
         }
         queue_clear(w);
         free(w->rx);
@@ -198,6 +353,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
     case LWS_CALLBACK_RECEIVE: {
         if (!w->ec)
             return -1;
+        w->last_rx_ms = uv_now(&srv->loop);
         if (lws_frame_is_binary(wsi))
             w->rx_binary = 1;
         if (!w->rx_too_large && !w->rx_binary) {
@@ -223,6 +379,8 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             engine_receive_refused(srv->eng, w->ec, TB_TOO_LARGE, msg);
         } else {
             engine_receive(srv->eng, w->ec, w->rx ? w->rx : "", w->rx_len);
+            if (w->gm_only && engine_conn_seated(w->ec) == ENGINE_SEATED_PLAYER)
+                conn_close_later(w, 1013, "the server is full; try again later");
         }
         free(w->rx);
         w->rx = NULL;
@@ -283,14 +441,23 @@ typedef struct http_req {
 static char *metrics_text(server *srv)
 {
     char *eng = engine_metrics_text(srv->eng);
-    size_t n = strlen(eng) + 512;
+    size_t n = strlen(eng) + 1024;
     char *out = xmalloc(n);
     snprintf(out, n,
              "%s# HELP tabled_connections Open WebSocket connections.\n"
              "# TYPE tabled_connections gauge\ntabled_connections %d\n"
              "# HELP tabled_bytes_sent_total Bytes of WebSocket messages sent.\n"
-             "# TYPE tabled_bytes_sent_total counter\ntabled_bytes_sent_total %llu\n",
-             eng, srv->connections, (unsigned long long)srv->bytes_sent);
+             "# TYPE tabled_bytes_sent_total counter\ntabled_bytes_sent_total %llu\n"
+             "# HELP tabled_backups_total Rolling backups by outcome (--backup-every).\n"
+             "# TYPE tabled_backups_total counter\n"
+             "tabled_backups_total{outcome=\"ok\"} %llu\n"
+             "tabled_backups_total{outcome=\"failed\"} %llu\n"
+             "# HELP tabled_backup_last_success_seconds Unix time of the newest rolling backup"
+             " (0: none yet).\n# TYPE tabled_backup_last_success_seconds gauge\n"
+             "tabled_backup_last_success_seconds %lld\n",
+             eng, srv->connections, (unsigned long long)srv->bytes_sent,
+             (unsigned long long)srv->backups_ok, (unsigned long long)srv->backups_failed,
+             (long long)srv->backup_last_ok);
     free(eng);
     return out;
 }
@@ -451,6 +618,9 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A WebSocket upgrade without the tabled.v1 subprotocol lands here: refuse it. */
         return 1;
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+        /* every HTTP request, the file mount included, before anything is served */
+        return refuse_foreign_host(srv, wsi);
     case LWS_CALLBACK_HTTP: {
         char *text;
         const char *ctype;
@@ -527,6 +697,127 @@ static void on_prepare(uv_prepare_t *h)
     engine_flush(srv->eng);
 }
 
+/* ---- deadlines ----------------------------------------------------------------------------- */
+
+/* Every half second: a WebSocket that has not said hello (or joined) within hello_timeout, one
+ * admitted into the GM's room that is not a GM by then, and one silent for idle_timeout are
+ * closed with a status and a reason. (Dead peers are found sooner by lws's pings.) */
+static void on_sweep(uv_timer_t *h)
+{
+    server *srv = h->data;
+    uint64_t now = uv_now(&srv->loop);
+    uint64_t hello_ms = (uint64_t)(srv->opt->hello_timeout * 1000);
+    uint64_t idle_ms = (uint64_t)(srv->opt->idle_timeout * 1000);
+    for (ws_conn *w = srv->ws_list; w; w = w->next) {
+        if (w->closing || !w->ec)
+            continue;
+        enum engine_seated seated = engine_conn_seated(w->ec);
+        if (seated == ENGINE_SEATED_NONE && now - w->opened_ms >= hello_ms)
+            conn_close_later(w, w->gm_only ? 1013 : 1008,
+                             w->gm_only ? "the server is full; try again later"
+                                        : "no hello in time");
+        else if (idle_ms && now - w->last_rx_ms >= idle_ms)
+            conn_close_later(w, 1001, "idle for too long");
+    }
+}
+
+/* RLIMIT_NOFILE up to its hard limit (at most 2^20), so connections are refused by our own limit,
+ * with a clear close, long before accept() fails. Returns the soft limit now in force. */
+static long raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024;
+    rlim_t want =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
+    if (rl.rlim_cur < want) {
+        rlim_t was = rl.rlim_cur;
+        rl.rlim_cur = want;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            rl.rlim_cur = was;
+    }
+    return (long)rl.rlim_cur;
+}
+
+/* ---- rolling backups, off the loop thread ------------------------------------------------- */
+
+/* Runs on a libuv worker thread: a VACUUM INTO copy of the database on a connection of its own
+ * (storage/backup.c), so the loop keeps serving; then a passive checkpoint, which moves what the
+ * copy's read transaction held back from the WAL into the database without waiting for the
+ * loop's writer. Touches nothing of the loop's but the server fields it owns while running. */
+static void backup_work_run(uv_work_t *req)
+{
+    server *srv = req->data;
+    tb_err_clear(&srv->backup_err);
+    free(srv->backup_written);
+    srv->backup_written = NULL;
+    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->opt->backup_keep,
+                             &srv->backup_written, &srv->backup_err))
+        return;
+    tb_err ck;
+    if (store_checkpoint(srv->opt->db, NULL, NULL, &ck))
+        fprintf(stderr, "tabled: %s\n", ck.msg);
+}
+
+static void backup_work_done(uv_work_t *req, int status)
+{
+    server *srv = req->data;
+    srv->backup_running = 0;
+    if (status == UV_ECANCELED)
+        return;
+    if (srv->backup_err.code) {
+        srv->backups_failed++;
+        fprintf(stderr, "tabled: rolling backup failed: %s\n", srv->backup_err.msg);
+    } else {
+        srv->backups_ok++;
+        srv->backup_last_ok = (int64_t)time(NULL);
+        fprintf(stderr, "tabled: backup written to %s\n", srv->backup_written);
+    }
+}
+
+/* --sync normal: SQLite syncs the WAL only when it checkpoints, so without help a power loss
+ * could take every command since the last of those (up to ~1000 pages of WAL: at a quiet table,
+ * hours). Once a second a worker runs a passive checkpoint on a connection of its own: it syncs
+ * the WAL, copies it into the database and syncs that, without waiting for the loop's writer.
+ * So a power loss loses at most about the last second of commands (crash.test.mjs measures it),
+ * and the WAL stays short under load. A kill -9 loses nothing either way. */
+static void wal_work_run(uv_work_t *req)
+{
+    server *srv = req->data;
+    tb_err err;
+    if (store_checkpoint(srv->opt->db, NULL, NULL, &err))
+        fprintf(stderr, "tabled: %s\n", err.msg);
+}
+
+static void wal_work_done(uv_work_t *req, int status)
+{
+    server *srv = req->data;
+    (void)status;
+    srv->wal_running = 0;
+}
+
+static void on_wal_timer(uv_timer_t *h)
+{
+    server *srv = h->data;
+    if (srv->wal_running || srv->stopping)
+        return;
+    srv->wal_running = 1;
+    srv->wal_work.data = srv;
+    if (uv_queue_work(&srv->loop, &srv->wal_work, wal_work_run, wal_work_done) != 0)
+        srv->wal_running = 0;
+}
+
+static void on_backup_timer(uv_timer_t *h)
+{
+    server *srv = h->data;
+    if (srv->backup_running || srv->stopping)
+        return; /* the previous copy is still being written: skip this turn */
+    srv->backup_running = 1;
+    srv->backup_work.data = srv;
+    if (uv_queue_work(&srv->loop, &srv->backup_work, backup_work_run, backup_work_done) != 0)
+        srv->backup_running = 0;
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
     server *srv = h->data;
@@ -587,6 +878,9 @@ void serve_opts_default(serve_opts *o)
     o->snapshot_every = 100;
     o->max_message = 64 * 1024;
     o->max_queue = 4 * 1024 * 1024;
+    o->backup_keep = 10;
+    o->hello_timeout = 10;
+    o->idle_timeout = 300;
 }
 
 int serve_run(const serve_opts *o)
@@ -620,6 +914,14 @@ int serve_run(const serve_opts *o)
     }
 
     uv_loop_init(&srv.loop);
+    /* Connections: every WebSocket is one descriptor; 64 stay free for SQLite, backups, the
+     * listening socket and HTTP requests. The last gm_room places are kept for a GM or the
+     * host: a socket admitted there is closed unless it says hello as one. */
+    long nofile = raise_nofile();
+    srv.max_conns = o->max_connections > 0 ? o->max_connections
+                    : nofile > 128         ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
+                                           : 64;
+    srv.gm_room = srv.max_conns / 4 < 16 ? srv.max_conns / 4 : 16;
     struct lws_http_mount mounts[5];
     memset(mounts, 0, sizeof mounts);
     mounts[3].mount_next = &mounts[4];
@@ -678,6 +980,29 @@ int serve_run(const serve_opts *o)
     srv.flush.data = &srv;
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
+    uv_timer_init(&srv.loop, &srv.sweep);
+    srv.sweep.data = &srv;
+    uv_timer_start(&srv.sweep, on_sweep, 500, 500);
+    uv_unref((uv_handle_t *)&srv.sweep);
+    uv_timer_init(&srv.loop, &srv.wal_timer);
+    srv.wal_timer.data = &srv;
+    if (!o->sync_full) {
+        uv_timer_start(&srv.wal_timer, on_wal_timer, 1000, 1000);
+        uv_unref((uv_handle_t *)&srv.wal_timer);
+    }
+    uv_timer_init(&srv.loop, &srv.backup_timer);
+    srv.backup_timer.data = &srv;
+    if (o->backup_every_ms) {
+        if (o->backup_dir) {
+            srv.backup_dir = xstrdup(o->backup_dir);
+        } else {
+            size_t n = strlen(o->db) + 16;
+            srv.backup_dir = xmalloc(n);
+            snprintf(srv.backup_dir, n, "%s.backups", o->db);
+        }
+        uv_timer_start(&srv.backup_timer, on_backup_timer, o->backup_every_ms, o->backup_every_ms);
+        uv_unref((uv_handle_t *)&srv.backup_timer);
+    }
 
     banner *b = &srv.where;
     struct lws_vhost *vh = lws_get_vhost_by_name(srv.lws, "default");
@@ -711,6 +1036,9 @@ out_lws:
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
+    uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
+    uv_close((uv_handle_t *)&srv.sweep, NULL);
+    uv_close((uv_handle_t *)&srv.wal_timer, NULL);
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     /* On a foreign loop lws 4.1 only starts tearing down in the first call: once its handles have
      * closed (the uv_run above), a second call frees the rest and clears srv.lws (pcontext).
@@ -723,6 +1051,8 @@ out_loop:
     uv_loop_close(&srv.loop);
 out:
     free(host_token);
+    free(srv.backup_dir);
+    free(srv.backup_written);
     engine_destroy(srv.eng);
     store_close(srv.st);
     rules_rng_destroy(srv.dice);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #define SERVE_MAX_ORIGINS 16
+#define SERVE_MAX_HOSTS 16
 
 typedef struct serve_opts {
     int port;              /* 0: the kernel picks one (printed) */
@@ -18,12 +19,20 @@ typedef struct serve_opts {
     int sync_full;         /* PRAGMA synchronous=FULL instead of NORMAL */
     const char *allow_origins[SERVE_MAX_ORIGINS];
     int n_allow_origins;
+    const char *allow_hosts[SERVE_MAX_HOSTS]; /* names besides localhost and our own addresses */
+    int n_allow_hosts;
     int has_seed;          /* dice from a seeded generator (tests) */
     uint64_t seed;
     double rate;           /* commands per seat per second, 0 = unlimited */
     int snapshot_every;
     size_t max_message;    /* bytes over all fragments of one client message */
     size_t max_queue;      /* bytes waiting to be sent to one connection */
+    int max_connections;  /* WebSockets at most; 0: from RLIMIT_NOFILE (raised to its hard limit) */
+    double hello_timeout; /* seconds a new WebSocket has to say hello or join (default 10) */
+    double idle_timeout;  /* seconds without a message before a socket is closed (default 300) */
+    uint64_t backup_every_ms; /* rolling backups (0: none), run off the loop thread */
+    int backup_keep;          /* newest rolling backups kept (default 10) */
+    const char *backup_dir;   /* NULL: "<db>.backups" */
 } serve_opts;
 
 /* Fills the defaults of DESIGN.md ("Command line and the two commands"). */

@@ -6,6 +6,7 @@
 
 #include "protocol.h"
 #include "sha256.h"
+#include "store_internal.h"
 
 /* Migrations: MIGRATIONS[i] takes the schema from user_version i to i + 1. Each runs in its own
  * transaction together with the PRAGMA user_version bump, so a crash mid-migration leaves the
@@ -96,10 +97,12 @@ struct store {
     sqlite3 *db;
     sqlite3_stmt *stmt[S__COUNT];
     int in_tx;
+    int full; /* the last failure was SQLITE_FULL (disk full); cleared by a commit */
 };
 
 static int db_fail(store *st, tb_err *err, const char *what)
 {
+    st->full = sqlite3_errcode(st->db) == SQLITE_FULL;
     return tb_fail(err, TB_INTERNAL, "storage: %s: %s", what, sqlite3_errmsg(st->db));
 }
 
@@ -213,7 +216,11 @@ int store_open(const char *path, int sync_full, store **out, tb_err *err)
     sqlite3_busy_timeout(st->db, 5000);
     if (exec(st, "PRAGMA journal_mode = WAL", err) ||
         exec(st, sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", err) ||
-        exec(st, "PRAGMA foreign_keys = ON", err) || migrate(st, err))
+        exec(st, "PRAGMA foreign_keys = ON", err) ||
+        /* WAL bound: after a checkpoint that reaches the end of the WAL (the next writer then
+         * starts it over), a WAL that grew while a reader held it back (a backup) is truncated
+         * to 16 MiB instead of keeping its largest size forever. */
+        exec(st, "PRAGMA journal_size_limit = 16777216", err) || migrate(st, err))
         goto fail;
     for (int i = 0; i < S__COUNT; i++) {
         if (sqlite3_prepare_v3(st->db, SQL[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i],
@@ -263,6 +270,7 @@ int store_commit(store *st, tb_err *err)
         return TB_INTERNAL;
     }
     st->in_tx = 0;
+    st->full = 0;
     return TB_OK;
 }
 
@@ -525,4 +533,14 @@ int store_integrity_check(store *st, tb_err *err)
     }
     sqlite3_finalize(s);
     return r;
+}
+
+sqlite3 *store__sqlite(store *st)
+{
+    return st->db;
+}
+
+int store_disk_full(const store *st)
+{
+    return st->full;
 }

@@ -13,7 +13,9 @@
  * Crash reasoning: every write goes through SQLite's WAL. With synchronous=NORMAL a COMMIT is in
  * the WAL (OS page cache) when sqlite3_step returns, so a killed process (kill -9) loses nothing
  * that was committed; only a power loss can lose the last transactions, which synchronous=FULL
- * (`--sync full`) prevents at the cost of an fsync per commit.
+ * (`--sync full`) prevents at the cost of an fsync per commit. Under NORMAL the server also runs
+ * store_checkpoint (backup.h) once a second off the loop, which syncs the WAL: a power loss then
+ * loses about the last second at most (tests/integration/crash.test.mjs).
  *
  * Errors: every function returns 0 (TB_OK) or a tb_code with *err filled; SQLite failures are
  * TB_INTERNAL with SQLite's message. Strings are borrowed unless the comment says otherwise.
@@ -102,6 +104,10 @@ int store_token_put(store *st, const char *token, const char *campaign, const ch
 int store_token_find(store *st, const char *token, char **campaign, char **seat, tb_err *err);
 /* Deletes every token of a seat (the seat was removed). */
 int store_token_revoke_seat(store *st, const char *campaign, const char *seat, tb_err *err);
+
+/* 1 when the last failed write failed because the disk is full (SQLITE_FULL), until the next
+ * successful commit: the engine tells the sender so, instead of a bare "could not save". */
+int store_disk_full(const store *st);
 
 /* PRAGMA integrity_check; TB_INTERNAL with its first line when not "ok". */
 int store_integrity_check(store *st, tb_err *err);

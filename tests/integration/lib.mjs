@@ -86,13 +86,14 @@ function parseBanner(lines) {
 
 export class Server {
   /**
-   * args: extra `serve` flags (after the test's own, so they win); bin: another binary than BIN;
-   * wrap: a command the server runs under (e.g. strace and its options), its argv before bin.
+   * args: extra `serve` flags (after the test's own, so they win); wrap: a command the server
+   * runs under (e.g. strace and its options), its argv before bin.
    */
-  constructor({ args = [], dir, bin = BIN, wrap = [] } = {}) {
-    this.bin = bin;
+  constructor({ args = [], dir, bin, env, wrap = [] } = {}) {
     this.wrap = wrap;
     this.extraArgs = args;
+    this.env = env; // extra environment of the next start (e.g. LD_PRELOAD), or undefined
+    this.bin = bin || BIN; // e.g. a wrapper script that changes the process's limits first
     this.dir = dir || fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-it-'));
     this.db = path.join(this.dir, 't.db');
     this.port = 0;
@@ -125,8 +126,9 @@ export class Server {
   _spawn() {
     const args = ['serve', '--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--web', WEB_DIR, ...this.extraArgs];
+    const env = this.env ? { ...process.env, ...this.env } : process.env;
     const argv = [...this.wrap, this.bin, ...args];
-    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.proc = proc;
     this.exited = null;
     running.add(proc);

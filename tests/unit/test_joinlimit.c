@@ -8,8 +8,8 @@
 
 #include "joinlimit.h"
 
-static const joinlimit_opts OPTS = {.free_fails = 3, .base_ms = 1000, .max_ms = 8000,
-                                    .forget_ms = 60000, .max_keys = 4};
+static const joinlimit_opts OPTS = {
+    .free_fails = 3, .base_ms = 1000, .max_ms = 8000, .forget_ms = 60000, .max_keys = 4};
 
 START_TEST(free_failures_cost_nothing_then_delays_double_up_to_the_cap)
 {

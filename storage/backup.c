@@ -1,0 +1,222 @@
+#include "backup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Opens db_path on a connection of its own (never creating the file). */
+static int backup__open(const char *path, int flags, sqlite3 **db, tb_err *err)
+{
+    if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
+        tb_fail(err, TB_INTERNAL, "cannot open %s: %s", path,
+                *db ? sqlite3_errmsg(*db) : "out of memory");
+        sqlite3_close(*db);
+        *db = NULL;
+        return TB_INTERNAL;
+    }
+    sqlite3_busy_timeout(*db, 10000);
+    return TB_OK;
+}
+
+/* fsync of a file or directory by path. */
+static int backup__fsync_path(const char *path, int dir, tb_err *err)
+{
+    int fd = open(path, dir ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return tb_fail(err, TB_INTERNAL, "cannot sync %s: %s", path, strerror(e));
+    }
+    close(fd);
+    return TB_OK;
+}
+
+/* The directory part of path ("." when none), into out. */
+static void backup__dirname(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, n, ".");
+    else if (slash == path)
+        snprintf(out, n, "/");
+    else
+        snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+/* Checks a finished copy: it opens, passes integrity_check, has tabled's schema version. */
+static int backup__verify(const char *path, tb_err *err)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    int r = backup__open(path, SQLITE_OPEN_READONLY, &db, err);
+    if (r)
+        return r;
+    r = TB_INTERNAL;
+    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_ROW) {
+        tb_fail(err, TB_INTERNAL, "cannot check the copy: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    const char *res = (const char *)sqlite3_column_text(s, 0);
+    if (!res || strcmp(res, "ok") != 0) {
+        tb_fail(err, TB_INTERNAL, "the copy failed its integrity check: %.120s",
+                res ? res : "(no answer)");
+        goto out;
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK ||
+        sqlite3_step(s) != SQLITE_ROW || sqlite3_column_int(s, 0) < 1) {
+        tb_fail(err, TB_INTERNAL, "the copy is not a tabled database");
+        goto out;
+    }
+    r = TB_OK;
+out:
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return r;
+}
+
+int store_backup(const char *db_path, const char *dest, tb_err *err)
+{
+    struct stat sb;
+    if (stat(dest, &sb) == 0)
+        return tb_fail(err, TB_CONFLICT, "%s already exists; choose a new name", dest);
+    if (stat(db_path, &sb) != 0)
+        return tb_fail(err, TB_NOT_FOUND, "no database at %s", db_path);
+    size_t n = strlen(dest) + 32;
+    char *tmp = xmalloc(n);
+    snprintf(tmp, n, "%s.tmp-%ld", dest, (long)getpid());
+    unlink(tmp); /* left by an earlier run of this pid that crashed */
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    int r = backup__open(db_path, SQLITE_OPEN_READWRITE, &db, err);
+    if (r)
+        goto out;
+    /* One read transaction: a consistent snapshot, while the server keeps committing. */
+    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK) {
+        r = tb_fail(err, TB_INTERNAL, "cannot back up %s: %s", db_path, sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_bind_text(s, 1, tmp, -1, SQLITE_STATIC);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        r = tb_fail(err, TB_INTERNAL, "cannot write the backup %s: %s", dest, sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    sqlite3_close(db);
+    db = NULL;
+    char dir[4096];
+    backup__dirname(dest, dir, sizeof dir);
+    if ((r = backup__verify(tmp, err)) || (r = backup__fsync_path(tmp, 0, err)))
+        goto out;
+    if (rename(tmp, dest) != 0) {
+        r = tb_fail(err, TB_INTERNAL, "cannot rename the backup to %s: %s", dest, strerror(errno));
+        goto out;
+    }
+    r = backup__fsync_path(dir, 1, err);
+out:
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    if (r)
+        unlink(tmp);
+    free(tmp);
+    return r;
+}
+
+static int backup__by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Deletes the oldest dir/<prefix>*.db beyond the newest keep (names sort by time). */
+static int backup__prune(const char *dir, const char *prefix, int keep, tb_err *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return tb_fail(err, TB_INTERNAL, "cannot list %s: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0, plen = strlen(prefix);
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        if (l < plen + 3 || strncmp(de->d_name, prefix, plen) != 0 ||
+            strcmp(de->d_name + l - 3, ".db") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            names = xrealloc(names, cap * sizeof *names);
+        }
+        names[n++] = xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, backup__by_name);
+    int r = TB_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (keep >= 0 && i + (size_t)keep < n && !r) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            if (unlink(path) != 0)
+                r = tb_fail(err, TB_INTERNAL, "cannot delete the old backup %s: %s", path,
+                            strerror(errno));
+        }
+        free(names[i]);
+    }
+    free(names);
+    return r;
+}
+
+int store_backup_rolling(const char *db_path, const char *dir, const char *prefix, int keep,
+                         char **written, tb_err *err)
+{
+    if (written)
+        *written = NULL;
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return tb_fail(err, TB_INTERNAL, "cannot create %s: %s", dir, strerror(errno));
+    char stamp[48], path[4096];
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t sl = strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(stamp + sl, sizeof stamp - sl, "-%03ld", ts.tv_nsec / 1000000);
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s%s.db", dir, prefix, stamp);
+    for (int i = 2; stat(path, &sb) == 0 && i < 100; i++)
+        snprintf(path, sizeof path, "%s/%s%s-%02d.db", dir, prefix, stamp, i);
+    int r = store_backup(db_path, path, err);
+    if (r)
+        return r;
+    if (written)
+        *written = xstrdup(path);
+    return backup__prune(dir, prefix, keep, err);
+}
+
+int store_checkpoint(const char *db_path, int *wal_frames, int *done, tb_err *err)
+{
+    sqlite3 *db = NULL;
+    int r = backup__open(db_path, SQLITE_OPEN_READWRITE, &db, err);
+    if (r)
+        return r;
+    int log = 0, ckpt = 0;
+    /* A connection finds the database in WAL mode on its first read: before it, a checkpoint
+     * is a silent no-op. */
+    if (sqlite3_exec(db, "PRAGMA schema_version", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &ckpt) != SQLITE_OK)
+        r = tb_fail(err, TB_INTERNAL, "checkpoint of %s failed: %s", db_path, sqlite3_errmsg(db));
+    sqlite3_close(db);
+    if (wal_frames)
+        *wal_frames = log;
+    if (done)
+        *done = ckpt;
+    return r;
+}
