@@ -20,6 +20,7 @@ import path from 'node:path';
 import { repoRoot, startServer, tryHandshake, closeAll, sleep, withoutSecret, findTool } from './lib.mjs';
 
 const RECIPE = path.join(repoRoot, 'deploy', 'nginx-tabled.conf');
+const NAME = 'play.example.test'; // the server's public name in this test (in the certificate too)
 
 const NGINX = findTool('nginx');
 const OPENSSL = findTool('openssl');
@@ -98,11 +99,12 @@ test('nginx recipe: the page, a GM and a player over wss, and a roll through the
 
   // a self-signed certificate for 127.0.0.1, as a host's certificate authority would issue one
   execFileSync(OPENSSL, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-    '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+    '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=IP:127.0.0.1,DNS:${NAME},DNS:other.example.test`,
     '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'pipe' });
   const ca = fs.readFileSync(path.join(dir, 'cert.pem'));
 
-  const srv = await startServer(t);
+  // as deploy/tabled.conf says for a server with a name: allow-host = <the name>
+  const srv = await startServer(t, { args: ['--allow-host', NAME] });
 
   let nginx;
   let httpsPort;
@@ -163,6 +165,19 @@ test('nginx recipe: the page, a GM and a player over wss, and a roll through the
   const invite = await get(`https://127.0.0.1:${httpsPort}/api/join`, ca, { authorization: `Bearer ${srv.gmToken}` });
   assert.equal(invite.status, 200, invite.body);
   assert.equal(JSON.parse(invite.body).links[0].url, `https://127.0.0.1:${httpsPort}/#join=${srv.joinCode}`);
+
+  // a browser that reached the proxy by the server's name (allow-host): the page, and a player
+  // whose socket comes from that page; any other name is refused by tabled's Host allow-list
+  const named = `${NAME}:${httpsPort}`;
+  assert.equal((await get(`https://127.0.0.1:${httpsPort}/`, ca, { host: named })).status, 200);
+  assert.equal((await get(`https://127.0.0.1:${httpsPort}/`, ca, { host: `other.example.test:${httpsPort}` })).status, 403);
+  const bo = await srv.connect({ url, ca, origin: `https://${named}`, headers: { host: named }, name: 'Bo' });
+  const boJoined = await bo.join(srv.joinCode, 'Bo');
+  assert.ok(boJoined.joined, JSON.stringify(boJoined));
+  const r2 = await bo.cmd('roll', { expr: '1d20' }, 'by-name');
+  assert.equal(r2.t, 'ack', JSON.stringify(r2));
+  await gm.waitSeq(r2.seq);
+  await closeAll(bo);
 
   // the Origin check still holds behind the proxy: another site's page cannot open a socket
   const foreign = await tryHandshake(url, { ca, origin: 'https://evil.example' });

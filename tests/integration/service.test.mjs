@@ -64,13 +64,14 @@ test('install-service lays out the files, keeps an edited config, and the instal
     assert.ok(fs.readdirSync(path.join(share, 'rules', sys, 'samples')).some((f) => f.endsWith('.json')), `${sys} samples`);
 
   const conf = readConf(root);
-  assert.deepEqual({ port: conf.port, bind: conf.bind, db: conf.db, web: conf.web },
-    { port: '7777', bind: '127.0.0.1', db: '/var/lib/tabled/tabled.db', web: '/usr/local/share/tabled/web-static' },
-    'behind the proxy: loopback only, the database in the service\'s state directory');
+  assert.deepEqual({ port: conf.port, bind: conf.bind, db: conf.db, web: conf.web, backups: conf['backup-dir'], host: conf['allow-host'] },
+    { port: '7777', bind: '127.0.0.1', db: '/var/lib/tabled/tabled.db', web: '/usr/local/share/tabled/web-static',
+      backups: '/var/lib/tabled/backups', host: 'play.example.org' },
+    'behind the proxy: loopback only, the public name allowed, database and backups in the only writable directory');
 
   // the installed binary with the installed config (only the paths under / moved to the test root)
   const srv = await startServer(t, { bin, args: ['--config', path.join(root, 'etc/tabled/tabled.conf'),
-    '--db', path.join(root, 'tabled.db'), '--web', path.join(share, 'web-static')] });
+    '--db', path.join(root, 'tabled.db'), '--web', path.join(share, 'web-static'), '--backup-dir', path.join(root, 'backups')] });
   assert.equal((await srv.get('/')).status, 200);
   const samples = (await srv.get('/samples/cot')).json();
   assert.ok(samples.samples.length > 0, 'sample characters are found beside the installed web client');
