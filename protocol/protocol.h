@@ -71,6 +71,8 @@ int proto_pointer_index(const char *token, size_t *index);
  * gained one entry and lost its oldest costs two ops); otherwise common indexes recurse, surplus
  * old elements are removed from the highest index down and new ones added by index.
  * A root whose type changes (or a changed scalar root) is one "replace" at path "".
+ * Cost: a subtree that is the same pointer in both documents is skipped at once, so diffing two
+ * states that share what did not change (copy-on-write) costs only what changed.
  * Object keys containing a NUL byte are not supported.
  */
 json_t *proto_patch_diff(const json_t *old_doc, const json_t *new_doc);
@@ -110,15 +112,18 @@ int proto_path_visible(const char *path, const proto_viewer *v);
 
 /*
  * The state as viewer v may see it. state and v borrowed (state NULL → NULL). New reference: a
- * deep copy of `state`. For a non-GM viewer and an object state, "gm" is removed and "private"
+ * new top-level object (and "private" object) whose values are `state`'s own, shared by
+ * reference: the caller serializes it and must not change it (committed states are immutable,
+ * server/workcopy.h). For a non-GM viewer and an object state, "gm" is removed and "private"
  * keeps only the viewer's own key (a "private" that is not an object becomes {}: nothing there is
- * everyone's). The GM gets a plain copy; a non-object state is copied as is.
+ * everyone's). The GM gets a shallow copy; a non-object state is copied as is.
  */
 json_t *proto_filter_state(const json_t *state, const proto_viewer *v);
 
 /*
- * The ops of the patch `ops` (borrowed) viewer v may receive. New reference: a new array of
- * deep-copied ops (the GM gets every op unchanged). For a non-GM viewer:
+ * The ops of the patch `ops` (borrowed) viewer v may receive. New reference: a new array; an op
+ * kept unchanged is shared with `ops` by reference (patches are never changed once made), one
+ * with a filtered value is new (the GM gets a deep copy of every op). For a non-GM viewer:
  *   - an op at or under a hidden area is dropped (so is any "test" not on a visible path);
  *   - "add"/"replace" at "" or "/private" is kept with its value filtered (proto_filter_state for
  *     the root; for "/private" an object with only the viewer's key, as in proto_filter_state);
@@ -132,6 +137,19 @@ json_t *proto_filter_state(const json_t *state, const proto_viewer *v);
  * engine's patches (proto_patch_diff) never contain move or copy.
  */
 json_t *proto_filter_patch(const json_t *ops, const proto_viewer *v);
+
+/*
+ * Splits the patch `ops` (borrowed) once into what the players receive, so each audience's
+ * message is encoded once and not once per viewer (issue 10):
+ *   *everyone  a new array: the ops a player receives whose private area the patch does not
+ *              touch (the same as proto_filter_patch for such a viewer; may be empty);
+ *   *touched   a new object whose keys are the seats with an op at or under /private/<seat> (each
+ *              such seat receives proto_filter_patch(ops, that seat) instead; values are true).
+ * Returns 0; 1 when an op at "" or "/private" makes every player's view its own (both outputs
+ * NULL: filter per viewer); -1 when ops cannot be filtered (see proto_filter_patch; outputs NULL).
+ * The GM's audience is always the whole patch.
+ */
+int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched);
 
 /* ---------------------------------------------------------------------------------------------
  * Messages (shared/PROTOCOL.md)

@@ -52,7 +52,7 @@ static json_t *filter_private(const json_t *priv, const proto_viewer *v)
         return out; /* nothing under /private is everyone's, whatever its type */
     json_t *own = v->seat ? json_object_get(priv, v->seat) : NULL;
     if (own)
-        json_object_set_new(out, v->seat, json_deep_copy(own));
+        json_object_set(out, v->seat, own);
     return out;
 }
 
@@ -60,8 +60,10 @@ json_t *proto_filter_state(const json_t *state, const proto_viewer *v)
 {
     if (!state)
         return NULL;
-    if (v->is_gm || !json_is_object(state))
+    if (!json_is_object(state))
         return json_deep_copy(state);
+    if (v->is_gm)
+        return json_copy((json_t *)state);
     json_t *out = json_object();
     /* jansson's iterators want a non-const object; they only read it. */
     for (void *it = json_object_iter((json_t *)state); it;
@@ -73,7 +75,7 @@ json_t *proto_filter_state(const json_t *state, const proto_viewer *v)
         if (strcmp(key, "private") == 0)
             json_object_set_new(out, key, filter_private(value, v));
         else
-            json_object_set_new(out, key, json_deep_copy(value));
+            json_object_set(out, key, value);
     }
     return out;
 }
@@ -81,7 +83,7 @@ json_t *proto_filter_state(const json_t *state, const proto_viewer *v)
 /* A copy of op with "value" replaced by `value` (stolen). */
 static json_t *with_value(const json_t *op, json_t *value)
 {
-    json_t *copy = json_deep_copy(op);
+    json_t *copy = json_copy((json_t *)op);
     json_object_set_new(copy, "value", value);
     return copy;
 }
@@ -106,7 +108,7 @@ static int filter_op(const json_t *op, const proto_viewer *v, json_t **out)
         if (!value)
             return -1;
         if (to == AREA_VISIBLE)
-            *out = json_deep_copy(op);
+            *out = json_incref((json_t *)op);
         else if (to == AREA_ROOT)
             *out = with_value(op, proto_filter_state(value, v));
         else if (to == AREA_PRIVATE)
@@ -115,12 +117,12 @@ static int filter_op(const json_t *op, const proto_viewer *v, json_t **out)
     }
     if (strcmp(name, "remove") == 0) {
         if (to != AREA_HIDDEN)
-            *out = json_deep_copy(op);
+            *out = json_incref((json_t *)op);
         return 0;
     }
     if (strcmp(name, "test") == 0) {
         if (to == AREA_VISIBLE)
-            *out = json_deep_copy(op);
+            *out = json_incref((json_t *)op);
         return 0;
     }
     int is_move = strcmp(name, "move") == 0;
@@ -131,7 +133,7 @@ static int filter_op(const json_t *op, const proto_viewer *v, json_t **out)
     if (from == AREA_MALFORMED)
         return -1;
     if (from == AREA_VISIBLE && to == AREA_VISIBLE) {
-        *out = json_deep_copy(op);
+        *out = json_incref((json_t *)op);
         return 0;
     }
     if (to == AREA_HIDDEN) {
@@ -164,4 +166,54 @@ json_t *proto_filter_patch(const json_t *ops, const proto_viewer *v)
             json_array_append_new(out, kept);
     }
     return out;
+}
+
+/* Which players' views an op's path (or "from") singles out: 0 none, 1 the seat named in *seat
+ * (a borrowed token of p, valid until it is freed), 2 every player's (the root or /private). */
+static int audience_of(const char *path, proto_pointer *p, const char **seat)
+{
+    if (proto_pointer_parse(path, p, NULL))
+        return -1;
+    if (p->n == 0 || (p->n == 1 && strcmp(p->tokens[0], "private") == 0))
+        return 2;
+    if (strcmp(p->tokens[0], "private") == 0) {
+        *seat = p->tokens[1];
+        return 1;
+    }
+    return 0;
+}
+
+int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched)
+{
+    *everyone = *touched = NULL;
+    if (!json_is_array(ops))
+        return -1;
+    json_t *seats = json_object();
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const json_t *op = json_array_get(ops, i);
+        const char *paths[2] = {json_string_value(json_object_get(op, "path")),
+                                json_string_value(json_object_get(op, "from"))};
+        for (int k = 0; k < 2; k++) {
+            if (!paths[k])
+                continue;
+            proto_pointer p;
+            const char *seat = NULL;
+            int a = audience_of(paths[k], &p, &seat);
+            if (a == 1)
+                json_object_set_new(seats, seat, json_true());
+            proto_pointer_free(&p);
+            if (a == 2 || a < 0) {
+                json_decref(seats);
+                return a == 2 ? 1 : -1;
+            }
+        }
+    }
+    proto_viewer nobody = {.seat = NULL, .is_gm = 0};
+    *everyone = proto_filter_patch(ops, &nobody);
+    if (!*everyone) {
+        json_decref(seats);
+        return -1;
+    }
+    *touched = seats;
+    return 0;
 }

@@ -216,6 +216,56 @@ json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *re
 json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* ---- log entries whose values carry their audience ----
+ *
+ * THE RULE FOR MODULES: whatever an entry says about a roll is put in with its audience, and the
+ * text a player reads is rendered from the public pieces only. A module never formats a hidden
+ * number into public text; it says it to RULES_AUD_GM (or to rules_enc_aud_of(npc)), and the
+ * entry renders two texts from the same pieces:
+ *   - the public entry (/log): the public pieces, dice and values, written when any public piece
+ *     exists (its text starts with a capital letter);
+ *   - the GM entry (/gm/log): every piece, die and value, written only when something in the
+ *     entry is GM-only (so a PC's open roll is logged once, as before).
+ * A public entry about an NPC's roll says what the table legitimately sees: the outcome, and the
+ * NPC's dice only where rules/RULES.md ("What the table sees") says the rulebook opens them.
+ * Outcomes a player sees anyway (hit or miss, damage taken by a PC) are public; whether a public
+ * piece may depend on a hidden comparison (a tie) is the module's care, and the non-interference
+ * test (tests/integration/noninterference.test.mjs) checks it.
+ */
+typedef enum rules_aud {
+    RULES_AUD_PUBLIC = 0, /* every seat */
+    RULES_AUD_GM,         /* the GM only */
+} rules_aud;
+
+/* The audience of what cid rolls, owns or is hit with: public for a PC, the GM's for an NPC. */
+rules_aud rules_enc_aud_of(const rules_enc *e, const char *cid);
+
+typedef struct rules_enc_entry rules_enc_entry;
+
+/* Starts an entry of `action` (borrowed, must outlive the entry). Owned by the caller until
+ * rules_enc_entry_end or rules_enc_entry_drop. Aborts on allocation failure. */
+rules_enc_entry *rules_enc_entry_begin(rules_enc *e, const char *action);
+/* Appends a piece of text for aud. */
+void rules_enc_entry_say(rules_enc_entry *x, rules_aud aud, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Appends the dice of `dice` (borrowed array of {sides,value,kept,...}) for aud. */
+void rules_enc_entry_dice(rules_enc_entry *x, rules_aud aud, const json_t *dice);
+/* Appends the dice of `dice` (borrowed) each for the audience of the combatant named by its
+ * `key` field ("by": a die rolled by an NPC is the GM's); dice whose field names no combatant
+ * go to `other`. */
+void rules_enc_entry_dice_by(rules_enc_entry *x, const json_t *dice, const char *key,
+                             rules_aud other);
+/* Sets result[key] = v (stolen) for aud. A later set of the same key replaces it for its
+ * audience: a GM value set after a public one shows the GM more than the table (an NPC's natural
+ * die in a list of rolls). */
+void rules_enc_entry_set(rules_enc_entry *x, rules_aud aud, const char *key, json_t *v);
+/* Sets every key of `values` (stolen, may be NULL) for aud. */
+void rules_enc_entry_merge(rules_enc_entry *x, rules_aud aud, json_t *values);
+/* Writes the entries (see above) and frees x. Returns the public entry (borrowed) or NULL. */
+json_t *rules_enc_entry_end(rules_enc_entry *x);
+/* Frees x without writing anything (the action failed). NULL is fine. */
+void rules_enc_entry_drop(rules_enc_entry *x);
+
 /* Common failures: TB_RULE with the message. */
 int rules_enc_rule(tb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

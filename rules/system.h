@@ -184,6 +184,9 @@ typedef struct rules_system {
     rules_derive_fn derive;     /* may be NULL (derive then returns {}) */
     const rules_check *checks;  /* ends with {0} */
     const char *const *modules; /* encounter module names ("cot.initiative"), NULL-terminated */
+    /* Top-level sheet fields only a PC's player and the GM see: the server keeps them at
+     * /private/<seat>/sheets/<char id>, not in the public sheet. NULL-terminated; may be NULL. */
+    const char *const *sheet_private;
 } rules_system;
 
 /* ------------------------------------------------------------------------------------------ */

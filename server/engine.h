@@ -10,9 +10,12 @@
  * Flow: engine_receive runs a command at once against the campaign's working state and appends
  * its event to the open transaction; replies are held. engine_flush (the transport calls it once
  * per loop turn, before the loop sleeps) commits the transaction — every command of the turn in
- * one COMMIT — and only then sends each event's filtered diff to every seat of the campaign, and
- * the ack/nack to each sender. If COMMIT fails, every command of the turn is answered with
+ * one COMMIT — and only then sends each event's diff to every seat of the campaign whose view it
+ * changes (encoded once per audience: server/fanout.h), and the ack/nack to each sender. If COMMIT fails, every command of the turn is answered with
  * nack internal and the working states are dropped: nothing unacknowledged is ever sent.
+ *
+ * Inside, a command is a pipeline with a file per step (decode → authorize → op → commit → fan
+ * out): see server/engine_int.h.
  *
  * Not thread-safe: one engine runs on one thread (the loop).
  */
@@ -29,11 +32,31 @@
 typedef struct engine engine;
 typedef struct engine_conn engine_conn;
 
-/* How the engine reaches a connection. The transport copies msg (a complete JSON text); the
- * engine never calls a sink from inside engine_conn_closed. close asks the transport to close
- * the connection after what is queued was sent; the transport later calls engine_conn_closed. */
+/* One encoded server message (a complete JSON text), reference-counted so that the same bytes
+ * go to every socket of an audience: a diff is encoded once for everyone, once for the GM and
+ * once per player whose private area it touches, never once per socket (issue 10). The text is
+ * preceded by `head` writable bytes (engine_opts.headroom: lws's LWS_PRE), so the transport can
+ * write it without a copy; the text itself never changes. Not thread-safe (one loop). */
+typedef struct engine_msg {
+    int refs;
+    size_t len;         /* bytes of text, without a terminating NUL */
+    size_t head;        /* bytes of headroom before text */
+    unsigned char *text; /* = buf + head, NUL-terminated */
+    unsigned char buf[];
+} engine_msg;
+
+/* Takes one more reference to m and returns it. */
+engine_msg *engine_msg_ref(engine_msg *m);
+
+/* Drops one reference; the last one frees m. NULL is a no-op. */
+void engine_msg_unref(engine_msg *m);
+
+/* How the engine reaches a connection. send lends msg for the call: a transport that queues it
+ * takes its own reference (engine_msg_ref) and drops it when written or discarded. The engine
+ * never calls a sink from inside engine_conn_closed. close asks the transport to close the
+ * connection after what is queued was sent; the transport later calls engine_conn_closed. */
 typedef struct engine_sink {
-    void (*send)(void *ctx, const char *msg, size_t len);
+    void (*send)(void *ctx, engine_msg *msg);
     void (*close)(void *ctx, int ws_status, const char *reason);
 } engine_sink;
 
@@ -43,8 +66,15 @@ typedef struct engine_opts {
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
+    size_t headroom;        /* bytes free before every engine_msg's text (default 0) */
+    int check_shared;       /* abort when a handler writes a subtree its row does not declare
+                               (ops.h); costs a serialization of the state per command. Default:
+                               on in the sanitizer build (TABLED_CHECK_SHARED), off otherwise */
     int join_free_per_addr; /* wrong join codes per address before delays start (default 5) */
     int join_free_all;      /* wrong join codes server-wide before delays start (default 50) */
+    int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
+                               campaign sees is test_clock_ms + n seconds (--test-clock: runs
+                               that compare bytes, tests/integration/noninterference.mjs) */
 } engine_opts;
 
 /* Fills opts with the defaults above. */

@@ -24,7 +24,7 @@ static void usage(FILE *f)
         "  tabled serve [--port 7777] [--bind ADDR] [--db PATH] [--web DIR] [--sync normal|full]\n"
         "               [--allow-origin ORIGIN]... [--allow-host NAME]... [--rate-limit N]\n"
         "               [--snapshot-every N]\n"
-        "               [--max-message BYTES] [--seed N]\n"
+        "               [--max-message BYTES] [--seed N] [--test-clock MS]\n"
         "               [--max-connections N] [--hello-timeout S] [--idle-timeout S]\n"
         "               [--backup-every DURATION] [--backup-keep N] [--backup-dir DIR]\n"
         "  tabled serve --config FILE [flags...]\n"
@@ -50,6 +50,7 @@ static void usage(FILE *f)
         "                           written by a worker thread into --backup-dir (default\n"
         "                           <db>.backups/) as tabled-<UTC time>.db\n"
         "  --backup-keep N          rolling backups kept, the oldest deleted first (default 10)\n"
+        "  --test-clock MS          tests: event n is stamped MS + n seconds, not the wall clock\n"
         "roll: rolls the server's dice engine from a shell.\n"
         "replay: rebuilds campaign state from the database (snapshot + event log, or the\n"
         "        whole log with --from-zero) and prints it as JSON, one campaign per line.\n"
@@ -200,6 +201,13 @@ static int cmd_serve(int argc, char **argv)
             }
             o.has_seed = 1;
             o.seed = n;
+        } else if (strcmp(a, "--test-clock") == 0) {
+            /* tests that compare every byte of two runs: event n's time is MS + n seconds */
+            if (parse_u64(v, 4102444800000ull, &n) || n == 0) {
+                fprintf(stderr, "tabled serve: --test-clock must be 1 to 4102444800000 (ms)\n");
+                return 2;
+            }
+            o.test_clock_ms = (int64_t)n;
         } else {
             fprintf(stderr, "tabled serve: unknown option %s\n", a);
             usage(stderr);

@@ -264,15 +264,23 @@ static const op_arg ARGS_NONE[] = {
     {NULL, 0, 0, 0, 0},
 };
 
+/* What each handler may change (ops.h, "copy-on-write"). */
+static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
+static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 1}, {NULL, 0}};
+static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
+static const op_write W_SEAT_REMOVE[] = {{"/seats", 1}, {"/private", 1}, {NULL, 0}};
+static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
+static const op_write W_SEAT_JOIN[] = {{"/seats", 1}, {"/next_seat", 0}, {NULL, 0}};
+
 static const op_def OPS_CORE[] = {
-    {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL},
-    {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK},
-    {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME},
-    {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT},
-    {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE},
-    {"join.close", op_join_close, WHO_GM, 0, ARGS_NONE},
-    {"seat.join", op_seat_join, WHO_INTERNAL, 0, ARGS_NAME},
-    {NULL, NULL, 0, 0, NULL},
+    {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS},
+    {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK, W_CHECK},
+    {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME, W_SEATS},
+    {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT, W_SEAT_REMOVE},
+    {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE, W_JOIN},
+    {"join.close", op_join_close, WHO_GM, 0, ARGS_NONE, W_JOIN},
+    {"seat.join", op_seat_join, WHO_INTERNAL, 0, ARGS_NAME, W_SEAT_JOIN},
+    {NULL, NULL, 0, 0, NULL, NULL},
 };
 
 /* A campaign runs "generic" (free dice only) or one of the rule systems of rules/registry.c; the
@@ -284,10 +292,20 @@ int ops_system_known(const char *system)
     return strcmp(system, "dice") != 0 && rules_system_find(system) != NULL;
 }
 
+static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, NULL};
+
+const op_def *ops_row_at(size_t i)
+{
+    for (int t = 0; TABLES[t]; t++)
+        for (const op_def *d = TABLES[t]; d->name; d++)
+            if (i-- == 0)
+                return d;
+    return NULL;
+}
+
 const op_def *ops_find(const char *system, const char *name)
 {
     (void)system; /* every campaign has every table; encounter ops check the module's system */
-    static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, NULL};
     for (int t = 0; TABLES[t]; t++)
         for (const op_def *d = TABLES[t]; d->name; d++)
             if (strcmp(d->name, name) == 0)

@@ -10,6 +10,22 @@
  * discarded) or mutate the copy and set *result (a new reference, or leave it NULL). They never
  * do I/O. Whatever a handler writes under /gm or /private/<seat> is filtered by path when sent;
  * the result goes only to the caller, so it must hold nothing the caller may not see.
+ *
+ * The working copy is copy-on-write (server/workcopy.h), not a copy of the world: a command costs
+ * what it touches, not the size of the campaign (issue 10). Each row declares in `writes` the
+ * subtrees its handler may change (e.g. enc.act: /enc, /gm/enc, /chars, /gm/npcs, /log, /gm/log).
+ * The engine gives the handler a state whose containers on the way down to each declared path are
+ * fresh shallow copies and whose declared subtrees have private copies of every object and array
+ * (scalars are shared: replace them, never change one in place with json_integer_set and the
+ * like); every other subtree is shared, by reference, with the committed state and MUST NOT be
+ * changed. A subtree declared shallow (the logs /log and /gm/log, whose entries never change once
+ * written) is copied shallowly: the handler may add, drop or replace its members, never edit
+ * one. Reading anything is
+ * always fine, and so is adding or replacing a key of the root (it is always a private copy).
+ * The sanitizer build checks every command against this contract (the committed state must be
+ * unchanged byte for byte after the handler ran, whatever it returned) and aborts naming the op.
+ * A row with writes == NULL gets a deep copy of the whole state (correct, and slow).
+ * Declared paths of one row must not be prefixes of one another (test_engine checks the tables).
  */
 #ifndef TABLED_OPS_H
 #define TABLED_OPS_H
@@ -57,13 +73,26 @@ typedef struct op_ctx {
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                           tb_err *err);
 
+/* A subtree a handler may change: a JSON pointer of object keys, and how: shallow = 1 when the
+ * handler only adds, removes or replaces the container's direct members and never changes one in
+ * place (a log, /seats for seat.join), so only the container is copied and its members are shared;
+ * 0 when it may change anything below (every object and array of the subtree is copied). */
+typedef struct op_write {
+    const char *path;
+    int shallow;
+} op_write;
+
 typedef struct op_def {
     const char *name;
     op_handler fn;
     op_who who;
     int readonly;
-    const op_arg *args; /* terminated by a row with name == NULL */
+    const op_arg *args;      /* terminated by a row with name == NULL */
+    const op_write *writes;  /* terminated by a row with path == NULL; NULL = the whole state */
 } op_def;
+
+/* The logs, shared by every row that writes a log entry. */
+#define OP_WRITES_LOGS {"/log", 1}, {"/gm/log", 1}
 
 /* The tables of ops_play.c (characters, GM notes, system.describe, campaign.rename) and
  * ops_enc.c (encounters); ops_find searches them after the core table. */
@@ -90,6 +119,10 @@ json_t *ops_system_describe(const char *system);
  * system's table starts with the core ops (roll, seat.*, join.*). */
 const op_def *ops_find(const char *system, const char *name);
 
+/* The i-th row of all the command tables (0-based, core first), or NULL past the last: for
+ * tests that check every row. */
+const op_def *ops_row_at(size_t i);
+
 /* Checks args against def's schema and returns a normalized copy (names trimmed) as a new
  * reference in *out; unknown or ill-typed arguments fail with TB_BAD_REQUEST naming the field. */
 int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *err);
@@ -101,6 +134,11 @@ char *ops_normalize_name(const char *name, int max, tb_err *err);
 /* The state of a new campaign (a new reference). join_code may be NULL (closed). */
 json_t *ops_campaign_initial(const char *id, const char *name, const char *system,
                              const char *join_code);
+
+/* Brings a stored campaign's state to the current shape: a cot PC's Loyalties move from its
+ * public sheet to /private/<seat>/sheets/<id> (issue 11). Returns 1 when state changed (the
+ * engine records the change as an event of its own), 0 when it was current. (ops_play.c) */
+int ops_state_upgrade(json_t *state);
 
 /* Whether system names a system a campaign may be created with ("generic" or a rule system). */
 int ops_system_known(const char *system);

@@ -514,12 +514,17 @@ static const op_arg ARGS_NONE[] = {
     {NULL, 0, 0, 0, 0},
 };
 
+/* Every encounter op may change the encounter, the characters its combatants were made from
+ * (write_back) and the logs. */
+static const op_write W_ENC[] = {{"/enc", 0}, {"/gm/enc", 0}, {"/chars", 0}, {"/gm/npcs", 0},
+                                 OP_WRITES_LOGS, {NULL, 0}};
+
 const op_def OPS_ENC[] = {
-    {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START},
-    {"enc.add", op_enc_add, WHO_GM, 0, ARGS_ADD},
-    {"enc.remove", op_enc_remove, WHO_GM, 0, ARGS_REMOVE},
-    {"enc.act", op_enc_act, WHO_ANY, 0, ARGS_ACT},
-    {"enc.set", op_enc_set, WHO_GM, 0, ARGS_SET},
-    {"enc.end", op_enc_end, WHO_GM, 0, ARGS_NONE},
-    {NULL, NULL, 0, 0, NULL},
+    {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},
+    {"enc.add", op_enc_add, WHO_GM, 0, ARGS_ADD, W_ENC},
+    {"enc.remove", op_enc_remove, WHO_GM, 0, ARGS_REMOVE, W_ENC},
+    {"enc.act", op_enc_act, WHO_ANY, 0, ARGS_ACT, W_ENC},
+    {"enc.set", op_enc_set, WHO_GM, 0, ARGS_SET, W_ENC},
+    {"enc.end", op_enc_end, WHO_GM, 0, ARGS_NONE, W_ENC},
+    {NULL, NULL, 0, 0, NULL, NULL},
 };

@@ -5,7 +5,9 @@
  * wire shapes.
  *
  * Where things live: a player character at /chars/<id> = {id, name, seat, sheet, derived} (public:
- * the party sees each other's sheets); an NPC at /gm/npcs/<id> (GM only, same shape without
+ * the party sees each other's sheets), less the fields its system keeps private
+ * (rules_system.sheet_private: cot's Loyalties), which are at /private/<seat>/sheets/<id> (the
+ * player and the GM); an NPC at /gm/npcs/<id> (GM only, same shape without
  * seat); GM notes at /gm/notes/<key>; revealed values at /revealed/<path below /gm>.
  */
 #include <ctype.h>
@@ -75,6 +77,68 @@ static json_t *char_find(json_t *state, const char *id, int *npc)
     return c;
 }
 
+/* ---- the private part of a PC's sheet ---- */
+
+/* /private/<seat>/sheets (borrowed), created when create is set; NULL when absent. */
+static json_t *private_sheets(json_t *state, const char *seat, int create)
+{
+    json_t *p = json_object_get(json_object_get(json_object_get(state, "private"), seat), "sheets");
+    if (p || !create)
+        return p;
+    return ops_child(ops_child(ops_child(state, "private"), seat), "sheets");
+}
+
+/*
+ * Stores `sheet` (borrowed, validated) as the sheet of PC c (id, of seat): the fields the system
+ * keeps private go to /private/<seat>/sheets/<id>, the rest to c.sheet. A player edits the whole
+ * sheet; the server splits it each time.
+ */
+static void sheet_put(json_t *state, json_t *c, const char *id, const char *seat,
+                      const json_t *sheet)
+{
+    const rules_system *rs = rules_system_find(ops_campaign_system(state));
+    json_t *pub = json_deep_copy(sheet), *priv = json_object();
+    for (const char *const *f = rs ? rs->sheet_private : NULL; f && *f; f++) {
+        json_t *v = json_object_get(pub, *f);
+        if (v) {
+            json_object_set(priv, *f, v);
+            json_object_del(pub, *f);
+        }
+    }
+    json_object_set_new(c, "sheet", pub);
+    if (json_object_size(priv)) {
+        json_object_set_new(private_sheets(state, seat, 1), id, priv);
+        return;
+    }
+    json_decref(priv);
+    json_object_del(private_sheets(state, seat, 0), id);
+}
+
+int ops_state_upgrade(json_t *state)
+{
+    const rules_system *rs = rules_system_find(ops_campaign_system(state));
+    int changed = 0;
+    const char *id;
+    json_t *c;
+    json_object_foreach(json_object_get(state, "chars"), id, c)
+    {
+        json_t *sheet = json_object_get(c, "sheet");
+        const char *seat = json_string_value(json_object_get(c, "seat"));
+        int has = 0;
+        for (const char *const *f = rs ? rs->sheet_private : NULL; f && *f; f++)
+            has |= json_object_get(sheet, *f) != NULL;
+        if (!has || !seat)
+            continue;
+        /* the private fields join what is already private (none, before issue 11) */
+        json_t *full = json_deep_copy(sheet);
+        json_object_update_missing(full, json_object_get(private_sheets(state, seat, 0), id));
+        sheet_put(state, c, id, seat, full);
+        json_decref(full);
+        changed = 1;
+    }
+    return changed;
+}
+
 /* Validates sheet for the campaign's system and returns its derived values (new reference). */
 static json_t *sheet_check(json_t *state, const json_t *sheet, tb_err *err)
 {
@@ -127,8 +191,10 @@ static int op_char_create(const op_ctx *ctx, json_t *state, const json_t *args, 
     json_object_set_new(state, "next_char", json_integer(n + 1));
     json_t *c = json_pack("{s:s, s:s, s:o, s:o}", "id", id, "name", name, "sheet",
                           json_deep_copy(sheet), "derived", derived);
-    if (!npc)
+    if (!npc) {
         json_object_set_new(c, "seat", json_string(seat));
+        sheet_put(state, c, id, seat, sheet);
+    }
     json_object_set_new(npc ? npcs : chars, id, c);
     *result = json_pack("{s:s, s:b}", "id", id, "npc", npc);
     return TB_OK;
@@ -170,7 +236,11 @@ static int op_char_update(const op_ctx *ctx, json_t *state, const json_t *args, 
         json_t *derived = sheet_check(state, sheet, err);
         if (!derived)
             return err->code;
-        json_object_set_new(c, "sheet", json_deep_copy(sheet));
+        const char *seat = json_string_value(json_object_get(c, "seat"));
+        if (npc || !seat)
+            json_object_set_new(c, "sheet", json_deep_copy(sheet));
+        else
+            sheet_put(state, c, id, seat, sheet);
         json_object_set_new(c, "derived", derived);
     }
     if (name)
@@ -205,6 +275,9 @@ static int op_char_delete(const op_ctx *ctx, json_t *state, const json_t *args, 
     if (char_in_encounter(state, id))
         return tb_fail(err, TB_RULE, "%s is in the running encounter; remove them from it first",
                        json_string_value(json_object_get(c, "name")));
+    const char *seat = json_string_value(json_object_get(c, "seat"));
+    if (!npc && seat)
+        json_object_del(private_sheets(state, seat, 0), id);
     json_object_del(npc ? json_object_get(json_object_get(state, "gm"), "npcs")
                         : json_object_get(state, "chars"),
                     id);
@@ -395,15 +468,25 @@ static const op_arg ARGS_GM_PATH[] = {
     {NULL, 0, 0, 0, 0},
 };
 
+/* char.create and char.delete add or remove whole characters; char.update changes one in place.
+ * All three write the private part of a PC's sheet (/private/<seat>/sheets/<id>). */
+static const op_write W_CHAR_SET[] = {
+    {"/chars", 1}, {"/gm/npcs", 1}, {"/next_char", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_CHARS[] = {{"/chars", 0}, {"/gm/npcs", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_CAMPAIGN[] = {{"/campaign", 0}, {NULL, 0}};
+static const op_write W_NOTES[] = {{"/gm/notes", 1}, {NULL, 0}};
+static const op_write W_REVEALED[] = {{"/revealed", 0}, {NULL, 0}};
+static const op_write W_NOTHING[] = {{NULL, 0}};
+
 const op_def OPS_PLAY[] = {
-    {"system.describe", op_system_describe, WHO_ANY, 1, ARGS_DESCRIBE},
-    {"char.create", op_char_create, WHO_ANY, 0, ARGS_CHAR_CREATE},
-    {"char.update", op_char_update, WHO_ANY, 0, ARGS_CHAR_UPDATE},
-    {"char.delete", op_char_delete, WHO_ANY, 0, ARGS_ID},
-    {"campaign.rename", op_campaign_rename, WHO_GM, 0, ARGS_RENAME},
-    {"gm.set", op_gm_set, WHO_GM, 0, ARGS_GM_SET},
-    {"gm.unset", op_gm_unset, WHO_GM, 0, ARGS_GM_KEY},
-    {"gm.reveal", op_gm_reveal, WHO_GM, 0, ARGS_GM_PATH},
-    {"gm.hide", op_gm_hide, WHO_GM, 0, ARGS_GM_PATH},
-    {NULL, NULL, 0, 0, NULL},
+    {"system.describe", op_system_describe, WHO_ANY, 1, ARGS_DESCRIBE, W_NOTHING},
+    {"char.create", op_char_create, WHO_ANY, 0, ARGS_CHAR_CREATE, W_CHAR_SET},
+    {"char.update", op_char_update, WHO_ANY, 0, ARGS_CHAR_UPDATE, W_CHARS},
+    {"char.delete", op_char_delete, WHO_ANY, 0, ARGS_ID, W_CHAR_SET},
+    {"campaign.rename", op_campaign_rename, WHO_GM, 0, ARGS_RENAME, W_CAMPAIGN},
+    {"gm.set", op_gm_set, WHO_GM, 0, ARGS_GM_SET, W_NOTES},
+    {"gm.unset", op_gm_unset, WHO_GM, 0, ARGS_GM_KEY, W_NOTES},
+    {"gm.reveal", op_gm_reveal, WHO_GM, 0, ARGS_GM_PATH, W_REVEALED},
+    {"gm.hide", op_gm_hide, WHO_GM, 0, ARGS_GM_PATH, W_REVEALED},
+    {NULL, NULL, 0, 0, NULL, NULL},
 };

@@ -81,10 +81,12 @@ typedef struct server {
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
 
+/* A queued message: the engine's encoding, shared with every socket of its audience (its
+ * headroom is LWS_PRE: engine_opts.headroom). lws_write writes the frame header into the
+ * headroom; it is the same for every socket (same length, no extensions), and one loop writes. */
 typedef struct outmsg {
     struct outmsg *next;
-    size_t len;
-    unsigned char buf[]; /* LWS_PRE bytes of headroom, then the message */
+    engine_msg *m;
 } outmsg;
 
 /* lws per-session data for a tabled.v1 socket (zeroed by lws, freed by lws after CLOSED). */
@@ -110,6 +112,7 @@ static void queue_clear(ws_conn *w)
     while (w->head) {
         outmsg *m = w->head;
         w->head = m->next;
+        engine_msg_unref(m->m);
         free(m);
     }
     w->tail = NULL;
@@ -126,9 +129,10 @@ static void conn_close_later(ws_conn *w, int status, const char *reason)
     lws_callback_on_writable(w->wsi);
 }
 
-/* engine_sink.send: copy into the queue with LWS_PRE headroom; drop a client that falls behind. */
-static void sink_send(void *ctx, const char *msg, size_t len)
+/* engine_sink.send: queue a reference to msg; drop a client that falls behind. */
+static void sink_send(void *ctx, engine_msg *msg)
 {
+    size_t len = msg->len;
     ws_conn *w = ctx;
     if (w->closing)
         return;
@@ -139,10 +143,9 @@ static void sink_send(void *ctx, const char *msg, size_t len)
         conn_close_later(w, 1013 /* try again later */, "send queue full; reconnect");
         return;
     }
-    outmsg *m = xmalloc(sizeof *m + LWS_PRE + len);
+    outmsg *m = xmalloc(sizeof *m);
     m->next = NULL;
-    m->len = len;
-    memcpy(m->buf + LWS_PRE, msg, len);
+    m->m = engine_msg_ref(msg);
     if (w->tail)
         w->tail->next = m;
     else
@@ -391,15 +394,16 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
     case LWS_CALLBACK_SERVER_WRITEABLE:
         while (w->head) {
             outmsg *m = w->head;
-            int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
-            if (n < (int)m->len)
+            int n = lws_write(wsi, m->m->text, m->m->len, LWS_WRITE_TEXT);
+            if (n < (int)m->m->len)
                 return -1;
-            srv->bytes_sent += m->len;
+            srv->bytes_sent += m->m->len;
             w->head = m->next;
             if (!w->head)
                 w->tail = NULL;
-            w->q_bytes -= m->len;
+            w->q_bytes -= m->m->len;
             w->q_count--;
+            engine_msg_unref(m->m);
             free(m);
             if (lws_send_pipe_choked(wsi))
                 break;
@@ -905,6 +909,8 @@ int serve_run(const serve_opts *o)
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
+    eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
+    eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
     if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||

@@ -23,6 +23,7 @@ typedef struct serve_opts {
     int n_allow_hosts;
     int has_seed;          /* dice from a seeded generator (tests) */
     uint64_t seed;
+    int64_t test_clock_ms; /* 0, or the clock of engine_opts.test_clock_ms (tests) */
     double rate;           /* commands per seat per second, 0 = unlimited */
     int snapshot_every;
     size_t max_message;    /* bytes over all fragments of one client message */

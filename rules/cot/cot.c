@@ -422,6 +422,10 @@ static json_t *cot_derive(const json_t *sheet)
 /* The encounter modules of rules/cot/enc_cot.c (chases and social calls are not written yet). */
 static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", NULL};
 
+/* 000:227 "Loyalties are representative of the ideals and relationships that drive your
+ * character": what a character holds dear is the player's to reveal (issue 11). */
+static const char *const cot_private[] = {"loyalties", NULL};
+
 const rules_system rules_system_cot = {
     .id = "cot",
     .name = "City of Thieves",
@@ -431,4 +435,5 @@ const rules_system rules_system_cot = {
     .derive = cot_derive,
     .checks = cot_checks,
     .modules = cot_modules,
+    .sheet_private = cot_private,
 };

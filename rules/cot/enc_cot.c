@@ -524,18 +524,14 @@ static void copy_sheet(rules_enc *e, const char *cid, const json_t *sheet)
         rules_enc_cond_add(e, cid, "wounded", 0, 0);
 }
 
-/* Logs a roll: a PC's publicly; an NPC's dice and numbers to the GM only, with `public_text`
- * (may be NULL) for everyone. */
-static void log_roll(rules_enc *e, const char *cid, const char *action, const cot_throw *t,
-                     json_t *result, const char *text, const char *public_text)
+/* Files a throw's dice and numbers (throw_json) in x for aud: rolled by an NPC, they are the
+ * GM's (the shared audience entry of rules/encounter.h). */
+static void log_throw(rules_enc_entry *x, rules_aud aud, const cot_throw *t)
 {
-    if (!rules_enc_is_npc(e, cid)) {
-        rules_enc_log(e, action, throw_dice(t), result, "%s", text);
-        return;
-    }
-    rules_enc_log_gm(e, action, throw_dice(t), result, "%s", text);
-    if (public_text)
-        rules_enc_log(e, action, NULL, NULL, "%s", public_text);
+    json_t *d = throw_dice(t);
+    rules_enc_entry_dice(x, aud, d);
+    json_decref(d);
+    rules_enc_entry_merge(x, aud, throw_json(t));
 }
 
 /*
@@ -549,30 +545,18 @@ static void log_action(rules_enc *e, const char *action, const cot_throw *t, con
                        json_t *pub, json_t *secret, const char *head, const char *tail,
                        const char *detail)
 {
-    int npc_actor = rules_enc_is_npc(e, e->actor);
-    int npc_target = target && rules_enc_is_npc(e, target);
-    json_t *gm = NULL;
-    if (!npc_actor) {
-        json_t *roll = throw_json(t);
-        json_object_update(pub, roll);
-        json_decref(roll);
-    }
-    if (secret && !npc_target)
-        json_object_update(pub, secret);
-    if (npc_actor || (secret && npc_target)) {
-        gm = npc_actor ? throw_json(t) : json_object();
-        if (secret)
-            json_object_update(gm, secret);
-    }
-    if (npc_actor)
-        rules_enc_log(e, action, NULL, pub, "%s: %s", head, tail);
-    else
-        rules_enc_log(e, action, throw_dice(t), pub, "%s: %s: %s", head, t->line, tail);
-    if (gm)
-        rules_enc_log_gm(e, action, npc_actor ? throw_dice(t) : NULL, gm, "%s: %s%s%s", head,
-                         npc_actor ? t->line : "", npc_actor && detail ? "; " : "",
-                         detail ? detail : "");
-    json_decref(secret);
+    rules_aud mine = rules_enc_aud_of(e, e->actor);
+    rules_aud theirs = target ? rules_enc_aud_of(e, target) : RULES_AUD_PUBLIC;
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, pub);
+    log_throw(x, mine, t);
+    rules_enc_entry_merge(x, theirs, secret);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
+    rules_enc_entry_say(x, mine, ": %s", t->line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s", tail);
+    if (detail && theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, "; %s", detail);
+    rules_enc_entry_end(x);
 }
 
 static int join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
@@ -590,11 +574,14 @@ static int join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_er
         return rc;
     const char *side = rules_enc_side(e, cid);
     slot_insert(e, t.r.total, side);
-    char text[512], pub[160];
-    snprintf(text, sizeof text, "%s rolls initiative (%s): %s: a slot %d for the %s (000:37)",
-             rules_enc_name(e, cid), st->pool, t.line, t.r.total, side);
-    snprintf(pub, sizeof pub, "A slot %d for the %s (000:37)", t.r.total, side);
-    log_roll(e, cid, "initiative", &t, throw_json(&t), text, pub);
+    /* 000:37 the slots are the table's: the number is open, the pool and dice are the roller's */
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
+    log_throw(x, aud, &t);
+    rules_enc_entry_say(x, aud, "%s rolls initiative (%s): %s: ", rules_enc_name(e, cid), st->pool,
+                        t.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "a slot %d for the %s (000:37)", t.r.total, side);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -614,13 +601,13 @@ static int roll_cover(rules_enc *e, const char *cid, const char *action, const c
     if (rc)
         return rc;
     rules_enc_stat_set(e, cid, "cover", t.r.total);
-    char text[512], pub[200];
-    snprintf(text, sizeof text, "%s %s: Resist %s: Cover %d", rules_enc_name(e, cid), why, t.line,
-             t.r.total);
-    snprintf(pub, sizeof pub, "%s %s", rules_enc_name(e, cid), why);
-    json_t *res = throw_json(&t);
-    json_object_set_new(res, "cover", json_integer(t.r.total));
-    log_roll(e, cid, action, &t, res, text, pub);
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    log_throw(x, aud, &t);
+    rules_enc_entry_set(x, aud, "cover", json_integer(t.r.total));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, cid), why);
+    rules_enc_entry_say(x, aud, ": Resist %s: Cover %d", t.line, t.r.total);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -1152,20 +1139,22 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     int ok = cot_roll_succeeds(&mine.r, opp.r.total);
     if (ok)
         rules_enc_cond_remove(e, me, "restrained");
-    json_t *ores = throw_json(&opp);
-    char otext[320];
-    snprintf(otext, sizeof otext, "%s holds on: Muscle+Athletics %s", holder, opp.line);
-    json_t *res = throw_json(&mine);
-    json_object_set_new(res, "success", json_boolean(ok));
-    if (rules_enc_is_npc(e, by)) {
-        rules_enc_log_gm(e, "hold", throw_dice(&opp), ores, "%s", otext);
-    } else {
-        json_object_set_new(res, "difficulty", json_integer(opp.r.total));
-        rules_enc_log(e, "hold", throw_dice(&opp), ores, "%s", otext);
-    }
-    rules_enc_log(e, "break_free", throw_dice(&mine), res,
-                  "%s takes %s and tries to break free of %s: Muscle+Athletics %s: %s (000:133)",
-                  name, sn.s, holder, mine.line, ok ? "free" : "still Restrained");
+    /* each roll is its roller's: an NPC's pool, dice and total (the difficulty it sets) are the
+     * GM's; the table sees who breaks free */
+    rules_aud theirs = rules_enc_aud_of(e, by), mine_aud = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "hold");
+    log_throw(x, theirs, &opp);
+    rules_enc_entry_say(x, theirs, "%s holds on: Muscle+Athletics %s", holder, opp.line);
+    rules_enc_entry_end(x);
+    x = rules_enc_entry_begin(e, "break_free");
+    log_throw(x, mine_aud, &mine);
+    rules_enc_entry_set(x, theirs, "difficulty", json_integer(opp.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and tries to break free of %s", name,
+                        sn.s, holder);
+    rules_enc_entry_say(x, mine_aud, ": Muscle+Athletics %s", mine.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:133)", ok ? "free" : "still Restrained");
+    rules_enc_entry_end(x);
     turn_close(e, 1);
     return 0;
 }

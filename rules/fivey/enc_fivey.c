@@ -404,10 +404,13 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
                               "surprise needs standing combatants on side '%s' and on "
                               "another side (004:645)",
                               side);
-    json_t *dice = json_array(), *gm_result = json_object(), *rolls = json_object();
+    /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's
+     * roll, its wisdom and an NPC's die and total are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "surprise");
     int other = party_roll(e, wis, dice, "other");
-    json_object_set_new(gm_result, "wisdom", json_integer(wis));
-    json_object_set_new(gm_result, "other_total", json_integer(other));
+    rules_enc_entry_set(x, RULES_AUD_GM, "wisdom", json_integer(wis));
+    rules_enc_entry_set(x, RULES_AUD_GM, "other_total", json_integer(other));
     rules_rank r[64];
     int n = 0;
     const char *k;
@@ -421,33 +424,38 @@ static int act_surprise(rules_enc *e, const rules_args *a, tb_err *err)
          * (reading 3). */
         int won = total > other;
         json_t *one = json_pack(
-            "{s:i, s:b}", "natural",
+            "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
-            won);
-        if (!rules_enc_is_npc(e, k)) {
-            json_object_set_new(one, "bonus", json_integer(dex));
-            json_object_set_new(one, "total", json_integer(total));
-        }
-        json_object_set_new(rolls, k, one);
-        json_object_set_new(gm_result, k, json_integer(total));
+            won, "bonus", dex, "total", total);
+        json_object_set_new(rolls, k,
+                            rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                   : json_deep_copy(one));
+        json_object_set_new(gm_rolls, k, one);
         if (won)
             r[n++] = (rules_rank){k, {total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
-    json_t *pub = json_pack("{s:s, s:o}", "side", side, "rolls", rolls);
-    rules_enc_log_gm(e, "surprise", json_deep_copy(dice), gm_result,
-                     "Surprise: the other party rolls %d (wisdom %+d)", other, wis);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "side", json_string(side));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Surprise: the other party rolls %d (wisdom %+d); ", other,
+                        wis);
     if (n == 0) {
-        rules_enc_log(e, "surprise", dice, pub,
-                      "Surprise: nobody of the %s beats the other party's wisdom (004:645)", side);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                            "surprise: nobody of the %s beats the other party's wisdom (004:645)",
+                            side);
+        rules_enc_entry_end(x);
         return 0;
     }
     json_object_set_new(e->enc, "phase", json_string("surprise"));
     json_object_set_new(e->enc, "turn", json_integer(0));
     rules_enc_budget_reset(e, r[0].id);
-    rules_enc_log(e, "surprise", dice, pub,
-                  "Surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
-                  rules_enc_name(e, r[0].id));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
+                        rules_enc_name(e, r[0].id));
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -464,12 +472,15 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
                               "initiative needs standing members of the %s and of an "
                               "opposing side (004:666)",
                               party);
-    json_t *dice = json_array(), *rolls = json_object(), *gm_result = json_object();
+    /* What the table sees (rules/RULES.md): the party's own rolls and who won; the opposition's
+     * roll and bonus are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
     /* 004:666 "Each member of the adventuring party contests their dexterity stat against the
      * dexterity or power of the opposing party": one roll for the opposing party (reading E1). */
     int them = party_roll(e, opp, dice, "opposition");
-    json_object_set_new(gm_result, "opposition_bonus", json_integer(opp));
-    json_object_set_new(gm_result, "opposition_total", json_integer(them));
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_bonus", json_integer(opp));
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_total", json_integer(them));
     rules_rank r[64];
     int n = 0, won_n = 0;
     const char *k;
@@ -494,26 +505,30 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         if (won)
             json_object_set_new(c, "won", json_true());
         json_t *one = json_pack(
-            "{s:i, s:b}", "natural",
+            "{s:i, s:b, s:i, s:i}", "natural",
             (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")), "won",
-            won);
-        if (!rules_enc_is_npc(e, k)) {
-            json_object_set_new(one, "bonus", json_integer(dex));
-            json_object_set_new(one, "total", json_integer(total));
-        }
-        json_object_set_new(rolls, k, one);
-        json_object_set_new(gm_result, k, json_integer(total));
+            won, "bonus", dex, "total", total);
+        json_object_set_new(rolls, k,
+                            rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won)
+                                                   : json_deep_copy(one));
+        json_object_set_new(gm_rolls, k, one);
         r[n++] = (rules_rank){k, {won ? 2 : 0, total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
     rules_enc_begin_round(e);
-    rules_enc_log_gm(e, "initiative", json_deep_copy(dice), gm_result,
-                     "Initiative: the opposition rolls %d (DEX %+d)", them, opp);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Initiative: the opposition rolls %d (DEX %+d); ", them,
+                        opp);
     const char *first = rules_enc_current(e);
-    rules_enc_log(e, "initiative", dice, json_pack("{s:o}", "rolls", rolls),
-                  "Initiative: %d of the %s beat the opposition and act before it; round %d, %s "
-                  "goes first (004:666)",
-                  won_n, party, rules_enc_round(e), first ? rules_enc_name(e, first) : "nobody");
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "initiative: %d of the %s beat the opposition and act before it; round "
+                        "%d, %s goes first (004:666)",
+                        won_n, party, rules_enc_round(e),
+                        first ? rules_enc_name(e, first) : "nobody");
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -539,7 +554,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
                       : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
                                                 : FIVEY_EDGE_NONE;
-    int npc = rules_enc_is_npc(e, me), t_npc = rules_enc_is_npc(e, t);
+    int npc = rules_enc_is_npc(e, me);
     json_t *st = rules_enc_stats(e, me);
     json_t *weapons = json_object_get(st, "weapons");
     int bonus, dstat;
@@ -637,45 +652,51 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     if (insp || nat20 || insp_dmg)
         rules_enc_stat_set(e, me, "inspiration", have);
 
-    /* What players may see: an NPC's bonus and total give its numbers away, an NPC target's
-     * defense class and hit points are the GM's (reading E5). */
-    json_t *pub = json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural, "hit", hit,
-                            "damage", dmg);
-    if (!npc) {
-        json_object_set_new(pub, "bonus", json_integer(r.bonus));
-        json_object_set_new(pub, "total", json_integer(r.total));
-        if (insp)
-            json_object_set_new(pub, "inspiration", json_integer(r.insp));
-        if (dmg_insp)
-            json_object_set_new(pub, "damage_inspiration", json_integer(dmg_insp));
-        json_object_set_new(pub, "damage_bonus", json_integer(dstat));
-        if (nat20)
-            json_object_set_new(pub, "inspiration_gained", json_integer(1));
+    /* What players may see (rules/RULES.md, "What the table sees (fivey)"): the d20, hit or miss
+     * and the damage; an NPC's bonus, total and damage dice give its numbers away, an NPC target's
+     * defense class is the GM's (004:426). */
+    rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    size_t i;
+    json_t *v;
+    json_array_foreach(dice, i, v)
+    {
+        const char *by = json_string_value(json_object_get(v, "by"));
+        json_t *one = json_pack("[O]", v);
+        rules_enc_entry_dice(x, by && strcmp(by, "damage") == 0 ? mine : RULES_AUD_PUBLIC, one);
+        json_decref(one);
     }
-    if (!t_npc)
-        json_object_set_new(pub, "defense", json_integer(def));
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural,
+                                    "hit", hit, "damage", dmg));
+    rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
+    rules_enc_entry_set(x, mine, "total", json_integer(r.total));
+    if (insp)
+        rules_enc_entry_set(x, mine, "inspiration", json_integer(r.insp));
+    if (dmg_insp)
+        rules_enc_entry_set(x, mine, "damage_inspiration", json_integer(dmg_insp));
+    rules_enc_entry_set(x, mine, "damage_bonus", json_integer(dstat));
+    if (nat20)
+        rules_enc_entry_set(x, mine, "inspiration_gained", json_integer(1));
+    rules_enc_entry_set(x, theirs, "defense", json_integer(def));
     if (is_free)
-        json_object_set_new(pub, "free", json_true());
-    if (npc || t_npc) {
-        json_t *g = json_deep_copy(pub);
-        json_object_set_new(g, "bonus", json_integer(r.bonus));
-        json_object_set_new(g, "total", json_integer(r.total));
-        json_object_set_new(g, "defense", json_integer(def));
-        rules_enc_log_gm(e, "attack", json_deep_copy(dice), g, "%s attacks %s: %d vs DC %d",
-                         rules_enc_name(e, me), rules_enc_name(e, t), r.total, def);
-    }
-    char with[140] = "";
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_true());
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, me),
+                        rules_enc_name(e, t));
     if (wname)
-        snprintf(with, sizeof with, " with the %.100s", wname);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " with the %.100s", wname);
+    if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs DC %d)", r.total, def);
     if (hit)
-        rules_enc_log(e, "attack", dice, pub, "%s attacks %s%s: %s, %d damage%s%s",
-                      rules_enc_name(e, me), rules_enc_name(e, t), with, "hits", dmg,
-                      nat20 ? "; a natural 20: an inspiration die (004:373)" : "",
-                      is_free ? " (a free attack)" : "");
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, %d damage", dmg);
     else
-        rules_enc_log(e, "attack", dice, pub, "%s attacks %s%s: misses%s", rules_enc_name(e, me),
-                      rules_enc_name(e, t), with,
-                      nat20 ? "; a natural 20: an inspiration die (004:373)" : "");
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": misses");
+    if (nat20)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; a natural 20: an inspiration die (004:373)");
+    if (hit && is_free)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (a free attack)");
+    rules_enc_entry_end(x);
     if (hit && dmg > 0)
         apply_damage(e, t, dmg);
     return 0;
@@ -787,10 +808,14 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(e->enc, "morale", m);
     }
     json_object_set_new(m, side, json_pack("{s:i, s:b}", "checks", checks + 1, "due", 0));
-    rules_enc_log_gm(
-        e, "morale", json_deep_copy(dice),
-        json_pack("{s:i, s:i, s:i, s:b}", "bonus", wis, "total", r.total, "dc", dc, "hold", hold),
-        "Morale of the %s: %d vs DC %d", side, r.total, dc);
+    /* What the table sees (rules/RULES.md): whether the side holds; its roll, wisdom and the
+     * DC are the GM's (the party never checks morale, reading E6). */
+    rules_enc_entry *x = rules_enc_entry_begin(e, "morale");
+    rules_enc_entry_dice(x, RULES_AUD_GM, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_GM,
+                          json_pack("{s:i, s:i, s:i}", "bonus", wis, "total", r.total, "dc", dc));
+    rules_enc_entry_say(x, RULES_AUD_GM, "Morale of the %s: %d vs DC %d; ", side, r.total, dc);
     int fled = 0;
     if (!hold) {
         const char *k;
@@ -800,11 +825,13 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
                 fled++;
             }
     }
-    rules_enc_log(e, "morale", dice,
-                  json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled),
-                  hold ? "The %s check morale: they keep order (004:670)"
-                       : "The %s check morale: they break and flee (004:670)",
-                  side);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        hold ? "the %s check morale: they keep order (004:670)"
+                             : "the %s check morale: they break and flee (004:670)",
+                        side);
+    rules_enc_entry_end(x);
     /* the one acting may just have fled: move on */
     const char *cur = rules_enc_current(e);
     if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1)
@@ -895,11 +922,17 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     const char *t = rules_arg_str(a, "target");
     int amount = rules_arg_int(a, "amount");
-    if (rules_enc_is_npc(e, t))
-        rules_enc_log_gm(e, "harm", NULL, NULL, "%s: %+d damage", rules_enc_name(e, t), amount);
-    rules_enc_log(e, "harm", NULL, json_pack("{s:s, s:i}", "target", t, "amount", amount),
-                  amount >= 0 ? "%s takes %d damage" : "%s heals %d", rules_enc_name(e, t),
-                  amount >= 0 ? amount : -amount);
+    /* an NPC's hit points are the GM's: the table hears that it is hurt or healed, not how much */
+    rules_aud aud = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "harm");
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "target", json_string(t));
+    rules_enc_entry_set(x, aud, "amount", json_integer(amount));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, t),
+                        amount >= 0 ? "takes" : "heals");
+    rules_enc_entry_say(x, aud, " %d", amount >= 0 ? amount : -amount);
+    if (amount >= 0)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " damage");
+    rules_enc_entry_end(x);
     apply_damage(e, t, amount);
     return 0;
 }

@@ -1207,16 +1207,23 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         json_decref(res);
         return err->code;
     }
-    size_t i;
-    json_t *d;
-    json_array_foreach(ddice, i, d) json_array_append(dice, d);
-    json_decref(ddice);
     json_object_set_new(res, "damage", json_integer(dmg));
     json_object_set_new(res, "critical", json_boolean(critical));
-    rules_enc_log(e, "attack", dice, res, "%s attacks %s with %s: %s: a hit%s for %d damage (%s%s)",
-                  nm(e, cid), nm(e, t), w.name, line,
-                  critical ? " (natural 20: double damage, 002:59)" : "", dmg, w.damage,
-                  melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
+    /* the damage dealt is open (it lands on the target's track); an NPC's damage dice and the
+     * formula would give its TOG away with it, so they are the GM's */
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    rules_enc_entry_dice(x, aud, ddice);
+    json_decref(dice);
+    json_decref(ddice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, res);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s with %s: %s: a hit%s for %d damage",
+                        nm(e, cid), nm(e, t), w.name, line,
+                        critical ? " (natural 20: double damage, 002:59)" : "", dmg);
+    rules_enc_entry_say(x, aud, " (%s%s)", w.damage,
+                        melee(&w, thrown) ? " + TOG, at least 1, 002:563" : "");
+    rules_enc_entry_end(x);
     char src[CAUSE_MAX];
     if (strcmp(w.name, "an attack") == 0)
         snprintf(src, sizeof src, "an attack by %s", nm(e, cid));

@@ -205,6 +205,9 @@ static int assist_roll(const rules_args *a, rules_rng *rng, json_t *result, tb_e
         json_object_del(o, "critical");
         json_object_del(o, "collateral");
         json_object_del(o, "mod");
+        /* one success per helper would narrow the hidden target number (002:53): only the
+         * outcome of the highest roll is the table's (002:81) */
+        json_object_del(o, "success");
         json_array_append_new(rolls, o);
         int rank_new = r.natural == 1 ? 0 : 1;
         int rank_best = best_natural == 1 ? 0 : 1;

@@ -52,13 +52,36 @@ static void lower_key(const char *s, char *out, size_t n)
     out[i] = 0;
 }
 
-/* Logs publicly for a PC, in the GM log for an NPC (whose numbers are secret). */
-static json_t *log_for(rules_enc *e, const char *cid, const char *action, json_t *dice,
-                       json_t *result, const char *text)
+/* Starts cid's log entry (the shared audience entry of rules/encounter.h) and says `pub` to
+ * everyone; what follows with log_own is public for a PC and the GM's for an NPC. */
+static rules_enc_entry *log_begin(rules_enc *e, const char *action, const char *pub)
 {
-    if (rules_enc_is_npc(e, cid))
-        return rules_enc_log_gm(e, action, dice, result, "%s", text);
-    return rules_enc_log(e, action, dice, result, "%s", text);
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", pub);
+    return x;
+}
+
+/* Adds cid's own dice (stolen, may be NULL), numbers (stolen, may be NULL) and text. */
+static void log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice, json_t *result,
+                    const char *text)
+{
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    if (dice)
+        rules_enc_entry_dice(x, aud, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, aud, result);
+    rules_enc_entry_say(x, aud, "%s", text);
+}
+
+/* "<name> <what>" for everyone, ": fatigue <f> (<cite>)" for cid's audience. */
+static void log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite)
+{
+    char head[160], text[80];
+    snprintf(head, sizeof head, "%s %s", rules_enc_name(e, cid), what);
+    snprintf(text, sizeof text, ": fatigue %d (%s)", f, cite);
+    rules_enc_entry *x = log_begin(e, "breather", head);
+    log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
 }
 
 static void roll_dice(json_t *dice, const heimr_roll *r, const char *by)
@@ -490,12 +513,17 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     json_object_set_new(c, "stance", json_string(kind));
     json_t *dice = json_array();
     roll_dice(dice, &r, NULL);
-    char text[256];
-    snprintf(text, sizeof text, "%s pre-rolls a %s (%s, C%d P%d): %d", name, kind, s.ability, r.c,
-             r.p, r.result);
-    log_for(e, cid, "defend", dice, d, text);
-    if (rules_enc_is_npc(e, cid))
-        rules_enc_log(e, "defend", NULL, NULL, "%s readies a %s", name, kind);
+    /* 001:395, 001:446 "you can ask how high a character's defence roll is": the result is open,
+     * an NPC's ability, dice and pool stay the GM's */
+    char text[256], head[160];
+    snprintf(head, sizeof head, "%s pre-rolls a %s", name, kind);
+    snprintf(text, sizeof text, " (%s, C%d P%d)", s.ability, r.c, r.p);
+    rules_enc_entry *x = log_begin(e, "defend", head);
+    log_own(e, x, cid, dice, d, text);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "kind", json_string(kind));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "result", json_integer(r.result));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %d", r.result);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -616,14 +644,7 @@ static int finish_turn(rules_enc *e, const char *cid, const char *kind, const ch
     if (cont) {
         const char *what = json_string_value(json_object_get(cont, "what"));
         if (what && strcmp(what, "breather") == 0) {
-            int f = breather(e, cid);
-            char text[160];
-            snprintf(text, sizeof text, "%s finishes taking a breather: fatigue %d (001:383)",
-                     rules_enc_name(e, cid), f);
-            log_for(e, cid, "breather", NULL, NULL, text);
-            if (rules_enc_is_npc(e, cid))
-                rules_enc_log(e, "breather", NULL, NULL, "%s finishes taking a breather",
-                              rules_enc_name(e, cid));
+            log_breather(e, cid, "finishes taking a breather", breather(e, cid), "001:383");
         } else {
             rules_enc_log(e, "continue", NULL, NULL, "%s completes %s", rules_enc_name(e, cid),
                           what ? what : "their upcoming action");
@@ -663,7 +684,9 @@ static int roll_initiative(rules_enc *e, const char *cid, rules_rank *rank, tb_e
     char text[200];
     snprintf(text, sizeof text, "%s rolls initiative (dexterity %d as C, willpower %d as P): %d",
              rules_enc_name(e, cid), dex, wp, r.result);
-    log_for(e, cid, "initiative", dice, roll_json(&r), text);
+    rules_enc_entry *x = log_begin(e, "initiative", "");
+    log_own(e, x, cid, dice, roll_json(&r), text);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -1007,55 +1030,47 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                 json_object_del(tc, "stance");
         }
     }
-    json_object_set_new(res, "hit", json_boolean(hit));
-    if (hit) {
-        json_object_set_new(res, "part", json_string(part));
-        json_object_set_new(res, "damage", json_integer(dmg));
-    }
-    if (rose)
-        json_object_set_new(rules_enc_is_npc(e, cid) ? gm_res : res, "fatigue_rose", json_true());
     char dtext[200] = "";
     if (hit)
         take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
-    if (hit && rules_enc_is_npc(e, tgt))
-        json_object_set_new(gm_res, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
 
-    /* the public entry: an NPC attacker's dice and numbers and an NPC defender's defence and HP
-     * go to the GM log only */
-    int npc_a = rules_enc_is_npc(e, cid), npc_t = rules_enc_is_npc(e, tgt);
+    /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
+     * numbers, an NPC defender's defence as it was used and its HP are the GM's */
+    rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
     json_t *dice = json_array();
     roll_dice(dice, &r, "attack");
-    int show_def = def && passes && !npc_t;
-    char tail[300] = "";
-    if (show_def)
-        snprintf(tail, sizeof tail, "; %s", sec);
-    char hp_text[40] = "";
-    if (hit && npc_t)
-        snprintf(hp_text, sizeof hp_text, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
-    if (!npc_a) {
-        if (show_def)
-            json_object_set(res, "defence", json_object_get(gm_res, "defence"));
-        rules_enc_log(e, "attack", dice, res, "%s%s%s", pub, dtext, tail);
-        if (npc_t && ((def && passes) || hit))
-            rules_enc_log_gm(e, "attack", NULL, json_incref(gm_res), "%s%s",
-                             (def && passes) ? sec : "", hp_text);
-    } else {
-        json_t *p = json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit);
-        if (hit)
-            json_object_set_new(p, "part", json_string(part));
-        if (hit && !npc_t)
-            json_object_set_new(p, "damage", json_integer(dmg));
-        if (show_def)
-            json_object_set(p, "defence", json_object_get(gm_res, "defence"));
-        json_object_update(res, gm_res);
-        rules_enc_log_gm(e, "attack", dice, res,
-                         "%s: %s %d (C%d P%d, before potential %d vs "
-                         "fatigue %d)%s%s%s",
-                         an, s.ability[0] ? s.ability : "attack", r.result, r.c, r.p,
-                         r.before_potential, fat, (def && passes) ? "; " : "",
-                         (def && passes) ? sec : "", hp_text);
-        rules_enc_log(e, "attack", NULL, p, "%s%s%s", pub, dtext, tail);
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit));
+    rules_enc_entry_merge(x, mine, res);
+    if (hit) {
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
+        rules_enc_entry_set(
+            x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
+            "damage", json_integer(dmg));
     }
+    if (rose)
+        rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
+    json_t *dv = json_object_get(gm_res, "defence");
+    if (dv)
+        rules_enc_entry_set(x, theirs, "defence", json_incref(dv));
+    json_t *dff = json_object_get(gm_res, "defence_fails_fatigue");
+    if (dff)
+        rules_enc_entry_set(x, RULES_AUD_GM, "defence_fails_fatigue", json_incref(dff));
+    if (hit && theirs == RULES_AUD_GM)
+        rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
+    if (mine == RULES_AUD_GM)
+        rules_enc_entry_say(
+            x, RULES_AUD_GM, " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
+            s.ability[0] ? s.ability : "attack", r.result, r.c, r.p, r.before_potential, fat);
+    if (def && passes)
+        rules_enc_entry_say(x, theirs, "; %s", sec);
+    if (hit && theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
+    rules_enc_entry_end(x);
     json_decref(gm_res);
     return 0;
 }
@@ -1133,13 +1148,18 @@ static int act_ready(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_set_new(ready, "round", json_integer(rules_enc_round(e)));
     json_object_set_new(pv, "ready", ready);
     json_object_set_new(rules_enc_combatant(e, cid), "readied", json_true());
-    char text[300];
-    snprintf(text, sizeof text, "%s readies %s%s%s until: %s (001:248)", rules_enc_name(e, cid),
-             is_attack ? "an attack" : what, k.target[0] ? " on " : "",
-             k.target[0] ? rules_enc_name(e, k.target) : "", rules_arg_str(a, "trigger"));
-    log_for(e, cid, "ready", NULL, NULL, text);
-    if (rules_enc_is_npc(e, cid))
-        rules_enc_log(e, "ready", NULL, NULL, "%s readies an action", rules_enc_name(e, cid));
+    char text[300], head[120];
+    snprintf(head, sizeof head, "%s readies ", rules_enc_name(e, cid));
+    snprintf(text, sizeof text, "%s%s%s until: %s (001:248)", is_attack ? "an attack" : what,
+             k.target[0] ? " on " : "", k.target[0] ? rules_enc_name(e, k.target) : "",
+             rules_arg_str(a, "trigger"));
+    rules_enc_entry *x = log_begin(e, "ready", head);
+    if (rules_enc_is_npc(e, cid)) {
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "an action");
+        rules_enc_entry_say(x, RULES_AUD_GM, ": ");
+    }
+    log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -1282,13 +1302,7 @@ static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
     }
     if ((rc = rules_enc_spend(e, cid, "standard", 1, err)))
         return rc;
-    int f = breather(e, cid);
-    char text[160];
-    snprintf(text, sizeof text, "%s takes a breather: fatigue %d (001:383-384)",
-             rules_enc_name(e, cid), f);
-    log_for(e, cid, "breather", NULL, NULL, text);
-    if (rules_enc_is_npc(e, cid))
-        rules_enc_log(e, "breather", NULL, NULL, "%s takes a breather", rules_enc_name(e, cid));
+    log_breather(e, cid, "takes a breather", breather(e, cid), "001:383-384");
     rules_enc_cond_add(e, cid, "ongoing", 0, 0); /* 001:326 */
     return finish_turn(e, cid, NULL, NULL, NULL, err);
 }
@@ -1385,11 +1399,13 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
         int n = given ? v : 1;
         if (strcmp(eff, "drain") == 0) {
             int w = rules_enc_stat_add(e, tgt, "willpower", -n, 0, 50);
-            char text[160];
-            snprintf(text, sizeof text, "%s is drained: willpower %d (001:124)", tn, w);
-            log_for(e, tgt, "effect", NULL, NULL, text);
-            if (rules_enc_is_npc(e, tgt))
-                rules_enc_log(e, "effect", NULL, NULL, "%s is drained (001:124)", tn);
+            char text[160], head[120];
+            snprintf(head, sizeof head, "%s is drained", tn);
+            snprintf(text, sizeof text, ": willpower %d", w);
+            rules_enc_entry *x = log_begin(e, "effect", head);
+            log_own(e, x, tgt, NULL, NULL, text);
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:124)");
+            rules_enc_entry_end(x);
             return 0;
         }
         char text[300];

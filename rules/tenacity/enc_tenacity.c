@@ -314,89 +314,67 @@ static void sync_conditions(rules_enc *e)
 
 /* ---- the log of a roll ---- */
 
-/* Public and GM-only halves of one roll's log: an NPC's dice and totals go to the GM only. */
+/* One roll's log is a shared audience entry (rules/encounter.h): what an NPC rolls, its totals
+ * and its skill names are the GM's; the public text is rendered from the public pieces. */
 typedef struct ten_log {
-    json_t *pub_dice, *gm_dice, *pub_res, *gm_res;
-    int secret; /* an NPC rolled: a GM entry is written too */
+    rules_enc_entry *x;
 } ten_log;
 
-static void log_init(ten_log *l)
+static void log_init(rules_enc *e, ten_log *l, const char *action)
 {
-    l->pub_dice = json_array();
-    l->gm_dice = json_array();
-    l->pub_res = json_object();
-    l->gm_res = json_object();
-    l->secret = 0;
+    l->x = rules_enc_entry_begin(e, action);
 }
 
 /* Releases an unwritten log (the action failed). */
 static void log_drop(ten_log *l)
 {
-    json_decref(l->pub_dice);
-    json_decref(l->gm_dice);
-    json_decref(l->pub_res);
-    json_decref(l->gm_res);
+    rules_enc_entry_drop(l->x);
+    l->x = NULL;
 }
 
-/* Files one side's dice (in a scratch array) and its total under key. */
+/* Files one side's dice (in a scratch array, borrowed) and its total under key: cid's own. */
 static void log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
                      int total)
 {
-    int npc = rules_enc_is_npc(e, cid);
-    size_t i;
-    json_t *d;
-    json_array_foreach(dice, i, d)
-    {
-        json_array_append(l->gm_dice, d);
-        if (!npc)
-            json_array_append(l->pub_dice, d);
-    }
-    json_object_set_new(l->gm_res, key, json_integer(total));
-    if (!npc)
-        json_object_set_new(l->pub_res, key, json_integer(total));
-    else
-        l->secret = 1;
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_enc_entry_dice(l->x, aud, dice);
+    rules_enc_entry_set(l->x, aud, key, json_integer(total));
 }
 
 static void log_both(ten_log *l, const char *key, json_t *v /* stolen */)
 {
-    json_object_set(l->gm_res, key, v);
-    json_object_set_new(l->pub_res, key, v);
+    rules_enc_entry_set(l->x, RULES_AUD_PUBLIC, key, v);
 }
 
 /* A field about cid's own resources (spin, push): public only for a PC. */
 static void log_of(rules_enc *e, ten_log *l, const char *cid, const char *key, json_t *v)
 {
-    if (rules_enc_is_npc(e, cid)) {
-        json_object_set_new(l->gm_res, key, v);
-        l->secret = 1;
-    } else {
-        log_both(l, key, v);
-    }
+    rules_enc_entry_set(l->x, rules_enc_aud_of(e, cid), key, v);
 }
 
-/* " with <skill>" for the public text: a PC's skill; an NPC's stays the GM's. */
-static const char *with_skill(rules_enc *e, const char *cid, const char *skill, char *buf, size_t n)
+/* " with <skill>": cid's skill name is cid's own (an NPC's stays the GM's). */
+static void log_skill(rules_enc *e, ten_log *l, const char *cid, const char *skill)
 {
-    if (rules_enc_is_npc(e, cid) || strcmp(skill, "-") == 0)
-        buf[0] = 0;
-    else
-        snprintf(buf, n, " with %s", skill);
-    return buf;
+    if (strcmp(skill, "-") != 0)
+        rules_enc_entry_say(l->x, rules_enc_aud_of(e, cid), " with %s", skill);
 }
 
-/* Writes the entries; text for everyone, gm_text (with the hidden numbers) for the GM. */
-static void log_write(rules_enc *e, ten_log *l, const char *action, const char *text,
-                      const char *gm_text)
+/* ": <a> vs <b>": the two totals of a contest for the GM's text, when one of them is hidden (an
+ * NPC's, or a challenge the narrator set: other_hidden); between two PCs both totals are in the
+ * public result already and nothing is said. */
+static void log_versus(rules_enc *e, ten_log *l, const char *a_cid, const char *b_cid,
+                       int other_hidden, int a, int b)
 {
-    if (l->secret) {
-        rules_enc_log(e, action, l->pub_dice, l->pub_res, "%s", text);
-        rules_enc_log_gm(e, action, l->gm_dice, l->gm_res, "%s", gm_text);
-    } else {
-        rules_enc_log(e, action, l->pub_dice, l->pub_res, "%s", text);
-        json_decref(l->gm_dice);
-        json_decref(l->gm_res);
-    }
+    if (other_hidden || rules_enc_aud_of(e, a_cid) == RULES_AUD_GM ||
+        (b_cid && rules_enc_aud_of(e, b_cid) == RULES_AUD_GM))
+        rules_enc_entry_say(l->x, RULES_AUD_GM, ": %d vs %d", a, b);
+}
+
+/* Writes the entries and ends the log. */
+static void log_write(ten_log *l)
+{
+    rules_enc_entry_end(l->x);
+    l->x = NULL;
 }
 
 /* ---- the contest: actor against a defender (003:66, 003:68) ---- */
@@ -599,25 +577,25 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     ten_contest c;
     ten_log l;
-    log_init(&l);
+    log_init(e, &l, "attack");
     if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
         log_drop(&l);
         return rc;
     }
-    char text[300], gm[300], ws[80];
-    const char *an = rules_enc_name(e, actor), *tn = rules_enc_name(e, target);
-    with_skill(e, actor, skill, ws, sizeof ws);
-    if (c.success) {
-        snprintf(text, sizeof text, "%s attacks %s%s: a hit, %d stress", an, tn, ws, c.impact);
-        snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a hit, %d stress", an, tn, skill,
-                 c.atk.total, c.def.total, c.impact);
-    } else {
-        snprintf(text, sizeof text, "%s attacks %s%s: a miss%s", an, tn, ws,
-                 c.atk.total == c.def.total ? " (a tie goes to the defender, 003:66)" : "");
-        snprintf(gm, sizeof gm, "%s attacks %s with %s: %d vs %d, a miss", an, tn, skill,
-                 c.atk.total, c.def.total);
-    }
-    log_write(e, &l, "attack", text, gm);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, actor),
+                        rules_enc_name(e, target));
+    log_skill(e, &l, actor, skill);
+    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
+    if (c.success)
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a hit, %d stress", c.impact);
+    else
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a miss");
+    /* a tie is named only where both totals are open: an NPC's total would follow from it */
+    if (!c.success && c.atk.total == c.def.total &&
+        rules_enc_aud_of(e, actor) == RULES_AUD_PUBLIC &&
+        rules_enc_aud_of(e, target) == RULES_AUD_PUBLIC)
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (a tie goes to the defender, 003:66)");
+    log_write(&l);
     /* 003:45 "DEAL DAMAGE: On a successful skill check you deal your skill's impact as stress" */
     if (c.success)
         ten_stress(e, target, c.impact, "attack");
@@ -646,18 +624,18 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     ten_contest c;
     ten_log l;
-    log_init(&l);
+    log_init(e, &l, "condition");
     if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l, err))) {
         log_drop(&l);
         return rc;
     }
-    char text[300], gm[300];
-    const char *an = rules_enc_name(e, actor), *tn = rules_enc_name(e, target);
-    snprintf(text, sizeof text, "%s tries to %s %s's %s: %s", an, kind, tn, what,
-             c.success ? "success" : "failure (ties to the defender)");
-    snprintf(gm, sizeof gm, "%s tries to %s %s's %s: %d vs %d, %s", an, kind, tn, what, c.atk.total,
-             c.def.total, c.success ? "success" : "failure");
-    log_write(e, &l, "condition", text, gm);
+    const char *tn = rules_enc_name(e, target);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to %s %s's %s", rules_enc_name(e, actor),
+                        kind, tn, what);
+    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s",
+                        c.success ? "success" : "failure (ties to the defender)");
+    log_write(&l);
     if (c.success) {
         /* 003:99 the hinder penalty is the impact rolled; a damage condition's damage per turn
          * likewise (reading); at least 1. 003:97 the challenge to shake it off: the applier's
@@ -715,22 +693,22 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
             ten_spin_add(e, cid, gain);
     }
     ten_log l;
-    log_init(&l);
+    log_init(e, &l, "shake");
     log_side(e, &l, dice, cid, "total", s.total);
     json_decref(dice);
-    l.secret = 1; /* the challenge is the GM's (003:97 "as set by the narrator") */
-    json_object_set_new(l.gm_res, "challenge", json_integer(challenge));
+    /* the challenge is the GM's (003:97 "as set by the narrator") */
+    rules_enc_entry_set(l.x, RULES_AUD_GM, "challenge", json_integer(challenge));
     log_both(&l, "success", json_boolean(ok));
-    char text[300], gm[300];
-    char ws[80];
-    snprintf(text, sizeof text, "%s tries to shake off %s%s%s: %s", rules_enc_name(e, cid), name,
-             with_skill(e, cid, skill, ws, sizeof ws), action ? "" : " (free, end of turn, 003:97)",
-             ok ? "it is gone" : "it remains");
-    snprintf(gm, sizeof gm, "%s shakes off %s: %d vs %d, %s", rules_enc_name(e, cid), name, s.total,
-             challenge, ok ? "success" : "failure");
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to shake off %s", rules_enc_name(e, cid),
+                        name);
+    log_skill(e, &l, cid, skill);
+    if (!action)
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (free, end of turn, 003:97)");
+    log_versus(e, &l, cid, NULL, 1, s.total, challenge);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", ok ? "it is gone" : "it remains");
     char keep[120];
     snprintf(keep, sizeof keep, "%s", name);
-    log_write(e, &l, "shake", text, gm);
+    log_write(&l);
     if (ok) {
         json_object_del(cond_challenges(e, cid), keep);
         rules_enc_cond_remove(e, cid, keep);
@@ -776,7 +754,7 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     ten_contest c;
     ten_log l;
-    log_init(&l);
+    log_init(e, &l, "advantage");
     if (target) {
         if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
             log_drop(&l);
@@ -811,11 +789,8 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
         if (c.success)
             c.impact = roll_impact(e, &c.atk, strcmp(c.took, "impact") == 0, 0, ad);
         log_side(e, &l, ad, actor, "total", c.atk.total);
-        size_t i;
-        json_t *d;
-        json_array_foreach(cd, i, d) json_array_append(l.gm_dice, d);
-        json_object_set_new(l.gm_res, "challenge", json_integer(ch));
-        l.secret = 1;
+        rules_enc_entry_dice(l.x, RULES_AUD_GM, cd);
+        rules_enc_entry_set(l.x, RULES_AUD_GM, "challenge", json_integer(ch));
         json_decref(ad);
         json_decref(cd);
         log_both(&l, "success", json_boolean(c.success));
@@ -823,13 +798,11 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
             log_both(&l, "impact", json_integer(c.impact));
     }
     int spin = c.success ? tenacity_advantage_spin(c.impact) : 0;
-    char text[300], gm[300];
-    char ws[80];
-    snprintf(text, sizeof text, "%s creates an advantage%s: %s", rules_enc_name(e, actor),
-             with_skill(e, actor, skill, ws, sizeof ws), c.success ? "success" : "failure");
-    snprintf(gm, sizeof gm, "%s creates an advantage with %s: %d vs %d", rules_enc_name(e, actor),
-             skill, c.atk.total, c.def.total);
-    log_write(e, &l, "advantage", text, gm);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s creates an advantage", rules_enc_name(e, actor));
+    log_skill(e, &l, actor, skill);
+    log_versus(e, &l, actor, target, !target, c.atk.total, c.def.total);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", c.success ? "success" : "failure");
+    log_write(&l);
     if (spin) {
         ten_spin_add(e, to, spin);
         rules_enc_log(e, "advantage", NULL, json_pack("{s:i}", "spin", spin),
@@ -946,24 +919,18 @@ static int act_recover(rules_enc *e, const rules_args *a, tb_err *err)
             ten_spin_add(e, actor, gain);
     }
     ten_log l;
-    log_init(&l);
+    log_init(e, &l, "recover");
     log_side(e, &l, dice, actor, "total", s.total);
-    size_t i;
-    json_t *d;
-    json_array_foreach(cd, i, d)
-    {
-        json_array_append(l.gm_dice, d);
-        json_array_append(l.pub_dice, d); /* the rulebook's own challenge: not a secret */
-    }
+    rules_enc_entry_dice(l.x, RULES_AUD_PUBLIC, cd); /* the rulebook's own challenge: open */
     log_both(&l, "challenge", json_integer(ch));
     log_both(&l, "success", json_boolean(ok));
     json_decref(dice);
     json_decref(cd);
-    char text[300];
-    snprintf(text, sizeof text, "%s tries to recover with %s against %dd6: %s",
-             rules_enc_name(e, actor), skill, tenacity_unconscious_dice(wounds),
-             ok ? "wakes up" : "stays unconscious");
-    log_write(e, &l, "recover", text, text);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to recover", rules_enc_name(e, actor));
+    log_skill(e, &l, actor, skill);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " against %dd6: %s",
+                        tenacity_unconscious_dice(wounds), ok ? "wakes up" : "stays unconscious");
+    log_write(&l);
     if (ok) {
         json_object_set_new(rules_enc_stats(e, actor), "unconscious", json_false());
         rules_enc_cond_remove(e, actor, "unconscious");

@@ -409,6 +409,9 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
     };
     const t = await table(browser, { system: 'cot', seed: 5, sample: 'vera_lockhart', npc });
     try {
+      // Vera's Loyalties are Ann's and the GM's (/private, issue 11): both pages still show them
+      // on her sheet, merged back from the private area
+      for (const p of t.pages) await p.locator(`li.char[data-char="${t.pc.id}"] [data-field="loyalties"]`).filter({ hasText: 'Devoted' }).waitFor({ state: 'attached' });
       await startAndAdd(t, { module: 'cot.warfare', npc });
       const turn = await turnActions(t, 'cot', 'cot.warfare');
       const [gm, ann] = [t.page.gm, t.page.ann];

@@ -17,7 +17,7 @@ async function campaignOf(srv, t, system) {
   const j = await ann.join(made.result.join_code, 'Ann');
   assert.ok(j.joined, JSON.stringify(j));
   t.after(() => closeAll(host, gm, ann));
-  return { gm, ann, annToken: j.joined.token, gmToken: made.result.gm_token };
+  return { gm, ann, annToken: j.joined.token };
 }
 
 const CLI_CASES = [
@@ -74,9 +74,9 @@ test('cot pool at the table: kept dice, total and success follow the rulebook', 
 
 test('bad parameters are refused with a message naming them, and write nothing', async (t) => {
   const srv = await startServer(t);
-  const { ann, gmToken } = await campaignOf(srv, t, 'cot');
-  // this campaign's seq as a fresh GM client is told (not srv.gmView(): that is the first campaign)
-  const before = (await srv.gmView(gmToken)).seq;
+  const { gm, ann } = await campaignOf(srv, t, 'cot');
+  await gm.ping(); // every diff sent to the GM so far has arrived
+  const before = gm.seq;
   const cases = [
     [{ check: 'pool', params: { skill: 3 } }, 'bad_request', /ability/],
     [{ check: 'pool', params: { skill: 3, ability: 2, luck: 1 } }, 'bad_request', /luck/],
@@ -94,7 +94,10 @@ test('bad parameters are refused with a message naming them, and write nothing',
     assert.match(r.message, re, r.raw);
   }
   assert.equal((await ann.ping(7)).t, 'pong', 'the connection is still usable');
-  assert.equal((await srv.gmView(gmToken)).seq, before, 'nothing was written');
+  // (srv.gmView() is the server's first campaign, not this one: ask this campaign's GM, who is
+  // sent every event)
+  await gm.ping();
+  assert.equal(gm.seq, before, 'nothing was written');
 });
 
 test('a generic campaign names the system; without it the check is refused', async (t) => {
@@ -136,4 +139,22 @@ test('grimwire: the target number of a public check stays under /gm; players nev
   assert.equal(w.state.gm, undefined, 'no /gm in a player welcome');
   assert.ok(!w.raw.includes(`"tn":${TN}`), 'the fresh welcome does not leak the TN');
   await closeAll(again);
+});
+
+test('fivey: the DC of a public check is open (004:83: the referee names it), unlike a grimwire target number', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann } = await campaignOf(srv, t, 'fivey');
+  const r = await gm.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 17 } });
+  assert.equal(r.t, 'ack', r.raw);
+  await ann.waitFor(() => ann.seq >= r.seq, { what: 'the check' });
+  const publicEntry = ann.state.log.find((e) => e.seq === r.seq);
+  assert.equal(publicEntry.check.params.dc, 17, 'the player sees the DC');
+  assert.equal(publicEntry.check.success, r.result.success);
+  await gm.waitFor(() => gm.seq >= r.seq, { what: 'the check' });
+  assert.equal(gm.state.gm.hidden?.[String(r.seq)], undefined, 'nothing of it is kept hidden');
+  // a secret roll keeps it to the GM
+  const s = await gm.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 19 }, secret: true });
+  assert.equal(s.t, 'ack', s.raw);
+  await ann.ping();
+  assert.ok(!ann.frames.some((f) => f.includes('"dc":19')), 'a secret check stays the GM\'s');
 });

@@ -54,7 +54,8 @@ test('fivey: initiative as DEX contests, two-action turns, attacks, a leader fal
   // Brunhild, then the opposition in the order it came, then Vesper.
   const ini = await ok(gm, 'enc.act', { action: 'initiative' });
   const iniPub = entry(ini, 'initiative');
-  assert.deepEqual(faces(iniPub), [14, 14, 16]);
+  assert.deepEqual(faces(iniPub), [14, 16], "the opposition's d20 is the GM's");
+  assert.deepEqual(faces(ini.log.find((l) => l.action === 'initiative' && l.result.opposition_total)), [14, 14, 16]);
   assert.deepEqual(iniPub.result.rolls, {
     [vesper]: { natural: 14, won: false, bonus: 1, total: 15 },
     [brun]: { natural: 16, won: true, bonus: 1, total: 17 },
@@ -101,11 +102,12 @@ test('fivey: initiative as DEX contests, two-action turns, attacks, a leader fal
   // the turn passes over it and the dead orc to Vesper.
   const mo = await ok(gm, 'enc.act', { action: 'morale' });
   assert.deepEqual(entry(mo, 'morale').result, { side: 'foes', hold: false, fled: 1 });
-  assert.deepEqual(faces(entry(mo, 'morale')), [12]);
+  assert.deepEqual(faces(entry(mo, 'morale')), [], "the foes' roll is the GM's");
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[goblin].out, 'fled');
   assert.deepEqual(s.enc.morale, { foes: { checks: 1, due: false } });
-  assert.deepEqual(s.gm.log.filter((l) => l.action === 'morale').map((l) => l.result), [{ bonus: 1, total: 13, dc: 14, hold: false }]);
+  assert.deepEqual(s.gm.log.filter((l) => l.action === 'morale').map((l) => l.result), [{ bonus: 1, total: 13, dc: 14, side: 'foes', hold: false, fled: 1 }]);
+  assert.deepEqual(faces(s.gm.log.filter((l) => l.action === 'morale')[0]), [12]);
   assert.equal(s.enc.turn, 3);
   assert.deepEqual(s.enc.combatants[vesper].budget, { actions: 2 });
 
@@ -132,7 +134,8 @@ test('fivey: initiative as DEX contests, two-action turns, attacks, a leader fal
   // (the bracket's die, no stat: reading E3) and gives no inspiration die (NPCs have none).
   const b1 = entry(await ok(gm, 'enc.act', { action: 'attack', params: { target: vesper } }), 'attack');
   const b2 = entry(await ok(gm, 'enc.act', { action: 'attack', params: { target: vesper } }), 'attack');
-  assert.deepEqual([faces(b1), faces(b2)], [[4], [20, 7]]);
+  // its d20 is open, its damage die the GM's (with the damage it would give an NPC's stat away)
+  assert.deepEqual([faces(b1), faces(b2)], [[4], [20]]);
   assert.deepEqual(b2.result, { target: vesper, natural: 20, hit: true, damage: 7, defense: 11 }, 'no bonus or total for players');
   await ok(gm, 'enc.act', { action: 'end' });
   s = await settle(gm, players);
@@ -177,7 +180,7 @@ test('fivey: surprise gives the winners a free turn, then initiative', async (t)
   // Vesper sneaks up on a shambling zombie: d20 14 + DEX 1 = 15 against the zombie's wisdom,
   // which the GM puts at +0: d20 10 = 10. She wins a free turn (004:645).
   const sur = entry(await ok(gm, 'enc.act', { action: 'surprise', params: { wis: 0 } }), 'surprise');
-  assert.deepEqual(faces(sur), [10, 14]);
+  assert.deepEqual(faces(sur), [14], "the zombie's wisdom roll is the GM's");
   assert.deepEqual(sur.result, { side: 'party', rolls: { [vesper]: { natural: 14, won: true, bonus: 1, total: 15 } } });
   assert.equal(sur.text, 'Surprise: 1 of the party won a free turn; Vesper goes first (004:645)');
   let s = await settle(gm, players);
@@ -205,7 +208,7 @@ test('fivey: surprise gives the winners a free turn, then initiative', async (t)
   // then regular initiative: the zombie's d20 17 + DEX 2 = 19; Vesper's 18 + 1 = 19 ties and acts
   // after it (reading 3)
   const ini = entry(await ok(gm, 'enc.act', { action: 'initiative' }), 'initiative');
-  assert.deepEqual(faces(ini), [17, 18]);
+  assert.deepEqual(faces(ini), [18], "the zombie's d20 is the GM's");
   assert.equal(ini.result.rolls[vesper].won, false);
   s = await settle(gm, players);
   assert.deepEqual([s.enc.order, s.enc.round, s.enc.turn], [[zombie, vesper], 1, 0]);

@@ -498,7 +498,7 @@ export class Client {
     this.campaign = null;
     this.presence = null;
     this.diffSeqs = []; // seq of every diff received, in order
-    this.gaps = []; // {expected, got} for a diff out of order
+    this.gaps = []; // {expected, got} for a diff out of order (seqs increase; jumps are fine)
     this.patchErrors = []; // diffs that did not apply
     this.closeInfo = null;
     this.closed = new Promise((resolve) => {
@@ -550,7 +550,8 @@ export class Client {
         this.seq = 0;
       }
     } else if (m.t === 'diff') {
-      if (this.seq !== null && m.seq !== this.seq + 1) this.gaps.push({ expected: this.seq + 1, got: m.seq });
+      // A seat gets no diff for an event that changes nothing it may see: seqs jump, never go back.
+      if (this.seq !== null && m.seq <= this.seq) this.gaps.push({ expected: this.seq + 1, got: m.seq });
       this.diffSeqs.push(m.seq);
       try {
         this.state = applyPatch(this.state, m.ops);
@@ -558,8 +559,12 @@ export class Client {
         this.patchErrors.push({ seq: m.seq, error: String(e.message) });
       }
       this.seq = m.seq;
+    } else if (m.t === 'ack') {
+      // every diff up to the ack's seq this seat may see came before it
+      if (this.state !== null && Number.isInteger(m.seq) && m.seq > this.seq) this.seq = m.seq;
     } else if (m.t === 'presence') {
-      this.presence = m.seats;
+      // the whole list after welcome, then only the seats that changed
+      this.presence = { ...(this.presence || {}), ...m.seats };
     }
   }
 

@@ -276,11 +276,12 @@ test("seat.remove closes the removed seat's socket and its token stops working",
     assert.equal(err?.code, 'unauthorized', c.frames.at(-1));
     assert.ok(c.msgs.some((m) => m.t === 'diff' && m.seq === rm.seq), 'the removal diff reached the removed seat first');
   }
-  // the others see the seat gone, and presence without it
+  // the others see the seat gone, and its presence offline (presence sends only what changed)
   for (const c of [gm, ann.client]) {
     await c.waitSeq(rm.seq);
     assert.deepEqual(Object.keys(c.state.seats).sort(), ['gm', 'p1']);
-    await c.waitFor((m) => m.t === 'presence' && !('p2' in m.seats) && m.seats.p1 === true, { what: 'presence without p2' });
+    await c.waitFor((m) => m.t === 'presence' && m.seats.p2 === false, { what: 'p2 offline' });
+    assert.equal(c.presence.p1, true);
   }
   // the token no longer works
   const [c3, w] = await srv.hello(bob.token);

@@ -550,7 +550,8 @@ START_TEST(drop_tables_against_training)
     /* a PC's dice are public; an NPC's (the thug's) the GM's */
     ck_assert_int_eq(result_int(tommy ? r : g, "total"), c->total);
     ck_assert_int_eq(json_array_size(json_object_get(r, "dice")), tommy ? n : 0);
-    ck_assert_int_eq(json_array_size(json_object_get(g, "dice")), tommy ? 0 : n);
+    /* the GM's entry (the target's Training is the GM's) holds every die */
+    ck_assert_int_eq(json_array_size(json_object_get(g, "dice")), n);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "result"), "outcome")),
                      c->outcome);
     ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "result"), "roll")),
@@ -669,7 +670,11 @@ START_TEST(attacks_lower_cover_to_wounded_then_dead)
     DICE(&f, 2, 2, 2, 1, 1, 4, 2, 1);
     ACT_OK(&f, "gm", "e2", "break_free", NULL);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "restrained"));
-    ck_assert_int_eq(result_int(last_log(&f, "break_free"), "total"), 6);
+    /* the guard's pool and total are the GM's; the table sees it break free */
+    ck_assert_int_eq(result_int(last_gm_log(&f, "break_free"), "total"), 6);
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(last_log(&f, "break_free"), "result"), "total"));
+    ck_assert_ptr_null(json_object_get(last_log(&f, "break_free"), "dice"));
     ck_assert_int_eq(result_int(last_log(&f, "hold"), "total"), 6); /* Tommy is a PC */
     /* round 2: 15 exceeds Cover 7 by 8: 7 - 8 → 0, Wounded, 1 day (000:135) */
     ck_assert_int_eq(round_no(&f), 2);

@@ -233,6 +233,67 @@ START_TEST(log_entries_carry_round_actor_and_dice)
 }
 END_TEST
 
+/* The audience entry (issue 11): the public half is rendered from the public pieces only, the
+ * GM half holds everything and exists only when something is the GM's. */
+START_TEST(audience_entries_render_the_public_half_from_public_pieces)
+{
+    fixture f;
+    fx_init(&f, 1, "gm");
+    fx_ordered(&f); /* e1 Ann (PC), e3 Orc (NPC) */
+    f.e.actor = "e3";
+    ck_assert_int_eq(rules_enc_aud_of(&f.e, "e1"), RULES_AUD_PUBLIC);
+    ck_assert_int_eq(rules_enc_aud_of(&f.e, "e3"), RULES_AUD_GM);
+    json_t *dice = json_array();
+    rules_result_die(dice, 20, 17, 1);
+    json_object_set_new(json_array_get(dice, 0), "by", json_string("e3"));
+    rules_result_die(dice, 20, 4, 1);
+    json_object_set_new(json_array_get(dice, 1), "by", json_string("e1"));
+    rules_result_die(dice, 6, 2, 1); /* a die of nobody's: the GM's */
+    rules_enc_entry *x = rules_enc_entry_begin(&f.e, "attack");
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Orc rolls %d; ", 19);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "orc hits %s", "Ann");
+    rules_enc_entry_set(x, rules_enc_aud_of(&f.e, "e3"), "total", json_integer(19));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", json_pack("{s:b}", "e3", 1));
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", json_pack("{s:i}", "e3", 19));
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, json_pack("{s:b}", "hit", 1));
+    json_t *pub = rules_enc_entry_end(x);
+    ck_assert_ptr_eq(pub, json_array_get(f.e.log, 0));
+    /* public: capitalized text, Ann's die only, no total, the public rolls */
+    ck_assert_str_eq(json_string_value(json_object_get(pub, "text")), "Orc hits Ann");
+    ck_assert_int_eq(json_array_size(json_object_get(pub, "dice")), 1);
+    json_t *die = json_array_get(json_object_get(pub, "dice"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(die, "value")), 4);
+    json_t *res = json_object_get(pub, "result");
+    ck_assert_ptr_null(json_object_get(res, "total"));
+    ck_assert(json_is_true(json_object_get(json_object_get(res, "rolls"), "e3")));
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    /* the GM's: every piece, die and value */
+    json_t *gm = json_array_get(f.e.gm_log, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")), "Orc rolls 19; orc hits Ann");
+    ck_assert_int_eq(json_array_size(json_object_get(gm, "dice")), 3);
+    json_t *gres = json_object_get(gm, "result");
+    ck_assert_int_eq(json_integer_value(json_object_get(gres, "total")), 19);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(gres, "rolls"), "e3")), 19);
+    /* all public: one entry, no GM half; nothing public: no public half */
+    x = rules_enc_entry_begin(&f.e, "move");
+    rules_enc_entry_say(x, rules_enc_aud_of(&f.e, "e1"), "Ann moves");
+    rules_enc_entry_end(x);
+    ck_assert_int_eq(json_array_size(f.e.log), 2);
+    ck_assert_int_eq(json_array_size(f.e.gm_log), 1);
+    x = rules_enc_entry_begin(&f.e, "init");
+    rules_enc_entry_say(x, RULES_AUD_GM, "Orc rolls 3");
+    ck_assert_ptr_null(rules_enc_entry_end(x));
+    ck_assert_int_eq(json_array_size(f.e.log), 2);
+    ck_assert_int_eq(json_array_size(f.e.gm_log), 2);
+    rules_enc_entry_drop(rules_enc_entry_begin(&f.e, "dropped"));
+    rules_enc_entry_drop(NULL);
+    ck_assert_int_eq(json_array_size(f.e.log) + json_array_size(f.e.gm_log), 4);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(cid_iteration_is_numeric)
 {
     fixture f;
@@ -280,6 +341,7 @@ int main(void)
     tcase_add_test(tc, conditions_count_down_and_log);
     tcase_add_test(tc, stats_of_npcs_are_hidden);
     tcase_add_test(tc, log_entries_carry_round_actor_and_dice);
+    tcase_add_test(tc, audience_entries_render_the_public_half_from_public_pieces);
     tcase_add_test(tc, cid_iteration_is_numeric);
     tcase_add_test(tc, every_module_describes_itself);
     suite_add_tcase(s, tc);

@@ -31,6 +31,8 @@
 #include "protocol.h"
 #include "rng.h"
 #include "store.h"
+#include "workcopy.h"
+#include "ops.h"
 
 /* ---- the recording sink ------------------------------------------------------------------- */
 
@@ -47,9 +49,11 @@ typedef struct client {
 
 #define MAX_MESSAGES 20000
 
-static void sink_send(void *ctx, const char *msg, size_t len)
+static void sink_send(void *ctx, engine_msg *m)
 {
     client *cl = ctx;
+    const char *msg = (const char *)m->text;
+    size_t len = m->len;
     if (cl->gone) {
         cl->sends_after_gone++;
         return;
@@ -717,21 +721,32 @@ START_TEST(test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat)
     ck_assert_msg(w > j, "no welcome after joined");
     ck_assert_str_eq(jstr(msg_at(c, (size_t)w), "/seat/role"), "player");
 
-    /* the GM has no connection left */
+    /* the watcher was told, in small presence changes: the GM left, p2 came */
+    json_t *told = json_object();
+    for (size_t i = 0; i < watcher->n; i++)
+        if (strcmp(mtype(watcher, i), "presence") == 0)
+            json_object_update(told, (json_t *)jget(msg_at(watcher, i), "/seats"));
+    ck_assert(json_is_false(json_object_get(told, "gm")));
+    ck_assert(json_is_true(json_object_get(told, "p2")));
+    ck_assert(json_is_true(json_object_get(told, "p1")));
+    json_decref(told);
+
+    /* the GM has no connection left; reconnecting tells the others only that */
     size_t wfrom = watcher->n;
     client *gm2 = connect_as(g_gm_token);
     long p = find_type(watcher, wfrom, "presence");
     ck_assert_msg(p >= 0, "no presence when the GM reconnected");
     ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/gm")));
-    ck_assert(json_is_true(jget(msg_at(watcher, (size_t)p), "/seats/p2")));
+    ck_assert_uint_eq(json_object_size(jget(msg_at(watcher, (size_t)p), "/seats")), 1);
 
-    /* the moved connection gets every event exactly once, filtered as a player */
+    /* the moved connection gets every event it may see exactly once, filtered as a player: the
+     * GM's secret roll not at all */
     size_t cfrom = c->n;
     long long s = seq_now();
     assert_ack(run_cmd(gm2, "sec", "roll", "{'expr':'9d9+99','secret':true}"));
     assert_ack(run_cmd(gm2, "pub", "roll", "{'expr':'1d4'}"));
-    ck_assert_uint_eq(count_type(c, cfrom, "diff"), 2);
-    ck_assert_int_eq(jint(msg_at(c, (size_t)find_type(c, cfrom, "diff")), "/seq"), s + 1);
+    ck_assert_uint_eq(count_type(c, cfrom, "diff"), 1);
+    ck_assert_int_eq(jint(msg_at(c, (size_t)find_type(c, cfrom, "diff")), "/seq"), s + 2);
     ck_assert_msg(!saw_text(c, cfrom, "9d9"), "the moved connection saw the GM's secret roll");
 }
 END_TEST
@@ -961,7 +976,7 @@ END_TEST
 
 /* ---- secret rolls ------------------------------------------------------------------------- */
 
-START_TEST(test_gm_secret_roll_reaches_players_as_an_empty_diff)
+START_TEST(test_gm_secret_roll_sends_players_nothing_at_all)
 {
     boot();
     client *gm = connect_as(g_gm_token);
@@ -977,13 +992,13 @@ START_TEST(test_gm_secret_roll_reaches_players_as_an_empty_diff)
     ck_assert_str_eq(jstr(ack, "/result/expr"), "7d7+77");
     ck_assert_uint_eq(json_array_size(jget(ack, "/result/dice")), 7);
 
-    /* the player: one diff with that seq and no ops; nothing of the roll */
-    ck_assert_uint_eq(p1->n - p_from, 1);
-    ck_assert_str_eq(mtype(p1, p_from), "diff");
-    ck_assert_int_eq(jint(msg_at(p1, p_from), "/seq"), n + 1);
-    ck_assert(json_is_array(jget(msg_at(p1, p_from), "/ops")));
-    ck_assert_uint_eq(json_array_size(jget(msg_at(p1, p_from), "/ops")), 0);
+    /* the player: no frame at all (an empty diff would tell the table the GM did something
+     * secret, issue 11); the next public event comes with its own, later seq */
+    ck_assert_uint_eq(p1->n - p_from, 0);
     ck_assert(!saw_text(p1, 0, "7d7"));
+    assert_ack(run_cmd(gm, "s2", "roll", "{'expr':'1d4'}"));
+    ck_assert_uint_eq(p1->n - p_from, 1);
+    ck_assert_int_eq(jint(msg_at(p1, p_from), "/seq"), n + 2);
 
     /* the GM: the roll appended to /gm/log */
     long d = find_diff(gm, gm_from, n + 1);
@@ -993,7 +1008,7 @@ START_TEST(test_gm_secret_roll_reaches_players_as_an_empty_diff)
     ck_assert_str_eq(jstr(ops, "/0/op"), "add");
     ck_assert_str_eq(jstr(ops, "/0/path"), "/gm/log/0");
     ck_assert_str_eq(jstr(ops, "/0/value/roll/expr"), "7d7+77");
-    ck_assert_uint_eq(json_array_size(jget(state_now(), "/log")), 0);
+    ck_assert_uint_eq(json_array_size(jget(state_now(), "/log")), 1); /* s2 */
     ck_assert_uint_eq(json_array_size(jget(state_now(), "/gm/log")), 1);
 
     /* nor in a fresh welcome, nor on resume */
@@ -1001,7 +1016,9 @@ START_TEST(test_gm_secret_roll_reaches_players_as_an_empty_diff)
     ck_assert(!saw_text(fresh, 0, "7d7"));
     client *res = connect_resume(token, n);
     ck_assert(!saw_text(res, 0, "7d7"));
-    ck_assert_int_eq(find_diff(res, 0, n + 1), 1);
+    ck_assert_int_eq(find_diff(res, 0, n + 1), -1);
+    ck_assert_int_eq(find_diff(res, 0, n + 2), 1);
+    ck_assert_uint_eq(count_type(res, 0, "diff"), 1);
 }
 END_TEST
 
@@ -1193,24 +1210,28 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     ck_assert_int_eq(jint(w, "/seq"), m);
     ck_assert_str_eq(jstr(w, "/seat/id"), "p1");
     ck_assert_str_eq(jstr(w, "/seat/name"), "Annie");
+    /* exactly the diffs a connected client got, byte for byte: every event but the GM's secret
+     * roll (e2) and the new join code (e5), which do not change a player's view */
+    size_t i = 1;
     for (long long s = n + 1; s <= m; s++) {
-        size_t i = (size_t)(s - n);
+        long l = find_diff(live, live_from, s);
+        ck_assert_int_eq(l < 0, s == n + 2 || s == n + 5);
+        if (l < 0)
+            continue;
         ck_assert_str_eq(mtype(r, i), "diff");
         ck_assert_int_eq(jint(msg_at(r, i), "/seq"), s);
-        long l = find_diff(live, live_from, s);
-        ck_assert_int_ge(l, 0);
-        ck_assert_str_eq(r->text[i], live->text[l]); /* what a connected client got */
+        ck_assert_str_eq(r->text[i], live->text[l]);
+        i++;
     }
-    ck_assert_uint_eq(count_type(r, 0, "diff"), (size_t)(m - n));
-    ck_assert_msg(r->n == (size_t)(m - n) + 1 || strcmp(mtype(r, (size_t)(m - n) + 1), "diff"),
-                  "more than the missed diffs");
+    ck_assert_uint_eq(count_type(r, 0, "diff"), (size_t)(m - n) - 2);
+    ck_assert_msg(r->n == i || strcmp(mtype(r, i), "diff"), "more than the missed diffs");
 
     /* applying them to the state at n gives exactly what a new client gets */
     json_t *s = json_incref(state_n);
-    for (long long q = n + 1; q <= m; q++) {
+    for (size_t q = 1; q < i; q++) {
         tb_err err = {0};
-        json_t *next = proto_patch_apply(s, jget(msg_at(r, (size_t)(q - n)), "/ops"), &err);
-        ck_assert_msg(next != NULL, "diff %lld does not apply: %s", q, err.msg);
+        json_t *next = proto_patch_apply(s, jget(msg_at(r, q), "/ops"), &err);
+        ck_assert_msg(next != NULL, "diff %zu does not apply: %s", q, err.msg);
         json_decref(s);
         s = next;
     }
@@ -1229,7 +1250,7 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     restart();
     client *rr = connect_resume(token, n);
     ck_assert(json_is_true(jget(msg_at(rr, 0), "/resume")));
-    ck_assert_uint_eq(count_type(rr, 0, "diff"), (size_t)(m - n));
+    ck_assert_uint_eq(count_type(rr, 0, "diff"), (size_t)(m - n) - 2);
     ck_assert_int_eq(jint(msg_at(rr, 1), "/seq"), n + 1);
 }
 END_TEST
@@ -1458,6 +1479,291 @@ END_TEST
 
 /* ---- host ops ----------------------------------------------------------------------------- */
 
+/* ---- copy-on-write working states (server/workcopy.h, ops.h) ------------------------------ */
+
+START_TEST(test_every_row_declares_parseable_unnested_write_paths)
+{
+    const op_def *d;
+    for (size_t i = 0; (d = ops_row_at(i)); i++) {
+        ck_assert_msg(d->writes != NULL, "%s declares no writes (it would copy the world)",
+                      d->name);
+        for (const op_write *w = d->writes; w->path; w++) {
+            proto_pointer p;
+            ck_assert_msg(proto_pointer_parse(w->path, &p, NULL) == 0 && p.n > 0,
+                          "%s: bad path '%s'", d->name, w->path);
+            proto_pointer_free(&p);
+            for (const op_write *o = d->writes; o->path; o++) {
+                size_t n = strlen(w->path);
+                ck_assert_msg(o == w || strncmp(o->path, w->path, n) != 0 ||
+                                  (o->path[n] != '/' && o->path[n] != '\0'),
+                              "%s: '%s' lies under '%s'", d->name, o->path, w->path);
+            }
+        }
+    }
+    ck_assert_ptr_nonnull(ops_row_at(0));
+}
+END_TEST
+
+START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it)
+{
+    char text[] = "{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
+                  "'gm':{'log':[],'notes':{'x':{'deep':[1]}}},'seats':{}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    static const op_write W[] = {{"/log", 1}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
+    uint64_t before = workcopy_fingerprint(base);
+    json_t *work = workcopy_make(base, W);
+    /* shared: undeclared subtrees and the log's entries; private: the containers on the way */
+    ck_assert_ptr_eq(json_object_get(work, "chars"), json_object_get(base, "chars"));
+    ck_assert_ptr_eq(json_object_get(work, "seats"), json_object_get(base, "seats"));
+    ck_assert_ptr_ne(json_object_get(work, "log"), json_object_get(base, "log"));
+    ck_assert_ptr_eq(json_array_get(json_object_get(work, "log"), 0),
+                     json_array_get(json_object_get(base, "log"), 0));
+    ck_assert_ptr_ne(json_object_get(work, "gm"), json_object_get(base, "gm"));
+    ck_assert_ptr_eq(jget(work, "/gm/log"), jget(base, "/gm/log"));
+    ck_assert_ptr_ne(jget(work, "/gm/notes/x/deep"), jget(base, "/gm/notes/x/deep"));
+
+    /* writes the row declares leave the base as it was */
+    json_array_append_new(json_object_get(work, "log"), json_pack("{s:i}", "c", 3));
+    json_array_remove(json_object_get(work, "log"), 0);
+    json_array_append_new((json_t *)jget(work, "/gm/notes/x/deep"), json_integer(2));
+    json_object_set_new(work, "next_seat", json_integer(2));
+    json_object_set_new(work, "missing", json_object());
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+
+    /* a write into a shared subtree changes the committed state: caught */
+    json_object_set_new((json_t *)jget(work, "/chars/c1"), "name", json_string("Bob"));
+    ck_assert_int_eq(workcopy_check(base, before), -1);
+
+    /* the diff of base and work names only what changed */
+    json_t *patch = proto_patch_diff(base, work);
+    char *ptext = json_dumps(patch, JSON_COMPACT);
+    ck_assert_ptr_null(strstr(ptext, "seats"));
+    json_decref(patch);
+    free(ptext);
+    json_decref(work);
+    json_decref(base);
+}
+END_TEST
+
+START_TEST(test_fingerprint_ignores_key_order_and_sees_any_change)
+{
+    static const char *const SAME[][2] = {
+        {"{\"a\":1,\"b\":[1,2,{\"c\":\"x\"}]}", "{\"b\":[1,2,{\"c\":\"x\"}],\"a\":1}"},
+    };
+    static const char *const DIFFERENT[][2] = {
+        {"{\"a\":1}", "{\"a\":2}"},
+        {"{\"a\":1}", "{\"b\":1}"},
+        {"{\"a\":\"b\"}", "{\"b\":\"a\"}"},
+        {"[1,2]", "[2,1]"},
+        {"{\"a\":[{\"b\":{\"c\":\"deep\"}}]}", "{\"a\":[{\"b\":{\"c\":\"deeP\"}}]}"},
+        {"{\"a\":1}", "{\"a\":1.0}"},
+        {"{\"a\":true}", "{\"a\":false}"},
+        {"{\"a\":null}", "{\"a\":{}}"},
+        {"{\"a\":{},\"b\":1}", "{\"a\":{\"b\":1}}"},
+    };
+    for (size_t i = 0; i < sizeof SAME / sizeof SAME[0]; i++) {
+        json_t *x = json_loads(SAME[i][0], 0, NULL), *y = json_loads(SAME[i][1], 0, NULL);
+        ck_assert(workcopy_fingerprint(x) == workcopy_fingerprint(y));
+        json_decref(x);
+        json_decref(y);
+    }
+    for (size_t i = 0; i < sizeof DIFFERENT / sizeof DIFFERENT[0]; i++) {
+        json_t *x = json_loads(DIFFERENT[i][0], JSON_DECODE_ANY, NULL);
+        json_t *y = json_loads(DIFFERENT[i][1], JSON_DECODE_ANY, NULL);
+        ck_assert_msg(workcopy_fingerprint(x) != workcopy_fingerprint(y), "%s vs %s",
+                      DIFFERENT[i][0], DIFFERENT[i][1]);
+        json_decref(x);
+        json_decref(y);
+    }
+}
+END_TEST
+
+/* The rulebook's sample sheet (rules/fivey/samples/<name>.json) as compact JSON text with ' for ".
+ */
+static char *fivey_sample_q(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rules/fivey/samples/%s.json", TB_SOURCE_ROOT, name);
+    json_t *j = json_load_file(path, 0, NULL);
+    ck_assert_msg(j != NULL, "cannot read %s", path);
+    json_object_del(j, "notes"); /* free text with apostrophes, which sendq would turn into " */
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+    json_decref(j);
+    for (char *c = s; *c; c++)
+        if (*c == '"')
+            *c = '\'';
+    return s;
+}
+
+/* A realistic campaign: fivey, a GM and two players with a character each, a fivey.combat
+ * encounter with them and two goblins, initiative rolled, and a full log. Leaves g_camp,
+ * g_gm_token and g_code naming it; returns the GM's client and writes the players' to pl[2]. */
+static client *fivey_table(client *pl[2], char chars[2][16])
+{
+    start();
+    tb_err err = {0};
+    char *host_token = engine_mint_host_token(g_e, &err);
+    client *host = connect_as(host_token);
+    free(host_token);
+    const json_t *m = run_cmd(host, "h1", "campaign.create", "{'name':'Prop','system':'fivey'}");
+    assert_ack(m);
+    snprintf(g_camp, sizeof g_camp, "%s", jstr(m, "/result/campaign"));
+    snprintf(g_gm_token, sizeof g_gm_token, "%s", jstr(m, "/result/gm_token"));
+    snprintf(g_code, sizeof g_code, "%s", jstr(m, "/result/join_code"));
+    client *gm = connect_as(g_gm_token);
+    static const char *const NAMES[2] = {"vesper", "brunhild"};
+    for (int i = 0; i < 2; i++) {
+        pl[i] = join_as(i ? "Bo" : "Ann", NULL);
+        char *sheet = fivey_sample_q(NAMES[i]);
+        char args[4096], id[16];
+        snprintf(args, sizeof args, "{'name':'%s','sheet':%s}", NAMES[i], sheet);
+        free(sheet);
+        snprintf(id, sizeof id, "ch%d", i);
+        m = run_cmd(pl[i], id, "char.create", args);
+        assert_ack(m);
+        snprintf(chars[i], 16, "%s", jstr(m, "/result/id"));
+    }
+    for (int i = 0; i < 210; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "fill%d", i);
+        assert_ack(run_cmd(i % 3 ? pl[i % 2] : gm, id, "roll",
+                           i % 3 ? "{'expr':'2d6'}" : "{'expr':'d20','secret':true}"));
+    }
+    assert_ack(run_cmd(gm, "e0", "enc.start", "{'module':'fivey.combat'}"));
+    for (int i = 0; i < 2; i++) {
+        char args[64], id[16];
+        snprintf(args, sizeof args, "{'char':'%s'}", chars[i]);
+        snprintf(id, sizeof id, "ea%d", i);
+        assert_ack(run_cmd(gm, id, "enc.add", args));
+    }
+    assert_ack(run_cmd(gm, "eg1", "enc.add", "{'npc':{'name':'Goblin'}}"));
+    assert_ack(run_cmd(gm, "eg2", "enc.add", "{'npc':{'name':'Goblin'}}"));
+    assert_ack(run_cmd(gm, "ei", "enc.act", "{'action':'initiative'}"));
+    return gm;
+}
+
+/* The property of issue 10: for random command sequences on a realistic state, the patch a
+ * command commits, applied to the state before it, gives the state after it; and a refused
+ * command leaves the state byte for byte as it was (and consumes no seq). */
+START_TEST(test_random_commands_patch_old_into_new_and_refusals_change_nothing)
+{
+    g_opts.rate_per_sec = 0;
+    g_opts.check_shared = 1; /* every command also checked against its declared writes */
+    client *pl[2];
+    char chars[2][16];
+    client *gm = fivey_table(pl, chars);
+    rules_rng *pick = rules_rng_seeded(20261124u + (unsigned)_i);
+    int acks = 0, nacks = 0;
+    for (int step = 0; step < 160; step++) {
+        client *actor = rules_rng_below(pick, 3) == 0 ? gm : pl[rules_rng_below(pick, 2)];
+        const char *op = NULL;
+        char args[512];
+        int k = (int)rules_rng_below(pick, 6);
+        switch (rules_rng_below(pick, 14)) {
+        case 0:
+            op = "roll";
+            snprintf(args, sizeof args, "{'expr':'%s','secret':%s}",
+                     k == 5  ? "d0"
+                     : k % 2 ? "d20+5"
+                             : "3d6",
+                     k < 2 ? "true" : "false");
+            break;
+        case 1:
+            op = "gm.set";
+            snprintf(args, sizeof args, "{'key':'k%d','value':{'n':%d,'l':[%d]}}", k, step, k);
+            break;
+        case 2:
+            op = "gm.unset";
+            snprintf(args, sizeof args, "{'key':'k%d'}", k);
+            break;
+        case 3:
+            op = "gm.reveal";
+            snprintf(args, sizeof args, "{'path':'/gm/notes/k%d'}", k);
+            break;
+        case 4:
+            op = "gm.hide";
+            snprintf(args, sizeof args, "{'path':'/gm/notes/k%d'}", k);
+            break;
+        case 5:
+            op = "char.update";
+            snprintf(args, sizeof args, "{'id':'%s','name':'Name %d'}", chars[k % 2], step);
+            break;
+        case 6:
+            op = "seat.rename";
+            snprintf(args, sizeof args, "{'seat':'p%d','name':'Seat %d'}", 1 + k % 3, step);
+            break;
+        case 7:
+            op = k == 0 ? "join.close" : "join.rotate";
+            snprintf(args, sizeof args, "{}");
+            break;
+        case 8:
+        case 9:
+            op = "enc.act";
+            snprintf(args, sizeof args, "{'action':'%s'}",
+                     k < 3   ? "end"
+                     : k < 5 ? "move"
+                             : "dance");
+            break;
+        case 10:
+            op = "enc.act";
+            snprintf(args, sizeof args, "{'action':'attack','params':{'target':'e%d'}}", 1 + k % 4);
+            break;
+        case 11:
+            op = "enc.set";
+            snprintf(args, sizeof args, "{'path':'/%senc/x%d','value':%d}", k % 2 ? "gm/" : "", k,
+                     step);
+            break;
+        case 12:
+            op = "campaign.rename";
+            snprintf(args, sizeof args, "{'name':'%s'}", k == 0 ? "" : "Renamed");
+            break;
+        default:
+            op = "system.describe";
+            snprintf(args, sizeof args, "{}");
+            break;
+        }
+        json_t *old = json_deep_copy(state_now());
+        char *before = json_dumps(old, JSON_SORT_KEYS | JSON_COMPACT);
+        long long seq0 = seq_now();
+        size_t gm_from = gm->n;
+        char id[16];
+        snprintf(id, sizeof id, "r%d", step);
+        const json_t *r = run_cmd(actor, id, op, args);
+        char *after = json_dumps(state_now(), JSON_SORT_KEYS | JSON_COMPACT);
+        if (strcmp(jstr(r, "/t"), "nack") == 0) {
+            nacks++;
+            ck_assert_msg(strcmp(before, after) == 0, "refused %s %s changed the state", op, args);
+            ck_assert_int_eq(seq_now(), seq0);
+        } else {
+            acks++;
+            ck_assert_int_eq(seq_now(), seq0 + 1);
+            long d = find_diff(gm, gm_from, seq0 + 1);
+            json_t *patched;
+            if (d < 0) { /* nothing changed: no diff is sent (not even to the GM) */
+                patched = json_incref(old);
+            } else {
+                tb_err err = {0};
+                patched = proto_patch_apply(old, jget(msg_at(gm, (size_t)d), "/ops"), &err);
+                ck_assert_msg(patched != NULL, "%s: the patch does not apply: %s", op, err.msg);
+            }
+            char *got = json_dumps(patched, JSON_SORT_KEYS | JSON_COMPACT);
+            ck_assert_msg(strcmp(got, after) == 0, "%s %s: old + patch != new", op, args);
+            free(got);
+            json_decref(patched);
+        }
+        free(before);
+        free(after);
+        json_decref(old);
+    }
+    rules_rng_destroy(pick);
+    ck_assert_msg(acks > 30 && nacks > 10, "a mix of outcomes: %d acks, %d nacks", acks, nacks);
+}
+END_TEST
+
 START_TEST(test_host_creates_lists_and_retries_campaigns)
 {
     boot();
@@ -1592,6 +1898,35 @@ END_TEST
 
 /* ---- connections that vanish -------------------------------------------------------------- */
 
+/* Presence as diffs (issue 10): a join tells the seats already there one small change, not the
+ * whole list, so N joins cost O(N) presence bytes per seat, not O(N^2); the newcomer gets the
+ * whole list once. */
+START_TEST(test_presence_sends_only_the_seats_that_changed)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    size_t from = gm->n;
+    client *last = NULL;
+    for (int i = 0; i < 30; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "P%d", i);
+        last = join_as(name, NULL);
+        engine_flush(g_e);
+    }
+    size_t n = 0;
+    for (size_t i = from; i < gm->n; i++) {
+        if (strcmp(mtype(gm, i), "presence") != 0)
+            continue;
+        n++;
+        ck_assert_uint_eq(json_object_size(jget(msg_at(gm, i), "/seats")), 1);
+    }
+    ck_assert_uint_eq(n, 30);
+    long p = find_type(last, 0, "presence");
+    ck_assert_int_ge(p, 0);
+    ck_assert_uint_eq(json_object_size(jget(msg_at(last, (size_t)p), "/seats")), 31);
+}
+END_TEST
+
 START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline)
 {
     boot();
@@ -1605,12 +1940,12 @@ START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline
     ck_assert_uint_eq(p1->n, p_from);
     client_gone(p1);
 
+    ck_assert_int_eq(engine_flush(g_e), 1);
+    /* presence is told once per turn, and only what changed */
     long pr = find_type(gm, gm_from, "presence");
     ck_assert_msg(pr >= 0, "no presence after the player left");
     ck_assert(json_is_false(jget(msg_at(gm, (size_t)pr), "/seats/p1")));
-    ck_assert(json_is_true(jget(msg_at(gm, (size_t)pr), "/seats/gm")));
-
-    ck_assert_int_eq(engine_flush(g_e), 1);
+    ck_assert_uint_eq(json_object_size(jget(msg_at(gm, (size_t)pr), "/seats")), 1);
     ck_assert_int_eq(p1->sends_after_gone, 0);
     ck_assert_uint_eq(p1->n, p_from);
     /* the command was durable all the same; the others see its diff */
@@ -1658,7 +1993,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_same_cmd_id_runs_once_within_a_turn_across_turns_and_after_restart);
 
     tc = tcase(s, "secret");
-    tcase_add_test(tc, test_gm_secret_roll_reaches_players_as_an_empty_diff);
+    tcase_add_test(tc, test_gm_secret_roll_sends_players_nothing_at_all);
     tcase_add_test(tc, test_player_secret_roll_is_forbidden_writes_nothing_and_is_remembered);
 
     tc = tcase(s, "permissions");
@@ -1682,8 +2017,17 @@ static Suite *engine_suite(void)
     tc = tcase(s, "host");
     tcase_add_test(tc, test_host_creates_lists_and_retries_campaigns);
 
+    tc = tcase(s, "copy-on-write");
+    tcase_set_timeout(tc, 120); /* the property test runs ~1 000 commands (slow under ASan) */
+    tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
+    tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
+    tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
+                        3);
+
     tc = tcase(s, "connections");
     tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);
+    tcase_add_test(tc, test_presence_sends_only_the_seats_that_changed);
 
     return s;
 }

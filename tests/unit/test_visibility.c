@@ -253,6 +253,66 @@ START_TEST(filter_patch_keeps_only_what_the_viewer_may_see)
 }
 END_TEST
 
+/* --- proto_patch_audiences ------------------------------------------------------------------ */
+
+/* Over every patch of the table above: the split says, for each player, which message it gets,
+ * and that message is exactly what proto_filter_patch gives that player. */
+START_TEST(audiences_give_each_player_what_the_filter_gives_it)
+{
+    json_t *ops = J(patches[_i].ops);
+    char *before = dump(ops);
+    json_t *everyone, *touched;
+    int r = proto_patch_audiences(ops, &everyone, &touched);
+    static const proto_viewer *const players[] = {&P1, &P2, &P3, &NOSEAT};
+    if (r == 0) {
+        for (size_t k = 0; k < N_ELEMS(players); k++) {
+            const proto_viewer *v = players[k];
+            if (v->seat && json_object_get(touched, v->seat))
+                continue; /* gets its own proto_filter_patch */
+            json_t *want = proto_filter_patch(ops, v);
+            ck_assert_ptr_nonnull(want);
+            char *w = dump(want), *g = dump(everyone);
+            ck_assert_msg(strcmp(w, g) == 0, "case %d, seat %s: everyone's %s, its own %s", _i,
+                          v->seat ? v->seat : "-", g, w);
+            free(w);
+            free(g);
+            json_decref(want);
+        }
+    } else if (r == 1) {
+        ck_assert_ptr_null(everyone);
+        ck_assert_ptr_null(touched);
+        ck_assert_msg(strstr(patches[_i].ops, "\"path\":\"\"") ||
+                          strstr(patches[_i].ops, "\"/private\""),
+                      "case %d: per viewer without an op at the root or /private", _i);
+    } else {
+        ck_assert_ptr_null(everyone);
+        ck_assert_ptr_null(proto_filter_patch(ops, &P1));
+    }
+    char *after = dump(ops);
+    ck_assert_str_eq(before, after);
+    free(before);
+    free(after);
+    json_decref(everyone);
+    json_decref(touched);
+    json_decref(ops);
+}
+END_TEST
+
+START_TEST(audiences_name_the_touched_private_seats)
+{
+    json_t *ops = J("[{\"op\":\"add\",\"path\":\"/log/0\",\"value\":1},"
+                    "{\"op\":\"add\",\"path\":\"/private/p2/roll\",\"value\":2},"
+                    "{\"op\":\"remove\",\"path\":\"/gm/x\"}]");
+    json_t *everyone, *touched;
+    ck_assert_int_eq(proto_patch_audiences(ops, &everyone, &touched), 0);
+    assert_json(everyone, "[{\"op\":\"add\",\"path\":\"/log/0\",\"value\":1}]", "everyone");
+    assert_json(touched, "{\"p2\":true}", "touched");
+    json_decref(everyone);
+    json_decref(touched);
+    json_decref(ops);
+}
+END_TEST
+
 /* --- a campaign's life, seen by each seat ---------------------------------------------------- */
 
 /* Successive states of one campaign; secrets carry the markers GM_SECRET and P2_SECRET. */
@@ -358,6 +418,9 @@ static Suite *visibility_suite(void)
 
     tc = tcase_create("patch");
     tcase_add_loop_test(tc, filter_patch_keeps_only_what_the_viewer_may_see, 0, N_ELEMS(patches));
+    tcase_add_loop_test(tc, audiences_give_each_player_what_the_filter_gives_it, 0,
+                        N_ELEMS(patches));
+    tcase_add_test(tc, audiences_name_the_touched_private_seats);
     tcase_add_test(tc, player_bytes_never_hold_another_seats_secrets);
     tcase_add_loop_test(tc, filtered_diffs_keep_each_seat_in_step_with_a_fresh_snapshot, 0, 5);
     suite_add_tcase(s, tc);

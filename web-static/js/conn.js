@@ -308,7 +308,7 @@ export class Connection extends EventTarget {
     this.timer('hello', this.timeouts.hello, () => this.dropAndRetry('no welcome'));
   }
 
-  // Asks again from the current seq (a gap), or from scratch (the local state is unusable).
+  // Asks again from the current seq, or from scratch (the local state is unusable).
   resync(fresh) {
     if (fresh) {
       this.state = null;
@@ -386,13 +386,9 @@ export class Connection extends EventTarget {
     diff(msg) {
       if (this.state === null || !Number.isInteger(msg.seq)) return;
       if (msg.seq <= this.seq) return; // already have it
-      if (msg.seq !== this.seq + 1) {
-        if (this.phase === 'live') {
-          this.phase = 'hello';
-          this.resync(false); // a gap: resume after what we have
-        }
-        return;
-      }
+      // Seqs increase but skip the events that change nothing this seat may see (the server
+      // sends no empty diffs: protocol/PROTOCOL.md). One socket loses nothing in between; a
+      // lost socket resumes with hello and last_seq.
       try {
         this.state = applyPatch(this.state, msg.ops || []);
         this.seq = msg.seq;
@@ -407,6 +403,9 @@ export class Connection extends EventTarget {
     },
 
     ack(msg) {
+      // Every diff up to the ack's seq that this seat may see came before it: the local state is
+      // current up to there, so a resume need not ask for the events in between again.
+      if (this.state !== null && Number.isInteger(msg.seq) && msg.seq > this.seq) this.seq = msg.seq;
       const cmd = this.outbox.get(msg.id);
       if (!cmd) return;
       this.outbox.delete(msg.id);

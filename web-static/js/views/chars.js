@@ -5,7 +5,7 @@
 // server (char.create / char.update), which validates; a refusal is shown beside its field.
 
 import { h, setText } from '../dom.js';
-import { seatName } from './model.js';
+import { seatName, fullSheet } from './model.js';
 import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } from './sheetform.js';
 import { quickRolls } from './quickrolls.js';
 
@@ -192,7 +192,7 @@ export class CharsView {
               ),
             )
           : null,
-        sheetSummary(c.sheet, schema),
+        sheetSummary(fullSheet(st, c), schema),
         c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'Derived values'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, k.replace(/_/g, ' ')), h('dd', {}, short(v)))))) : null,
         canEdit
           ? h(
@@ -240,7 +240,7 @@ export class CharsView {
   }
 
   openEdit(c) {
-    this.openForm({ mode: 'edit', id: c.id, npc: Boolean(c.npc), sheet: c.sheet, name: c.name });
+    this.openForm({ mode: 'edit', id: c.id, npc: Boolean(c.npc), sheet: fullSheet(this.m.state, c), name: c.name });
   }
 
   closeForm() {

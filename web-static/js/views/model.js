@@ -46,3 +46,11 @@ export function joinOf(state) {
   if (!j || typeof j !== 'object') return null;
   return { code: typeof j.code === 'string' ? j.code : null, open: j.open === true };
 }
+
+// A player character's whole sheet as this seat may see it: the public sheet plus the fields its
+// system keeps private (cot's Loyalties, at /private/<seat>/sheets/<id>), which only the player
+// and the GM receive.
+export function fullSheet(state, c) {
+  const priv = state?.private?.[c?.seat]?.sheets?.[c?.id];
+  return priv && typeof priv === 'object' ? { ...(c.sheet || {}), ...priv } : c?.sheet;
+}

@@ -1,0 +1,176 @@
+/*
+ * engine_int.h — the engine's insides, shared by the files of its pipeline (not a public surface:
+ * only server/engine*.c and the step files include it; everything else uses engine.h).
+ *
+ * One command goes through five steps, each in its own file:
+ *   decode.c     engine_receive: the text frame parsed (protocol/) and dispatched;
+ *   authorize.c  handle_cmd: seat, idempotency, rate limit, the op's row and its who/argument
+ *                checks: every check once, before any handler runs;
+ *   run_op.c     the handler on a copy-on-write working state (workcopy.h); host_ops.c for the
+ *                host token's ops;
+ *   commit.c     the event appended to the open transaction; engine_flush commits the turn's
+ *                batch and releases its diffs and replies in arrival order;
+ *   fanout.c     each diff to every seat, encoded once per audience.
+ * session.c handles hello/join/welcome/resume and presence; engine.c the life cycle, connections,
+ * metrics and the small helpers every step uses. Internal names read engine__verb.
+ */
+#ifndef TABLED_ENGINE_INT_H
+#define TABLED_ENGINE_INT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "joinlimit.h"
+#include "ops.h"
+#include "protocol.h"
+
+enum role { ROLE_NONE = 0, ROLE_HOST, ROLE_GM, ROLE_PLAYER };
+
+/* Run-time facts about a seat that are not part of the state: presence and the rate bucket. */
+typedef struct seat_rt {
+    char *id;
+    int online;    /* connections welcomed as this seat */
+    int told;      /* whether the campaign's seats were last told it is online */
+    double tokens; /* rate-limit bucket */
+    uint64_t last_ns;
+    struct seat_rt *next;
+} seat_rt;
+
+typedef struct campaign {
+    char *id;
+    json_t *state; /* committed */
+    int64_t seq;
+    json_t *work; /* state after this turn's uncommitted events; NULL when none */
+    int64_t work_seq;
+    int64_t snap_seq; /* seq of the newest snapshot written */
+    int fresh;        /* created in the open transaction: dropped if it rolls back */
+    int changed;      /* its state changed in the batch being delivered */
+    int presence_due; /* a seat went online or offline since the seats were last told */
+    engine_conn *conns;
+    seat_rt *seats;
+    struct campaign *next;
+} campaign;
+
+struct engine_conn {
+    engine_sink sink;
+    void *ctx;
+    size_t headroom; /* engine_opts.headroom */
+    enum role role;
+    campaign *camp; /* NULL for the host and before hello */
+    char *seat;
+    int dead;
+    int closing;
+    int joins;
+    char peer[64];       /* remote address ("" when the transport gave none) */
+    int no_join;         /* admitted into the room kept for the GM: join is refused */
+    int bad;             /* refused messages in the current window */
+    uint64_t bad_since;  /* start of the window */
+    seat_rt host_bucket; /* the host has no campaign: its bucket lives here */
+    engine_conn *camp_next;
+    engine_conn *all_next;
+};
+
+/* One held reply or event of the open batch, in arrival order. */
+typedef struct pending {
+    engine_conn *conn; /* the sender; replies skip it if it died meanwhile */
+    campaign *camp;    /* events only */
+    int64_t seq;       /* events only */
+    json_t *patch;     /* events only */
+    char *reply;       /* ack/nack text for the sender, may be NULL */
+    char *cmd_id;
+    char *op_label; /* metrics: the op, or "unknown" */
+    char *outcome;  /* metrics: "ack" or the nack code */
+    uint64_t t0_ns;
+    struct pending *next;
+} pending;
+
+#define N_BUCKETS 12
+
+typedef struct counter {
+    char *op;
+    char *outcome;
+    uint64_t n;
+    struct counter *next;
+} counter;
+
+struct engine {
+    store *st;
+    rules_rng *dice;
+    rules_rng *secret;
+    engine_opts opt;
+    campaign *camps;
+    engine_conn *conns;
+    pending *head, *tail;
+    int batch_failed;
+    joinlimit *join_by_addr; /* failed joins per remote address */
+    joinlimit *join_all;     /* failed joins against every campaign of this server */
+    /* metrics */
+    counter *counters;
+    uint64_t hist[N_BUCKETS + 1];
+    double hist_sum;
+    uint64_t hist_count;
+    uint64_t commits;
+};
+
+struct host_op;
+
+/* engine.c — small helpers, connections, life cycle, metrics */
+uint64_t engine__mono_ns(void);
+int64_t engine__wall_ms(void);
+int64_t engine__command_ms(const engine *e, int64_t seq);
+char *engine__dump_free(json_t *msg);
+void engine__send_shared(engine_conn *c, engine_msg *m);
+void engine__send_text(engine_conn *c, const char *text);
+void engine__send_msg(engine_conn *c, json_t *msg);
+void engine__send_error(engine_conn *c, tb_code code, const char *message);
+void engine__close_conn(engine_conn *c, int status, const char *reason);
+void engine__mint_token(rules_rng *rng, char out[23]);
+void engine__mint_id(rules_rng *rng, char out[11]);
+campaign *engine__find_campaign(const engine *e, const char *id);
+json_t *engine__current_state(const campaign *k);
+int64_t engine__current_seq(const campaign *k);
+seat_rt *engine__seat_rt_get(campaign *k, const char *id);
+void engine__count_outcome(engine *e, const char *op, const char *outcome);
+void engine__observe_latency(engine *e, uint64_t t0);
+void engine__free_campaign(campaign *k);
+void engine__reap_dead(engine *e);
+
+/* decode.c — step 1: a client message parsed and dispatched */
+void engine__count_bad(engine_conn *c);
+
+/* session.c — hello, join, welcome, resume and presence */
+void engine__presence_flush(engine *e);
+void engine__detach(engine_conn *c);
+void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
+void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m);
+
+/* authorize.c — step 2: who may do what, before anything runs */
+void engine__handle_cmd(engine *e, engine_conn *c, const proto_msg *m);
+
+/* run_op.c — step 3: the handler on a copy-on-write working state */
+int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t *base,
+                        const json_t *args, json_t **result, json_t **work, tb_err *err);
+void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def *def,
+                             const char *cmd_id, const json_t *args);
+campaign *engine__create_campaign(engine *e, const char *name, const char *system,
+                                  char gm_token[23], char join_code[10], pending *p, tb_err *err);
+
+/* host_ops.c — the host token's command table */
+const struct host_op *engine__host_op_find(const char *name);
+void engine__run_host_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
+                         const json_t *raw_args);
+char *engine__replay_host_reply(engine *e, char *stored);
+
+/* commit.c — step 4: the event appended, the batch committed, replies released */
+pending *engine__push_pending(engine *e, engine_conn *c, const char *cmd_id, const char *op_label);
+int engine__ensure_tx(engine *e, tb_err *err);
+void engine__hold_nack(engine *e, engine_conn *c, const char *idem_campaign, const char *cmd_id,
+                       const char *op_label, const tb_err *why);
+int engine__append_event(engine *e, campaign *k, const char *seat, const char *op,
+                         const json_t *args, const json_t *result, json_t *new_state,
+                         int64_t now_ms, pending *p, tb_err *err);
+
+/* fanout.c — step 5: diffs to every seat, encoded once per audience */
+void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom);
+#endif

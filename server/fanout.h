@@ -1,0 +1,39 @@
+/*
+ * fanout.h — the last step of a command: its diff to every seat, encoded once per audience.
+ *
+ * A committed patch has at most these audiences: the GM (the whole patch), every player whose
+ * private area it does not touch (the public ops), and each player whose /private/<seat> it
+ * touches (proto_patch_audiences). Each audience's `diff` message is encoded once, on first use,
+ * into a reference-counted engine_msg that every socket of the audience queues as is. An
+ * audience whose view is empty gets nothing at all (issue 11: an empty diff would tell the table
+ * that the GM did something secret); seqs a seat receives are therefore increasing, not
+ * consecutive (protocol/PROTOCOL.md).
+ *
+ * Internal to server/: fanout_* are pure apart from malloc; engine__fan_out (engine_int.h), the
+ * pipeline's last step, walks a campaign's connections with them.
+ */
+#ifndef TABLED_FANOUT_H
+#define TABLED_FANOUT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+typedef struct fanout fanout;
+
+/* A fan-out of one event: patch borrowed (it must outlive the fanout), seq its seq, headroom the
+ * engine_msg headroom. Owned by the caller (fanout_end). */
+fanout *fanout_begin(const json_t *patch, int64_t seq, size_t headroom);
+
+/* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
+ * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
+engine_msg *fanout_for(fanout *f, const char *seat, int is_gm);
+
+/* Frees f and drops its references to the messages (queued ones live on). NULL is a no-op. */
+void fanout_end(fanout *f);
+
+/* A new message (one reference) holding a copy of the len bytes of text after headroom bytes. */
+engine_msg *fanout_msg_new(size_t headroom, const char *text, size_t len);
+
+#endif

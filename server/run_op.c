@@ -1,0 +1,100 @@
+/*
+ * run_op.c — step 3: the handler on a copy-on-write working state (the pipeline: engine_int.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+#include "workcopy.h"
+
+/* Runs def's handler on a copy-on-write working copy of base (workcopy.h). Returns the handler's
+ * code; on success *work is the new state (a new reference), on failure it is NULL and base is
+ * as it was. With opt.check_shared, a handler that changed base (a subtree it shares with the
+ * committed state) aborts the process, naming the op: a broken contract must not go unnoticed. */
+int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t *base,
+                        const json_t *args, json_t **result, json_t **work, tb_err *err)
+{
+    uint64_t before = e->opt.check_shared ? workcopy_fingerprint(base) : 0;
+    *work = workcopy_make(base, def->writes);
+    int r = def->fn(ctx, *work, args, result, err);
+    if (e->opt.check_shared && workcopy_check(base, before)) {
+        fprintf(stderr,
+                "tabled: op %s changed state outside the subtrees its row declares "
+                "(server/ops.h, copy-on-write)\n",
+                def->name);
+        abort();
+    }
+    if (r) {
+        json_decref(*work);
+        *work = NULL;
+    }
+    return r;
+}
+
+/* Runs def (already authorized: authorize.c) for conn's seat in campaign k with the normalized
+ * args (borrowed). On success the event is in the transaction and the ack is held; on failure
+ * (the handler refused: nothing changed, no randomness was consumed before its checks) a nack is
+ * held. */
+void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_def *def,
+                             const char *cmd_id, const json_t *args)
+{
+    tb_err err = {0};
+    json_t *result = NULL, *work;
+    int64_t now = engine__command_ms(e, engine__current_seq(k) + 1);
+    op_ctx ctx = {.seat = c->seat,
+                  .is_gm = c->role == ROLE_GM,
+                  .dice = e->dice,
+                  .secret = e->secret,
+                  .now_ms = now,
+                  .seq = engine__current_seq(k) + 1,
+                  .log_cap = e->opt.log_cap};
+    if (engine__run_handler(e, def, &ctx, engine__current_state(k), args, &result, &work, &err)) {
+        engine__hold_nack(e, c, k->id, cmd_id, def->name, &err);
+        goto out;
+    }
+    pending *p = engine__push_pending(e, c, cmd_id, def->name);
+    if (engine__append_event(e, k, c->seat, def->name, args, result, work, now, p, &err)) {
+        p->reply = engine__dump_free(
+            proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
+        p->outcome = xstrdup("internal");
+        goto out;
+    }
+    p->reply = engine__dump_free(proto_msg_ack(cmd_id, p->seq, json_incref(result)));
+    if (store_idem_put(e->st, k->id, c->seat, cmd_id, p->reply, &err))
+        e->batch_failed = 1;
+out:
+    json_decref(result);
+}
+
+/* Creates a campaign inside the open transaction: its id, its first event (the whole initial
+ * state as a patch from {}), the GM token. *gm_token and *join_code are written. */
+campaign *engine__create_campaign(engine *e, const char *name, const char *system,
+                                  char gm_token[23], char join_code[10], pending *p, tb_err *err)
+{
+    char id[11];
+    do
+        engine__mint_id(e->secret, id);
+    while (engine__find_campaign(e, id));
+    ops_join_code(e->secret, join_code);
+    engine__mint_token(e->secret, gm_token);
+    int64_t now = engine__wall_ms();
+    if (store_campaign_insert(e->st, id, now, err) ||
+        store_token_put(e->st, gm_token, id, "gm", now, err)) {
+        e->batch_failed = 1;
+        return NULL;
+    }
+    campaign *k = xcalloc(1, sizeof *k);
+    k->id = xstrdup(id);
+    k->state = json_object();
+    k->fresh = 1;
+    k->next = e->camps;
+    e->camps = k;
+    json_t *args = json_pack("{s:s, s:s}", "name", name, "system", system);
+    json_t *result = json_pack("{s:s}", "campaign", id);
+    int r = engine__append_event(e, k, "host", "campaign.create", args, result,
+                                 ops_campaign_initial(id, name, system, join_code), now, p, err);
+    json_decref(args);
+    json_decref(result);
+    return r ? NULL : k;
+}

@@ -1,0 +1,44 @@
+/*
+ * workcopy.h — the working copy a command's handler runs on: copy-on-write with structural
+ * sharing, so a command costs what it touches, not the size of the campaign (issue 10).
+ *
+ * Why copy-on-write and not a mutation API that records the patch: every handler and every rule
+ * module (some 8 000 lines) writes jansson trees directly; a mutation API would mean rewriting all
+ * of them at once. Copy-on-write keeps their code as it is and asks one line of each command-table
+ * row: the subtrees it may write (op_def.writes, ops.h). Everything else is shared by reference
+ * with the committed state, the diff (proto_patch_diff) skips pointer-equal subtrees at once, and
+ * a refused op just drops its copy. The price is a contract a handler could break by writing into
+ * a shared subtree; workcopy_fingerprint/workcopy_check catch that (the sanitizer build checks
+ * every command).
+ */
+#ifndef TABLED_WORKCOPY_H
+#define TABLED_WORKCOPY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "ops.h"
+
+/*
+ * A working copy of base (borrowed, never modified) for a handler that writes only the subtrees
+ * in writes (terminated by path == NULL; NULL = anything, then a deep copy of everything). New
+ * reference. The root and every object on the way down to a declared path are fresh shallow
+ * copies; a declared subtree that exists gets fresh copies of all its objects and arrays (its
+ * scalars, which handlers replace and never change in place, are shared), or only a shallow copy
+ * of itself when shallow; every
+ * other value is the base's own (shared: read it, never change it). A declared path that runs
+ * through a missing key or a non-object stops there (the handler creates the rest in a private
+ * container). A malformed declared path aborts: the tables are code, not input.
+ */
+json_t *workcopy_make(const json_t *base, const op_write *writes);
+
+/* A 64-bit fingerprint of state's content (order of object keys ignored) to compare before and
+ * after a handler: a hash, so a change goes unnoticed with a chance of about 2^-64. It walks the
+ * whole state without allocating (several times cheaper than serializing it). */
+uint64_t workcopy_fingerprint(const json_t *state);
+
+/* 0 when state still has the fingerprint `before` (from workcopy_fingerprint), else -1: a handler
+ * changed a subtree it shares with the committed state. */
+int workcopy_check(const json_t *state, uint64_t before);
+
+#endif
