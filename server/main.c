@@ -8,6 +8,7 @@
 
 #include "cli_backup.h"
 #include "cli_roll.h"
+#include "config.h"
 #include "serve.h"
 #include "store.h"
 
@@ -26,6 +27,7 @@ static void usage(FILE *f)
         "               [--max-message BYTES] [--seed N] [--test-clock MS]\n"
         "               [--max-connections N] [--hello-timeout S] [--idle-timeout S]\n"
         "               [--backup-every DURATION] [--backup-keep N] [--backup-dir DIR]\n"
+        "  tabled serve --config FILE [flags...]\n"
         "  tabled roll SYSTEM CHECK [name=value ...] [--seed N] [--times N] [--json]\n"
         "  tabled roll dice EXPR [--seed N] [--times N] [--json]\n"
         "  tabled links [--db PATH]\n"
@@ -33,9 +35,12 @@ static void usage(FILE *f)
         "  tabled backup [--db PATH] DEST\n"
         "  tabled export [--db PATH] --campaign ID [--out FILE]\n"
         "  tabled import [--db PATH] FILE\n"
+        "  tabled --version\n"
         "\n"
         "serve: runs the table server; prints the console link and the first campaign's GM and\n"
         "       join links at start-up (every campaign's: tabled links).\n"
+        "  --config FILE            reads flags from FILE, one \"name = value\" a line (port =\n"
+        "                           7777); flags given on the command line as well override it\n"
         "  --allow-host NAME        a host name the server answers to besides localhost, its\n"
         "                           own addresses and host name (repeatable; DNS rebinding)\n"
         "  --max-connections N      WebSockets at most (default: the open-file limit, raised to\n"
@@ -311,8 +316,15 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "serve") == 0) {
+        int n;
+        char **args;
+        if (config_expand("tabled serve", argc - 1, argv + 1, &n, &args))
+            return 2;
+        int rc = cmd_serve(n, args);
+        config_free(args);
+        return rc;
+    }
     if (strcmp(argv[1], "roll") == 0)
         return cli_roll_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "links") == 0)
@@ -325,6 +337,10 @@ int main(int argc, char **argv)
         return cli_export_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "import") == 0)
         return cli_import_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("tabled %s\n", TABLED_VERSION);
+        return 0;
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

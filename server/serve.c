@@ -26,7 +26,9 @@
 #include "store.h"
 #include "system.h"
 
+#ifndef TABLED_VERSION /* meson passes the project's version */
 #define TABLED_VERSION "0.1.0"
+#endif
 #define MAX_QUEUED_MSGS 2048
 /* Memory per connection (tests/bench/README.md, "Memory"). lws keeps an rx buffer of
  * WS_RX_CHUNK bytes per WebSocket for its whole life, and delivers a frame in chunks of at most
@@ -41,13 +43,6 @@
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
-/* The rule systems' sample characters (rules/<system>/samples/<name>.json) are served from the source
- * tree, next to the default web client. */
-#ifdef TABLED_WEB_DIR
-#define TABLED_RULES_DIR TABLED_WEB_DIR "/../rules"
-#else
-#define TABLED_RULES_DIR "rules"
-#endif
 
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
@@ -519,6 +514,18 @@ static int is_loopback(const char *addr)
     return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
 }
 
+/* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
+ * (X-Forwarded-Proto), else "http". The header only shapes the link sent back to the GM who asked
+ * for it, so whoever sets it can mislead no one but themselves. Static string. */
+static const char *forwarded_scheme(struct lws *wsi)
+{
+    char proto[8];
+    if (lws_hdr_custom_copy(wsi, proto, sizeof proto, "x-forwarded-proto:", 18) > 0 &&
+        strcasecmp(proto, "https") == 0)
+        return "https";
+    return "http";
+}
+
 /* GET /api/join with "Authorization: Bearer <GM seat token>": the players' join links — one per
  * address the server listens on, and the one of the Host the GM used — each with its QR code.
  * The join code is a GM secret, so it is never put in a URL anyone could fetch. */
@@ -554,7 +561,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             char *colon = strrchr(name, ':');
             if (colon && !strchr(colon, ']'))
                 *colon = '\0';
-            snprintf(url, sizeof url, "http://%s/#join=%s", host, code);
+            snprintf(url, sizeof url, "%s://%s/#join=%s", forwarded_scheme(wsi), host, code);
             char *svg = qr_svg(url);
             json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback",
                                                    is_loopback(name), "svg", svg));
@@ -582,8 +589,9 @@ static int by_name(const void *a, const void *b)
 }
 
 /* GET /samples/<system>: {system, samples: [{file, sheet}]} from rules/<system>/samples/<name>.json
- * (public: players pick a sample character from them). */
-static json_t *api_samples(const char *system, int *status)
+ * (public: players pick a sample character from them). rules/ is found beside the web client's
+ * directory `web` (the source tree's layout, kept by deploy/install-service). */
+static json_t *api_samples(const char *web, const char *system, int *status)
 {
     for (const char *p = system; *p; p++)
         if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
@@ -594,7 +602,7 @@ static json_t *api_samples(const char *system, int *status)
                          "no such rule system");
     }
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/%s/samples", TABLED_RULES_DIR, system);
+    snprintf(dir, sizeof dir, "%s/../rules/%s/samples", web, system);
     json_t *samples = json_array();
     DIR *d = opendir(dir);
     char *names[64];
@@ -643,7 +651,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             uri[0] = '\0';
         if (strcmp(uri, "/api/join") == 0 || strncmp(uri, "/samples/", 9) == 0) {
             json_t *body = uri[1] == 'a' ? api_join(srv, wsi, &status)
-                                         : api_samples(uri + 9, &status);
+                                         : api_samples(srv->opt->web, uri + 9, &status);
             text = json_dumps(body, JSON_COMPACT);
             json_decref(body);
             ctype = "application/json";

@@ -6,6 +6,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Connection, Status, PROTOCOL } from '../../web-static/js/conn.js';
 
+// Browsers have CustomEvent; Node has it as a global only from 19 on, and Debian 12's Node is 18.
+// The same shape (an Event with `detail`) for conn.js when it runs here.
+if (typeof globalThis.CustomEvent !== 'function') {
+  globalThis.CustomEvent = class CustomEvent extends Event {
+    constructor(type, init = {}) {
+      super(type, init);
+      this.detail = init.detail ?? null;
+    }
+  };
+}
+
 class Clock {
   constructor() {
     this.t = 1000;

@@ -23,6 +23,19 @@ export const TIMEOUT = Number(process.env.TABLED_TEST_TIMEOUT || 10000);
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The path of an executable on PATH (or in /usr/sbin, /sbin), or null: for tests that skip without it. */
+export function findTool(cmd) {
+  for (const d of (process.env.PATH || '').split(':').concat(['/usr/sbin', '/sbin'])) {
+    try {
+      fs.accessSync(path.join(d, cmd), fs.constants.X_OK);
+      return path.join(d, cmd);
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
 /** A roll as the log keeps it: the ack's result without its "secret" flag. */
 export const withoutSecret = ({ secret, ...roll }) => roll;
 
@@ -77,7 +90,12 @@ function parseBanner(lines, links = null) {
 }
 
 export class Server {
-  constructor({ args = [], dir, bin, env } = {}) {
+  /**
+   * args: extra `serve` flags (after the test's own, so they win); wrap: a command the server
+   * runs under (e.g. strace and its options), its argv before bin.
+   */
+  constructor({ args = [], dir, bin, env, wrap = [] } = {}) {
+    this.wrap = wrap;
     this.extraArgs = args;
     this.env = env; // extra environment of the next start (e.g. LD_PRELOAD), or undefined
     this.bin = bin || BIN; // e.g. a wrapper script that changes the process's limits first
@@ -94,7 +112,7 @@ export class Server {
 
   /** Starts (or restarts on the same port and database). Resolves once the banner is printed. */
   async start() {
-    if (!fs.existsSync(this.bin)) throw new Error(`tabled binary not found at ${BIN} (build it, or set TABLED_BIN)`);
+    if (!fs.existsSync(this.bin)) throw new Error(`tabled binary not found at ${this.bin} (build it, or set TABLED_BIN)`);
     for (let attempt = 0; ; attempt++) {
       try {
         await this._spawn();
@@ -114,7 +132,8 @@ export class Server {
     const args = ['serve', '--port', String(this.port), '--bind', '127.0.0.1', '--db', this.db,
       '--web', WEB_DIR, ...this.extraArgs];
     const env = this.env ? { ...process.env, ...this.env } : process.env;
-    const proc = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const argv = [...this.wrap, this.bin, ...args];
+    const proc = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.proc = proc;
     this.exited = null;
     running.add(proc);
@@ -415,11 +434,12 @@ export function applyPatch(doc, ops) {
 // ---------------------------------------------------------------------------------------------
 
 /** Attempts a WebSocket handshake; resolves {ok, status, protocol} without throwing. */
-export function tryHandshake(url, { protocols = [SUBPROTOCOL], headers, origin } = {}) {
+export function tryHandshake(url, { protocols = [SUBPROTOCOL], headers, origin, ca } = {}) {
   return new Promise((resolve) => {
     const opts = { perMessageDeflate: false, handshakeTimeout: TIMEOUT };
     if (headers) opts.headers = headers;
     if (origin) opts.origin = origin;
+    if (ca) opts.ca = ca;
     const ws = new WebSocket(url, protocols, opts);
     let done = false;
     const finish = (r) => {
@@ -446,7 +466,9 @@ let autoId = 0;
 export class Client {
   /**
    * Connects to srv (a Server) at /ws with subprotocol tabled.v1.
-   * opts: {path, protocols, headers, origin, name, localAddress}
+   * opts: {path, protocols, headers, origin, name, localAddress, url, ca}: localAddress e.g.
+   * 127.0.0.2 (another peer); url replaces the server's own (e.g. a wss:// address of a proxy in
+   * front of it), ca is the certificate authority to trust for it.
    */
   static connect(srv, opts = {}) {
     return new Promise((resolve, reject) => {
@@ -454,7 +476,9 @@ export class Client {
       if (opts.headers) wsOpts.headers = opts.headers;
       if (opts.origin) wsOpts.origin = opts.origin;
       if (opts.localAddress) wsOpts.localAddress = opts.localAddress; // e.g. 127.0.0.2: another peer
-      const ws = new WebSocket(srv.wsUrl(opts.path || '/ws'), opts.protocols || [SUBPROTOCOL], wsOpts);
+      if (opts.ca) wsOpts.ca = opts.ca;
+      const url = opts.url || srv.wsUrl(opts.path || '/ws');
+      const ws = new WebSocket(url, opts.protocols || [SUBPROTOCOL], wsOpts);
       const c = new Client(ws, opts.name || 'client');
       ws.once('open', () => resolve(c));
       ws.once('unexpected-response', (req, res) => {

@@ -223,7 +223,7 @@ static void append_party(store *st, const char *campaign, int from, int to)
         append_ok(st, campaign, i, PARTY_PATCHES[i]);
 }
 
-/* ===================================== SHA-256 ===================================== */
+/* ============ SHA-256 (the libcrypto wrapper that hashes tokens: standard digests) ============ */
 
 static void check_hex(const void *data, size_t len, const char *expected)
 {
