@@ -104,7 +104,7 @@ function startProc(cmd, args, portRe) {
       out += c;
       const m = portRe.exec(out);
       const host = /^host token: (\S+)$/m.exec(out);
-      if (m && (cmd !== TABLED || (host && /^Open the GM link/m.test(out)))) finish(null, { proc, port: Number(m[1]), hostToken: host && host[1], stderr: () => err });
+      if (m && (cmd !== TABLED || (host && /^Open the (console|GM) link/m.test(out)))) finish(null, { proc, port: Number(m[1]), hostToken: host && host[1], stderr: () => err });
     });
     proc.on('exit', (code, sig) => {
       children.delete(proc);

@@ -40,7 +40,7 @@ function serveUntilBanner(args) {
     p.stdout.on('data', async (c) => {
       out += c;
       const m = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(out);
-      if (done || !m || !/^Open the GM link/m.test(out)) return;
+      if (done || !m || !/^Open the console link/m.test(out)) return;
       done = true; // once: a second SIGTERM during the shutdown would end it uncleanly
       clearTimeout(timer);
       const port = Number(m[2]);
