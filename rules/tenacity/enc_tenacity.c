@@ -600,17 +600,27 @@ static const char *skill_arg(const rules_args *a)
     return s ? s : "-";
 }
 
+/* The checks every contest against a target makes before anything is spent or rolled: the actor
+ * can act (`what` names the action), the target is someone else, and no condition stops the
+ * skill (003:102). */
+static int require_contest(rules_enc *e, const char *actor, const char *target, const char *what,
+                           const char *skill, tb_err *err)
+{
+    int rc = require_able(e, actor, what, err);
+    if (!rc)
+        rc = require_target(e, actor, target, err);
+    if (!rc)
+        rc = require_skill_free(e, actor, skill, err);
+    return rc;
+}
+
 /* ---- actions ---- */
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *skill = skill_arg(a);
-    int rc = require_able(e, actor, "attack", err);
-    if (!rc)
-        rc = require_target(e, actor, target, err);
-    if (!rc)
-        rc = require_skill_free(e, actor, skill, err);
+    int rc = require_contest(e, actor, target, "attack", skill, err);
     if (rc)
         return rc;
     int edge = ten_take_action(e, actor, err);
@@ -694,11 +704,7 @@ static int act_social(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *skill = skill_arg(a);
-    int rc = require_able(e, actor, "social", err);
-    if (!rc)
-        rc = require_target(e, actor, target, err);
-    if (!rc)
-        rc = require_skill_free(e, actor, skill, err);
+    int rc = require_contest(e, actor, target, "social", skill, err);
     if (rc)
         return rc;
     int before = standing_of(e, actor, target);
@@ -749,11 +755,7 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "'kind' is hinder, stop or damage (003:99-103)");
     if (strchr(what, ':'))
         return tb_fail(err, TB_BAD_REQUEST, "'what' names a body part or skill, without ':'");
-    int rc = require_able(e, actor, "condition", err);
-    if (!rc)
-        rc = require_target(e, actor, target, err);
-    if (!rc)
-        rc = require_skill_free(e, actor, skill, err);
+    int rc = require_contest(e, actor, target, "condition", skill, err);
     if (rc)
         return rc;
     int edge = ten_take_action(e, actor, err);
