@@ -305,9 +305,11 @@ static void clock_collect(const char *sid, json_t *pub, void *arg)
  * round and own elapsed time, the campaign's elapsed time and the scene to play next (000:24).
  * `ending` names a scene the op is ending (still in the state): its time settles as
  * rules_clock_resolve says and its entry goes. A scene new to the clock starts at the campaign
- * time before this op.
+ * time before this op, or, opened from scene `from` (enc.start from), where that scene's own time
+ * is: a chase that breaks out of a heist starts when the heist is, not when a longer scene beside
+ * it will be.
  */
-static void clock_update(json_t *state, const char *ending)
+static void clock_update(json_t *state, const char *ending, const char *from)
 {
     json_t *clock = ops_child(state, "clock");
     clock_pass cp = {.state = state, .entries = ops_child(clock, "scenes")};
@@ -322,7 +324,9 @@ static void clock_update(json_t *state, const char *ending)
         if (at > before)
             before = at;
     }
-    cp.start_new = before;
+    json_t *src = from ? json_object_get(cp.entries, from) : NULL;
+    cp.start_new = src ? num_of(src, "start_s", 0) + num_of(src, "round", 0) * num_of(src, "unit_s", 0)
+                       : before;
     cp.old = json_deep_copy(cp.entries);
     json_object_clear(cp.entries);
     scene_each(state, clock_collect, &cp);
@@ -522,7 +526,7 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     }
     json_array_extend(moved, entries);
     json_decref(entries);
-    clock_update(state, NULL);
+    clock_update(state, NULL, from ? from_id : NULL);
     *result = json_pack("{s:s, s:s, s:o}", "module", m->id, "scene", sid, "log", moved);
     return TB_OK;
 }
@@ -668,7 +672,7 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_decref(entries);
         return rc;
     }
-    clock_update(state, NULL);
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
 }
@@ -705,7 +709,7 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
     rules_enc_log(&e, "leave", NULL, NULL, "%s leaves the encounter", rules_enc_name(&e, cid));
     scene_drop(&e, cid);
     json_t *entries = enc_finish(ctx, state, sid, &e, 1);
-    clock_update(state, NULL);
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
 }
@@ -797,7 +801,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_decref(entries);
         return rc;
     }
-    clock_update(state, NULL);
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:s, s:o}", "action", name, "scene", sid, "log", entries);
     if (e.actor)
         json_object_set_new(*result, "actor", json_string(e.actor));
@@ -905,7 +909,7 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_decref(entries);
         return rc;
     }
-    clock_update(state, NULL);
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:s, s:o}", "path", real, "scene", sid, "log", entries);
     return TB_OK;
 }
@@ -936,7 +940,7 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_decref(entries);
         return rc;
     }
-    clock_update(state, sid);
+    clock_update(state, sid, NULL);
     if (strcmp(sid, "enc") == 0) {
         json_object_del(state, "enc");
         json_object_del(json_object_get(state, "gm"), "enc");
