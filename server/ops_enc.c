@@ -325,8 +325,9 @@ static void clock_update(json_t *state, const char *ending, const char *from)
             before = at;
     }
     json_t *src = from ? json_object_get(cp.entries, from) : NULL;
-    cp.start_new = src ? num_of(src, "start_s", 0) + num_of(src, "round", 0) * num_of(src, "unit_s", 0)
-                       : before;
+    cp.start_new =
+        src ? num_of(src, "start_s", 0) + num_of(src, "round", 0) * num_of(src, "unit_s", 0)
+            : before;
     cp.old = json_deep_copy(cp.entries);
     json_object_clear(cp.entries);
     scene_each(state, clock_collect, &cp);
@@ -405,7 +406,8 @@ static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, cons
     for (size_t i = 0; (cid = rules_enc_cid_at(src, i)); i++) {
         if (rules_enc_is_out(src, cid))
             continue;
-        json_t *c = rules_enc_combatant(src, cid), *h = json_object_get(json_object_get(src->hidden, "combatants"), cid);
+        json_t *c = rules_enc_combatant(src, cid);
+        json_t *h = json_object_get(json_object_get(src->hidden, "combatants"), cid);
         json_t *one = json_pack("{s:s, s:s}", "from", cid, "side", rules_enc_side(src, cid));
         const char *ch = json_string_value(json_object_get(c, "char"));
         if (!ch)
