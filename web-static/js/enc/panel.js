@@ -304,7 +304,7 @@ export class EncounterPanel {
     const sig = [enc, hid, full.scenes, full.gm?.scenes, full.clock, sid, this.startNew, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy];
     if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
-    this.shownScene = sid;
+    this.given = ctx; // what app.js passed: rerender() starts from it, never from a scene's view
     this.ctx = {
       ...ctx,
       state,
@@ -347,7 +347,7 @@ export class EncounterPanel {
         return h(
           'details',
           { class: 'enc-scene folded', dataset: { scene: x.sid } },
-          h('summary', {}, `${x.pub.name ?? 'Scene'} · ${sceneClockWords(clock, x.sid)}${next}`),
+          h('summary', {}, `${foldedTitle(x.pub.name ?? 'Scene', sceneClockWords(clock, x.sid))}${next}`),
           h('p', { class: 'small' }, people.length ? people.join(', ') : 'Nobody in it yet.'),
           h(
             'button',
@@ -399,7 +399,7 @@ export class EncounterPanel {
 
   rerender() {
     this.sig = null;
-    if (this.ctx) this.render(this.ctx);
+    if (this.given) this.render(this.given);
   }
 
   // Keeps what a person typed and where the focus was across a rebuild.
@@ -983,4 +983,9 @@ function sceneClockWords(clock, sid, withRound = true) {
   if (!c) return 'not started';
   const round = withRound && c.round ? `, round ${c.round}` : '';
   return `${c.label ?? 'Round'}${round}, ${c.round ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
+}
+
+// "Chase · Action, round 3, 3 minutes in"; a scene named after its stage says it once.
+function foldedTitle(name, clockWords) {
+  return clockWords.startsWith(`${name},`) ? clockWords : `${name} · ${clockWords}`;
 }
