@@ -258,7 +258,9 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
 
 /* ---- the campaign clock (rules/clock.h) ---- */
 
-#define CLOCK_MAX_SCENES 64
+/* The most scenes a campaign runs at once (enc.start refuses more); the clock has room for all. */
+#define SCENES_MAX 16
+#define CLOCK_MAX_SCENES (SCENES_MAX + 1)
 
 typedef struct clock_pass {
     json_t *state, *entries; /* /clock/scenes */
@@ -460,6 +462,12 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     if (!want && json_is_object(json_object_get(state, "enc")))
         return tb_fail(err, TB_RULE, "an encounter is already running; end it first (enc.end) "
                                      "or open another scene beside it (scene: \"new\")");
+    scene_names running = {.len = 0};
+    scene_each(state, name_one, &running);
+    if (running.n >= SCENES_MAX)
+        return tb_fail(err, TB_RULE, "%d scenes are running, the most a campaign holds at once; "
+                                     "end one first (enc.end)",
+                       running.n);
     json_t *from = NULL;
     char from_id[16] = "";
     if (from_sid) {

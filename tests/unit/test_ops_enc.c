@@ -303,6 +303,25 @@ START_TEST(the_clock_follows_the_scenes)
 }
 END_TEST
 
+/* At most 16 scenes run at once; the refusal changes nothing. */
+START_TEST(sixteen_scenes_at_most)
+{
+    char msg[256];
+    for (int i = 0; i < 15; i++) /* the fixture's heist is the first */
+        ck_assert_int_eq(run("enc.start",
+                             json_pack("{s:s, s:s}", "module", "cot.social", "scene", "new"), msg),
+                         TB_OK);
+    ck_assert_int_eq(json_object_size(json_object_get(g_state, "scenes")), 15);
+    ck_assert_int_eq(
+        run("enc.start", json_pack("{s:s, s:s}", "module", "cot.social", "scene", "new"), msg),
+        TB_RULE);
+    ck_assert_msg(strstr(msg, "16 scenes are running"), "%s", msg);
+    ck_assert_int_eq(json_object_size(json_object_get(g_state, "scenes")), 15);
+    ck_assert_int_eq(json_object_size(json_object_get(json_object_get(g_state, "clock"), "scenes")),
+                     16);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_enc");
@@ -315,6 +334,7 @@ int main(void)
     tcase_add_test(tc, an_npc_number_lands_under_gm);
     tcase_add_test(tc, a_second_scene_is_set_by_its_own_paths);
     tcase_add_test(tc, the_clock_follows_the_scenes);
+    tcase_add_test(tc, sixteen_scenes_at_most);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
