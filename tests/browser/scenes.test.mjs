@@ -31,6 +31,7 @@ async function api(url, token) {
     }
   };
   let n = 0;
+  const tag = Math.random().toString(36).slice(2, 8); // command ids are per seat: never reuse one
   const c = {
     ws,
     async hello(tok) {
@@ -44,14 +45,14 @@ async function api(url, token) {
       return j;
     },
     async ok(op, args = {}) {
-      const id = `s-${++n}`;
+      const id = `s-${tag}-${++n}`;
       ws.send(JSON.stringify({ t: 'cmd', id, op, args }));
       const m = await next((x) => (x.t === 'ack' || x.t === 'nack') && x.id === id);
       assert.equal(m.t, 'ack', `${op} ${JSON.stringify(args)}: ${JSON.stringify(m)}`);
       return m.result;
     },
   };
-  if (token) await c.hello(token);
+  if (token) c.welcome = await c.hello(token);
   return c;
 }
 
@@ -132,6 +133,42 @@ describe('browser: several scenes at once', () => {
       await g.page.locator('#enc details.enc-scene[data-scene="enc"]').waitFor();
       assert.equal(await g.page.locator('#enc details.enc-scene[data-scene="s2"]').count(), 0);
       await g.page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, 'scenes-gm-1280.png') });
+
+      // a heist where Vera's Drop on a strong guard fails and he flees (000:117, 000:126): the GM's
+      // page offers the chase in one tap, with the same people
+      const gm2 = await api(server.url, made.gm_token);
+      const ann2 = await api(server.url, aj.token);
+      await gm2.ok('enc.end', { scene: 's2' });
+      const harlan = (await gm2.ok('char.create', { name: 'Harlan', npc: true, sheet: { name: 'Harlan', abilities: { muscle: 5, fingers: 2, brains: 2, it: 1 }, skills: { resist: 5, athletics: 1 } } })).id;
+      const heist = (await gm2.ok('enc.start', { module: 'cot.initiative', scene: 'new', options: { stage: 'heist' } })).scene;
+      const V = (await gm2.ok('enc.add', { scene: heist, char: vera })).id;
+      const H = (await gm2.ok('enc.add', { scene: heist, char: harlan, side: 'guards' })).id;
+      await gm2.ok('enc.act', { scene: heist, action: 'begin' });
+      let drop = null;
+      for (let i = 0; i < 4 && !drop; i++) {
+        const look = await api(server.url, made.gm_token); // a fresh look at the slots
+        look.ws.close();
+        const sc = look.welcome.state.scenes?.[heist];
+        assert.ok(sc, `${heist}: ${JSON.stringify(look.welcome).slice(0, 300)}`);
+        if (sc.order[sc.turn]?.side === 'party') drop = await ann2.ok('enc.act', { scene: heist, action: 'drop', actor: V, params: { target: H } });
+        else await gm2.ok('enc.act', { scene: heist, action: 'skip' });
+      }
+      assert.equal(drop?.log[0].result.outcome, 'Aware', 'a bare-handed Drop on Harlan fails');
+      await gm2.ok('enc.act', { scene: heist, action: 'react', actor: H, params: { choice: 'flee' } });
+      await g.page.locator(`#enc details.enc-scene[data-scene="${heist}"] summary`).click();
+      await g.page.locator(`#enc [data-key="show-scene-${heist}"]`).click();
+      const flee = g.page.locator('#enc [data-key="chase-from-flee"]');
+      await flee.waitFor();
+      assert.equal(await flee.textContent(), 'Harlan flees: start a chase with everyone here');
+      await flee.click();
+      await g.page.locator('#enc-title', { hasText: 'Encounter: Chase' }).waitFor();
+      await a.page.locator('#enc-title', { hasText: 'Encounter: Chase' }).waitFor();
+      const start = g.sent.map((x) => JSON.parse(x)).find((m) => m.t === 'cmd' && m.op === 'enc.start');
+      assert.deepEqual(start.args, { module: 'cot.chase', from: heist, scene: 'new' });
+      for (const name of ['Vera Lockhart', 'Harlan']) await a.page.locator('#enc .enc-combatants', { hasText: name }).waitFor();
+      await a.page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, 'scenes-ann-chase-360.png') });
+      gm2.ws.close();
+      ann2.ws.close();
       assert.deepEqual([...a.errors, ...g.errors], []);
     } finally {
       for (const c of ctxs) await c.close().catch(() => {});
