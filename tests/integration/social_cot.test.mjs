@@ -107,4 +107,13 @@ test('cot.social: Read Room and agendas land only with the seats that learned th
   assert.ok(!sees(ann, 'Bobsecret') && !sees(bob, 'Annsecret'), "a PC's Loyalties reached another player");
   assertNoGmBytes(players, ['Husband Karl', 'turn informant X9']);
   assertNoGmBytes([bob], ['Zeppelin']);
+
+  // The call ends: every seat forgets what it learned in it; the sheets (and Loyalties) stay
+  await ok(gm, 'enc.end', {});
+  s = await settle(gm, players);
+  for (const p of players) {
+    assert.equal(p.client.state.private[p.seat].social, undefined, `${p.name} still holds the call's knowledge`);
+    assert.ok(p.client.state.private[p.seat].sheets, `${p.name}'s private sheets went too`);
+  }
+  assert.equal(s.gm.enc, undefined);
 });
