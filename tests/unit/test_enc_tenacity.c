@@ -926,6 +926,7 @@ START_TEST(social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale)
     json_object_set_new(json_object_get(json_object_get(f.enc, "standing"), "e1"), "e3",
                         json_integer(12));
     ck_assert_int_eq(f.m->check(&f.e, &f.err), TB_RULE);
+    ck_assert_ptr_nonnull(strstr(f.err.msg, "damaged"));
     fx_free(&f);
 }
 END_TEST
