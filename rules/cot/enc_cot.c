@@ -1717,10 +1717,8 @@ static void forget_loyalty(rules_enc *e, const char *cid, int n)
     json_object_del(json_object_get(known_at(e, "gm", cid, 0), "loyalties"), key);
     const char *seat;
     json_t *mine;
-    json_object_foreach(e->priv, seat, mine)
-        json_object_del(
-            json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"),
-            key);
+    json_object_foreach(e->priv, seat, mine) json_object_del(
+        json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"), key);
 }
 
 /*
@@ -1752,8 +1750,9 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
     if (prime && json_is_true(json_object_get(l, "prime")))
         return rules_enc_rule(err, "Loyalty %d is already %s's Prime", n, rules_enc_name(e, me));
     if (json_object_get(h, "altered"))
-        return rules_enc_rule(err, "%s already had a Loyalty altered in this Social Call: one per "
-                                   "call",
+        return rules_enc_rule(err,
+                              "%s already had a Loyalty altered in this Social Call: one per "
+                              "call",
                               rules_enc_name(e, me));
     json_t *ag = json_object_get(known_at(e, "gm", me, 0), "agenda");
     if (!e->is_gm && !(json_is_true(json_object_get(ag, "achieved")) && int_of(ag, "alters") == n))

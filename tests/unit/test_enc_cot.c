@@ -1172,7 +1172,8 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     ACT_OK(&f, "gm", "e3", "wait", NULL);
     DICE(&f, 1, 2, 6, 6, 1);
     ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
-    ck_assert_ptr_nonnull(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+    ck_assert_ptr_nonnull(
+        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
     /* Ann's own Loyalty: no agenda altered it, so her player cannot change it mid-call */
     refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
             "achieved");
@@ -1194,7 +1195,8 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     ck_assert(json_is_true(agenda_known(&f, "gm", "e3", "achieved")));
     ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Handsome German\"}");
     json_t *l1 = json_array_get(
-        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"), "loyalties"),
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
+                        "loyalties"),
         0);
     ck_assert_str_eq(json_string_value(json_object_get(l1, "kind")), "Desire");
     ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Handsome German");
@@ -1206,12 +1208,11 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Revenge\"}");
     ck_assert_str_eq(
         json_string_value(json_object_get(
-            json_array_get(json_object_get(
-                               json_object_get(json_object_get(json_object_get(f.priv, "p1"),
-                                                               "sheets"),
-                                               "c1"),
-                               "loyalties"),
-                           0),
+            json_array_get(
+                json_object_get(
+                    json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
+                    "loyalties"),
+                0),
             "target")),
         "Revenge");
     /* the public log says that a Loyalty changed, never what it is */

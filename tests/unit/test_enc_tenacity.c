@@ -23,9 +23,9 @@ static void fx_init_module(fx *f, const char *id, const char *options)
     memset(f, 0, sizeof *f);
     f->m = rules_module_find(id);
     ck_assert_ptr_nonnull(f->m);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", id, "round",
-                       0, "turn", -1, "order", "combatants", "options",
-                       json_loads(options ? options : "{}", 0, NULL));
+    f->enc =
+        json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", id, "round", 0, "turn", -1, "order",
+                  "combatants", "options", json_loads(options ? options : "{}", 0, NULL));
     f->hidden = json_pack("{s:{}}", "combatants");
     f->e = (rules_enc){.mod = f->m,
                        .enc = f->enc,
@@ -36,7 +36,6 @@ static void fx_init_module(fx *f, const char *id, const char *options)
                        .gm_log = json_array()};
     ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
 }
-
 
 static void fx_free(fx *f)
 {
@@ -829,13 +828,15 @@ START_TEST(social_scene_failure_tie_and_scrutiny_lower_the_scale)
     fx f;
     fx_party_in(&f, "tenacity.social", NULL);
     static const int D[] = {
-        3, 1, 6, 6, 4, /* Missa [3,1] → 6 vs the goblin's [6,6] = 12: she fails, spin +1 (003:95),
-                          and the goblin's impact 1d4 [4] lowers her standing 5 → 1 (003:49) */
+        3, 1, 6, 6,
+        4,          /* Missa [3,1] → 6 vs the goblin's [6,6] = 12: she fails, spin +1 (003:95),
+                       and the goblin's impact 1d4 [4] lowers her standing 5 → 1 (003:49) */
         4, 2, 3, 4, /* [4,2] → 7 vs [3,4] = 7: the tie goes to the goblin (003:68) ... */
         1,          /* ... whose impact [1] lowers it 1 → 0: all credibility lost (003:70) */
-        5, 4, 3, 2, 2, /* the goblin works against Missa's standing with Brakka: 2d6 [5,4] = 9 vs
-                          her Reaction [3,2] → 5: it lands, impact [2]: 5 → 3 */
-        1, 1, 6, 3,    /* again: [1,1] = 2 vs [6,3] → 8: it fails; the scale stays (reading) */
+        5, 4, 3, 2,
+        2,          /* the goblin works against Missa's standing with Brakka: 2d6 [5,4] = 9 vs
+                       her Reaction [3,2] → 5: it lands, impact [2]: 5 → 3 */
+        1, 1, 6, 3, /* again: [1,1] = 2 vs [6,3] → 8: it fails; the scale stays (reading) */
     };
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\"}");
@@ -872,9 +873,8 @@ START_TEST(social_scene_failure_tie_and_scrutiny_lower_the_scale)
         ck_assert_ptr_null(json_object_get(json_object_get(v, "result"),
                                            rules_enc_streq(act, "sway") ? "defence" : "attack"));
     }
-    json_array_foreach(f.e.gm_log, i, v)
-        json_array_foreach(json_object_get(v, "dice"), k, d) gm_dice +=
-        rules_enc_streq(json_string_value(json_object_get(d, "by")), "e3");
+    json_array_foreach(f.e.gm_log, i, v) json_array_foreach(json_object_get(v, "dice"), k, d)
+        gm_dice += rules_enc_streq(json_string_value(json_object_get(d, "by")), "e3");
     ck_assert_int_gt(gm_dice, 0);
     /* the end of the scene: positive spin is lost (003:94) */
     ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
@@ -888,8 +888,8 @@ START_TEST(social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale)
     fx f;
     fx_party_in(&f, "tenacity.social", NULL);
     static const int D[] = {
-        4, 2, 4, 4, /* Missa [4,2] → 7 vs [4,4] = 8: short by 1; pushed with 2 10acity to 9 */
-        3,          /* impact [3]: 6 → 9 */
+        4, 2, 4, 4,    /* Missa [4,2] → 7 vs [4,4] = 8: short by 1; pushed with 2 10acity to 9 */
+        3,             /* impact [3]: 6 → 9 */
         8, 5, 2, 3, 4, /* [8,5] → 11 vs 5: impact [4]: 9 → 10, won over (003:70) */
         9, 3, 2, 2,    /* Brakka works against Missa in the goblin's eyes: Intimidation [9] → 12
                           vs her Reaction [3,2] → 5: it lands, impact 1d4 [2]: 4 → 2 */
