@@ -2721,9 +2721,19 @@ static const rules_param AGENDA_PARAMS[] = {
     {0},
 };
 
-static const rules_param PUSH_PARAMS[] = {
+/* The skills' labels name the choices (the panel offers them as a pick, 000:262-271). */
+static const rules_param BUILD_UP_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
-    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "a Social skill"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "a Social skill: convince, intimidate, con, impress or manipulate"},
+    LEAN_PARAMS,
+    {0},
+};
+
+static const rules_param FOLLOW_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "a Social skill: convince, intimidate, impress or manipulate"},
     LEAN_PARAMS,
     {0},
 };
@@ -2753,8 +2763,8 @@ static const rules_enc_action SOCIAL_ACTIONS[] = {
     {"identity", "Set identity", RULES_ENC_GM, IDENTITY_PARAMS, act_identity, "000:257"},
     {"read_room", "Read Room", RULES_ENC_TURN, READ_ROOM_PARAMS, act_read_room, "000:252-255"},
     {"agenda", "Set an agenda", RULES_ENC_OWNER, AGENDA_PARAMS, act_agenda, "000:257-259"},
-    {"build_up", "Build Up", RULES_ENC_TURN, PUSH_PARAMS, act_build_up, "000:260-268"},
-    {"follow_through", "Follow Through", RULES_ENC_TURN, PUSH_PARAMS, act_follow_through,
+    {"build_up", "Build Up", RULES_ENC_TURN, BUILD_UP_PARAMS, act_build_up, "000:260-268"},
+    {"follow_through", "Follow Through", RULES_ENC_TURN, FOLLOW_PARAMS, act_follow_through,
      "000:270-271"},
     {"lean_into", "Lean Into a Loyalty", RULES_ENC_OWNER, LEAN_INTO_PARAMS, act_lean_into,
      "000:241"},

@@ -239,12 +239,12 @@ static int check(const rules_enc *e, tb_err *err)
 
 /* clang-format off */
 #define P_ROLL_SOCIAL                                                                      \
-    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill rolled"},                            \
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "skill rolled (any word for a sheetless character)"}, \
     {"adv", RULES_PARAM_INT, 0, 5, 0, 0, "advantage dice"},                                \
     {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "bonus to the result"},                      \
     {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact"},                \
     {"push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin or 10acity"},         \
-    {"push_with", RULES_PARAM_STRING, 1, 10, 0, 0, "what pays the push: spin, tenacity or negative"}, \
+    {"push_with", RULES_PARAM_STRING, 1, 10, 0, 0, "what pays the push: spin, tenacity or negative (default: the cheapest first)"}, \
     {"def_skill", RULES_PARAM_STRING, 1, 60, 0, 0, "the other side's skill (Reaction)"},   \
     {"def_adv", RULES_PARAM_INT, 0, 5, 0, 0, "the other side's advantage dice"},           \
     {"def_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "the other side's bonus"},               \

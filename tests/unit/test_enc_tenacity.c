@@ -849,15 +849,17 @@ START_TEST(social_scene_failure_tie_and_scrutiny_lower_the_scale)
     /* over at 0: every move on it is refused before a die */
     refused(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
             "lost all credibility");
-    refused(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\"}", TB_RULE, "lost all credibility");
+    refused(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"skill\":\"Sneer\"}", TB_RULE,
+            "lost all credibility");
     refused(&f, "p1", "e1", "quit", "{\"target\":\"e3\"}", TB_RULE, "lost all credibility");
     /* the goblin's scrutiny of Missa in Brakka's eyes: open that contest at 5 */
     OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e2\"}");
-    refused(&f, "p1", "e1", "scrutiny", "{\"target\":\"e3\",\"target2\":\"e2\"}", TB_RULE,
+    refused(&f, "p1", "e1", "scrutiny",
+            "{\"target\":\"e3\",\"target2\":\"e2\",\"skill\":\"Telekinesis\"}", TB_RULE,
             "not trying to win over");
-    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\"}");
+    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\",\"skill\":\"Sneer\"}");
     ck_assert_int_eq(scale(&f, "e1", "e2"), 3);
-    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\"}");
+    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\",\"skill\":\"Sneer\"}");
     ck_assert_int_eq(scale(&f, "e1", "e2"), 3);
     fx_script_used(&f);
     /* the goblin's dice and totals stay the GM's: no public die of e3 */
