@@ -1747,13 +1747,13 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
     if (to && (!colon || colon == to || !colon[1]))
         return tb_fail(err, TB_BAD_REQUEST,
                        "to: a Loyalty reads \"Kind: Target\", like \"Desire: Knowledge\"");
-    if (prime && json_is_true(json_object_get(l, "prime")))
-        return rules_enc_rule(err, "Loyalty %d is already %s's Prime", n, rules_enc_name(e, me));
     if (json_object_get(h, "altered"))
         return rules_enc_rule(err,
                               "%s already had a Loyalty altered in this Social Call: one per "
                               "call",
                               rules_enc_name(e, me));
+    if (prime && json_is_true(json_object_get(l, "prime")))
+        return rules_enc_rule(err, "Loyalty %d is already %s's Prime", n, rules_enc_name(e, me));
     json_t *ag = json_object_get(known_at(e, "gm", me, 0), "agenda");
     if (!e->is_gm && !(json_is_true(json_object_get(ag, "achieved")) && int_of(ag, "alters") == n))
         return rules_enc_rule(err,
