@@ -1,7 +1,10 @@
 /*
- * enc_tenacity.h — internal to the tenacity encounter module tenacity.spotlight (not a public
- * surface: only rules/tenacity/enc_tenacity.c and rules/tenacity/spotlight.c include it).
+ * enc_tenacity.h — internal to the tenacity encounter modules tenacity.spotlight and
+ * tenacity.social (not a public surface: only rules/tenacity/enc_tenacity.c, spotlight.c and
+ * social.c include it).
  *
+ * social.c: the social scene module tenacity.social (003:49, 003:70): the standing scales, on the
+ *           contest and the hooks below ("what tenacity.spotlight shares").
  * spotlight.c: who holds the spotlight and who goes next (003:84-92): initiative, passing, the
  *              end of a turn, responses for 10acity/spin, round resets, group initiative.
  * enc_tenacity.c: the rolls, stress and wounds, conditions, the actions and the module table.
