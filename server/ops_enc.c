@@ -561,6 +561,15 @@ static void char_find(const char *sid, json_t *pub, void *arg)
     }
 }
 
+/* The largest next_id of the running scenes (arg: a long, raised). */
+static void max_next_id(const char *sid, json_t *pub, void *arg)
+{
+    (void)sid;
+    long *next = arg;
+    if (num_of(pub, "next_id", 1) > *next)
+        *next = num_of(pub, "next_id", 1);
+}
+
 /*
  * Adds a combatant to the open scene e (scene sid): a character (chid: a PC of /chars or an NPC
  * of /gm/npcs) or a quick NPC (quick: {name, side?, sheet?}), on `side` (default: party for a PC,
@@ -639,6 +648,13 @@ static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_e
     }
     if (!side)
         side = npc ? "foes" : "party";
+    /* Combatant ids are unique across the running scenes, so what a seat learned about "e3"
+     * (cot.social's /private/<seat>/social/<cid>, cleared per id when a call ends) names one
+     * person. With one scene this is its own next_id: nothing changes. */
+    long next = 1;
+    scene_each(state, max_next_id, &next);
+    if (next > num_of(e->enc, "next_id", 1))
+        json_object_set_new(e->enc, "next_id", json_integer(next));
     if ((rc = rules_enc_add_combatant(e, name, side, seat ? seat : "gm", npc, cid, err))) {
         json_decref(quick_sheet);
         return rc;

@@ -53,7 +53,7 @@ test('cot: a Drop whose target flees opens a foot chase beside a social call; th
   await refused(gm, 'enc.add', { scene: 's7', char: vera }, 'not_found', /no scene 's7' is running \(enc \(Social Call\), s2 \(Initiative slots\)\)/);
   const V = (await ok(gm, 'enc.add', { scene: 's2', char: vera })).id;
   const H = (await ok(gm, 'enc.add', { scene: 's2', char: harlan, side: 'guards' })).id;
-  assert.equal(V, 'e1', 'each scene counts its own combatants');
+  assert.deepEqual([V, H], ['e3', 'e4'], 'combatant ids are unique across the running scenes (e1, e2: the social call)');
   await ok(gm, 'enc.act', { action: 'begin' }); // the social call: no scene = the first
   await ok(gm, 'enc.act', { scene: 's2', action: 'begin' });
   let s = await settle(gm, players);

@@ -233,7 +233,7 @@ START_TEST(a_second_scene_is_set_by_its_own_paths)
         run("enc.set", json_pack("{s:s, s:s}", "path", "/scenes/s2/name", "value", "Alley"), msg),
         TB_OK);
     ck_assert_int_eq(run("enc.set",
-                         json_pack("{s:s, s:s, s:i}", "path", "/enc/combatants/e1/stats/cover",
+                         json_pack("{s:s, s:s, s:i}", "path", "/enc/combatants/e3/stats/cover",
                                    "scene", "s2", "value", 5),
                          msg),
                      TB_OK);
@@ -243,7 +243,7 @@ START_TEST(a_second_scene_is_set_by_its_own_paths)
         json_object_get(
             json_object_get(json_object_get(json_object_get(g_state, "gm"), "scenes"), "s2"),
             "combatants"),
-        "e1");
+        "e3"); /* ids are unique across the running scenes: the heist has e1 and e2 */
     ck_assert_int_eq(
         json_integer_value(json_object_get(json_object_get(rat, "stats"), "cover")), 5);
     ck_assert_str_eq(json_string_value(enc_at("name")), "Initiative slots");
