@@ -1,27 +1,117 @@
 /*
  * ops_enc.c — encounters at the table: the ops that run every encounter module of
  * rules/encounter.h (enc.start, enc.add, enc.remove, enc.act, enc.set, enc.end). The module does
- * the rules; this file does what is the same for every module: where the encounter lives in the
+ * the rules; this file does what is the same for every module: where each scene lives in the
  * campaign state, who may call which action (checked before the module runs), combatants made
- * from characters, sheet write-back, and stamping the module's log entries into /log and /gm/log.
+ * from characters, sheet write-back, stamping the module's log entries into /log and /gm/log, and
+ * the campaign clock of the scenes that run at once (rules/clock.h, issue 13).
  *
- *   /enc      public encounter state (encounter.h); /gm/enc its GM-only half.
- *   Combatant ids are "e1", "e2", ... (/enc/next_id); a PC combatant names its character in
- *   `char`; an NPC made from /gm/npcs names it only under /gm/enc (players never learn NPC ids).
+ *   /enc      the first scene (scene id "enc"): public encounter state (encounter.h); /gm/enc
+ *             its GM-only half. Every campaign and client made before scenes existed uses only
+ *             this one, unchanged.
+ *   /scenes/<sid>, /gm/scenes/<sid>
+ *             further scenes ("s2", "s3", ...: /clock/next_scene), exactly the shape of /enc and
+ *             /gm/enc. A module sees only rules_enc, never these paths.
+ *   /clock    {elapsed_s, settled_s, next, next_scene, scenes: {<sid>: {stage, label, unit_s,
+ *             start_s, round, elapsed_s}}}: public, recomputed after every encounter op.
+ *   Combatant ids are "e1", "e2", ... (per scene: next_id); a PC combatant names its character in
+ *   `char`; an NPC made from /gm/npcs names it only under the GM half (players never learn NPC
+ *   ids). A character is in one scene at a time.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "encounter.h"
 #include "ops.h"
 #include "system.h"
 
-/* Fills e for the running encounter; TB_RULE when there is none. log/gm_log are new arrays the
- * caller releases with enc_finish. */
-static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
+/* The public and GM-only halves of scene sid ("enc" or an id under /scenes), or NULL when the
+ * scene is not running. The GM half is created when missing (the caller writes through it). */
+static json_t *scene_pub(json_t *state, const char *sid)
+{
+    if (strcmp(sid, "enc") == 0)
+        return json_object_get(state, "enc");
+    return json_object_get(json_object_get(state, "scenes"), sid);
+}
+
+static json_t *scene_hid(json_t *state, const char *sid)
+{
+    json_t *gm = ops_child(state, "gm");
+    if (strcmp(sid, "enc") == 0)
+        return ops_child(gm, "enc");
+    return ops_child(ops_child(gm, "scenes"), sid);
+}
+
+/* Calls fn for every running scene, the first scene first, then /scenes in key order. */
+typedef void (*scene_fn)(const char *sid, json_t *pub, void *arg);
+static void scene_each(json_t *state, scene_fn fn, void *arg)
+{
+    json_t *enc = json_object_get(state, "enc");
+    if (json_is_object(enc))
+        fn("enc", enc, arg);
+    const char *sid;
+    json_t *pub;
+    json_object_foreach(json_object_get(state, "scenes"), sid, pub)
+    {
+        if (json_is_object(pub))
+            fn(sid, pub, arg);
+    }
+}
+
+typedef struct scene_names {
+    char buf[240];
+    size_t len;
+    int n;
+} scene_names;
+
+static void name_one(const char *sid, json_t *pub, void *arg)
+{
+    scene_names *sn = arg;
+    const char *name = json_string_value(json_object_get(pub, "name"));
+    if (sn->len < sizeof sn->buf)
+        sn->len += (size_t)snprintf(sn->buf + sn->len, sizeof sn->buf - sn->len, "%s%s (%.40s)",
+                                    sn->n ? ", " : "", sid, name ? name : "?");
+    sn->n++;
+}
+
+/*
+ * The scene an op acts in: args.scene when given (TB_NOT_FOUND naming the running scenes when it
+ * is not one), else the first scene. When the first scene has ended while others run, an op
+ * without `scene` is refused (TB_RULE naming them): an old client never acts in a scene it
+ * cannot see. Writes the id to sid (>= 16 bytes).
+ */
+static int scene_pick(json_t *state, const json_t *args, char sid[16], tb_err *err)
+{
+    const char *want = json_string_value(json_object_get(args, "scene"));
+    scene_names sn = {.len = 0};
+    scene_each(state, name_one, &sn);
+    if (want) {
+        if (strlen(want) < 16 && json_is_object(scene_pub(state, want))) {
+            snprintf(sid, 16, "%s", want);
+            return TB_OK;
+        }
+        return tb_fail(err, TB_NOT_FOUND, "no scene '%.16s' is running (%s)", want,
+                       sn.n ? sn.buf : "none is");
+    }
+    if (json_is_object(json_object_get(state, "enc"))) {
+        snprintf(sid, 16, "enc");
+        return TB_OK;
+    }
+    if (sn.n)
+        return tb_fail(err, TB_RULE,
+                       "the first scene has ended; name the scene to act in ('scene': %s)",
+                       sn.buf);
+    return tb_fail(err, TB_RULE, "no encounter is running; the GM starts one with enc.start");
+}
+
+/* Fills e for the running scene sid; TB_RULE when it is not running. log/gm_log are new arrays
+ * the caller releases with enc_finish. */
+static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, tb_err *err)
 {
     memset(e, 0, sizeof *e);
-    json_t *enc = json_object_get(state, "enc");
+    json_t *enc = scene_pub(state, sid);
     if (!json_is_object(enc))
         return tb_fail(err, TB_RULE, "no encounter is running; the GM starts one with enc.start");
     const char *mid = json_string_value(json_object_get(enc, "module"));
@@ -29,7 +119,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
     if (!e->mod)
         return tb_fail(err, TB_INTERNAL, "the running encounter names an unknown module");
     e->enc = enc;
-    e->hidden = ops_child(ops_child(state, "gm"), "enc");
+    e->hidden = scene_hid(state, sid);
     e->priv = ops_child(state, "private");
     e->rng = ctx->dice;
     e->seat = ctx->seat;
@@ -41,9 +131,10 @@ static int enc_open(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
 
 /* enc_open, then refuses a state the module cannot use (rules_enc_check) before any module code
  * reads it: a state damaged by an older build's enc.set is refused instead of crashing. */
-static int enc_open_usable(const op_ctx *ctx, json_t *state, rules_enc *e, tb_err *err)
+static int enc_open_usable(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e,
+                           tb_err *err)
 {
-    if (enc_open(ctx, state, e, err))
+    if (enc_open(ctx, state, sid, e, err))
         return err->code;
     if (rules_enc_check(e, err)) {
         json_decref(e->log);
@@ -137,9 +228,9 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     }
 }
 
-/* Stamps the module's log entries (seq, at, seat) into /log and /gm/log; returns the public
- * entries (new reference) for the caller's result. */
-static json_t *enc_finish(const op_ctx *ctx, json_t *state, rules_enc *e, int ok)
+/* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log and
+ * /gm/log; returns the public entries (new reference) for the caller's result. */
+static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, int ok)
 {
     json_t *out = json_array();
     for (int gm = 0; gm < 2; gm++) {
@@ -153,6 +244,7 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, rules_enc *e, int ok
             json_object_set_new(v, "seq", json_integer(ctx->seq));
             json_object_set_new(v, "at", json_integer(ctx->now_ms));
             json_object_set_new(v, "seat", json_string(ctx->seat));
+            json_object_set_new(v, "scene", json_string(sid));
             if (!gm || ctx->is_gm)
                 json_array_append(out, v);
             ops_log_append(state, gm, json_incref(v), ctx->log_cap);
@@ -164,15 +256,228 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, rules_enc *e, int ok
     return out;
 }
 
+/* ---- the campaign clock (rules/clock.h) ---- */
+
+/* The most scenes a campaign runs at once (enc.start refuses more); the clock has room for all. */
+#define SCENES_MAX 16
+#define CLOCK_MAX_SCENES (SCENES_MAX + 1)
+
+typedef struct clock_pass {
+    json_t *state, *entries; /* /clock/scenes */
+    json_t *old;             /* its entries before this op */
+    long start_new;          /* where a scene new to the clock starts */
+    const char *sids[CLOCK_MAX_SCENES];
+    rules_clock_scene sc[CLOCK_MAX_SCENES];
+    int n;
+} clock_pass;
+
+static long num_of(const json_t *o, const char *key, long def)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (long)json_integer_value(v) : def;
+}
+
+/* Collects each running scene's clock entry; a scene without one (just started, or running since
+ * before the clock existed: such a campaign's /enc started at 0) gets one at `start_s`. */
+static void clock_collect(const char *sid, json_t *pub, void *arg)
+{
+    clock_pass *cp = arg;
+    if (cp->n >= CLOCK_MAX_SCENES)
+        return;
+    const rules_clock_stage *st = rules_clock_stage_of(
+        ops_campaign_system(cp->state), json_string_value(json_object_get(pub, "module")),
+        json_string_value(json_object_get(pub, "stage")));
+    json_t *ent = json_object_get(cp->old, sid);
+    long start = num_of(ent, "start_s", cp->start_new);
+    long round = num_of(pub, "round", 0);
+    if (round < 0)
+        round = 0;
+    json_object_set_new(cp->entries, sid,
+                        json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "stage", st->id, "label",
+                                  st->label, "unit_s", (json_int_t)st->unit_s, "start_s",
+                                  (json_int_t)start, "round", (json_int_t)round, "elapsed_s",
+                                  (json_int_t)(round * st->unit_s)));
+    cp->sids[cp->n] = sid;
+    cp->sc[cp->n] = (rules_clock_scene){start, st->unit_s, round};
+    cp->n++;
+}
+
+/*
+ * Brings /clock up to date with the running scenes after an encounter op: every scene's stage,
+ * round and own elapsed time, the campaign's elapsed time and the scene to play next (000:24).
+ * `ending` names a scene the op is ending (still in the state): its time settles as
+ * rules_clock_resolve says and its entry goes. A scene new to the clock starts at the campaign
+ * time before this op, or, opened from scene `from` (enc.start from), where that scene's own time
+ * is: a chase that breaks out of a heist starts when the heist is, not when a longer scene beside
+ * it will be.
+ */
+static void clock_update(json_t *state, const char *ending, const char *from)
+{
+    json_t *clock = ops_child(state, "clock");
+    clock_pass cp = {.state = state, .entries = ops_child(clock, "scenes")};
+    long settled = num_of(clock, "settled_s", 0);
+    /* the time before this op, from the entries as they were: where a new scene starts */
+    const char *k;
+    json_t *v;
+    long before = settled;
+    json_object_foreach(cp.entries, k, v)
+    {
+        long at = num_of(v, "start_s", 0) + num_of(v, "round", 0) * num_of(v, "unit_s", 0);
+        if (at > before)
+            before = at;
+    }
+    json_t *src = from ? json_object_get(cp.entries, from) : NULL;
+    cp.start_new =
+        src ? num_of(src, "start_s", 0) + num_of(src, "round", 0) * num_of(src, "unit_s", 0)
+            : before;
+    cp.old = json_deep_copy(cp.entries);
+    json_object_clear(cp.entries);
+    scene_each(state, clock_collect, &cp);
+    json_decref(cp.old);
+    int keep = cp.n;
+    for (int i = 0; ending && i < cp.n; i++) {
+        if (strcmp(cp.sids[i], ending) != 0)
+            continue;
+        long t = rules_clock_resolve(cp.sc, cp.n, i);
+        if (t > settled)
+            settled = t;
+        json_object_del(cp.entries, ending);
+        cp.sc[i] = cp.sc[cp.n - 1];
+        cp.sids[i] = cp.sids[cp.n - 1];
+        keep = cp.n - 1;
+        break;
+    }
+    int next = rules_clock_next(cp.sc, keep);
+    json_object_set_new(clock, "settled_s", json_integer(settled));
+    json_object_set_new(clock, "elapsed_s", json_integer(rules_clock_now(settled, cp.sc, keep)));
+    json_object_set_new(clock, "next", next >= 0 ? json_string(cp.sids[next]) : json_null());
+}
+
 /* ---- enc.start ---- */
+
+/* The option `target_side` of a chase opened from another scene (`from`) defaults to the side of
+ * a combatant there whose Drop choice was to flee (cot 000:117, 000:126): the chase starts with
+ * the people of that scene, the one who fled as its Target. Returns a new options object. */
+static json_t *start_options(const rules_module *m, const json_t *given, json_t *from)
+{
+    json_t *o = json_is_object(given) ? json_deep_copy(given) : json_object();
+    int has = 0;
+    for (const rules_param *p = m->options; p && p->name; p++)
+        has |= strcmp(p->name, "target_side") == 0;
+    if (!from || !has || json_object_get(o, "target_side"))
+        return o;
+    const char *cid;
+    json_t *c;
+    json_object_foreach(json_object_get(from, "combatants"), cid, c)
+    {
+        const char *side = json_string_value(json_object_get(c, "side"));
+        if (side && rules_enc_streq(json_string_value(json_object_get(c, "drop_choice")), "flee")) {
+            json_object_set_new(o, "target_side", json_string(side));
+            break;
+        }
+    }
+    return o;
+}
+
+/* Where a new scene goes: the first scene's place when it is free, else the next /scenes id. */
+static void scene_new_id(json_t *state, char sid[16])
+{
+    if (!json_is_object(json_object_get(state, "enc"))) {
+        snprintf(sid, 16, "enc");
+        return;
+    }
+    json_t *clock = ops_child(state, "clock");
+    long n = num_of(clock, "next_scene", 2);
+    while (json_object_get(json_object_get(state, "scenes"), (snprintf(sid, 16, "s%ld", n), sid)))
+        n++;
+    json_object_set_new(clock, "next_scene", json_integer(n + 1));
+}
+
+static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e,
+                      const char *chid, const json_t *quick, const char *side, char cid[24],
+                      tb_err *err);
+static void scene_drop(rules_enc *e, const char *cid);
+
+/* Moves every combatant of scene `from` who is not out into e's scene (scene `sid`): same
+ * characters, same sides, sheets as the fight left them. Logged in both scenes. */
+static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, const char *sid,
+                          rules_enc *dst, tb_err *err)
+{
+    json_t *who = json_array(); /* [{char?, npc?, side}] gathered before anyone moves */
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(src, i)); i++) {
+        if (rules_enc_is_out(src, cid))
+            continue;
+        json_t *c = rules_enc_combatant(src, cid);
+        json_t *h = json_object_get(json_object_get(src->hidden, "combatants"), cid);
+        json_t *one = json_pack("{s:s, s:s}", "from", cid, "side", rules_enc_side(src, cid));
+        const char *ch = json_string_value(json_object_get(c, "char"));
+        if (!ch)
+            ch = json_string_value(json_object_get(h, "char"));
+        if (ch) {
+            json_object_set_new(one, "char", json_string(ch));
+        } else {
+            json_t *q = json_pack("{s:s}", "name", rules_enc_name(src, cid));
+            if (json_is_object(json_object_get(h, "sheet")))
+                json_object_set(q, "sheet", json_object_get(h, "sheet"));
+            json_object_set_new(one, "npc", q);
+        }
+        json_array_append_new(who, one);
+    }
+    int rc = TB_OK;
+    if (json_array_size(who) == 0)
+        rc = tb_fail(err, TB_RULE, "nobody in the scene '%s' is still in it to take along",
+                     json_string_value(json_object_get(src->enc, "name")));
+    size_t i;
+    json_t *one;
+    json_array_foreach(who, i, one)
+    {
+        const char *from = json_string_value(json_object_get(one, "from"));
+        rules_enc_log(src, "leave", NULL, NULL, "%s leaves for %s", rules_enc_name(src, from),
+                      json_string_value(json_object_get(dst->enc, "name")));
+        scene_drop(src, from);
+    }
+    json_array_foreach(who, i, one)
+    {
+        char nc[24];
+        if (rc == TB_OK)
+            rc = scene_join(ctx, state, sid, dst, json_string_value(json_object_get(one, "char")),
+                            json_object_get(one, "npc"),
+                            json_string_value(json_object_get(one, "side")), nc, err);
+    }
+    json_decref(who);
+    return rc;
+}
 
 static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                         tb_err *err)
 {
     const char *mid = json_string_value(json_object_get(args, "module"));
+    const char *want = json_string_value(json_object_get(args, "scene"));
+    const char *from_sid = json_string_value(json_object_get(args, "from"));
     const char *sys = ops_campaign_system(state);
-    if (json_is_object(json_object_get(state, "enc")))
-        return tb_fail(err, TB_RULE, "an encounter is already running; end it first (enc.end)");
+    if (want && strcmp(want, "new") != 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.start: 'scene' is \"new\" (a scene beside the "
+                                            "running ones) or absent");
+    if (!want && json_is_object(json_object_get(state, "enc")))
+        return tb_fail(err, TB_RULE, "an encounter is already running; end it first (enc.end) "
+                                     "or open another scene beside it (scene: \"new\")");
+    scene_names running = {.len = 0};
+    scene_each(state, name_one, &running);
+    if (running.n >= SCENES_MAX)
+        return tb_fail(err, TB_RULE, "%d scenes are running, the most a campaign holds at once; "
+                                     "end one first (enc.end)",
+                       running.n);
+    json_t *from = NULL;
+    char from_id[16] = "";
+    if (from_sid) {
+        json_t *pick = json_pack("{s:s}", "scene", from_sid);
+        int rc = scene_pick(state, pick, from_id, err);
+        json_decref(pick);
+        if (rc)
+            return rc;
+        from = scene_pub(state, from_id);
+    }
     const rules_module *m = rules_module_find(mid);
     if (!m || strcmp(m->system, sys) != 0) {
         char names[200] = "";
@@ -188,39 +493,94 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     rules_args opts;
     char what[80];
     snprintf(what, sizeof what, "enc.start %s", m->id);
-    if (rules_args_parse(what, m->options, json_object_get(args, "options"), &opts, err))
+    /* opts borrows its strings from `given`: released on every way out below */
+    json_t *given = start_options(m, json_object_get(args, "options"), from);
+    rules_enc src;
+    if (rules_args_parse(what, m->options, given, &opts, err) ||
+        (from && enc_open_usable(ctx, state, from_id, &src, err))) {
+        json_decref(given);
         return err->code;
+    }
+    char sid[16];
+    scene_new_id(state, sid);
     json_t *enc = json_pack("{s:s, s:s, s:i, s:i, s:[], s:{}, s:i, s:o}", "module", m->id, "name",
                             m->name, "round", 0, "turn", -1, "order", "combatants", "next_id", 1,
                             "options", rules_args_json(&opts));
-    json_object_set_new(state, "enc", enc);
-    json_object_set_new(ops_child(state, "gm"), "enc", json_pack("{s:{}}", "combatants"));
+    if (strcmp(sid, "enc") == 0) {
+        json_object_set_new(state, "enc", enc);
+        json_object_set_new(ops_child(state, "gm"), "enc", json_pack("{s:{}}", "combatants"));
+    } else {
+        json_object_set_new(ops_child(state, "scenes"), sid, enc);
+        json_object_set_new(ops_child(ops_child(state, "gm"), "scenes"), sid,
+                            json_pack("{s:{}}", "combatants"));
+    }
     rules_enc e;
-    if (enc_open(ctx, state, &e, err))
+    if (enc_open(ctx, state, sid, &e, err)) {
+        if (from)
+            json_decref(enc_finish(ctx, state, from_id, &src, 0));
+        json_decref(given);
         return err->code;
+    }
     int rc = m->start ? m->start(&e, &opts, err) : TB_OK;
     if (rc == TB_OK)
         rules_enc_log(&e, "start", NULL, NULL, "The GM starts an encounter: %s", m->name);
-    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+    if (rc == TB_OK && from)
+        rc = scene_move_all(ctx, state, &src, sid, &e, err);
+    json_t *moved = from ? enc_finish(ctx, state, from_id, &src, rc == TB_OK) : json_array();
+    json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
+    json_decref(given);
     if (rc) {
+        json_decref(moved);
         json_decref(entries);
         return rc;
     }
-    *result = json_pack("{s:s, s:o}", "module", m->id, "log", entries);
+    json_array_extend(moved, entries);
+    json_decref(entries);
+    clock_update(state, NULL, from ? from_id : NULL);
+    *result = json_pack("{s:s, s:s, s:o}", "module", m->id, "scene", sid, "log", moved);
     return TB_OK;
 }
 
 /* ---- enc.add / enc.remove ---- */
 
-static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+typedef struct char_where {
+    const char *chid;
+    char found[120];
+} char_where;
+
+static void char_find(const char *sid, json_t *pub, void *arg)
+{
+    char_where *w = arg;
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(pub, "combatants"), k, v)
+    {
+        if (!w->found[0] && rules_enc_streq(json_string_value(json_object_get(v, "char")), w->chid))
+            snprintf(w->found, sizeof w->found, "%s (%.40s, %s)", sid,
+                     json_string_value(json_object_get(pub, "name")), k);
+    }
+}
+
+/* The largest next_id of the running scenes (arg: a long, raised). */
+static void max_next_id(const char *sid, json_t *pub, void *arg)
+{
+    (void)sid;
+    long *next = arg;
+    if (num_of(pub, "next_id", 1) > *next)
+        *next = num_of(pub, "next_id", 1);
+}
+
+/*
+ * Adds a combatant to the open scene e (scene sid): a character (chid: a PC of /chars or an NPC
+ * of /gm/npcs) or a quick NPC (quick: {name, side?, sheet?}), on `side` (default: party for a PC,
+ * foes for an NPC), then runs the module's join hook. A PC already in a scene is refused naming
+ * that scene (a character is in one scene at a time). The new id is written to cid. Log entries
+ * go to e; the caller finishes e.
+ */
+static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e,
+                      const char *chid, const json_t *quick, const char *side, char cid[24],
                       tb_err *err)
 {
-    rules_enc e;
-    if (enc_open_usable(ctx, state, &e, err))
-        return err->code;
-    const char *chid = json_string_value(json_object_get(args, "char"));
-    const json_t *quick = json_object_get(args, "npc");
-    const char *side = json_string_value(json_object_get(args, "side"));
     const char *sys = ops_campaign_system(state);
     int rc = TB_OK;
     json_t *sheet = NULL; /* borrowed */
@@ -237,15 +597,21 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
             seat = json_string_value(json_object_get(c, "seat"));
             const char *k;
             json_t *v;
-            json_object_foreach(json_object_get(e.enc, "combatants"), k, v)
+            json_object_foreach(json_object_get(e->enc, "combatants"), k, v)
             {
-                const char *ch = json_string_value(json_object_get(v, "char"));
-                if (ch && strcmp(ch, chid) == 0) {
+                if (rc == TB_OK &&
+                    rules_enc_streq(json_string_value(json_object_get(v, "char")), chid))
                     rc = tb_fail(err, TB_RULE, "%s is already in the encounter (%s)",
                                  json_string_value(json_object_get(c, "name")), k);
-                    break;
-                }
             }
+            char_where w = {.chid = chid};
+            if (rc == TB_OK)
+                scene_each(state, char_find, &w);
+            if (w.found[0])
+                rc = tb_fail(err, TB_RULE,
+                             "%s is already in another scene, %s: a character is in one scene "
+                             "at a time",
+                             json_string_value(json_object_get(c, "name")), w.found);
         } else {
             c = json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), chid);
         }
@@ -278,68 +644,98 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.add: 'side' must be 1 to 32 characters");
     if (rc) {
         json_decref(quick_sheet);
-        json_decref(enc_finish(ctx, state, &e, 0));
         return rc;
     }
     if (!side)
         side = npc ? "foes" : "party";
-    char cid[24];
-    if ((rc = rules_enc_add_combatant(&e, name, side, seat ? seat : "gm", npc, cid, err))) {
+    /* Combatant ids are unique across the running scenes, so what a seat learned about "e3"
+     * (cot.social's /private/<seat>/social/<cid>, cleared per id when a call ends) names one
+     * person. With one scene this is its own next_id: nothing changes. */
+    long next = 1;
+    scene_each(state, max_next_id, &next);
+    if (next > num_of(e->enc, "next_id", 1))
+        json_object_set_new(e->enc, "next_id", json_integer(next));
+    if ((rc = rules_enc_add_combatant(e, name, side, seat ? seat : "gm", npc, cid, err))) {
         json_decref(quick_sheet);
-        json_decref(enc_finish(ctx, state, &e, 0));
         return rc;
     }
-    json_t *comb = rules_enc_combatant(&e, cid);
+    json_t *comb = rules_enc_combatant(e, cid);
     if (!npc)
         json_object_set_new(comb, "char", json_string(chid));
-    json_t *hid = rules_enc_hidden_of(&e, cid);
+    json_t *hid = rules_enc_hidden_of(e, cid);
     if (npc && chid)
         json_object_set_new(hid, "char", json_string(chid));
     if (quick_sheet)
         json_object_set_new(hid, "sheet", quick_sheet); /* steals */
-    json_t *stats = rules_enc_stats(&e, cid);
-    for (const char *const *k = e.mod->sheet_stats; k && *k && sheet; k++) {
+    json_t *stats = rules_enc_stats(e, cid);
+    for (const char *const *k = e->mod->sheet_stats; k && *k && sheet; k++) {
         json_t *v = json_object_get(sheet, *k);
         if (v)
             json_object_set_new(stats, *k, json_deep_copy(v));
     }
-    e.actor = cid;
-    rc = e.mod->join ? e.mod->join(&e, cid, sheet, err) : TB_OK;
+    const char *actor = e->actor;
+    e->actor = cid;
+    rc = e->mod->join ? e->mod->join(e, cid, sheet, err) : TB_OK;
+    e->actor = actor;
     if (rc == TB_OK)
-        rules_enc_log(&e, "join", NULL, NULL, "%s joins the encounter (%s)", name, side);
-    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+        rules_enc_log(e, "join", NULL, NULL, "%s joins the encounter (%s)", name, side);
+    (void)ctx;
+    return rc;
+}
+
+static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                      tb_err *err)
+{
+    char sid[16], cid[24];
+    rules_enc e;
+    if (scene_pick(state, args, sid, err) || enc_open_usable(ctx, state, sid, &e, err))
+        return err->code;
+    int rc = scene_join(ctx, state, sid, &e, json_string_value(json_object_get(args, "char")),
+                        json_object_get(args, "npc"),
+                        json_string_value(json_object_get(args, "side")), cid, err);
+    json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
         return rc;
     }
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
+}
+
+/* Takes combatant cid out of e's scene: out of the order (the turn pointer stays on the same
+ * entry), its public and GM-only objects removed. The caller logs why. */
+static void scene_drop(rules_enc *e, const char *cid)
+{
+    int idx = rules_enc_order_index(e, cid);
+    if (idx >= 0) {
+        json_t *order = json_object_get(e->enc, "order");
+        int turn = (int)json_integer_value(json_object_get(e->enc, "turn"));
+        json_array_remove(order, (size_t)idx);
+        if (idx < turn || (idx == turn && turn >= (int)json_array_size(order)))
+            turn--;
+        json_object_set_new(e->enc, "turn", json_integer(turn));
+    }
+    json_object_del(json_object_get(e->hidden, "combatants"), cid);
+    json_object_del(json_object_get(e->enc, "combatants"), cid);
 }
 
 static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                          tb_err *err)
 {
+    char sid[16];
     rules_enc e;
-    if (enc_open(ctx, state, &e, err))
+    if (scene_pick(state, args, sid, err) || enc_open(ctx, state, sid, &e, err))
         return err->code;
     const char *cid = json_string_value(json_object_get(args, "id"));
     if (!rules_enc_combatant(&e, cid)) {
-        json_decref(enc_finish(ctx, state, &e, 0));
+        json_decref(enc_finish(ctx, state, sid, &e, 0));
         return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in the encounter", cid);
     }
     rules_enc_log(&e, "leave", NULL, NULL, "%s leaves the encounter", rules_enc_name(&e, cid));
-    int idx = rules_enc_order_index(&e, cid);
-    if (idx >= 0) {
-        json_t *order = json_object_get(e.enc, "order");
-        int turn = (int)json_integer_value(json_object_get(e.enc, "turn"));
-        json_array_remove(order, (size_t)idx);
-        if (idx < turn || (idx == turn && turn >= (int)json_array_size(order)))
-            turn--;
-        json_object_set_new(e.enc, "turn", json_integer(turn));
-    }
-    json_object_del(json_object_get(e.enc, "combatants"), cid);
-    json_object_del(json_object_get(e.hidden, "combatants"), cid);
-    json_t *entries = enc_finish(ctx, state, &e, 1);
+    scene_drop(&e, cid);
+    json_t *entries = enc_finish(ctx, state, sid, &e, 1);
+    clock_update(state, NULL, NULL);
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
 }
@@ -393,8 +789,9 @@ static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor,
 static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
+    char sid[16];
     rules_enc e;
-    if (enc_open_usable(ctx, state, &e, err))
+    if (scene_pick(state, args, sid, err) || enc_open_usable(ctx, state, sid, &e, err))
         return err->code;
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
@@ -425,18 +822,47 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
             json_decref(before);
         }
     }
-    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+    json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
         return rc;
     }
-    *result = json_pack("{s:s, s:o}", "action", name, "log", entries);
+    clock_update(state, NULL, NULL);
+    *result = json_pack("{s:s, s:s, s:o}", "action", name, "scene", sid, "log", entries);
     if (e.actor)
         json_object_set_new(*result, "actor", json_string(e.actor));
     return TB_OK;
 }
 
 /* ---- enc.set / enc.end ---- */
+
+/*
+ * enc.set names a field by its path. A module declares its fields as paths of the first scene
+ * (/enc/..., /gm/enc/...), so a field of scene s2 is named either that way with 'scene': "s2",
+ * or by its real path /scenes/s2/... (/gm/scenes/s2/...), which also picks the scene. Writes the
+ * first-scene form to canon (>= 220 bytes) and, for a real path, sets args.scene (args is the
+ * caller's copy); TB_BAD_REQUEST when a real path and 'scene' disagree.
+ */
+static int scene_path(const char *path, json_t *args, char canon[220], tb_err *err)
+{
+    int gm = strncmp(path, "/gm/scenes/", 11) == 0;
+    if (!gm && strncmp(path, "/scenes/", 8) != 0) {
+        snprintf(canon, 220, "%s", path);
+        return TB_OK;
+    }
+    const char *id = path + (gm ? 11 : 8), *rest = strchr(id, '/');
+    char sid[16];
+    if (!rest || rest == id || rest - id >= 16)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.set: '%.60s' names no field of a scene", path);
+    snprintf(sid, sizeof sid, "%.*s", (int)(rest - id), id);
+    const char *given = json_string_value(json_object_get(args, "scene"));
+    if (given && strcmp(given, sid) != 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.set: the path names scene %s, 'scene' says %.16s",
+                       sid, given);
+    json_object_set_new(args, "scene", json_string(sid));
+    snprintf(canon, 220, "%s%.200s", gm ? "/gm/enc" : "/enc", rest);
+    return TB_OK;
+}
 
 /* Where the GM's value for field f lands: a stat where the combatant's stats live (for an NPC
  * that is /gm/enc even when the GM named the public path), anything else at path (missing objects
@@ -463,10 +889,26 @@ static int set_field(json_t *state, rules_enc *e, const rules_enc_field *f, cons
 static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
-    rules_enc e;
-    if (enc_open(ctx, state, &e, err))
-        return err->code;
+    char sid[16], canon[220], real[240];
     const char *path = json_string_value(json_object_get(args, "path"));
+    json_t *pick = json_deep_copy(args);
+    int prc = scene_path(path, pick, canon, err);
+    if (prc == TB_OK)
+        prc = scene_pick(state, pick, sid, err);
+    json_decref(pick);
+    if (prc)
+        return prc;
+    rules_enc e;
+    if (enc_open(ctx, state, sid, &e, err))
+        return err->code;
+    /* the module's fields are written as for the first scene (/enc/..., /gm/enc/...) */
+    if (strcmp(sid, "enc") == 0)
+        snprintf(real, sizeof real, "%s", canon);
+    else if (strncmp(canon, "/gm/enc", 7) == 0)
+        snprintf(real, sizeof real, "/gm/scenes/%s%s", sid, canon + 7);
+    else
+        snprintf(real, sizeof real, "/scenes/%s%s", sid, canon + 4);
+    path = canon;
     const json_t *value = json_object_get(args, "value");
     const rules_enc_field *f = NULL;
     char cid[24] = "";
@@ -475,7 +917,7 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: the module of a running encounter cannot "
                                           "change");
     else if ((rc = rules_enc_editable(&e, path, value, &f, cid, err)) == TB_OK &&
-             (rc = set_field(state, &e, f, cid, path, value, &gm, err)) == TB_OK)
+             (rc = set_field(state, &e, f, cid, real, value, &gm, err)) == TB_OK)
         rc = rules_enc_check(&e, err);
     if (rc == TB_OK) {
         char what[100];
@@ -488,20 +930,22 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         else
             rules_enc_log(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
     }
-    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+    json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
         return rc;
     }
-    *result = json_pack("{s:s, s:o}", "path", path, "log", entries);
+    clock_update(state, NULL, NULL);
+    *result = json_pack("{s:s, s:s, s:o}", "path", real, "scene", sid, "log", entries);
     return TB_OK;
 }
 
 static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
+    char sid[16];
     rules_enc e;
-    if (enc_open(ctx, state, &e, err))
+    if (scene_pick(state, args, sid, err) || enc_open(ctx, state, sid, &e, err))
         return err->code;
     int rounds = rules_enc_round(&e);
     int rc = TB_OK;
@@ -517,51 +961,75 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
     if (rc == TB_OK)
         rules_enc_log(&e, "end", NULL, NULL, "The encounter ends after %d round%s", rounds,
                       rounds == 1 ? "" : "s");
-    json_t *entries = enc_finish(ctx, state, &e, rc == TB_OK);
+    json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
         return rc;
     }
-    json_object_del(state, "enc");
-    json_object_del(json_object_get(state, "gm"), "enc");
-    *result = json_pack("{s:i, s:o}", "rounds", rounds, "log", entries);
+    clock_update(state, sid, NULL);
+    if (strcmp(sid, "enc") == 0) {
+        json_object_del(state, "enc");
+        json_object_del(json_object_get(state, "gm"), "enc");
+    } else {
+        json_t *gm_scenes = json_object_get(json_object_get(state, "gm"), "scenes");
+        json_object_del(json_object_get(state, "scenes"), sid);
+        json_object_del(gm_scenes, sid);
+        if (json_object_size(json_object_get(state, "scenes")) == 0)
+            json_object_del(state, "scenes");
+        if (json_object_size(gm_scenes) == 0)
+            json_object_del(json_object_get(state, "gm"), "scenes");
+    }
+    *result = json_pack("{s:i, s:s, s:o}", "rounds", rounds, "scene", sid, "log", entries);
     return TB_OK;
 }
 
+/* `scene`: which scene an op acts in (default: the first, /enc); enc.start takes "new". */
+#define ARG_SCENE {"scene", ARG_STRING, 0, 1, 16}
+
 static const op_arg ARGS_START[] = {
     {"module", ARG_STRING, 1, 1, 40},
+    ARG_SCENE,
+    {"from", ARG_STRING, 0, 1, 16},
     {"options", ARG_OBJECT, 0, 0, 0},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_ADD[] = {
+    ARG_SCENE,
     {"char", ARG_STRING, 0, 1, 32},
     {"npc", ARG_OBJECT, 0, 0, 0},
     {"side", ARG_STRING, 0, 1, 32},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_REMOVE[] = {
+    ARG_SCENE,
     {"id", ARG_STRING, 1, 1, 32},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_ACT[] = {
+    ARG_SCENE,
     {"action", ARG_STRING, 1, 1, 40},
     {"actor", ARG_STRING, 0, 1, 32},
     {"params", ARG_OBJECT, 0, 0, 0},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_SET[] = {
+    ARG_SCENE,
     {"path", ARG_STRING, 1, 5, 200},
     {"value", ARG_ANY, 1, 0, 0},
     {NULL, 0, 0, 0, 0},
 };
-static const op_arg ARGS_NONE[] = {
+static const op_arg ARGS_END[] = {
+    ARG_SCENE,
     {NULL, 0, 0, 0, 0},
 };
 
-/* Every encounter op may change the encounter, the characters its combatants were made from
- * (write_back), what one seat learned (/private/<seat>/social: cot.social) and the logs. */
-static const op_write W_ENC[] = {{"/enc", 0},     {"/gm/enc", 0}, {"/chars", 0}, {"/gm/npcs", 0},
-                                 {"/private", 0}, OP_WRITES_LOGS, {NULL, 0}};
+/* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
+ * characters its combatants were made from (write_back), what one seat learned
+ * (/private/<seat>/social: cot.social), the campaign clock and the logs. */
+static const op_write W_ENC[] = {{"/enc", 0},      {"/gm/enc", 0},  {"/scenes", 0},
+                                 {"/gm/scenes", 0}, {"/clock", 0},   {"/chars", 0},
+                                 {"/gm/npcs", 0},   {"/private", 0}, OP_WRITES_LOGS,
+                                 {NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},
@@ -569,6 +1037,6 @@ const op_def OPS_ENC[] = {
     {"enc.remove", op_enc_remove, WHO_GM, 0, ARGS_REMOVE, W_ENC},
     {"enc.act", op_enc_act, WHO_ANY, 0, ARGS_ACT, W_ENC},
     {"enc.set", op_enc_set, WHO_GM, 0, ARGS_SET, W_ENC},
-    {"enc.end", op_enc_end, WHO_GM, 0, ARGS_NONE, W_ENC},
+    {"enc.end", op_enc_end, WHO_GM, 0, ARGS_END, W_ENC},
     {NULL, NULL, 0, 0, NULL, NULL},
 };

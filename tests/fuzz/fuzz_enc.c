@@ -830,6 +830,32 @@ static void old_build_write(fz *z)
         json_object_set_new(z->state, "enc", json_pack("{s:s}", "module", z->mod->id));
 }
 
+/* Scenes beside the first (issue 13): a scene of the same module opened beside /enc, sometimes
+ * with everyone of /enc moved into it (`from`), or one of them ended. */
+static void do_scene(fz *z)
+{
+    json_t *scenes = json_object_get(z->state, "scenes");
+    if (json_object_size(scenes) && chance(50)) {
+        size_t want = (size_t)pick((int)json_object_size(scenes)), i = 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(scenes, k, v)
+        {
+            if (i++ == want) {
+                run(z, "enc.end", json_pack("{s:s}", "scene", k), "gm", 1);
+                break;
+            }
+        }
+        return;
+    }
+    json_t *args = json_pack("{s:s, s:s}", "module", z->mod->id, "scene", "new");
+    if (chance(30))
+        json_object_set_new(args, "from", json_string(chance(90) ? "enc" : dict_word(z)));
+    if (z->mod->options && chance(80))
+        json_object_set_new(args, "options", params_for(z, z->mod->options));
+    run(z, "enc.start", args, "gm", 1);
+}
+
 /* One run: a fresh campaign, an encounter started and filled, then steps random calls. */
 static void play(fz *z, int steps)
 {
@@ -856,6 +882,8 @@ static void play(fz *z, int steps)
             run(z, "enc.remove", json_pack("{s:s}", "id", some_cid(z)), "gm", 1);
         else if (r < 87)
             run(z, "enc.end", json_object(), "gm", 1);
+        else if (r < 89)
+            do_scene(z);
         else
             do_any_op(z);
     }

@@ -215,6 +215,113 @@ START_TEST(an_npc_number_lands_under_gm)
 }
 END_TEST
 
+/* Scenes (issue 13): a second scene's field is set by its real path or the first scene's path
+ * with `scene`, and lands under /scenes/s2 (its NPC's numbers under /gm/scenes/s2); a real path
+ * that disagrees with `scene` is refused and nothing changes. */
+START_TEST(a_second_scene_is_set_by_its_own_paths)
+{
+    char msg[256];
+    ck_assert_int_eq(run("enc.start",
+                         json_pack("{s:s, s:s, s:{s:s}}", "module", "cot.initiative", "scene",
+                                   "new", "options", "stage", "violence"),
+                         msg),
+                     TB_OK);
+    ck_assert_int_eq(run("enc.add",
+                         json_pack("{s:s, s:{s:s}}", "scene", "s2", "npc", "name", "Rat"), msg),
+                     TB_OK);
+    ck_assert_int_eq(
+        run("enc.set", json_pack("{s:s, s:s}", "path", "/scenes/s2/name", "value", "Alley"), msg),
+        TB_OK);
+    ck_assert_int_eq(run("enc.set",
+                         json_pack("{s:s, s:s, s:i}", "path", "/enc/combatants/e3/stats/cover",
+                                   "scene", "s2", "value", 5),
+                         msg),
+                     TB_OK);
+    json_t *s2 = json_object_get(json_object_get(g_state, "scenes"), "s2");
+    ck_assert_str_eq(json_string_value(json_object_get(s2, "name")), "Alley");
+    json_t *rat = json_object_get(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(g_state, "gm"), "scenes"), "s2"),
+            "combatants"),
+        "e3"); /* ids are unique across the running scenes: the heist has e1 and e2 */
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(rat, "stats"), "cover")), 5);
+    ck_assert_str_eq(json_string_value(enc_at("name")), "Initiative slots");
+    ck_assert_int_eq(run("enc.set",
+                         json_pack("{s:s, s:s, s:s}", "path", "/scenes/s2/name", "scene", "enc",
+                                   "value", "X"),
+                         msg),
+                     TB_BAD_REQUEST);
+    ck_assert_msg(strstr(msg, "names scene s2"), "%s", msg);
+    ck_assert_str_eq(json_string_value(json_object_get(s2, "name")), "Alley");
+}
+END_TEST
+
+/* The clock after the ops: the heist (5 minutes) and the fight (1 minute) on one clock; ending
+ * the fight after 2 rounds beside the heist counts as one Heist round (000:24); a scene opened
+ * from a scene with nobody left in it is refused. */
+START_TEST(the_clock_follows_the_scenes)
+{
+    char msg[256];
+    ck_assert_int_eq(run("enc.act", json_pack("{s:s}", "action", "begin"), msg), TB_OK);
+    ck_assert_int_eq(run("enc.start",
+                         json_pack("{s:s, s:s, s:{s:s}}", "module", "cot.initiative", "scene",
+                                   "new", "options", "stage", "violence"),
+                         msg),
+                     TB_OK);
+    json_t *clock = json_object_get(g_state, "clock");
+    json_t *fight = json_object_get(json_object_get(clock, "scenes"), "s2");
+    ck_assert_int_eq(json_integer_value(json_object_get(fight, "unit_s")), 60);
+    ck_assert_int_eq(json_integer_value(json_object_get(fight, "start_s")), 300);
+    ck_assert_int_eq(json_integer_value(json_object_get(clock, "elapsed_s")), 300);
+    ck_assert_str_eq(json_string_value(json_object_get(clock, "next")), "s2");
+    ck_assert_int_eq(run("enc.set",
+                         json_pack("{s:s, s:s, s:i}", "path", "/enc/round", "scene", "s2",
+                                   "value", 2),
+                         msg),
+                     TB_OK);
+    clock = json_object_get(g_state, "clock");
+    ck_assert_int_eq(json_integer_value(json_object_get(clock, "elapsed_s")), 420);
+    ck_assert_int_eq(run("enc.start",
+                         json_pack("{s:s, s:s, s:s}", "module", "cot.chase", "scene", "new",
+                                   "from", "s2"),
+                         msg),
+                     TB_BAD_REQUEST); /* a chase needs its Target side: options are checked first */
+    ck_assert_int_eq(run("enc.start",
+                         json_pack("{s:s, s:s, s:s, s:{s:s}}", "module", "cot.chase", "scene",
+                                   "new", "from", "s2", "options", "target_side", "party"),
+                         msg),
+                     TB_RULE);
+    ck_assert_msg(strstr(msg, "nobody in the scene"), "%s", msg);
+    ck_assert_int_eq(run("enc.end", json_pack("{s:s}", "scene", "s2"), msg), TB_OK);
+    clock = json_object_get(g_state, "clock");
+    /* 7 minutes beside a heist that started at 0: its next boundary, 10 minutes */
+    ck_assert_int_eq(json_integer_value(json_object_get(clock, "settled_s")), 600);
+    ck_assert_int_eq(json_integer_value(json_object_get(clock, "elapsed_s")), 600);
+    ck_assert_ptr_null(json_object_get(g_state, "scenes"));
+    ck_assert_ptr_null(json_object_get(json_object_get(g_state, "gm"), "scenes"));
+}
+END_TEST
+
+/* At most 16 scenes run at once; the refusal changes nothing. */
+START_TEST(sixteen_scenes_at_most)
+{
+    char msg[256];
+    for (int i = 0; i < 15; i++) /* the fixture's heist is the first */
+        ck_assert_int_eq(run("enc.start",
+                             json_pack("{s:s, s:s}", "module", "cot.social", "scene", "new"), msg),
+                         TB_OK);
+    ck_assert_int_eq(json_object_size(json_object_get(g_state, "scenes")), 15);
+    ck_assert_int_eq(
+        run("enc.start", json_pack("{s:s, s:s}", "module", "cot.social", "scene", "new"), msg),
+        TB_RULE);
+    ck_assert_msg(strstr(msg, "16 scenes are running"), "%s", msg);
+    ck_assert_int_eq(json_object_size(json_object_get(g_state, "scenes")), 15);
+    ck_assert_int_eq(json_object_size(json_object_get(json_object_get(g_state, "clock"), "scenes")),
+                     16);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_enc");
@@ -225,6 +332,9 @@ int main(void)
     tcase_add_test(tc, a_damaged_state_from_an_older_build_is_refused_not_crashed);
     tcase_add_test(tc, declared_fields_are_typed_and_ranged);
     tcase_add_test(tc, an_npc_number_lands_under_gm);
+    tcase_add_test(tc, a_second_scene_is_set_by_its_own_paths);
+    tcase_add_test(tc, the_clock_follows_the_scenes);
+    tcase_add_test(tc, sixteen_scenes_at_most);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

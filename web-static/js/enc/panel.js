@@ -287,25 +287,102 @@ export class EncounterPanel {
     this.busy = false;
     this.sig = null;
     this.ctx = null;
+    this.scene = null; // the scene the viewer picked (null: their own, else the first)
+    this.startNew = false; // the GM's "Start another scene" form is open
   }
 
   // ctx as in the contract, without `module`/`act` (added here). Re-renders only when something
-  // shown changed.
+  // shown changed. With several scenes running (/enc and /scenes/<sid>, PROTOCOL.md "Scenes and
+  // the clock") the panel shows one scene in full — the one picked, by default the viewer's own —
+  // and the others folded; the scene shown is handed to the hooks as if it were the only one
+  // (ctx.state.enc and ctx.state.gm.enc are that scene's halves), and every enc.* command the
+  // panel sends names it.
   render(ctx) {
-    const state = ctx.state || {};
-    const enc = state.enc && typeof state.enc === 'object' ? state.enc : null;
-    const sig = [enc, state.gm?.enc, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy];
+    const full = ctx.state || {};
+    const scenes = scenesOf(full);
+    const sid = this.pickScene(scenes, ctx);
+    const shown = scenes.find((x) => x.sid === sid) || null;
+    const state = shown && shown.sid !== 'enc' ? sceneView(full, shown) : full;
+    const enc = shown ? shown.pub : null;
+    const hid = shown && shown.sid !== 'enc' ? shown.hid : state.gm?.enc;
+    const sig = [enc, hid, full.scenes, full.gm?.scenes, full.clock, sid, this.startNew, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy];
     if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
+    this.given = ctx; // what app.js passed: rerender() starts from it, never from a scene's view
     this.ctx = {
       ...ctx,
+      state,
       module: enc ? moduleEntry(ctx.describe, enc.module) : null,
       act: (action, { actor, params } = {}) => this.act(action, actor, params),
+      send: (op, args) => ctx.send(op, scoped(op, args, scenes, sid)),
+      full,
+      scenes,
+      scene: sid,
     };
     const keep = this.capture();
-    this.root.replaceChildren(...this.build(enc, this.ctx).filter((x) => x !== null && x !== undefined));
+    const parts = [...this.build(enc, this.ctx), ...this.otherScenes(this.ctx)];
+    this.root.replaceChildren(...parts.filter((x) => x !== null && x !== undefined));
     this.restore(keep);
     this.yourTurn(enc, this.ctx);
+  }
+
+  // The scene shown in full: the one the viewer picked while it runs; else, for a player, the
+  // first scene one of their characters is in; else the first scene.
+  pickScene(scenes, ctx) {
+    if (this.scene && scenes.some((x) => x.sid === this.scene)) return this.scene;
+    const mine = scenes.find((x) => combatantsOf(x.pub).some((c) => isMine(c, ctx)));
+    return (mine || scenes[0])?.sid ?? null;
+  }
+
+  // The campaign's time and the scenes not shown, folded: name, stage, round and time of each,
+  // who is in it, and a button to show it (for the GM: to act in it). The GM may start another.
+  otherScenes(ctx) {
+    const out = [];
+    const clock = ctx.full.clock;
+    const others = ctx.scenes.filter((x) => x.sid !== ctx.scene);
+    if (clock && Number.isFinite(clock.elapsed_s) && (ctx.scenes.length || clock.elapsed_s > 0)) {
+      out.push(h('p', { class: 'enc-clock muted small', dataset: { key: 'campaign-clock' } }, `The job is ${timeWords(clock.elapsed_s)} in.`));
+    }
+    if (others.length) {
+      out.push(h('h3', { class: 'enc-scenes-title' }, others.length === 1 ? 'Another scene' : `${others.length} other scenes`));
+      const list = others.map((x) => {
+        const people = combatantsOf(x.pub).map((c) => c.name ?? c.id);
+        const next = clock?.next === x.sid && ctx.isGm ? ' · plays next' : '';
+        return h(
+          'details',
+          { class: 'enc-scene folded', dataset: { scene: x.sid } },
+          h('summary', {}, `${foldedTitle(x.pub.name ?? 'Scene', sceneClockWords(clock, x.sid))}${next}`),
+          h('p', { class: 'small' }, people.length ? people.join(', ') : 'Nobody in it yet.'),
+          h(
+            'button',
+            { type: 'button', dataset: { key: `show-scene-${x.sid}` }, onclick: () => ((this.scene = x.sid), (this.open = null), (this.result = null), this.rerender()) },
+            ctx.isGm ? 'Run this scene' : 'Show this scene',
+          ),
+        );
+      });
+      out.push(h('div', { class: 'enc-scenes' }, list));
+    }
+    // cot: a Drop whose target chose to Flee (000:117, 000:126) turns into a chase with the same people
+    const shown = ctx.scenes.find((x) => x.sid === ctx.scene);
+    const fled = ctx.isGm && ctx.system === 'cot' && shown && combatantsOf(shown.pub).find((c) => c.drop_choice === 'flee' && !c.out);
+    if (fled && shown.pub.module !== 'cot.chase') {
+      out.push(
+        h(
+          'button',
+          { type: 'button', class: 'primary', dataset: { key: 'chase-from-flee' }, disabled: this.busy, onclick: () => this.run('enc.start', { module: 'cot.chase', from: ctx.scene }, null, []) },
+          `${fled.name ?? 'They'} flees: start a chase with everyone here`,
+        ),
+      );
+    }
+    if (ctx.isGm && ctx.scenes.length) {
+      if (this.startNew) {
+        out.push(...this.gmStart(ctx, true));
+        out.push(h('button', { type: 'button', class: 'link-button', dataset: { key: 'start-scene-cancel' }, onclick: () => ((this.startNew = false), (this.open = null), this.rerender()) }, 'Cancel'));
+      } else {
+        out.push(h('button', { type: 'button', dataset: { key: 'start-scene' }, onclick: () => ((this.startNew = true), (this.open = null), this.rerender()) }, 'Start another scene'));
+      }
+    }
+    return out;
   }
 
   // A short vibration when the turn passes to one of the viewer's combatants (phones that can).
@@ -326,7 +403,7 @@ export class EncounterPanel {
 
   rerender() {
     this.sig = null;
-    if (this.ctx) this.render(this.ctx);
+    if (this.given) this.render(this.given);
   }
 
   // Keeps what a person typed and where the focus was across a rebuild.
@@ -376,6 +453,10 @@ export class EncounterPanel {
     this.busy = false;
     if (reply.ok) {
       if (op !== 'enc.add') this.open = null; // the GM usually adds several
+      if (op === 'enc.start') {
+        this.startNew = false;
+        if (reply.result?.scene) this.scene = reply.result.scene; // show the scene just started
+      }
       const text = DONE[op] ? DONE[op](args, this.ctx) : 'Done.';
       this.result = { seq: reply.seq, text, op };
       this.note = null;
@@ -402,7 +483,7 @@ export class EncounterPanel {
   build(enc, ctx) {
     const hooks = panelHooks(ctx.system);
     const out = [];
-    out.push(h('h2', { id: 'enc-title' }, 'Encounter'));
+    out.push(h('h2', { id: 'enc-title' }, (ctx.scenes?.length ?? 0) > 1 ? `Encounter: ${enc?.name ?? 'scene'}` : 'Encounter'));
     const feedback = () => {
       if (this.error) return h('p', { class: 'error-box enc-error', attrs: { role: 'alert' } }, this.error.text);
       if (this.result) return resultBox(ctx.state, this.result, { onClose: () => ((this.result = null), this.rerender()) });
@@ -423,6 +504,7 @@ export class EncounterPanel {
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
         enc.round > 0 ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        ctx.full?.clock?.scenes?.[ctx.scene] ? h('span', { class: 'enc-scene-clock' }, ` · ${sceneClockWords(ctx.full.clock, ctx.scene, false)}`) : null,
       ),
     );
     out.push(call(hooks.renderBanner, [enc, ctx]) ?? turnBanner(enc, ctx));
@@ -607,7 +689,7 @@ export class EncounterPanel {
     return form;
   }
 
-  gmStart(ctx) {
+  gmStart(ctx, another = false) {
     const mods = Array.isArray(ctx.describe?.modules) ? ctx.describe.modules : [];
     if (ctx.system === 'generic' || !ctx.system) return [h('p', { class: 'muted small' }, 'This campaign plays with free dice only: create one with a rule system (Campaign) to run encounters.')];
     if (!ctx.describe) return [h('p', { class: 'muted small' }, 'Loading the rule system…')];
@@ -618,7 +700,7 @@ export class EncounterPanel {
     const form = h(
       'form',
       { class: 'enc-form stack', dataset: { key: `start-${mod.id}` }, noValidate: true },
-      h('h3', {}, 'Start an encounter'),
+      h('h3', {}, another ? 'Start another scene' : 'Start an encounter'),
       h(
         'div',
         { class: 'field' },
@@ -655,7 +737,8 @@ export class EncounterPanel {
 
   gmRunning(enc, ctx) {
     const state = ctx.state || {};
-    const inEnc = new Set(combatantsOf(enc).map((c) => c.char).filter(Boolean));
+    // a character is in one scene at a time: offer only those in none
+    const inEnc = new Set((ctx.scenes ?? [{ pub: enc }]).flatMap((x) => combatantsOf(x.pub)).map((c) => c.char).filter(Boolean));
     const chars = Object.entries(state.chars && typeof state.chars === 'object' ? state.chars : {}).filter(([id]) => !inEnc.has(id));
     const npcs = Object.entries(state.gm?.npcs && typeof state.gm.npcs === 'object' ? state.gm.npcs : {});
     const tools = h(
@@ -845,4 +928,68 @@ function call(fn, args) {
     console.warn('tabled: encounter panel hook failed', e);
     return undefined;
   }
+}
+
+// ---- scenes and the clock (PROTOCOL.md "Scenes and the clock") ----
+
+// Every running scene: the first (/enc, id "enc") first, then /scenes in order; hid is its GM half.
+export function scenesOf(state) {
+  const out = [];
+  if (state.enc && typeof state.enc === 'object') out.push({ sid: 'enc', pub: state.enc, hid: state.gm?.enc });
+  for (const [sid, pub] of Object.entries(state.scenes && typeof state.scenes === 'object' ? state.scenes : {})) {
+    if (pub && typeof pub === 'object') out.push({ sid, pub, hid: state.gm?.scenes?.[sid] });
+  }
+  return out;
+}
+
+// The state as the panel and the system hooks see it for one scene: that scene at /enc (and its
+// GM half at /gm/enc), the rest of the campaign as it is.
+function sceneView(state, scene) {
+  const view = { ...state, enc: scene.pub };
+  if (state.gm) view.gm = { ...state.gm, enc: scene.hid };
+  return view;
+}
+
+// The args of an enc.* command for the scene shown: enc.start opens a scene beside the running
+// ones; every other op names the scene unless it is the first (old servers need no `scene`).
+function scoped(op, args, scenes, sid) {
+  if (!op.startsWith('enc.')) return args;
+  if (op === 'enc.start') return scenes.length ? { ...args, scene: 'new' } : args;
+  return sid && sid !== 'enc' ? { ...args, scene: sid } : args;
+}
+
+// An in-world time in words a person reads: "12 minutes", "1 day 2 hours", "8 seconds".
+export function timeWords(t) {
+  if (!Number.isFinite(t) || t <= 0) return 'no time';
+  const units = [
+    [86400, 'day', 'days'],
+    [3600, 'hour', 'hours'],
+    [60, 'minute', 'minutes'],
+    [1, 'second', 'seconds'],
+  ];
+  const parts = [];
+  for (const [size, one, many] of units) {
+    const k = Math.floor(t / size);
+    if (!k) {
+      if (parts.length) break;
+      continue;
+    }
+    t -= k * size;
+    parts.push(`${k} ${k === 1 ? one : many}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
+
+// "Heist, round 2, 10 minutes in" for a scene of the clock (withRound false: without the round).
+function sceneClockWords(clock, sid, withRound = true) {
+  const c = clock?.scenes?.[sid];
+  if (!c) return 'not started';
+  const round = withRound && c.round ? `, round ${c.round}` : '';
+  return `${c.label ?? 'Round'}${round}, ${c.round ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
+}
+
+// "Chase · Action, round 3, 3 minutes in"; a scene named after its stage says it once.
+function foldedTitle(name, clockWords) {
+  return clockWords.startsWith(`${name},`) ? clockWords : `${name} · ${clockWords}`;
 }

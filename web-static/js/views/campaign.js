@@ -35,7 +35,7 @@ export class CampaignView {
 
   render(m) {
     this.m = m;
-    const sig = [m.state?.campaign, Boolean(m.state?.enc), m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
+    const sig = [m.state?.campaign, Boolean(m.state?.enc || m.state?.scenes), m.live, this.list, this.listError, this.renaming, this.error, this.busy, this.hostToken()];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     const a = document.activeElement;
     const focus = a && this.root.contains(a) ? a.id : null;
@@ -177,7 +177,7 @@ export class CampaignView {
     if (fold < 0) return out;
     const admin = h(
       'details',
-      { class: 'campaign-admin', open: !m.state?.enc || this.adminOpen },
+      { class: 'campaign-admin', open: !(m.state?.enc || m.state?.scenes) || this.adminOpen },
       h('summary', { onclick: () => (this.adminOpen = !admin.open) }, 'Other campaigns'),
       out.slice(fold),
     );

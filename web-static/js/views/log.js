@@ -110,7 +110,9 @@ export class LogView {
     for (const { entry, secret } of items) {
       const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
       // An encounter line names the character who acted (while the encounter lasts), not the seat.
-      const actor = entry.kind === 'enc' && entry.actor ? state?.enc?.combatants?.[entry.actor]?.name : null;
+      // (a line of a scene beside the first names it: `scene`, PROTOCOL.md "Scenes and the clock")
+      const scene = entry.scene && entry.scene !== 'enc' ? state?.scenes?.[entry.scene] : state?.enc;
+      const actor = entry.kind === 'enc' && entry.actor ? scene?.combatants?.[entry.actor]?.name : null;
       const name = actor || seatName(state, entry.seat);
       const mine = entry.seat === mySeat;
       let c = this.cache.get(key);

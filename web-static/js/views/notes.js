@@ -43,6 +43,10 @@ export function pathLabel(path, state) {
     const n = state?.enc?.combatants?.[t[2]]?.name;
     return `${n ?? 'A combatant'}: ${t[3] === 'stats' ? rest(4) : rest(3)}`;
   }
+  if (t[0] === 'scenes' && t[2] === 'combatants') {
+    const n = state?.scenes?.[t[1]]?.combatants?.[t[3]]?.name;
+    return `${n ?? 'A combatant'}: ${t[4] === 'stats' ? rest(5) : rest(4)}`;
+  }
   if (t[0] === 'hidden') return `The hidden ${rest(2)} of a roll`;
   if (t[0] === 'enc') return `Encounter: ${rest(1)}`;
   return keyLabel(rest(0));
@@ -84,7 +88,7 @@ export class NotesView {
   render(m) {
     this.m = m;
     const st = m.state || {};
-    const sig = [st.gm?.notes, st.revealed, st.gm?.npcs, st.gm?.enc, m.live, this.editing, this.error];
+    const sig = [st.gm?.notes, st.revealed, st.gm?.npcs, st.gm?.enc, st.gm?.scenes, m.live, this.editing, this.error];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     const keep = this.capture();
     this.sig = sig;
@@ -205,6 +209,12 @@ export class NotesView {
     }
     for (const [cid, c] of Object.entries(isObj(st.gm?.enc?.combatants) ? st.gm.enc.combatants : {})) {
       for (const k of Object.keys(isObj(c?.stats) ? c.stats : {})) suggestions.push(`/gm/enc/combatants/${escapeToken(cid)}/stats/${escapeToken(k)}`);
+    }
+    // the scenes beside the first (PROTOCOL.md "Scenes and the clock")
+    for (const [sid, sc] of Object.entries(isObj(st.gm?.scenes) ? st.gm.scenes : {})) {
+      for (const [cid, c] of Object.entries(isObj(sc?.combatants) ? sc.combatants : {})) {
+        for (const k of Object.keys(isObj(c?.stats) ? c.stats : {})) suggestions.push(`/gm/scenes/${escapeToken(sid)}/combatants/${escapeToken(cid)}/stats/${escapeToken(k)}`);
+      }
     }
     for (const [seq, hidden] of Object.entries(isObj(st.gm?.hidden) ? st.gm.hidden : {})) {
       for (const k of Object.keys(isObj(hidden) ? hidden : {})) suggestions.push(`/gm/hidden/${seq}/${escapeToken(k)}`);

@@ -1,0 +1,71 @@
+/*
+ * clock.h — the campaign clock: in-world time of scenes that run at once (issue 13).
+ *
+ * Each scene has a stage whose round lasts a fixed time (City of Thieves 000:17-22: Prep 1 day,
+ * Social Call 10 minutes, Heist 5 minutes, Action 1 minute; Heimr 2-second turns 001:238;
+ * Grimwire 6-second rounds 002:415; fivey and tenacity: readings in rules/RULES.md). A scene is
+ * described by when it started on the campaign clock, its round length and the rounds it has
+ * begun; everything here is arithmetic over those numbers (pure: no state, no I/O).
+ *
+ * How scenes keep in step (000:24): "start at the smallest unit of time and resolve until it
+ * reaches the threshold for the next highest scene. If a scene resolves before it exceeds the
+ * threshold then consider it a full round of the next highest unit of time." So:
+ *   - the scene to play next is the one whose next round ends first (ties: the shorter round),
+ *     rules_clock_next: Heist, Heist, Social Call, Heist, Heist, Social Call, ...;
+ *   - a scene that ends while a scene with a longer round still runs counts up to that scene's
+ *     next round boundary (rules_clock_resolve): 3 Heist rounds = 15 minutes count as 20, which
+ *     is 2 Social Call rounds;
+ *   - how many rounds of a scene a moment covers is rules_clock_rounds_at (2 Heist rounds = 10
+ *     minutes = 1 Social Call round).
+ * A round that has begun counts in full: a scene in its round r is at start + r * unit.
+ */
+#ifndef TABLED_RULES_CLOCK_H
+#define TABLED_RULES_CLOCK_H
+
+/* A stage: its id ("heist"), the words a person reads ("Heist"), its round length in seconds
+ * and the rulebook line it comes from. */
+typedef struct rules_clock_stage {
+    const char *id;
+    const char *label;
+    long unit_s;
+    const char *cite;
+} rules_clock_stage;
+
+/* The stage a scene of module `module` (an id like "cot.chase") of rule system `system` runs
+ * at; `stage` is the scene's own stage word where it has one (cot's /enc/stage: heist, prep,
+ * social, violence, foot_chase, vehicle_chase), else NULL. Never NULL: an unknown system gets
+ * a one-minute "Round" (the reading for systems without a round length). Static storage. */
+const rules_clock_stage *rules_clock_stage_of(const char *system, const char *module,
+                                              const char *stage);
+
+/* One running scene on the campaign clock. */
+typedef struct rules_clock_scene {
+    long start_s; /* campaign time when it started */
+    long unit_s;  /* its round length (> 0) */
+    long rounds;  /* rounds begun (>= 0) */
+} rules_clock_scene;
+
+/* Where the scene's own time is: start_s + rounds * unit_s. */
+long rules_clock_at(const rules_clock_scene *s);
+
+/* The campaign's elapsed time: the later of settled_s (the time scenes that ended came to) and
+ * every running scene's rules_clock_at. n may be 0. */
+long rules_clock_now(long settled_s, const rules_clock_scene *s, int n);
+
+/* The index of the scene whose next round should be played (000:24 "start at the smallest unit
+ * ... until it reaches the threshold for the next highest scene"): the smallest end of the next
+ * round, start + (rounds + 1) * unit; on a tie the shorter round, then the lower index. -1 when
+ * n is 0. */
+int rules_clock_next(const rules_clock_scene *s, int n);
+
+/* How many rounds of scene s the campaign time t covers: ceil((t - start) / unit), 0 when t is
+ * not after the start (2 Heist rounds, t = 600 s, cover 1 Social Call round; 3 cover 2). */
+long rules_clock_rounds_at(const rules_clock_scene *s, long t);
+
+/* The campaign time scene i comes to when it resolves now while the others of s[0..n) still run
+ * (000:24): its own time rounded up to the next round boundary of the running scene with the
+ * shortest round that is longer than its own ("the next highest unit"); its own time when no
+ * running scene has a longer round. */
+long rules_clock_resolve(const rules_clock_scene *s, int n, int i);
+
+#endif
