@@ -5,6 +5,8 @@
 // the days to recover, Aware, Restrained, fleeing, Bolstered, out). Everything else is the
 // generic panel's (js/enc/panel.js).
 import { registerPanel, h, isMine, statsOf } from './panel.js';
+import './chase.js'; // cot.chase's own panel
+import './heist.js'; // cot.heist's own panel
 
 const nameOf = (enc, cid) => enc?.combatants?.[cid]?.name ?? cid;
 const list = (x) => (Array.isArray(x) ? x : []);

@@ -13,7 +13,12 @@
 //                                    field the generic panel does not show
 //     combatantParams              [name] string action parameters (besides target, actor) that
 //                                    name a combatant: offered as a select of combatants
+//     banner(enc, ctx)             → Node   replaces the turn banner
+//     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
+//     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
+//     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
+//   registerPanel('cot.chase', {...}) registers hooks for one module: they win over the system's.
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
 // generic rendering. Hooks are called on every re-render of the panel (whenever /enc, /gm/enc,
@@ -33,6 +38,8 @@
 //             delivered once after the reconnect (same command id).
 //   act(action, {actor, params}) → Promise<reply>  = send('enc.act', ...), and shows a refusal
 //             in the panel's error line.
+//   run(op, args) → Promise<reply>  = send(op, args) with the panel's result box and error line.
+//   rerender() re-renders the panel (after a hook's own open/closed state changed).
 //   state     the whole replica (read-only): enc = state.enc, GM-only parts at state.gm.enc
 //
 // Helpers exported below for system panels: combatantsOf, currentId, isMine, statsOf (public
@@ -75,8 +82,9 @@ export function registerPanel(system, hooks = {}) {
   registry.set(String(system), { ...hooks });
 }
 
-export function panelHooks(system) {
-  return registry.get(String(system)) || {};
+// The hooks for a system's panel, with those of the running module (if registered) over them.
+export function panelHooks(system, module) {
+  return { ...(registry.get(String(system)) || {}), ...(module ? registry.get(String(module)) || {} : {}) };
 }
 
 // -- read helpers ------------------------------------------------------------------------------
@@ -297,6 +305,8 @@ export class EncounterPanel {
       ...ctx,
       module: enc ? moduleEntry(ctx.describe, enc.module) : null,
       act: (action, { actor, params } = {}) => this.act(action, actor, params),
+      run: (op, args) => this.run(op, args, null, []),
+      rerender: () => this.rerender(),
     };
     const keep = this.capture();
     this.root.replaceChildren(...this.build(enc, this.ctx).filter((x) => x !== null && x !== undefined));
@@ -396,7 +406,7 @@ export class EncounterPanel {
   }
 
   build(enc, ctx) {
-    const hooks = panelHooks(ctx.system);
+    const hooks = panelHooks(ctx.system, enc?.module);
     const out = [];
     out.push(h('h2', { id: 'enc-title' }, 'Encounter'));
     const feedback = () => {
@@ -421,7 +431,7 @@ export class EncounterPanel {
         Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    out.push(turnBanner(enc, ctx));
+    out.push(call(hooks.banner, [enc, ctx]) ?? turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -456,7 +466,7 @@ export class EncounterPanel {
     const actions = (Array.isArray(mod?.actions) ? mod.actions : []).filter((a) => names.includes(a.name));
     if (actions.length) {
       const button = (a) => {
-        const direct = this.oneTap(a, enc, ctx);
+        const direct = call(hooks.oneTap, [a, enc, ctx]) ?? this.oneTap(a, enc, ctx);
         const isOpen = this.open?.kind === 'act' && this.open.action === a.name;
         return h(
           'button',
@@ -530,7 +540,8 @@ export class EncounterPanel {
     const needsActor = w === 'turn' || w === 'owner';
     // Who acts is asked only when it is not obvious: the turn's owner acts on a turn action.
     const askActor = needsActor && actors.length > 1 && !(w === 'turn' && takers.length === 1 && !chosen);
-    const hooked = panelHooks(ctx.system).combatantParams;
+    const hooks = panelHooks(ctx.system, enc.module);
+    const hooked = hooks.combatantParams;
     const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
     // Picks from the acting character's sheet (skills, weapons, items, techniques).
     const actorC = all.find((c) => c.id === defActor);
@@ -538,7 +549,7 @@ export class EncounterPanel {
     const picks = {};
     for (const p of params) {
       if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
-      const list = picksFor(ctx.system, p.name, sheet, derived, a.name);
+      const list = call(hooks.picks, [a.name, p.name, enc, ctx]) ?? picksFor(ctx.system, p.name, sheet, derived, a.name);
       if (list) picks[p.name] = p.required || ATTACKS.test(a.name) ? list : [{ value: '', label: 'none' }, ...list];
     }
     // The default target: someone on another side who is still in, else anyone but the actor.
@@ -635,6 +646,8 @@ export class EncounterPanel {
       paramFields(options, { idPrefix: 'opt' }),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'start-submit' }, disabled: this.busy }, 'Start')),
     );
+    const own = call(panelHooks(ctx.system, mod.id).renderStart, [ctx]);
+    if (own) return [h('div', { class: 'enc-form stack' }, form.querySelector('h3'), form.querySelector('.field')), own];
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const { params: values, error } = readParams(form, options);
