@@ -209,6 +209,11 @@ function oneTap(a, enc, ctx) {
   return { action: a.name, actor: takers[0].id, params: { target: targets[0].id } };
 }
 
+// The chase's own moves are the main buttons; claiming, waiting, bolstering and skill rolls (and
+// the GM's vehicles) wait under "More actions".
+const MOVES = new Set(['begin', 'skip', 'attack', 'accelerate', 'shake', 'escape', 'takedown', 'board', 'ram', 'close', 'fall_off', 'run', 'offer', 'choose', 'focus', 'give']);
+const common = (a) => MOVES.has(a.name);
+
 // The Distance is on the track; the stage, pool and cramped line head it.
 const extraFields = () => ({});
 
@@ -355,6 +360,6 @@ async function startChase(form, ctx, heimr) {
   }
 }
 
-const hooks = { renderOrder, actionsFor, oneTap, extraFields, renderStart };
+const hooks = { renderOrder, actionsFor, oneTap, common, extraFields, renderStart };
 registerPanel('cot.chase', hooks);
 registerPanel('heimr.chase', hooks);

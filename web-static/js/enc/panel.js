@@ -15,6 +15,7 @@
 //                                    name a combatant: offered as a select of combatants
 //     banner(enc, ctx)             → Node   replaces the turn banner
 //     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
+//     common(a, enc, ctx)          → bool   whether action a is a main button (else "More actions")
 //     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
@@ -484,7 +485,7 @@ export class EncounterPanel {
       // On a player's turn the player acts: the GM's override for it waits under "More actions".
       const takers = turnTakers(enc);
       const playersTurn = ctx.isGm && takers.length > 0 && takers.every((c) => !c.npc);
-      const main = (a) => isCommon(a) && !(playersTurn && who(a) === 'turn');
+      const main = (a) => (call(hooks.common, [a, enc, ctx]) ?? isCommon(a)) && !(playersTurn && who(a) === 'turn');
       const common = actions.filter(main);
       const more = actions.filter((a) => !main(a));
       out.push(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));

@@ -1,0 +1,177 @@
+// Issue 13 §4, the chase panel (web-static/js/enc/chase.js) in Debian's headless Chromium against
+// the real server with seeded dice. A GM on a laptop (1366×768) and a player on a phone (390×844):
+//   - cot: the GM picks Chase and starts it with the set-up form as it opens (the player's
+//     character runs, a constable named by default gives chase, Distance 2) — one tap runs the
+//     start, the two adds and round 1;
+//   - both pages draw the track: the constable's lane at the Distance the state holds;
+//   - turns are played from the pages: on the player's slot the phone offers Accelerate and no
+//     Pursuer's move (no Takedown, no Close: a refused move is not offered), one tap; on the
+//     constable's slot the GM's page offers Close (one tap against the lone Target) and no
+//     Takedown while the Distance is above 0; each result shows in the viewport where the tap was
+//     and the other page's lane follows the new Distance;
+//   - heimr: the GM starts a fatigue chase (squares) the same way; the player runs with one tap;
+//     the track is drawn in squares on both pages.
+// After each step no visible text holds a rulebook line reference, a snake_case word or an error
+// code; axe-core finds no serious violation; the phone's controls are 44 px tall and nothing
+// sticks out sideways. Screenshots: tests/artifacts/chase-<system>-{gm-1366,player-390}.png.
+//
+// Run alone: cd tests && node --test --test-concurrency=1 browser/chase.test.mjs
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { startServer } from './server.mjs';
+import { launch, table, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
+
+const STEP = { timeout: 240000 };
+
+const actionsOn = (page) => page.locator('#enc [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+
+// The lane of pursuer `cid` on `page` shows `d`.
+async function laneShows(page, cid, d, where) {
+  await waitFor(`${where}: the lane at ${d}`, async () => (await page.locator(`#enc .chase-lane[data-cid="${cid}"]`).getAttribute('data-distance').catch(() => null)) === String(d));
+}
+
+async function cotChase(browser) {
+  const server = await startServer({ extraArgs: ['--seed', '11'] });
+  let contexts = [];
+  try {
+    const t = await table(browser, server, 'cot');
+    contexts = t.contexts;
+    const { gm, ann, pcName } = t;
+
+    // The GM: Chase, then the set-up as it opens.
+    await gm.page.locator('#enc-module').selectOption('cot.chase');
+    const setup = gm.page.locator('#enc form.chase-setup');
+    await setup.waitFor();
+    assert.equal(await setup.locator('select[data-char] option:checked').first().textContent(), 'Runs away', 'the player character runs by default');
+    const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
+    assert.equal(b.cmd.args.action, 'begin');
+    await arrived(ann, b.reply.seq);
+
+    let s = await stateOf(gm.page);
+    const all = Object.values(s.enc.combatants);
+    const V = all.find((c) => c.name === pcName).id;
+    const P = all.find((c) => c.name === 'Constable').id;
+    assert.equal(s.enc.target_side, s.enc.combatants[V].side);
+    for (const [p, who] of [
+      [gm, 'GM'],
+      [ann, 'player'],
+    ]) {
+      await laneShows(p.page, P, 2, who);
+      await assertPlain(p.page, `cot/${who} after the start`);
+    }
+    await shot(ann.page, 'chase-cot-player-390-start.png');
+
+    // Turns: whoever has the slot moves; the other page follows the Distance.
+    let moved = 0;
+    let playerTurns = 0;
+    let gmTurns = 0;
+    for (let i = 0; i < 8 && (playerTurns < 2 || gmTurns < 2); i++) {
+      s = await stateOf(gm.page);
+      if (s.enc.combatants[V].out || s.enc.combatants[P].out) break;
+      const slot = s.enc.order[s.enc.turn];
+      const d = s.enc.combatants[P].distance;
+      if (slot.side === s.enc.target_side) {
+        await ann.page.locator('#enc .turn-banner.mine').waitFor();
+        const offered = await actionsOn(ann.page);
+        assert.ok(offered.includes('accelerate'), `the Target is offered Accelerate: ${offered}`);
+        for (const no of ['takedown', 'close', 'board', 'ram', 'fall_off', 'begin', 'skip']) assert.ok(!offered.includes(no), `the Target is not offered ${no}: ${offered}`);
+        assert.ok(!(await actionsOn(gm.page)).includes('close'), 'no Close for the GM on the Target’s slot');
+        const r = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="accelerate"]').click(), 'Accelerate');
+        playerTurns++;
+        await arrived(gm, r.reply.seq);
+        s = await stateOf(gm.page);
+        await laneShows(gm.page, P, s.enc.combatants[P].distance, 'GM after Accelerate');
+        if (s.enc.combatants[P].distance !== d) moved++;
+      } else {
+        await ann.page.locator('#enc .turn-banner:not(.mine)').waitFor();
+        const mine = await actionsOn(ann.page);
+        assert.ok(!mine.some((a) => ['accelerate', 'escape', 'shake', 'attack'].includes(a)), `nothing to do for the player on the constable’s slot: ${mine}`);
+        const offered = await actionsOn(gm.page);
+        const move = d === 0 ? 'takedown' : 'close';
+        assert.ok(offered.includes(move), `the GM is offered ${move} at Distance ${d}: ${offered}`);
+        if (d > 0) assert.ok(!offered.includes('takedown'), `no Takedown at Distance ${d}: ${offered}`);
+        for (const no of ['accelerate', 'escape', 'shake']) assert.ok(!offered.includes(no), `a Pursuer is not offered ${no}`);
+        const r = await tapped(gm, 'enc.act', () => gm.page.locator(`#enc .enc-actions button.one-tap[data-action="${move}"]`).click(), move);
+        gmTurns++;
+        await arrived(ann, r.reply.seq);
+        s = await stateOf(gm.page);
+        await laneShows(ann.page, P, s.enc.combatants[P].distance, `player after ${move}`);
+        if (s.enc.combatants[P].distance !== d) moved++;
+      }
+      await assertPlain(gm.page, `cot/GM after turn ${i}`);
+      await assertPlain(ann.page, `cot/player after turn ${i}`);
+    }
+    assert.ok(playerTurns >= 1 && gmTurns >= 1, `both sides moved (${playerTurns}, ${gmTurns})`);
+    assert.ok(moved >= 1, 'the Distance changed at least once, and the other page showed it');
+
+    await shot(gm.page, 'chase-cot-gm-1366.png');
+    await shot(ann.page, 'chase-cot-player-390.png');
+    await axe(gm.page, 'cot/GM chase');
+    await axe(ann.page, 'cot/player chase');
+    await touchTargets(ann.page, 'cot/player chase');
+    await noSideways(ann.page, 'cot/player chase');
+    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
+  } finally {
+    for (const c of contexts) await c.close().catch(() => {});
+    await server.stop().catch(() => {});
+    fs.rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
+async function heimrChase(browser) {
+  const server = await startServer({ extraArgs: ['--seed', '3'] });
+  let contexts = [];
+  try {
+    const t = await table(browser, server, 'heimr');
+    contexts = t.contexts;
+    const { gm, ann, pcName } = t;
+    await gm.page.locator('#enc-module').selectOption('heimr.chase');
+    const setup = gm.page.locator('#enc form.chase-setup');
+    await setup.waitFor();
+    const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
+    await arrived(ann, b.reply.seq);
+    let s = await stateOf(gm.page);
+    const A = Object.values(s.enc.combatants).find((c) => c.name === pcName).id;
+    const H = Object.values(s.enc.combatants).find((c) => c.name === 'Hunter').id;
+    for (const p of [gm, ann]) {
+      await laneShows(p.page, H, 3, p.rec.label);
+      assert.equal(await p.page.locator(`#enc .chase-lane[data-cid="${H}"] .chase-cells.squares .chase-cell`).count(), 4, 'three squares between them, drawn as four cells');
+      assert.match(await p.page.locator(`#enc .chase-lane[data-cid="${H}"] .chase-distance`).textContent(), /^3 squares$/);
+    }
+    // The target rolls first: the player runs with one tap; the hunter's Run is the GM's.
+    assert.equal(s.enc.order[s.enc.turn], A);
+    assert.ok(!(await ann.page.locator('#enc [data-action="offer"]').count()), 'offering ground is the GM’s');
+    const r = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'Run');
+    await arrived(gm, r.reply.seq);
+    assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on the hunter’s turn');
+    const g = await tapped(gm, 'enc.act', () => gm.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'the hunter’s Run');
+    await arrived(ann, g.reply.seq);
+    s = await stateOf(gm.page);
+    await laneShows(ann.page, H, s.enc.combatants[H].distance, 'player after the hunter ran');
+    for (const p of [gm, ann]) await assertPlain(p.page, `heimr/${p.rec.label}`);
+    await shot(gm.page, 'chase-heimr-gm-1366.png');
+    await shot(ann.page, 'chase-heimr-player-390.png');
+    await axe(ann.page, 'heimr/player chase');
+    await touchTargets(ann.page, 'heimr/player chase');
+    await noSideways(ann.page, 'heimr/player chase');
+    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
+  } finally {
+    for (const c of contexts) await c.close().catch(() => {});
+    await server.stop().catch(() => {});
+    fs.rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
+describe('browser: a chase played from a phone', () => {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+  });
+  it('cot: set up in one tap, the track on both pages, only the moves the rules allow', STEP, () => cotChase(browser));
+  it('heimr: a fatigue chase in squares, one-tap runs', STEP, () => heimrChase(browser));
+});

@@ -1,0 +1,198 @@
+// What the panel tests in Chromium share (chase.test.mjs, heist.test.mjs): the checks of
+// table.test.mjs — a tap's result in the viewport where it was made, no jargon a person would read,
+// axe-core, touch targets — and the table itself: a GM on a laptop opens a new campaign of a
+// system from the console link, a player on a phone joins it and picks the first ready-made
+// character. Only what the pages show is used.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { repoRoot } from './server.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
+export const LAPTOP = { width: 1366, height: 768 };
+export const PHONE = { width: 390, height: 844 };
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function waitFor(what, fn, timeoutMs = 15000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export async function launch() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// ---- what a person must never read (as table.test.mjs) -------------------------------------------
+
+const JARGON = [
+  [/\(\d{3}:\d+/, 'a rulebook line reference'],
+  [/\b\d{3}:\d{1,4}\b/, 'a rulebook line reference'],
+  [/\b[a-z]+_[a-z0-9_]+\b/, 'a snake_case word'],
+  [/\b(bad_request|unauthorized|forbidden|not_found|conflict|rule|rate_limited|too_large|internal)\s*:/i, 'an error code'],
+  [/\b[a-z_]+: done\./i, 'an op name'],
+  [/\/(gm|enc|private)\/\w+/, 'a JSON path'],
+  [/\b(null|undefined|NaN|\[object Object\])\b/, 'a programming value'],
+];
+
+export async function assertPlain(page, where) {
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const [re, what] of JARGON) {
+    const m = re.exec(text);
+    assert.equal(m, null, `${where}: the page shows ${what}: "${m && text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, ' ')}"`);
+  }
+}
+
+// ---- a page and what it sent and received --------------------------------------------------------
+
+export function instrument(page, label) {
+  const rec = { label, received: [], sent: [], errors: [] };
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
+    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
+  });
+  page.on('pageerror', (err) => rec.errors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') rec.errors.push(`console: ${msg.text()}`);
+  });
+  return rec;
+}
+
+export const parsed = (frames) =>
+  frames.flatMap((f) => {
+    try {
+      return [JSON.parse(f)];
+    } catch {
+      return [];
+    }
+  });
+
+// Runs `fn` (a tap) and returns the first `op` command it made and its reply.
+export async function doing(rec, op, fn, nth = 0) {
+  const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
+  await fn();
+  const cmd = await waitFor(`a new ${op} from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n + nth]);
+  const reply = await waitFor(`the reply to ${op} on ${rec.label}`, () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id));
+  return { cmd, reply };
+}
+
+// The tap succeeded, and its result is on screen where the person is looking: the result box
+// with the log lines of the command's seq, inside the viewport. `nth`: the tap sends several
+// commands of that op, the result shown is of the nth (0: the first).
+export async function tapped(p, op, fn, what, nth = 0) {
+  const { cmd, reply } = await doing(p.rec, op, fn, nth);
+  assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
+  const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
+  await box.first().waitFor({ timeout: 10000 });
+  const inView = await waitFor(
+    `the result of ${what} in the viewport`,
+    () =>
+      box.first().evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
+      }),
+    5000,
+  ).catch(() => false);
+  assert.ok(inView, `${p.rec.label}: the result of ${what} is not in the viewport`);
+  return { cmd, reply };
+}
+
+// The other page received the event: its log shows a line of that seq.
+export async function arrived(p, seq) {
+  await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
+}
+
+export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
+
+export async function axe(page, where) {
+  // Through the DevTools protocol: the page's Content-Security-Policy allows no inline script.
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const r = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const res = await axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${where}: axe-core found serious violations`);
+}
+
+// Every visible, enabled control on the phone is at least 44 px tall.
+export async function touchTargets(page, where) {
+  const small = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('button, select, input:not([type=hidden]), summary, a[href]'))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || el.closest('[hidden]')) return false;
+        if (el.type === 'checkbox' || el.type === 'radio') return false;
+        if (el.tagName === 'A' && !el.closest('nav')) return false;
+        return r.height < 43.5;
+      })
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} "${(el.textContent || el.value || '').trim().slice(0, 20)}" ${Math.round(el.getBoundingClientRect().height)}px`),
+  );
+  assert.deepEqual(small, [], `${where}: touch targets under 44 px`);
+}
+
+// Nothing sticks out sideways (a phone would scroll the whole page).
+export async function noSideways(page, where) {
+  const w = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(w <= 1, `${where}: the page is ${w} px wider than the phone`);
+}
+
+// The whole page, and the encounter panel alone (<name>-enc.png: the part to look at).
+export async function shot(page, name) {
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+  await page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, name.replace(/\.png$/, '-enc.png')) });
+}
+
+// ---- the table -----------------------------------------------------------------------------------
+
+// A GM (laptop) and a player "Ann" (phone) at a new campaign of `system`; the player picked the
+// first ready-made character. Returns {gm, ann, pcName, contexts} (gm/ann: {page, rec}).
+export async function table(browser, server, system) {
+  const gctx = await browser.newContext({ viewport: LAPTOP });
+  const actx = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const gm = { page: await gctx.newPage() };
+  gm.rec = instrument(gm.page, `${system}/gm`);
+  const ann = { page: await actx.newPage() };
+  ann.rec = instrument(ann.page, `${system}/player`);
+
+  await gm.page.goto(`${server.url}/#host=${server.hostToken}`);
+  await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  await gm.page.locator('#new-campaign-name').fill(`Friday ${system}`);
+  await gm.page.locator('#new-campaign-system').selectOption(system);
+  await gm.page.locator('form.campaign-create button[type=submit]').click();
+  await waitFor(`the GM's page on the ${system} campaign`, async () => (await stateOf(gm.page))?.campaign?.system === system);
+  await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  const join = await waitFor('the join link', async () => gm.page.locator('#invite-link').inputValue());
+
+  await ann.page.goto(join.replace('localhost', '127.0.0.1'));
+  await ann.page.locator('#join-name').fill('Ann');
+  await ann.page.locator('#join-submit').click();
+  await ann.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  const pick = ann.page.locator('.samples li.sample button.primary').first();
+  await pick.waitFor();
+  await doing(ann.rec, 'char.create', () => pick.click());
+  const mine = ann.page.locator('.char-list.mine li.char').first();
+  await mine.waitFor();
+  const pcName = (await mine.locator('.char-name').textContent()).trim();
+  // The GM's page knows the character before the set-up lists it.
+  await waitFor('the character on the GM page', async () => Object.values((await stateOf(gm.page))?.chars || {}).some((c) => c.name === pcName));
+  return { gm, ann, pcName, contexts: [gctx, actx] };
+}
