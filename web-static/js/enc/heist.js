@@ -121,6 +121,8 @@ const check = (name, labelText, on) =>
   h('div', { class: 'field field-check' }, h('label', { class: 'checkline', htmlFor: `heist-${name}` }, h('input', { type: 'checkbox', id: `heist-${name}`, name, checked: on }), h('span', {}, labelText)));
 const select = (name, options, sel) => h('select', { id: `heist-${name}`, name }, options.map(([v, l]) => h('option', { value: v, selected: v === sel }, l)));
 
+// Each form's key carries the count of what it adds: after an add the next form opens with fresh
+// defaults ("Zone 2") instead of the values the panel keeps across a re-render.
 function builder(ctx, spot) {
   const zones = obj(spot.zones);
   const zoneIds = Object.keys(zones);
@@ -148,7 +150,7 @@ function builder(ctx, spot) {
     const n = zoneIds.length + 1;
     form = h(
       'form',
-      { class: 'enc-form stack', dataset: { key: 'heist-zone' }, noValidate: true },
+      { class: 'enc-form stack', dataset: { key: `heist-zone-${n}` }, noValidate: true },
       h('h3', {}, 'Add a zone'),
       field('name', 'Name the crew will see', textIn('name', `Zone ${n}`)),
       check('edge', 'At the edge of the spot (the way in)', n === 1),
@@ -175,12 +177,18 @@ function builder(ctx, spot) {
     if (!zoneIds.length) form = h('p', { class: 'muted small' }, 'Add a zone first.');
     else if (open === 'barrier') {
       const places = [['outside', 'Outside'], ...zoneIds.map((id) => [id, zones[id].name ?? id])];
+      // Defaults: a way to the first zone no barrier reaches yet, from outside for a zone at the
+      // edge (or while nothing leads in), else from the zone before it.
+      const bars = Object.values(obj(spot.barriers));
+      const to = zoneIds.find((id) => !bars.some((b) => b.from === id || b.to === id)) ?? zoneIds[zoneIds.length - 1];
+      const before = zoneIds[Math.max(0, zoneIds.indexOf(to) - 1)];
+      const from = zones[to]?.edge || !bars.some((b) => b.from === 'outside' || b.to === 'outside') || before === to ? 'outside' : before;
       form = h(
         'form',
-        { class: 'enc-form stack', dataset: { key: 'heist-barrier' }, noValidate: true },
+        { class: 'enc-form stack', dataset: { key: `heist-barrier-${Object.keys(obj(spot.barriers)).length}` }, noValidate: true },
         h('h3', {}, 'Add a barrier'),
-        field('from', 'From', select('from', places, zoneIds.length > 1 ? zoneIds[zoneIds.length - 2] : 'outside')),
-        field('to', 'To', select('to', places, zoneIds[zoneIds.length - 1])),
+        field('from', 'From', select('from', places, from)),
+        field('to', 'To', select('to', places, to)),
         field('tag', 'What stands in the way', select('tag', Object.entries(BARRIERS).map(([v, l]) => [v, l.replace(/^an? /, '').replace(/^./, (c) => c.toUpperCase())]), 'lock')),
         field('score', 'Security Score', numIn('score', 9, 0, 60)),
         h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'heist-barrier-submit' } }, 'Add the barrier')),
@@ -193,7 +201,7 @@ function builder(ctx, spot) {
       const n = Object.keys(obj(spot.guards)).length + 1;
       form = h(
         'form',
-        { class: 'enc-form stack', dataset: { key: 'heist-guard' }, noValidate: true },
+        { class: 'enc-form stack', dataset: { key: `heist-guard-${n}` }, noValidate: true },
         h('h3', {}, 'Place a guard'),
         field('gname', 'Name', textIn('gname', `Guard ${n}`)),
         field('zone', 'Where the guard stands', select('zone', zoneIds.map((id) => [id, zones[id].name ?? id]), zoneIds[zoneIds.length - 1])),
@@ -295,4 +303,32 @@ function oneTap(a, enc, ctx) {
 
 const extraFields = () => ({});
 
-registerPanel('cot.heist', { banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, extraFields });
+// The crew's few actions are all main buttons (they are at most five).
+const common = () => true;
+
+// The GM starts preparing: the heist with the crew in it (every player character, by default).
+function renderStart(ctx) {
+  const chars = Object.entries(obj(ctx.state?.chars));
+  const form = h(
+    'form',
+    { class: 'enc-form stack heist-setup', dataset: { key: 'heist-setup' }, noValidate: true },
+    h('h3', {}, 'Prepare a heist'),
+    h('p', { class: 'muted small' }, 'Zones, barriers and guards come next; the crew sees none of them until you show a zone or their research finds it.'),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'The crew'),
+      chars.length ? chars.map(([id, c]) => check(`crew-${id}`, c?.name ?? id, true)) : h('p', { class: 'muted small' }, 'Nobody has a character yet: add the crew later.'),
+    ),
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'heist-start' } }, 'Start preparing')),
+  );
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const crew = chars.map(([id]) => id).filter((id) => form.elements.namedItem(`crew-${id}`)?.checked);
+    const r = await ctx.run('enc.start', { module: 'cot.heist' });
+    for (const id of r.ok ? crew : []) if (!(await ctx.run('enc.add', { char: id })).ok) break;
+  });
+  return form;
+}
+
+registerPanel('cot.heist', { banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, extraFields, renderStart });
