@@ -125,6 +125,7 @@ async function heist(browser) {
     assert.ok(!bytes(ann).includes('Smugglers cellar'), 'the Hidden zone stays the GM’s');
 
     for (const p of [gm, ann]) await assertPlain(p.page, `heist/${p.rec.label} at the end`);
+    assert.equal(await gm.page.locator('#enc .enc-gm').count(), 0, 'the GM’s spot is drawn once, not listed again as numbers');
     await shot(gm.page, 'heist-gm-1366.png');
     await shot(ann.page, 'heist-player-390.png');
     await axe(gm.page, 'heist/GM');

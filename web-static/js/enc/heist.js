@@ -73,7 +73,7 @@ function guardItem(gid, g, ctx, pub) {
       ? h(
           'button',
           { type: 'button', class: 'link-button heist-alert', dataset: { key: `alert-${gid}` }, onclick: () => ctx.act('alert', { params: { guard: gid, aware: aware ? 0 : 1 } }) },
-          aware ? `${g.name ?? gid} calms down` : `${g.name ?? gid} becomes Aware`,
+          aware ? `Mark ${g.name ?? gid} not Aware` : `Mark ${g.name ?? gid} Aware`,
         )
       : null,
   );
@@ -306,6 +306,9 @@ const extraFields = () => ({});
 // The crew's few actions are all main buttons (they are at most five).
 const common = () => true;
 
+// The GM's spot is drawn above, not listed as numbers.
+const gmShown = () => ['spot'];
+
 // The GM starts preparing: the heist with the crew in it (every player character, by default).
 function renderStart(ctx) {
   const chars = Object.entries(obj(ctx.state?.chars));
@@ -331,4 +334,4 @@ function renderStart(ctx) {
   return form;
 }
 
-registerPanel('cot.heist', { banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, extraFields, renderStart });
+registerPanel('cot.heist', { banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, gmShown, extraFields, renderStart });

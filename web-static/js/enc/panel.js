@@ -16,6 +16,7 @@
 //     banner(enc, ctx)             → Node   replaces the turn banner
 //     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
 //     common(a, enc, ctx)          → bool   whether action a is a main button (else "More actions")
+//     gmShown(enc, ctx)            → [key]  /gm/enc fields the panel shows itself (not listed again)
 //     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
@@ -456,6 +457,7 @@ export class EncounterPanel {
     for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
       if (k !== 'combatants') gmExtra[k] = v;
     }
+    for (const k of call(hooks.gmShown, [enc, ctx]) ?? []) delete gmExtra[k];
     if (Object.keys(gmExtra).length) {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));
     }
