@@ -45,6 +45,7 @@ async function cotChase(browser) {
     const setup = gm.page.locator('#enc form.chase-setup');
     await setup.waitFor();
     assert.equal(await setup.locator('select[data-char] option:checked').first().textContent(), 'Runs away', 'the player character runs by default');
+    await shot(gm.page, 'chase-cot-gm-1366-setup.png');
     const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
     assert.equal(b.cmd.args.action, 'begin');
     await arrived(ann, b.reply.seq);
@@ -120,6 +121,44 @@ async function cotChase(browser) {
   }
 }
 
+// A vehicle chase: the set-up puts each group in its vehicle (the first of each drives) before
+// round 1; the track says who rides what as far as the viewer may know it.
+async function vehicleChase(browser) {
+  const server = await startServer({ extraArgs: ['--seed', '5'] });
+  let contexts = [];
+  try {
+    const t = await table(browser, server, 'cot');
+    contexts = t.contexts;
+    const { gm, ann, pcName } = t;
+    await gm.page.locator('#enc-module').selectOption('cot.chase');
+    await gm.page.locator('#enc #chase-stage').selectOption('vehicle_chase');
+    const setup = gm.page.locator('#enc form.chase-setup');
+    await setup.locator('[name="target_vehicle"]').waitFor();
+    // two vehicle actions, then Begin: its result is the one shown
+    const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the vehicle chase', 2);
+    assert.equal(b.cmd.args.action, 'begin');
+    await arrived(ann, b.reply.seq);
+    const s = await stateOf(gm.page);
+    assert.equal(s.enc.stage, 'vehicle_chase');
+    const V = Object.values(s.enc.combatants).find((c) => c.name === pcName);
+    const P = Object.values(s.enc.combatants).find((c) => c.name === 'Constable');
+    assert.equal(V.stats.vehicle, 'Cab');
+    assert.equal(V.stats.driver, true);
+    assert.equal(s.gm.enc.combatants[P.id].stats.vehicle, 'Police wagon', 'the constable’s vehicle is kept with his numbers');
+    await ann.page.locator('#enc .chase-targets', { hasText: '(Cab, driving)' }).waitFor();
+    await gm.page.locator(`#enc .chase-lane[data-cid="${P.id}"]`, { hasText: 'Police wagon, driving' }).waitFor();
+    assert.ok(!(await ann.page.locator('#enc .chase-track').innerText()).includes('Police wagon'), 'the phone shows nothing of the GM’s numbers');
+    for (const p of [gm, ann]) await assertPlain(p.page, `vehicle/${p.rec.label}`);
+    await shot(ann.page, 'chase-vehicle-player-390.png');
+    await axe(ann.page, 'vehicle/player chase');
+    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
+  } finally {
+    for (const c of contexts) await c.close().catch(() => {});
+    await server.stop().catch(() => {});
+    fs.rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
 async function heimrChase(browser) {
   const server = await startServer({ extraArgs: ['--seed', '3'] });
   let contexts = [];
@@ -173,5 +212,6 @@ describe('browser: a chase played from a phone', () => {
     await browser?.close().catch(() => {});
   });
   it('cot: set up in one tap, the track on both pages, only the moves the rules allow', STEP, () => cotChase(browser));
+  it('cot: a vehicle chase set up in one tap, each group in its vehicle', STEP, () => vehicleChase(browser));
   it('heimr: a fatigue chase in squares, one-tap runs', STEP, () => heimrChase(browser));
 });

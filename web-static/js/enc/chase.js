@@ -28,6 +28,14 @@ function unit(enc, n) {
   return `Distance ${n}`;
 }
 
+// "in the Cab, driving": a combatant's vehicle as far as the viewer may see it (an NPC's is the
+// GM's), or ''.
+function rideOf(c, ctx) {
+  const st = statsOf(c, ctx);
+  if (!isObj(st) || !st.vehicle) return '';
+  return ` (${st.vehicle}${st.driver ? ', driving' : ''})`;
+}
+
 function outText(c) {
   return typeof c.out === 'string' ? c.out : 'out';
 }
@@ -50,7 +58,7 @@ function lane(enc, p, targetName, ctx) {
   return h(
     'li',
     { class: ['chase-lane', isMine(p, ctx) && 'mine', p.out && 'out'], dataset: { cid: p.id, distance: d }, attrs: { 'aria-label': said } },
-    h('div', { class: 'chase-lane-head' }, h('strong', {}, p.name ?? p.id), ' ', h('span', { class: 'chase-distance' }, p.out ? outText(p) : unit(enc, d))),
+    h('div', { class: 'chase-lane-head' }, h('span', {}, h('strong', {}, p.name ?? p.id), rideOf(p, ctx)), ' ', h('span', { class: 'chase-distance' }, p.out ? outText(p) : unit(enc, d))),
     strip,
   );
 }
@@ -99,6 +107,7 @@ function renderOrder(enc, ctx) {
       h('span', { class: 'badge chase-target-badge' }, 'Target'),
       ' ',
       h('strong', {}, tName),
+      targets.length === 1 ? rideOf(targets[0], ctx) : '',
       gone.length ? ` · ${gone.map((c) => `${c.name}: ${outText(c)}`).join(', ')}` : '',
     ),
     pursuers.length
