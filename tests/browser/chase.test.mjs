@@ -19,9 +19,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { startServer } from './server.mjs';
-import { launch, table, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
+import { launch, atTable, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
 
 const STEP = { timeout: 240000 };
 
@@ -32,13 +30,8 @@ async function laneShows(page, cid, d, where) {
   await waitFor(`${where}: the lane at ${d}`, async () => (await page.locator(`#enc .chase-lane[data-cid="${cid}"]`).getAttribute('data-distance').catch(() => null)) === String(d));
 }
 
-async function cotChase(browser) {
-  const server = await startServer({ extraArgs: ['--seed', '11'] });
-  let contexts = [];
-  try {
-    const t = await table(browser, server, 'cot');
-    contexts = t.contexts;
-    const { gm, ann, pcName } = t;
+function cotChase(browser) {
+  return atTable(browser, 'cot', 11, async ({ gm, ann, pcName }) => {
 
     // The GM: Chase, then the set-up as it opens.
     await gm.page.locator('#enc-module').selectOption('cot.chase');
@@ -113,23 +106,13 @@ async function cotChase(browser) {
     await axe(ann.page, 'cot/player chase');
     await touchTargets(ann.page, 'cot/player chase');
     await noSideways(ann.page, 'cot/player chase');
-    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
-  } finally {
-    for (const c of contexts) await c.close().catch(() => {});
-    await server.stop().catch(() => {});
-    fs.rmSync(server.dir, { recursive: true, force: true });
-  }
+  });
 }
 
 // A vehicle chase: the set-up puts each group in its vehicle (the first of each drives) before
 // round 1; the track says who rides what as far as the viewer may know it.
-async function vehicleChase(browser) {
-  const server = await startServer({ extraArgs: ['--seed', '5'] });
-  let contexts = [];
-  try {
-    const t = await table(browser, server, 'cot');
-    contexts = t.contexts;
-    const { gm, ann, pcName } = t;
+function vehicleChase(browser) {
+  return atTable(browser, 'cot', 5, async ({ gm, ann, pcName }) => {
     await gm.page.locator('#enc-module').selectOption('cot.chase');
     await gm.page.locator('#enc #chase-stage').selectOption('vehicle_chase');
     const setup = gm.page.locator('#enc form.chase-setup');
@@ -151,21 +134,11 @@ async function vehicleChase(browser) {
     for (const p of [gm, ann]) await assertPlain(p.page, `vehicle/${p.rec.label}`);
     await shot(ann.page, 'chase-vehicle-player-390.png');
     await axe(ann.page, 'vehicle/player chase');
-    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
-  } finally {
-    for (const c of contexts) await c.close().catch(() => {});
-    await server.stop().catch(() => {});
-    fs.rmSync(server.dir, { recursive: true, force: true });
-  }
+  });
 }
 
-async function heimrChase(browser) {
-  const server = await startServer({ extraArgs: ['--seed', '3'] });
-  let contexts = [];
-  try {
-    const t = await table(browser, server, 'heimr');
-    contexts = t.contexts;
-    const { gm, ann, pcName } = t;
+function heimrChase(browser) {
+  return atTable(browser, 'heimr', 3, async ({ gm, ann, pcName }) => {
     await gm.page.locator('#enc-module').selectOption('heimr.chase');
     const setup = gm.page.locator('#enc form.chase-setup');
     await setup.waitFor();
@@ -195,12 +168,7 @@ async function heimrChase(browser) {
     await axe(ann.page, 'heimr/player chase');
     await touchTargets(ann.page, 'heimr/player chase');
     await noSideways(ann.page, 'heimr/player chase');
-    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
-  } finally {
-    for (const c of contexts) await c.close().catch(() => {});
-    await server.stop().catch(() => {});
-    fs.rmSync(server.dir, { recursive: true, force: true });
-  }
+  });
 }
 
 describe('browser: a chase played from a phone', () => {

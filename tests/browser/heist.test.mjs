@@ -19,22 +19,15 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { startServer } from './server.mjs';
-import { launch, table, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
+import { launch, atTable, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
 
 const STEP = { timeout: 240000 };
 
 const zonesOn = (page) => page.locator('#enc .heist-zone .heist-zone-name').allTextContents();
 const bytes = (p) => p.rec.received.join('\n');
 
-async function heist(browser) {
-  const server = await startServer({ extraArgs: ['--seed', '16'] });
-  let contexts = [];
-  try {
-    const t = await table(browser, server, 'cot');
-    contexts = t.contexts;
-    const { gm, ann, pcName } = t;
+function heist(browser) {
+  return atTable(browser, 'cot', 16, async ({ gm, ann, pcName }) => {
 
     // ---- the GM prepares the spot while the player is not looking ----
     await gm.page.locator('#enc-module').selectOption('cot.heist');
@@ -132,12 +125,7 @@ async function heist(browser) {
     await axe(ann.page, 'heist/player');
     await touchTargets(ann.page, 'heist/player');
     await noSideways(ann.page, 'heist/player');
-    for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
-  } finally {
-    for (const c of contexts) await c.close().catch(() => {});
-    await server.stop().catch(() => {});
-    fs.rmSync(server.dir, { recursive: true, force: true });
-  }
+  });
 }
 
 describe('browser: the GM prepares a heist, the crew sees what was shown', () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
-import { repoRoot } from './server.mjs';
+import { repoRoot, startServer } from './server.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -195,4 +195,21 @@ export async function table(browser, server, system) {
   // The GM's page knows the character before the set-up lists it.
   await waitFor('the character on the GM page', async () => Object.values((await stateOf(gm.page))?.chars || {}).some((c) => c.name === pcName));
   return { gm, ann, pcName, contexts: [gctx, actx] };
+}
+
+// Runs fn({gm, ann, pcName, server}) at a table of `system` on a fresh server seeded with `seed`;
+// checks that neither page logged an error; closes the pages and stops the server either way.
+export async function atTable(browser, system, seed, fn) {
+  const server = await startServer({ extraArgs: ['--seed', String(seed)] });
+  let contexts = [];
+  try {
+    const t = await table(browser, server, system);
+    contexts = t.contexts;
+    await fn({ ...t, server });
+    for (const p of [t.gm, t.ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
+  } finally {
+    for (const c of contexts) await c.close().catch(() => {});
+    await server.stop().catch(() => {});
+    fs.rmSync(server.dir, { recursive: true, force: true });
+  }
 }

@@ -187,7 +187,7 @@ function heimrActions(enc, ctx) {
   const ok = new Set();
   if (started && c && !c.out && (ctx.isGm || isMine(c, ctx))) ok.add('run');
   if (ctx.isGm && !started) ok.add('begin');
-  if (ctx.isGm && started && !enc.offer) ok.add('offer');
+  if (ctx.isGm && started) ok.add('offer'); // again, too: the target may let an offer lie
   if (enc.offer && combatantsOf(enc).some((x) => isTarget(enc, x) && !x.out && (ctx.isGm || isMine(x, ctx)))) ok.add('choose');
   return ok;
 }
