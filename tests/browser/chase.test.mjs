@@ -9,8 +9,10 @@
 //     constable's slot the GM's page offers Close (one tap against the lone Target) and no
 //     Takedown while the Distance is above 0; each result shows in the viewport where the tap was
 //     and the other page's lane follows the new Distance;
-//   - heimr: the GM starts a fatigue chase (squares) the same way; the player runs with one tap;
-//     the track is drawn in squares on both pages.
+//   - cot in vehicles: the set-up puts each group in its vehicle, the first of each driving;
+//   - heimr: the GM prepares an NPC from a sample, which the set-up offers as the pursuer; the
+//     track is drawn in squares on both pages; runs are one tap; the GM offers other ground and
+//     the player takes it with one tap; the NPC's fatigue never shows on the phone.
 // After each step no visible text holds a rulebook line reference, a snake_case word or an error
 // code; axe-core finds no serious violation; the phone's controls are 44 px tall and nothing
 // sticks out sideways. Screenshots: tests/artifacts/chase-<system>-{gm-1366,player-390}.png.
@@ -19,7 +21,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
+import { launch, atTable, doing, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
 
 const STEP = { timeout: 240000 };
 
@@ -137,34 +139,71 @@ function vehicleChase(browser) {
   });
 }
 
+// heimr: the GM prepares an NPC from a sample (Old Gunnar); the set-up lists him as a pursuer and
+// asks for no other. Runs are one tap each; the GM offers other ground and the player takes it in
+// one tap; Old Gunnar's numbers (fatigue, HP) never show on the phone.
 function heimrChase(browser) {
   return atTable(browser, 'heimr', 3, async ({ gm, ann, pcName }) => {
+    await gm.page.locator('#new-npc').click();
+    await gm.page.locator('#sheet-from').selectOption({ label: 'Old Gunnar' });
+    const npc = await doing(gm.rec, 'char.create', () => gm.page.locator('#sheet-save').click());
+    assert.equal(npc.reply.t, 'ack', npc.reply.message);
     await gm.page.locator('#enc-module').selectOption('heimr.chase');
     const setup = gm.page.locator('#enc form.chase-setup');
-    await setup.waitFor();
+    await setup.locator('select[data-npc="1"]').waitFor();
+    assert.equal(await setup.locator('select[data-npc="1"] option:checked').textContent(), 'Gives chase', 'a prepared NPC gives chase by default');
+    assert.equal(await setup.locator('[name="quick"]').inputValue(), '', 'no other pursuer is asked for');
     const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
     await arrived(ann, b.reply.seq);
     let s = await stateOf(gm.page);
+    assert.equal(Object.keys(s.enc.combatants).length, 2);
     const A = Object.values(s.enc.combatants).find((c) => c.name === pcName).id;
-    const H = Object.values(s.enc.combatants).find((c) => c.name === 'Hunter').id;
+    const G = Object.values(s.enc.combatants).find((c) => c.name === 'Old Gunnar').id;
     for (const p of [gm, ann]) {
-      await laneShows(p.page, H, 3, p.rec.label);
-      assert.equal(await p.page.locator(`#enc .chase-lane[data-cid="${H}"] .chase-cells.squares .chase-cell`).count(), 4, 'three squares between them, drawn as four cells');
-      assert.match(await p.page.locator(`#enc .chase-lane[data-cid="${H}"] .chase-distance`).textContent(), /^3 squares$/);
+      await laneShows(p.page, G, 3, p.rec.label);
+      assert.equal(await p.page.locator(`#enc .chase-lane[data-cid="${G}"] .chase-cells.squares .chase-cell`).count(), 4, 'three squares between them, drawn as four cells');
+      assert.match(await p.page.locator(`#enc .chase-lane[data-cid="${G}"] .chase-distance`).textContent(), /^3 squares$/);
     }
-    // The target rolls first: the player runs with one tap; the hunter's Run is the GM's.
+    assert.equal(await ann.page.locator(`#enc .enc-card[data-cid="${G}"] [data-stat="fatigue"]`).count(), 0, 'Old Gunnar’s fatigue is the GM’s');
+    assert.equal(await gm.page.locator(`#enc .enc-card[data-cid="${G}"] [data-stat="fatigue"]`).count(), 1);
+
+    // The target rolls first: the player runs with one tap; Old Gunnar's Run is the GM's.
     assert.equal(s.enc.order[s.enc.turn], A);
     assert.ok(!(await ann.page.locator('#enc [data-action="offer"]').count()), 'offering ground is the GM’s');
     const r = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'Run');
     await arrived(gm, r.reply.seq);
-    assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on the hunter’s turn');
-    const g = await tapped(gm, 'enc.act', () => gm.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'the hunter’s Run');
+    assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on Old Gunnar’s turn');
+
+    // Other ground (001:306): the GM offers Survival, the player takes it with one tap.
+    await gm.page.locator('#enc [data-action="offer"]').click();
+    const offer = gm.page.locator('#enc form.enc-form[data-key="act-offer"]');
+    const grounds = await offer.locator('[name="ability"] option').allTextContents();
+    assert.ok(grounds.includes('Survival') && !grounds.includes('Agility'), `the grounds offered are the abilities in the chase but the current one: ${grounds}`);
+    await offer.locator('[name="ability"]').selectOption('Survival');
+    const o = await tapped(gm, 'enc.act', () => offer.locator('button[type=submit]').click(), 'offering other ground');
+    await arrived(ann, o.reply.seq);
+    await ann.page.locator('#enc .chase-offer', { hasText: 'Survival' }).waitFor();
+    const c = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="choose"]').click(), 'taking the ground');
+    await arrived(gm, c.reply.seq);
+    for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
+    assert.equal(await ann.page.locator('#enc [data-action="choose"]').count(), 0, 'nothing left to choose');
+
+    // Old Gunnar runs (one tap for the GM): the phone's lane says what became of him.
+    const g = await tapped(gm, 'enc.act', () => gm.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'Old Gunnar’s Run');
     await arrived(ann, g.reply.seq);
     s = await stateOf(gm.page);
-    await laneShows(ann.page, H, s.enc.combatants[H].distance, 'player after the hunter ran');
+    const gunnar = s.enc.combatants[G];
+    await laneShows(ann.page, G, gunnar.distance, 'player after Old Gunnar ran');
+    if (gunnar.out) {
+      await ann.page.locator(`#enc .chase-lane[data-cid="${G}"] .chase-distance`, { hasText: gunnar.out }).waitFor();
+      assert.deepEqual(await actionsOn(gm.page), [], 'a chase that is over offers nothing');
+      for (const p of [gm, ann]) await p.page.locator('#enc .turn-banner.chase-over').waitFor();
+    }
+
     for (const p of [gm, ann]) await assertPlain(p.page, `heimr/${p.rec.label}`);
     await shot(gm.page, 'chase-heimr-gm-1366.png');
     await shot(ann.page, 'chase-heimr-player-390.png');
+    await axe(gm.page, 'heimr/GM chase');
     await axe(ann.page, 'heimr/player chase');
     await touchTargets(ann.page, 'heimr/player chase');
     await noSideways(ann.page, 'heimr/player chase');
@@ -181,5 +220,5 @@ describe('browser: a chase played from a phone', () => {
   });
   it('cot: set up in one tap, the track on both pages, only the moves the rules allow', STEP, () => cotChase(browser));
   it('cot: a vehicle chase set up in one tap, each group in its vehicle', STEP, () => vehicleChase(browser));
-  it('heimr: a fatigue chase in squares, one-tap runs', STEP, () => heimrChase(browser));
+  it('heimr: a prepared NPC gives chase in squares, one-tap runs, other ground offered and taken', STEP, () => heimrChase(browser));
 });

@@ -15,6 +15,7 @@ import { registerPanel, combatantsOf, currentId, isMine, statsOf, turnTakers, h 
 
 const list = (x) => (Array.isArray(x) ? x : []);
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
+const obj = (v) => (isObj(v) ? v : {});
 const heimrOf = (enc) => enc?.module === 'heimr.chase';
 const isTarget = (enc, c) => c.side === enc.target_side;
 
@@ -108,7 +109,7 @@ function renderOrder(enc, ctx) {
       ' ',
       h('strong', {}, tName),
       targets.length === 1 ? rideOf(targets[0], ctx) : '',
-      gone.length ? ` · ${gone.map((c) => `${c.name}: ${outText(c)}`).join(', ')}` : '',
+      targets.length === 1 && gone.length ? ` · ${outText(gone[0])}` : gone.length ? ` · ${gone.map((c) => `${c.name}: ${outText(c)}`).join(', ')}` : '',
     ),
     pursuers.length
       ? h('ol', { class: 'chase-track', attrs: { 'aria-label': heimrOf(enc) ? 'Squares to the target' : 'Distance to the Target' } }, pursuers.map((p) => lane(enc, p, tName, ctx)))
@@ -184,15 +185,32 @@ function heimrActions(enc, ctx) {
   const started = Number(enc.round) > 0;
   const cur = currentId(enc);
   const c = cur ? { id: cur, ...enc.combatants?.[cur] } : null;
+  const all = combatantsOf(enc);
   const ok = new Set();
   if (started && c && !c.out && (ctx.isGm || isMine(c, ctx))) ok.add('run');
   if (ctx.isGm && !started) ok.add('begin');
   if (ctx.isGm && started) ok.add('offer'); // again, too: the target may let an offer lie
-  if (enc.offer && combatantsOf(enc).some((x) => isTarget(enc, x) && !x.out && (ctx.isGm || isMine(x, ctx)))) ok.add('choose');
+  if (enc.offer && all.some((x) => isTarget(enc, x) && !x.out && (ctx.isGm || isMine(x, ctx)))) ok.add('choose');
   return ok;
 }
 
+// A chase is over once its Target is out (caught, escaped) or no Pursuer is left (000:157-171,
+// 001:304): nothing is left to do in it but end it.
+function isOver(enc) {
+  const all = combatantsOf(enc);
+  return Number(enc.round) > 0 && (!all.some((x) => isTarget(enc, x) && !x.out) || !all.some((x) => !isTarget(enc, x) && !x.out));
+}
+
+function banner(enc, ctx) {
+  if (!isOver(enc)) return undefined;
+  const all = combatantsOf(enc);
+  const targets = all.filter((c) => isTarget(enc, c));
+  const how = targets.some((c) => c.out) ? targets.map((c) => `${c.name}: ${outText(c)}`).join(', ') : 'every pursuer dropped out';
+  return h('p', { class: 'turn-banner idle chase-over', attrs: { role: 'status' } }, `The chase is over (${how}).${ctx.isGm ? ' End it when the scene moves on.' : ''}`);
+}
+
 function actionsFor(enc, ctx) {
+  if (isOver(enc)) return [];
   const ok = heimrOf(enc) ? heimrActions(enc, ctx) : cotActions(enc, ctx);
   return list(ctx.module?.actions)
     .map((a) => a.name)
@@ -216,6 +234,16 @@ function oneTap(a, enc, ctx) {
   const targets = combatantsOf(enc).filter((c) => isTarget(enc, c) && !c.out);
   if (takers.length !== 1 || targets.length !== 1) return undefined;
   return { action: a.name, actor: takers[0].id, params: { target: targets[0].id } };
+}
+
+// heimr's other ground (001:306): the abilities the chase's combatants have, as far as the viewer
+// sees their numbers, but the one the chase already rolls.
+function picks(action, param, enc, ctx) {
+  if (!heimrOf(enc) || action !== 'offer' || param !== 'ability') return null;
+  const names = new Set();
+  for (const c of combatantsOf(enc)) for (const a of Object.values(obj(statsOf(c, ctx)?.abilities))) if (a?.name) names.add(a.name);
+  names.delete(enc.ability);
+  return [...names].sort().map((n) => ({ value: n, label: n }));
 }
 
 // The chase's own moves are the main buttons; claiming, waiting, bolstering and skill rolls (and
@@ -369,6 +397,6 @@ async function startChase(form, ctx, heimr) {
   }
 }
 
-const hooks = { renderOrder, actionsFor, oneTap, common, extraFields, renderStart };
+const hooks = { banner, renderOrder, actionsFor, oneTap, common, picks, extraFields, renderStart };
 registerPanel('cot.chase', hooks);
 registerPanel('heimr.chase', hooks);
