@@ -24,6 +24,7 @@ const TRACK_CELLS = 10;
 
 // -- the track -----------------------------------------------------------------------------------
 
+// A Distance as the table says it: "Distance 2" in cot, "2 squares" in heimr.
 function unit(enc, n) {
   if (heimrOf(enc)) return `${n} square${n === 1 ? '' : 's'}`;
   return `Distance ${n}`;
@@ -37,6 +38,7 @@ function rideOf(c, ctx) {
   return ` (${st.vehicle}${st.driver ? ', driving' : ''})`;
 }
 
+// Why a combatant is out of the chase ("caught", "fell off"...).
 function outText(c) {
   return typeof c.out === 'string' ? c.out : 'out';
 }
@@ -64,6 +66,7 @@ function lane(enc, p, targetName, ctx) {
   );
 }
 
+// The letter a token on the track shows.
 function initial(name) {
   return String(name ?? '?').trim().charAt(0).toUpperCase() || '?';
 }
@@ -87,6 +90,7 @@ function turnLine(enc, ctx) {
   );
 }
 
+// Replaces the turn order: the ground, the Target, one lane per Pursuer, then who acts when.
 function renderOrder(enc, ctx) {
   const all = combatantsOf(enc);
   const targets = all.filter((c) => isTarget(enc, c));
@@ -144,6 +148,7 @@ function cotTakers(enc, ctx) {
   return turnTakers(enc).filter((c) => (ctx.isGm || isMine(c, ctx)) && (f?.by === c.id || !list(c.claimed).length || enc.order?.[enc.turn]?.claimed_by === c.id));
 }
 
+// The cot.chase actions the rules leave combatant c on its slot (000:151-171).
 function cotRoleActions(enc, ctx, c) {
   const all = combatantsOf(enc);
   const st = statsOf(c, ctx) || {};
@@ -164,6 +169,8 @@ function cotRoleActions(enc, ctx, c) {
   return out;
 }
 
+// cot.chase: the role actions of the viewer's combatants who may take the slot, the GM's round
+// and vehicle actions, and a player's Focus Round (./cot.js has the same for cot.initiative).
 function cotActions(enc, ctx) {
   const started = Number(enc.round) > 0;
   const ok = new Set();
@@ -181,6 +188,7 @@ function cotActions(enc, ctx) {
   return ok;
 }
 
+// heimr.chase: Run for whoever's turn it is, the GM's Begin and other ground, the target's choice.
 function heimrActions(enc, ctx) {
   const started = Number(enc.round) > 0;
   const cur = currentId(enc);
@@ -201,6 +209,7 @@ function isOver(enc) {
   return Number(enc.round) > 0 && (!all.some((x) => isTarget(enc, x) && !x.out) || !all.some((x) => !isTarget(enc, x) && !x.out));
 }
 
+// The hook: once the chase is over, say so instead of naming whose turn it is.
 function banner(enc, ctx) {
   if (!isOver(enc)) return undefined;
   const all = combatantsOf(enc);
@@ -209,6 +218,7 @@ function banner(enc, ctx) {
   return h('p', { class: 'turn-banner idle chase-over', attrs: { role: 'status' } }, `The chase is over (${how}).${ctx.isGm ? ' End it when the scene moves on.' : ''}`);
 }
 
+// The hook: the names of the actions to show, in the module's order.
 function actionsFor(enc, ctx) {
   if (isOver(enc)) return [];
   const ok = heimrOf(enc) ? heimrActions(enc, ctx) : cotActions(enc, ctx);
@@ -277,6 +287,7 @@ const num = (name, labelText, value, min, max) =>
 const text = (name, labelText, value) =>
   h('div', { class: 'field', dataset: { param: name } }, h('label', { htmlFor: `chase-${name}` }, labelText), h('input', { id: `chase-${name}`, name, type: 'text', value, maxLength: 40, autocomplete: 'off' }));
 
+// The hook: the set-up form (below the module select of the generic start form).
 function renderStart(ctx) {
   const heimr = ctx.system === 'heimr';
   const who = people(ctx);

@@ -27,6 +27,8 @@ let open = null; // which of the GM's forms is open: 'zone' | 'barrier' | 'guard
 
 // -- the spot ------------------------------------------------------------------------------------
 
+// One zone as the viewer knows it: name and tags, who of the crew is there, its guards (with
+// their scores and the Aware switch for the GM), and for the GM whether the crew knows it.
 function zoneCard(id, z, enc, ctx, spot) {
   const pub = obj(enc.spot);
   const shown = Boolean(obj(pub.zones)[id]);
@@ -60,6 +62,7 @@ function zoneCard(id, z, enc, ctx, spot) {
   );
 }
 
+// One guard: name and Aware; for the GM its scores and a switch.
 function guardItem(gid, g, ctx, pub) {
   const aware = ctx.isGm ? Boolean(obj(pub.guards)[gid]?.aware ?? g.aware) : Boolean(g.aware);
   return h(
@@ -79,6 +82,7 @@ function guardItem(gid, g, ctx, pub) {
   );
 }
 
+// One barrier: where it leads, what it is; its Security Score only in the GM's spot.
 function barrierItem(id, b, spot) {
   const what = BARRIERS[b.tag] ?? b.tag;
   const score = Number.isInteger(b.score) && b.tag !== 'none' ? ` (Security ${b.score})` : '';
@@ -90,6 +94,7 @@ function barrierItem(id, b, spot) {
   );
 }
 
+// Replaces the turn order (a heist has none): the spot, and for the GM the forms that build it.
 function renderSpot(enc, ctx) {
   const spot = spotOf(enc, ctx);
   const zones = Object.entries(obj(spot.zones));
@@ -230,6 +235,7 @@ function builder(ctx, spot) {
 
 // -- hooks ---------------------------------------------------------------------------------------
 
+// What the heist stands at, instead of a turn.
 function banner(enc, ctx) {
   const spot = spotOf(enc, ctx);
   const n = Object.keys(obj(spot.zones)).length;
@@ -240,6 +246,8 @@ function banner(enc, ctx) {
   return h('p', { class: 'turn-banner idle heist-banner', attrs: { role: 'status' } }, text);
 }
 
+// A crew member: where they are, the numbers heists spend (Foresight, Reputation, Heat,
+// Resources) and a Training scheme waiting for the next roll.
 function renderCombatant(c, enc, ctx) {
   const st = obj(c.stats);
   const where = enc.spot?.crew?.[c.id];
