@@ -383,6 +383,7 @@ async function startChase(form, ctx, heimr) {
     if (!r.ok) throw new Error(r.message);
     return r;
   };
+  form.querySelector('button[type=submit]').disabled = true; // one chase per tap
   try {
     await step('enc.start', { module: heimr ? 'heimr.chase' : 'cot.chase', options });
     const ids = { target: [], pursuer: [] };

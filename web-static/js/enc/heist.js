@@ -336,6 +336,7 @@ function renderStart(ctx) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const crew = chars.map(([id]) => id).filter((id) => form.elements.namedItem(`crew-${id}`)?.checked);
+    form.querySelector('button[type=submit]').disabled = true; // one heist per tap
     const r = await ctx.run('enc.start', { module: 'cot.heist' });
     for (const id of r.ok ? crew : []) if (!(await ctx.run('enc.add', { char: id })).ok) break;
   });
