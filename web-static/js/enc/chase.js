@@ -409,6 +409,6 @@ async function startChase(form, ctx, heimr) {
   }
 }
 
-const hooks = { banner, renderOrder, actionsFor, oneTap, common, picks, extraFields, renderStart };
+const hooks = { renderBanner: banner, renderOrder, actionsFor, oneTap, common, picks, extraFields, renderStart };
 registerPanel('cot.chase', hooks);
 registerPanel('heimr.chase', hooks);

@@ -5,6 +5,7 @@
 // the days to recover, Aware, Restrained, fleeing, Bolstered, out). Everything else is the
 // generic panel's (js/enc/panel.js).
 import { registerPanel, h, isMine, statsOf } from './panel.js';
+import { withSocial } from './social.js';
 import './chase.js'; // cot.chase's own panel
 import './heist.js'; // cot.heist's own panel
 
@@ -146,4 +147,4 @@ function actionsFor(enc, ctx) {
 // Stage and pool head the slots, the Focus Round is shown there; next_slot is bookkeeping.
 const extraFields = () => ({});
 
-registerPanel('cot', { renderOrder, renderCombatant, actionsFor, extraFields });
+registerPanel('cot', withSocial({ renderOrder, renderCombatant, actionsFor, extraFields }));

@@ -315,7 +315,7 @@ const extraFields = () => ({});
 const common = () => true;
 
 // The GM's spot is drawn above, not listed as numbers.
-const gmShown = () => ['spot'];
+const gmShown = ['spot'];
 
 // The GM starts preparing: the heist with the crew in it (every player character, by default).
 function renderStart(ctx) {
@@ -343,4 +343,4 @@ function renderStart(ctx) {
   return form;
 }
 
-registerPanel('cot.heist', { banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, gmShown, extraFields, renderStart });
+registerPanel('cot.heist', { renderBanner: banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, gmShown, extraFields, renderStart });

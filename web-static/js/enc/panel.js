@@ -13,10 +13,12 @@
 //                                    field the generic panel does not show
 //     combatantParams              [name] string action parameters (besides target, actor) that
 //                                    name a combatant: offered as a select of combatants
-//     banner(enc, ctx)             → Node   replaces the turn banner
+//     renderBanner(enc, ctx)       → Node   replaces the generic "whose turn" line (a module
+//                                    without turns: a social scene)
+//     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
+//                                    of the generic GM-only list)
 //     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
 //     common(a, enc, ctx)          → bool   whether action a is a main button (else "More actions")
-//     gmShown(enc, ctx)            → [key]  /gm/enc fields the panel shows itself (not listed again)
 //     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
@@ -430,10 +432,10 @@ export class EncounterPanel {
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        enc.round > 0 ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    out.push(call(hooks.banner, [enc, ctx]) ?? turnBanner(enc, ctx));
+    out.push(call(hooks.renderBanner, [enc, ctx]) ?? turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -455,9 +457,8 @@ export class EncounterPanel {
     if (extra && typeof extra === 'object' && Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
     const gmExtra = {};
     for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
-      if (k !== 'combatants') gmExtra[k] = v;
+      if (k !== 'combatants' && !(Array.isArray(hooks.gmShown) && hooks.gmShown.includes(k))) gmExtra[k] = v;
     }
-    for (const k of call(hooks.gmShown, [enc, ctx]) ?? []) delete gmExtra[k];
     if (Object.keys(gmExtra).length) {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));
     }
