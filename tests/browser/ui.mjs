@@ -1,87 +1,24 @@
-// What the panel tests in Chromium share (chase.test.mjs, heist.test.mjs): the checks of
-// table.test.mjs — a tap's result in the viewport where it was made, no jargon a person would read,
-// axe-core, touch targets — and the table itself: a GM on a laptop opens a new campaign of a
+// What the panel tests in Chromium share (chase.test.mjs, heist.test.mjs), over pages.mjs (the
+// checks the social test shares: no jargon a person would read, axe-core, nothing sideways): a
+// tap's result in the viewport where it was made (also when the tap sends several commands),
+// touch targets, and the table itself: a GM on a laptop opens a new campaign of a
 // system from the console link, a player on a phone joins it and picks the first ready-made
 // character. Only what the pages show is used.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
-import { repoRoot, startServer } from './server.mjs';
+import { startServer } from './server.mjs';
+import { ARTIFACTS, LAPTOP, PHONE, CHROMIUM_ARGS, waitFor, assertPlain, instrument, parsed, stateOf, axe, noSideways, shot as shotOf } from './pages.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+export { ARTIFACTS, LAPTOP, PHONE, waitFor, assertPlain, instrument, parsed, stateOf, axe, noSideways };
+
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-export const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
-export const LAPTOP = { width: 1366, height: 768 };
-export const PHONE = { width: 390, height: 844 };
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-export async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 export async function launch() {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
-
-// ---- what a person must never read (as table.test.mjs) -------------------------------------------
-
-const JARGON = [
-  [/\(\d{3}:\d+/, 'a rulebook line reference'],
-  [/\b\d{3}:\d{1,4}\b/, 'a rulebook line reference'],
-  [/\b[a-z]+_[a-z0-9_]+\b/, 'a snake_case word'],
-  [/\b(bad_request|unauthorized|forbidden|not_found|conflict|rule|rate_limited|too_large|internal)\s*:/i, 'an error code'],
-  [/\b[a-z_]+: done\./i, 'an op name'],
-  [/\/(gm|enc|private)\/\w+/, 'a JSON path'],
-  [/\b(null|undefined|NaN|\[object Object\])\b/, 'a programming value'],
-];
-
-export async function assertPlain(page, where) {
-  const text = await page.evaluate(() => document.body.innerText);
-  for (const [re, what] of JARGON) {
-    const m = re.exec(text);
-    assert.equal(m, null, `${where}: the page shows ${what}: "${m && text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, ' ')}"`);
-  }
-}
-
-// ---- a page and what it sent and received --------------------------------------------------------
-
-export function instrument(page, label) {
-  const rec = { label, received: [], sent: [], errors: [] };
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
-    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
-  });
-  page.on('pageerror', (err) => rec.errors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') rec.errors.push(`console: ${msg.text()}`);
-  });
-  return rec;
-}
-
-export const parsed = (frames) =>
-  frames.flatMap((f) => {
-    try {
-      return [JSON.parse(f)];
-    } catch {
-      return [];
-    }
-  });
 
 // Runs `fn` (a tap) and returns the first `op` command it made and its reply.
 export async function doing(rec, op, fn, nth = 0) {
@@ -118,20 +55,6 @@ export async function arrived(p, seq) {
   await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
 }
 
-export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
-
-export async function axe(page, where) {
-  // Through the DevTools protocol: the page's Content-Security-Policy allows no inline script.
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const r = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const res = await axe.run(document, { resultTypes: ['violations'] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${where}: axe-core found serious violations`);
-}
-
 // Every visible, enabled control on the phone is at least 44 px tall.
 export async function touchTargets(page, where) {
   const small = await page.evaluate(() =>
@@ -149,16 +72,10 @@ export async function touchTargets(page, where) {
   assert.deepEqual(small, [], `${where}: touch targets under 44 px`);
 }
 
-// Nothing sticks out sideways (a phone would scroll the whole page).
-export async function noSideways(page, where) {
-  const w = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(w <= 1, `${where}: the page is ${w} px wider than the phone`);
-}
-
 // The whole page, and the encounter panel alone (<name>-enc.png: the part to look at).
 export async function shot(page, name) {
-  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
-  await page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, name.replace(/\.png$/, '-enc.png')) });
+  await shotOf(page, name);
+  await shotOf(page.locator('#enc'), name.replace(/\.png$/, '-enc.png'));
 }
 
 // ---- the table -----------------------------------------------------------------------------------
