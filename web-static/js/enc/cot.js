@@ -6,6 +6,8 @@
 // generic panel's (js/enc/panel.js).
 import { registerPanel, h, isMine, statsOf } from './panel.js';
 import { withSocial } from './social.js';
+import './chase.js'; // cot.chase's own panel
+import './heist.js'; // cot.heist's own panel
 
 const nameOf = (enc, cid) => enc?.combatants?.[cid]?.name ?? cid;
 const list = (x) => (Array.isArray(x) ? x : []);

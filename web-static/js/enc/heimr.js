@@ -3,6 +3,7 @@
 // the pre-rolled defence (its value only where the viewer may see it) and the defences used since
 // the combatant's last turn. Everything else is the generic panel's (./panel.js).
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+import './chase.js'; // heimr.chase's own panel
 
 const nameOf = (enc, id) => enc?.combatants?.[id]?.name ?? id;
 

@@ -17,7 +17,12 @@
 //                                    without turns: a social scene)
 //     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
 //                                    of the generic GM-only list)
+//     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
+//     common(a, enc, ctx)          → bool   whether action a is a main button (else "More actions")
+//     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
+//     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
+//   registerPanel('cot.chase', {...}) registers hooks for one module: they win over the system's.
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
 // generic rendering. Hooks are called on every re-render of the panel (whenever /enc, /gm/enc,
@@ -37,6 +42,8 @@
 //             delivered once after the reconnect (same command id).
 //   act(action, {actor, params}) → Promise<reply>  = send('enc.act', ...), and shows a refusal
 //             in the panel's error line.
+//   run(op, args) → Promise<reply>  = send(op, args) with the panel's result box and error line.
+//   rerender() re-renders the panel (after a hook's own open/closed state changed).
 //   state     the whole replica (read-only): enc = state.enc, GM-only parts at state.gm.enc
 //
 // Helpers exported below for system panels: combatantsOf, currentId, isMine, statsOf (public
@@ -79,8 +86,9 @@ export function registerPanel(system, hooks = {}) {
   registry.set(String(system), { ...hooks });
 }
 
-export function panelHooks(system) {
-  return registry.get(String(system)) || {};
+// The hooks for a system's panel, with those of the running module (if registered) over them.
+export function panelHooks(system, module) {
+  return { ...(registry.get(String(system)) || {}), ...(module ? registry.get(String(module)) || {} : {}) };
 }
 
 // -- read helpers ------------------------------------------------------------------------------
@@ -318,6 +326,8 @@ export class EncounterPanel {
       full,
       scenes,
       scene: sid,
+      run: (op, args) => this.run(op, args, null, []),
+      rerender: () => this.rerender(),
     };
     const keep = this.capture();
     const parts = [...this.build(enc, this.ctx), ...this.otherScenes(this.ctx)];
@@ -481,7 +491,7 @@ export class EncounterPanel {
   }
 
   build(enc, ctx) {
-    const hooks = panelHooks(ctx.system);
+    const hooks = panelHooks(ctx.system, enc?.module);
     const out = [];
     out.push(h('h2', { id: 'enc-title' }, (ctx.scenes?.length ?? 0) > 1 ? `Encounter: ${enc?.name ?? 'scene'}` : 'Encounter'));
     const feedback = () => {
@@ -542,7 +552,7 @@ export class EncounterPanel {
     const actions = (Array.isArray(mod?.actions) ? mod.actions : []).filter((a) => names.includes(a.name));
     if (actions.length) {
       const button = (a) => {
-        const direct = this.oneTap(a, enc, ctx);
+        const direct = call(hooks.oneTap, [a, enc, ctx]) ?? this.oneTap(a, enc, ctx);
         const isOpen = this.open?.kind === 'act' && this.open.action === a.name;
         return h(
           'button',
@@ -560,7 +570,7 @@ export class EncounterPanel {
       // On a player's turn the player acts: the GM's override for it waits under "More actions".
       const takers = turnTakers(enc);
       const playersTurn = ctx.isGm && takers.length > 0 && takers.every((c) => !c.npc);
-      const main = (a) => isCommon(a) && !(playersTurn && who(a) === 'turn');
+      const main = (a) => (call(hooks.common, [a, enc, ctx]) ?? isCommon(a)) && !(playersTurn && who(a) === 'turn');
       const common = actions.filter(main);
       const more = actions.filter((a) => !main(a));
       out.push(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
@@ -616,7 +626,8 @@ export class EncounterPanel {
     const needsActor = w === 'turn' || w === 'owner';
     // Who acts is asked only when it is not obvious: the turn's owner acts on a turn action.
     const askActor = needsActor && actors.length > 1 && !(w === 'turn' && takers.length === 1 && !chosen);
-    const hooked = panelHooks(ctx.system).combatantParams;
+    const hooks = panelHooks(ctx.system, enc.module);
+    const hooked = hooks.combatantParams;
     const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
     // Picks from the acting character's sheet (skills, weapons, items, techniques).
     const actorC = all.find((c) => c.id === defActor);
@@ -624,7 +635,7 @@ export class EncounterPanel {
     const picks = {};
     for (const p of params) {
       if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
-      const list = picksFor(ctx.system, p.name, sheet, derived, a.name);
+      const list = call(hooks.picks, [a.name, p.name, enc, ctx]) ?? picksFor(ctx.system, p.name, sheet, derived, a.name);
       if (list) picks[p.name] = p.required || ATTACKS.test(a.name) ? list : [{ value: '', label: 'none' }, ...list];
     }
     // The default target: someone on another side who is still in, else anyone but the actor.
@@ -721,6 +732,8 @@ export class EncounterPanel {
       paramFields(options, { idPrefix: 'opt' }),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', dataset: { key: 'start-submit' }, disabled: this.busy }, 'Start')),
     );
+    const own = call(panelHooks(ctx.system, mod.id).renderStart, [ctx]);
+    if (own) return [h('div', { class: 'enc-form stack' }, form.querySelector('h3'), form.querySelector('.field')), own];
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const { params: values, error } = readParams(form, options);
