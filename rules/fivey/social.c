@@ -136,7 +136,8 @@ static int social_check(const rules_enc *e, tb_err *err)
         return damaged(err, "hidden disposition (hostile, uncertain or friendly)");
     if ((v = json_object_get(e->enc, "disposition")) && !one_of(json_string_value(v), DISPOSITIONS))
         return damaged(err, "disposition (hostile, uncertain or friendly)");
-    if ((v = json_object_get(e->enc, "talker")) && !rules_enc_combatant(e, json_string_value(v)))
+    /* a string: the GM may remove the speaker with enc.remove, which leaves nobody speaking */
+    if ((v = json_object_get(e->enc, "talker")) && !json_is_string(v))
         return damaged(err, "speaker");
     if ((v = json_object_get(e->enc, "terms"))) {
         const char *edge = json_string_value(json_object_get(v, "edge"));
@@ -293,6 +294,8 @@ static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
     const char *me = e->actor, *skill = rules_arg_str(a, "skill");
     const char *disp = hidden_disposition(e);
     const char *talker = json_string_value(json_object_get(e->enc, "talker"));
+    if (!rules_enc_combatant(e, talker))
+        talker = NULL; /* removed from the encounter since */
     const json_t *terms = json_object_get(e->enc, "terms");
     int rc = request_made(e, err);
     if (rc)

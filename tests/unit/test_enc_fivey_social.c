@@ -435,6 +435,27 @@ START_TEST(morale_in_a_conversation)
 }
 END_TEST
 
+/* enc.remove of the speaker (found by tests/fuzz/fuzz_enc): the state stays usable and nobody
+ * speaks until the GM names another. */
+START_TEST(a_removed_speaker_speaks_no_more)
+{
+    fixture f;
+    fixture *fp = &f;
+    fx_init(fp);
+    fx_scene(fp);
+    fx_ready(fp, "friendly", "{\"ask\":\"help\"}");
+    json_object_del(json_object_get(f.enc, "combatants"), "e1");
+    ck_assert_int_eq(mod()->check(&f.e, &f.err), 0);
+    assert_refused(fp, "p2", "e2", "request", "{\"what\":\"Help\"}", TB_RULE,
+                   "who drives the negotiation");
+    ck_assert_int_eq(fx_act(fp, "gm", NULL, "talker", "{\"target\":\"e2\"}"), 0);
+    DICE(fp, 12);
+    ck_assert_int_eq(fx_act(fp, "p2", "e2", "request", "{\"what\":\"Help\"}"), 0);
+    ck_assert(ru_bval(json_object_get(f.enc, "request"), "granted"));
+    fx_free(fp);
+}
+END_TEST
+
 START_TEST(a_damaged_state_is_named)
 {
     fixture f;
@@ -463,6 +484,7 @@ int main(void)
     tcase_add_test(tc, request_with_skill_edge_difficulty_and_inspiration);
     tcase_add_test(tc, every_refusal_draws_no_die_and_changes_nothing);
     tcase_add_test(tc, morale_in_a_conversation);
+    tcase_add_test(tc, a_removed_speaker_speaks_no_more);
     tcase_add_test(tc, a_damaged_state_is_named);
     suite_add_tcase(s, tc);
     int rc = ru_run_suite(s);
