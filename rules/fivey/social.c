@@ -62,8 +62,8 @@ static const char *will_text(const char *disp)
 /*
  * What the disposition makes of a request (004:658): 0 refused whatever the roll, 1 granted
  * whatever the roll, 2 the charisma check decides. Readings (rules/RULES.md S2): a friendly
- * party helps at no risk unasked-for persuasion; not attacking is no help, so only a hostile
- * party must be persuaded of it.
+ * party helps at no risk to itself without being persuaded; not attacking is no help, so only a
+ * hostile party must be persuaded of it.
  */
 static int ruling(const char *disp, const char *ask)
 {
