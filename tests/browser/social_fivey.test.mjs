@@ -96,6 +96,8 @@ test('fivey.social on a laptop and two phones: the reaction stays the GM\'s unti
   await ok(gm, 'enc.act', { action: 'talker', params: { target: vesper } });
   await ok(gm, 'enc.act', { action: 'terms', params: { ask: 'help' } });
   await waitFor('Ann\'s request button', async () => (await actionButtons(A.page)).join() === 'request');
+  assert.match(await A.page.locator('#enc .turn-banner').textContent(), /Your move, Vesper/);
+  assert.match(await B.page.locator('#enc .turn-banner').textContent(), /Vesper speaks for the party/);
   assert.deepEqual(await actionButtons(B.page), []);
   await A.page.locator('#enc .enc-actions [data-action="request"]').click();
   const form = A.page.locator('#enc form.enc-form[data-key="act-request"]');

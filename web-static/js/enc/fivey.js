@@ -140,8 +140,10 @@ function renderSocial(enc, ctx) {
   const rows = [];
   // Their disposition: public once revealed; before that, the GM's alone.
   if (enc.disposition) rows.push(row('disposition', 'Their disposition', enc.disposition));
-  else if (ctx.isGm && gm.disposition)
-    rows.push(row('disposition', 'Their disposition', `${gm.disposition} `, h('span', { class: 'badge secret-badge' }, 'GM only, not revealed')));
+  else if (ctx.isGm && gm.disposition) {
+    const roll = gm.reaction?.rolled && Number.isFinite(gm.reaction.natural) ? ` (rolled ${gm.reaction.natural})` : ' (your pick)';
+    rows.push(row('disposition', 'Their disposition', `${gm.disposition}${roll} `, h('span', { class: 'badge secret-badge' }, 'GM only, not revealed')));
+  }
   else rows.push(row('disposition', 'Their disposition', enc.reacted ? 'the GM has judged how they react' : 'not judged yet'));
   rows.push(row('talker', 'Speaking for the party', enc.talker ? name(enc.talker) : 'nobody yet'));
   const t = enc.terms;
@@ -161,8 +163,21 @@ function renderSocial(enc, ctx) {
     { class: 'fivey-social', attrs: { role: 'group', 'aria-label': 'The conversation' } },
     rows,
     ctx.isGm && gm.will ? h('p', { class: 'muted small fivey-will' }, h('span', { class: 'badge secret-badge' }, 'GM only'), ' ', gm.will) : null,
-    r ? h('p', { class: 'muted small' }, 'The party has made its one request.') : null,
   );
+}
+
+// No turns in a conversation: the banner says what this seat may do now.
+function socialBanner(enc, ctx) {
+  const talker = enc.talker ? enc.combatants?.[enc.talker] : null;
+  const mine = !ctx.isGm && Boolean(talker) && isMine(talker, ctx);
+  let text;
+  if (enc.request) text = 'The party has made its one request.';
+  else if (!enc.reacted) text = ctx.isGm ? 'Roll how they first react (or pick it).' : 'The party meets them: the GM judges how they react.';
+  else if (!talker) text = ctx.isGm ? 'Name who speaks for the party.' : 'Talk with them: the GM names who speaks for the party.';
+  else if (mine) text = enc.terms ? `Your move, ${talker.name}: make the one request.` : `${talker.name} speaks for the party: talk, then the GM sets the request.`;
+  else text = `${talker.name ?? enc.talker} speaks for the party.`;
+  const yourMove = mine && !enc.request && Boolean(enc.terms);
+  return h('p', { class: ['turn-banner', yourMove && 'mine'], attrs: { role: 'status' } }, text);
 }
 
 // The GM: judge the reaction, reveal it once, set the speaker and the terms until the request is
@@ -186,7 +201,9 @@ function socialActions(enc, ctx) {
 const extraFields = () => ({});
 
 registerPanel('fivey', {
+  renderBanner: (enc, ctx) => (isSocial(enc) ? socialBanner(enc, ctx) : null),
   renderOrder: (enc, ctx) => (isSocial(enc) ? renderSocial(enc, ctx) : renderOrder(enc, ctx)),
+  gmShown: ['disposition', 'reaction', 'will'], // fivey.social: shown in the conversation box
   renderCombatant,
   actionsFor: (enc, ctx) => (isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
   extraFields,
