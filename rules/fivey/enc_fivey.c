@@ -307,7 +307,8 @@ static int fivey_start(rules_enc *e, const rules_args *o, tb_err *err)
     return 0;
 }
 
-static int fivey_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+/* The join both fivey.combat and fivey.social run (fivey.h). */
+int fivey_enc_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     (void)err;
     if (sheet) {
@@ -780,9 +781,9 @@ static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- GM actions ---- */
 
-static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
+/* The morale check both fivey.combat and fivey.social run (fivey.h). */
+int fivey_enc_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *err)
 {
-    const char *side = rules_arg_str(a, "side");
     json_t *m = json_object_get(e->enc, "morale");
     if (!side) {
         const char *k;
@@ -848,6 +849,11 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
     if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1)
         rules_enc_log(e, "round", NULL, NULL, "Round %d", rules_enc_round(e));
     return 0;
+}
+
+static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_enc_morale(e, rules_arg_str(a, "side"), a, err);
 }
 
 static int act_bracket(rules_enc *e, const rules_args *a, tb_err *err)
@@ -1058,11 +1064,14 @@ const rules_module rules_module_fivey_combat = {
     .cite = "004:641-742",
     .options = OPTIONS,
     .start = fivey_start,
-    .join = fivey_join,
+    .join = fivey_enc_join,
     .may_act = fivey_may_act,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = FIVEY_EDITABLE,
 };
 
-const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat, NULL};
+extern const rules_module rules_module_fivey_social; /* rules/fivey/social.c */
+
+const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat,
+                                                   &rules_module_fivey_social, NULL};

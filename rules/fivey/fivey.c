@@ -278,6 +278,12 @@ static int encounter_roll(const rules_args *a, rules_rng *rng, json_t *result, t
     return 0;
 }
 
+const char *fivey_reaction(int natural)
+{
+    /* 004:653-656 1-6 hostile, 7-14 uncertain, 15-20 friendly */
+    return natural <= 6 ? "hostile" : (natural <= 14 ? "uncertain" : "friendly");
+}
+
 static int reaction_roll(const rules_args *a, rules_rng *rng, json_t *result, tb_err *err)
 {
     /* 004:649 the referee "can also impose advantage or disadvantage on the roll"; 004:653-656
@@ -288,8 +294,7 @@ static int reaction_roll(const rules_args *a, rules_rng *rng, json_t *result, tb
         return rc;
     fivey_roll r;
     fivey_roll_check(&r, rng, json_object_get(result, "dice"), 0, edge, 0, 0);
-    const char *re = r.natural <= 6 ? "hostile" : (r.natural <= 14 ? "uncertain" : "friendly");
-    json_object_set_new(result, "reaction", json_string(re));
+    json_object_set_new(result, "reaction", json_string(fivey_reaction(r.natural)));
     json_object_set_new(result, "natural", json_integer(r.natural));
     rules_result_outcome(result, r.natural, 0, 0, RULES_CMP_GE);
     return 0;
@@ -669,7 +674,7 @@ static json_t *fivey_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const fivey_modules[] = {"fivey.combat", NULL};
+static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", NULL};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",

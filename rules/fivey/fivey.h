@@ -52,6 +52,10 @@ int fivey_dc_for_stars(int stars);
 /* A bonus as a difficulty class: 10 + bonus (004:112). */
 int fivey_passive(int bonus);
 
+/* The initial NPC reaction a d20 gives: "hostile", "uncertain" or "friendly" (004:653-656).
+ * Static storage. */
+const char *fivey_reaction(int natural);
+
 /* XP that level 0..5 starts at (004:387-393); -1 outside. */
 int fivey_level_xp(int level);
 
@@ -67,5 +71,21 @@ int fivey_defense_class(int dex, const char *armor, int shield);
 int fivey_monster_hd(char bracket);
 int fivey_monster_ga(char bracket);
 int fivey_monster_xp(char bracket, int dc);
+
+/* ---- shared by the encounter modules fivey.combat (enc_fivey.c) and fivey.social ---- */
+struct rules_enc;
+/*
+ * The join hook of fivey.combat: a combatant's numbers from its fivey sheet (stats, defense
+ * class, move, weapons), or a quick NPC's from the example monster it is named after, else a
+ * grunt (004:715-773). Returns 0.
+ */
+int fivey_enc_join(struct rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+/*
+ * The collective morale check of side (NULL: the side due one) with the parameters `wis` and
+ * `dc` of a (004:670): d20 + wisdom against DC 14, then 16, then 18; failing, every standing
+ * member flees. TB_RULE for the party's side or a side with nobody standing, TB_BAD_REQUEST
+ * when no side is named or due.
+ */
+int fivey_enc_morale(struct rules_enc *e, const char *side, const rules_args *a, tb_err *err);
 
 #endif

@@ -202,7 +202,8 @@ START_TEST(describes_actions_and_who)
     /* the system lists exactly the modules it registers */
     const rules_system *s = rules_system_find("fivey");
     ck_assert_str_eq(s->modules[0], "fivey.combat");
-    ck_assert_ptr_null(s->modules[1]);
+    ck_assert_str_eq(s->modules[1], "fivey.social");
+    ck_assert_ptr_null(s->modules[2]);
 }
 END_TEST
 

@@ -2,6 +2,12 @@
 // with who beat the opposition, the ◆ left of whoever has the turn (2 per turn, 004:674), hit
 // points, defense class, inspiration dice, leaders, the dead and the fled, and a side due a morale
 // check. Everything else is the generic panel's (js/enc/panel.js).
+//
+// The social encounter (module fivey.social, rules/fivey/social.c) replaces the order with the
+// conversation: their disposition as this viewer knows it (the GM sees it and what it will and
+// won't do before the reveal; a player sees only that the GM judged it, until revealed), who
+// speaks for the party, what the one request asks, and its answer; the request is one button,
+// only for the speaker's player and only until it is made.
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
 
 const DIAMONDS = 2; // 004:674 "All characters can perform 2 actions ◆ during their turn."
@@ -116,7 +122,89 @@ function actionsFor(enc, ctx) {
     .map((a) => a.name);
 }
 
-// /enc/party, /enc/budget and /enc/phase are shown above; morale as a badge on the cards.
+// ---- fivey.social ----
+
+const isSocial = (enc) => enc?.module === 'fivey.social';
+
+const ASKS = { help: 'to help', danger: 'to help at their own risk', spare: 'not to attack the party' };
+const EDGES = { adv: 'with advantage for the conversation', dis: 'with disadvantage for the conversation' };
+
+// One line of the conversation: a label and its value, one under the other on a phone.
+function row(key, label, ...value) {
+  return h('p', { class: 'fivey-social-row', dataset: { social: key } }, h('span', { class: 'muted small' }, `${label}: `), h('span', { class: 'value' }, ...value));
+}
+
+function renderSocial(enc, ctx) {
+  const gm = ctx.isGm ? ctx.state?.gm?.enc || {} : {};
+  const name = (cid) => enc.combatants?.[cid]?.name ?? cid;
+  const rows = [];
+  // Their disposition: public once revealed; before that, the GM's alone.
+  if (enc.disposition) rows.push(row('disposition', 'Their disposition', enc.disposition));
+  else if (ctx.isGm && gm.disposition) {
+    const roll = gm.reaction?.rolled && Number.isFinite(gm.reaction.natural) ? ` (rolled ${gm.reaction.natural})` : ' (your pick)';
+    rows.push(row('disposition', 'Their disposition', `${gm.disposition}${roll} `, h('span', { class: 'badge secret-badge' }, 'GM only, not revealed')));
+  }
+  else rows.push(row('disposition', 'Their disposition', enc.reacted ? 'the GM has judged how they react' : 'not judged yet'));
+  rows.push(row('talker', 'Speaking for the party', enc.talker ? name(enc.talker) : 'nobody yet'));
+  const t = enc.terms;
+  if (t) rows.push(row('terms', 'The request', `asks them ${ASKS[t.ask] ?? t.ask}: charisma against DC ${t.dc}${EDGES[t.edge] ? `, ${EDGES[t.edge]}` : ''}`));
+  const r = enc.request;
+  if (r)
+    rows.push(
+      row(
+        'answer',
+        'The answer',
+        `${name(r.by)} asked: ${r.what}. Charisma ${r.total} against DC ${r.dc}: ${r.success ? 'success' : 'failure'}; `,
+        h('strong', { class: r.granted ? 'social-yes' : 'social-no' }, r.granted ? 'they agree' : 'they refuse'),
+      ),
+    );
+  return h(
+    'div',
+    { class: 'fivey-social', attrs: { role: 'group', 'aria-label': 'The conversation' } },
+    rows,
+    ctx.isGm && gm.will ? h('p', { class: 'muted small fivey-will' }, h('span', { class: 'badge secret-badge' }, 'GM only'), ' ', gm.will) : null,
+  );
+}
+
+// No turns in a conversation: the banner says what this seat may do now.
+function socialBanner(enc, ctx) {
+  const talker = enc.talker ? enc.combatants?.[enc.talker] : null;
+  const mine = !ctx.isGm && Boolean(talker) && isMine(talker, ctx);
+  let text;
+  if (enc.request) text = 'The party has made its one request.';
+  else if (!enc.reacted) text = ctx.isGm ? 'Roll how they first react (or pick it).' : 'The party meets them: the GM judges how they react.';
+  else if (!talker) text = ctx.isGm ? 'Name who speaks for the party.' : 'Talk with them: the GM names who speaks for the party.';
+  else if (mine) text = enc.terms ? `Your move, ${talker.name}: make the one request.` : `${talker.name} speaks for the party: talk, then the GM sets the request.`;
+  else text = `${talker.name ?? enc.talker} speaks for the party.`;
+  const yourMove = mine && !enc.request && Boolean(enc.terms);
+  return h('p', { class: ['turn-banner', yourMove && 'mine'], attrs: { role: 'status' } }, text);
+}
+
+// The GM: judge the reaction, reveal it once, set the speaker and the terms until the request is
+// made, ask for the speaker, morale. A player: the one request, when their character speaks.
+function socialActions(enc, ctx) {
+  const talker = enc.talker ? enc.combatants?.[enc.talker] : null;
+  const open = !enc.request;
+  const canAsk = open && Boolean(enc.reacted && enc.terms && talker && !talker.out);
+  if (!ctx.isGm) return canAsk && isMine(talker, ctx) ? ['request'] : [];
+  // A second roll is refused; the GM's own pick (enc.act reaction {disposition}) corrects it.
+  const names = enc.reacted ? [] : ['reaction'];
+  if (enc.reacted && !enc.disposition) names.push('reveal');
+  if (open) names.push('talker', 'terms');
+  if (canAsk) names.push('request');
+  names.push('morale');
+  return names;
+}
+
+// /enc/party, /enc/budget and /enc/phase are shown above; morale as a badge on the cards; the
+// social module's fields in its conversation box.
 const extraFields = () => ({});
 
-registerPanel('fivey', { renderOrder, renderCombatant, actionsFor, extraFields });
+registerPanel('fivey', {
+  renderBanner: (enc, ctx) => (isSocial(enc) ? socialBanner(enc, ctx) : null),
+  renderOrder: (enc, ctx) => (isSocial(enc) ? renderSocial(enc, ctx) : renderOrder(enc, ctx)),
+  gmShown: ['disposition', 'reaction', 'will'], // fivey.social: shown in the conversation box
+  renderCombatant,
+  actionsFor: (enc, ctx) => (isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
+  extraFields,
+});

@@ -34,6 +34,7 @@ const SYSTEMS = {
   },
   fivey: {
     weapon: (s) => weaponsByNumber(s.weapons, 0),
+    skill: (s) => named(s.skills).map((n) => ({ value: n, label: n })), // fivey.social's request
   },
 };
 
