@@ -158,3 +158,55 @@ test('fivey: the DC of a public check is open (004:83: the referee names it), un
   await ann.ping();
   assert.ok(!ann.frames.some((f) => f.includes('"dc":19')), 'a secret check stays the GM\'s');
 });
+
+test("grimwire: a player's check without the hidden target number waits for the GM's, who answers it (issue 15)", async (t) => {
+  const srv = await startServer(t, { args: ['--seed', '7'] });
+  const { gm, ann } = await campaignOf(srv, t, 'grimwire');
+  // validate before asking: a bad parameter is refused, and nothing waits
+  const bad = await ann.cmd('roll.check', { check: 'check', params: { attr: 99 } });
+  assert.equal(bad.t, 'nack', bad.raw);
+  assert.equal(bad.code, 'bad_request');
+  assert.match(bad.message, /attr/);
+  // the player rolls without the number: the roll waits, nobody is told a number
+  const asked = await ann.cmd('roll.check', { check: 'check', params: { attr: 2 } });
+  assert.equal(asked.t, 'ack', asked.raw);
+  assert.deepEqual(asked.result.need, ['tn']);
+  const key = asked.result.asked;
+  await gm.waitFor(() => gm.seq >= asked.seq, { what: 'the ask' });
+  assert.deepEqual(gm.state.asks[key], { seat: ann.seat.id, check: 'check', at: gm.state.asks[key].at });
+  assert.deepEqual(gm.state.gm.asks[key].need, ['tn'], 'the GM is asked for the target number');
+  await ann.ping();
+  assert.equal(ann.state.asks[key].seat, ann.seat.id, 'the table sees the roll waiting');
+  assert.equal(ann.state.gm, undefined);
+  assert.equal(ann.state.log?.length ?? 0, 0, 'no die is rolled yet');
+  // only the GM answers, with the number the roll waits for
+  const notYou = await ann.cmd('roll.answer', { ask: key, params: { tn: 3 } });
+  assert.equal(notYou.code, 'forbidden', notYou.raw);
+  const noTn = await gm.cmd('roll.answer', { ask: key, params: {} });
+  assert.equal(noTn.code, 'bad_request', noTn.raw);
+  assert.match(noTn.message, /tn/);
+  const outOfRange = await gm.cmd('roll.answer', { ask: key, params: { tn: 999 } });
+  assert.equal(outOfRange.code, 'bad_request', outOfRange.raw);
+  const unknown = await gm.cmd('roll.answer', { ask: '12345', params: { tn: 3 } });
+  assert.equal(unknown.code, 'not_found', unknown.raw);
+  await gm.ping();
+  assert.ok(gm.state.asks[key], 'refused answers leave the roll waiting');
+  const TN = 17;
+  const done = await gm.cmd('roll.answer', { ask: key, params: { tn: TN } });
+  assert.equal(done.t, 'ack', done.raw);
+  assert.equal(done.result.tn, TN);
+  assert.equal(done.result.success, done.result.total >= TN && true);
+  await ann.waitFor(() => ann.seq >= done.seq, { what: 'the answer' });
+  const entry = ann.state.log.find((e) => e.seq === done.seq);
+  assert.equal(entry.seat, ann.seat.id, "the log names the player's roll, not the GM's");
+  assert.equal(entry.check.success, done.result.success, 'everyone sees the outcome');
+  assert.equal(entry.check.tn, undefined, 'never the number');
+  assert.deepEqual(ann.state.asks, {}, 'nothing waits any more');
+  assert.ok(!ann.frames.some((f) => f.includes(`"tn":${TN}`)), 'no frame of the player holds the number');
+  await gm.ping();
+  assert.equal(gm.state.gm.hidden[String(done.seq)].tn, TN, 'the GM keeps it');
+  assert.deepEqual(gm.state.gm.asks, {});
+  // the GM's own check still needs the number: the GM is never asked
+  const gmNo = await gm.cmd('roll.check', { check: 'check', params: { attr: 2 } });
+  assert.equal(gmNo.code, 'bad_request', gmNo.raw);
+});
