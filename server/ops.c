@@ -202,11 +202,13 @@ static void hidden_put(json_t *state, int64_t seq, json_t *hidden, int cap)
 }
 
 /* Rolls check rc of rs with params (borrowed) as seat's roll and logs it: /log with the secret
- * parameters moved to /gm/hidden/<seq>, or /gm/log when secret. *result is the full result (new
- * reference). Validates every parameter before a die is rolled. */
+ * parameters moved to /gm/hidden/<seq>, or /gm/log when secret; `ask` (may be NULL) is the key of
+ * the waiting roll it answers (roll.answer), kept in the entry so the asking player's page finds
+ * its outcome. *result is the full result (new reference). Validates every parameter before a
+ * die is rolled. */
 static int roll__check_log(const op_ctx *ctx, json_t *state, const rules_system *rs,
                            const rules_check *rc, const json_t *params, const char *seat,
-                           int secret, json_t **result, tb_err *err)
+                           const char *ask, int secret, json_t **result, tb_err *err)
 {
     json_t *res;
     if (rules_check_run_with(rs, rc, params, ctx->dice, &res, err))
@@ -215,6 +217,8 @@ static int roll__check_log(const op_ctx *ctx, json_t *state, const rules_system 
     json_t *hidden = secret ? NULL : split_hidden(rc, res);
     json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
                               (json_int_t)ctx->now_ms, "seat", seat, "kind", "check", "check", res);
+    if (ask)
+        json_object_set_new(entry, "ask", json_string(ask));
     ops_log_append(state, secret, entry, ctx->log_cap);
     if (hidden)
         hidden_put(state, ctx->seq, hidden, ctx->log_cap);
@@ -315,7 +319,7 @@ static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, j
             return roll__ask(ctx, state, rs, rc, params, need, result, err);
         json_decref(need);
     }
-    return roll__check_log(ctx, state, rs, rc, params, ctx->seat, secret, result, err);
+    return roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, secret, result, err);
 }
 
 /* roll.answer: the GM gives the numbers a player's check waits for (roll__ask); the check is
@@ -354,7 +358,7 @@ static int op_roll_answer(const op_ctx *ctx, json_t *state, const json_t *args, 
     const char *seat = json_string_value(json_object_get(ask, "seat"));
     char seat_copy[40];
     snprintf(seat_copy, sizeof seat_copy, "%s", seat ? seat : "gm");
-    int rc_ = roll__check_log(ctx, state, rs, rc, params, seat_copy, 0, result, err);
+    int rc_ = roll__check_log(ctx, state, rs, rc, params, seat_copy, key, 0, result, err);
     json_decref(params);
     if (rc_)
         return rc_;

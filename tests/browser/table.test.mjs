@@ -215,7 +215,31 @@ async function evening(browser, system, module, seed) {
     for (let i = 0; i < n; i++) {
       const b = buttons.nth(i);
       const label = (await b.textContent()).trim();
-      const asks = (await b.getAttribute('title')) !== 'rolls at once';
+      const title = await b.getAttribute('title');
+      if (system === 'grimwire') {
+        // The player is never asked for the hidden target number (issue 15, item 5): the roll
+        // waits, the GM is asked on their own page and answers; then both see the outcome.
+        assert.equal(title, 'the GM names the target number', `${system}: ${label}`);
+        const { reply } = await tapped(ann, 'roll.check', () => b.click(), `the sheet check ${label}`);
+        const key = reply.result.asked;
+        assert.ok(key, `${system}: the check waits for the GM`);
+        const box = ann.page.locator(`.result-box[data-seq="${reply.seq}"]`).first();
+        assert.match(await box.innerText(), /waiting for the GM/i);
+        await ann.page.locator('#asks li.ask').first().waitFor();
+        assert.equal(await ann.page.locator('#asks input').count(), 0, 'a player gets no number field');
+        const ask = gm.page.locator(`#asks form.ask-form[data-ask="${key}"]`);
+        await ask.waitFor();
+        await ask.locator('[name="tn"]').fill('12');
+        const ansd = await doing(gm.rec, 'roll.answer', () => ask.locator('button[type=submit]').click());
+        assert.equal(ansd.reply.t, 'ack', ansd.reply.message);
+        await arrived(ann, ansd.reply.seq);
+        await waitFor(`the outcome of ${label} where Ann tapped`, async () => (await box.locator('.entry').count()) > 0);
+        await waitFor('the ask card gone', async () => !(await gm.page.locator('#asks').isVisible()));
+        await shot(gm.page, `asks-${system}-gm-1366.png`);
+        await shot(ann.page, `asks-${system}-player-390.png`);
+        continue;
+      }
+      const asks = title !== 'rolls at once';
       if (!asks) {
         await tapped(ann, 'roll.check', () => b.click(), `the sheet check ${label}`);
         continue;
@@ -223,11 +247,11 @@ async function evening(browser, system, module, seed) {
       await b.click();
       const form = ann.page.locator('#checks form.check-form');
       await form.waitFor();
-      if (system === 'grimwire') await form.locator('[name="tn"]').fill('12'); // the GM's number, said aloud
       await tapped(ann, 'roll.check', () => form.locator('#check-submit').click(), `the sheet check ${label} from its form`);
     }
-    const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack').pop();
-    await arrived(gm, lastCheck.seq);
+    const checkIds = new Set(parsed(ann.rec.sent).filter((m) => m.op === 'roll.check').map((m) => m.id));
+    const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack' && checkIds.has(m.id) && !m.result?.asked).pop();
+    if (lastCheck) await arrived(gm, lastCheck.seq); // (a waiting check arrived through the GM's answer)
     await assertPlain(ann.page, `${system}/player after the checks`);
     await assertPlain(gm.page, `${system}/GM after the checks`);
 
