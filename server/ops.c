@@ -204,11 +204,12 @@ static void hidden_put(json_t *state, int64_t seq, json_t *hidden, int cap)
 /* Rolls check rc of rs with params (borrowed) as seat's roll and logs it: /log with the secret
  * parameters moved to /gm/hidden/<seq>, or /gm/log when secret; `ask` (may be NULL) is the key of
  * the waiting roll it answers (roll.answer), kept in the entry so the asking player's page finds
- * its outcome. *result is the full result (new reference). Validates every parameter before a
- * die is rolled. */
+ * its outcome; `who` (borrowed, may be NULL) says whose roll it is (roll__who). *result is the
+ * full result (new reference). Validates every parameter before a die is rolled. */
 static int roll__check_log(const op_ctx *ctx, json_t *state, const rules_system *rs,
                            const rules_check *rc, const json_t *params, const char *seat,
-                           const char *ask, int secret, json_t **result, tb_err *err)
+                           const char *ask, const json_t *who, int secret, json_t **result,
+                           tb_err *err)
 {
     json_t *res;
     if (rules_check_run_with(rs, rc, params, ctx->dice, &res, err))
@@ -219,11 +220,45 @@ static int roll__check_log(const op_ctx *ctx, json_t *state, const rules_system 
                               (json_int_t)ctx->now_ms, "seat", seat, "kind", "check", "check", res);
     if (ask)
         json_object_set_new(entry, "ask", json_string(ask));
+    json_object_update(entry, (json_t *)who); /* char, name, label (roll__who) */
     ops_log_append(state, secret, entry, ctx->log_cap);
     if (hidden)
         hidden_put(state, ctx->seq, hidden, ctx->log_cap);
     json_object_set_new(full, "secret", json_boolean(secret));
     *result = full;
+    return TB_OK;
+}
+
+/*
+ * Who rolls and what, for the log (issue 15: a log line names the character and the skill, not
+ * the player): {char, name, label} from the optional args `char` (a player character's id: a
+ * player's own; the GM's any) and `label` ("Sneak", "AGL +3"). 0 with *who a new object (empty
+ * when neither is given); TB_NOT_FOUND for an unknown character, TB_FORBIDDEN for another seat's.
+ */
+static int roll__who(const op_ctx *ctx, json_t *state, const json_t *args, json_t **who,
+                     tb_err *err)
+{
+    const char *id = json_string_value(json_object_get(args, "char"));
+    const char *label = json_string_value(json_object_get(args, "label"));
+    *who = json_object();
+    if (id) {
+        /* a player character only: an NPC's name in the public log would tell the table who
+         * the GM rolls for */
+        json_t *c = json_object_get(json_object_get(state, "chars"), id);
+        if (!c) {
+            json_decref(*who);
+            return tb_fail(err, TB_NOT_FOUND, "no character '%.32s' to roll for", id);
+        }
+        const char *owner = json_string_value(json_object_get(c, "seat"));
+        if (!ctx->is_gm && (!owner || strcmp(owner, ctx->seat) != 0)) {
+            json_decref(*who);
+            return tb_fail(err, TB_FORBIDDEN, "you can roll only for your own character");
+        }
+        json_object_set_new(*who, "char", json_string(id));
+        json_object_set(*who, "name", json_object_get(c, "name"));
+    }
+    if (label)
+        json_object_set_new(*who, "label", json_string(label));
     return TB_OK;
 }
 
@@ -250,8 +285,8 @@ static json_t *roll__missing_secrets(const rules_check *rc, const json_t *params
  * dice are rolled when the GM answers, so the GM names the number without seeing them.
  */
 static int roll__ask(const op_ctx *ctx, json_t *state, const rules_system *rs,
-                     const rules_check *rc, const json_t *params, json_t *need, json_t **result,
-                     tb_err *err)
+                     const rules_check *rc, const json_t *params, json_t *need, const json_t *who,
+                     json_t **result, tb_err *err)
 {
     json_t *probe = json_is_object(params) ? json_deep_copy(params) : json_object();
     size_t i;
@@ -280,13 +315,16 @@ static int roll__ask(const op_ctx *ctx, json_t *state, const rules_system *rs,
     }
     char key[24];
     snprintf(key, sizeof key, "%lld", (long long)ctx->seq);
-    json_object_set_new(ops_child(state, "asks"), key,
-                        json_pack("{s:s, s:s, s:I}", "seat", ctx->seat, "check", rc->name, "at",
-                                  (json_int_t)ctx->now_ms));
+    json_t *pub = json_pack("{s:s, s:s, s:I}", "seat", ctx->seat, "check", rc->name, "at",
+                            (json_int_t)ctx->now_ms);
+    json_object_update(pub, (json_t *)who);
+    json_object_set_new(ops_child(state, "asks"), key, pub);
     json_t *given = json_is_object(params) ? json_deep_copy(params) : json_object();
-    json_object_set_new(ops_child(ops_child(state, "gm"), "asks"), key,
-                        json_pack("{s:s, s:s, s:s, s:o, s:O}", "seat", ctx->seat, "system", rs->id,
-                                  "check", rc->name, "params", given, "need", need));
+    json_t *q = json_pack("{s:s, s:s, s:s, s:o, s:O}", "seat", ctx->seat, "system", rs->id,
+                          "check", rc->name, "params", given, "need", need);
+    if (json_object_size(who))
+        json_object_set_new(q, "who", json_deep_copy(who));
+    json_object_set_new(ops_child(ops_child(state, "gm"), "asks"), key, q);
     *result = json_pack("{s:s, s:o}", "asked", key, "need", need);
     return TB_OK;
 }
@@ -312,14 +350,23 @@ static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, j
     if (!rc)
         return tb_fail(err, TB_NOT_FOUND, "roll.check: no check '%.32s' in system '%.32s'", check,
                        sys);
+    json_t *who;
+    if (roll__who(ctx, state, args, &who, err))
+        return err->code;
     const json_t *params = json_object_get(args, "params");
-    if (!ctx->is_gm && (!params || json_is_object(params))) {
-        json_t *need = roll__missing_secrets(rc, params);
-        if (json_array_size(need))
-            return roll__ask(ctx, state, rs, rc, params, need, result, err);
+    int rc_;
+    json_t *need = !ctx->is_gm && (!params || json_is_object(params))
+                       ? roll__missing_secrets(rc, params)
+                       : json_array();
+    if (json_array_size(need)) {
+        rc_ = roll__ask(ctx, state, rs, rc, params, need, who, result, err);
+    } else {
         json_decref(need);
+        rc_ = roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, who, secret, result,
+                              err);
     }
-    return roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, secret, result, err);
+    json_decref(who);
+    return rc_;
 }
 
 /* roll.answer: the GM gives the numbers a player's check waits for (roll__ask); the check is
@@ -358,7 +405,8 @@ static int op_roll_answer(const op_ctx *ctx, json_t *state, const json_t *args, 
     const char *seat = json_string_value(json_object_get(ask, "seat"));
     char seat_copy[40];
     snprintf(seat_copy, sizeof seat_copy, "%s", seat ? seat : "gm");
-    int rc_ = roll__check_log(ctx, state, rs, rc, params, seat_copy, key, 0, result, err);
+    int rc_ = roll__check_log(ctx, state, rs, rc, params, seat_copy, key,
+                              json_object_get(ask, "who"), 0, result, err);
     json_decref(params);
     if (rc_)
         return rc_;
@@ -373,6 +421,8 @@ static const op_arg ARGS_ROLL_CHECK[] = {
     {"check", ARG_STRING, 1, 1, 32},
     {"params", ARG_OBJECT, 0, 0, 0},
     {"secret", ARG_BOOL, 0, 0, 0},
+    {"char", ARG_STRING, 0, 1, 32},
+    {"label", ARG_NAME, 0, 1, 60},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_ROLL_ANSWER[] = {

@@ -252,6 +252,9 @@ async function evening(browser, system, module, seed) {
     const checkIds = new Set(parsed(ann.rec.sent).filter((m) => m.op === 'roll.check').map((m) => m.id));
     const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack' && checkIds.has(m.id) && !m.result?.asked).pop();
     if (lastCheck) await arrived(gm, lastCheck.seq); // (a waiting check arrived through the GM's answer)
+    // The log names the character who rolled, not the player (issue 15, item 9).
+    const firstWho = (await gm.page.locator('#log li.entry[data-kind="check"] .who').last().textContent()).trim();
+    assert.equal(firstWho, pcName, `${system}: the GM's log names the character`);
     await assertPlain(ann.page, `${system}/player after the checks`);
     await assertPlain(gm.page, `${system}/GM after the checks`);
 

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { startServer, closeAll, BIN } from './lib.mjs';
+import { sample } from './enc_lib.mjs';
 
 /** A new campaign of `system`, with its GM and one player (Ann) seated. */
 async function campaignOf(srv, t, system) {
@@ -209,4 +210,28 @@ test("grimwire: a player's check without the hidden target number waits for the 
   // the GM's own check still needs the number: the GM is never asked
   const gmNo = await gm.cmd('roll.check', { check: 'check', params: { attr: 2 } });
   assert.equal(gmNo.code, 'bad_request', gmNo.raw);
+});
+
+test('a check rolled for a character names the character and what was rolled in the log, not the player (issue 15)', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann } = await campaignOf(srv, t, 'fivey');
+  const made = await ann.cmd('char.create', { name: 'Vesper', sheet: sample('fivey', 'vesper') });
+  assert.equal(made.t, 'ack', made.raw);
+  const mine = made.result.id;
+  const gmsPc = await gm.cmd('char.create', { name: 'Brun', sheet: sample('fivey', 'vesper'), seat: 'gm' });
+  const r = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: mine, label: 'DEX 2' });
+  assert.equal(r.t, 'ack', r.raw);
+  await gm.waitFor(() => gm.seq >= r.seq, { what: 'the check' });
+  const entry = gm.state.log.find((e) => e.seq === r.seq);
+  assert.equal(entry.name, 'Vesper');
+  assert.equal(entry.char, mine);
+  assert.equal(entry.label, 'DEX 2');
+  assert.equal(entry.seat, ann.seat.id, 'the seat stays: it is still the player who rolled');
+  const unknown = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: 'c999' });
+  assert.equal(unknown.code, 'not_found', unknown.raw);
+  assert.equal(gmsPc.t, 'ack', gmsPc.raw);
+  const other = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: gmsPc.result.id });
+  assert.equal(other.code, 'forbidden', other.raw);
+  await ann.ping();
+  assert.equal(ann.state.log.length, 1, 'refused rolls roll nothing');
 });

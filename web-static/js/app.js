@@ -309,11 +309,13 @@ function rollQuick(char, r) {
   const isGM = (seatsOf(conn.state)[conn.seat?.id]?.role ?? conn.seat?.role) === 'gm';
   const need = isGM ? r.need : r.need.filter((n) => !(r.gmOnly || []).includes(n));
   if (need.length) {
-    checksView.open(r.check, r.params, need, `${char.name}: ${r.label}`);
+    checksView.open(r.check, r.params, need, `${char.name}: ${r.label}`, { check: r.check, char: char.seat ? char.id : undefined, label: r.label });
     return;
   }
   ui.nack = null;
-  const args = { check: r.check, params: r.params };
+  // the log names the character and what was rolled, not the player (roll.check `char`, `label`)
+  const args = { check: r.check, params: r.params, label: r.label };
+  if (char.seat) args.char = char.id;
   if (!els.roll.secretWrap.hidden && els.roll.secret.checked) args.secret = true;
   send('roll.check', args).then((reply) => {
     if (reply.ok && reply.result?.asked) {

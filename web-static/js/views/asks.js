@@ -41,7 +41,8 @@ export class AsksView {
   }
 
   playerItem(state, key, ask) {
-    return h('li', { class: 'ask', dataset: { ask: key } }, `${seatName(state, ask.seat)}'s ${label(ask.check)} roll waits for the GM's number.`);
+    const what = ask.label ? plain(ask.label) : label(ask.check);
+    return h('li', { class: 'ask', dataset: { ask: key } }, `${ask.name || seatName(state, ask.seat)}'s ${what} roll waits for the GM's number.`);
   }
 
   gmItem(state, key, ask, checks, live) {
@@ -62,7 +63,7 @@ export class AsksView {
     const form = h(
       'form',
       { class: 'ask-form', noValidate: true, dataset: { ask: key } },
-      h('p', {}, h('strong', {}, seatName(state, ask.seat)), ` rolls ${label(ask.check)}${given ? ` (${given})` : ''}.`),
+      h('p', {}, h('strong', {}, ask.who?.name || seatName(state, ask.seat)), ` rolls ${ask.who?.label ? plain(ask.who.label) : label(ask.check)}${given ? ` (${given})` : ''}.`),
       h('div', { class: 'ask-row' }, fields, h('button', { type: 'submit', class: 'primary', disabled: !live || this.busy[key] }, 'Roll it')),
       this.errors[key] ? h('p', { class: 'error-box', attrs: { role: 'alert' } }, plain(this.errors[key])) : null,
     );

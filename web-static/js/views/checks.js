@@ -94,8 +94,10 @@ export class ChecksView {
   }
 
   // Opens the form for `check` with `params` filled in and the focus on the first of `need`.
-  open(check, params, need, label) {
+  // who: {char, label} for the log line (roll.check `char`, `label`), when opened from a sheet.
+  open(check, params, need, label, who = null) {
     this.check = check;
+    this.who = who;
     const values = { ...params };
     for (const n of need) {
       const r = this.remembered[`${check}.${n}`];
@@ -113,7 +115,8 @@ export class ChecksView {
   }
 
   async roll(check, params, secret) {
-    const args = { check, params };
+    const args = { check, params, ...(this.who && this.who.check === check ? { char: this.who.char, label: this.who.label } : {}) };
+    if (!args.char) delete args.char;
     if (secret) args.secret = true;
     return this.send('roll.check', args);
   }

@@ -39,7 +39,7 @@ export const entryRenderers = {
       h(
         'div',
         { class: 'entry-expr' },
-        h('span', { class: 'expr check-name' }, checkName(c)),
+        h('span', { class: 'expr check-name' }, entry.label ? plain(entry.label) : checkName(c)),
         paramText ? h('span', { class: 'check-params' }, ` \u00b7 ${paramText}`) : null,
       ),
       h(
@@ -76,12 +76,12 @@ function timeEl(at) {
 }
 
 export function entryText(state, entry) {
-  const who = seatName(state, entry.seat);
+  const who = entry.name || seatName(state, entry.seat);
   if (entry.kind === 'roll' && entry.roll) return `${who} rolled ${entry.roll.expr}: ${entry.roll.total}`;
   if (entry.kind === 'check' && entry.check) {
     const c = entry.check;
     const outcome = c.success === true ? ', success' : c.success === false ? ', failure' : '';
-    return `${who} rolled ${checkName(c)}: ${c.total}${outcome}`;
+    return `${who} rolled ${entry.label ? plain(entry.label) : checkName(c)}: ${c.total}${outcome}`;
   }
   if (entry.text) return plain(entry.text);
   return `${who}: ${words(entry.kind)}`;
@@ -111,7 +111,8 @@ export class LogView {
       const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
       // An encounter line names the character who acted (while the encounter lasts), not the seat.
       const actor = entry.kind === 'enc' && entry.actor ? state?.enc?.combatants?.[entry.actor]?.name : null;
-      const name = actor || seatName(state, entry.seat);
+      // A check rolled from a sheet names the character (roll.check `char`), not the player.
+      const name = actor || entry.name || seatName(state, entry.seat);
       const mine = entry.seat === mySeat;
       let c = this.cache.get(key);
       if (!c || c.entry !== entry || c.name !== name || c.mine !== mine) {
