@@ -287,6 +287,11 @@ async function evening(browser, system, module, seed) {
     const b = await tapped(gm, 'enc.act', () => begin.click(), `${beginLabel}`);
     await arrived(ann, b.reply.seq);
     assert.equal(await gm.page.locator('#enc form.enc-form[data-key^="act-"]').count(), 0, `${beginLabel} opened no form`);
+    // Campaign admin is out of the way while the encounter runs (issue 15, item 6): folded under
+    // one summary, the roster still in sight.
+    assert.equal(await gm.page.locator('#admin').evaluate((el) => el.open), false, `${system}: the campaign admin is folded during play`);
+    assert.equal(await gm.page.locator('#invite-link').isVisible(), false, `${system}: the invitation is folded during play`);
+    assert.ok(await gm.page.locator('#roster').isVisible(), `${system}: who is at the table stays in sight`);
 
     // Two turns: whoever has the turn attacks with the defaults and ends the turn.
     let attacks = 0;
@@ -347,6 +352,7 @@ async function evening(browser, system, module, seed) {
     await gm.page.locator('#enc [data-key="gm-end"]').click();
     await tapped(gm, 'enc.end', () => gm.page.locator('#enc [data-key="gm-end-yes"]').click(), 'ending the encounter');
     await ann.page.locator('#enc .enc-none').waitFor();
+    await waitFor('the campaign admin unfolded after the encounter', () => gm.page.locator('#admin').evaluate((el) => el.open));
     await assertPlain(gm.page, `${system}/GM after the encounter`);
     await assertPlain(ann.page, `${system}/player after the encounter`);
     for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);

@@ -74,6 +74,8 @@ const els = {
   revealedCard: $('#revealed-card'),
   revealed: $('#revealed'),
   campaignCard: $('#campaign-card'),
+  admin: $('#admin'),
+  adminSummary: $('#admin-summary'),
   campaign: $('#campaign-body'),
   invite: {
     section: $('#invite'),
@@ -247,6 +249,15 @@ function renderNow() {
   if (isGM) notesView.render(m);
   renderRevealed(els.revealedCard, els.revealed, isGM ? null : state);
   show(els.campaignCard, isGM);
+  // Campaign admin out of the way during play (issue 15, item 6): while an encounter runs, the
+  // campaign and invitation cards fold under one summary; the GM opens it when needed. Only a
+  // change of phase folds or unfolds it, so the GM's own choice holds within a phase.
+  const inPlay = isGM && Boolean(state?.enc);
+  show(els.adminSummary, isGM);
+  if (ui.inPlay !== inPlay) {
+    ui.inPlay = inPlay;
+    els.admin.open = !inPlay;
+  }
   if (isGM) campaignView.render(m);
 
   if (mySeat && campaign) {
