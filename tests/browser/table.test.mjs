@@ -270,12 +270,12 @@ async function evening(browser, system, module, seed) {
     for (const p of [gm, ann]) await p.page.locator('#enc .enc-name', { hasText: 'Ruffian' }).first().waitFor();
 
     if (system === 'grimwire') {
-      // The GM names the hidden target numbers of the foe (rules G4): the one value typed.
+      // The GM names the number to evade the foe (rules G4); the number to hit it is asked for
+      // when the player's attack needs it (issue 15, item 5: the attack waits, below).
       await gm.page.locator('#enc details.enc-more summary').click();
       await gm.page.locator('#enc [data-action="set_tn"]').click();
       const f = gm.page.locator('#enc form.enc-form[data-key="act-set_tn"]');
       await f.locator('select[name="target"]').selectOption({ label: 'Ruffian' });
-      await f.locator('[name="tn"]').fill('11');
       await f.locator('details.more-options summary').click().catch(() => {});
       await f.locator('[name="attack_tn"]').fill('11');
       await tapped(gm, 'enc.act', () => f.locator('button[type=submit]').click(), 'setting the target numbers');
@@ -315,9 +315,27 @@ async function evening(browser, system, module, seed) {
       await form.waitFor();
       const target = await form.locator('select[name="target"]').inputValue();
       assert.notEqual(target, cur, `${system}: the attack's target defaults to the attacker`);
-      const a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
+      let a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
       attacks++;
       await arrived(p === gm ? ann : gm, a.reply.seq);
+      if (system === 'grimwire' && (await stateOf(gm.page)).enc.waiting) {
+        // The player's attack waits for the hidden number: both pages say so, the GM sets it and
+        // the attack is rolled; the player sees the outcome arrive.
+        assert.equal(p, ann, 'only a player is never asked for the number');
+        await ann.page.locator('#enc .gw-waiting').waitFor();
+        await gm.page.locator('#enc .gw-waiting').waitFor();
+        assert.equal(await ann.page.locator('#enc .enc-actions [data-action]').count(), 0, 'the player waits');
+        const setTn = gm.page.locator('#enc [data-action="set_tn"]').first();
+        if (!(await setTn.isVisible())) await gm.page.locator('#enc details.enc-more summary').click();
+        await setTn.click();
+        const f = gm.page.locator('#enc form.enc-form[data-key="act-set_tn"]');
+        await f.locator('select[name="target"]').selectOption({ label: 'Ruffian' });
+        await f.locator('[name="tn"]').fill('11');
+        a = await tapped(gm, 'enc.act', () => f.locator('button[type=submit]').click(), 'the GM naming the target number');
+        await arrived(ann, a.reply.seq);
+        await waitFor('the wait gone', async () => !(await stateOf(ann.page)).enc.waiting);
+        await shot(gm.page, `wait-${system}-gm-1366.png`);
+      }
       await assertPlain(gm.page, `${system}/GM after ${c.name}'s attack`);
       await assertPlain(ann.page, `${system}/player after ${c.name}'s attack`);
       let end = null;
