@@ -55,7 +55,8 @@ export const entryRenderers = {
   enc(entry) {
     const dice = Array.isArray(entry.dice) ? entry.dice : [];
     return [
-      h('div', { class: 'entry-expr enc-text' }, plain(entry.text ?? label(entry.action ?? 'event'))),
+      // the rulebook lines the rule comes from (entry.cite) only as a tooltip, never in the sentence
+      h('div', { class: 'entry-expr enc-text', title: entry.cite ? `Rulebook lines ${entry.cite}` : null }, plain(entry.text ?? label(entry.action ?? 'event'))),
       dice.length ? h('div', { class: 'entry-body' }, diceEl({ dice })) : null,
     ];
   },
