@@ -79,3 +79,142 @@ char *xstrdup(const char *s)
     memcpy(p, s, n);
     return p;
 }
+
+/* ---- rulebook line references out of text (tb_cite_strip) ---- */
+
+static int cite__digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int cite__alnum(char c)
+{
+    return cite__digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* Digits (at least one) then optionally "-digits": the length, 0 when s does not start so. */
+static size_t cite__lines(const char *s)
+{
+    size_t n = 0;
+    while (cite__digit(s[n]))
+        n++;
+    if (n && s[n] == '-' && cite__digit(s[n + 1]))
+        for (n++; cite__digit(s[n]); n++)
+            ;
+    return n;
+}
+
+/* The length of the reference run starting at s (0 when none starts there): "NNN:lines" followed
+ * by any ", lines" that is not itself a new "NNN:" reference. start is the text's beginning. */
+static size_t cite__ref(const char *start, const char *s)
+{
+    if (s > start && cite__alnum(s[-1]))
+        return 0;
+    if (!cite__digit(s[0]) || !cite__digit(s[1]) || !cite__digit(s[2]) || s[3] != ':')
+        return 0;
+    size_t n = cite__lines(s + 4);
+    if (!n)
+        return 0;
+    n += 4;
+    for (;;) {
+        size_t sep = s[n] == ',' ? (s[n + 1] == ' ' ? 2 : 1) : 0;
+        size_t more = sep ? cite__lines(s + n + sep) : 0;
+        if (!more || s[n + sep + more] == ':' || cite__alnum(s[n + sep + more]))
+            return n;
+        n += sep + more;
+    }
+}
+
+/* Appends the reference run (len bytes at s) to cite. */
+static void cite__add(char *cite, size_t cap, const char *s, size_t len)
+{
+    if (!cap)
+        return;
+    size_t have = strlen(cite);
+    snprintf(cite + have, cap - have, "%s%.*s", have ? ", " : "", (int)len, s);
+}
+
+/* Drops separators (spaces, ',', ';', ':') from the end of out[0..*n). */
+static void cite__trim_back(char *out, size_t *n)
+{
+    while (*n && strchr(" ,;:", out[*n - 1]))
+        (*n)--;
+}
+
+/* Whether the n bytes at s are what is left of a group that said nothing but references. */
+static int cite__empty_group(const char *s, size_t n)
+{
+    while (n && strchr(" ,;:.", *s))
+        s++, n--;
+    while (n && strchr(" ,;:", s[n - 1]))
+        n--;
+    return n == 0 || (n == 3 && strncmp(s, "and", 3) == 0) || (n == 3 && strncmp(s, "see", 3) == 0);
+}
+
+int tb_cite_strip(char *text, char *cite, size_t cap)
+{
+    if (cap)
+        cite[0] = '\0';
+    if (!text)
+        return 0;
+    size_t len = strlen(text), n = 0;
+    char *out = xmalloc(len + 1);
+    int found = 0;
+    for (size_t i = 0; i < len;) {
+        size_t r;
+        if (text[i] == '(') {
+            const char *close = strchr(text + i, ')');
+            size_t end = close ? (size_t)(close - text) : len;
+            const char *inner = memchr(text + i + 1, '(', end - i - 1);
+            int has = 0; /* a group holding another: its inner group is the one stripped */
+            for (size_t k = i + 1; k < end && !has && !inner; k++)
+                has = cite__ref(text, text + k) > 0;
+            if (has) {
+                /* rebuild the group's inside without its references */
+                size_t g0 = n;
+                out[n++] = '(';
+                for (size_t k = i + 1; k < end;) {
+                    if ((r = cite__ref(text, text + k))) {
+                        cite__add(cite, cap, text + k, r);
+                        found++;
+                        k += r;
+                        if (n > g0 + 1 && strchr(" ,;:", out[n - 1])) {
+                            cite__trim_back(out, &n); /* stops at the '(' */
+                        } else {
+                            while (k < end && strchr(" ,;:", text[k]))
+                                k++;
+                        }
+                        continue;
+                    }
+                    out[n++] = text[k++];
+                }
+                if (cite__empty_group(out + g0 + 1, n - g0 - 1)) {
+                    /* the group goes, with the space before it; a '.' it held stays */
+                    int stop = memchr(out + g0 + 1, '.', n - g0 - 1) != NULL;
+                    n = g0;
+                    while (n && out[n - 1] == ' ')
+                        n--;
+                    if (stop)
+                        out[n++] = '.';
+                } else {
+                    out[n++] = ')';
+                }
+                i = close ? end + 1 : end;
+                continue;
+            }
+        }
+        if ((r = cite__ref(text, text + i))) {
+            cite__add(cite, cap, text + i, r);
+            found++;
+            while (n && out[n - 1] == ' ')
+                n--;
+            i += r;
+            continue;
+        }
+        out[n++] = text[i++];
+    }
+    out[n] = '\0';
+    memcpy(text, out, n + 1);
+    free(out);
+    return found;
+}

@@ -44,6 +44,19 @@ void tb_err_clear(tb_err *err);
 /* The wire name of a code ("bad_request", ...). Static string, never NULL. */
 const char *tb_code_name(tb_code code);
 
+/*
+ * Takes rulebook line references ("000:37", "001:294-296", "001:123, 574") out of text a person
+ * reads and collects them in cite (issue 15: line references belong in RULES.md and a tooltip, not
+ * in the table's sentences). A parenthesised group that held only references goes with the space
+ * before it ("takes cover (000:123): Resist" -> "takes cover: Resist"); a group with words keeps
+ * them ("(weapon damage, 001:123)" -> "(weapon damage)"); a reference outside parentheses goes
+ * with the space before it. A reference is three digits, a colon and a line number (a range, and
+ * bare line numbers after a comma, belong to it), not preceded by a letter or digit. text is
+ * rewritten in place (it only shrinks); cite (cap bytes, may be NULL when cap is 0) receives the
+ * references joined by ", ", truncated to fit, "" when none. Returns how many were taken out.
+ */
+int tb_cite_strip(char *text, char *cite, size_t cap);
+
 /* Allocation wrappers: never return NULL; abort with a message on exhaustion. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -382,12 +382,24 @@ json_t *proto_msg_ack(const char *id, long long seq, json_t *result)
     return o;
 }
 
+/* Sets o.message to message without its rulebook line references, and o.cite to them when it
+ * had any (tb_cite_strip): a refusal is read by a person at the table. message borrowed. */
+static void msg__set_text(json_t *o, const char *message)
+{
+    char *text = xstrdup(message ? message : ""), cite[TB_ERR_MSG_MAX];
+    tb_cite_strip(text, cite, sizeof cite);
+    json_object_set_new(o, "message", safe_string(text));
+    if (cite[0])
+        json_object_set_new(o, "cite", json_string(cite));
+    free(text);
+}
+
 json_t *proto_msg_nack(const char *id, tb_code code, const char *message)
 {
     json_t *o = msg_new("nack");
     json_object_set_new(o, "id", safe_string(id));
     json_object_set_new(o, "code", json_string(tb_code_name(code)));
-    json_object_set_new(o, "message", safe_string(message));
+    msg__set_text(o, message);
     return o;
 }
 
@@ -395,7 +407,7 @@ json_t *proto_msg_error(tb_code code, const char *message)
 {
     json_t *o = msg_new("error");
     json_object_set_new(o, "code", json_string(tb_code_name(code)));
-    json_object_set_new(o, "message", safe_string(message));
+    msg__set_text(o, message);
     return o;
 }
 

@@ -218,10 +218,11 @@ json_t *proto_msg_diff(long long seq, json_t *ops);
 /* {"t":"ack","id","seq","result"}; seq < 0 → null (read-only op); result stolen, NULL → null */
 json_t *proto_msg_ack(const char *id, long long seq, json_t *result);
 
-/* {"t":"nack","id","code","message"}; code as tb_code_name */
+/* {"t":"nack","id","code","message","cite"?}; code as tb_code_name; the message's rulebook line
+ * references move to `cite` (tb_cite_strip), which is present only when there were some */
 json_t *proto_msg_nack(const char *id, tb_code code, const char *message);
 
-/* {"t":"error","code","message"} */
+/* {"t":"error","code","message","cite"?}: the message as for proto_msg_nack */
 json_t *proto_msg_error(tb_code code, const char *message);
 
 /* {"t":"joined","token","seat"} */

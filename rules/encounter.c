@@ -837,10 +837,14 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid)
 static json_t *log_entry(rules_enc *e, json_t *into, const char *action, json_t *dice,
                          json_t *result, const char *fmt, va_list ap)
 {
-    char text[512];
+    char text[512], cite[128];
     vsnprintf(text, sizeof text, fmt, ap);
+    /* the table reads the sentence; the rulebook lines it cites go to `cite` (RULES.md) */
+    tb_cite_strip(text, cite, sizeof cite);
     json_t *entry = json_pack("{s:s, s:s, s:i, s:s, s:s}", "kind", "enc", "module", e->mod->id,
                               "round", rules_enc_round(e), "action", action, "text", text);
+    if (cite[0])
+        json_object_set_new(entry, "cite", json_string(cite));
     if (e->actor)
         json_object_set_new(entry, "actor", json_string(e->actor));
     if (dice)

@@ -26,7 +26,8 @@
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
- * the rulebook: "it is slot 14's turn, owned by the guards"), TB_FORBIDDEN when the caller does
+ * the rulebook line, which the nack carries in `cite`, not in its message: proto_msg_nack),
+ * TB_FORBIDDEN when the caller does
  * not control the combatant, TB_BAD_REQUEST/TB_NOT_FOUND for malformed input. On error the server
  * discards the whole working copy, so a function may fail after changing things.
  */
@@ -218,9 +219,12 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid);
 
 /* ---- the log ---- */
 /*
- * Appends a public log entry {kind:"enc", module, round, actor, action, text, dice?, result?}:
- * `dice` (stolen, may be NULL) is every die rolled for it ([{sides,value,kept}]), `result`
- * (stolen, may be NULL) the numbers a player needs to check the arithmetic. The server adds seq,
+ * Appends a public log entry {kind:"enc", module, round, actor, action, text, cite?, dice?,
+ * result?}: `dice` (stolen, may be NULL) is every die rolled for it ([{sides,value,kept}]),
+ * `result` (stolen, may be NULL) the numbers a player needs to check the arithmetic. Rulebook
+ * line references in the formatted text ("(000:37)") are taken out of `text` and put in `cite`
+ * (tb_cite_strip), so a module may keep writing them where it says a rule; the table reads plain
+ * sentences. The server adds seq,
  * at and seat. Returns the entry (borrowed) so a module may add fields.
  */
 json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *result,
@@ -329,7 +333,8 @@ json_t *rules_enc_entry_end(rules_enc_entry *x);
 /* Frees x without writing anything (the action failed). NULL is fine. */
 void rules_enc_entry_drop(rules_enc_entry *x);
 
-/* Common failures: TB_RULE with the message. */
+/* Common failures: TB_RULE with the message. A rulebook line reference in it ("(004:666)") stays
+ * in err->msg for the server's own use and leaves on the wire in the nack's `cite`. */
 int rules_enc_rule(tb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -7,6 +7,8 @@
 #include "dice.h"
 #include "system.h"
 
+#define MAX_ASKS 50 /* player checks waiting for the GM's number at once (roll.check) */
+
 /* ---- shared state helpers ---------------------------------------------------------------- */
 
 /* Appends entry (stolen) to the array at state[key] (or state.gm[key] when gm), dropping the
@@ -199,8 +201,137 @@ static void hidden_put(json_t *state, int64_t seq, json_t *hidden, int cap)
     }
 }
 
+/* Rolls check rc of rs with params (borrowed) as seat's roll and logs it: /log with the secret
+ * parameters moved to /gm/hidden/<seq>, or /gm/log when secret; `ask` (may be NULL) is the key of
+ * the waiting roll it answers (roll.answer), kept in the entry so the asking player's page finds
+ * its outcome; `who` (borrowed, may be NULL) says whose roll it is (roll__who). *result is the
+ * full result (new reference). Validates every parameter before a die is rolled. */
+static int roll__check_log(const op_ctx *ctx, json_t *state, const rules_system *rs,
+                           const rules_check *rc, const json_t *params, const char *seat,
+                           const char *ask, const json_t *who, int secret, json_t **result,
+                           tb_err *err)
+{
+    json_t *res;
+    if (rules_check_run_with(rs, rc, params, ctx->dice, &res, err))
+        return err->code;
+    json_t *full = json_deep_copy(res);
+    json_t *hidden = secret ? NULL : split_hidden(rc, res);
+    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
+                              (json_int_t)ctx->now_ms, "seat", seat, "kind", "check", "check", res);
+    if (ask)
+        json_object_set_new(entry, "ask", json_string(ask));
+    json_object_update(entry, (json_t *)who); /* char, name, label (roll__who) */
+    ops_log_append(state, secret, entry, ctx->log_cap);
+    if (hidden)
+        hidden_put(state, ctx->seq, hidden, ctx->log_cap);
+    json_object_set_new(full, "secret", json_boolean(secret));
+    *result = full;
+    return TB_OK;
+}
+
+/*
+ * Who rolls and what, for the log (issue 15: a log line names the character and the skill, not
+ * the player): {char, name, label} from the optional args `char` (a player character's id: a
+ * player's own; the GM's any) and `label` ("Sneak", "AGL +3"). 0 with *who a new object (empty
+ * when neither is given); TB_NOT_FOUND for an unknown character, TB_FORBIDDEN for another seat's.
+ */
+static int roll__who(const op_ctx *ctx, json_t *state, const json_t *args, json_t **who,
+                     tb_err *err)
+{
+    const char *id = json_string_value(json_object_get(args, "char"));
+    const char *label = json_string_value(json_object_get(args, "label"));
+    *who = json_object();
+    if (id) {
+        /* a player character only: an NPC's name in the public log would tell the table who
+         * the GM rolls for */
+        json_t *c = json_object_get(json_object_get(state, "chars"), id);
+        if (!c) {
+            json_decref(*who);
+            return tb_fail(err, TB_NOT_FOUND, "no character '%.32s' to roll for", id);
+        }
+        const char *owner = json_string_value(json_object_get(c, "seat"));
+        if (!ctx->is_gm && (!owner || strcmp(owner, ctx->seat) != 0)) {
+            json_decref(*who);
+            return tb_fail(err, TB_FORBIDDEN, "you can roll only for your own character");
+        }
+        json_object_set_new(*who, "char", json_string(id));
+        json_object_set(*who, "name", json_object_get(c, "name"));
+    }
+    if (label)
+        json_object_set_new(*who, "label", json_string(label));
+    return TB_OK;
+}
+
+/* The names of rc's required GM-only parameters (a grimwire target number) missing from params
+ * (borrowed), as a new array; empty when none is missing. */
+static json_t *roll__missing_secrets(const rules_check *rc, const json_t *params)
+{
+    json_t *need = json_array();
+    for (const rules_param *p = rc->params; p && p->name; p++) {
+        json_t *v = json_object_get(params, p->name);
+        if ((p->flags & RULES_PARAM_SECRET) && (p->flags & RULES_PARAM_REQUIRED) &&
+            (!v || json_is_null(v)))
+            json_array_append_new(need, json_string(p->name));
+    }
+    return need;
+}
+
+/*
+ * A player's check whose hidden number only the GM knows (issue 15, item 5; 002:53 "usually the
+ * GM will not disclose the target number"): the player is not asked for it. Every other parameter
+ * is validated now (a placeholder stands in for the missing ones); nothing is rolled. The ask is
+ * kept at /gm/asks/<seq> {seat, system, check, params, need} for the GM, who answers with
+ * roll.answer; /asks/<seq> {seat, check} tells the table a roll is waiting, without a number. The
+ * dice are rolled when the GM answers, so the GM names the number without seeing them.
+ */
+static int roll__ask(const op_ctx *ctx, json_t *state, const rules_system *rs,
+                     const rules_check *rc, const json_t *params, json_t *need, const json_t *who,
+                     json_t **result, tb_err *err)
+{
+    json_t *probe = json_is_object(params) ? json_deep_copy(params) : json_object();
+    size_t i;
+    json_t *n;
+    json_array_foreach(need, i, n)
+    {
+        const rules_param *p = rc->params;
+        while (strcmp(p->name, json_string_value(n)) != 0)
+            p++;
+        json_object_set_new(probe, p->name, json_integer(p->min));
+    }
+    rules_args a;
+    char what[80];
+    snprintf(what, sizeof what, "%s %s", rs->id, rc->name);
+    int rc_ = rules_args_parse(what, rc->params, probe, &a, err);
+    json_decref(probe);
+    if (rc_) {
+        json_decref(need);
+        return rc_;
+    }
+    if (json_object_size(json_object_get(state, "asks")) >= MAX_ASKS) {
+        json_decref(need);
+        return tb_fail(err, TB_CONFLICT,
+                       "%d rolls are already waiting for the GM; wait until the GM answers them",
+                       MAX_ASKS);
+    }
+    char key[24];
+    snprintf(key, sizeof key, "%lld", (long long)ctx->seq);
+    json_t *pub = json_pack("{s:s, s:s, s:I}", "seat", ctx->seat, "check", rc->name, "at",
+                            (json_int_t)ctx->now_ms);
+    json_object_update(pub, (json_t *)who);
+    json_object_set_new(ops_child(state, "asks"), key, pub);
+    json_t *given = json_is_object(params) ? json_deep_copy(params) : json_object();
+    json_t *q = json_pack("{s:s, s:s, s:s, s:o, s:O}", "seat", ctx->seat, "system", rs->id,
+                          "check", rc->name, "params", given, "need", need);
+    if (json_object_size(who))
+        json_object_set_new(q, "who", json_deep_copy(who));
+    json_object_set_new(ops_child(ops_child(state, "gm"), "asks"), key, q);
+    *result = json_pack("{s:s, s:o}", "asked", key, "need", need);
+    return TB_OK;
+}
+
 /* roll.check: one op for every system's checks (rules/system.h), with the same parameter names as
- * `tabled roll`. The campaign's system is the default; a generic campaign names one. */
+ * `tabled roll`. The campaign's system is the default; a generic campaign names one. A player who
+ * leaves out a GM-only number the check needs asks the GM for it (roll__ask). */
 static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                          tb_err *err)
 {
@@ -219,19 +350,69 @@ static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, j
     if (!rc)
         return tb_fail(err, TB_NOT_FOUND, "roll.check: no check '%.32s' in system '%.32s'", check,
                        sys);
-    json_t *res;
-    if (rules_check_run_with(rs, rc, json_object_get(args, "params"), ctx->dice, &res, err))
+    json_t *who;
+    if (roll__who(ctx, state, args, &who, err))
         return err->code;
-    json_t *full = json_deep_copy(res);
-    json_t *hidden = secret ? NULL : split_hidden(rc, res);
-    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
-                              (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "check", "check",
-                              res);
-    ops_log_append(state, secret, entry, ctx->log_cap);
-    if (hidden)
-        hidden_put(state, ctx->seq, hidden, ctx->log_cap);
-    json_object_set_new(full, "secret", json_boolean(secret));
-    *result = full;
+    const json_t *params = json_object_get(args, "params");
+    int rc_;
+    json_t *need = !ctx->is_gm && (!params || json_is_object(params))
+                       ? roll__missing_secrets(rc, params)
+                       : json_array();
+    if (json_array_size(need)) {
+        rc_ = roll__ask(ctx, state, rs, rc, params, need, who, result, err);
+    } else {
+        json_decref(need);
+        rc_ = roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, who, secret, result,
+                              err);
+    }
+    json_decref(who);
+    return rc_;
+}
+
+/* roll.answer: the GM gives the numbers a player's check waits for (roll__ask); the check is
+ * rolled as that player's, logged like any check (the numbers kept under /gm/hidden), and the ask
+ * is gone. */
+static int op_roll_answer(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err)
+{
+    const char *key = json_string_value(json_object_get(args, "ask"));
+    json_t *gm_asks = json_object_get(json_object_get(state, "gm"), "asks");
+    json_t *ask = json_object_get(gm_asks, key);
+    if (!ask)
+        return tb_fail(err, TB_NOT_FOUND, "no roll is waiting for the GM under '%.24s'", key);
+    const char *sys = json_string_value(json_object_get(ask, "system"));
+    const rules_system *rs = rules_system_find(sys ? sys : "");
+    const rules_check *rc =
+        rs ? rules_check_find(rs, json_string_value(json_object_get(ask, "check"))) : NULL;
+    if (!rc)
+        return tb_fail(err, TB_INTERNAL,
+                       "the waiting roll names a check this server does not have");
+    const json_t *given = json_object_get(args, "params");
+    json_t *params = json_deep_copy(json_object_get(ask, "params"));
+    size_t i;
+    json_t *n;
+    json_array_foreach(json_object_get(ask, "need"), i, n)
+    {
+        json_t *v = json_object_get(given, json_string_value(n));
+        if (!v) {
+            json_decref(params);
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "roll.answer: give '%s', the number the roll waits for",
+                           json_string_value(n));
+        }
+        json_object_set(params, json_string_value(n), v);
+    }
+    const char *seat = json_string_value(json_object_get(ask, "seat"));
+    char seat_copy[40];
+    snprintf(seat_copy, sizeof seat_copy, "%s", seat ? seat : "gm");
+    int rc_ = roll__check_log(ctx, state, rs, rc, params, seat_copy, key,
+                              json_object_get(ask, "who"), 0, result, err);
+    json_decref(params);
+    if (rc_)
+        return rc_;
+    json_object_set_new(*result, "ask", json_string(key));
+    json_object_del(json_object_get(state, "asks"), key);
+    json_object_del(gm_asks, key);
     return TB_OK;
 }
 
@@ -240,6 +421,13 @@ static const op_arg ARGS_ROLL_CHECK[] = {
     {"check", ARG_STRING, 1, 1, 32},
     {"params", ARG_OBJECT, 0, 0, 0},
     {"secret", ARG_BOOL, 0, 0, 0},
+    {"char", ARG_STRING, 0, 1, 32},
+    {"label", ARG_NAME, 0, 1, 60},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_ROLL_ANSWER[] = {
+    {"ask", ARG_STRING, 1, 1, 24},
+    {"params", ARG_OBJECT, 1, 0, 0},
     {NULL, 0, 0, 0, 0},
 };
 static const op_arg ARGS_ROLL[] = {
@@ -266,7 +454,8 @@ static const op_arg ARGS_NONE[] = {
 
 /* What each handler may change (ops.h, "copy-on-write"). */
 static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
-static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 1}, {NULL, 0}};
+static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 1}, {"/asks", 1},
+                                   {"/gm/asks", 1}, {NULL, 0}};
 static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
 static const op_write W_SEAT_REMOVE[] = {{"/seats", 1}, {"/private", 1}, {NULL, 0}};
 static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
@@ -275,6 +464,7 @@ static const op_write W_SEAT_JOIN[] = {{"/seats", 1}, {"/next_seat", 0}, {NULL, 
 static const op_def OPS_CORE[] = {
     {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS},
     {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK, W_CHECK},
+    {"roll.answer", op_roll_answer, WHO_GM, 0, ARGS_ROLL_ANSWER, W_CHECK},
     {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME, W_SEATS},
     {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT, W_SEAT_REMOVE},
     {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE, W_JOIN},

@@ -1102,6 +1102,68 @@ static void set_pending(rules_enc *e, const char *cid, const char *target, const
                                   "melee", melee(w, thrown), "type", type));
 }
 
+static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const char *t,
+                          weapon w, const char *type, int thrown, int extra, int first, int tn,
+                          int pc_vs_pc, int evade, tb_err *err);
+
+/*
+ * A player's attack on a foe whose target number the GM has not set (issue 15, item 5): the
+ * player is not refused and never asked for the number (002:53 "usually the GM will not disclose
+ * the target number"), and the rulebook gives no default one (RULES.md, grimwire encounters). The
+ * attack is checked and its action spent like any attack; no die is rolled. It waits in
+ * /gm/enc/waiting {attacker, params, first} (the GM's question) and /enc/waiting {attacker,
+ * target} (the table sees it wait, never a number) until the GM sets the target's `tn` with
+ * set_tn, which rolls it (attack_resume). Until then every other action waits too.
+ */
+static int attack_wait(rules_enc *e, const rules_args *a, const char *cid, const char *t, int first)
+{
+    json_object_set_new(e->hidden, "waiting",
+                        json_pack("{s:s, s:o, s:b}", "attacker", cid, "params", rules_args_json(a),
+                                  "first", first));
+    json_object_set_new(e->enc, "waiting", json_pack("{s:s, s:s}", "attacker", cid, "target", t));
+    rules_enc_log(e, "attack", NULL, NULL, "%s attacks %s: the GM names the target number",
+                  nm(e, cid), nm(e, t));
+    rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s}", "target", t),
+                     "%s's attack waits for the target number to hit %s: set it (002:29-53)",
+                     nm(e, cid), nm(e, t));
+    return 0;
+}
+
+/* The waiting attack (attack_wait), once the GM set the target number: rolled as its attacker's,
+ * against that number; the waiting marks are gone. */
+static int attack_resume(rules_enc *e, tb_err *err)
+{
+    json_t *wait = json_incref(json_object_get(e->hidden, "waiting"));
+    char cid[24];
+    snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(wait, "attacker")));
+    json_object_del(e->hidden, "waiting");
+    json_object_del(e->enc, "waiting");
+    const rules_enc_action *act = rules_module_action(e->mod, "attack");
+    rules_args aa;
+    weapon w;
+    int rc =
+        rules_args_parse("enc.act attack", act->params, json_object_get(wait, "params"), &aa, err);
+    const char *t = rc ? NULL : rules_arg_str(&aa, "target");
+    if (!rc && (!rules_enc_combatant(e, cid) || !rules_enc_combatant(e, t)))
+        rc = rules_enc_rule(err, "the waiting attack's combatants have left the encounter");
+    if (!rc)
+        rc = pick_weapon(e, cid, &aa, &w, err);
+    if (!rc) {
+        const char *type = rules_arg_str(&aa, "type");
+        if (!type)
+            type = strcmp(w.kind, "supernatural") == 0 ? "supernatural" : "physical";
+        const char *was = e->actor;
+        e->actor = cid; /* the log names the attacker, as when the player attacked */
+        rc = attack_resolve(
+            e, &aa, cid, t, w, type, rules_arg_int(&aa, "thrown"), rules_arg_int(&aa, "mod"),
+            json_is_true(json_object_get(wait, "first")),
+            (int)json_integer_value(json_object_get(rules_enc_hidden_of(e, t), "tn")), 0, 0, err);
+        e->actor = was;
+    }
+    json_decref(wait);
+    return rc;
+}
+
 static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = actor(e), *t = rules_arg_str(a, "target");
@@ -1160,6 +1222,8 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
             tn = rules_arg_int(a, "tn");
         else if (json_is_integer(v))
             tn = (int)json_integer_value(v);
+        else if (!e->is_gm && !evade)
+            return attack_wait(e, a, cid, t, first);
         else
             return rules_enc_rule(
                 err,
@@ -1169,6 +1233,15 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
                         "002:29-53)",
                 evade ? nm(e, cid) : nm(e, t));
     }
+    return attack_resolve(e, a, cid, t, w, type, thrown, extra, first, tn, pc_vs_pc, evade, err);
+}
+
+/* The dice of an attack whose target number is known (do_attack, attack_resume): everything
+ * after the checks and the spending. */
+static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const char *t,
+                          weapon w, const char *type, int thrown, int extra, int first, int tn,
+                          int pc_vs_pc, int evade, tb_err *err)
+{
     /* the target number is known before any die: a grappled attacker's roll comes after */
     if (first && has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
         return 0;
@@ -1486,6 +1559,11 @@ static int do_set_tn(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_set_new(h, keys[k], json_integer(rules_arg_int(a, keys[k])));
     rules_enc_log_gm(e, "set_tn", NULL, json_pack("{s:s, s:O}", "target", t, "tn", h),
                      "The GM sets the hidden target numbers of %s (002:53)", nm(e, t));
+    /* the number a player's attack waits for (attack_wait): it is rolled now */
+    json_t *wait = json_object_get(e->hidden, "waiting");
+    const char *wt = json_string_value(json_object_get(json_object_get(wait, "params"), "target"));
+    if (wait && rules_arg_given(a, "tn") && rules_enc_streq(wt, t))
+        return attack_resume(e, err);
     return 0;
 }
 
@@ -1706,9 +1784,22 @@ static int may_act(rules_enc *e, const char *cid, tb_err *err)
 }
 
 /* Every action leaves the sheet's `status` in step with the conditions. */
+/* While a player's attack waits for the GM's target number (attack_wait), only the GM's set_tn
+ * acts: the attack comes first, as it was declared. */
+static int waits(rules_enc *e, tb_err *err)
+{
+    const char *who =
+        json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "attacker"));
+    if (!who)
+        return 0;
+    return rules_enc_rule(err, "%s's attack waits for the GM's target number", nm(e, who));
+}
+
 #define WRAP(fn)                                                                                   \
     static int fn##_w(rules_enc *e, const rules_args *a, tb_err *err)                              \
     {                                                                                              \
+        if (fn != do_set_tn && waits(e, err))                                                      \
+            return err->code;                                                                      \
         int rc = fn(e, a, err);                                                                    \
         if (rc == 0)                                                                               \
             sync_status(e);                                                                        \

@@ -222,9 +222,20 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await bo.locator('#build-own').click();
     const form = bo.locator('form.sheet-editor');
     await form.waitFor();
+    // The builder comes in folding sections (issue 15, item 9): the first is open, the rest are
+    // opened one at a time.
+    const sectionOf = (p) => form.locator('details.sf-section', { has: bo.locator(`[data-path="${p}"]`) });
+    const openSection = async (p) => {
+      if (!(await sectionOf(p).evaluate((d) => d.open))) await sectionOf(p).locator(':scope > summary').click();
+    };
+    assert.ok(await form.locator('details.sf-section').first().evaluate((d) => d.open), 'the first section is open');
+    assert.ok((await form.locator('details.sf-section:not([open])').count()) > 0, 'the other sections are folded');
     await form.locator('[data-path="name"]').fill('Bo the Brave');
+    await openSection('stats.str');
     for (const [k, v] of Object.entries({ cha: 1, dex: 2, int: 1, str: 9 })) await form.locator(`[data-path="stats.${k}"]`).fill(String(v));
+    await openSection('hp.max');
     await form.locator('[data-path="hp.max"]').fill('6');
+    await sectionOf('stats.str').locator(':scope > summary').click(); // folded again before saving
     const refused = await doing(rec.bo, 'char.create', () => form.locator('#sheet-save').click());
     assert.equal(refused.reply.t, 'nack');
     assert.match(refused.reply.message, /stats\.str/);
@@ -232,6 +243,14 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await err.waitFor();
     assert.equal(await err.textContent(), refused.reply.message);
     assert.equal(await form.locator('[data-path="stats.str"]').getAttribute('aria-invalid'), 'true');
+    // the error opened its section, and the field is in sight: not under the sticky Save bar
+    assert.ok(await sectionOf('stats.str').evaluate((d) => d.open), "the error opens the field's section");
+    const onTop = await form.locator('[data-path="stats.str"]').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.top >= 0 && r.bottom <= window.innerHeight && (hit === el || el.contains(hit));
+    });
+    assert.ok(onTop, 'the field the error names is visible, not hidden behind the sticky bar');
     await form.locator('[data-path="stats.str"]').fill('2');
     const created = await doing(rec.bo, 'char.create', () => form.locator('#sheet-save').click());
     assert.equal(created.reply.t, 'ack', JSON.stringify(created.reply));

@@ -215,7 +215,31 @@ async function evening(browser, system, module, seed) {
     for (let i = 0; i < n; i++) {
       const b = buttons.nth(i);
       const label = (await b.textContent()).trim();
-      const asks = (await b.getAttribute('title')) !== 'rolls at once';
+      const title = await b.getAttribute('title');
+      if (system === 'grimwire') {
+        // The player is never asked for the hidden target number (issue 15, item 5): the roll
+        // waits, the GM is asked on their own page and answers; then both see the outcome.
+        assert.equal(title, 'the GM names the target number', `${system}: ${label}`);
+        const { reply } = await tapped(ann, 'roll.check', () => b.click(), `the sheet check ${label}`);
+        const key = reply.result.asked;
+        assert.ok(key, `${system}: the check waits for the GM`);
+        const box = ann.page.locator(`.result-box[data-seq="${reply.seq}"]`).first();
+        assert.match(await box.innerText(), /waiting for the GM/i);
+        await ann.page.locator('#asks li.ask').first().waitFor();
+        assert.equal(await ann.page.locator('#asks input').count(), 0, 'a player gets no number field');
+        const ask = gm.page.locator(`#asks form.ask-form[data-ask="${key}"]`);
+        await ask.waitFor();
+        await ask.locator('[name="tn"]').fill('12');
+        const ansd = await doing(gm.rec, 'roll.answer', () => ask.locator('button[type=submit]').click());
+        assert.equal(ansd.reply.t, 'ack', ansd.reply.message);
+        await arrived(ann, ansd.reply.seq);
+        await waitFor(`the outcome of ${label} where Ann tapped`, async () => (await box.locator('.entry').count()) > 0);
+        await waitFor('the ask card gone', async () => !(await gm.page.locator('#asks').isVisible()));
+        await shot(gm.page, `asks-${system}-gm-1366.png`);
+        await shot(ann.page, `asks-${system}-player-390.png`);
+        continue;
+      }
+      const asks = title !== 'rolls at once';
       if (!asks) {
         await tapped(ann, 'roll.check', () => b.click(), `the sheet check ${label}`);
         continue;
@@ -223,11 +247,14 @@ async function evening(browser, system, module, seed) {
       await b.click();
       const form = ann.page.locator('#checks form.check-form');
       await form.waitFor();
-      if (system === 'grimwire') await form.locator('[name="tn"]').fill('12'); // the GM's number, said aloud
       await tapped(ann, 'roll.check', () => form.locator('#check-submit').click(), `the sheet check ${label} from its form`);
     }
-    const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack').pop();
-    await arrived(gm, lastCheck.seq);
+    const checkIds = new Set(parsed(ann.rec.sent).filter((m) => m.op === 'roll.check').map((m) => m.id));
+    const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack' && checkIds.has(m.id) && !m.result?.asked).pop();
+    if (lastCheck) await arrived(gm, lastCheck.seq); // (a waiting check arrived through the GM's answer)
+    // The log names the character who rolled, not the player (issue 15, item 9).
+    const firstWho = (await gm.page.locator('#log li.entry[data-kind="check"] .who').last().textContent()).trim();
+    assert.equal(firstWho, pcName, `${system}: the GM's log names the character`);
     await assertPlain(ann.page, `${system}/player after the checks`);
     await assertPlain(gm.page, `${system}/GM after the checks`);
 
@@ -243,12 +270,12 @@ async function evening(browser, system, module, seed) {
     for (const p of [gm, ann]) await p.page.locator('#enc .enc-name', { hasText: 'Ruffian' }).first().waitFor();
 
     if (system === 'grimwire') {
-      // The GM names the hidden target numbers of the foe (rules G4): the one value typed.
+      // The GM names the number to evade the foe (rules G4); the number to hit it is asked for
+      // when the player's attack needs it (issue 15, item 5: the attack waits, below).
       await gm.page.locator('#enc details.enc-more summary').click();
       await gm.page.locator('#enc [data-action="set_tn"]').click();
       const f = gm.page.locator('#enc form.enc-form[data-key="act-set_tn"]');
       await f.locator('select[name="target"]').selectOption({ label: 'Ruffian' });
-      await f.locator('[name="tn"]').fill('11');
       await f.locator('details.more-options summary').click().catch(() => {});
       await f.locator('[name="attack_tn"]').fill('11');
       await tapped(gm, 'enc.act', () => f.locator('button[type=submit]').click(), 'setting the target numbers');
@@ -260,6 +287,11 @@ async function evening(browser, system, module, seed) {
     const b = await tapped(gm, 'enc.act', () => begin.click(), `${beginLabel}`);
     await arrived(ann, b.reply.seq);
     assert.equal(await gm.page.locator('#enc form.enc-form[data-key^="act-"]').count(), 0, `${beginLabel} opened no form`);
+    // Campaign admin is out of the way while the encounter runs (issue 15, item 6): folded under
+    // one summary, the roster still in sight.
+    assert.equal(await gm.page.locator('#admin').evaluate((el) => el.open), false, `${system}: the campaign admin is folded during play`);
+    assert.equal(await gm.page.locator('#invite-link').isVisible(), false, `${system}: the invitation is folded during play`);
+    assert.ok(await gm.page.locator('#roster').isVisible(), `${system}: who is at the table stays in sight`);
 
     // Two turns: whoever has the turn attacks with the defaults and ends the turn.
     let attacks = 0;
@@ -283,9 +315,27 @@ async function evening(browser, system, module, seed) {
       await form.waitFor();
       const target = await form.locator('select[name="target"]').inputValue();
       assert.notEqual(target, cur, `${system}: the attack's target defaults to the attacker`);
-      const a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
+      let a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
       attacks++;
       await arrived(p === gm ? ann : gm, a.reply.seq);
+      if (system === 'grimwire' && (await stateOf(gm.page)).enc.waiting) {
+        // The player's attack waits for the hidden number: both pages say so, the GM sets it and
+        // the attack is rolled; the player sees the outcome arrive.
+        assert.equal(p, ann, 'only a player is never asked for the number');
+        await ann.page.locator('#enc .gw-waiting').waitFor();
+        await gm.page.locator('#enc .gw-waiting').waitFor();
+        assert.equal(await ann.page.locator('#enc .enc-actions [data-action]').count(), 0, 'the player waits');
+        const setTn = gm.page.locator('#enc [data-action="set_tn"]').first();
+        if (!(await setTn.isVisible())) await gm.page.locator('#enc details.enc-more summary').click();
+        await setTn.click();
+        const f = gm.page.locator('#enc form.enc-form[data-key="act-set_tn"]');
+        await f.locator('select[name="target"]').selectOption({ label: 'Ruffian' });
+        await f.locator('[name="tn"]').fill('11');
+        a = await tapped(gm, 'enc.act', () => f.locator('button[type=submit]').click(), 'the GM naming the target number');
+        await arrived(ann, a.reply.seq);
+        await waitFor('the wait gone', async () => !(await stateOf(ann.page)).enc.waiting);
+        await shot(gm.page, `wait-${system}-gm-1366.png`);
+      }
       await assertPlain(gm.page, `${system}/GM after ${c.name}'s attack`);
       await assertPlain(ann.page, `${system}/player after ${c.name}'s attack`);
       let end = null;
@@ -320,6 +370,7 @@ async function evening(browser, system, module, seed) {
     await gm.page.locator('#enc [data-key="gm-end"]').click();
     await tapped(gm, 'enc.end', () => gm.page.locator('#enc [data-key="gm-end-yes"]').click(), 'ending the encounter');
     await ann.page.locator('#enc .enc-none').waitFor();
+    await waitFor('the campaign admin unfolded after the encounter', () => gm.page.locator('#admin').evaluate((el) => el.open));
     await assertPlain(gm.page, `${system}/GM after the encounter`);
     await assertPlain(ann.page, `${system}/player after the encounter`);
     for (const p of [gm, ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);

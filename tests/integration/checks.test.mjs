@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { startServer, closeAll, BIN } from './lib.mjs';
+import { sample } from './enc_lib.mjs';
 
 /** A new campaign of `system`, with its GM and one player (Ann) seated. */
 async function campaignOf(srv, t, system) {
@@ -157,4 +158,80 @@ test('fivey: the DC of a public check is open (004:83: the referee names it), un
   assert.equal(s.t, 'ack', s.raw);
   await ann.ping();
   assert.ok(!ann.frames.some((f) => f.includes('"dc":19')), 'a secret check stays the GM\'s');
+});
+
+test("grimwire: a player's check without the hidden target number waits for the GM's, who answers it (issue 15)", async (t) => {
+  const srv = await startServer(t, { args: ['--seed', '7'] });
+  const { gm, ann } = await campaignOf(srv, t, 'grimwire');
+  // validate before asking: a bad parameter is refused, and nothing waits
+  const bad = await ann.cmd('roll.check', { check: 'check', params: { attr: 99 } });
+  assert.equal(bad.t, 'nack', bad.raw);
+  assert.equal(bad.code, 'bad_request');
+  assert.match(bad.message, /attr/);
+  // the player rolls without the number: the roll waits, nobody is told a number
+  const asked = await ann.cmd('roll.check', { check: 'check', params: { attr: 2 } });
+  assert.equal(asked.t, 'ack', asked.raw);
+  assert.deepEqual(asked.result.need, ['tn']);
+  const key = asked.result.asked;
+  await gm.waitFor(() => gm.seq >= asked.seq, { what: 'the ask' });
+  assert.deepEqual(gm.state.asks[key], { seat: ann.seat.id, check: 'check', at: gm.state.asks[key].at });
+  assert.deepEqual(gm.state.gm.asks[key].need, ['tn'], 'the GM is asked for the target number');
+  await ann.ping();
+  assert.equal(ann.state.asks[key].seat, ann.seat.id, 'the table sees the roll waiting');
+  assert.equal(ann.state.gm, undefined);
+  assert.equal(ann.state.log?.length ?? 0, 0, 'no die is rolled yet');
+  // only the GM answers, with the number the roll waits for
+  const notYou = await ann.cmd('roll.answer', { ask: key, params: { tn: 3 } });
+  assert.equal(notYou.code, 'forbidden', notYou.raw);
+  const noTn = await gm.cmd('roll.answer', { ask: key, params: {} });
+  assert.equal(noTn.code, 'bad_request', noTn.raw);
+  assert.match(noTn.message, /tn/);
+  const outOfRange = await gm.cmd('roll.answer', { ask: key, params: { tn: 999 } });
+  assert.equal(outOfRange.code, 'bad_request', outOfRange.raw);
+  const unknown = await gm.cmd('roll.answer', { ask: '12345', params: { tn: 3 } });
+  assert.equal(unknown.code, 'not_found', unknown.raw);
+  await gm.ping();
+  assert.ok(gm.state.asks[key], 'refused answers leave the roll waiting');
+  const TN = 17;
+  const done = await gm.cmd('roll.answer', { ask: key, params: { tn: TN } });
+  assert.equal(done.t, 'ack', done.raw);
+  assert.equal(done.result.tn, TN);
+  assert.equal(done.result.success, done.result.total >= TN && true);
+  await ann.waitFor(() => ann.seq >= done.seq, { what: 'the answer' });
+  const entry = ann.state.log.find((e) => e.seq === done.seq);
+  assert.equal(entry.seat, ann.seat.id, "the log names the player's roll, not the GM's");
+  assert.equal(entry.check.success, done.result.success, 'everyone sees the outcome');
+  assert.equal(entry.check.tn, undefined, 'never the number');
+  assert.deepEqual(ann.state.asks, {}, 'nothing waits any more');
+  assert.ok(!ann.frames.some((f) => f.includes(`"tn":${TN}`)), 'no frame of the player holds the number');
+  await gm.ping();
+  assert.equal(gm.state.gm.hidden[String(done.seq)].tn, TN, 'the GM keeps it');
+  assert.deepEqual(gm.state.gm.asks, {});
+  // the GM's own check still needs the number: the GM is never asked
+  const gmNo = await gm.cmd('roll.check', { check: 'check', params: { attr: 2 } });
+  assert.equal(gmNo.code, 'bad_request', gmNo.raw);
+});
+
+test('a check rolled for a character names the character and what was rolled in the log, not the player (issue 15)', async (t) => {
+  const srv = await startServer(t);
+  const { gm, ann } = await campaignOf(srv, t, 'fivey');
+  const made = await ann.cmd('char.create', { name: 'Vesper', sheet: sample('fivey', 'vesper') });
+  assert.equal(made.t, 'ack', made.raw);
+  const mine = made.result.id;
+  const gmsPc = await gm.cmd('char.create', { name: 'Brun', sheet: sample('fivey', 'vesper'), seat: 'gm' });
+  const r = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: mine, label: 'DEX 2' });
+  assert.equal(r.t, 'ack', r.raw);
+  await gm.waitFor(() => gm.seq >= r.seq, { what: 'the check' });
+  const entry = gm.state.log.find((e) => e.seq === r.seq);
+  assert.equal(entry.name, 'Vesper');
+  assert.equal(entry.char, mine);
+  assert.equal(entry.label, 'DEX 2');
+  assert.equal(entry.seat, ann.seat.id, 'the seat stays: it is still the player who rolled');
+  const unknown = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: 'c999' });
+  assert.equal(unknown.code, 'not_found', unknown.raw);
+  assert.equal(gmsPc.t, 'ack', gmsPc.raw);
+  const other = await ann.cmd('roll.check', { check: 'check', params: { stat: 2, dc: 12 }, char: gmsPc.result.id });
+  assert.equal(other.code, 'forbidden', other.raw);
+  await ann.ping();
+  assert.equal(ann.state.log.length, 1, 'refused rolls roll nothing');
 });

@@ -28,7 +28,10 @@ export async function campaignOf(srv, t, system, names = ['Ann', 'Bob']) {
     assert.ok(j.joined, JSON.stringify(j));
     players.push({ client: c, token: j.joined.token, seat: j.joined.seat, name: n });
   }
-  t.after(() => closeAll(host, gm, players.map((p) => p.client)));
+  t.after(() => {
+    assertNoLineRefs([gm, ...players]); // every scenario of every system (issue 15)
+    return closeAll(host, gm, players.map((p) => p.client));
+  });
   return { gm, players, campaignId: gw.campaign.id, gmToken: made.result.gm_token };
 }
 
@@ -49,10 +52,39 @@ export async function refused(client, op, args, code, re) {
   const r = await client.cmd(op, args);
   assert.equal(r.t, 'nack', `${op} ${JSON.stringify(args)} should be refused: ${r.raw}`);
   assert.equal(r.code, code, r.raw);
+  assert.doesNotMatch(r.message, LINE_REF, 'a rulebook line reference belongs in the nack\'s cite');
   if (re) assert.match(r.message, re);
   await client.ping();
   assert.equal(client.seq, before, `${op} refused but the state moved`);
-  return { code: r.code, message: r.message };
+  return { code: r.code, message: r.message, cite: r.cite };
+}
+
+/** A rulebook line reference ("000:37", "(001:294-296)"): never in text a person reads. */
+export const LINE_REF = /(?<![\w])\d{3}:\d+/;
+
+/**
+ * Asserts that no refusal, error or log line any of the clients received carries a rulebook line
+ * reference in its text (issue 15: they travel in `cite`): nack and error messages, and the text
+ * of every log entry in a welcome state, a diff or an ack's result.
+ */
+export function assertNoLineRefs(clients) {
+  const texts = (v, out) => {
+    if (Array.isArray(v)) for (const x of v) texts(x, out);
+    else if (v && typeof v === 'object') {
+      if (typeof v.text === 'string' && typeof v.kind === 'string') out.push(v.text);
+      for (const x of Object.values(v)) texts(x, out);
+    }
+    return out;
+  };
+  for (const p of clients) {
+    const c = p.client || p;
+    for (const m of c.msgs) {
+      if ((m.t === 'nack' || m.t === 'error') && typeof m.message === 'string')
+        assert.doesNotMatch(m.message, LINE_REF, `${c.name} was refused with a line reference: ${m.raw}`);
+      for (const t of texts(m.state ?? m.ops ?? m.result ?? null, []))
+        assert.doesNotMatch(t, LINE_REF, `${c.name} read a log line with a line reference: ${t}`);
+    }
+  }
 }
 
 /** Character ids by name: creates each sample for its seat (or an NPC) and returns the ids. */

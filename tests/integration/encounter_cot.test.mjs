@@ -42,10 +42,10 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
   assert.deepEqual(slots(s), [[11, 'guards', null], [7, 'party', null], [4, 'party', null], [4, 'guards', null]]);
   const inits = s.log.filter((e) => e.action === 'initiative');
   assert.deepEqual(inits.map((e) => e.text), [
-    'Vera Lockhart rolls initiative (Brains+Planning): 3k2 → 6 1 [1] = 7: a slot 7 for the party (000:37)',
-    'Big Tommy Rourke rolls initiative (Brains+Planning): 1k1 → 4 = 4: a slot 4 for the party (000:37)',
-    'A slot 4 for the guards (000:37)', // Briggs
-    'A slot 11 for the guards (000:37)', // Cole
+    'Vera Lockhart rolls initiative (Brains+Planning): 3k2 → 6 1 [1] = 7: a slot 7 for the party',
+    'Big Tommy Rourke rolls initiative (Brains+Planning): 1k1 → 4 = 4: a slot 4 for the party',
+    'A slot 4 for the guards', // Briggs
+    'A slot 11 for the guards', // Cole
   ]);
   assert.equal(inits[2].dice, undefined, "a watchman's dice are the GM's");
   assert.equal(s.gm.log.filter((e) => e.action === 'initiative').length, 2);
@@ -70,7 +70,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
   const drop = await ok(bob.client, 'enc.act', { action: 'drop', actor: T, params: { target: B, weapon: 'Brass knuckles' } });
   // Muscle 3 + Hand to Hand 3 + knuckles 1 = 7 dice, keep 3: 16 against Training 7, by 9:
   // "Attacker Succeeds by 6+: Target is Unconscious" (000:110), and not Aware
-  assert.equal(drop.log[0].text, 'Big Tommy Rourke takes slot 7 and gets the Drop on Watchman Briggs (Subdue roll, Hand to Hand, Brass knuckles): 7k3 → 6 5 5 [5 4 2 2] = 16: Unconscious (000:106-115)');
+  assert.equal(drop.log[0].text, 'Big Tommy Rourke takes slot 7 and gets the Drop on Watchman Briggs (Subdue roll, Hand to Hand, Brass knuckles): 7k3 → 6 5 5 [5 4 2 2] = 16: Unconscious');
   assert.deepEqual(drop.log[0].result, { roll: 'subdue', target: B, outcome: 'Unconscious', rolled: 7, keep: 3, kept: [6, 5, 5], total: 16, catastrophe: false, bonus: 1 });
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[B].out, 'unconscious');
@@ -131,7 +131,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
 
   // slot 13: 17 against Cover 4 exceeds it by 13: Cover 0, Wounded, 9 days (000:134-135)
   const hit1 = await ok(bob.client, 'enc.act', { action: 'attack', actor: T2, params: { target: C2, weapon: 'Brass knuckles' } });
-  assert.equal(hit1.log[0].text, 'Big Tommy Rourke takes slot 13 and attacks Watchman Cole (Hand to Hand, Brass knuckles): 7k3 → 6 6 5 [3 3 2 2] = 17: Watchman Cole is Wounded (000:135)');
+  assert.equal(hit1.log[0].text, 'Big Tommy Rourke takes slot 13 and attacks Watchman Cole (Hand to Hand, Brass knuckles): 7k3 → 6 6 5 [3 3 2 2] = 17: Watchman Cole is Wounded');
   assert.equal(hit1.log[0].result.cover, undefined, "Cole's Cover is not in the public entry");
   s = await settle(gm, players);
   assert.equal(s.gm.enc.combatants[C2].stats.cover, 0);
@@ -143,7 +143,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
 
   // slot 11: Cole hits back: 7 does not exceed Tommy's Cover 15: it drops by 1 (000:134)
   const back = await ok(gm, 'enc.act', { action: 'attack', actor: C2, params: { target: T2 } });
-  assert.equal(back.log[0].text, 'Watchman Cole takes slot 11 and attacks Big Tommy Rourke (Hand to Hand, bare hands): Big Tommy Rourke loses Cover (000:134)');
+  assert.equal(back.log[0].text, 'Watchman Cole takes slot 11 and attacks Big Tommy Rourke (Hand to Hand, bare hands): Big Tommy Rourke loses Cover');
   assert.deepEqual(back.log[0].result, { target: T2, outcome: 'cover', cover_before: 15, damage: 1, cover: 14, hit: false });
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[T2].stats.cover, 14);
@@ -153,7 +153,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
   await refused(ann.client, 'enc.act', { action: 'wait', actor: V2 }, 'rule', /Vera Lockhart gave this round's slot to Big Tommy Rourke's Focus Round/);
   const hit2 = await ok(bob.client, 'enc.act', { action: 'attack', actor: T2, params: { target: C2, weapon: 'Brass knuckles' } });
   // 13 against Cover 0 of a Wounded man: Dead (000:136)
-  assert.equal(hit2.log[0].text, 'Big Tommy Rourke takes slot 1 and attacks Watchman Cole (Hand to Hand, Brass knuckles): 7k3 → 6 4 3 [2 2 1 1] = 13: Watchman Cole is Dead (000:136)');
+  assert.equal(hit2.log[0].text, 'Big Tommy Rourke takes slot 1 and attacks Watchman Cole (Hand to Hand, Brass knuckles): 7k3 → 6 4 3 [2 2 1 1] = 13: Watchman Cole is Dead');
   assert.deepEqual(hit2.log.slice(1).map((e) => e.text), ["Big Tommy Rourke's Focus Round is over", 'Round 2 begins']);
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[C2].out, 'dead');
@@ -183,7 +183,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
     "Watchman Briggs's Training",
     "Watchman Cole's Cover",
     'Watchman Cole rolls initiative',
-    'Watchman Cole takes cover (000:123): Resist',
+    'Watchman Cole takes cover: Resist',
   ]);
 
   // replaying the log rebuilds the live state

@@ -266,3 +266,46 @@ test('grimwire: the Cyrus/Kneecap reaction example, attacks through armor, passi
   const [zero] = srv.replay({ campaign: campaignId, fromZero: true });
   assert.deepEqual(zero.state, gm.state);
 });
+
+test("grimwire: a player's attack before the GM set the target number waits for it, then rolls (issue 15)", async (t) => {
+  const srv = await startServer(t, { args: ['--seed', '2'] });
+  const { gm, players } = await campaignOf(srv, t, 'grimwire');
+  const [ann, bob] = players;
+  const cyChar = await makeChar(ann.client, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
+  const auChar = await makeChar(bob.client, { name: 'Aune', sheet: sample('grimwire', 'aune') });
+  const scChar = await makeChar(gm, { name: 'Scrapper', sheet: SCRAPPER, npc: true });
+  await ok(gm, 'enc.start', { module: 'grimwire.conflict' });
+  const CY = (await ok(gm, 'enc.add', { char: cyChar })).id;
+  await ok(gm, 'enc.add', { char: auChar });
+  const SC = (await ok(gm, 'enc.add', { char: scChar })).id;
+  await act(gm, 'begin'); // no target numbers set: Cyrus acts first (the seed of the test above)
+  // the player is not refused and not asked for the number: the attack waits, no die is rolled
+  const r = await act(ann.client, 'attack', CY, { target: SC, weapon: 2 });
+  const waitLine = entry(r, 'attack');
+  assert.match(waitLine.text, /Cyrus attacks Scrapper: the GM names the target number/);
+  assert.deepEqual(dice(waitLine), []);
+  let s = await settle(gm, players);
+  assert.deepEqual(ann.client.state.enc.waiting, { attacker: CY, target: SC }, 'the table sees the attack wait');
+  assert.equal(s.gm.enc.waiting.attacker, CY, 'the GM is asked');
+  assert.ok(s.gm.log.some((l) => /waits for the target number to hit Scrapper/.test(l.text)), "the GM's log asks for the number");
+  assert.equal(s.enc.combatants[CY].budget.action, 0, 'the attack spent its action, as declared');
+  // everything else waits for the number, and a refusal changes nothing
+  await nope(ann.client, 'attack', CY, { target: SC, weapon: 2 }, 'rule', /Cyrus's attack waits for the GM's target number/);
+  await nope(ann.client, 'end_turn', CY, null, 'rule', /waits for the GM's target number/);
+  await nope(gm, 'damage', null, { target: CY, amount: 1 }, 'rule', /waits/);
+  // the GM names it: the attack is rolled now, as Cyrus's
+  const set = await act(gm, 'set_tn', null, { target: SC, tn: 12 });
+  const a = entry(set, 'attack');
+  assert.equal(a.actor, CY, "the attack line is the attacker's");
+  assert.deepEqual(dice(a), ['d20:14', 'd6:1'], 'the dice the attack would have rolled at once');
+  assert.equal(a.result.hit, true, '17 meets the hidden 12');
+  assert.equal(a.result.damage, 3);
+  s = await settle(gm, players);
+  assert.equal(s.enc.waiting, undefined);
+  assert.equal(s.gm.enc.waiting, undefined);
+  assert.equal(s.gm.enc.combatants[SC].stats.condition.current, 13, 'the damage landed');
+  assert.ok(ann.client.state.log.some((l) => l.action === 'attack' && l.result?.hit === true), 'everyone sees the outcome');
+  assert.equal(s.enc.combatants[CY].budget.attacks, 1, 'the second light-weapon attack is still there');
+  await act(ann.client, 'attack', CY, { target: SC, weapon: 2 }); // the number is known now: at once
+  assertNoGmBytes(players, ['"tn":12']);
+});

@@ -52,7 +52,7 @@ test('tenacity spotlight: a chain, a pass to an opponent, a round reset, stress 
   assert.ok(!ann.client.state.log.some((e) => /Gorrak rolls|Goblin rolls/.test(e.text)), 'NPC rolls stay in /gm/log');
 
   // ---- out of turn, wrong owner ----
-  await refused(bob.client, 'enc.act', { action: 'move', actor: eB }, 'rule', /Missa holds the spotlight, not Brakka Vell \(003:84\)/);
+  await refused(bob.client, 'enc.act', { action: 'move', actor: eB }, 'rule', /Missa holds the spotlight, not Brakka Vell/);
   await refused(bob.client, 'enc.act', { action: 'attack', actor: eM, params: { target: eQ, skill: 'Telekinesis' } }, 'forbidden', /Missa is not your character/);
   await refused(gm, 'enc.act', { action: 'attack', actor: eG, params: { target: eM, skill: 'Shadow Lore' } }, 'rule', /Missa holds the spotlight/);
 
@@ -67,9 +67,10 @@ test('tenacity spotlight: a chain, a pass to an opponent, a round reset, stress 
   assert.deepEqual(s.gm.enc.combatants[eQ].stats.stress, { current: 2, max: 6 });
   assert.deepEqual(s.enc.cue, [eQ]);
   await refused(ann.client, 'enc.act', { action: 'attack', params: { target: eQ, skill: 'Telekinesis' } }, 'rule', /Missa has no action left this turn/);
-  await refused(ann.client, 'enc.act', { action: 'pass', params: { target: eB } }, 'rule', /003:86/);
+  const pass = await refused(ann.client, 'enc.act', { action: 'pass', params: { target: eB } }, 'rule');
+  assert.match(pass.cite, /003:86/, 'the rule is cited beside the message, not in it');
   // 003:87 the goblin she attacked goes next, not her ally
-  await refused(ann.client, 'enc.act', { action: 'end', params: { next: eB } }, 'rule', /cannot go to Brakka Vell: it goes to Goblin \(brought into the spotlight \(003:87\)\)/);
+  await refused(ann.client, 'enc.act', { action: 'end', params: { next: eB } }, 'rule', /cannot go to Brakka Vell: it goes to Goblin \(brought into the spotlight\)/);
   await act(ann.client, 'end');
   s = await settle(gm, players);
   assert.equal(s.enc.spotlight, eQ);
@@ -156,7 +157,7 @@ test('tenacity spotlight: a chain, a pass to an opponent, a round reset, stress 
   assert.equal(s.enc.responder, eG);
   // his spin: 1 on the sheet, +1 for the failed attack, +1 for the doubles [10,10], -1 spent
   assert.equal(s.gm.enc.combatants[eG].stats.spin, 2);
-  await refused(bob.client, 'enc.act', { action: 'move' }, 'rule', /Gorrak is responding \(003:91\)/);
+  await refused(bob.client, 'enc.act', { action: 'move' }, 'rule', /Gorrak is responding/);
   // ... with a standard action: [8,2,6] + 2 = 10 vs [9,10] + 3, a natural 10 (+[9]) = 22: a miss
   r = await act(gm, 'attack', { target: eB, skill: 'Shadow Lore' }, eG);
   assert.deepEqual(r.log.find((e) => e.action === 'attack').result, { defence: 22, success: false });

@@ -246,3 +246,14 @@ test('a campaign name may be 80 characters, trimmed like every name (PROTOCOL.md
   const tooLong = await host.cmd('campaign.create', { name: 'é'.repeat(81), system: 'generic' });
   assert.equal(tooLong.code, 'bad_request', tooLong.raw);
 });
+
+test('every ready-made character of every system has a description a player can read before picking (issue 15, item 9)', async (t) => {
+  const srv = await startServer(t);
+  for (const system of ['cot', 'heimr', 'grimwire', 'tenacity', 'fivey']) {
+    const r = await fetch(srv.url(`/samples/${system}`));
+    assert.equal(r.status, 200);
+    const { samples } = await r.json();
+    assert.ok(samples.length > 0, `${system} has ready-made characters`);
+    for (const s of samples) assert.ok(typeof s.sheet.notes === 'string' && s.sheet.notes.trim().length >= 10, `${system}/${s.file} has no description`);
+  }
+});

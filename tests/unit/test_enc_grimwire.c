@@ -364,6 +364,46 @@ START_TEST(light_weapon_attacks_by_cor)
 }
 END_TEST
 
+/* Issue 15, 002:53: a player's attack on a foe whose number the GM has not set waits for it (no
+ * die is rolled: the scripted dice would run out), everything else waits too, and set_tn rolls
+ * it as the attacker's. The GM's own attack without a number is still refused. */
+START_TEST(a_players_attack_waits_for_the_target_number)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "VEX-9", "party", "p1", 0, sheet_of("vex9.json"));
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 40, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    ck_assert(last_log_has(f.e.log, "VEX-9 attacks Thug: the GM names the target number"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(f.enc, "waiting"), "target")), "e2");
+    ck_assert_ptr_null(json_object_get(json_object_get(f.enc, "waiting"), "tn"));
+    RULE(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"),
+         "VEX-9's attack waits for the GM's target number");
+    RULE(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":1}"), "waits");
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"attack_tn\":12}")); /* not the one */
+    ck_assert_ptr_nonnull(json_object_get(f.enc, "waiting"));
+    dice(&f, 2, 10, 4); /* as light_weapon_attacks_by_cor: 13 >= 10, 1d4 4 + TOG 4 = 8 */
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":10}"));
+    ck_assert_int_eq(condition(&f, "e2"), 32);
+    ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    ck_assert_ptr_null(json_object_get(f.hidden, "waiting"));
+    ck_assert_int_eq(budget(&f, "e1", "attacks"), 2);
+    fx_free(&f);
+    /* the GM attacking for the PC is refused instead: the GM knows the number is missing */
+    fx_init(&f);
+    add(&f, "e1", "VEX-9", "party", "p1", 0, sheet_of("vex9.json"));
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 40, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    RULE(act(&f, "attack", "e1", "{\"target\":\"e2\"}"), "has not set the target number");
+    ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:693 weak x2, resistant /2, immune 0; 002:749 armor -1 per point, never below 1, physical. */
 START_TEST(damage_types_and_armor)
 {
@@ -696,6 +736,7 @@ int main(void)
     tcase_add_test(tc, reaction_before_the_turn_takes_this_rounds_action);
     tcase_add_test(tc, passing_acts_later_in_initiative_order);
     tcase_add_test(tc, light_weapon_attacks_by_cor);
+    tcase_add_test(tc, a_players_attack_waits_for_the_target_number);
     tcase_add_test(tc, damage_types_and_armor);
     tcase_add_test(tc, natural_one_hits_someone_else);
     tcase_add_test(tc, dying_counts_down_to_death);

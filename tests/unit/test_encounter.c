@@ -233,6 +233,41 @@ START_TEST(log_entries_carry_round_actor_and_dice)
 }
 END_TEST
 
+/* Issue 15: a rulebook line reference a module writes into a log line leaves the text a person
+ * reads and lands in the entry's `cite`, public or GM-only, and through audience entries too. */
+START_TEST(log_text_has_no_line_reference_and_cite_holds_it)
+{
+    fixture f;
+    fx_init(&f, 1, "gm");
+    fx_ordered(&f);
+    rules_enc_begin_round(&f.e);
+    f.e.actor = "e3";
+    rules_enc_log(&f.e, "cover", NULL, NULL, "%s takes cover (000:123): Resist", "Orc");
+    rules_enc_log_gm(&f.e, "morale", NULL, NULL, "morale holds (004:670, 004:672)");
+    rules_enc_entry *x = rules_enc_entry_begin(&f.e, "attack");
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "Orc hits (002:563)");
+    rules_enc_entry_say(x, RULES_AUD_GM, ", 4 over the hidden number (002:53)");
+    rules_enc_entry_end(x);
+    json_t *l = json_array_get(f.e.log, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(l, "text")), "Orc takes cover: Resist");
+    ck_assert_str_eq(json_string_value(json_object_get(l, "cite")), "000:123");
+    l = json_array_get(f.e.gm_log, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(l, "text")), "morale holds");
+    ck_assert_str_eq(json_string_value(json_object_get(l, "cite")), "004:670, 004:672");
+    l = json_array_get(f.e.log, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(l, "text")), "Orc hits");
+    ck_assert_str_eq(json_string_value(json_object_get(l, "cite")), "002:563");
+    l = json_array_get(f.e.gm_log, 1);
+    ck_assert_str_eq(json_string_value(json_object_get(l, "text")),
+                     "Orc hits, 4 over the hidden number");
+    ck_assert_str_eq(json_string_value(json_object_get(l, "cite")), "002:563, 002:53");
+    /* a line without a reference has no cite */
+    rules_enc_log(&f.e, "move", NULL, NULL, "Orc moves");
+    ck_assert_ptr_null(json_object_get(json_array_get(f.e.log, 2), "cite"));
+    fx_free(&f);
+}
+END_TEST
+
 /* The audience entry (issue 11): the public half is rendered from the public pieces only, the
  * GM half holds everything and exists only when something is the GM's. */
 START_TEST(audience_entries_render_the_public_half_from_public_pieces)
@@ -341,6 +376,7 @@ int main(void)
     tcase_add_test(tc, conditions_count_down_and_log);
     tcase_add_test(tc, stats_of_npcs_are_hidden);
     tcase_add_test(tc, log_entries_carry_round_actor_and_dice);
+    tcase_add_test(tc, log_text_has_no_line_reference_and_cite_holds_it);
     tcase_add_test(tc, audience_entries_render_the_public_half_from_public_pieces);
     tcase_add_test(tc, cid_iteration_is_numeric);
     tcase_add_test(tc, every_module_describes_itself);

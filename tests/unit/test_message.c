@@ -463,6 +463,51 @@ START_TEST(parse_error_round_trips_into_an_error_message)
 }
 END_TEST
 
+/* --- rulebook line references out of table text (tb_cite_strip) ------------------------------ */
+
+static const struct {
+    const char *in, *text, *cite;
+} cites[] = {
+    {"A slot 4 for the guards (000:37)", "A slot 4 for the guards", "000:37"},
+    {"Watchman Cole takes cover (000:123): Resist", "Watchman Cole takes cover: Resist", "000:123"},
+    {"it is Brunhild's turn (004:666).", "it is Brunhild's turn.", "004:666"},
+    {"dies of their injuries (001:165-166)", "dies of their injuries", "001:165-166"},
+    {"lost (001:294-296, 001:384)", "lost", "001:294-296, 001:384"},
+    {"rolls (weapon damage, 001:123, 574)", "rolls (weapon damage)", "001:123, 574"},
+    {"a bonus (004:87-92, reading E6)", "a bonus (reading E6)", "004:87-92"},
+    {"set (003:97 \"as set by the narrator\")", "set (\"as set by the narrator\")", "003:97"},
+    {"heals (and 003:92) now", "heals now", "003:92"},
+    {"stable (The rolls are the GM's, 002:258.)", "stable (The rolls are the GM's.)", "002:258"},
+    {"as 002:53 says", "as says", "002:53"},
+    {"two refs (000:1) and (000:2; 000:3)", "two refs and", "000:1, 000:2, 000:3"},
+    /* not references: no three digits, a letter or digit before, a clock */
+    {"rolls 2d100:3 and 1000:3 at 12:30 (d10)", "rolls 2d100:3 and 1000:3 at 12:30 (d10)", ""},
+    {"x (weird (000:5) nesting)", "x (weird nesting)", "000:5"},
+    {"", "", ""},
+};
+
+START_TEST(cite_strip_moves_line_references_out_of_text)
+{
+    char text[256], cite[64];
+    snprintf(text, sizeof text, "%s", cites[_i].in);
+    int n = tb_cite_strip(text, cite, sizeof cite);
+    ck_assert_str_eq(text, cites[_i].text);
+    ck_assert_str_eq(cite, cites[_i].cite);
+    ck_assert_int_eq(n > 0, cites[_i].cite[0] != '\0');
+}
+END_TEST
+
+/* A refusal's message reaches the table without its line reference; the nack carries it. */
+START_TEST(nack_and_error_carry_the_citation_apart)
+{
+    assert_msg(proto_msg_nack("c1", TB_RULE, "initiative first (004:666)"),
+               "{\"cite\":\"004:666\",\"code\":\"rule\",\"id\":\"c1\",\"message\":"
+               "\"initiative first\",\"t\":\"nack\"}");
+    assert_msg(proto_msg_error(TB_RULE, "no (001:2-3)"),
+               "{\"cite\":\"001:2-3\",\"code\":\"rule\",\"message\":\"no\",\"t\":\"error\"}");
+}
+END_TEST
+
 static Suite *message_suite(void)
 {
     Suite *s = suite_create("message");
@@ -488,6 +533,8 @@ static Suite *message_suite(void)
     tcase_add_test(tc, pong_copies_n);
     tcase_add_test(tc, builders_repair_strings_that_are_not_utf8);
     tcase_add_test(tc, parse_error_round_trips_into_an_error_message);
+    tcase_add_loop_test(tc, cite_strip_moves_line_references_out_of_text, 0, N_ELEMS(cites));
+    tcase_add_test(tc, nack_and_error_carry_the_citation_apart);
     suite_add_tcase(s, tc);
     return s;
 }

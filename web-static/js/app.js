@@ -18,6 +18,7 @@ import { renderRollBox } from './views/rollbox.js';
 import { commandSender, fetchJoin, fetchSamples, hostCall } from './api.js';
 import { CharsView } from './views/chars.js';
 import { ChecksView } from './views/checks.js';
+import { AsksView } from './views/asks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
 import { CampaignView, systemName } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
@@ -73,6 +74,8 @@ const els = {
   revealedCard: $('#revealed-card'),
   revealed: $('#revealed'),
   campaignCard: $('#campaign-card'),
+  admin: $('#admin'),
+  adminSummary: $('#admin-summary'),
   campaign: $('#campaign-body'),
   invite: {
     section: $('#invite'),
@@ -114,6 +117,7 @@ const campaignView = new CampaignView(els.campaign, {
   },
 });
 const encPanel = new EncounterPanel(els.enc);
+const asksView = new AsksView($('#asks'), { send });
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -236,7 +240,8 @@ function renderNow() {
   const d = describe && !describe.error ? describe : null;
   const m = { state, seat: seatId, isGm: isGM, system, describe: d, samples: ui.samples[system] || [], live };
   checksView.setLive(live);
-  checksView.render({ describe: d, live, state });
+  checksView.render({ describe: d, live, state, isGm: isGM });
+  asksView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
@@ -244,6 +249,15 @@ function renderNow() {
   if (isGM) notesView.render(m);
   renderRevealed(els.revealedCard, els.revealed, isGM ? null : state);
   show(els.campaignCard, isGM);
+  // Campaign admin out of the way during play (issue 15, item 6): while an encounter runs, the
+  // campaign and invitation cards fold under one summary; the GM opens it when needed. Only a
+  // change of phase folds or unfolds it, so the GM's own choice holds within a phase.
+  const inPlay = isGM && Boolean(state?.enc);
+  show(els.adminSummary, isGM);
+  if (ui.inPlay !== inPlay) {
+    ui.inPlay = inPlay;
+    els.admin.open = !inPlay;
+  }
   if (isGM) campaignView.render(m);
 
   if (mySeat && campaign) {
@@ -301,15 +315,25 @@ function ensureQr(state) {
 // A one-tap check from a sheet: rolled at once when the sheet gives every parameter, else the
 // check form opens with what is missing focused.
 function rollQuick(char, r) {
-  if (r.need.length) {
-    checksView.open(r.check, r.params, r.need, `${char.name}: ${r.label}`);
+  // a number only the GM knows (a GRIMWIRE target number) is never asked of a player: the roll
+  // waits for the GM (views/asks.js)
+  const isGM = (seatsOf(conn.state)[conn.seat?.id]?.role ?? conn.seat?.role) === 'gm';
+  const need = isGM ? r.need : r.need.filter((n) => !(r.gmOnly || []).includes(n));
+  if (need.length) {
+    checksView.open(r.check, r.params, need, `${char.name}: ${r.label}`, { check: r.check, char: char.seat ? char.id : undefined, label: r.label });
     return;
   }
   ui.nack = null;
-  const args = { check: r.check, params: r.params };
+  // the log names the character and what was rolled, not the player (roll.check `char`, `label`)
+  const args = { check: r.check, params: r.params, label: r.label };
+  if (char.seat) args.char = char.id;
   if (!els.roll.secretWrap.hidden && els.roll.secret.checked) args.secret = true;
   send('roll.check', args).then((reply) => {
-    if (reply.ok) {
+    if (reply.ok && reply.result?.asked) {
+      const text = `${char.name} rolled ${r.label}: waiting for the GM's target number.`;
+      announce(text);
+      charsView.showResult(char.id, reply.seq, text, reply.result.asked);
+    } else if (reply.ok) {
       announce(`${char.name} rolled ${r.label}: ${reply.result?.total}`);
       charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`);
     } else {

@@ -64,8 +64,21 @@ function renderOrder(enc, ctx) {
         ),
       ),
     ),
-    enc.pending ? h('p', { class: 'small gw-pending', attrs: { role: 'status' } }, 'A natural 1: the GM picks who may be hit (002:553-555)') : null,
+    enc.pending ? h('p', { class: 'small gw-pending', title: '002:553-555', attrs: { role: 'status' } }, 'A natural 1: the GM picks who may be hit') : null,
+    waitingNote(enc, ctx),
   );
+}
+
+// A player's attack waiting for the GM's hidden target number (/enc/waiting, RULES.md G4): the
+// table sees it wait; the GM is told which number to set.
+function waitingNote(enc, ctx) {
+  const w = enc.waiting;
+  if (!w) return null;
+  const all = enc.combatants || {};
+  const who = all[w.attacker]?.name ?? 'Someone';
+  const target = all[w.target]?.name ?? 'the target';
+  const text = ctx.isGm ? `${who}'s attack on ${target} waits for you: set the target number to hit ${target}.` : `${who}'s attack on ${target} waits for the GM's target number.`;
+  return h('p', { class: 'gw-waiting', attrs: { role: 'status' } }, text);
 }
 
 function renderCombatant(c, enc, ctx) {
@@ -115,6 +128,8 @@ function renderCombatant(c, enc, ctx) {
 // no natural 1 waits for the GM), reactions and tie swaps for their own once the conflict began.
 function actionsFor(enc, ctx) {
   const all = (ctx.module?.actions || []).map((a) => a.name);
+  // while an attack waits for the GM's number, only setting it does anything
+  if (enc.waiting) return ctx.isGm ? all.filter((n) => n === 'set_tn') : [];
   if (ctx.isGm) return all;
   const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
   if (!mine.length || !(enc.round > 0)) return [];

@@ -62,8 +62,9 @@ export class CharsView {
   }
 
   // Shows the outcome of a one-tap check on the card of the character who rolled it.
-  showResult(charId, seq, text) {
-    this.result = { char: charId, seq, text };
+  // ask: the key of a roll waiting for the GM's number; its outcome replaces the text when it lands.
+  showResult(charId, seq, text, ask) {
+    this.result = { char: charId, seq, text, ask };
     this.rerender();
     document.querySelector(`.char[data-char="${CSS.escape(charId)}"] .result-box`)?.scrollIntoView?.({ block: 'nearest' });
   }
@@ -191,11 +192,11 @@ export class CharsView {
                         type: 'button',
                         class: 'chip qc',
                         dataset: { check: r.check, params: JSON.stringify(r.params) },
-                        title: r.need.length ? `asks for the ${r.need.map(words).join(', ')}` : 'rolls at once',
+                        title: askOf(r, m.isGm).length ? `asks for the ${askOf(r, m.isGm).map(words).join(', ')}` : waitsOf(r, m.isGm).length ? "the GM names the target number" : 'rolls at once',
                         onclick: () => this.rollQuick(c, r),
                       },
                       r.label,
-                      r.need.length ? h('span', { class: 'qc-need' }, ` vs ${r.need.map(words).join(', ')}`) : null,
+                      askOf(r, m.isGm).length ? h('span', { class: 'qc-need' }, ` vs ${askOf(r, m.isGm).map(words).join(', ')}`) : null,
                     ),
                   ),
                 ),
@@ -352,4 +353,13 @@ export class CharsView {
     this.rerender();
     form.querySelector('input, select, textarea')?.focus();
   }
+}
+
+// What a sheet button asks of this person before rolling (a player is never asked for a number only
+// the GM knows: `gmOnly`, views/quickrolls.js), and what its roll waits for from the GM instead.
+function askOf(r, isGm) {
+  return isGm ? r.need : r.need.filter((n) => !(r.gmOnly || []).includes(n));
+}
+function waitsOf(r, isGm) {
+  return isGm ? [] : r.need.filter((n) => (r.gmOnly || []).includes(n));
 }

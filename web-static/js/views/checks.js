@@ -26,11 +26,12 @@ export class ChecksView {
     this.state = null;
   }
 
-  render({ describe, live, state }) {
+  render({ describe, live, state, isGm }) {
     if (state !== undefined) this.state = state;
+    if (isGm !== undefined) this.isGm = isGm;
     const checks = Array.isArray(describe?.checks) ? describe.checks : [];
     show(this.root, checks.length > 0);
-    const sig = [describe, this.check, this.values, this.busy, this.error, this.result, this.result ? this.state?.log : null, this.result ? this.state?.gm?.log : null];
+    const sig = [describe, this.isGm, this.check, this.values, this.busy, this.error, this.result, this.result ? this.state?.log : null, this.result ? this.state?.gm?.log : null];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     this.describe = describe;
@@ -38,7 +39,9 @@ export class ChecksView {
       this.root.replaceChildren();
       return;
     }
-    const cur = checks.find((c) => c.name === this.check) || checks[0];
+    const found = checks.find((c) => c.name === this.check) || checks[0];
+    // a player is never asked for a number only the GM knows: the roll waits for it (views/asks.js)
+    const cur = this.isGm ? found : { ...found, params: (found.params || []).filter((p) => !p.secret) };
     const keepFocus = document.activeElement && this.root.contains(document.activeElement) ? document.activeElement.name || document.activeElement.id : null;
     const form = h(
       'form',
@@ -91,8 +94,10 @@ export class ChecksView {
   }
 
   // Opens the form for `check` with `params` filled in and the focus on the first of `need`.
-  open(check, params, need, label) {
+  // who: {char, label} for the log line (roll.check `char`, `label`), when opened from a sheet.
+  open(check, params, need, label, who = null) {
     this.check = check;
+    this.who = who;
     const values = { ...params };
     for (const n of need) {
       const r = this.remembered[`${check}.${n}`];
@@ -110,7 +115,8 @@ export class ChecksView {
   }
 
   async roll(check, params, secret) {
-    const args = { check, params };
+    const args = { check, params, ...(this.who && this.who.check === check ? { char: this.who.char, label: this.who.label } : {}) };
+    if (!args.char) delete args.char;
     if (secret) args.secret = true;
     return this.send('roll.check', args);
   }
@@ -128,6 +134,13 @@ export class ChecksView {
     this.rerender();
     const reply = await this.roll(cur.name, params, this.secretBox && !this.secretBox.closest('[hidden]') && this.secretBox.checked);
     this.busy = false;
+    if (reply.ok && reply.result?.asked) {
+      this.label = null;
+      this.result = { seq: reply.seq, ask: reply.result.asked, text: "Waiting for the GM's target number." };
+      this.rerender();
+      this.announce?.("Rolled: waiting for the GM's target number");
+      return;
+    }
     if (reply.ok) {
       this.label = null;
       this.result = { seq: reply.seq, text: `Rolled: ${reply.result?.total}` };

@@ -39,7 +39,7 @@ export const entryRenderers = {
       h(
         'div',
         { class: 'entry-expr' },
-        h('span', { class: 'expr check-name' }, checkName(c)),
+        h('span', { class: 'expr check-name' }, entry.label ? plain(entry.label) : checkName(c)),
         paramText ? h('span', { class: 'check-params' }, ` \u00b7 ${paramText}`) : null,
       ),
       h(
@@ -55,7 +55,8 @@ export const entryRenderers = {
   enc(entry) {
     const dice = Array.isArray(entry.dice) ? entry.dice : [];
     return [
-      h('div', { class: 'entry-expr enc-text' }, plain(entry.text ?? label(entry.action ?? 'event'))),
+      // the rulebook lines the rule comes from (entry.cite) only as a tooltip, never in the sentence
+      h('div', { class: 'entry-expr enc-text', title: entry.cite ? `Rulebook lines ${entry.cite}` : null }, plain(entry.text ?? label(entry.action ?? 'event'))),
       dice.length ? h('div', { class: 'entry-body' }, diceEl({ dice })) : null,
     ];
   },
@@ -76,12 +77,12 @@ function timeEl(at) {
 }
 
 export function entryText(state, entry) {
-  const who = seatName(state, entry.seat);
+  const who = entry.name || seatName(state, entry.seat);
   if (entry.kind === 'roll' && entry.roll) return `${who} rolled ${entry.roll.expr}: ${entry.roll.total}`;
   if (entry.kind === 'check' && entry.check) {
     const c = entry.check;
     const outcome = c.success === true ? ', success' : c.success === false ? ', failure' : '';
-    return `${who} rolled ${checkName(c)}: ${c.total}${outcome}`;
+    return `${who} rolled ${entry.label ? plain(entry.label) : checkName(c)}: ${c.total}${outcome}`;
   }
   if (entry.text) return plain(entry.text);
   return `${who}: ${words(entry.kind)}`;
@@ -113,7 +114,8 @@ export class LogView {
       // (a line of a scene beside the first names it: `scene`, PROTOCOL.md "Scenes and the clock")
       const scene = entry.scene && entry.scene !== 'enc' ? state?.scenes?.[entry.scene] : state?.enc;
       const actor = entry.kind === 'enc' && entry.actor ? scene?.combatants?.[entry.actor]?.name : null;
-      const name = actor || seatName(state, entry.seat);
+      // A check rolled from a sheet names the character (roll.check `char`), not the player.
+      const name = actor || entry.name || seatName(state, entry.seat);
       const mine = entry.seat === mySeat;
       let c = this.cache.get(key);
       if (!c || c.entry !== entry || c.name !== name || c.mine !== mine) {

@@ -3,7 +3,9 @@
 // needs a number the sheet cannot know (a fivey DC, a grimwire target number) lists it in `need`;
 // the page asks for it (remembering the last value) before rolling.
 //
-// quickRolls(system, char) → [{group, label, check, params, need: [param names]}]
+// quickRolls(system, char) → [{group, label, check, params, need: [param names], gmOnly?}]
+// `gmOnly` lists the needs only the GM knows: a player's roll goes without them and waits for the
+// GM's answer (views/asks.js).
 
 // FIVEY: the usual difficulty class, offered (and changeable) when a sheet check opens its form:
 // "a task set at a difficulty class even lower than 12 is only appropriate for unskilled
@@ -50,7 +52,7 @@ const SYSTEMS = {
   grimwire(sheet) {
     return Object.entries(sheet.attributes || {})
       .filter(([, v]) => num(v) !== null)
-      .map(([k, v]) => ({ group: 'Attributes', label: `${k.toUpperCase()} ${v >= 0 ? '+' : ''}${v}`, check: 'check', params: { attr: v }, need: ['tn'] }));
+      .map(([k, v]) => ({ group: 'Attributes', label: `${k.toUpperCase()} ${v >= 0 ? '+' : ''}${v}`, check: 'check', params: { attr: v }, need: ['tn'], gmOnly: ['tn'] }));
   },
   // 10acity Tactics: attribute dice + skill rank (derived skills list both).
   tenacity(sheet, derived) {

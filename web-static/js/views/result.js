@@ -2,14 +2,16 @@
 // seq: every die, the total, success or failure) with a short roll-in of the dice, which
 // `prefers-reduced-motion` turns off (style.css). When the command wrote no line, its short text.
 //
-// resultBox(state, {seq, text}, {onClose}) → Node
+// resultBox(state, {seq, text, ask?}, {onClose}) → Node
 
 import { h } from '../dom.js';
 import { logOf } from './model.js';
 import { entryEl } from './log.js';
 
 export function resultBox(state, result, { onClose } = {}) {
-  const items = Number.isFinite(result.seq) ? logOf(state).filter(({ entry }) => entry.seq === result.seq).reverse() : [];
+  // a roll that waited for the GM's number (result.ask): its outcome is the entry that answers it
+  const mine = ({ entry }) => (result.ask ? entry.ask === result.ask : entry.seq === result.seq);
+  const items = Number.isFinite(result.seq) || result.ask ? logOf(state).filter(mine).reverse() : [];
   return h(
     'div',
     { class: 'result-box', attrs: { role: 'status', 'aria-live': 'polite' }, dataset: { seq: result.seq ?? '' } },

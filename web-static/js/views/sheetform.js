@@ -214,9 +214,19 @@ function fieldsOf(fields, prefix, value, top) {
   return out;
 }
 
-// The form's fields for `schema`, filled from `sheet`. Returns a container element.
+// The form's fields for `schema`, filled from `sheet`. Returns a container element. On a phone the
+// whole sheet is thousands of pixels (issue 15, item 9), so each top-level group is a section that
+// folds (the first open): a person fills one part at a time, and an error opens its section
+// (showSheetError).
 export function sheetFields(schema, sheet) {
-  return h('div', { class: 'sheet-form' }, fieldsOf(schema || [], '', sheet || {}, true));
+  const parts = fieldsOf(schema || [], '', sheet || {}, true);
+  const sections = parts.map((el, i) => {
+    const legend = el.querySelector(':scope > legend');
+    const title = legend ? legend.textContent : 'More';
+    if (legend) legend.classList.add('visually-hidden');
+    return h('details', { class: 'sf-section', open: i === 0 }, h('summary', { class: 'sf-summary' }, title), el);
+  });
+  return h('div', { class: 'sheet-form' }, sections);
 }
 
 function readLevel(fields, prefix, root) {
@@ -295,13 +305,14 @@ export function showSheetError(root, path, message) {
       if (err) {
         err.textContent = message;
         err.hidden = false;
+        // open the folded section it is in; centre it so the form's sticky Save bar never hides it
+        for (let d = box.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
         const input = box.querySelector('input, select, textarea');
         if (input) {
           input.setAttribute('aria-invalid', 'true');
-          input.focus();
-        } else {
-          box.scrollIntoView({ block: 'center' });
+          input.focus({ preventScroll: true });
         }
+        box.scrollIntoView({ block: 'center' });
         return box;
       }
     }
