@@ -389,6 +389,17 @@ static int between_start(rules_enc *e, const rules_args *o, tb_err *err)
     return 0;
 }
 
+/* The GM ends the scenes in between: the XP kept is said, for the next start (reading 3). */
+static int between_end(rules_enc *e, tb_err *err)
+{
+    (void)err;
+    int carry = (int)json_integer_value(json_object_get(e->enc, "xp_carry"));
+    if (carry > 0)
+        rules_enc_log(e, "award", NULL, json_pack("{s:i}", "carried", carry),
+                      "%d XP %s kept for the next award", carry, carry == 1 ? "is" : "are");
+    return 0;
+}
+
 static int between_check(const rules_enc *e, tb_err *err)
 {
     json_t *c = json_object_get(e->enc, "xp_carry");
@@ -455,7 +466,7 @@ const rules_module rules_module_heimr_between = {
     .cite = "001:145-232,494-535",
     .options = P_START,
     .start = between_start,
-    .may_act = NULL,
+    .end = between_end,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,

@@ -248,7 +248,7 @@ START_TEST(learning_goes_in_sessions_and_stops_at_the_hours_left)
         "{\"technique\": \"Analyze\", \"attribute\": \"mnd\", \"effort\": 10, \"hours\": 2}");
     json_t *entry = json_array_get(json_object_get(fx_stats(&f, "e1"), "learning"), 0);
     ck_assert_int_eq(json_integer_value(json_object_get(entry, "points")), 4);
-    /* 3 more hours needed, 1 left: 002:318 wait for the next level */
+    /* 3 more hours needed, 1 left: 002:314 wait for the next level */
     ck_assert_int_eq(
         refused(&f, "e1", "learn", "{\"technique\": \"Analyze\"}", "1 learning hour left"),
         TB_RULE);

@@ -105,6 +105,9 @@ START_TEST(the_xp_kept_last_time_is_a_start_option)
     ACT_NODICE(&f, NULL, "award", "{\"xp\": 5}"); /* 7 among three: 2 each, 1 kept */
     ck_assert_int_eq(fx_stat(&f, "e3", NULL, "xp"), 2);
     ck_assert_int_eq(json_integer_value(json_object_get(f.enc, "xp_carry")), 1);
+    tb_err err = {0};
+    ck_assert_int_eq(f.m->end(&f.e, &err), 0); /* the GM ends it: the kept XP is said */
+    ck_assert_str_eq(fx_last_text(&f, "award"), "1 XP is kept for the next award");
     fx_free(&f);
 }
 END_TEST
