@@ -711,7 +711,8 @@ static const rules_param P_AWARD[] = {
     {0},
 };
 static const rules_param P_LEVEL_UP[] = {
-    {"raise", RULES_PARAM_STRING, 1, 20, 0, 0, "the attribute(s) to raise: cor, or cor,mnd"},
+    {"raise", RULES_PARAM_STRING, 1, 20, 0, 0,
+     "the attribute to raise (two with a comma at levels 4 and 8)"},
     {0},
 };
 static const rules_param P_LEARN[] = {

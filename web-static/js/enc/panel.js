@@ -5,6 +5,8 @@
 //
 //   import { registerPanel } from './panel.js';
 //   registerPanel('fivey', {
+//     renderBanner(enc, ctx)       → Node   replaces the round and the "whose turn" banner (a
+//                                    module without turns: between the scenes)
 //     renderOrder(enc, ctx)        → Node   replaces the generic turn-order strip
 //     renderCombatant(c, enc, ctx) → Node   replaces the generic card of one combatant
 //     actionsFor(enc, ctx)         → [name] the module actions the viewer may take now
@@ -413,15 +415,16 @@ export class EncounterPanel {
       return out;
     }
     const mod = ctx.module;
+    const banner = call(hooks.renderBanner, [enc, ctx]);
     out.push(
       h(
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        Number.isFinite(enc.round) && !banner ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    out.push(turnBanner(enc, ctx));
+    out.push(banner ?? turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
