@@ -13,7 +13,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, statInBoth, table, finish, teardown } from './enc_page.mjs';
+import { launchBrowser, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, statInBoth, table, finish, teardown } from './enc_page.mjs';
 
 // The GM starts `module` from the panel and adds the player's character.
 async function startBetween(t, module) {
@@ -43,11 +43,7 @@ describe('browser: between the scenes, GM and a player on a phone', () => {
 
   before(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser(chromium);
   });
 
   after(async () => {

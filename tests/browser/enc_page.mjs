@@ -290,3 +290,12 @@ export async function teardown(t) {
   await t?.server?.stop().catch(() => {});
   if (t?.server?.dir) fs.rmSync(t.server.dir, { recursive: true, force: true });
 }
+
+/* Debian's headless Chromium, as every browser test launches it. */
+export function launchBrowser(chromium) {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

@@ -22,7 +22,7 @@ import { repoRoot } from './server.mjs';
 import { plain } from '../../web-static/js/words.js';
 
 import {
-  CHROMIUM,
+  launchBrowser,
   ARTIFACTS,
   STEP,
   waitFor,
@@ -113,11 +113,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
 
   before(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser(chromium);
   });
 
   after(async () => {

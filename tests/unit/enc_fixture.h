@@ -1,6 +1,7 @@
-/* An encounter module driven directly, as server/ops_enc.c drives it, with scripted dice: for the
- * between-scenes suites (test_between_heimr.c, test_between_grimwire.c). Header only (static
- * functions); a suite includes it and needs nothing more in tests/meson.build.
+/* An encounter module driven directly, as server/ops_enc.c drives it, with scripted dice: for
+ * test_enc_heimr.c and the between-scenes suites (test_between_heimr.c, test_between_grimwire.c).
+ * Header only (static inline functions); a suite includes it and needs nothing more in
+ * tests/meson.build.
  *
  * Unlike the server it does not write stats back to sheets: a suite reads the combatant's stats
  * (the sheet copy the module changed); the integration tests check the sheets themselves. */
@@ -22,7 +23,7 @@ typedef struct fixture {
 } fixture;
 
 /* Starts module `id` with its start options (JSON text, NULL for none). */
-static void fx_init_module(fixture *f, const char *id, const char *options)
+static inline void fx_init_module(fixture *f, const char *id, const char *options)
 {
     memset(f, 0, sizeof *f);
     f->m = rules_module_find(id);
@@ -48,7 +49,7 @@ static void fx_init_module(fixture *f, const char *id, const char *options)
     json_decref(o);
 }
 
-static void fx_free(fixture *f)
+static inline void fx_free(fixture *f)
 {
     json_decref(f->enc);
     json_decref(f->hidden);
@@ -58,8 +59,8 @@ static void fx_free(fixture *f)
 }
 
 /* Adds a combatant as server/ops_enc.c does: the public object, the sheet_stats copied, join. */
-static void fx_add(fixture *f, const char *cid, const char *name, const char *seat, int npc,
-                   json_t *sh /* stolen */)
+static inline void fx_add(fixture *f, const char *cid, const char *name, const char *seat, int npc,
+                          json_t *sh /* stolen */)
 {
     json_object_set_new(json_object_get(f->enc, "combatants"), cid,
                         json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
@@ -81,8 +82,8 @@ static void fx_add(fixture *f, const char *cid, const char *name, const char *se
 /* Runs action `name` for `actor` with params (JSON text) and the scripted faces; returns its
  * code. On success the script must be used up exactly; a refusal must roll nothing (validate
  * before rolling). */
-static int fx_act(fixture *f, const char *actor, const char *name, const char *params,
-                  const int *faces, size_t n, tb_err *err)
+static inline int fx_act(fixture *f, const char *actor, const char *name, const char *params,
+                         const int *faces, size_t n, tb_err *err)
 {
     rules_rng_destroy(f->rng);
     f->rng = f->e.rng = rules_rng_scripted(faces, n);
@@ -124,8 +125,8 @@ static int fx_act(fixture *f, const char *actor, const char *name, const char *p
 
 /* Asserts that the action is refused with a message containing needle, rolling nothing, and
  * returns its code. */
-static int refused(fixture *f, const char *actor, const char *name, const char *params,
-                   const char *needle)
+static inline int refused(fixture *f, const char *actor, const char *name, const char *params,
+                          const char *needle)
 {
     tb_err err = {0};
     int rc = fx_act(f, actor, name, params, NULL, 0, &err);
@@ -135,12 +136,12 @@ static int refused(fixture *f, const char *actor, const char *name, const char *
 }
 
 /* cid's stats (the sheet copy) and an integer in it, or in its sub-object obj. */
-static json_t *fx_stats(fixture *f, const char *cid)
+static inline json_t *fx_stats(fixture *f, const char *cid)
 {
     return rules_enc_stats(&f->e, cid);
 }
 
-static int fx_stat(fixture *f, const char *cid, const char *obj, const char *key)
+static inline int fx_stat(fixture *f, const char *cid, const char *obj, const char *key)
 {
     json_t *o = fx_stats(f, cid);
     if (obj)
@@ -151,7 +152,7 @@ static int fx_stat(fixture *f, const char *cid, const char *obj, const char *key
 }
 
 /* The text of the last log entry of `action` (NULL if none). */
-static const char *fx_last_text(fixture *f, const char *action)
+static inline const char *fx_last_text(fixture *f, const char *action)
 {
     const char *t = NULL;
     size_t i;
@@ -164,7 +165,7 @@ static const char *fx_last_text(fixture *f, const char *action)
 }
 
 /* The result object of the last log entry of `action` (NULL if none). */
-static json_t *fx_last_result(fixture *f, const char *action)
+static inline json_t *fx_last_result(fixture *f, const char *action)
 {
     json_t *r = NULL;
     size_t i;
