@@ -26,6 +26,7 @@
 #define SHORT_RESTS_PER_DAY 2 /* 002:214 */
 #define UNRESTED_DAYS 3       /* 002:228 "Going 3 days without resting" */
 #define XP_MAX 1000000        /* the sheet's xp maximum */
+#define DAY_MAX 100000        /* the day count's editable range (EDITABLE below) */
 
 static const char *const ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
 
@@ -265,8 +266,9 @@ static int act_cause(rules_enc *e, const rules_args *a, tb_err *err)
 static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    (void)err;
     int day = (int)json_integer_value(json_object_get(e->enc, "day")) + 1;
+    if (day > DAY_MAX)
+        return rules_enc_rule(err, "the calendar ends at day %d", DAY_MAX);
     json_object_set_new(e->enc, "day", json_integer(day));
     rules_enc_log(e, "day", NULL, json_pack("{s:i}", "day", day), "Day %d begins", day);
     const char *cid;
@@ -277,7 +279,7 @@ static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
                            ? 0
                            : comb_int(e, cid, "unrested") + 1;
         size_t ncauses = json_array_size(json_object_get(rules_enc_combatant(e, cid), "causes"));
-        comb_set(e, cid, "unrested", json_integer(unrested));
+        comb_set(e, cid, "unrested", json_integer(unrested < DAY_MAX ? unrested : DAY_MAX));
         comb_set(e, cid, "short_rests", json_integer(0));
         comb_set(e, cid, "long_rest", json_false());
         comb_set(e, cid, "burnout_down", json_false());
@@ -684,7 +686,7 @@ static int between_check(const rules_enc *e, tb_err *err)
 }
 
 static const rules_param P_START[] = {
-    {"day", RULES_PARAM_INT, 1, 100000, 1, 0, "the day of the campaign"},
+    {"day", RULES_PARAM_INT, 1, DAY_MAX, 1, 0, "the day of the campaign"},
     {"sheltered", RULES_PARAM_BOOL, 0, 1, 1, 0, "a sheltered place away from danger"},
     {"supplied", RULES_PARAM_BOOL, 0, 1, 1, 0, "food, water and beds (or an energy source)"},
     {0},
@@ -761,12 +763,12 @@ static const char *const SHEET_STATS[] = {
     "learned", "learning", "learning_hours", "items",     "blueprints", "status",  NULL};
 
 static const rules_enc_field EDITABLE[] = {
-    {"/enc/day", RULES_PARAM_INT, 1, 100000, "day"},
+    {"/enc/day", RULES_PARAM_INT, 1, DAY_MAX, "day"},
     {"/enc/sheltered", RULES_PARAM_BOOL, 0, 1, "sheltered place"},
     {"/enc/supplied", RULES_PARAM_BOOL, 0, 1, "food, water and beds"},
     {"/enc/combatants/*/short_rests", RULES_PARAM_INT, 0, 2, "short rests today"},
     {"/enc/combatants/*/long_rest", RULES_PARAM_BOOL, 0, 1, "long rest today"},
-    {"/enc/combatants/*/unrested", RULES_PARAM_INT, 0, 1000, "days without a long rest"},
+    {"/enc/combatants/*/unrested", RULES_PARAM_INT, 0, DAY_MAX, "days without a long rest"},
     {"stats/burnout", RULES_PARAM_INT, 0, GRIMWIRE_BURNOUT_MAX, "burnout"},
     {NULL, 0, 0, 0, NULL},
 };

@@ -13,9 +13,9 @@
  * Keys it adds: /enc/xp_carry (XP left over from the last split, carried to the next award,
  * 001:217). Readings: rules/RULES.md, "heimr", "Between the scenes (module heimr.between)".
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "encounter.h"
 #include "heimr.h"
