@@ -524,70 +524,119 @@ static const char *quality(int mnd_ok, int cor_ok)
     return mnd_ok && cor_ok ? "well made" : !mnd_ok && !cor_ok ? "failed" : "unstable";
 }
 
+/* The GM sets the target numbers of cid's next build (002:344, 002:356: "based on the complexity
+ * of the object"); they stay in /gm/enc until the build (002:53: target numbers are the GM's). */
+static int act_set_build(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = rules_arg_str(a, "target");
+    if (rules_enc_is_npc(e, cid))
+        return rules_enc_rule(err, "%s is not a player's character", rules_enc_name(e, cid));
+    json_t *tns = json_pack("{s:i}", "cor_tn", rules_arg_int(a, "cor_tn"));
+    if (rules_arg_given(a, "mnd_tn"))
+        json_object_set_new(tns, "mnd_tn", json_integer(rules_arg_int(a, "mnd_tn")));
+    json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);
+    rules_enc_log_gm(e, "set_build", NULL, json_pack("{s:s, s:O}", "target", cid, "tn", tns),
+                     "The GM sets the numbers of %s's next build: COR %d%s", rules_enc_name(e, cid),
+                     rules_arg_int(a, "cor_tn"),
+                     rules_arg_given(a, "mnd_tn") ? ", and MND for a new kind of object" : "");
+    return 0;
+}
+
+/* A target number of the build: the GM's parameter, else the one set with set_build; -1 none. */
+static int build_tn(rules_enc *e, const rules_args *a, const char *key)
+{
+    if (rules_arg_given(a, key))
+        return rules_arg_int(a, key);
+    json_t *v = json_object_get(json_object_get(rules_enc_hidden_of(e, e->actor), "build"), key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
 static int act_craft(rules_enc *e, const rules_args *a, tb_err *err)
 {
     if (only_pcs(e, err))
         return err->code;
     const char *cid = e->actor, *item = rules_arg_str(a, "item"), *kind = rules_arg_str(a, "kind");
-    int mnd_tn = rules_arg_int(a, "mnd_tn"), cor_tn = rules_arg_int(a, "cor_tn");
+    const char *name = rules_enc_name(e, cid);
+    if ((rules_arg_given(a, "mnd_tn") || rules_arg_given(a, "cor_tn")) && !e->is_gm)
+        return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers");
+    int mnd_tn = build_tn(e, a, "mnd_tn"), cor_tn = build_tn(e, a, "cor_tn");
     int extended = rules_arg_int(a, "extended"), consumable = rules_arg_int(a, "consumable");
     const char *know = kind ? kind : item;
     json_t *blueprints = stat_list(e, cid, "blueprints"), *items = stat_list(e, cid, "items");
     int known = list_find(blueprints, know) >= 0;
-    if (!known && !rules_arg_given(a, "mnd_tn"))
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "enc.act craft: %s has never built a %s: give the MND "
-                       "target number ('mnd_tn')",
-                       rules_enc_name(e, cid), know);
+    if (cor_tn < 0)
+        return rules_enc_rule(err, "the GM has not set the numbers of %s's build yet", name);
+    if (!known && mnd_tn < 0)
+        return rules_enc_rule(err,
+                              "%s has never built a %s: the GM sets the MND number for it "
+                              "first",
+                              name, know);
     if (json_array_size(items) >= 100)
-        return rules_enc_rule(err, "%s carries 100 objects already", rules_enc_name(e, cid));
+        return rules_enc_rule(err, "%s carries 100 objects already", name);
     if (!known && json_array_size(blueprints) >= 200)
-        return rules_enc_rule(err, "%s knows 200 kinds of object already", rules_enc_name(e, cid));
+        return rules_enc_rule(err, "%s knows 200 kinds of object already", name);
+    /* validated: roll. The totals and outcomes are the table's; the numbers they met, the GM's. */
+    rules_enc_entry *x = rules_enc_entry_begin(e, "craft");
     json_t *dice = json_array();
-    /* 002:344 the MND roll only the first time; 002:344 a failure still builds, unstable */
-    int mnd_ok = 1, mnd_total = 0;
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s builds %s: ", name, item);
+    /* 002:344 the MND roll only the first time; a failure still builds, unstable */
+    int mnd_ok = 1;
     if (!known) {
         grimwire_roll m = roll_attr(e, cid, "mnd", mnd_tn, dice);
         mnd_ok = m.success;
-        mnd_total = m.total;
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "MND %d, %s", m.total,
+                            mnd_ok ? "understood" : "not understood");
+        rules_enc_entry_say(x, RULES_AUD_GM, " (against %d)", mnd_tn);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; ");
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "mnd_total", json_integer(m.total));
+        rules_enc_entry_set(x, RULES_AUD_GM, "mnd_tn", json_integer(mnd_tn));
+    } else {
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "knows how; ");
     }
     /* 002:356 the COR roll; 002:360 a long build: 2 of 3 COR rolls */
-    int rolls = extended ? 3 : 1, wins = 0, totals[3] = {0};
+    int rolls = extended ? 3 : 1, wins = 0;
+    json_t *totals = json_array();
     for (int i = 0; i < rolls; i++) {
         grimwire_roll c = roll_attr(e, cid, "cor", cor_tn, dice);
         wins += c.success;
-        totals[i] = c.total;
+        json_array_append_new(totals, json_integer(c.total));
     }
     int cor_ok = extended ? wins >= 2 : wins == 1;
+    if (extended)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "COR %d, %d, %d: %d of 3 phases go right",
+                            (int)json_integer_value(json_array_get(totals, 0)),
+                            (int)json_integer_value(json_array_get(totals, 1)),
+                            (int)json_integer_value(json_array_get(totals, 2)), wins);
+    else
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "COR %d, %s",
+                            (int)json_integer_value(json_array_get(totals, 0)),
+                            cor_ok ? "assembled" : "badly assembled");
+    rules_enc_entry_say(x, RULES_AUD_GM, " (against %d)", cor_tn);
     const char *q = quality(mnd_ok, cor_ok);
+    int unstable = strcmp(q, "unstable") == 0, die = consumable ? 10 : 20; /* 002:368, 002:375 */
+    rules_enc_entry_say(
+        x, RULES_AUD_PUBLIC, " — %s%s", strcmp(q, "failed") == 0 ? "it does not come together" : q,
+        unstable ? (consumable ? " (instability die d10)" : " (instability die d20)") : "");
+    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:s, s:b, s:b, s:s, s:i, s:o}", "who", cid, "item", item,
+                                    "mnd_ok", mnd_ok, "cor_ok", cor_ok, "quality", q,
+                                    "unstable_die", unstable ? die : 0, "cor_totals", totals));
+    rules_enc_entry_set(x, RULES_AUD_GM, "cor_tn", json_integer(cor_tn));
+    rules_enc_entry_end(x);
     if (!known && mnd_ok)
         json_array_append_new(blueprints, json_string(know));
-    int die = consumable ? 10 : 20; /* 002:368, 002:375 */
     if (strcmp(q, "failed") != 0) {
         json_t *o = json_pack("{s:s}", "name", item);
-        if (strcmp(q, "unstable") == 0)
+        if (unstable)
             json_object_set_new(o, "unstable_die", json_integer(die));
         if (consumable)
             json_object_set_new(o, "consumable", json_true());
         json_array_append_new(items, o);
     }
-    char mnd_txt[60] = "knows how", cor_txt[60];
-    if (!known)
-        snprintf(mnd_txt, sizeof mnd_txt, "MND %d against %d", mnd_total, mnd_tn);
-    if (extended)
-        snprintf(cor_txt, sizeof cor_txt, "COR %d, %d, %d against %d (%d of 3)", totals[0],
-                 totals[1], totals[2], cor_tn, wins);
-    else
-        snprintf(cor_txt, sizeof cor_txt, "COR %d against %d", totals[0], cor_tn);
-    rules_enc_log(e, "craft", dice,
-                  json_pack("{s:s, s:s, s:b, s:b, s:s, s:i}", "who", cid, "item", item, "mnd_ok",
-                            mnd_ok, "cor_ok", cor_ok, "quality", q, "unstable_die",
-                            strcmp(q, "unstable") == 0 ? die : 0),
-                  "%s builds %s: %s, %s — %s%s", rules_enc_name(e, cid), item, mnd_txt, cor_txt,
-                  strcmp(q, "failed") == 0 ? "it does not come together" : q,
-                  strcmp(q, "unstable") == 0
-                      ? (consumable ? " (instability die d10)" : " (instability die d20)")
-                      : "");
+    /* the numbers were for this build */
+    json_object_del(rules_enc_hidden_of(e, cid), "build");
     return 0;
 }
 
@@ -729,11 +778,21 @@ static const rules_param P_EXCHANGE[] = {
     {"drop", RULES_PARAM_STRING, 1, 100, 0, 0, "the active technique it replaces"},
     {0},
 };
+static const rules_param P_SET_BUILD[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who builds"},
+    {"cor_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_REQUIRED | RULES_PARAM_SECRET,
+     "COR target number to assemble it"},
+    {"mnd_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "MND target number, for a kind of object new to the builder"},
+    {0},
+};
 static const rules_param P_CRAFT[] = {
     {"item", RULES_PARAM_STRING, 1, 100, 0, RULES_PARAM_REQUIRED, "what is built"},
     {"kind", RULES_PARAM_STRING, 1, 100, 0, 0, "the type of object (the item's name if absent)"},
-    {"mnd_tn", RULES_PARAM_INT, 1, 40, 0, 0, "MND target number (first time building the type)"},
-    {"cor_tn", RULES_PARAM_INT, 1, 40, 0, RULES_PARAM_REQUIRED, "COR target number"},
+    {"mnd_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: MND target number (else the one set for the build)"},
+    {"cor_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: COR target number (else the one set for the build)"},
     {"extended", RULES_PARAM_BOOL, 0, 1, 0, 0, "a long build: 2 of 3 COR rolls"},
     {"consumable", RULES_PARAM_BOOL, 0, 1, 0, 0, "a consumable"},
     {0},
@@ -753,6 +812,8 @@ static const rules_enc_action ACTIONS[] = {
     {"level_up", "Level up", RULES_ENC_OWNER, P_LEVEL_UP, act_level_up, "002:264-298"},
     {"learn", "Study a technique", RULES_ENC_OWNER, P_LEARN, act_learn, "002:306-316"},
     {"exchange", "Exchange a technique", RULES_ENC_OWNER, P_EXCHANGE, act_exchange, "002:302-304"},
+    {"set_build", "Set build numbers", RULES_ENC_GM, P_SET_BUILD, act_set_build,
+     "002:29-55,344,356"},
     {"craft", "Build something", RULES_ENC_OWNER, P_CRAFT, act_craft, "002:336-385"},
     {"use", "Use an unstable object", RULES_ENC_OWNER, P_USE, act_use, "002:366-379"},
     {0},

@@ -73,9 +73,15 @@ test('grimwire.between: rests, a level, learning, crafting, days and burnout, an
   assert.deepEqual(cs.condition, { current: 19, max: 19 });
   assert.equal(cs.focus.current, 11);
 
-  // ---- building (002:340-364): MND for a new kind of object, COR to assemble ----
-  const craft = await act(bob.client, 'craft', A, { item: 'Lockpick set', mnd_tn: 10, cor_tn: 10 });
+  // ---- building (002:340-364): MND for a new kind of object, COR to assemble; the GM's numbers
+  // (002:53) wait in /gm/enc and never reach a player ----
+  await no(bob.client, 'craft', A, { item: 'Lockpick set' }, 'rule', /has not set the numbers/);
+  await no(bob.client, 'craft', A, { item: 'Lockpick set', cor_tn: 2 }, 'forbidden', /only the GM/);
+  await act(gm, 'set_build', undefined, { target: A, mnd_tn: 10, cor_tn: 10 });
+  const craft = await act(bob.client, 'craft', A, { item: 'Lockpick set' });
   const c = craft.log.find((l) => l.action === 'craft');
+  assert.equal(c.result.cor_tn, undefined, 'the public entry has no target number');
+  assert.ok(!/against/.test(c.text), c.text);
   assert.deepEqual(c.dice.map((d) => d.sides), [20, 20]);
   const q = c.result.mnd_ok && c.result.cor_ok ? 'well made' : c.result.mnd_ok || c.result.cor_ok ? 'unstable' : 'failed';
   assert.equal(c.result.quality, q);

@@ -294,7 +294,8 @@ START_TEST(crafting_both_rolls_well_made_one_unstable_none_failed)
     fixture f;
     fx_init(&f);
     fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
-    refused(&f, "e1", "craft", "{\"item\": \"Grapple gun\", \"cor_tn\": 12}", "mnd_tn");
+    refused(&f, "e1", "craft", "{\"item\": \"Grapple gun\"}", "has not set the numbers");
+    refused(&f, "e1", "craft", "{\"item\": \"Grapple gun\", \"cor_tn\": 12}", "MND number");
     /* MND 10 + 2 = 12 >= 12, COR 9 + 3 = 12 >= 12: well made; the kind is known now (002:344) */
     ACT_OK(&f, "e1", "craft",
            "{\"item\": \"Grapple gun\", \"kind\": \"gun\", \"mnd_tn\": 12, \"cor_tn\": 12}", 10, 9);
@@ -339,6 +340,44 @@ START_TEST(extended_crafting_needs_two_of_three_and_consumables_use_a_d10)
 }
 END_TEST
 
+START_TEST(build_numbers_are_the_gms_and_stay_out_of_the_public_log)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    fx_add(&f, "e2", "Wolf", "gm", 1, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    refused(&f, NULL, "set_build", "{\"target\": \"e2\", \"cor_tn\": 9}", "not a player");
+    /* the GM sets the numbers (002:53 the GM keeps them); they wait in /gm/enc */
+    ACT_NODICE(&f, NULL, "set_build", "{\"target\": \"e1\", \"cor_tn\": 13, \"mnd_tn\": 11}");
+    json_t *build = json_object_get(rules_enc_hidden_of(&f.e, "e1"), "build");
+    ck_assert_int_eq(json_integer_value(json_object_get(build, "cor_tn")), 13);
+    /* a player may not name a target number */
+    f.e.is_gm = 0;
+    f.e.seat = "p1";
+    ck_assert_int_eq(
+        refused(&f, "e1", "craft", "{\"item\": \"Drone\", \"cor_tn\": 2}", "only the GM"),
+        TB_FORBIDDEN);
+    /* MND 9 + 2 = 11 meets 11; COR 9 + 3 = 12 misses 13: unstable */
+    ACT_OK(&f, "e1", "craft", "{\"item\": \"Drone\"}", 9, 9);
+    ck_assert_str_eq(item_q(&f), "unstable");
+    const char *pub = fx_last_text(&f, "craft");
+    ck_assert_str_eq(pub,
+                     "Cyrus builds Drone: MND 11, understood; COR 12, badly assembled — unstable "
+                     "(instability die d20)");
+    ck_assert_ptr_null(json_object_get(fx_last_result(&f, "craft"), "cor_tn"));
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(gm, "text")),
+                                 "COR 12, badly "
+                                 "assembled (against 13)"));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(gm, "result"), "cor_tn")),
+                     13);
+    /* the numbers were for that build */
+    ck_assert_ptr_null(json_object_get(rules_enc_hidden_of(&f.e, "e1"), "build"));
+    refused(&f, "e1", "craft", "{\"item\": \"Drone\"}", "has not set the numbers");
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(the_instability_die_decides_each_use)
 {
     fixture f;
@@ -370,8 +409,8 @@ START_TEST(the_action_table_says_who_may_act)
 {
     const rules_module *m = rules_module_find("grimwire.between");
     ck_assert_ptr_nonnull(m);
-    const char *gm[] = {"rest_all", "next_day", "cause", "award"};
-    for (size_t i = 0; i < 4; i++)
+    const char *gm[] = {"rest_all", "next_day", "cause", "award", "set_build"};
+    for (size_t i = 0; i < 5; i++)
         ck_assert_int_eq(rules_module_action(m, gm[i])->who, RULES_ENC_GM);
     const char *own[] = {"short_rest", "long_rest", "level_up", "learn",
                          "exchange",   "craft",     "use"};
@@ -400,6 +439,7 @@ int main(void)
     tcase_add_test(tc, techniques_are_exchanged_on_a_long_rest_within_the_slots);
     tcase_add_test(tc, crafting_both_rolls_well_made_one_unstable_none_failed);
     tcase_add_test(tc, extended_crafting_needs_two_of_three_and_consumables_use_a_d10);
+    tcase_add_test(tc, build_numbers_are_the_gms_and_stay_out_of_the_public_log);
     tcase_add_test(tc, the_instability_die_decides_each_use);
     tcase_add_test(tc, the_action_table_says_who_may_act);
     suite_add_tcase(s, tc);
