@@ -692,6 +692,82 @@ static int act_use(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- falling (002:483-505) ---- */
+
+/* 002:495-505: from `stories` up: damage dice (count x sides) and the target number to break it */
+static const struct fall_row {
+    int stories, n, sides, tn;
+} FALLS[] = {{1, 1, 6, 10},   {2, 2, 8, 13},   {4, 2, 12, 16}, {10, 3, 20, 19},
+             {18, 4, 20, 22}, {28, 5, 20, 25}, {40, 6, 20, 28}};
+
+/* A fall of `stories` (the row at or below it: RULES.md reading 11): an AGL roll breaks it for half
+ * the damage and no knock-down (002:485); a soft surface (water below 45 m) breaks a fall below
+ * 10 stories by itself (002:489) and is needed to try at 10 or more (002:491, 002:501); a jump
+ * on purpose from 2 stories or lower takes nothing when broken (002:487). Damage lowers Condition;
+ * at 0 or below the character is dying and takes a level of burnout (002:226, 002:256). */
+static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    if (only_pcs(e, err))
+        return err->code;
+    const char *cid = e->actor, *name = rules_enc_name(e, cid);
+    int stories = rules_arg_int(a, "stories"), jump = rules_arg_int(a, "jump");
+    int soft = rules_arg_int(a, "soft"), water = rules_arg_int(a, "water");
+    size_t r = 0;
+    while (r + 1 < sizeof FALLS / sizeof FALLS[0] && FALLS[r + 1].stories <= stories)
+        r++;
+    const struct fall_row *row = &FALLS[r];
+    int high = row->stories >= 10;
+    int cushion = soft || (water && !high); /* 002:489, 002:502 water is not soft from 45 m */
+    json_t *dice = json_array();
+    int broken, total = 0;
+    char how[80];
+    if (cushion && !high) {
+        broken = 1;
+        snprintf(how, sizeof how, "lands on something soft");
+    } else if (high && !cushion) {
+        broken = 0;
+        snprintf(how, sizeof how, "has nothing soft to land on");
+    } else {
+        grimwire_roll g = roll_attr(e, cid, "agl", row->tn, dice);
+        broken = g.success;
+        total = g.total;
+        snprintf(how, sizeof how, "AGL %d against %d", total, row->tn);
+    }
+    int damage = 0;
+    if (!(broken && jump && row->stories <= 2)) {
+        for (int i = 0; i < row->n; i++) {
+            int v = rules_rng_die(e->rng, row->sides);
+            rules_result_die(dice, row->sides, v, 1);
+            damage += v;
+        }
+        if (broken)
+            damage /= 2; /* 002:485 "half the damage", rounded down (reading 11) */
+    }
+    int cur = sub_int(e, cid, "condition", "current"), after = cur - damage;
+    if (after < -100)
+        after = -100; /* the sheet's floor */
+    sub_set(e, cid, "condition", "current", after);
+    int dying = cur > 0 && after <= 0;
+    if (dying) {
+        int b = rules_enc_stat(e, cid, "burnout", 0);
+        if (b < GRIMWIRE_BURNOUT_MAX)
+            rules_enc_stat_set(e, cid, "burnout", b + 1);
+    }
+    if (!broken) {
+        json_t *status = stat_list(e, cid, "status");
+        if (list_find(status, "knocked_down") < 0 && json_array_size(status) < 19)
+            json_array_append_new(status, json_string("knocked_down"));
+    }
+    rules_enc_log(e, "fall", dice,
+                  json_pack("{s:s, s:i, s:b, s:i, s:i, s:i}", "who", cid, "stories", row->stories,
+                            "broken", broken, "agl", total, "damage", damage, "condition", after),
+                  "%s %s %d stor%s and %s: %s, %d damage%s%s", name, jump ? "jumps" : "falls",
+                  stories, stories == 1 ? "y" : "ies", how,
+                  broken ? "the fall is broken" : "knocked down", damage, dying ? "; dying" : "",
+                  dying ? " (a level of burnout)" : "");
+    return 0;
+}
+
 /* ---- the module ---- */
 
 static int between_start(rules_enc *e, const rules_args *o, tb_err *err)
@@ -802,6 +878,14 @@ static const rules_param P_USE[] = {
     {0},
 };
 
+static const rules_param P_FALL[] = {
+    {"stories", RULES_PARAM_INT, 1, 100, 0, RULES_PARAM_REQUIRED, "stories fallen (4.5 m each)"},
+    {"jump", RULES_PARAM_BOOL, 0, 1, 0, 0, "jumped on purpose"},
+    {"soft", RULES_PARAM_BOOL, 0, 1, 0, 0, "lands on something soft"},
+    {"water", RULES_PARAM_BOOL, 0, 1, 0, 0, "lands in water"},
+    {0},
+};
+
 static const rules_enc_action ACTIONS[] = {
     {"short_rest", "Short rest", RULES_ENC_OWNER, P_NONE, act_short_rest, "002:208,214-216"},
     {"long_rest", "Long rest", RULES_ENC_OWNER, P_LONG_REST, act_long_rest, "002:200,212-218,252"},
@@ -816,6 +900,7 @@ static const rules_enc_action ACTIONS[] = {
      "002:29-55,344,356"},
     {"craft", "Build something", RULES_ENC_OWNER, P_CRAFT, act_craft, "002:336-385"},
     {"use", "Use an unstable object", RULES_ENC_OWNER, P_USE, act_use, "002:366-379"},
+    {"fall", "Fall or jump down", RULES_ENC_OWNER, P_FALL, act_fall, "002:483-505"},
     {0},
 };
 

@@ -405,6 +405,71 @@ START_TEST(the_instability_die_decides_each_use)
 }
 END_TEST
 
+/* ---- falling (002:483-505) ---- */
+
+static int has_status_str(fixture *f, const char *cid, const char *st)
+{
+    json_t *l = json_object_get(fx_stats(f, cid), "status");
+    size_t i;
+    json_t *v;
+    json_array_foreach(l, i, v) if (strcmp(json_string_value(v), st) == 0) return 1;
+    return 0;
+}
+
+START_TEST(a_fall_deals_the_table_damage_and_a_broken_fall_half)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2)); /* AGL 1 */
+    /* 002:498 two stories: 2d8, TN 13; AGL 5 + 1 fails: full damage, knocked down (002:485) */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 2}", 5, 3, 4);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 7);
+    ck_assert_int_eq(has_status_str(&f, "e1", "knocked_down"), 1);
+    fx_free(&f);
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    /* 15 + 1 = 16 breaks it: half of 6 + 5, rounded down; not knocked down */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 3}", 15, 6, 5);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 9);
+    ck_assert_int_eq(has_status_str(&f, "e1", "knocked_down"), 0);
+    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "fall"), "AGL 16 against 13"));
+    /* 002:487 a jump on purpose from one story, broken (12 + 1 = 13 >= 10): no damage */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 1, \"jump\": 1}", 12);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 9);
+    /* 002:489 something soft breaks a fall below 10 stories by itself: half of 2d12 */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 4, \"soft\": 1}", 3, 4);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 6);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_high_fall_needs_something_soft_and_can_leave_a_character_dying)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    /* 002:501-502 ten stories: 3d20, and water is not soft: no roll, full damage */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 12, \"water\": 1}", 2, 3, 4);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 5);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "burnout"), 0);
+    /* four stories, AGL 2 + 1 fails: 2d12 11 + 9 = 20 -> -15: dying, a level of burnout (002:226)
+     */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 4}", 2, 11, 9);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), -15);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "burnout"), 1);
+    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "fall"), "dying"));
+    fx_free(&f);
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    /* forty stories or more: 6d20 against 28, a soft surface lets the roll be tried (002:491) */
+    ACT_OK(&f, "e1", "fall", "{\"stories\": 60, \"soft\": 1}", 20, 1, 1, 1, 1, 1, 1);
+    /* the roll is made (its d20 and the 6d20), but 20 + 1 is short of 28: full damage */
+    ck_assert_int_eq(json_array_size(json_object_get(json_array_get(f.e.log, 0), "dice")), 7);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 8);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(the_action_table_says_who_may_act)
 {
     const rules_module *m = rules_module_find("grimwire.between");
@@ -413,8 +478,8 @@ START_TEST(the_action_table_says_who_may_act)
     for (size_t i = 0; i < 5; i++)
         ck_assert_int_eq(rules_module_action(m, gm[i])->who, RULES_ENC_GM);
     const char *own[] = {"short_rest", "long_rest", "level_up", "learn",
-                         "exchange",   "craft",     "use"};
-    for (size_t i = 0; i < 7; i++)
+                         "exchange",   "craft",     "use",      "fall"};
+    for (size_t i = 0; i < 8; i++)
         ck_assert_int_eq(rules_module_action(m, own[i])->who, RULES_ENC_OWNER);
     for (const rules_enc_action *a = m->actions; a->name; a++)
         ck_assert_msg(a->cite && strncmp(a->cite, "002:", 4) == 0, "%s has no citation", a->name);
@@ -441,6 +506,8 @@ int main(void)
     tcase_add_test(tc, extended_crafting_needs_two_of_three_and_consumables_use_a_d10);
     tcase_add_test(tc, build_numbers_are_the_gms_and_stay_out_of_the_public_log);
     tcase_add_test(tc, the_instability_die_decides_each_use);
+    tcase_add_test(tc, a_fall_deals_the_table_damage_and_a_broken_fall_half);
+    tcase_add_test(tc, a_high_fall_needs_something_soft_and_can_leave_a_character_dying);
     tcase_add_test(tc, the_action_table_says_who_may_act);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
