@@ -91,6 +91,16 @@ test('grimwire.between: rests, a level, learning, crafting, days and burnout, an
   if (q === 'unstable') assert.equal(as.items[0].unstable_die, 20);
   assert.equal((as.blueprints ?? []).includes('Lockpick set'), c.result.mnd_ok);
 
+  // ---- a fall of one story onto something soft: broken by itself, half of a d6 (002:485-497) ----
+  const fall = await act(bob.client, 'fall', A, { stories: 1, soft: 1 });
+  const fl = fall.log.find((l) => l.action === 'fall');
+  assert.deepEqual(fl.dice.map((d) => d.sides), [6]);
+  assert.equal(fl.result.broken, true);
+  assert.equal(fl.result.damage, Math.floor(fl.dice[0].value / 2));
+  s = await settle(gm, players);
+  assert.equal(sheetOf(s, aune).condition.current, 12 - fl.result.damage);
+  assert.ok(!(sheetOf(s, aune).status ?? []).includes('knocked_down'));
+
   // ---- the days (002:214, 002:228, 002:237-240) ----
   await no(ann.client, 'next_day', undefined, {}, 'forbidden', /only the GM/);
   await act(gm, 'cause', undefined, { target: V, cause: 'no_maintenance' });
