@@ -5,8 +5,6 @@
 //
 //   import { registerPanel } from './panel.js';
 //   registerPanel('fivey', {
-//     renderBanner(enc, ctx)       → Node   replaces the round and the "whose turn" banner (a
-//                                    module without turns: between the scenes)
 //     renderOrder(enc, ctx)        → Node   replaces the generic turn-order strip
 //     renderCombatant(c, enc, ctx) → Node   replaces the generic card of one combatant
 //     actionsFor(enc, ctx)         → [name] the module actions the viewer may take now
@@ -15,6 +13,10 @@
 //                                    field the generic panel does not show
 //     combatantParams              [name] string action parameters (besides target, actor) that
 //                                    name a combatant: offered as a select of combatants
+//     renderBanner(enc, ctx)       → Node   replaces the generic "whose turn" line (a module
+//                                    without turns: a social scene, between the scenes)
+//     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
+//                                    of the generic GM-only list)
 //   });
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
@@ -415,16 +417,15 @@ export class EncounterPanel {
       return out;
     }
     const mod = ctx.module;
-    const banner = call(hooks.renderBanner, [enc, ctx]);
     out.push(
       h(
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        Number.isFinite(enc.round) && !banner ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        enc.round > 0 ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    out.push(banner ?? turnBanner(enc, ctx));
+    out.push(call(hooks.renderBanner, [enc, ctx]) ?? turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -446,7 +447,7 @@ export class EncounterPanel {
     if (extra && typeof extra === 'object' && Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
     const gmExtra = {};
     for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
-      if (k !== 'combatants') gmExtra[k] = v;
+      if (k !== 'combatants' && !(Array.isArray(hooks.gmShown) && hooks.gmShown.includes(k))) gmExtra[k] = v;
     }
     if (Object.keys(gmExtra).length) {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));

@@ -2,6 +2,7 @@
 // tenacity.spotlight)"): who holds the spotlight, who has acted this round, who may respond, and
 // stress / wounds / spin / 10acity per combatant. Everything else is the generic panel's.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
+import { withSocial } from './social.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
 
@@ -132,4 +133,4 @@ function actionsFor(enc, ctx) {
   return all.filter((a) => out.has(a));
 }
 
-registerPanel('tenacity', { renderOrder, renderCombatant, actionsFor, extraFields, combatantParams: ['next', 'to'] });
+registerPanel('tenacity', withSocial({ renderOrder, renderCombatant, actionsFor, extraFields, combatantParams: ['next', 'to'] }, { replace: true }));
