@@ -10,7 +10,9 @@
 
 extern const rules_module *const rules_modules_cot[];
 extern const rules_module *const rules_modules_heimr[];
+extern const rules_module *const rules_modules_heimr_between[];
 extern const rules_module *const rules_modules_grimwire[];
+extern const rules_module *const rules_modules_grimwire_between[];
 extern const rules_module *const rules_modules_tenacity[];
 extern const rules_module *const rules_modules_fivey[];
 
@@ -18,7 +20,9 @@ extern const rules_module *const rules_modules_fivey[];
 static const rules_module *const *const ALL[] = {
     rules_modules_cot,
     rules_modules_heimr,
+    rules_modules_heimr_between,
     rules_modules_grimwire,
+    rules_modules_grimwire_between,
     rules_modules_tenacity,
     rules_modules_fivey,
     NULL,

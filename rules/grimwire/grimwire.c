@@ -121,6 +121,29 @@ int grimwire_level_xp(int level)
     return xp[level];
 }
 
+int grimwire_level_reward(int level, grimwire_reward *out)
+{
+    /* 002:268-298, "Reward" column: +attributes, +max Condition/Focus, learning capacity */
+    static const grimwire_reward r[] = {{0, 0, 0},  {0, 5, 5},  {1, 3, 7},  {1, 3, 8},
+                                        {2, 3, 10}, {1, 3, 12}, {1, 4, 15}, {1, 4, 17},
+                                        {2, 4, 18}, {1, 5, 20}, {1, 5, 24}};
+    if (level < 2 || level > GRIMWIRE_LEVEL_MAX)
+        return -1;
+    *out = r[level];
+    return 0;
+}
+
+int grimwire_rest_condition(int current, int max_condition, int burnout, int long_rest)
+{
+    /* 002:208 "Condition equal to 20% of their max Condition"; 002:212 "half their max
+     * Condition"; rounded down (the rulebook does not say: RULES.md grimwire reading 9) */
+    int gain = long_rest ? max_condition / 2 : max_condition * 20 / 100;
+    int cap = grimwire_condition_cap(max_condition, burnout);
+    if (current >= cap)
+        return current;
+    return current + gain > cap ? cap : current + gain;
+}
+
 int grimwire_technique_slots(int max_focus)
 {
     /* 002:302 "half their character's maximum Focus rounded down. So at 7 Focus max a PC would
@@ -436,6 +459,31 @@ static const rules_field weapon_fields[] = {
     {0},
 };
 
+static const char *const attr_keys[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
+
+/* A technique being learned: the points put in so far toward its effort (002:306-316). */
+static const rules_field learning_fields[] = {
+    {"name", RULES_FIELD_STRING, 1, 100, 1, 0, "Technique", "Techniques", NULL, NULL, "002:308"},
+    {"attribute", RULES_FIELD_ENUM, 0, 0, 1, 0, "Multiplier attribute", "Techniques", attr_keys,
+     NULL, "002:308"},
+    {"effort", RULES_FIELD_INT, 1, 10000, 1, 0, "Learning effort", "Techniques", NULL, NULL,
+     "002:308"},
+    {"points", RULES_FIELD_INT, 0, 10000, 1, 0, "Effort put in so far", "Techniques", NULL, NULL,
+     "002:314-316"},
+    {0},
+};
+
+/* An object the character built (002:364-381): unstable ones roll their instability die. */
+static const rules_field item_fields[] = {
+    {"name", RULES_FIELD_STRING, 1, 100, 1, 0, "Object", "Gear", NULL, NULL, "002:338"},
+    {"unstable_die", RULES_FIELD_INT, 0, 20, 0, 0, "Instability die (0: well made)", "Gear", NULL,
+     NULL, "002:366-379"},
+    {"consumable", RULES_FIELD_BOOL, 0, 0, 0, 0, "Consumable", "Gear", NULL, NULL, "002:373"},
+    {"broken", RULES_FIELD_BOOL, 0, 0, 0, 0, "Broken (can be repaired)", "Gear", NULL, NULL,
+     "002:370"},
+    {0},
+};
+
 static const char *const status_names[] = {
     "inebriated",  "knocked_down",    "agony",    "frenzy",   "amok",
     "stun",        "paralysis",       "sensory",  "burning",  "bleeding",
@@ -459,6 +507,14 @@ static const rules_field grimwire_sheet[] = {
      NULL, "002:300-302"},
     {"learning_hours", RULES_FIELD_INT, 0, 10000, 0, 0, "Specialty learning hours left",
      "Techniques", NULL, NULL, "002:306"},
+    {"learned", RULES_FIELD_STRINGS, 0, 500, 0, 0, "Techniques learned (not all active)",
+     "Techniques", NULL, NULL, "002:304"},
+    {"learning", RULES_FIELD_LIST, 0, 50, 0, 0, "Techniques being learned", "Techniques", NULL,
+     learning_fields, "002:306-316"},
+    {"items", RULES_FIELD_LIST, 0, 100, 0, 0, "Objects built", "Gear", NULL, item_fields,
+     "002:336-385"},
+    {"blueprints", RULES_FIELD_STRINGS, 0, 200, 0, 0, "Kinds of object the character knows how "
+     "to build", "Gear", NULL, NULL, "002:344"},
     {"weapons", RULES_FIELD_LIST, 0, 20, 0, 0, "Weapons", "Weapons", NULL, weapon_fields,
      "002:543-629"},
     {"status", RULES_FIELD_STRINGS, 0, 19, 0, 0, "Status effects", "Condition", NULL, NULL,
@@ -672,7 +728,7 @@ static json_t *grimwire_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const grimwire_modules[] = {"grimwire.conflict", NULL};
+static const char *const grimwire_modules[] = {"grimwire.conflict", "grimwire.between", NULL};
 
 const rules_system rules_system_grimwire = {
     .id = "grimwire",

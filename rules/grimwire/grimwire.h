@@ -97,4 +97,15 @@ int grimwire_learning_hours(int effort, int attr);
  * negative Focus is not cleared), short rest half of max (rounded down); never above max. */
 int grimwire_rest_focus(int focus, int max_focus, int long_rest);
 
+/* The rewards of reaching `level` 2..10 (002:268-298): attribute increases, the rise of max
+ * Condition and of max Focus (each), and specialty learning hours. 0, or -1 outside 2..10. */
+typedef struct grimwire_reward {
+    int attributes, condition_focus, hours;
+} grimwire_reward;
+int grimwire_level_reward(int level, grimwire_reward *out);
+/* Condition after resting (002:208 short: 20% of max; 002:212 long: half of max; both rounded
+ * down, RULES.md grimwire reading), never above the max that burnout leaves (002:246-248); a
+ * Condition already above it (temporary Condition) is kept. */
+int grimwire_rest_condition(int current, int max_condition, int burnout, int long_rest);
+
 #endif

@@ -683,7 +683,7 @@ static json_t *heimr_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", NULL};
+static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", "heimr.between", NULL};
 
 const rules_system rules_system_heimr = {
     .id = "heimr",

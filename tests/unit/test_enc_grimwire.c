@@ -188,7 +188,8 @@ START_TEST(registered_and_listed_by_the_system)
     ck_assert_str_eq(m->system, "grimwire");
     const rules_system *s = rules_system_find("grimwire");
     ck_assert_str_eq(s->modules[0], "grimwire.conflict");
-    ck_assert_ptr_null(s->modules[1]);
+    ck_assert_str_eq(s->modules[1], "grimwire.between"); /* issue 17 */
+    ck_assert_ptr_null(s->modules[2]);
 }
 END_TEST
 

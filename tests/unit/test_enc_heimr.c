@@ -1,58 +1,12 @@
 /* heimr.combat (rules/heimr/enc_heimr.c), driven directly with scripted dice. Rulebook
  * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly: a script
  * must be used up, no more and no less (fx_act checks it). */
-#include <check.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "encounter.h"
-
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    const rules_module *m;
-} fixture;
-
-/* Starts module `id` with its start options (JSON text, NULL for none). */
-static void fx_init_module(fixture *f, const char *id, const char *options)
-{
-    memset(f, 0, sizeof *f);
-    f->m = rules_module_find(id);
-    ck_assert_ptr_nonnull(f->m);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}}", "module", id, "round", 0, "turn", -1, "order",
-                       "combatants");
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = f->m,
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .rng = f->rng,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    tb_err err = {0};
-    rules_args a;
-    json_t *o = json_loads(options ? options : "{}", 0, NULL);
-    ck_assert_int_eq(rules_args_parse("start", f->m->options, o, &a, &err), 0);
-    ck_assert_msg(f->m->start(&f->e, f->m->options ? &a : NULL, &err) == 0, "%s", err.msg);
-    json_decref(o); /* a holds borrowed strings of o */
-}
+#include "enc_fixture.h"
 
 static void fx_init(fixture *f)
 {
     fx_init_module(f, "heimr.combat", NULL);
-}
-
-static void fx_free(fixture *f)
-{
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
 }
 
 /* A heimr sheet: dex, sta, willpower, hp, fatigue and one extra ability JSON (or NULL). */
@@ -65,81 +19,6 @@ static json_t *sheet(int dex, int sta, int wp, int hp, int fatigue, const char *
     if (abilities)
         json_object_set_new(s, "abilities", json_loads(abilities, 0, NULL));
     return s;
-}
-
-/* Adds a combatant as server/ops_enc.c does: the public object, the sheet_stats copied, join. */
-static void fx_add(fixture *f, const char *cid, const char *name, const char *seat, int npc,
-                   json_t *sh /* stolen */)
-{
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", npc ? "foes" : "party", "seat", seat, "npc", npc,
-                                  "conditions"));
-    json_t *stats = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = f->m->sheet_stats; *k; k++) {
-        json_t *v = json_object_get(sh, *k);
-        if (v)
-            json_object_set_new(stats, *k, json_deep_copy(v));
-    }
-    tb_err err = {0};
-    f->e.actor = cid;
-    ck_assert_int_eq(f->m->join(&f->e, cid, sh, &err), 0);
-    json_decref(sh);
-}
-
-/* Runs action `name` for `actor` with params (JSON text) and the scripted faces; returns its
- * code. The script must be used up exactly. */
-static int fx_act(fixture *f, const char *actor, const char *name, const char *params,
-                  const int *faces, size_t n, tb_err *err)
-{
-    rules_rng_destroy(f->rng);
-    f->rng = f->e.rng = rules_rng_scripted(faces, n);
-    const rules_enc_action *a = rules_module_action(f->m, name);
-    ck_assert_msg(a != NULL, "no action %s", name);
-    json_t *p = json_loads(params ? params : "{}", 0, NULL);
-    ck_assert_msg(p != NULL, "bad params %s", params);
-    rules_args args;
-    memset(err, 0, sizeof *err);
-    int rc = rules_args_parse(name, a->params, p, &args, err);
-    f->e.actor = actor;
-    if (rc == 0)
-        rc = a->fn(&f->e, &args, err);
-    if (rules_rng_exhausted(f->rng) || getenv("ENC_DEBUG")) {
-        char *dump = json_dumps(f->e.log, JSON_INDENT(1));
-        fprintf(stderr, "%s\n", dump);
-        free(dump);
-    }
-    ck_assert_msg(!rules_rng_exhausted(f->rng), "%s: the dice script is too short", name);
-    if (rc == 0) {
-        rules_rng_die(f->rng, 6);
-        ck_assert_msg(rules_rng_exhausted(f->rng), "%s: the dice script is too long", name);
-    }
-    json_decref(p);
-    return rc;
-}
-
-#define ACT_OK(f, actor, name, params, ...)                                                        \
-    do {                                                                                           \
-        static const int faces_[] = {__VA_ARGS__};                                                 \
-        tb_err e_ = {0};                                                                           \
-        int rc_ = fx_act(f, actor, name, params, faces_, sizeof faces_ / sizeof faces_[0], &e_);   \
-        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
-    } while (0)
-#define ACT_NODICE(f, actor, name, params)                                                         \
-    do {                                                                                           \
-        tb_err e_ = {0};                                                                           \
-        int rc_ = fx_act(f, actor, name, params, NULL, 0, &e_);                                    \
-        ck_assert_msg(rc_ == 0, "%s: %s", name, e_.msg);                                           \
-    } while (0)
-
-static int refused(fixture *f, const char *actor, const char *name, const char *params,
-                   const char *needle)
-{
-    tb_err err = {0};
-    int rc = fx_act(f, actor, name, params, NULL, 0, &err);
-    ck_assert_msg(rc != 0, "%s should be refused", name);
-    ck_assert_msg(strstr(err.msg, needle) != NULL, "'%s' does not say '%s'", err.msg, needle);
-    return rc;
 }
 
 static const char *order_at(fixture *f, size_t i)

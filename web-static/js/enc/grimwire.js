@@ -4,6 +4,7 @@
 // took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
 // dying and the dead (002:256). Everything else is the generic panel's (js/enc/panel.js).
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+import { withBetween, banner, card, sheetStats as betweenStats, words as betweenWords } from './between.js';
 
 const KINDS = [
   ['action', 'Action'],
@@ -143,4 +144,44 @@ function actionsFor(enc, ctx) {
 // The order, the round's seconds, the budget and a pending natural 1 are shown above.
 const extraFields = () => ({});
 
-registerPanel('grimwire', { renderOrder, renderCombatant, actionsFor, extraFields });
+// ---- grimwire.between (rules/grimwire/between.c): rests, days, burnout, levels, learning,
+// building ----
+
+function dayBanner(enc) {
+  const notes = [];
+  if (enc.sheltered === false) notes.push('no shelter: nobody can rest');
+  else if (enc.supplied === false) notes.push('no food or beds: short rests only');
+  return banner(`Day ${enc.day ?? 1}${notes.length ? ` · ${notes.join(' · ')}` : ''}`);
+}
+
+function betweenCard(c, enc, ctx) {
+  const st = betweenStats(c, ctx);
+  const cond = st.condition || {};
+  const focus = st.focus || {};
+  const rests = [];
+  if (Number(c.short_rests) > 0) rests.push(`${c.short_rests} short`);
+  if (c.long_rest) rests.push('long');
+  const items = Array.isArray(st.items) ? st.items : [];
+  const learning = Array.isArray(st.learning) ? st.learning : [];
+  return card(
+    c,
+    ctx,
+    [
+      ['level', `${st.level ?? 1} · ${st.xp ?? 0} XP`, 'level'],
+      ['Condition', `${cond.current ?? '?'} of ${cond.max ?? '?'}`, 'condition'],
+      ['Focus', `${focus.current ?? '?'} of ${focus.max ?? '?'}`, 'focus'],
+      Number(st.burnout) > 0 ? ['burnout', st.burnout, 'burnout'] : null,
+      ['rested today', rests.length ? rests.join(' and ') : 'not yet', 'rests'],
+      Number(c.unrested) > 0 ? ['days without a long rest', c.unrested, 'unrested'] : null,
+      Number(st.learning_hours) > 0 ? ['learning hours', st.learning_hours, 'hours'] : null,
+      learning.length ? ['learning', learning.map((x) => `${x.name} ${x.points}/${x.effort}`).join(', '), 'learning'] : null,
+      Array.isArray(st.learned) && st.learned.length ? ['learned, not ready', st.learned.join(', '), 'learned'] : null,
+      items.length ? ['built', items.map((x) => `${x.name}${x.unstable_die ? ' (unstable)' : ''}${x.broken ? ' (broken)' : ''}`).join(', '), 'items'] : null,
+    ],
+    (Array.isArray(c.causes) ? c.causes : []).map(betweenWords),
+  );
+}
+
+const betweenGrim = { renderBanner: dayBanner, renderOrder: () => h('span'), renderCombatant: betweenCard, actionsFor: () => null, extraFields: () => ({}) };
+
+registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, actionsFor, extraFields }, betweenGrim));

@@ -4,6 +4,7 @@
 // the combatant's last turn. Everything else is the generic panel's (./panel.js).
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
 import './chase.js'; // heimr.chase's own panel
+import { withBetween, banner, card, sheetStats, words } from './between.js';
 
 const nameOf = (enc, id) => enc?.combatants?.[id]?.name ?? id;
 
@@ -128,4 +129,29 @@ function actionsFor(enc, ctx) {
 // The seconds are in the order's header, the standard action on the current card.
 const extraFields = () => ({});
 
-registerPanel('heimr', { renderOrder, renderCombatant, actionsFor, extraFields });
+// ---- heimr.between (rules/heimr/between.c): rests, XP, training, climbing and falls ----
+
+const between = {
+  renderBanner: (enc) =>
+    banner(Number(enc.xp_carry) > 0 ? `${enc.xp_carry} XP kept for the next award` : 'Rest, train and share the XP'),
+  renderOrder: () => h('span'),
+  renderCombatant(c, enc, ctx) {
+    const st = sheetStats(c, ctx);
+    const hurt = Number(st.hp) < 1;
+    return card(
+      c,
+      ctx,
+      [
+        Number.isFinite(st.hp) ? ['hit points', `${st.hp} of ${st.hp_max ?? '?'}${hurt ? ' · needs treatment, no rest' : ''}`, 'hp'] : null,
+        Number.isFinite(st.xp) ? ['XP to spend', st.xp, 'xp'] : ['XP to spend', 0, 'xp'],
+        Number.isFinite(st.fatigue) ? ['fatigue', st.fatigue, 'fatigue'] : null,
+        Array.isArray(st.injuries) && st.injuries.length ? ['injured', st.injuries.map(words).join(', '), 'injuries'] : null,
+      ],
+      (Array.isArray(st.conditions) ? st.conditions : []).map(words),
+    );
+  },
+  actionsFor: () => null,
+  extraFields: () => ({}),
+};
+
+registerPanel('heimr', withBetween('heimr.between', { renderOrder, renderCombatant, actionsFor, extraFields }, between));

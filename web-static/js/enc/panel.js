@@ -14,7 +14,7 @@
 //     combatantParams              [name] string action parameters (besides target, actor) that
 //                                    name a combatant: offered as a select of combatants
 //     renderBanner(enc, ctx)       → Node   replaces the generic "whose turn" line (a module
-//                                    without turns: a social scene)
+//                                    without turns: a social scene, between the scenes)
 //     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
 //                                    of the generic GM-only list)
 //     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)

@@ -28,6 +28,10 @@ const SYSTEMS = {
   grimwire: {
     weapon: (s) => weaponsByNumber(s.weapons, 1),
     name: (s) => named(s.techniques).map((n) => ({ value: n, label: n })),
+    // grimwire.between: an object built, a learned technique to ready, an active one to drop
+    item: (s) => named(s.items).map((n) => ({ value: n, label: n })),
+    take: (s) => named(s.learned).map((n) => ({ value: n, label: n })),
+    drop: (s) => named(s.techniques).map((n) => ({ value: n, label: n })),
   },
   tenacity: {
     skill: (s, d) => Object.keys(isObj(d?.skills) ? d.skills : {}).map((n) => ({ value: n, label: n })),
