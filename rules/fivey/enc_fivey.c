@@ -1065,4 +1065,7 @@ const rules_module rules_module_fivey_combat = {
     .editable = FIVEY_EDITABLE,
 };
 
-const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat, NULL};
+extern const rules_module rules_module_fivey_between; /* rules/fivey/between.c */
+
+const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat,
+                                                   &rules_module_fivey_between, NULL};

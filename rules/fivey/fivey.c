@@ -669,7 +669,7 @@ static json_t *fivey_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const fivey_modules[] = {"fivey.combat", NULL};
+static const char *const fivey_modules[] = {"fivey.combat", "fivey.between", NULL};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",

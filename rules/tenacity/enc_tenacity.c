@@ -479,6 +479,11 @@ static int roll_impact(rules_enc *e, ten_side *s, int crit_die, int bonus, json_
     return impact < 0 ? 0 : impact;
 }
 
+int ten_impact(rules_enc *e, ten_side *s, int bonus, json_t *dice)
+{
+    return roll_impact(e, s, 0, bonus, dice);
+}
+
 /*
  * Rolls actor's `skill` against target's `def_skill` (or challenge dice), with the action's
  * params (adv, bonus, def_adv, def_bonus, crit, push, impact_bonus, def_skill). extra_adv: the
@@ -1205,38 +1210,45 @@ static int start(rules_enc *e, const rules_args *options, tb_err *err)
     return 0;
 }
 
+json_t *ten_skills_of_sheet(const json_t *sheet)
+{
+    /* the skills an encounter rolls: {name: [attribute dice, rank, impact bonus, attribute]} */
+    json_t *skills = json_object();
+    size_t i, k, q;
+    json_t *attr, *sk, *eq;
+    json_array_foreach(json_object_get(sheet, "attributes"), i, attr)
+    {
+        json_array_foreach(json_object_get(attr, "skills"), k, sk)
+        {
+            const char *name = json_string_value(json_object_get(sk, "name"));
+            int bonus = 0;
+            /* 003:119 one item per action: the best bonus of an item for that skill */
+            json_array_foreach(json_object_get(sheet, "equipment"), q, eq)
+            {
+                const char *s = json_string_value(json_object_get(eq, "skill"));
+                int b = (int)json_integer_value(json_object_get(eq, "impact_bonus"));
+                if (s && name && strcmp(s, name) == 0 && b > bonus)
+                    bonus = b;
+            }
+            json_object_set_new(
+                skills, name,
+                json_pack("[i, i, i, O]",
+                          (int)json_integer_value(json_object_get(attr, "dice")),
+                          (int)json_integer_value(json_object_get(sk, "rank")), bonus,
+                          json_object_get(attr, "name")));
+        }
+    }
+    return skills;
+}
+
 static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     (void)err;
     json_t *stats = rules_enc_stats(e, cid);
     if (sheet) {
-        /* the skills an encounter rolls: {name: [attribute dice, rank, impact bonus, attribute]} */
-        json_t *skills = json_object();
-        size_t i, k, q;
-        json_t *attr, *sk, *eq;
-        json_array_foreach(json_object_get(sheet, "attributes"), i, attr)
-        {
-            json_array_foreach(json_object_get(attr, "skills"), k, sk)
-            {
-                const char *name = json_string_value(json_object_get(sk, "name"));
-                int bonus = 0;
-                /* 003:119 one item per action: the best bonus of an item for that skill */
-                json_array_foreach(json_object_get(sheet, "equipment"), q, eq)
-                {
-                    const char *s = json_string_value(json_object_get(eq, "skill"));
-                    int b = (int)json_integer_value(json_object_get(eq, "impact_bonus"));
-                    if (s && name && strcmp(s, name) == 0 && b > bonus)
-                        bonus = b;
-                }
-                json_object_set_new(
-                    skills, name,
-                    json_pack("[i, i, i, O]",
-                              (int)json_integer_value(json_object_get(attr, "dice")),
-                              (int)json_integer_value(json_object_get(sk, "rank")), bonus,
-                              json_object_get(attr, "name")));
-            }
-        }
-        json_object_set_new(stats, "skills", skills);
+        json_object_set_new(stats, "skills", ten_skills_of_sheet(sheet));
+        size_t i;
+        json_t *eq;
         /* the sheet's conditions enter the encounter */
         json_array_foreach(json_object_get(sheet, "conditions"), i, eq)
         {
@@ -1442,4 +1454,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .editable = TENACITY_EDITABLE,
 };
 
-const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight, NULL};
+extern const rules_module rules_module_tenacity_between; /* rules/tenacity/between.c */
+
+const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
+                                                      &rules_module_tenacity_between, NULL};
