@@ -82,17 +82,19 @@ static int encounter_check(rules_enc *e, int x, json_t *dice)
  * hex's hours (004:533) unless the GM skips it. */
 static int act_travel(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int h = 4 + rules_arg_int(a, "terrain") + rules_arg_int(a, "weather") - rules_arg_int(a, "road");
+    int h =
+        4 + rules_arg_int(a, "terrain") + rules_arg_int(a, "weather") - rules_arg_int(a, "road");
     int spent = geti(e->enc, "hours"), limit = geti(e->enc, "limit");
     if (spent + h > limit)
-        return rules_enc_rule(err, "that hex takes %d hours and only %d of today's travel time is "
-                                   "left: march at night or wait for the next day",
+        return rules_enc_rule(err,
+                              "that hex takes %d hours and only %d of today's travel time is "
+                              "left: march at night or wait for the next day",
                               h, limit - spent);
     seti(e->enc, "hours", spent + h);
     json_t *res = json_pack("{s:i, s:i, s:i}", "hours", h, "today", spent + h, "limit", limit);
     if (!rules_arg_int(a, "check")) {
-        rules_enc_log(e, "travel", NULL, res, "The party crosses a hex in %d hours (%d of %d today)",
-                      h, spent + h, limit);
+        rules_enc_log(e, "travel", NULL, res,
+                      "The party crosses a hex in %d hours (%d of %d today)", h, spent + h, limit);
         return 0;
     }
     json_t *dice = json_array();
@@ -126,11 +128,11 @@ static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err)
     int met = encounter_check(e, x, dice);
     seti(e->enc, "site", met ? 1 : x + 1);
     seti(e->enc, "turns", geti(e->enc, "turns") + 1);
-    rules_enc_log(e, "site_turn", dice,
-                  json_pack("{s:i, s:b, s:i}", "chance", x, "encounter", met, "clock",
-                            geti(e->enc, "site")),
-                  "A site turn passes; %d-in-20: %s", x,
-                  met ? "an encounter! The clock goes back to 1" : "nobody comes");
+    rules_enc_log(
+        e, "site_turn", dice,
+        json_pack("{s:i, s:b, s:i}", "chance", x, "encounter", met, "clock", geti(e->enc, "site")),
+        "A site turn passes; %d-in-20: %s", x,
+        met ? "an encounter! The clock goes back to 1" : "nobody comes");
     return 0;
 }
 
@@ -185,14 +187,15 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *what = rules_arg_str(a, "action");
-    static const char *const KINDS[] = {"recover", "attune", "practice", "cook",
-                                        "scavenge", "march", NULL};
+    static const char *const KINDS[] = {"recover",  "attune", "practice", "cook",
+                                        "scavenge", "march",  NULL};
     int k = 0;
     while (KINDS[k] && strcmp(KINDS[k], what) != 0)
         k++;
     if (!KINDS[k])
-        return tb_fail(err, TB_BAD_REQUEST, "a rest action is recover, attune, practice, cook, "
-                                            "scavenge or march");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a rest action is recover, attune, practice, cook, "
+                       "scavenge or march");
     if (in_list(list(e, "rested"), me))
         return rules_enc_rule(err, "%s has already taken tonight's rest action",
                               rules_enc_name(e, me));
@@ -213,11 +216,11 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
         int heal = rules_roll_die(e->rng, 6, dice) + lvl, dmg = geti(hp, "damage");
         int left = dmg > heal ? dmg - heal : 0;
         rules_enc_stat_put(e, me, "hp/damage", json_integer(left));
-        rules_enc_log(e, "rest", dice,
-                      json_pack("{s:i, s:i, s:i}", "healing", heal, "restored", dmg - left,
-                                "damage", left),
-                      "%s rests and recovers %d hit points (%d damage left)",
-                      rules_enc_name(e, me), dmg - left, left);
+        rules_enc_log(
+            e, "rest", dice,
+            json_pack("{s:i, s:i, s:i}", "healing", heal, "restored", dmg - left, "damage", left),
+            "%s rests and recovers %d hit points (%d damage left)", rules_enc_name(e, me),
+            dmg - left, left);
     } else if (strcmp(what, "practice") == 0) {
         /* 004:555 "Restore an inspiration die" (reading: up to the level, 004:144) */
         rules_enc_stat_set(e, me, "inspiration", insp + 1);
@@ -248,7 +251,7 @@ static const struct {
     int cost;
     const char *activity;
 } LIFE[] = {
-    {"squalid", 0, "beg"},       {"poor", 10, "work"},       {"modest", 20, "carouse"},
+    {"squalid", 0, "beg"},        {"poor", 10, "work"},          {"modest", 20, "carouse"},
     {"comfortable", 50, "study"}, {"wealthy", 100, "establish"}, {"decadent", 200, "ball"},
 };
 #define N_LIFE ((int)(sizeof LIFE / sizeof LIFE[0]))
@@ -279,11 +282,13 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
             ai = i;
     }
     if (li < 0)
-        return tb_fail(err, TB_BAD_REQUEST, "a lifestyle is squalid, poor, modest, comfortable, "
-                                            "wealthy or decadent");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a lifestyle is squalid, poor, modest, comfortable, "
+                       "wealthy or decadent");
     if (ai < 0)
-        return tb_fail(err, TB_BAD_REQUEST, "a downtime activity is beg, work, carouse, study, "
-                                            "establish or ball");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a downtime activity is beg, work, carouse, study, "
+                       "establish or ball");
     if (ai > li)
         return rules_enc_rule(err, "%s needs at least a %s lifestyle (%d crowns)", act,
                               LIFE[ai].name, LIFE[ai].cost);
@@ -298,8 +303,9 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
             if (strcmp(SETTLEMENTS[i].name, rules_arg_str(a, "settlement")) == 0)
                 sides = SETTLEMENTS[i].sides;
         if (!sides)
-            return tb_fail(err, TB_BAD_REQUEST, "a settlement is hamlet, village, town, city or "
-                                                "metropolis");
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "a settlement is hamlet, village, town, city or "
+                           "metropolis");
     }
     if (in_list(list(e, "downtime"), me))
         return rules_enc_rule(err, "%s has already taken this tennite's downtime action",
@@ -316,11 +322,10 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
     int bad = event && event <= 5, good = event >= 16;
     fivey_edge edge = good ? FIVEY_EDGE_ADV : bad ? FIVEY_EDGE_DIS : FIVEY_EDGE_NONE;
     int bonus = stat ? fivey_bonus(stat_of(e, me, stat), rules_arg_int(a, "skilled")) : 0;
-    json_t *res = json_pack("{s:s, s:s, s:i}", "lifestyle", life, "activity", act, "cost",
-                            LIFE[li].cost);
+    json_t *res =
+        json_pack("{s:s, s:s, s:i}", "lifestyle", life, "activity", act, "cost", LIFE[li].cost);
     if (event)
-        json_object_set_new(res, "event",
-                            json_string(bad ? "bad" : good ? "good" : "none"));
+        json_object_set_new(res, "event", json_string(bad ? "bad" : good ? "good" : "none"));
     char what[160] = "";
     fivey_roll r;
     if (strcmp(act, "beg") == 0) {
@@ -364,7 +369,10 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
     seti(res, "crowns", crowns);
     rules_enc_log(e, "downtime", dice, res, "%s lives %s (%d crowns)%s and %s",
                   rules_enc_name(e, me), life, LIFE[li].cost,
-                  bad ? ", a bad event" : good ? ", a good event" : "", what);
+                  bad    ? ", a bad event"
+                  : good ? ", a good event"
+                         : "",
+                  what);
     return 0;
 }
 
@@ -391,8 +399,8 @@ static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_stat_set(e, me, "xp", xp);
     rules_enc_stat_set(e, me, "inspiration", 0);
     rules_enc_log(e, "cash_in", dice, json_pack("{s:i, s:i}", "gained", p.sum_kept, "xp", xp),
-                  "%s turns %d inspiration dice into %d experience (%d)", rules_enc_name(e, me),
-                  n, p.sum_kept, xp);
+                  "%s turns %d inspiration dice into %d experience (%d)", rules_enc_name(e, me), n,
+                  p.sum_kept, xp);
     return 0;
 }
 
@@ -409,8 +417,8 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is already level %d, the highest", rules_enc_name(e, me),
                               lvl);
     if (xp < fivey_level_xp(lvl + 1))
-        return rules_enc_rule(err, "%s has %d experience; level %d needs %d",
-                              rules_enc_name(e, me), xp, lvl + 1, fivey_level_xp(lvl + 1));
+        return rules_enc_rule(err, "%s has %d experience; level %d needs %d", rules_enc_name(e, me),
+                              xp, lvl + 1, fivey_level_xp(lvl + 1));
     if (stat_of(e, me, stat) >= FIVEY_STAT_MAX)
         return rules_enc_rule(err, "%s's %s is already +%d, the most", rules_enc_name(e, me), stat,
                               FIVEY_STAT_MAX);
@@ -425,10 +433,9 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     seti(stats, stat, geti(stats, stat) + 1);
     rules_enc_stat_put(e, me, "hp/max", json_integer(geti(json_object_get(st, "hp"), "max") + hp));
     rules_enc_stat_set(e, me, "level", lvl + 1);
-    rules_enc_log(e, "level_up", dice,
-                  json_pack("{s:i, s:i, s:s}", "level", lvl + 1, "hp", hp, "stat", stat),
-                  "%s reaches level %d: +%d hit points, +1 %s", rules_enc_name(e, me), lvl + 1,
-                  hp, stat);
+    rules_enc_log(
+        e, "level_up", dice, json_pack("{s:i, s:i, s:s}", "level", lvl + 1, "hp", hp, "stat", stat),
+        "%s reaches level %d: +%d hit points, +1 %s", rules_enc_name(e, me), lvl + 1, hp, stat);
     return 0;
 }
 
@@ -518,7 +525,7 @@ static const rules_enc_field EDITABLE[] = {
 };
 
 /* Healing, inspiration, experience, levels, stats, crowns and attunement land on the sheets. */
-static const char *const SHEET_STATS[] = {"level", "xp",     "stats",   "hp",
+static const char *const SHEET_STATS[] = {"level",       "xp",     "stats",   "hp",
                                           "inspiration", "crowns", "attuned", NULL};
 
 const rules_module rules_module_fivey_between = {

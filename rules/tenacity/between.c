@@ -93,8 +93,7 @@ static int act_scene_end(rules_enc *e, const rules_args *a, tb_err *err)
         if (geti(st, "current") > 0) {
             rules_enc_log(e, "scene_end", NULL,
                           json_pack("{s:i, s:i}", "stress", 0, "was", geti(st, "current")),
-                          "%s recovers all stress at the end of the scene",
-                          rules_enc_name(e, cid));
+                          "%s recovers all stress at the end of the scene", rules_enc_name(e, cid));
             seti(st, "current", 0);
         }
     }
@@ -115,18 +114,19 @@ static int act_task(rules_enc *e, const rules_args *a, tb_err *err)
     while (KINDS[k] && strcmp(KINDS[k], kind) != 0)
         k++;
     if (!KINDS[k])
-        return tb_fail(err, TB_BAD_REQUEST, "a task is an impact action, a scene to explore or "
-                                            "an item to craft (kind impact, explore or craft)");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a task is an impact action, a scene to explore or "
+                       "an item to craft (kind impact, explore or craft)");
     int need = rules_arg_int(a, "need");
     if (strcmp(kind, "explore") != 0 && need < 1)
         return tb_fail(err, TB_BAD_REQUEST,
                        "say how much impact '%.40s' needs (parameter 'need', at least 1)", name);
     if (json_object_get(obj(e, "tasks"), name))
         return rules_enc_rule(err, "there is already a task called '%.40s'", name);
-    json_t *t = json_pack("{s:s, s:i, s:i, s:i, s:i}", "kind", kind, "need", need, "rounds",
-                          rules_arg_int(a, "rounds"), "challenge_dice",
-                          rules_arg_int(a, "challenge_dice"), "challenge_bonus",
-                          rules_arg_int(a, "challenge_bonus"));
+    json_t *t =
+        json_pack("{s:s, s:i, s:i, s:i, s:i}", "kind", kind, "need", need, "rounds",
+                  rules_arg_int(a, "rounds"), "challenge_dice", rules_arg_int(a, "challenge_dice"),
+                  "challenge_bonus", rules_arg_int(a, "challenge_bonus"));
     if (rules_arg_given(a, "skill"))
         json_object_set_new(t, "skill", json_string(rules_arg_str(a, "skill")));
     if (strcmp(kind, "explore") == 0)
@@ -138,10 +138,9 @@ static int act_task(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(t, "by", json_object());
     json_object_set_new(obj(e, "tasks"), name, t);
     if (strcmp(kind, "impact") == 0 && geti(t, "rounds") > 0)
-        rules_enc_log(e, "task", NULL, json_pack("{s:i, s:i}", "need", need, "rounds",
-                                                 geti(t, "rounds")),
-                      "%s: each character needs %d impact within %d rounds", name, need,
-                      geti(t, "rounds"));
+        rules_enc_log(
+            e, "task", NULL, json_pack("{s:i, s:i}", "need", need, "rounds", geti(t, "rounds")),
+            "%s: each character needs %d impact within %d rounds", name, need, geti(t, "rounds"));
     else if (strcmp(kind, "impact") == 0)
         rules_enc_log(e, "task", NULL, json_pack("{s:i}", "need", need),
                       "%s: each character needs %d impact", name, need);
@@ -190,8 +189,7 @@ static int care_day(rules_enc *e, const char *patient, const char *healer, const
     if (geti(w, "current") > 0)
         seti(res, "needed", tenacity_wound_recovery(geti(w, "current")));
     if (healed)
-        rules_enc_log(e, "care", dice, res,
-                      "%s tends %s: %d recovery; %d wound%s healed, %d left",
+        rules_enc_log(e, "care", dice, res, "%s tends %s: %d recovery; %d wound%s healed, %d left",
                       rules_enc_name(e, healer), rules_enc_name(e, patient), got, healed,
                       healed == 1 ? "" : "s", geti(w, "current"));
     else
@@ -217,8 +215,7 @@ static int act_advance(rules_enc *e, const rules_args *a, tb_err *err)
         {
             const char *healer = json_string_value(json_object_get(c, "by"));
             if (!rules_enc_combatant(e, healer) || !rules_enc_combatant(e, patient) ||
-                care_day(e, patient, healer,
-                         json_string_value(json_object_get(c, "skill")))) {
+                care_day(e, patient, healer, json_string_value(json_object_get(c, "skill")))) {
                 if (rules_enc_combatant(e, patient))
                     rules_enc_log(e, "care", NULL, NULL, "%s needs no more care",
                                   rules_enc_name(e, patient));
@@ -238,9 +235,11 @@ static int act_work(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *t;
     if (find_task(e, a, &t, err))
         return err->code;
-    const char *name = rules_arg_str(a, "task"), *kind = json_string_value(json_object_get(t, "kind"));
-    const char *skill = rules_arg_given(a, "skill") ? rules_arg_str(a, "skill")
-                                                    : json_string_value(json_object_get(t, "skill"));
+    const char *name = rules_arg_str(a, "task"),
+               *kind = json_string_value(json_object_get(t, "kind"));
+    const char *skill = rules_arg_given(a, "skill")
+                            ? rules_arg_str(a, "skill")
+                            : json_string_value(json_object_get(t, "skill"));
     const char *me = e->actor;
     json_t *mine = NULL;
     if (strcmp(kind, "craft") == 0 && json_is_true(json_object_get(t, "done")))
@@ -249,16 +248,15 @@ static int act_work(rules_enc *e, const rules_args *a, tb_err *err)
         json_t *by = json_object_get(t, "by");
         mine = json_object_get(by, me);
         if (!mine) {
-            mine = json_pack("{s:i, s:i, s:b, s:b}", "impact", 0, "tries", 0, "done", 0, "failed",
-                             0);
+            mine =
+                json_pack("{s:i, s:i, s:b, s:b}", "impact", 0, "tries", 0, "done", 0, "failed", 0);
             json_object_set_new(by, me, mine);
         }
         if (json_is_true(json_object_get(mine, "done")))
             return rules_enc_rule(err, "%s has already made it (%.40s)", rules_enc_name(e, me),
                                   name);
         if (json_is_true(json_object_get(mine, "failed")))
-            return rules_enc_rule(err, "%s ran out of time on %.40s", rules_enc_name(e, me),
-                                  name);
+            return rules_enc_rule(err, "%s ran out of time on %.40s", rules_enc_name(e, me), name);
     }
     if (!skill)
         return tb_fail(err, TB_BAD_REQUEST, "name the skill %s rolls (parameter 'skill')",
@@ -295,12 +293,12 @@ static int act_work(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_set_new(mine, "failed", json_true());
             rules_enc_log(e, "work", dice, res,
                           "%s rolls %s: %d against %d, %d impact: %d of %d, out of time on %s",
-                          rules_enc_name(e, me), skill, s.total, ch, impact,
-                          geti(mine, "impact"), need, name);
+                          rules_enc_name(e, me), skill, s.total, ch, impact, geti(mine, "impact"),
+                          need, name);
         } else
             rules_enc_log(e, "work", dice, res, "%s rolls %s: %d against %d, %d impact: %d of %d",
-                          rules_enc_name(e, me), skill, s.total, ch, impact,
-                          geti(mine, "impact"), need);
+                          rules_enc_name(e, me), skill, s.total, ch, impact, geti(mine, "impact"),
+                          need);
     } else if (strcmp(kind, "explore") == 0) {
         /* 003:64 "This becomes your pool of impact points ... For every character aiding ...
          * that succeeds their check, they too roll their impact dice and add that total" */
@@ -392,8 +390,9 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     (void)a;
     int t = rules_enc_stat(e, e->actor, "tenacity", 0);
     if (t > 0)
-        return rules_enc_rule(err, "%s still has %d 10acity: a short rest recovers one only when "
-                                   "none is left",
+        return rules_enc_rule(err,
+                              "%s still has %d 10acity: a short rest recovers one only when "
+                              "none is left",
                               rules_enc_name(e, e->actor), t);
     rules_enc_stat_set(e, e->actor, "tenacity", 1);
     rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "tenacity", 1),
@@ -525,8 +524,7 @@ static const rules_param P_DAYS[] = {
 static const rules_param P_NONE[] = {{0}};
 
 static const rules_enc_action ACTIONS[] = {
-    {"scene_end", "End the scene: stress recovered", RULES_ENC_GM, P_NONE, act_scene_end,
-     "003:74"},
+    {"scene_end", "End the scene: stress recovered", RULES_ENC_GM, P_NONE, act_scene_end, "003:74"},
     {"task", "Set a task", RULES_ENC_GM, P_TASK, act_task, "003:63, 003:64, 003:69"},
     {"advance", "A day passes", RULES_ENC_GM, P_DAYS, act_advance, "003:74"},
     {"work", "Work on the task", RULES_ENC_OWNER, P_WORK, act_work, "003:63, 003:64, 003:69"},
