@@ -181,6 +181,23 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* The GM awards experience (004:402 "The ways in which characters earn experience depends on the
+ * focus of the game"): added to the target's. */
+static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *to = rules_arg_str(a, "target");
+    int xp = rules_enc_stat(e, to, "xp", 0) + rules_arg_int(a, "xp");
+    if (xp > 1000000)
+        return rules_enc_rule(err, "%s would have more than 1000000 experience",
+                              rules_enc_name(e, to));
+    rules_enc_stat_set(e, to, "xp", xp);
+    rules_enc_log(e, "award", NULL,
+                  json_pack("{s:i, s:i}", "xp", rules_arg_int(a, "xp"), "total", xp),
+                  "%s gains %d experience (%d)", rules_enc_name(e, to), rules_arg_int(a, "xp"), xp);
+    return 0;
+}
+
 /* ---- a player's own moves ---- */
 
 /* The night's rest action (004:549-560), one per character per night. */
@@ -497,6 +514,11 @@ static const rules_param P_LEVEL[] = {
     {"roll", RULES_PARAM_BOOL, 0, 1, 0, 0, "roll 1d6 hit points instead of 4"},
     {0},
 };
+static const rules_param P_AWARD[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who earns it"},
+    {"xp", RULES_PARAM_INT, 1, 100000, 0, RULES_PARAM_REQUIRED, "experience points"},
+    {0},
+};
 static const rules_param P_NONE[] = {{0}};
 
 static const rules_enc_action ACTIONS[] = {
@@ -505,6 +527,7 @@ static const rules_enc_action ACTIONS[] = {
     {"enter", "Enter a site", RULES_ENC_GM, P_NONE, act_enter, "004:547"},
     {"site_turn", "A site turn passes", RULES_ENC_GM, P_NONE, act_site_turn, "004:543-547"},
     {"leave", "Leave the site", RULES_ENC_GM, P_NONE, act_leave, "004:547"},
+    {"award", "Award experience", RULES_ENC_GM, P_AWARD, act_award, "004:402"},
     {"tennite", "Run a downtime round", RULES_ENC_GM, P_NONE, act_tennite, "004:144, 004:564"},
     {"rest", "Rest for the night", RULES_ENC_OWNER, P_REST, act_rest, "004:549-560"},
     {"downtime", "Downtime activity", RULES_ENC_OWNER, P_DOWNTIME, act_downtime, "004:562-639"},

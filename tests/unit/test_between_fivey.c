@@ -210,7 +210,9 @@ START_TEST(level_up_needs_the_experience_and_raises_hp_and_a_stat)
     party(&f);
     efx_refused(&f, "p1", "e1", "level_up", "{\"stat\":\"str\"}", TB_RULE, "level 2 needs 300");
     efx_refused(&f, "p1", "e1", "level_up", "{\"stat\":\"wis\"}", TB_BAD_REQUEST, "str, dex");
-    rules_enc_stat_set(&f.e, "e1", "xp", 300);
+    efx_refused(&f, "p1", NULL, "award", "{\"target\":\"e1\",\"xp\":200}", TB_FORBIDDEN, "GM");
+    EFX_OK(&f, "gm", NULL, "award", "{\"target\":\"e1\",\"xp\":200}");
+    ck_assert_int_eq(efx_stat(&f, "e1", "xp"), 300);
     EFX_OK(&f, "p1", "e1", "level_up", "{\"stat\":\"str\"}");
     ck_assert_int_eq(efx_stat(&f, "e1", "level"), 2);
     ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 13);
