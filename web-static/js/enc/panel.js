@@ -418,10 +418,10 @@ export class EncounterPanel {
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        Number.isFinite(enc.round) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        Number.isFinite(enc.round) && hasTurns(ctx) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    out.push(turnBanner(enc, ctx));
+    if (hasTurns(ctx)) out.push(turnBanner(enc, ctx));
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -815,6 +815,13 @@ function isCommon(a) {
   const params = Array.isArray(a.params) ? a.params : [];
   if (!params.some((p) => p.required)) return true;
   return /attack|^end|^pass$|^roll$|spotlight|harm|damage/.test(a.name);
+}
+
+// Whether the running module has turns at all: a module without `turn` actions (between the
+// scenes) has no rounds and nobody's turn to announce. Unknown until describe loads: yes.
+function hasTurns(ctx) {
+  const acts = ctx.module?.actions;
+  return !Array.isArray(acts) || acts.some((a) => who(a) === 'turn');
 }
 
 // "Round 2 · Vera's turn" or "Your turn, Vera!": who acts now, in large type.
