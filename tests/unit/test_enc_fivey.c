@@ -211,6 +211,43 @@ START_TEST(describes_actions_and_who)
 }
 END_TEST
 
+/* 004:422 Shield "Destroy to negate an attack": Brunhild readies hers; Vesper's hit on her is
+ * negated before any damage die, the shield is gone (stats, so the sheet) with its +1; the next
+ * hit lands. Only a shield-bearer may ready one. */
+START_TEST(a_readied_shield_is_destroyed_to_negate_a_hit)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    DICE(&f, 10, 11, 10);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    ck_assert_int_eq(fx_act(&f, "p1", "e1", "shield", NULL), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper carries no shield");
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e2"), "defense"), 15);
+    ck_assert_int_eq(fx_act(&f, "p2", "e2", "shield", NULL), 0);
+    ck_assert_str_eq(last_text(f.e.log), "Brunhild will destroy the shield to stop the next hit");
+    /* d20 10 + 8 = 18 meets DC 15: a hit, negated; no damage die is asked for */
+    DICE(&f, 10);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e2\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(last_text(f.e.log),
+                     "Vesper attacks Brunhild with the Dagger: hits, but Brunhild destroys the "
+                     "shield to stop it");
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e2"), "hp/damage"), 0);
+    ck_assert(json_is_false(json_object_get(rules_enc_stats(&f.e, "e2"), "shield")));
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e2"), "defense"), 14);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "shield_ready"));
+    /* the next hit lands: d20 10 + 8 = 18 against 14; the dagger's d4 shows 3 */
+    DICE(&f, 10, 3);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "attack", "{\"target\":\"e2\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_int_gt(geti(rules_enc_stats(&f.e, "e2"), "hp/damage"), 0);
+    ck_assert_int_eq(fx_act(&f, "p2", "e2", "shield", NULL), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Brunhild carries no shield");
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(join_from_sheets_and_brackets)
 {
     fixture f;
@@ -611,6 +648,7 @@ int main(void)
     TCase *tc = tcase_create("module");
     tcase_add_test(tc, describes_actions_and_who);
     tcase_add_test(tc, join_from_sheets_and_brackets);
+    tcase_add_test(tc, a_readied_shield_is_destroyed_to_negate_a_hit);
     tcase_add_test(tc, initiative_and_a_two_action_turn);
     tcase_add_test(tc, natural_20_and_inspiration);
     tcase_add_test(tc, inspiration_for_attack_and_damage_is_checked_before_rolling);
