@@ -1708,6 +1708,114 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* Forgets what every seat learned of Loyalty n of cid (after it changed): the learned text is
+ * no longer true, and learning it again is a Read Room. */
+static void forget_loyalty(rules_enc *e, const char *cid, int n)
+{
+    char key[8];
+    snprintf(key, sizeof key, "%d", n);
+    json_object_del(json_object_get(known_at(e, "gm", cid, 0), "loyalties"), key);
+    const char *seat;
+    json_t *mine;
+    json_object_foreach(e->priv, seat, mine) json_object_del(
+        json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"), key);
+}
+
+/*
+ * 000:237 "Loyalties may be manipulated by others during Social Calls, either changing the
+ * regular Loyalties to something different, or switching one of their existing Loyalites with the
+ * Prime Loyalty. Characters may only alter one Loyalty per Social Call." The actor's Loyalty n
+ * becomes `to` ("Kind: Target"), or (`prime`) trades places with the Prime. A player alters it
+ * when an agenda that alters that Loyalty was achieved against the character (000:271); the GM
+ * rules it at any time. Once per character per call (/gm/enc/combatants/<cid>/altered). The
+ * change lands in the character's private sheet; what other seats had learned of it is forgotten.
+ */
+static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *to = rules_arg_str(a, "to");
+    int n = rules_arg_int(a, "loyalty"), prime = rules_arg_int(a, "prime");
+    json_t *h = rules_enc_hidden_of(e, me), *loy = loyalties_of(e, me);
+    json_t *l = json_array_get(loy, (size_t)n - 1);
+    if (!l)
+        return rules_enc_rule(err, "%s has no Loyalty %d", rules_enc_name(e, me), n);
+    if (!to == !prime)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "say what Loyalty %d becomes (to: \"Kind: Target\") or swap it with the "
+                       "Prime (prime: true), one of the two",
+                       n);
+    const char *colon = to ? strchr(to, ':') : NULL;
+    if (to && (!colon || colon == to || !colon[1]))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "to: a Loyalty reads \"Kind: Target\", like \"Desire: Knowledge\"");
+    if (json_object_get(h, "altered"))
+        return rules_enc_rule(err,
+                              "%s already had a Loyalty altered in this Social Call: one per "
+                              "call",
+                              rules_enc_name(e, me));
+    if (prime && json_is_true(json_object_get(l, "prime")))
+        return rules_enc_rule(err, "Loyalty %d is already %s's Prime", n, rules_enc_name(e, me));
+    json_t *ag = json_object_get(known_at(e, "gm", me, 0), "agenda");
+    if (!e->is_gm && !(json_is_true(json_object_get(ag, "achieved")) && int_of(ag, "alters") == n))
+        return rules_enc_rule(err,
+                              "%s's Loyalty %d changes when an agenda that alters it is achieved "
+                              "(or when the GM rules it)",
+                              rules_enc_name(e, me), n);
+    if (to) {
+        const char *t = colon + 1;
+        while (*t == ' ')
+            t++;
+        json_object_set_new(l, "kind", json_stringn(to, (size_t)(colon - to)));
+        json_object_set_new(l, "target", json_string(t));
+        forget_loyalty(e, me, n);
+    } else {
+        size_t i;
+        json_t *o;
+        json_array_foreach(loy, i, o)
+        {
+            if (json_is_true(json_object_get(o, "prime"))) {
+                json_object_del(o, "prime");
+                forget_loyalty(e, me, (int)i + 1);
+            }
+        }
+        json_object_set_new(l, "prime", json_true());
+        forget_loyalty(e, me, n);
+    }
+    json_object_set_new(h, "altered", json_integer(n));
+    /* a PC's Loyalties live in its player's private sheet (000:227) */
+    const char *ch = str_of(rules_enc_combatant(e, me), "char");
+    json_t *ps = json_object_get(
+        json_object_get(json_object_get(e->priv, seat_of(e, me)), "sheets"), ch ? ch : "");
+    if (!rules_enc_is_npc(e, me) && json_is_object(ps))
+        json_object_set_new(ps, "loyalties", json_deep_copy(loy));
+    char txt[160];
+    loyalty_text(l, txt, sizeof txt);
+    rules_enc_log(e, "alter", NULL, NULL, "One of %s's Loyalties changes", rules_enc_name(e, me));
+    rules_enc_log_gm(e, "alter", NULL, NULL, "%s's Loyalty %d is now %s", rules_enc_name(e, me), n,
+                     txt);
+    return 0;
+}
+
+/* The end of a Social Call: what each seat learned about this call's characters is forgotten
+ * (/private/<seat>/social/<cid>; the GM's side's /gm/enc/known goes with /gm/enc): identities,
+ * Loyalties and agendas are learned again in the next call, where they may have changed. */
+static int social_end(rules_enc *e, tb_err *err)
+{
+    (void)err;
+    const char *seat, *cid;
+    json_t *mine;
+    json_object_foreach(e->priv, seat, mine)
+    {
+        json_t *soc = json_object_get(mine, "social");
+        if (!json_is_object(soc))
+            continue;
+        for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+            json_object_del(soc, cid);
+        if (json_object_size(soc) == 0)
+            json_object_del(mine, "social");
+    }
+    return 0;
+}
+
 /* GM: whether a Loyalty of the target impedes the agenda `by` pushes (the answer a successful
  * Read Room "impedes" gives, 000:254): kept with the agenda, in every copy. */
 static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
@@ -2613,9 +2721,19 @@ static const rules_param AGENDA_PARAMS[] = {
     {0},
 };
 
-static const rules_param PUSH_PARAMS[] = {
+/* The skills' labels name the choices (the panel offers them as a pick, 000:262-271). */
+static const rules_param BUILD_UP_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
-    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "a Social skill"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "a Social skill: convince, intimidate, con, impress or manipulate"},
+    LEAN_PARAMS,
+    {0},
+};
+
+static const rules_param FOLLOW_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
+     "a Social skill: convince, intimidate, impress or manipulate"},
     LEAN_PARAMS,
     {0},
 };
@@ -2633,17 +2751,25 @@ static const rules_param IMPEDES_PARAMS[] = {
     {0},
 };
 
+static const rules_param ALTER_PARAMS[] = {
+    {"loyalty", RULES_PARAM_INT, 1, 4, 1, RULES_PARAM_REQUIRED, "which Loyalty (1-4)"},
+    {"to", RULES_PARAM_STRING, 3, 100, 0, 0, "what it becomes (Kind: Target)"},
+    {"prime", RULES_PARAM_BOOL, 0, 1, 0, 0, "swap it with the Prime instead"},
+    {0},
+};
+
 static const rules_enc_action SOCIAL_ACTIONS[] = {
     COMMON_ACTIONS,
     {"identity", "Set identity", RULES_ENC_GM, IDENTITY_PARAMS, act_identity, "000:257"},
     {"read_room", "Read Room", RULES_ENC_TURN, READ_ROOM_PARAMS, act_read_room, "000:252-255"},
     {"agenda", "Set an agenda", RULES_ENC_OWNER, AGENDA_PARAMS, act_agenda, "000:257-259"},
-    {"build_up", "Build Up", RULES_ENC_TURN, PUSH_PARAMS, act_build_up, "000:260-268"},
-    {"follow_through", "Follow Through", RULES_ENC_TURN, PUSH_PARAMS, act_follow_through,
+    {"build_up", "Build Up", RULES_ENC_TURN, BUILD_UP_PARAMS, act_build_up, "000:260-268"},
+    {"follow_through", "Follow Through", RULES_ENC_TURN, FOLLOW_PARAMS, act_follow_through,
      "000:270-271"},
     {"lean_into", "Lean Into a Loyalty", RULES_ENC_OWNER, LEAN_INTO_PARAMS, act_lean_into,
      "000:241"},
     {"impedes", "Does a Loyalty impede it", RULES_ENC_GM, IMPEDES_PARAMS, act_impedes, "000:254"},
+    {"alter", "Alter a Loyalty", RULES_ENC_OWNER, ALTER_PARAMS, act_alter, "000:237, 000:271"},
     {0},
 };
 
@@ -2655,6 +2781,7 @@ const rules_module rules_module_cot_social = {
     .start = social_start,
     .join = social_join,
     .may_act = cot_may_act,
+    .end = social_end,
     .actions = SOCIAL_ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = COT_EDITABLE,

@@ -171,7 +171,7 @@ static int care_day(rules_enc *e, const char *patient, const char *healer, const
         s.rank = 2 * rules_enc_stat(e, healer, "impact_dice", 1);
         s.ibonus = rules_enc_stat(e, healer, "impact_bonus", 0);
     }
-    int got = ten_impact(e, &s, 0, dice);
+    int got = ten_impact(e, &s, dice);
     json_t *w = track(e, patient, "wounds");
     int rec = rules_enc_stat(e, patient, "recovery", 0) + got, healed = 0;
     /* 003:74 "It requires five (5) times a character's current amount of wound in recovery to
@@ -273,7 +273,7 @@ static int act_work(rules_enc *e, const rules_args *a, tb_err *err)
     }
     int ch = challenge_roll(e, geti(t, "challenge_dice"), geti(t, "challenge_bonus"), dice);
     int ok = tenacity_beats(s.total, ch); /* 003:8, 003:20: ties to the challenge */
-    int impact = ok ? ten_impact(e, &s, 0, dice) : 0;
+    int impact = ok ? ten_impact(e, &s, dice) : 0;
     json_t *res = json_pack("{s:i, s:i, s:b, s:i}", "total", s.total, "challenge", ch, "success",
                             ok, "impact", impact);
     if (strcmp(kind, "impact") == 0) {

@@ -330,10 +330,6 @@ static void sync_conditions(rules_enc *e)
 
 /* One roll's log is a shared audience entry (rules/encounter.h): what an NPC rolls, its totals
  * and its skill names are the GM's; the public text is rendered from the public pieces. */
-typedef struct ten_log {
-    rules_enc_entry *x;
-} ten_log;
-
 static void log_init(rules_enc *e, ten_log *l, const char *action)
 {
     l->x = rules_enc_entry_begin(e, action);
@@ -392,13 +388,6 @@ static void log_write(ten_log *l)
 }
 
 /* ---- the contest: actor against a defender (003:66, 003:68) ---- */
-
-typedef struct ten_contest {
-    ten_side atk, def;
-    int success;
-    int impact;   /* rolled on a success (003:5, 003:45) */
-    char took[8]; /* the critical's die: "hero", "impact" or "" */
-} ten_contest;
 
 static const char *args_str(const rules_args *a, const char *name)
 {
@@ -477,11 +466,6 @@ static int roll_impact(rules_enc *e, ten_side *s, int crit_die, int bonus, json_
         tag_last(dice, "impact", s->cid);
     }
     return impact < 0 ? 0 : impact;
-}
-
-int ten_impact(rules_enc *e, ten_side *s, int bonus, json_t *dice)
-{
-    return roll_impact(e, s, 0, bonus, dice);
 }
 
 /*
@@ -617,6 +601,63 @@ static int require_contest(rules_enc *e, const char *actor, const char *target, 
     if (!rc)
         rc = require_skill_free(e, actor, skill, err);
     return rc;
+}
+
+/* ---- the pieces social.c shares (enc_tenacity.h) ---- */
+
+int ten_contest_roll(rules_enc *e, const char *actor, const char *target, const char *skill,
+                     const rules_args *a, ten_contest *c, ten_log *l, tb_err *err)
+{
+    return contest(e, actor, target, skill, a, 0, 1, c, l, err);
+}
+
+int ten_impact(rules_enc *e, ten_side *s, json_t *dice)
+{
+    return roll_impact(e, s, 0, 0, dice);
+}
+
+int ten_require_contest(rules_enc *e, const char *actor, const char *target, const char *what,
+                        const char *skill, tb_err *err)
+{
+    return require_contest(e, actor, target, what, skill, err);
+}
+
+const char *ten_skill_arg(const rules_args *a)
+{
+    return skill_arg(a);
+}
+
+void ten_log_begin(rules_enc *e, ten_log *l, const char *action)
+{
+    log_init(e, l, action);
+}
+
+void ten_log_drop(ten_log *l)
+{
+    log_drop(l);
+}
+
+void ten_log_write(ten_log *l)
+{
+    log_write(l);
+}
+
+void ten_log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
+                  int total)
+{
+    log_side(e, l, dice, cid, key, total);
+}
+
+void ten_log_roll(rules_enc *e, ten_log *l, const char *actor, const char *target,
+                  const char *skill, const ten_contest *c)
+{
+    log_skill(e, l, actor, skill);
+    log_versus(e, l, actor, target, 0, c->atk.total, c->def.total);
+}
+
+void ten_done(rules_enc *e)
+{
+    done(e, 0);
 }
 
 /* ---- actions ---- */
@@ -1299,7 +1340,7 @@ json_t *ten_skills_of_sheet(const json_t *sheet)
     return skills;
 }
 
-static int join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     (void)err;
     json_t *stats = rules_enc_stats(e, cid);
@@ -1473,7 +1514,7 @@ static const rules_param OPTIONS[] = {
 /* What the GM adjusts mid-scene: the Stress and Wounds tracks (003:66), 10acity points (003:93),
  * Spin (003:37: at most 10 negative) and Unconscious (003:106), in the ranges of the sheet, and
  * a sheetless NPC's card. */
-static const rules_enc_field TENACITY_EDITABLE[] = {
+const rules_enc_field ten_editable[] = {
     {"stats/stress/current", RULES_PARAM_INT, 0, 999, "stress"},
     {"stats/stress/max", RULES_PARAM_INT, 0, 999, "maximum stress"},
     {"stats/wounds/current", RULES_PARAM_INT, 0, 999, "wounds"},
@@ -1490,12 +1531,12 @@ static const rules_enc_field TENACITY_EDITABLE[] = {
 };
 
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
-static const char *const SHEET_STATS[] = {"stress",      "wounds",     "tenacity", "spin",
+const char *const ten_sheet_stats[] = {"stress",      "wounds",     "tenacity", "spin",
                                           "unconscious", "conditions", NULL};
 
 /* 003:94 (and 003:92): "After an encounter is over, you lose all points of Spin UNLESS you have
  * negative Spin"; negative spin stays until earned back. */
-static int end_encounter(rules_enc *e, tb_err *err)
+int ten_end(rules_enc *e, tb_err *err)
 {
     (void)err;
     const char *cid;
@@ -1512,15 +1553,16 @@ const rules_module rules_module_tenacity_spotlight = {
     .cite = "003:84-92",
     .options = OPTIONS,
     .start = start,
-    .join = join,
+    .join = ten_join,
     .may_act = ten_may_act,
-    .end = end_encounter,
+    .end = ten_end,
     .actions = ACTIONS,
-    .sheet_stats = SHEET_STATS,
-    .editable = TENACITY_EDITABLE,
+    .sheet_stats = ten_sheet_stats,
+    .editable = ten_editable,
 };
 
-extern const rules_module rules_module_tenacity_between; /* rules/tenacity/between.c */
-
-const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
-                                                      &rules_module_tenacity_between, NULL};
+extern const rules_module rules_module_tenacity_social;  /* social.c */
+extern const rules_module rules_module_tenacity_between; /* between.c */
+const rules_module *const rules_modules_tenacity[] = {
+    &rules_module_tenacity_spotlight, &rules_module_tenacity_social, &rules_module_tenacity_between,
+    NULL};

@@ -1,7 +1,10 @@
 /*
- * enc_tenacity.h — internal to the tenacity encounter module tenacity.spotlight (not a public
- * surface: only rules/tenacity/enc_tenacity.c and rules/tenacity/spotlight.c include it).
+ * enc_tenacity.h — internal to the tenacity encounter modules tenacity.spotlight and
+ * tenacity.social (not a public surface: only rules/tenacity/enc_tenacity.c, spotlight.c and
+ * social.c include it).
  *
+ * social.c: the social scene module tenacity.social (003:49, 003:70): the standing scales, on the
+ *           contest and the hooks below ("what tenacity.spotlight shares").
  * spotlight.c: who holds the spotlight and who goes next (003:84-92): initiative, passing, the
  *              end of a turn, responses for 10acity/spin, round resets, group initiative.
  * enc_tenacity.c: the rolls, stress and wounds, conditions, the actions and the module table.
@@ -82,9 +85,6 @@ int ten_skill_check(rules_enc *e, const char *cid, const char *skill, tb_err *er
  * every die goes to `dice` tagged with role and cid. TB_BAD_REQUEST when cid has no such skill. */
 int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
              json_t *dice, ten_side *s, tb_err *err);
-/* The impact of s's success (003:9, 003:15): half the rank in d4 plus the skill's equipment bonus
- * and `bonus`, at least 0; every die goes to `dice`. */
-int ten_impact(rules_enc *e, ten_side *s, int bonus, json_t *dice);
 /* The skills map a sheet rolls (new reference): {name: [attribute dice, rank, best equipment
  * impact bonus (003:119), attribute name]}. */
 json_t *ten_skills_of_sheet(const json_t *sheet);
@@ -101,5 +101,57 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
 void ten_coup_fail(rules_enc *e, const char *cid, const char *why);
 /* The target of a completed coup de grâce perishes at the end of the turn (003:107). */
 void ten_coup_finish(rules_enc *e, const char *cid);
+
+/* ---- what tenacity.spotlight shares with tenacity.social (social.c) ----
+ * One roll's log: a shared audience entry (rules/encounter.h) where what an NPC rolls, its totals
+ * and its skill names are the GM's. */
+typedef struct ten_log {
+    rules_enc_entry *x;
+} ten_log;
+
+/* An opposed check of an actor against a defender (003:66, 003:68). */
+typedef struct ten_contest {
+    ten_side atk, def;
+    int success;
+    int impact;   /* rolled on a success (003:5, 003:45) */
+    char took[8]; /* the critical's die: "hero", "impact" or "" */
+} ten_contest;
+
+/*
+ * The contest every tenacity check is (enc_tenacity.c `contest`): actor's `skill` against target's
+ * `def_skill` (Reaction) with a's roll parameters (adv, bonus, def_adv, def_bonus, crit, push,
+ * push_with, impact_bonus); ties to the defender (003:68), spin and pushes paid with spin, 10acity
+ * or negative spin (003:30-37), the critical's die (003:28) and, on a success, the impact. Every
+ * parameter and both skills are checked before the first die (a refused contest draws nothing).
+ * Fills c and the log l (begun with ten_log_begin; the caller writes or drops it).
+ */
+int ten_contest_roll(rules_enc *e, const char *actor, const char *target, const char *skill,
+                     const rules_args *a, ten_contest *c, ten_log *l, tb_err *err);
+/* The impact dice of side s (half its rank in d4 plus its equipment bonus, 003:12, 003:15), each
+ * die appended to dice (borrowed); what a failed check's opponent rolls (003:49). */
+int ten_impact(rules_enc *e, ten_side *s, json_t *dice);
+/* Before anything is rolled: actor can act (`what` names the action: not unconscious, no coup de
+ * grâce under way), target is someone else and not out, no condition stops the skill (003:102). */
+int ten_require_contest(rules_enc *e, const char *actor, const char *target, const char *what,
+                        const char *skill, tb_err *err);
+/* The `skill` parameter, "-" when absent (a sheetless NPC rolls its challenge dice). */
+const char *ten_skill_arg(const rules_args *a);
+void ten_log_begin(rules_enc *e, ten_log *l, const char *action);
+void ten_log_drop(ten_log *l);
+void ten_log_write(ten_log *l);
+/* Files one side's dice (borrowed) and total under key, for cid's audience. */
+void ten_log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
+                  int total);
+/* " with <skill>" and the two totals for the GM's text where one is hidden. */
+void ten_log_roll(rules_enc *e, ten_log *l, const char *actor, const char *target,
+                  const char *skill, const ten_contest *c);
+/* After a successful action: conditions mirrored to the sheets, a response closed. */
+void ten_done(rules_enc *e);
+/* The module hooks and tables both modules use: a combatant's skills and NPC card (join), the
+ * end of a scene (positive spin lost, 003:94), what the GM may set, what lands on the sheets. */
+int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+int ten_end(rules_enc *e, tb_err *err);
+extern const rules_enc_field ten_editable[];
+extern const char *const ten_sheet_stats[];
 
 #endif

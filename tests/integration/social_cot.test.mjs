@@ -107,4 +107,24 @@ test('cot.social: Read Room and agendas land only with the seats that learned th
   assert.ok(!sees(ann, 'Bobsecret') && !sees(bob, 'Annsecret'), "a PC's Loyalties reached another player");
   assertNoGmBytes(players, ['Husband Karl', 'turn informant X9']);
   assertNoGmBytes([bob], ['Zeppelin']);
+
+  // The GM rules that Ann's Loyalty changes (000:237): it lands in her private sheet, the table
+  // reads only that one of her Loyalties changed; once per call
+  await refused(bob.client, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Bobsees Nothing' } }, 'forbidden');
+  await refused(ann.client, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Annsecret Revenge' } }, 'rule', /achieved/);
+  await ok(gm, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Annsecret Revenge' } });
+  s = await settle(gm, players);
+  assert.equal(ann.client.state.private[ann.seat].sheets[annChar].loyalties[0].target, 'Annsecret Revenge');
+  assert.ok(!sees(bob, 'Annsecret Revenge'), "Ann's new Loyalty reached Bob");
+  assert.ok(bob.client.state.log.some((e) => e.action === 'alter' && /Loyalties changes/.test(e.text)));
+  await refused(gm, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, prime: true } }, 'rule', /one per call/);
+
+  // The call ends: every seat forgets what it learned in it; the sheets (and Loyalties) stay
+  await ok(gm, 'enc.end', {});
+  s = await settle(gm, players);
+  for (const p of players) {
+    assert.equal(p.client.state.private[p.seat].social, undefined, `${p.name} still holds the call's knowledge`);
+    assert.ok(p.client.state.private[p.seat].sheets, `${p.name}'s private sheets went too`);
+  }
+  assert.equal(s.gm.enc, undefined);
 });

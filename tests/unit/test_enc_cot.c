@@ -1158,6 +1158,78 @@ START_TEST(lean_into_the_married_woman_and_the_german)
 }
 END_TEST
 
+/* 000:237: one Loyalty altered per Social Call, by an achieved agenda that alters it (or the
+ * GM's ruling); what seats had learned of it is forgotten; the end of the call forgets the rest. */
+START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda",
+           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":1}");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
+    ck_assert_ptr_nonnull(
+        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+    /* Ann's own Loyalty: no agenda altered it, so her player cannot change it mid-call */
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
+            "achieved");
+    refused(&f, "p2", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_FORBIDDEN, "");
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Money\"}", TB_BAD_REQUEST,
+            "Kind: Target");
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":3,\"prime\":true}", TB_RULE, "no Loyalty 3");
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
+    /* the agenda is achieved (Build Up, Follow Through) and the GM alters Vera's Loyalty 1 */
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert(json_is_true(agenda_known(&f, "gm", "e3", "achieved")));
+    ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Handsome German\"}");
+    json_t *l1 = json_array_get(
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
+                        "loyalties"),
+        0);
+    ck_assert_str_eq(json_string_value(json_object_get(l1, "kind")), "Desire");
+    ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Handsome German");
+    /* what Ann had learned of it is no longer true: forgotten */
+    ck_assert_ptr_null(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+    /* one per call: the swap with the Prime waits for the next one */
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"prime\":true}", TB_RULE, "one per call");
+    /* a PC's change lands in its private sheet: the GM rules Ann's Loyalty 1 changes */
+    ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Revenge\"}");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(
+            json_array_get(
+                json_object_get(
+                    json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
+                    "loyalties"),
+                0),
+            "target")),
+        "Revenge");
+    /* the public log says that a Loyalty changed, never what it is */
+    size_t i;
+    json_t *v;
+    json_array_foreach(f.e.log, i, v)
+        ck_assert_ptr_null(strstr(json_string_value(json_object_get(v, "text")), "Revenge"));
+    /* the call ends: every seat's knowledge of its characters is gone */
+    ck_assert_ptr_nonnull(knows(&f, "p1", "e3"));
+    ck_assert_int_eq(rules_module_find("cot.social")->end(&f.e, &f.err), 0);
+    ck_assert_ptr_null(json_object_get(json_object_get(f.priv, "p1"), "social"));
+    ck_assert_ptr_null(json_object_get(json_object_get(f.priv, "p2"), "social"));
+    ck_assert_ptr_nonnull(json_object_get(json_object_get(f.priv, "p1"), "sheets"));
+    fx_free(&f);
+}
+END_TEST
+
 /* 000:260-271: Build Up sets the skill's state; a failed Follow Through turns it negative and
  * bars its author until they present as someone else; a success achieves the agenda. */
 START_TEST(build_up_and_follow_through_move_the_emotional_state)
@@ -1463,6 +1535,7 @@ int main(void)
     tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
     tcase_add_test(social, lean_into_the_married_woman_and_the_german);
     tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
+    tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
     suite_add_tcase(s, social);
     TCase *ch = tcase_create("chase");
     tcase_add_test(ch, chase_accelerate_close_and_escape);

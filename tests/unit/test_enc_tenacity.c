@@ -17,14 +17,15 @@ typedef struct fx {
     tb_err err;
 } fx;
 
-static void fx_init(fx *f, const char *options)
+/* An encounter of module `id` (tenacity.spotlight or tenacity.social), started. */
+static void fx_init_module(fx *f, const char *id, const char *options)
 {
     memset(f, 0, sizeof *f);
-    f->m = rules_module_find("tenacity.spotlight");
+    f->m = rules_module_find(id);
     ck_assert_ptr_nonnull(f->m);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", "tenacity.spotlight", "round",
-                       0, "turn", -1, "order", "combatants", "options",
-                       json_loads(options ? options : "{}", 0, NULL));
+    f->enc =
+        json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", id, "round", 0, "turn", -1, "order",
+                  "combatants", "options", json_loads(options ? options : "{}", 0, NULL));
     f->hidden = json_pack("{s:{}}", "combatants");
     f->e = (rules_enc){.mod = f->m,
                        .enc = f->enc,
@@ -63,13 +64,19 @@ static void fx_add(fx *f, const char *cid, const char *name, const char *side, c
     json_decref(sheet);
 }
 
-/* Missa (p1) and Brakka (p2) against a sheetless goblin (challenge 2d6). */
-static void fx_party(fx *f, const char *options)
+/* Missa (p1) and Brakka (p2) against a sheetless goblin (challenge 2d6), in module id. */
+static void fx_party_in(fx *f, const char *id, const char *options)
 {
-    fx_init(f, options);
+    fx_init_module(f, id, options);
     fx_add(f, "e1", "Missa", "party", "p1", 0, "missa.json");
     fx_add(f, "e2", "Brakka", "party", "p2", 0, "brakka.json");
     fx_add(f, "e3", "Goblin", "foes", "gm", 1, NULL);
+}
+
+/* The same party in tenacity.spotlight. */
+static void fx_party(fx *f, const char *options)
+{
+    fx_party_in(f, "tenacity.spotlight", options);
 }
 
 static void fx_dice(fx *f, const int *faces, size_t n)
@@ -788,6 +795,171 @@ START_TEST(npc_numbers_stay_out_of_the_public_log)
 }
 END_TEST
 
+/* ---- tenacity.social (rules/tenacity/social.c): the standing scale of a social scene ---- */
+
+/* /enc/standing/<who>/<eyes>, -1 when absent. */
+static int scale(fx *f, const char *who, const char *eyes)
+{
+    json_t *v = json_object_get(json_object_get(json_object_get(f->enc, "standing"), who), eyes);
+    return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+/* Every refusal below comes before the dice of the next successful action: the script holds only
+ * those, so a refusal that drew a die would shift every result after it (and the script would
+ * run out: fx_script_used checks it). */
+static void fx_script_used(fx *f)
+{
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "the scripted dice ran out");
+}
+
+START_TEST(social_scene_needs_an_open_contest_and_refusals_draw_no_die)
+{
+    fx f;
+    fx_party_in(&f, "tenacity.social", NULL);
+    /* Missa works on the goblin with Telekinesis: [8,5] → 11 vs 2d6 [2,3] = 5: success, impact
+     * 1d4 [3]: standing 5 → 8 */
+    static const int D[] = {8, 5, 2, 3, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    const char *sway = "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}";
+    refused(&f, "p1", "e1", "sway", sway, TB_RULE, "opens that contest");
+    refused(&f, "p1", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\"}", TB_FORBIDDEN, "GM");
+    refused(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":10}",
+            TB_BAD_REQUEST, "value");
+    refused(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":0}",
+            TB_BAD_REQUEST, "value");
+    refused(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e1\"}", TB_RULE, "themself");
+    refused(&f, "gm", NULL, "standing", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":4}",
+            TB_RULE, "open that contest");
+    OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 5); /* 003:70 "a neutral position such as 5" */
+    refused(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":3}", TB_RULE,
+            "already");
+    refused(&f, "p2", "e1", "sway", sway, TB_FORBIDDEN, "not your character");
+    refused(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Juggling\"}", TB_BAD_REQUEST,
+            "Juggling");
+    refused(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"crit\":\"xx\"}",
+            TB_BAD_REQUEST, "crit");
+    refused(&f, "p1", "e1", "sway", "{\"target\":\"e2\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "opens that contest");
+    refused(&f, "p1", "e1", "quit", "{\"target\":\"e2\"}", TB_RULE, "opens that contest");
+    OK(&f, "p1", "e1", "sway", sway);
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 8);
+    fx_script_used(&f);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", 0), 0); /* a success without doubles */
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(social_scene_failure_tie_and_scrutiny_lower_the_scale)
+{
+    fx f;
+    fx_party_in(&f, "tenacity.social", NULL);
+    static const int D[] = {
+        3, 1, 6, 6,
+        4,          /* Missa [3,1] → 6 vs the goblin's [6,6] = 12: she fails, spin +1 (003:95),
+                       and the goblin's impact 1d4 [4] lowers her standing 5 → 1 (003:49) */
+        4, 2, 3, 4, /* [4,2] → 7 vs [3,4] = 7: the tie goes to the goblin (003:68) ... */
+        1,          /* ... whose impact [1] lowers it 1 → 0: all credibility lost (003:70) */
+        5, 4, 3, 2,
+        2,          /* the goblin works against Missa's standing with Brakka: 2d6 [5,4] = 9 vs
+                       her Reaction [3,2] → 5: it lands, impact [2]: 5 → 3 */
+        1, 1, 6, 3, /* again: [1,1] = 2 vs [6,3] → 8: it fails; the scale stays (reading) */
+    };
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\"}");
+    OK(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 1);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", 0), 1);
+    OK(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 0);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", 0), 2);
+    /* over at 0: every move on it is refused before a die */
+    refused(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "lost all credibility");
+    refused(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"skill\":\"Sneer\"}", TB_RULE,
+            "lost all credibility");
+    refused(&f, "p1", "e1", "quit", "{\"target\":\"e3\"}", TB_RULE, "lost all credibility");
+    /* the goblin's scrutiny of Missa in Brakka's eyes: open that contest at 5 */
+    OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e2\"}");
+    refused(&f, "p1", "e1", "scrutiny",
+            "{\"target\":\"e3\",\"target2\":\"e2\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "not trying to win over");
+    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\",\"skill\":\"Sneer\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e2"), 3);
+    OK(&f, "gm", "e3", "scrutiny", "{\"target\":\"e1\",\"target2\":\"e2\",\"skill\":\"Sneer\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e2"), 3);
+    fx_script_used(&f);
+    /* the goblin's dice and totals stay the GM's: no public die of e3 */
+    size_t i, k;
+    json_t *v, *d;
+    int gm_dice = 0;
+    json_array_foreach(f.e.log, i, v)
+    {
+        json_array_foreach(json_object_get(v, "dice"), k, d)
+            ck_assert_str_ne(json_string_value(json_object_get(d, "by")), "e3");
+        /* the goblin's total: its defence against a sway, its attack in a scrutiny */
+        const char *act = json_string_value(json_object_get(v, "action"));
+        ck_assert_ptr_null(json_object_get(json_object_get(v, "result"),
+                                           rules_enc_streq(act, "sway") ? "defence" : "attack"));
+    }
+    json_array_foreach(f.e.gm_log, i, v) json_array_foreach(json_object_get(v, "dice"), k, d)
+        gm_dice += rules_enc_streq(json_string_value(json_object_get(d, "by")), "e3");
+    ck_assert_int_gt(gm_dice, 0);
+    /* the end of the scene: positive spin is lost (003:94) */
+    ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "spin", 0), 0);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale)
+{
+    fx f;
+    fx_party_in(&f, "tenacity.social", NULL);
+    static const int D[] = {
+        4, 2, 4, 4,    /* Missa [4,2] → 7 vs [4,4] = 8: short by 1; pushed with 2 10acity to 9 */
+        3,             /* impact [3]: 6 → 9 */
+        8, 5, 2, 3, 4, /* [8,5] → 11 vs 5: impact [4]: 9 → 10, won over (003:70) */
+        9, 3, 2, 2,    /* Brakka works against Missa in the goblin's eyes: Intimidation [9] → 12
+                          vs her Reaction [3,2] → 5: it lands, impact 1d4 [2]: 4 → 2 */
+    };
+    fx_dice(&f, D, N_ELEMS(D) - 4);
+    OK(&f, "gm", NULL, "open", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":6}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 6);
+    int tn = rules_enc_stat(&f.e, "e1", "tenacity", 0);
+    OK(&f, "p1", "e1", "sway",
+       "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"push\":true,\"push_with\":\"tenacity\"}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "tenacity", 0), tn - 2);
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 9);
+    OK(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 10);
+    refused(&f, "p1", "e1", "sway", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "already won");
+    fx_script_used(&f);
+    /* the narrator moves it back (difficult to come back from, but the GM's call) */
+    refused(&f, "gm", NULL, "standing", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":11}",
+            TB_BAD_REQUEST, "value");
+    OK(&f, "gm", NULL, "standing", "{\"target\":\"e1\",\"target2\":\"e3\",\"value\":4}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 4);
+    /* a crewmate may work against a PC too (PC against PC: both rolls are public) */
+    fx_dice(&f, D + N_ELEMS(D) - 4, 4);
+    OK(&f, "p2", "e2", "scrutiny",
+       "{\"target\":\"e1\",\"target2\":\"e3\",\"skill\":\"Intimidation\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), 2);
+    fx_script_used(&f);
+    /* giving up closes the contest where it stands */
+    refused(&f, "p2", "e1", "quit", "{\"target\":\"e3\"}", TB_FORBIDDEN, "not your character");
+    OK(&f, "p1", "e1", "quit", "{\"target\":\"e3\"}");
+    ck_assert_int_eq(scale(&f, "e1", "e3"), -1);
+    /* a damaged scale is refused by the module's check */
+    json_object_set_new(json_object_get(json_object_get(f.enc, "standing"), "e1"), "e3",
+                        json_integer(12));
+    ck_assert_int_eq(f.m->check(&f.e, &f.err), TB_RULE);
+    ck_assert_ptr_nonnull(strstr(f.err.msg, "damaged"));
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -813,6 +985,11 @@ int main(void)
     tcase_add_test(tr, npc_numbers_stay_out_of_the_public_log);
     tcase_add_test(tr, social_standing_moves_by_impact_and_ends_at_0_or_10);
     suite_add_tcase(s, tr);
+    TCase *ts = tcase_create("social");
+    tcase_add_test(ts, social_scene_needs_an_open_contest_and_refusals_draw_no_die);
+    tcase_add_test(ts, social_scene_failure_tie_and_scrutiny_lower_the_scale);
+    tcase_add_test(ts, social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale);
+    suite_add_tcase(s, ts);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

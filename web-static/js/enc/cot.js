@@ -5,6 +5,7 @@
 // the days to recover, Aware, Restrained, fleeing, Bolstered, out). Everything else is the
 // generic panel's (js/enc/panel.js).
 import { registerPanel, h, isMine, statsOf } from './panel.js';
+import { withSocial } from './social.js';
 
 const nameOf = (enc, cid) => enc?.combatants?.[cid]?.name ?? cid;
 const list = (x) => (Array.isArray(x) ? x : []);
@@ -144,4 +145,4 @@ function actionsFor(enc, ctx) {
 // Stage and pool head the slots, the Focus Round is shown there; next_slot is bookkeeping.
 const extraFields = () => ({});
 
-registerPanel('cot', { renderOrder, renderCombatant, actionsFor, extraFields });
+registerPanel('cot', withSocial({ renderOrder, renderCombatant, actionsFor, extraFields }));

@@ -13,6 +13,10 @@
 //                                    field the generic panel does not show
 //     combatantParams              [name] string action parameters (besides target, actor) that
 //                                    name a combatant: offered as a select of combatants
+//     renderBanner(enc, ctx)       → Node   replaces the generic "whose turn" line (a module
+//                                    without turns: a social scene)
+//     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
+//                                    of the generic GM-only list)
 //   });
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
@@ -418,10 +422,11 @@ export class EncounterPanel {
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        Number.isFinite(enc.round) && hasTurns(ctx) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        enc.round > 0 && hasTurns(ctx) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
       ),
     );
-    if (hasTurns(ctx)) out.push(turnBanner(enc, ctx));
+    const banner = call(hooks.renderBanner, [enc, ctx]) ?? (hasTurns(ctx) ? turnBanner(enc, ctx) : null);
+    if (banner) out.push(banner);
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -443,7 +448,7 @@ export class EncounterPanel {
     if (extra && typeof extra === 'object' && Object.keys(extra).length) out.push(statsList(extra, 'stats enc-extra'));
     const gmExtra = {};
     for (const [k, v] of Object.entries(ctx.isGm && ctx.state?.gm?.enc && typeof ctx.state.gm.enc === 'object' ? ctx.state.gm.enc : {})) {
-      if (k !== 'combatants') gmExtra[k] = v;
+      if (k !== 'combatants' && !(Array.isArray(hooks.gmShown) && hooks.gmShown.includes(k))) gmExtra[k] = v;
     }
     if (Object.keys(gmExtra).length) {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));

@@ -3,6 +3,7 @@
 // stress / wounds / spin / 10acity per combatant. Everything else is the generic panel's.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
 import { betweenHead, betweenCard, nameIn } from './between.js';
+import { withSocial } from './social.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
 
@@ -167,10 +168,16 @@ function betweenCombatant(c, enc, ctx) {
 
 const between = (enc) => enc?.module === BETWEEN;
 
-registerPanel('tenacity', {
-  renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : renderOrder(enc, ctx)),
-  renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
-  actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
-  extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
-  combatantParams: ['next', 'to'],
-});
+registerPanel(
+  'tenacity',
+  withSocial(
+    {
+      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : renderOrder(enc, ctx)),
+      renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
+      actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
+      extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
+      combatantParams: ['next', 'to'],
+    },
+    { replace: true },
+  ),
+);

@@ -40,6 +40,7 @@ const SYSTEMS = {
 // The first pick is the default; for an attack, the fighting skills come first (a tenacity sheet
 // lists every skill, and "Negotiation" is a poor default for a punch).
 const FIGHTING = /combat|melee|fight|shoot|firearm|unarmed|brawl|sword|weapon|archery|blade|axe|spear|gun/i;
+const TALKING = /persua|decep|perform|intimid|insight|charm|negotia|etiquette|empath|diplom|bluff/i;
 
 // When a sheet has nothing to pick (a quick NPC with a name only), the numbers that stand in for
 // the pick, asked with their defaults filled in: a Heimr attack without an ability rolls C and P
@@ -59,6 +60,11 @@ export function picksFor(system, param, sheet, derived, action = '') {
     let list = fn(sheet, derived || {});
     if (/attack|ready|defend/.test(action) && /skill|ability/.test(param)) {
       const rank = (x) => (FIGHTING.test(x.label) ? 0 : 1);
+      list = [...list].sort((a, b) => rank(a) - rank(b));
+    }
+    // a social move (tenacity.social): the talking skills first
+    if (/sway|scrutiny/.test(action) && param === 'skill') {
+      const rank = (x) => (TALKING.test(x.label) ? 0 : 1);
       list = [...list].sort((a, b) => rank(a) - rank(b));
     }
     return list.length ? list : null;

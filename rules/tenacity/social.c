@@ -1,0 +1,304 @@
+/*
+ * social.c — the tenacity encounter module tenacity.social (rules/encounter.h): a social scene
+ * of 10acity, where characters work on their standing in other characters' eyes (003:49, 003:70).
+ * Rulebook 003_632e2c704060b738.txt, cited 003:LINE; readings in rules/RULES.md, tenacity,
+ * "Social scenes (module tenacity.social)".
+ *
+ * A contest is a pair: `who` works on its standing in the eyes of `eyes`. Its scale is public
+ * (the table sees who is winning the room) at /enc/standing/<who>/<eyes>, an integer 0..10, the
+ * same shape tenacity.spotlight's `social` action keeps, so a panel reads both alike.
+ *   003:70 "You will start on a scale (usually 1-10) assigned by the Narrator or the NPC card.
+ *   Usually you start in a neutral position such as 5 ... Your objective is to reach the top of
+ *   the scale (usually 10) ... If you reach 0, then you have lost all credibility".
+ * Every roll is the contest every tenacity check is (enc_tenacity.c, ten_contest_roll): ties to
+ * the defender, spin, pushes with spin or 10acity, an NPC's dice and totals kept the GM's. There
+ * is no turn order: the narrator paces a conversation (003:70 names none), so the moves are
+ * taken by whoever controls the character, at any time.
+ */
+#include <string.h>
+
+#include "enc_tenacity.h"
+
+#define SCALE_TOP 10  /* 003:70 "reach the top of the scale (usually 10)" */
+#define SCALE_START 5 /* 003:70 "a neutral position such as 5" */
+
+/* /enc/standing (created if missing). Borrowed. */
+static json_t *scale_all(rules_enc *e)
+{
+    json_t *all = json_object_get(e->enc, "standing");
+    if (!json_is_object(all)) {
+        all = json_object();
+        json_object_set_new(e->enc, "standing", all);
+    }
+    return all;
+}
+
+/* The standing of who in the eyes of eyes, or -1 when no contest between them is open. */
+static int scale_of(rules_enc *e, const char *who, const char *eyes)
+{
+    json_t *v = json_object_get(json_object_get(scale_all(e), who), eyes);
+    return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+static void scale_put(rules_enc *e, const char *who, const char *eyes, int v)
+{
+    json_t *all = scale_all(e), *mine = json_object_get(all, who);
+    if (!json_is_object(mine)) {
+        mine = json_object();
+        json_object_set_new(all, who, mine);
+    }
+    json_object_set_new(mine, eyes, json_integer(v));
+}
+
+/* 0 when the contest of who with eyes is open and not decided; else TB_RULE saying why. */
+static int require_open(rules_enc *e, const char *who, const char *eyes, tb_err *err)
+{
+    int v = scale_of(e, who, eyes);
+    if (v < 0)
+        return rules_enc_rule(err,
+                              "%s is not trying to win over %s: the GM opens that contest first",
+                              rules_enc_name(e, who), rules_enc_name(e, eyes));
+    if (v >= SCALE_TOP)
+        return rules_enc_rule(err, "%s has already won over %s: that contest is over",
+                              rules_enc_name(e, who), rules_enc_name(e, eyes));
+    if (v <= 0)
+        return rules_enc_rule(err, "%s has lost all credibility with %s: that contest is over",
+                              rules_enc_name(e, who), rules_enc_name(e, eyes));
+    return 0;
+}
+
+/* What reaching the end of the scale means, for the log (003:70). */
+static const char *scale_word(int v)
+{
+    return v >= SCALE_TOP ? ": won over" : v <= 0 ? ": all credibility lost" : "";
+}
+
+/* GM: opens the contest of `target` for the good opinion of `target2`, at `value` (003:70
+ * "assigned by the Narrator or the NPC card", 5 when the GM says nothing). */
+static int act_open(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
+    if (strcmp(who, eyes) == 0)
+        return rules_enc_rule(err, "%s cannot win over themself", rules_enc_name(e, who));
+    if (scale_of(e, who, eyes) >= 0)
+        return rules_enc_rule(err, "%s is already working on %s (the GM can move the standing)",
+                              rules_enc_name(e, who), rules_enc_name(e, eyes));
+    int v = rules_arg_int(a, "value");
+    scale_put(e, who, eyes, v);
+    rules_enc_log(e, "open", NULL,
+                  json_pack("{s:s, s:s, s:i}", "who", who, "eyes", eyes, "standing", v),
+                  "%s tries to win over %s: standing %d of %d", rules_enc_name(e, who),
+                  rules_enc_name(e, eyes), v, SCALE_TOP);
+    return 0;
+}
+
+/* GM: moves an open or finished contest's standing (the narrator's call, 003:70 "difficult to
+ * come back from" is the GM's to judge). */
+static int act_standing(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
+    int before = scale_of(e, who, eyes), v = rules_arg_int(a, "value");
+    if (before < 0)
+        return rules_enc_rule(err, "%s is not trying to win over %s: open that contest first",
+                              rules_enc_name(e, who), rules_enc_name(e, eyes));
+    scale_put(e, who, eyes, v);
+    rules_enc_log(e, "standing", NULL,
+                  json_pack("{s:s, s:s, s:i, s:i}", "who", who, "eyes", eyes, "before", before,
+                            "standing", v),
+                  "The GM sets %s's standing with %s to %d of %d%s", rules_enc_name(e, who),
+                  rules_enc_name(e, eyes), v, SCALE_TOP, scale_word(v));
+    return 0;
+}
+
+/*
+ * Rolls `roller` against `opp` (both checked) and moves who's standing in eyes's eyes: sign +1
+ * when the roller is who (its success raises the standing by its impact, its failure lowers it
+ * by the opponent's impact, 003:49), -1 when the roller works against who (its success lowers the
+ * standing by its impact, 003:70 "If they succeed, their impact dice will decrease your
+ * standing"; its failure leaves it: RULES.md reading). verb: the log's words.
+ */
+static int social_roll(rules_enc *e, const rules_args *a, const char *roller, const char *opp,
+                       const char *who, const char *eyes, int sign, const char *action,
+                       const char *verb, tb_err *err)
+{
+    const char *skill = ten_skill_arg(a);
+    int rc = ten_require_contest(e, roller, opp, action, skill, err);
+    if (!rc)
+        rc = require_open(e, who, eyes, err);
+    if (rc)
+        return rc;
+    int before = scale_of(e, who, eyes);
+    ten_contest c;
+    ten_log l;
+    ten_log_begin(e, &l, action);
+    if ((rc = ten_contest_roll(e, roller, opp, skill, a, &c, &l, err))) {
+        ten_log_drop(&l);
+        return rc;
+    }
+    int delta = c.success ? sign * c.impact : 0;
+    if (!c.success && sign > 0) {
+        /* 003:49 "On a fail, your social standard declines by your opponent's impact roll." */
+        json_t *dd = json_array();
+        int opp_impact = ten_impact(e, &c.def, dd);
+        ten_log_side(e, &l, dd, opp, "opp_impact", opp_impact);
+        json_decref(dd);
+        delta = -opp_impact;
+    }
+    int after = before + delta;
+    after = after < 0 ? 0 : after > SCALE_TOP ? SCALE_TOP : after;
+    scale_put(e, who, eyes, after);
+    rules_enc_entry_merge(l.x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:s, s:i, s:i, s:b}", "who", who, "eyes", eyes, "before",
+                                    before, "standing", after, "success", c.success));
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s %s %s", rules_enc_name(e, roller), verb,
+                        rules_enc_name(e, opp));
+    if (strcmp(eyes, opp) != 0 && strcmp(eyes, roller) != 0)
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " in %s's eyes", rules_enc_name(e, eyes));
+    ten_log_roll(e, &l, roller, opp, skill, &c);
+    if (sign > 0)
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, c.success ? ": it works" : ": it falls flat");
+    else
+        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, c.success ? ": it lands" : ": it fails");
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "; %s's standing %d → %d of %d%s",
+                        rules_enc_name(e, who), before, after, SCALE_TOP, scale_word(after));
+    ten_log_write(&l);
+    ten_done(e);
+    return 0;
+}
+
+/* The actor works on its standing with `target` (003:49 CHANGE SOCIAL STANDING). */
+static int act_sway(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *target = rules_arg_str(a, "target");
+    return social_roll(e, a, e->actor, target, e->actor, target, +1, "sway", "works on", err);
+}
+
+/* The actor works against `target`'s standing in the eyes of `target2` (the actor itself when
+ * absent): 003:70 "you will be up against an opponent or the scrutiny of the other character(s)
+ * attempting to lower you social standing and you will be required to roll against their
+ * attempts". The target defends. */
+static int act_scrutiny(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *target = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
+    if (!eyes)
+        eyes = e->actor;
+    return social_roll(e, a, e->actor, target, target, eyes, -1, "scrutiny", "works against", err);
+}
+
+/* The actor gives up on `target` where the standing stands (003:70 "Often you will want to quit
+ * before you reach that level"): the contest closes. */
+static int act_quit(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *target = rules_arg_str(a, "target");
+    int rc = require_open(e, e->actor, target, err);
+    if (rc)
+        return rc;
+    int v = scale_of(e, e->actor, target);
+    json_object_del(json_object_get(scale_all(e), e->actor), target);
+    rules_enc_log(e, "quit", NULL,
+                  json_pack("{s:s, s:s, s:i}", "who", e->actor, "eyes", target, "standing", v),
+                  "%s gives up on winning over %s, at standing %d of %d",
+                  rules_enc_name(e, e->actor), rules_enc_name(e, target), v, SCALE_TOP);
+    return 0;
+}
+
+static int start(rules_enc *e, const rules_args *options, tb_err *err)
+{
+    (void)options;
+    (void)err;
+    scale_all(e);
+    return 0;
+}
+
+/* The module's part of rules_enc_check: /enc/standing maps ids to ids to 0..10. An entry may
+ * name a combatant the GM has since removed (enc.remove has no module hook): it is kept, and the
+ * moves refuse it (the combatant is unknown). */
+static int check(const rules_enc *e, tb_err *err)
+{
+    json_t *all = json_object_get(e->enc, "standing");
+    if (!all)
+        return 0;
+    if (!json_is_object(all))
+        return rules_enc_rule(err, "the social standings are damaged; the GM can end the scene");
+    const char *who, *eyes;
+    json_t *mine, *v;
+    json_object_foreach(all, who, mine)
+    {
+        if (!json_is_object(mine))
+            return rules_enc_rule(err, "a social standing is damaged; the GM can end the scene");
+        json_object_foreach(mine, eyes, v)
+        {
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > SCALE_TOP)
+                return rules_enc_rule(err, "a social standing is damaged; the GM can end the "
+                                           "scene");
+        }
+    }
+    return 0;
+}
+
+/* clang-format off */
+#define P_ROLL_SOCIAL                                                                      \
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "skill rolled (any word for a sheetless character)"}, \
+    {"adv", RULES_PARAM_INT, 0, 5, 0, 0, "advantage dice"},                                \
+    {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "bonus to the result"},                      \
+    {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact"},                \
+    {"push", RULES_PARAM_BOOL, 0, 1, 0, 0, "push a failure with spin or 10acity"},         \
+    {"push_with", RULES_PARAM_STRING, 1, 10, 0, 0, "what pays the push: spin, tenacity or negative (default: the cheapest first)"}, \
+    {"def_skill", RULES_PARAM_STRING, 1, 60, 0, 0, "the other side's skill (Reaction)"},   \
+    {"def_adv", RULES_PARAM_INT, 0, 5, 0, 0, "the other side's advantage dice"},           \
+    {"def_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "the other side's bonus"},               \
+    {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "extra impact"}
+
+static const rules_param P_OPEN[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who is talking"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom they want to win over"},
+    {"value", RULES_PARAM_INT, 1, SCALE_TOP - 1, SCALE_START, 0, "where the standing starts (5 neutral)"},
+    {0},
+};
+static const rules_param P_STANDING[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who is talking"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom they want to win over"},
+    {"value", RULES_PARAM_INT, 0, SCALE_TOP, SCALE_START, RULES_PARAM_REQUIRED, "the standing"},
+    {0},
+};
+static const rules_param P_SWAY[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom you want to win over"},
+    P_ROLL_SOCIAL,
+    {0},
+};
+static const rules_param P_SCRUTINY[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whose standing you attack"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, 0, "in whose eyes (yourself)"},
+    P_ROLL_SOCIAL,
+    {0},
+};
+static const rules_param P_QUIT[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom you stop working on"},
+    {0},
+};
+
+static const rules_enc_action ACTIONS[] = {
+    {"open", "Open a social contest", RULES_ENC_GM, P_OPEN, act_open, "003:70"},
+    {"standing", "Set the standing", RULES_ENC_GM, P_STANDING, act_standing, "003:70"},
+    {"sway", "Win them over", RULES_ENC_OWNER, P_SWAY, act_sway, "003:49, 003:66-68, 003:70"},
+    {"scrutiny", "Work against them", RULES_ENC_OWNER, P_SCRUTINY, act_scrutiny, "003:70, 003:66-68"},
+    {"quit", "Give up", RULES_ENC_OWNER, P_QUIT, act_quit, "003:70"},
+    {0},
+};
+/* clang-format on */
+
+const rules_module rules_module_tenacity_social = {
+    .id = "tenacity.social",
+    .system = "tenacity",
+    .name = "Social scene",
+    .cite = "003:49, 003:70",
+    .options = NULL,
+    .start = start,
+    .join = ten_join,
+    .end = ten_end,
+    .actions = ACTIONS,
+    .sheet_stats = ten_sheet_stats,
+    .editable = ten_editable,
+    .check = check,
+};
