@@ -1,86 +1,14 @@
 // Page helpers shared by the browser tests of the encounter panels (encounters.test.mjs,
-// between_tenacity_fivey.test.mjs): a small WebSocket API client for the set-up that is not about
-// the UI, the page instrumentation (frames sent and received, page errors), clicking an action
+// between_tenacity_fivey.test.mjs), on top of pages.mjs (re-exported: the API client, waitFor,
+// doing, stateOf): the page instrumentation that also counts console warnings, clicking an action
 // and filling its form, waiting for the log lines of an event in every page, the stats on a
 // combatant's card, and the 360 px overflow check.
 import assert from 'node:assert/strict';
-import WebSocket from 'ws';
+import { waitFor, parsed, doing, stateOf, Api } from './pages.mjs';
 import { plain } from '../../web-static/js/words.js';
 
+export { waitFor, parsed, doing, stateOf, Api };
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-export async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-// ---- the API side: a small WebSocket client for the set-up that is not about the UI ----------
-
-export class Api {
-  static async open(url) {
-    const c = new Api();
-    c.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, 'tabled.v1');
-    c.n = 0;
-    c.pending = new Map();
-    c.queue = [];
-    c.wake = null;
-    c.ws.on('message', (data) => {
-      const m = JSON.parse(String(data));
-      if ((m.t === 'ack' || m.t === 'nack') && c.pending.has(m.id)) {
-        c.pending.get(m.id)(m);
-        c.pending.delete(m.id);
-      } else if (m.t === 'welcome' || m.t === 'joined' || m.t === 'error') {
-        c.queue.push(m);
-        c.wake?.();
-      }
-    });
-    await new Promise((resolve, reject) => {
-      c.ws.once('open', resolve);
-      c.ws.once('error', reject);
-    });
-    return c;
-  }
-
-  async next() {
-    while (!this.queue.length) await new Promise((r) => (this.wake = r));
-    return this.queue.shift();
-  }
-
-  async hello(token) {
-    this.ws.send(JSON.stringify({ t: 'hello', v: 1, token }));
-    const w = await this.next();
-    assert.equal(w.t, 'welcome', JSON.stringify(w));
-    return w;
-  }
-
-  async join(code, name) {
-    this.ws.send(JSON.stringify({ t: 'join', code, name }));
-    const j = await this.next();
-    assert.equal(j.t, 'joined', JSON.stringify(j));
-    await this.next(); // welcome
-    return j;
-  }
-
-  async ok(op, args = {}) {
-    const id = `api-${++this.n}`;
-    const reply = new Promise((r) => this.pending.set(id, r));
-    this.ws.send(JSON.stringify({ t: 'cmd', id, op, args }));
-    const m = await reply;
-    assert.equal(m.t, 'ack', `${op} ${JSON.stringify(args)}: ${JSON.stringify(m)}`);
-    return m.result;
-  }
-
-  close() {
-    this.ws.close();
-  }
-}
-
-// ---- the browser side ---------------------------------------------------------------------------
 
 // Console errors that are expected: none for these pages (every system has its panel file).
 export const EXPECTED_CONSOLE = /^$/;
@@ -98,35 +26,12 @@ export function instrument(page, label) {
   return rec;
 }
 
-export const parsed = (frames) =>
-  frames.flatMap((f) => {
-    try {
-      return [JSON.parse(f)];
-    } catch {
-      return [];
-    }
-  });
-
-// Runs `fn` (a click) and returns the first `op` command it made and its reply.
-export async function doing(rec, op, fn, timeoutMs = 15000) {
-  const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
-  await fn();
-  const cmd = await waitFor(`a new ${op} cmd from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n]);
-  const reply = await waitFor(
-    `the reply to ${op} (${cmd.id}) on ${rec.label}`,
-    () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id),
-    timeoutMs,
-  );
-  return { cmd, reply };
-}
-
 export async function acked(rec, op, fn) {
   const { cmd, reply } = await doing(rec, op, fn);
   assert.equal(reply.t, 'ack', `${rec.label} ${op} ${JSON.stringify(cmd.args)}: ${JSON.stringify(reply)}`);
   return { cmd, reply };
 }
 
-export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
 export const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
 
 // The combatant card of `name` in the page's encounter panel.
