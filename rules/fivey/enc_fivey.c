@@ -536,6 +536,16 @@ static int act_initiative(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- turn actions ---- */
 
+/* The shield of cid is destroyed (004:422): off its stats (and so its sheet) and its defense
+ * class loses the shield's +1 (004:373). */
+static void destroy_shield(rules_enc *e, const char *cid)
+{
+    json_t *st = rules_enc_stats(e, cid);
+    json_object_set_new(st, "shield", json_false());
+    rules_enc_stat_add(e, cid, "defense", -1, 0, 99);
+    json_object_del(rules_enc_combatant(e, cid), "shield_ready");
+}
+
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *t = rules_arg_str(a, "target");
@@ -617,6 +627,11 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     if (insp)
         have--;
     int hit = fivey_meets(r.total, def);
+    /* 004:422 Shield: "Destroy to negate an attack": a readied shield stops a hit before any
+     * damage die is rolled */
+    int blocked = hit && json_is_true(json_object_get(rules_enc_combatant(e, t), "shield_ready"));
+    if (blocked)
+        hit = 0;
     /* 004:373 "if a player's attack roll turns up a natural 20 and they thereby gain 1
      * inspiration die"; PCs only (inspiration dice are the players', 004:144). */
     int nat20 = r.natural == 20 && !npc;
@@ -702,8 +717,13 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs DC %d)", r.total, def);
     if (hit)
         rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, %d damage", dmg);
+    else if (blocked)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, but %s destroys the shield to stop it",
+                            rules_enc_name(e, t));
     else
         rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": misses");
+    if (blocked)
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "shield", json_true());
     if (nat20)
         rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; a natural 20: an inspiration die (004:373)");
     if (hit && is_free)
@@ -711,6 +731,25 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_entry_end(x);
     if (hit && dmg > 0)
         apply_damage(e, t, dmg);
+    if (blocked)
+        destroy_shield(e, t);
+    return 0;
+}
+
+/* 004:422 Shield "+1 ... Destroy to negate an attack." The bearer readies it (or stands it down)
+ * as a standing choice, so no attack waits on a prompt: the next hit on the bearer is negated
+ * (act_attack), and the shield is gone, from the sheet too, with its +1 defense class. */
+static int act_shield(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor;
+    if (!json_is_true(json_object_get(rules_enc_stats(e, me), "shield")))
+        return rules_enc_rule(err, "%s carries no shield", rules_enc_name(e, me));
+    int on = rules_arg_int(a, "ready");
+    json_object_set_new(rules_enc_combatant(e, me), "shield_ready", json_boolean(on));
+    rules_enc_log(e, "shield", NULL, NULL,
+                  on ? "%s will destroy the shield to stop the next hit"
+                     : "%s keeps the shield for now",
+                  rules_enc_name(e, me));
     return 0;
 }
 
@@ -1025,6 +1064,11 @@ static const rules_param P_HARM[] = {
     {0},
 };
 
+static const rules_param P_SHIELD[] = {
+    {"ready", RULES_PARAM_BOOL, 0, 1, 1, 0, "destroy it to stop the next hit"},
+    {0},
+};
+
 static const rules_enc_action ACTIONS[] = {
     {"initiative", "Roll initiative", RULES_ENC_GM, P_INITIATIVE, act_initiative, "004:666"},
     {"attack", "Attack ◆", RULES_ENC_TURN, P_ATTACK, act_attack, "004:676-682"},
@@ -1037,6 +1081,7 @@ static const rules_enc_action ACTIONS[] = {
     {"bracket", "Set bracket", RULES_ENC_GM, P_BRACKET, act_bracket, "004:715-742"},
     {"leader", "Mark leader", RULES_ENC_GM, P_TARGET, act_leader, "004:670"},
     {"harm", "Damage / heal", RULES_ENC_GM, P_HARM, act_harm, "004:367"},
+    {"shield", "Ready the shield to stop a hit", RULES_ENC_OWNER, P_SHIELD, act_shield, "004:422"},
     {0},
 };
 
@@ -1055,7 +1100,7 @@ static const rules_enc_field FIVEY_EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
+static const char *const SHEET_STATS[] = {"hp", "inspiration", "shield", NULL};
 
 const rules_module rules_module_fivey_combat = {
     .id = "fivey.combat",
@@ -1071,7 +1116,8 @@ const rules_module rules_module_fivey_combat = {
     .editable = FIVEY_EDITABLE,
 };
 
-extern const rules_module rules_module_fivey_social; /* rules/fivey/social.c */
+extern const rules_module rules_module_fivey_social;  /* rules/fivey/social.c */
+extern const rules_module rules_module_fivey_between; /* rules/fivey/between.c */
 
-const rules_module *const rules_modules_fivey[] = {&rules_module_fivey_combat,
-                                                   &rules_module_fivey_social, NULL};
+const rules_module *const rules_modules_fivey[] = {
+    &rules_module_fivey_combat, &rules_module_fivey_social, &rules_module_fivey_between, NULL};

@@ -674,7 +674,8 @@ static json_t *fivey_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", NULL};
+static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", "fivey.between",
+                                            NULL};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",

@@ -1050,6 +1050,65 @@ static int act_defend(rules_enc *e, const rules_args *a, tb_err *err)
     return done(e, 0);
 }
 
+/* 003:72 "you may spend your action to sprint. By sprinting, you roll your athletic skill check
+ * and add the total amount of the check to your movement spaces for that round" (until the
+ * sprinter's next turn: the condition `sprinting`, its level the extra spaces). An action roll:
+ * doubles gain spin, a fumble negative spin (003:95, 003:30). */
+static int act_sprint(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *actor = e->actor;
+    const char *skill = rules_arg_given(a, "skill") ? rules_arg_str(a, "skill") : "Athletics";
+    int rc = require_able(e, actor, "sprint", err);
+    if (!rc)
+        rc = require_skill_free(e, actor, "move", err); /* a stop condition on movement */
+    if (!rc)
+        rc = ten_skill_check(e, actor, skill, err);
+    if (rc)
+        return rc;
+    int extra = ten_take_action(e, actor, err);
+    if (extra < 0)
+        return err->code;
+    json_t *dice = json_array();
+    ten_side s;
+    if (ten_roll(e, actor, skill, rules_arg_int(a, "adv") + extra, rules_arg_int(a, "bonus"),
+                 "sprint", dice, &s, err)) {
+        json_decref(dice);
+        return err->code;
+    }
+    int total = s.total < 0 ? 0 : s.total;
+    int gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
+    if (gain)
+        ten_spin_add(e, actor, gain);
+    rules_enc_cond_add(e, actor, "sprinting", 0, total);
+    rules_enc_log(e, "sprint", dice, json_pack("{s:i, s:i}", "spaces", total, "spin", gain),
+                  "%s sprints: %d more spaces of movement this round%s", rules_enc_name(e, actor),
+                  total,
+                  gain > 0   ? ", +1 spin"
+                  : gain < 0 ? ", 1 negative spin"
+                             : "");
+    return done(e, 0);
+}
+
+/* 003:112 "you can spend your action to withdraw in order to avoid any parting shots from any
+ * character in which you started your turn within melee range" (003:71): the condition
+ * `withdrawing` until the next turn tells the table no parting strike is due. */
+static int act_withdraw(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *actor = e->actor;
+    int rc = require_able(e, actor, "withdraw", err);
+    if (rc)
+        return rc;
+    if (ten_take_action(e, actor, err) < 0)
+        return err->code;
+    rules_enc_cond_add(e, actor, "withdrawing", 0, 0);
+    rules_enc_log(e, "withdraw", NULL, NULL,
+                  "%s withdraws: no parting strike from anyone in melee range at the start of "
+                  "the turn",
+                  rules_enc_name(e, actor));
+    return done(e, 0);
+}
+
 static int act_generate_spin(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
@@ -1251,38 +1310,44 @@ static int start(rules_enc *e, const rules_args *options, tb_err *err)
     return 0;
 }
 
+json_t *ten_skills_of_sheet(const json_t *sheet)
+{
+    /* the skills an encounter rolls: {name: [attribute dice, rank, impact bonus, attribute]} */
+    json_t *skills = json_object();
+    size_t i, k, q;
+    json_t *attr, *sk, *eq;
+    json_array_foreach(json_object_get(sheet, "attributes"), i, attr)
+    {
+        json_array_foreach(json_object_get(attr, "skills"), k, sk)
+        {
+            const char *name = json_string_value(json_object_get(sk, "name"));
+            int bonus = 0;
+            /* 003:119 one item per action: the best bonus of an item for that skill */
+            json_array_foreach(json_object_get(sheet, "equipment"), q, eq)
+            {
+                const char *s = json_string_value(json_object_get(eq, "skill"));
+                int b = (int)json_integer_value(json_object_get(eq, "impact_bonus"));
+                if (s && name && strcmp(s, name) == 0 && b > bonus)
+                    bonus = b;
+            }
+            json_object_set_new(skills, name,
+                                json_pack("[i, i, i, O]",
+                                          (int)json_integer_value(json_object_get(attr, "dice")),
+                                          (int)json_integer_value(json_object_get(sk, "rank")),
+                                          bonus, json_object_get(attr, "name")));
+        }
+    }
+    return skills;
+}
+
 int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     (void)err;
     json_t *stats = rules_enc_stats(e, cid);
     if (sheet) {
-        /* the skills an encounter rolls: {name: [attribute dice, rank, impact bonus, attribute]} */
-        json_t *skills = json_object();
-        size_t i, k, q;
-        json_t *attr, *sk, *eq;
-        json_array_foreach(json_object_get(sheet, "attributes"), i, attr)
-        {
-            json_array_foreach(json_object_get(attr, "skills"), k, sk)
-            {
-                const char *name = json_string_value(json_object_get(sk, "name"));
-                int bonus = 0;
-                /* 003:119 one item per action: the best bonus of an item for that skill */
-                json_array_foreach(json_object_get(sheet, "equipment"), q, eq)
-                {
-                    const char *s = json_string_value(json_object_get(eq, "skill"));
-                    int b = (int)json_integer_value(json_object_get(eq, "impact_bonus"));
-                    if (s && name && strcmp(s, name) == 0 && b > bonus)
-                        bonus = b;
-                }
-                json_object_set_new(
-                    skills, name,
-                    json_pack("[i, i, i, O]",
-                              (int)json_integer_value(json_object_get(attr, "dice")),
-                              (int)json_integer_value(json_object_get(sk, "rank")), bonus,
-                              json_object_get(attr, "name")));
-            }
-        }
-        json_object_set_new(stats, "skills", skills);
+        json_object_set_new(stats, "skills", ten_skills_of_sheet(sheet));
+        size_t i;
+        json_t *eq;
         /* the sheet's conditions enter the encounter */
         json_array_foreach(json_object_get(sheet, "conditions"), i, eq)
         {
@@ -1397,6 +1462,12 @@ static const rules_param P_OVERFLOW[] = {
     {0},
 };
 static const rules_param P_NONE[] = {{0}};
+static const rules_param P_SPRINT[] = {
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill (Athletics)"},
+    {"adv", RULES_PARAM_INT, 0, 10, 0, 0, "advantage dice (003:57)"},
+    {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "situational bonus"},
+    {0},
+};
 static const rules_param P_SOCIAL[] = {P_TARGET, P_SKILL, P_ROLL, P_DEF, {0}};
 static const rules_param P_STANDING[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whose standing"},
@@ -1419,6 +1490,8 @@ static const rules_enc_action ACTIONS[] = {
     {"coup", "Coup de grâce", RULES_ENC_TURN, P_PASS, act_coup, "003:107"},
     {"recover", "Recover from unconsciousness", RULES_ENC_TURN, P_RECOVER, act_recover, "003:106"},
     {"move", "Move", RULES_ENC_TURN, P_WHAT, act_move, "003:82"},
+    {"sprint", "Sprint", RULES_ENC_TURN, P_SPRINT, act_sprint, "003:72"},
+    {"withdraw", "Withdraw", RULES_ENC_TURN, P_NONE, act_withdraw, "003:71, 003:112"},
     {"interact", "Interact", RULES_ENC_TURN, P_WHAT, act_interact, "003:82"},
     {"end", "End the turn", RULES_ENC_TURN, P_END, wrap_end, "003:87-90, 003:97"},
     {"respond", "Respond (10acity/spin)", RULES_ENC_OWNER, P_RESPOND, wrap_respond, "003:91"},
@@ -1488,6 +1561,8 @@ const rules_module rules_module_tenacity_spotlight = {
     .editable = ten_editable,
 };
 
-extern const rules_module rules_module_tenacity_social; /* social.c */
-const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
-                                                      &rules_module_tenacity_social, NULL};
+extern const rules_module rules_module_tenacity_social;  /* social.c */
+extern const rules_module rules_module_tenacity_between; /* between.c */
+const rules_module *const rules_modules_tenacity[] = {
+    &rules_module_tenacity_spotlight, &rules_module_tenacity_social, &rules_module_tenacity_between,
+    NULL};

@@ -85,6 +85,9 @@ int ten_skill_check(rules_enc *e, const char *cid, const char *skill, tb_err *er
  * every die goes to `dice` tagged with role and cid. TB_BAD_REQUEST when cid has no such skill. */
 int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus, const char *role,
              json_t *dice, ten_side *s, tb_err *err);
+/* The skills map a sheet rolls (new reference): {name: [attribute dice, rank, best equipment
+ * impact bonus (003:119), attribute name]}. */
+json_t *ten_skills_of_sheet(const json_t *sheet);
 /* Adds n stress to cid; over the maximum: a wound or unconsciousness (003:66, 003:106), or in
  * hardcore mode a wound or death (003:109). Logs it. */
 void ten_stress(rules_enc *e, const char *cid, int n, const char *why);

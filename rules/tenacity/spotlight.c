@@ -187,6 +187,9 @@ void ten_start_turn(rules_enc *e, const char *cid)
     if (rules_enc_cond_remove(e, cid, "defensive"))
         rules_enc_log(e, "expire", NULL, NULL, "%s is no longer on full defence",
                       rules_enc_name(e, cid));
+    /* 003:72 a sprint's spaces are "for that round", 003:112 a withdrawal covers the turn */
+    rules_enc_cond_remove(e, cid, "sprinting");
+    rules_enc_cond_remove(e, cid, "withdrawing");
     /* 003:103 a damage condition deals its damage "at the beginning of each of their turns" */
     json_t *conds = json_deep_copy(json_object_get(rules_enc_combatant(e, cid), "conditions"));
     size_t i;

@@ -656,7 +656,8 @@ static json_t *tenacity_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const tenacity_modules[] = {"tenacity.spotlight", "tenacity.social", NULL};
+static const char *const tenacity_modules[] = {"tenacity.spotlight", "tenacity.social",
+                                               "tenacity.between", NULL};
 
 const rules_system rules_system_tenacity = {
     .id = "tenacity",

@@ -593,6 +593,33 @@ START_TEST(full_defence_gives_the_defender_an_advantage_die)
 }
 END_TEST
 
+/* 003:72: a sprint spends the action and adds the Athletics check's total to the movement
+ * (Missa: 1d10 [6] + 1 = 7 spaces); 003:112: withdrawing spends the action too, so she cannot do
+ * both; the goblin withdraws on its turn. */
+START_TEST(sprint_adds_the_check_to_movement_and_withdraw_spends_the_action)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 6};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "sprint", "{\"skill\":\"Flying\"}", TB_BAD_REQUEST, "no skill");
+    OK(&f, "p1", NULL, "sprint", NULL);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    json_t *c = rules_enc_cond(&f.e, "e1", "sprinting");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "level")), 7);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "action"), 0);
+    refused(&f, "p1", NULL, "withdraw", NULL, TB_RULE, "no action left");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "withdraw", NULL);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "withdrawing"));
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "action"), 0);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend)
 {
     fx f;
@@ -953,6 +980,7 @@ int main(void)
     tcase_add_test(tr, the_player_chooses_what_pays_the_push);
     tcase_add_test(tr, a_bad_crit_or_push_choice_is_refused_before_any_die);
     tcase_add_test(tr, full_defence_gives_the_defender_an_advantage_die);
+    tcase_add_test(tr, sprint_adds_the_check_to_movement_and_withdraw_spends_the_action);
     tcase_add_test(tr, coup_de_grace_takes_two_actions_and_fails_when_forced_to_defend);
     tcase_add_test(tr, npc_numbers_stay_out_of_the_public_log);
     tcase_add_test(tr, social_standing_moves_by_impact_and_ends_at_0_or_10);

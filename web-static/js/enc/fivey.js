@@ -9,6 +9,7 @@
 // speaks for the party, what the one request asks, and its answer; the request is one button,
 // only for the speaker's player and only until it is made.
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+import { betweenHead, betweenCard } from './between.js';
 
 const DIAMONDS = 2; // 004:674 "All characters can perform 2 actions ◆ during their turn."
 
@@ -200,11 +201,42 @@ function socialActions(enc, ctx) {
 // social module's fields in its conversation box.
 const extraFields = () => ({});
 
+// ---- Between the scenes (module fivey.between, rules/fivey/between.c) -------------------------
+// The day and its travel hours (12, +4 a march, 004:511-527), the site clock (x-in-20, 004:547),
+// the tennite; a card with level, experience (and what the next level needs, 004:387-393), hit
+// points, inspiration and crowns. Who may act: the generic rule.
+const BETWEEN = 'fivey.between';
+const LEVEL_XP = [0, 100, 300, 600, 1000, 1500]; // 004:387-393
+
+function betweenOrder(enc) {
+  return betweenHead([
+    `Day ${enc.day ?? 1} · ${enc.hours ?? 0} of ${enc.limit ?? 12} travel hours used`,
+    enc.site > 0 ? `In a site: the clock stands at ${enc.site} (a ${enc.site}-in-20 chance of an encounter)` : null,
+    enc.tennite > 0 ? `Downtime rounds: ${enc.tennite}` : null,
+  ]);
+}
+
+function betweenCombatant(c, enc, ctx) {
+  return betweenCard(c, ctx, (s) => {
+    const next = LEVEL_XP[(s.level ?? 0) + 1];
+    return [
+      ['Level', s.level ?? null],
+      ['XP', Number.isFinite(s.xp) ? (next ? `${s.xp} (next level at ${next})` : s.xp) : null],
+      ['HP', hpText(s)],
+      ['Inspiration', s.inspiration ?? null],
+      ['Crowns', s.crowns ?? null],
+      ['Rest', (enc.rested || []).includes(c.id) ? 'taken tonight' : null],
+    ];
+  });
+}
+
+const between = (enc) => enc?.module === BETWEEN;
+
 registerPanel('fivey', {
   renderBanner: (enc, ctx) => (isSocial(enc) ? socialBanner(enc, ctx) : null),
-  renderOrder: (enc, ctx) => (isSocial(enc) ? renderSocial(enc, ctx) : renderOrder(enc, ctx)),
+  renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : isSocial(enc) ? renderSocial(enc, ctx) : renderOrder(enc, ctx)),
   gmShown: ['disposition', 'reaction', 'will'], // fivey.social: shown in the conversation box
-  renderCombatant,
-  actionsFor: (enc, ctx) => (isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
-  extraFields,
+  renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
+  actionsFor: (enc, ctx) => (between(enc) ? null : isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
+  extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
 });

@@ -513,11 +513,12 @@ export class EncounterPanel {
         'p',
         { class: 'enc-meta' },
         h('strong', { class: 'enc-module' }, mod?.name ?? enc.module ?? 'encounter'),
-        enc.round > 0 ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
+        enc.round > 0 && hasTurns(ctx) ? h('span', { class: 'enc-round' }, ` · round ${enc.round}`) : null,
         ctx.full?.clock?.scenes?.[ctx.scene] ? h('span', { class: 'enc-scene-clock' }, ` · ${sceneClockWords(ctx.full.clock, ctx.scene, false)}`) : null,
       ),
     );
-    out.push(call(hooks.renderBanner, [enc, ctx]) ?? turnBanner(enc, ctx));
+    const banner = call(hooks.renderBanner, [enc, ctx]) ?? (hasTurns(ctx) ? turnBanner(enc, ctx) : null);
+    if (banner) out.push(banner);
     out.push(call(hooks.renderOrder, [enc, ctx]) ?? orderStrip(enc, ctx));
 
     const cur = currentId(enc);
@@ -915,6 +916,13 @@ function isCommon(a) {
   const params = Array.isArray(a.params) ? a.params : [];
   if (!params.some((p) => p.required)) return true;
   return /attack|^end|^pass$|^roll$|spotlight|harm|damage/.test(a.name);
+}
+
+// Whether the running module has turns at all: a module without `turn` actions (between the
+// scenes) has no rounds and nobody's turn to announce. Unknown until describe loads: yes.
+function hasTurns(ctx) {
+  const acts = ctx.module?.actions;
+  return !Array.isArray(acts) || acts.some((a) => who(a) === 'turn');
 }
 
 // "Round 2 · Vera's turn" or "Your turn, Vera!": who acts now, in large type.

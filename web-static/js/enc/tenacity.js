@@ -2,6 +2,7 @@
 // tenacity.spotlight)"): who holds the spotlight, who has acted this round, who may respond, and
 // stress / wounds / spin / 10acity per combatant. Everything else is the generic panel's.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
+import { betweenHead, betweenCard, nameIn } from './between.js';
 import { withSocial } from './social.js';
 
 const list = (v) => (Array.isArray(v) ? v : []);
@@ -133,4 +134,50 @@ function actionsFor(enc, ctx) {
   return all.filter((a) => out.has(a));
 }
 
-registerPanel('tenacity', withSocial({ renderOrder, renderCombatant, actionsFor, extraFields, combatantParams: ['next', 'to'] }, { replace: true }));
+// ---- Between the scenes (module tenacity.between, rules/tenacity/between.c) -------------------
+// The day, every task with its progress (each climber's impact against the deadline, the explored
+// scene's pool, the craft's total) and who tends whom; a card with stress, wounds, the recovery
+// towards the next wound (5 x wounds, 003:74) and 10acity. Who may act: the generic rule.
+const BETWEEN = 'tenacity.between';
+
+function taskLine(name, t, enc) {
+  if (t?.kind === 'explore') return `${name}: ${t.pool ?? 0} impact in the pool to spend`;
+  if (t?.kind === 'craft') return `${name}: ${t.total ?? 0} of ${t.need} impact${t.done ? ', finished' : ''}`;
+  const who = Object.entries(t?.by || {}).map(([id, p]) => `${nameIn(enc, id)} ${p.impact}/${t.need}${p.done ? ' made it' : p.failed ? ' out of time' : ` (try ${p.tries}${t.rounds ? ` of ${t.rounds}` : ''})`}`);
+  const head = `${name}: ${t?.need} impact${t?.rounds ? ` within ${t.rounds} rounds` : ''}`;
+  return who.length ? `${head} — ${who.join(', ')}` : head;
+}
+
+function betweenOrder(enc) {
+  const tasks = Object.entries(enc.tasks || {}).map(([n, t]) => taskLine(n, t, enc));
+  const care = Object.entries(enc.care || {}).map(([p, c]) => `${nameIn(enc, c.by)} tends ${nameIn(enc, p)} (${c.skill})`);
+  return betweenHead([`Day ${enc.day ?? 0}`, ...tasks, ...care]);
+}
+
+function betweenCombatant(c, enc, ctx) {
+  return betweenCard(c, ctx, (s) => {
+    const w = s.wounds?.current ?? 0;
+    return [
+      ['stress', track(s.stress)],
+      ['wounds', track(s.wounds)],
+      ['recovery', w > 0 ? `${s.recovery ?? 0} of ${5 * w}` : null],
+      ['10acity', Number.isFinite(s.tenacity) ? s.tenacity : null],
+    ];
+  });
+}
+
+const between = (enc) => enc?.module === BETWEEN;
+
+registerPanel(
+  'tenacity',
+  withSocial(
+    {
+      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : renderOrder(enc, ctx)),
+      renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
+      actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
+      extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
+      combatantParams: ['next', 'to'],
+    },
+    { replace: true },
+  ),
+);
