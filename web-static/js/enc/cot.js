@@ -6,6 +6,7 @@
 // generic panel's (js/enc/panel.js).
 import { registerPanel, h, isMine, statsOf } from './panel.js';
 import { withSocial } from './social.js';
+import { words } from '../words.js';
 import './chase.js'; // cot.chase's own panel
 import './heist.js'; // cot.heist's own panel
 
@@ -43,7 +44,7 @@ function renderOrder(enc, ctx) {
   return h(
     'div',
     { class: 'cot-slots' },
-    enc.pool ? h('p', { class: 'muted small' }, `Initiative (${enc.stage ?? 'stage'}): ${enc.pool}`) : null,
+    enc.pool ? h('p', { class: 'muted small' }, `Initiative (${words(enc.stage ?? 'stage')}): ${enc.pool}`) : null,
     order.length
       ? h(
           'ol',
