@@ -161,6 +161,9 @@ async function cotCall(browser) {
         if (slot?.side === me.side && !(me.claimed || []).length) return;
         const other = slot?.side === 'foes' ? ids.N : who === 'A' ? ids.B : ids.A;
         await t.gmApi.ok('enc.act', { action: 'wait', actor: other });
+        // the GM's page must see this wait before the next look (the API's ack can beat its diff)
+        const seen = JSON.stringify(st.enc);
+        await waitFor("the GM's page to see the wait", async () => JSON.stringify((await stateOf(gm.page)).enc) !== seen);
       }
       assert.fail(`${who} never got a slot`);
     };
