@@ -113,7 +113,8 @@ json_t *ops_child(json_t *parent, const char *key);
  * TB_BAD_REQUEST when the path is malformed or runs through a scalar. (ops_play.c) */
 int ops_pointer_set(json_t *doc, const char *path, json_t *value, tb_err *err);
 
-/* What a rule system offers the browser (system.describe): a new object, NULL if unknown. */
+/* What a rule system offers the browser (system.describe): a new object, NULL if unknown. Its
+ * texts (summaries, labels) hold no rulebook line reference: those are in the `cite` beside them. */
 json_t *ops_system_describe(const char *system);
 
 /* The op named name in the command table of a campaign of the given system, or NULL. Every

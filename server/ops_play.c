@@ -25,6 +25,57 @@
 
 /* ---- system.describe ---- */
 
+/* The keys of a describe object whose text a person reads: a check's summary, the label of a
+ * param, an action, a sheet field or an editable number. */
+static const char *const DESCRIBE__TEXT_KEYS[] = {"summary", "label", NULL};
+
+/*
+ * Takes rulebook line references out of every text a person reads in a describe tree (node,
+ * borrowed, rewritten in place) into the `cite` of the object that held them, as refusals and log
+ * lines do (tb_cite_strip): "Difficulty (000:13)" becomes label "Difficulty", cite "000:13". An
+ * object that already has a cite keeps it first and gains the new references after it (a
+ * reference it already names is not repeated).
+ */
+static void describe__strip_cites(json_t *node)
+{
+    if (json_is_array(node)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(node, i, v)
+            describe__strip_cites(v);
+        return;
+    }
+    if (!json_is_object(node))
+        return;
+    char found[256] = "";
+    for (const char *const *k = DESCRIBE__TEXT_KEYS; *k; k++) {
+        const char *s = json_string_value(json_object_get(node, *k));
+        if (!s)
+            continue;
+        char *text = xstrdup(s), cite[128];
+        if (tb_cite_strip(text, cite, sizeof cite)) {
+            json_object_set_new(node, *k, json_string(text));
+            size_t have = strlen(found);
+            snprintf(found + have, sizeof found - have, "%s%s", have ? ", " : "", cite);
+        }
+        free(text);
+    }
+    if (found[0]) {
+        const char *old = json_string_value(json_object_get(node, "cite"));
+        if (!old) {
+            json_object_set_new(node, "cite", json_string(found));
+        } else if (!strstr(old, found)) {
+            char both[512];
+            snprintf(both, sizeof both, "%s, %s", old, found);
+            json_object_set_new(node, "cite", json_string(both));
+        }
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(node, key, v)
+        describe__strip_cites(v);
+}
+
 json_t *ops_system_describe(const char *system)
 {
     const rules_system *rs = rules_system_find(system);
@@ -44,6 +95,7 @@ json_t *ops_system_describe(const char *system)
     json_t *d = json_pack("{s:s, s:s, s:O, s:o, s:o}", "system", rs->id, "name", rs->name, "sheet",
                           json_object_get(schema, "fields"), "checks", checks, "modules", mods);
     json_decref(schema);
+    describe__strip_cites(d);
     return d;
 }
 
