@@ -112,6 +112,10 @@ describe('browser: several scenes at once', () => {
       assert.match(await a.page.locator('#enc [data-key="campaign-clock"]').textContent(), /^The job is 10 minutes in\.$/);
       assert.match(await a.page.locator('#enc .enc-scene-clock').textContent(), /Action, not begun/);
       assert.equal(await a.page.locator('#enc [data-key="start-scene"]').count(), 0, 'only the GM starts scenes');
+      // which scene plays next (/clock/next) shows for the player too, in words: the chase (a
+      // 1-minute round that has not begun) comes before the social call's second 10-minute round
+      assert.equal((await a.page.evaluate(() => window.tabled.conn.state.clock)).next, 's2');
+      assert.equal(await a.page.locator('#enc [data-key="next-scene"]').textContent(), 'Next: this scene, the Chase');
       const px = await a.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(px, 0, 'nothing runs off a 360 px phone');
       await a.page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, 'scenes-ann-360.png') });
@@ -119,12 +123,14 @@ describe('browser: several scenes at once', () => {
       // the GM's page opens on the first scene; the GM picks the chase and begins it there
       await g.page.locator('#enc-title', { hasText: 'Encounter: Social Call' }).waitFor();
       await g.page.locator('#enc [data-key="start-scene"]').waitFor();
+      assert.equal(await g.page.locator('#enc [data-key="next-scene"]').textContent(), 'Next: the Chase', 'the GM runs the social call; the chase plays next');
       await g.page.locator('#enc details.enc-scene[data-scene="s2"] summary').click();
       await g.page.locator('#enc [data-key="show-scene-s2"]').click();
       await g.page.locator('#enc-title', { hasText: 'Encounter: Chase' }).waitFor();
       const gmFolded = g.page.locator('#enc details.enc-scene[data-scene="enc"] summary');
       await gmFolded.waitFor();
       assert.match(await gmFolded.textContent(), /^Social Call, round 1, 10 minutes in/, 'the first scene is folded now');
+      assert.equal(await g.page.locator('#enc [data-key="next-scene"]').textContent(), 'Next: this scene, the Chase');
       await g.page.locator('#enc [data-action="begin"]').click();
       await a.page.locator('#enc .enc-scene-clock', { hasText: 'Action, 1 minute in' }).waitFor();
       const begin = g.sent.map((x) => JSON.parse(x)).find((m) => m.t === 'cmd' && m.op === 'enc.act' && m.args.action === 'begin');

@@ -344,8 +344,9 @@ export class EncounterPanel {
     return (mine || scenes[0])?.sid ?? null;
   }
 
-  // The campaign's time and the scenes not shown, folded: name, stage, round and time of each,
-  // who is in it, and a button to show it (for the GM: to act in it). The GM may start another.
+  // The campaign's time, which scene plays next (for everyone: /clock is public), and the scenes
+  // not shown, folded: name, stage, round and time of each, who is in it, and a button to show it
+  // (for the GM: to act in it). The GM may start another.
   otherScenes(ctx) {
     const out = [];
     const clock = ctx.full.clock;
@@ -353,6 +354,8 @@ export class EncounterPanel {
     if (clock && Number.isFinite(clock.elapsed_s) && (ctx.scenes.length || clock.elapsed_s > 0)) {
       out.push(h('p', { class: 'enc-clock muted small', dataset: { key: 'campaign-clock' } }, `The job is ${timeWords(clock.elapsed_s)} in.`));
     }
+    const nextWords = ctx.scenes.length > 1 ? nextSceneWords(ctx.scenes, clock?.next, ctx.scene) : null;
+    if (nextWords) out.push(h('p', { class: 'enc-next small', dataset: { key: 'next-scene' } }, nextWords));
     if (others.length) {
       out.push(h('h3', { class: 'enc-scenes-title' }, others.length === 1 ? 'Another scene' : `${others.length} other scenes`));
       const list = others.map((x) => {
@@ -1008,6 +1011,16 @@ function sceneClockWords(clock, sid, withRound = true) {
   if (!c) return 'not started';
   const round = withRound && c.round ? `, round ${c.round}` : '';
   return `${c.label ?? 'Round'}${round}, ${c.round ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
+}
+
+// Which scene the GM plays next to keep the scenes in step (/clock/next), in words: "Next: the
+// Chase", or "Next: this scene, the Chase" when it is the one shown. null when the clock names no
+// running scene.
+function nextSceneWords(scenes, next, shownSid) {
+  const x = scenes.find((y) => y.sid === next);
+  if (!x) return null;
+  const name = `the ${x.pub.name ?? 'scene'}`;
+  return x.sid === shownSid ? `Next: this scene, ${name}` : `Next: ${name}`;
 }
 
 // "Chase · Action, round 3, 3 minutes in"; a scene named after its stage says it once.
