@@ -78,6 +78,7 @@ export class Api {
     this.ws.send(JSON.stringify({ t: 'cmd', id, op, args }));
     const m = await reply;
     assert.equal(m.t, 'ack', `${op} ${JSON.stringify(args)}: ${JSON.stringify(m)}`);
+    if (Number.isInteger(m.seq)) this.seq = m.seq; // the last event this client made (a page reaches it: seqOf)
     return m.result;
   }
 
@@ -182,7 +183,9 @@ export async function act(page, rec, action, { actor, fields = {} } = {}) {
 // only in the GM's. Returns the public texts.
 export async function logShown(pages, seq) {
   const [gm, player] = pages;
-  await waitFor('the player to reach the event', async () => (await seqOf(player)) >= seq);
+  // Both pages, not only the one that did not act: the GM's state is read below, and the tap may
+  // have been the player's (its ack reached the player's page, the GM's diff may still be on its way).
+  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, async () => (await seqOf(p)) >= seq);
   const st = await stateOf(gm);
   const pub = st.log.filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
   const secret = (st.gm?.log || []).filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);

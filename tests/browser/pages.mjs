@@ -30,6 +30,16 @@ export async function waitFor(what, fn, timeoutMs = 15000) {
   }
 }
 
+/**
+ * Waits until `page` has applied every event up to `seq` (its connection's seq): what a page shows
+ * after a command made elsewhere (an Api client, another page) may be read only then. The maker's
+ * ack can beat this page's diff, above all on a loaded machine. The event must change something
+ * this page may see: a seat gets no diff for an event that changes nothing it may see.
+ */
+export async function seen(page, seq, what = `event ${seq}`) {
+  await waitFor(`the page to see ${what}`, async () => (await page.evaluate(() => window.tabled?.conn?.seq ?? -1)) >= seq);
+}
+
 /** What a person must never read: [regexp, what it is]. */
 export const JARGON = [
   [/\(\d{3}:\d+/, 'a rulebook line reference'],
@@ -181,6 +191,7 @@ export class Api {
     this.ws.send(JSON.stringify({ t: 'cmd', id, op, args }));
     const m = await reply;
     assert.equal(m.t, 'ack', `${op} ${JSON.stringify(args)}: ${JSON.stringify(m)}`);
+    if (Number.isInteger(m.seq)) this.seq = m.seq; // the last event this client made (for seen())
     return m.result;
   }
 

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
+import { seen } from './pages.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
@@ -324,15 +325,18 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await gm.locator('#enc-module').selectOption('fivey.combat');
     const started = await doing(rec.gm, 'enc.start', () => gm.locator('#enc [data-key="start-submit"]').click());
     assert.equal(started.reply.t, 'ack', JSON.stringify(started.reply));
+    let lastAdd = 0;
     for (const name of ['Sylla', 'Bo the Brave']) {
       if (!(await gm.locator('#enc-add-char').isVisible())) await gm.locator('#enc [data-key="gm-add"]').click();
       await gm.locator('#enc-add-char').selectOption({ label: name });
       const added = await doing(rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-char"]').click());
       assert.equal(added.reply.t, 'ack', JSON.stringify(added.reply));
+      lastAdd = added.reply.seq;
       await gm.locator('#enc .enc-card').filter({ hasText: name }).waitFor();
     }
     for (const who of ['ann', 'bo']) {
       await page[who].locator('#enc .enc-card.mine').waitFor();
+      await seen(page[who], lastAdd, 'both characters added'); // Ann's own card can come before Bo's
       assert.equal(await page[who].locator('#enc .enc-card').count(), 2);
     }
     const describe = parsed(rec.gm.received).find((m) => m.t === 'ack' && m.result?.modules)?.result;
@@ -401,6 +405,8 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
   it('Ann reloads mid-encounter and resumes in place', STEP, async () => {
     const ann = page.ann;
     const token = await ann.evaluate(() => localStorage.getItem('tabled.token'));
+    // Ann's page has every event of the turns (the last one may have been the GM's)
+    await seen(ann, await page.gm.evaluate(() => window.tabled.conn.seq), 'the last turn');
     const encView = () => ann.locator('#enc').evaluate((el) => Array.from(el.children).filter((c) => !c.matches('.enc-note, .error-box, .result-box')).map((c) => c.textContent).join('|'));
     const before = await encView();
     await ann.reload();

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
-import { Api, LAPTOP, PHONE, CHROMIUM_ARGS, waitFor, instrument, tapped, stateOf, assertPlain, axe, noSideways, shot } from './pages.mjs';
+import { Api, LAPTOP, PHONE, CHROMIUM_ARGS, waitFor, seen, instrument, tapped, stateOf, assertPlain, axe, noSideways, shot } from './pages.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const STEP = { timeout: 240000 };
@@ -99,6 +99,15 @@ async function move(p, action, fields = {}, what = action) {
   return tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), what);
 }
 
+// Waits until the GM's page has seen every event made so far: the newest seq the GM's API client
+// or any page knows (a tap's ack reaches its own page before the other pages get the diff), so
+// what is read from the GM's state next is not a step behind.
+async function gmCaughtUp(t) {
+  let top = t.gmApi.seq ?? 0;
+  for (const p of Object.values(t.p)) top = Math.max(top, await p.page.evaluate(() => window.tabled.conn.seq));
+  await seen(t.p.gm.page, top);
+}
+
 const buttons = (p) => p.page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
 const panelText = (p) => p.page.locator('#enc .social-panel').innerText();
 
@@ -155,15 +164,13 @@ async function cotCall(browser) {
     // character wait when the slot is wanted by `who`); a phone offers the turn moves only then.
     const slotFor = async (who) => {
       for (let i = 0; i < 12; i++) {
+        await gmCaughtUp(t); // the last tap may have been a phone's, the last wait the API's
         const st = await stateOf(gm.page);
         const slot = st.enc.order[st.enc.turn];
         const me = st.enc.combatants[ids[who]];
         if (slot?.side === me.side && !(me.claimed || []).length) return;
         const other = slot?.side === 'foes' ? ids.N : who === 'A' ? ids.B : ids.A;
         await t.gmApi.ok('enc.act', { action: 'wait', actor: other });
-        // the GM's page must see this wait before the next look (the API's ack can beat its diff)
-        const seen = JSON.stringify(st.enc);
-        await waitFor("the GM's page to see the wait", async () => JSON.stringify((await stateOf(gm.page)).enc) !== seen);
       }
       assert.fail(`${who} never got a slot`);
     };
@@ -188,6 +195,7 @@ async function cotCall(browser) {
     // Ann builds up (the pick's default: Convince): the emotional state is on every screen
     await slotFor('A');
     await move(ann, 'build_up', {}, "Ann's Build Up");
+    await gmCaughtUp(t);
     const mood = (await stateOf(gm.page)).enc.combatants[ids.N].emotion.state;
     for (const p of [ann, bob, gm]) await on(p, mood);
     // the GM's laptop holds the truth; the phones never do
@@ -224,6 +232,7 @@ async function tenacityScene(browser) {
     assert.deepEqual(await buttons(bob), ['scrutiny'], "Brakka's phone: he can only work against her");
     // Odessa's player wins Gorrak over with the form as it opens
     await move(ann, 'sway', {}, "Odessa's sway");
+    await gmCaughtUp(t);
     const v = String((await stateOf(gm.page)).enc.standing[ids.O][ids.G]);
     assert.notEqual(v, '5', 'the scale moved');
     for (const p of [gm, ann, bob]) await waitFor(`the scale at ${v} on ${p.rec.label}`, async () => (await meter(p).getAttribute('aria-valuenow')) === v);

@@ -95,6 +95,8 @@ test('fivey.social on a laptop and two phones: the reaction stays the GM\'s unti
   // Vesper speaks; the request is Ann's one button, and Bob's phone has none
   await ok(gm, 'enc.act', { action: 'talker', params: { target: vesper } });
   await ok(gm, 'enc.act', { action: 'terms', params: { ask: 'help' } });
+  // the phones must have seen both before they are read (the API's ack can beat a page's diff)
+  for (const p of phones) await waitFor(`${p.rec.label} to see Vesper speak`, async () => (await p.page.evaluate(() => window.tabled.conn.seq)) >= gm.seq);
   await waitFor('Ann\'s request button', async () => (await actionButtons(A.page)).join() === 'request');
   assert.match(await A.page.locator('#enc .turn-banner').textContent(), /Your move, Vesper/);
   assert.match(await B.page.locator('#enc .turn-banner').textContent(), /Vesper speaks for the party/);

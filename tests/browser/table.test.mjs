@@ -26,6 +26,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
+import { seen } from './pages.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -351,12 +352,15 @@ async function evening(browser, system, module, seed) {
       if (turnOf(st2.enc)?.id !== cur) continue;
       if (await end.evaluate((el) => el.closest('details') && !el.closest('details').open)) await p.page.locator('#enc details.enc-more summary').click();
       const direct = await end.evaluate((el) => el.classList.contains('one-tap'));
-      if (direct) await tapped(p, 'enc.act', () => end.click(), `${c.name} ending the turn`);
+      let ended;
+      if (direct) ended = await tapped(p, 'enc.act', () => end.click(), `${c.name} ending the turn`);
       else {
         await end.click();
         const f = p.page.locator('#enc form.enc-form').first();
-        await tapped(p, 'enc.act', () => f.locator('button[type=submit]').click(), `${c.name} ending the turn`);
+        ended = await tapped(p, 'enc.act', () => f.locator('button[type=submit]').click(), `${c.name} ending the turn`);
       }
+      // The next look at whose turn it is reads the GM's page: it must have seen the player's end.
+      await seen((p === gm ? ann : gm).page, ended.reply.seq, `${c.name}'s end of the turn`);
     }
 
     // Phone and laptop: readable, accessible, touchable.
