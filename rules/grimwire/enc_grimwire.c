@@ -2076,7 +2076,7 @@ static int do_splash(rules_enc *e, const rules_args *a, tb_err *err)
 {
     char ids[16][32];
     size_t n;
-    if (id_list(e, rules_arg_str(a, "targets"), ids, &n, err) || check_damage(a, err))
+    if (id_list(e, rules_arg_str(a, "who"), ids, &n, err) || check_damage(a, err))
         return err->code;
     for (size_t i = 0; i < n; i++)
         if (rules_enc_is_out(e, ids[i]))
@@ -2126,7 +2126,7 @@ static void area_hurts(rules_enc *e, const char *cid)
 }
 
 /*
- * 002:727 persistent damage (a molotov's fire): the GM puts `targets` in an area of `damage`
+ * 002:727 persistent damage (a molotov's fire): the GM puts `who` in an area of `damage`
  * (type) that lasts `rounds` of each one's turns (0: until the GM takes it away with on=0); they
  * take its damage now, and again at the start of each turn unless they move out first (leave).
  */
@@ -2134,7 +2134,7 @@ static int do_area(rules_enc *e, const rules_args *a, tb_err *err)
 {
     char ids[16][32];
     size_t n;
-    if (id_list(e, rules_arg_str(a, "targets"), ids, &n, err))
+    if (id_list(e, rules_arg_str(a, "who"), ids, &n, err))
         return err->code;
     if (!rules_arg_int(a, "on")) {
         for (size_t i = 0; i < n; i++) {
@@ -2740,7 +2740,7 @@ static const rules_param P_TRIP[] = {
     {0},
 };
 static const rules_param P_TARGETS[] = {
-    {"targets", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
+    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
      "who is caught (comma list of combatants)"},
     {"damage", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "damage dice (3d6)"},
     {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (explosions, heat, ...)"},
@@ -2748,7 +2748,7 @@ static const rules_param P_TARGETS[] = {
     {0},
 };
 static const rules_param P_AREA[] = {
-    {"targets", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
+    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
      "who is caught (comma list of combatants)"},
     {"damage", RULES_PARAM_STRING, 1, 40, 0, 0, "damage dice each time (1d6)"},
     {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (heat, chemical, ...)"},

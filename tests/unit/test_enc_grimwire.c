@@ -966,19 +966,19 @@ START_TEST(splash_damage_is_halved_by_a_good_agl_roll)
     fx f;
     fx_init(&f);
     duel(&f, quick(0, 2, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 12, 0));
-    refused(&f, "gm", "splash", NULL, "{\"targets\":\"e1,e9\",\"damage\":\"2d6\",\"tn\":12}",
+    refused(&f, "gm", "splash", NULL, "{\"who\":\"e1,e9\",\"damage\":\"2d6\",\"tn\":12}",
             TB_NOT_FOUND, "no combatant");
-    refused(&f, "gm", "splash", NULL, "{\"targets\":\"e1,e1\",\"damage\":\"2d6\",\"tn\":12}",
+    refused(&f, "gm", "splash", NULL, "{\"who\":\"e1,e1\",\"damage\":\"2d6\",\"tn\":12}",
             TB_BAD_REQUEST, "twice");
     refused(&f, "gm", "splash", NULL,
-            "{\"targets\":\"e1\",\"damage\":\"2d6\",\"type\":\"slime\",\"tn\":12}", TB_BAD_REQUEST,
+            "{\"who\":\"e1\",\"damage\":\"2d6\",\"type\":\"slime\",\"tn\":12}", TB_BAD_REQUEST,
             "unknown damage type");
-    refused(&f, "p1", "splash", NULL, "{\"targets\":\"e1\",\"damage\":\"2d6\",\"tn\":12}",
+    refused(&f, "p1", "splash", NULL, "{\"who\":\"e1\",\"damage\":\"2d6\",\"tn\":12}",
             TB_FORBIDDEN, "");
     /* 6 + 4 = 10; Ann AGL 10 + 2 = 12: half, 5; the Brute 3: 10 */
     dice(&f, 4, 6, 4, 10, 3);
     OK(act(&f, "splash", NULL,
-           "{\"targets\":\"e1,e2\",\"damage\":\"2d6\",\"type\":\"explosions\",\"tn\":12}"));
+           "{\"who\":\"e1,e2\",\"damage\":\"2d6\",\"type\":\"explosions\",\"tn\":12}"));
     dice_used(&f);
     ck_assert_int_eq(condition(&f, "e1"), 5);
     ck_assert_int_eq(condition(&f, "e2"), 2);
@@ -994,10 +994,10 @@ START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
     fx f;
     fx_init(&f);
     duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
-    refused(&f, "gm", "area", NULL, "{\"targets\":\"e1\"}", TB_BAD_REQUEST, "damage");
+    refused(&f, "gm", "area", NULL, "{\"who\":\"e1\"}", TB_BAD_REQUEST, "damage");
     refused(&f, "p1", "leave", "e1", NULL, TB_RULE, "not standing in an area");
     dice(&f, 1, 3);
-    OK(act(&f, "area", NULL, "{\"targets\":\"e1\",\"damage\":\"1d4\",\"type\":\"heat\"}"));
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"damage\":\"1d4\",\"type\":\"heat\"}"));
     dice_used(&f);
     ck_assert_int_eq(condition(&f, "e1"), 7);
     OK(act_as(&f, "p1", "end_turn", "e1", NULL));
@@ -1012,7 +1012,7 @@ START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
     ck_assert(!has_c(&f, "e1", "area"));
     ck_assert_int_eq(budget(&f, "e1", "move"), 0);
     dice(&f, 1, 2);
-    OK(act(&f, "area", NULL, "{\"targets\":\"e1\",\"damage\":\"1d4\"}"));
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"damage\":\"1d4\"}"));
     ck_assert_int_eq(condition(&f, "e1"), 5);
     OK(act_as(&f, "p1", "end_turn", "e1", NULL));
     OK(act(&f, "end_turn", "e2", NULL));
@@ -1021,7 +1021,7 @@ START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
     dice_used(&f);
     ck_assert_int_eq(condition(&f, "e1"), 1);
     OK(act_as(&f, "p1", "end_turn", "e1", NULL));
-    OK(act(&f, "area", NULL, "{\"targets\":\"e1\",\"on\":0}"));
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"on\":0}"));
     ck_assert(!has_c(&f, "e1", "area"));
     fx_free(&f);
 }
