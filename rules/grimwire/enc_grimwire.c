@@ -1656,7 +1656,7 @@ static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, co
                       nm(e, t), w.name, line);
         return 0;
     }
-    if (effect && !shielded) {
+    if (effect) { /* on the shield too: it takes what the attack does (reading G15) */
         /* 002:653 "effects other than damage": a hit causes the effect instead of damage
          * (reading G12); a status effect the module knows is put on the target */
         int st = is_status(effect);
