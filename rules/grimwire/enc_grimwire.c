@@ -1777,27 +1777,27 @@ static int do_collateral(rules_enc *e, const rules_args *a, tb_err *err)
 static int reaction_round(rules_enc *e, const char *cid, int aux, tb_err *err)
 {
     int r = rules_enc_round(e);
-    if (r < 1)
-        return rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls "
-                                   "initiative first (002:399-401)"),
-               -1;
     const char *why = incapacity(e, cid);
-    if (why)
-        return rules_enc_rule(err, "%s cannot react: %s (002:256)", nm(e, cid), why), -1;
-    if (has(e, cid, "stun") || has(e, cid, "paralysis"))
-        return rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", nm(e, cid),
-                              has(e, cid, "stun") ? "stunned" : "paralysed"),
-               -1;
-    int s = spent(e, cid, aux ? "aux" : "action");
-    if (s < r)
-        return r; /* 002:437 before (or without) acting: this round's */
-    if (s == r)
-        return r + 1; /* 002:439 already acted: next round's */
-    return rules_enc_rule(err,
-                          "%s already spent round %d's %s on a reaction: no reaction until "
-                          "then (002:439)",
-                          nm(e, cid), s, aux ? "auxiliary action" : "action"),
-           -1;
+    if (r < 1)
+        rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls initiative "
+                            "first (002:399-401)");
+    else if (why)
+        rules_enc_rule(err, "%s cannot react: %s (002:256)", nm(e, cid), why);
+    else if (has(e, cid, "stun") || has(e, cid, "paralysis"))
+        rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", nm(e, cid),
+                       has(e, cid, "stun") ? "stunned" : "paralysed");
+    else {
+        int s = spent(e, cid, aux ? "aux" : "action");
+        if (s < r)
+            return r; /* 002:437 before (or without) acting: this round's */
+        if (s == r)
+            return r + 1; /* 002:439 already acted: next round's */
+        rules_enc_rule(err,
+                       "%s already spent round %d's %s on a reaction: no reaction until then "
+                       "(002:439)",
+                       nm(e, cid), s, aux ? "auxiliary action" : "action");
+    }
+    return -1;
 }
 
 /* Spends the action (or aux) of round `uses` on a reaction (reaction_round). */

@@ -973,8 +973,8 @@ START_TEST(splash_damage_is_halved_by_a_good_agl_roll)
     refused(&f, "gm", "splash", NULL,
             "{\"who\":\"e1\",\"damage\":\"2d6\",\"type\":\"slime\",\"tn\":12}", TB_BAD_REQUEST,
             "unknown damage type");
-    refused(&f, "p1", "splash", NULL, "{\"who\":\"e1\",\"damage\":\"2d6\",\"tn\":12}",
-            TB_FORBIDDEN, "");
+    refused(&f, "p1", "splash", NULL, "{\"who\":\"e1\",\"damage\":\"2d6\",\"tn\":12}", TB_FORBIDDEN,
+            "");
     /* 6 + 4 = 10; Ann AGL 10 + 2 = 12: half, 5; the Brute 3: 10 */
     dice(&f, 4, 6, 4, 10, 3);
     OK(act(&f, "splash", NULL,
