@@ -1,5 +1,5 @@
 // grimwire.conflict's combat options (issue 17): what a player sees of the GM's numbers behind
-// them. Varied: the target number to grab the Scrapper (both grab), the number to evade him (both
+// them. Varied: the target number to grab and shove the Scrapper (both land), the number to evade him (both
 // evade), how much harder the GM makes his targeted attack (`raise`), the blast's AGL number (the
 // same rolls pass), the number to stabilize him (both fail), his COR, 3 or 4 (the shield's roll beats
 // it either way; both give two light-weapon attacks, a count the table sees in his budget) and his
@@ -47,7 +47,8 @@ export const scenario = {
     await act(gm, 'end_turn', SC);
     await act(p.Bob, 'trip', AU, { target: SC });
     await act(p.Bob, 'end_turn', AU);
-    // round 2: Aune shields Cyrus from the Scrapper
+    // round 2: Cyrus shoves the Scrapper (the hidden number to land it); Aune shields Cyrus
+    await act(p.Ann, 'shove', CY, { target: SC });
     await act(p.Ann, 'end_turn', CY);
     await act(p.Bob, 'shield', AU, { target: CY });
     await act(gm, 'attack', SC, { target: CY });
