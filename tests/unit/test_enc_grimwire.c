@@ -996,6 +996,7 @@ START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
     duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
     refused(&f, "gm", "area", NULL, "{\"who\":\"e1\"}", TB_BAD_REQUEST, "damage");
     refused(&f, "p1", "leave", "e1", NULL, TB_RULE, "not standing in an area");
+    refused(&f, "p1", "stay", "e1", NULL, TB_RULE, "not standing in an area");
     dice(&f, 1, 3);
     OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"damage\":\"1d4\",\"type\":\"heat\"}"));
     dice_used(&f);
