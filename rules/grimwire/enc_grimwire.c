@@ -88,6 +88,13 @@ static const char *nm(rules_enc *e, const char *cid)
     return rules_enc_name(e, cid);
 }
 
+/* cid's GM-only object (/gm/enc/combatants/<cid>) or NULL: unlike rules_enc_hidden_of it creates
+ * nothing, for the checks before a refusal. */
+static json_t *hidden_get(rules_enc *e, const char *cid)
+{
+    return json_object_get(json_object_get(e->hidden, "combatants"), cid);
+}
+
 static int npc(rules_enc *e, const char *cid)
 {
     return rules_enc_is_npc(e, cid);
@@ -284,7 +291,14 @@ static void burnout_up(rules_enc *e, const char *cid, const char *why)
     int cap = grimwire_condition_cap(geti(c, "max", 10), b) + geti(c, "temporary", 0);
     if (cond_cur(e, cid) > cap)
         cond_set(e, cid, cap);
-    if (b == GRIMWIRE_BURNOUT_MAX && cond_cur(e, cid) > 0)
+    /* 002:805 agony's level is non-lethal: at level 4 with a level of agony the character keeps
+     * its Condition and does not begin dying, it is merely out cold */
+    if (b == GRIMWIRE_BURNOUT_MAX && has(e, cid, "agony")) {
+        if (!has(e, cid, "out_cold")) {
+            rules_enc_cond_add(e, cid, "out_cold", 0, 0);
+            json_object_set_new(comb(e, cid), "agony_out", json_true());
+        }
+    } else if (b == GRIMWIRE_BURNOUT_MAX && cond_cur(e, cid) > 0)
         cond_set(e, cid, 0);
     if (npc(e, cid))
         rules_enc_log_gm(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
@@ -296,10 +310,16 @@ static void burnout_up(rules_enc *e, const char *cid, const char *why)
     check_dying(e, cid);
 }
 
-/* Condition 0 or below: dying, a level of burnout (002:226, 002:256); below −10: dead. */
+static void grapples_end(rules_enc *e, const char *cid, const char *why);
+static void tick(rules_enc *e, const char *cid);
+
+/* Condition 0 or below: dying, a level of burnout (002:226, 002:256); below −10: dead. A dying
+ * or dead grappler lets go (grapples_end). */
 static void check_dying(rules_enc *e, const char *cid)
 {
     int cur = cond_cur(e, cid);
+    if (cur <= 0)
+        grapples_end(e, cid, "out cold");
     if (cur < GRIMWIRE_DEAD_BELOW) {
         if (!rules_enc_is_out(e, cid)) {
             rules_enc_cond_remove(e, cid, "dying");
@@ -323,7 +343,18 @@ static void check_dying(rules_enc *e, const char *cid)
  * (002:749). Returns what was taken; the numbers go to the GM's log for an NPC target (its armor
  * and traits are the GM's), to the public log for a PC.
  */
+static int take_damage_as(rules_enc *e, const char *cid, int dmg, const char *t, const char *source,
+                          int nonlethal);
+
 static int take_damage(rules_enc *e, const char *cid, int dmg, const char *t, const char *source)
+{
+    return take_damage_as(e, cid, dmg, t, source, 0);
+}
+
+/* take_damage; with `nonlethal` a blow that would take cid to 0 or below leaves it at 1
+ * Condition and out cold instead (002:649, reading G11): no dying, no burnout. */
+static int take_damage_as(rules_enc *e, const char *cid, int dmg, const char *t, const char *source,
+                          int nonlethal)
 {
     json_t *res = json_pack("{s:s, s:i}", "target", cid, "rolled", dmg);
     char how[120] = "";
@@ -349,7 +380,8 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *t, co
         json_object_set_new(res, "armor", json_integer(armor));
     }
     int cur = cond_cur(e, cid) - d;
-    cond_set(e, cid, cur);
+    int held = nonlethal && cur <= 0 && !dying(e, cid);
+    cond_set(e, cid, held ? 1 : cur);
     json_object_set_new(res, "damage", json_integer(d));
     json_object_set_new(res, "condition", json_integer(cond_cur(e, cid)));
     if (npc(e, cid)) {
@@ -362,6 +394,13 @@ static int take_damage(rules_enc *e, const char *cid, int dmg, const char *t, co
                       "%s takes %d damage from %s (%d rolled%s): "
                       "Condition %d",
                       nm(e, cid), d, source, dmg, how, cond_cur(e, cid));
+    }
+    if (held) {
+        rules_enc_cond_add(e, cid, "out_cold", 0, 0);
+        grapples_end(e, cid, "out cold");
+        rules_enc_log(e, "nonlethal", NULL, json_pack("{s:s}", "target", cid),
+                      "The blow is held back: %s is left at 1 Condition and out cold (002:649)",
+                      nm(e, cid));
     }
     check_dying(e, cid);
     return d;
@@ -485,6 +524,45 @@ static void budget_adjust(rules_enc *e, const char *cid)
         budget_zero(e, cid, "action");
 }
 
+/* 002:735 a drowning character rolls MND 11 each round to stay conscious; one who is
+ * unconscious (or otherwise out cold) under water takes 6 damage a round. */
+static void drowning_turn(rules_enc *e, const char *cid)
+{
+    if (!has(e, cid, "drowning"))
+        return;
+    if (incapacity(e, cid)) {
+        rules_enc_log(e, "drowning", NULL, json_pack("{s:s, s:i}", "target", cid, "rolled", 6),
+                      "%s is out cold under water: 6 damage (002:735)", nm(e, cid));
+        take_damage(e, cid, 6, NULL, "drowning");
+        return;
+    }
+    json_t *dice = json_array();
+    grimwire_roll m =
+        roll_attr(e, cid, "mnd", GRIMWIRE_USE_PLAIN, 0, GRIMWIRE_COLLATERAL_TN, 0, 0, dice);
+    rules_enc_log(e, "drowning", dice, roll_json(&m, npc(e, cid)),
+                  "%s is drowning: MND 11 to stay conscious, %s (002:735)", nm(e, cid),
+                  m.success ? "stays conscious" : "falls unconscious");
+    if (!m.success) {
+        rules_enc_cond_add(e, cid, "unconscious", 0, 0);
+        grapples_end(e, cid, "falls unconscious");
+    }
+}
+
+/* 002:727 a character caught in a persistent area (molotov fire, condition `area` {damage,
+ * type}) avoids its damage a second time only by moving out at the very start of the turn: the
+ * turn waits for `leave` or `stay` (area_due); one who cannot move takes it at once. */
+static void area_hurts(rules_enc *e, const char *cid);
+
+static void area_turn(rules_enc *e, const char *cid)
+{
+    if (!has(e, cid, "area"))
+        return;
+    if (incapacity(e, cid) || has(e, cid, "stun") || has(e, cid, "paralysis"))
+        area_hurts(e, cid);
+    else
+        json_object_set_new(comb(e, cid), "area_due", json_integer(rules_enc_round(e)));
+}
+
 /*
  * The beginning of cid's turn (once per round, not again on a turn taken later after passing):
  * dying loses 1 Condition (002:256), burning takes 2d6 (002:838), bleeding its level (002:842),
@@ -496,7 +574,8 @@ static int turn_begins(rules_enc *e, const char *cid)
     json_t *c = comb(e, cid);
     int r = rules_enc_round(e);
     json_object_del(c, "used");
-    if (geti(c, "tick", 0) != r) {
+    int first = geti(c, "tick", 0) != r;
+    if (first) {
         json_object_set_new(c, "tick", json_integer(r));
         if (dying(e, cid)) {
             cond_set(e, cid, cond_cur(e, cid) - 1);
@@ -547,6 +626,10 @@ static int turn_begins(rules_enc *e, const char *cid)
                 }
             }
         }
+    }
+    if (first && !rules_enc_is_out(e, cid)) {
+        drowning_turn(e, cid);
+        area_turn(e, cid);
     }
     budget_adjust(e, cid);
     const char *why = incapacity(e, cid);
@@ -599,10 +682,10 @@ static void round_begins(rules_enc *e)
  * the next one who may take it; a new round starts in the initiative order. Those who cannot do
  * anything pass at once, at most one round of them per call.
  */
-static void next_turn(rules_enc *e, const char *ending, int tick)
+static void next_turn(rules_enc *e, const char *ending, int tick_it)
 {
-    if (ending && tick)
-        rules_enc_cond_tick(e, ending);
+    if (ending && tick_it)
+        tick(e, ending);
     int n = (int)json_array_size(order(e));
     for (int guard = 0; guard <= n; guard++) {
         if (!more_this_round(e))
@@ -617,7 +700,7 @@ static void next_turn(rules_enc *e, const char *ending, int tick)
         const char *cid = rules_enc_current(e);
         if (turn_begins(e, cid))
             return;
-        rules_enc_cond_tick(e, cid);
+        tick(e, cid);
     }
 }
 
@@ -674,6 +757,52 @@ static int use_move(rules_enc *e, const char *cid, tb_err *err)
     return 0;
 }
 
+/* The better of cid's TOG (STR, grimwire reading 1) and COR, for "a STR or COR roll". */
+static const char *tog_or_cor(rules_enc *e, const char *cid)
+{
+    return attr(e, cid, "tog") >= attr(e, cid, "cor") ? "tog" : "cor";
+}
+
+/*
+ * An opposed roll (002:657-682): cid's attribute `aa` (+ extra) against t's `ta`, the higher total
+ * wins and a tie goes to t, the one resisting (reading G8); a natural 1 never wins, the other
+ * side's natural 1 loses. The dice go to `dice`; `res` gets {natural, <key>_natural, success} and,
+ * when both are PCs, the totals; otherwise the totals go to the GM's log only (an NPC's attributes
+ * are the GM's). Returns 1 when cid wins. Both totals are returned through *at and *tt (may be
+ * NULL).
+ */
+static int opposed(rules_enc *e, const char *cid, const char *aa, int extra, const char *t,
+                   const char *ta, int t_extra, const char *key, json_t *dice, json_t *res, int *at,
+                   int *tt)
+{
+    grimwire_roll a = roll_attr(e, cid, aa, GRIMWIRE_USE_PLAIN, extra, 0, 0, 0, dice);
+    grimwire_roll d = roll_attr(e, t, ta, GRIMWIRE_USE_PLAIN, t_extra, 0, 0, 0, dice);
+    int win =
+        a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
+    if (auto_fails(e, cid, aa))
+        win = 0;
+    else if (auto_fails(e, t, ta) && a.natural != 1)
+        win = 1;
+    char k[40];
+    snprintf(k, sizeof k, "%s_natural", key);
+    json_object_set_new(res, "natural", json_integer(a.natural));
+    json_object_set_new(res, k, json_integer(d.natural));
+    json_object_set_new(res, "success", json_boolean(win));
+    if (!npc(e, cid) && !npc(e, t)) {
+        snprintf(k, sizeof k, "%s_total", key);
+        json_object_set_new(res, "total", json_integer(a.total));
+        json_object_set_new(res, k, json_integer(d.total));
+    } else {
+        rules_enc_log_gm(e, "opposed", NULL, NULL, "%s %s %d vs %s %s %d", nm(e, cid), aa, a.total,
+                         nm(e, t), ta, d.total);
+    }
+    if (at)
+        *at = a.total;
+    if (tt)
+        *tt = d.total;
+    return win;
+}
+
 /*
  * A grappled character must win an opposed STR (TOG) or COR roll against its grappler to take an
  * action, and a STR roll to move (002:678-679). The grappler is the condition's `by`; without one
@@ -685,27 +814,51 @@ static int grapple_roll(rules_enc *e, const char *cid, int moving)
     const char *by = json_string_value(json_object_get(g, "by"));
     if (!g || !by || !comb(e, by) || rules_enc_is_out(e, by))
         return 1;
-    const char *aa = moving || attr(e, cid, "tog") >= attr(e, cid, "cor") ? "tog" : "cor";
-    const char *ga = moving || attr(e, by, "tog") >= attr(e, by, "cor") ? "tog" : "cor";
+    const char *aa = moving ? "tog" : tog_or_cor(e, cid);
+    const char *ga = moving ? "tog" : tog_or_cor(e, by);
     json_t *dice = json_array();
-    grimwire_roll a = roll_attr(e, cid, aa, GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
-    grimwire_roll d = roll_attr(e, by, ga, GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
-    int win =
-        a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
-    if (auto_fails(e, cid, aa))
-        win = 0;
-    json_t *res = json_pack("{s:s, s:b, s:i, s:i}", "grappler", by, "success", win, "natural",
-                            a.natural, "grappler_natural", d.natural);
-    if (!npc(e, cid) && !npc(e, by)) {
-        json_object_set_new(res, "total", json_integer(a.total));
-        json_object_set_new(res, "grappler_total", json_integer(d.total));
-    } else {
-        rules_enc_log_gm(e, "grapple", NULL, NULL, "%s %s %d vs %s %s %d", nm(e, cid), aa, a.total,
-                         nm(e, by), ga, d.total);
-    }
+    json_t *res = json_pack("{s:s}", "grappler", by);
+    int win = opposed(e, cid, aa, 0, by, ga, 0, "grappler", dice, res, NULL, NULL);
     rules_enc_log(e, "grapple", dice, res, "%s, grappled by %s, rolls to %s: %s (002:678-679)",
                   nm(e, cid), nm(e, by), moving ? "move" : "act", win ? "succeeds" : "fails");
     return win;
+}
+
+/* cid lets go of everyone it grapples (002:663-689): it is out cold, dying or lets go. */
+static void grapples_end(rules_enc *e, const char *cid, const char *why)
+{
+    const char *o;
+    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
+        json_t *g = rules_enc_cond(e, o, "grappled");
+        if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid)) {
+            rules_enc_cond_remove(e, o, "grappled");
+            rules_enc_log(e, "grapple", NULL, json_pack("{s:s, s:s}", "target", o, "by", cid),
+                          "%s is no longer grappled: %s %s", nm(e, o), nm(e, cid), why);
+        }
+    }
+}
+
+/* 002:805 the temporary level of burnout from agony goes when the agony does. */
+static void agony_ends(rules_enc *e, const char *cid)
+{
+    int b = burnout(e, cid);
+    if (b > 0)
+        rules_enc_stat_set(e, cid, "burnout", b - 1);
+    if (json_is_true(json_object_get(comb(e, cid), "agony_out"))) {
+        json_object_del(comb(e, cid), "agony_out");
+        rules_enc_cond_remove(e, cid, "out_cold");
+    }
+    rules_enc_log(e, "agony", NULL, json_pack("{s:s}", "target", cid),
+                  "%s's agony passes: the temporary level of burnout goes (002:805)", nm(e, cid));
+}
+
+/* Counts cid's timed conditions down (rules_enc_cond_tick) and ends what expired with them. */
+static void tick(rules_enc *e, const char *cid)
+{
+    int agony = has(e, cid, "agony");
+    rules_enc_cond_tick(e, cid);
+    if (agony && !has(e, cid, "agony"))
+        agony_ends(e, cid);
 }
 
 /* ---- actions ---- */
@@ -749,18 +902,31 @@ static int pay_focus(rules_enc *e, const char *cid, const char *name, int cost, 
     return 0;
 }
 
+/*
+ * Initiative (002:401-403). With `surprise` (a side): 002:521-523 that side's characters take
+ * one turn before the initiative order, round 1 (all of them in their initiative order; on
+ * `alert` only the first, whose attack comes before initiative); their first attack gets +5 (+2
+ * on alert) through /enc/surprise; from round 2 on the initiative order (reading G18).
+ */
 static int do_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    (void)a;
     if (rules_enc_round(e) > 0)
         return rules_enc_rule(err, "the conflict is already under way (round %d)",
                               rules_enc_round(e));
     const char *cid;
-    int n = 0;
-    for (size_t i = 0; rules_enc_cid_at(e, i); i++)
+    const char *side = rules_arg_str(a, "surprise");
+    int n = 0, surprisers = 0;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         n++;
+        surprisers +=
+            side && rules_enc_streq(rules_enc_side(e, cid), side) && !rules_enc_is_out(e, cid);
+    }
     if (n == 0)
         return rules_enc_rule(err, "add combatants before rolling initiative (002:401)");
+    if (side && !surprisers)
+        return rules_enc_rule(err, "nobody on side '%.32s' can take the surprise turn", side);
+    if (side && surprisers == n)
+        return rules_enc_rule(err, "a surprise needs someone to surprise (002:521)");
     rules_rank *r = calloc((size_t)n, sizeof *r);
     if (!r)
         abort();
@@ -776,6 +942,27 @@ static int do_begin(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_log(
         e, "order", NULL, json_pack("{s:O}", "order", order(e)),
         "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)");
+    if (side) {
+        int alert = rules_arg_int(a, "alert");
+        json_t *only = json_array();
+        size_t i;
+        json_t *v;
+        json_array_foreach(order(e), i, v)
+        {
+            const char *c = json_string_value(v);
+            if (rules_enc_streq(rules_enc_side(e, c), side) && !rules_enc_is_out(e, c) &&
+                !(alert && json_array_size(only)))
+                json_array_append(only, v);
+        }
+        json_object_set_new(e->enc, "order", only);
+        json_object_set_new(e->enc, "surprise",
+                            json_pack("{s:s, s:i}", "side", side, "bonus", alert ? 2 : 5));
+        rules_enc_log(e, "surprise", NULL, json_pack("{s:s, s:b}", "side", side, "alert", alert),
+                      "Surprise: %s before initiative, and the first attack gets +%d to hit "
+                      "(002:521-523)",
+                      alert ? "the first attacker strikes" : "the attackers take one turn",
+                      alert ? 2 : 5);
+    }
     rules_enc_begin_round(e);
     round_begins(e);
     const char *first = rules_enc_current(e);
@@ -1011,6 +1198,63 @@ static int do_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- surprise and shields, looked at by every attack ---- */
+
+/*
+ * 002:521-523 the first attack of a surprise gets +5 to hit (+2 when the enemies were on alert):
+ * /enc/surprise {side, bonus} until a combatant of that side attacks. Returns the bonus for
+ * cid's attack (and uses it up), or 0.
+ */
+static int surprise_bonus(rules_enc *e, const char *cid)
+{
+    json_t *sp = json_object_get(e->enc, "surprise");
+    if (!json_is_object(sp) ||
+        !rules_enc_streq(json_string_value(json_object_get(sp, "side")), rules_enc_side(e, cid)))
+        return 0;
+    int b = geti(sp, "bonus", 0);
+    json_object_del(e->enc, "surprise");
+    rules_enc_log(e, "surprise", NULL, json_pack("{s:i}", "bonus", b),
+                  "%s strikes first from surprise: +%d to hit (002:521-523)", nm(e, cid), b);
+    return b;
+}
+
+/*
+ * Who shields t from cid's attack now (002:755-761): a combatant whose `shield` {target, round,
+ * attacker?} names t this round, able to act, and not yet shielding from another attacker this
+ * round ("only shield attacks from one attacker per round", several of that one's attacks).
+ */
+static const char *shield_for(rules_enc *e, const char *cid, const char *t)
+{
+    const char *o;
+    int r = rules_enc_round(e);
+    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
+        json_t *sh = json_object_get(comb(e, o), "shield");
+        const char *by = json_string_value(json_object_get(sh, "attacker"));
+        if (!sh || strcmp(o, cid) == 0 || geti(sh, "round", 0) != r ||
+            !rules_enc_streq(json_string_value(json_object_get(sh, "target")), t) ||
+            (by && strcmp(by, cid) != 0) || incapacity(e, o) || has(e, o, "stun") ||
+            has(e, o, "paralysis"))
+            continue;
+        return o;
+    }
+    return NULL;
+}
+
+/* 002:757 the shield's AGL roll with +5 against the attacker's COR; a tie goes to the attacker
+ * (the shield tries to be hit). Logged; returns 1 when the shield takes the attack. */
+static int shield_roll(rules_enc *e, const char *sh, const char *cid, const char *t)
+{
+    json_object_set_new(json_object_get(comb(e, sh), "shield"), "attacker", json_string(cid));
+    json_t *dice = json_array();
+    json_t *res = json_pack("{s:s, s:s}", "target", t, "attacker", cid);
+    int win = opposed(e, sh, "agl", 5, cid, "cor", 0, "attacker", dice, res, NULL, NULL);
+    rules_enc_log(e, "shield", dice, res,
+                  "%s throws themselves in front of %s: AGL +5 against %s's COR, %s (002:757)",
+                  nm(e, sh), nm(e, t), nm(e, cid),
+                  win ? "the shield takes the attack" : "too slow, the attack goes on");
+    return win;
+}
+
 /* The weapon used: the sheet's weapons[weapon-1], a given damage expression, or bare hands (an
  * unarmed attack is a light-weapon attack doing TOG damage, 002:597). */
 typedef struct weapon {
@@ -1105,6 +1349,8 @@ static void set_pending(rules_enc *e, const char *cid, const char *target, const
 static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const char *t,
                           weapon w, const char *type, int thrown, int extra, int first, int tn,
                           int pc_vs_pc, int evade, tb_err *err);
+static int maneuver_resolve(rules_enc *e, const char *name, const rules_args *a, const char *cid,
+                            const char *t, int tn, int pc_vs_pc, int evade, tb_err *err);
 
 /*
  * A player's attack on a foe whose target number the GM has not set (issue 15, item 5): the
@@ -1115,11 +1361,12 @@ static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, co
  * target} (the table sees it wait, never a number) until the GM sets the target's `tn` with
  * set_tn, which rolls it (attack_resume). Until then every other action waits too.
  */
-static int attack_wait(rules_enc *e, const rules_args *a, const char *cid, const char *t, int first)
+static int attack_wait(rules_enc *e, const char *action, const rules_args *a, const char *cid,
+                       const char *t, int first)
 {
     json_object_set_new(e->hidden, "waiting",
-                        json_pack("{s:s, s:o, s:b}", "attacker", cid, "params", rules_args_json(a),
-                                  "first", first));
+                        json_pack("{s:s, s:o, s:b, s:s}", "attacker", cid, "params",
+                                  rules_args_json(a), "first", first, "action", action));
     json_object_set_new(e->enc, "waiting", json_pack("{s:s, s:s}", "attacker", cid, "target", t));
     rules_enc_log(e, "attack", NULL, NULL, "%s attacks %s: the GM names the target number",
                   nm(e, cid), nm(e, t));
@@ -1138,14 +1385,28 @@ static int attack_resume(rules_enc *e, tb_err *err)
     snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(wait, "attacker")));
     json_object_del(e->hidden, "waiting");
     json_object_del(e->enc, "waiting");
-    const rules_enc_action *act = rules_module_action(e->mod, "attack");
+    const char *name = json_string_value(json_object_get(wait, "action"));
+    if (!name)
+        name = "attack"; /* a wait saved before issue 17 */
+    const rules_enc_action *act = rules_module_action(e->mod, name);
     rules_args aa;
     weapon w;
     int rc =
-        rules_args_parse("enc.act attack", act->params, json_object_get(wait, "params"), &aa, err);
+        act ? rules_args_parse("enc.act", act->params, json_object_get(wait, "params"), &aa, err)
+            : rules_enc_rule(err, "the waiting action is unknown");
     const char *t = rc ? NULL : rules_arg_str(&aa, "target");
     if (!rc && (!rules_enc_combatant(e, cid) || !rules_enc_combatant(e, t)))
         rc = rules_enc_rule(err, "the waiting attack's combatants have left the encounter");
+    if (!rc && strcmp(name, "attack") != 0) {
+        const char *was = e->actor;
+        e->actor = cid;
+        rc = maneuver_resolve(
+            e, name, &aa, cid, t,
+            (int)json_integer_value(json_object_get(rules_enc_hidden_of(e, t), "tn")), 0, 0, err);
+        e->actor = was;
+        json_decref(wait);
+        return rc;
+    }
     if (!rc)
         rc = pick_weapon(e, cid, &aa, &w, err);
     if (!rc) {
@@ -1164,6 +1425,41 @@ static int attack_resume(rules_enc *e, tb_err *err)
     return rc;
 }
 
+enum { HIT_WAIT = -1 };
+
+/*
+ * How a hit of cid on t is judged (002:29, 002:53, 002:531, 002:545, 002:767-769): *pc_vs_pc for
+ * COR against the PC target's AGL; *evade for a PC's AGL roll against the NPC attacker's hidden
+ * `attack_tn`; else COR against t's hidden `tn` (or the GM's `tn` argument). A dying target needs
+ * no number (002:256). Returns 0 with *tn set, HIT_WAIT when a player's roll waits for the GM's
+ * number (reading G4), or TB_RULE when the GM's own roll has no number.
+ */
+static int hit_tn(rules_enc *e, const rules_args *a, const char *cid, const char *t, int *tn,
+                  int *pc_vs_pc, int *evade, tb_err *err)
+{
+    *pc_vs_pc = !npc(e, cid) && !npc(e, t);
+    *evade = npc(e, cid) && !npc(e, t);
+    *tn = 0;
+    if (*pc_vs_pc || dying(e, t))
+        return 0;
+    const char *key = *evade ? "attack_tn" : "tn";
+    json_t *v = json_object_get(hidden_get(e, *evade ? cid : t), key);
+    if (rules_arg_given(a, "tn"))
+        *tn = rules_arg_int(a, "tn");
+    else if (json_is_integer(v))
+        *tn = (int)json_integer_value(v);
+    else if (!e->is_gm && !*evade)
+        return HIT_WAIT;
+    else
+        return rules_enc_rule(err,
+                              *evade ? "the GM has not set the target number for evading %s's "
+                                       "attacks (set_tn attack_tn, 002:767-769)"
+                                     : "the GM has not set the target number to hit %s (set_tn, "
+                                       "002:29-53)",
+                              *evade ? nm(e, cid) : nm(e, t));
+    return 0;
+}
+
 static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = actor(e), *t = rules_arg_str(a, "target");
@@ -1175,6 +1471,13 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
     if ((rules_arg_given(a, "tn") || rules_arg_given(a, "tog_tn")) && !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
+    if (rules_arg_given(a, "raise") && !e->is_gm)
+        return tb_fail(err, TB_FORBIDDEN,
+                       "only the GM says how much harder a targeted attack is (002:653)");
+    if (rules_arg_int(a, "nonlethal") && npc(e, cid))
+        return rules_enc_rule(err, "holding back is a player character's choice (002:649)");
+    if (rules_arg_int(a, "nonlethal") && rules_arg_str(a, "effect"))
+        return rules_enc_rule(err, "a targeted attack does no damage to hold back (002:653)");
     if (pick_weapon(e, cid, a, &w, err))
         return err->code;
     const char *type = rules_arg_str(a, "type");
@@ -1210,29 +1513,12 @@ static int do_attack(rules_enc *e, const rules_args *a, tb_err *err)
         if (n > 1)
             rules_enc_budget_set(e, cid, "attacks", n - 1);
     }
-    /* the target number: given by the GM, else the one the GM set (002:29, 002:53) */
-    int pc_vs_pc = !npc(e, cid) && !npc(e, t);
-    int evade = npc(e, cid) && !npc(e, t);
-    int tn = 0;
-    if (!pc_vs_pc && !dying(e, t)) {
-        const char *key = evade ? "attack_tn" : "tn";
-        const char *whose = evade ? cid : t;
-        json_t *v = json_object_get(rules_enc_hidden_of(e, whose), key);
-        if (rules_arg_given(a, "tn"))
-            tn = rules_arg_int(a, "tn");
-        else if (json_is_integer(v))
-            tn = (int)json_integer_value(v);
-        else if (!e->is_gm && !evade)
-            return attack_wait(e, a, cid, t, first);
-        else
-            return rules_enc_rule(
-                err,
-                evade ? "the GM has not set the target number for evading %s's attacks "
-                        "(set_tn attack_tn, 002:767-769)"
-                      : "the GM has not set the target number to hit %s (set_tn, "
-                        "002:29-53)",
-                evade ? nm(e, cid) : nm(e, t));
-    }
+    int pc_vs_pc, evade, tn;
+    int rc = hit_tn(e, a, cid, t, &tn, &pc_vs_pc, &evade, err);
+    if (rc == HIT_WAIT)
+        return attack_wait(e, "attack", a, cid, t, first);
+    if (rc)
+        return rc;
     return attack_resolve(e, a, cid, t, w, type, thrown, extra, first, tn, pc_vs_pc, evade, err);
 }
 
@@ -1269,11 +1555,35 @@ static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, co
         if (!tr.success)
             return 0;
     }
+    /* 002:653 a targeted attack raises the target number (by 3 unless the GM says otherwise);
+     * 002:521-523 the first attack of a surprise gets +5 (+2 on alert) to hit. Against a PC who
+     * evades, both move the PC's number the other way (reading G12). */
+    const char *effect = rules_arg_str(a, "effect");
+    int raise = effect ? rules_arg_int(a, "raise") : 0;
+    int bonus = surprise_bonus(e, cid);
+    if (evade)
+        tn += bonus - raise;
+    else if (pc_vs_pc)
+        extra += bonus - raise;
+    else {
+        extra += bonus;
+        tn += raise;
+    }
     json_t *dice = json_array();
     int hit, critical = 0, collateral = 0, half = 0, natural = 0;
+    /* 002:755-761 someone shielding the target steps in first */
+    const char *sh = shield_for(e, cid, t);
+    int shielded = sh && shield_roll(e, sh, cid, t);
+    if (shielded)
+        t = sh;
     json_t *res = json_pack("{s:s, s:s, s:s}", "target", t, "weapon", w.name, "type", type);
+    if (effect)
+        json_object_set_new(res, "effect", json_string(effect));
     char line[200];
-    if (dying(e, t)) {
+    if (shielded) {
+        hit = 1;
+        snprintf(line, sizeof line, "%s takes the blow as a shield (002:757)", nm(e, t));
+    } else if (dying(e, t)) {
         /* 002:256 "Attacks targeting them automatically hit" */
         hit = 1;
         snprintf(line, sizeof line, "%s is dying and cannot defend: the attack hits (002:256)",
@@ -1346,6 +1656,20 @@ static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, co
                       nm(e, t), w.name, line);
         return 0;
     }
+    if (effect) { /* on the shield too: it takes what the attack does (reading G15) */
+        /* 002:653 "effects other than damage": a hit causes the effect instead of damage
+         * (reading G12); a status effect the module knows is put on the target */
+        int st = is_status(effect);
+        if (st)
+            rules_enc_cond_add(e, t, effect, rules_arg_int(a, "turns"), 0);
+        rules_enc_log(e, "attack", dice, res,
+                      "%s makes a targeted attack on %s with %s (%s): %s: a hit, %s (002:653)",
+                      nm(e, cid), nm(e, t), w.name, effect, line,
+                      st ? "the effect takes hold" : "the GM says what it does");
+        if (st && strcmp(effect, "knocked_down") != 0 && incapacity(e, t))
+            grapples_end(e, t, "is out cold");
+        return 0;
+    }
     json_t *ddice = json_array();
     int dmg = roll_damage(e, cid, w.damage, melee(&w, thrown), critical, half, ddice, err);
     if (dmg < 0) {
@@ -1376,7 +1700,7 @@ static int attack_resolve(rules_enc *e, const rules_args *a, const char *cid, co
         snprintf(src, sizeof src, "an attack by %s", nm(e, cid));
     else
         snprintf(src, sizeof src, "%s's %s", nm(e, cid), w.name);
-    take_damage(e, t, dmg, type, src);
+    take_damage_as(e, t, dmg, type, src, rules_arg_int(a, "nonlethal"));
     return 0;
 }
 
@@ -1445,6 +1769,528 @@ static int do_collateral(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/*
+ * The round whose action (`aux`: auxiliary action) a reaction of cid takes now (002:433-451):
+ * this round's if unused, else next round's; -1 with err set when cid cannot react (before the
+ * rounds, out cold, stunned, paralysed, both spent). Changes nothing: reaction_spend does.
+ */
+static int reaction_round(rules_enc *e, const char *cid, int aux, tb_err *err)
+{
+    int r = rules_enc_round(e);
+    const char *why = incapacity(e, cid);
+    if (r < 1)
+        rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls initiative "
+                            "first (002:399-401)");
+    else if (why)
+        rules_enc_rule(err, "%s cannot react: %s (002:256)", nm(e, cid), why);
+    else if (has(e, cid, "stun") || has(e, cid, "paralysis"))
+        rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", nm(e, cid),
+                       has(e, cid, "stun") ? "stunned" : "paralysed");
+    else {
+        int s = spent(e, cid, aux ? "aux" : "action");
+        if (s < r)
+            return r; /* 002:437 before (or without) acting: this round's */
+        if (s == r)
+            return r + 1; /* 002:439 already acted: next round's */
+        rules_enc_rule(err,
+                       "%s already spent round %d's %s on a reaction: no reaction until then "
+                       "(002:439)",
+                       nm(e, cid), s, aux ? "auxiliary action" : "action");
+    }
+    return -1;
+}
+
+/* Spends the action (or aux) of round `uses` on a reaction (reaction_round). */
+static void reaction_spend(rules_enc *e, const char *cid, int aux, int uses)
+{
+    const char *kind = aux ? "aux" : "action";
+    spent_set(e, cid, kind, uses);
+    json_object_set_new(obj(comb(e, cid), "reacted"), kind, json_integer(uses));
+    if (uses == rules_enc_round(e)) {
+        budget_zero(e, cid, kind);
+        if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
+            mark_used(e, cid);
+    }
+}
+
+/* ---- combat options (issue 17): 002:647-689, 002:723-761, 002:258, 002:733-735 ---- */
+
+/* The checks every move on another combatant shares: not oneself, not someone out of the fight. */
+static int on_other(rules_enc *e, const char *cid, const char *t, const char *what, tb_err *err)
+{
+    if (strcmp(cid, t) == 0)
+        return rules_enc_rule(err, "%s cannot %s themselves", nm(e, cid), what);
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
+    return 0;
+}
+
+/*
+ * The COR roll that lands a shove or grabs for a grapple (002:657, 002:665), judged like an
+ * attack's hit (hit_tn: the target's hidden number, the PC's AGL to evade an NPC, or COR against
+ * AGL between PCs, a tie to the defender) with `extra`; a dying target is grabbed without a roll.
+ * No damage, no stray hit on a natural 1 (it simply misses). Dice to `dice`, the public view of
+ * the rolls into res; the numbers to the GM's log. Returns 1 when it lands.
+ */
+static int land_roll(rules_enc *e, const char *cid, const char *t, int extra, int tn, int pc_vs_pc,
+                     int evade, json_t *dice, json_t *res)
+{
+    if (dying(e, t))
+        return 1;
+    if (pc_vs_pc)
+        return opposed(e, cid, "cor", extra, t, "agl", 0, "evade", dice, res, NULL, NULL);
+    if (evade) {
+        grimwire_roll dr = roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, dice);
+        json_object_set_new(res, "evade", roll_json(&dr, 0));
+        rules_enc_log_gm(e, "land", NULL, json_pack("{s:i}", "tn", tn), "%s's AGL %d against TN %d",
+                         nm(e, t), dr.total, tn);
+        return !dr.success;
+    }
+    grimwire_roll ar = roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1, 1, dice);
+    json_object_set_new(res, "attack", roll_json(&ar, npc(e, cid)));
+    rules_enc_log_gm(e, "land", NULL, json_pack("{s:i, s:i}", "total", ar.total, "tn", tn),
+                     "%s's COR roll %d against TN %d", nm(e, cid), ar.total, tn);
+    return ar.success;
+}
+
+/* The checks of a shove or grapple before anything changes (validate before you roll). */
+static int maneuver_check(rules_enc *e, const char *name, const rules_args *a, const char *cid,
+                          const char *t, tb_err *err)
+{
+    if (on_other(e, cid, t, name, err))
+        return err->code;
+    if (rules_arg_given(a, "tn") && !e->is_gm)
+        return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
+    if (strcmp(name, "grapple") == 0) {
+        json_t *g = rules_enc_cond(e, t, "grappled");
+        if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
+            return rules_enc_rule(err, "%s already holds %s", nm(e, cid), nm(e, t));
+        if (g)
+            return rules_enc_rule(err,
+                                  "%s is already held by %s: one grappler at a time is kept "
+                                  "(the GM handles a second one)",
+                                  nm(e, t), nm(e, json_string_value(json_object_get(g, "by"))));
+    }
+    return 0;
+}
+
+/*
+ * Shove (002:657): the COR roll to land it, then a TOG roll opposed by the target's TOG (reading
+ * G13); both won: the target is pushed back up to 3 m (the GM says how far) and rolls AGL against
+ * the force of the shove (the shover's TOG total, reading G13) to stay on its feet, else it is
+ * knocked down.
+ * Grapple (002:665): the COR roll to grab, then the better of TOG and COR opposed by the target's
+ * better of the two to hold (reading G8); held: the target is `grappled` by cid until it breaks
+ * free (break_free), cid lets go (release) or cid is out cold.
+ */
+static int maneuver_resolve(rules_enc *e, const char *name, const rules_args *a, const char *cid,
+                            const char *t, int tn, int pc_vs_pc, int evade, tb_err *err)
+{
+    (void)err;
+    int shove = strcmp(name, "shove") == 0;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+        return 0;
+    json_t *dice = json_array();
+    json_t *res = json_pack("{s:s}", "target", t);
+    int landed = land_roll(e, cid, t, rules_arg_int(a, "mod"), tn, pc_vs_pc, evade, dice, res);
+    json_object_set_new(res, "landed", json_boolean(landed));
+    rules_enc_log(e, name, dice, res, "%s tries to %s %s: the %s %s (%s)", nm(e, cid),
+                  shove ? "shove" : "grab", nm(e, t), shove ? "shove" : "grab",
+                  landed ? "lands" : "misses", shove ? "002:657" : "002:665");
+    if (!landed)
+        return 0;
+    dice = json_array();
+    res = json_pack("{s:s}", "target", t);
+    int force = 0, won;
+    if (shove)
+        won = opposed(e, cid, "tog", 0, t, "tog", 0, "target", dice, res, &force, NULL);
+    else
+        won = opposed(e, cid, tog_or_cor(e, cid), 0, t, tog_or_cor(e, t), 0, "target", dice, res,
+                      NULL, NULL);
+    if (!shove) {
+        if (won) {
+            rules_enc_cond_add(e, t, "grappled", 0, 0);
+            json_object_set_new(rules_enc_cond(e, t, "grappled"), "by", json_string(cid));
+        }
+        rules_enc_log(e, "grapple", dice, res, "%s %s (002:665)", nm(e, cid),
+                      won ? "holds on: the target is grappled" : "cannot hold on");
+        if (won)
+            rules_enc_log(e, "grapple", NULL, NULL, "%s is grappled by %s", nm(e, t), nm(e, cid));
+        return 0;
+    }
+    rules_enc_log(e, "shove", dice, res, "%s pushes %s (002:657)", nm(e, cid),
+                  won ? "hard enough: the target is pushed back up to 3 m, the GM says how far"
+                      : "but the target stands firm");
+    if (!won || dying(e, t) || has(e, t, "knocked_down"))
+        return 0;
+    dice = json_array();
+    grimwire_roll st = roll_attr(e, t, "agl", GRIMWIRE_USE_PLAIN, 0, force, 0, 0, dice);
+    rules_enc_log_gm(e, "shove", NULL, json_pack("{s:i, s:i}", "total", st.total, "tn", force),
+                     "%s's AGL %d against the force of the shove %d", nm(e, t), st.total, force);
+    if (!st.success)
+        rules_enc_cond_add(e, t, "knocked_down", 0, 0);
+    rules_enc_log(e, "shove", dice, roll_json(&st, npc(e, t)), "%s %s (002:657)", nm(e, t),
+                  st.success ? "keeps their feet" : "is knocked down");
+    return 0;
+}
+
+static int do_maneuver(rules_enc *e, const char *name, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (maneuver_check(e, name, a, cid, t, err))
+        return err->code;
+    int pc_vs_pc, evade, tn;
+    int rc = hit_tn(e, a, cid, t, &tn, &pc_vs_pc, &evade, err);
+    if (rc > 0)
+        return rc;
+    if (use_action(e, cid, err))
+        return err->code;
+    if (rc == HIT_WAIT)
+        return attack_wait(e, name, a, cid, t, 1);
+    return maneuver_resolve(e, name, a, cid, t, tn, pc_vs_pc, evade, err);
+}
+
+static int do_shove(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return do_maneuver(e, "shove", a, err);
+}
+
+static int do_grapple(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return do_maneuver(e, "grapple", a, err);
+}
+
+/* 002:661 a trip: AGL opposed by the target's AGL (a tie to the target); the tripped target is
+ * knocked down (002:794-801). */
+static int do_trip(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (on_other(e, cid, t, "trip", err))
+        return err->code;
+    if (has(e, t, "knocked_down") || dying(e, t))
+        return rules_enc_rule(err, "%s is already on the ground", nm(e, t));
+    if (use_action(e, cid, err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+        return 0;
+    json_t *dice = json_array();
+    json_t *res = json_pack("{s:s}", "target", t);
+    int won = opposed(e, cid, "agl", rules_arg_int(a, "mod"), t, "agl", 0, "target", dice, res,
+                      NULL, NULL);
+    if (won)
+        rules_enc_cond_add(e, t, "knocked_down", 0, 0);
+    rules_enc_log(e, "trip", dice, res, "%s tries to trip %s: %s (002:661)", nm(e, cid), nm(e, t),
+                  won ? "down they go, knocked down" : "they keep their feet");
+    return 0;
+}
+
+/* Letting go of a grappled target (reading G14: free, at any time, like ending one's own hold). */
+static int do_release(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    json_t *g = rules_enc_cond(e, t, "grappled");
+    if (!g || !rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
+        return rules_enc_rule(err, "%s is not holding %s", nm(e, cid), nm(e, t));
+    rules_enc_cond_remove(e, t, "grappled");
+    rules_enc_log(e, "release", NULL, json_pack("{s:s}", "target", t), "%s lets go of %s",
+                  nm(e, cid), nm(e, t));
+    return 0;
+}
+
+/*
+ * 002:755-761 shielding another: an auxiliary reaction that covers `target` for the rest of
+ * the round against one attacker (the first who attacks it; several of that one's attacks). The
+ * opposed roll comes with each attack (shield_roll); declared before the attack (reading G15).
+ */
+static int do_shield(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (on_other(e, cid, t, "shield", err))
+        return err->code;
+    json_t *old = json_object_get(comb(e, cid), "shield");
+    if (old && geti(old, "round", 0) == rules_enc_round(e))
+        return rules_enc_rule(err, "%s already shields %s this round (002:761)", nm(e, cid),
+                              nm(e, json_string_value(json_object_get(old, "target"))));
+    int uses = reaction_round(e, cid, 1, err);
+    if (uses < 0)
+        return err->code;
+    reaction_spend(e, cid, 1, uses);
+    json_object_set_new(comb(e, cid), "shield",
+                        json_pack("{s:s, s:i}", "target", t, "round", rules_enc_round(e)));
+    rules_enc_log(e, "shield", NULL, json_pack("{s:s, s:i}", "target", t, "uses_round", uses),
+                  "%s stands ready to shield %s this round, an auxiliary reaction (002:755-761)",
+                  nm(e, cid), nm(e, t));
+    return 0;
+}
+
+/* A comma list of combatant ids (splash, area): each known, none twice; at most 16. */
+static int id_list(rules_enc *e, const char *s, char ids[16][32], size_t *n, tb_err *err)
+{
+    char buf[400];
+    *n = 0;
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save)) {
+        if (*n == 16)
+            return tb_fail(err, TB_BAD_REQUEST, "enc.act: at most 16 targets");
+        if (!comb(e, tok))
+            return tb_fail(err, TB_NOT_FOUND, "enc.act: no combatant '%.31s'", tok);
+        for (size_t i = 0; i < *n; i++)
+            if (strcmp(ids[i], tok) == 0)
+                return tb_fail(err, TB_BAD_REQUEST, "enc.act: '%.31s' is named twice", tok);
+        snprintf(ids[(*n)++], 32, "%s", tok);
+    }
+    if (*n == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act: name at least one target");
+    return 0;
+}
+
+/* The damage expression of a blast or an area, parsed before any die is rolled. */
+static int check_damage(const rules_args *a, tb_err *err)
+{
+    const char *type = rules_arg_str(a, "type");
+    if (type && !known_type(type))
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act: unknown damage type '%.40s' (002:695-721)",
+                       type);
+    rules_dice_expr *dx = NULL;
+    if (rules_dice_parse(rules_arg_str(a, "damage"), &dx, err))
+        return err->code;
+    rules_dice_free(dx);
+    return 0;
+}
+
+/* One roll of a damage expression already checked (check_damage), at least 0. */
+static int roll_plain(rules_enc *e, const char *expr, json_t *dice)
+{
+    tb_err err = {0};
+    int d = roll_damage(e, NULL, expr, 0, 0, 0, dice, &err);
+    return d < 0 ? 0 : d;
+}
+
+/*
+ * 002:725 splash damage (a grenade): one damage roll for the blast; each target in it rolls AGL
+ * against the GM's number to avoid the worst of it and takes half (rounded down, at least 1,
+ * reading G16); a dying target cannot roll.
+ */
+static int do_splash(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    char ids[16][32];
+    size_t n;
+    if (id_list(e, rules_arg_str(a, "who"), ids, &n, err) || check_damage(a, err))
+        return err->code;
+    for (size_t i = 0; i < n; i++)
+        if (rules_enc_is_out(e, ids[i]))
+            return rules_enc_rule(err, "%s is out of the fight", nm(e, ids[i]));
+    int tn = rules_arg_int(a, "tn");
+    const char *type = rules_arg_str(a, "type");
+    json_t *dice = json_array();
+    int dmg = roll_plain(e, rules_arg_str(a, "damage"), dice);
+    rules_enc_log(e, "splash", dice, json_pack("{s:i}", "rolled", dmg),
+                  "A blast: %d damage to everyone caught in it, an AGL roll halves it (002:725)",
+                  dmg);
+    rules_enc_log_gm(e, "splash", NULL, json_pack("{s:i}", "tn", tn),
+                     "the blast's AGL target number: %d", tn);
+    for (size_t i = 0; i < n; i++) {
+        const char *t = ids[i];
+        int d = dmg;
+        if (!dying(e, t)) {
+            json_t *ad = json_array();
+            grimwire_roll r = roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, ad);
+            if (r.success)
+                d = dmg / 2 < 1 ? 1 : dmg / 2;
+            rules_enc_log(e, "splash", ad, roll_json(&r, npc(e, t)), "%s %s", nm(e, t),
+                          r.success ? "dives clear of the worst: half damage"
+                                    : "is caught in the blast");
+        }
+        take_damage(e, t, d, type, "the blast");
+    }
+    return 0;
+}
+
+/* Damage of the area cid stands in (condition `area` {damage, type}) (002:727). */
+static void area_hurts(rules_enc *e, const char *cid)
+{
+    json_t *ar = rules_enc_cond(e, cid, "area");
+    char expr[48], type[20];
+    snprintf(expr, sizeof expr, "%s", json_string_value(json_object_get(ar, "damage")));
+    snprintf(type, sizeof type, "%s",
+             json_string_value(json_object_get(ar, "type"))
+                 ? json_string_value(json_object_get(ar, "type"))
+                 : "");
+    json_object_del(comb(e, cid), "area_due");
+    json_t *dice = json_array();
+    int d = roll_plain(e, expr, dice);
+    rules_enc_log(e, "area", dice, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                  "%s is still in the area: %d damage (002:727)", nm(e, cid), d);
+    take_damage(e, cid, d, type[0] ? type : NULL, "the area");
+}
+
+/*
+ * 002:727 persistent damage (a molotov's fire): the GM puts `who` in an area of `damage`
+ * (type) that lasts `rounds` of each one's turns (0: until the GM takes it away with on=0); they
+ * take its damage now, and again at the start of each turn unless they move out first (leave).
+ */
+static int do_area(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    char ids[16][32];
+    size_t n;
+    if (id_list(e, rules_arg_str(a, "who"), ids, &n, err))
+        return err->code;
+    if (!rules_arg_int(a, "on")) {
+        for (size_t i = 0; i < n; i++) {
+            if (rules_enc_cond_remove(e, ids[i], "area"))
+                rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
+                              "%s is no longer in the area", nm(e, ids[i]));
+            json_object_del(comb(e, ids[i]), "area_due");
+        }
+        return 0;
+    }
+    if (!rules_arg_str(a, "damage"))
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act area: give the area's damage (1d6)");
+    if (check_damage(a, err))
+        return err->code;
+    for (size_t i = 0; i < n; i++)
+        if (rules_enc_is_out(e, ids[i]))
+            return rules_enc_rule(err, "%s is out of the fight", nm(e, ids[i]));
+    for (size_t i = 0; i < n; i++) {
+        json_t *c = rules_enc_cond_add(e, ids[i], "area", rules_arg_int(a, "rounds"), 0);
+        json_object_set_new(c, "damage", json_string(rules_arg_str(a, "damage")));
+        if (rules_arg_str(a, "type"))
+            json_object_set_new(c, "type", json_string(rules_arg_str(a, "type")));
+        rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
+                      "%s is caught in a lasting area of damage: moving out at the start of "
+                      "the turn avoids it (002:727)",
+                      nm(e, ids[i]));
+        area_hurts(e, ids[i]);
+    }
+    return 0;
+}
+
+/* Refuses a turn action while the area's damage is due: move out (leave) or stay first. */
+static int area_waits(rules_enc *e, const char *cid, tb_err *err)
+{
+    if (cid && geti(comb(e, cid), "area_due", 0) == rules_enc_round(e) && has(e, cid, "area"))
+        return rules_enc_rule(err,
+                              "%s stands in the area: first move out of it (leave) or stay in "
+                              "it and take the damage (stay) (002:727)",
+                              nm(e, cid));
+    return 0;
+}
+
+/* 002:727 moving out of the area at once, before any other action: the movement, no damage;
+ * a grappled character first wins the roll to move (002:679), or stays and is hurt. */
+static int do_leave(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    if (geti(comb(e, cid), "area_due", 0) != rules_enc_round(e) || !has(e, cid, "area"))
+        return rules_enc_rule(err, "%s is not standing in an area of damage now", nm(e, cid));
+    if (use_move(e, cid, err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 1)) {
+        area_hurts(e, cid);
+        return 0;
+    }
+    json_object_del(comb(e, cid), "area_due");
+    rules_enc_cond_remove(e, cid, "area");
+    rules_enc_log(e, "leave", NULL, NULL,
+                  "%s moves out of the area before it hurts again (002:727)", nm(e, cid));
+    return 0;
+}
+
+static int do_stay(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = actor(e);
+    if (geti(comb(e, cid), "area_due", 0) != rules_enc_round(e) || !has(e, cid, "area"))
+        return rules_enc_rule(err, "%s is not standing in an area of damage now", nm(e, cid));
+    area_hurts(e, cid);
+    const char *cur = rules_enc_current(e);
+    if (cur && strcmp(cur, cid) == 0 && incapacity(e, cid))
+        next_turn(e, cid, 1);
+    return 0;
+}
+
+/* 002:733-735 drowning or suffocating: the GM says when a character's breath runs out (2 minutes
+ * + 1 per TOG point) and when they surface; the MND 11 rolls and the damage come each turn. */
+static int do_drown(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight", nm(e, t));
+    if (!rules_arg_int(a, "on")) {
+        if (!rules_enc_cond_remove(e, t, "drowning"))
+            return rules_enc_rule(err, "%s is not drowning", nm(e, t));
+        rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 0),
+                      "%s breathes again", nm(e, t));
+        return 0;
+    }
+    rules_enc_cond_add(e, t, "drowning", 0, 0);
+    rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 1),
+                  "%s is out of breath and begins to drown: a MND roll each round to stay "
+                  "conscious (002:735)",
+                  nm(e, t));
+    return 0;
+}
+
+/* The revived state of 002:260: 1 Condition, 0 Focus, out cold, one level of burnout. */
+static void revive(rules_enc *e, const char *t)
+{
+    rules_enc_cond_remove(e, t, "dying");
+    cond_set(e, t, 1);
+    json_object_set_new(obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
+    rules_enc_cond_add(e, t, "out_cold", 0, 0);
+    rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
+                  "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", nm(e, t));
+    burnout_up(e, t, "revived, 002:260");
+}
+
+/*
+ * 002:258 stabilizing a dying character as the action: a medkit or medical knowledge (`medkit`)
+ * or else an INT (RSN, reading G17) roll, and a COR roll, both against the GM's hidden
+ * `stabilize_tn` of the dying one (set_tn: how hurt and how long dying). Both pass: revived
+ * (002:260). Without the GM's number the attempt is refused before any die.
+ */
+static int do_stabilize(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = actor(e), *t = rules_arg_str(a, "target");
+    if (strcmp(cid, t) == 0)
+        return rules_enc_rule(err, "a dying character cannot do anything (002:256)");
+    if (!dying(e, t) || rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is not dying", nm(e, t));
+    json_t *v = json_object_get(hidden_get(e, t), "stabilize_tn");
+    if (!json_is_integer(v))
+        return rules_enc_rule(err,
+                              "the GM has not yet said how hard %s is to stabilize: ask the GM "
+                              "(002:258)",
+                              nm(e, t));
+    int tn = (int)json_integer_value(v);
+    if (use_action(e, cid, err))
+        return err->code;
+    if (has(e, cid, "grappled") && !grapple_roll(e, cid, 0))
+        return 0;
+    json_t *dice = json_array();
+    json_t *res = json_pack("{s:s}", "target", t);
+    int ok = 1;
+    if (!rules_arg_int(a, "medkit")) {
+        grimwire_roll k = roll_attr(e, cid, "rsn", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
+        json_object_set_new(res, "rsn", roll_json(&k, npc(e, cid)));
+        ok = k.success;
+    }
+    grimwire_roll c = roll_attr(e, cid, "cor", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
+    json_object_set_new(res, "cor", roll_json(&c, npc(e, cid)));
+    ok = ok && c.success;
+    json_object_set_new(res, "success", json_boolean(ok));
+    rules_enc_log_gm(e, "stabilize", NULL, json_pack("{s:i}", "tn", tn),
+                     "stabilizing %s: target number %d", nm(e, t), tn);
+    rules_enc_log(e, "stabilize", dice, res, "%s works to stabilize %s%s: %s (002:258)", nm(e, cid),
+                  nm(e, t), rules_arg_int(a, "medkit") ? " with a medkit" : "",
+                  ok ? "it works" : "not yet, still dying");
+    if (ok)
+        revive(e, t);
+    return 0;
+}
+
 static int do_technique(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = actor(e), *name = rules_arg_str(a, "name");
@@ -1470,41 +2316,19 @@ static int do_reaction(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = actor(e), *name = rules_arg_str(a, "name"), *t = rules_arg_str(a, "target");
     int r = rules_enc_round(e), aux = rules_arg_int(a, "aux");
-    const char *kind = aux ? "aux" : "action";
-    if (r < 1)
-        return rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls "
-                                   "initiative first (002:399-401)");
-    const char *why = incapacity(e, cid);
-    if (why)
-        return rules_enc_rule(err, "%s cannot react: %s (002:256)", nm(e, cid), why);
-    if (has(e, cid, "stun") || has(e, cid, "paralysis"))
-        return rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", nm(e, cid),
-                              has(e, cid, "stun") ? "stunned" : "paralysed");
-    int s = spent(e, cid, kind), uses;
-    if (s < r)
-        uses = r; /* 002:437 before (or without) acting: this round's */
-    else if (s == r)
-        uses = r + 1; /* 002:439 already acted: next round's */
-    else
-        return rules_enc_rule(err,
-                              "%s already spent round %d's %s on a reaction: no reaction "
-                              "until then (002:439)",
-                              nm(e, cid), s, aux ? "auxiliary action" : "action");
+    int uses = reaction_round(e, cid, aux, err);
+    if (uses < 0)
+        return err->code;
     if (pay_focus(e, cid, name, rules_arg_int(a, "focus"), err))
         return err->code;
-    spent_set(e, cid, kind, uses);
-    json_object_set_new(obj(comb(e, cid), "reacted"), kind, json_integer(uses));
-    if (uses == r) {
-        budget_zero(e, cid, kind);
-        if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
-            mark_used(e, cid);
-    }
+    reaction_spend(e, cid, aux, uses);
     char to[80] = "";
     if (t)
         snprintf(to, sizeof to, " to %s", nm(e, t));
     rules_enc_log(e, "reaction", NULL,
                   json_pack("{s:s, s:i, s:i, s:s}", "name", name, "focus",
-                            rules_arg_int(a, "focus"), "uses_round", uses, "uses", kind),
+                            rules_arg_int(a, "focus"), "uses_round", uses, "uses",
+                            aux ? "aux" : "action"),
                   "%s uses %s as a%s reaction%s: it takes the %s of round %d (%s)", nm(e, cid),
                   name, aux ? "n auxiliary" : "", to, aux ? "auxiliary action" : "action", uses,
                   uses == r ? "002:437" : "002:439");
@@ -1550,11 +2374,14 @@ static int do_set_tn(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
     json_t *h = rules_enc_hidden_of(e, t);
-    if (!rules_arg_given(a, "tn") && !rules_arg_given(a, "attack_tn") &&
-        !rules_arg_given(a, "terror_tn"))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act set_tn: give tn, attack_tn or terror_tn");
-    static const char *const keys[] = {"tn", "attack_tn", "terror_tn"};
-    for (int k = 0; k < 3; k++)
+    static const char *const keys[] = {"tn", "attack_tn", "terror_tn", "stabilize_tn"};
+    int given = 0;
+    for (int k = 0; k < 4; k++)
+        given |= rules_arg_given(a, keys[k]);
+    if (!given)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act set_tn: give tn, attack_tn, terror_tn or stabilize_tn");
+    for (int k = 0; k < 4; k++)
         if (rules_arg_given(a, keys[k]))
             json_object_set_new(h, keys[k], json_integer(rules_arg_int(a, keys[k])));
     rules_enc_log_gm(e, "set_tn", NULL, json_pack("{s:s, s:O}", "target", t, "tn", h),
@@ -1628,12 +2455,24 @@ static int do_status(rules_enc *e, const rules_args *a, tb_err *err)
     if (!rules_arg_int(a, "on")) {
         if (!rules_enc_cond_remove(e, t, name))
             return rules_enc_rule(err, "%s is not %s", nm(e, t), name);
+        if (strcmp(name, "agony") == 0)
+            agony_ends(e, t);
         rules_enc_log(e, "status", NULL,
                       json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
                       "%s is no longer %s", nm(e, t), name);
         return 0;
     }
-    rules_enc_cond_add(e, t, name, rules_arg_int(a, "turns"), rules_arg_int(a, "level"));
+    int agony = strcmp(name, "agony") == 0;
+    if (agony && (has(e, t, "frenzy") || has(e, t, "amok")))
+        return rules_enc_rule(err, "%s is in a frenzy: immune to agony (002:816)", nm(e, t));
+    if (agony && has(e, t, "agony"))
+        return rules_enc_rule(err, "%s is already in agony", nm(e, t));
+    if (strcmp(name, "grappled") == 0 && by && !comb(e, by))
+        return tb_fail(err, TB_NOT_FOUND, "enc.act status: no combatant '%.31s'", by);
+    /* 002:805 agony lasts 10 rounds of conflict unless the GM says otherwise */
+    rules_enc_cond_add(e, t, name,
+                       agony && !rules_arg_given(a, "turns") ? 10 : rules_arg_int(a, "turns"),
+                       rules_arg_int(a, "level"));
     if (by && strcmp(name, "grappled") == 0)
         json_object_set_new(rules_enc_cond(e, t, name), "by", json_string(by));
     if (rules_arg_given(a, "tn"))
@@ -1643,6 +2482,11 @@ static int do_status(rules_enc *e, const rules_args *a, tb_err *err)
                   json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
                   "%s is %s%s (002:779-878)", nm(e, t), name,
                   rules_arg_int(a, "turns") > 0 ? " for a while" : "");
+    if (agony)
+        burnout_up(e, t, "agony, temporary, 002:805");
+    if (strcmp(name, "unconscious") == 0 || strcmp(name, "out_cold") == 0 ||
+        strcmp(name, "knocked_out") == 0 || strcmp(name, "sleep") == 0)
+        grapples_end(e, t, "is out cold");
     if (strcmp(name, "unconscious") == 0) {
         /* 002:866 "Falling unconscious removes all such [mental] effects" */
         static const char *const mental[] = {"terror", "brainwashed", "mind_controlled", "frenzy",
@@ -1712,15 +2556,8 @@ static int do_revive(rules_enc *e, const rules_args *a, tb_err *err)
     const char *t = rules_arg_str(a, "target");
     if (!dying(e, t))
         return rules_enc_rule(err, "%s is not dying", nm(e, t));
-    /* 002:260 "A successfully revived character has 1 Condition and 0 Focus is out cold and takes
-     * one level of burnout." (The stabilizing rolls are the GM's, 002:258.) */
-    rules_enc_cond_remove(e, t, "dying");
-    cond_set(e, t, 1);
-    json_object_set_new(obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
-    rules_enc_cond_add(e, t, "out_cold", 0, 0);
-    rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
-                  "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", nm(e, t));
-    burnout_up(e, t, "revived, 002:260");
+    /* 002:260 (the stabilizing rolls are the GM's here; `stabilize` rolls them, 002:258) */
+    revive(e, t);
     return 0;
 }
 
@@ -1805,19 +2642,41 @@ static int waits(rules_enc *e, tb_err *err)
             sync_status(e);                                                                        \
         return rc;                                                                                 \
     }
+/* A turn action also waits while the character stands in an area of damage (area_waits). */
+#define WRAP_TURN(fn)                                                                              \
+    static int fn##_w(rules_enc *e, const rules_args *a, tb_err *err)                              \
+    {                                                                                              \
+        if (waits(e, err) || area_waits(e, e->actor, err))                                         \
+            return err->code;                                                                      \
+        int rc = fn(e, a, err);                                                                    \
+        if (rc == 0)                                                                               \
+            sync_status(e);                                                                        \
+        return rc;                                                                                 \
+    }
 WRAP(do_begin)
-WRAP(do_assist)
-WRAP(do_end_turn)
-WRAP(do_pass)
-WRAP(do_move)
-WRAP(do_dash)
-WRAP(do_aux)
-WRAP(do_get_up)
-WRAP(do_help_up)
-WRAP(do_break_free)
-WRAP(do_attack)
+WRAP_TURN(do_assist)
+WRAP_TURN(do_end_turn)
+WRAP_TURN(do_pass)
+WRAP_TURN(do_move)
+WRAP_TURN(do_dash)
+WRAP_TURN(do_aux)
+WRAP_TURN(do_get_up)
+WRAP_TURN(do_help_up)
+WRAP_TURN(do_break_free)
+WRAP_TURN(do_attack)
 WRAP(do_collateral)
-WRAP(do_technique)
+WRAP_TURN(do_technique)
+WRAP_TURN(do_trip)
+WRAP_TURN(do_shove)
+WRAP_TURN(do_grapple)
+WRAP_TURN(do_stabilize)
+WRAP(do_release)
+WRAP(do_shield)
+WRAP(do_leave)
+WRAP(do_stay)
+WRAP(do_splash)
+WRAP(do_area)
+WRAP(do_drown)
 WRAP(do_reaction)
 WRAP(do_swap)
 WRAP(do_set_tn)
@@ -1856,6 +2715,56 @@ static const rules_param P_ATTACK[] = {
     {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier (range, cover, surprise)"},
     SECRET_TN("tn", "GM: target number for this attack"),
     SECRET_TN("tog_tn", "GM: target number of the TOG roll to swing a too heavy weapon (11)"),
+    {"effect", RULES_PARAM_STRING, 1, 40, 0, 0,
+     "a targeted attack: the effect instead of damage (sensory, knocked_down, stun, disarm...)"},
+    {"raise", RULES_PARAM_INT, 0, 20, 3, RULES_PARAM_SECRET,
+     "GM: how much harder a targeted attack is (3)"},
+    {"turns", RULES_PARAM_INT, 0, 100, 0, 0, "a targeted attack's effect lasts (0: until removed)"},
+    {"nonlethal", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: hold back, leave them out cold at 1"},
+    {0},
+};
+static const rules_param P_BEGIN[] = {
+    {"surprise", RULES_PARAM_STRING, 1, 32, 0, 0, "the side that attacks by surprise"},
+    {"alert", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: the enemies were on alert (+2, one attack)"},
+    {0},
+};
+static const rules_param P_MANEUVER[] = {
+    TARGET,
+    {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier"},
+    SECRET_TN("tn", "GM: target number to land it"),
+    {0},
+};
+static const rules_param P_TRIP[] = {
+    TARGET,
+    {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier"},
+    {0},
+};
+static const rules_param P_TARGETS[] = {
+    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
+     "who is caught (comma list of combatants)"},
+    {"damage", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "damage dice (3d6)"},
+    {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (explosions, heat, ...)"},
+    SECRET_TN("tn", "GM: target number of the AGL roll for half damage"),
+    {0},
+};
+static const rules_param P_AREA[] = {
+    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
+     "who is caught (comma list of combatants)"},
+    {"damage", RULES_PARAM_STRING, 1, 40, 0, 0, "damage dice each time (1d6)"},
+    {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (heat, chemical, ...)"},
+    {"rounds", RULES_PARAM_INT, 0, 100, 0, 0,
+     "how many of each one's turns it lasts (0: until removed)"},
+    {"on", RULES_PARAM_BOOL, 0, 1, 1, 0, "1: put them in it, 0: the area is gone for them"},
+    {0},
+};
+static const rules_param P_DROWN[] = {
+    TARGET,
+    {"on", RULES_PARAM_BOOL, 0, 1, 1, 0, "1: out of breath, 0: breathing again"},
+    {0},
+};
+static const rules_param P_STABILIZE[] = {
+    TARGET,
+    {"medkit", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: a medkit or medical knowledge (no RSN roll)"},
     {0},
 };
 static const rules_param P_ASSIST[] = {
@@ -1887,6 +2796,7 @@ static const rules_param P_SET_TN[] = {
     SECRET_TN("tn", "target number to hit this combatant (COR)"),
     SECRET_TN("attack_tn", "target number to evade its attacks (AGL)"),
     SECRET_TN("terror_tn", "target number of its MND roll against terror"),
+    SECRET_TN("stabilize_tn", "target number to stabilize it while dying (RSN, COR)"),
     {0},
 };
 static const rules_param P_TRAITS[] = {
@@ -1919,7 +2829,7 @@ static const rules_param P_HEAL[] = {
 };
 
 static const rules_enc_action ACTIONS[] = {
-    {"begin", "Roll initiative", RULES_ENC_GM, P_NONE, do_begin_w, "002:399-403"},
+    {"begin", "Roll initiative", RULES_ENC_GM, P_BEGIN, do_begin_w, "002:399-403, 002:519-523"},
     {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, do_attack_w, "002:543-601, 002:743-751"},
     {"technique", "Technique", RULES_ENC_TURN, P_TECHNIQUE, do_technique_w, "002:425, 002:198"},
     {"move", "Move", RULES_ENC_TURN, P_NONE, do_move_w, "002:463-465"},
@@ -1929,6 +2839,14 @@ static const rules_enc_action ACTIONS[] = {
     {"help_up", "Help up", RULES_ENC_TURN, P_TARGET, do_help_up_w, "002:801"},
     {"assist", "Assist", RULES_ENC_TURN, P_ASSIST, do_assist_w, "002:81-83"},
     {"break_free", "Break free", RULES_ENC_TURN, P_NONE, do_break_free_w, "002:678-682"},
+    {"trip", "Trip", RULES_ENC_TURN, P_TRIP, do_trip_w, "002:661, 002:794-801"},
+    {"shove", "Shove", RULES_ENC_TURN, P_MANEUVER, do_shove_w, "002:655-657"},
+    {"grapple", "Grapple", RULES_ENC_TURN, P_MANEUVER, do_grapple_w, "002:663-689"},
+    {"release", "Let go", RULES_ENC_OWNER, P_TARGET, do_release_w, "002:663-689"},
+    {"shield", "Shield someone", RULES_ENC_OWNER, P_TARGET, do_shield_w, "002:755-761"},
+    {"stabilize", "Stabilize", RULES_ENC_TURN, P_STABILIZE, do_stabilize_w, "002:258-260"},
+    {"leave", "Move out of the area", RULES_ENC_TURN, P_NONE, do_leave_w, "002:727"},
+    {"stay", "Stay in the area", RULES_ENC_TURN, P_NONE, do_stay_w, "002:727"},
     {"pass", "Pass", RULES_ENC_TURN, P_PASS, do_pass_w, "002:419-421"},
     {"end_turn", "End turn", RULES_ENC_TURN, P_NONE, do_end_turn_w, "002:405-417"},
     {"reaction", "Reaction", RULES_ENC_OWNER, P_REACTION, do_reaction_w, "002:433-451"},
@@ -1939,6 +2857,9 @@ static const rules_enc_action ACTIONS[] = {
     {"traits", "Damage traits", RULES_ENC_GM, P_TRAITS, do_traits_w, "002:691-721"},
     {"status", "Status effect", RULES_ENC_GM, P_STATUS, do_status_w, "002:779-878"},
     {"damage", "Deal damage", RULES_ENC_GM, P_DAMAGE, do_damage_w, "002:723-751"},
+    {"splash", "Blast (splash damage)", RULES_ENC_GM, P_TARGETS, do_splash_w, "002:723-725"},
+    {"area", "Lasting area of damage", RULES_ENC_GM, P_AREA, do_area_w, "002:727"},
+    {"drown", "Drowning", RULES_ENC_GM, P_DROWN, do_drown_w, "002:733-737"},
     {"heal", "Heal", RULES_ENC_GM, P_HEAL, do_heal_w, "002:188, 002:258"},
     {"revive", "Stabilize", RULES_ENC_GM, P_TARGET, do_revive_w, "002:256-260"},
     {0},

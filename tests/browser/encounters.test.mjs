@@ -29,6 +29,7 @@ import {
   parsed,
   acked,
   stateOf,
+  seqOf,
   card,
   actionButtons,
   act,
@@ -293,6 +294,21 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
         assert.ok(!/"attack_tn":17|"tn":11/.test(f), `a target number reached the player: ${f.slice(0, 300)}`);
       }
       assert.ok(t.rec.gm.received.some((f) => f.startsWith('{"t":"diff"') && /"attack_tn":17/.test(f)), 'the GM got the target number (the check above is real)');
+      // Round 2 (issue 17): the player trips Kneecap from the phone, the form's default target
+      // (the foe) as it comes (002:661); the trip is offered only on Cyrus's turn, with his action.
+      assert.ok(!(await actionButtons(ann)).includes('trip'), 'no trip out of turn');
+      const ended = await act(gm, t.rec.gm, 'end_turn');
+      await waitFor('the player to see round 2', async () => (await seqOf(ann)) >= ended.seq && (await stateOf(ann)).enc.round === 2);
+      assert.ok((await actionButtons(ann)).includes('trip'), 'the trip is offered on his turn');
+      const trip = await act(ann, t.rec.ann, 'trip');
+      const tripLines = await logShown(t.pages, trip.seq);
+      assert.match(tripLines.join(' '), /Cyrus tries to trip Kneecap/);
+      const tripped = (await stateOf(gm)).enc.combatants.e2.conditions.some((c) => c.name === 'knocked_down');
+      assert.equal(tripped, false, `seed 2: Kneecap keeps his feet: ${tripLines}`);
+      assert.match(tripLines.join(' '), /they keep their feet/);
+      for (const p of t.pages) await card(p, 'Cyrus').locator('.gw-budget[data-kind="action"].spent').waitFor();
+      for (const p of t.pages) assert.equal(await card(p, 'Kneecap').locator('.chip.cond').filter({ hasText: 'knocked down' }).count(), 0);
+      assert.ok(!(await actionButtons(ann)).includes('trip'), 'the action is spent: no second trip');
       await finish(t, 'grimwire');
     } finally {
       await teardown(t);

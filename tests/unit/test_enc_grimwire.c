@@ -727,6 +727,444 @@ START_TEST(joining_mid_conflict)
 }
 END_TEST
 
+/* ---- combat options (issue 17) ---- */
+
+#define OK2(call) ck_assert_msg((call) == 0, "%s: %s", #call, f->err.msg)
+
+static int has_c(fx *f, const char *cid, const char *name)
+{
+    return rules_enc_cond_has(&f->e, cid, name);
+}
+
+/* Asserts the action is refused with code (and a message holding needle), drew no die and
+ * changed nothing: not /enc, not /gm/enc, not the logs (validate before you roll). */
+static void refused(fx *f, const char *seat, const char *action, const char *actor,
+                    const char *params, int code, const char *needle)
+{
+    json_t *enc = json_deep_copy(f->enc), *hid = json_deep_copy(f->hidden);
+    size_t logs = json_array_size(f->e.log), gm_logs = json_array_size(f->e.gm_log);
+    dice(f, 0);
+    ck_assert_int_eq(act_as(f, seat, action, actor, params), code);
+    ck_assert_msg(strstr(f->err.msg, needle), "%s: got '%s', want '%s'", action, f->err.msg,
+                  needle);
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "%s refused but drew a die", action);
+    ck_assert_msg(json_equal(enc, f->enc) && json_equal(hid, f->hidden),
+                  "%s refused but changed the state", action);
+    ck_assert_uint_eq(json_array_size(f->e.log), logs);
+    ck_assert_uint_eq(json_array_size(f->e.gm_log), gm_logs);
+    json_decref(enc);
+    json_decref(hid);
+}
+
+/* Every scripted die was used, and none more. */
+static void dice_used(fx *f)
+{
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "more dice were drawn than scripted");
+    ck_assert(rules_rng_die(f->rng, 20) == 1 && rules_rng_exhausted(f->rng));
+}
+
+/* Whether a public log entry's result holds key (an NPC's number must not be there). */
+static int public_result_has(fx *f, const char *key)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(f->e.log, i,
+                       v) if (json_object_get(json_object_get(v, "result"), key)) return 1;
+    return 0;
+}
+
+/* Ann (a PC, p1) against the Brute (an NPC); Ann goes first. */
+static void duel(fx *f, json_t *ann, json_t *brute)
+{
+    add(f, "e1", "Ann", "party", "p1", 0, ann);
+    add(f, "e2", "Brute", "foes", "gm", 1, brute);
+    dice(f, 2, 20, 1);
+    OK2(act(f, "begin", NULL, NULL));
+}
+
+/* 002:661 a trip is AGL against the target's AGL (a tie stays with the target); the loser is
+ * knocked down (002:794-798). */
+START_TEST(trip_is_agl_against_agl_and_knocks_down)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 2, 0, 0, 0, 10, 0), quick(0, 1, 0, 0, 0, 10, 0));
+    refused(&f, "p1", "trip", "e1", "{\"target\":\"e1\"}", TB_RULE, "themselves");
+    refused(&f, "p2", "trip", "e1", "{\"target\":\"e2\"}", TB_FORBIDDEN, "");
+    dice(&f, 2, 10, 11); /* 10 + 2 = 12 against 11 + 1 = 12 */
+    OK(act_as(&f, "p1", "trip", "e1", "{\"target\":\"e2\"}"));
+    dice_used(&f);
+    ck_assert(!has_c(&f, "e2", "knocked_down"));
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    ck_assert(!public_result_has(&f, "target_total")); /* the Brute's AGL is the GM's */
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    dice(&f, 2, 15, 3);
+    OK(act_as(&f, "p1", "trip", "e1", "{\"target\":\"e2\"}"));
+    ck_assert(has_c(&f, "e2", "knocked_down"));
+    ck_assert_str_eq(json_string_value(
+                         json_array_get(json_object_get(rules_enc_stats(&f.e, "e2"), "status"), 0)),
+                     "knocked_down");
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    refused(&f, "p1", "trip", "e1", "{\"target\":\"e2\"}", TB_RULE, "already on the ground");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:657 a shove: COR to land it (the GM's number, asked for when unset, reading G4), TOG
+ * against TOG (G13), then the target's AGL against the force of the shove or knocked down. */
+START_TEST(shove_lands_pushes_and_can_knock_down)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(3, 0, 2, 0, 0, 10, 0), quick(1, 0, 0, 0, 0, 10, 0));
+    refused(&f, "p1", "shove", "e1", "{\"target\":\"e2\",\"tn\":5}", TB_FORBIDDEN, "only the GM");
+    /* no number yet: the shove waits for the GM, no die */
+    dice(&f, 0);
+    OK(act_as(&f, "p1", "shove", "e1", "{\"target\":\"e2\"}"));
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert_ptr_nonnull(json_object_get(f.enc, "waiting"));
+    ck_assert_int_eq(budget(&f, "e1", "action"), 0);
+    refused(&f, "p1", "move", "e1", NULL, TB_RULE, "waits for the GM");
+    /* COR 10 + 2 = 12 lands on 12; TOG 10 + 3 = 13 against 5 + 1 = 6; AGL 4 against 13 */
+    dice(&f, 4, 10, 10, 5, 4);
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":12}"));
+    dice_used(&f);
+    ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    ck_assert(has_c(&f, "e2", "knocked_down"));
+    ck_assert(last_log_has(f.e.gm_log, "against the force of the shove 13"));
+    ck_assert(!public_result_has(&f, "tn"));
+    ck_assert(!public_result_has(&f, "target_total"));
+    /* the next turn: the shove misses (COR 3 + 2 = 5 < 12), nothing more is rolled */
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    dice(&f, 1, 3);
+    OK(act_as(&f, "p1", "shove", "e1", "{\"target\":\"e2\"}"));
+    dice_used(&f);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:665 a grapple: COR to grab, the better of TOG/COR against the target's to hold (G8); it
+ * ends by breaking free, letting go (G14), or the grappler going out cold. */
+START_TEST(grapple_holds_until_let_go_or_the_grappler_falls)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(2, 0, 3, 0, 0, 10, 0), quick(1, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Other", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":10}"));
+    refused(&f, "p1", "grapple", "e1", "{\"target\":\"e1\"}", TB_RULE, "themselves");
+    refused(&f, "gm", "grapple", "e1", "{\"target\":\"e3\"}", TB_RULE, "has not set");
+    /* COR 8 + 3 = 11 grabs (10); COR 10 + 3 = 13 against TOG 5 + 1 = 6 holds */
+    dice(&f, 3, 8, 10, 5);
+    OK(act_as(&f, "p1", "grapple", "e1", "{\"target\":\"e2\"}"));
+    dice_used(&f);
+    ck_assert(has_c(&f, "e2", "grappled"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(rules_enc_cond(&f.e, "e2", "grappled"), "by")), "e1");
+    refused(&f, "p1", "grapple", "e1", "{\"target\":\"e2\"}", TB_RULE, "already holds");
+    refused(&f, "p1", "release", "e1", "{\"target\":\"e3\"}", TB_RULE, "not holding");
+    OK(act_as(&f, "p1", "release", "e1", "{\"target\":\"e2\"}"));
+    ck_assert(!has_c(&f, "e2", "grappled"));
+    /* held again; the grappler drops: the hold ends */
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"grappled\",\"target2\":\"e1\"}"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":12}"));
+    ck_assert(has_c(&f, "e1", "dying"));
+    ck_assert(!has_c(&f, "e2", "grappled"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:653 a targeted attack: the number rises by 3 (the GM may say otherwise), a hit causes
+ * the effect instead of damage (G12). 002:649 holding back is a PC's choice. */
+START_TEST(targeted_attack_is_harder_and_causes_the_effect)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 3, 0, 0, 10, 0), quick(1, 0, 0, 0, 0, 10, 0));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":10,\"attack_tn\":10}"));
+    refused(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"effect\":\"sensory\",\"raise\":1}",
+            TB_FORBIDDEN, "only the GM");
+    refused(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"effect\":\"sensory\",\"nonlethal\":1}",
+            TB_RULE, "no damage");
+    dice(&f, 1, 9); /* 9 + 3 = 12 < 10 + 3 */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"effect\":\"sensory\"}"));
+    ck_assert(!has_c(&f, "e2", "sensory"));
+    dice(&f, 1, 10); /* the second light attack: 13 hits; no damage die */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"effect\":\"sensory\"}"));
+    dice_used(&f);
+    ck_assert(has_c(&f, "e2", "sensory"));
+    ck_assert_int_eq(condition(&f, "e2"), 10);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    refused(&f, "gm", "attack", "e2", "{\"target\":\"e1\",\"nonlethal\":1}", TB_RULE,
+            "player character's choice");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:649 a held-back blow that would drop the foe leaves it at 1 Condition, out cold (G11). */
+START_TEST(nonlethal_attack_leaves_the_foe_out_cold_at_one)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(2, 0, 3, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 3, 0));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":5}"));
+    dice(&f, 2, 15, 6); /* hit; 6 + TOG 2 = 8 against Condition 3 */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"damage\":\"1d6\",\"nonlethal\":1}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e2"), 1);
+    ck_assert(has_c(&f, "e2", "out_cold"));
+    ck_assert(!has_c(&f, "e2", "dying"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 0);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:755-761 shielding: an auxiliary reaction; AGL + 5 against the attacker's COR; the shield
+ * takes the hit; only one attacker a round. */
+START_TEST(shielding_takes_the_blow_for_an_ally)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Ann", "party", "p1", 0, quick(0, 2, 0, 0, 0, 10, 0));
+    add(&f, "e2", "Bob", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Brute", "foes", "gm", 1, quick(1, 0, 1, 0, 0, 10, 0));
+    add(&f, "e4", "Other", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    dice(&f, 4, 1, 2, 20, 19);
+    OK(act(&f, "begin", NULL, NULL)); /* Brute, Other, Bob, Ann */
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e3\",\"attack_tn\":12}"));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e4\",\"attack_tn\":12}"));
+    refused(&f, "p1", "shield", "e1", "{\"target\":\"e1\"}", TB_RULE, "themselves");
+    refused(&f, "p2", "shield", "e1", "{\"target\":\"e2\"}", TB_FORBIDDEN, "");
+    OK(act_as(&f, "p1", "shield", "e1", "{\"target\":\"e2\"}"));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(rules_enc_combatant(&f.e, "e1"), "spent"), "aux")),
+                     1);
+    refused(&f, "p1", "shield", "e1", "{\"target\":\"e2\"}", TB_RULE, "already shields");
+    /* AGL 10 + 2 + 5 = 17 against COR 10 + 1 = 11: Ann takes 4 + TOG 1 = 5 */
+    dice(&f, 3, 10, 10, 4);
+    OK(act(&f, "attack", "e3", "{\"target\":\"e2\",\"damage\":\"1d6\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    ck_assert_int_eq(condition(&f, "e2"), 10);
+    OK(act(&f, "end_turn", "e3", NULL));
+    /* another attacker this round: no shield, Bob evades on his own (15 >= 12) */
+    dice(&f, 1, 15);
+    OK(act(&f, "attack", "e4", "{\"target\":\"e2\",\"damage\":\"1d6\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    ck_assert_int_eq(condition(&f, "e2"), 10);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:725 splash: one damage roll, an AGL roll against the GM's number halves it (G16). */
+START_TEST(splash_damage_is_halved_by_a_good_agl_roll)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 2, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 12, 0));
+    refused(&f, "gm", "splash", NULL, "{\"who\":\"e1,e9\",\"damage\":\"2d6\",\"tn\":12}",
+            TB_NOT_FOUND, "no combatant");
+    refused(&f, "gm", "splash", NULL, "{\"who\":\"e1,e1\",\"damage\":\"2d6\",\"tn\":12}",
+            TB_BAD_REQUEST, "twice");
+    refused(&f, "gm", "splash", NULL,
+            "{\"who\":\"e1\",\"damage\":\"2d6\",\"type\":\"slime\",\"tn\":12}", TB_BAD_REQUEST,
+            "unknown damage type");
+    refused(&f, "p1", "splash", NULL, "{\"who\":\"e1\",\"damage\":\"2d6\",\"tn\":12}", TB_FORBIDDEN,
+            "");
+    /* 6 + 4 = 10; Ann AGL 10 + 2 = 12: half, 5; the Brute 3: 10 */
+    dice(&f, 4, 6, 4, 10, 3);
+    OK(act(&f, "splash", NULL,
+           "{\"who\":\"e1,e2\",\"damage\":\"2d6\",\"type\":\"explosions\",\"tn\":12}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    ck_assert_int_eq(condition(&f, "e2"), 2);
+    ck_assert(!public_result_has(&f, "tn"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:727 a lasting area hurts again at the start of the turn unless the character moves out
+ * first: the turn waits for leave or stay. */
+START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    refused(&f, "gm", "area", NULL, "{\"who\":\"e1\"}", TB_BAD_REQUEST, "damage");
+    refused(&f, "p1", "leave", "e1", NULL, TB_RULE, "not standing in an area");
+    refused(&f, "p1", "stay", "e1", NULL, TB_RULE, "not standing in an area");
+    dice(&f, 1, 3);
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"damage\":\"1d4\",\"type\":\"heat\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 7);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    /* round 2: the start of Ann's turn */
+    refused(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}", TB_RULE, "move out of it");
+    refused(&f, "p1", "end_turn", "e1", NULL, TB_RULE, "move out of it");
+    dice(&f, 0);
+    OK(act_as(&f, "p1", "leave", "e1", NULL));
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert_int_eq(condition(&f, "e1"), 7);
+    ck_assert(!has_c(&f, "e1", "area"));
+    ck_assert_int_eq(budget(&f, "e1", "move"), 0);
+    dice(&f, 1, 2);
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"damage\":\"1d4\"}"));
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e2", NULL));
+    dice(&f, 1, 4); /* round 3: Ann stays in it */
+    OK(act_as(&f, "p1", "stay", "e1", NULL));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 1);
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "area", NULL, "{\"who\":\"e1\",\"on\":0}"));
+    ck_assert(!has_c(&f, "e1", "area"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:735 drowning: MND 11 each round to stay conscious; out cold under water, 6 a round. */
+START_TEST(drowning_rolls_mnd_each_round_then_hurts)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 1, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    refused(&f, "gm", "drown", NULL, "{\"target\":\"e1\",\"on\":0}", TB_RULE, "not drowning");
+    OK(act(&f, "drown", NULL, "{\"target\":\"e1\"}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    dice(&f, 1, 10); /* round 2: 10 + 1 = 11 stays conscious */
+    OK(act(&f, "end_turn", "e2", NULL));
+    dice_used(&f);
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert(!has_c(&f, "e1", "unconscious"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    dice(&f, 1, 9); /* round 3: 9 + 1 = 10 fails: unconscious, the turn passes */
+    OK(act(&f, "end_turn", "e2", NULL));
+    ck_assert(has_c(&f, "e1", "unconscious"));
+    ck_assert_str_eq(cur(&f), "e2");
+    dice(&f, 0);
+    OK(act(&f, "end_turn", "e2", NULL)); /* round 4: 6 damage, no die */
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert_int_eq(condition(&f, "e1"), 4);
+    OK(act(&f, "drown", NULL, "{\"target\":\"e1\",\"on\":0}"));
+    ck_assert(!has_c(&f, "e1", "drowning"));
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:805 agony: a temporary, non-lethal level of burnout for 10 rounds; 002:816 frenzy is
+ * immune. */
+START_TEST(agony_is_a_temporary_non_lethal_burnout)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 5, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    rules_enc_stat_set(&f.e, "e1", "burnout", 3);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\"}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 4);
+    ck_assert(has_c(&f, "e1", "out_cold"));
+    ck_assert(!has_c(&f, "e1", "dying"));
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    refused(&f, "gm", "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\"}", TB_RULE,
+            "already in agony");
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\",\"on\":0}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 3);
+    ck_assert(!has_c(&f, "e1", "out_cold"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"agony\"}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 1);
+    for (int i = 0; i < 10; i++) { /* Ann went out cold: it is the Brute's turn */
+        ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 1);
+        OK(act(&f, "end_turn", "e2", NULL));
+        OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    }
+    ck_assert(!has_c(&f, "e2", "agony"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 0);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"frenzy\"}"));
+    refused(&f, "gm", "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\"}", TB_RULE,
+            "immune to agony");
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:258-260 stabilizing: the GM's number, an INT (RSN) roll unless a medkit, and a COR roll. */
+START_TEST(stabilizing_a_dying_ally_takes_rsn_and_cor)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Ann", "party", "p1", 0, quick(0, 0, 2, 0, 0, 10, 0));
+    add(&f, "e2", "Bob", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Brute", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    dice(&f, 3, 20, 19, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e2\",\"amount\":12}"));
+    ck_assert(has_c(&f, "e2", "dying"));
+    refused(&f, "p1", "stabilize", "e1", "{\"target\":\"e3\"}", TB_RULE, "not dying");
+    refused(&f, "p1", "stabilize", "e1", "{\"target\":\"e2\"}", TB_RULE, "ask the GM");
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"stabilize_tn\":10}"));
+    dice(&f, 2, 5, 15); /* RSN 5 fails, COR 17 passes: still dying */
+    OK(act_as(&f, "p1", "stabilize", "e1", "{\"target\":\"e2\"}"));
+    dice_used(&f);
+    ck_assert(has_c(&f, "e2", "dying"));
+    ck_assert(!last_log_has(f.e.log, "10"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    OK(act(&f, "end_turn", "e3", NULL));
+    dice(&f, 1, 8); /* a medkit: COR 8 + 2 = 10 */
+    OK(act_as(&f, "p1", "stabilize", "e1", "{\"target\":\"e2\",\"medkit\":1}"));
+    dice_used(&f);
+    ck_assert(!has_c(&f, "e2", "dying"));
+    ck_assert(has_c(&f, "e2", "out_cold"));
+    ck_assert_int_eq(condition(&f, "e2"), 1);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* 002:521-523 surprise: the attackers' turns come first (round 1), the first attack +5; on
+ * alert only the first attacker, +2 (G18). */
+START_TEST(surprise_gives_the_attackers_a_turn_and_a_bonus)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Ann", "party", "p1", 0, quick(0, 0, 3, 0, 0, 10, 0));
+    add(&f, "e2", "Bob", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Brute", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e4", "Other", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    refused(&f, "gm", "begin", NULL, "{\"surprise\":\"nobody\"}", TB_RULE, "nobody on side");
+    dice(&f, 4, 5, 10, 20, 15);
+    OK(act(&f, "begin", NULL, "{\"surprise\":\"party\"}"));
+    ck_assert_int_eq(json_array_size(json_object_get(f.enc, "order")), 2);
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act_as(&f, "p2", "end_turn", "e2", NULL));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e3\",\"tn\":10}"));
+    dice(&f, 1, 2); /* 2 + 3 + 5 = 10 hits; bare hands, at least 1 */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e3"), 9);
+    ck_assert_ptr_null(json_object_get(f.enc, "surprise"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(cur(&f), "e3");
+    ck_assert_int_eq(json_array_size(json_object_get(f.enc, "order")), 4);
+    fx_free(&f);
+
+    fx_init(&f);
+    add(&f, "e1", "Ann", "party", "p1", 0, quick(0, 0, 3, 0, 0, 10, 0));
+    add(&f, "e2", "Bob", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Brute", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 10, 0));
+    dice(&f, 3, 5, 10, 20);
+    OK(act(&f, "begin", NULL, "{\"surprise\":\"party\",\"alert\":1}"));
+    ck_assert_int_eq(json_array_size(json_object_get(f.enc, "order")), 1);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(f.enc, "surprise"), "bonus")), 2);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_grimwire");
@@ -748,6 +1186,18 @@ int main(void)
     tcase_add_test(tc, assisting_spends_the_helpers_action);
     tcase_add_test(tc, a_too_heavy_weapon_needs_a_tog_roll_before_each_attack);
     tcase_add_test(tc, joining_mid_conflict);
+    tcase_add_test(tc, trip_is_agl_against_agl_and_knocks_down);
+    tcase_add_test(tc, shove_lands_pushes_and_can_knock_down);
+    tcase_add_test(tc, grapple_holds_until_let_go_or_the_grappler_falls);
+    tcase_add_test(tc, targeted_attack_is_harder_and_causes_the_effect);
+    tcase_add_test(tc, nonlethal_attack_leaves_the_foe_out_cold_at_one);
+    tcase_add_test(tc, shielding_takes_the_blow_for_an_ally);
+    tcase_add_test(tc, splash_damage_is_halved_by_a_good_agl_roll);
+    tcase_add_test(tc, persistent_area_hurts_at_the_turn_start_unless_left);
+    tcase_add_test(tc, drowning_rolls_mnd_each_round_then_hurts);
+    tcase_add_test(tc, agony_is_a_temporary_non_lethal_burnout);
+    tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
+    tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -2,7 +2,9 @@
 // order with who is waiting after a pass (002:421), the action / movement / auxiliary action left
 // to whoever has the turn (002:407-411) and the extra light-weapon attacks, a reaction that already
 // took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
-// dying and the dead (002:256). Everything else is the generic panel's (js/enc/panel.js).
+// dying and the dead (002:256); the combat options of issue 17 (trip, shove, grapple, shield, let
+// go, stabilize, and moving out of a lasting area) offered only when they can go through.
+// Everything else is the generic panel's (js/enc/panel.js).
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
 import { withBetween, banner, card, sheetStats as betweenStats, words as betweenWords } from './between.js';
 
@@ -11,8 +13,48 @@ const KINDS = [
   ['move', 'Move'],
   ['aux', 'Aux'],
 ];
-const TURN_ACTIONS = ['attack', 'technique', 'move', 'dash', 'aux', 'get_up', 'help_up', 'break_free', 'pass', 'end_turn'];
-const ANYTIME = ['reaction', 'swap'];
+const TURN_ACTIONS = ['attack', 'technique', 'move', 'dash', 'aux', 'get_up', 'help_up', 'break_free', 'trip', 'shove', 'grapple', 'stabilize', 'pass', 'end_turn'];
+const ANYTIME = ['reaction', 'swap', 'shield', 'release'];
+// In a lasting area of damage at the start of the turn: move out or stay first (002:727).
+const AREA_CHOICE = ['leave', 'stay'];
+
+const hasCond = (c, name) => (Array.isArray(c?.conditions) ? c.conditions : []).some((x) => x?.name === name);
+const holds = (c, o) => (Array.isArray(o?.conditions) ? o.conditions : []).some((x) => x?.name === 'grappled' && x.by === c.id);
+
+// Whether combatant c may take the combat option `name` now (issue 17): the same checks the server
+// makes before any die, so the panel offers only the moves that can go through.
+function allowedNow(name, c, enc) {
+  const all = combatantsOf(enc).filter((o) => o.id !== c.id && !o.out);
+  const action = Number(c.budget?.action) > 0 && currentId(enc) === c.id;
+  const foes = all.filter((o) => o.side !== c.side);
+  switch (name) {
+    case 'trip':
+      return action && foes.some((o) => !hasCond(o, 'knocked_down') && !hasCond(o, 'dying'));
+    case 'shove':
+    case 'grapple':
+      return action && foes.some((o) => !hasCond(o, 'grappled') || name === 'shove');
+    case 'stabilize':
+      return action && all.some((o) => hasCond(o, 'dying'));
+    case 'shield':
+      return !dyingState(c) && c.shield?.round !== enc.round && all.some((o) => o.side === c.side);
+    case 'release':
+      return all.some((o) => holds(c, o));
+    default:
+      return true;
+  }
+}
+
+// The combatants a move of `action` may name, best first: allies to shield, the dying to
+// stabilize, whoever one holds to let go (defaults that go through).
+function picks(action, param, enc, ctx) {
+  if (param !== 'target' || !['shield', 'stabilize', 'release'].includes(action)) return null;
+  const all = combatantsOf(enc);
+  const mine = all.filter((c) => ctx.isGm || isMine(c, ctx));
+  const me = mine.find((c) => c.id === currentId(enc)) ?? mine[0];
+  if (!me) return null;
+  const fit = all.filter((o) => o.id !== me.id && !o.out && (action === 'shield' ? o.side === me.side : action === 'stabilize' ? hasCond(o, 'dying') : holds(me, o)));
+  return fit.length ? fit.map((o) => ({ value: o.id, label: o.name ?? o.id })) : null;
+}
 
 const label = (s) => String(s).replace(/_/g, ' ');
 
@@ -94,7 +136,7 @@ function renderCombatant(c, enc, ctx) {
   const traits = ['weak', 'resist', 'immune'].filter((k) => Array.isArray(st[k]) && st[k].length).map((k) => `${k} ${st[k].join(', ')}`);
   if (traits.length) rows.push(['Damage', traits.join('; ')]);
   const hidden = ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id] : null;
-  const tns = hidden ? ['tn', 'attack_tn', 'terror_tn'].filter((k) => Number.isFinite(hidden[k])).map((k) => `${label(k)} ${hidden[k]}`) : [];
+  const tns = hidden ? ['tn', 'attack_tn', 'terror_tn', 'stabilize_tn'].filter((k) => Number.isFinite(hidden[k])).map((k) => `${label(k)} ${hidden[k]}`) : [];
   const conds = Array.isArray(c.conditions) ? c.conditions.filter((x) => x?.name !== 'dying') : [];
   const dying = dyingState(c);
   return h(
@@ -113,6 +155,8 @@ function renderCombatant(c, enc, ctx) {
     ),
     b ? budgetChips(b) : null,
     reactionNote(c, enc),
+    c.area_due === enc.round && hasCond(c, 'area') ? h('p', { class: 'small gw-area', attrs: { role: 'status' } }, 'In the fire: move out now, or stay and take the damage') : null,
+    c.shield?.round === enc.round ? h('p', { class: 'muted small gw-shield' }, `Shielding ${enc.combatants?.[c.shield.target]?.name ?? 'an ally'} this round`) : null,
     rows.length ? h('dl', { class: 'stats' }, rows.map(([k, v]) => h('div', { class: 'stat', dataset: { stat: k } }, h('dt', {}, k), h('dd', {}, String(v))))) : null,
     tns.length ? h('p', { class: 'small gw-tn' }, h('span', { class: 'badge secret-badge' }, 'GM only'), ` ${tns.join(' · ')}`) : null,
     conds.length
@@ -136,8 +180,12 @@ function actionsFor(enc, ctx) {
   if (!mine.length || !(enc.round > 0)) return [];
   const out = [];
   const cur = currentId(enc);
-  if (mine.some((c) => c.id === cur) && !enc.pending) out.push(...TURN_ACTIONS);
-  if (mine.some((c) => !dyingState(c))) out.push(...ANYTIME);
+  const turnC = mine.find((c) => c.id === cur);
+  if (turnC && !enc.pending) {
+    if (turnC.area_due === enc.round && hasCond(turnC, 'area')) out.push(...AREA_CHOICE);
+    else out.push(...TURN_ACTIONS.filter((n) => allowedNow(n, turnC, enc)));
+  }
+  for (const n of ANYTIME) if (mine.some((c) => !dyingState(c) && allowedNow(n, c, enc))) out.push(n);
   return all.filter((n) => out.includes(n));
 }
 
@@ -184,4 +232,4 @@ function betweenCard(c, enc, ctx) {
 
 const betweenGrim = { renderBanner: dayBanner, renderOrder: () => h('span'), renderCombatant: betweenCard, actionsFor: () => null, extraFields: () => ({}) };
 
-registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, actionsFor, extraFields }, betweenGrim));
+registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, actionsFor, extraFields, picks }, betweenGrim));
