@@ -603,7 +603,7 @@ static const char *part_words(const char *part)
 }
 
 /* 001:134-135 bound legs or body: "You can not walk or run", "You can not move from your current
- * position"; the torso's d6 binds the body (RULES.md, restraint reading 2). */
+ * position"; the torso's d6 binds the body (RULES.md, heimr encounter reading 14). */
 static int held_in_place(rules_enc *e, const char *cid)
 {
     const char *p = held_part(e, cid);
@@ -650,7 +650,7 @@ static void restraint_tidy(rules_enc *e)
  * 001:407 "If you have an opponent grabbed, you can stop any of their actions that require a
  * physical dice challenge, by rolling the brawl ability. The result of your brawl roll counts as
  * a challenge requirement for the action." The holder of `bound` always tries (the server cannot
- * ask mid-action; RULES.md, restraint reading 3): it rolls Brawl, a physical roll with its
+ * ask mid-action; RULES.md, heimr encounter reading 15): it rolls Brawl, a physical roll with its
  * fatigue requirement (a roll that fails it sets no requirement) and rise. *cr is the
  * requirement, 0 when nothing is in the way. An NPC holder's roll is the GM's.
  */
@@ -690,7 +690,7 @@ static int hold_stop(rules_enc *e, const char *bound, int *cr, tb_err *err)
 /* ---- guarding (001:345-346, 448-456) ---- */
 
 /* 001:456 a guard must see and reach the attacker: not out, dazed, helpless or held (RULES.md,
- * guarding reading 3). */
+ * heimr encounter reading 13). */
 static int guard_can_respond(rules_enc *e, const char *g)
 {
     return !rules_enc_is_out(e, g) && !rules_enc_cond_has(e, g, "daze") &&
@@ -787,8 +787,8 @@ static void turn_start(rules_enc *e, const char *cid)
                       "(001:250)",
                       rules_enc_name(e, cid));
     }
-    /* a helper's standard action went into carrying someone (act_carry; RULES.md, forced
-     * movement reading 2) */
+    /* a helper's standard action went into carrying someone (act_carry; RULES.md, heimr encounter
+     * reading 18) */
     json_t *lent = json_incref(json_object_get(c, "lending"));
     if (lent) {
         json_object_del(c, "lending");
@@ -1129,7 +1129,7 @@ static int attack_check(rules_enc *e, const char *cid, const attack *k, tb_err *
         return rules_enc_rule(err, "%s is already held by %s", rules_enc_name(e, k->target),
                               rules_enc_name(e, holder_of(e, k->target)));
     /* 001:131 a bound arm: "Keep your arm attached to whatever it is touching" — a sword arm
-     * held wields no weapon; kicks and head-butts remain (RULES.md, restraint reading 2) */
+     * held wields no weapon; kicks and head-butts remain (RULES.md, heimr encounter reading 14) */
     if (rules_enc_streq(held_part(e, cid), "sword_arm") && !k->brawl)
         return rules_enc_rule(err, "%s's sword arm is held: only a brawl attack is left (001:131)",
                               rules_enc_name(e, cid));
@@ -1231,8 +1231,8 @@ static int attack_meet(rules_enc *e, const char *cid, const attack *k, const cha
         }
         hit = !def || def_fails || rules_opposed(r->result, dval, RULES_TIE_DEFENDER);
         /* 001:401 a brawl attack equal to the defence or one less "can be considered a 'hit', but
-         * it wasn't strong enough to effect hit points" — nor to hold (RULES.md, restraint
-         * reading 1) */
+         * it wasn't strong enough to effect hit points" — nor to hold (RULES.md, heimr
+         * encounter reading 14) */
         graze = k->brawl && !hit && (r->result == dval || r->result == dval - 1);
         part = k->aim[0] ? k->aim : PART_BY_D6[r->d6 - 1];
         dmg = k->bind ? 0 : k->brawl ? 1 : k->damage;
@@ -1401,7 +1401,7 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         !rules_enc_is_out(e, tgt)) {
         /* 001:450 "If this is a ranged attack, the attack moves on to it's original target if you
          * successfully dodge the attack. Blocking a ranged attack stops it." The same roll
-         * (RULES.md, guarding reading 2). */
+         * (RULES.md, heimr encounter reading 12). */
         rules_enc_log(e, "guard", NULL, NULL, "%s dodges: the shot flies on to %s (001:450)",
                       rules_enc_name(e, guard), rules_enc_name(e, tgt));
         interrupt_upcoming(e, tgt);
@@ -1817,8 +1817,8 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", tgt);
     if (strcmp(tgt, cid) == 0)
         return rules_enc_rule(err, "%s cannot guard themselves", rules_enc_name(e, cid));
-    /* 001:450 "When you are guarding an ally": one of the same side (RULES.md, guarding
-     * reading 1) */
+    /* 001:450 "When you are guarding an ally": one of the same side (RULES.md, heimr encounter
+     * reading 11) */
     if (!rules_enc_streq(rules_enc_side(e, tgt), rules_enc_side(e, cid)))
         return rules_enc_rule(err, "%s guards allies only, and %s is on the other side (001:450)",
                               rules_enc_name(e, cid), rules_enc_name(e, tgt));
@@ -1870,7 +1870,7 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
                            rules_arg_int(a, "c"), rules_arg_int(a, "p"), &s, err)))
         return rc;
     /* 001:407 only "actions that require a physical dice challenge" can be stopped: a grip is
-     * broken with a physical one (RULES.md, restraint reading 4) */
+     * broken with a physical one (RULES.md, heimr encounter reading 16) */
     if (!s.phys)
         return rules_enc_rule(err,
                               "%s is not a physical ability: a grip is broken by strength or "
@@ -1928,7 +1928,7 @@ static int leg_injured(rules_enc *e, const char *cid)
  * 001:460-465 how many characters it takes to move tgt: "One character can move a willing
  * character with a leg injury · Two characters can move a character unable to stand and resist ·
  * Three characters can move an unwilling bound character · Four characters can move an
- * unwilling character". Willing = of the mover's side (RULES.md, forced movement reading 1);
+ * unwilling character". Willing = of the mover's side (RULES.md, heimr encounter reading 17);
  * unable to stand and resist = out of the fight, helpless or dazed; bound = held or under a
  * bind. `why` gets the case in words.
  */
@@ -1954,7 +1954,7 @@ static int carry_need(rules_enc *e, const char *cid, const char *tgt, const char
 /*
  * Forced movement (001:458-465): the actor, with the helpers named, carries, drags or pushes tgt
  * `to` somewhere — the actor's Move (001:350, the standard action); each helper's next standard
- * action goes into it (RULES.md, forced movement reading 2). Refused with too few hands.
+ * action goes into it (RULES.md, heimr encounter reading 18). Refused with too few hands.
  */
 static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
 {

@@ -747,7 +747,7 @@ START_TEST(a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends)
                      "Ann steps in front of Cat: Orc's attack is directed at Ann");
     json_t *x = last_entry(f.e.log, "attack");
     ck_assert_str_eq(str_of(json_object_get(x, "result"), "target"), "e1");
-    /* a dazed guard cannot respond (guarding reading 3): Bob's guard lets the next attack on
+    /* a dazed guard cannot respond (heimr encounter reading 13): Bob's guard lets the next attack on
      * Cat through */
     ACT_NODICE(&f, "e4", "end_turn", NULL); /* the Orc still holds its dodge */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":4}");
@@ -769,7 +769,7 @@ START_TEST(a_guard_dodging_a_shot_lets_it_fly_on_and_a_block_stops_it)
     ACT_OK(&f, "e1", "end_turn", NULL, 5); /* Ann's dodge 5 */
     ACT_OK(&f, "e2", "end_turn", NULL, 3); /* Bob's dodge 3 */
     /* the Orc shoots at Bob: 4 against Ann's dodge 5, a miss; the same 4 flies on against Bob's
-     * dodge 3: hit, sword arm (001:450; guarding reading 2) */
+     * dodge 3: hit, sword arm (001:450; heimr encounter reading 12) */
     ACT_OK(&f, "e4", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0,\"ranged\":1}", 4);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 5);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
