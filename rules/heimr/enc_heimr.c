@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "encounter.h"
 #include "heimr.h"
@@ -1795,8 +1796,8 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
 }
 
 /* Guard (001:345 "Guard Free: Block an opponent from moving to a different square or attacking
- * an ally"): the actor guards an ally, replacing an earlier guard; without a target it stands
- * down. The guard is public (001:450: the opponent sees who stands in the way). */
+ * an ally"): the actor guards an ally, replacing an earlier guard. The guard is public (001:450:
+ * the opponent sees who stands in the way). */
 static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
@@ -1805,14 +1806,6 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
     int rc = check_can_act(e, cid, err);
     if (rc)
         return rc;
-    if (!tgt) {
-        if (!was)
-            return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, cid));
-        rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, cid),
-                      rules_enc_name(e, was));
-        json_object_del(c, "guarding");
-        return 0;
-    }
     if (!rules_enc_combatant(e, tgt))
         return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", tgt);
     if (strcmp(tgt, cid) == 0)
@@ -1835,6 +1828,21 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
                   "%s guards %s: the next attack on %s meets %s first (001:450-452)",
                   rules_enc_name(e, cid), rules_enc_name(e, tgt), rules_enc_name(e, tgt),
                   rules_enc_name(e, cid));
+    return 0;
+}
+
+/* The guard stands down, any time (the guard is theirs to keep or drop; 001:452 ends it only by
+ * intercepting). */
+static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    json_t *c = rules_enc_combatant(e, e->actor);
+    const char *was = json_string_value(json_object_get(c, "guarding"));
+    if (!was)
+        return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, e->actor));
+    rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, e->actor),
+                  rules_enc_name(e, was));
+    json_object_del(c, "guarding");
     return 0;
 }
 
@@ -1911,6 +1919,18 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* The combatant whose id, or else whose name (any case), is w; NULL when there is none. */
+static const char *combatant_named(rules_enc *e, const char *w)
+{
+    if (rules_enc_combatant(e, w))
+        return json_string_value(json_object_get(rules_enc_combatant(e, w), "id"));
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (strcasecmp(rules_enc_name(e, cid), w) == 0)
+            return cid;
+    return NULL;
+}
+
 /* Whether cid's legs carry it: an injured leg does not (001:156 "fall"). */
 static int leg_injured(rules_enc *e, const char *cid)
 {
@@ -1973,11 +1993,18 @@ static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
     int n = 0;
     char list[160];
     snprintf(list, sizeof list, "%s", helpers ? helpers : "");
-    for (char *save = NULL, *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    for (char *save = NULL, *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        while (*w == ' ')
+            w++;
+        for (size_t k = strlen(w); k > 0 && w[k - 1] == ' '; k--)
+            w[k - 1] = 0;
+        if (!*w)
+            continue;
         if (n == 8)
             return tb_fail(err, TB_BAD_REQUEST, "enc.act carry: at most 8 helpers");
-        if (!rules_enc_combatant(e, t))
-            return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", t);
+        const char *t = combatant_named(e, w);
+        if (!t)
+            return tb_fail(err, TB_NOT_FOUND, "nobody called '%.32s' is in this encounter", w);
         if (strcmp(t, cid) == 0 || strcmp(t, tgt) == 0)
             return rules_enc_rule(err, "%s cannot help with this move", rules_enc_name(e, t));
         for (int j = 0; j < n; j++)
@@ -2311,7 +2338,7 @@ static const rules_param P_EFFECT[] = {
 };
 
 static const rules_param P_GUARD[] = {
-    P_TARGET(0, "the ally guarded (none: stop guarding)"),
+    P_TARGET(RULES_PARAM_REQUIRED, "the ally guarded"),
     {0},
 };
 static const rules_param P_BREAK[] = {
@@ -2322,7 +2349,7 @@ static const rules_param P_BREAK[] = {
 };
 static const rules_param P_CARRY[] = {
     P_TARGET(RULES_PARAM_REQUIRED, "who is moved"),
-    {"helpers", RULES_PARAM_STRING, 1, 150, 0, 0, "who lends a hand (combatant ids, commas)"},
+    {"helpers", RULES_PARAM_STRING, 1, 150, 0, 0, "who lends a hand (names, separated by commas)"},
     {"to", RULES_PARAM_STRING, 1, 80, 0, 0, "where to"},
     {0},
 };
@@ -2342,6 +2369,7 @@ static const rules_enc_action ACTIONS[] = {
     {"end_turn", "End turn", RULES_ENC_TURN, P_END, act_end_turn, "001:238,395"},
     {"effect", "Apply an effect", RULES_ENC_GM, P_EFFECT, act_effect, "001:119-141,268-280"},
     {"guard", "Guard an ally", RULES_ENC_TURN, P_GUARD, act_guard, "001:345,448-456"},
+    {"stand_down", "Stop guarding", RULES_ENC_OWNER, P_NONE, act_stand_down, "001:452"},
     {"release", "Let go", RULES_ENC_OWNER, P_NONE, act_release, "001:407"},
     {"break_free", "Break free", RULES_ENC_TURN, P_BREAK, act_break_free, "001:407"},
     {"carry", "Move someone", RULES_ENC_TURN, P_CARRY, act_carry, "001:458-465"},

@@ -722,9 +722,9 @@ START_TEST(a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends)
     ck_assert_int_eq(refused(&f, "e1", "guard", "{\"target\":\"zz\"}", "no combatant"),
                      TB_NOT_FOUND);
     /* standing down, and the free action is once a turn (001:325) */
-    ACT_NODICE(&f, "e1", "guard", NULL);
+    ACT_NODICE(&f, "e1", "stand_down", NULL);
     ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "guarding"));
-    refused(&f, "e1", "guard", NULL, "guarding nobody");
+    refused(&f, "e1", "stand_down", NULL, "guarding nobody");
     refused(&f, "e1", "guard", "{\"target\":\"e3\"}", "already used the free action 'guard'");
     ACT_OK(&f, "e1", "end_turn", NULL, 3);
     ACT_NODICE(&f, "e2", "guard", "{\"target\":\"e3\"}");
@@ -747,8 +747,8 @@ START_TEST(a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends)
                      "Ann steps in front of Cat: Orc's attack is directed at Ann");
     json_t *x = last_entry(f.e.log, "attack");
     ck_assert_str_eq(str_of(json_object_get(x, "result"), "target"), "e1");
-    /* a dazed guard cannot respond (heimr encounter reading 13): Bob's guard lets the next attack on
-     * Cat through */
+    /* a dazed guard cannot respond (heimr encounter reading 13): Bob's guard lets the next attack
+     * on Cat through */
     ACT_NODICE(&f, "e4", "end_turn", NULL); /* the Orc still holds its dodge */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":4}");
     ACT_NODICE(&f, "e3", "end_turn", NULL);
@@ -815,7 +815,7 @@ START_TEST(a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it)
     refused(&f, "e2", "carry", "{\"target\":\"e4\",\"helpers\":\"e3\"}",
             "Orc is unwilling and held: it takes 3 to move them, and 2 are at it");
     ACT_NODICE(&f, "e2", "carry",
-               "{\"target\":\"e4\",\"helpers\":\"e1,e3\",\"to\":\"into the corner\"}");
+               "{\"target\":\"e4\",\"helpers\":\"ann, Cat\",\"to\":\"into the corner\"}");
     ck_assert_str_eq(last_text(&f, "carry"), "Bob, Ann and Cat move Orc into the corner: Orc is "
                                              "unwilling and held, 3 needed");
     ACT_OK(&f, "e2", "end_turn", NULL, 3);
@@ -900,9 +900,9 @@ START_TEST(moving_someone_takes_as_many_hands_as_the_book_says)
             "Orc is unwilling: it takes 4 to move them, and 1 is at it");
     refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e3\"}", "3 are at it");
     refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e2\"}", "named twice");
-    ck_assert_int_eq(
-        refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"zz\"}", "no combatant"),
-        TB_NOT_FOUND);
+    ck_assert_int_eq(refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"Zed\"}",
+                             "nobody called 'Zed'"),
+                     TB_NOT_FOUND);
     refused(&f, "e1", "carry", "{\"target\":\"e1\"}", "on their own");
     /* dazed, the Orc can neither stand nor resist: two carry it (001:463) */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e4\",\"effect\":\"daze\",\"value\":4}");
