@@ -21,6 +21,7 @@
 
 #define TURN_SECONDS 2 /* 001:238 "Every turn lasts two seconds" */
 #define ROUNDS_PER_MINUTE (60 / TURN_SECONDS)
+#define BLIND_SPOT 5  /* 001:562 "a penalty of 5 on their defence consistency" */
 #define HP_FLOOR (-5) /* 001:163-166 end at mutilated (-4 or -5); RULES.md heimr reading 12 */
 
 /* ---- small helpers ---- */
@@ -452,12 +453,50 @@ static int defence_uses(rules_enc *e, const char *cid, const char *kind)
         json_object_get(json_object_get(rules_enc_combatant(e, cid), "defended"), kind));
 }
 
+/* A number of the ground cid stands on (`ground` {height, concealment, difficult}: the GM's,
+ * act_ground), 0 when not set. */
+static int ground_of(rules_enc *e, const char *cid, const char *key)
+{
+    json_t *g = json_object_get(rules_enc_combatant(e, cid), "ground");
+    json_t *v = json_object_get(g, key);
+    return json_is_true(v) ? 1 : (int)json_integer_value(v);
+}
+
 /* 001:326 an ongoing action: "a consistency penalty of two on all defensive rolls until the
  * start of your next turn"; 001:434 prone: "a consistency penalty of two for all attacks and
- * defences". What cid's defences lose now. */
-static int standing_penalty(rules_enc *e, const char *cid)
+ * defences"; 001:475 difficult terrain: "a consistency penalty of one to melee attacks, parry and
+ * dodge". What cid's defence of `kind` loses now. */
+static int standing_penalty(rules_enc *e, const char *cid, const char *kind)
 {
-    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone");
+    int difficult = ground_of(e, cid, "difficult") && kind && strcmp(kind, "block") != 0;
+    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone") +
+           difficult;
+}
+
+/* Reads the pre-rolled defence d again at `delta` less consistency (heimr_roll_recast: the same
+ * dice, d10s it lacks rolled now) and adds delta to its `situational`. Returns 0 or a code. */
+static int defence_recast(rules_enc *e, json_t *d, int delta, tb_err *err)
+{
+    heimr_roll r = {0};
+    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
+    r.p = (int)json_integer_value(json_object_get(d, "potential"));
+    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
+    json_t *d10s = json_object_get(d, "d10s");
+    r.n10 = (int)json_array_size(d10s);
+    if (r.n10 > HEIMR_MAX_C)
+        r.n10 = HEIMR_MAX_C;
+    for (int i = 0; i < r.n10; i++)
+        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
+    int rc = heimr_roll_recast(&r, r.c - delta, e->rng, err);
+    if (rc)
+        return rc;
+    json_t *fresh = roll_json(&r);
+    json_object_update(d, fresh);
+    json_decref(fresh);
+    json_object_set_new(
+        d, "situational",
+        json_integer((int)json_integer_value(json_object_get(d, "situational")) + delta));
+    return 0;
 }
 
 /*
@@ -471,28 +510,12 @@ static int defence_at_use(rules_enc *e, const char *cid, json_t *d, tb_err *err)
     if (!json_object_get(d, "standing"))
         return 0; /* rolled by an older version: what it included is unknown, it stays */
     int then = (int)json_integer_value(json_object_get(d, "standing"));
-    int now = standing_penalty(e, cid);
+    int now = standing_penalty(e, cid, json_string_value(json_object_get(d, "kind")));
     if (now == then)
         return 0;
-    heimr_roll r = {0};
-    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
-    r.p = (int)json_integer_value(json_object_get(d, "potential"));
-    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
-    json_t *d10s = json_object_get(d, "d10s");
-    r.n10 = (int)json_array_size(d10s);
-    if (r.n10 > HEIMR_MAX_C)
-        r.n10 = HEIMR_MAX_C;
-    for (int i = 0; i < r.n10; i++)
-        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
-    int rc = heimr_roll_recast(&r, r.c - (now - then), e->rng, err);
+    int rc = defence_recast(e, d, now - then, err);
     if (rc)
         return rc;
-    json_t *fresh = roll_json(&r);
-    json_object_update(d, fresh);
-    json_decref(fresh);
-    json_object_set_new(
-        d, "situational",
-        json_integer((int)json_integer_value(json_object_get(d, "situational")) + now - then));
     json_object_set_new(d, "standing", json_integer(now));
     return 0;
 }
@@ -544,7 +567,7 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
      * action: two on all defences; 001:434 prone: two */
     int uses = parry ? 0 : defence_uses(e, cid, kind);
-    int standing = standing_penalty(e, cid);
+    int standing = standing_penalty(e, cid, kind);
     int pen = 2 * uses + situational + standing;
     heimr_roll r;
     if ((rc = heimr_challenge_roll(s.c - pen, s.p + extra_p, e->rng, &r, err)))
@@ -1040,7 +1063,7 @@ static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
 /* A weapon (or brawl) attack, as the parameters give it. */
 typedef struct attack {
     char target[40], ability[64], item[104], aim[16];
-    int has_cp, c, p, penalty, damage, ranged, brawl, bind;
+    int has_cp, c, p, penalty, damage, ranged, brawl, bind, blind_spot;
 } attack;
 
 static void attack_from_args(const rules_args *a, attack *k)
@@ -1063,6 +1086,7 @@ static void attack_from_args(const rules_args *a, attack *k)
     k->ranged = rules_arg_int(a, "ranged");
     k->brawl = rules_arg_int(a, "brawl");
     k->bind = rules_arg_int(a, "bind");
+    k->blind_spot = rules_arg_int(a, "blind_spot");
 }
 
 static json_t *attack_json(const attack *k)
@@ -1070,6 +1094,8 @@ static json_t *attack_json(const attack *k)
     json_t *o =
         json_pack("{s:i, s:i, s:i, s:b, s:b, s:b}", "penalty", k->penalty, "damage", k->damage,
                   "ranged", k->ranged, "brawl", k->brawl, "has_cp", k->has_cp, "bind", k->bind);
+    if (k->blind_spot)
+        json_object_set_new(o, "blind_spot", json_true());
     if (k->target[0])
         json_object_set_new(o, "target", json_string(k->target));
     if (k->ability[0])
@@ -1105,6 +1131,7 @@ static void attack_from_json(const json_t *o, attack *k)
     k->ranged = json_is_true(json_object_get(o, "ranged"));
     k->brawl = json_is_true(json_object_get(o, "brawl"));
     k->bind = json_is_true(json_object_get(o, "bind"));
+    k->blind_spot = json_is_true(json_object_get(o, "blind_spot"));
 }
 
 /* Checks an attack can be made before anything is rolled (also when it is readied). */
@@ -1134,6 +1161,19 @@ static int attack_check(rules_enc *e, const char *cid, const attack *k, tb_err *
     if (rules_enc_streq(held_part(e, cid), "sword_arm") && !k->brawl)
         return rules_enc_rule(err, "%s's sword arm is held: only a brawl attack is left (001:131)",
                               rules_enc_name(e, cid));
+    /* 001:517 "You can attack characters with melee who are one position higher or one position
+     * lower": two or more apart, a melee attack is refused (the one a guard would take too) */
+    if (k->target[0] && !k->ranged && rules_enc_combatant(e, k->target)) {
+        const char *g = guard_for(e, cid, k->target);
+        const char *at = g ? g : k->target;
+        int dh = ground_of(e, at, "height") - ground_of(e, cid, "height");
+        if (dh >= 2 || dh <= -2)
+            return rules_enc_rule(err,
+                                  "%s stands %d higher than %s: too far for a melee attack, climb "
+                                  "first (001:517)",
+                                  rules_enc_name(e, dh > 0 ? at : cid), dh > 0 ? dh : -dh,
+                                  rules_enc_name(e, dh > 0 ? cid : at));
+    }
     spec s;
     return spec_resolve(e, cid, k->ability[0] ? k->ability : NULL, k->item[0] ? k->item : NULL,
                         k->has_cp, k->c, k->p, &s, err);
@@ -1359,6 +1399,16 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         pen += 2;
     if (k->ranged && rules_enc_cond_has(e, at, "prone"))
         pen += 2;
+    if (!k->ranged) {
+        /* 001:475 difficult terrain: melee attacks C-1; 001:517 a target one higher: C-1, one
+         * lower: C+1 */
+        pen += ground_of(e, cid, "difficult");
+        pen += ground_of(e, at, "height") - ground_of(e, cid, "height");
+    } else {
+        /* 001:438, 540-552 concealment: its effectiveness off a ranged attack; never against a
+         * melee attacker, who shares the target's cluster (heimr encounter reading 19) */
+        pen += ground_of(e, at, "concealment");
+    }
     if ((rc = heimr_challenge_roll(w.s.c - pen, w.s.p, e->rng, &w.r, err)))
         return rc;
     w.fat = rules_enc_stat(e, cid, "fatigue", 1);
@@ -1387,6 +1437,11 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     }
     if (held)
         bind_end(e, holder_of(e, cid), "the attack breaks the grip (001:407)");
+    /* 001:562 blind spots module: "a penalty of 5 on their defence consistency from ranged
+     * attacks coming from a blind spot" (and melee from one who entered from it), on the
+     * defence used, read again now (heimr encounter reading 20) */
+    if (k->blind_spot && w.passes && def && (rc = defence_recast(e, def, BLIND_SPOT, err)))
+        return rc;
     if (guard) {
         /* 001:450 "the attack will be directed to you instead"; 001:452 "The guard ends once
          * you've intercepted one opponent" */
@@ -1407,6 +1462,8 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                       rules_enc_name(e, guard), rules_enc_name(e, tgt));
         interrupt_upcoming(e, tgt);
         if ((rc = defence_pick(e, tgt, 1, &def, &slot, err)))
+            return rc;
+        if (k->blind_spot && def && (rc = defence_recast(e, def, BLIND_SPOT, err)))
             return rc;
         w.rose = 0;
         attack_meet(e, cid, k, tgt, &w, def, slot, how, used);
@@ -1846,6 +1903,39 @@ static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/*
+ * The GM places a combatant on the battlefield's ground (001:467-552): `height` (001:517, in
+ * positions of a metre to a metre and a half), `concealment` (001:438, 540-552: its
+ * effectiveness, 0 for none) and `difficult` terrain (001:475). Only the numbers given change.
+ * Public: the table sees where everyone stands.
+ */
+static int act_ground(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *tgt = rules_arg_str(a, "target");
+    json_t *c = rules_enc_combatant(e, tgt);
+    json_t *g = json_object_get(c, "ground");
+    if (!json_is_object(g)) {
+        g = json_object();
+        json_object_set_new(c, "ground", g);
+    }
+    static const char *const KEYS[] = {"height", "concealment", NULL};
+    for (int i = 0; KEYS[i]; i++)
+        if (rules_arg_given(a, KEYS[i]))
+            json_object_set_new(g, KEYS[i], json_integer(rules_arg_int(a, KEYS[i])));
+    if (rules_arg_given(a, "difficult"))
+        json_object_set_new(g, "difficult", json_boolean(rules_arg_int(a, "difficult")));
+    char text[200];
+    int cover = ground_of(e, tgt, "concealment");
+    snprintf(text, sizeof text, "%s stands at height %d%s", rules_enc_name(e, tgt),
+             ground_of(e, tgt, "height"),
+             ground_of(e, tgt, "difficult") ? ", on difficult ground" : "");
+    if (cover)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ", behind cover %d", cover);
+    rules_enc_log(e, "ground", NULL, NULL, "%s (001:475, 001:517, 001:540)", text);
+    return 0;
+}
+
 /* 001:407 "You can choose to release the bind at any time": the holder (or the GM) lets go. */
 static int act_release(rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -2276,6 +2366,13 @@ static int chase_choose(rules_enc *e, const rules_args *a, tb_err *err)
         {"ranged", RULES_PARAM_BOOL, 0, 1, 0, 0, "a ranged attack (no parry, 001:422)"},           \
         {"brawl", RULES_PARAM_BOOL, 0, 1, 0, 0, "a brawl attack: hit 1 (001:401)"},                \
         {"bind", RULES_PARAM_BOOL, 0, 1, 0, 0, "with brawl: grab instead of hitting (001:401)"},   \
+        {"blind_spot",                                                                             \
+         RULES_PARAM_BOOL,                                                                         \
+         0,                                                                                        \
+         1,                                                                                        \
+         0,                                                                                        \
+         0,                                                                                        \
+         "from the target's blind spot: defence C-5 (001:562)"},                                   \
         {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},               \
     {                                                                                              \
         "p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"                    \
@@ -2354,6 +2451,16 @@ static const rules_param P_CARRY[] = {
     {0},
 };
 
+static const rules_param P_GROUND[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who stands there"),
+    {"height", RULES_PARAM_INT, 0, 20, 0, 0, "height, in positions of about a metre (001:517)"},
+    {"concealment", RULES_PARAM_INT, 0, 8, 0, 0,
+     "cover against shots: tall grass 1, cart 2, table 3, merlon 5 (001:540)"},
+    {"difficult", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "difficult terrain: mud, snow, low water (001:475)"},
+    {0},
+};
+
 static const rules_enc_action ACTIONS[] = {
     {"begin", "Roll initiative", RULES_ENC_GM, P_NONE, act_begin, "001:240-242"},
     {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, act_attack, "001:337,393-446"},
@@ -2373,6 +2480,7 @@ static const rules_enc_action ACTIONS[] = {
     {"release", "Let go", RULES_ENC_OWNER, P_NONE, act_release, "001:407"},
     {"break_free", "Break free", RULES_ENC_TURN, P_BREAK, act_break_free, "001:407"},
     {"carry", "Move someone", RULES_ENC_TURN, P_CARRY, act_carry, "001:458-465"},
+    {"ground", "Set the ground", RULES_ENC_GM, P_GROUND, act_ground, "001:467-552"},
     {0},
 };
 

@@ -920,6 +920,50 @@ START_TEST(moving_someone_takes_as_many_hands_as_the_book_says)
 }
 END_TEST
 
+START_TEST(the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks)
+{
+    fixture f;
+    fx_four(&f);
+    /* 001:517 two positions higher: no melee attack, before any die */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":2}");
+    refused(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}",
+            "Orc stands 2 higher than Ann: too far for a melee attack");
+    /* one higher: C-1 (the Orc's dodge d6 2; Ann's d6 5, d10 7 → the lowest, 5: hit) */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":1}");
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}", 2, 5, 7);
+    json_t *res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "attack"), "consistency"), -1);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* 001:540 cover 2 against a shot: Bob's C2 becomes C0 (d6 6); the Orc's second dodge C-2
+     * (001:426): d6 3, d10 4 5 → 3 */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"concealment\":2}");
+    ck_assert_str_eq(last_text(&f, "ground"), "Orc stands at height 1, behind cover 2");
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e4\",\"c\":2,\"p\":0,\"ranged\":1}", 3, 4, 5, 6);
+    res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "attack"), "consistency"), 0);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    ACT_OK(&f, "e4", "end_turn", NULL, 2);
+    /* 001:475 difficult terrain: the dodge C-1 (d6 4, d10 6 → 4) */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e3\",\"difficult\":1}");
+    ACT_OK(&f, "e3", "end_turn", NULL, 4, 6);
+    json_t *d = json_object_get(comb(&f, "e3"), "defence");
+    ck_assert_int_eq(ival(d, "consistency"), -1);
+    ck_assert_int_eq(ival(d, "situational"), 1);
+    /* 001:562 a shot from Cat's blind spot: her dodge is read at C-6 (five more d10s: 2 9 9 9 9
+     * → the lowest, 2), and Ann's 3 hits (heimr encounter reading 20) */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e3\",\"c\":0,\"p\":0,\"ranged\":1,\"blind_spot\":1}",
+           3, 2, 9, 9, 9, 9);
+    res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "defence"), "consistency"), -6);
+    ck_assert_int_eq(ival(json_object_get(res, "defence"), "result"), 2);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), 4);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -951,6 +995,7 @@ int main(void)
     tcase_add_test(op, a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it);
     tcase_add_test(op, breaking_free_beats_the_holders_brawl_and_letting_go_is_free);
     tcase_add_test(op, moving_someone_takes_as_many_hands_as_the_book_says);
+    tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
     suite_add_tcase(s, op);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

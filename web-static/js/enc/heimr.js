@@ -18,6 +18,10 @@ function markers(c, enc) {
   if (c.holding) out.push(h('span', { class: 'chip heimr-holding', dataset: { marker: 'holding' } }, `holds ${nameOf(enc, c.holding)}`));
   if (c.held_by && typeof c.held_by === 'object')
     out.push(h('span', { class: 'chip heimr-held', dataset: { marker: 'held' } }, `held by ${nameOf(enc, c.held_by.by)} (${PART[c.held_by.part] ?? 'body'})`));
+  const g = c.ground && typeof c.ground === 'object' ? c.ground : null;
+  if (g && Number(g.height) > 0) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'height' } }, `height ${g.height}`));
+  if (g && Number(g.concealment) > 0) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'cover' } }, `cover ${g.concealment}`));
+  if (g && g.difficult) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'difficult' } }, 'difficult ground'));
   if (c.lending) out.push(h('span', { class: 'chip heimr-lending', dataset: { marker: 'lending' } }, `next action: moving ${nameOf(enc, c.lending)}`));
   if (c.delayed && typeof c.delayed === 'object') {
     const when = c.delayed.when === 'before' ? 'before' : 'after';
@@ -135,6 +139,7 @@ function actionsFor(enc, ctx) {
     break_free: myTurn && started && Boolean(curC.held_by) && !curC.acted,
     release: mine.some((c) => c.holding),
     carry: myTurn && started && !heldInPlace(curC) && all.some((c) => c.id !== cur),
+    ground: ctx.isGm && all.length > 0,
   };
   return acts
     .map((a) => a.name)
