@@ -3,7 +3,7 @@
 // bandit's axe meets Astrid instead (001:450-452); Astrid grabs the bandit with a brawl attack
 // (001:401), cannot defend while she holds him (001:407), stops his attack with her Brawl
 // (001:407), and he breaks free; nobody moves an unwilling held bandit with two pairs of hands
-// (001:464), and one moves a willing ally (001:462). Dice from --seed 5; where an outcome must
+// (001:464), and one moves a willing ally (001:462); the bandit climbs out of sword's reach (001:517). Dice from --seed 5; where an outcome must
 // not depend on them, the GM's C/P make it certain (P 30 always beats a Brawl, P −20 never does).
 // Each seat's bytes are checked: no /gm path, none of the bandit's secrets.
 import { test } from 'node:test';
@@ -111,6 +111,13 @@ test('heimr.combat: a guard takes the axe, a grab stops the bandit until he brea
   // ---- round 4: Astrid moves a willing Liesbeth on her own (001:462) ----
   const carry = await act(ann.client, 'carry', A, { target: L, to: 'behind the cart' });
   assert.deepEqual(textOf(carry, 'carry'), ['Astrid Ironhand moves Liesbeth van Dam behind the cart: Liesbeth van Dam is willing, 1 needed']);
+
+  // the ground (001:517): two positions up, the bandit is out of reach of Astrid's sword
+  const up = await act(gm, 'ground', undefined, { target: B, height: 2, concealment: 1 });
+  assert.deepEqual(textOf(up, 'ground'), ['Bandit stands at height 2, behind cover 1']);
+  await no(ann.client, 'attack', A, { target: B, item: 'Longsword' }, 'rule', /Bandit stands 2 higher than Astrid Ironhand: too far for a melee attack/);
+  s = await settle(gm, players);
+  for (const p of players) assert.deepEqual(p.client.state.enc.combatants[B].ground, { height: 2, concealment: 1 });
 
   // what the players saw: the guard, the grab and who broke free, never the bandit's numbers
   await settle(gm, players);
