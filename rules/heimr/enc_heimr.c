@@ -1802,9 +1802,9 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
                        "sword_arm, other_arm, right_leg, left_leg (001:413)");
     const char *tn = rules_enc_name(e, tgt);
     interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
-    /* 001:407 "the bind effect also ends if you receive an effect" */
-    bind_end(e, tgt, "the effect loosens their grip (001:407)");
     if (strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0) {
+        /* 001:407 "the bind effect also ends if you receive an effect" */
+        bind_end(e, tgt, "the effect loosens their grip (001:407)");
         /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:123-124 */
         int n = given ? v : 1;
         if (strcmp(eff, "drain") == 0) {
@@ -1833,6 +1833,7 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act effect: 'effect' must be hit, drain, fall, "
                        "drop, stumble, daze, weaken or bind (001:121-136)");
+    bind_end(e, tgt, "the effect loosens their grip (001:407)");
     int secs = given ? v : 2;
     /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
      * down." */

@@ -63,6 +63,7 @@ test('heimr.combat: a guard takes the axe, a grab stops the bandit until he brea
   assert.match(swing.text, /^Bandit attacks Astrid Ironhand \(block\)/);
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[A].guarding, undefined);
+  await no(ann.client, 'stand_down', A, {}, 'rule', /Astrid Ironhand is guarding nobody/);
   assert.deepEqual(s.enc.combatants[L].defence, lDodge, "Liesbeth's dodge was not used");
   assert.equal(s.enc.combatants[L].stats.hp, 4);
   await act(gm, 'end_turn', B, {});
@@ -113,6 +114,8 @@ test('heimr.combat: a guard takes the axe, a grab stops the bandit until he brea
   assert.deepEqual(textOf(carry, 'carry'), ['Astrid Ironhand moves Liesbeth van Dam behind the cart: Liesbeth van Dam is willing, 1 needed']);
 
   // the ground (001:517): two positions up, the bandit is out of reach of Astrid's sword
+  await no(gm, 'ground', undefined, { target: B, concealment: 9 }, 'bad_request', /concealment/);
+  await no(ann.client, 'ground', undefined, { target: B, height: 0 }, 'forbidden', /GM/);
   const up = await act(gm, 'ground', undefined, { target: B, height: 2, concealment: 1 });
   assert.deepEqual(textOf(up, 'ground'), ['Bandit stands at height 2, behind cover 1']);
   await no(ann.client, 'attack', A, { target: B, item: 'Longsword' }, 'rule', /Bandit stands 2 higher than Astrid Ironhand: too far for a melee attack/);

@@ -691,6 +691,22 @@ END_TEST
 
 /* ---- guarding, restraint and forced movement (001:345, 401, 407, 448-465; issue 17) ---- */
 
+/* refused (enc_fixture.h), and the encounter, its hidden half and both logs are byte for byte
+ * what they were: a refusal changes nothing. */
+static int refused_same(fixture *f, const char *actor, const char *name, const char *params,
+                        const char *needle)
+{
+    json_t *all = json_pack("[O, O, O, O]", f->enc, f->hidden, f->e.log, f->e.gm_log);
+    char *before = json_dumps(all, JSON_SORT_KEYS);
+    int rc = refused(f, actor, name, params, needle);
+    char *after = json_dumps(all, JSON_SORT_KEYS);
+    ck_assert_str_eq(before, after);
+    free(before);
+    free(after);
+    json_decref(all);
+    return rc;
+}
+
 /* Ann, Bob and Cat (party) and an Orc (NPC, foes), all dex 0, willpower 1, fatigue 2: ordered
  * Ann, Bob, Orc, Cat by initiative d6 6, 5, 3 (Cat), 4 (Orc). */
 static void fx_four(fixture *f)
@@ -716,16 +732,16 @@ START_TEST(a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends)
     fx_four(&f);
     ACT_NODICE(&f, "e1", "guard", "{\"target\":\"e2\"}");
     ck_assert_str_eq(str_of(comb(&f, "e1"), "guarding"), "e2");
-    refused(&f, "e1", "guard", "{\"target\":\"e4\"}", "guards allies only");
-    refused(&f, "e1", "guard", "{\"target\":\"e1\"}", "cannot guard themselves");
-    refused(&f, "e1", "guard", "{\"target\":\"e2\"}", "already guards Bob");
-    ck_assert_int_eq(refused(&f, "e1", "guard", "{\"target\":\"zz\"}", "no combatant"),
+    refused_same(&f, "e1", "guard", "{\"target\":\"e4\"}", "guards allies only");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e1\"}", "cannot guard themselves");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e2\"}", "already guards Bob");
+    ck_assert_int_eq(refused_same(&f, "e1", "guard", "{\"target\":\"zz\"}", "no combatant"),
                      TB_NOT_FOUND);
     /* standing down, and the free action is once a turn (001:325) */
     ACT_NODICE(&f, "e1", "stand_down", NULL);
     ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "guarding"));
-    refused(&f, "e1", "stand_down", NULL, "guarding nobody");
-    refused(&f, "e1", "guard", "{\"target\":\"e3\"}", "already used the free action 'guard'");
+    refused_same(&f, "e1", "stand_down", NULL, "guarding nobody");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e3\"}", "already used the free action 'guard'");
     ACT_OK(&f, "e1", "end_turn", NULL, 3);
     ACT_NODICE(&f, "e2", "guard", "{\"target\":\"e3\"}");
     ACT_OK(&f, "e2", "end_turn", NULL, 3);
@@ -795,7 +811,8 @@ START_TEST(a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it)
 {
     fixture f;
     fx_four(&f);
-    refused(&f, "e1", "attack", "{\"target\":\"e4\",\"bind\":1,\"c\":0,\"p\":0}", "give 'brawl'");
+    refused_same(&f, "e1", "attack", "{\"target\":\"e4\",\"bind\":1,\"c\":0,\"p\":0}",
+                 "give 'brawl'");
     /* Ann grabs the Orc: its dodge (d6 2) first, then her Brawl C0 P1: d6 2 → 3, right leg */
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
            2, 2);
@@ -805,23 +822,24 @@ START_TEST(a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it)
     ck_assert_str_eq(str_of(comb(&f, "e1"), "holding"), "e4");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e4", "hp", 0), 5); /* a grab, not a hit 1 */
     ck_assert(strstr(last_text(&f, "attack"), "Ann grabs Orc by the right leg") != NULL);
-    refused(&f, "e1", "attack", "{\"target\":\"e2\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
-            "one grab at a time");
+    refused_same(&f, "e1", "attack",
+                 "{\"target\":\"e2\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+                 "one grab at a time");
     /* 001:407 the holder makes no defensive rolls */
-    refused(&f, "e1", "defend", "{\"kind\":\"dodge\"}", "cannot make defensive rolls");
+    refused_same(&f, "e1", "defend", "{\"kind\":\"dodge\"}", "cannot make defensive rolls");
     ACT_NODICE(&f, "e1", "end_turn", NULL);
     ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "defence"));
     /* the Orc, unwilling and held, takes three to move, the holder among them (001:464) */
-    refused(&f, "e2", "carry", "{\"target\":\"e4\",\"helpers\":\"e3\"}",
-            "Orc is unwilling and held: it takes 3 to move them, and 2 are at it");
+    refused_same(&f, "e2", "carry", "{\"target\":\"e4\",\"helpers\":\"e3\"}",
+                 "Orc is unwilling and held: it takes 3 to move them, and 2 are at it");
     ACT_NODICE(&f, "e2", "carry",
                "{\"target\":\"e4\",\"helpers\":\"ann, Cat\",\"to\":\"into the corner\"}");
     ck_assert_str_eq(last_text(&f, "carry"), "Bob, Ann and Cat move Orc into the corner: Orc is "
                                              "unwilling and held, 3 needed");
     ACT_OK(&f, "e2", "end_turn", NULL, 3);
     /* held by the leg, the Orc cannot move (001:134-135) */
-    refused(&f, "e4", "act", "{\"type\":\"standard\",\"what\":\"Move away\"}",
-            "held by the right leg and cannot move");
+    refused_same(&f, "e4", "act", "{\"type\":\"standard\",\"what\":\"Move away\"}",
+                 "held by the right leg and cannot move");
     /* its attack meets Ann's grip first: her Brawl d6 4 → 5 to beat; its 3 is stopped */
     size_t pub0 = json_array_size(f.e.log);
     ACT_OK(&f, "e4", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", 4, 3);
@@ -861,14 +879,14 @@ START_TEST(breaking_free_beats_the_holders_brawl_and_letting_go_is_free)
            2, 5);
     ck_assert_str_eq(str_of(json_object_get(comb(&f, "e4"), "held_by"), "part"), "torso");
     ACT_NODICE(&f, "e2", "end_turn", NULL);
-    refused(&f, "e4", "break_free", "{\"ability\":\"Perception\"}", "not a physical ability");
+    refused_same(&f, "e4", "break_free", "{\"ability\":\"Perception\"}", "not a physical ability");
     /* Bob's Brawl d6 5 → 6 to beat; the Orc's Brawl d6 4 → 5: still held */
     ACT_OK(&f, "e4", "break_free", NULL, 5, 4);
     ck_assert_str_eq(str_of(json_object_get(comb(&f, "e4"), "held_by"), "by"), "e2");
     json_t *x = last_entry(f.e.log, "break_free");
     ck_assert_str_eq(str_of(x, "text"), "Orc tries to break Bob's grip: still held");
     ck_assert_ptr_null(json_object_get(x, "dice"));
-    refused(&f, "e4", "break_free", NULL, "standard");
+    refused_same(&f, "e4", "break_free", NULL, "standard");
     ACT_OK(&f, "e4", "end_turn", NULL, 2); /* its dodge was used by Bob's attack */
     ACT_OK(&f, "e3", "end_turn", NULL, 3);
     ACT_NODICE(&f, "e1", "end_turn", NULL);
@@ -879,8 +897,8 @@ START_TEST(breaking_free_beats_the_holders_brawl_and_letting_go_is_free)
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 3);
     ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
     ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "holding"));
-    refused(&f, "e4", "break_free", NULL, "nobody holds Orc");
-    refused(&f, "e2", "release", NULL, "Bob holds nobody");
+    refused_same(&f, "e4", "break_free", NULL, "nobody holds Orc");
+    refused_same(&f, "e2", "release", NULL, "Bob holds nobody");
     /* letting go: any time, the holder's own call (001:407) */
     ACT_NODICE(&f, "e4", "end_turn", NULL); /* the Orc's dodge 2 is still held */
     ACT_OK(&f, "e3", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
@@ -896,14 +914,14 @@ START_TEST(moving_someone_takes_as_many_hands_as_the_book_says)
 {
     fixture f;
     fx_four(&f);
-    refused(&f, "e1", "carry", "{\"target\":\"e4\"}",
-            "Orc is unwilling: it takes 4 to move them, and 1 is at it");
-    refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e3\"}", "3 are at it");
-    refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e2\"}", "named twice");
-    ck_assert_int_eq(refused(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"Zed\"}",
-                             "nobody called 'Zed'"),
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\"}",
+                 "Orc is unwilling: it takes 4 to move them, and 1 is at it");
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e3\"}", "3 are at it");
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e2\"}", "named twice");
+    ck_assert_int_eq(refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"Zed\"}",
+                                  "nobody called 'Zed'"),
                      TB_NOT_FOUND);
-    refused(&f, "e1", "carry", "{\"target\":\"e1\"}", "on their own");
+    refused_same(&f, "e1", "carry", "{\"target\":\"e1\"}", "on their own");
     /* dazed, the Orc can neither stand nor resist: two carry it (001:463) */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e4\",\"effect\":\"daze\",\"value\":4}");
     ACT_NODICE(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2\"}");
@@ -915,7 +933,7 @@ START_TEST(moving_someone_takes_as_many_hands_as_the_book_says)
     ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "lending"));
     ck_assert_str_eq(last_text(&f, "carry"),
                      "Bob's standard action this turn went into moving Orc");
-    refused(&f, "e2", "carry", "{\"target\":\"e3\"}", "standard");
+    refused_same(&f, "e2", "carry", "{\"target\":\"e3\"}", "standard");
     fx_free(&f);
 }
 END_TEST
@@ -926,8 +944,8 @@ START_TEST(the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_atta
     fx_four(&f);
     /* 001:517 two positions higher: no melee attack, before any die */
     ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":2}");
-    refused(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}",
-            "Orc stands 2 higher than Ann: too far for a melee attack");
+    refused_same(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}",
+                 "Orc stands 2 higher than Ann: too far for a melee attack");
     /* one higher: C-1 (the Orc's dodge d6 2; Ann's d6 5, d10 7 → the lowest, 5: hit) */
     ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":1}");
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}", 2, 5, 7);
@@ -964,6 +982,25 @@ START_TEST(the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_atta
 }
 END_TEST
 
+START_TEST(an_effect_on_the_holder_loosens_the_grip)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+           2, 2);
+    ck_assert_str_eq(str_of(comb(&f, "e1"), "holding"), "e4");
+    refused_same(&f, NULL, "effect", "{\"target\":\"e1\",\"effect\":\"shove\"}",
+                 "'effect' must be");
+    /* 001:407 "the bind effect also ends if you receive an effect" */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e1\",\"effect\":\"stumble\"}");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "holding"));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
+    ck_assert_str_eq(last_text(&f, "release"),
+                     "Ann no longer holds Orc: the effect loosens their grip");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -995,6 +1032,7 @@ int main(void)
     tcase_add_test(op, a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it);
     tcase_add_test(op, breaking_free_beats_the_holders_brawl_and_letting_go_is_free);
     tcase_add_test(op, moving_someone_takes_as_many_hands_as_the_book_says);
+    tcase_add_test(op, an_effect_on_the_holder_loosens_the_grip);
     tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
     suite_add_tcase(s, op);
     SRunner *sr = srunner_create(s);
