@@ -604,14 +604,22 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
  * part of the brawl roll's d6, 001:407) and the holder's public `holding` (the bound one's id).
  */
 
+/* Who holds cid: the `held_by` holder, as long as it is still in the encounter and holds cid
+ * (a holder the GM removed holds nobody); NULL otherwise. */
 static const char *holder_of(rules_enc *e, const char *cid)
 {
     json_t *h = json_object_get(rules_enc_combatant(e, cid), "held_by");
-    return json_string_value(json_object_get(h, "by"));
+    const char *by = json_string_value(json_object_get(h, "by"));
+    json_t *hc = by ? rules_enc_combatant(e, by) : NULL;
+    return hc && rules_enc_streq(json_string_value(json_object_get(hc, "holding")), cid) ? by
+                                                                                         : NULL;
 }
 
+/* The body part cid is held by (the brawl d6's part), or NULL when nobody holds it. */
 static const char *held_part(rules_enc *e, const char *cid)
 {
+    if (!holder_of(e, cid))
+        return NULL;
     json_t *h = json_object_get(rules_enc_combatant(e, cid), "held_by");
     return json_string_value(json_object_get(h, "part"));
 }
@@ -663,9 +671,7 @@ static void restraint_tidy(rules_enc *e)
         if (b && (!rules_enc_combatant(e, b) || rules_enc_is_out(e, cid) ||
                   rules_enc_is_out(e, b) || rules_enc_cond_has(e, cid, "daze")))
             bind_end(e, cid, "the grip is lost");
-        const char *h = holder_of(e, cid);
-        if (h && !rules_enc_streq(
-                     json_string_value(json_object_get(rules_enc_combatant(e, h), "holding")), cid))
+        if (json_object_get(c, "held_by") && !holder_of(e, cid))
             json_object_del(c, "held_by");
     }
 }
