@@ -136,15 +136,18 @@ function actionsFor(enc, ctx) {
     // succeed now — an ally to guard, a grip to break, someone held to let go
     guard: myTurn && started && !curC.held_by && allies(enc, curC).length > 0 && !(curC.free_used || []).includes('guard'),
     stand_down: mine.some((c) => c.guarding),
-    break_free: myTurn && started && Boolean(curC.held_by) && !curC.acted,
+    break_free: myTurn && started && Boolean(curC.held_by) && standardLeft(curC),
     release: mine.some((c) => c.holding),
-    carry: myTurn && started && !heldInPlace(curC) && all.some((c) => c.id !== cur),
+    carry: myTurn && started && !heldInPlace(curC) && standardLeft(curC) && all.some((c) => c.id !== cur),
     ground: ctx.isGm && all.length > 0,
   };
   return acts
     .map((a) => a.name)
     .filter((n) => (n in ok ? ok[n] : myTurn && started));
 }
+
+// Whether c still has the turn's standard action (breaking free and moving someone spend it).
+const standardLeft = (c) => !(c?.budget && Number(c.budget.standard) === 0);
 
 // cid's allies still in the fight (a guard protects one of its own side, 001:450).
 function allies(enc, c) {
