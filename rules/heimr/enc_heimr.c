@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "encounter.h"
 #include "heimr.h"
 
 #define TURN_SECONDS 2 /* 001:238 "Every turn lasts two seconds" */
 #define ROUNDS_PER_MINUTE (60 / TURN_SECONDS)
+#define BLIND_SPOT 5  /* 001:562 "a penalty of 5 on their defence consistency" */
 #define HP_FLOOR (-5) /* 001:163-166 end at mutilated (-4 or -5); RULES.md heimr reading 12 */
 
 /* ---- small helpers ---- */
@@ -438,6 +440,10 @@ static int can_defend(rules_enc *e, const char *cid)
         return 0;
     if (rules_enc_cond_has(e, cid, "no_defence") || rules_enc_cond_has(e, cid, "helpless"))
         return 0;
+    /* 001:407 "If you have an opponent grabbed using bind, you can not make any defensive
+     * rolls." */
+    if (json_object_get(rules_enc_combatant(e, cid), "holding"))
+        return 0;
     return !rules_enc_is_out(e, cid);
 }
 
@@ -447,12 +453,50 @@ static int defence_uses(rules_enc *e, const char *cid, const char *kind)
         json_object_get(json_object_get(rules_enc_combatant(e, cid), "defended"), kind));
 }
 
+/* A number of the ground cid stands on (`ground` {height, concealment, difficult}: the GM's,
+ * act_ground), 0 when not set. */
+static int ground_of(rules_enc *e, const char *cid, const char *key)
+{
+    json_t *g = json_object_get(rules_enc_combatant(e, cid), "ground");
+    json_t *v = json_object_get(g, key);
+    return json_is_true(v) ? 1 : (int)json_integer_value(v);
+}
+
 /* 001:326 an ongoing action: "a consistency penalty of two on all defensive rolls until the
  * start of your next turn"; 001:434 prone: "a consistency penalty of two for all attacks and
- * defences". What cid's defences lose now. */
-static int standing_penalty(rules_enc *e, const char *cid)
+ * defences"; 001:475 difficult terrain: "a consistency penalty of one to melee attacks, parry and
+ * dodge". What cid's defence of `kind` loses now. */
+static int standing_penalty(rules_enc *e, const char *cid, const char *kind)
 {
-    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone");
+    int difficult = ground_of(e, cid, "difficult") && kind && strcmp(kind, "block") != 0;
+    return 2 * rules_enc_cond_has(e, cid, "ongoing") + 2 * rules_enc_cond_has(e, cid, "prone") +
+           difficult;
+}
+
+/* Reads the pre-rolled defence d again at `delta` less consistency (heimr_roll_recast: the same
+ * dice, d10s it lacks rolled now) and adds delta to its `situational`. Returns 0 or a code. */
+static int defence_recast(rules_enc *e, json_t *d, int delta, tb_err *err)
+{
+    heimr_roll r = {0};
+    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
+    r.p = (int)json_integer_value(json_object_get(d, "potential"));
+    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
+    json_t *d10s = json_object_get(d, "d10s");
+    r.n10 = (int)json_array_size(d10s);
+    if (r.n10 > HEIMR_MAX_C)
+        r.n10 = HEIMR_MAX_C;
+    for (int i = 0; i < r.n10; i++)
+        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
+    int rc = heimr_roll_recast(&r, r.c - delta, e->rng, err);
+    if (rc)
+        return rc;
+    json_t *fresh = roll_json(&r);
+    json_object_update(d, fresh);
+    json_decref(fresh);
+    json_object_set_new(
+        d, "situational",
+        json_integer((int)json_integer_value(json_object_get(d, "situational")) + delta));
+    return 0;
 }
 
 /*
@@ -466,28 +510,12 @@ static int defence_at_use(rules_enc *e, const char *cid, json_t *d, tb_err *err)
     if (!json_object_get(d, "standing"))
         return 0; /* rolled by an older version: what it included is unknown, it stays */
     int then = (int)json_integer_value(json_object_get(d, "standing"));
-    int now = standing_penalty(e, cid);
+    int now = standing_penalty(e, cid, json_string_value(json_object_get(d, "kind")));
     if (now == then)
         return 0;
-    heimr_roll r = {0};
-    r.c = (int)json_integer_value(json_object_get(d, "consistency"));
-    r.p = (int)json_integer_value(json_object_get(d, "potential"));
-    r.d6 = (int)json_integer_value(json_object_get(d, "d6"));
-    json_t *d10s = json_object_get(d, "d10s");
-    r.n10 = (int)json_array_size(d10s);
-    if (r.n10 > HEIMR_MAX_C)
-        r.n10 = HEIMR_MAX_C;
-    for (int i = 0; i < r.n10; i++)
-        r.d10[i] = (int)json_integer_value(json_array_get(d10s, (size_t)i));
-    int rc = heimr_roll_recast(&r, r.c - (now - then), e->rng, err);
+    int rc = defence_recast(e, d, now - then, err);
     if (rc)
         return rc;
-    json_t *fresh = roll_json(&r);
-    json_object_update(d, fresh);
-    json_decref(fresh);
-    json_object_set_new(
-        d, "situational",
-        json_integer((int)json_integer_value(json_object_get(d, "situational")) + now - then));
     json_object_set_new(d, "standing", json_integer(now));
     return 0;
 }
@@ -510,8 +538,8 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
                        "(001:420)");
     if (!can_defend(e, cid))
         return rules_enc_rule(err,
-                              "%s cannot make defensive rolls now (dazed or helpless: "
-                              "001:280, 001:435)",
+                              "%s cannot make defensive rolls now (dazed, helpless or holding "
+                              "someone: 001:280, 001:407, 001:435)",
                               name);
     json_t *held = json_object_get(pv, "defence");
     const char *held_kind = json_string_value(json_object_get(held, "kind"));
@@ -539,7 +567,7 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     /* 001:426 two per earlier use of a dodge or a block since the last turn; 001:326 an ongoing
      * action: two on all defences; 001:434 prone: two */
     int uses = parry ? 0 : defence_uses(e, cid, kind);
-    int standing = standing_penalty(e, cid);
+    int standing = standing_penalty(e, cid, kind);
     int pen = 2 * uses + situational + standing;
     heimr_roll r;
     if ((rc = heimr_challenge_roll(s.c - pen, s.p + extra_p, e->rng, &r, err)))
@@ -567,6 +595,166 @@ static int defence_roll(rules_enc *e, const char *cid, const char *kind, const c
     rules_enc_entry_set(x, RULES_AUD_PUBLIC, "result", json_integer(r.result));
     rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %d", r.result);
     rules_enc_entry_end(x);
+    return 0;
+}
+
+/* ---- restraint: the brawl attack's grab (001:130-135, 401, 407) ----
+ *
+ * A grab is in plain sight: the bound combatant's public `held_by` {by, part} (part: the body
+ * part of the brawl roll's d6, 001:407) and the holder's public `holding` (the bound one's id).
+ */
+
+/* Who holds cid: the `held_by` holder, as long as it is still in the encounter and holds cid
+ * (a holder the GM removed holds nobody); NULL otherwise. */
+static const char *holder_of(rules_enc *e, const char *cid)
+{
+    json_t *h = json_object_get(rules_enc_combatant(e, cid), "held_by");
+    const char *by = json_string_value(json_object_get(h, "by"));
+    json_t *hc = by ? rules_enc_combatant(e, by) : NULL;
+    return hc && rules_enc_streq(json_string_value(json_object_get(hc, "holding")), cid) ? by
+                                                                                         : NULL;
+}
+
+/* The body part cid is held by (the brawl d6's part), or NULL when nobody holds it. */
+static const char *held_part(rules_enc *e, const char *cid)
+{
+    if (!holder_of(e, cid))
+        return NULL;
+    json_t *h = json_object_get(rules_enc_combatant(e, cid), "held_by");
+    return json_string_value(json_object_get(h, "part"));
+}
+
+/* A body part as the table says it ("sword arm"). */
+static const char *part_words(const char *part)
+{
+    static const char *const WORDS[] = {"torso", "sword arm", "other arm", "right leg", "left leg"};
+    for (int i = 0; PARTS[i]; i++)
+        if (strcmp(part, PARTS[i]) == 0)
+            return WORDS[i];
+    return "body";
+}
+
+/* 001:134-135 bound legs or body: "You can not walk or run", "You can not move from your current
+ * position"; the torso's d6 binds the body (RULES.md, heimr encounter reading 14). */
+static int held_in_place(rules_enc *e, const char *cid)
+{
+    const char *p = held_part(e, cid);
+    return p && (strcmp(p, "torso") == 0 || strstr(p, "leg") != NULL);
+}
+
+/* Ends the grab of `holder` (if any) and says why to everyone. */
+static void bind_end(rules_enc *e, const char *holder, const char *why)
+{
+    json_t *h = rules_enc_combatant(e, holder);
+    json_t *bound = json_incref(json_object_get(h, "holding"));
+    if (!bound)
+        return;
+    const char *bid = json_string_value(bound);
+    json_t *b = bid ? rules_enc_combatant(e, bid) : NULL;
+    rules_enc_log(e, "release", NULL, NULL, "%s no longer holds %s: %s", rules_enc_name(e, holder),
+                  b ? rules_enc_name(e, bid) : "anyone", why);
+    if (b && rules_enc_streq(holder_of(e, bid), holder))
+        json_object_del(b, "held_by");
+    json_object_del(h, "holding");
+    json_decref(bound);
+}
+
+/* Grabs whose holder or held one is out of the fight, gone or dazed end (a holder must act to
+ * hold on: 001:128 dazed "can not attack, defend or use a skill"); a `held_by` whose holder no
+ * longer holds it goes. */
+static void restraint_tidy(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *c = rules_enc_combatant(e, cid);
+        const char *b = json_string_value(json_object_get(c, "holding"));
+        if (b && (!rules_enc_combatant(e, b) || rules_enc_is_out(e, cid) ||
+                  rules_enc_is_out(e, b) || rules_enc_cond_has(e, cid, "daze")))
+            bind_end(e, cid, "the grip is lost");
+        if (json_object_get(c, "held_by") && !holder_of(e, cid))
+            json_object_del(c, "held_by");
+    }
+}
+
+/*
+ * 001:407 "If you have an opponent grabbed, you can stop any of their actions that require a
+ * physical dice challenge, by rolling the brawl ability. The result of your brawl roll counts as
+ * a challenge requirement for the action." The holder of `bound` always tries (the server cannot
+ * ask mid-action; RULES.md, heimr encounter reading 15): it rolls Brawl, a physical roll with its
+ * fatigue requirement (a roll that fails it sets no requirement) and rise. *cr is the
+ * requirement, 0 when nothing is in the way. An NPC holder's roll is the GM's.
+ */
+static int hold_stop(rules_enc *e, const char *bound, int *cr, tb_err *err)
+{
+    *cr = 0;
+    const char *h = holder_of(e, bound);
+    if (!h || !rules_enc_combatant(e, h) || rules_enc_is_out(e, h) ||
+        rules_enc_cond_has(e, h, "daze"))
+        return 0;
+    spec s;
+    int rc = spec_resolve(e, h, "Brawl", NULL, 0, 0, 0, &s, err);
+    heimr_roll r;
+    if (rc || (rc = heimr_challenge_roll(s.c, s.p, e->rng, &r, err)))
+        return rc;
+    int f = rules_enc_stat(e, h, "fatigue", 1);
+    int ok = !s.phys || heimr_fatigue_passes(&r, f);
+    if (s.phys)
+        fatigue_rise(e, h, r.d6);
+    *cr = ok ? r.result : 0;
+    char head[160], own[120];
+    snprintf(head, sizeof head, "%s holds on to %s", rules_enc_name(e, h),
+             rules_enc_name(e, bound));
+    if (ok)
+        snprintf(own, sizeof own, ": Brawl %d to beat", r.result);
+    else
+        snprintf(own, sizeof own, ": Brawl %d, %d before potential is below fatigue %d — no grip",
+                 r.result, r.before_potential, f);
+    json_t *dice = json_array();
+    roll_dice(dice, &r, "hold");
+    rules_enc_entry *x = log_begin(e, "hold", head);
+    log_own(e, x, h, dice, roll_json(&r), own);
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* ---- guarding (001:345-346, 448-456) ---- */
+
+/* 001:456 a guard must see and reach the attacker: not out, dazed, helpless or held (RULES.md,
+ * heimr encounter reading 13). */
+static int guard_can_respond(rules_enc *e, const char *g)
+{
+    return !rules_enc_is_out(e, g) && !rules_enc_cond_has(e, g, "daze") &&
+           !rules_enc_cond_has(e, g, "helpless") && !holder_of(e, g);
+}
+
+/* 001:452 "If multiple characters are guarding the same target, the order in which characters
+ * defend is the initiative order, starting at the character attempting to reach the target. Only
+ * the first guard can respond": the guard of target that meets attacker's attack, or NULL. */
+static const char *guard_for(rules_enc *e, const char *attacker, const char *target)
+{
+    json_t *order = json_object_get(e->enc, "order");
+    size_t n = json_array_size(order);
+    int start = rules_enc_order_index(e, attacker);
+    for (size_t i = 0; i < n; i++) {
+        const char *g =
+            json_string_value(json_array_get(order, ((size_t)(start < 0 ? 0 : start) + i) % n));
+        if (!g || strcmp(g, attacker) == 0 || strcmp(g, target) == 0)
+            continue;
+        json_t *gc = rules_enc_combatant(e, g);
+        if (rules_enc_streq(json_string_value(json_object_get(gc, "guarding")), target) &&
+            guard_can_respond(e, g))
+            return g;
+    }
+    return NULL;
+}
+
+/* 001:134-135 a character held by the legs or body cannot move: their movement actions are
+ * refused. */
+static int check_may_move(rules_enc *e, const char *cid, tb_err *err)
+{
+    if (held_in_place(e, cid))
+        return rules_enc_rule(err, "%s is held by the %s and cannot move from the spot (001:135)",
+                              rules_enc_name(e, cid), part_words(held_part(e, cid)));
     return 0;
 }
 
@@ -628,6 +816,17 @@ static void turn_start(rules_enc *e, const char *cid)
                       "%s's readied action is lost: its trigger did not occur before their turn "
                       "(001:250)",
                       rules_enc_name(e, cid));
+    }
+    /* a helper's standard action went into carrying someone (act_carry; RULES.md, heimr encounter
+     * reading 18) */
+    json_t *lent = json_incref(json_object_get(c, "lending"));
+    if (lent) {
+        json_object_del(c, "lending");
+        rules_enc_budget_set(e, cid, "standard", 0);
+        rules_enc_log(e, "carry", NULL, NULL,
+                      "%s's standard action this turn went into moving %s (001:460-465)",
+                      rules_enc_name(e, cid), rules_enc_name(e, json_string_value(lent)));
+        json_decref(lent);
     }
     /* 001:327 an upcoming action "is continued as a standard action in your next turn" */
     json_t *up = json_object_get(c, "upcoming");
@@ -696,6 +895,7 @@ static int finish_turn(rules_enc *e, const char *cid, const char *kind, const ch
     }
     rules_enc_cond_tick(e, cid);
     json_object_del(c, "delayed");
+    restraint_tidy(e);
     if (!json_object_get(priv(e, cid), "defence") && can_defend(e, cid)) {
         int rc = defence_roll(e, cid, kind ? kind : "dodge", ability, item, 0, 0, err);
         if (rc)
@@ -869,7 +1069,7 @@ static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
 /* A weapon (or brawl) attack, as the parameters give it. */
 typedef struct attack {
     char target[40], ability[64], item[104], aim[16];
-    int has_cp, c, p, penalty, damage, ranged, brawl;
+    int has_cp, c, p, penalty, damage, ranged, brawl, bind, blind_spot;
 } attack;
 
 static void attack_from_args(const rules_args *a, attack *k)
@@ -891,12 +1091,17 @@ static void attack_from_args(const rules_args *a, attack *k)
     k->damage = rules_arg_int(a, "damage");
     k->ranged = rules_arg_int(a, "ranged");
     k->brawl = rules_arg_int(a, "brawl");
+    k->bind = rules_arg_int(a, "bind");
+    k->blind_spot = rules_arg_int(a, "blind_spot");
 }
 
 static json_t *attack_json(const attack *k)
 {
-    json_t *o = json_pack("{s:i, s:i, s:i, s:b, s:b}", "penalty", k->penalty, "damage", k->damage,
-                          "ranged", k->ranged, "brawl", k->brawl, "has_cp", k->has_cp);
+    json_t *o =
+        json_pack("{s:i, s:i, s:i, s:b, s:b, s:b}", "penalty", k->penalty, "damage", k->damage,
+                  "ranged", k->ranged, "brawl", k->brawl, "has_cp", k->has_cp, "bind", k->bind);
+    if (k->blind_spot)
+        json_object_set_new(o, "blind_spot", json_true());
     if (k->target[0])
         json_object_set_new(o, "target", json_string(k->target));
     if (k->ability[0])
@@ -931,6 +1136,8 @@ static void attack_from_json(const json_t *o, attack *k)
     k->damage = (int)json_integer_value(json_object_get(o, "damage"));
     k->ranged = json_is_true(json_object_get(o, "ranged"));
     k->brawl = json_is_true(json_object_get(o, "brawl"));
+    k->bind = json_is_true(json_object_get(o, "bind"));
+    k->blind_spot = json_is_true(json_object_get(o, "blind_spot"));
 }
 
 /* Checks an attack can be made before anything is rolled (also when it is readied). */
@@ -940,75 +1147,97 @@ static int attack_check(rules_enc *e, const char *cid, const attack *k, tb_err *
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act: 'aim' must be one of torso, sword_arm, "
                        "other_arm, right_leg, left_leg (001:413)");
+    if (k->bind && !k->brawl)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act: 'bind' is the brawl attack's grab: give 'brawl' "
+                       "too (001:401)");
     if (k->target[0] && strcmp(k->target, cid) == 0)
         return rules_enc_rule(err, "%s cannot attack themselves", rules_enc_name(e, cid));
+    json_t *me = rules_enc_combatant(e, cid);
+    /* 001:401 "You need one free hand to do the bind effect": one grab at a time (reading) */
+    if (k->bind && json_object_get(me, "holding"))
+        return rules_enc_rule(err, "%s already holds %s: one grab at a time (001:401)",
+                              rules_enc_name(e, cid),
+                              rules_enc_name(e, json_string_value(json_object_get(me, "holding"))));
+    if (k->bind && k->target[0] && holder_of(e, k->target))
+        return rules_enc_rule(err, "%s is already held by %s", rules_enc_name(e, k->target),
+                              rules_enc_name(e, holder_of(e, k->target)));
+    /* 001:131 a bound arm: "Keep your arm attached to whatever it is touching" — a sword arm
+     * held wields no weapon; kicks and head-butts remain (RULES.md, heimr encounter reading 14) */
+    if (rules_enc_streq(held_part(e, cid), "sword_arm") && !k->brawl)
+        return rules_enc_rule(err, "%s's sword arm is held: only a brawl attack is left (001:131)",
+                              rules_enc_name(e, cid));
+    /* 001:517 "You can attack characters with melee who are one position higher or one position
+     * lower": two or more apart, a melee attack is refused (the one a guard would take too) */
+    if (k->target[0] && !k->ranged && rules_enc_combatant(e, k->target)) {
+        const char *g = guard_for(e, cid, k->target);
+        const char *at = g ? g : k->target;
+        int dh = ground_of(e, at, "height") - ground_of(e, cid, "height");
+        if (dh >= 2 || dh <= -2)
+            return rules_enc_rule(err,
+                                  "%s stands %d higher than %s: too far for a melee attack, climb "
+                                  "first (001:517)",
+                                  rules_enc_name(e, dh > 0 ? at : cid), dh > 0 ? dh : -dh,
+                                  rules_enc_name(e, dh > 0 ? cid : at));
+    }
     spec s;
     return spec_resolve(e, cid, k->ability[0] ? k->ability : NULL, k->item[0] ? k->item : NULL,
                         k->has_cp, k->c, k->p, &s, err);
 }
 
 /*
- * One attack of cid on k->target (001:393-446): the target's pre-rolled defence (a kept parry
- * first against a melee attack; none held: a dodge is rolled for it now, before the attack, as
- * 001:420 "You must roll defence before knowing the result of the attack roll"), the attack roll
- * with its penalties, the fatigue requirement and rise of both, the hit (attack above the
- * defence: ties to the defender, 001:420), the body part from the attack's d6 (001:411-414) and
- * the damage.
+ * The defence tgt meets an attack with (001:418-446), in *def (borrowed from priv(tgt), NULL:
+ * no defence) and the slot it sits in: a kept parry first against a melee attack; none held, or
+ * a parry against a ranged attack: a dodge is rolled now, before the attack roll (001:420 "You
+ * must roll defence before knowing the result of the attack roll"; 001:422 "You can only parry
+ * against melee attacks"). Returns 0 or a code.
  */
-static int attack_run(rules_enc *e, const char *cid, const attack *k, const char *how, tb_err *err)
+static int defence_pick(rules_enc *e, const char *tgt, int ranged, json_t **def, const char **slot,
+                        tb_err *err)
 {
-    const char *tgt = k->target, *an = rules_enc_name(e, cid), *tn = rules_enc_name(e, tgt);
-    int rc = attack_check(e, cid, k, err);
-    if (rc)
-        return rc;
-    spec s;
-    spec_resolve(e, cid, k->ability[0] ? k->ability : NULL, k->item[0] ? k->item : NULL, k->has_cp,
-                 k->c, k->p, &s, err);
-    json_t *tc = rules_enc_combatant(e, tgt), *tp = priv(e, tgt);
-    interrupt_upcoming(e, tgt); /* 001:327 */
-
-    /* the defence */
-    json_t *def = NULL; /* borrowed from tp, or NULL: no defence */
-    const char *slot = NULL;
-    if (can_defend(e, tgt)) {
-        json_t *held = json_object_get(tp, "defence");
-        const char *hk = json_string_value(json_object_get(held, "kind"));
-        if (!k->ranged && json_object_get(tp, "kept_parry")) {
-            slot = "kept_parry"; /* 001:446 "must be used ... against the first melee attack" */
-        } else if (held && !(k->ranged && hk && strcmp(hk, "parry") == 0)) {
-            slot = "defence";
-        } else {
-            /* none held, or a parry against a ranged attack (001:422 "You can only parry against
-             * melee attacks"): a dodge now, before the attack roll (001:446) */
-            if ((rc = defence_roll(e, tgt, "dodge", NULL, NULL, 0, 0, err)))
-                return rc;
-            slot = "defence";
-        }
-        def = json_object_get(tp, slot);
-        if ((rc = defence_at_use(e, tgt, def, err)))
+    *def = NULL;
+    *slot = NULL;
+    if (!can_defend(e, tgt))
+        return 0;
+    json_t *tp = priv(e, tgt);
+    json_t *held = json_object_get(tp, "defence");
+    const char *hk = json_string_value(json_object_get(held, "kind"));
+    int rc;
+    if (!ranged && json_object_get(tp, "kept_parry")) {
+        *slot = "kept_parry"; /* 001:446 "must be used ... against the first melee attack" */
+    } else if (held && !(ranged && hk && strcmp(hk, "parry") == 0)) {
+        *slot = "defence";
+    } else {
+        if ((rc = defence_roll(e, tgt, "dodge", NULL, NULL, 0, 0, err)))
             return rc;
+        *slot = "defence";
     }
+    *def = json_object_get(tp, *slot);
+    return defence_at_use(e, tgt, *def, err);
+}
 
-    /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
-     * the GM's situational penalty (range, clusters, darkness: 001:262, 266, 540) */
-    int pen = k->penalty;
-    if (k->aim[0])
-        pen += 2;
-    if (rules_enc_cond_has(e, cid, "prone"))
-        pen += 2;
-    if (k->ranged && rules_enc_cond_has(e, tgt, "prone"))
-        pen += 2;
+/* The attacker's roll, shared by every target it meets (a guard, then the one guarded). */
+typedef struct swing {
     heimr_roll r;
-    if ((rc = heimr_challenge_roll(s.c - pen, s.p, e->rng, &r, err)))
-        return rc;
-    int fat = rules_enc_stat(e, cid, "fatigue", 1);
-    /* 001:284 a physical roll must reach fatigue before potential; "If this is an attack, the
-     * opponent does not have to defend." */
-    int passes = !s.phys || heimr_fatigue_passes(&r, fat);
-    int rose = s.phys && fatigue_rise(e, cid, r.d6);
+    spec s;
+    int fat, passes, rose;
+} swing;
 
+/*
+ * The rolled attack w of cid meets tgt holding def (in `slot`, or NULL: no defence): the
+ * defence is used (001:426 counted, 001:446 its fatigue now), the hit (attack above the defence:
+ * ties to the defender, 001:420), the body part from the attack's d6 (001:411-414), the damage
+ * or the grab (001:401), and the log entry. The kind of defence used goes to used[8] ("" for
+ * none). Returns 1 on a hit.
+ */
+static int attack_meet(rules_enc *e, const char *cid, const attack *k, const char *tgt,
+                       const swing *w, json_t *def, const char *slot, const char *how, char *used)
+{
+    const char *an = rules_enc_name(e, cid), *tn = rules_enc_name(e, tgt);
+    json_t *tc = rules_enc_combatant(e, tgt), *tp = priv(e, tgt);
+    const heimr_roll *r = &w->r;
     json_t *res = json_pack("{s:s, s:s, s:o, s:b, s:i}", "attacker", cid, "target", tgt, "attack",
-                            roll_json(&r), "fatigue_ok", passes, "fatigue_checked", fat);
+                            roll_json(r), "fatigue_ok", w->passes, "fatigue_checked", w->fat);
     json_t *gm_res = json_object(); /* the hidden half (defence values of an NPC) */
     char pub[480], sec[300] = "";
     int hit = 0, dmg = 0, graze = 0;
@@ -1016,26 +1245,28 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     const char *dkind = def ? json_string_value(json_object_get(def, "kind")) : NULL;
     int dval = def ? (int)json_integer_value(json_object_get(def, "result")) : 0;
     int def_fails = 0;
-    if (!passes && rules_enc_is_npc(e, cid)) {
+    used[0] = 0;
+    if (!w->passes && rules_enc_is_npc(e, cid)) {
         snprintf(pub, sizeof pub,
                  "%s%s attacks %s: the attack fails (fatigue) and %s need not "
                  "defend (001:284)",
                  how, an, tn, tn);
-    } else if (!passes) {
+    } else if (!w->passes) {
         snprintf(pub, sizeof pub,
                  "%s%s attacks %s: %d before potential is below fatigue %d — the "
                  "attack fails and %s need not defend (001:284)",
-                 how, an, tn, r.before_potential, fat, tn);
+                 how, an, tn, r->before_potential, w->fat, tn);
     } else {
         if (def) {
             /* the defence is used: 001:426 counts it, 001:446 fatigue changes only now */
-            json_t *used = json_object_get(tc, "defended");
-            if (!json_is_object(used)) {
-                used = json_object();
-                json_object_set_new(tc, "defended", used);
+            snprintf(used, 8, "%s", dkind ? dkind : "");
+            json_t *uses = json_object_get(tc, "defended");
+            if (!json_is_object(uses)) {
+                uses = json_object();
+                json_object_set_new(tc, "defended", uses);
             }
-            json_object_set_new(used, dkind,
-                                json_integer(json_integer_value(json_object_get(used, dkind)) + 1));
+            json_object_set_new(uses, dkind,
+                                json_integer(json_integer_value(json_object_get(uses, dkind)) + 1));
             int tfat = rules_enc_stat(e, tgt, "fatigue", 1);
             if (is_true(def, "physical")) {
                 def_fails =
@@ -1045,12 +1276,13 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
             json_object_set(gm_res, "defence", def);
             json_object_set_new(gm_res, "defence_fails_fatigue", json_boolean(def_fails));
         }
-        hit = !def || def_fails || rules_opposed(r.result, dval, RULES_TIE_DEFENDER);
+        hit = !def || def_fails || rules_opposed(r->result, dval, RULES_TIE_DEFENDER);
         /* 001:401 a brawl attack equal to the defence or one less "can be considered a 'hit', but
-         * it wasn't strong enough to effect hit points" */
-        graze = k->brawl && !hit && (r.result == dval || r.result == dval - 1);
-        part = k->aim[0] ? k->aim : PART_BY_D6[r.d6 - 1];
-        dmg = k->brawl ? 1 : k->damage;
+         * it wasn't strong enough to effect hit points" — nor to hold (RULES.md, heimr
+         * encounter reading 14) */
+        graze = k->brawl && !hit && (r->result == dval || r->result == dval - 1);
+        part = k->aim[0] ? k->aim : PART_BY_D6[r->d6 - 1];
+        dmg = k->bind ? 0 : k->brawl ? 1 : k->damage;
         const char *against = !def ? "no defence" : dkind;
         snprintf(pub, sizeof pub, "%s%s attacks %s (%s): %s", how, an, tn, against,
                  hit     ? "hit"
@@ -1058,7 +1290,7 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
                          : "miss");
         if (hit) {
             size_t len = strlen(pub);
-            snprintf(pub + len, sizeof pub - len, ", %s (d6 %d%s)", part, r.d6,
+            snprintf(pub + len, sizeof pub - len, ", %s (d6 %d%s)", part, r->d6,
                      k->aim[0] ? ", aimed" : "");
         }
         if (def) {
@@ -1076,15 +1308,23 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
         }
     }
     char dtext[200] = "";
-    if (hit)
+    if (hit && k->bind) {
+        /* 001:401 "the target receives either a hit 1 or bind effect"; 001:407 "The body part you
+         * bind is the one you roll for with the brawl challenge" */
+        json_object_set_new(tc, "held_by", json_pack("{s:s, s:s}", "by", cid, "part", part));
+        json_object_set_new(rules_enc_combatant(e, cid), "holding", json_string(tgt));
+        snprintf(dtext, sizeof dtext, "; %s grabs %s by the %s (001:401)", an, tn,
+                 part_words(part));
+    } else if (hit) {
         take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
+    }
 
     /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
      * numbers, an NPC defender's defence as it was used and its HP are the GM's */
     rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
     rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
     json_t *dice = json_array();
-    roll_dice(dice, &r, "attack");
+    roll_dice(dice, r, "attack");
     rules_enc_entry_dice(x, mine, dice);
     json_decref(dice);
     rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
@@ -1092,11 +1332,14 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     rules_enc_entry_merge(x, mine, res);
     if (hit) {
         rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
-        rules_enc_entry_set(
-            x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
-            "damage", json_integer(dmg));
+        if (k->bind)
+            rules_enc_entry_set(x, RULES_AUD_PUBLIC, "bind", json_true());
+        else
+            rules_enc_entry_set(
+                x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
+                "damage", json_integer(dmg));
     }
-    if (rose)
+    if (w->rose)
         rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
     json_t *dv = json_object_get(gm_res, "defence");
     if (dv)
@@ -1104,19 +1347,134 @@ static int attack_run(rules_enc *e, const char *cid, const attack *k, const char
     json_t *dff = json_object_get(gm_res, "defence_fails_fatigue");
     if (dff)
         rules_enc_entry_set(x, RULES_AUD_GM, "defence_fails_fatigue", json_incref(dff));
-    if (hit && theirs == RULES_AUD_GM)
+    if (hit && theirs == RULES_AUD_GM && !k->bind)
         rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
     rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
     if (mine == RULES_AUD_GM)
-        rules_enc_entry_say(
-            x, RULES_AUD_GM, " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
-            s.ability[0] ? s.ability : "attack", r.result, r.c, r.p, r.before_potential, fat);
-    if (def && passes)
+        rules_enc_entry_say(x, RULES_AUD_GM,
+                            " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
+                            w->s.ability[0] ? w->s.ability : "attack", r->result, r->c, r->p,
+                            r->before_potential, w->fat);
+    if (def && w->passes)
         rules_enc_entry_say(x, theirs, "; %s", sec);
-    if (hit && theirs == RULES_AUD_GM)
+    if (hit && theirs == RULES_AUD_GM && !k->bind)
         rules_enc_entry_say(x, RULES_AUD_GM, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
     rules_enc_entry_end(x);
     json_decref(gm_res);
+    /* 001:407 "the bind effect also ends if you receive an effect, or if the character you have
+     * grabbed successfully attacks you": a hit on a holder loosens its grip */
+    if (hit && json_object_get(tc, "holding"))
+        bind_end(e, tgt, "the hit loosens their grip (001:407)");
+    return hit;
+}
+
+/*
+ * One attack of cid on k->target (001:393-446). A guard of the target takes it instead (001:450,
+ * guard_for); a held attacker's roll must reach its holder's Brawl first (001:407, hold_stop);
+ * the defence is chosen (or rolled) before the attack roll; a ranged attack the guard dodges
+ * moves on to the one guarded with the same roll, a block stops it (001:450).
+ */
+static int attack_run(rules_enc *e, const char *cid, const attack *k, const char *how, tb_err *err)
+{
+    const char *tgt = k->target;
+    int rc = attack_check(e, cid, k, err);
+    if (rc)
+        return rc;
+    swing w;
+    memset(&w, 0, sizeof w);
+    spec_resolve(e, cid, k->ability[0] ? k->ability : NULL, k->item[0] ? k->item : NULL, k->has_cp,
+                 k->c, k->p, &w.s, err);
+    const char *guard = guard_for(e, cid, tgt);
+    const char *at = guard ? guard : tgt;
+    /* 001:407 the holder's Brawl is the requirement, set before the attack is rolled */
+    int cr = 0, held = holder_of(e, cid) != NULL && w.s.phys;
+    if (held && (rc = hold_stop(e, cid, &cr, err)))
+        return rc;
+    interrupt_upcoming(e, at); /* 001:327 */
+    json_t *def;
+    const char *slot;
+    if ((rc = defence_pick(e, at, k->ranged, &def, &slot, err)))
+        return rc;
+
+    /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
+     * the GM's situational penalty (range, clusters, darkness: 001:262, 266, 540) */
+    int pen = k->penalty;
+    if (k->aim[0])
+        pen += 2;
+    if (rules_enc_cond_has(e, cid, "prone"))
+        pen += 2;
+    if (k->ranged && rules_enc_cond_has(e, at, "prone"))
+        pen += 2;
+    if (!k->ranged) {
+        /* 001:475 difficult terrain: melee attacks C-1; 001:517 a target one higher: C-1, one
+         * lower: C+1 */
+        pen += ground_of(e, cid, "difficult");
+        pen += ground_of(e, at, "height") - ground_of(e, cid, "height");
+    } else {
+        /* 001:438, 540-552 concealment: its effectiveness off a ranged attack; never against a
+         * melee attacker, who shares the target's cluster (heimr encounter reading 19) */
+        pen += ground_of(e, at, "concealment");
+    }
+    if ((rc = heimr_challenge_roll(w.s.c - pen, w.s.p, e->rng, &w.r, err)))
+        return rc;
+    w.fat = rules_enc_stat(e, cid, "fatigue", 1);
+    /* 001:284 a physical roll must reach fatigue before potential; "If this is an attack, the
+     * opponent does not have to defend." */
+    w.passes = !w.s.phys || heimr_fatigue_passes(&w.r, w.fat);
+    w.rose = w.s.phys && fatigue_rise(e, cid, w.r.d6);
+
+    if (held && cr > 0 && (!w.passes || w.r.result < cr)) {
+        /* 001:407 the action does not pass the requirement: it is stopped, the grip holds */
+        rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+        json_t *dice = json_array();
+        roll_dice(dice, &w.r, "attack");
+        json_t *res = json_pack("{s:s, s:s, s:o, s:b, s:b}", "attacker", cid, "target", tgt,
+                                "attack", roll_json(&w.r), "fatigue_ok", w.passes, "stopped", 1);
+        log_own(e, x, cid, dice, res, "");
+        rules_enc_entry_merge(x, RULES_AUD_PUBLIC, json_pack("{s:b, s:b}", "hit", 0, "stopped", 1));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s tries to attack %s, but %s's grip stops it",
+                            how, rules_enc_name(e, cid), rules_enc_name(e, tgt),
+                            rules_enc_name(e, holder_of(e, cid)));
+        rules_enc_entry_say(x, rules_enc_aud_of(e, cid), " (%s %d)",
+                            w.s.ability[0] ? w.s.ability : "attack", w.r.result);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:407)");
+        rules_enc_entry_end(x);
+        return 0;
+    }
+    if (held)
+        bind_end(e, holder_of(e, cid), "the attack breaks the grip (001:407)");
+    /* 001:562 blind spots module: "a penalty of 5 on their defence consistency from ranged
+     * attacks coming from a blind spot" (and melee from one who entered from it), on the
+     * defence used, read again now (heimr encounter reading 20) */
+    if (k->blind_spot && w.passes && def && (rc = defence_recast(e, def, BLIND_SPOT, err)))
+        return rc;
+    if (guard) {
+        /* 001:450 "the attack will be directed to you instead"; 001:452 "The guard ends once
+         * you've intercepted one opponent" */
+        json_object_del(rules_enc_combatant(e, guard), "guarding");
+        rules_enc_log(e, "guard", NULL, NULL,
+                      "%s steps in front of %s: %s's attack is directed at %s (001:450-452)",
+                      rules_enc_name(e, guard), rules_enc_name(e, tgt), rules_enc_name(e, cid),
+                      rules_enc_name(e, guard));
+    }
+    char used[8];
+    int hit = attack_meet(e, cid, k, at, &w, def, slot, how, used);
+    if (guard && k->ranged && w.passes && !hit && strcmp(used, "dodge") == 0 &&
+        !rules_enc_is_out(e, tgt)) {
+        /* 001:450 "If this is a ranged attack, the attack moves on to it's original target if you
+         * successfully dodge the attack. Blocking a ranged attack stops it." The same roll
+         * (RULES.md, heimr encounter reading 12). */
+        rules_enc_log(e, "guard", NULL, NULL, "%s dodges: the shot flies on to %s (001:450)",
+                      rules_enc_name(e, guard), rules_enc_name(e, tgt));
+        interrupt_upcoming(e, tgt);
+        if ((rc = defence_pick(e, tgt, 1, &def, &slot, err)))
+            return rc;
+        if (k->blind_spot && def && (rc = defence_recast(e, def, BLIND_SPOT, err)))
+            return rc;
+        w.rose = 0;
+        attack_meet(e, cid, k, tgt, &w, def, slot, how, used);
+    }
+    restraint_tidy(e);
     return 0;
 }
 
@@ -1280,6 +1638,13 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
     int rc = check_can_act(e, cid, err);
     if (rc)
         return rc;
+    /* 001:350-357 the movement actions, refused to one held in place (001:134-135) */
+    static const char *const MOVES[] = {"move", "run", "charge", "crawl", "climb", NULL};
+    char wkey[64];
+    lower_key(what, wkey, sizeof wkey);
+    for (int i = 0; MOVES[i]; i++)
+        if (strncmp(wkey, MOVES[i], strlen(MOVES[i])) == 0 && (rc = check_may_move(e, cid, err)))
+            return rc;
     if (strcmp(type, "standard") == 0 || strcmp(type, "ongoing") == 0) {
         /* 001:324 one standard action; 001:326 ongoing: a standard action that ends the turn */
         if ((rc = rules_enc_spend(e, cid, "standard", 1, err)))
@@ -1444,6 +1809,8 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
     const char *tn = rules_enc_name(e, tgt);
     interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
     if (strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0) {
+        /* 001:407 "the bind effect also ends if you receive an effect" */
+        bind_end(e, tgt, "the effect loosens their grip (001:407)");
         /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:123-124 */
         int n = given ? v : 1;
         if (strcmp(eff, "drain") == 0) {
@@ -1472,6 +1839,7 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act effect: 'effect' must be hit, drain, fall, "
                        "drop, stumble, daze, weaken or bind (001:121-136)");
+    bind_end(e, tgt, "the effect loosens their grip (001:407)");
     int secs = given ? v : 2;
     /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
      * down." */
@@ -1488,6 +1856,281 @@ static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_log(e, "effect", NULL,
                   json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
                   "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
+    return 0;
+}
+
+/* Guard (001:345 "Guard Free: Block an opponent from moving to a different square or attacking
+ * an ally"): the actor guards an ally, replacing an earlier guard. The guard is public (001:450:
+ * the opponent sees who stands in the way). */
+static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
+    json_t *c = rules_enc_combatant(e, cid);
+    const char *was = json_string_value(json_object_get(c, "guarding"));
+    int rc = check_can_act(e, cid, err);
+    if (rc)
+        return rc;
+    if (!rules_enc_combatant(e, tgt))
+        return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", tgt);
+    if (strcmp(tgt, cid) == 0)
+        return rules_enc_rule(err, "%s cannot guard themselves", rules_enc_name(e, cid));
+    /* 001:450 "When you are guarding an ally": one of the same side (RULES.md, heimr encounter
+     * reading 11) */
+    if (!rules_enc_streq(rules_enc_side(e, tgt), rules_enc_side(e, cid)))
+        return rules_enc_rule(err, "%s guards allies only, and %s is on the other side (001:450)",
+                              rules_enc_name(e, cid), rules_enc_name(e, tgt));
+    if (rules_enc_streq(was, tgt))
+        return rules_enc_rule(err, "%s already guards %s", rules_enc_name(e, cid),
+                              rules_enc_name(e, tgt));
+    if (holder_of(e, cid))
+        return rules_enc_rule(err, "%s is held and cannot step in front of anyone (001:407)",
+                              rules_enc_name(e, cid));
+    if ((rc = free_once(e, cid, "guard", err)))
+        return rc;
+    json_object_set_new(c, "guarding", json_string(tgt));
+    rules_enc_log(e, "guard", NULL, NULL,
+                  "%s guards %s: the next attack on %s meets %s first (001:450-452)",
+                  rules_enc_name(e, cid), rules_enc_name(e, tgt), rules_enc_name(e, tgt),
+                  rules_enc_name(e, cid));
+    return 0;
+}
+
+/* The guard stands down, any time (the guard is theirs to keep or drop; 001:452 ends it only by
+ * intercepting). */
+static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    json_t *c = rules_enc_combatant(e, e->actor);
+    const char *was = json_string_value(json_object_get(c, "guarding"));
+    if (!was)
+        return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, e->actor));
+    rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, e->actor),
+                  rules_enc_name(e, was));
+    json_object_del(c, "guarding");
+    return 0;
+}
+
+/*
+ * The GM places a combatant on the battlefield's ground (001:467-552): `height` (001:517, in
+ * positions of a metre to a metre and a half), `concealment` (001:438, 540-552: its
+ * effectiveness, 0 for none) and `difficult` terrain (001:475). Only the numbers given change.
+ * Public: the table sees where everyone stands.
+ */
+static int act_ground(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *tgt = rules_arg_str(a, "target");
+    json_t *c = rules_enc_combatant(e, tgt);
+    json_t *g = json_object_get(c, "ground");
+    if (!json_is_object(g)) {
+        g = json_object();
+        json_object_set_new(c, "ground", g);
+    }
+    static const char *const KEYS[] = {"height", "concealment", NULL};
+    for (int i = 0; KEYS[i]; i++)
+        if (rules_arg_given(a, KEYS[i]))
+            json_object_set_new(g, KEYS[i], json_integer(rules_arg_int(a, KEYS[i])));
+    if (rules_arg_given(a, "difficult"))
+        json_object_set_new(g, "difficult", json_boolean(rules_arg_int(a, "difficult")));
+    char text[200];
+    int cover = ground_of(e, tgt, "concealment");
+    snprintf(text, sizeof text, "%s stands at height %d%s", rules_enc_name(e, tgt),
+             ground_of(e, tgt, "height"),
+             ground_of(e, tgt, "difficult") ? ", on difficult ground" : "");
+    if (cover)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ", behind cover %d", cover);
+    rules_enc_log(e, "ground", NULL, NULL, "%s (001:475, 001:517, 001:540)", text);
+    return 0;
+}
+
+/* 001:407 "You can choose to release the bind at any time": the holder (or the GM) lets go. */
+static int act_release(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = e->actor;
+    if (!json_object_get(rules_enc_combatant(e, cid), "holding"))
+        return rules_enc_rule(err, "%s holds nobody", rules_enc_name(e, cid));
+    bind_end(e, cid, "they let go (001:407)");
+    return 0;
+}
+
+/*
+ * Breaking free: the held character's own physical challenge (an ability, Brawl by default, or
+ * the GM's C/P), its turn's standard action. The holder's Brawl is the requirement (001:407,
+ * hold_stop, rolled first); passing it, and the fatigue requirement (001:284), ends the grab.
+ */
+static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor;
+    const char *h = holder_of(e, cid);
+    int rc = check_can_act(e, cid, err);
+    if (rc)
+        return rc;
+    if (!h)
+        return rules_enc_rule(err, "nobody holds %s", rules_enc_name(e, cid));
+    spec s;
+    int has_cp = rules_arg_given(a, "c") || rules_arg_given(a, "p");
+    const char *ab = rules_arg_str(a, "ability");
+    if ((rc = spec_resolve(e, cid, ab ? ab : (has_cp ? NULL : "Brawl"), NULL, has_cp,
+                           rules_arg_int(a, "c"), rules_arg_int(a, "p"), &s, err)))
+        return rc;
+    /* 001:407 only "actions that require a physical dice challenge" can be stopped: a grip is
+     * broken with a physical one (RULES.md, heimr encounter reading 16) */
+    if (!s.phys)
+        return rules_enc_rule(err,
+                              "%s is not a physical ability: a grip is broken by strength or "
+                              "agility (001:407)",
+                              s.ability);
+    if ((rc = rules_enc_spend(e, cid, "standard", 1, err)))
+        return rc;
+    mark_acted(e, cid);
+    int cr = 0;
+    if ((rc = hold_stop(e, cid, &cr, err)))
+        return rc;
+    heimr_roll r;
+    if ((rc = heimr_challenge_roll(s.c, s.p, e->rng, &r, err)))
+        return rc;
+    int f = rules_enc_stat(e, cid, "fatigue", 1);
+    int ok = heimr_fatigue_passes(&r, f);
+    int rose = fatigue_rise(e, cid, r.d6);
+    int free = ok && r.result >= cr;
+    char head[200], own[200];
+    snprintf(head, sizeof head, "%s tries to break %s's grip: %s", rules_enc_name(e, cid),
+             rules_enc_name(e, h), free ? "free" : "still held");
+    if (!ok)
+        snprintf(own, sizeof own, " (%s %d; %d before potential is below fatigue %d)", s.ability,
+                 r.result, r.before_potential, f);
+    else
+        snprintf(own, sizeof own, " (%s %d)", s.ability, r.result);
+    json_t *dice = json_array(), *res = roll_json(&r);
+    roll_dice(dice, &r, NULL);
+    json_object_set_new(res, "fatigue_ok", json_boolean(ok));
+    if (rose)
+        json_object_set_new(res, "fatigue_rose", json_true());
+    rules_enc_entry *x = log_begin(e, "break_free", head);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_boolean(free));
+    log_own(e, x, cid, dice, res, own);
+    rules_enc_entry_end(x);
+    if (free)
+        bind_end(e, h, "the grip is broken (001:407)");
+    return 0;
+}
+
+/* The combatant whose id, or else whose name (any case), is w; NULL when there is none. */
+static const char *combatant_named(rules_enc *e, const char *w)
+{
+    if (rules_enc_combatant(e, w))
+        return json_string_value(json_object_get(rules_enc_combatant(e, w), "id"));
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (strcasecmp(rules_enc_name(e, cid), w) == 0)
+            return cid;
+    return NULL;
+}
+
+/* Whether cid's legs carry it: an injured leg does not (001:156 "fall"). */
+static int leg_injured(rules_enc *e, const char *cid)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(rules_enc_stats(e, cid), "injuries"), i, v)
+    {
+        if (strstr(json_string_value(v) ? json_string_value(v) : "", "leg"))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * 001:460-465 how many characters it takes to move tgt: "One character can move a willing
+ * character with a leg injury · Two characters can move a character unable to stand and resist ·
+ * Three characters can move an unwilling bound character · Four characters can move an
+ * unwilling character". Willing = of the mover's side (RULES.md, heimr encounter reading 17);
+ * unable to stand and resist = out of the fight, helpless or dazed; bound = held or under a
+ * bind. `why` gets the case in words.
+ */
+static int carry_need(rules_enc *e, const char *cid, const char *tgt, const char **why)
+{
+    if (rules_enc_is_out(e, tgt) || rules_enc_cond_has(e, tgt, "helpless") ||
+        rules_enc_cond_has(e, tgt, "daze")) {
+        *why = "can neither stand nor resist";
+        return 2;
+    }
+    if (rules_enc_streq(rules_enc_side(e, tgt), rules_enc_side(e, cid))) {
+        *why = leg_injured(e, tgt) ? "is willing, with an injured leg" : "is willing";
+        return 1;
+    }
+    if (holder_of(e, tgt) || rules_enc_cond_has(e, tgt, "bind")) {
+        *why = "is unwilling and held";
+        return 3;
+    }
+    *why = "is unwilling";
+    return 4;
+}
+
+/*
+ * Forced movement (001:458-465): the actor, with the helpers named, carries, drags or pushes tgt
+ * `to` somewhere — the actor's Move (001:350, the standard action); each helper's next standard
+ * action goes into it (RULES.md, heimr encounter reading 18). Refused with too few hands.
+ */
+static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
+    const char *helpers = rules_arg_str(a, "helpers"), *to = rules_arg_str(a, "to");
+    int rc = check_can_act(e, cid, err);
+    if (!rc)
+        rc = check_may_move(e, cid, err);
+    if (rc)
+        return rc;
+    if (!rules_enc_combatant(e, tgt))
+        return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", tgt);
+    if (strcmp(tgt, cid) == 0)
+        return rules_enc_rule(err, "%s moves on their own: use Move", rules_enc_name(e, cid));
+    char ids[8][40];
+    int n = 0;
+    char list[160];
+    snprintf(list, sizeof list, "%s", helpers ? helpers : "");
+    for (char *save = NULL, *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        while (*w == ' ')
+            w++;
+        for (size_t k = strlen(w); k > 0 && w[k - 1] == ' '; k--)
+            w[k - 1] = 0;
+        if (!*w)
+            continue;
+        if (n == 8)
+            return tb_fail(err, TB_BAD_REQUEST, "enc.act carry: at most 8 helpers");
+        const char *t = combatant_named(e, w);
+        if (!t)
+            return tb_fail(err, TB_NOT_FOUND, "nobody called '%.32s' is in this encounter", w);
+        if (strcmp(t, cid) == 0 || strcmp(t, tgt) == 0)
+            return rules_enc_rule(err, "%s cannot help with this move", rules_enc_name(e, t));
+        for (int j = 0; j < n; j++)
+            if (strcmp(ids[j], t) == 0)
+                return rules_enc_rule(err, "%s is named twice", rules_enc_name(e, t));
+        if (rules_enc_is_out(e, t) || rules_enc_cond_has(e, t, "daze") || held_in_place(e, t))
+            return rules_enc_rule(err, "%s cannot lend a hand now (out, dazed or held)",
+                                  rules_enc_name(e, t));
+        snprintf(ids[n++], sizeof ids[0], "%s", t);
+    }
+    const char *why;
+    int need = carry_need(e, cid, tgt, &why);
+    if (n + 1 < need)
+        return rules_enc_rule(err, "%s %s: it takes %d to move them, and %d %s (001:460-465)",
+                              rules_enc_name(e, tgt), why, need, n + 1,
+                              n ? "are at it" : "is at it");
+    if ((rc = rules_enc_spend(e, cid, "standard", 1, err)))
+        return rc;
+    mark_acted(e, cid);
+    char who[400];
+    size_t len = (size_t)snprintf(who, sizeof who, "%s", rules_enc_name(e, cid));
+    for (int j = 0; j < n; j++) {
+        json_object_set_new(rules_enc_combatant(e, ids[j]), "lending", json_string(tgt));
+        len += (size_t)snprintf(who + len, len < sizeof who ? sizeof who - len : 0, "%s%s",
+                                j + 1 == n ? " and " : ", ", rules_enc_name(e, ids[j]));
+    }
+    rules_enc_log(e, "carry", NULL, NULL, "%s move%s %s%s%s: %s %s, %d needed (001:460-465)", who,
+                  n ? "" : "s", rules_enc_name(e, tgt), to ? " " : "", to ? to : "",
+                  rules_enc_name(e, tgt), why, need);
     return 0;
 }
 
@@ -1729,6 +2372,14 @@ static int chase_choose(rules_enc *e, const rules_args *a, tb_err *err)
                     "HP lost on a hit (weapon damage, 001:123, 574)"},                             \
         {"ranged", RULES_PARAM_BOOL, 0, 1, 0, 0, "a ranged attack (no parry, 001:422)"},           \
         {"brawl", RULES_PARAM_BOOL, 0, 1, 0, 0, "a brawl attack: hit 1 (001:401)"},                \
+        {"bind", RULES_PARAM_BOOL, 0, 1, 0, 0, "with brawl: grab instead of hitting (001:401)"},   \
+        {"blind_spot",                                                                             \
+         RULES_PARAM_BOOL,                                                                         \
+         0,                                                                                        \
+         1,                                                                                        \
+         0,                                                                                        \
+         0,                                                                                        \
+         "from the target's blind spot: defence C-5 (001:562)"},                                   \
         {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},               \
     {                                                                                              \
         "p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"                    \
@@ -1790,6 +2441,33 @@ static const rules_param P_EFFECT[] = {
     {0},
 };
 
+static const rules_param P_GUARD[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "the ally guarded"),
+    {0},
+};
+static const rules_param P_BREAK[] = {
+    {"ability", RULES_PARAM_STRING, 1, 60, 0, 0, "physical ability rolled (default Brawl)"},
+    {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},
+    {"p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"},
+    {0},
+};
+static const rules_param P_CARRY[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who is moved"),
+    {"helpers", RULES_PARAM_STRING, 1, 150, 0, 0, "who lends a hand (names, separated by commas)"},
+    {"to", RULES_PARAM_STRING, 1, 80, 0, 0, "where to"},
+    {0},
+};
+
+static const rules_param P_GROUND[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who stands there"),
+    {"height", RULES_PARAM_INT, 0, 20, 0, 0, "height, in positions of about a metre (001:517)"},
+    {"concealment", RULES_PARAM_INT, 0, 8, 0, 0,
+     "cover against shots: tall grass 1, cart 2, table 3, merlon 5 (001:540)"},
+    {"difficult", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "difficult terrain: mud, snow, low water (001:475)"},
+    {0},
+};
+
 static const rules_enc_action ACTIONS[] = {
     {"begin", "Roll initiative", RULES_ENC_GM, P_NONE, act_begin, "001:240-242"},
     {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, act_attack, "001:337,393-446"},
@@ -1804,6 +2482,12 @@ static const rules_enc_action ACTIONS[] = {
     {"drop_prone", "Drop prone", RULES_ENC_TURN, P_NONE, act_drop_prone, "001:358"},
     {"end_turn", "End turn", RULES_ENC_TURN, P_END, act_end_turn, "001:238,395"},
     {"effect", "Apply an effect", RULES_ENC_GM, P_EFFECT, act_effect, "001:119-141,268-280"},
+    {"guard", "Guard an ally", RULES_ENC_TURN, P_GUARD, act_guard, "001:345,448-456"},
+    {"stand_down", "Stop guarding", RULES_ENC_OWNER, P_NONE, act_stand_down, "001:452"},
+    {"release", "Let go", RULES_ENC_OWNER, P_NONE, act_release, "001:407"},
+    {"break_free", "Break free", RULES_ENC_TURN, P_BREAK, act_break_free, "001:407"},
+    {"carry", "Move someone", RULES_ENC_TURN, P_CARRY, act_carry, "001:458-465"},
+    {"ground", "Set the ground", RULES_ENC_GM, P_GROUND, act_ground, "001:467-552"},
     {0},
 };
 

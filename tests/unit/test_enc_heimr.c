@@ -689,6 +689,318 @@ START_TEST(chase_catching_up_and_a_tired_chaser_drops_out)
 }
 END_TEST
 
+/* ---- guarding, restraint and forced movement (001:345, 401, 407, 448-465; issue 17) ---- */
+
+/* refused (enc_fixture.h), and the encounter, its hidden half and both logs are byte for byte
+ * what they were: a refusal changes nothing. */
+static int refused_same(fixture *f, const char *actor, const char *name, const char *params,
+                        const char *needle)
+{
+    json_t *all = json_pack("[O, O, O, O]", f->enc, f->hidden, f->e.log, f->e.gm_log);
+    char *before = json_dumps(all, JSON_SORT_KEYS);
+    int rc = refused(f, actor, name, params, needle);
+    char *after = json_dumps(all, JSON_SORT_KEYS);
+    ck_assert_str_eq(before, after);
+    free(before);
+    free(after);
+    json_decref(all);
+    return rc;
+}
+
+/* Ann, Bob and Cat (party) and an Orc (NPC, foes), all dex 0, willpower 1, fatigue 2: ordered
+ * Ann, Bob, Orc, Cat by initiative d6 6, 5, 3 (Cat), 4 (Orc). */
+static void fx_four(fixture *f)
+{
+    fx_init(f);
+    fx_add(f, "e1", "Ann", "p1", 0, sheet(0, 2, 1, 5, 2, NULL));
+    fx_add(f, "e2", "Bob", "p2", 0, sheet(0, 2, 1, 5, 2, NULL));
+    fx_add(f, "e3", "Cat", "p3", 0, sheet(0, 2, 1, 5, 2, NULL));
+    fx_add(f, "e4", "Orc", "gm", 1, sheet(0, 2, 1, 5, 2, NULL));
+    ACT_OK(f, NULL, "begin", NULL, 6, 5, 3, 4);
+    ck_assert_str_eq(order_at(f, 2), "e4");
+    ck_assert_str_eq(order_at(f, 3), "e3");
+}
+
+static const char *str_of(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+START_TEST(a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_NODICE(&f, "e1", "guard", "{\"target\":\"e2\"}");
+    ck_assert_str_eq(str_of(comb(&f, "e1"), "guarding"), "e2");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e4\"}", "guards allies only");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e1\"}", "cannot guard themselves");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e2\"}", "already guards Bob");
+    ck_assert_int_eq(refused_same(&f, "e1", "guard", "{\"target\":\"zz\"}", "no combatant"),
+                     TB_NOT_FOUND);
+    /* standing down, and the free action is once a turn (001:325) */
+    ACT_NODICE(&f, "e1", "stand_down", NULL);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "guarding"));
+    refused_same(&f, "e1", "stand_down", NULL, "guarding nobody");
+    refused_same(&f, "e1", "guard", "{\"target\":\"e3\"}", "already used the free action 'guard'");
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    ACT_NODICE(&f, "e2", "guard", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    ACT_OK(&f, "e4", "end_turn", NULL, 2);
+    ACT_NODICE(&f, "e3", "guard", "{\"target\":\"e1\"}");
+    ACT_OK(&f, "e3", "end_turn", NULL, 3);
+    /* round 2: Ann guards Cat too; Bob and Ann both guard Cat now */
+    ACT_NODICE(&f, "e1", "guard", "{\"target\":\"e3\"}");
+    ACT_NODICE(&f, "e1", "end_turn", NULL);
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    /* the Orc attacks Cat: from the Orc's place in the order (Orc, Cat, Ann, Bob) Ann is the
+     * first guard (001:452); her dodge 3 against 5: hit, torso */
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e3\",\"c\":0,\"p\":0}", 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 4);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), 5);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "guarding")); /* 001:452 it ends */
+    ck_assert_str_eq(str_of(comb(&f, "e2"), "guarding"), "e3");
+    ck_assert_str_eq(last_text(&f, "guard"),
+                     "Ann steps in front of Cat: Orc's attack is directed at Ann");
+    json_t *x = last_entry(f.e.log, "attack");
+    ck_assert_str_eq(str_of(json_object_get(x, "result"), "target"), "e1");
+    /* a dazed guard cannot respond (heimr encounter reading 13): Bob's guard lets the next attack
+     * on Cat through */
+    ACT_NODICE(&f, "e4", "end_turn", NULL); /* the Orc still holds its dodge */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":4}");
+    ACT_NODICE(&f, "e3", "end_turn", NULL);
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e3\",\"c\":0,\"p\":0}", 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), 4);
+    ck_assert_str_eq(str_of(comb(&f, "e2"), "guarding"), "e3");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_guard_dodging_a_shot_lets_it_fly_on_and_a_block_stops_it)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_NODICE(&f, "e1", "guard", "{\"target\":\"e2\"}");
+    ACT_OK(&f, "e1", "end_turn", NULL, 5); /* Ann's dodge 5 */
+    ACT_OK(&f, "e2", "end_turn", NULL, 3); /* Bob's dodge 3 */
+    /* the Orc shoots at Bob: 4 against Ann's dodge 5, a miss; the same 4 flies on against Bob's
+     * dodge 3: hit, sword arm (001:450; heimr encounter reading 12) */
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0,\"ranged\":1}", 4);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
+    ck_assert_str_eq(last_text(&f, "guard"), "Ann dodges: the shot flies on to Bob");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "guarding"));
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e1"), "defended"), "dodge"), 1);
+    ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
+    ACT_OK(&f, "e4", "end_turn", NULL, 2);
+    ACT_OK(&f, "e3", "end_turn", NULL, 3);
+    /* round 2: Ann guards Bob with a block (Brawl C0 P1: 5 → 6); Bob's new dodge 3 */
+    ACT_NODICE(&f, "e1", "guard", "{\"target\":\"e2\"}");
+    ACT_OK(&f, "e1", "end_turn", "{\"defence\":\"block\",\"ability\":\"Brawl\"}", 5);
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    /* 4 against the block 6: the shot is stopped and never reaches Bob */
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0,\"ranged\":1}", 4);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
+    ck_assert_ptr_nonnull(json_object_get(comb(&f, "e2"), "defence")); /* Bob's dodge unused */
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it)
+{
+    fixture f;
+    fx_four(&f);
+    refused_same(&f, "e1", "attack", "{\"target\":\"e4\",\"bind\":1,\"c\":0,\"p\":0}",
+                 "give 'brawl'");
+    /* Ann grabs the Orc: its dodge (d6 2) first, then her Brawl C0 P1: d6 2 → 3, right leg */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+           2, 2);
+    json_t *hb = json_object_get(comb(&f, "e4"), "held_by");
+    ck_assert_str_eq(str_of(hb, "by"), "e1");
+    ck_assert_str_eq(str_of(hb, "part"), "right_leg");
+    ck_assert_str_eq(str_of(comb(&f, "e1"), "holding"), "e4");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e4", "hp", 0), 5); /* a grab, not a hit 1 */
+    ck_assert(strstr(last_text(&f, "attack"), "Ann grabs Orc by the right leg") != NULL);
+    refused_same(&f, "e1", "attack",
+                 "{\"target\":\"e2\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+                 "one grab at a time");
+    /* 001:407 the holder makes no defensive rolls */
+    refused_same(&f, "e1", "defend", "{\"kind\":\"dodge\"}", "cannot make defensive rolls");
+    ACT_NODICE(&f, "e1", "end_turn", NULL);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "defence"));
+    /* the Orc, unwilling and held, takes three to move, the holder among them (001:464) */
+    refused_same(&f, "e2", "carry", "{\"target\":\"e4\",\"helpers\":\"e3\"}",
+                 "Orc is unwilling and held: it takes 3 to move them, and 2 are at it");
+    ACT_NODICE(&f, "e2", "carry",
+               "{\"target\":\"e4\",\"helpers\":\"ann, Cat\",\"to\":\"into the corner\"}");
+    ck_assert_str_eq(last_text(&f, "carry"), "Bob, Ann and Cat move Orc into the corner: Orc is "
+                                             "unwilling and held, 3 needed");
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    /* held by the leg, the Orc cannot move (001:134-135) */
+    refused_same(&f, "e4", "act", "{\"type\":\"standard\",\"what\":\"Move away\"}",
+                 "held by the right leg and cannot move");
+    /* its attack meets Ann's grip first: her Brawl d6 4 → 5 to beat; its 3 is stopped */
+    size_t pub0 = json_array_size(f.e.log);
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", 4, 3);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 5);
+    ck_assert_str_eq(str_of(comb(&f, "e1"), "holding"), "e4");
+    ck_assert_str_eq(last_text(&f, "attack"), "Orc tries to attack Ann, but Ann's grip stops it");
+    for (size_t i = pub0; i < json_array_size(f.e.log); i++) /* the Orc's roll is the GM's */
+        if (rules_enc_streq(str_of(json_array_get(f.e.log, i), "action"), "attack"))
+            ck_assert_ptr_null(json_object_get(json_array_get(f.e.log, i), "dice"));
+    ck_assert(strstr(json_string_value(json_object_get(last_entry(f.e.gm_log, "attack"), "text")),
+                     "(attack 3)") != NULL);
+    ACT_OK(&f, "e4", "end_turn", NULL, 2);
+    /* Cat lent a hand: her standard action went into it */
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "standard"), 0);
+    ACT_OK(&f, "e3", "end_turn", NULL, 3);
+    ACT_NODICE(&f, "e1", "end_turn", NULL);
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    /* round 2: the grip (d6 2 → 3) does not stop 5: it breaks, and Ann, who could not defend,
+     * is hit in the torso (001:407) */
+    ACT_OK(&f, "e4", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", 2, 5);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "hp", 0), 4);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "holding"));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
+    ck_assert_str_eq(last_text(&f, "release"),
+                     "Ann no longer holds Orc: the attack breaks the grip");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(breaking_free_beats_the_holders_brawl_and_letting_go_is_free)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* Bob grabs the Orc by the torso: its dodge 2, his Brawl 5 + 1 = 6 */
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+           2, 5);
+    ck_assert_str_eq(str_of(json_object_get(comb(&f, "e4"), "held_by"), "part"), "torso");
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    refused_same(&f, "e4", "break_free", "{\"ability\":\"Perception\"}", "not a physical ability");
+    /* Bob's Brawl d6 5 → 6 to beat; the Orc's Brawl d6 4 → 5: still held */
+    ACT_OK(&f, "e4", "break_free", NULL, 5, 4);
+    ck_assert_str_eq(str_of(json_object_get(comb(&f, "e4"), "held_by"), "by"), "e2");
+    json_t *x = last_entry(f.e.log, "break_free");
+    ck_assert_str_eq(str_of(x, "text"), "Orc tries to break Bob's grip: still held");
+    ck_assert_ptr_null(json_object_get(x, "dice"));
+    refused_same(&f, "e4", "break_free", NULL, "standard");
+    ACT_OK(&f, "e4", "end_turn", NULL, 2); /* its dodge was used by Bob's attack */
+    ACT_OK(&f, "e3", "end_turn", NULL, 3);
+    ACT_NODICE(&f, "e1", "end_turn", NULL);
+    ACT_NODICE(&f, "e2", "end_turn", NULL);
+    /* round 2: Bob's Brawl d6 1 fails his fatigue 2 (and raises it): no grip to beat; the Orc's
+     * 3 + 1 passes its own fatigue: free */
+    ACT_OK(&f, "e4", "break_free", NULL, 1, 3);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 3);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "holding"));
+    refused_same(&f, "e4", "break_free", NULL, "nobody holds Orc");
+    refused_same(&f, "e2", "release", NULL, "Bob holds nobody");
+    /* letting go: any time, the holder's own call (001:407) */
+    ACT_NODICE(&f, "e4", "end_turn", NULL); /* the Orc's dodge 2 is still held */
+    ACT_OK(&f, "e3", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+           5);
+    ck_assert_str_eq(str_of(comb(&f, "e3"), "holding"), "e4");
+    ACT_NODICE(&f, "e3", "release", NULL);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(moving_someone_takes_as_many_hands_as_the_book_says)
+{
+    fixture f;
+    fx_four(&f);
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\"}",
+                 "Orc is unwilling: it takes 4 to move them, and 1 is at it");
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e3\"}", "3 are at it");
+    refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2,e2\"}", "named twice");
+    ck_assert_int_eq(refused_same(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"Zed\"}",
+                                  "nobody called 'Zed'"),
+                     TB_NOT_FOUND);
+    refused_same(&f, "e1", "carry", "{\"target\":\"e1\"}", "on their own");
+    /* dazed, the Orc can neither stand nor resist: two carry it (001:463) */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e4\",\"effect\":\"daze\",\"value\":4}");
+    ACT_NODICE(&f, "e1", "carry", "{\"target\":\"e4\",\"helpers\":\"e2\"}");
+    ck_assert_str_eq(str_of(comb(&f, "e2"), "lending"), "e4");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "standard"), 0);
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* Bob's standard action went into it; a willing Cat takes one, but he has none left */
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e2", "standard"), 0);
+    ck_assert_ptr_null(json_object_get(comb(&f, "e2"), "lending"));
+    ck_assert_str_eq(last_text(&f, "carry"),
+                     "Bob's standard action this turn went into moving Orc");
+    refused_same(&f, "e2", "carry", "{\"target\":\"e3\"}", "standard");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks)
+{
+    fixture f;
+    fx_four(&f);
+    /* 001:517 two positions higher: no melee attack, before any die */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":2}");
+    refused_same(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}",
+                 "Orc stands 2 higher than Ann: too far for a melee attack");
+    /* one higher: C-1 (the Orc's dodge d6 2; Ann's d6 5, d10 7 → the lowest, 5: hit) */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"height\":1}");
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}", 2, 5, 7);
+    json_t *res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "attack"), "consistency"), -1);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* 001:540 cover 2 against a shot: Bob's C2 becomes C0 (d6 6); the Orc's second dodge C-2
+     * (001:426): d6 3, d10 4 5 → 3 */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e4\",\"concealment\":2}");
+    ck_assert_str_eq(last_text(&f, "ground"), "Orc stands at height 1, behind cover 2");
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e4\",\"c\":2,\"p\":0,\"ranged\":1}", 3, 4, 5, 6);
+    res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "attack"), "consistency"), 0);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    ACT_OK(&f, "e4", "end_turn", NULL, 2);
+    /* 001:475 difficult terrain: the dodge C-1 (d6 4, d10 6 → 4) */
+    ACT_NODICE(&f, NULL, "ground", "{\"target\":\"e3\",\"difficult\":1}");
+    ACT_OK(&f, "e3", "end_turn", NULL, 4, 6);
+    json_t *d = json_object_get(comb(&f, "e3"), "defence");
+    ck_assert_int_eq(ival(d, "consistency"), -1);
+    ck_assert_int_eq(ival(d, "situational"), 1);
+    /* 001:562 a shot from Cat's blind spot: her dodge is read at C-6 (five more d10s: 2 9 9 9 9
+     * → the lowest, 2), and Ann's 3 hits (heimr encounter reading 20) */
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e3\",\"c\":0,\"p\":0,\"ranged\":1,\"blind_spot\":1}",
+           3, 2, 9, 9, 9, 9);
+    res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "defence"), "consistency"), -6);
+    ck_assert_int_eq(ival(json_object_get(res, "defence"), "result"), 2);
+    ck_assert(json_is_true(json_object_get(res, "hit")));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e3", "hp", 0), 4);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(an_effect_on_the_holder_loosens_the_grip)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\"}",
+           2, 2);
+    ck_assert_str_eq(str_of(comb(&f, "e1"), "holding"), "e4");
+    refused_same(&f, NULL, "effect", "{\"target\":\"e1\",\"effect\":\"shove\"}",
+                 "'effect' must be");
+    /* 001:407 "the bind effect also ends if you receive an effect" */
+    ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e1\",\"effect\":\"stumble\"}");
+    ck_assert_ptr_null(json_object_get(comb(&f, "e1"), "holding"));
+    ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "held_by"));
+    ck_assert_str_eq(last_text(&f, "release"),
+                     "Ann no longer holds Orc: the effect loosens their grip");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -714,6 +1026,15 @@ int main(void)
     tcase_add_test(ch, chase_squares_move_by_three_and_a_tired_target_is_caught);
     tcase_add_test(ch, chase_catching_up_and_a_tired_chaser_drops_out);
     suite_add_tcase(s, ch);
+    TCase *op = tcase_create("options");
+    tcase_add_test(op, a_guard_takes_the_attack_first_guard_from_the_attacker_on_and_ends);
+    tcase_add_test(op, a_guard_dodging_a_shot_lets_it_fly_on_and_a_block_stops_it);
+    tcase_add_test(op, a_grab_holds_the_leg_stops_the_held_and_a_hit_back_breaks_it);
+    tcase_add_test(op, breaking_free_beats_the_holders_brawl_and_letting_go_is_free);
+    tcase_add_test(op, moving_someone_takes_as_many_hands_as_the_book_says);
+    tcase_add_test(op, an_effect_on_the_holder_loosens_the_grip);
+    tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
+    suite_add_tcase(s, op);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -1,6 +1,9 @@
 // heimr.combat: what a player sees of a bandit. Varied: his willpower (the potential of his
 // initiative: he acts last either way), his hit points (bloodied after two hits either way) and
-// his notes. His pre-rolled defence is open (001:446) and does not vary.
+// his notes. His pre-rolled defence is open (001:446) and does not vary. Issue 17: the C/P the GM
+// gives his grab (the brawl attack's bind, 001:401) and his Brawl, which is the requirement
+// Liesbeth's break-free must reach (001:407), vary too; that she is held, and whether she gets
+// free, do not.
 import { sample } from '../enc_lib.mjs';
 
 const bandit = (v) => ({
@@ -11,7 +14,10 @@ const bandit = (v) => ({
   willpower: v.willpower,
   willpower_max: v.willpower,
   fatigue: 3,
-  abilities: [{ name: 'Axe fighting', attributes: ['str'], base_consistency: 1, trained_consistency: 1 }],
+  abilities: [
+    { name: 'Axe fighting', attributes: ['str'], base_consistency: 1, trained_consistency: 1 },
+    { name: 'Brawl', attributes: ['str'], base_consistency: 0, trained_potential: v.brawl },
+  ],
   notes: v.notes,
 });
 
@@ -21,8 +27,8 @@ export const scenario = {
   seed: 5,
   players: ['Ann', 'Bob'],
   variants: [
-    { hp: 2, willpower: 1, notes: 'paid by the mayor' },
-    { hp: 3, willpower: 2, notes: 'paid by the abbot' },
+    { hp: 2, willpower: 1, notes: 'paid by the mayor', grabP: 20, brawl: 0 },
+    { hp: 3, willpower: 2, notes: 'paid by the abbot', grabP: 21, brawl: 1 },
   ],
   async script({ gm, p, char, ok }, v) {
     const astrid = await char(p.Ann, { name: 'Astrid Ironhand', sheet: sample('heimr', 'astrid_ironhand') });
@@ -42,5 +48,20 @@ export const scenario = {
     await act(p.Ann, 'trigger', A, { target: B });
     await act(gm, 'attack', B, { target: L, ability: 'Axe fighting', damage: 2 });
     await act(gm, 'end_turn', B, {});
+    // issue 17: Liesbeth guards Astrid; the bandit's grab meets Liesbeth instead (001:450); she
+    // tries to break free against his Brawl (001:407)
+    const cur = async () => (await gm.ping(), gm.state.enc.order[gm.state.enc.turn]);
+    const whose = (c) => (c === B ? gm : c === A ? p.Ann : p.Bob);
+    const endUntil = async (id) => {
+      for (let c = await cur(); c !== id; c = await cur()) await act(whose(c), 'end_turn', c, {});
+    };
+    await endUntil(L);
+    await act(p.Bob, 'guard', L, { target: A });
+    await act(p.Bob, 'end_turn', L, {});
+    await endUntil(B);
+    await act(gm, 'attack', B, { target: A, brawl: true, bind: true, c: 6, p: v.grabP });
+    await act(gm, 'end_turn', B, {});
+    await endUntil(L);
+    await act(p.Bob, 'break_free', L, {});
   },
 };

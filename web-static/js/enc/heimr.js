@@ -8,9 +8,21 @@ import { withBetween, banner, card, sheetStats, words } from './between.js';
 
 const nameOf = (enc, id) => enc?.combatants?.[id]?.name ?? id;
 
-// The markers of one combatant, as short chips: delayed, readied, out.
+// Body parts as the table says them.
+const PART = { torso: 'body', sword_arm: 'sword arm', other_arm: 'other arm', right_leg: 'right leg', left_leg: 'left leg' };
+
+// The markers of one combatant, as short chips: delayed, readied, guarding, holding, held, out.
 function markers(c, enc) {
   const out = [];
+  if (c.guarding) out.push(h('span', { class: 'chip heimr-guarding', dataset: { marker: 'guarding' } }, `guards ${nameOf(enc, c.guarding)}`));
+  if (c.holding) out.push(h('span', { class: 'chip heimr-holding', dataset: { marker: 'holding' } }, `holds ${nameOf(enc, c.holding)}`));
+  if (c.held_by && typeof c.held_by === 'object')
+    out.push(h('span', { class: 'chip heimr-held', dataset: { marker: 'held' } }, `held by ${nameOf(enc, c.held_by.by)} (${PART[c.held_by.part] ?? 'body'})`));
+  const g = c.ground && typeof c.ground === 'object' ? c.ground : null;
+  if (g && Number(g.height) > 0) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'height' } }, `height ${g.height}`));
+  if (g && Number(g.concealment) > 0) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'cover' } }, `cover ${g.concealment}`));
+  if (g && g.difficult) out.push(h('span', { class: 'chip heimr-ground', dataset: { marker: 'difficult' } }, 'difficult ground'));
+  if (c.lending) out.push(h('span', { class: 'chip heimr-lending', dataset: { marker: 'lending' } }, `next action: moving ${nameOf(enc, c.lending)}`));
   if (c.delayed && typeof c.delayed === 'object') {
     const when = c.delayed.when === 'before' ? 'before' : 'after';
     out.push(h('span', { class: 'chip heimr-delayed', title: 'Delayed (001:246)' }, `delayed ${when} ${nameOf(enc, c.delayed.of)}`));
@@ -120,10 +132,48 @@ function actionsFor(enc, ctx) {
     delay: myTurn && !curC.acted,
     stand: myTurn && (curC.conditions || []).some((x) => x.name === 'prone'),
     drop_prone: myTurn && !(curC.conditions || []).some((x) => x.name === 'prone'),
+    // guarding, grabs and moving someone (001:345, 401-407, 448-465): offered only when they can
+    // succeed now — an ally to guard, a grip to break, someone held to let go
+    guard: myTurn && started && !curC.held_by && allies(enc, curC).length > 0 && !(curC.free_used || []).includes('guard'),
+    stand_down: mine.some((c) => c.guarding),
+    break_free: myTurn && started && Boolean(curC.held_by) && standardLeft(curC),
+    release: mine.some((c) => c.holding),
+    carry: myTurn && started && !heldInPlace(curC) && standardLeft(curC) && all.some((c) => c.id !== cur),
+    ground: ctx.isGm && all.length > 0,
   };
   return acts
     .map((a) => a.name)
     .filter((n) => (n in ok ? ok[n] : myTurn && started));
+}
+
+// Whether c still has the turn's standard action (breaking free and moving someone spend it).
+const standardLeft = (c) => !(c?.budget && Number(c.budget.standard) === 0);
+
+// cid's allies still in the fight (a guard protects one of its own side, 001:450).
+function allies(enc, c) {
+  return c ? combatantsOf(enc).filter((x) => x.id !== c.id && x.side === c.side && !x.out) : [];
+}
+
+// Held by the legs or the body: no moving (001:134-135).
+const heldInPlace = (c) => Boolean(c?.held_by && (c.held_by.part === 'torso' || /leg/.test(c.held_by.part ?? '')));
+
+// Selects whose first choice succeeds: a guard's ally; for moving someone, allies first (one pair
+// of hands moves a willing one, 001:462); to break free, the physical abilities, Brawl first.
+function picks(action, param, enc, ctx) {
+  const cur = combatantsOf(enc).find((c) => c.id === currentId(enc));
+  if (!cur) return null;
+  const opt = (c) => ({ value: c.id, label: c.name ?? c.id });
+  if (action === 'guard' && param === 'target') return allies(enc, cur).map(opt);
+  if (action === 'carry' && param === 'target') {
+    const others = combatantsOf(enc).filter((c) => c.id !== cur.id);
+    return [...others.filter((c) => c.side === cur.side), ...others.filter((c) => c.side !== cur.side)].map(opt);
+  }
+  if (action === 'break_free' && param === 'ability') {
+    const abilities = Object.values(statsOf(cur, ctx)?.abilities ?? {}).filter((a) => a && a.physical);
+    abilities.sort((a, b) => (b.name === 'Brawl') - (a.name === 'Brawl'));
+    return abilities.map((a) => ({ value: a.name, label: a.name }));
+  }
+  return null;
 }
 
 // The seconds are in the order's header, the standard action on the current card.
@@ -154,4 +204,4 @@ const between = {
   extraFields: () => ({}),
 };
 
-registerPanel('heimr', withBetween('heimr.between', { renderOrder, renderCombatant, actionsFor, extraFields }, between));
+registerPanel('heimr', withBetween('heimr.between', { renderOrder, renderCombatant, actionsFor, extraFields, picks }, between));
