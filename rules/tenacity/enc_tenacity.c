@@ -222,7 +222,8 @@ void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int
     int cur = tget(st, "current") + n, max = tget(st, "max");
     json_t *res = json_pack("{s:i, s:i, s:i}", "stress", n, "current", cur, "max", max);
     if (npc && quiet) {
-        rules_enc_log(e, "stress", NULL, NULL, "%s takes the hit (%s)", rules_enc_name(e, cid), why);
+        rules_enc_log(e, "stress", NULL, NULL, "%s takes the hit (%s)", rules_enc_name(e, cid),
+                      why);
         rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
                          rules_enc_name(e, cid), n, cur, max);
     } else if (npc) {
@@ -541,7 +542,7 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
         ten_spin_add(e, target, -1);
     if (c->success && want_impact)
         c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0,
-                                args_int(a, "impact_bonus", 0), ad);
+                                    args_int(a, "impact_bonus", 0), ad);
     log_side(e, l, ad, actor, "attack", c->atk.total);
     log_side(e, l, dd, target, "defence", c->def.total);
     json_decref(ad);
@@ -658,6 +659,11 @@ int ten_require_target(rules_enc *e, const char *actor, const char *target, tb_e
 int ten_require_skill_free(rules_enc *e, const char *cid, const char *skill, tb_err *err)
 {
     return require_skill_free(e, cid, skill, err);
+}
+
+const char *ten_arg_str(const rules_args *a, const char *name)
+{
+    return args_str(a, name);
 }
 
 void ten_tag_last(json_t *dice, const char *role, const char *cid)
@@ -973,7 +979,8 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     ten_log l;
     log_init(e, &l, "advantage");
     if (target) {
-        if ((rc = contest(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l, err))) {
+        if ((rc = contest(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l,
+                          err))) {
             log_drop(&l);
             return rc;
         }
@@ -1451,7 +1458,7 @@ static const rules_param P_RESPOND[] = {
 };
 #define P_STRIKE                                                                                   \
     {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "extra impact (003:12)"},                     \
-        {"range", RULES_PARAM_STRING, 5, 6, 0, 0, "melee or ranged (melee)"},                      \
+        {"range", RULES_PARAM_STRING, 1, 10, 0, 0, "melee or ranged (melee)"},                     \
         {"type", RULES_PARAM_STRING, 1, 30, 0, 0, "damage type, for resistances"},                 \
     {                                                                                              \
         "find", RULES_PARAM_INT, 1, 11, 6, 0, "d10 to find someone behind soft cover (6)"          \
@@ -1473,7 +1480,7 @@ static const rules_param P_GRAPPLE[] = {
     P_DEF,
     {"limbs", RULES_PARAM_INT, 1, 8, 1, 0, "limbs grappled (more than one: all physical actions)"},
     {"what", RULES_PARAM_STRING, 1, 40, 0, 0, "the limb or skill held (arm)"},
-    {"range", RULES_PARAM_STRING, 5, 6, 0, 0, "melee"},
+    {"range", RULES_PARAM_STRING, 1, 10, 0, 0, "melee or ranged (melee)"},
     {0},
 };
 static const rules_param P_LOCK[] = {
@@ -1643,7 +1650,7 @@ const rules_enc_field ten_editable[] = {
 
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
 const char *const ten_sheet_stats[] = {"stress",      "wounds",     "tenacity", "spin",
-                                          "unconscious", "conditions", NULL};
+                                       "unconscious", "conditions", NULL};
 
 /* 003:94 (and 003:92): "After an encounter is over, you lose all points of Spin UNLESS you have
  * negative Spin"; negative spin stays until earned back. */
@@ -1674,6 +1681,6 @@ const rules_module rules_module_tenacity_spotlight = {
 
 extern const rules_module rules_module_tenacity_social;  /* social.c */
 extern const rules_module rules_module_tenacity_between; /* between.c */
-const rules_module *const rules_modules_tenacity[] = {
-    &rules_module_tenacity_spotlight, &rules_module_tenacity_social, &rules_module_tenacity_between,
-    NULL};
+const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
+                                                      &rules_module_tenacity_social,
+                                                      &rules_module_tenacity_between, NULL};

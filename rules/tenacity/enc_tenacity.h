@@ -231,5 +231,7 @@ void ten_perish(rules_enc *e, const char *cid, const char *why);
 /* /gm/enc/combatants/<cid>/conds (created if missing). Borrowed. */
 json_t *ten_cond_challenges(rules_enc *e, const char *cid);
 void ten_tag_last(json_t *dice, const char *role, const char *cid);
+/* The string parameter `name`, NULL when absent or not in the action's table. */
+const char *ten_arg_str(const rules_args *a, const char *name);
 
 #endif

@@ -103,10 +103,10 @@ int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char 
 static int fight_mods(rules_enc *e, const char *actor, const char *target, const rules_args *a,
                       ten_mods *m, tb_err *err)
 {
-    const char *range = rules_arg_str(a, "range");
+    const char *range = ten_arg_str(a, "range");
     if (range && strcmp(range, "melee") != 0 && strcmp(range, "ranged") != 0)
         return tb_fail(err, TB_BAD_REQUEST, "range: melee or ranged, not '%.20s'", range);
-    const char *flank = rules_arg_str(a, "target2");
+    const char *flank = ten_arg_str(a, "target2");
     if (flank && (strcmp(flank, actor) == 0 || strcmp(flank, target) == 0 ||
                   ten_opposed(e, actor, flank) || rules_enc_is_out(e, flank)))
         return rules_enc_rule(err,
@@ -145,7 +145,7 @@ static int fight_mods(rules_enc *e, const char *actor, const char *target, const
 static void say_states(rules_enc *e, ten_log *l, const char *actor, const char *target,
                        const rules_args *a)
 {
-    const char *cover = cover_of(e, target), *range = rules_arg_str(a, "range");
+    const char *cover = cover_of(e, target), *range = ten_arg_str(a, "range");
     char buf[200] = "";
     size_t n = 0;
 #define ADD(...)                                                                                   \
@@ -284,13 +284,14 @@ static int strike(rules_enc *e, const char *actor, const char *target, const rul
     ten_log_write(&l);
     if (c.success) {
         if (dmg != c.impact)
-            rules_enc_log(e, "size", NULL, json_pack("{s:i, s:i}", "impact", c.impact, "damage", dmg),
+            rules_enc_log(e, "size", NULL,
+                          json_pack("{s:i, s:i}", "impact", c.impact, "damage", dmg),
                           "%s's damage is %s for size: %d (003:122-123)", an,
                           d > 0 ? "halved" : "doubled", dmg);
         /* 003:45 "DEAL DAMAGE: On a successful skill check you deal your skill's impact as
          * stress" */
         deal(e, target, dmg, type, reaction ? "parting strike" : "attack");
-        const char *flank = rules_arg_str(a, "target2");
+        const char *flank = ten_arg_str(a, "target2");
         if (flank) {
             /* 003:110 "the first attacker can give the second attacker a point of spin upon a
              * successful attack" */
@@ -393,7 +394,8 @@ int ten_grip_may_shake(rules_enc *e, const char *cid, const char *name, int acti
                               "of the turn (003:105)",
                               rules_enc_name(e, cid));
     if (name && strcmp(name, TEN_GRAPPLED) == 0 && rules_enc_cond_has(e, cid, TEN_LOCKED))
-        return rules_enc_rule(err, "%s is locked: the lock must be broken before the grapple (003:105)",
+        return rules_enc_rule(err,
+                              "%s is locked: the lock must be broken before the grapple (003:105)",
                               rules_enc_name(e, cid));
     return 0;
 }
@@ -406,7 +408,8 @@ void ten_grip_shaken(rules_enc *e, const char *cid, const char *name)
     if (strcmp(name, TEN_LOCKED) == 0) {
         /* 003:105 "if they succeed, then the lock reverts back to a grapple" */
         json_object_set_new(g, "locked", json_false());
-        rules_enc_log(e, "escape", NULL, NULL, "%s breaks the lock: it is a grapple again (003:105)",
+        rules_enc_log(e, "escape", NULL, NULL,
+                      "%s breaks the lock: it is a grapple again (003:105)",
                       rules_enc_name(e, cid));
     } else if (strcmp(name, TEN_GRAPPLED) == 0) {
         /* 003:104 "if they succeed, then the grapple ends" */
@@ -441,8 +444,9 @@ int ten_act_grapple(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     const char *cover = cover_of(e, target);
     if (cover && strcmp(cover, "soft") == 0)
-        return rules_enc_rule(err, "%s is hidden behind soft cover: nobody can grapple what they "
-                                   "cannot find (003:115)",
+        return rules_enc_rule(err,
+                              "%s is hidden behind soft cover: nobody can grapple what they "
+                              "cannot find (003:115)",
                               rules_enc_name(e, target));
     if (grip_of(e, target))
         return rules_enc_rule(err, "%s is already held by %s", rules_enc_name(e, target),
@@ -505,8 +509,9 @@ int ten_act_lock(rules_enc *e, const rules_args *a, tb_err *err)
     if (rc)
         return rc;
     if (!rules_enc_streq(grip_by(e, target), actor))
-        return rules_enc_rule(err, "%s does not hold %s in a grapple: a lock comes from a grapple "
-                                   "(003:105)",
+        return rules_enc_rule(err,
+                              "%s does not hold %s in a grapple: a lock comes from a grapple "
+                              "(003:105)",
                               rules_enc_name(e, actor), rules_enc_name(e, target));
     if (ten_take_action(e, actor, err) < 0)
         return err->code;
@@ -514,8 +519,7 @@ int ten_act_lock(rules_enc *e, const rules_args *a, tb_err *err)
     int first = !json_is_true(json_object_get(g, "locked"));
     if (first) {
         json_t *ch = json_object_get(ten_cond_challenges(e, target), TEN_GRAPPLED);
-        put_grip_cond(e, target, TEN_LOCKED, "stop", "movement", 0,
-                      (int)json_integer_value(ch));
+        put_grip_cond(e, target, TEN_LOCKED, "stop", "movement", 0, (int)json_integer_value(ch));
         json_object_set_new(g, "locked", json_true());
     }
     /* the damage: the skill's impact dice and equipment bonus, no check */
@@ -716,7 +720,8 @@ int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "say what changes: cover, prone, elevated or size");
     if (cover && strcmp(cover, "none") != 0 && strcmp(cover, "partial") != 0 &&
         strcmp(cover, "full") != 0 && strcmp(cover, "soft") != 0)
-        return tb_fail(err, TB_BAD_REQUEST, "cover: none, partial, full or soft, not '%.20s'", cover);
+        return tb_fail(err, TB_BAD_REQUEST, "cover: none, partial, full or soft, not '%.20s'",
+                       cover);
     if (rules_arg_given(a, "size") && !e->is_gm)
         return rules_enc_rule(err, "a size category is the GM's to set (003:121)");
     json_t *c = me(e, actor);
@@ -785,8 +790,9 @@ int ten_act_offer(rules_enc *e, const rules_args *a, tb_err *err)
     const char *target = rules_arg_str(a, "target"), *cost = rules_arg_str(a, "cost");
     int n = rules_arg_int(a, "negative");
     if (rules_enc_is_npc(e, target))
-        return rules_enc_rule(err, "the trade is a bargain with a player (003:39), and %s is the "
-                                   "GM's",
+        return rules_enc_rule(err,
+                              "the trade is a bargain with a player (003:39), and %s is the "
+                              "GM's",
                               rules_enc_name(e, target));
     int spin = ten_spin(e, target);
     if (spin >= 0)
@@ -797,10 +803,9 @@ int ten_act_offer(rules_enc *e, const rules_args *a, tb_err *err)
                               -spin);
     json_object_set_new(me(e, target), "offer",
                         json_pack("{s:i, s:s}", "negative", n, "cost", cost));
-    rules_enc_log(e, "offer", NULL, json_pack("{s:s, s:i, s:s}", "to", target, "negative", n,
-                                              "cost", cost),
-                  "The GM offers %s: %s, for %d negative spin (003:39)",
-                  rules_enc_name(e, target), cost, n);
+    rules_enc_log(
+        e, "offer", NULL, json_pack("{s:s, s:i, s:s}", "to", target, "negative", n, "cost", cost),
+        "The GM offers %s: %s, for %d negative spin (003:39)", rules_enc_name(e, target), cost, n);
     return 0;
 }
 
@@ -824,8 +829,8 @@ int ten_act_accept(rules_enc *e, const rules_args *a, tb_err *err)
     if (n > -spin)
         n = spin < 0 ? -spin : 0; /* spin earned since the offer: never above 0 */
     ten_spin_add(e, cid, n);
-    rules_enc_log(e, "accept", NULL, json_pack("{s:i, s:O}", "negative", n, "cost",
-                                               json_object_get(o, "cost")),
+    rules_enc_log(e, "accept", NULL,
+                  json_pack("{s:i, s:O}", "negative", n, "cost", json_object_get(o, "cost")),
                   "%s accepts: %s; %d negative spin is gone (003:39)", rules_enc_name(e, cid),
                   json_string_value(json_object_get(o, "cost")), n);
     json_object_del(me(e, cid), "offer");
@@ -839,8 +844,7 @@ int ten_act_decline(rules_enc *e, const rules_args *a, tb_err *err)
     if (!offer_of(e, cid, err))
         return err->code;
     json_object_del(me(e, cid), "offer");
-    rules_enc_log(e, "decline", NULL, NULL, "%s declines the GM's offer",
-                  rules_enc_name(e, cid));
+    rules_enc_log(e, "decline", NULL, NULL, "%s declines the GM's offer", rules_enc_name(e, cid));
     return 0;
 }
 

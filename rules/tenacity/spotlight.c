@@ -250,7 +250,8 @@ void ten_after(rules_enc *e)
 {
     const char *r = ten_str(e, "responder");
     /* a response is one action (003:91); a released held movement is one movement (003:81) */
-    if (r && rules_enc_budget_left(e, r, "action") == 0 && rules_enc_budget_left(e, r, "move") == 0) {
+    if (r && rules_enc_budget_left(e, r, "action") == 0 &&
+        rules_enc_budget_left(e, r, "move") == 0) {
         rules_enc_log(e, "respond", NULL, NULL, "%s's response is over; %s has the spotlight",
                       rules_enc_name(e, r), rules_enc_name(e, ten_holder(e)));
         ten_set_str(e, "responder", NULL);
