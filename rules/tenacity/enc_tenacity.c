@@ -154,7 +154,7 @@ int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonu
     s->hero = 1;
     int dice_n = (int)json_integer_value(json_array_get(sk, 0));
     if (dice_n + adv < 1)
-        adv = 1 - dice_n; /* a disadvantage die never takes the last hero die (reading) */
+        adv = 1 - dice_n; /* a disadvantage die never takes the last hero die (reading O6) */
     s->rank = (int)json_integer_value(json_array_get(sk, 1));
     s->ibonus = (int)json_integer_value(json_array_get(sk, 2));
     /* 003:11 "roll the number of d10 dice displayed on the attribute and take the highest" */
@@ -843,8 +843,10 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(e, &l, "condition");
-    if ((rc = contest(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge},
-                      strcmp(kind, "stop") != 0, &c, &l, err))) {
+    /* 003:120 a resistance is "the bonus they receive to their rolls to avoid conditions from a
+     * source of that type" */
+    ten_mods m = {.atk_adv = edge, .def_bonus = ten_resist_of(e, target, args_str(a, "type"))};
+    if ((rc = contest(e, actor, target, skill, a, &m, strcmp(kind, "stop") != 0, &c, &l, err))) {
         log_drop(&l);
         return rc;
     }
@@ -1535,6 +1537,7 @@ static const rules_param P_CONDITION[] = {
     P_ROLL,
     P_DEF,
     {"challenge", RULES_PARAM_INT, 0, 99, 0, RULES_PARAM_SECRET, "challenge to shake it off"},
+    {"type", RULES_PARAM_STRING, 1, 30, 0, 0, "its source's type, for resistances"},
     {0},
 };
 static const rules_param P_OVERCOME[] = {
@@ -1599,7 +1602,7 @@ static const rules_enc_action ACTIONS[] = {
     {"decline", "Decline the trade", RULES_ENC_OWNER, P_NONE, ten_act_decline, "003:39"},
     {"die", "Choose to die", RULES_ENC_OWNER, P_DIE, ten_act_die, "003:108"},
     {"condition", "Create a condition", RULES_ENC_TURN, P_CONDITION, act_condition,
-     "003:47, 003:68, 003:96-103"},
+     "003:47, 003:68, 003:96-103, 003:120"},
     {"advantage", "Create an advantage", RULES_ENC_TURN, P_ADVANTAGE, act_advantage,
      "003:46, 003:67"},
     {"overcome", "Overcome a condition", RULES_ENC_TURN, P_OVERCOME, act_overcome, "003:97"},

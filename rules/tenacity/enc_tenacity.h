@@ -187,6 +187,8 @@ typedef struct ten_mods {
  * states: elevation on Perception (003:116), a helper's die on its next action roll (003:57,
  * consumed), a lock's disadvantage die on its action rolls (003:105). */
 int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role);
+/* cid's resistance to `type` (003:120): 0 when none or type is NULL. */
+int ten_resist_of(rules_enc *e, const char *cid, const char *type);
 /* Whether condition `name` is a grapple or a lock (003:104-105). */
 int ten_grip_cond(const char *name);
 /* Before a roll to shake condition name off: a lock is broken only with an action, a grapple

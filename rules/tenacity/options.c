@@ -49,7 +49,7 @@ static json_t *resists(rules_enc *e, const char *cid)
 
 /* 003:120 "how much damage they ignore ... or the bonus they receive to their rolls to avoid
  * conditions from a source of that type" (0 when type is NULL or unknown). */
-static int resist_of(rules_enc *e, const char *cid, const char *type)
+int ten_resist_of(rules_enc *e, const char *cid, const char *type)
 {
     if (!type)
         return 0;
@@ -78,7 +78,7 @@ int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char 
     if (!action_role(role))
         return adv;
     /* 003:57 help gives "an advantage hero die" (003:79): on the helped character's next action
-     * roll (reading 14) */
+     * roll (reading O1) */
     if (rules_enc_cond_has(e, cid, "helped")) {
         adv++;
         rules_enc_cond_remove(e, cid, "helped");
@@ -95,9 +95,9 @@ int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char 
 /*
  * The checks and modifiers of a physical attack by actor on target, before any die: full hard
  * cover cannot be attacked (003:114); partial hard cover is one size step smaller (+1 advantage
- * die, +1 to defend) unless the attacker is elevated (003:116, reading 17); prone: +1 advantage die
+ * die, +1 to defend) unless the attacker is elevated (003:116, reading O4); prone: +1 advantage die
  * to the defence at range, to the attack in melee (003:117); size: per step larger the attacker
- * gains 1 advantage die and +1, per step smaller the defender does (003:122-123, reading 18).
+ * gains 1 advantage die and +1, per step smaller the defender does (003:122-123, reading O5).
  * `range` is melee (default) or ranged; `target2` a flanking ally (003:110). Fills m (adds to it).
  */
 static int fight_mods(rules_enc *e, const char *actor, const char *target, const rules_args *a,
@@ -173,7 +173,7 @@ static void say_states(rules_enc *e, ten_log *l, const char *actor, const char *
 
 /* 003:122 "your damage is halved and halved again for every additional step"; 003:123 "your
  * damage is doubled and doubled again for every additional step" (d: target's size minus the
- * attacker's; halves round down, reading 18). */
+ * attacker's; halves round down, reading O5). */
 static int size_damage(int impact, int d)
 {
     for (; d > 0; d--)
@@ -190,7 +190,7 @@ static int size_damage(int impact, int d)
  */
 static int deal(rules_enc *e, const char *target, int n, const char *type, const char *why)
 {
-    int r = resist_of(e, target, type);
+    int r = ten_resist_of(e, target, type);
     int taken = n > r ? n - r : 0;
     int hide = r > 0 && n > 0 && rules_enc_is_npc(e, target);
     if (r > 0 && n > 0) {
@@ -266,8 +266,9 @@ static int strike(rules_enc *e, const char *actor, const char *target, const rul
     }
     int d = size_of(e, target) - size_of(e, actor);
     int dmg = c.success ? size_damage(c.impact, d) : 0;
-    int hidden_resist = c.success && rules_enc_is_npc(e, target) && resist_of(e, target, type) > 0;
-    int shown = dmg - (hidden_resist ? 0 : resist_of(e, target, type));
+    int hidden_resist =
+        c.success && rules_enc_is_npc(e, target) && ten_resist_of(e, target, type) > 0;
+    int shown = dmg - (hidden_resist ? 0 : ten_resist_of(e, target, type));
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s %s %s", an, verb, tn);
     ten_log_roll(e, &l, actor, target, skill, &c);
     say_states(e, &l, actor, target, a);
@@ -314,7 +315,7 @@ int ten_act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 /* 003:111 "When a character leaves the melee range of another character, that character can take
  * a parting action as an immediate reaction (unless you avoid the parting action by using the
  * withdraw action)"; 003:71 "a parting strike on you as a reaction". The one leaving is moving
- * now (the spotlight holder or a responder who has spent movement this turn, reading 15); one
+ * now (the spotlight holder or a responder who has spent movement this turn, reading O2); one
  * parting strike per character per turn of the mover. */
 int ten_act_parting(rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -424,7 +425,7 @@ void ten_grip_shaken(rules_enc *e, const char *cid, const char *name)
  * succeed, then instead of dealing damage, you roll your impact and apply that as the hindering
  * number of grappled condition." `limbs` grappled: one limb hinders `what` (a skill, attribute or
  * body part); more than one hinders "all physical actions except attempting to escape". One grip
- * per character held and per holder (reading 16).
+ * per character held and per holder (reading O3).
  */
 int ten_act_grapple(rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -495,7 +496,7 @@ int ten_act_grapple(rules_enc *e, const rules_args *a, tb_err *err)
  * locked, they cannot use their movement at all and the grappler can apply their unarmed combat
  * or locking property weapon's damage against the locked opponent as an action without any rolls
  * required, this includes the first time that a lock is applied". Without a check: the impact
- * dice are still rolled as the damage (reading 16). The lock's escape roll is the grapple's.
+ * dice are still rolled as the damage (reading O3). The lock's escape roll is the grapple's.
  */
 int ten_act_lock(rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -656,7 +657,7 @@ int ten_act_release(rules_enc *e, const rules_args *a, tb_err *err)
 /* 003:57 "you can give another character an advantage hero die as long as you have at least one
  * rank of the appropriate skill"; 003:79 "You cannot benefit from more than one creature helping
  * you at a time". The die goes to the ally's next action roll; it lapses at the helper's next turn
- * (reading 14). Cooperating on impact (003:80) is each character rolling its own action here. */
+ * (reading O1). Cooperating on impact (003:80) is each character rolling its own action here. */
 int ten_act_help(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
@@ -709,7 +710,7 @@ void ten_options_turn(rules_enc *e, const char *cid)
 /* ---- states set at the table (003:113-123) ---- */
 
 /* Taking cover, going prone, climbing high: the character's own (its movement, no extra cost:
- * reading 17); the size step is the GM's (the NPC card, 003:121). */
+ * reading O4); the size step is the GM's (the NPC card, 003:121). */
 int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *actor = e->actor;

@@ -1246,6 +1246,20 @@ START_TEST(cover_prone_flanking_resistance_and_size_change_the_attack)
     ck_assert_int_eq(stat_track(&f, "e3", "stress"), 1);
     fx_script_done(&f);
     fx_free(&f);
+
+    /* 003:120 a resistance adds to the roll to avoid a condition of its type: the goblin resists
+     * poison 3: Missa [8,5]+3 = 11 vs [4,5]+3 = 12: it holds; without the type 11 vs 9 */
+    fx_party(&f, NULL);
+    static const int D3[] = {7, 3, 4, 2, 3, 3, 8, 5, 4, 5};
+    fx_dice(&f, D3, N_ELEMS(D3));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "resist", "{\"target\":\"e3\",\"type\":\"poison\",\"value\":3}");
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":"
+       "\"Telekinesis\",\"type\":\"poison\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    fx_script_done(&f);
+    fx_free(&f);
 }
 END_TEST
 
