@@ -1506,11 +1506,23 @@ static const rules_param P_HELP[] = {
     {"skill", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the skill you help with"},
     {0},
 };
-static const rules_param P_STATE[] = {
-    {"cover", RULES_PARAM_STRING, 4, 7, 0, 0, "none, partial, full or soft"},
-    {"prone", RULES_PARAM_BOOL, 0, 1, 0, 0, "lying down"},
-    {"elevated", RULES_PARAM_BOOL, 0, 1, 0, 0, "on the high ground"},
-    {"size", RULES_PARAM_INT, -4, 8, 0, 0, "size steps (0: one space; the GM's)"},
+static const rules_param P_COVER[] = {
+    {"cover", RULES_PARAM_STRING, 4, 7, 0, RULES_PARAM_REQUIRED,
+     "cover: none, partial, full or soft"},
+    {0},
+};
+static const rules_param P_PRONE[] = {
+    {"prone", RULES_PARAM_BOOL, 0, 1, 0, RULES_PARAM_REQUIRED, "lie down (unticked: stand up)"},
+    {0},
+};
+static const rules_param P_HIGH[] = {
+    {"elevated", RULES_PARAM_BOOL, 0, 1, 0, RULES_PARAM_REQUIRED,
+     "on the high ground (unticked: down)"},
+    {0},
+};
+static const rules_param P_SIZE[] = {
+    P_TARGET,
+    {"size", RULES_PARAM_INT, -4, 8, 0, RULES_PARAM_REQUIRED, "size steps (0: one space)"},
     {0},
 };
 static const rules_param P_RESIST[] = {
@@ -1594,8 +1606,10 @@ static const rules_enc_action ACTIONS[] = {
     {"hold", "Hold", RULES_ENC_TURN, P_HOLD, ten_act_hold, "003:58, 003:81"},
     {"release", "Act on the hold", RULES_ENC_OWNER, P_NONE, ten_act_release, "003:58, 003:81"},
     {"help", "Help", RULES_ENC_TURN, P_HELP, ten_act_help, "003:57, 003:79"},
-    {"state", "Cover, prone, high ground", RULES_ENC_OWNER, P_STATE, ten_act_state,
-     "003:113-117, 003:121"},
+    {"cover", "Take cover", RULES_ENC_OWNER, P_COVER, ten_act_state, "003:113-115"},
+    {"prone", "Go prone or stand up", RULES_ENC_OWNER, P_PRONE, ten_act_state, "003:117"},
+    {"high_ground", "High ground", RULES_ENC_OWNER, P_HIGH, ten_act_state, "003:116"},
+    {"size", "Set a size", RULES_ENC_GM, P_SIZE, ten_act_state, "003:121-123"},
     {"resist", "Set a resistance", RULES_ENC_GM, P_RESIST, ten_act_resist, "003:120"},
     {"offer", "Offer a trade for negative spin", RULES_ENC_GM, P_OFFER, ten_act_offer, "003:39"},
     {"accept", "Accept the trade", RULES_ENC_OWNER, P_NONE, ten_act_accept, "003:39"},

@@ -709,24 +709,28 @@ void ten_options_turn(rules_enc *e, const char *cid)
 
 /* ---- states set at the table (003:113-123) ---- */
 
-/* Taking cover, going prone, climbing high: the character's own (its movement, no extra cost:
- * reading O4); the size step is the GM's (the NPC card, 003:121). */
+/* Parameter `name` was given (0 when the action's table has no such parameter). */
+static int given(const rules_args *a, const char *name)
+{
+    for (int i = 0; a->params && a->params[i].name; i++)
+        if (strcmp(a->params[i].name, name) == 0)
+            return a->given[i];
+    return 0;
+}
+
+/* Taking cover, going prone, climbing high (`cover`, `prone`, `high_ground`): the character's own
+ * (its movement, no extra cost: reading O4); the size step (`size`) is the GM's, on `target` (the
+ * NPC card, 003:121). One function for the four actions: each gives its one parameter. */
 int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *actor = e->actor;
-    const char *cover = rules_arg_str(a, "cover");
-    int any = cover || rules_arg_given(a, "prone") || rules_arg_given(a, "elevated") ||
-              rules_arg_given(a, "size");
-    if (!any)
-        return tb_fail(err, TB_BAD_REQUEST, "say what changes: cover, prone, elevated or size");
+    const char *who = given(a, "size") ? rules_arg_str(a, "target") : e->actor;
+    const char *cover = given(a, "cover") ? rules_arg_str(a, "cover") : NULL;
     if (cover && strcmp(cover, "none") != 0 && strcmp(cover, "partial") != 0 &&
         strcmp(cover, "full") != 0 && strcmp(cover, "soft") != 0)
         return tb_fail(err, TB_BAD_REQUEST, "cover: none, partial, full or soft, not '%.20s'",
                        cover);
-    if (rules_arg_given(a, "size") && !e->is_gm)
-        return rules_enc_rule(err, "a size category is the GM's to set (003:121)");
-    json_t *c = me(e, actor);
-    const char *an = rules_enc_name(e, actor);
+    json_t *c = me(e, who);
+    const char *an = rules_enc_name(e, who);
     if (cover) {
         if (strcmp(cover, "none") == 0)
             json_object_del(c, "cover");
@@ -738,23 +742,33 @@ int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
                       : strcmp(cover, "full") == 0    ? "is completely behind hard cover (003:114)"
                                                       : "hides behind soft cover (003:115)");
     }
-    if (rules_arg_given(a, "prone")) {
+    if (given(a, "prone")) {
         int v = rules_arg_int(a, "prone");
-        json_object_set_new(c, "prone", json_boolean(v));
+        if (v)
+            json_object_set_new(c, "prone", json_true());
+        else
+            json_object_del(c, "prone");
         rules_enc_log(e, "state", NULL, json_pack("{s:b}", "prone", v), "%s %s", an,
                       v ? "goes prone (003:117)" : "stands up");
     }
-    if (rules_arg_given(a, "elevated")) {
+    if (given(a, "elevated")) {
         int v = rules_arg_int(a, "elevated");
-        json_object_set_new(c, "elevated", json_boolean(v));
+        if (v)
+            json_object_set_new(c, "elevated", json_true());
+        else
+            json_object_del(c, "elevated");
         rules_enc_log(e, "state", NULL, json_pack("{s:b}", "elevated", v), "%s %s", an,
                       v ? "takes the high ground (003:116)" : "leaves the high ground");
     }
-    if (rules_arg_given(a, "size")) {
+    if (given(a, "size")) {
         int v = rules_arg_int(a, "size");
-        json_object_set_new(c, "size", json_integer(v));
+        if (v)
+            json_object_set_new(c, "size", json_integer(v));
+        else
+            json_object_del(c, "size");
         rules_enc_log(e, "state", NULL, json_pack("{s:i}", "size", v),
-                      "%s is size step %d (0 is one space, 003:121)", an, v);
+                      "%s is %d size step%s %s a one-space creature (003:121)", an, v < 0 ? -v : v,
+                      v == 1 || v == -1 ? "" : "s", v < 0 ? "below" : "above");
     }
     ten_done(e);
     return 0;

@@ -56,10 +56,10 @@ test('tenacity options: cover, help, a held action, a parting strike, the trade,
   s = await check('resist');
   assert.deepEqual(s.gm.enc.combatants[eQ].resist, { fire: 2 });
   assert.equal(s.enc.combatants[eQ].resist, undefined);
-  await no(ann.client, 'state', { size: 2 }, eM, 'rule', /GM's/);
-  await no(ann.client, 'state', { cover: 'bush' }, eM, 'bad_request', /none, partial/);
-  await act(gm, 'state', { cover: 'partial' }, eQ);
-  await act(ann.client, 'state', { elevated: true }, eM);
+  await no(ann.client, 'size', { target: eM, size: 2 }, undefined, 'forbidden', /GM/);
+  await no(ann.client, 'cover', { cover: 'bush' }, eM, 'bad_request', /none, partial/);
+  await act(gm, 'cover', { cover: 'partial' }, eQ);
+  await act(ann.client, 'high_ground', { elevated: true }, eM);
   s = await check('states');
   assert.equal(s.enc.combatants[eQ].cover, 'partial');
   assert.equal(s.enc.combatants[eM].elevated, true);

@@ -1199,15 +1199,16 @@ START_TEST(cover_prone_flanking_resistance_and_size_change_the_attack)
     static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 4, 5, 3, 6, 5, 2, 1, 1, 3};
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
-    refused(&f, "p1", "e1", "state", "{\"cover\":\"bush\"}", TB_BAD_REQUEST, "none, partial");
-    refused(&f, "p1", "e1", "state", "{\"size\":2}", TB_RULE, "GM's");
-    refused(&f, "p1", "e1", "state", NULL, TB_BAD_REQUEST, "say what changes");
-    refused(&f, "p1", "e3", "state", "{\"prone\":true}", TB_FORBIDDEN, "not your character");
-    OK(&f, "gm", "e3", "state", "{\"cover\":\"full\"}");
+    refused(&f, "p1", "e1", "cover", "{\"cover\":\"bush\"}", TB_BAD_REQUEST, "none, partial");
+    refused(&f, "p1", "e1", "size", "{\"target\":\"e1\",\"size\":2}", TB_FORBIDDEN, "GM");
+    refused(&f, "p1", "e1", "prone", NULL, TB_BAD_REQUEST, "prone");
+    refused(&f, "p1", "e3", "prone", "{\"prone\":true}", TB_FORBIDDEN, "not your character");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"full\"}");
     const char *shot = "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"range\":\"ranged\","
                        "\"type\":\"fire\",\"target2\":\"e2\"}";
     refused(&f, "p1", NULL, "attack", shot, TB_RULE, "cannot be attacked directly");
-    OK(&f, "gm", "e3", "state", "{\"cover\":\"partial\",\"prone\":true}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"partial\"}");
+    OK(&f, "gm", "e3", "prone", "{\"prone\":true}");
     refused(&f, "p1", NULL, "attack",
             "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"range\":\"far\"}", TB_BAD_REQUEST,
             "melee or ranged");
@@ -1226,7 +1227,11 @@ START_TEST(cover_prone_flanking_resistance_and_size_change_the_attack)
     ck_assert(public_log_has(&f, "a hit, 3 impact"));
     OK(&f, "p1", NULL, "end", NULL);
     ck_assert_str_eq(holder(&f), "e3");
-    OK(&f, "gm", "e3", "state", "{\"size\":1,\"prone\":false,\"cover\":\"none\"}");
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":1}");
+    OK(&f, "gm", "e3", "prone", "{\"prone\":false}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"none\"}");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "prone"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "cover"));
     OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
     ck_assert_int_eq(stat_track(&f, "e1", "stress"), 6);
     ck_assert(public_log_has(&f, "doubled for size: 6"));
@@ -1240,8 +1245,9 @@ START_TEST(cover_prone_flanking_resistance_and_size_change_the_attack)
     static const int D2[] = {7, 3, 4, 2, 3, 3, 8, 5, 1, 6, 5, 3};
     fx_dice(&f, D2, N_ELEMS(D2));
     OK(&f, "gm", NULL, "initiative", NULL);
-    OK(&f, "p1", "e1", "state", "{\"elevated\":true}");
-    OK(&f, "gm", "e3", "state", "{\"size\":1,\"cover\":\"partial\"}");
+    OK(&f, "p1", "e1", "high_ground", "{\"elevated\":true}");
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":1}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"partial\"}");
     OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
     ck_assert_int_eq(stat_track(&f, "e3", "stress"), 1);
     fx_script_done(&f);
@@ -1272,7 +1278,7 @@ START_TEST(soft_cover_needs_a_blind_find_and_leaving_melee_invites_a_parting_str
     static const int D[] = {7, 3, 4, 2, 3, 3, 5, 6, 6, 3, 2, 2};
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
-    OK(&f, "gm", "e3", "state", "{\"cover\":\"soft\"}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"soft\"}");
     refused(&f, "p1", NULL, "grapple", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
             "soft cover");
     refused(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}", TB_RULE, "not moving away");
