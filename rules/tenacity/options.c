@@ -62,11 +62,12 @@ static int same_word(const char *a, const char *b)
     return a && b && strcasecmp(a, b) == 0;
 }
 
-/* A roll that is the character's own action (003:95 sets them apart from reactions). */
+/* A roll that is the character's own standard action (003:95 sets them apart from reactions);
+ * the attempt to break a grapple or lock is not one (reading O6). */
 static int action_role(const char *role)
 {
     return role && (strcmp(role, "attack") == 0 || strcmp(role, "advantage") == 0 ||
-                    strcmp(role, "sprint") == 0 || strcmp(role, "escape") == 0);
+                    strcmp(role, "sprint") == 0);
 }
 
 int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role)
@@ -248,9 +249,15 @@ static int strike(rules_enc *e, const char *actor, const char *target, const rul
         json_t *dice = json_array();
         int found = rules_roll_die(e->rng, 10, dice) >= need;
         ten_tag_last(dice, "blind", actor);
-        rules_enc_log(e, "blind", dice, json_pack("{s:i, s:b}", "need", need, "found", found),
-                      "%s %s %s blindly through soft cover: %s", an, verb, tn,
-                      found ? "found (003:115)" : "a miss, nothing found (003:115)");
+        /* an NPC's die is the GM's, as every die it rolls */
+        int npc = rules_enc_aud_of(e, actor) == RULES_AUD_GM;
+        rules_enc_log(e, "blind", npc ? NULL : json_incref(dice),
+                      json_pack("{s:b}", "found", found), "%s %s %s blindly through soft cover: %s",
+                      an, verb, tn, found ? "found (003:115)" : "a miss, nothing found (003:115)");
+        if (npc)
+            rules_enc_log_gm(e, "blind", json_incref(dice), json_pack("{s:i}", "need", need),
+                             "%s's blind roll needed %d", an, need);
+        json_decref(dice);
         if (!found) {
             ten_bring(e, target);
             ten_done(e);
@@ -539,10 +546,17 @@ int ten_act_lock(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *dice = json_array();
     int impact = ten_impact_roll(e, &s, 0, rules_arg_int(a, "impact_bonus"), dice);
     int dmg = size_damage(impact, size_of(e, target) - size_of(e, actor));
-    rules_enc_log(e, "lock", dice, json_pack("{s:i, s:b}", "impact", impact, "first", first),
+    /* the impact is open as every hit's (003:66); an NPC's dice are the GM's */
+    int npc = rules_enc_aud_of(e, actor) == RULES_AUD_GM;
+    rules_enc_log(e, "lock", npc ? NULL : json_incref(dice),
+                  json_pack("{s:i, s:b}", "impact", impact, "first", first),
                   first ? "%s locks %s: no movement at all, and %d impact of damage (003:105)"
                         : "%s works the lock on %s: %d impact of damage (003:105)",
                   rules_enc_name(e, actor), rules_enc_name(e, target), impact);
+    if (npc)
+        rules_enc_log_gm(e, "lock", json_incref(dice), NULL, "%s's damage dice for the lock",
+                         rules_enc_name(e, actor));
+    json_decref(dice);
     deal(e, target, dmg, rules_arg_str(a, "type"), "lock");
     ten_bring(e, target);
     ten_done(e);

@@ -1110,6 +1110,7 @@ START_TEST(a_grapple_on_two_limbs_hinders_all_but_the_escape_and_a_lock_costs_a_
     ck_assert_str_eq(holder(&f), "e3");
     OK(&f, "gm", NULL, "lock", "{\"target\":\"e2\"}");
     ck_assert_int_eq(stat_track(&f, "e2", "stress"), 5); /* 4 + 1 */
+    ck_assert(!public_log_has(&f, "\"by\":\"e3\""));     /* the goblin's dice are the GM's */
     OK(&f, "gm", NULL, "end", NULL);
     ck_assert_str_eq(holder(&f), "e2");
     refused(&f, "p2", NULL, "sprint", NULL, TB_RULE, "locked prevents it");
