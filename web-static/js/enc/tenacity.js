@@ -169,7 +169,6 @@ function actionsFor(enc, ctx) {
   const ok = allowed(ids);
   for (const a of OPTIONAL) if (!ok.has(a)) out.delete(a);
   for (const a of ['parting', 'release', 'accept', 'decline']) if (ok.has(a)) out.add(a);
-  if (enc.round > 0 && !enc.responder) out.add('die');
   return all.filter((a) => out.has(a));
 }
 
