@@ -198,6 +198,7 @@ static void fall_unconscious(rules_enc *e, const char *cid)
                   rules_enc_name(e, cid));
     ten_coup_fail(e, cid, "its performer fell unconscious");
     ten_drop(ten_list(e, "recalled"), cid);
+    ten_grip_lost(e, cid, 0);
 }
 
 void ten_perish(rules_enc *e, const char *cid, const char *why)
@@ -205,6 +206,7 @@ void ten_perish(rules_enc *e, const char *cid, const char *why)
     rules_enc_set_out(e, cid, "dead");
     rules_enc_log(e, "death", NULL, NULL, "%s perishes: %s", rules_enc_name(e, cid), why);
     ten_coup_fail(e, cid, "its performer died");
+    ten_grip_lost(e, cid, 1);
 }
 
 void ten_stress(rules_enc *e, const char *cid, int n, const char *why)

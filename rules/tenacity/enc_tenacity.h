@@ -196,6 +196,9 @@ int ten_grip_cond(const char *name);
 int ten_grip_may_shake(rules_enc *e, const char *cid, const char *name, int action, tb_err *err);
 /* After name was shaken off: a broken lock reverts to a grapple, an escaped grapple ends. */
 void ten_grip_shaken(rules_enc *e, const char *cid, const char *name);
+/* cid fell unconscious or (dead) perished: whoever it held is free; a dead character is held by
+ * nobody (reading O3). */
+void ten_grip_lost(rules_enc *e, const char *cid, int dead);
 /* A fresh turn of cid: its unused hold lapses, its help lapses, nobody has struck it in parting. */
 void ten_options_turn(rules_enc *e, const char *cid);
 /* The attack action (003:45, 003:66) and the parting strike (003:111, reaction 1), with cover,

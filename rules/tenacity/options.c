@@ -394,6 +394,20 @@ static void grip_end(rules_enc *e, const char *cid)
     json_object_del(ten_cond_challenges(e, cid), TEN_LOCKED);
 }
 
+void ten_grip_lost(rules_enc *e, const char *cid, int dead)
+{
+    const char *held = json_string_value(json_object_get(me(e, cid), "gripping"));
+    if (held) {
+        char keep[64];
+        snprintf(keep, sizeof keep, "%s", held);
+        grip_end(e, keep);
+        rules_enc_log(e, "escape", NULL, NULL, "%s is free: %s holds nobody now",
+                      rules_enc_name(e, keep), rules_enc_name(e, cid));
+    }
+    if (dead && grip_of(e, cid))
+        grip_end(e, cid);
+}
+
 int ten_grip_may_shake(rules_enc *e, const char *cid, const char *name, int action, tb_err *err)
 {
     if (name && strcmp(name, TEN_LOCKED) == 0 && !action)
@@ -892,14 +906,6 @@ int ten_act_die(rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "confirm: the choice to die needs confirm=true");
     if (rules_enc_is_out(e, cid))
         return rules_enc_rule(err, "%s is already out of the fight", rules_enc_name(e, cid));
-    if (grip_of(e, cid))
-        grip_end(e, cid);
-    const char *held = json_string_value(json_object_get(me(e, cid), "gripping"));
-    if (held) {
-        char keep[64];
-        snprintf(keep, sizeof keep, "%s", held);
-        grip_end(e, keep);
-    }
     ten_perish(e, cid, "their player's choice (003:108)");
     ten_done(e);
     return 0;

@@ -1123,6 +1123,12 @@ START_TEST(a_grapple_on_two_limbs_hinders_all_but_the_escape_and_a_lock_costs_a_
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(last, "result"), "attack")),
                      13);
     ck_assert_int_eq(stat_track(&f, "e3", "stress"), 5);
+    /* the grappler falls unconscious: Brakka is free (reading O3) */
+    ten_stress(&f.e, "e3", 5, "test");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "unconscious"));
+    ck_assert_ptr_null(grip(&f, "e2"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "locked"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "gripping"));
     fx_script_done(&f);
     fx_free(&f);
 }
