@@ -75,8 +75,10 @@ static int covers(rules_enc *e, const char *cid, const char *what, const char *s
 }
 
 /* The largest hinder penalty on skill (003:99 "Penalties applied by hindering conditions do not
- * stack"), and the name of a stop condition on it (003:102) in *stop. */
-static int hinder_on(rules_enc *e, const char *cid, const char *skill, const char **stop)
+ * stack"), and the name of a stop condition on it (003:102) in *stop; the condition named skip
+ * (NULL: none) does not count (003:104: a grapple does not hinder the attempt to escape it). */
+static int hinder_on(rules_enc *e, const char *cid, const char *skill, const char **stop,
+                     const char *skip)
 {
     int pen = 0;
     size_t i;
@@ -87,7 +89,8 @@ static int hinder_on(rules_enc *e, const char *cid, const char *skill, const cha
     {
         const char *kind = json_string_value(json_object_get(c, "kind"));
         const char *what = json_string_value(json_object_get(c, "what"));
-        if (!kind || !covers(e, cid, what, skill))
+        if (!kind || !covers(e, cid, what, skill) ||
+            (skip && same(json_string_value(json_object_get(c, "name")), skip)))
             continue;
         if (strcmp(kind, "hinder") == 0 && tget(c, "level") > pen)
             pen = tget(c, "level");
@@ -124,7 +127,9 @@ int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonu
     memset(s, 0, sizeof *s);
     s->cid = cid;
     json_t *skills = skills_of(e, cid);
-    bonus -= hinder_on(e, cid, skill, NULL); /* 003:99 */
+    int escape = strcmp(role, "escape") == 0;
+    bonus -= hinder_on(e, cid, skill, NULL, escape ? TEN_GRAPPLED : NULL); /* 003:99, 003:104 */
+    adv += ten_roll_edges(e, cid, skill, role);
     if (!skills) {
         /* 003:13 the narrator rolls "the challenge dice ... (or referencing the NPC card)";
          * 003:14 "+1 and a +3 to the challenge roll" */
@@ -147,11 +152,13 @@ int ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonu
         return tb_fail(err, TB_BAD_REQUEST, "%s has no skill '%.40s' on the sheet",
                        rules_enc_name(e, cid), skill);
     s->hero = 1;
+    int dice_n = (int)json_integer_value(json_array_get(sk, 0));
+    if (dice_n + adv < 1)
+        adv = 1 - dice_n; /* a disadvantage die never takes the last hero die (reading O6) */
     s->rank = (int)json_integer_value(json_array_get(sk, 1));
     s->ibonus = (int)json_integer_value(json_array_get(sk, 2));
     /* 003:11 "roll the number of d10 dice displayed on the attribute and take the highest" */
-    int rc = tenacity_hero_roll(&s->r, e->rng, (int)json_integer_value(json_array_get(sk, 0)), adv,
-                                s->rank, bonus, err);
+    int rc = tenacity_hero_roll(&s->r, e->rng, dice_n, adv, s->rank, bonus, err);
     if (rc)
         return rc;
     for (int i = 0; i < s->r.hero.n; i++) {
@@ -191,16 +198,23 @@ static void fall_unconscious(rules_enc *e, const char *cid)
                   rules_enc_name(e, cid));
     ten_coup_fail(e, cid, "its performer fell unconscious");
     ten_drop(ten_list(e, "recalled"), cid);
+    ten_grip_lost(e, cid, 0);
 }
 
-static void perish(rules_enc *e, const char *cid, const char *why)
+void ten_perish(rules_enc *e, const char *cid, const char *why)
 {
     rules_enc_set_out(e, cid, "dead");
     rules_enc_log(e, "death", NULL, NULL, "%s perishes: %s", rules_enc_name(e, cid), why);
     ten_coup_fail(e, cid, "its performer died");
+    ten_grip_lost(e, cid, 1);
 }
 
 void ten_stress(rules_enc *e, const char *cid, int n, const char *why)
+{
+    ten_stress_quiet(e, cid, n, why, 0);
+}
+
+void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int quiet)
 {
     if (n <= 0 || rules_enc_is_out(e, cid))
         return;
@@ -209,7 +223,12 @@ void ten_stress(rules_enc *e, const char *cid, int n, const char *why)
     json_t *wo = track(e, cid, "wounds", 0);
     int cur = tget(st, "current") + n, max = tget(st, "max");
     json_t *res = json_pack("{s:i, s:i, s:i}", "stress", n, "current", cur, "max", max);
-    if (npc) {
+    if (npc && quiet) {
+        rules_enc_log(e, "stress", NULL, NULL, "%s takes the hit (%s)", rules_enc_name(e, cid),
+                      why);
+        rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
+                         rules_enc_name(e, cid), n, cur, max);
+    } else if (npc) {
         rules_enc_log(e, "stress", NULL, NULL, "%s takes %d stress (%s)", rules_enc_name(e, cid), n,
                       why);
         rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
@@ -231,7 +250,7 @@ void ten_stress(rules_enc *e, const char *cid, int n, const char *why)
         /* 003:109 "characters do not fall unconscious ... they must take a point of wound. Then
          * at any point if a character does not have enough wound left ... they perish." */
         if (w >= wmax) {
-            perish(e, cid, "no wound left to take (hardcore mode, 003:109)");
+            ten_perish(e, cid, "no wound left to take (hardcore mode, 003:109)");
             return;
         }
     } else {
@@ -271,7 +290,7 @@ static json_t *find_cond(rules_enc *e, const char *cid, const char *what)
     return NULL;
 }
 
-static json_t *cond_challenges(rules_enc *e, const char *cid)
+json_t *ten_cond_challenges(rules_enc *e, const char *cid)
 {
     json_t *h = rules_enc_hidden_of(e, cid);
     json_t *c = json_object_get(h, "conds");
@@ -292,7 +311,7 @@ static void put_cond(rules_enc *e, const char *cid, const char *kind, const char
     json_t *c = rules_enc_cond(e, cid, name);
     json_object_set_new(c, "kind", json_string(kind));
     json_object_set_new(c, "what", json_string(what));
-    json_object_set_new(cond_challenges(e, cid), name, json_integer(challenge));
+    json_object_set_new(ten_cond_challenges(e, cid), name, json_integer(challenge));
 }
 
 /* The sheet's conditions follow the encounter's (write-back, ops_enc.c): [{kind, what, value,
@@ -313,7 +332,7 @@ static void sync_conditions(rules_enc *e)
             json_t *o = json_pack("{s:s, s:O}", "kind", kind, "what", json_object_get(c, "what"));
             if (tget(c, "level"))
                 json_object_set_new(o, "value", json_integer(tget(c, "level")));
-            json_t *ch = json_object_get(cond_challenges(e, cid),
+            json_t *ch = json_object_get(ten_cond_challenges(e, cid),
                                          json_string_value(json_object_get(c, "name")));
             if (rules_enc_is_npc(e, cid) && json_is_integer(ch))
                 json_object_set(o, "challenge", ch);
@@ -432,13 +451,14 @@ static int params_before_dice(const rules_args *a, int *push, tb_err *err)
 
 /* Spin from the actor's roll (003:30, 003:95) and a push (003:34-37): applied to the stats. */
 /* `push`: the TENACITY_PUSH_* resources the player lets the push spend (0: no push). */
-static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int push, ten_log *l)
+static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int push, int action,
+                          ten_log *l)
 {
     if (!s->hero)
         return;
     if (!*success && push) {
         tenacity_push p;
-        int gain = tenacity_spin_gain(&s->r, 0, 1);
+        int gain = tenacity_spin_gain(&s->r, 0, action);
         int spin = ten_spin(e, s->cid), tn = rules_enc_stat(e, s->cid, "tenacity", 0);
         if (tenacity_push_plan_with(def - s->total + 1, spin, tn, gain, push, &p) == 0) {
             ten_spin_add(e, s->cid, -p.spin - p.negative);
@@ -450,14 +470,14 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
                              p.negative));
         }
     }
-    int gain = tenacity_spin_gain(&s->r, !*success, 1);
+    int gain = tenacity_spin_gain(&s->r, !*success, action);
     if (gain)
         ten_spin_add(e, s->cid, gain);
     log_of(e, l, s->cid, "spin", json_integer(gain));
 }
 
 /* The impact of a success: half the rank in d4 (+1 for a critical's impact die) + bonuses. */
-static int roll_impact(rules_enc *e, ten_side *s, int crit_die, int bonus, json_t *dice)
+int ten_impact_roll(rules_enc *e, ten_side *s, int crit_die, int bonus, json_t *dice)
 {
     int n = s->hero ? tenacity_impact_dice(s->rank) : s->rank / 2;
     int impact = s->ibonus + bonus;
@@ -470,12 +490,13 @@ static int roll_impact(rules_enc *e, ten_side *s, int crit_die, int bonus, json_
 
 /*
  * Rolls actor's `skill` against target's `def_skill` (or challenge dice), with the action's
- * params (adv, bonus, def_adv, def_bonus, crit, push, impact_bonus, def_skill). extra_adv: the
- * group initiative's advantage die. Fills c and the log halves; the caller writes the log.
+ * params (adv, bonus, def_adv, def_bonus, crit, push, impact_bonus, def_skill) and the mods m
+ * (the group initiative's advantage die, the fight's states: options.c). Fills c and the log
+ * halves; the caller writes the log.
  */
 static int contest(rules_enc *e, const char *actor, const char *target, const char *skill,
-                   const rules_args *a, int extra_adv, int want_impact, ten_contest *c, ten_log *l,
-                   tb_err *err)
+                   const rules_args *a, const ten_mods *m, int want_impact, ten_contest *c,
+                   ten_log *l, tb_err *err)
 {
     memset(c, 0, sizeof *c);
     const char *def_skill = args_str(a, "def_skill");
@@ -483,7 +504,8 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
         def_skill = "Reaction"; /* 003:83 "The most common physical reaction is the reaction
                                    skill" */
     /* 003:117 full defence: "an advantage die to all of your defense rolls" */
-    int def_adv = args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive");
+    int def_adv =
+        args_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive") + m->def_adv;
     /* the parameters are sound and both skills exist before the first die: a refused contest
      * draws nothing (and its acceptance never depends on the dice) */
     int push, rc = params_before_dice(a, &push, err);
@@ -491,11 +513,12 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
         (rc = ten_skill_check(e, target, def_skill, err)))
         return rc;
     json_t *ad = json_array(), *dd = json_array();
-    rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + extra_adv, args_int(a, "bonus", 0),
-                  "attack", ad, &c->atk, err);
+    rc = ten_roll(e, actor, skill, args_int(a, "adv", 0) + m->atk_adv,
+                  args_int(a, "bonus", 0) + m->atk_bonus, m->reaction ? "reaction" : "attack", ad,
+                  &c->atk, err);
     if (!rc)
-        rc = ten_roll(e, target, def_skill, def_adv, args_int(a, "def_bonus", 0), "defence", dd,
-                      &c->def, err);
+        rc = ten_roll(e, target, def_skill, def_adv, args_int(a, "def_bonus", 0) + m->def_bonus,
+                      "defence", dd, &c->def, err);
     if (rc) {
         json_decref(ad);
         json_decref(dd);
@@ -515,13 +538,13 @@ static int contest(rules_enc *e, const char *actor, const char *target, const ch
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
-    spin_and_push(e, &c->atk, c->def.total, &c->success, push, l);
+    spin_and_push(e, &c->atk, c->def.total, &c->success, push, !m->reaction, l);
     /* 003:95 spin only on one's own action: a defence gets only a fumble's negative spin */
     if (c->def.hero && c->def.r.fumble)
         ten_spin_add(e, target, -1);
     if (c->success && want_impact)
-        c->impact = roll_impact(e, &c->atk, strcmp(c->took, "impact") == 0,
-                                args_int(a, "impact_bonus", 0), ad);
+        c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0,
+                                    args_int(a, "impact_bonus", 0), ad);
     log_side(e, l, ad, actor, "attack", c->atk.total);
     log_side(e, l, dd, target, "defence", c->def.total);
     json_decref(ad);
@@ -556,7 +579,7 @@ static int require_able(rules_enc *e, const char *cid, const char *action, tb_er
 static int require_skill_free(rules_enc *e, const char *cid, const char *skill, tb_err *err)
 {
     const char *stop = NULL;
-    hinder_on(e, cid, skill, &stop);
+    hinder_on(e, cid, skill, &stop, NULL);
     if (stop)
         return rules_enc_rule(err, "%s cannot use %s: %s prevents it (003:102)",
                               rules_enc_name(e, cid), skill, stop);
@@ -608,12 +631,51 @@ static int require_contest(rules_enc *e, const char *actor, const char *target, 
 int ten_contest_roll(rules_enc *e, const char *actor, const char *target, const char *skill,
                      const rules_args *a, ten_contest *c, ten_log *l, tb_err *err)
 {
-    return contest(e, actor, target, skill, a, 0, 1, c, l, err);
+    static const ten_mods none = {0};
+    return contest(e, actor, target, skill, a, &none, 1, c, l, err);
+}
+
+int ten_contest_mods(rules_enc *e, const char *actor, const char *target, const char *skill,
+                     const rules_args *a, const ten_mods *m, int want_impact, ten_contest *c,
+                     ten_log *l, tb_err *err)
+{
+    return contest(e, actor, target, skill, a, m, want_impact, c, l, err);
+}
+
+int ten_roll_params(const rules_args *a, tb_err *err)
+{
+    int push;
+    return params_before_dice(a, &push, err);
+}
+
+int ten_require_able(rules_enc *e, const char *cid, const char *action, tb_err *err)
+{
+    return require_able(e, cid, action, err);
+}
+
+int ten_require_target(rules_enc *e, const char *actor, const char *target, tb_err *err)
+{
+    return require_target(e, actor, target, err);
+}
+
+int ten_require_skill_free(rules_enc *e, const char *cid, const char *skill, tb_err *err)
+{
+    return require_skill_free(e, cid, skill, err);
+}
+
+const char *ten_arg_str(const rules_args *a, const char *name)
+{
+    return args_str(a, name);
+}
+
+void ten_tag_last(json_t *dice, const char *role, const char *cid)
+{
+    tag_last(dice, role, cid);
 }
 
 int ten_impact(rules_enc *e, ten_side *s, json_t *dice)
 {
-    return roll_impact(e, s, 0, 0, dice);
+    return ten_impact_roll(e, s, 0, 0, dice);
 }
 
 int ten_require_contest(rules_enc *e, const char *actor, const char *target, const char *what,
@@ -662,72 +724,47 @@ void ten_done(rules_enc *e)
 
 /* ---- actions ---- */
 
-static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *actor = e->actor, *target = rules_arg_str(a, "target");
-    const char *skill = skill_arg(a);
-    int rc = require_contest(e, actor, target, "attack", skill, err);
-    if (rc)
-        return rc;
-    int edge = ten_take_action(e, actor, err);
-    if (edge < 0)
-        return err->code;
-    ten_contest c;
-    ten_log l;
-    log_init(e, &l, "attack");
-    if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
-        log_drop(&l);
-        return rc;
-    }
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, actor),
-                        rules_enc_name(e, target));
-    log_skill(e, &l, actor, skill);
-    log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
-    if (c.success)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a hit, %d stress", c.impact);
-    else
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a miss");
-    /* a tie is named only where both totals are open: an NPC's total would follow from it */
-    if (!c.success && c.atk.total == c.def.total &&
-        rules_enc_aud_of(e, actor) == RULES_AUD_PUBLIC &&
-        rules_enc_aud_of(e, target) == RULES_AUD_PUBLIC)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (a tie goes to the defender, 003:66)");
-    log_write(&l);
-    /* 003:45 "DEAL DAMAGE: On a successful skill check you deal your skill's impact as stress" */
-    if (c.success)
-        ten_stress(e, target, c.impact, "attack");
-    ten_bring(e, target);
-    return done(e, 0);
-}
-
 /* ---- social standing (003:49, 003:70) ----
- * /enc/standing/<actor>/<target>: the actor's standing in the target's eyes, 0..10, public (the
- * scale is on the table). It starts where the narrator sets it (`standing`), 5 when unset (003:70
- * "Usually you start in a neutral position such as 5"). */
+ * The scale is the shared one (ten_standing_*, below): the actor's standing in the target's eyes.
+ * It starts where the narrator sets it (`standing`), 5 when unset (003:70 "Usually you start in a
+ * neutral position such as 5"). */
 
-#define STANDING_TOP 10  /* 003:70 "usually 1-10"; "reach the top of the scale (usually 10)" */
-#define STANDING_START 5 /* 003:70 */
+#define STANDING_TOP TEN_STANDING_TOP
+#define STANDING_START TEN_STANDING_START
 
-static json_t *standing_slot(rules_enc *e, const char *actor)
+/* /enc/standing (created if missing). Borrowed. */
+static json_t *standing_all(rules_enc *e)
 {
     json_t *all = json_object_get(e->enc, "standing");
     if (!json_is_object(all)) {
         all = json_object();
         json_object_set_new(e->enc, "standing", all);
     }
-    json_t *mine = json_object_get(all, actor);
-    if (!json_is_object(mine)) {
-        mine = json_object();
-        json_object_set_new(all, actor, mine);
-    }
-    return mine;
+    return all;
 }
 
-static int standing_of(rules_enc *e, const char *actor, const char *target)
+int ten_standing_of(rules_enc *e, const char *who, const char *eyes, int def)
 {
-    json_t *v =
-        json_object_get(json_object_get(json_object_get(e->enc, "standing"), actor), target);
-    return json_is_integer(v) ? (int)json_integer_value(v) : STANDING_START;
+    json_t *v = json_object_get(json_object_get(json_object_get(e->enc, "standing"), who), eyes);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+void ten_standing_set(rules_enc *e, const char *who, const char *eyes, int v)
+{
+    json_t *all = standing_all(e), *mine = json_object_get(all, who);
+    if (!json_is_object(mine)) {
+        mine = json_object();
+        json_object_set_new(all, who, mine);
+    }
+    json_object_set_new(mine, eyes, json_integer(v));
+}
+
+int ten_standing_move(rules_enc *e, const char *who, const char *eyes, int from, int delta)
+{
+    int after = from + delta;
+    after = after < 0 ? 0 : after > TEN_STANDING_TOP ? TEN_STANDING_TOP : after;
+    ten_standing_set(e, who, eyes, after);
+    return after;
 }
 
 /* GM: where `target`'s standing in the eyes of `target2` starts or stands (003:70). */
@@ -736,7 +773,7 @@ static int act_standing(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int v = rules_arg_int(a, "value");
-    json_object_set_new(standing_slot(e, who), eyes, json_integer(v));
+    ten_standing_set(e, who, eyes, v);
     rules_enc_log(e, "standing", NULL, NULL, "%s's standing with %s is %d of %d (003:70)",
                   rules_enc_name(e, who), rules_enc_name(e, eyes), v, STANDING_TOP);
     return 0;
@@ -753,7 +790,7 @@ static int act_social(rules_enc *e, const rules_args *a, tb_err *err)
     int rc = require_contest(e, actor, target, "social", skill, err);
     if (rc)
         return rc;
-    int before = standing_of(e, actor, target);
+    int before = ten_standing_of(e, actor, target, STANDING_START);
     if (before <= 0 || before >= STANDING_TOP)
         return rules_enc_rule(err, "%s's social contest with %s is over (%s, 003:70)",
                               rules_enc_name(e, actor), rules_enc_name(e, target),
@@ -764,20 +801,18 @@ static int act_social(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(e, &l, "social");
-    if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
+    if ((rc = contest(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l, err))) {
         log_drop(&l);
         return rc;
     }
     int moved = c.impact;
     if (!c.success) {
         json_t *dd = json_array();
-        moved = roll_impact(e, &c.def, 0, 0, dd);
+        moved = ten_impact_roll(e, &c.def, 0, 0, dd);
         log_side(e, &l, dd, target, "opp_impact", moved);
         json_decref(dd);
     }
-    int after = before + (c.success ? moved : -moved);
-    after = after < 0 ? 0 : after > STANDING_TOP ? STANDING_TOP : after;
-    json_object_set_new(standing_slot(e, actor), target, json_integer(after));
+    int after = ten_standing_move(e, actor, target, before, c.success ? moved : -moved);
     log_both(&l, "standing", json_integer(after));
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s works on %s", rules_enc_name(e, actor),
                         rules_enc_name(e, target));
@@ -810,7 +845,10 @@ static int act_condition(rules_enc *e, const rules_args *a, tb_err *err)
     ten_contest c;
     ten_log l;
     log_init(e, &l, "condition");
-    if ((rc = contest(e, actor, target, skill, a, edge, strcmp(kind, "stop") != 0, &c, &l, err))) {
+    /* 003:120 a resistance is "the bonus they receive to their rolls to avoid conditions from a
+     * source of that type" */
+    ten_mods m = {.atk_adv = edge, .def_bonus = ten_resist_of(e, target, args_str(a, "type"))};
+    if ((rc = contest(e, actor, target, skill, a, &m, strcmp(kind, "stop") != 0, &c, &l, err))) {
         log_drop(&l);
         return rc;
     }
@@ -860,13 +898,16 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
         return rules_enc_rule(err, "%s has no condition '%.40s' to shake off",
                               rules_enc_name(e, cid), cond);
     const char *name = json_string_value(json_object_get(c, "name"));
-    json_t *chv = json_object_get(cond_challenges(e, cid), name);
+    int rc = ten_grip_may_shake(e, cid, name, action, err); /* 003:104-105 */
+    if (rc)
+        return rc;
+    json_t *chv = json_object_get(ten_cond_challenges(e, cid), name);
     /* a condition from the sheet without a challenge: the narrator sets one (enc.set); 7 until
      * then (reading) */
     int challenge = json_is_integer(chv) ? (int)json_integer_value(chv) : 7;
     json_t *dice = json_array();
     ten_side s;
-    int rc = ten_roll(e, cid, skill, 0, 0, "shake", dice, &s, err);
+    rc = ten_roll(e, cid, skill, 0, 0, ten_grip_cond(name) ? "escape" : "shake", dice, &s, err);
     if (rc) {
         json_decref(dice);
         return rc;
@@ -895,8 +936,9 @@ int ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skill
     snprintf(keep, sizeof keep, "%s", name);
     log_write(&l);
     if (ok) {
-        json_object_del(cond_challenges(e, cid), keep);
+        json_object_del(ten_cond_challenges(e, cid), keep);
         rules_enc_cond_remove(e, cid, keep);
+        ten_grip_shaken(e, cid, keep);
     }
     return 0;
 }
@@ -941,7 +983,8 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
     ten_log l;
     log_init(e, &l, "advantage");
     if (target) {
-        if ((rc = contest(e, actor, target, skill, a, edge, 1, &c, &l, err))) {
+        if ((rc = contest(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l,
+                          err))) {
             log_drop(&l);
             return rc;
         }
@@ -975,9 +1018,9 @@ static int act_advantage(rules_enc *e, const rules_args *a, tb_err *err)
             snprintf(c.took, sizeof c.took, "%s", hero ? "hero" : "impact");
         }
         c.success = tenacity_beats(c.atk.total, ch);
-        spin_and_push(e, &c.atk, ch, &c.success, push, &l);
+        spin_and_push(e, &c.atk, ch, &c.success, push, 1, &l);
         if (c.success)
-            c.impact = roll_impact(e, &c.atk, strcmp(c.took, "impact") == 0, 0, ad);
+            c.impact = ten_impact_roll(e, &c.atk, strcmp(c.took, "impact") == 0, 0, ad);
         log_side(e, &l, ad, actor, "total", c.atk.total);
         rules_enc_entry_dice(l.x, RULES_AUD_GM, cd);
         rules_enc_entry_set(l.x, RULES_AUD_GM, "challenge", json_integer(ch));
@@ -1195,7 +1238,7 @@ void ten_coup_finish(rules_enc *e, const char *cid)
     if (target && !rules_enc_is_out(e, target)) {
         char why[160];
         snprintf(why, sizeof why, "%s's coup de grâce (003:107)", rules_enc_name(e, cid));
-        perish(e, target, why);
+        ten_perish(e, target, why);
     }
     json_object_del(c, "coup");
 }
@@ -1417,12 +1460,87 @@ static const rules_param P_RESPOND[] = {
     {"pay", RULES_PARAM_STRING, 4, 8, 0, 0, "spin or tenacity"},
     {0},
 };
+#define P_STRIKE                                                                                   \
+    {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "extra impact (003:12)"},                     \
+        {"range", RULES_PARAM_STRING, 1, 10, 0, 0, "melee or ranged (melee)"},                     \
+        {"type", RULES_PARAM_STRING, 1, 30, 0, 0, "damage type, for resistances"},                 \
+    {                                                                                              \
+        "find", RULES_PARAM_INT, 1, 11, 6, 0, "d10 to find someone behind soft cover (6)"          \
+    }
 static const rules_param P_ATTACK[] = {
     P_TARGET,
     P_SKILL,
     P_ROLL,
     P_DEF,
-    {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "extra impact (003:12)"},
+    P_STRIKE,
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, 0, "a flanking ally who gains a spin on a hit"},
+    {0},
+};
+static const rules_param P_PARTING[] = {P_TARGET, P_SKILL, P_ROLL, P_DEF, P_STRIKE, {0}};
+static const rules_param P_GRAPPLE[] = {
+    P_TARGET,
+    P_SKILL,
+    P_ROLL,
+    P_DEF,
+    {"limbs", RULES_PARAM_INT, 1, 8, 1, 0, "limbs grappled (more than one: all physical actions)"},
+    {"what", RULES_PARAM_STRING, 1, 40, 0, 0, "the limb or skill held (arm)"},
+    {"range", RULES_PARAM_STRING, 1, 10, 0, 0, "melee or ranged (melee)"},
+    {0},
+};
+static const rules_param P_LOCK[] = {
+    P_TARGET,
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill whose damage applies (Unarmed Combat)"},
+    {"impact_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "the weapon's damage bonus"},
+    {"type", RULES_PARAM_STRING, 1, 30, 0, 0, "damage type, for resistances"},
+    {0},
+};
+static const rules_param P_ESCAPE[] = {
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill (Athletics)"},
+    {0},
+};
+static const rules_param P_HOLD[] = {
+    {"what", RULES_PARAM_STRING, 4, 6, 0, 0, "action or move (action)"},
+    {"trigger", RULES_PARAM_STRING, 1, 160, 0, RULES_PARAM_REQUIRED, "what sets it off"},
+    {0},
+};
+static const rules_param P_HELP[] = {
+    P_TARGET,
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the skill you help with"},
+    {0},
+};
+static const rules_param P_COVER[] = {
+    {"cover", RULES_PARAM_STRING, 4, 7, 0, RULES_PARAM_REQUIRED,
+     "cover: none, partial, full or soft"},
+    {0},
+};
+static const rules_param P_PRONE[] = {
+    {"prone", RULES_PARAM_BOOL, 0, 1, 0, RULES_PARAM_REQUIRED, "lie down (unticked: stand up)"},
+    {0},
+};
+static const rules_param P_HIGH[] = {
+    {"elevated", RULES_PARAM_BOOL, 0, 1, 0, RULES_PARAM_REQUIRED,
+     "on the high ground (unticked: down)"},
+    {0},
+};
+static const rules_param P_SIZE[] = {
+    P_TARGET,
+    {"size", RULES_PARAM_INT, -4, 8, 0, RULES_PARAM_REQUIRED, "size steps (0: one space)"},
+    {0},
+};
+static const rules_param P_RESIST[] = {
+    P_TARGET,
+    {"type", RULES_PARAM_STRING, 1, 30, 0, RULES_PARAM_REQUIRED, "damage or condition type"},
+    {"value", RULES_PARAM_INT, 0, 20, 0, RULES_PARAM_REQUIRED, "how much (0 removes it)"},
+    {0},
+};
+static const rules_param P_OFFER[] = {
+    P_TARGET,
+    {"negative", RULES_PARAM_INT, 1, 10, 0, RULES_PARAM_REQUIRED, "negative spin taken away"},
+    {"cost", RULES_PARAM_STRING, 1, 160, 0, RULES_PARAM_REQUIRED, "the change in the scene"},
+    {0},
+};
+static const rules_param P_DIE[] = {
+    {"confirm", RULES_PARAM_BOOL, 0, 1, 0, RULES_PARAM_REQUIRED, "yes, my character dies"},
     {0},
 };
 static const rules_param P_CONDITION[] = {
@@ -1433,6 +1551,7 @@ static const rules_param P_CONDITION[] = {
     P_ROLL,
     P_DEF,
     {"challenge", RULES_PARAM_INT, 0, 99, 0, RULES_PARAM_SECRET, "challenge to shake it off"},
+    {"type", RULES_PARAM_STRING, 1, 30, 0, 0, "its source's type, for resistances"},
     {0},
 };
 static const rules_param P_OVERCOME[] = {
@@ -1479,9 +1598,27 @@ static const rules_param P_STANDING[] = {
 static const rules_enc_action ACTIONS[] = {
     {"initiative", "Roll initiative", RULES_ENC_GM, P_INITIATIVE, wrap_initiative, "003:85-86"},
     {"pass", "Pass the spotlight", RULES_ENC_TURN, P_PASS, wrap_pass, "003:84, 003:86, 003:92"},
-    {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, act_attack, "003:45, 003:66, 003:68"},
+    {"attack", "Attack", RULES_ENC_TURN, P_ATTACK, ten_act_attack,
+     "003:45, 003:66, 003:68, 003:110, 003:113-123"},
+    {"parting", "Parting strike", RULES_ENC_OWNER, P_PARTING, ten_act_parting,
+     "003:71, 003:111-112"},
+    {"grapple", "Grapple", RULES_ENC_TURN, P_GRAPPLE, ten_act_grapple, "003:104"},
+    {"lock", "Lock", RULES_ENC_TURN, P_LOCK, ten_act_lock, "003:105"},
+    {"escape", "Break free", RULES_ENC_TURN, P_ESCAPE, ten_act_escape, "003:104-105"},
+    {"hold", "Hold", RULES_ENC_TURN, P_HOLD, ten_act_hold, "003:58, 003:81"},
+    {"release", "Act on the hold", RULES_ENC_OWNER, P_NONE, ten_act_release, "003:58, 003:81"},
+    {"help", "Help", RULES_ENC_TURN, P_HELP, ten_act_help, "003:57, 003:79"},
+    {"cover", "Take cover", RULES_ENC_OWNER, P_COVER, ten_act_state, "003:113-115"},
+    {"prone", "Go prone or stand up", RULES_ENC_OWNER, P_PRONE, ten_act_state, "003:117"},
+    {"high_ground", "High ground", RULES_ENC_OWNER, P_HIGH, ten_act_state, "003:116"},
+    {"size", "Set a size", RULES_ENC_GM, P_SIZE, ten_act_state, "003:121-123"},
+    {"resist", "Set a resistance", RULES_ENC_GM, P_RESIST, ten_act_resist, "003:120"},
+    {"offer", "Offer a trade for negative spin", RULES_ENC_GM, P_OFFER, ten_act_offer, "003:39"},
+    {"accept", "Accept the trade", RULES_ENC_OWNER, P_NONE, ten_act_accept, "003:39"},
+    {"decline", "Decline the trade", RULES_ENC_OWNER, P_NONE, ten_act_decline, "003:39"},
+    {"die", "Choose to die", RULES_ENC_OWNER, P_DIE, ten_act_die, "003:108"},
     {"condition", "Create a condition", RULES_ENC_TURN, P_CONDITION, act_condition,
-     "003:47, 003:68, 003:96-103"},
+     "003:47, 003:68, 003:96-103, 003:120"},
     {"advantage", "Create an advantage", RULES_ENC_TURN, P_ADVANTAGE, act_advantage,
      "003:46, 003:67"},
     {"overcome", "Overcome a condition", RULES_ENC_TURN, P_OVERCOME, act_overcome, "003:97"},
@@ -1532,7 +1669,7 @@ const rules_enc_field ten_editable[] = {
 
 /* Damage, wounds, spin, 10acity and conditions land on the sheets (003:66, 003:94, 003:97). */
 const char *const ten_sheet_stats[] = {"stress",      "wounds",     "tenacity", "spin",
-                                          "unconscious", "conditions", NULL};
+                                       "unconscious", "conditions", NULL};
 
 /* 003:94 (and 003:92): "After an encounter is over, you lose all points of Spin UNLESS you have
  * negative Spin"; negative spin stays until earned back. */
@@ -1563,6 +1700,6 @@ const rules_module rules_module_tenacity_spotlight = {
 
 extern const rules_module rules_module_tenacity_social;  /* social.c */
 extern const rules_module rules_module_tenacity_between; /* between.c */
-const rules_module *const rules_modules_tenacity[] = {
-    &rules_module_tenacity_spotlight, &rules_module_tenacity_social, &rules_module_tenacity_between,
-    NULL};
+const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
+                                                      &rules_module_tenacity_social,
+                                                      &rules_module_tenacity_between, NULL};

@@ -145,6 +145,19 @@ void ten_log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const
 /* " with <skill>" and the two totals for the GM's text where one is hidden. */
 void ten_log_roll(rules_enc *e, ten_log *l, const char *actor, const char *target,
                   const char *skill, const ten_contest *c);
+/* ---- the social standing scale (003:49, 003:70), one for both modules ----
+ * /enc/standing/<who>/<eyes>: who's standing in the eyes of eyes, an integer 0..10, public (the
+ * scale is on the table). */
+#define TEN_STANDING_TOP 10  /* 003:70 "reach the top of the scale (usually 10)" */
+#define TEN_STANDING_START 5 /* 003:70 "a neutral position such as 5" */
+/* The standing of who in eyes's eyes, or def when none is recorded. */
+int ten_standing_of(rules_enc *e, const char *who, const char *eyes, int def);
+/* Records it (v is not clamped: callers pass 0..TEN_STANDING_TOP). */
+void ten_standing_set(rules_enc *e, const char *who, const char *eyes, int v);
+/* Moves the standing from `from` by delta, clamped to 0..TEN_STANDING_TOP (003:70: 10 wins, 0
+ * loses all credibility; it goes no further), records it and returns where it lands. */
+int ten_standing_move(rules_enc *e, const char *who, const char *eyes, int from, int delta);
+
 /* After a successful action: conditions mirrored to the sheets, a response closed. */
 void ten_done(rules_enc *e);
 /* The module hooks and tables both modules use: a combatant's skills and NPC card (join), the
@@ -153,5 +166,77 @@ int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
 int ten_end(rules_enc *e, tb_err *err);
 extern const rules_enc_field ten_editable[];
 extern const char *const ten_sheet_stats[];
+
+/* ---- the fight's options (options.c, 003:39, 003:57, 003:79-81, 003:104-123) ----
+ * State (rules/RULES.md, "Combat options"): combatant: cover ("partial"|"full"|"soft"), prone,
+ * elevated, size (steps, 0 = 1x1), grip {by, locked} on the one held, gripping (cid) on the
+ * holder, held {what, trigger (PCs)}, helped_by (cid), offer {negative, cost}, resist {type: n}
+ * (PCs); /enc parted [cid]; /gm/enc/combatants/<cid>: resist {type: n} and held_trigger (NPCs),
+ * conds {grappled|locked: the holder's roll}. */
+#define TEN_GRAPPLED "grappled"
+#define TEN_LOCKED "locked"
+
+/* What the states add to a contest's two sides (options.c ten_fight_mods) and whether it is a
+ * reaction (no spin from it, 003:95). */
+typedef struct ten_mods {
+    int atk_adv, atk_bonus, def_adv, def_bonus;
+    int reaction;
+} ten_mods;
+
+/* The advantage (or, negative, disadvantage) dice cid's roll of skill for `role` gets from its
+ * states: elevation on Perception (003:116), a helper's die on its next action roll (003:57,
+ * consumed), a lock's disadvantage die on its action rolls (003:105). */
+int ten_roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role);
+/* cid's resistance to `type` (003:120): 0 when none or type is NULL. */
+int ten_resist_of(rules_enc *e, const char *cid, const char *type);
+/* Whether condition `name` is a grapple or a lock (003:104-105). */
+int ten_grip_cond(const char *name);
+/* Before a roll to shake condition name off: a lock is broken only with an action, a grapple
+ * under a lock only after the lock (003:105). 0 or TB_RULE. */
+int ten_grip_may_shake(rules_enc *e, const char *cid, const char *name, int action, tb_err *err);
+/* After name was shaken off: a broken lock reverts to a grapple, an escaped grapple ends. */
+void ten_grip_shaken(rules_enc *e, const char *cid, const char *name);
+/* cid fell unconscious or (dead) perished: whoever it held is free; a dead character is held by
+ * nobody (reading O3). */
+void ten_grip_lost(rules_enc *e, const char *cid, int dead);
+/* A fresh turn of cid: its unused hold lapses, its help lapses, nobody has struck it in parting. */
+void ten_options_turn(rules_enc *e, const char *cid);
+/* The attack action (003:45, 003:66) and the parting strike (003:111, reaction 1), with cover,
+ * prone, size, flanking and resistances. */
+int ten_act_attack(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_parting(rules_enc *e, const rules_args *a, tb_err *err);
+/* The options' actions (their parameters: the table in enc_tenacity.c). */
+int ten_act_grapple(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_lock(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_escape(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_hold(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_release(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_help(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_resist(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_offer(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_accept(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_decline(rules_enc *e, const rules_args *a, tb_err *err);
+int ten_act_die(rules_enc *e, const rules_args *a, tb_err *err);
+
+/* The pieces of enc_tenacity.c the options use. */
+int ten_contest_mods(rules_enc *e, const char *actor, const char *target, const char *skill,
+                     const rules_args *a, const ten_mods *m, int want_impact, ten_contest *c,
+                     ten_log *l, tb_err *err);
+/* The roll parameters' checks that need no die (crit, push, push_with). */
+int ten_roll_params(const rules_args *a, tb_err *err);
+int ten_require_able(rules_enc *e, const char *cid, const char *action, tb_err *err);
+int ten_require_target(rules_enc *e, const char *actor, const char *target, tb_err *err);
+int ten_require_skill_free(rules_enc *e, const char *cid, const char *skill, tb_err *err);
+/* The impact of side s: its dice (+1 d4 for a critical's impact die) + bonus + its equipment. */
+int ten_impact_roll(rules_enc *e, ten_side *s, int crit_die, int bonus, json_t *dice);
+/* ten_stress, where quiet keeps an NPC's number out of the public text (a resistance, 003:120). */
+void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int quiet);
+void ten_perish(rules_enc *e, const char *cid, const char *why);
+/* /gm/enc/combatants/<cid>/conds (created if missing). Borrowed. */
+json_t *ten_cond_challenges(rules_enc *e, const char *cid);
+void ten_tag_last(json_t *dice, const char *role, const char *cid);
+/* The string parameter `name`, NULL when absent or not in the action's table. */
+const char *ten_arg_str(const rules_args *a, const char *name);
 
 #endif

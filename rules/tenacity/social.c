@@ -19,8 +19,8 @@
 
 #include "enc_tenacity.h"
 
-#define SCALE_TOP 10  /* 003:70 "reach the top of the scale (usually 10)" */
-#define SCALE_START 5 /* 003:70 "a neutral position such as 5" */
+#define SCALE_TOP TEN_STANDING_TOP     /* 003:70 */
+#define SCALE_START TEN_STANDING_START /* 003:70 */
 
 /* /enc/standing (created if missing). Borrowed. */
 static json_t *scale_all(rules_enc *e)
@@ -36,18 +36,7 @@ static json_t *scale_all(rules_enc *e)
 /* The standing of who in the eyes of eyes, or -1 when no contest between them is open. */
 static int scale_of(rules_enc *e, const char *who, const char *eyes)
 {
-    json_t *v = json_object_get(json_object_get(scale_all(e), who), eyes);
-    return json_is_integer(v) ? (int)json_integer_value(v) : -1;
-}
-
-static void scale_put(rules_enc *e, const char *who, const char *eyes, int v)
-{
-    json_t *all = scale_all(e), *mine = json_object_get(all, who);
-    if (!json_is_object(mine)) {
-        mine = json_object();
-        json_object_set_new(all, who, mine);
-    }
-    json_object_set_new(mine, eyes, json_integer(v));
+    return ten_standing_of(e, who, eyes, -1);
 }
 
 /* 0 when the contest of who with eyes is open and not decided; else TB_RULE saying why. */
@@ -84,7 +73,7 @@ static int act_open(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "%s is already working on %s (the GM can move the standing)",
                               rules_enc_name(e, who), rules_enc_name(e, eyes));
     int v = rules_arg_int(a, "value");
-    scale_put(e, who, eyes, v);
+    ten_standing_set(e, who, eyes, v);
     rules_enc_log(e, "open", NULL,
                   json_pack("{s:s, s:s, s:i}", "who", who, "eyes", eyes, "standing", v),
                   "%s tries to win over %s: standing %d of %d", rules_enc_name(e, who),
@@ -101,7 +90,7 @@ static int act_standing(rules_enc *e, const rules_args *a, tb_err *err)
     if (before < 0)
         return rules_enc_rule(err, "%s is not trying to win over %s: open that contest first",
                               rules_enc_name(e, who), rules_enc_name(e, eyes));
-    scale_put(e, who, eyes, v);
+    ten_standing_set(e, who, eyes, v);
     rules_enc_log(e, "standing", NULL,
                   json_pack("{s:s, s:s, s:i, s:i}", "who", who, "eyes", eyes, "before", before,
                             "standing", v),
@@ -144,9 +133,7 @@ static int social_roll(rules_enc *e, const rules_args *a, const char *roller, co
         json_decref(dd);
         delta = -opp_impact;
     }
-    int after = before + delta;
-    after = after < 0 ? 0 : after > SCALE_TOP ? SCALE_TOP : after;
-    scale_put(e, who, eyes, after);
+    int after = ten_standing_move(e, who, eyes, before, delta);
     rules_enc_entry_merge(l.x, RULES_AUD_PUBLIC,
                           json_pack("{s:s, s:s, s:i, s:i, s:b}", "who", who, "eyes", eyes, "before",
                                     before, "standing", after, "success", c.success));

@@ -182,6 +182,7 @@ void ten_start_turn(rules_enc *e, const char *cid)
     ten_set_flag(e, "choosing", 0);
     /* 003:87 "up to one action, one interaction, and one movement" (003:82) */
     rules_enc_budget_reset(e, cid);
+    ten_options_turn(e, cid);
     rules_enc_log(e, "spotlight", NULL, NULL, "%s takes the spotlight", rules_enc_name(e, cid));
     /* 003:117 full defence lasts "until your next turn" */
     if (rules_enc_cond_remove(e, cid, "defensive"))
@@ -248,7 +249,9 @@ int ten_take_action(rules_enc *e, const char *cid, tb_err *err)
 void ten_after(rules_enc *e)
 {
     const char *r = ten_str(e, "responder");
-    if (r && rules_enc_budget_left(e, r, "action") == 0) {
+    /* a response is one action (003:91); a released held movement is one movement (003:81) */
+    if (r && rules_enc_budget_left(e, r, "action") == 0 &&
+        rules_enc_budget_left(e, r, "move") == 0) {
         rules_enc_log(e, "respond", NULL, NULL, "%s's response is over; %s has the spotlight",
                       rules_enc_name(e, r), rules_enc_name(e, ten_holder(e)));
         ten_set_str(e, "responder", NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "encounter.h"
+#include "tenacity/enc_tenacity.h"
 #include "rules_util.h"
 
 typedef struct fx {
@@ -960,6 +961,425 @@ START_TEST(social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale)
 }
 END_TEST
 
+/* ---- the fight's options (rules/tenacity/options.c) ---- */
+
+/* Every scripted die was drawn, and no more: the next one runs past the script. */
+static void fx_script_done(fx *f)
+{
+    ck_assert_msg(!rules_rng_exhausted(f->rng), "the scripted dice ran out");
+    rules_rng_die(f->rng, 6);
+    ck_assert_msg(rules_rng_exhausted(f->rng), "scripted dice were left over");
+}
+
+static json_t *grip(fx *f, const char *cid)
+{
+    return json_object_get(rules_enc_combatant(&f->e, cid), "grip");
+}
+
+static int gm_cond(fx *f, const char *cid, const char *name)
+{
+    return (int)json_integer_value(
+        json_object_get(json_object_get(rules_enc_hidden_of(&f->e, cid), "conds"), name));
+}
+
+/* Whether some public log entry's compact JSON holds needle. */
+static int public_log_has(fx *f, const char *needle)
+{
+    char *s = json_dumps(f->e.log, JSON_COMPACT);
+    int found = strstr(s, needle) != NULL;
+    free(s);
+    return found;
+}
+
+START_TEST(grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init (Missa first). Missa grapples the goblin telekinetically (003:81's example):
+     * Telekinesis [8,5]+3 = 11 vs 2d6 [2,3] = 5: grappled, impact 1d4 [3] → hindered by 3; the
+     * escape rolls against her 11.
+     * Goblin's free roll at the end of its turn: [4,4] = 8 vs 11: it stays.
+     * Round 2, the GM puts Missa in the spotlight; she locks: no check, Telekinesis' impact 1d4 [2]
+     * → 2 stress. Goblin's action: [6,6] = 12 vs 11: the lock is broken, a grapple again; its free
+     * roll [6,5] = 11 vs 11: a tie to the holder, it stays. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 2, 3, 3, 4, 4, 2, 6, 6, 6, 5};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    const char *grab = "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}";
+    refused(&f, "p1", NULL, "lock", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "does not hold Goblin");
+    refused(&f, "p1", NULL, "escape", NULL, TB_RULE, "not held");
+    refused(&f, "p1", NULL, "grapple", "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"limbs\":0}",
+            TB_BAD_REQUEST, "limbs");
+    refused(&f, "p1", NULL, "grapple", "{\"target\":\"e1\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "themself");
+    refused(&f, "p1", NULL, "grapple", "{\"target\":\"e3\",\"skill\":\"Juggling\"}", TB_BAD_REQUEST,
+            "Juggling");
+    OK(&f, "p1", NULL, "grapple", grab);
+    json_t *c = rules_enc_cond(&f.e, "e3", "grappled");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "level")), 3);
+    ck_assert_str_eq(json_string_value(json_object_get(c, "kind")), "hinder");
+    ck_assert_str_eq(json_string_value(json_object_get(grip(&f, "e3"), "by")), "e1");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(rules_enc_combatant(&f.e, "e1"), "gripping")), "e3");
+    ck_assert_int_eq(gm_cond(&f, "e3", "grappled"), 11);
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"locked\"}", TB_RULE, "no condition 'locked'");
+    OK(&f, "gm", NULL, "end", "{\"shake\":\"grappled\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "grappled"));
+    ck_assert_str_eq(holder(&f), "e2");
+    refused(&f, "p2", NULL, "lock", "{\"target\":\"e3\"}", TB_RULE, "does not hold");
+    OK(&f, "p2", NULL, "end", NULL); /* round 2: the goblin; the GM moves it to Missa */
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "spotlight", "{\"target\":\"e1\"}");
+    ck_assert_str_eq(holder(&f), "e1");
+    refused(&f, "p1", NULL, "lock", "{\"target\":\"e3\",\"skill\":\"Juggling\"}", TB_BAD_REQUEST,
+            "Juggling");
+    OK(&f, "p1", NULL, "lock", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 2);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "locked"));
+    ck_assert(json_is_true(json_object_get(grip(&f, "e3"), "locked")));
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* 003:105 "they cannot use their movement at all"; the lock before the grapple, and only
+     * with an action */
+    refused(&f, "gm", NULL, "move", NULL, TB_RULE, "locked prevents it");
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"locked\"}", TB_RULE, "only with an action");
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"grappled\"}", TB_RULE, "lock must be broken");
+    OK(&f, "gm", NULL, "escape", NULL);
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "locked"));
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "grappled"));
+    ck_assert(json_is_false(json_object_get(grip(&f, "e3"), "locked")));
+    OK(&f, "gm", NULL, "end", "{\"shake\":\"grappled\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "grappled"));
+    /* the holder's roll is the GM's */
+    ck_assert(!public_log_has(&f, "\"challenge\""));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_grapple_on_two_limbs_hinders_all_but_the_escape_and_a_lock_costs_a_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init: Missa [1,1]+2 = 3, Brakka [1,2]+3 = 5, goblin [6,6] = 12: the goblin first. It
+     * grapples two of Brakka's limbs: [5,5] = 10 vs Reaction [3,2]+3 = 6: impact [2] → all
+     * physical actions hindered by 2, the escape against 10 (GM-only).
+     * Brakka escapes with Athletics: [8,2,1]+4 = 12 vs 10 (the grapple's 2 does not count:
+     * 10 would tie and fail). */
+    static const int D[] = {1, 1, 1, 2, 6, 6, 5, 5, 3, 2, 2, 8, 2, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "grapple", "{\"target\":\"e2\",\"limbs\":2}");
+    json_t *c = rules_enc_cond(&f.e, "e2", "grappled");
+    ck_assert_str_eq(json_string_value(json_object_get(c, "what")), "all");
+    ck_assert_int_eq(json_integer_value(json_object_get(c, "level")), 2);
+    ck_assert_int_eq(gm_cond(&f, "e2", "grappled"), 10);
+    ck_assert(!public_log_has(&f, "\"attack\":10"));
+    refused(&f, "gm", NULL, "lock", "{\"target\":\"e2\"}", TB_RULE, "no action left");
+    refused(&f, "gm", NULL, "grapple", "{\"target\":\"e1\"}", TB_RULE, "already holding");
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    refused(&f, "p2", NULL, "escape", "{\"skill\":\"Juggling\"}", TB_BAD_REQUEST, "Juggling");
+    OK(&f, "p2", NULL, "escape", NULL);
+    ck_assert_ptr_null(grip(&f, "e2"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "grappled"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "gripping"));
+    fx_script_done(&f);
+    fx_free(&f);
+
+    /* 003:105 a locked character acts with one disadvantage die: Brakka locked, attacks with
+     * Melee Combat on 3 - 1 = 2 dice */
+    fx_party(&f, NULL);
+    static const int D2[] = {1, 1, 1, 2, 6, 6, 5, 5, 3, 2, 2, /* grapple as above */
+                             /* round 2 after Missa and Brakka end: the goblin locks: [1] */
+                             1,
+                             /* Brakka attacks: 2 dice [9,4]+6-2 = 13 vs [2,2] = 4: 3d4 [1,1,1]+2 */
+                             9, 4, 2, 2, 1, 1, 1};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "grapple", "{\"target\":\"e2\",\"limbs\":2}");
+    OK(&f, "gm", NULL, "end", NULL);
+    OK(&f, "p2", NULL, "end", NULL);
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "lock", "{\"target\":\"e2\"}");
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 5); /* 4 + 1 */
+    ck_assert(!public_log_has(&f, "\"by\":\"e3\""));     /* the goblin's dice are the GM's */
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    refused(&f, "p2", NULL, "sprint", NULL, TB_RULE, "locked prevents it");
+    OK(&f, "p2", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Melee Combat\"}");
+    json_t *last = json_array_get(f.e.log, 0);
+    for (size_t i = 0; i < json_array_size(f.e.log); i++)
+        if (rules_enc_streq(
+                json_string_value(json_object_get(json_array_get(f.e.log, i), "action")), "attack"))
+            last = json_array_get(f.e.log, i);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(last, "result"), "attack")),
+                     13);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 5);
+    /* the grappler falls unconscious: Brakka is free (reading O3) */
+    ten_stress(&f.e, "e3", 5, "test");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "unconscious"));
+    ck_assert_ptr_null(grip(&f, "e2"));
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "locked"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "gripping"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(a_held_action_is_taken_when_its_trigger_happens_or_lapses)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa holds her action; the goblin moves; she releases and attacks: [8,5]+3 = 11 vs
+     * [2,3] = 5, 1d4 [3] */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 2, 3, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "hold", "{\"what\":\"jump\",\"trigger\":\"x\"}", TB_BAD_REQUEST,
+            "action or move");
+    refused(&f, "p1", NULL, "hold", "{\"what\":\"action\"}", TB_BAD_REQUEST, "trigger");
+    refused(&f, "p1", "e1", "release", NULL, TB_RULE, "holding nothing");
+    OK(&f, "p1", NULL, "hold", "{\"trigger\":\"the goblin moves\"}");
+    json_t *held = json_object_get(rules_enc_combatant(&f.e, "e1"), "held");
+    ck_assert_str_eq(json_string_value(json_object_get(held, "what")), "action");
+    ck_assert_str_eq(json_string_value(json_object_get(held, "trigger")), "the goblin moves");
+    refused(&f, "p1", NULL, "hold", "{\"what\":\"move\",\"trigger\":\"x\"}", TB_RULE,
+            "already holding");
+    refused(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "no action left");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "move", NULL);
+    refused(&f, "p2", "e1", "release", NULL, TB_FORBIDDEN, "not your character");
+    OK(&f, "p1", "e1", "release", NULL);
+    ck_assert_str_eq(json_string_value(json_object_get(f.enc, "responder")), "e1");
+    refused(&f, "gm", "e3", "move", NULL, TB_RULE, "Missa is responding");
+    refused(&f, "p1", "e1", "move", NULL, TB_RULE, "no move left");
+    OK(&f, "p1", "e1", "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 3);
+    ck_assert(json_is_null(json_object_get(f.enc, "responder")));
+    ck_assert_str_eq(holder(&f), "e3");
+    refused(&f, "p1", "e1", "release", NULL, TB_RULE, "holding nothing");
+    /* an NPC's trigger is the GM's */
+    OK(&f, "gm", NULL, "hold", "{\"what\":\"action\",\"trigger\":\"Brakka draws steel\"}");
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(rules_enc_combatant(&f.e, "e3"), "held"), "trigger"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "held_trigger")),
+        "Brakka draws steel");
+    ck_assert(!public_log_has(&f, "draws steel"));
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    /* a held movement that is never triggered lapses at the holder's next turn */
+    OK(&f, "p2", NULL, "hold", "{\"what\":\"move\",\"trigger\":\"someone runs\"}");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e2", "move"), 0);
+    OK(&f, "p2", NULL, "end", NULL); /* round 2: the goblin's hold lapses at its turn */
+    ck_assert_str_eq(holder(&f), "e3");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "held"));
+    ck_assert_ptr_null(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "held_trigger"));
+    OK(&f, "gm", NULL, "end", NULL);
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e2"), "held"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(cover_prone_flanking_resistance_and_size_change_the_attack)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa attacks the goblin at range behind partial cover and prone: the goblin defends at
+     * +1 ([4,5]+1 = 10; a sheetless NPC's challenge dice take no advantage die) vs [8,5]+3 = 11:
+     * a hit, 1d4 [3], fire: 2 resisted (GM-only) → 1 stress; Brakka flanks: +1 spin.
+     * The goblin (size 1, a step larger) attacks Missa: Missa defends at +1 die, +1:
+     * [6,5] = 11 vs [2,1,1]+2+1 = 5: 1d4 [3] doubled → 6 stress. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 5, 4, 5, 3, 6, 5, 2, 1, 1, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", "e1", "cover", "{\"cover\":\"bush\"}", TB_BAD_REQUEST, "none, partial");
+    refused(&f, "p1", "e1", "size", "{\"target\":\"e1\",\"size\":2}", TB_FORBIDDEN, "GM");
+    refused(&f, "p1", "e1", "prone", NULL, TB_BAD_REQUEST, "prone");
+    refused(&f, "p1", "e3", "prone", "{\"prone\":true}", TB_FORBIDDEN, "not your character");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"full\"}");
+    const char *shot = "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"range\":\"ranged\","
+                       "\"type\":\"fire\",\"target2\":\"e2\"}";
+    refused(&f, "p1", NULL, "attack", shot, TB_RULE, "cannot be attacked directly");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"partial\"}");
+    OK(&f, "gm", "e3", "prone", "{\"prone\":true}");
+    refused(&f, "p1", NULL, "attack",
+            "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"range\":\"far\"}", TB_BAD_REQUEST,
+            "melee or ranged");
+    refused(&f, "p1", NULL, "attack",
+            "{\"target\":\"e3\",\"skill\":\"Telekinesis\",\"target2\":\"e3\"}", TB_RULE, "flank");
+    refused(&f, "p1", "e3", "resist", "{\"target\":\"e3\",\"type\":\"fire\",\"value\":2}",
+            TB_FORBIDDEN, "GM");
+    OK(&f, "gm", NULL, "resist", "{\"target\":\"e3\",\"type\":\"fire\",\"value\":2}");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "resist"));
+    OK(&f, "p1", NULL, "attack", shot);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 1);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "spin", 0), -1); /* -2 + 1 (003:110) */
+    /* the goblin's resistance stays the GM's: no stress number, no "ignores" in public */
+    ck_assert(!public_log_has(&f, "ignores"));
+    ck_assert(!public_log_has(&f, "1 stress"));
+    ck_assert(public_log_has(&f, "a hit, 3 impact"));
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":1}");
+    OK(&f, "gm", "e3", "prone", "{\"prone\":false}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"none\"}");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "prone"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "cover"));
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 6);
+    ck_assert(public_log_has(&f, "doubled for size: 6"));
+    fx_script_done(&f);
+    fx_free(&f);
+
+    /* elevation sees past partial cover (003:116); a larger target halves the damage (003:122):
+     * Missa (elevated) vs the goblin (size 1, partial cover): +1 die and +1 for her:
+     * [8,5,1]+3+1 = 12 vs [6,5] = 11 (no +1 for the cover): 1d4 [3] halved → 1 stress */
+    fx_party(&f, NULL);
+    static const int D2[] = {7, 3, 4, 2, 3, 3, 8, 5, 1, 6, 5, 3};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", "e1", "high_ground", "{\"elevated\":true}");
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":1}");
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"partial\"}");
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 1);
+    fx_script_done(&f);
+    fx_free(&f);
+
+    /* 003:120 a resistance adds to the roll to avoid a condition of its type: the goblin resists
+     * poison 3: Missa [8,5]+3 = 11 vs [4,5]+3 = 12: it holds; without the type 11 vs 9 */
+    fx_party(&f, NULL);
+    static const int D3[] = {7, 3, 4, 2, 3, 3, 8, 5, 4, 5};
+    fx_dice(&f, D3, N_ELEMS(D3));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "resist", "{\"target\":\"e3\",\"type\":\"poison\",\"value\":3}");
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":"
+       "\"Telekinesis\",\"type\":\"poison\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(soft_cover_needs_a_blind_find_and_leaving_melee_invites_a_parting_strike)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa attacks the goblin behind soft cover: d10 [5] < 6: nothing found, no contest.
+     * She moves away; the goblin strikes in parting: [6,6] = 12 vs [3,2]+2 = 5: 1d4 [2]. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 5, 6, 6, 3, 2, 2};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", "e3", "cover", "{\"cover\":\"soft\"}");
+    refused(&f, "p1", NULL, "grapple", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "soft cover");
+    refused(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}", TB_RULE, "not moving away");
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 0);
+    ck_assert(public_log_has(&f, "nothing found"));
+    OK(&f, "p1", NULL, "move", NULL);
+    refused(&f, "p2", "e2", "parting", "{\"target\":\"e1\"}", TB_RULE, "against an opponent");
+    OK(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 2);
+    ck_assert_str_eq(holder(&f), "e1"); /* a reaction does not take the spotlight */
+    refused(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}", TB_RULE, "already struck");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    /* 003:112 a withdrawal avoids it */
+    OK(&f, "p2", NULL, "withdraw", NULL);
+    OK(&f, "p2", NULL, "move", NULL);
+    refused(&f, "gm", "e3", "parting", "{\"target\":\"e2\"}", TB_RULE, "withdrew");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_player_may_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* Missa helps Brakka (Persuasion 1); Brakka's next attack rolls 3 + 1 dice: [2,3,4,9]+6 =
+     * 15 vs [5,5] = 10 (without the helper's die: 10, a tie): 3d4 [1,1,1]+2 = 5 */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9, 5, 5, 1, 1, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Melee Combat\"}", TB_RULE,
+            "at least one rank");
+    refused(&f, "p1", NULL, "help", "{\"target\":\"e3\",\"skill\":\"Persuasion\"}", TB_RULE,
+            "allies");
+    refused(&f, "p1", NULL, "help", "{\"target\":\"e2\"}", TB_BAD_REQUEST, "skill");
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Persuasion\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e2", "helped"));
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Melee Combat\"}");
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 5);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "helped"));
+
+    /* 003:39 the narrator's trade: Brakka has 2 negative spin */
+    refused(&f, "gm", NULL, "offer", "{\"target\":\"e2\",\"negative\":3,\"cost\":\"x\"}", TB_RULE,
+            "only 2");
+    refused(&f, "gm", NULL, "offer", "{\"target\":\"e1\",\"negative\":1,\"cost\":\"x\"}", TB_RULE,
+            "no negative spin");
+    refused(&f, "gm", NULL, "offer", "{\"target\":\"e3\",\"negative\":1,\"cost\":\"x\"}", TB_RULE,
+            "bargain");
+    refused(&f, "p2", "e2", "offer", "{\"target\":\"e2\",\"negative\":1,\"cost\":\"x\"}",
+            TB_FORBIDDEN, "GM");
+    refused(&f, "p2", "e2", "accept", NULL, TB_RULE, "no trade");
+    OK(&f, "gm", NULL, "offer",
+       "{\"target\":\"e2\",\"negative\":2,\"cost\":\"the axe's handle comes loose\"}");
+    refused(&f, "p1", "e2", "accept", NULL, TB_FORBIDDEN, "not your character");
+    OK(&f, "p2", "e2", "accept", NULL);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "spin", -99), 0);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e2"), "offer"));
+    ck_assert(public_log_has(&f, "the axe's handle comes loose"));
+    refused(&f, "p2", "e2", "decline", NULL, TB_RULE, "no trade");
+
+    /* 003:108 the player's choice to die */
+    refused(&f, "gm", "e3", "die", "{\"confirm\":true}", TB_RULE, "player's");
+    refused(&f, "p2", "e2", "die", NULL, TB_BAD_REQUEST, "confirm");
+    refused(&f, "p2", "e2", "die", "{\"confirm\":false}", TB_BAD_REQUEST, "confirm");
+    refused(&f, "p1", "e2", "die", "{\"confirm\":true}", TB_FORBIDDEN, "not your character");
+    OK(&f, "p2", "e2", "die", "{\"confirm\":true}");
+    ck_assert(rules_enc_is_out(&f.e, "e2"));
+    ck_assert_str_eq(json_string_value(json_object_get(rules_enc_combatant(&f.e, "e2"), "out")),
+                     "dead");
+    refused(&f, "p2", "e2", "die", "{\"confirm\":true}", TB_RULE, "already out");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(one_standing_scale_clamps_for_both_modules)
+{
+    fx f;
+    fx_party(&f, NULL);
+    ck_assert_int_eq(ten_standing_of(&f.e, "e1", "e3", -1), -1);
+    ck_assert_int_eq(ten_standing_move(&f.e, "e1", "e3", 8, 5), 10);
+    ck_assert_int_eq(ten_standing_move(&f.e, "e1", "e3", 2, -4), 0);
+    ck_assert_int_eq(ten_standing_move(&f.e, "e1", "e3", 5, -1), 4);
+    ck_assert_int_eq(ten_standing_of(&f.e, "e1", "e3", -1), 4);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -990,6 +1410,16 @@ int main(void)
     tcase_add_test(ts, social_scene_failure_tie_and_scrutiny_lower_the_scale);
     tcase_add_test(ts, social_scene_ten_wins_push_with_10acity_and_the_gm_moves_the_scale);
     suite_add_tcase(s, ts);
+    TCase *to = tcase_create("options");
+    tcase_add_test(to, grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll);
+    tcase_add_test(to, a_grapple_on_two_limbs_hinders_all_but_the_escape_and_a_lock_costs_a_die);
+    tcase_add_test(to, a_held_action_is_taken_when_its_trigger_happens_or_lapses);
+    tcase_add_test(to, cover_prone_flanking_resistance_and_size_change_the_attack);
+    tcase_add_test(to, soft_cover_needs_a_blind_find_and_leaving_melee_invites_a_parting_strike);
+    tcase_add_test(
+        to, help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_player_may_die);
+    tcase_add_test(to, one_standing_scale_clamps_for_both_modules);
+    suite_add_tcase(s, to);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

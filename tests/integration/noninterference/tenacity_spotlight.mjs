@@ -1,7 +1,9 @@
 // tenacity.spotlight: what a player sees of Gorrak, an NPC with a sheet, and of a goblin. Varied:
 // Gorrak's Reaction rank (his defence total: the first time Brakka's attack ties it, then misses
 // it by one; both are misses, and his later defence is still beaten), the names of his skills,
-// his notes, and the bonus the GM gives his attack (a miss either way).
+// his notes, and the bonus the GM gives his attack (a miss either way). Then a second fight for
+// the combat options (issue 17): the goblin's fire resistance (2 or 3: Missa's hit shows its
+// impact, never the stress) and the trigger of its held action (rules/RULES.md, "Combat options").
 import { sample } from '../enc_lib.mjs';
 
 function gorrak(v) {
@@ -18,8 +20,8 @@ export const scenario = {
   seed: 1,
   players: ['Ann', 'Bob'],
   variants: [
-    { notes: 'Gorrak fears silver', lore: 'Shadow Lore', reaction: 2, bonus: 0 },
-    { notes: 'Gorrak fears gold', lore: 'Old Lore', reaction: 3, bonus: 1 },
+    { notes: 'Gorrak fears silver', lore: 'Shadow Lore', reaction: 2, bonus: 0, resist: 2, trigger: 'when the bell rings' },
+    { notes: 'Gorrak fears gold', lore: 'Old Lore', reaction: 3, bonus: 1, resist: 3, trigger: 'when Missa blinks' },
   ],
   async script({ gm, p, seat, act, char, ok }, v) {
     const missa = await char(p.Ann, { name: 'Missa', sheet: sample('tenacity', 'missa') });
@@ -43,6 +45,19 @@ export const scenario = {
     await act(gm, 'attack', { target: eB, skill: v.lore });
     await act(gm, 'end');
     await act(p.Bob, 'attack', { target: eG, skill: 'Melee Combat' });
+
+    await ok(gm, 'enc.end', {});
+    await ok(gm, 'enc.start', { module: 'tenacity.spotlight' });
+    const fM = (await ok(gm, 'enc.add', { char: missa })).id;
+    const fQ = (await ok(gm, 'enc.add', { npc: { name: 'Goblin' } })).id;
+    await act(gm, 'initiative');
+    await act(gm, 'resist', { target: fQ, type: 'fire', value: v.resist });
+    await act(gm, 'spotlight', { target: fQ });
+    await act(gm, 'hold', { trigger: v.trigger }, fQ);
+    await act(gm, 'end', undefined, fQ);
+    await act(p.Ann, 'attack', { target: fQ, skill: 'Telekinesis', type: 'fire' }, fM);
+    await act(gm, 'release', undefined, fQ);
+    await act(gm, 'grapple', { target: fM }, fQ);
     void seat;
   },
 };

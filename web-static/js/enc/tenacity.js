@@ -1,6 +1,9 @@
 // The tenacity encounter panel (module tenacity.spotlight, rules/RULES.md "Encounters (module
-// tenacity.spotlight)"): who holds the spotlight, who has acted this round, who may respond, and
-// stress / wounds / spin / 10acity per combatant. Everything else is the generic panel's.
+// tenacity.spotlight)" and "Combat options"): who holds the spotlight, who has acted this round,
+// who may respond, stress / wounds / spin / 10acity per combatant, and the fight's states in plain
+// words (cover, prone, high ground, size, a grapple or lock, a held action, help, the GM's offer).
+// The moves offered are the ones the rules allow this viewer now. Everything else is the generic
+// panel's.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
 import { betweenHead, betweenCard, nameIn } from './between.js';
 import { withSocial } from './social.js';
@@ -67,6 +70,7 @@ function renderCombatant(c, enc, ctx) {
     if (s.unconscious) bits.push(['state', 'unconscious']);
   }
   if (c.coup) bits.push(['coup de grâce', `on ${enc.combatants?.[c.coup.target]?.name ?? c.coup.target}`]);
+  for (const b of optionBits(c, enc, ctx)) bits.push(b);
   if (list(enc.edge).includes(c.id)) bits.push(['group', '+1 advantage die on the first action']);
   const b = holds && c.budget ? c.budget : null;
   const left = b ? ['action', 'interaction', 'move'].map((k) => `${k} ${Number(b[k]) > 0 ? '✓' : '–'}`).join(' · ') : null;
@@ -102,6 +106,30 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
+// The combat options' states of a combatant, in words (rules/tenacity/options.c).
+const COVER = { partial: 'partial cover', full: 'completely behind hard cover', soft: 'behind soft cover' };
+function optionBits(c, enc, ctx) {
+  const name = (id) => enc.combatants?.[id]?.name ?? id;
+  const out = [];
+  const where = [];
+  if (c.cover) where.push(COVER[c.cover] ?? c.cover);
+  if (c.prone) where.push('prone');
+  if (c.elevated) where.push('on high ground');
+  if (where.length) out.push(['position', where.join(', ')]);
+  if (Number.isFinite(c.size) && c.size) out.push(['size', `${c.size > 0 ? '+' : ''}${c.size} step${Math.abs(c.size) === 1 ? '' : 's'}`]);
+  if (c.grip) out.push(['held', `${c.grip.locked ? 'locked' : 'grappled'} by ${name(c.grip.by)}`]);
+  if (c.gripping) out.push(['holding', name(c.gripping)]);
+  if (c.held) {
+    const trigger = c.held.trigger ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.held_trigger : null);
+    out.push(['waiting', `holds the ${c.held.what === 'move' ? 'movement' : 'action'}${trigger ? ` until ${trigger}` : ''}`]);
+  }
+  if (c.helped_by) out.push(['help', `an extra die from ${name(c.helped_by)}`]);
+  if (c.offer) out.push(['offer', `${c.offer.cost}, for ${c.offer.negative} negative spin`]);
+  const resist = c.resist ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.resist : null);
+  if (resist && Object.keys(resist).length) out.push(['resists', Object.entries(resist).map(([k, v]) => `${k} ${v}`).join(', ')]);
+  return out;
+}
+
 // Who holds the spotlight, who acted and who may respond are in the order; the modes stay.
 function extraFields(enc) {
   const o = enc.options || {};
@@ -111,8 +139,10 @@ function extraFields(enc) {
   return out;
 }
 
-const GM_ONLY = new Set(['initiative', 'spotlight']);
-const OWNER = new Set(['respond', 'overflow']);
+const GM_ONLY = new Set(['initiative', 'spotlight', 'resist', 'offer', 'size']);
+const OWNER = new Set(['respond', 'overflow', 'parting', 'release', 'cover', 'prone', 'high_ground', 'accept', 'decline', 'die']);
+// Always open to a player for their own character (003:108, 003:113-117).
+const ANY_TIME = ['overflow', 'cover', 'prone', 'high_ground', 'die'];
 
 // An unconscious combatant in the spotlight can only try to recover (003:106) or end the turn.
 const WHILE_OUT = new Set(['recover', 'end']);
@@ -123,15 +153,64 @@ function actionsFor(enc, ctx) {
   const hc = holder ? enc.combatants?.[holder] : null;
   const out_ = Boolean(hc) && (hc.stats?.unconscious === true || ctx.state?.gm?.enc?.combatants?.[holder]?.stats?.unconscious === true);
   const all = out_ ? every.filter((a) => GM_ONLY.has(a) || OWNER.has(a) || WHILE_OUT.has(a)) : every;
-  if (ctx.isGm) return all;
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx));
+  const cs = combatantsOf(enc);
+  const allowed = (ids) => optionsAllowed(enc, cs.filter((c) => ids.has(c.id)), holder);
+  if (ctx.isGm) {
+    const ok = allowed(new Set(cs.map((c) => c.id)));
+    return all.filter((a) => !OPTIONAL.has(a) || ok.has(a));
+  }
+  const mine = cs.filter((c) => isMine(c, ctx));
   if (!mine.length) return [];
   const ids = new Set(mine.map((c) => c.id));
-  const out = new Set(['overflow']);
+  const out = new Set(ANY_TIME);
   if (list(enc.recalled).some((id) => ids.has(id))) out.add('respond');
   const acting = enc.responder ? ids.has(enc.responder) : !enc.responder && ids.has(enc.spotlight);
   if (acting) for (const a of all) if (!GM_ONLY.has(a) && !OWNER.has(a)) out.add(a);
+  const ok = allowed(ids);
+  for (const a of OPTIONAL) if (!ok.has(a)) out.delete(a);
+  for (const a of ['parting', 'release', 'accept', 'decline']) if (ok.has(a)) out.add(a);
   return all.filter((a) => out.has(a));
+}
+
+// The options that are open only in a situation (rules/tenacity/options.c): a lock and its
+// escape need a grapple, a release a hold, a parting strike someone leaving melee, an answer an
+// offer; a second grapple or hold waits for the first to end.
+const OPTIONAL = new Set(['grapple', 'lock', 'escape', 'hold', 'release', 'parting', 'accept', 'decline']);
+function optionsAllowed(enc, who, holder) {
+  const ok = new Set();
+  const mover = holder ? enc.combatants?.[holder] : null;
+  const moved = mover && (Number(mover.budget?.move) === 0 || list(mover.conditions).some((x) => (x?.name ?? x) === 'sprinting'));
+  const withdrew = mover && list(mover.conditions).some((x) => (x?.name ?? x) === 'withdrawing');
+  for (const c of who) {
+    if (!c.gripping) ok.add('grapple');
+    if (c.gripping) ok.add('lock');
+    if (c.grip) ok.add('escape');
+    if (!c.held) ok.add('hold');
+    if (c.held) ok.add('release');
+    if (c.offer) ok.add('accept').add('decline');
+    if (moved && !withdrew && c.id !== mover.id && c.side !== mover.side && !c.out && !list(enc.parted).includes(c.id)) ok.add('parting');
+  }
+  return ok;
+}
+
+// Selects that make the default succeed: the parting strike's target is the one leaving; the lock
+// is on the one held; help names a skill with a rank (003:57).
+function picks(action, param, enc, ctx) {
+  const cs = combatantsOf(enc);
+  const name = (c) => c.name ?? c.id;
+  const holder = enc.responder || enc.spotlight;
+  if (action === 'parting' && param === 'target' && holder) return [{ value: holder, label: name(enc.combatants[holder]) }];
+  if (action === 'lock' && param === 'target') {
+    const held = cs.filter((c) => c.grip && (ctx.isGm || isMine(enc.combatants?.[c.grip.by] ?? {}, ctx)));
+    return held.length ? held.map((c) => ({ value: c.id, label: name(c) })) : null;
+  }
+  if (action === 'help' && param === 'skill') {
+    const skills = statsOf(enc.combatants?.[holder] ?? {}, enc, ctx)?.skills;
+    if (!skills) return null;
+    const ranked = Object.entries(skills).filter(([, v]) => Array.isArray(v) && v[1] >= 1).map(([k]) => ({ value: k, label: k }));
+    return ranked.length ? ranked : null;
+  }
+  return null;
 }
 
 // ---- Between the scenes (module tenacity.between, rules/tenacity/between.c) -------------------
@@ -177,6 +256,9 @@ registerPanel(
       actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
       extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
       combatantParams: ['next', 'to'],
+      picks: (action, param, enc, ctx) => (between(enc) ? null : picks(action, param, enc, ctx)),
+      // Moves open at any time wait under "More actions"; the choice to die never sits up front.
+      common: (a, enc) => (!between(enc) && ANY_TIME.includes(a.name) ? false : null),
     },
     { replace: true },
   ),
