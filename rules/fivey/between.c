@@ -556,9 +556,10 @@ static const rules_enc_field EDITABLE[] = {
 };
 
 /* Healing, inspiration, experience, levels, stats, crowns, attunement and spell casts land on
- * the sheets. */
-static const char *const SHEET_STATS[] = {"level",  "xp",      "stats",       "hp", "inspiration",
-                                          "crowns", "attuned", "spell_slots", NULL};
+ * the sheets ("spells" is read only: the card shows a caster's casts). */
+static const char *const SHEET_STATS[] = {"level",       "xp",     "stats",   "hp",
+                                          "inspiration", "crowns", "attuned", "spell_slots",
+                                          "spells",      NULL};
 
 const rules_module rules_module_fivey_between = {
     .id = "fivey.between",
