@@ -6,6 +6,10 @@
 // computed from the dice the server logged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from './lib.mjs';
 import { campaignOf, sample, ok, refused, makeChar, assertNoGmBytes, settle } from './enc_lib.mjs';
 
@@ -107,4 +111,56 @@ test('fivey spells: a cast spends a slot on the sheet, the NPC save stays the GM
   const [zero] = srv.replay({ campaign: campaignId, fromZero: true });
   assert.equal(zero.seq, gm2.seq);
   assert.deepEqual(zero.state, gm2.state);
+});
+
+// Saved campaigns keep working: a database written before spells (fixtures/
+// fivey_before_spells_v1.db, made by fixtures/make_fivey_before_spells_v1.mjs with the binary of
+// main at 9910f03) opens as it was — no upgrade event, since spells are new optional fields —, its
+// sheets validate and derive no spell numbers, the fight it left running goes on (a cast there is
+// refused cleanly: nobody in it carries a spell), and a sheet given spells casts in the next fight.
+test('a fivey campaign saved before spells opens, its fight goes on, and its sheets take spells', async (t) => {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+  const old = JSON.parse(fs.readFileSync(path.join(fixtures, 'fivey_before_spells_v1.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-fivey-'));
+  fs.copyFileSync(path.join(fixtures, 'fivey_before_spells_v1.db'), path.join(dir, 't.db'));
+  const srv = await startServer(t, { dir, args: ['--seed', '6'] });
+  const [gm, gw] = await srv.hello(old.gm_token);
+  const [ann] = await srv.hello(old.ann.token);
+  t.after(() => Promise.all([gm.close(), ann.close()]));
+  assert.equal(gw.seq, old.seq, 'nothing to upgrade');
+  const v = gw.state.chars[old.vesper];
+  assert.equal(v.sheet.spells, undefined);
+  assert.equal(v.derived.spell_dc, undefined);
+  assert.equal(gw.state.enc.module, 'fivey.combat');
+
+  // the old sheet still validates as it is
+  await ok(ann, 'char.update', { id: old.vesper, sheet: v.sheet });
+  // the running fight: on Vesper's turn a cast is refused before any die, an attack goes on
+  for (let i = 0; i < 4 && gm.state.enc.order[gm.state.enc.turn] !== old.V; i++) {
+    await ok(gm, 'enc.act', { action: 'end' });
+    await gm.ping();
+  }
+  assert.equal(gm.state.enc.order[gm.state.enc.turn], old.V);
+  await refused(ann, 'enc.act', { action: 'cast', actor: old.V, params: { spell: 'Turn Undead' } }, 'rule', /does not carry the spell Turn Undead/);
+  await ok(ann, 'enc.act', { action: 'attack', actor: old.V, params: { target: old.orc } });
+
+  // the player writes her spells into the sheet; the next fight knows them
+  await ok(ann, 'char.update', { id: old.vesper, sheet: { ...v.sheet, spells: sample('fivey', 'vesper').spells, spell_slots: { max: 2, used: 0 } } });
+  await gm.ping();
+  assert.equal(gm.state.chars[old.vesper].derived.spell_dc, 11);
+  await ok(gm, 'enc.end', {});
+  await ok(gm, 'enc.start', { module: 'fivey.combat' });
+  const eV = (await ok(gm, 'enc.add', { char: old.vesper })).id;
+  await ok(gm, 'enc.act', { action: 'spawn', params: { name: 'Skeleton', monster: 'Skeleton', hp: 20 } });
+  await ok(gm, 'enc.act', { action: 'initiative' });
+  for (let i = 0; i < 4 && gm.state.enc.order[gm.state.enc.turn] !== eV; i++) {
+    await ok(gm, 'enc.act', { action: 'end' });
+    await gm.ping();
+  }
+  await ok(ann, 'enc.act', { action: 'cast', actor: eV, params: { spell: 'Turn Undead' } });
+  await gm.ping();
+  assert.deepEqual(gm.state.chars[old.vesper].sheet.spell_slots, { max: 2, used: 1 });
+
+  const [zero] = srv.replay({ campaign: old.campaign, fromZero: true });
+  assert.deepEqual(zero.state, gm.state);
 });
