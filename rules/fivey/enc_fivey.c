@@ -30,6 +30,8 @@
  * due}}; combatant keys `leader`, `won` (initiative: beat the opposition); stats (public for PCs,
  * /gm/enc for NPCs): cha dex int str, defense, move, hp {max, damage}, inspiration (PCs),
  * weapons [{name, bonus, die, stat}] (from a sheet) or bracket, hd, ga, die, xp (monsters);
+ * from a sheet also spells [{name, level, vessel}], spell_slots {max, used} and armor (written
+ * back when a cast is spent or armor donned or doffed); the condition `charmed` {by, hours};
  * /gm/enc/xp the XP of the monsters defeated.
  */
 #include <ctype.h>
