@@ -639,15 +639,14 @@ START_TEST(spawn_by_example_monster_and_late_joiners)
 }
 END_TEST
 
-/* The entry of the last `action` in log, or NULL. */
-static json_t *last_entry(json_t *log, const char *action)
+/* The party's fight under way: the opposition's 1 + 1 loses to Vesper's and Brunhild's 20s, so
+ * Vesper (e1) has the turn with both ◆, then Brunhild (e2). */
+static void fx_fight(fixture *f)
 {
-    for (size_t i = json_array_size(log); i-- > 0;) {
-        json_t *x = json_array_get(log, i);
-        if (strcmp(json_string_value(json_object_get(x, "action")), action) == 0)
-            return x;
-    }
-    return NULL;
+    fx_init(f);
+    fx_party(f);
+    DICE(f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(f, "gm", NULL, "initiative", NULL), 0);
 }
 
 /* Vesper carries Lightning Bolt (004:501): ◆◆ and one of her two casts; [L]d6 = 1d6 to each
@@ -657,10 +656,7 @@ static json_t *last_entry(json_t *log, const char *action)
 START_TEST(lightning_bolt_halves_the_damage_for_a_save)
 {
     fixture f;
-    fx_init(&f);
-    fx_party(&f);
-    DICE(&f, 1, 20, 20);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    fx_fight(&f);
     DICE(&f, 5, 3, 9);
     ck_assert_int_eq(
         fx_act(&f, "p1", NULL, "cast",
@@ -673,7 +669,7 @@ START_TEST(lightning_bolt_halves_the_damage_for_a_save)
     ck_assert_int_eq(geti(hstats(&f, "e3"), "hp/damage"), 5);
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "dead");
     ck_assert_int_eq(geti(hstats(&f, "e4"), "hp/damage"), 2);
-    json_t *x = last_entry(f.e.log, "cast");
+    json_t *x = ru_last_entry(f.e.log, "cast");
     ck_assert_str_eq(json_string_value(json_object_get(x, "text")),
                      "Vesper casts Lightning Bolt: 5 damage — Goblin fails to save and takes 5; "
                      "Orc saves and takes 2");
@@ -685,7 +681,7 @@ START_TEST(lightning_bolt_halves_the_damage_for_a_save)
     json_t *t2 = json_array_get(json_object_get(r, "targets"), 1);
     ck_assert(json_is_true(json_object_get(t2, "saved")));
     ck_assert_int_eq(geti(t2, "damage"), 2);
-    json_t *g = last_entry(f.e.gm_log, "cast");
+    json_t *g = ru_last_entry(f.e.gm_log, "cast");
     ck_assert_int_eq(geti(json_object_get(g, "result"), "save_e4/bonus"), 2);
     ck_assert_int_eq((int)json_array_size(json_object_get(g, "dice")), 3);
     ck_assert_ptr_nonnull(
@@ -700,10 +696,7 @@ END_TEST
 START_TEST(cast_refusals_draw_no_die_and_change_nothing)
 {
     fixture f;
-    fx_init(&f);
-    fx_party(&f);
-    DICE(&f, 1, 20, 20);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    fx_fight(&f);
     rules_enc_set_out(&f.e, "e3", "fled");
     json_t *enc0 = json_deep_copy(f.enc), *hid0 = json_deep_copy(f.hidden);
     fx_no_dice(&f);
@@ -768,11 +761,11 @@ START_TEST(charm_against_charisma_and_turn_undead)
     ck_assert_ptr_nonnull(c);
     ck_assert_int_eq(geti(c, "hours"), 4);
     ck_assert_str_eq(json_string_value(json_object_get(c, "by")), "e5");
-    json_t *x = last_entry(f.e.log, "cast");
+    json_t *x = ru_last_entry(f.e.log, "cast");
     ck_assert_str_eq(json_string_value(json_object_get(x, "text")),
                      "Sylla casts Charm on Orc: charmed, friendly for 4 hours");
     ck_assert_ptr_null(json_object_get(json_object_get(x, "result"), "against"));
-    ck_assert_int_eq(geti(json_object_get(last_entry(f.e.gm_log, "cast"), "result"), "against"),
+    ck_assert_int_eq(geti(json_object_get(ru_last_entry(f.e.gm_log, "cast"), "result"), "against"),
                      12);
     ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e5"), "spell_slots/used"), 1);
     ck_assert_int_eq(fx_act(&f, "p3", NULL, "end", NULL), 0);
@@ -794,10 +787,7 @@ END_TEST
 START_TEST(armor_on_and_off_in_a_jiffy)
 {
     fixture f;
-    fx_init(&f);
-    fx_party(&f);
-    DICE(&f, 1, 20, 20);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    fx_fight(&f);
     fx_no_dice(&f);
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", "{\"doff\":1}"), TB_RULE);
     ck_assert_str_eq(f.err.msg, "Vesper wears no armor to take off");
@@ -839,10 +829,7 @@ END_TEST
 START_TEST(climbing_swimming_and_jumping_cost_twice)
 {
     fixture f;
-    fx_init(&f);
-    fx_party(&f);
-    DICE(&f, 1, 20, 20);
-    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    fx_fight(&f);
     fx_no_dice(&f);
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"paces\":4, \"how\":\"climb\"}"), TB_RULE);
     ck_assert_str_eq(f.err.msg, "Vesper moves at most 3 paces per ◆ this way: it costs twice as "
