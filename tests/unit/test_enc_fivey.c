@@ -823,6 +823,14 @@ START_TEST(armor_on_and_off_in_a_jiffy)
     ck_assert_int_eq(geti(st, "move"), 6);
     ck_assert_str_eq(last_text(f.e.log),
                      "Brunhild hurries to take off the chain armor (14 vs DC 14): done");
+    /* a monster's defense class is its own (004:426): the goblin has no armor to don */
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "end", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "armor", "{\"don\":\"leather\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Goblin is a monster: its defense class is its own (004:426)");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "actions"), 2);
+    ck_assert(!rules_rng_exhausted(f.rng));
     fx_free(&f);
 }
 END_TEST
