@@ -227,6 +227,14 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     if (strcmp(what, "attune") == 0 && !item)
         return tb_fail(err, TB_BAD_REQUEST, "name the item to attune to (parameter 'item')");
     json_array_append_new(list(e, "rested"), json_string(me));
+    /* The night's rest gives a caster's spell casts back (reading 12, 004:483). */
+    json_t *casts = json_object_get(rules_enc_stats(e, me), "spell_slots");
+    if (geti(casts, "used") > 0) {
+        rules_enc_stat_put(e, me, "spell_slots/used", json_integer(0));
+        rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "spell_casts", geti(casts, "max")),
+                      "%s's spells are ready again (%d casts)", rules_enc_name(e, me),
+                      geti(casts, "max"));
+    }
     if (strcmp(what, "recover") == 0) {
         /* 004:553 "Restore hit points equal to your healing rate (usually, 1d6 plus your level)" */
         json_t *dice = json_array();
@@ -547,9 +555,11 @@ static const rules_enc_field EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-/* Healing, inspiration, experience, levels, stats, crowns and attunement land on the sheets. */
+/* Healing, inspiration, experience, levels, stats, crowns, attunement and spell casts land on
+ * the sheets ("spells" is read only: the card shows a caster's casts). */
 static const char *const SHEET_STATS[] = {"level",       "xp",     "stats",   "hp",
-                                          "inspiration", "crowns", "attuned", NULL};
+                                          "inspiration", "crowns", "attuned", "spell_slots",
+                                          "spells",      NULL};
 
 const rules_module rules_module_fivey_between = {
     .id = "fivey.between",

@@ -11,7 +11,12 @@
  *   attack      TURN  1 ◆: d20 + stat (doubled when proficient or attuned) vs the target's defense
  *                     class; damage die + stat; a natural 20 gives an inspiration die (004:676-682,
  *                     004:373)
- *   move        TURN  1 ◆ (004:686-688)      act  TURN  1 or 2 ◆, any other action (004:694-711)
+ *   move        TURN  1 ◆ (004:686-688); climbing, crawling, swimming, jumping cost twice
+ *                     (004:381, 004:690); swimming in armor risks 1d6 drowning (004:424)
+ *   act         TURN  1 or 2 ◆, any other action (004:694-711)
+ *   cast        TURN  ◆◆ and one of the sheet's casts: a spell it carries (004:481-505, 004:701)
+ *   armor       TURN  ◆◆ and a DEX check against the armor's defense class to don or doff it
+ *                     (004:424)
  *   end         TURN  ends the turn; past the last, a new round (004:668)
  *   morale      GM    the collective wisdom check of a side that dwindles or loses its leader;
  *                     DC 14, then 16, then 18 (004:670); failing, the side flees
@@ -25,6 +30,8 @@
  * due}}; combatant keys `leader`, `won` (initiative: beat the opposition); stats (public for PCs,
  * /gm/enc for NPCs): cha dex int str, defense, move, hp {max, damage}, inspiration (PCs),
  * weapons [{name, bonus, die, stat}] (from a sheet) or bracket, hd, ga, die, xp (monsters);
+ * from a sheet also spells [{name, level, vessel}], spell_slots {max, used} and armor (written
+ * back when a cast is spent or armor donned or doffed); the condition `charmed` {by, hours};
  * /gm/enc/xp the XP of the monsters defeated.
  */
 #include <ctype.h>
@@ -753,17 +760,345 @@ static int act_shield(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- spells (004:481-505, 004:680, 004:701) ---- */
+
+#define CAST_COST 2   /* 004:701 "Cast spell ... ◆◆" */
+#define MAX_TARGETS 4 /* target, target2, target3, target4 */
+
+/* The caster's spell entry named `name` among stats.spells (borrowed), or NULL. */
+static json_t *spell_carried(rules_enc *e, const char *cid, const char *name)
+{
+    size_t i;
+    json_t *sp;
+    json_array_foreach(json_object_get(rules_enc_stats(e, cid), "spells"), i, sp)
+    {
+        if (rules_enc_streq(json_string_value(json_object_get(sp, "name")), name))
+            return sp;
+    }
+    return NULL;
+}
+
+/* Rolls [L]d6 (004:485) into dice (borrowed), each die marked "by": by; returns the sum. */
+static int roll_ld6(rules_enc *e, int level, json_t *dice, const char *by)
+{
+    int sum = 0;
+    for (int i = 0; i < level; i++) {
+        sum += rules_roll_die(e->rng, 6, dice);
+        json_object_set_new(json_array_get(dice, json_array_size(dice) - 1), "by", json_string(by));
+    }
+    return sum;
+}
+
+/*
+ * `cast` (004:701 ◆◆): spends one of the caster's casts (stats.spell_slots, reading 12) on a
+ * spell the sheet carries, at its level [L] (004:485). Fire Ball and Lightning Bolt: [L]d6 to each
+ * target, halved (rounded down) for those who save with d20 + DEX against the caster's 10 + INT
+ * (004:493, 004:501, 004:375; reading 13); Charm: d20 + INT against 10 + the target's CHA
+ * (004:680), charmed for [L]d6 hours; Turn Undead: [L]d6 hit dice worth, the GM picks which
+ * undead (004:505); the others: their duration, [L]d6 of the spell's unit. Every refusal comes
+ * before any die.
+ */
+static int act_cast(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *name = rules_arg_str(a, "spell");
+    const fivey_spell *spell = fivey_spell_named(name);
+    if (!spell)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act cast: there is no spell called '%.40s' (004:487-505)", name);
+    json_t *carried = spell_carried(e, me, name);
+    if (!carried)
+        return rules_enc_rule(err, "%s does not carry the spell %s (004:483)",
+                              rules_enc_name(e, me), spell->name);
+    json_t *slots = json_object_get(rules_enc_stats(e, me), "spell_slots");
+    int used = (int)json_integer_value(json_object_get(slots, "used"));
+    int max = (int)json_integer_value(json_object_get(slots, "max"));
+    if (used >= max)
+        return rules_enc_rule(err, "%s has no spell casts left until a rest",
+                              rules_enc_name(e, me));
+    const char *targets[MAX_TARGETS];
+    int nt = 0;
+    static const char *const TARGET_PARAMS[] = {"target", "target2", "target3", "target4"};
+    for (int i = 0; i < MAX_TARGETS; i++) {
+        const char *t = rules_arg_str(a, TARGET_PARAMS[i]);
+        if (!t)
+            continue;
+        for (int j = 0; j < nt; j++)
+            if (strcmp(targets[j], t) == 0)
+                return tb_fail(err, TB_BAD_REQUEST, "enc.act cast: %s is named twice",
+                               rules_enc_name(e, t));
+        if (rules_enc_is_out(e, t))
+            return rules_enc_rule(err, "%s is out of the fight", rules_enc_name(e, t));
+        targets[nt++] = t;
+    }
+    if (spell->kind == FIVEY_SPELL_SAVE && nt == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act cast: %s needs a target", spell->name);
+    if (spell->kind == FIVEY_SPELL_MENTAL && nt != 1)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act cast: %s is cast on one creature (004:489)",
+                       spell->name);
+    if (spell->kind == FIVEY_SPELL_MENTAL && strcmp(targets[0], me) == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act cast: a caster does not charm itself");
+    if (rules_enc_spend(e, me, BUDGET, CAST_COST, err))
+        return err->code;
+
+    int level = json_is_integer(json_object_get(carried, "level"))
+                    ? (int)json_integer_value(json_object_get(carried, "level"))
+                    : 1;
+    int in = rules_enc_stat(e, me, "int", 1), dc = fivey_spell_dc(in);
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_enc_stat_put(e, me, "spell_slots/used", json_integer(used + 1));
+    rules_enc_entry *x = rules_enc_entry_begin(e, "cast");
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:i, s:i}", "spell", spell->name, "level", level,
+                                    "casts_left", max - used - 1));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s casts %s", rules_enc_name(e, me), spell->name);
+    if (spell->kind == FIVEY_SPELL_SAVE) {
+        json_t *dice = json_array(), *hits = json_array();
+        int dmg = roll_ld6(e, level, dice, "damage");
+        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+        json_decref(dice);
+        rules_enc_entry_set(x, mine, "dc", json_integer(dc));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %d damage", dmg);
+        int hurt[MAX_TARGETS];
+        for (int i = 0; i < nt; i++) {
+            const char *t = targets[i];
+            rules_aud theirs = rules_enc_aud_of(e, t);
+            int dex = rules_enc_stat(e, t, "dex", 1);
+            json_t *sd = json_array();
+            fivey_roll r;
+            /* 004:375 "a character must succeed at a stat check in order to avoid taking
+             * damage"; reading 13: a save halves it */
+            fivey_roll_check(&r, e->rng, sd, dex, FIVEY_EDGE_NONE, 0, 0);
+            int saved = fivey_meets(r.total, dc);
+            hurt[i] = saved ? dmg / 2 : dmg;
+            size_t j;
+            json_t *v;
+            json_array_foreach(sd, j, v) json_object_set_new(v, "by", json_string(t));
+            rules_enc_entry_dice(x, theirs, sd);
+            json_decref(sd);
+            json_array_append_new(
+                hits, json_pack("{s:s, s:b, s:i}", "target", t, "saved", saved, "damage", hurt[i]));
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s %s", i ? ";" : " —",
+                                rules_enc_name(e, t), saved ? "saves" : "fails to save");
+            rules_enc_entry_say(x, theirs, " (%d + %d = %d vs DC %d)", r.natural, dex, r.total, dc);
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, " and takes %d", hurt[i]);
+            if (theirs == RULES_AUD_GM) {
+                char key[48];
+                snprintf(key, sizeof key, "save_%s", t);
+                rules_enc_entry_set(x, RULES_AUD_GM, key,
+                                    json_pack("{s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
+                                              "total", r.total));
+            }
+        }
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "targets", hits);
+        rules_enc_entry_end(x);
+        for (int i = 0; i < nt; i++)
+            if (hurt[i] > 0)
+                apply_damage(e, targets[i], hurt[i]);
+        return 0;
+    }
+    if (spell->kind == FIVEY_SPELL_MENTAL) {
+        const char *t = targets[0];
+        rules_aud theirs = rules_enc_aud_of(e, t);
+        int cha = rules_enc_stat(e, t, "cha", 1), against = fivey_passive(cha);
+        json_t *dice = json_array();
+        fivey_roll r;
+        /* 004:680 "magic spells typically use intelligence (with charisma serving as the
+         * virtual 'armor class' bonus for mental effects)" */
+        fivey_roll_check(&r, e->rng, dice, in, FIVEY_EDGE_NONE, 0, 0);
+        int hit = fivey_meets(r.total, against);
+        rules_enc_entry_dice(x, mine, dice);
+        json_decref(dice);
+        rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                              json_pack("{s:s, s:b}", "target", t, "hit", hit));
+        rules_enc_entry_set(x, mine, "natural", json_integer(r.natural));
+        rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
+        rules_enc_entry_set(x, mine, "total", json_integer(r.total));
+        rules_enc_entry_set(x, theirs, "against", json_integer(against));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " on %s", rules_enc_name(e, t));
+        if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
+            rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs %d)", r.total, against);
+        if (hit) {
+            json_t *hd = json_array();
+            int hours = roll_ld6(e, level, hd, "duration");
+            rules_enc_entry_dice(x, RULES_AUD_PUBLIC, hd);
+            json_decref(hd);
+            rules_enc_entry_set(x, RULES_AUD_PUBLIC, "hours", json_integer(hours));
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": charmed, friendly for %d hours", hours);
+            json_t *c = rules_enc_cond_add(e, t, "charmed", 0, 0);
+            json_object_set_new(c, "by", json_string(me));
+            json_object_set_new(c, "hours", json_integer(hours));
+        } else {
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s resists", rules_enc_name(e, t));
+        }
+        rules_enc_entry_end(x);
+        return 0;
+    }
+    if (spell->kind == FIVEY_SPELL_UNDEAD) {
+        json_t *dice = json_array();
+        int hd = roll_ld6(e, level, dice, "hit dice");
+        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+        json_decref(dice);
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "hit_dice", json_integer(hd));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                            ": up to %d hit dice worth of undead turn away and freeze, each "
+                            "skipping its next turn",
+                            hd);
+        rules_enc_entry_end(x);
+        return 0;
+    }
+    if (spell->unit) {
+        json_t *dice = json_array();
+        int n = roll_ld6(e, level, dice, "duration");
+        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+        json_decref(dice);
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "duration", json_integer(n));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " for %d %s", n, spell->unit);
+    }
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* ---- armor in a jiffy (004:424) ---- */
+
+/* Sets cid's armor and, from it, defense class and movement (004:373, 004:414). */
+static void wear_armor(rules_enc *e, const char *cid, const char *armor)
+{
+    json_t *st = rules_enc_stats(e, cid);
+    json_object_set_new(st, "armor", json_string(armor));
+    int dex = rules_enc_stat(e, cid, "dex", 1), str = rules_enc_stat(e, cid, "str", 1);
+    rules_enc_stat_set(
+        e, cid, "defense",
+        fivey_defense_class(dex, armor, json_is_true(json_object_get(st, "shield"))));
+    rules_enc_stat_set(e, cid, "move", FIVEY_BASE_MOVE - (str < fivey_armor_str(armor) ? 2 : 0));
+}
+
+/*
+ * `armor` (turn; `don` a kind, or `doff`): 2 ◆ and a DEX check against the armor's defense class
+ * (004:424); on a success the armor is on (or off), with the defense class and movement it gives;
+ * on a failure the ◆ are spent and nothing changes. Refused before any die: both or neither, a
+ * kind the book does not list, donning over worn armor, doffing none, a monster.
+ */
+static int act_armor(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *don = rules_arg_str(a, "don");
+    int doff = rules_arg_int(a, "doff");
+    if (!!don == !!doff)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act armor: give either 'don' (a kind) or 'doff'");
+    json_t *st = rules_enc_stats(e, me);
+    const char *worn = json_string_value(json_object_get(st, "armor"));
+    if (!worn && json_is_string(json_object_get(st, "bracket")))
+        return rules_enc_rule(err, "%s is a monster: its defense class is its own (004:426)",
+                              rules_enc_name(e, me));
+    if (!worn)
+        worn = "none";
+    if (don && fivey_armor_dc(don) == 0)
+        return tb_fail(
+            err, TB_BAD_REQUEST,
+            "enc.act armor: 'don' is leather, scale, chain, ring or plate (004:416-421)");
+    if (don && strcmp(worn, "none") != 0)
+        return rules_enc_rule(err, "%s wears %s armor: take it off first", rules_enc_name(e, me),
+                              worn);
+    if (doff && strcmp(worn, "none") == 0)
+        return rules_enc_rule(err, "%s wears no armor to take off", rules_enc_name(e, me));
+    const char *kind = don ? don : worn;
+    int against = fivey_armor_dc(kind);
+    if (rules_enc_spend(e, me, BUDGET, 2, err))
+        return err->code;
+    int dex = rules_enc_stat(e, me, "dex", 1);
+    json_t *dice = json_array();
+    fivey_roll r;
+    /* 004:424 "spend 2 ◆ to check dexterity against the armor's defense class" */
+    fivey_roll_check(&r, e->rng, dice, dex, FIVEY_EDGE_NONE, 0, 0);
+    int ok = fivey_meets(r.total, against);
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "armor");
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(
+        x, RULES_AUD_PUBLIC,
+        json_pack("{s:s, s:s, s:b}", "armor", kind, "doing", don ? "don" : "doff", "success", ok));
+    rules_enc_entry_merge(x, mine,
+                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
+                                    "total", r.total, "dc", against));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s hurries to %s the %s armor", rules_enc_name(e, me),
+                        don ? "put on" : "take off", kind);
+    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ok ? ": done" : ": it will not come %s yet",
+                        don ? "on" : "off");
+    rules_enc_entry_end(x);
+    if (ok)
+        wear_armor(e, me, don ? don : "none");
+    return 0;
+}
+
+/*
+ * `move` (turn; `paces`, `how`): 1 ◆, at most the move rating (004:688); climbing, crawling,
+ * swimming and jumping cost twice as much (004:381, 004:690), so half the paces per ◆ (rounded
+ * down, reading E7). Swimming in armor is a DEX check against the armor's defense class, 1d6
+ * drowning damage on a failure (004:424).
+ */
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int move = rules_enc_stat(e, e->actor, "move", FIVEY_BASE_MOVE);
-    int paces = rules_arg_given(a, "paces") ? rules_arg_int(a, "paces") : move;
-    if (paces > move)
-        return rules_enc_rule(err, "%s moves at most %d paces per ◆ (004:688)",
-                              rules_enc_name(e, e->actor), move);
-    if (rules_enc_spend(e, e->actor, BUDGET, 1, err))
+    static const char *const HOW[] = {"walk", "climb", "crawl", "swim", "jump", NULL};
+    const char *me = e->actor, *how = rules_arg_str(a, "how");
+    if (!how)
+        how = "walk";
+    int k = 0;
+    while (HOW[k] && strcmp(HOW[k], how) != 0)
+        k++;
+    if (!HOW[k])
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act move: 'how' is walk, climb, crawl, swim or jump");
+    int move = rules_enc_stat(e, me, "move", FIVEY_BASE_MOVE);
+    /* 004:381 "climbing, crawling, or swimming, the distance moved costs twice as much";
+     * 004:690 "Jumping across a distance costs twice the move rating" */
+    int reach = k == 0 ? move : move / 2;
+    int paces = rules_arg_given(a, "paces") ? rules_arg_int(a, "paces") : reach;
+    if (paces > reach)
+        return rules_enc_rule(err,
+                              k == 0 ? "%s moves at most %d paces per ◆ (004:688)"
+                                     : "%s moves at most %d paces per ◆ this way: it costs "
+                                       "twice as much (004:381, 004:690)",
+                              rules_enc_name(e, me), reach);
+    if (rules_enc_spend(e, me, BUDGET, 1, err))
         return err->code;
-    rules_enc_log(e, "move", NULL, json_pack("{s:i}", "paces", paces), "%s moves %d paces",
-                  rules_enc_name(e, e->actor), paces);
+    const char *armor = json_string_value(json_object_get(rules_enc_stats(e, me), "armor"));
+    int against = strcmp(how, "swim") == 0 ? fivey_armor_dc(armor) : 0;
+    if (!against) {
+        rules_enc_log(e, "move", NULL, json_pack("{s:i, s:s}", "paces", paces, "how", how),
+                      k == 0 ? "%s moves %d paces" : "%s moves %d paces (%s)",
+                      rules_enc_name(e, me), paces, how);
+        return 0;
+    }
+    /* 004:424 "The armor's defense class also serves this function while trying to swim—taking
+     * 1d6 drowning damage on a failed check." */
+    int dex = rules_enc_stat(e, me, "dex", 1);
+    json_t *dice = json_array();
+    fivey_roll r;
+    fivey_roll_check(&r, e->rng, dice, dex, FIVEY_EDGE_NONE, 0, 0);
+    int ok = fivey_meets(r.total, against), dmg = 0;
+    if (!ok)
+        dmg = rules_roll_die(e->rng, 6, dice);
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "move");
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:i, s:s, s:b, s:i}", "paces", paces, "how", how, "success",
+                                    ok, "damage", dmg));
+    rules_enc_entry_merge(x, mine,
+                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
+                                    "total", r.total, "dc", against));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s swims %d paces in %s armor", rules_enc_name(e, me),
+                        paces, armor);
+    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
+    if (ok)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " and keeps afloat");
+    else
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", goes under and takes %d drowning damage", dmg);
+    rules_enc_entry_end(x);
+    if (dmg)
+        apply_damage(e, me, dmg);
     return 0;
 }
 
@@ -1000,6 +1335,11 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
         "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, label                        \
     }
 
+#define TARGET_OPT(n, label)                                                                       \
+    {                                                                                              \
+        n, RULES_PARAM_STRING, 1, 32, 0, 0, label                                                  \
+    }
+
 static const rules_param P_SURPRISE[] = {
     {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the surprising side (default: the party)"},
     {"wis", RULES_PARAM_INT, 0, 10, 0, 0,
@@ -1024,7 +1364,21 @@ static const rules_param P_ATTACK[] = {
     {0},
 };
 static const rules_param P_MOVE[] = {
-    {"paces", RULES_PARAM_INT, 0, 99, 0, 0, "paces (default: the move rating)"},
+    {"paces", RULES_PARAM_INT, 0, 99, 0, 0, "paces (default: as far as one ◆ goes)"},
+    {"how", RULES_PARAM_STRING, 4, 5, 0, 0, "walk, climb, crawl, swim or jump (twice the cost)"},
+    {0},
+};
+static const rules_param P_CAST[] = {
+    {"spell", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "which spell the sheet carries"},
+    TARGET_OPT("target", "on whom (Charm, Fire Ball, Lightning Bolt)"),
+    TARGET_OPT("target2", "a second target in the blast"),
+    TARGET_OPT("target3", "a third target"),
+    TARGET_OPT("target4", "a fourth target"),
+    {0},
+};
+static const rules_param P_ARMOR[] = {
+    {"don", RULES_PARAM_STRING, 4, 7, 0, 0, "armor to put on (leather, scale, chain, ring, plate)"},
+    {"doff", RULES_PARAM_BOOL, 0, 1, 0, 0, "take the armor off"},
     {0},
 };
 static const rules_param P_OTHER[] = {
@@ -1072,8 +1426,10 @@ static const rules_param P_SHIELD[] = {
 static const rules_enc_action ACTIONS[] = {
     {"initiative", "Roll initiative", RULES_ENC_GM, P_INITIATIVE, act_initiative, "004:666"},
     {"attack", "Attack ◆", RULES_ENC_TURN, P_ATTACK, act_attack, "004:676-682"},
-    {"move", "Move ◆", RULES_ENC_TURN, P_MOVE, act_move, "004:686-690"},
+    {"move", "Move ◆", RULES_ENC_TURN, P_MOVE, act_move, "004:686-690, 004:381, 004:424"},
     {"act", "Other action", RULES_ENC_TURN, P_OTHER, act_other, "004:694-711"},
+    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, P_CAST, act_cast, "004:481-505, 004:680, 004:701"},
+    {"armor", "Armor on or off ◆◆", RULES_ENC_TURN, P_ARMOR, act_armor, "004:424"},
     {"end", "End turn", RULES_ENC_TURN, NULL, act_end, "004:668"},
     {"surprise", "Surprise", RULES_ENC_GM, P_SURPRISE, act_surprise, "004:645"},
     {"morale", "Morale check", RULES_ENC_GM, P_MORALE, act_morale, "004:670"},
@@ -1100,7 +1456,9 @@ static const rules_enc_field FIVEY_EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static const char *const SHEET_STATS[] = {"hp", "inspiration", "shield", NULL};
+/* spells and spell_slots: a cast spends one (reading 12); armor: donned or doffed (004:424) */
+static const char *const SHEET_STATS[] = {"hp",          "inspiration", "shield", "spells",
+                                          "spell_slots", "armor",       NULL};
 
 const rules_module rules_module_fivey_combat = {
     .id = "fivey.combat",

@@ -104,6 +104,35 @@ int fivey_defense_class(int dex, const char *armor, int shield)
     return dc + (shield ? 1 : 0);
 }
 
+/* 004:487-505, the ten spells; [L] is 1 unless a feat says otherwise (004:485). */
+static const fivey_spell spells[] = {
+    {"Attract", FIVEY_SPELL_EFFECT, "minutes", "004:487"},
+    {"Charm", FIVEY_SPELL_MENTAL, "hours", "004:489, 004:680"},
+    {"Feather Fall", FIVEY_SPELL_EFFECT, "× 10 feet of falling", "004:491"},
+    {"Fire Ball", FIVEY_SPELL_SAVE, NULL, "004:493"},
+    {"Knock", FIVEY_SPELL_EFFECT, NULL, "004:495"},
+    {"Illuminate", FIVEY_SPELL_EFFECT, "exploration turns", "004:497"},
+    {"Levitate", FIVEY_SPELL_EFFECT, "minutes", "004:499"},
+    {"Lightning Bolt", FIVEY_SPELL_SAVE, NULL, "004:501"},
+    {"Shroud", FIVEY_SPELL_EFFECT, "× 10 minutes", "004:503"},
+    {"Turn Undead", FIVEY_SPELL_UNDEAD, NULL, "004:505"},
+};
+
+const fivey_spell *fivey_spell_named(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof spells / sizeof spells[0]; i++)
+        if (strcmp(spells[i].name, name) == 0)
+            return &spells[i];
+    return NULL;
+}
+
+int fivey_spell_dc(int intelligence)
+{
+    /* 004:680 "magic spells typically use intelligence"; 004:112 a bonus as a DC is 10 + it
+     * (reading 12) */
+    return fivey_passive(intelligence);
+}
+
 static int bracket_index(char b)
 {
     static const char order[] = "MGELB";
@@ -512,6 +541,29 @@ static const rules_field weapon_fields[] = {
     {0},
 };
 
+static const char *const spell_names[] = {
+    "Attract",  "Charm",          "Feather Fall", "Fire Ball",   "Knock", "Illuminate",
+    "Levitate", "Lightning Bolt", "Shroud",       "Turn Undead", NULL};
+
+/* A spell the character carries (004:483 "trapped on parchment, in the form of scrolls or
+ * grimoires"), at its level [L] (004:485). */
+static const rules_field spell_fields[] = {
+    {"name", RULES_FIELD_ENUM, 0, 0, 1, 0, "Spell", "Spells", spell_names, NULL, "004:487-505"},
+    {"level", RULES_FIELD_INT, 1, FIVEY_LEVEL_MAX, 0, 1, "Spell level (1 unless a feat says)",
+     "Spells", NULL, NULL, "004:485"},
+    {"vessel", RULES_FIELD_STRING, 1, 100, 0, 0, "Held in (scroll, book, instrument...)", "Spells",
+     NULL, NULL, "004:483"},
+    {0},
+};
+
+/* Casts before the next rest (reading 12: the book counts no slots). */
+static const rules_field slot_fields[] = {
+    {"max", RULES_FIELD_INT, 0, 20, 1, 1, "Spell casts per rest", "Spells", NULL, NULL, "004:483"},
+    {"used", RULES_FIELD_INT, 0, 20, 1, 0, "Casts used since the last rest", "Spells", NULL, NULL,
+     "004:483"},
+    {0},
+};
+
 static const rules_field fivey_sheet[] = {
     {"name", RULES_FIELD_STRING, 1, 100, 1, 0, "Name", "Character", NULL, NULL, NULL},
     {"level", RULES_FIELD_INT, 0, FIVEY_LEVEL_MAX, 1, 1, "Level", "Character", NULL, NULL,
@@ -532,6 +584,10 @@ static const rules_field fivey_sheet[] = {
     {"shield", RULES_FIELD_BOOL, 0, 0, 0, 0, "Shield", "Equipment", NULL, NULL, "004:422"},
     {"weapons", RULES_FIELD_LIST, 0, 10, 0, 0, "Weapons", "Weapons", NULL, weapon_fields,
      "004:428-452"},
+    {"spells", RULES_FIELD_LIST, 0, 10, 0, 0, "Spells", "Spells", NULL, spell_fields,
+     "004:481-505"},
+    {"spell_slots", RULES_FIELD_OBJECT, 0, 0, 0, 0, "Spell casts", "Spells", NULL, slot_fields,
+     "004:483"},
     {"inventory", RULES_FIELD_STRINGS, 0, 20, 0, 0, "Inventory (20 slots)", "Equipment", NULL, NULL,
      "004:351"},
     {"crowns", RULES_FIELD_INT, 0, 10000000, 0, 0, "Crowns", "Equipment", NULL, NULL, "004:341"},
@@ -594,6 +650,17 @@ static int fivey_validate(const json_t *sheet, tb_err *err)
             return tb_fail(err, TB_BAD_REQUEST, "field 'weapons[%zu].damage': %s", i, perr.msg);
         rules_dice_free(e);
     }
+    /* Spells and their casts (reading 12): a sheet listing spells says how many casts it has;
+     * no more casts used than it has. */
+    const json_t *casts = json_object_get(sheet, "spell_slots");
+    if (json_array_size(json_object_get(sheet, "spells")) > 0 && !json_is_object(casts))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "field 'spell_slots' is needed when the sheet lists spells: how many "
+                       "casts before a rest (004:483)");
+    if (geti(casts, "used", NULL) > geti(casts, "max", NULL))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "field 'spell_slots.used' (%d) is more than 'spell_slots.max' (%d)",
+                       geti(casts, "used", NULL), geti(casts, "max", NULL));
     /* 004:122 attuned "to one of their items on hand" */
     const char *att = json_string_value(json_object_get(sheet, "attuned"));
     if (att) {
@@ -671,11 +738,20 @@ static json_t *fivey_derive(const json_t *sheet)
         json_array_append_new(weapons, o);
     }
     json_object_set_new(d, "weapons", weapons);
+    /* 004:680 spells use intelligence; the DC of a save against them is 10 + it (reading 12).
+     * A sheet with no spells has none of these. */
+    if (json_array_size(json_object_get(sheet, "spells")) > 0) {
+        int in = geti(sheet, "stats", "int");
+        const json_t *slots = json_object_get(sheet, "spell_slots");
+        json_object_set_new(d, "spell_attack", json_integer(in));
+        json_object_set_new(d, "spell_dc", json_integer(fivey_spell_dc(in)));
+        json_object_set_new(d, "spell_slots_left",
+                            json_integer(geti(slots, "max", NULL) - geti(slots, "used", NULL)));
+    }
     return d;
 }
 
-static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", "fivey.between",
-                                            NULL};
+static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", "fivey.between", NULL};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",

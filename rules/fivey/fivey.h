@@ -66,6 +66,32 @@ int fivey_armor_str(const char *armor);
  * (004:373, 004:414-422). */
 int fivey_defense_class(int dex, const char *armor, int shield);
 
+/* ---- spells (004:481-505) ---- */
+
+/* What a spell does when cast (004:487-505), as the server runs it (rules/RULES.md, fivey,
+ * "Spells"). */
+typedef enum fivey_spell_kind {
+    FIVEY_SPELL_EFFECT, /* no roll but its duration: [L]d6 of `unit` (or none: Knock) */
+    FIVEY_SPELL_SAVE,   /* [L]d6 damage to each target; a save (d20 + DEX vs the caster's spell
+                           DC) halves it (Fire Ball, Lightning Bolt) */
+    FIVEY_SPELL_MENTAL, /* d20 + INT against 10 + the target's CHA (004:680); on a hit the
+                           target is charmed for [L]d6 `unit` (Charm) */
+    FIVEY_SPELL_UNDEAD, /* [L]d6 hit dice worth of undead turn away (Turn Undead) */
+} fivey_spell_kind;
+
+typedef struct fivey_spell {
+    const char *name; /* as the book prints it: "Fire Ball" */
+    fivey_spell_kind kind;
+    const char *unit; /* the duration's unit for [L]d6 ("minutes", "hours"...), NULL if none */
+    const char *cite; /* its line in the book */
+} fivey_spell;
+
+/* The spell of that name (exact, as printed), or NULL. Static storage. */
+const fivey_spell *fivey_spell_named(const char *name);
+/* The spell attack bonus: INT (004:680); the spell DC a save is rolled against: 10 + INT
+ * (004:112). */
+int fivey_spell_dc(int intelligence);
+
 /* Monster brackets (004:715-724): 'M','G','E','L','B'. HD, GA and XP by defense class
  * (004:736-740; DC 12..20 even). -1 for an unknown bracket or DC. */
 int fivey_monster_hd(char bracket);

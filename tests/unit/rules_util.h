@@ -288,6 +288,20 @@ static inline void ru_sample_counts(const char *system, const char *check, const
 }
 
 /*
+ * ru_last_entry - the last entry of an encounter log array (borrowed) whose "action" is `action`,
+ * or NULL: the entry one module action wrote, among the lines it and the server add.
+ */
+static inline json_t *ru_last_entry(json_t *log, const char *action)
+{
+    for (size_t i = json_array_size(log); i-- > 0;) {
+        json_t *x = json_array_get(log, i);
+        if (strcmp(json_string_value(json_object_get(x, "action")), action) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+/*
  * ru_run_suite - runs every test of s (CK_NORMAL output, ending in "Checks: N"), frees the
  * runner, and returns the exit status for main: EXIT_FAILURE if any test failed.
  */

@@ -129,6 +129,24 @@ START_TEST(rest_actions_recover_practice_attune_once_a_night)
 }
 END_TEST
 
+/* The night's rest, whatever its action, gives a caster's spell casts back (reading 12); a
+ * non-caster's rest writes nothing about spells. */
+START_TEST(a_rest_restores_spell_casts)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_put(&f.e, "e3", "spell_slots/used", json_integer(2));
+    EFX_OK(&f, "p3", "e3", "rest", "{\"action\":\"cook\"}");
+    ck_assert_int_eq(efx_stat(&f, "e3", "spell_slots/used"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(f.e.log, json_array_size(f.e.log) - 2), "text")),
+                     "Vesper's spells are ready again (2 casts)");
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"cook\"}");
+    ck_assert_ptr_null(json_object_get(rules_enc_stats(&f.e, "e1"), "spell_slots"));
+    efx_free(&f);
+}
+END_TEST
+
 /* 004:562-639: the lifestyle is paid, the activity is the lifestyle's or a lesser one's, the
  * random event (1-5 bad, 16-20 good) gives disadvantage or advantage, then the activity. */
 START_TEST(downtime_pays_the_lifestyle_and_rolls_the_activity)
@@ -249,6 +267,7 @@ int main(void)
     tcase_add_test(tc, hex_travel_hours_and_the_encounter_chance);
     tcase_add_test(tc, the_site_clock_rises_and_an_encounter_resets_it);
     tcase_add_test(tc, rest_actions_recover_practice_attune_once_a_night);
+    tcase_add_test(tc, a_rest_restores_spell_casts);
     tcase_add_test(tc, downtime_pays_the_lifestyle_and_rolls_the_activity);
     tcase_add_test(tc, leftover_inspiration_becomes_experience);
     tcase_add_test(tc, level_up_needs_the_experience_and_raises_hp_and_a_stat);

@@ -515,8 +515,7 @@ START_TEST(surprise_gives_free_turns_then_initiative)
     ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
     ck_assert_ptr_null(json_object_get(f.enc, "phase"));
     ck_assert_ptr_null(rules_enc_current(&f.e));
-    ck_assert_str_eq(last_text(f.e.log),
-                     "The surprise is over: regular initiative takes hold");
+    ck_assert_str_eq(last_text(f.e.log), "The surprise is over: regular initiative takes hold");
     /* opposition 1 + 1 = 2; Vesper 2 + 1 = 3 and Brunhild 3 + 1 = 4 both win: the higher
      * total first (reading E1) */
     DICE(&f, 1, 2, 3);
@@ -564,8 +563,7 @@ START_TEST(morale_after_the_leader_falls)
     ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e5"), "out")), "dead");
     ck_assert(json_is_true(
         json_object_get(json_object_get(json_object_get(f.enc, "morale"), "foes"), "due")));
-    ck_assert_str_eq(last_text(f.e.log),
-                     "The foes must check morale: their leader is defeated");
+    ck_assert_str_eq(last_text(f.e.log), "The foes must check morale: their leader is defeated");
     /* the collective check: average INT of those standing (goblin 1, orc 2) = 1; d20 12 + 1 =
      * 13 < 14 (moderate): they flee */
     DICE(&f, 12);
@@ -588,8 +586,7 @@ START_TEST(morale_when_numbers_dwindle)
     fx_init(&f);
     fx_party(&f);
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "harm", "{\"target\":\"e3\", \"amount\":4}"), 0);
-    ck_assert_str_eq(last_text(f.e.log),
-                     "The foes must check morale: their numbers dwindle");
+    ck_assert_str_eq(last_text(f.e.log), "The foes must check morale: their numbers dwindle");
     DICE(&f, 13); /* 13 + INT 2 = 15 ≥ 14: they hold */
     ck_assert_int_eq(fx_act(&f, "gm", NULL, "morale", NULL), 0);
     ck_assert_ptr_null(json_object_get(comb(&f, "e4"), "out"));
@@ -642,6 +639,239 @@ START_TEST(spawn_by_example_monster_and_late_joiners)
 }
 END_TEST
 
+/* The party's fight under way: the opposition's 1 + 1 loses to Vesper's and Brunhild's 20s, so
+ * Vesper (e1) has the turn with both ◆, then Brunhild (e2). */
+static void fx_fight(fixture *f)
+{
+    fx_init(f);
+    fx_party(f);
+    DICE(f, 1, 20, 20);
+    ck_assert_int_eq(fx_act(f, "gm", NULL, "initiative", NULL), 0);
+}
+
+/* Vesper carries Lightning Bolt (004:501): ◆◆ and one of her two casts; [L]d6 = 1d6 to each
+ * target, halved for a save of d20 + DEX against her 10 + INT = 11 (reading 13). The goblin
+ * (GA 1) rolls 3: 4 fails and takes 5, dead at 4 HP; the orc (GA 2) rolls 9: 11 saves, takes 2.
+ * The table sees who saves and the damage; the saves' dice and bonuses are the GM's. */
+START_TEST(lightning_bolt_halves_the_damage_for_a_save)
+{
+    fixture f;
+    fx_fight(&f);
+    DICE(&f, 5, 3, 9);
+    ck_assert_int_eq(
+        fx_act(&f, "p1", NULL, "cast",
+               "{\"spell\":\"Lightning Bolt\", \"target\":\"e3\", \"target2\":\"e4\"}"),
+        0);
+    assert_used_up(&f);
+    json_t *st = json_object_get(comb(&f, "e1"), "stats");
+    ck_assert_int_eq(geti(st, "spell_slots/used"), 1);
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 0);
+    ck_assert_int_eq(geti(hstats(&f, "e3"), "hp/damage"), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e3"), "out")), "dead");
+    ck_assert_int_eq(geti(hstats(&f, "e4"), "hp/damage"), 2);
+    json_t *x = ru_last_entry(f.e.log, "cast");
+    ck_assert_str_eq(json_string_value(json_object_get(x, "text")),
+                     "Vesper casts Lightning Bolt: 5 damage — Goblin fails to save and takes 5; "
+                     "Orc saves and takes 2");
+    ck_assert_int_eq((int)json_array_size(json_object_get(x, "dice")), 1); /* the damage die */
+    json_t *r = json_object_get(x, "result");
+    ck_assert_int_eq(geti(r, "dc"), 11);
+    ck_assert_int_eq(geti(r, "casts_left"), 1);
+    ck_assert_ptr_null(json_object_get(r, "save_e4"));
+    json_t *t2 = json_array_get(json_object_get(r, "targets"), 1);
+    ck_assert(json_is_true(json_object_get(t2, "saved")));
+    ck_assert_int_eq(geti(t2, "damage"), 2);
+    json_t *g = ru_last_entry(f.e.gm_log, "cast");
+    ck_assert_int_eq(geti(json_object_get(g, "result"), "save_e4/bonus"), 2);
+    ck_assert_int_eq((int)json_array_size(json_object_get(g, "dice")), 3);
+    ck_assert_ptr_nonnull(
+        strstr(json_string_value(json_object_get(g, "text")), "Orc saves (9 + 2 = 11 vs DC 11)"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Every refusal of `cast` comes before any die and changes nothing: not the caster's turn, a
+ * spell the book does not know, one the sheet does not carry, no target for a bolt, Charm on two,
+ * a target out of the fight, one ◆ left, no casts left. */
+START_TEST(cast_refusals_draw_no_die_and_change_nothing)
+{
+    fixture f;
+    fx_fight(&f);
+    rules_enc_set_out(&f.e, "e3", "fled");
+    json_t *enc0 = json_deep_copy(f.enc), *hid0 = json_deep_copy(f.hidden);
+    fx_no_dice(&f);
+    static const struct {
+        const char *actor, *params;
+        int code;
+        const char *msg;
+    } cases[] = {
+        {"e2", "{\"spell\":\"Lightning Bolt\", \"target\":\"e4\"}", TB_RULE,
+         "it is Vesper's turn, not Brunhild's: each acts in the initiative order (004:666)"},
+        {"e1", "{\"spell\":\"Magic Missile\", \"target\":\"e4\"}", TB_BAD_REQUEST,
+         "enc.act cast: there is no spell called 'Magic Missile' (004:487-505)"},
+        {"e1", "{\"spell\":\"Charm\", \"target\":\"e4\"}", TB_RULE,
+         "Vesper does not carry the spell Charm (004:483)"},
+        {"e1", "{\"spell\":\"Lightning Bolt\"}", TB_BAD_REQUEST,
+         "enc.act cast: Lightning Bolt needs a target"},
+        {"e1", "{\"spell\":\"Lightning Bolt\", \"target\":\"e4\", \"target2\":\"e4\"}",
+         TB_BAD_REQUEST, "enc.act cast: Orc is named twice"},
+        {"e1", "{\"spell\":\"Lightning Bolt\", \"target\":\"e3\"}", TB_RULE,
+         "Goblin is out of the fight"},
+    };
+    for (size_t i = 0; i < N_ELEMS(cases); i++) {
+        ck_assert_int_eq(fx_act(&f, "p1", cases[i].actor, "cast", cases[i].params), cases[i].code);
+        ck_assert_str_eq(f.err.msg, cases[i].msg);
+    }
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert(json_equal(f.enc, enc0));
+    ck_assert(json_equal(f.hidden, hid0));
+    /* one ◆ left after a move: the spell takes two (004:701) */
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"paces\":2}"), 0);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "cast", "{\"spell\":\"Turn Undead\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper has 1 actions left this turn, not 2");
+    /* no casts left until a rest (reading 12) */
+    rules_enc_budget_reset(&f.e, "e1");
+    rules_enc_stat_put(&f.e, "e1", "spell_slots/used", json_integer(2));
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "cast", "{\"spell\":\"Turn Undead\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper has no spell casts left until a rest");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 2);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    json_decref(enc0);
+    json_decref(hid0);
+    fx_free(&f);
+}
+END_TEST
+
+/* Charm (004:489): d20 + INT against the virtual armor class 10 + CHA (004:680); charmed for
+ * [L]d6 hours. Sylla's 11 + 1 meets the orc's 10 + 2; then, out of casts, she is refused. Turn
+ * Undead (004:505): [L]d6 hit dice worth, the GM picks which undead. */
+START_TEST(charm_against_charisma_and_turn_undead)
+{
+    fixture f;
+    fx_init(&f);
+    fx_party(&f);
+    fx_add(&f, "Sylla", "p3", 0, "sylla.json", NULL);
+    DICE(&f, 1, 20, 1, 20); /* the opposition 1 + 1; Sylla 22 first, then Vesper 21 */
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "initiative", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e5");
+    DICE(&f, 11, 4);
+    ck_assert_int_eq(fx_act(&f, "p3", NULL, "cast", "{\"spell\":\"Charm\", \"target\":\"e4\"}"), 0);
+    assert_used_up(&f);
+    json_t *c = rules_enc_cond(&f.e, "e4", "charmed");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(geti(c, "hours"), 4);
+    ck_assert_str_eq(json_string_value(json_object_get(c, "by")), "e5");
+    json_t *x = ru_last_entry(f.e.log, "cast");
+    ck_assert_str_eq(json_string_value(json_object_get(x, "text")),
+                     "Sylla casts Charm on Orc: charmed, friendly for 4 hours");
+    ck_assert_ptr_null(json_object_get(json_object_get(x, "result"), "against"));
+    ck_assert_int_eq(geti(json_object_get(ru_last_entry(f.e.gm_log, "cast"), "result"), "against"),
+                     12);
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e5"), "spell_slots/used"), 1);
+    ck_assert_int_eq(fx_act(&f, "p3", NULL, "end", NULL), 0);
+    /* Vesper's turn: Turn Undead, 1d6 = 3 hit dice */
+    ck_assert_str_eq(rules_enc_current(&f.e), "e1");
+    DICE(&f, 3);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "cast", "{\"spell\":\"Turn Undead\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(last_text(f.e.log),
+                     "Vesper casts Turn Undead: up to 3 hit dice worth of "
+                     "undead turn away and freeze, each skipping its next turn");
+    fx_free(&f);
+}
+END_TEST
+
+/* 004:424 donning or doffing "in a jiffy": 2 ◆ and DEX against the armor's defense class.
+ * Brunhild (DEX 1) doffs her chain with 13 + 1 = 14: defense 10 + 1 + shield 1 = 12; Vesper's
+ * 5 + 1 against leather's 12 fails: the ◆ are gone and she is still unarmored. */
+START_TEST(armor_on_and_off_in_a_jiffy)
+{
+    fixture f;
+    fx_fight(&f);
+    json_t *enc0 = json_deep_copy(f.enc), *hid0 = json_deep_copy(f.hidden);
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", "{\"doff\":1}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper wears no armor to take off");
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", "{\"don\":\"mithril\"}"), TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", "{\"don\":\"plate\", \"doff\":1}"),
+                     TB_BAD_REQUEST);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", NULL), TB_BAD_REQUEST);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    ck_assert(json_equal(f.enc, enc0));
+    ck_assert(json_equal(f.hidden, hid0));
+    json_decref(enc0);
+    json_decref(hid0);
+    DICE(&f, 5);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "armor", "{\"don\":\"leather\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(last_text(f.e.log), "Vesper hurries to put on the leather armor (6 vs DC "
+                                         "12): it will not come on yet");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e1", "actions"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(rules_enc_stats(&f.e, "e1"), "armor")),
+                     "none");
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e1"), "defense"), 11);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "armor", "{\"don\":\"plate\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Brunhild wears chain armor: take it off first");
+    DICE(&f, 13);
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "armor", "{\"doff\":1}"), 0);
+    assert_used_up(&f);
+    json_t *st = rules_enc_stats(&f.e, "e2");
+    ck_assert_str_eq(json_string_value(json_object_get(st, "armor")), "none");
+    ck_assert_int_eq(geti(st, "defense"), 12);
+    ck_assert_int_eq(geti(st, "move"), 6);
+    ck_assert_str_eq(last_text(f.e.log),
+                     "Brunhild hurries to take off the chain armor (14 vs DC 14): done");
+    /* a monster's defense class is its own (004:426): the goblin has no armor to don */
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "end", NULL), 0);
+    ck_assert_str_eq(rules_enc_current(&f.e), "e3");
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "armor", "{\"don\":\"leather\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Goblin is a monster: its defense class is its own (004:426)");
+    ck_assert_int_eq(rules_enc_budget_left(&f.e, "e3", "actions"), 2);
+    ck_assert(!rules_rng_exhausted(f.rng));
+    fx_free(&f);
+}
+END_TEST
+
+/* 004:381 climbing, crawling, swimming cost twice; 004:690 jumping too: 3 paces a ◆ of a move
+ * rating of 6. Swimming in chain is DEX against 14, 1d6 drowning damage on a failure (004:424);
+ * unarmored, no check. */
+START_TEST(climbing_swimming_and_jumping_cost_twice)
+{
+    fixture f;
+    fx_fight(&f);
+    json_t *enc0 = json_deep_copy(f.enc), *hid0 = json_deep_copy(f.hidden);
+    fx_no_dice(&f);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"paces\":4, \"how\":\"climb\"}"), TB_RULE);
+    ck_assert_str_eq(f.err.msg, "Vesper moves at most 3 paces per ◆ this way: it costs twice as "
+                                "much (004:381, 004:690)");
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"how\":\"fly\"}"), TB_BAD_REQUEST);
+    ck_assert(json_equal(f.enc, enc0));
+    ck_assert(json_equal(f.hidden, hid0));
+    json_decref(enc0);
+    json_decref(hid0);
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"how\":\"jump\"}"), 0);
+    ck_assert_str_eq(last_text(f.e.log), "Vesper moves 3 paces (jump)");
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "move", "{\"how\":\"swim\", \"paces\":2}"), 0);
+    ck_assert(!rules_rng_exhausted(f.rng)); /* unarmored: no check */
+    ck_assert_int_eq(fx_act(&f, "p1", NULL, "end", NULL), 0);
+    DICE(&f, 5, 4);
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "move", "{\"how\":\"swim\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(last_text(f.e.log),
+                     "Brunhild swims 3 paces in chain armor (6 vs DC 14), goes under and takes 4 "
+                     "drowning damage");
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e2"), "hp/damage"), 4);
+    DICE(&f, 13);
+    ck_assert_int_eq(fx_act(&f, "p2", NULL, "move", "{\"how\":\"swim\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_int_eq(geti(rules_enc_stats(&f.e, "e2"), "hp/damage"), 4);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_fivey");
@@ -657,6 +887,11 @@ int main(void)
     tcase_add_test(tc, morale_after_the_leader_falls);
     tcase_add_test(tc, morale_when_numbers_dwindle);
     tcase_add_test(tc, spawn_by_example_monster_and_late_joiners);
+    tcase_add_test(tc, lightning_bolt_halves_the_damage_for_a_save);
+    tcase_add_test(tc, cast_refusals_draw_no_die_and_change_nothing);
+    tcase_add_test(tc, charm_against_charisma_and_turn_undead);
+    tcase_add_test(tc, armor_on_and_off_in_a_jiffy);
+    tcase_add_test(tc, climbing_swimming_and_jumping_cost_twice);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -541,6 +541,34 @@ START_TEST(derived_values_of_the_samples)
 }
 END_TEST
 
+/* Spells (004:481-505, reading 12): a caster's spell attack is INT (004:680), the DC of a save
+ * against it 10 + INT (004:112), and the casts left; a sheet without spells (every sheet saved
+ * before them) still validates and has none of these. */
+START_TEST(spell_fields_are_optional_and_derived)
+{
+    json_t *s = sample(0); /* Vesper: INT 1, two spells, 2 casts */
+    json_object_set_new(json_object_get(s, "spell_slots"), "used", json_integer(1));
+    tb_err err;
+    ck_assert_int_eq(rules_sheet_validate("fivey", s, &err), 0);
+    json_t *d = rules_sheet_derive("fivey", s);
+    ck_assert_int_eq(ru_ival(d, "spell_attack"), 1);
+    ck_assert_int_eq(ru_ival(d, "spell_dc"), 11);
+    ck_assert_int_eq(ru_ival(d, "spell_slots_left"), 1);
+    json_decref(d);
+    json_object_del(s, "spells");
+    json_object_del(s, "spell_slots");
+    ck_assert_int_eq(rules_sheet_validate("fivey", s, &err), 0);
+    d = rules_sheet_derive("fivey", s);
+    ck_assert_ptr_null(json_object_get(d, "spell_dc"));
+    ck_assert_ptr_null(json_object_get(d, "spell_slots_left"));
+    json_decref(d);
+    json_decref(s);
+    ck_assert_ptr_null(fivey_spell_named("Magic Missile"));
+    ck_assert_int_eq(fivey_spell_named("Fire Ball")->kind, FIVEY_SPELL_SAVE);
+    ck_assert_int_eq(fivey_spell_named("Charm")->kind, FIVEY_SPELL_MENTAL);
+}
+END_TEST
+
 static const struct {
     const char *patch; /* merged into Brunhild (null deletes) */
     const char *message;
@@ -568,6 +596,15 @@ static const struct {
      "field 'inventory' must have 0..20 entries (got 21)"},
     {"{\"hp\":{\"max\":0,\"damage\":0}}", "field 'hp.max' must be in 1..999 (got 0)"},
     {"{\"inspiration\":-1}", "field 'inspiration' must be in 0..99"},
+    /* spells (004:481-505, reading 12) */
+    {"{\"spells\":[{\"name\":\"Fire Ball\"}]}", "field 'spell_slots' is needed when the sheet "
+                                                "lists spells"},
+    {"{\"spells\":[{\"name\":\"Magic Missile\"}],\"spell_slots\":{\"max\":1,\"used\":0}}",
+     "field 'spells[0].name' must be one of: Attract, Charm, Feather Fall"},
+    {"{\"spells\":[{\"name\":\"Knock\",\"level\":6}],\"spell_slots\":{\"max\":1,\"used\":0}}",
+     "field 'spells[0].level' must be in 1..5 (got 6)"},
+    {"{\"spells\":[{\"name\":\"Knock\"}],\"spell_slots\":{\"max\":1,\"used\":2}}",
+     "field 'spell_slots.used' (2) is more than 'spell_slots.max' (1)"},
 };
 
 START_TEST(bad_sheet_field_fails_with_its_message)
@@ -641,6 +678,7 @@ static Suite *fivey_suite(void)
     tc = tcase_create("sheets");
     tcase_add_loop_test(tc, every_sample_sheet_validates, 0, (int)N_ELEMS(sample_files));
     tcase_add_test(tc, derived_values_of_the_samples);
+    tcase_add_test(tc, spell_fields_are_optional_and_derived);
     tcase_add_loop_test(tc, bad_sheet_field_fails_with_its_message, 0, (int)N_ELEMS(bad_sheets));
     suite_add_tcase(s, tc);
 

@@ -2,7 +2,9 @@
 // the "power" it contests initiative with, the damage the GM deals it by hand, the DC of its
 // morale check, and a note; every outcome Vesper sees (she wins the surprise, loses initiative,
 // the zombie keeps order) is the same. Its defense class and hit points differ too (Vesper hits
-// it, and it stands, either way).
+// it, and it stands, either way). Then a ghoul joins as a mook or a grunt: its save against
+// Vesper's Lightning Bolt (d20 + 1 or + 2, issue 17) is the GM's, and so is whether that bonus
+// mattered; the table sees the same save outcome and damage.
 import { sample } from '../enc_lib.mjs';
 
 export const scenario = {
@@ -11,8 +13,8 @@ export const scenario = {
   seed: 2,
   players: ['Ann'],
   variants: [
-    { defense: 12, hp: 11, wis: 0, harm: 2, opp: 2, dc: 8, note: 'the zombie was the mayor' },
-    { defense: 13, hp: 14, wis: 1, harm: 3, opp: 3, dc: 9, note: 'the zombie was the baker' },
+    { defense: 12, hp: 11, wis: 0, harm: 2, opp: 2, dc: 8, note: 'the zombie was the mayor', ghoul: 'M' },
+    { defense: 13, hp: 14, wis: 1, harm: 3, opp: 3, dc: 9, note: 'the zombie was the baker', ghoul: 'G' },
   ],
   async script({ gm, p, act, char, ok }, v) {
     const vesperChar = await char(p.Ann, { name: 'Vesper', sheet: sample('fivey', 'vesper') });
@@ -28,5 +30,8 @@ export const scenario = {
     await act(gm, 'initiative', { opp: v.opp });
     await act(gm, 'attack', { target: vesper }, zombie);
     await act(gm, 'morale', { side: 'foes', dc: v.dc });
+    await act(gm, 'spawn', { name: 'Ghoul', bracket: v.ghoul, dc: 12, hp: 30 });
+    await act(gm, 'end', {}, zombie);
+    await act(p.Ann, 'cast', { spell: 'Lightning Bolt', target: 'e3' }, vesper);
   },
 };

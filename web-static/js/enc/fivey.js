@@ -1,7 +1,8 @@
 // The FIVEY encounter panel (module fivey.combat, rules/fivey/enc_fivey.c): the initiative order
 // with who beat the opposition, the ◆ left of whoever has the turn (2 per turn, 004:674), hit
-// points, defense class, inspiration dice, leaders, the dead and the fled, and a side due a morale
-// check. Everything else is the generic panel's (js/enc/panel.js).
+// points, defense class, inspiration dice, armor, spells and the casts left, leaders, the dead and
+// the fled, and a side due a morale check. Cast is offered with a pick of the caster's spells,
+// only while a cast and both ◆ are left. Everything else is the generic panel's (js/enc/panel.js).
 //
 // The social encounter (module fivey.social, rules/fivey/social.c) replaces the order with the
 // conversation: their disposition as this viewer knows it (the GM sees it and what it will and
@@ -75,6 +76,11 @@ function renderCombatant(c, enc, ctx) {
   if (hp) rows.push(['HP', hp]);
   if (Number.isFinite(st?.defense)) rows.push(['DC', st.defense]);
   if (Number.isFinite(st?.inspiration)) rows.push(['Inspiration', st.inspiration]);
+  if (st?.armor && st.armor !== 'none') rows.push(['Armor', st.armor]);
+  if (spellsOf(st).length) {
+    rows.push(['Spells', spellsOf(st).map((x) => x.name).join(', ')]);
+    rows.push(['Casts left', `${castsLeft(st)} of ${st.spell_slots?.max ?? 0}`]);
+  }
   if (st?.bracket) rows.push(['Bracket', `${st.bracket} (HD ${st.hd}, GA +${st.ga}, ${st.die})`]);
   for (const w of Array.isArray(st?.weapons) ? st.weapons : []) rows.push([w.name, `+${w.bonus}, ${w.die}+${w.stat}`]);
   const conds = Array.isArray(c.conditions) ? c.conditions : [];
@@ -105,7 +111,18 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
-// Turn actions only for whoever has the turn, and those costing ◆ only while ◆ are left.
+// Spells (004:481-505): the ones the sheet carries and the casts left before a rest.
+const spellsOf = (st) => (Array.isArray(st?.spells) ? st.spells.filter((x) => x && typeof x.name === 'string') : []);
+function castsLeft(st) {
+  const s = st?.spell_slots;
+  return s && Number.isFinite(s.max) ? Math.max(0, s.max - (s.used ?? 0)) : 0;
+}
+
+// ◆◆ actions (004:701 cast, 004:424 armor in a jiffy) need both ◆ of the turn.
+const TWO_DIAMONDS = new Set(['cast', 'armor']);
+
+// Turn actions only for whoever has the turn, and those costing ◆ only while ◆ are left; Cast
+// only for a caster with a cast left.
 function actionsFor(enc, ctx) {
   const mod = ctx.module;
   const acts = Array.isArray(mod?.actions) ? mod.actions : [];
@@ -113,14 +130,38 @@ function actionsFor(enc, ctx) {
   const c = cur ? enc.combatants?.[cur] : null;
   const mayTurn = Boolean(c) && (ctx.isGm || isMine(c, ctx));
   const left = Number(c?.budget?.actions ?? 0);
+  const st = c ? statsOf(c, ctx) : null;
   return acts
     .filter((a) => {
       if (a.who === 'gm') return ctx.isGm;
       if (a.who !== 'turn') return true;
       if (!mayTurn) return false;
+      if (a.name === 'cast' && (!spellsOf(st).length || castsLeft(st) < 1)) return false;
+      if (TWO_DIAMONDS.has(a.name)) return left >= 2;
       return a.name === 'end' || left > 0;
     })
     .map((a) => a.name);
+}
+
+// What a choice the sheet (or the book) knows is offered as: the caster's spells, the armor kinds
+// (004:416-421), the ways of moving (004:381, 004:690).
+const ARMORS = ['leather', 'scale', 'chain', 'ring', 'plate'];
+const HOW = [
+  ['walk', 'walk'],
+  ['climb', 'climb (twice the cost)'],
+  ['crawl', 'crawl (twice the cost)'],
+  ['swim', 'swim (twice the cost)'],
+  ['jump', 'jump (twice the cost)'],
+];
+function picks(action, param, enc, ctx) {
+  if (action === 'cast' && param === 'spell') {
+    const c = enc.combatants?.[currentId(enc)];
+    const list = spellsOf(c ? statsOf(c, ctx) : null);
+    return list.length ? list.map((x) => ({ value: x.name, label: x.level > 1 ? `${x.name} (level ${x.level})` : x.name })) : null;
+  }
+  if (action === 'armor' && param === 'don') return ARMORS.map((k) => ({ value: k, label: k }));
+  if (action === 'move' && param === 'how') return HOW.map(([value, label]) => ({ value, label }));
+  return null;
 }
 
 // ---- fivey.social ----
@@ -225,6 +266,7 @@ function betweenCombatant(c, enc, ctx) {
       ['HP', hpText(s)],
       ['Inspiration', s.inspiration ?? null],
       ['Crowns', s.crowns ?? null],
+      ['Spell casts', spellsOf(s).length ? `${castsLeft(s)} of ${s.spell_slots?.max ?? 0} left` : null],
       ['Rest', (enc.rested || []).includes(c.id) ? 'taken tonight' : null],
     ];
   });
@@ -238,5 +280,7 @@ registerPanel('fivey', {
   gmShown: ['disposition', 'reaction', 'will'], // fivey.social: shown in the conversation box
   renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
   actionsFor: (enc, ctx) => (between(enc) ? null : isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
+  picks: (action, param, enc, ctx) => (between(enc) || isSocial(enc) ? null : picks(action, param, enc, ctx)),
+  combatantParams: ['target3', 'target4'],
   extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
 });
