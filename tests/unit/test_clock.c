@@ -47,12 +47,12 @@ END_TEST
  * Social Call." */
 START_TEST(the_books_example_two_and_three_heist_rounds)
 {
-    rules_clock_scene social = {0, 10 * MIN, 1};
+    rules_clock_scene social = {0, 10 * MIN, 1, 0};
     ck_assert_int_eq(rules_clock_rounds_at(&social, 2 * 5 * MIN), 1);
     ck_assert_int_eq(rules_clock_rounds_at(&social, 3 * 5 * MIN), 2);
     /* the heist resolves after 3 rounds while the social call runs: a full round of the next
      * highest unit, so the campaign is 20 minutes in, not 15 */
-    rules_clock_scene s[2] = {{0, 5 * MIN, 3}, {0, 10 * MIN, 1}};
+    rules_clock_scene s[2] = {{0, 5 * MIN, 3, 0}, {0, 10 * MIN, 1, 0}};
     ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 20 * MIN);
     /* resolving exactly at the threshold counts what was played: 2 Heist rounds = 10 minutes */
     s[0].rounds = 2;
@@ -64,7 +64,7 @@ END_TEST
  * next highest scene": Heist, Heist, Social Call, Heist, Heist, Social Call. */
 START_TEST(the_smallest_unit_plays_until_the_threshold)
 {
-    rules_clock_scene s[2] = {{0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene s[2] = {{0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     const int want[] = {0, 0, 1, 0, 0, 1, 0};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
         int i = rules_clock_next(s, 2);
@@ -81,7 +81,7 @@ END_TEST
  * Heist, not the Social Call); one with no longer scene running keeps its own time. */
 START_TEST(three_scenes_and_the_next_highest_unit)
 {
-    rules_clock_scene s[3] = {{0, MIN, 0}, {0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene s[3] = {{0, MIN, 0, 0}, {0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     for (int k = 0; k < 5; k++) {
         ck_assert_int_eq(rules_clock_next(s, 3), 0);
         s[0].rounds++;
@@ -101,7 +101,7 @@ END_TEST
  * of what ended and what runs. */
 START_TEST(a_later_scene_counts_from_its_start)
 {
-    rules_clock_scene s[2] = {{15 * MIN, MIN, 0}, {0, 10 * MIN, 1}};
+    rules_clock_scene s[2] = {{15 * MIN, MIN, 0, 0}, {0, 10 * MIN, 1, 0}};
     ck_assert_int_eq(rules_clock_at(&s[0]), 15 * MIN);
     ck_assert_int_eq(rules_clock_now(0, s, 2), 15 * MIN);
     ck_assert_int_eq(rules_clock_now(30 * MIN, s, 2), 30 * MIN);
@@ -110,10 +110,10 @@ START_TEST(a_later_scene_counts_from_its_start)
     ck_assert_int_eq(rules_clock_rounds_at(&s[0], 15 * MIN), 0);
     ck_assert_int_eq(rules_clock_rounds_at(&s[0], 15 * MIN + 1), 1);
     /* same unit is not "next highest": the scene keeps its own time */
-    rules_clock_scene same[2] = {{0, MIN, 3}, {0, MIN, 9}};
+    rules_clock_scene same[2] = {{0, MIN, 3, 0}, {0, MIN, 9, 0}};
     ck_assert_int_eq(rules_clock_resolve(same, 2, 0), 3 * MIN);
     /* a scene that never began a round takes no time */
-    rules_clock_scene idle[2] = {{0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene idle[2] = {{0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     ck_assert_int_eq(rules_clock_resolve(idle, 2, 0), 0);
 }
 END_TEST
