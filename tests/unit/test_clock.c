@@ -118,6 +118,54 @@ START_TEST(a_later_scene_counts_from_its_start)
 }
 END_TEST
 
+/* Time a between scene's actions take (a rest, a day's travel) counts on the clock beside its
+ * rounds: the scene is at start + rounds * unit + spent; its rounds still count from its start. */
+START_TEST(time_an_action_takes_moves_the_scene)
+{
+    const long HOUR = 60 * MIN;
+    rules_clock_scene rest = {10 * MIN, 6, 0, 5 * HOUR}; /* a long rest, 002:212 */
+    ck_assert_int_eq(rules_clock_at(&rest), 10 * MIN + 5 * HOUR);
+    ck_assert_int_eq(rules_clock_rounds_at(&rest, 10 * MIN + 60), 10);
+    rules_clock_scene s[2] = {rest, {0, 10 * MIN, 1, 0}};
+    ck_assert_int_eq(rules_clock_now(0, s, 2), 10 * MIN + 5 * HOUR);
+    /* the scene that is behind plays next: the social call's next round ends at 20 minutes */
+    ck_assert_int_eq(rules_clock_next(s, 2), 1);
+    /* ending beside a longer round still rounds up to its boundary (000:24): 5 h 10 min lies on
+     * one (31 Social Call rounds), a minute more counts to the next */
+    ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 10 * MIN + 5 * HOUR);
+    s[0].spent_s += MIN;
+    ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 10 * MIN + 5 * HOUR + 10 * MIN);
+}
+END_TEST
+
+/* Days and site turns are boundaries of the campaign clock (time 0 starts day 1): how many
+ * began between two moments, and how long until the next one. */
+START_TEST(days_and_turns_are_boundaries_of_the_clock)
+{
+    const long DAY = RULES_CLOCK_DAY, TURN = 10 * MIN; /* 004:543 a site round, ~10 minutes */
+    static const struct {
+        long from, to, period, want;
+    } T[] = {
+        {0, DAY - 1, DAY, 0},          /* still day 1 */
+        {0, DAY, DAY, 1},              /* day 2 begins at the boundary */
+        {DAY - 30, DAY + 30, DAY, 1},  /* a one-minute fight across midnight */
+        {DAY, DAY, DAY, 0},            /* no time, no day */
+        {DAY + 5, DAY - 5, DAY, 0},    /* backwards: nothing */
+        {0, 10 * DAY, DAY, 10},        /* a tennite, 004:564 */
+        {14400, 15100, TURN, 1},       /* 700 s of fight in a site crosses a turn */
+        {14400, 14999, TURN, 0},
+        {0, 100, 0, 0},                /* no period */
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        ck_assert_msg(rules_clock_periods_between(T[i].from, T[i].to, T[i].period) == T[i].want,
+                      "row %zu", i);
+    ck_assert_int_eq(rules_clock_to_next(0, DAY), DAY);
+    ck_assert_int_eq(rules_clock_to_next(5 * 3600, DAY), DAY - 5 * 3600);
+    ck_assert_int_eq(rules_clock_to_next(DAY, DAY), DAY);
+    ck_assert_int_eq(rules_clock_to_next(DAY + 1, DAY), DAY - 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("clock");
@@ -127,6 +175,8 @@ int main(void)
     tcase_add_test(tc, the_smallest_unit_plays_until_the_threshold);
     tcase_add_test(tc, three_scenes_and_the_next_highest_unit);
     tcase_add_test(tc, a_later_scene_counts_from_its_start);
+    tcase_add_test(tc, time_an_action_takes_moves_the_scene);
+    tcase_add_test(tc, days_and_turns_are_boundaries_of_the_clock);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
