@@ -6,7 +6,11 @@
 // build's target numbers) waits under /gm/between and never reaches a player.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './lib.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, closeAll } from './lib.mjs';
 import { campaignOf, sample, ok, refused, makeChar, assertNoGmBytes, settle } from './enc_lib.mjs';
 
 const HOUR = 3600;
@@ -231,4 +235,40 @@ test('fivey: the day, the hours travelled and the site clock carry over; a fight
   assert.equal(s.clock.elapsed_s, DAY);
   await ok(gm, 'enc.end', {});
   assertNoGmBytes(players);
+});
+
+test('a campaign saved with a between scene running (before progress outlived scenes) loads, acts and ends keeping its progress', async (t) => {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+  const old = JSON.parse(fs.readFileSync(path.join(fixtures, 'between_running_v1.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-between-'));
+  fs.copyFileSync(path.join(fixtures, 'between_running_v1.db'), path.join(dir, 't.db'));
+  const srv = await startServer(t, { dir, args: ['--seed', '5'] });
+  const [gm, gw] = await srv.hello(old.gm_token);
+  const [ann, aw] = await srv.hello(old.ann.token);
+  t.after(() => closeAll(gm, ann));
+  assert.equal(gw.seq, old.seq, 'opening it records nothing');
+  assert.equal(gw.state.enc.module, 'grimwire.between');
+  assert.equal(gw.state.enc.day, 2);
+  assert.equal(gw.state.between, undefined);
+  assert.equal(aw.state.gm, undefined);
+  // it acts: today's second short rest, then no third
+  await ok(ann, 'enc.act', { action: 'short_rest', actor: old.C });
+  await refused(ann, 'enc.act', { action: 'short_rest', actor: old.C }, 'rule', /two short rests today/);
+  let s = await settle(gm, [ann]);
+  assert.equal(s.clock.elapsed_s, 30 * 60, 'its time on the clock starts where it stood');
+  await ok(gm, 'enc.end', {});
+  s = await settle(gm, [ann]);
+  assert.equal(s.enc, undefined);
+  assert.equal(s.between['grimwire.between'].day, 2);
+  assert.equal(s.between['grimwire.between'].chars[old.cyrus].short_rests, 2);
+  assert.deepEqual(s.gm.between['grimwire.between'].chars[old.aune].build, { mnd_tn: 9, cor_tn: 12 });
+  // and the next between scene continues it
+  await ok(gm, 'enc.start', { module: 'grimwire.between' });
+  await ok(gm, 'enc.add', { char: old.aune });
+  s = await settle(gm, [ann]);
+  assert.equal(s.enc.day, 2);
+  assert.deepEqual(s.gm.enc.combatants.e1.build, { mnd_tn: 9, cor_tn: 12 });
+  const [zero] = srv.replay({ campaign: old.campaign, fromZero: true });
+  assert.deepEqual(zero.state, s, 'replay == live');
+  assertNoGmBytes([ann], ['mnd_tn', 'cor_tn']);
 });
