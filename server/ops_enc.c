@@ -303,10 +303,10 @@ static void clock_collect(const char *sid, json_t *pub, void *arg)
         round = 0;
     if (spent < 0)
         spent = 0;
-    json_t *out = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "stage", st->id, "label", st->label,
-                            "unit_s", (json_int_t)st->unit_s, "start_s", (json_int_t)start,
-                            "round", (json_int_t)round, "elapsed_s",
-                            (json_int_t)(round * st->unit_s + spent));
+    json_t *out =
+        json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "stage", st->id, "label", st->label, "unit_s",
+                  (json_int_t)st->unit_s, "start_s", (json_int_t)start, "round", (json_int_t)round,
+                  "elapsed_s", (json_int_t)(round * st->unit_s + spent));
     /* time the scene's actions took (rules_enc_take_time) and how far its module counted days
      * (catch_up): only where there is any, so a fight's entry keeps its shape */
     if (spent > 0)
@@ -1302,10 +1302,10 @@ static const op_arg ARGS_END[] = {
  * characters its combatants were made from (write_back), what one seat learned
  * (/private/<seat>/social: cot.social), the campaign clock, what a between-scenes module keeps
  * for the next scene (/between, /gm/between) and the logs. */
-static const op_write W_ENC[] = {
-    {"/enc", 0},      {"/gm/enc", 0},  {"/scenes", 0},  {"/gm/scenes", 0},
-    {"/clock", 0},    {"/chars", 0},   {"/gm/npcs", 0}, {"/private", 0},
-    {"/between", 0},  {"/gm/between", 0}, OP_WRITES_LOGS, {NULL, 0}};
+static const op_write W_ENC[] = {{"/enc", 0},        {"/gm/enc", 0},  {"/scenes", 0},
+                                 {"/gm/scenes", 0},  {"/clock", 0},   {"/chars", 0},
+                                 {"/gm/npcs", 0},    {"/private", 0}, {"/between", 0},
+                                 {"/gm/between", 0}, OP_WRITES_LOGS,  {NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},

@@ -188,13 +188,15 @@ static void catch_up(rules_enc *e)
         int to = x + turns > SITE_MAX ? SITE_MAX : x + (int)turns;
         seti(e->enc, "site", to);
         seti(e->enc, "turns", geti(e->enc, "turns") + (int)(to - x));
-        rules_enc_log(e, "site_turn", NULL, json_pack("{s:i, s:i}", "passed", (int)turns, "clock", to),
+        rules_enc_log(e, "site_turn", NULL,
+                      json_pack("{s:i, s:i}", "passed", (int)turns, "clock", to),
                       "Time passes in the site: the clock stands at %d", to);
     }
     for (long i = 0; i < days && i < 100000; i++)
         day_begins(e, days > 1);
     if (days > 1)
-        rules_enc_log(e, "new_day", NULL, json_pack("{s:i, s:i}", "days", (int)days, "day", geti(e->enc, "day")),
+        rules_enc_log(e, "new_day", NULL,
+                      json_pack("{s:i, s:i}", "days", (int)days, "day", geti(e->enc, "day")),
                       "%ld days pass: day %d begins", days, geti(e->enc, "day"));
 }
 
@@ -593,7 +595,7 @@ static const rules_enc_action ACTIONS[] = {
 /* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day and its
  * travel, the site clock, the downtime count and who has used tonight's rest or this tennite's
  * downtime action. */
-static const char *const CARRY[] = {"day",     "hours", "limit",    "site", "turns",
+static const char *const CARRY[] = {"day",     "hours",  "limit",    "site", "turns",
                                     "tennite", "rested", "downtime", NULL};
 
 /* What the GM fixes by hand: the clocks. */

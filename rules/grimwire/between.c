@@ -28,7 +28,7 @@
 #define UNRESTED_DAYS 3       /* 002:228 "Going 3 days without resting" */
 #define XP_MAX 1000000        /* the sheet's xp maximum */
 #define DAY_MAX 100000        /* the day count's editable range (EDITABLE below) */
-#define SHORT_REST_S (30L * 60L)    /* 002:208 "a short rest of 30 minutes" */
+#define SHORT_REST_S (30L * 60L)     /* 002:208 "a short rest of 30 minutes" */
 #define LONG_REST_S (5L * 60L * 60L) /* 002:212 "a long rest ... 5 hours" */
 
 static const char *const ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
@@ -938,8 +938,8 @@ static const char *const SHEET_STATS[] = {
  * character's rests today, days without a long rest and burnout causes; the GM's numbers for a
  * character's next build (GM-only). */
 static const char *const CARRY[] = {"day", NULL};
-static const char *const CARRY_EACH[] = {"short_rests", "long_rest", "burnout_down", "unrested",
-                                         "causes", NULL};
+static const char *const CARRY_EACH[] = {"short_rests", "long_rest", "burnout_down",
+                                         "unrested",    "causes",    NULL};
 static const char *const CARRY_EACH_GM[] = {"build", NULL};
 
 static const rules_enc_field EDITABLE[] = {

@@ -22,9 +22,9 @@
 #include "clock.h"
 #include "enc_tenacity.h"
 
-#define ROUND_S 6L             /* a round of the spotlight (rules/clock.c reading) */
-#define REST_S (10L * 60L)     /* 003:76 "a short rest (10 minutes)" */
-#define DAY_MAX 100000         /* the day count's editable maximum */
+#define ROUND_S 6L         /* a round of the spotlight (rules/clock.c reading) */
+#define REST_S (10L * 60L) /* 003:76 "a short rest (10 minutes)" */
+#define DAY_MAX 100000     /* the day count's editable maximum */
 
 /* ---- small helpers ---- */
 

@@ -146,15 +146,15 @@ START_TEST(days_and_turns_are_boundaries_of_the_clock)
     static const struct {
         long from, to, period, want;
     } T[] = {
-        {0, DAY - 1, DAY, 0},          /* still day 1 */
-        {0, DAY, DAY, 1},              /* day 2 begins at the boundary */
-        {DAY - 30, DAY + 30, DAY, 1},  /* a one-minute fight across midnight */
-        {DAY, DAY, DAY, 0},            /* no time, no day */
-        {DAY + 5, DAY - 5, DAY, 0},    /* backwards: nothing */
-        {0, 10 * DAY, DAY, 10},        /* a tennite, 004:564 */
-        {14400, 15100, TURN, 1},       /* 700 s of fight in a site crosses a turn */
+        {0, DAY - 1, DAY, 0},         /* still day 1 */
+        {0, DAY, DAY, 1},             /* day 2 begins at the boundary */
+        {DAY - 30, DAY + 30, DAY, 1}, /* a one-minute fight across midnight */
+        {DAY, DAY, DAY, 0},           /* no time, no day */
+        {DAY + 5, DAY - 5, DAY, 0},   /* backwards: nothing */
+        {0, 10 * DAY, DAY, 10},       /* a tennite, 004:564 */
+        {14400, 15100, TURN, 1},      /* 700 s of fight in a site crosses a turn */
         {14400, 14999, TURN, 0},
-        {0, 100, 0, 0},                /* no period */
+        {0, 100, 0, 0}, /* no period */
     };
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
         ck_assert_msg(rules_clock_periods_between(T[i].from, T[i].to, T[i].period) == T[i].want,

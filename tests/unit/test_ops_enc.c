@@ -324,7 +324,7 @@ START_TEST(sixteen_scenes_at_most)
 }
 END_TEST
 
-/* ---- between the scenes (issue 17): what outlives a scene, the clock, enc.set on the sheet ---- */
+/* ---- between the scenes (issue 17): what outlives a scene, the clock, enc.set ---- */
 
 /* The id of the character named name in /chars, copied to id (>= 32 bytes: g_state is replaced
  * by every command). */
@@ -372,19 +372,19 @@ static void setup_grimwire(void)
         snprintf(file, sizeof file, TB_SOURCE_ROOT "/rules/grimwire/samples/%s.json", WHO[i][2]);
         json_t *sheet = json_load_file(file, 0, NULL);
         ck_assert_ptr_nonnull(sheet);
-        ck_assert_int_eq(run("char.create",
-                             json_pack("{s:s, s:o, s:s}", "name", WHO[i][1], "sheet", sheet,
-                                       "seat", WHO[i][0]),
-                             NULL),
-                         TB_OK);
+        ck_assert_int_eq(
+            run("char.create",
+                json_pack("{s:s, s:o, s:s}", "name", WHO[i][1], "sheet", sheet, "seat", WHO[i][0]),
+                NULL),
+            TB_OK);
     }
 }
 
 static int act(const char *action, const char *actor, json_t *params)
 {
     char msg[256];
-    json_t *args = json_pack("{s:s, s:o}", "action", action, "params",
-                             params ? params : json_object());
+    json_t *args =
+        json_pack("{s:s, s:o}", "action", action, "params", params ? params : json_object());
     if (actor)
         json_object_set_new(args, "actor", json_string(actor));
     int rc = run("enc.act", args, msg);
@@ -403,12 +403,13 @@ static void fight_beside(int rounds)
     char sid[16] = "enc";
     const char *k;
     json_t *v;
-    json_object_foreach(json_object_get(g_state, "scenes"), k, v) snprintf(sid, sizeof sid, "%s", k);
-    ck_assert_int_eq(run("enc.set",
-                         json_pack("{s:s, s:s, s:i}", "scene", sid, "path", "/enc/round", "value",
-                                   rounds),
-                         NULL),
-                     TB_OK);
+    json_object_foreach(json_object_get(g_state, "scenes"), k, v)
+        snprintf(sid, sizeof sid, "%s", k);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:s, s:i}", "scene", sid, "path", "/enc/round", "value", rounds),
+            NULL),
+        TB_OK);
     ck_assert_int_eq(run("enc.end", json_pack("{s:s}", "scene", sid), NULL), TB_OK);
 }
 
@@ -495,10 +496,10 @@ START_TEST(enc_set_of_a_stat_reaches_the_sheet_at_once)
     char cb[32];
     const char *cyrus = char_named("Cyrus", cb);
     json_t *sheet = json_load_file(TB_SOURCE_ROOT "/rules/grimwire/samples/vex9.json", 0, NULL);
-    ck_assert_int_eq(
-        run("char.create", json_pack("{s:s, s:o, s:b}", "name", "VEX-9", "sheet", sheet, "npc", 1),
-            NULL),
-        TB_OK);
+    ck_assert_int_eq(run("char.create",
+                         json_pack("{s:s, s:o, s:b}", "name", "VEX-9", "sheet", sheet, "npc", 1),
+                         NULL),
+                     TB_OK);
     char npc[32] = "";
     const char *k;
     json_t *v;
@@ -508,29 +509,27 @@ START_TEST(enc_set_of_a_stat_reaches_the_sheet_at_once)
                      TB_OK);
     ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK); /* e1 */
     ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", npc), NULL), TB_OK);   /* e2 */
-    ck_assert_int_eq(run("enc.set",
-                         json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout",
-                                   "value", 1),
-                         NULL),
-                     TB_OK);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout", "value", 1), NULL),
+        TB_OK);
     char path[200];
     snprintf(path, sizeof path, "/chars/%s/sheet/burnout", cyrus);
     ck_assert_int_eq(at_int(path), 1);
     /* a value the sheet cannot hold (burnout 3 caps Condition at half, 002:248, and Cyrus is at
      * full Condition) stays in the encounter, as an action's would */
-    ck_assert_int_eq(run("enc.set",
-                         json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout",
-                                   "value", 3),
-                         NULL),
-                     TB_OK);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout", "value", 3), NULL),
+        TB_OK);
     ck_assert_int_eq(at_int(path), 1);
     ck_assert_int_eq(at_int("/enc/combatants/e1/stats/burnout"), 3);
     /* VEX-9 (burnout 2) eases to 1: his sheet under /gm/npcs, nothing public */
-    ck_assert_int_eq(run("enc.set",
-                         json_pack("{s:s, s:i}", "path", "/gm/enc/combatants/e2/stats/burnout",
-                                   "value", 1),
-                         NULL),
-                     TB_OK);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/gm/enc/combatants/e2/stats/burnout", "value", 1),
+            NULL),
+        TB_OK);
     snprintf(path, sizeof path, "/gm/npcs/%s/sheet/burnout", npc);
     ck_assert_int_eq(at_int(path), 1);
     ck_assert_ptr_null(at("/enc/combatants/e2/stats"));
