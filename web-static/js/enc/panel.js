@@ -1007,7 +1007,8 @@ function sceneClockWords(clock, sid, withRound = true) {
   const c = clock?.scenes?.[sid];
   if (!c) return 'not started';
   const round = withRound && c.round ? `, round ${c.round}` : '';
-  return `${c.label ?? 'Round'}${round}, ${c.round ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
+  // a between scene has no rounds, but its rests and travel take time (spent_s)
+  return `${c.label ?? 'Round'}${round}, ${c.round || c.spent_s ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
 }
 
 // "Chase · Action, round 3, 3 minutes in"; a scene named after its stage says it once.
