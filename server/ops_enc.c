@@ -559,23 +559,27 @@ static void carry_save(json_t *state, const char *sid, rules_enc *e)
 }
 
 /* enc.start, after the module's start hook: the kept keys come back, except one the GM gave as
- * an option of the same name (`given`), and the module's count of the clock resumes where it
- * was. */
+ * an option of the same name (`given`: the GM's word for now, e.g. grimwire's `day`), and the
+ * module's count of the clock resumes where it was, unless the GM gave such an option (then the
+ * count starts now: the days a fight took are already in the GM's word). */
 static void carry_restore(json_t *state, rules_enc *e, const json_t *given)
 {
     const rules_module *m = e->mod;
     json_t *pub = json_object_get(json_object_get(state, "between"), m->id);
     json_t *gm = json_object_get(json_object_get(json_object_get(state, "gm"), "between"), m->id);
+    int overridden = 0;
     for (int half = 0; half < 2; half++) {
         const char *const *keys = half ? m->carry_gm : m->carry;
         json_t *from = half ? gm : pub, *to = half ? e->hidden : e->enc;
         for (const char *const *k = keys; k && *k; k++) {
             json_t *v = json_object_get(from, *k);
-            if (v && !json_object_get(given, *k))
+            if (v && json_object_get(given, *k))
+                overridden = 1;
+            else if (v)
                 json_object_set_new(to, *k, json_deep_copy(v));
         }
     }
-    if (json_is_integer(json_object_get(pub, "clock_s")) &&
+    if (!overridden && json_is_integer(json_object_get(pub, "clock_s")) &&
         json_integer_value(json_object_get(pub, "clock_s")) < e->now_s)
         e->since_s = (long)json_integer_value(json_object_get(pub, "clock_s"));
 }

@@ -486,6 +486,15 @@ START_TEST(days_another_scene_took_are_counted)
     ck_assert_int_eq(at_int("/enc/day"), 3);
     ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK);
     ck_assert_int_eq(at_int("/enc/combatants/e1/unrested"), 1); /* kept; day 3 began unseen */
+    /* the GM's `day` is the GM's word for now: the days a fight took are not added to it */
+    ck_assert_int_eq(run("enc.end", json_object(), NULL), TB_OK);
+    for (int i = 0; i < 15; i++)
+        fight_beside(999);
+    ck_assert_int_eq(
+        run("enc.start",
+            json_pack("{s:s, s:{s:i}}", "module", "grimwire.between", "options", "day", 7), NULL),
+        TB_OK);
+    ck_assert_int_eq(at_int("/enc/day"), 7);
 }
 END_TEST
 
