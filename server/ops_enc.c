@@ -598,9 +598,12 @@ static void carry_join(json_t *state, rules_enc *e, const char *chid, const char
     for (int half = 0; half < 2; half++) {
         const char *const *each = half ? m->carry_each_gm : m->carry_each;
         json_t *mine = json_object_get(json_object_get(half ? gm : pub, "chars"), chid);
-        json_t *to = half ? rules_enc_hidden_of(e, cid) : rules_enc_combatant(e, cid);
         for (const char *const *k = each; k && *k && mine; k++) {
             json_t *v = json_object_get(mine, *k);
+            /* the GM-only object is made only when something kept goes into it */
+            json_t *to = !v     ? NULL
+                         : half ? rules_enc_hidden_of(e, cid)
+                                : rules_enc_combatant(e, cid);
             if (v)
                 json_object_set_new(to, *k, carry_in_ids(json_deep_copy(v), mark, cid));
         }
