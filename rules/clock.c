@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define MINUTE 60L
-#define DAY (24L * 60L * MINUTE)
+#define DAY RULES_CLOCK_DAY
 
 /* City of Thieves, 000:17-22 "the stages are listed below, along with how long a round of that
  * kind of stage lasts". The Action stage covers violence and both chases (000:35-36 roll their
@@ -61,7 +61,7 @@ const rules_clock_stage *rules_clock_stage_of(const char *system, const char *mo
 
 long rules_clock_at(const rules_clock_scene *s)
 {
-    return s->start_s + s->rounds * s->unit_s;
+    return s->start_s + s->rounds * s->unit_s + s->spent_s;
 }
 
 long rules_clock_now(long settled_s, const rules_clock_scene *s, int n)
@@ -89,6 +89,7 @@ int rules_clock_next(const rules_clock_scene *s, int n)
 
 long rules_clock_rounds_at(const rules_clock_scene *s, long t)
 {
+    /* rounds are counted from the scene's start: time its actions took does not make rounds */
     if (t <= s->start_s || s->unit_s <= 0)
         return 0;
     return (t - s->start_s + s->unit_s - 1) / s->unit_s;
@@ -106,4 +107,24 @@ long rules_clock_resolve(const rules_clock_scene *s, int n, int i)
     /* "consider it a full round of the next highest unit": the boundary of that scene's round
      * this time falls in (its rounds are counted from its own start) */
     return s[up].start_s + rules_clock_rounds_at(&s[up], mine) * s[up].unit_s;
+}
+
+/* floor division for a possibly negative numerator (campaign times are >= 0; this keeps the
+ * arithmetic honest if one is not) */
+static long floor_div(long a, long b)
+{
+    long q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+long rules_clock_periods_between(long from_s, long to_s, long period_s)
+{
+    if (period_s <= 0 || to_s <= from_s)
+        return 0;
+    return floor_div(to_s, period_s) - floor_div(from_s, period_s);
+}
+
+long rules_clock_to_next(long t, long period_s)
+{
+    return period_s - (t - floor_div(t, period_s) * period_s);
 }

@@ -43,9 +43,11 @@ typedef struct rules_clock_scene {
     long start_s; /* campaign time when it started */
     long unit_s;  /* its round length (> 0) */
     long rounds;  /* rounds begun (>= 0) */
+    long spent_s; /* in-world time its actions took beyond its rounds (a rest, a day's travel in
+                     a between scene: rules_enc_take_time), >= 0 */
 } rules_clock_scene;
 
-/* Where the scene's own time is: start_s + rounds * unit_s. */
+/* Where the scene's own time is: start_s + rounds * unit_s + spent_s. */
 long rules_clock_at(const rules_clock_scene *s);
 
 /* The campaign's elapsed time: the later of settled_s (the time scenes that ended came to) and
@@ -67,5 +69,20 @@ long rules_clock_rounds_at(const rules_clock_scene *s, long t);
  * shortest round that is longer than its own ("the next highest unit"); its own time when no
  * running scene has a longer round. */
 long rules_clock_resolve(const rules_clock_scene *s, int n, int i);
+
+/* ---- days and turns on the campaign clock (between the scenes) ----
+ * The campaign's time 0 is the start of its first day; day d (from 1) covers
+ * [(d - 1) * RULES_CLOCK_DAY, d * RULES_CLOCK_DAY). A module that counts days or turns keeps the
+ * campaign time it last counted up to and asks how many boundaries have passed since. */
+#define RULES_CLOCK_DAY (24L * 60L * 60L)
+
+/* How many boundaries of a period of `period_s` seconds (multiples of it from campaign time 0)
+ * lie in (from_s, to_s]: the days that began (period RULES_CLOCK_DAY) or the site turns that
+ * ended between two moments. 0 when to_s <= from_s or period_s <= 0. */
+long rules_clock_periods_between(long from_s, long to_s, long period_s);
+
+/* Seconds from t to the next boundary of a period of period_s (a full period when t is on one):
+ * how long "the next day begins" takes. period_s > 0. */
+long rules_clock_to_next(long t, long period_s);
 
 #endif

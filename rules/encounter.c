@@ -1021,3 +1021,11 @@ int rules_enc_rule(tb_err *err, const char *fmt, ...)
     va_end(ap);
     return TB_RULE;
 }
+
+void rules_enc_take_time(rules_enc *e, long seconds)
+{
+    if (seconds <= 0)
+        return;
+    e->now_s += seconds;
+    e->took_s += seconds;
+}

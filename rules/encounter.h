@@ -96,6 +96,24 @@ typedef struct rules_module {
      * non-string order entries). Reads only; TB_RULE naming the damaged part. May be NULL (the
      * module adds nothing to the shared checks). */
     int (*check)(const rules_enc *e, tb_err *err);
+    /* ---- progress that outlives the scene (rules/RULES.md, "Between the scenes: what carries
+     * over") ----
+     * Top-level keys of /enc (carry) and of /gm/enc (carry_gm) that the server keeps when the
+     * scene ends and puts back when the next scene of this module starts (after the start hook;
+     * an enc.start option of the same name replaces the kept value); keys on a PC's combatant
+     * (carry_each) and on its GM-only object (carry_each_gm) kept per character and put back
+     * when that character joins (after the join hook). Combatant ids inside kept values are
+     * translated to the characters they stand for and back. Each NULL-terminated; may be NULL. */
+    const char *const *carry;
+    const char *const *carry_gm;
+    const char *const *carry_each;
+    const char *const *carry_each_gm;
+    /* What the module counts on the campaign clock (days, site turns): count what passed from
+     * e->since_s to e->now_s, then set e->since_s = e->now_s. The server calls it after every
+     * action that succeeded and when the scene starts (so time another scene took, a fight in
+     * between, is counted too); an action may call it itself first. Pure; may roll dice (a
+     * healer's day). May be NULL. */
+    void (*catch_up)(rules_enc *e);
 } rules_module;
 
 /* The context an action runs in. The server fills it; modules read and write through it. */
@@ -111,7 +129,16 @@ struct rules_enc {
     json_t *gm_log;    /* GM-only log entries of this command (array) */
     json_t *priv;      /* /private (mutable; may be NULL): what one seat knows, by path
                           /private/<seat>/... (a social call's learned knowledge: cot.social) */
+    /* The campaign clock (rules/clock.h), in seconds: the campaign time the action happens at
+     * (now_s: the later of the campaign's time and the scene's own), the time the module last
+     * counted up to (since_s: catch_up), and the in-world time the action took (took_s,
+     * rules_enc_take_time; the server moves the scene's time on by it). */
+    long now_s, since_s, took_s;
 };
+
+/* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):
+ * now_s and took_s move on by it. The server puts the scene at now_s on the campaign clock. */
+void rules_enc_take_time(rules_enc *e, long seconds);
 
 /* ---- registry ---- */
 const rules_module *rules_module_find(const char *id);

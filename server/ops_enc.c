@@ -13,7 +13,13 @@
  *             further scenes ("s2", "s3", ...: /clock/next_scene), exactly the shape of /enc and
  *             /gm/enc. A module sees only rules_enc, never these paths.
  *   /clock    {elapsed_s, settled_s, next, next_scene, scenes: {<sid>: {stage, label, unit_s,
- *             start_s, round, elapsed_s}}}: public, recomputed after every encounter op.
+ *             start_s, round, elapsed_s, spent_s?, counted_s?}}}: public, recomputed after
+ *             every encounter op. spent_s: the time a scene's actions took beyond its rounds
+ *             (a rest: rules_enc_take_time); counted_s: how far its module counted the clock
+ *             (days, site turns: catch_up).
+ *   /between/<module>, /gm/between/<module>
+ *             what a module keeps when its scene ends (rules_module carry*), public and GM-only
+ *             halves, for the next scene of that module (carry_save, carry_restore).
  *   Combatant ids are "e1", "e2", ... (per scene: next_id); a PC combatant names its character in
  *   `char`; an NPC made from /gm/npcs names it only under the GM half (players never learn NPC
  *   ids). A character is in one scene at a time.
@@ -106,6 +112,8 @@ static int scene_pick(json_t *state, const json_t *args, char sid[16], tb_err *e
     return tb_fail(err, TB_RULE, "no encounter is running; the GM starts one with enc.start");
 }
 
+static void clock_open(json_t *state, const char *sid, rules_enc *e);
+
 /* Fills e for the running scene sid; TB_RULE when it is not running. log/gm_log are new arrays
  * the caller releases with enc_finish. */
 static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, tb_err *err)
@@ -126,6 +134,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->is_gm = ctx->is_gm;
     e->log = json_array();
     e->gm_log = json_array();
+    clock_open(state, sid, e);
     return TB_OK;
 }
 
@@ -289,16 +298,24 @@ static void clock_collect(const char *sid, json_t *pub, void *arg)
         json_string_value(json_object_get(pub, "stage")));
     json_t *ent = json_object_get(cp->old, sid);
     long start = num_of(ent, "start_s", cp->start_new);
-    long round = num_of(pub, "round", 0);
+    long round = num_of(pub, "round", 0), spent = num_of(ent, "spent_s", 0);
     if (round < 0)
         round = 0;
-    json_object_set_new(cp->entries, sid,
-                        json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "stage", st->id, "label",
-                                  st->label, "unit_s", (json_int_t)st->unit_s, "start_s",
-                                  (json_int_t)start, "round", (json_int_t)round, "elapsed_s",
-                                  (json_int_t)(round * st->unit_s)));
+    if (spent < 0)
+        spent = 0;
+    json_t *out =
+        json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "stage", st->id, "label", st->label, "unit_s",
+                  (json_int_t)st->unit_s, "start_s", (json_int_t)start, "round", (json_int_t)round,
+                  "elapsed_s", (json_int_t)(round * st->unit_s + spent));
+    /* time the scene's actions took (rules_enc_take_time) and how far its module counted days
+     * (catch_up): only where there is any, so a fight's entry keeps its shape */
+    if (spent > 0)
+        json_object_set_new(out, "spent_s", json_integer(spent));
+    if (json_is_integer(json_object_get(ent, "counted_s")))
+        json_object_set(out, "counted_s", json_object_get(ent, "counted_s"));
+    json_object_set_new(cp->entries, sid, out);
     cp->sids[cp->n] = sid;
-    cp->sc[cp->n] = (rules_clock_scene){start, st->unit_s, round};
+    cp->sc[cp->n] = (rules_clock_scene){start, st->unit_s, round, spent};
     cp->n++;
 }
 
@@ -311,25 +328,39 @@ static void clock_collect(const char *sid, json_t *pub, void *arg)
  * is: a chase that breaks out of a heist starts when the heist is, not when a longer scene beside
  * it will be.
  */
+/* A clock entry's own time: start + round * unit + the time its actions took. */
+static long entry_at(const json_t *v)
+{
+    return num_of(v, "start_s", 0) + num_of(v, "round", 0) * num_of(v, "unit_s", 0) +
+           num_of(v, "spent_s", 0);
+}
+
+/* Where a scene new to the clock starts: the campaign time before this op (from the entries as
+ * they were), or, opened from scene `from`, where that scene's own time is. */
+static long clock_start_new(json_t *state, const char *from)
+{
+    json_t *clock = json_object_get(state, "clock");
+    json_t *entries = json_object_get(clock, "scenes");
+    json_t *src = from ? json_object_get(entries, from) : NULL;
+    if (src)
+        return entry_at(src);
+    long before = num_of(clock, "settled_s", 0);
+    const char *k;
+    json_t *v;
+    json_object_foreach(entries, k, v)
+    {
+        if (entry_at(v) > before)
+            before = entry_at(v);
+    }
+    return before;
+}
+
 static void clock_update(json_t *state, const char *ending, const char *from)
 {
     json_t *clock = ops_child(state, "clock");
     clock_pass cp = {.state = state, .entries = ops_child(clock, "scenes")};
     long settled = num_of(clock, "settled_s", 0);
-    /* the time before this op, from the entries as they were: where a new scene starts */
-    const char *k;
-    json_t *v;
-    long before = settled;
-    json_object_foreach(cp.entries, k, v)
-    {
-        long at = num_of(v, "start_s", 0) + num_of(v, "round", 0) * num_of(v, "unit_s", 0);
-        if (at > before)
-            before = at;
-    }
-    json_t *src = from ? json_object_get(cp.entries, from) : NULL;
-    cp.start_new =
-        src ? num_of(src, "start_s", 0) + num_of(src, "round", 0) * num_of(src, "unit_s", 0)
-            : before;
+    cp.start_new = clock_start_new(state, from);
     cp.old = json_deep_copy(cp.entries);
     json_object_clear(cp.entries);
     scene_each(state, clock_collect, &cp);
@@ -351,6 +382,239 @@ static void clock_update(json_t *state, const char *ending, const char *from)
     json_object_set_new(clock, "settled_s", json_integer(settled));
     json_object_set_new(clock, "elapsed_s", json_integer(rules_clock_now(settled, cp.sc, keep)));
     json_object_set_new(clock, "next", next >= 0 ? json_string(cp.sids[next]) : json_null());
+}
+
+/*
+ * Where scene sid stands on the campaign clock for its module (rules_enc now_s, since_s,
+ * took_s): the later of the campaign's time and the scene's own, and how far its module counted
+ * (catch_up; the scene's start when it never did). A scene not yet on the clock (enc.start) is
+ * where a new scene starts.
+ */
+static void clock_open(json_t *state, const char *sid, rules_enc *e)
+{
+    json_t *clock = json_object_get(state, "clock");
+    json_t *ent = json_object_get(json_object_get(clock, "scenes"), sid);
+    long now = num_of(clock, "elapsed_s", 0);
+    if (!ent) {
+        now = clock_start_new(state, NULL);
+        e->now_s = e->since_s = now;
+        e->took_s = 0;
+        return;
+    }
+    long at = num_of(ent, "start_s", 0) + num_of(e->enc, "round", 0) * num_of(ent, "unit_s", 0) +
+              num_of(ent, "spent_s", 0);
+    e->now_s = at > now ? at : now;
+    e->since_s = num_of(ent, "counted_s", num_of(ent, "start_s", 0));
+    e->took_s = 0;
+}
+
+/*
+ * After a module ran in scene sid (an action, the scene's start): the module counts what the
+ * clock passed (catch_up, which may log: before enc_finish), the scene's own time moves to
+ * e->now_s when the action took time (it catches up with the campaign first: a rest taken after
+ * a fight beside it starts when the fight is), and the count is remembered. Call clock_update
+ * after.
+ */
+static void clock_after(json_t *state, const char *sid, rules_enc *e)
+{
+    if (e->mod->catch_up)
+        e->mod->catch_up(e);
+    json_t *ent = ops_child(ops_child(ops_child(state, "clock"), "scenes"), sid);
+    if (e->took_s > 0) {
+        long base = num_of(ent, "start_s", e->now_s - e->took_s) +
+                    num_of(e->enc, "round", 0) * num_of(ent, "unit_s", 0);
+        if (e->now_s - base > num_of(ent, "spent_s", 0))
+            json_object_set_new(ent, "spent_s", json_integer(e->now_s - base));
+    }
+    if (e->mod->catch_up)
+        json_object_set_new(ent, "counted_s", json_integer(e->since_s));
+}
+
+/* ---- progress that outlives the scene (rules_module carry*) ----
+ *
+ *   /between/<module id>     {<key>: ..., chars: {<char id>: {<key>: ...}}, clock_s}
+ *   /gm/between/<module id>  {<key>: ..., chars: {<char id>: {<key>: ...}}}
+ * The public half holds what the module keeps in /enc and on a PC's combatant, the GM half what
+ * it keeps in /gm/enc (a build's target numbers): visibility stays by path. clock_s is how far
+ * the module had counted the campaign clock (catch_up) when the scene ended.
+ */
+
+/* Replaces, in v (changed in place; the new root is returned, v's reference passing to it),
+ * every string and object key that names a combatant of e: a PC's by "char:<char id>", anyone
+ * else's by "gone:<cid>" (an NPC does not follow into the next scene; its id there would name
+ * somebody else). */
+static json_t *carry_out_ids(rules_enc *e, json_t *v)
+{
+    const char *cid;
+    if (json_is_string(v)) {
+        json_t *c = rules_enc_combatant(e, json_string_value(v));
+        if (!c)
+            return v;
+        const char *ch = json_string_value(json_object_get(c, "char"));
+        char buf[80];
+        snprintf(buf, sizeof buf, "%s:%.60s", ch ? "char" : "gone", ch ? ch : json_string_value(v));
+        json_decref(v);
+        return json_string(buf);
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            json_array_set_new(v, i, carry_out_ids(e, json_incref(json_array_get(v, i))));
+        return v;
+    }
+    if (!json_is_object(v))
+        return v;
+    json_t *out = json_object();
+    json_t *x;
+    json_object_foreach(v, cid, x)
+    {
+        json_t *key = carry_out_ids(e, json_string(cid));
+        json_object_set_new(out, json_string_value(key), carry_out_ids(e, json_incref(x)));
+        json_decref(key);
+    }
+    json_decref(v);
+    return out;
+}
+
+/* The reverse for one character joining as cid: "char:<chid>" becomes cid in v (same ownership
+ * as carry_out_ids). */
+static json_t *carry_in_ids(json_t *v, const char *mark, const char *cid)
+{
+    if (json_is_string(v)) {
+        if (strcmp(json_string_value(v), mark) != 0)
+            return v;
+        json_decref(v);
+        return json_string(cid);
+    }
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            json_array_set_new(v, i, carry_in_ids(json_incref(json_array_get(v, i)), mark, cid));
+        return v;
+    }
+    if (!json_is_object(v))
+        return v;
+    json_t *out = json_object();
+    const char *k;
+    json_t *x;
+    json_object_foreach(v, k, x)
+    {
+        json_object_set_new(out, strcmp(k, mark) == 0 ? cid : k,
+                            carry_in_ids(json_incref(x), mark, cid));
+    }
+    json_decref(v);
+    return out;
+}
+
+static int has_carry(const rules_module *m)
+{
+    return m->carry || m->carry_gm || m->carry_each || m->carry_each_gm || m->catch_up;
+}
+
+/* Copies keys (of from) into to, ids translated out of e's scene. */
+static void carry_keys(rules_enc *e, const char *const *keys, json_t *from, json_t *to)
+{
+    for (const char *const *k = keys; k && *k; k++) {
+        json_t *v = json_object_get(from, *k);
+        if (v)
+            json_object_set_new(to, *k, carry_out_ids(e, json_deep_copy(v)));
+    }
+}
+
+/* enc.end: what the module keeps goes to /between/<module> and /gm/between/<module>. A
+ * character who was not in this scene keeps what was kept for them before. */
+static void carry_save(json_t *state, const char *sid, rules_enc *e)
+{
+    const rules_module *m = e->mod;
+    if (!has_carry(m))
+        return;
+    json_t *pub = ops_child(ops_child(state, "between"), m->id);
+    json_t *gm = ops_child(ops_child(ops_child(state, "gm"), "between"), m->id);
+    carry_keys(e, m->carry, e->enc, pub);
+    carry_keys(e, m->carry_gm, e->hidden, gm);
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
+        if (!ch)
+            continue;
+        if (m->carry_each) {
+            json_t *mine = json_object();
+            carry_keys(e, m->carry_each, rules_enc_combatant(e, cid), mine);
+            json_object_set_new(ops_child(pub, "chars"), ch, mine);
+        }
+        if (m->carry_each_gm) {
+            json_t *mine = json_object();
+            carry_keys(e, m->carry_each_gm, hidden_peek(e, cid), mine);
+            json_object_set_new(ops_child(gm, "chars"), ch, mine);
+        }
+    }
+    json_t *ent = json_object_get(json_object_get(json_object_get(state, "clock"), "scenes"), sid);
+    if (m->catch_up)
+        json_object_set_new(pub, "clock_s",
+                            json_integer(num_of(ent, "counted_s", num_of(ent, "start_s", 0))));
+    if (json_object_size(gm) == 0) {
+        json_t *all = json_object_get(json_object_get(state, "gm"), "between");
+        json_object_del(all, m->id);
+        if (json_object_size(all) == 0)
+            json_object_del(json_object_get(state, "gm"), "between");
+    }
+}
+
+/* enc.start, after the module's start hook: the kept keys come back, except one the GM gave as
+ * an option of the same name (`given`: the GM's word for now, e.g. grimwire's `day`), and the
+ * module's count of the clock resumes where it was, unless the GM gave such an option (then the
+ * count starts now: the days a fight took are already in the GM's word). */
+static void carry_restore(json_t *state, rules_enc *e, const json_t *given)
+{
+    const rules_module *m = e->mod;
+    json_t *pub = json_object_get(json_object_get(state, "between"), m->id);
+    json_t *gm = json_object_get(json_object_get(json_object_get(state, "gm"), "between"), m->id);
+    int overridden = 0;
+    for (int half = 0; half < 2; half++) {
+        const char *const *keys = half ? m->carry_gm : m->carry;
+        json_t *from = half ? gm : pub, *to = half ? e->hidden : e->enc;
+        for (const char *const *k = keys; k && *k; k++) {
+            json_t *v = json_object_get(from, *k);
+            if (v && json_object_get(given, *k))
+                overridden = 1;
+            else if (v)
+                json_object_set_new(to, *k, json_deep_copy(v));
+        }
+    }
+    if (!overridden && json_is_integer(json_object_get(pub, "clock_s")) &&
+        json_integer_value(json_object_get(pub, "clock_s")) < e->now_s)
+        e->since_s = (long)json_integer_value(json_object_get(pub, "clock_s"));
+}
+
+/* enc.add of a PC (char chid, combatant cid), after the module's join hook: what was kept for
+ * the character comes back, and the scene's kept values that named them name cid again. */
+static void carry_join(json_t *state, rules_enc *e, const char *chid, const char *cid)
+{
+    const rules_module *m = e->mod;
+    if (!has_carry(m))
+        return;
+    json_t *pub = json_object_get(json_object_get(state, "between"), m->id);
+    json_t *gm = json_object_get(json_object_get(json_object_get(state, "gm"), "between"), m->id);
+    char mark[80];
+    snprintf(mark, sizeof mark, "char:%.60s", chid);
+    for (int half = 0; half < 2; half++) {
+        const char *const *each = half ? m->carry_each_gm : m->carry_each;
+        json_t *mine = json_object_get(json_object_get(half ? gm : pub, "chars"), chid);
+        for (const char *const *k = each; k && *k && mine; k++) {
+            json_t *v = json_object_get(mine, *k);
+            /* the GM-only object is made only when something kept goes into it */
+            json_t *to = !v     ? NULL
+                         : half ? rules_enc_hidden_of(e, cid)
+                                : rules_enc_combatant(e, cid);
+            if (v)
+                json_object_set_new(to, *k, carry_in_ids(json_deep_copy(v), mark, cid));
+        }
+        const char *const *keys = half ? m->carry_gm : m->carry;
+        json_t *scene = half ? e->hidden : e->enc;
+        for (const char *const *k = keys; k && *k; k++) {
+            json_t *v = json_object_get(scene, *k);
+            if (v)
+                json_object_set_new(scene, *k, carry_in_ids(json_incref(v), mark, cid));
+        }
+    }
 }
 
 /* ---- enc.start ---- */
@@ -521,11 +785,16 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
         json_decref(given);
         return err->code;
     }
+    e.now_s = e.since_s = clock_start_new(state, from ? from_id : NULL);
     int rc = m->start ? m->start(&e, &opts, err) : TB_OK;
     if (rc == TB_OK)
         rules_enc_log(&e, "start", NULL, NULL, "The GM starts an encounter: %s", m->name);
+    if (rc == TB_OK)
+        carry_restore(state, &e, json_object_get(args, "options"));
     if (rc == TB_OK && from)
         rc = scene_move_all(ctx, state, &src, sid, &e, err);
+    if (rc == TB_OK)
+        clock_after(state, sid, &e);
     json_t *moved = from ? enc_finish(ctx, state, from_id, &src, rc == TB_OK) : json_array();
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     json_decref(given);
@@ -677,6 +946,8 @@ static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_e
     e->actor = cid;
     rc = e->mod->join ? e->mod->join(e, cid, sheet, err) : TB_OK;
     e->actor = actor;
+    if (rc == TB_OK && !npc)
+        carry_join(state, e, chid, cid);
     if (rc == TB_OK)
         rules_enc_log(e, "join", NULL, NULL, "%s joins the encounter (%s)", name, side);
     (void)ctx;
@@ -817,8 +1088,10 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         if (rc == TB_OK) {
             json_t *before = stats_before(&e);
             rc = a->fn(&e, &pa, err);
-            if (rc == TB_OK)
+            if (rc == TB_OK) {
+                clock_after(state, sid, &e); /* what the clock passed may change stats too */
                 write_back(state, &e, before);
+            }
             json_decref(before);
         }
     }
@@ -913,12 +1186,18 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     const rules_enc_field *f = NULL;
     char cid[24] = "";
     int gm = 0, rc = TB_OK;
+    json_t *before = stats_before(&e);
     if (strcmp(path, "/enc/module") == 0)
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: the module of a running encounter cannot "
                                           "change");
     else if ((rc = rules_enc_editable(&e, path, value, &f, cid, err)) == TB_OK &&
              (rc = set_field(state, &e, f, cid, real, value, &gm, err)) == TB_OK)
         rc = rules_enc_check(&e, err);
+    /* a stat the module writes back reaches the sheet in this same command, where the sheet
+     * lives (/chars/<id>: the party's; an NPC's under /gm), as an action's change would */
+    if (rc == TB_OK)
+        write_back(state, &e, before);
+    json_decref(before);
     if (rc == TB_OK) {
         char what[100];
         if (cid[0])
@@ -966,6 +1245,9 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_decref(entries);
         return rc;
     }
+    /* what the module keeps outlives the scene, unless its state is damaged */
+    if (rules_enc_check(&e, &damage) == TB_OK)
+        carry_save(state, sid, &e);
     clock_update(state, sid, NULL);
     if (strcmp(sid, "enc") == 0) {
         json_object_del(state, "enc");
@@ -1025,11 +1307,12 @@ static const op_arg ARGS_END[] = {
 
 /* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
  * characters its combatants were made from (write_back), what one seat learned
- * (/private/<seat>/social: cot.social), the campaign clock and the logs. */
-static const op_write W_ENC[] = {{"/enc", 0},      {"/gm/enc", 0},  {"/scenes", 0},
-                                 {"/gm/scenes", 0}, {"/clock", 0},   {"/chars", 0},
-                                 {"/gm/npcs", 0},   {"/private", 0}, OP_WRITES_LOGS,
-                                 {NULL, 0}};
+ * (/private/<seat>/social: cot.social), the campaign clock, what a between-scenes module keeps
+ * for the next scene (/between, /gm/between) and the logs. */
+static const op_write W_ENC[] = {{"/enc", 0},        {"/gm/enc", 0},  {"/scenes", 0},
+                                 {"/gm/scenes", 0},  {"/clock", 0},   {"/chars", 0},
+                                 {"/gm/npcs", 0},    {"/private", 0}, {"/between", 0},
+                                 {"/gm/between", 0}, OP_WRITES_LOGS,  {NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},

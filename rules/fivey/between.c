@@ -16,11 +16,18 @@
  */
 #include <string.h>
 
+#include "clock.h"
 #include "encounter.h"
 #include "fivey.h"
 
 #define DAY_HOURS 12  /* 004:511 "Daytime is a 12-hour period" */
 #define MARCH_HOURS 4 /* 004:527, 004:558 "up to 4 additional hours of travel time" */
+#define HOUR_S (60L * 60L)
+#define SITE_TURN_S (10L * 60L) /* 004:543 "A round of actions might take about 10 minutes" */
+#define SITE_MAX 20             /* the site clock's editable maximum (an x-in-20 chance) */
+#define TENNITE_DAYS 10         /* 004:564 "a period of time lasting 10 days" */
+
+static void catch_up(rules_enc *e);
 
 /* ---- small helpers ---- */
 
@@ -91,6 +98,7 @@ static int act_travel(rules_enc *e, const rules_args *a, tb_err *err)
                               "left: march at night or wait for the next day",
                               h, limit - spent);
     seti(e->enc, "hours", spent + h);
+    rules_enc_take_time(e, h * HOUR_S); /* on the campaign clock */
     json_t *res = json_pack("{s:i, s:i, s:i}", "hours", h, "today", spent + h, "limit", limit);
     if (!rules_arg_int(a, "check")) {
         rules_enc_log(e, "travel", NULL, res,
@@ -121,9 +129,10 @@ static int act_enter(rules_enc *e, const rules_args *a, tb_err *err)
 static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    int x = geti(e->enc, "site");
-    if (x < 1)
+    if (geti(e->enc, "site") < 1)
         return rules_enc_rule(err, "the party is not in a site: enter one first");
+    catch_up(e); /* turns another scene took raise the clock first */
+    int x = geti(e->enc, "site");
     json_t *dice = json_array();
     int met = encounter_check(e, x, dice);
     seti(e->enc, "site", met ? 1 : x + 1);
@@ -133,6 +142,7 @@ static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err)
         json_pack("{s:i, s:b, s:i}", "chance", x, "encounter", met, "clock", geti(e->enc, "site")),
         "A site turn passes; %d-in-20: %s", x,
         met ? "an encounter! The clock goes back to 1" : "nobody comes");
+    rules_enc_take_time(e, SITE_TURN_S); /* this turn is counted here, not by catch_up */
     return 0;
 }
 
@@ -146,18 +156,59 @@ static int act_leave(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* Night passes and a new day begins (004:511-513): travel time back to 12 hours, every character
- * has a rest action again. */
-static int act_new_day(rules_enc *e, const rules_args *a, tb_err *err)
+/* A new day begins (004:511-513): travel time back to 12 hours, every character has a rest
+ * action again. Logged unless quiet (several days at once are logged together). */
+static void day_begins(rules_enc *e, int quiet)
 {
-    (void)a;
-    (void)err;
+    if (geti(e->enc, "day") >= 100000) /* the day's editable maximum */
+        return;
     seti(e->enc, "day", geti(e->enc, "day") + 1);
     seti(e->enc, "hours", 0);
     seti(e->enc, "limit", DAY_HOURS);
     json_array_clear(list(e, "rested"));
-    rules_enc_log(e, "new_day", NULL, json_pack("{s:i}", "day", geti(e->enc, "day")),
-                  "Day %d begins", geti(e->enc, "day"));
+    if (!quiet)
+        rules_enc_log(e, "new_day", NULL, json_pack("{s:i}", "day", geti(e->enc, "day")),
+                      "Day %d begins", geti(e->enc, "day"));
+}
+
+/*
+ * The clocks follow the campaign clock (RULES.md reading): every day that began since the module
+ * last counted is a new day, and inside a site every 10 minutes another scene took (a fight)
+ * is a turn that raises the site clock as a turn without an encounter would (no check is rolled
+ * for it: the GM rolls the turn being played, site_turn). The time this action took itself is
+ * not a site turn (a site turn counts its own).
+ */
+static void catch_up(rules_enc *e)
+{
+    long days = rules_clock_periods_between(e->since_s, e->now_s, RULES_CLOCK_DAY);
+    long turns = rules_clock_periods_between(e->since_s, e->now_s - e->took_s, SITE_TURN_S);
+    e->since_s = e->now_s;
+    int x = geti(e->enc, "site");
+    if (x >= 1 && turns > 0) {
+        int to = x + turns > SITE_MAX ? SITE_MAX : x + (int)turns;
+        seti(e->enc, "site", to);
+        seti(e->enc, "turns", geti(e->enc, "turns") + (int)(to - x));
+        rules_enc_log(e, "site_turn", NULL,
+                      json_pack("{s:i, s:i}", "passed", (int)turns, "clock", to),
+                      "Time passes in the site: the clock stands at %d", to);
+    }
+    for (long i = 0; i < days && i < 100000; i++)
+        day_begins(e, days > 1);
+    if (days > 1)
+        rules_enc_log(e, "new_day", NULL,
+                      json_pack("{s:i, s:i}", "days", (int)days, "day", geti(e->enc, "day")),
+                      "%ld days pass: day %d begins", days, geti(e->enc, "day"));
+}
+
+/* Night passes and a new day begins (004:511-513): the clock runs to the start of the next
+ * day. */
+static int act_new_day(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    (void)err;
+    catch_up(e); /* a day another scene began is not skipped */
+    rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY));
+    catch_up(e);
     return 0;
 }
 
@@ -170,6 +221,11 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     seti(e->enc, "tennite", geti(e->enc, "tennite") + 1);
     json_array_clear(list(e, "downtime"));
+    /* ten days on the campaign clock, to the start of a day (their new days: catch_up) */
+    catch_up(e);
+    rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY) +
+                               (TENNITE_DAYS - 1) * RULES_CLOCK_DAY);
+    catch_up(e);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         int lvl = rules_enc_stat(e, cid, "level", 0);
@@ -544,6 +600,12 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
+/* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day and its
+ * travel, the site clock, the downtime count and who has used tonight's rest or this tennite's
+ * downtime action. */
+static const char *const CARRY[] = {"day",     "hours",  "limit",    "site", "turns",
+                                    "tennite", "rested", "downtime", NULL};
+
 /* What the GM fixes by hand: the clocks. */
 static const rules_enc_field EDITABLE[] = {
     {"/enc/day", RULES_PARAM_INT, 1, 100000, "day"},
@@ -571,4 +633,6 @@ const rules_module rules_module_fivey_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = check,
+    .carry = CARRY,
+    .catch_up = catch_up,
 };

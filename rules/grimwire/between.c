@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "encounter.h"
 #include "grimwire.h"
 
@@ -27,6 +28,8 @@
 #define UNRESTED_DAYS 3       /* 002:228 "Going 3 days without resting" */
 #define XP_MAX 1000000        /* the sheet's xp maximum */
 #define DAY_MAX 100000        /* the day count's editable range (EDITABLE below) */
+#define SHORT_REST_S (30L * 60L)     /* 002:208 "a short rest of 30 minutes" */
+#define LONG_REST_S (5L * 60L * 60L) /* 002:212 "a long rest ... 5 hours" */
 
 static const char *const ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
 
@@ -191,6 +194,7 @@ static int act_rest(rules_enc *e, const rules_args *a, int long_rest, tb_err *er
     if (only_pcs(e, err) || can_rest(e, e->actor, long_rest, err))
         return err->code;
     rest_one(e, e->actor, long_rest, long_rest ? rules_arg_int(a, "downtime") : 0);
+    rules_enc_take_time(e, long_rest ? LONG_REST_S : SHORT_REST_S); /* on the campaign clock */
     return 0;
 }
 
@@ -232,6 +236,7 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
                               skipped);
     if (len)
         rules_enc_log(e, "rest", NULL, NULL, "Not resting: %s", skipped);
+    rules_enc_take_time(e, long_rest ? LONG_REST_S : SHORT_REST_S); /* everyone at once */
     return 0;
 }
 
@@ -262,13 +267,13 @@ static int act_cause(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* A new day: per character, a level of burnout when a cause the GM marked persists or after the
  * third day in a row without a long rest (002:228, 002:240; at most one level a day, RULES.md
- * reading); at level 4 Condition drops to 0 (002:250). Today's rests are reset (002:214). */
-static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
+ * reading); at level 4 Condition drops to 0 (002:250). Today's rests are reset (002:214). Does
+ * nothing past DAY_MAX. */
+static void day_begins(rules_enc *e)
 {
-    (void)a;
     int day = (int)json_integer_value(json_object_get(e->enc, "day")) + 1;
     if (day > DAY_MAX)
-        return rules_enc_rule(err, "the calendar ends at day %d", DAY_MAX);
+        return;
     json_object_set_new(e->enc, "day", json_integer(day));
     rules_enc_log(e, "day", NULL, json_pack("{s:i}", "day", day), "Day %d begins", day);
     const char *cid;
@@ -305,6 +310,27 @@ static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
                               : "days without a proper rest",
                       b + 1 == GRIMWIRE_BURNOUT_MAX ? ": Condition 0, dying" : "");
     }
+}
+
+/* The days follow the campaign clock (RULES.md reading): every day that began between the
+ * module's last count and now is a new day, also when another scene (a fight) took the time. */
+static void between_catch_up(rules_enc *e)
+{
+    long days = rules_clock_periods_between(e->since_s, e->now_s, RULES_CLOCK_DAY);
+    e->since_s = e->now_s;
+    for (long i = 0; i < days && i < DAY_MAX; i++)
+        day_begins(e);
+}
+
+/* The GM moves the day on: the clock runs to the start of the next day, which begins. */
+static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    between_catch_up(e); /* a day another scene began is not skipped */
+    if (json_integer_value(json_object_get(e->enc, "day")) + 1 > DAY_MAX)
+        return rules_enc_rule(err, "the calendar ends at day %d", DAY_MAX);
+    rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY));
+    between_catch_up(e);
     return 0;
 }
 
@@ -908,6 +934,14 @@ static const char *const SHEET_STATS[] = {
     "xp",      "level",    "attributes",     "condition", "focus",      "burnout", "techniques",
     "learned", "learning", "learning_hours", "items",     "blueprints", "status",  NULL};
 
+/* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day; each
+ * character's rests today, days without a long rest and burnout causes; the GM's numbers for a
+ * character's next build (GM-only). */
+static const char *const CARRY[] = {"day", NULL};
+static const char *const CARRY_EACH[] = {"short_rests", "long_rest", "burnout_down",
+                                         "unrested",    "causes",    NULL};
+static const char *const CARRY_EACH_GM[] = {"build", NULL};
+
 static const rules_enc_field EDITABLE[] = {
     {"/enc/day", RULES_PARAM_INT, 1, DAY_MAX, "day"},
     {"/enc/sheltered", RULES_PARAM_BOOL, 0, 1, "sheltered place"},
@@ -931,6 +965,10 @@ const rules_module rules_module_grimwire_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = between_check,
+    .carry = CARRY,
+    .carry_each = CARRY_EACH,
+    .carry_each_gm = CARRY_EACH_GM,
+    .catch_up = between_catch_up,
 };
 
 const rules_module *const rules_modules_grimwire_between[] = {&rules_module_grimwire_between, NULL};

@@ -25,6 +25,7 @@
 #define SHEET_XP_MAX 1000000
 #define TRAINING_MAX 10 /* the sheet's trained_consistency/trained_potential maximum */
 #define ATTR_MAX 10     /* the sheet's attribute maximum */
+#define REST_S (5L * 60L) /* 001:149 "at least five minutes of in character time" */
 
 /* ---- reading the combatant's sheet copy (its stats) ---- */
 
@@ -122,9 +123,10 @@ static int rest_one(rules_enc *e, const char *cid, tb_err *err)
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (only_pcs(e, err))
+    if (only_pcs(e, err) || rest_one(e, e->actor, err))
         return err->code;
-    return rest_one(e, e->actor, err);
+    rules_enc_take_time(e, REST_S); /* on the campaign clock */
+    return 0;
 }
 
 /* The GM calls a short rest: every character who can rest does; the injured are named. */
@@ -149,6 +151,8 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "nobody is here to rest: add the characters present first");
     if (len)
         rules_enc_log(e, "rest", NULL, NULL, "Too injured to rest, needing treatment: %s", skipped);
+    if (rested)
+        rules_enc_take_time(e, REST_S); /* everyone at once */
     return 0;
 }
 
@@ -452,6 +456,10 @@ static const char *const SHEET_STATS[] = {
     "hp",      "hp_max",   "xp",         "abilities", "attributes", "attribute_progress",
     "fatigue", "injuries", "conditions", NULL};
 
+/* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the XP kept from
+ * the last split (001:217). */
+static const char *const CARRY[] = {"xp_carry", NULL};
+
 static const rules_enc_field EDITABLE[] = {
     {"/enc/xp_carry", RULES_PARAM_INT, 0, 1000, "XP kept for the next award"},
     {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
@@ -471,6 +479,7 @@ const rules_module rules_module_heimr_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = between_check,
+    .carry = CARRY,
 };
 
 const rules_module *const rules_modules_heimr_between[] = {&rules_module_heimr_between, NULL};

@@ -19,7 +19,12 @@
  */
 #include <string.h>
 
+#include "clock.h"
 #include "enc_tenacity.h"
+
+#define ROUND_S 6L         /* a round of the spotlight (rules/clock.c reading) */
+#define REST_S (10L * 60L) /* 003:76 "a short rest (10 minutes)" */
+#define DAY_MAX 100000     /* the day count's editable maximum */
 
 /* ---- small helpers ---- */
 
@@ -199,13 +204,13 @@ static int care_day(rules_enc *e, const char *patient, const char *healer, const
     return geti(w, "current") == 0;
 }
 
-/* Days pass (GM): each day every healer rolls for their patient (003:74 "each day"). */
-static int act_advance(rules_enc *e, const rules_args *a, tb_err *err)
+/* A day passes: every healer rolls for their patient (003:74 "each day"). */
+static void day_passes(rules_enc *e)
 {
-    (void)err;
-    int days = rules_arg_int(a, "days");
     json_t *care = obj(e, "care");
-    for (int d = 0; d < days; d++) {
+    if (geti(e->enc, "day") >= DAY_MAX)
+        return;
+    {
         seti(e->enc, "day", geti(e->enc, "day") + 1);
         rules_enc_log(e, "advance", NULL, json_pack("{s:i}", "day", geti(e->enc, "day")),
                       "Day %d passes", geti(e->enc, "day"));
@@ -223,6 +228,26 @@ static int act_advance(rules_enc *e, const rules_args *a, tb_err *err)
             }
         }
     }
+}
+
+/* The days follow the campaign clock (RULES.md reading): every day that began since the module
+ * last counted passes, also when another scene (a fight) took the time. */
+static void catch_up(rules_enc *e)
+{
+    long days = rules_clock_periods_between(e->since_s, e->now_s, RULES_CLOCK_DAY);
+    e->since_s = e->now_s;
+    for (long d = 0; d < days && d < DAY_MAX; d++)
+        day_passes(e);
+}
+
+/* Days pass (GM): the clock runs on to the start of the day `days` days on. */
+static int act_advance(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    catch_up(e); /* a day another scene began is not skipped */
+    rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY) +
+                               (rules_arg_int(a, "days") - 1) * RULES_CLOCK_DAY);
+    catch_up(e);
     return 0;
 }
 
@@ -281,6 +306,7 @@ static int act_work(rules_enc *e, const rules_args *a, tb_err *err)
          * within the required 3 rounds would then be caught": each character's own impact, one
          * try per round */
         seti(mine, "tries", geti(mine, "tries") + 1);
+        rules_enc_take_time(e, ROUND_S); /* one try a round, on the campaign clock */
         seti(mine, "impact", geti(mine, "impact") + impact);
         int need = geti(t, "need"), rounds = geti(t, "rounds");
         seti(res, "progress", geti(mine, "impact"));
@@ -395,6 +421,7 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
                               "none is left",
                               rules_enc_name(e, e->actor), t);
     rules_enc_stat_set(e, e->actor, "tenacity", 1);
+    rules_enc_take_time(e, REST_S);
     rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "tenacity", 1),
                   "%s takes a short rest and recovers 1 10acity", rules_enc_name(e, e->actor));
     return 0;
@@ -549,6 +576,10 @@ static const rules_enc_field EDITABLE[] = {
 /* Stress, wounds, recovery and 10acity land on the sheets (003:74, 003:76). */
 static const char *const SHEET_STATS[] = {"stress", "wounds", "tenacity", "recovery", NULL};
 
+/* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day count,
+ * the tasks with their progress and who is in whose care. */
+static const char *const CARRY[] = {"day", "tasks", "care", NULL};
+
 const rules_module rules_module_tenacity_between = {
     .id = "tenacity.between",
     .system = "tenacity",
@@ -560,4 +591,6 @@ const rules_module rules_module_tenacity_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = check,
+    .carry = CARRY,
+    .catch_up = catch_up,
 };

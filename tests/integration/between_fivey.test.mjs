@@ -73,6 +73,7 @@ test('fivey between the scenes: travel, rest, downtime and a level-up land on th
   await act(gm, 'tennite');
   s = await settle(gm, players);
   assert.equal(s.chars[vesper].sheet.inspiration, 2, 'a tennite restores inspiration to the level');
+  assert.equal(s.enc.day, 12, 'a tennite is ten days on the campaign clock (004:564)');
 
   // ---- a level-up (004:385-399): Brunhild has 300 experience after the GM's award ----
   await refused(ann.client, 'enc.act', { action: 'level_up', actor: eB, params: { stat: 'str' } }, 'rule', /level 2 needs 300/);
@@ -105,7 +106,7 @@ test('fivey between the scenes: travel, rest, downtime and a level-up land on th
   assert.equal(w.state.chars[brunhild].sheet.level, 2);
   await ok(gm2, 'enc.act', { action: 'new_day' });
   await gm2.ping();
-  assert.equal(gm2.state.enc.day, 3);
+  assert.equal(gm2.state.enc.day, 13);
   await ok(gm2, 'enc.end', {});
 
   await gm2.ping();

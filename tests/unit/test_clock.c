@@ -47,12 +47,12 @@ END_TEST
  * Social Call." */
 START_TEST(the_books_example_two_and_three_heist_rounds)
 {
-    rules_clock_scene social = {0, 10 * MIN, 1};
+    rules_clock_scene social = {0, 10 * MIN, 1, 0};
     ck_assert_int_eq(rules_clock_rounds_at(&social, 2 * 5 * MIN), 1);
     ck_assert_int_eq(rules_clock_rounds_at(&social, 3 * 5 * MIN), 2);
     /* the heist resolves after 3 rounds while the social call runs: a full round of the next
      * highest unit, so the campaign is 20 minutes in, not 15 */
-    rules_clock_scene s[2] = {{0, 5 * MIN, 3}, {0, 10 * MIN, 1}};
+    rules_clock_scene s[2] = {{0, 5 * MIN, 3, 0}, {0, 10 * MIN, 1, 0}};
     ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 20 * MIN);
     /* resolving exactly at the threshold counts what was played: 2 Heist rounds = 10 minutes */
     s[0].rounds = 2;
@@ -64,7 +64,7 @@ END_TEST
  * next highest scene": Heist, Heist, Social Call, Heist, Heist, Social Call. */
 START_TEST(the_smallest_unit_plays_until_the_threshold)
 {
-    rules_clock_scene s[2] = {{0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene s[2] = {{0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     const int want[] = {0, 0, 1, 0, 0, 1, 0};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
         int i = rules_clock_next(s, 2);
@@ -81,7 +81,7 @@ END_TEST
  * Heist, not the Social Call); one with no longer scene running keeps its own time. */
 START_TEST(three_scenes_and_the_next_highest_unit)
 {
-    rules_clock_scene s[3] = {{0, MIN, 0}, {0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene s[3] = {{0, MIN, 0, 0}, {0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     for (int k = 0; k < 5; k++) {
         ck_assert_int_eq(rules_clock_next(s, 3), 0);
         s[0].rounds++;
@@ -101,7 +101,7 @@ END_TEST
  * of what ended and what runs. */
 START_TEST(a_later_scene_counts_from_its_start)
 {
-    rules_clock_scene s[2] = {{15 * MIN, MIN, 0}, {0, 10 * MIN, 1}};
+    rules_clock_scene s[2] = {{15 * MIN, MIN, 0, 0}, {0, 10 * MIN, 1, 0}};
     ck_assert_int_eq(rules_clock_at(&s[0]), 15 * MIN);
     ck_assert_int_eq(rules_clock_now(0, s, 2), 15 * MIN);
     ck_assert_int_eq(rules_clock_now(30 * MIN, s, 2), 30 * MIN);
@@ -110,11 +110,59 @@ START_TEST(a_later_scene_counts_from_its_start)
     ck_assert_int_eq(rules_clock_rounds_at(&s[0], 15 * MIN), 0);
     ck_assert_int_eq(rules_clock_rounds_at(&s[0], 15 * MIN + 1), 1);
     /* same unit is not "next highest": the scene keeps its own time */
-    rules_clock_scene same[2] = {{0, MIN, 3}, {0, MIN, 9}};
+    rules_clock_scene same[2] = {{0, MIN, 3, 0}, {0, MIN, 9, 0}};
     ck_assert_int_eq(rules_clock_resolve(same, 2, 0), 3 * MIN);
     /* a scene that never began a round takes no time */
-    rules_clock_scene idle[2] = {{0, 5 * MIN, 0}, {0, 10 * MIN, 0}};
+    rules_clock_scene idle[2] = {{0, 5 * MIN, 0, 0}, {0, 10 * MIN, 0, 0}};
     ck_assert_int_eq(rules_clock_resolve(idle, 2, 0), 0);
+}
+END_TEST
+
+/* Time a between scene's actions take (a rest, a day's travel) counts on the clock beside its
+ * rounds: the scene is at start + rounds * unit + spent; its rounds still count from its start. */
+START_TEST(time_an_action_takes_moves_the_scene)
+{
+    const long HOUR = 60 * MIN;
+    rules_clock_scene rest = {10 * MIN, 6, 0, 5 * HOUR}; /* a long rest, 002:212 */
+    ck_assert_int_eq(rules_clock_at(&rest), 10 * MIN + 5 * HOUR);
+    ck_assert_int_eq(rules_clock_rounds_at(&rest, 10 * MIN + 60), 10);
+    rules_clock_scene s[2] = {rest, {0, 10 * MIN, 1, 0}};
+    ck_assert_int_eq(rules_clock_now(0, s, 2), 10 * MIN + 5 * HOUR);
+    /* the scene that is behind plays next: the social call's next round ends at 20 minutes */
+    ck_assert_int_eq(rules_clock_next(s, 2), 1);
+    /* ending beside a longer round still rounds up to its boundary (000:24): 5 h 10 min lies on
+     * one (31 Social Call rounds), a minute more counts to the next */
+    ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 10 * MIN + 5 * HOUR);
+    s[0].spent_s += MIN;
+    ck_assert_int_eq(rules_clock_resolve(s, 2, 0), 10 * MIN + 5 * HOUR + 10 * MIN);
+}
+END_TEST
+
+/* Days and site turns are boundaries of the campaign clock (time 0 starts day 1): how many
+ * began between two moments, and how long until the next one. */
+START_TEST(days_and_turns_are_boundaries_of_the_clock)
+{
+    const long DAY = RULES_CLOCK_DAY, TURN = 10 * MIN; /* 004:543 a site round, ~10 minutes */
+    static const struct {
+        long from, to, period, want;
+    } T[] = {
+        {0, DAY - 1, DAY, 0},         /* still day 1 */
+        {0, DAY, DAY, 1},             /* day 2 begins at the boundary */
+        {DAY - 30, DAY + 30, DAY, 1}, /* a one-minute fight across midnight */
+        {DAY, DAY, DAY, 0},           /* no time, no day */
+        {DAY + 5, DAY - 5, DAY, 0},   /* backwards: nothing */
+        {0, 10 * DAY, DAY, 10},       /* a tennite, 004:564 */
+        {14400, 15100, TURN, 1},      /* 700 s of fight in a site crosses a turn */
+        {14400, 14999, TURN, 0},
+        {0, 100, 0, 0}, /* no period */
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        ck_assert_msg(rules_clock_periods_between(T[i].from, T[i].to, T[i].period) == T[i].want,
+                      "row %zu", i);
+    ck_assert_int_eq(rules_clock_to_next(0, DAY), DAY);
+    ck_assert_int_eq(rules_clock_to_next(5 * 3600, DAY), DAY - 5 * 3600);
+    ck_assert_int_eq(rules_clock_to_next(DAY, DAY), DAY);
+    ck_assert_int_eq(rules_clock_to_next(DAY + 1, DAY), DAY - 1);
 }
 END_TEST
 
@@ -127,6 +175,8 @@ int main(void)
     tcase_add_test(tc, the_smallest_unit_plays_until_the_threshold);
     tcase_add_test(tc, three_scenes_and_the_next_highest_unit);
     tcase_add_test(tc, a_later_scene_counts_from_its_start);
+    tcase_add_test(tc, time_an_action_takes_moves_the_scene);
+    tcase_add_test(tc, days_and_turns_are_boundaries_of_the_clock);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

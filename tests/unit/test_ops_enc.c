@@ -7,6 +7,8 @@
  * ops_check_args, the handler on a working copy), as the engine runs them.
  */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <jansson.h>
 #include <string.h>
 
@@ -322,6 +324,227 @@ START_TEST(sixteen_scenes_at_most)
 }
 END_TEST
 
+/* ---- between the scenes (issue 17): what outlives a scene, the clock, enc.set ---- */
+
+/* The id of the character named name in /chars, copied to id (>= 32 bytes: g_state is replaced
+ * by every command). */
+static const char *char_named(const char *name, char id[32])
+{
+    const char *k;
+    json_t *v;
+    id[0] = '\0';
+    json_object_foreach(json_object_get(g_state, "chars"), k, v)
+    {
+        if (strcmp(json_string_value(json_object_get(v, "name")), name) == 0)
+            snprintf(id, 32, "%s", k);
+    }
+    ck_assert_msg(id[0], "no character %s", name);
+    return id;
+}
+
+/* A value at a JSON pointer of g_state (borrowed), or NULL. */
+static json_t *at(const char *path)
+{
+    json_t *v = g_state;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *seg = strtok(buf + 1, "/"); seg && v; seg = strtok(NULL, "/"))
+        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(seg)) : json_object_get(v, seg);
+    return v;
+}
+
+static long at_int(const char *path)
+{
+    ck_assert_msg(json_is_integer(at(path)), "%s is not a number", path);
+    return (long)json_integer_value(at(path));
+}
+
+/* A grimwire campaign with Cyrus (seat p1) and Aune (seat p2), nothing running. */
+static void setup_grimwire(void)
+{
+    g_dice = rules_rng_seeded(7);
+    g_state = ops_campaign_initial("c1", "Test", "grimwire", NULL);
+    static const char *const WHO[][3] = {{"p1", "Cyrus", "cyrus"}, {"p2", "Aune", "aune"}};
+    for (int i = 0; i < 2; i++) {
+        json_object_set_new(json_object_get(g_state, "seats"), WHO[i][0],
+                            json_pack("{s:s, s:s}", "name", WHO[i][1], "role", "player"));
+        char file[200];
+        snprintf(file, sizeof file, TB_SOURCE_ROOT "/rules/grimwire/samples/%s.json", WHO[i][2]);
+        json_t *sheet = json_load_file(file, 0, NULL);
+        ck_assert_ptr_nonnull(sheet);
+        ck_assert_int_eq(
+            run("char.create",
+                json_pack("{s:s, s:o, s:s}", "name", WHO[i][1], "sheet", sheet, "seat", WHO[i][0]),
+                NULL),
+            TB_OK);
+    }
+}
+
+static int act(const char *action, const char *actor, json_t *params)
+{
+    char msg[256];
+    json_t *args =
+        json_pack("{s:s, s:o}", "action", action, "params", params ? params : json_object());
+    if (actor)
+        json_object_set_new(args, "actor", json_string(actor));
+    int rc = run("enc.act", args, msg);
+    ck_assert_msg(rc == TB_OK, "%s: %s", action, msg);
+    return rc;
+}
+
+/* A fight scene of `rounds` rounds (the GM sets its round) beside whatever runs, then ended. */
+static void fight_beside(int rounds)
+{
+    ck_assert_int_eq(run("enc.start",
+                         json_pack("{s:s, s:s}", "module", "grimwire.conflict", "scene", "new"),
+                         NULL),
+                     TB_OK);
+    /* the fight is the one scene under /scenes beside a running first scene, else the first */
+    char sid[16] = "enc";
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(g_state, "scenes"), k, v)
+        snprintf(sid, sizeof sid, "%s", k);
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:s, s:i}", "scene", sid, "path", "/enc/round", "value", rounds),
+            NULL),
+        TB_OK);
+    ck_assert_int_eq(run("enc.end", json_pack("{s:s}", "scene", sid), NULL), TB_OK);
+}
+
+/* What grimwire.between keeps goes to /between (public) and /gm/between (the GM's build numbers)
+ * by character, not by the scene's combatant ids, and comes back in the next scene whatever ids
+ * the characters get there; the next scene starts where the fight in between ended. */
+START_TEST(progress_outlives_the_scene_by_character)
+{
+    char cb[32], ab[32];
+    const char *cyrus = char_named("Cyrus", cb), *aune = char_named("Aune", ab);
+    ck_assert_int_eq(run("enc.start", json_pack("{s:s}", "module", "grimwire.between"), NULL),
+                     TB_OK);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK); /* e1 */
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", aune), NULL), TB_OK);  /* e2 */
+    act("set_build", NULL, json_pack("{s:s, s:i, s:i}", "target", "e2", "cor_tn", 12, "mnd_tn", 9));
+    act("cause", NULL, json_pack("{s:s, s:s}", "target", "e2", "cause", "thirst"));
+    act("short_rest", "e1", NULL);
+    ck_assert_int_eq(at_int("/clock/elapsed_s"), 30 * 60); /* 002:208 */
+    ck_assert_int_eq(run("enc.end", json_object(), NULL), TB_OK);
+    char path[200];
+    snprintf(path, sizeof path, "/between/grimwire.between/chars/%s/short_rests", cyrus);
+    ck_assert_int_eq(at_int(path), 1);
+    snprintf(path, sizeof path, "/gm/between/grimwire.between/chars/%s/build/cor_tn", aune);
+    ck_assert_int_eq(at_int(path), 12);
+    snprintf(path, sizeof path, "/between/grimwire.between/chars/%s/build", aune);
+    ck_assert_ptr_null(at(path)); /* never in the public half */
+    ck_assert_int_eq(at_int("/between/grimwire.between/day"), 1);
+    ck_assert_int_eq(at_int("/between/grimwire.between/clock_s"), 30 * 60);
+
+    fight_beside(5); /* 5 rounds of 6 seconds (002:415) */
+    ck_assert_int_eq(at_int("/clock/elapsed_s"), 30 * 60 + 30);
+
+    ck_assert_int_eq(run("enc.start", json_pack("{s:s}", "module", "grimwire.between"), NULL),
+                     TB_OK);
+    ck_assert_int_eq(at_int("/clock/scenes/enc/start_s"), 30 * 60 + 30);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", aune), NULL), TB_OK);  /* e1 now */
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK); /* e2 now */
+    ck_assert_int_eq(at_int("/gm/enc/combatants/e1/build/cor_tn"), 12);
+    ck_assert_str_eq(json_string_value(at("/enc/combatants/e1/causes/0")), "thirst");
+    ck_assert_int_eq(at_int("/enc/combatants/e2/short_rests"), 1);
+    ck_assert_ptr_null(at("/gm/enc/combatants/e2/build"));
+    /* the kept numbers are used: Aune builds without the GM setting them again */
+    act("craft", "e1", json_pack("{s:s}", "item", "Lockpick set"));
+    ck_assert_ptr_null(at("/gm/enc/combatants/e1/build"));
+}
+END_TEST
+
+/* The days follow the campaign clock: fights beside a running between scene that take it past
+ * midnight make a new day at its next action, and the ones after it ended are counted when the
+ * next between scene starts (a day without a long rest for everyone, 002:214). */
+START_TEST(days_another_scene_took_are_counted)
+{
+    char cb[32];
+    const char *cyrus = char_named("Cyrus", cb);
+    ck_assert_int_eq(run("enc.start", json_pack("{s:s}", "module", "grimwire.between"), NULL),
+                     TB_OK);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK);
+    act("short_rest", "e1", NULL);
+    /* 14 fights of 999 rounds (5994 s each) beside it: 83,916 s + 1,800 s, still day 1 */
+    for (int i = 0; i < 14; i++)
+        fight_beside(999);
+    act("cause", NULL, json_pack("{s:s, s:s, s:b}", "target", "e1", "cause", "thirst", "on", 0));
+    ck_assert_int_eq(at_int("/enc/day"), 1);
+    fight_beside(999); /* 91,710 s: past midnight */
+    act("cause", NULL, json_pack("{s:s, s:s, s:b}", "target", "e1", "cause", "thirst", "on", 0));
+    ck_assert_int_eq(at_int("/enc/day"), 2);
+    ck_assert_int_eq(at_int("/enc/combatants/e1/short_rests"), 0); /* a new day, new rests */
+    ck_assert_int_eq(at_int("/enc/combatants/e1/unrested"), 1);
+    ck_assert_int_eq(run("enc.end", json_object(), NULL), TB_OK);
+    for (int i = 0; i < 15; i++) /* 89,910 s more, after it ended: day 3 began */
+        fight_beside(999);
+    ck_assert_int_eq(run("enc.start", json_pack("{s:s}", "module", "grimwire.between"), NULL),
+                     TB_OK);
+    ck_assert_int_eq(at_int("/enc/day"), 3);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK);
+    ck_assert_int_eq(at_int("/enc/combatants/e1/unrested"), 1); /* kept; day 3 began unseen */
+    /* the GM's `day` is the GM's word for now: the days a fight took are not added to it */
+    ck_assert_int_eq(run("enc.end", json_object(), NULL), TB_OK);
+    for (int i = 0; i < 15; i++)
+        fight_beside(999);
+    ck_assert_int_eq(
+        run("enc.start",
+            json_pack("{s:s, s:{s:i}}", "module", "grimwire.between", "options", "day", 7), NULL),
+        TB_OK);
+    ck_assert_int_eq(at_int("/enc/day"), 7);
+}
+END_TEST
+
+/* enc.set of a stat the module writes back reaches the sheet in the same command: a PC's in
+ * /chars, an NPC's in /gm/npcs (never a public path). */
+START_TEST(enc_set_of_a_stat_reaches_the_sheet_at_once)
+{
+    char cb[32];
+    const char *cyrus = char_named("Cyrus", cb);
+    json_t *sheet = json_load_file(TB_SOURCE_ROOT "/rules/grimwire/samples/vex9.json", 0, NULL);
+    ck_assert_int_eq(run("char.create",
+                         json_pack("{s:s, s:o, s:b}", "name", "VEX-9", "sheet", sheet, "npc", 1),
+                         NULL),
+                     TB_OK);
+    char npc[32] = "";
+    const char *k;
+    json_t *v;
+    json_object_foreach(at("/gm/npcs"), k, v) snprintf(npc, sizeof npc, "%s", k);
+    ck_assert(npc[0]);
+    ck_assert_int_eq(run("enc.start", json_pack("{s:s}", "module", "grimwire.between"), NULL),
+                     TB_OK);
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", cyrus), NULL), TB_OK); /* e1 */
+    ck_assert_int_eq(run("enc.add", json_pack("{s:s}", "char", npc), NULL), TB_OK);   /* e2 */
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout", "value", 1), NULL),
+        TB_OK);
+    char path[200];
+    snprintf(path, sizeof path, "/chars/%s/sheet/burnout", cyrus);
+    ck_assert_int_eq(at_int(path), 1);
+    /* a value the sheet cannot hold (burnout 3 caps Condition at half, 002:248, and Cyrus is at
+     * full Condition) stays in the encounter, as an action's would */
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/enc/combatants/e1/stats/burnout", "value", 3), NULL),
+        TB_OK);
+    ck_assert_int_eq(at_int(path), 1);
+    ck_assert_int_eq(at_int("/enc/combatants/e1/stats/burnout"), 3);
+    /* VEX-9 (burnout 2) eases to 1: his sheet under /gm/npcs, nothing public */
+    ck_assert_int_eq(
+        run("enc.set",
+            json_pack("{s:s, s:i}", "path", "/gm/enc/combatants/e2/stats/burnout", "value", 1),
+            NULL),
+        TB_OK);
+    snprintf(path, sizeof path, "/gm/npcs/%s/sheet/burnout", npc);
+    ck_assert_int_eq(at_int(path), 1);
+    ck_assert_ptr_null(at("/enc/combatants/e2/stats"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ops_enc");
@@ -336,6 +559,13 @@ int main(void)
     tcase_add_test(tc, the_clock_follows_the_scenes);
     tcase_add_test(tc, sixteen_scenes_at_most);
     suite_add_tcase(s, tc);
+    TCase *between = tcase_create("between");
+    tcase_add_checked_fixture(between, setup_grimwire, teardown);
+    tcase_add_test(between, progress_outlives_the_scene_by_character);
+    tcase_add_test(between, days_another_scene_took_are_counted);
+    tcase_add_test(between, enc_set_of_a_stat_reaches_the_sheet_at_once);
+    tcase_set_timeout(between, 30);
+    suite_add_tcase(s, between);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

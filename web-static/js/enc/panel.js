@@ -1010,7 +1010,8 @@ function sceneClockWords(clock, sid, withRound = true) {
   const c = clock?.scenes?.[sid];
   if (!c) return 'not started';
   const round = withRound && c.round ? `, round ${c.round}` : '';
-  return `${c.label ?? 'Round'}${round}, ${c.round ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
+  // a between scene has no rounds, but its rests and travel take time (spent_s)
+  return `${c.label ?? 'Round'}${round}, ${c.round || c.spent_s ? `${timeWords(c.elapsed_s)} in` : 'not begun'}`;
 }
 
 // Which scene the GM plays next to keep the scenes in step (/clock/next), in words: "Next: the
