@@ -1354,9 +1354,13 @@ static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
 /* GM: sets who a combatant presents as (a disguise, 000:257) and, GM-only, who it truly is. */
 static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    (void)err;
     const char *t = rules_arg_str(a, "target"), *pres = rules_arg_str(a, "presented"),
                *truth = rules_arg_str(a, "identity");
+    if (!pres && !truth)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "say who %s presents as (presented), who they truly are (identity), or "
+                       "both",
+                       rules_enc_name(e, t));
     if (truth)
         json_object_set_new(rules_enc_hidden_of(e, t), "identity", json_string(truth));
     if (pres) {

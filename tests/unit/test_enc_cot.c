@@ -1277,6 +1277,22 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
 }
 END_TEST
 
+/* The GM's two social rulings refuse what they cannot record, and change nothing: an identity
+ * without anything to set (000:257; a target that is no combatant is the server's not_found), an "impedes" for an agenda nobody pushes
+ * (000:254). */
+START_TEST(identity_and_impedes_refusals_change_nothing)
+{
+    fixture f;
+    social_setup(&f);
+    refused(&f, "gm", NULL, "identity", "{\"target\":\"e3\"}", TB_BAD_REQUEST, "presented");
+    refused(&f, "gm", NULL, "impedes", "{\"target\":\"e3\",\"target2\":\"e1\"}", TB_RULE,
+            "pushes no agenda");
+    refused(&f, "gm", NULL, "impedes", "{\"target\":\"e1\",\"target2\":\"e3\"}", TB_RULE,
+            "pushes no agenda");
+    fx_free(&f);
+}
+END_TEST
+
 /* 000:260-271: Build Up sets the skill's state; a failed Follow Through turns it negative and
  * bars its author until they present as someone else; a success achieves the agenda. */
 START_TEST(build_up_and_follow_through_move_the_emotional_state)
@@ -1584,6 +1600,7 @@ int main(void)
     tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
     tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
     tcase_add_test(social, a_player_alters_the_loyalty_an_achieved_agenda_alters);
+    tcase_add_test(social, identity_and_impedes_refusals_change_nothing);
     suite_add_tcase(s, social);
     TCase *ch = tcase_create("chase");
     tcase_add_test(ch, chase_accelerate_close_and_escape);
