@@ -1299,7 +1299,6 @@ static json_t *loyalties_of(rules_enc *e, const char *cid)
     return json_object_get(rules_enc_hidden_of(e, cid), "loyalties");
 }
 
-
 /* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
 static json_t *agenda_of(rules_enc *e, const char *cid, const char *target)
 {

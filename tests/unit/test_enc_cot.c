@@ -1278,8 +1278,8 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
 END_TEST
 
 /* The GM's two social rulings refuse what they cannot record, and change nothing: an identity
- * without anything to set (000:257; a target that is no combatant is the server's not_found), an "impedes" for an agenda nobody pushes
- * (000:254). */
+ * without anything to set (000:257; a target that is no combatant is the server's not_found), an
+ * "impedes" for an agenda nobody pushes (000:254). */
 START_TEST(identity_and_impedes_refusals_change_nothing)
 {
     fixture f;
