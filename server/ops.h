@@ -99,6 +99,12 @@ typedef struct op_def {
  * ops_enc.c (encounters); ops_find searches them after the core table. */
 extern const op_def OPS_PLAY[];
 extern const op_def OPS_ENC[];
+/* The sessions of play (ops_session.c): session.begin, session.close, session.alter. */
+extern const op_def OPS_SESSION[];
+
+/* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
+ * Replaces /session (a root key) rather than changing the committed object. */
+void ops_session_scene_starts(json_t *state);
 
 /* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);

@@ -806,6 +806,7 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     json_array_extend(moved, entries);
     json_decref(entries);
     clock_update(state, NULL, from ? from_id : NULL);
+    ops_session_scene_starts(state); /* the first scene ends the session's beginning */
     *result = json_pack("{s:s, s:s, s:o}", "module", m->id, "scene", sid, "log", moved);
     return TB_OK;
 }

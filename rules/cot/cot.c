@@ -5,6 +5,7 @@
  */
 #include "cot.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- resolution ---- */
@@ -46,6 +47,68 @@ int cot_guard_score(int rolled, int kept)
 {
     /* 000:196 "Score= 3x Kept Dice +(1 per additional rolled die)" */
     return 3 * kept + (rolled - kept);
+}
+
+/* ---- Loyalties ---- */
+
+int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const char *who,
+                      int *was_prime, tb_err *err)
+{
+    json_t *l = n >= 1 ? json_array_get(loyalties, (size_t)n - 1) : NULL;
+    if (was_prime)
+        *was_prime = 0;
+    if (!l)
+        return tb_fail(err, TB_RULE, "%s has no Loyalty %d", who, n);
+    if (!to == !prime)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "say what Loyalty %d becomes (to: \"Kind: Target\") or swap it with the "
+                       "Prime (prime: true), one of the two",
+                       n);
+    if (prime) {
+        if (json_is_true(json_object_get(l, "prime")))
+            return tb_fail(err, TB_RULE, "Loyalty %d already is %s's Prime", n, who);
+        size_t i;
+        json_t *o;
+        json_array_foreach(loyalties, i, o) if (json_is_true(json_object_get(o, "prime")))
+        {
+            json_object_del(o, "prime");
+            if (was_prime)
+                *was_prime = (int)i + 1;
+        }
+        json_object_set_new(l, "prime", json_true());
+        return 0;
+    }
+    /* 000:227-235 "short descriptions, focusing on the person or idea and the type of
+     * relationship": "Kind: Target", each part as long as the sheet allows */
+    const char *colon = strchr(to, ':'), *t = colon ? colon + 1 : NULL;
+    while (*to == ' ')
+        to++;
+    size_t kind = colon > to ? (size_t)(colon - to) : 0;
+    while (kind > 0 && to[kind - 1] == ' ')
+        kind--;
+    while (t && *t == ' ')
+        t++;
+    size_t tlen = t ? strlen(t) : 0;
+    while (tlen > 0 && t[tlen - 1] == ' ')
+        tlen--;
+    if (!colon || kind == 0 || tlen == 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "to: a Loyalty reads \"Kind: Target\", like \"Desire: Knowledge\"");
+    if (kind > 40 || tlen > 100)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "to: the kind holds at most 40 characters and the person or idea at most "
+                       "100");
+    json_object_set_new(l, "kind", json_stringn(to, kind));
+    json_object_set_new(l, "target", json_stringn(t, tlen));
+    return 0;
+}
+
+void cot_loyalty_text(const json_t *l, char *out, size_t n)
+{
+    const char *kind = json_string_value(json_object_get(l, "kind"));
+    const char *target = json_string_value(json_object_get(l, "target"));
+    snprintf(out, n, "%s: %s%s", kind ? kind : "?", target ? target : "?",
+             json_is_true(json_object_get(l, "prime")) ? " (Prime)" : "");
 }
 
 /* ---- checks ---- */

@@ -1299,13 +1299,6 @@ static json_t *loyalties_of(rules_enc *e, const char *cid)
     return json_object_get(rules_enc_hidden_of(e, cid), "loyalties");
 }
 
-static void loyalty_text(const json_t *l, char *out, size_t n)
-{
-    snprintf(out, n, "%s: %s%s", str_of(l, "kind") ? str_of(l, "kind") : "?",
-             str_of(l, "target") ? str_of(l, "target") : "?",
-             json_is_true(json_object_get(l, "prime")) ? " (Prime)" : "");
-}
-
 /* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
 static json_t *agenda_of(rules_enc *e, const char *cid, const char *target)
 {
@@ -1360,9 +1353,13 @@ static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
 /* GM: sets who a combatant presents as (a disguise, 000:257) and, GM-only, who it truly is. */
 static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    (void)err;
     const char *t = rules_arg_str(a, "target"), *pres = rules_arg_str(a, "presented"),
                *truth = rules_arg_str(a, "identity");
+    if (!pres && !truth)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "say who %s presents as (presented), who they truly are (identity), or "
+                       "both",
+                       rules_enc_name(e, t));
     if (truth)
         json_object_set_new(rules_enc_hidden_of(e, t), "identity", json_string(truth));
     if (pres) {
@@ -1511,7 +1508,7 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
             json_t *l = json_array_get(loys, (size_t)n - 1);
             snprintf(key, sizeof key, "%d", n);
             if (l)
-                loyalty_text(l, text, sizeof text);
+                cot_loyalty_text(l, text, sizeof text);
             json_object_set_new(json_object_get(known(e, my_seat, t), "loyalties"), key,
                                 json_string(l ? text : "none"));
         } else if (ok) {
@@ -1659,8 +1656,13 @@ static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     if (ok) {
         json_t *done = json_deep_copy(ag);
+        int alters = int_of(ag, "alters");
         json_object_set_new(done, "achieved", json_true());
-        side_learns(e, rules_enc_side(e, me), t, "agenda", done);
+        side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
+        /* an achieved agenda that alters a PC's Loyalty: its player makes the change (act_alter),
+         * so their seat learns which Loyalty, never the agenda's text */
+        if (alters && strcmp(seat_of(e, t), "gm") != 0)
+            json_object_set_new(known(e, seat_of(e, t), t), "alterable", json_integer(alters));
     } else {
         set_emotion(e, t, s, 0);
     }
@@ -1726,60 +1728,37 @@ static void forget_loyalty(rules_enc *e, const char *cid, int n)
  * regular Loyalties to something different, or switching one of their existing Loyalites with the
  * Prime Loyalty. Characters may only alter one Loyalty per Social Call." The actor's Loyalty n
  * becomes `to` ("Kind: Target"), or (`prime`) trades places with the Prime. A player alters it
- * when an agenda that alters that Loyalty was achieved against the character (000:271); the GM
- * rules it at any time. Once per character per call (/gm/enc/combatants/<cid>/altered). The
- * change lands in the character's private sheet; what other seats had learned of it is forgotten.
+ * when an agenda that alters that Loyalty was achieved against the character (000:271: its seat
+ * then knows `alterable` = n about it, which the panel offers as Alter); the GM rules it at any
+ * time. Once per character per call (/gm/enc/combatants/<cid>/altered). The change itself is
+ * cot_loyalty_alter's (shared with the session's alteration, server/ops_session.c); it lands in
+ * the character's private sheet; what other seats had learned of it is forgotten.
  */
 static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *to = rules_arg_str(a, "to");
-    int n = rules_arg_int(a, "loyalty"), prime = rules_arg_int(a, "prime");
+    int n = rules_arg_int(a, "loyalty"), prime = rules_arg_int(a, "prime"), was_prime, rc;
     json_t *h = rules_enc_hidden_of(e, me), *loy = loyalties_of(e, me);
-    json_t *l = json_array_get(loy, (size_t)n - 1);
-    if (!l)
-        return rules_enc_rule(err, "%s has no Loyalty %d", rules_enc_name(e, me), n);
-    if (!to == !prime)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "say what Loyalty %d becomes (to: \"Kind: Target\") or swap it with the "
-                       "Prime (prime: true), one of the two",
-                       n);
-    const char *colon = to ? strchr(to, ':') : NULL;
-    if (to && (!colon || colon == to || !colon[1]))
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "to: a Loyalty reads \"Kind: Target\", like \"Desire: Knowledge\"");
     if (json_object_get(h, "altered"))
         return rules_enc_rule(err,
                               "%s already had a Loyalty altered in this Social Call: one per "
                               "call",
                               rules_enc_name(e, me));
-    if (prime && json_is_true(json_object_get(l, "prime")))
-        return rules_enc_rule(err, "Loyalty %d is already %s's Prime", n, rules_enc_name(e, me));
     json_t *ag = json_object_get(known_at(e, "gm", me, 0), "agenda");
-    if (!e->is_gm && !(json_is_true(json_object_get(ag, "achieved")) && int_of(ag, "alters") == n))
+    json_t *mine = known_at(e, seat_of(e, me), me, 0);
+    int achieved = (json_is_true(json_object_get(ag, "achieved")) && int_of(ag, "alters") == n) ||
+                   int_of(mine, "alterable") == n;
+    if (!e->is_gm && !achieved)
         return rules_enc_rule(err,
                               "%s's Loyalty %d changes when an agenda that alters it is achieved "
                               "(or when the GM rules it)",
                               rules_enc_name(e, me), n);
-    if (to) {
-        const char *t = colon + 1;
-        while (*t == ' ')
-            t++;
-        json_object_set_new(l, "kind", json_stringn(to, (size_t)(colon - to)));
-        json_object_set_new(l, "target", json_string(t));
-        forget_loyalty(e, me, n);
-    } else {
-        size_t i;
-        json_t *o;
-        json_array_foreach(loy, i, o)
-        {
-            if (json_is_true(json_object_get(o, "prime"))) {
-                json_object_del(o, "prime");
-                forget_loyalty(e, me, (int)i + 1);
-            }
-        }
-        json_object_set_new(l, "prime", json_true());
-        forget_loyalty(e, me, n);
-    }
+    if ((rc = cot_loyalty_alter(loy, n, to, prime, rules_enc_name(e, me), &was_prime, err)))
+        return rc;
+    if (was_prime)
+        forget_loyalty(e, me, was_prime);
+    forget_loyalty(e, me, n);
+    json_object_del(mine, "alterable");
     json_object_set_new(h, "altered", json_integer(n));
     /* a PC's Loyalties live in its player's private sheet (000:227) */
     const char *ch = str_of(rules_enc_combatant(e, me), "char");
@@ -1788,7 +1767,7 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
     if (!rules_enc_is_npc(e, me) && json_is_object(ps))
         json_object_set_new(ps, "loyalties", json_deep_copy(loy));
     char txt[160];
-    loyalty_text(l, txt, sizeof txt);
+    cot_loyalty_text(json_array_get(loy, (size_t)n - 1), txt, sizeof txt);
     rules_enc_log(e, "alter", NULL, NULL, "One of %s's Loyalties changes", rules_enc_name(e, me));
     rules_enc_log_gm(e, "alter", NULL, NULL, "%s's Loyalty %d is now %s", rules_enc_name(e, me), n,
                      txt);

@@ -60,4 +60,12 @@ test('a campaign saved before issue 11: Loyalties move to the private area of th
   await ann2.ping();
   assert.deepEqual(ann2.state.private[old.ann.seat].sheets[old.vera].loyalties, edited);
   assert.equal(ann2.state.chars[old.vera].sheet.loyalties, undefined);
+  // a campaign saved before sessions (000:237) has none, and its first session works
+  assert.equal(gw2.state.session, undefined);
+  const b = await gm2.cmd('session.begin', {});
+  assert.deepEqual(b.result, { number: 1, open: true }, b.raw);
+  const a = await ann2.cmd('session.alter', { char: old.vera, loyalty: 1, to: 'Desire: Gold' });
+  assert.equal(a.t, 'ack', a.raw);
+  await ann2.ping();
+  assert.deepEqual(ann2.state.private[old.ann.seat].sheets[old.vera].loyalties, [{ kind: 'Desire', target: 'Gold', prime: true }]);
 });

@@ -532,6 +532,63 @@ START_TEST(sheet_schema_describes_every_skill_with_its_group)
 }
 END_TEST
 
+/* 000:237 the alteration of one Loyalty, in a Social Call or at the beginning of a session: to
+ * "Kind: Target" or swapped with the Prime; every refusal leaves the Loyalties as they were. */
+START_TEST(a_loyalty_changes_or_swaps_with_the_prime_and_refusals_change_nothing)
+{
+    static const struct {
+        int n;
+        const char *to;
+        int prime;
+        int code;
+        const char *says; /* part of the refusal, or of the altered Loyalty's text */
+        int was_prime;
+    } cases[] = {
+        {2, "Desire: Ruth the Flapper", 0, 0, "Desire: Ruth the Flapper", 0},
+        {2, "  Hated :  Police  ", 0, 0, "Hated: Police", 0},
+        {2, NULL, 1, 0, "Hatred: Germans (Prime)", 1},
+        {1, NULL, 1, TB_RULE, "already is Ann's Prime", 0},
+        {3, NULL, 1, TB_RULE, "Ann has no Loyalty 3", 0},
+        {0, "Desire: Money", 0, TB_RULE, "no Loyalty 0", 0},
+        {2, NULL, 0, TB_BAD_REQUEST, "one of the two", 0},
+        {2, "Desire: Money", 1, TB_BAD_REQUEST, "one of the two", 0},
+        {2, "Money", 0, TB_BAD_REQUEST, "Kind: Target", 0},
+        {2, ": Money", 0, TB_BAD_REQUEST, "Kind: Target", 0},
+        {2, "Desire:  ", 0, TB_BAD_REQUEST, "Kind: Target", 0},
+        {2, "An extremely long kind of relationship, longer than forty: x", 0, TB_BAD_REQUEST,
+         "at most 40", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *loy = json_pack("[{s:s, s:s, s:b}, {s:s, s:s}]", "kind", "Devoted", "target",
+                                "Husband", "prime", 1, "kind", "Hatred", "target", "Germans");
+        json_t *before = json_deep_copy(loy);
+        tb_err err = {0};
+        int was = -1;
+        int rc = cot_loyalty_alter(loy, cases[i].n, cases[i].to, cases[i].prime, "Ann", &was, &err);
+        ck_assert_msg(rc == cases[i].code, "case %zu: code %d, want %d (%s)", i, rc, cases[i].code,
+                      err.msg);
+        if (rc) {
+            ck_assert_msg(strstr(err.msg, cases[i].says), "case %zu: '%s' lacks '%s'", i, err.msg,
+                          cases[i].says);
+            ck_assert_msg(json_equal(loy, before), "case %zu: a refusal changed the Loyalties", i);
+        } else {
+            char txt[160];
+            cot_loyalty_text(json_array_get(loy, (size_t)cases[i].n - 1), txt, sizeof txt);
+            ck_assert_str_eq(txt, cases[i].says);
+            ck_assert_int_eq(was, cases[i].was_prime);
+            /* still exactly one Prime (000:227) */
+            json_t *sheet = json_pack("{s:s, s:{s:i, s:i, s:i, s:i}, s:{}, s:O}", "name", "Ann",
+                                      "abilities", "muscle", 1, "fingers", 1, "brains", 1, "it", 1,
+                                      "skills", "loyalties", loy);
+            ck_assert_int_eq(rules_sheet_validate("cot", sheet, &err), 0);
+            json_decref(sheet);
+        }
+        json_decref(loy);
+        json_decref(before);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cot");
@@ -558,6 +615,7 @@ int main(void)
     tcase_add_test(sh, a_sheet_from_before_heat_and_resources_still_works);
     tcase_add_test(sh, bad_sheets_fail_with_their_message);
     tcase_add_test(sh, sheet_schema_describes_every_skill_with_its_group);
+    tcase_add_test(sh, a_loyalty_changes_or_swaps_with_the_prime_and_refusals_change_nothing);
     suite_add_tcase(s, sh);
     return ru_run_suite(s);
 }

@@ -1229,6 +1229,70 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
 }
 END_TEST
 
+/* 000:271 and 000:237: an NPC's agenda that alters a PC's Loyalty is achieved; the PC's seat
+ * (only) learns which Loyalty may change (`alterable`, the panel's Alter), never the agenda's
+ * text; its player makes the one change of the call, which lands on the private sheet. */
+START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
+{
+    fixture f;
+    social_setup(&f);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    DICE(&f, 1, 2, 1, 6, 6);
+    ACT_OK(&f, "gm", "e3", "read_room", "{\"target\":\"e1\"}");
+    ACT_OK(&f, "gm", "e3", "agenda",
+           "{\"target\":\"e1\",\"text\":\"Turn on the crew\",\"alters\":1}");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    DICE(&f, 1, 2, 1, 6, 6);
+    ACT_OK(&f, "gm", "e3", "build_up", "{\"target\":\"e1\",\"skill\":\"convince\"}");
+    /* not achieved yet: the player may not change it */
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera\"}", TB_RULE,
+            "achieved");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    DICE(&f, 1, 2, 1, 6, 6);
+    ACT_OK(&f, "gm", "e3", "follow_through", "{\"target\":\"e1\",\"skill\":\"convince\"}");
+    ck_assert(json_is_true(agenda_known(&f, "gm", "e1", "achieved")));
+    /* Ann's seat learns which Loyalty, not what Vera wanted; Bob's seat learns nothing */
+    ck_assert_int_eq(json_integer_value(json_object_get(knows(&f, "p1", "e1"), "alterable")), 1);
+    ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "agenda"));
+    ck_assert_ptr_null(json_object_get(knows(&f, "p2", "e1"), "alterable"));
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera\"}", TB_RULE,
+            "achieved");
+    ACT_OK(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera's Approval\"}");
+    json_t *l1 = json_array_get(
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
+            "loyalties"),
+        0);
+    ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Vera's Approval");
+    ck_assert(json_is_true(json_object_get(l1, "prime")));
+    ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "alterable"));
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
+            "one per call");
+    fx_free(&f);
+}
+END_TEST
+
+/* The GM's two social rulings refuse what they cannot record, and change nothing: an identity
+ * without anything to set (000:257; a target that is no combatant is the server's not_found), an
+ * "impedes" for an agenda nobody pushes (000:254). */
+START_TEST(identity_and_impedes_refusals_change_nothing)
+{
+    fixture f;
+    social_setup(&f);
+    refused(&f, "gm", NULL, "identity", "{\"target\":\"e3\"}", TB_BAD_REQUEST, "presented");
+    refused(&f, "gm", NULL, "impedes", "{\"target\":\"e3\",\"target2\":\"e1\"}", TB_RULE,
+            "pushes no agenda");
+    refused(&f, "gm", NULL, "impedes", "{\"target\":\"e1\",\"target2\":\"e3\"}", TB_RULE,
+            "pushes no agenda");
+    fx_free(&f);
+}
+END_TEST
+
 /* 000:260-271: Build Up sets the skill's state; a failed Follow Through turns it negative and
  * bars its author until they present as someone else; a success achieves the agenda. */
 START_TEST(build_up_and_follow_through_move_the_emotional_state)
@@ -1535,6 +1599,8 @@ int main(void)
     tcase_add_test(social, lean_into_the_married_woman_and_the_german);
     tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
     tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
+    tcase_add_test(social, a_player_alters_the_loyalty_an_achieved_agenda_alters);
+    tcase_add_test(social, identity_and_impedes_refusals_change_nothing);
     suite_add_tcase(s, social);
     TCase *ch = tcase_create("chase");
     tcase_add_test(ch, chase_accelerate_close_and_escape);

@@ -73,6 +73,7 @@ function cotPerson(c, enc, ctx, known) {
   const learned = Object.entries(obj(k.loyalties)).map(([n, t]) => `${n}. ${t}`);
   if (learned.length) facts.push([ctx.isGm ? 'their side learned' : 'Loyalties you learned', learned.join(' · ')]);
   if (k.presented_seen) facts.push(['seen presenting as', k.presented_seen]);
+  if (Number.isInteger(k.alterable)) facts.push(['a Loyalty to change', `${k.alterable}: an agenda against ${isMine(c, ctx) ? 'you' : 'them'} succeeded (Alter a Loyalty)`]);
   const own = ownLoyalties(c, ctx);
   if (own && own.length) facts.push([ctx.isGm ? 'Loyalties' : 'your Loyalties', own.map((l, i) => `${i + 1}. ${loyaltyText(l)}`).join(' · ')]);
   return h(
@@ -107,9 +108,19 @@ function cotView(enc, ctx) {
   );
 }
 
+// The seat's characters in the call whose Loyalty an achieved agenda alters (000:271): the server
+// tells their seat which one (`alterable` in what the seat knows about its own character) and
+// forgets it once the Loyalty changed. [{c, n}]
+function alterable(enc, ctx) {
+  const known = knowledge(ctx);
+  return combatantsOf(enc)
+    .filter((c) => isMine(c, ctx) && Number.isInteger(obj(known[c.id]).alterable))
+    .map((c) => ({ c, n: known[c.id].alterable }));
+}
+
 // A player's own social moves in a call (the turn moves are cot.js's): an agenda once one of the
-// seat's characters knows who it faces; Lean Into while someone else is in the call; a Loyalty is
-// altered by the GM (the player asks).
+// seat's characters knows who it faces; Lean Into while someone else is in the call; Alter once an
+// agenda that alters one of its characters' Loyalties was achieved (else the GM alters it).
 function cotActions(enc, ctx) {
   if (ctx.isGm) return null;
   const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
@@ -118,7 +129,19 @@ function cotActions(enc, ctx) {
   const out = [];
   if (Object.values(known).some((k) => k && k.identified)) out.push('agenda');
   if (combatantsOf(enc).some((c) => !isMine(c, ctx))) out.push('lean_into');
+  if (alterable(enc, ctx).length) out.push('alter');
   return out;
+}
+
+// The Loyalty an Alter changes, as a pick: for a player the one the achieved agenda alters, for
+// the GM each of the acting combatant's Loyalties (the panel asks who acts first). null: not ours.
+function cotPicks(action, param, enc, ctx) {
+  if (enc?.module !== 'cot.social' || action !== 'alter' || param !== 'loyalty') return null;
+  if (ctx.isGm) return null;
+  return alterable(enc, ctx).map(({ c, n }) => {
+    const l = ownLoyalties(c, ctx)?.[n - 1];
+    return { value: n, label: `${n}. ${l ? loyaltyText(l) : 'a Loyalty'}${alterable(enc, ctx).length > 1 ? ` (${c.name})` : ''}` };
+  });
 }
 
 // The turn moves of a Push Agenda a player's slot offers only when they can work (000:258-271):
@@ -224,9 +247,17 @@ export function socialActions(enc, ctx) {
 // the social view and moves stand in for the system's order and actions (a tenacity social scene
 // has no spotlight); otherwise they come beside them (a cot Social Call keeps its slots).
 export function withSocial(hooks, { replace = false } = {}) {
-  const { renderOrder, actionsFor, renderBanner } = hooks;
+  const { renderOrder, actionsFor, renderBanner, picks, common } = hooks;
   return {
     ...hooks,
+    // a player's Alter is offered only when it is theirs to make: a main button, not "More"
+    common(a, enc, ctx) {
+      if (enc?.module === 'cot.social' && a?.name === 'alter' && !ctx.isGm) return true;
+      return common?.(a, enc, ctx);
+    },
+    picks(action, param, enc, ctx) {
+      return cotPicks(action, param, enc, ctx) ?? picks?.(action, param, enc, ctx);
+    },
     gmShown: [...(Array.isArray(hooks.gmShown) ? hooks.gmShown : []), 'known'],
     renderBanner(enc, ctx) {
       return (replace && socialBanner(enc, ctx)) || renderBanner?.(enc, ctx);

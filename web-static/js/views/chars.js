@@ -10,6 +10,7 @@ import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } fro
 import { quickRolls } from './quickrolls.js';
 import { resultBox } from './result.js';
 import { label, words, plain } from '../words.js';
+import { sessionBar, LoyaltyChanger } from './loyalty.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
 
@@ -17,7 +18,9 @@ function short(v) {
   if (v === null || v === undefined) return '—';
   if (Array.isArray(v)) {
     if (!v.length) return '—';
-    return v.map((x) => (isObj(x) ? x.name ?? x.kind ?? JSON.stringify(x) : String(x))).join(', ');
+    // a cot Loyalty reads "Hatred: Germans (Prime)" (000:227-235)
+    const item = (x) => x.name ?? (x.kind && x.target ? `${x.kind}: ${x.target}${x.prime ? ' (Prime)' : ''}` : x.kind) ?? JSON.stringify(x);
+    return v.map((x) => (isObj(x) ? item(x) : String(x))).join(', ');
   }
   if (isObj(v)) {
     if ('current' in v && 'max' in v) return `${v.current}/${v.max}`;
@@ -59,6 +62,8 @@ export class CharsView {
     this.pickFrom = ''; // sample chosen in "start from"
     this.m = null;
     this.result = null; // {char, seq, text}: the last one-tap check, shown on its character's card
+    this.loyalty = new LoyaltyChanger(send, () => this.rerender()); // cot: at a session's beginning
+    this.sessionShown = null; // the outcome of the GM's last session.begin / session.close
   }
 
   // Shows the outcome of a one-tap check on the card of the character who rolled it.
@@ -73,7 +78,7 @@ export class CharsView {
     // m: {state, seat, isGm, system, describe, samples, live}
     this.m = m;
     const st = m.state || {};
-    const sig = [st.chars, st.gm?.npcs, st.seats, st.log, st.gm?.log, m.seat, m.isGm, m.describe, m.samples, m.live, this.confirmDelete, this.note, this.busy, this.form?.key, this.result];
+    const sig = [st.chars, st.gm?.npcs, st.seats, st.log, st.session, st.private, this.sessionShown, st.gm?.log, m.seat, m.isGm, m.describe, m.samples, m.live, this.confirmDelete, this.note, this.busy, this.form?.key, this.result];
     if (this.sig && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     const mine = this.charsOf(st).filter((c) => c.seat === m.seat);
@@ -109,6 +114,7 @@ export class CharsView {
     if (m.isGm) {
       const pcs = this.charsOf(st);
       const npcs = this.npcsOf(st);
+      out.push(sessionBar(st, { send: this.send, shown: this.sessionShown, onShown: (x) => ((this.sessionShown = x), this.rerender()) }));
       out.push(
         h(
           'div',
@@ -204,6 +210,7 @@ export class CharsView {
             )
           : null,
         this.result?.char === c.id ? resultBox(st, this.result, { onClose: () => ((this.result = null), this.rerender()) }) : null,
+        canEdit && !c.npc ? this.loyalty.render(c, st, m.system) : null,
         sheetSummary(fullSheet(st, c), schema, rolls.length ? new Set(['skills', 'abilities', 'attributes', 'stats']) : new Set()),
         c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'More numbers'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, label(k)), h('dd', {}, short(v)))))) : null,
         canEdit
