@@ -746,6 +746,16 @@ static int given(const rules_args *a, const char *name)
     return 0;
 }
 
+/* Sets a combatant's state key to v (stolen), or removes the key when v is NULL: a state that
+ * is off is absent, as every other combatant state. */
+static void state_put(json_t *c, const char *key, json_t *v)
+{
+    if (v)
+        json_object_set_new(c, key, v);
+    else
+        json_object_del(c, key);
+}
+
 /* Taking cover, going prone, climbing high (`cover`, `prone`, `high_ground`): the character's own
  * (its movement, no extra cost: reading O4); the size step (`size`) is the GM's, on `target` (the
  * NPC card, 003:121). One function for the four actions: each gives its one parameter. */
@@ -760,10 +770,7 @@ int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *c = me(e, who);
     const char *an = rules_enc_name(e, who);
     if (cover) {
-        if (strcmp(cover, "none") == 0)
-            json_object_del(c, "cover");
-        else
-            json_object_set_new(c, "cover", json_string(cover));
+        state_put(c, "cover", strcmp(cover, "none") == 0 ? NULL : json_string(cover));
         rules_enc_log(e, "state", NULL, json_pack("{s:s}", "cover", cover), "%s %s", an,
                       strcmp(cover, "none") == 0      ? "leaves cover"
                       : strcmp(cover, "partial") == 0 ? "takes partial cover (003:114)"
@@ -772,28 +779,19 @@ int ten_act_state(rules_enc *e, const rules_args *a, tb_err *err)
     }
     if (given(a, "prone")) {
         int v = rules_arg_int(a, "prone");
-        if (v)
-            json_object_set_new(c, "prone", json_true());
-        else
-            json_object_del(c, "prone");
+        state_put(c, "prone", v ? json_true() : NULL);
         rules_enc_log(e, "state", NULL, json_pack("{s:b}", "prone", v), "%s %s", an,
                       v ? "goes prone (003:117)" : "stands up");
     }
     if (given(a, "elevated")) {
         int v = rules_arg_int(a, "elevated");
-        if (v)
-            json_object_set_new(c, "elevated", json_true());
-        else
-            json_object_del(c, "elevated");
+        state_put(c, "elevated", v ? json_true() : NULL);
         rules_enc_log(e, "state", NULL, json_pack("{s:b}", "elevated", v), "%s %s", an,
                       v ? "takes the high ground (003:116)" : "leaves the high ground");
     }
     if (given(a, "size")) {
         int v = rules_arg_int(a, "size");
-        if (v)
-            json_object_set_new(c, "size", json_integer(v));
-        else
-            json_object_del(c, "size");
+        state_put(c, "size", v ? json_integer(v) : NULL);
         rules_enc_log(e, "state", NULL, json_pack("{s:i}", "size", v),
                       "%s is %d size step%s %s a one-space creature (003:121)", an, v < 0 ? -v : v,
                       v == 1 || v == -1 ? "" : "s", v < 0 ? "below" : "above");
