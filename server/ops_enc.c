@@ -279,11 +279,9 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
                 continue;
             }
             /* `for` names the seat whose log it is; the entry itself has the shape of the others */
+            const char *to = json_string_value(json_object_get(v, "for"));
             char seat[40];
-            snprintf(seat, sizeof seat, "%s",
-                     json_string_value(json_object_get(v, "for"))
-                         ? json_string_value(json_object_get(v, "for"))
-                         : "");
+            snprintf(seat, sizeof seat, "%s", to ? to : "");
             json_object_del(v, "for");
             if (!seat[0] || strchr(seat, '/'))
                 continue;
