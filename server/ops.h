@@ -108,6 +108,8 @@ void ops_session_scene_starts(json_t *state);
 
 /* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
+/* The same for the log of object parent (its key "log", made when missing): /private/<seat>. */
+void ops_log_append_in(json_t *parent, json_t *entry, int cap);
 
 /* The campaign's rule system id (/campaign/system), "generic" when it has none. */
 const char *ops_campaign_system(const json_t *state);
