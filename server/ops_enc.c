@@ -713,6 +713,17 @@ static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, cons
                      json_string_value(json_object_get(src->enc, "name")));
     size_t i;
     json_t *one;
+    /* what scene_join would refuse of someone, refused before anyone joins (a join rolls) */
+    json_array_foreach(who, i, one)
+    {
+        const json_t *sheet = json_object_get(json_object_get(one, "npc"), "sheet");
+        if (rc == TB_OK && sheet && rules_sheet_validate(ops_campaign_system(state), sheet, err))
+            rc = err->code;
+    }
+    if (rc) {
+        json_decref(who);
+        return rc;
+    }
     json_array_foreach(who, i, one)
     {
         const char *from = json_string_value(json_object_get(one, "from"));
