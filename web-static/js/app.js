@@ -100,6 +100,13 @@ const els = {
 };
 
 const conn = new Connection({ store: storage });
+
+// The sticky top bar's height, for the scroll padding (style.css): a result scrolled into view
+// lands below the bar, on every phone size, also when the bar wraps to two lines.
+const topbar = document.querySelector('.topbar');
+if (topbar && 'ResizeObserver' in window) {
+  new ResizeObserver(() => document.documentElement.style.setProperty('--topbar-h', `${topbar.offsetHeight}px`)).observe(topbar);
+}
 const logView = new LogView(els.log, els.logEmpty);
 const send = commandSender(conn);
 const announce = (text) => setText(els.announce, text);
@@ -190,8 +197,20 @@ function render() {
   });
 }
 
+// A campaign switch (the GM's console, a phone joining another campaign, another seat) starts
+// every view from nothing: no result box, status line or open form of the campaign before.
+function startCleanOnSwitch() {
+  const key = `${conn.campaign?.id ?? ''}/${conn.seat?.id ?? ''}`;
+  if (key === ui.viewKey) return;
+  ui.viewKey = key;
+  ui.nack = null;
+  setText(els.announce, '');
+  for (const v of [charsView, checksView, asksView, notesView, encPanel, campaignView]) v.reset?.();
+}
+
 function renderNow() {
   renderStatus(els.status, conn);
+  startCleanOnSwitch();
   const state = conn.state;
   const seatId = conn.seat?.id ?? null;
   const mySeat = seatId !== null ? seatsOf(state)[seatId] : null;

@@ -54,6 +54,12 @@ export class CharsView {
     this.els = els; // {title, body, formSlot, jump}
     this.send = send;
     this.rollQuick = rollQuick; // (char, quickRoll) → void
+    this.loyalty = new LoyaltyChanger(send, () => this.rerender()); // cot: at a session's beginning
+    this.reset();
+  }
+
+  // What the view keeps of one campaign at one seat; a campaign switch starts from nothing.
+  reset() {
     this.sig = null;
     this.form = null; // {key, el}
     this.confirmDelete = null;
@@ -62,8 +68,9 @@ export class CharsView {
     this.pickFrom = ''; // sample chosen in "start from"
     this.m = null;
     this.result = null; // {char, seq, text}: the last one-tap check, shown on its character's card
-    this.loyalty = new LoyaltyChanger(send, () => this.rerender()); // cot: at a session's beginning
+    this.loyalty.reset();
     this.sessionShown = null; // the outcome of the GM's last session.begin / session.close
+    this.els.formSlot?.replaceChildren();
   }
 
   // Shows the outcome of a one-tap check on the card of the character who rolled it.
