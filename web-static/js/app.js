@@ -22,6 +22,7 @@ import { AsksView } from './views/asks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
 import { CampaignView, systemName } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
+import { ChatView } from './views/chat.js';
 import { plain, words } from './words.js';
 
 const els = {
@@ -125,6 +126,20 @@ const campaignView = new CampaignView(els.campaign, {
 });
 const encPanel = new EncounterPanel(els.enc);
 const asksView = new AsksView($('#asks'), { send });
+const chatView = new ChatView(
+  {
+    list: $('#chat-list'),
+    empty: $('#chat-empty'),
+    form: $('#chat-form'),
+    to: $('#chat-to'),
+    text: $('#chat-text'),
+    send: $('#chat-send'),
+    error: $('#chat-error'),
+    errorText: $('#chat-error-text'),
+    errorClose: $('#chat-error-close'),
+  },
+  { send },
+);
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -261,6 +276,7 @@ function renderNow() {
   checksView.setLive(live);
   checksView.render({ describe: d, live, state, isGm: isGM });
   asksView.render(m);
+  chatView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
