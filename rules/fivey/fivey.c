@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dice.h"
+#include "encounter.h"
 
 /* ---- resolution ---- */
 
@@ -752,6 +753,13 @@ static json_t *fivey_derive(const json_t *sheet)
 }
 
 static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", "fivey.between", NULL};
+
+/* The modules themselves, for the registry (rules/modules.c). */
+extern const rules_module rules_module_fivey_combat;  /* rules/fivey/combat.c */
+extern const rules_module rules_module_fivey_social;  /* rules/fivey/social.c */
+extern const rules_module rules_module_fivey_between; /* rules/fivey/between.c */
+const rules_module *const rules_modules_fivey[] = {
+    &rules_module_fivey_combat, &rules_module_fivey_social, &rules_module_fivey_between, NULL};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",

@@ -29,22 +29,117 @@
  */
 #include <string.h>
 
-#include "encounter.h"
-#include "fivey.h"
+#include "fivey_enc.h"
+
+static int check_reaction(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_talker(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_talker(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_terms(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_terms(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_request(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_request(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_morale(rules_enc *e, const rules_args *a, tb_err *err);
+
+static int social_start(rules_enc *e, const rules_args *o, tb_err *err);
+static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+static int social_check(const rules_enc *e, tb_err *err);
+static int social_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out);
+
+/* ---- the table ---- */
+
+static const rules_param P_REACTION[] = {
+    {"adv", RULES_PARAM_BOOL, 0, 1, 0, 0, "advantage: you expect them to lean friendly"},
+    {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage: you expect them to lean hostile"},
+    {"disposition", RULES_PARAM_STRING, 1, 12, 0, 0,
+     "your own pick instead of a roll: hostile, uncertain or friendly"},
+    {0},
+};
+static const rules_param P_TALKER[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who speaks for the party"},
+    {0},
+};
+static const rules_param P_TERMS[] = {
+    {"ask", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED,
+     "help, danger (help at their own risk) or spare (not to attack)"},
+    {"hard", RULES_PARAM_BOOL, 0, 1, 0, 0, "it takes them out of their way (DC 16, else 14)"},
+    {"dc", RULES_PARAM_INT, 0, 30, 0, 0, "your own DC instead"},
+    {"adv", RULES_PARAM_BOOL, 0, 1, 0, 0, "advantage: the talk appealed to them"},
+    {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage: the talk offended them"},
+    {0},
+};
+static const rules_param P_REQUEST[] = {
+    {"what", RULES_PARAM_STRING, 1, 120, 0, RULES_PARAM_REQUIRED, "what you ask of them"},
+    {"skill", RULES_PARAM_STRING, 1, 40, 0, 0, "a relevant skill of yours (doubles charisma)"},
+    {"insp", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the roll"},
+    {0},
+};
+static const rules_param P_MORALE[] = {
+    {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the side checking (default: the other party)"},
+    {"wis", RULES_PARAM_INT, 0, 10, 0, 0, "its wisdom (default: average INT of those standing)"},
+    {"dc", RULES_PARAM_INT, 0, 30, 0, 0, "the DC (default 14, then 16, then 18)"},
+    {0},
+};
+
+/* clang-format off */
+static const rules_enc_action ACTIONS[] = {
+    {"reaction", "Roll their reaction", RULES_ENC_GM, P_REACTION, act_reaction, "004:649-656",
+     check_reaction, 0},
+    {"reveal", "Reveal their disposition", RULES_ENC_GM, NULL, act_reveal, "004:658",
+     check_reveal, 0},
+    {"talker", "Who speaks", RULES_ENC_GM, P_TALKER, act_talker, "004:660", check_talker, 0},
+    {"terms", "Set the request", RULES_ENC_GM, P_TERMS, act_terms, "004:658-662", check_terms, 0},
+    {"request", "Make the request", RULES_ENC_OWNER, P_REQUEST, act_request, "004:658-662",
+     check_request, 0},
+    {"morale", "Morale check", RULES_ENC_GM, P_MORALE, act_morale, "004:670", check_morale,
+     RULES_ENC_RARE},
+    {0},
+};
+/* clang-format on */
+
+static const rules_param OPTIONS[] = {
+    {"party", RULES_PARAM_STRING, 1, 32, 0, 0, "the adventuring party's side (default party)"},
+    {0},
+};
+
+/* What the GM corrects by hand: the DC and inspiration dice (the disposition is corrected with
+ * the reaction action's own pick, which keeps the GM's text in step). */
+static const rules_enc_field SOCIAL_EDITABLE[] = {
+    {"/enc/terms/dc", RULES_PARAM_INT, 0, 30, "the request's DC"},
+    {"stats/inspiration", RULES_PARAM_INT, 0, 99, "inspiration dice"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
+
+const rules_module rules_module_fivey_social = {
+    .id = "fivey.social",
+    .system = "fivey",
+    .name = "Social encounter",
+    .cite = "004:647-662",
+    .options = OPTIONS,
+    .start = social_start,
+    .join = social_join,
+    .actions = ACTIONS,
+    .sheet_stats = SHEET_STATS,
+    .editable = SOCIAL_EDITABLE,
+    .check = social_check,
+    .choices = social_choices,
+};
+
+/* ---- what the dispositions mean (004:649-658) ---- */
 
 static const char *const DISPOSITIONS[] = {"hostile", "uncertain", "friendly", NULL};
 
 /* What a request asks (004:658): help at no risk to them, help that puts them in danger, or only
  * that they not attack the party. */
 static const char *const ASKS[] = {"help", "danger", "spare", NULL};
-
-static int one_of(const char *s, const char *const *list)
-{
-    for (size_t i = 0; s && list[i]; i++)
-        if (strcmp(s, list[i]) == 0)
-            return 1;
-    return 0;
-}
+static const char *const ASK_TEXT[] = {"to help", "to help at their own risk",
+                                       "not to attack the party"};
 
 /* 004:658, as the GM reads it on the screen. */
 static const char *will_text(const char *disp)
@@ -77,18 +172,12 @@ static int ruling(const char *disp, const char *ask)
     return friendly ? 2 : 0;     /* uncertain "will never put themselves in danger" */
 }
 
-static const char *party_side(const rules_enc *e)
-{
-    const char *p = json_string_value(json_object_get(e->enc, "party"));
-    return p ? p : "party";
-}
-
 /* The first side other than the party's with somebody still standing, or NULL. */
 static const char *other_side(const rules_enc *e)
 {
     const char *k;
     for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
-        if (strcmp(rules_enc_side(e, k), party_side(e)) != 0 && !rules_enc_is_out(e, k))
+        if (!fivey_in_party(e, k) && !rules_enc_is_out(e, k))
             return rules_enc_side(e, k);
     return NULL;
 }
@@ -98,68 +187,25 @@ static const char *hidden_disposition(const rules_enc *e)
     return json_string_value(json_object_get(e->hidden, "disposition"));
 }
 
-/* ---- hooks ---- */
-
-static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
+static int request_made(const rules_enc *e, tb_err *err)
 {
-    (void)err;
-    const char *p = rules_arg_str(o, "party");
-    json_object_set_new(e->enc, "party", json_string(p ? p : "party"));
-    json_object_set_new(e->enc, "reacted", json_false());
+    /* 004:660 "can only really make one request ... before the conversation concludes, lest
+     * they annoy them" */
+    if (json_is_object(json_object_get(e->enc, "request")))
+        return rules_enc_rule(err, "the party has made its one request: another would only annoy "
+                                   "them, and the conversation is over");
     return 0;
 }
 
-/* fivey.combat's numbers (so a talk that turns violent has them), plus the sheet's skills for
- * the request's doubled bonus (004:120). */
-static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
-{
-    int rc = fivey_enc_join(e, cid, sheet, err);
-    if (rc)
-        return rc;
-    const json_t *skills = json_object_get(sheet, "skills");
-    if (json_is_array(skills))
-        json_object_set_new(rules_enc_stats(e, cid), "skills", json_deep_copy(skills));
-    return 0;
-}
+/* ---- the reaction (004:649-656) ---- */
 
-static int damaged(tb_err *err, const char *what)
-{
-    return rules_enc_rule(
-        err, "this social encounter's %s is damaged; the GM can end the encounter", what);
-}
-
-static int social_check(const rules_enc *e, tb_err *err)
-{
-    const json_t *v;
-    if ((v = json_object_get(e->hidden, "disposition")) &&
-        !one_of(json_string_value(v), DISPOSITIONS))
-        return damaged(err, "hidden disposition (hostile, uncertain or friendly)");
-    if ((v = json_object_get(e->enc, "disposition")) && !one_of(json_string_value(v), DISPOSITIONS))
-        return damaged(err, "disposition (hostile, uncertain or friendly)");
-    /* a string: the GM may remove the speaker with enc.remove, which leaves nobody speaking */
-    if ((v = json_object_get(e->enc, "talker")) && !json_is_string(v))
-        return damaged(err, "speaker");
-    if ((v = json_object_get(e->enc, "terms"))) {
-        const char *edge = json_string_value(json_object_get(v, "edge"));
-        if (!json_is_object(v) || !one_of(json_string_value(json_object_get(v, "ask")), ASKS) ||
-            !json_is_integer(json_object_get(v, "dc")) ||
-            !one_of(edge, (const char *const[]){"none", "adv", "dis", NULL}))
-            return damaged(err, "request terms");
-    }
-    if ((v = json_object_get(e->enc, "request")) && !json_is_object(v))
-        return damaged(err, "request");
-    return 0;
-}
-
-/* ---- actions ---- */
-
-static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
+static int check_reaction(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *pick = rules_arg_str(a, "disposition");
     int rc = rules_args_exclusive(a, "adv", "dis", err);
     if (rc)
         return rc;
-    if (pick && !one_of(pick, DISPOSITIONS))
+    if (pick && !fivey_one_of(pick, DISPOSITIONS))
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act reaction: 'disposition' is hostile, uncertain or friendly");
     if (pick && (rules_arg_int(a, "adv") || rules_arg_int(a, "dis")))
@@ -170,6 +216,15 @@ static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     if (hidden_disposition(e) && !pick)
         return rules_enc_rule(err, "their first reaction is rolled already; the GM may still "
                                    "pick a disposition by hand");
+    return 0;
+}
+
+static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_reaction(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *pick = rules_arg_str(a, "disposition");
     fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
                       : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
                                                 : FIVEY_EDGE_NONE;
@@ -214,61 +269,80 @@ static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
+/* ---- the reveal (reading S1) ---- */
+
+static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    const char *disp = hidden_disposition(e);
-    if (!disp)
+    if (!hidden_disposition(e))
         return rules_enc_rule(err, "there is no reaction to reveal yet: the GM decides it first");
     if (json_is_string(json_object_get(e->enc, "disposition")))
         return rules_enc_rule(err, "their disposition is revealed already");
+    return 0;
+}
+
+static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_reveal(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *disp = hidden_disposition(e);
     json_object_set_new(e->enc, "disposition", json_string(disp));
     rules_enc_log(e, "reveal", NULL, json_pack("{s:s}", "disposition", disp),
                   "They are %s towards the party", disp);
     return 0;
 }
 
-static int request_made(const rules_enc *e, tb_err *err)
-{
-    /* 004:660 "can only really make one request ... before the conversation concludes, lest
-     * they annoy them" */
-    if (json_is_object(json_object_get(e->enc, "request")))
-        return rules_enc_rule(err, "the party has made its one request: another would only annoy "
-                                   "them, and the conversation is over");
-    return 0;
-}
+/* ---- who speaks (004:660) ---- */
 
-static int act_talker(rules_enc *e, const rules_args *a, tb_err *err)
+static int check_talker(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
     int rc = request_made(e, err);
     if (rc)
         return rc;
-    if (strcmp(rules_enc_side(e, t), party_side(e)) != 0)
+    if (!fivey_in_party(e, t))
         return rules_enc_rule(err,
                               "%s is not of the party: the party's own speaker drives the "
                               "negotiation",
                               rules_enc_name(e, t));
     if (rules_enc_is_out(e, t))
         return rules_enc_rule(err, "%s is out of the encounter", rules_enc_name(e, t));
+    return 0;
+}
+
+static int act_talker(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_talker(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *t = rules_arg_str(a, "target");
     json_object_set_new(e->enc, "talker", json_string(t));
     rules_enc_log(e, "talker", NULL, json_pack("{s:s}", "talker", t), "%s speaks for the party",
                   rules_enc_name(e, t));
     return 0;
 }
 
-static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
+/* ---- the terms (004:658-662) ---- */
+
+static int check_terms(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *ask = rules_arg_str(a, "ask");
     int rc = rules_args_exclusive(a, "adv", "dis", err);
     if (rc)
         return rc;
-    if (!one_of(ask, ASKS))
+    if (!fivey_one_of(rules_arg_str(a, "ask"), ASKS))
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act terms: 'ask' is help, danger (help at their own risk) or spare "
                        "(not to attack the party)");
-    if ((rc = request_made(e, err)))
+    return request_made(e, err);
+}
+
+static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_terms(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
         return rc;
+    const char *ask = rules_arg_str(a, "ask");
     /* 004:660 "at least a moderate difficulty, or ... difficult if they would require the other
      * party to go out of their way": ★★ 14 and ★★★ 16 (004:87-92, reading S3) */
     int dc = rules_arg_given(a, "dc") ? rules_arg_int(a, "dc")
@@ -277,8 +351,6 @@ static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
     const char *edge = rules_arg_int(a, "adv") ? "adv" : rules_arg_int(a, "dis") ? "dis" : "none";
     json_object_set_new(e->enc, "terms",
                         json_pack("{s:s, s:i, s:s}", "ask", ask, "dc", dc, "edge", edge));
-    static const char *const ASK_TEXT[] = {"to help", "to help at their own risk",
-                                           "not to attack the party"};
     int k = strcmp(ask, "help") == 0 ? 0 : strcmp(ask, "danger") == 0 ? 1 : 2;
     rules_enc_log(e, "terms", NULL,
                   json_pack("{s:s, s:i, s:s}", "ask", ask, "dc", dc, "edge", edge),
@@ -289,25 +361,30 @@ static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
+/* ---- the request (004:658-662) ---- */
+
+/* The talker, or NULL when none was named or it was removed from the encounter since. */
+static const char *talker_of(const rules_enc *e)
+{
+    const char *talker = json_string_value(json_object_get(e->enc, "talker"));
+    return rules_enc_combatant(e, talker) ? talker : NULL;
+}
+
+static int check_request(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *skill = rules_arg_str(a, "skill");
-    const char *disp = hidden_disposition(e);
-    const char *talker = json_string_value(json_object_get(e->enc, "talker"));
-    if (!rules_enc_combatant(e, talker))
-        talker = NULL; /* removed from the encounter since */
-    const json_t *terms = json_object_get(e->enc, "terms");
+    const char *talker = talker_of(e);
     int rc = request_made(e, err);
     if (rc)
         return rc;
-    if (!disp)
+    if (!hidden_disposition(e))
         return rules_enc_rule(err, "the GM decides how they first react before the party asks");
     if (!talker)
         return rules_enc_rule(err, "the GM names who drives the negotiation first");
     if (!rules_enc_streq(me, talker))
         return rules_enc_rule(err, "%s drives the negotiation: the request is theirs to make",
                               rules_enc_name(e, talker));
-    if (!json_is_object(terms))
+    if (!json_is_object(json_object_get(e->enc, "terms")))
         return rules_enc_rule(err, "the GM sets what the request asks and how the conversation "
                                    "went first");
     if (!other_side(e))
@@ -316,19 +393,29 @@ static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
         int found = 0;
         size_t i;
         json_t *s;
-        json_array_foreach(json_object_get(rules_enc_stats(e, me), "skills"), i, s) found |=
+        json_array_foreach(json_object_get(fivey_stats_peek(e, me), "skills"), i, s) found |=
             rules_enc_streq(json_string_value(s), skill);
         if (!found)
             return rules_enc_rule(err, "%s has no skill '%.40s'", rules_enc_name(e, me), skill);
     }
+    if (rules_arg_int(a, "insp") && fivey_stat_peek(e, me, "inspiration", 0) < 1)
+        return rules_enc_rule(err, "%s has no inspiration die to spend", rules_enc_name(e, me));
+    return 0;
+}
+
+static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_request(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *me = e->actor, *skill = rules_arg_str(a, "skill");
+    const char *disp = hidden_disposition(e);
+    const json_t *terms = json_object_get(e->enc, "terms");
     int insp = rules_arg_int(a, "insp");
     int have = rules_enc_stat(e, me, "inspiration", 0);
-    if (insp && have < 1)
-        return rules_enc_rule(err, "%s has no inspiration die to spend", rules_enc_name(e, me));
 
-    /* Everything is checked: the dice. 004:660 "a charisma check on behalf of the player whose
-     * character has been driving the negotiation"; 004:120 a relevant skill doubles it; 004:146
-     * an inspiration d6. */
+    /* 004:660 "a charisma check on behalf of the player whose character has been driving the
+     * negotiation"; 004:120 a relevant skill doubles it; 004:146 an inspiration d6. */
     const char *ask = json_string_value(json_object_get(terms, "ask"));
     const char *edge_name = json_string_value(json_object_get(terms, "edge"));
     int dc = (int)json_integer_value(json_object_get(terms, "dc"));
@@ -375,86 +462,137 @@ static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
+/* ---- morale (004:670, reading S4) ---- */
+
+/* The side checking: the GM's, else the other party. */
+static const char *morale_side(const rules_enc *e, const rules_args *a)
+{
+    const char *side = rules_arg_str(a, "side");
+    return side ? side : other_side(e);
+}
+
+static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     /* 004:68 a social encounter may turn violent; 004:670 the same collective check as in
      * combat, called by the GM (reading S4). The side defaults to the non-player party. */
-    const char *side = rules_arg_str(a, "side");
-    if (!side && !(side = other_side(e)))
+    const char *side = morale_side(e, a);
+    if (!side)
         return rules_enc_rule(err, "nobody but the party is left to check morale");
-    return fivey_enc_morale(e, side, a, err);
+    return fivey_morale_check(e, side, a, err);
 }
 
-/* ---- tables ---- */
+static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_morale(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    return fivey_morale(e, morale_side(e, a), a, err);
+}
 
-static const rules_param P_REACTION[] = {
-    {"adv", RULES_PARAM_BOOL, 0, 1, 0, 0, "advantage: you expect them to lean friendly"},
-    {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage: you expect them to lean hostile"},
-    {"disposition", RULES_PARAM_STRING, 1, 12, 0, 0,
-     "your own pick instead of a roll: hostile, uncertain or friendly"},
-    {0},
-};
-static const rules_param P_TALKER[] = {
-    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who speaks for the party"},
-    {0},
-};
-static const rules_param P_TERMS[] = {
-    {"ask", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED,
-     "help, danger (help at their own risk) or spare (not to attack)"},
-    {"hard", RULES_PARAM_BOOL, 0, 1, 0, 0, "it takes them out of their way (DC 16, else 14)"},
-    {"dc", RULES_PARAM_INT, 0, 30, 0, 0, "your own DC instead"},
-    {"adv", RULES_PARAM_BOOL, 0, 1, 0, 0, "advantage: the talk appealed to them"},
-    {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage: the talk offended them"},
-    {0},
-};
-static const rules_param P_REQUEST[] = {
-    {"what", RULES_PARAM_STRING, 1, 120, 0, RULES_PARAM_REQUIRED, "what you ask of them"},
-    {"skill", RULES_PARAM_STRING, 1, 40, 0, 0, "a relevant skill of yours (doubles charisma)"},
-    {"insp", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the roll"},
-    {0},
-};
-static const rules_param P_MORALE[] = {
-    {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the side checking (default: the other party)"},
-    {"wis", RULES_PARAM_INT, 0, 10, 0, 0, "its wisdom (default: average INT of those standing)"},
-    {"dc", RULES_PARAM_INT, 0, 30, 0, 0, "the DC (default 14, then 16, then 18)"},
-    {0},
-};
+/* ---- the module's hooks ---- */
 
-static const rules_enc_action ACTIONS[] = {
-    {"reaction", "Roll their reaction", RULES_ENC_GM, P_REACTION, act_reaction, "004:649-656"},
-    {"reveal", "Reveal their disposition", RULES_ENC_GM, NULL, act_reveal, "004:658"},
-    {"talker", "Who speaks", RULES_ENC_GM, P_TALKER, act_talker, "004:660"},
-    {"terms", "Set the request", RULES_ENC_GM, P_TERMS, act_terms, "004:658-662"},
-    {"request", "Make the request", RULES_ENC_OWNER, P_REQUEST, act_request, "004:658-662"},
-    {"morale", "Morale check", RULES_ENC_GM, P_MORALE, act_morale, "004:670"},
-    {0},
-};
+static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    (void)err;
+    const char *p = rules_arg_str(o, "party");
+    json_object_set_new(e->enc, "party", json_string(p ? p : "party"));
+    json_object_set_new(e->enc, "reacted", json_false());
+    return 0;
+}
 
-static const rules_param OPTIONS[] = {
-    {"party", RULES_PARAM_STRING, 1, 32, 0, 0, "the adventuring party's side (default party)"},
-    {0},
-};
+/* fivey.combat's numbers (so a talk that turns violent has them), plus the sheet's skills for
+ * the request's doubled bonus (004:120). */
+static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    int rc = fivey_enc_join(e, cid, sheet, err);
+    if (rc)
+        return rc;
+    const json_t *skills = json_object_get(sheet, "skills");
+    if (json_is_array(skills))
+        json_object_set_new(rules_enc_stats(e, cid), "skills", json_deep_copy(skills));
+    return 0;
+}
 
-/* What the GM corrects by hand: the DC and inspiration dice (the disposition is corrected with
- * the reaction action's own pick, which keeps the GM's text in step). */
-static const rules_enc_field SOCIAL_EDITABLE[] = {
-    {"/enc/terms/dc", RULES_PARAM_INT, 0, 30, "the request's DC"},
-    {"stats/inspiration", RULES_PARAM_INT, 0, 99, "inspiration dice"},
-    {NULL, 0, 0, 0, NULL},
-};
+static int damaged(tb_err *err, const char *what)
+{
+    return rules_enc_rule(
+        err, "this social encounter's %s is damaged; the GM can end the encounter", what);
+}
 
-static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
+static int social_check(const rules_enc *e, tb_err *err)
+{
+    const json_t *v;
+    if ((v = json_object_get(e->hidden, "disposition")) &&
+        !fivey_one_of(json_string_value(v), DISPOSITIONS))
+        return damaged(err, "hidden disposition (hostile, uncertain or friendly)");
+    if ((v = json_object_get(e->enc, "disposition")) &&
+        !fivey_one_of(json_string_value(v), DISPOSITIONS))
+        return damaged(err, "disposition (hostile, uncertain or friendly)");
+    /* a string: the GM may remove the speaker with enc.remove, which leaves nobody speaking */
+    if ((v = json_object_get(e->enc, "talker")) && !json_is_string(v))
+        return damaged(err, "speaker");
+    if ((v = json_object_get(e->enc, "terms"))) {
+        const char *edge = json_string_value(json_object_get(v, "edge"));
+        if (!json_is_object(v) ||
+            !fivey_one_of(json_string_value(json_object_get(v, "ask")), ASKS) ||
+            !json_is_integer(json_object_get(v, "dc")) ||
+            !fivey_one_of(edge, (const char *const[]){"none", "adv", "dis", NULL}))
+            return damaged(err, "request terms");
+    }
+    if ((v = json_object_get(e->enc, "request")) && !json_is_object(v))
+        return damaged(err, "request");
+    return 0;
+}
 
-const rules_module rules_module_fivey_social = {
-    .id = "fivey.social",
-    .system = "fivey",
-    .name = "Social encounter",
-    .cite = "004:647-662",
-    .options = OPTIONS,
-    .start = social_start,
-    .join = social_join,
-    .actions = ACTIONS,
-    .sheet_stats = SHEET_STATS,
-    .editable = SOCIAL_EDITABLE,
-    .check = social_check,
-};
+/* The choices of a parameter (encounter.h, "Moves"): the dispositions, the party's speakers (a
+ * player's character first: issue 24), what a request may ask, the talker's skills, the sides
+ * that may check morale. What the talker says stays the player's own words. */
+static int social_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out)
+{
+    const char *act = a->name, *name = p->name;
+    if (strcmp(act, "reaction") == 0 && strcmp(name, "disposition") == 0) {
+        static const char *const LABELS[] = {"Hostile", "Uncertain", "Friendly"};
+        if (!hidden_disposition(e))
+            fivey_choice(out, NULL, "roll the d20");
+        for (int i = 0; DISPOSITIONS[i]; i++)
+            fivey_choice(out, json_string(DISPOSITIONS[i]), LABELS[i]);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "talker") == 0 && strcmp(name, "target") == 0) {
+        fivey_choose_side(e, out, fivey_party_side(e), 0);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "terms") == 0 && strcmp(name, "ask") == 0) {
+        static const char *const LABELS[] = {"Help (at no risk to them)", "Help at their own risk",
+                                             "Not to attack the party"};
+        for (int i = 0; ASKS[i]; i++)
+            fivey_choice(out, json_string(ASKS[i]), LABELS[i]);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "terms") == 0 && strcmp(name, "dc") == 0) {
+        fivey_choice(out, NULL, "14, or 16 when it takes them out of their way");
+        return RULES_CHOICES_DEFAULT;
+    }
+    if (strcmp(act, "request") == 0 && strcmp(name, "skill") == 0) {
+        fivey_choice(out, NULL, "no skill");
+        json_t *s;
+        size_t i;
+        json_array_foreach(json_object_get(fivey_stats_peek(e, actor), "skills"), i, s)
+        {
+            if (json_is_string(s))
+                fivey_choice(out, json_deep_copy(s), json_string_value(s));
+        }
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "morale") == 0 && strcmp(name, "side") == 0) {
+        fivey_choice(out, NULL, "the other party");
+        fivey_choose_sides(e, out, 1);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "morale") == 0 && (strcmp(name, "wis") == 0 || strcmp(name, "dc") == 0)) {
+        fivey_choice(out, NULL, name[0] == 'w' ? "the side's average INT" : "14, then 16, then 18");
+        return RULES_CHOICES_DEFAULT;
+    }
+    return RULES_CHOICES_NONE;
+}

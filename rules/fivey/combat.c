@@ -1,0 +1,933 @@
+/*
+ * combat.c — the FIVEY encounter module `fivey.combat` (rules/encounter.h), rulebook
+ * 004_110cc4af3ff93059.txt cited as 004:LINE. Readings of unclear passages: rules/RULES.md,
+ * "## fivey", "Encounters (module fivey.combat)".
+ *
+ *   initiative  GM    each member of the adventuring party: d20 + DEX against one d20 + the
+ *                     opposing party's DEX; winners act before the opposition, the others after
+ *                     it (004:666); round 1 starts (contests.c)
+ *   attack      TURN  1 ◆: d20 + stat (doubled when proficient or attuned) vs the target's defense
+ *                     class; damage die + stat; a natural 20 gives an inspiration die (004:676-682,
+ *                     004:373)
+ *   move        TURN  1 ◆ (004:686-688); climbing, crawling, swimming, jumping cost twice
+ *                     (004:381, 004:690); swimming in armor risks 1d6 drowning (004:424)
+ *   act         TURN  1 or 2 ◆, any other action (004:694-711)
+ *   cast        TURN  ◆◆ and one of the sheet's casts: a spell it carries (004:481-505, 004:701;
+ *                     spells.c)
+ *   armor       TURN  ◆◆ and a DEX check against the armor's defense class to don or doff it
+ *                     (004:424)
+ *   end         TURN  ends the turn; past the last, a new round (004:668)
+ *   surprise    GM    each member of the surprising party: d20 + DEX against one d20 + the other
+ *                     party's wisdom; the winners take a free turn before initiative (004:645;
+ *                     contests.c)
+ *   morale      GM    the collective wisdom check of a side that dwindles or loses its leader;
+ *                     DC 14, then 16, then 18 (004:670); failing, the side flees
+ *   spawn       GM    adds an NPC from a bracket or an example monster in one step (004:744-767;
+ *                     monsters.c)
+ *   bracket     GM    an NPC's numbers from a monster bracket: HD d6 hit points, GA, damage die,
+ *                     XP by bracket and defense class (004:715-742; monsters.c)
+ *   leader      GM    marks a side's leader (004:670)   harm  GM  damage or healing by hand
+ *   shield      OWNER readies a shield to be destroyed against the next hit (004:422)
+ *
+ * Each action is a pure check (everything that can refuse, before any die) and a resolve; what
+ * the FIVEY modules share (a combatant's numbers, damage, morale, the contests, the monsters, the
+ * spells) is in fivey_enc.h.
+ *
+ * State (documented in RULES.md): /enc/party (the adventuring party's side), /enc/budget
+ * {"actions":2}, /enc/phase ("surprise" during the free turns), /enc/morale {<side>: {checks,
+ * due}}; combatant keys `leader`, `won` (initiative: beat the opposition), `shield_ready`; stats
+ * (public for PCs, /gm/enc for NPCs): cha dex int str, defense, move, hp {max, damage},
+ * inspiration (PCs), weapons [{name, bonus, die, stat}] (from a sheet) or bracket, hd, ga, die,
+ * xp (monsters); from a sheet also spells [{name, level, vessel}], spell_slots {max, used} and
+ * armor (written back when a cast is spent or armor donned or doffed); the condition `charmed`
+ * {by, hours}; /gm/enc/xp the XP of the monsters defeated.
+ */
+#include <string.h>
+
+#include "dice.h"
+#include "fivey_enc.h"
+
+#define CAST_COST 2 /* 004:701 "Cast spell ... ◆◆" */
+
+static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_attack(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_move(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_move(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_other(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_other(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_cast(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_cast(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_armor(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_armor(rules_enc *e, const rules_args *a, tb_err *err);
+static int act_end(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_morale(rules_enc *e, const rules_args *a, tb_err *err);
+static int act_leader(rules_enc *e, const rules_args *a, tb_err *err);
+static int act_harm(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_shield(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_shield(rules_enc *e, const rules_args *a, tb_err *err);
+
+static int combat_start(rules_enc *e, const rules_args *o, tb_err *err);
+static int combat_may_act(rules_enc *e, const char *cid, tb_err *err);
+static int combat_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out);
+
+/* ---- the table ---- */
+
+#define TARGET(label)                                                                              \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, label                        \
+    }
+
+#define TARGET_OPT(n, label)                                                                       \
+    {                                                                                              \
+        n, RULES_PARAM_STRING, 1, 32, 0, 0, label                                                  \
+    }
+
+static const rules_param P_INITIATIVE[] = {
+    {"opp", RULES_PARAM_INT, 0, 10, 0, 0,
+     "the opposing party's DEX or power (default: its average DEX, rounded down)"},
+    {0},
+};
+static const rules_param P_ATTACK[] = {
+    TARGET("whom to attack"),
+    {"weapon", RULES_PARAM_INT, 0, 9, 0, 0, "which weapon of the sheet (0 = the first)"},
+    {"adv", RULES_PARAM_BOOL, 0, 1, 0, 0, "advantage"},
+    {"dis", RULES_PARAM_BOOL, 0, 1, 0, 0, "disadvantage"},
+    {"insp", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the attack roll"},
+    {"insp_dmg", RULES_PARAM_BOOL, 0, 1, 0, 0, "spend an inspiration die on the damage"},
+    {"insp_nat20", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "spend the die a natural 20 brings on the damage at once"},
+    {"free", RULES_PARAM_BOOL, 0, 1, 0, 0, "a free attack, no ◆ (GM only)"},
+    {0},
+};
+static const rules_param P_MOVE[] = {
+    {"paces", RULES_PARAM_INT, 0, 99, 0, 0, "paces (default: as far as one ◆ goes)"},
+    {"how", RULES_PARAM_STRING, 4, 5, 0, 0, "walk, climb, crawl, swim or jump (twice the cost)"},
+    {0},
+};
+static const rules_param P_OTHER[] = {
+    {"what", RULES_PARAM_STRING, 1, 80, 0, RULES_PARAM_REQUIRED, "what the character does"},
+    {"cost", RULES_PARAM_INT, 1, 2, 1, 0, "◆ it costs (1 or 2)"},
+    {0},
+};
+static const rules_param P_CAST[] = {
+    {"spell", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "which spell the sheet carries"},
+    TARGET_OPT("target", "on whom (Charm, Fire Ball, Lightning Bolt)"),
+    TARGET_OPT("target2", "a second target in the blast"),
+    TARGET_OPT("target3", "a third target"),
+    TARGET_OPT("target4", "a fourth target"),
+    {0},
+};
+static const rules_param P_ARMOR[] = {
+    {"don", RULES_PARAM_STRING, 4, 7, 0, 0, "armor to put on (leather, scale, chain, ring, plate)"},
+    {"doff", RULES_PARAM_BOOL, 0, 1, 0, 0, "take the armor off"},
+    {0},
+};
+static const rules_param P_SURPRISE[] = {
+    {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the surprising side (default: the party)"},
+    {"wis", RULES_PARAM_INT, 0, 10, 0, 0,
+     "the other party's wisdom (default: its average INT, rounded down)"},
+    {0},
+};
+static const rules_param P_MORALE[] = {
+    {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "the side checking (default: the one due)"},
+    {"wis", RULES_PARAM_INT, 0, 10, 0, 0, "its wisdom (default: average INT of those standing)"},
+    {"dc", RULES_PARAM_INT, 0, 30, 0, 0, "the DC (default 14, then 16, then 18)"},
+    {0},
+};
+static const rules_param P_SPAWN[] = {
+    {"name", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "the NPC's name"},
+    {"monster", RULES_PARAM_STRING, 1, 40, 0, 0, "an example monster (Goblin, Orc, Bear...)"},
+    {"bracket", RULES_PARAM_STRING, 1, 12, 0, 0, "M, G, E, L or B"},
+    {"dc", RULES_PARAM_INT, 12, 20, 12, 0, "defense class"},
+    {"hp", RULES_PARAM_INT, 0, 999, 0, 0, "hit points (0: roll HD d6)"},
+    {"side", RULES_PARAM_STRING, 1, 32, 0, 0, "side (default foes)"},
+    {0},
+};
+static const rules_param P_BRACKET[] = {
+    TARGET("the NPC"),
+    {"bracket", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED, "M, G, E, L or B"},
+    {"dc", RULES_PARAM_INT, 12, 20, 12, 0, "defense class (12 light, 14 medium, 16 heavy)"},
+    {"hp", RULES_PARAM_INT, 0, 999, 0, 0, "hit points (0: roll HD d6)"},
+    {0},
+};
+static const rules_param P_TARGET[] = {
+    TARGET("the combatant"),
+    {0},
+};
+static const rules_param P_HARM[] = {
+    TARGET("the combatant"),
+    {"amount", RULES_PARAM_INT, -999, 999, 0, RULES_PARAM_REQUIRED, "damage (negative: heals)"},
+    {0},
+};
+static const rules_param P_SHIELD[] = {
+    {"ready", RULES_PARAM_BOOL, 0, 1, 1, 0, "destroy it to stop the next hit"},
+    {0},
+};
+
+/* clang-format off */
+static const rules_enc_action ACTIONS[] = {
+    {"initiative", "Roll initiative", RULES_ENC_GM, P_INITIATIVE, fivey_initiative, "004:666",
+     fivey_initiative_check, 0},
+    {"attack", "Attack ◆", RULES_ENC_TURN, P_ATTACK, act_attack, "004:676-682", check_attack, 0},
+    {"move", "Move ◆", RULES_ENC_TURN, P_MOVE, act_move, "004:686-690, 004:381, 004:424",
+     check_move, 0},
+    {"act", "Other action", RULES_ENC_TURN, P_OTHER, act_other, "004:694-711", check_other, 0},
+    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, P_CAST, act_cast, "004:481-505, 004:680, 004:701",
+     check_cast, 0},
+    {"armor", "Armor on or off ◆◆", RULES_ENC_TURN, P_ARMOR, act_armor, "004:424", check_armor,
+     RULES_ENC_RARE},
+    {"end", "End turn", RULES_ENC_TURN, NULL, act_end, "004:668", NULL, 0},
+    {"surprise", "Surprise", RULES_ENC_GM, P_SURPRISE, fivey_surprise, "004:645",
+     fivey_surprise_check, RULES_ENC_RARE},
+    {"morale", "Morale check", RULES_ENC_GM, P_MORALE, act_morale, "004:670", check_morale, 0},
+    {"spawn", "Add a monster", RULES_ENC_GM, P_SPAWN, fivey_spawn, "004:715-767",
+     fivey_spawn_check, 0},
+    {"bracket", "Set bracket", RULES_ENC_GM, P_BRACKET, fivey_bracket, "004:715-742",
+     fivey_bracket_check, RULES_ENC_RARE},
+    {"leader", "Mark leader", RULES_ENC_GM, P_TARGET, act_leader, "004:670", NULL, RULES_ENC_RARE},
+    {"harm", "Damage / heal", RULES_ENC_GM, P_HARM, act_harm, "004:367", NULL, RULES_ENC_RARE},
+    {"shield", "Ready the shield to stop a hit", RULES_ENC_OWNER, P_SHIELD, act_shield, "004:422",
+     check_shield, 0},
+    {0},
+};
+/* clang-format on */
+
+static const rules_param OPTIONS[] = {
+    {"party", RULES_PARAM_STRING, 1, 32, 0, 0, "the adventuring party's side (default party)"},
+    {0},
+};
+
+/* What the GM adjusts mid-fight: damage taken and hit points (004:363-367), inspiration dice. */
+static const rules_enc_field EDITABLE[] = {
+    {"stats/hp/damage", RULES_PARAM_INT, 0, 999, "damage taken"},
+    {"stats/hp/max", RULES_PARAM_INT, 1, 999, "hit points"},
+    {"stats/inspiration", RULES_PARAM_INT, 0, 99, "inspiration dice"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* spells and spell_slots: a cast spends one (reading 12); armor: donned or doffed (004:424) */
+static const char *const SHEET_STATS[] = {"hp",          "inspiration", "shield", "spells",
+                                          "spell_slots", "armor",       NULL};
+
+const rules_module rules_module_fivey_combat = {
+    .id = "fivey.combat",
+    .system = "fivey",
+    .name = "Combat",
+    .cite = "004:641-742",
+    .options = OPTIONS,
+    .start = combat_start,
+    .join = fivey_enc_join,
+    .may_act = combat_may_act,
+    .actions = ACTIONS,
+    .sheet_stats = SHEET_STATS,
+    .editable = EDITABLE,
+    .choices = combat_choices,
+};
+
+/* ---- attack ---- */
+
+/* What cid attacks with: weapon wi of the sheet, or a monster's GA and bracket die (reading
+ * E3). */
+typedef struct weapon {
+    int bonus, stat;
+    const char *die, *name; /* name NULL for a monster */
+} weapon;
+
+/* 0 with *w filled, or the refusal. */
+static int weapon_of(const rules_enc *e, const char *cid, int wi, weapon *w, tb_err *err)
+{
+    json_t *st = fivey_stats_peek(e, cid);
+    json_t *weapons = json_object_get(st, "weapons");
+    if (!json_is_array(weapons)) {
+        /* a monster: d20 + GA; damage the bracket's die, D/A being its average (reading E3) */
+        const char *die = json_string_value(json_object_get(st, "die"));
+        *w = (weapon){fivey_stat_peek(e, cid, "ga", 1), 0, die ? die : "1d6", NULL};
+        return 0;
+    }
+    if (json_array_size(weapons) == 0)
+        return rules_enc_rule(err,
+                              "%s has no weapon on the sheet: the damage die comes from "
+                              "the weapon (004:678)",
+                              rules_enc_name(e, cid));
+    if ((size_t)wi >= json_array_size(weapons))
+        return tb_fail(
+            err, TB_BAD_REQUEST, "enc.act attack: 'weapon' %d: %s has %zu weapon(s) (0..%zu)", wi,
+            rules_enc_name(e, cid), json_array_size(weapons), json_array_size(weapons) - 1);
+    json_t *it = json_array_get(weapons, (size_t)wi);
+    *w = (weapon){(int)json_integer_value(json_object_get(it, "bonus")),
+                  (int)json_integer_value(json_object_get(it, "stat")),
+                  json_string_value(json_object_get(it, "die")),
+                  json_string_value(json_object_get(it, "name"))};
+    return 0;
+}
+
+static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *t = rules_arg_str(a, "target");
+    if (strcmp(me, t) == 0)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act attack: a combatant does not attack itself");
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight (%s)", rules_enc_name(e, t),
+                              json_string_value(json_object_get(rules_enc_combatant(e, t), "out")));
+    int is_free = rules_arg_int(a, "free");
+    if (is_free && !e->is_gm)
+        return tb_fail(err, TB_FORBIDDEN,
+                       "a free attack (no ◆) comes from a feat's condition: the GM grants it "
+                       "(004:684)");
+    if (rules_arg_int(a, "adv") && rules_arg_int(a, "dis"))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act attack: 'adv' and 'dis' are weighed "
+                       "together into one (004:100)");
+    weapon w;
+    int rc = weapon_of(e, me, rules_arg_int(a, "weapon"), &w, err);
+    if (rc)
+        return rc;
+    /* the damage die must roll before anything is rolled (a sheet's damage is validated) */
+    rules_dice_expr *die = NULL;
+    if ((rc = rules_dice_parse(w.die ? w.die : "", &die, err)))
+        return rc;
+    rules_dice_free(die);
+    if (fivey_stat_peek(e, t, "defense", 0) <= 0)
+        return rules_enc_rule(err, "%s has no defense class yet: the GM sets it (bracket)",
+                              rules_enc_name(e, t));
+    int insp = rules_arg_int(a, "insp"), insp_dmg = rules_arg_int(a, "insp_dmg");
+    int have = fivey_stat_peek(e, me, "inspiration", 0);
+    if ((insp || insp_dmg || rules_arg_int(a, "insp_nat20")) && rules_enc_is_npc(e, me))
+        return rules_enc_rule(err, "inspiration dice are the players' (004:144)");
+    if (insp && have < 1)
+        return rules_enc_rule(err, "%s has no inspiration die to spend (004:146)",
+                              rules_enc_name(e, me));
+    /* 004:146 one die per roll; the attack and the damage are two rolls, so two dice, both in
+     * hand before the attack is rolled (validate before you roll). The die a natural 20 brings
+     * (004:373) is spent on the damage only through insp_nat20, which is never refused. */
+    if (insp + insp_dmg > have)
+        return rules_enc_rule(err,
+                              "%s has %d inspiration %s: one on the attack and one on the damage "
+                              "takes two",
+                              rules_enc_name(e, me), have, have == 1 ? "die" : "dice");
+    return is_free ? 0 : fivey_budget_check(e, me, 1, err);
+}
+
+/* The shield of cid is destroyed (004:422): off its stats (and so its sheet) and its defense
+ * class loses the shield's +1 (004:373). */
+static void destroy_shield(rules_enc *e, const char *cid)
+{
+    json_t *st = rules_enc_stats(e, cid);
+    json_object_set_new(st, "shield", json_false());
+    rules_enc_stat_add(e, cid, "defense", -1, 0, 99);
+    json_object_del(rules_enc_combatant(e, cid), "shield_ready");
+}
+
+static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_attack(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *me = e->actor, *t = rules_arg_str(a, "target");
+    int is_free = rules_arg_int(a, "free");
+    fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
+                      : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
+                                                : FIVEY_EDGE_NONE;
+    int npc = rules_enc_is_npc(e, me);
+    weapon w;
+    weapon_of(e, me, rules_arg_int(a, "weapon"), &w, err);
+    int def = rules_enc_stat(e, t, "defense", 0);
+    int insp = rules_arg_int(a, "insp"), insp_dmg = rules_arg_int(a, "insp_dmg");
+    int insp_nat20 = rules_arg_int(a, "insp_nat20");
+    int have = rules_enc_stat(e, me, "inspiration", 0);
+    if (!is_free)
+        rules_enc_spend(e, me, FIVEY_BUDGET, 1, err);
+
+    json_t *dice = json_array();
+    fivey_roll r;
+    /* 004:678 "The character rolls d20 plus their relevant stat; if the total meets or exceeds
+     * the target's defense class"; 004:146 one inspiration d6 added to the roll */
+    fivey_roll_check(&r, e->rng, dice, w.bonus, edge, insp, 0);
+    if (insp)
+        have--;
+    int hit = fivey_meets(r.total, def);
+    /* 004:422 Shield: "Destroy to negate an attack": a readied shield stops a hit before any
+     * damage die is rolled */
+    int blocked = hit && json_is_true(json_object_get(rules_enc_combatant(e, t), "shield_ready"));
+    if (blocked)
+        hit = 0;
+    /* 004:373 "if a player's attack roll turns up a natural 20 and they thereby gain 1
+     * inspiration die"; PCs only (inspiration dice are the players', 004:144). */
+    int nat20 = r.natural == 20 && !npc;
+    if (nat20)
+        have++;
+    /* 004:373 "there is nothing stopping that player from spending it immediately to increase
+     * the damage" */
+    if (nat20 && insp_nat20)
+        insp_dmg = 1;
+    int dmg = 0, dmg_insp = 0;
+    if (insp_dmg && !hit)
+        insp_dmg = 0; /* no damage roll to add to: the die stays unspent */
+    if (hit) {
+        json_t *roll = NULL;
+        rules_dice_roll_text(w.die, e->rng, &roll, err); /* parsed by the check */
+        json_t *dmg_dice = json_array();
+        size_t i;
+        json_t *v;
+        json_array_foreach(json_object_get(roll, "dice"), i, v)
+        {
+            rules_result_die(dmg_dice, (int)json_integer_value(json_object_get(v, "sides")),
+                             (int)json_integer_value(json_object_get(v, "value")),
+                             json_is_true(json_object_get(v, "kept")));
+        }
+        /* "they deal damage equal to their damage die plus their stat ... though not also [the
+         * doubling] for the resultant damage" (004:678) */
+        dmg = (int)json_integer_value(json_object_get(roll, "total")) + w.stat;
+        json_decref(roll);
+        if (insp_dmg) {
+            dmg_insp = rules_roll_die(e->rng, 6, dmg_dice);
+            dmg += dmg_insp;
+            have--;
+        }
+        if (dmg < 0)
+            dmg = 0;
+        json_array_foreach(dmg_dice, i, v) json_object_set_new(v, "by", json_string("damage"));
+        json_array_extend(dice, dmg_dice);
+        json_decref(dmg_dice);
+    }
+    if (insp || nat20 || insp_dmg)
+        rules_enc_stat_set(e, me, "inspiration", have);
+
+    /* What players may see (rules/RULES.md, "What the table sees (fivey)"): the d20, hit or miss
+     * and the damage; an NPC's bonus, total and damage dice give its numbers away, an NPC target's
+     * defense class is the GM's (004:426). */
+    rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    size_t i;
+    json_t *v;
+    json_array_foreach(dice, i, v)
+    {
+        const char *by = json_string_value(json_object_get(v, "by"));
+        json_t *one = json_pack("[O]", v);
+        rules_enc_entry_dice(x, by && strcmp(by, "damage") == 0 ? mine : RULES_AUD_PUBLIC, one);
+        json_decref(one);
+    }
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural,
+                                    "hit", hit, "damage", dmg));
+    rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
+    rules_enc_entry_set(x, mine, "total", json_integer(r.total));
+    if (insp)
+        rules_enc_entry_set(x, mine, "inspiration", json_integer(r.insp));
+    if (dmg_insp)
+        rules_enc_entry_set(x, mine, "damage_inspiration", json_integer(dmg_insp));
+    rules_enc_entry_set(x, mine, "damage_bonus", json_integer(w.stat));
+    if (nat20)
+        rules_enc_entry_set(x, mine, "inspiration_gained", json_integer(1));
+    rules_enc_entry_set(x, theirs, "defense", json_integer(def));
+    if (is_free)
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_true());
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, me),
+                        rules_enc_name(e, t));
+    if (w.name)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " with the %.100s", w.name);
+    if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs DC %d)", r.total, def);
+    if (hit)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, %d damage", dmg);
+    else if (blocked)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, but %s destroys the shield to stop it",
+                            rules_enc_name(e, t));
+    else
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": misses");
+    if (blocked)
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "shield", json_true());
+    if (nat20)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; a natural 20: an inspiration die (004:373)");
+    if (hit && is_free)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (a free attack)");
+    rules_enc_entry_end(x);
+    if (hit && dmg > 0)
+        fivey_apply_damage(e, t, dmg);
+    if (blocked)
+        destroy_shield(e, t);
+    return 0;
+}
+
+/* ---- move ---- */
+
+static const char *const HOW[] = {"walk", "climb", "crawl", "swim", "jump", NULL};
+
+/* How far one ◆ of `how` takes cid: the move rating walking, half of it otherwise (004:381,
+ * 004:690); -1 for a way the book does not list. */
+static int reach_of(const rules_enc *e, const char *cid, const char *how)
+{
+    int k = 0;
+    while (HOW[k] && strcmp(HOW[k], how) != 0)
+        k++;
+    if (!HOW[k])
+        return -1;
+    int move = fivey_stat_peek(e, cid, "move", FIVEY_BASE_MOVE);
+    return k == 0 ? move : move / 2;
+}
+
+static int check_move(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *how = rules_arg_str(a, "how");
+    if (!how)
+        how = "walk";
+    int reach = reach_of(e, me, how);
+    if (reach < 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act move: 'how' is walk, climb, crawl, swim or jump");
+    /* 004:381 "climbing, crawling, or swimming, the distance moved costs twice as much";
+     * 004:690 "Jumping across a distance costs twice the move rating" */
+    if (rules_arg_given(a, "paces") && rules_arg_int(a, "paces") > reach)
+        return rules_enc_rule(err,
+                              strcmp(how, "walk") == 0
+                                  ? "%s moves at most %d paces per ◆ (004:688)"
+                                  : "%s moves at most %d paces per ◆ this way: it costs "
+                                    "twice as much (004:381, 004:690)",
+                              rules_enc_name(e, me), reach);
+    return fivey_budget_check(e, me, 1, err);
+}
+
+/*
+ * `move` (turn; `paces`, `how`): 1 ◆, at most the move rating (004:688); climbing, crawling,
+ * swimming and jumping cost twice as much (004:381, 004:690), so half the paces per ◆ (rounded
+ * down, reading E7). Swimming in armor is a DEX check against the armor's defense class, 1d6
+ * drowning damage on a failure (004:424).
+ */
+static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_move(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *me = e->actor, *how = rules_arg_str(a, "how");
+    if (!how)
+        how = "walk";
+    int paces = rules_arg_given(a, "paces") ? rules_arg_int(a, "paces") : reach_of(e, me, how);
+    rules_enc_spend(e, me, FIVEY_BUDGET, 1, err);
+    const char *armor = json_string_value(json_object_get(rules_enc_stats(e, me), "armor"));
+    int against = strcmp(how, "swim") == 0 ? fivey_armor_dc(armor) : 0;
+    if (!against) {
+        rules_enc_log(e, "move", NULL, json_pack("{s:i, s:s}", "paces", paces, "how", how),
+                      strcmp(how, "walk") == 0 ? "%s moves %d paces" : "%s moves %d paces (%s)",
+                      rules_enc_name(e, me), paces, how);
+        return 0;
+    }
+    /* 004:424 "The armor's defense class also serves this function while trying to swim—taking
+     * 1d6 drowning damage on a failed check." */
+    int dex = rules_enc_stat(e, me, "dex", 1);
+    json_t *dice = json_array();
+    fivey_roll r;
+    fivey_roll_check(&r, e->rng, dice, dex, FIVEY_EDGE_NONE, 0, 0);
+    int ok = fivey_meets(r.total, against), dmg = 0;
+    if (!ok)
+        dmg = rules_roll_die(e->rng, 6, dice);
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "move");
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:i, s:s, s:b, s:i}", "paces", paces, "how", how, "success",
+                                    ok, "damage", dmg));
+    rules_enc_entry_merge(x, mine,
+                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
+                                    "total", r.total, "dc", against));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s swims %d paces in %s armor", rules_enc_name(e, me),
+                        paces, armor);
+    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
+    if (ok)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " and keeps afloat");
+    else
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", goes under and takes %d drowning damage", dmg);
+    rules_enc_entry_end(x);
+    if (dmg)
+        fivey_apply_damage(e, me, dmg);
+    return 0;
+}
+
+/* ---- any other action ---- */
+
+static int check_other(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    /* 004:696 "Most actions cost 1 ◆, though some actions may cost up to 2 ◆" */
+    return fivey_budget_check(e, e->actor, rules_arg_int(a, "cost"), err);
+}
+
+static int act_other(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int cost = rules_arg_int(a, "cost");
+    if (rules_enc_spend(e, e->actor, FIVEY_BUDGET, cost, err))
+        return err->code;
+    rules_enc_log(e, "act", NULL, json_pack("{s:i}", "cost", cost), "%s: %s (%d ◆)",
+                  rules_enc_name(e, e->actor), rules_arg_str(a, "what"), cost);
+    return 0;
+}
+
+/* ---- spells (spells.c) ---- */
+
+static int check_cast(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_cast_check(e, a, CAST_COST, err);
+}
+
+static int act_cast(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_cast(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    return fivey_cast(e, a, CAST_COST, err);
+}
+
+/* ---- armor in a jiffy (004:424) ---- */
+
+static int check_armor(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *me = e->actor, *don = rules_arg_str(a, "don");
+    int doff = rules_arg_int(a, "doff");
+    if (!!don == !!doff)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act armor: give either 'don' (a kind) or 'doff'");
+    json_t *st = fivey_stats_peek(e, me);
+    const char *worn = json_string_value(json_object_get(st, "armor"));
+    if (!worn && json_is_string(json_object_get(st, "bracket")))
+        return rules_enc_rule(err, "%s is a monster: its defense class is its own (004:426)",
+                              rules_enc_name(e, me));
+    if (!worn)
+        worn = "none";
+    if (don && fivey_armor_dc(don) == 0)
+        return tb_fail(
+            err, TB_BAD_REQUEST,
+            "enc.act armor: 'don' is leather, scale, chain, ring or plate (004:416-421)");
+    if (don && strcmp(worn, "none") != 0)
+        return rules_enc_rule(err, "%s wears %s armor: take it off first", rules_enc_name(e, me),
+                              worn);
+    if (doff && strcmp(worn, "none") == 0)
+        return rules_enc_rule(err, "%s wears no armor to take off", rules_enc_name(e, me));
+    return fivey_budget_check(e, me, 2, err);
+}
+
+/* Sets cid's armor and, from it, defense class and movement (004:373, 004:414). */
+static void wear_armor(rules_enc *e, const char *cid, const char *armor)
+{
+    json_t *st = rules_enc_stats(e, cid);
+    json_object_set_new(st, "armor", json_string(armor));
+    int dex = rules_enc_stat(e, cid, "dex", 1), str = rules_enc_stat(e, cid, "str", 1);
+    rules_enc_stat_set(
+        e, cid, "defense",
+        fivey_defense_class(dex, armor, json_is_true(json_object_get(st, "shield"))));
+    rules_enc_stat_set(e, cid, "move", FIVEY_BASE_MOVE - (str < fivey_armor_str(armor) ? 2 : 0));
+}
+
+/*
+ * `armor` (turn; `don` a kind, or `doff`): 2 ◆ and a DEX check against the armor's defense class
+ * (004:424); on a success the armor is on (or off), with the defense class and movement it gives;
+ * on a failure the ◆ are spent and nothing changes.
+ */
+static int act_armor(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_armor(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *me = e->actor, *don = rules_arg_str(a, "don");
+    const char *kind =
+        don ? don : json_string_value(json_object_get(rules_enc_stats(e, me), "armor"));
+    int against = fivey_armor_dc(kind);
+    rules_enc_spend(e, me, FIVEY_BUDGET, 2, err);
+    int dex = rules_enc_stat(e, me, "dex", 1);
+    json_t *dice = json_array();
+    fivey_roll r;
+    /* 004:424 "spend 2 ◆ to check dexterity against the armor's defense class" */
+    fivey_roll_check(&r, e->rng, dice, dex, FIVEY_EDGE_NONE, 0, 0);
+    int ok = fivey_meets(r.total, against);
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "armor");
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(
+        x, RULES_AUD_PUBLIC,
+        json_pack("{s:s, s:s, s:b}", "armor", kind, "doing", don ? "don" : "doff", "success", ok));
+    rules_enc_entry_merge(x, mine,
+                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
+                                    "total", r.total, "dc", against));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s hurries to %s the %s armor", rules_enc_name(e, me),
+                        don ? "put on" : "take off", kind);
+    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ok ? ": done" : ": it will not come %s yet",
+                        don ? "on" : "off");
+    rules_enc_entry_end(x);
+    if (ok)
+        wear_armor(e, me, don ? don : "none");
+    return 0;
+}
+
+/* ---- end of a turn ---- */
+
+static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    (void)err;
+    /* e->actor may point into /enc/order (the server's default actor), which the end of the
+     * surprise replaces: hold the id the combatant object keeps instead. */
+    e->actor = json_string_value(json_object_get(rules_enc_combatant(e, e->actor), "id"));
+    const char *me = e->actor;
+    rules_enc_cond_tick(e, me);
+    json_object_set_new(rules_enc_combatant(e, me), "budget", json_pack("{s:i}", FIVEY_BUDGET, 0));
+    if (json_is_string(json_object_get(e->enc, "phase"))) {
+        /* the free turns of the surprise: then initiative (004:645) */
+        json_t *order = json_object_get(e->enc, "order");
+        int t = (int)json_integer_value(json_object_get(e->enc, "turn")) + 1;
+        while (t < (int)json_array_size(order) &&
+               rules_enc_is_out(e, json_string_value(json_array_get(order, (size_t)t))))
+            t++;
+        rules_enc_log(e, "end", NULL, NULL, "%s ends the free turn", rules_enc_name(e, me));
+        if (t < (int)json_array_size(order)) {
+            json_object_set_new(e->enc, "turn", json_integer(t));
+            rules_enc_budget_reset(e, json_string_value(json_array_get(order, (size_t)t)));
+            return 0;
+        }
+        json_object_del(e->enc, "phase");
+        json_object_set_new(e->enc, "order", json_array());
+        json_object_set_new(e->enc, "turn", json_integer(-1));
+        rules_enc_log(e, "surprise-over", NULL, NULL,
+                      "The surprise is over: regular initiative takes hold (004:645)");
+        return 0;
+    }
+    rules_enc_log(e, "end", NULL, NULL, "%s ends the turn", rules_enc_name(e, me));
+    int rc = rules_enc_advance(e);
+    if (rc == 1)
+        rules_enc_log(e, "round", NULL, NULL, "Round %d: %s acts first (004:668)",
+                      rules_enc_round(e), rules_enc_name(e, rules_enc_current(e)));
+    else if (rc < 0)
+        rules_enc_log(e, "round", NULL, NULL, "Nobody is left to act");
+    return 0;
+}
+
+/* ---- GM actions ---- */
+
+static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_morale_check(e, rules_arg_str(a, "side"), a, err);
+}
+
+static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_morale(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    return fivey_morale(e, rules_arg_str(a, "side"), a, err);
+}
+
+static int act_leader(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    const char *k;
+    for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
+        if (strcmp(rules_enc_side(e, k), rules_enc_side(e, t)) == 0)
+            json_object_del(rules_enc_combatant(e, k), "leader");
+    json_object_set_new(rules_enc_combatant(e, t), "leader", json_true());
+    rules_enc_log(e, "leader", NULL, NULL, "%s leads the %s (004:670)", rules_enc_name(e, t),
+                  rules_enc_side(e, t));
+    return 0;
+}
+
+static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    int amount = rules_arg_int(a, "amount");
+    /* an NPC's hit points are the GM's: the table hears that it is hurt or healed, not how much */
+    rules_aud aud = rules_enc_aud_of(e, t);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "harm");
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "target", json_string(t));
+    rules_enc_entry_set(x, aud, "amount", json_integer(amount));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, t),
+                        amount >= 0 ? "takes" : "heals");
+    rules_enc_entry_say(x, aud, " %d", amount >= 0 ? amount : -amount);
+    if (amount >= 0)
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " damage");
+    rules_enc_entry_end(x);
+    fivey_apply_damage(e, t, amount);
+    return 0;
+}
+
+/* ---- the shield (004:422) ---- */
+
+static int check_shield(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (!json_is_true(json_object_get(fivey_stats_peek(e, e->actor), "shield")))
+        return rules_enc_rule(err, "%s carries no shield", rules_enc_name(e, e->actor));
+    return 0;
+}
+
+/* 004:422 Shield "+1 ... Destroy to negate an attack." The bearer readies it (or stands it down)
+ * as a standing choice, so no attack waits on a prompt: the next hit on the bearer is negated
+ * (act_attack), and the shield is gone, from the sheet too, with its +1 defense class. */
+static int act_shield(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_shield(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *me = e->actor;
+    int on = rules_arg_int(a, "ready");
+    json_object_set_new(rules_enc_combatant(e, me), "shield_ready", json_boolean(on));
+    rules_enc_log(e, "shield", NULL, NULL,
+                  on ? "%s will destroy the shield to stop the next hit"
+                     : "%s keeps the shield for now",
+                  rules_enc_name(e, me));
+    return 0;
+}
+
+/* ---- the module's hooks ---- */
+
+static int combat_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    (void)err;
+    const char *p = rules_arg_str(o, "party");
+    json_object_set_new(e->enc, "party", json_string(p ? p : "party"));
+    /* 004:674 "All characters can perform 2 actions ◆ during their turn." */
+    rules_enc_budget_default(e, json_pack("{s:i}", FIVEY_BUDGET, 2));
+    return 0;
+}
+
+static int combat_may_act(rules_enc *e, const char *cid, tb_err *err)
+{
+    const char *cur = rules_enc_current(e);
+    int surprise = json_is_string(json_object_get(e->enc, "phase"));
+    if (!cur)
+        return rules_enc_rule(err, rules_enc_round(e) == 0
+                                       ? "the fight has not started: the GM rolls initiative "
+                                         "first (004:666)"
+                                       : "nobody has the turn now");
+    if (strcmp(cur, cid) != 0)
+        return rules_enc_rule(err,
+                              surprise
+                                  ? "it is %s's free turn from the surprise, not %s's (004:645)"
+                                  : "it is %s's turn, not %s's: each acts in the initiative "
+                                    "order (004:666)",
+                              rules_enc_name(e, cur), rules_enc_name(e, cid));
+    return 0;
+}
+
+/* The choices of a parameter (encounter.h, "Moves"): what the state holds for it, the most
+ * likely first; what the game cannot know (a name, what a character does) stays free text. */
+static int combat_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out)
+{
+    const char *act = a->name, *name = p->name;
+    json_t *st = actor ? fivey_stats_peek(e, actor) : NULL;
+    if (strcmp(act, "attack") == 0 && strcmp(name, "weapon") == 0) {
+        json_t *ws = json_object_get(st, "weapons"), *w;
+        size_t i;
+        if (!json_is_array(ws)) {
+            fivey_choice(out, NULL, "its natural attack");
+            return RULES_CHOICES_PICK;
+        }
+        json_array_foreach(ws, i, w) fivey_choice(out, json_integer((json_int_t)i),
+                                                  json_string_value(json_object_get(w, "name")));
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "move") == 0 && strcmp(name, "how") == 0) {
+        static const char *const LABELS[] = {"walk", "climb (twice the cost)",
+                                             "crawl (twice the cost)", "swim (twice the cost)",
+                                             "jump (twice the cost)"};
+        for (int k = 0; HOW[k]; k++)
+            fivey_choice(out, json_string(HOW[k]), LABELS[k]);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "move") == 0 && strcmp(name, "paces") == 0) {
+        fivey_choice(out, NULL, "as far as one ◆ goes");
+        return RULES_CHOICES_DEFAULT;
+    }
+    if (strcmp(act, "cast") == 0 && strcmp(name, "spell") == 0) {
+        json_t *sp;
+        size_t i;
+        json_array_foreach(json_object_get(st, "spells"), i, sp)
+        {
+            const char *s = json_string_value(json_object_get(sp, "name"));
+            if (s && fivey_spell_named(s))
+                fivey_choice(out, json_string(s), s);
+        }
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "cast") == 0 && strncmp(name, "target", 6) == 0) {
+        /* the first target: a foe first (a bolt needs one, Charm one), nobody for the others */
+        if (name[6])
+            fivey_choice(out, NULL, "nobody else");
+        fivey_choose_side(e, out, rules_enc_side(e, actor), 1);
+        if (!name[6])
+            fivey_choice(out, NULL, "nobody");
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "armor") == 0) {
+        const char *worn = json_string_value(json_object_get(st, "armor"));
+        int wearing = worn && strcmp(worn, "none") != 0;
+        if (strcmp(name, "doff") == 0) {
+            fivey_choice(out, json_integer(wearing), wearing ? "take it off" : "no");
+            return RULES_CHOICES_PICK;
+        }
+        if (wearing) {
+            fivey_choice(out, NULL, "nothing: take it off first");
+            return RULES_CHOICES_PICK;
+        }
+        static const char *const KINDS[] = {"leather", "scale", "chain", "ring", "plate", NULL};
+        for (const char *const *k = KINDS; *k; k++)
+            fivey_choice(out, json_string(*k), *k);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "shield") == 0) {
+        int ready = json_is_true(json_object_get(rules_enc_combatant(e, actor), "shield_ready"));
+        fivey_choice(out, json_integer(!ready), ready ? "stand it down" : "ready it");
+        fivey_choice(out, json_integer(ready), ready ? "keep it ready" : "keep it for now");
+        return RULES_CHOICES_PICK;
+    }
+    if ((strcmp(act, "surprise") == 0 || strcmp(act, "morale") == 0) && strcmp(name, "side") == 0) {
+        /* the side due a morale check first (its default), then every side that stands */
+        int morale = strcmp(act, "morale") == 0;
+        fivey_choice(out, NULL, morale ? "the side due" : fivey_party_side(e));
+        fivey_choose_sides(e, out, morale);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "spawn") == 0 && strcmp(name, "monster") == 0) {
+        fivey_choice(out, NULL, "none: by bracket, or by its name");
+        const fivey_monster *m;
+        for (size_t i = 0; (m = fivey_monster_at(i)); i++)
+            fivey_choice(out, json_string(m->name), m->name);
+        return RULES_CHOICES_PICK;
+    }
+    if ((strcmp(act, "spawn") == 0 || strcmp(act, "bracket") == 0) &&
+        strcmp(name, "bracket") == 0) {
+        static const char *const B[] = {"M", "G", "E", "L", "B", NULL};
+        if (strcmp(act, "spawn") == 0)
+            fivey_choice(out, NULL, "the example monster's");
+        for (const char *const *b = B; *b; b++)
+            fivey_choice(out, json_string(*b), fivey_bracket_name(**b));
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(act, "bracket") == 0 && strcmp(name, "target") == 0) {
+        const char *k;
+        for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
+            if (rules_enc_is_npc(e, k))
+                fivey_choice(out, json_string(k), rules_enc_name(e, k));
+        return RULES_CHOICES_PICK;
+    }
+    /* numbers the rules work out when they are left out (encounter.h: a null default) */
+    static const struct {
+        const char *act, *param, *label;
+    } LEFT_OUT[] = {
+        {"initiative", "opp", "the opposition's average DEX"},
+        {"surprise", "wis", "the other party's average INT"},
+        {"morale", "wis", "the side's average INT"},
+        {"morale", "dc", "14, then 16, then 18"},
+        {"spawn", "dc", "the example monster's, else 12"},
+        {"spawn", "hp", "roll its hit dice"},
+        {"bracket", "hp", "roll its hit dice"},
+    };
+    for (size_t i = 0; i < sizeof LEFT_OUT / sizeof LEFT_OUT[0]; i++)
+        if (strcmp(act, LEFT_OUT[i].act) == 0 && strcmp(name, LEFT_OUT[i].param) == 0) {
+            fivey_choice(out, NULL, LEFT_OUT[i].label);
+            return RULES_CHOICES_DEFAULT;
+        }
+    return RULES_CHOICES_NONE;
+}

@@ -1,0 +1,194 @@
+/*
+ * contests.c — the party's contests in a FIVEY encounter (fivey_enc.h): surprise, where each
+ * member of the surprising party rolls d20 + DEX against one d20 + the other party's wisdom and
+ * the winners take a free turn (004:645), and initiative, where each member of the adventuring
+ * party rolls d20 + DEX against one d20 + the opposing party's DEX and the winners act before the
+ * opposition (004:666-668). Rulebook 004_110cc4af3ff93059.txt, cited as 004:LINE; readings in
+ * rules/RULES.md, fivey, reading E1 and reading 3 (a tie is no win).
+ */
+#include <string.h>
+
+#include "fivey_enc.h"
+
+/* ---- initiative ---- */
+
+/* The opposition's bonus: the GM's `opp`, else its average DEX (reading E1); -1 when nobody
+ * stands against the party. */
+static int opposition_bonus(const rules_enc *e, const rules_args *a)
+{
+    return rules_arg_given(a, "opp") ? rules_arg_int(a, "opp")
+                                     : fivey_group_average(e, fivey_party_side(e), 0, "dex");
+}
+
+int fivey_initiative_check(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    if (json_is_string(json_object_get(e->enc, "phase")))
+        return rules_enc_rule(err, "the surprise turns are still being taken; initiative "
+                                   "follows them (004:645)");
+    const char *party = fivey_party_side(e);
+    if (opposition_bonus(e, a) < 0 || fivey_group_average(e, party, 1, "dex") < 0)
+        return rules_enc_rule(err,
+                              "initiative needs standing members of the %s and of an "
+                              "opposing side (004:666)",
+                              party);
+    return 0;
+}
+
+/* One party member's roll as the table sees it (NPC: who won only) and the GM does. */
+static void contest_rolls(rules_enc *e, const char *k, json_t *dice, size_t first, int won,
+                          int bonus, int total, json_t *rolls, json_t *gm_rolls)
+{
+    json_t *one =
+        json_pack("{s:i, s:b, s:i, s:i}", "natural",
+                  (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")),
+                  "won", won, "bonus", bonus, "total", total);
+    json_object_set_new(
+        rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won) : json_deep_copy(one));
+    json_object_set_new(gm_rolls, k, one);
+}
+
+int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = fivey_initiative_check(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *party = fivey_party_side(e);
+    int opp = opposition_bonus(e, a);
+    /* What the table sees (rules/RULES.md): the party's own rolls and who won; the opposition's
+     * roll and bonus are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
+    /* 004:666 "Each member of the adventuring party contests their dexterity stat against the
+     * dexterity or power of the opposing party": one roll for the opposing party (reading E1). */
+    int them = fivey_party_roll(e, opp, dice, "opposition");
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_bonus", json_integer(opp));
+    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_total", json_integer(them));
+    rules_rank r[64];
+    int n = 0, won_n = 0;
+    const char *k;
+    for (size_t i = 0; (k = rules_enc_cid_at(e, i)) && n < 64; i++) {
+        json_t *c = rules_enc_combatant(e, k);
+        json_object_del(c, "won");
+        if (rules_enc_is_out(e, k)) {
+            r[n++] = (rules_rank){k, {-1}, 0};
+            continue;
+        }
+        if (!fivey_in_party(e, k)) {
+            r[n++] = (rules_rank){k, {1}, 0}; /* the opposition, in the order it joined */
+            continue;
+        }
+        int dex = rules_enc_stat(e, k, "dex", 1);
+        size_t first = json_array_size(dice);
+        int total = fivey_party_roll(e, dex, dice, k);
+        /* "Those who win the contest may act before" the opposition; a tie is no win
+         * (reading 3). */
+        int won = total > them;
+        won_n += won;
+        if (won)
+            json_object_set_new(c, "won", json_true());
+        contest_rolls(e, k, dice, first, won, dex, total, rolls, gm_rolls);
+        r[n++] = (rules_rank){k, {won ? 2 : 0, total, dex}, 0};
+    }
+    rules_enc_order_set(e, r, n);
+    rules_enc_begin_round(e);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Initiative: the opposition rolls %d (DEX %+d); ", them,
+                        opp);
+    const char *first = rules_enc_current(e);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "initiative: %d of the %s beat the opposition and act before it; round "
+                        "%d, %s goes first (004:666)",
+                        won_n, party, rules_enc_round(e),
+                        first ? rules_enc_name(e, first) : "nobody");
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* ---- surprise (004:645) ---- */
+
+static const char *surprise_side(const rules_enc *e, const rules_args *a)
+{
+    const char *side = rules_arg_str(a, "side");
+    return side ? side : fivey_party_side(e);
+}
+
+/* The other party's wisdom: the GM's `wis`, else its average INT (reading E1). */
+static int surprise_wisdom(const rules_enc *e, const rules_args *a)
+{
+    return rules_arg_given(a, "wis") ? rules_arg_int(a, "wis")
+                                     : fivey_group_average(e, surprise_side(e, a), 0, "int");
+}
+
+int fivey_surprise_check(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    if (rules_enc_round(e) > 0 || json_is_string(json_object_get(e->enc, "phase")))
+        return rules_enc_rule(err,
+                              "surprise comes before the fight: round %d is under way "
+                              "(004:645)",
+                              rules_enc_round(e));
+    const char *side = surprise_side(e, a);
+    if (fivey_group_average(e, side, 1, "dex") < 0 || surprise_wisdom(e, a) < 0)
+        return rules_enc_rule(err,
+                              "surprise needs standing combatants on side '%s' and on "
+                              "another side (004:645)",
+                              side);
+    return 0;
+}
+
+int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = fivey_surprise_check(e, a, err); /* bridge until rules_enc_act runs the check */
+    if (rc)
+        return rc;
+    const char *side = surprise_side(e, a);
+    int wis = surprise_wisdom(e, a);
+    /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's
+     * roll, its wisdom and an NPC's die and total are the GM's. */
+    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    rules_enc_entry *x = rules_enc_entry_begin(e, "surprise");
+    int other = fivey_party_roll(e, wis, dice, "other");
+    rules_enc_entry_set(x, RULES_AUD_GM, "wisdom", json_integer(wis));
+    rules_enc_entry_set(x, RULES_AUD_GM, "other_total", json_integer(other));
+    rules_rank r[64];
+    int n = 0;
+    const char *k;
+    for (size_t i = 0; (k = rules_enc_cid_at(e, i)) && n < 64; i++) {
+        if (strcmp(rules_enc_side(e, k), side) != 0 || rules_enc_is_out(e, k))
+            continue;
+        int dex = rules_enc_stat(e, k, "dex", 1);
+        size_t first = json_array_size(dice);
+        int total = fivey_party_roll(e, dex, dice, k);
+        /* 004:645 "Those who win the contest gain a free combat turn"; a tie wins nothing
+         * (reading 3). */
+        int won = total > other;
+        contest_rolls(e, k, dice, first, won, dex, total, rolls, gm_rolls);
+        if (won)
+            r[n++] = (rules_rank){k, {total, dex}, 0};
+    }
+    rules_enc_order_set(e, r, n);
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    json_decref(dice);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "side", json_string(side));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
+    rules_enc_entry_say(x, RULES_AUD_GM, "Surprise: the other party rolls %d (wisdom %+d); ", other,
+                        wis);
+    if (n == 0) {
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                            "surprise: nobody of the %s beats the other party's wisdom (004:645)",
+                            side);
+        rules_enc_entry_end(x);
+        return 0;
+    }
+    json_object_set_new(e->enc, "phase", json_string("surprise"));
+    json_object_set_new(e->enc, "turn", json_integer(0));
+    rules_enc_budget_reset(e, r[0].id);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
+                        "surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
+                        rules_enc_name(e, r[0].id));
+    rules_enc_entry_end(x);
+    return 0;
+}
