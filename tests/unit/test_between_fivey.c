@@ -249,6 +249,48 @@ START_TEST(level_up_needs_the_experience_and_raises_hp_and_a_stat)
 }
 END_TEST
 
+/* 004:402 the GM awards experience; an NPC's experience is the GM's (its stats are under
+ * /gm/enc): the table hears the award, the GM alone reads its total (issue 27, item 12). A PC's
+ * total stays on the public line. */
+START_TEST(an_npcs_experience_total_is_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *s = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, s);
+    json_decref(s);
+    EFX_OK(&f, "gm", NULL, "award", "{\"target\":\"e4\",\"xp\":20}");
+    ck_assert_int_eq(efx_stat(&f, "e4", "xp"), 60);
+    ck_assert_str_eq(efx_last_text(&f), "Mira gains 20 experience");
+    json_t *pub = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert_ptr_null(json_object_get(pub, "total"));
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Mira gains 20 experience (60)");
+    ck_assert_int_eq(ru_ival(json_object_get(gm, "result"), "total"), 60);
+    size_t gm_entries = json_array_size(f.e.gm_log);
+    EFX_OK(&f, "gm", NULL, "award", "{\"target\":\"e1\",\"xp\":20}");
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild gains 20 experience (120)");
+    ck_assert_uint_eq(json_array_size(f.e.gm_log), gm_entries);
+    efx_free(&f);
+}
+END_TEST
+
+/* 004:122 (the sheet's rule) and 004:554: a character attunes to an item it carries, a weapon or
+ * a line of the inventory; anything else is refused before the night's rest is spent (it would
+ * leave a sheet that no longer validates). */
+START_TEST(attuning_needs_an_item_the_character_carries)
+{
+    efx f;
+    party(&f);
+    efx_refused(&f, "p1", "e1", "rest", "{\"action\":\"attune\",\"item\":\"Crown jewels\"}",
+                TB_RULE, "carries no Crown jewels");
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"attune\",\"item\":\"Rope\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild attunes to Rope");
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -272,6 +314,8 @@ int main(void)
     tcase_add_test(tc, leftover_inspiration_becomes_experience);
     tcase_add_test(tc, level_up_needs_the_experience_and_raises_hp_and_a_stat);
     tcase_add_test(tc, a_damaged_clock_is_refused);
+    tcase_add_test(tc, an_npcs_experience_total_is_the_gms);
+    tcase_add_test(tc, attuning_needs_an_item_the_character_carries);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }
