@@ -270,9 +270,6 @@ static int check_travel(const rules_enc *e, const rules_args *a, tb_err *err)
 /* The hex's hours, then the x-in-20 check with x the hours (004:533) unless the GM skips it. */
 static int act_travel(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_travel(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     int h = hex_hours(a), spent = geti(e->enc, "hours"), limit = geti(e->enc, "limit");
     seti(e->enc, "hours", spent + h);
     rules_enc_take_time(e, h * HOUR_S); /* on the campaign clock */
@@ -315,9 +312,6 @@ static int check_site_turn(const rules_enc *e, const rules_args *a, tb_err *err)
  * back to 1 after an encounter ("since the last encounter took place"). Six turns are an hour. */
 static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_site_turn(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     catch_up(e); /* turns another scene took raise the clock first */
     int x = geti(e->enc, "site");
     json_t *dice = json_array();
@@ -359,9 +353,6 @@ static int check_award(const rules_enc *e, const rules_args *a, tb_err *err)
  * the table hears the award, its total goes to the GM only (issue 27, item 12). */
 static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_award(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *to = rules_arg_str(a, "target");
     int xp = rules_enc_stat(e, to, "xp", 0) + rules_arg_int(a, "xp");
     rules_enc_stat_set(e, to, "xp", xp);
@@ -459,9 +450,6 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
 /* The night's rest action (004:549-560), one per character per night. */
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_rest(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *what = rules_arg_str(a, "action");
     json_t *hp = json_object_get(rules_enc_stats(e, me), "hp");
     int lvl = rules_enc_stat(e, me, "level", 0), insp = rules_enc_stat(e, me, "inspiration", 0);
@@ -604,9 +592,6 @@ static int check_downtime(const rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_downtime(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor;
     const char *life = rules_arg_str(a, "lifestyle"), *act = rules_arg_str(a, "activity");
     const char *stat = rules_arg_given(a, "stat") ? rules_arg_str(a, "stat") : NULL;
@@ -696,9 +681,6 @@ static int check_cash_in(const rules_enc *e, const rules_args *a, tb_err *err)
  * keep as many as the level (the highest), add their sum. */
 static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_cash_in(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor;
     int n = rules_enc_stat(e, me, "inspiration", 0), lvl = rules_enc_stat(e, me, "level", 0);
     rules_pool p;
@@ -737,9 +719,6 @@ static int check_level_up(const rules_enc *e, const rules_args *a, tb_err *err)
  * follows the level (004:398, 004:553). */
 static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_level_up(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *stat = rules_arg_str(a, "stat");
     int lvl = rules_enc_stat(e, me, "level", 0);
     json_t *dice = json_array();

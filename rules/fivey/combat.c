@@ -322,9 +322,6 @@ static void destroy_shield(rules_enc *e, const char *cid)
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_attack(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *t = rules_arg_str(a, "target");
     int is_free = rules_arg_int(a, "free");
     fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
@@ -498,9 +495,6 @@ static int check_move(const rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_move(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *how = rules_arg_str(a, "how");
     if (!how)
         how = "walk";
@@ -573,9 +567,6 @@ static int check_cast(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_cast(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_cast(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     return fivey_cast(e, a, CAST_COST, err);
 }
 
@@ -625,9 +616,6 @@ static void wear_armor(rules_enc *e, const char *cid, const char *armor)
  */
 static int act_armor(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_armor(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *don = rules_arg_str(a, "don");
     const char *kind =
         don ? don : json_string_value(json_object_get(rules_enc_stats(e, me), "armor"));
@@ -711,9 +699,6 @@ static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_morale(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     return fivey_morale(e, rules_arg_str(a, "side"), a, err);
 }
 
@@ -766,9 +751,6 @@ static int check_shield(const rules_enc *e, const rules_args *a, tb_err *err)
  * (act_attack), and the shield is gone, from the sheet too, with its +1 defense class. */
 static int act_shield(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_shield(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor;
     int on = rules_arg_int(a, "ready");
     json_object_set_new(rules_enc_combatant(e, me), "shield_ready", json_boolean(on));

@@ -49,9 +49,6 @@ static void contest_rolls(rules_enc *e, const char *k, json_t *dice, size_t firs
 
 int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = fivey_initiative_check(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *party = fivey_party_side(e);
     int opp = opposition_bonus(e, a);
     /* What the table sees (rules/RULES.md): the party's own rolls and who won; the opposition's
@@ -140,9 +137,6 @@ int fivey_surprise_check(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = fivey_surprise_check(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *side = surprise_side(e, a);
     int wis = surprise_wisdom(e, a);
     /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's

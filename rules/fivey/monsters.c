@@ -151,9 +151,6 @@ int fivey_spawn_check(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int fivey_spawn(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = fivey_spawn_check(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *name = rules_arg_str(a, "name");
     const fivey_monster *m = spawn_monster(a);
     char b = rules_arg_str(a, "bracket") ? fivey_bracket_letter(rules_arg_str(a, "bracket"))
@@ -197,9 +194,6 @@ int fivey_bracket_check(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int fivey_bracket(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = fivey_bracket_check(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target");
     char b = fivey_bracket_letter(rules_arg_str(a, "bracket"));
     int dc = rules_arg_int(a, "dc");

@@ -221,9 +221,6 @@ static int check_reaction(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_reaction(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *pick = rules_arg_str(a, "disposition");
     fivey_edge edge = rules_arg_int(a, "adv")   ? FIVEY_EDGE_ADV
                       : rules_arg_int(a, "dis") ? FIVEY_EDGE_DIS
@@ -283,9 +280,6 @@ static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_reveal(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *disp = hidden_disposition(e);
     json_object_set_new(e->enc, "disposition", json_string(disp));
     rules_enc_log(e, "reveal", NULL, json_pack("{s:s}", "disposition", disp),
@@ -313,9 +307,6 @@ static int check_talker(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_talker(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_talker(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target");
     json_object_set_new(e->enc, "talker", json_string(t));
     rules_enc_log(e, "talker", NULL, json_pack("{s:s}", "talker", t), "%s speaks for the party",
@@ -339,9 +330,6 @@ static int check_terms(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_terms(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *ask = rules_arg_str(a, "ask");
     /* 004:660 "at least a moderate difficulty, or ... difficult if they would require the other
      * party to go out of their way": ★★ 14 and ★★★ 16 (004:87-92, reading S3) */
@@ -405,9 +393,6 @@ static int check_request(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_request(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     const char *me = e->actor, *skill = rules_arg_str(a, "skill");
     const char *disp = hidden_disposition(e);
     const json_t *terms = json_object_get(e->enc, "terms");
@@ -483,9 +468,6 @@ static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_morale(e, a, err); /* bridge until rules_enc_act runs the check */
-    if (rc)
-        return rc;
     return fivey_morale(e, morale_side(e, a), a, err);
 }
 
