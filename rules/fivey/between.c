@@ -127,6 +127,59 @@ static const rules_enc_action ACTIONS[] = {
 };
 /* clang-format on */
 
+/* The words of the module's events (encounter.h, "The log"). */
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"new_day", "Day {day} begins"},
+    {"days_pass", "{days} days pass: day {day} begins"},
+    {"travel", "The party crosses a hex in {hours} hours ({today} of {limit} today){check?}"},
+    {"travel.check", "; {hours}-in-20: {met}"},
+    {"travel.met", "an encounter!"},
+    {"travel.nobody", "nobody met"},
+    {"enter", "The party enters the site; the clock starts at 1"},
+    {"site_turn", "A site turn passes; {chance}-in-20: {met}"},
+    {"site_turn.met", "an encounter! The clock goes back to 1"},
+    {"site_turn.nobody", "nobody comes"},
+    {"site_time", "Time passes in the site: the clock stands at {clock}"},
+    {"leave", "The party leaves the site"},
+    {"award", "{who} gains {xp} experience ({total})"},
+    {"award", "{who} gains {xp} experience"},
+    {"tennite", "Ten days of downtime pass; inspiration is restored"},
+    {"spells_ready", "{who}'s spells are ready again ({spell_casts} casts)"},
+    {"spells_ready", "{who}'s spells are ready again"},
+    {"rest", "{who} {does}"},
+    {"rest.recover", "rests and recovers {restored} hit points ({damage} damage left)"},
+    {"rest.recover", "rests and recovers hit points"},
+    {"rest.practice", "practises and restores an inspiration die ({inspiration})"},
+    {"rest.practice", "practises and restores an inspiration die"},
+    {"rest.attune", "attunes to {item}"},
+    {"rest.attune", "attunes to an item"},
+    {"rest.march", "marches on: {limit} hours of travel today"},
+    {"rest.other", "spends the rest action to {what}"},
+    {"downtime", "{who} lives {life} ({cost} crowns){event_words?} and {what}"},
+    {"downtime.bad", ", a bad event"},
+    {"downtime.good", ", a good event"},
+    {"downtime.beg", "begs and gains {crowns_gained} crowns"},
+    {"downtime.beg", "begs"},
+    {"downtime.work", "works and earns {roll} crowns"},
+    {"downtime.work", "works"},
+    {"downtime.carouse", "carouses and gains {roll} experience"},
+    {"downtime.carouse", "carouses"},
+    {"downtime.study", "studies: {roll} against 16, {learned}"},
+    {"downtime.study", "studies: {learned}"},
+    {"downtime.learned", "learned"},
+    {"downtime.not_yet", "not yet"},
+    {"downtime.establish", "invests {roll} capital in the institution ({capital} in all)"},
+    {"downtime.establish", "invests in the institution"},
+    {"downtime.ball", "attends a grand ball"},
+    {"cash_in", "{who} turns {spent} inspiration dice into {gained} experience ({xp})"},
+    {"cash_in", "{who} turns inspiration dice into experience"},
+    {"level_up", "{who} reaches level {level}: +{hp} hit points, +1 {stat_name}"},
+    {"level_up", "{who} reaches a new level"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 /* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day and its
  * travel, the site clock, the downtime count and who has used tonight's rest or this tennite's
  * downtime action. */
@@ -164,6 +217,7 @@ const rules_module rules_module_fivey_between = {
     .carry = CARRY,
     .catch_up = catch_up,
     .choices = between_choices,
+    .phrases = PHRASES,
 };
 
 /* ---- small helpers ---- */
@@ -232,9 +286,11 @@ static void day_begins(rules_enc *e, int quiet)
     seti(e->enc, "hours", 0);
     seti(e->enc, "limit", DAY_HOURS);
     json_array_clear(list(e, "rested"));
-    if (!quiet)
-        rules_enc_log(e, "new_day", NULL, json_pack("{s:i}", "day", geti(e->enc, "day")),
-                      "Day %d begins", geti(e->enc, "day"));
+    if (!quiet) {
+        rules_log *x = rules_log_begin(e, "new_day", "new_day");
+        rules_log_int(x, "day", geti(e->enc, "day"), RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
 }
 
 /* Night passes and a new day begins (004:511-513): the clock runs to the start of the next
@@ -273,18 +329,20 @@ static int act_travel(rules_enc *e, const rules_args *a, tb_err *err)
     int h = hex_hours(a), spent = geti(e->enc, "hours"), limit = geti(e->enc, "limit");
     seti(e->enc, "hours", spent + h);
     rules_enc_take_time(e, h * HOUR_S); /* on the campaign clock */
-    json_t *res = json_pack("{s:i, s:i, s:i}", "hours", h, "today", spent + h, "limit", limit);
-    if (!rules_arg_int(a, "check")) {
-        rules_enc_log(e, "travel", NULL, res,
-                      "The party crosses a hex in %d hours (%d of %d today)", h, spent + h, limit);
-        return 0;
+    rules_log *x = rules_log_begin(e, "travel", "travel");
+    rules_log_int(x, "hours", h, RULES_AUD_PUBLIC);
+    rules_log_int(x, "today", spent + h, RULES_AUD_PUBLIC);
+    rules_log_int(x, "limit", limit, RULES_AUD_PUBLIC);
+    if (rules_arg_int(a, "check")) {
+        json_t *dice = json_array();
+        int met = encounter_check(e, h, dice);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+        json_decref(dice);
+        rules_log_json(x, "encounter", json_boolean(met), RULES_AUD_PUBLIC);
+        rules_log_word(x, "check", "travel.check", RULES_AUD_PUBLIC);
+        rules_log_word(x, "met", met ? "travel.met" : "travel.nobody", RULES_AUD_PUBLIC);
     }
-    json_t *dice = json_array();
-    int met = encounter_check(e, h, dice);
-    json_object_set_new(res, "encounter", json_boolean(met));
-    rules_enc_log(e, "travel", dice, res,
-                  "The party crosses a hex in %d hours (%d of %d today); %d-in-20: %s", h,
-                  spent + h, limit, h, met ? "an encounter!" : "nobody met");
+    rules_log_end(x);
     return 0;
 }
 
@@ -296,7 +354,7 @@ static int act_enter(rules_enc *e, const rules_args *a, tb_err *err)
     (void)a;
     (void)err;
     seti(e->enc, "site", 1);
-    rules_enc_log(e, "enter", NULL, NULL, "The party enters the site; the clock starts at 1");
+    rules_log_end(rules_log_begin(e, "enter", "enter"));
     return 0;
 }
 
@@ -318,11 +376,14 @@ static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err)
     int met = encounter_check(e, x, dice);
     seti(e->enc, "site", met ? 1 : x + 1);
     seti(e->enc, "turns", geti(e->enc, "turns") + 1);
-    rules_enc_log(
-        e, "site_turn", dice,
-        json_pack("{s:i, s:b, s:i}", "chance", x, "encounter", met, "clock", geti(e->enc, "site")),
-        "A site turn passes; %d-in-20: %s", x,
-        met ? "an encounter! The clock goes back to 1" : "nobody comes");
+    rules_log *l = rules_log_begin(e, "site_turn", "site_turn");
+    rules_log_dice(l, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_int(l, "chance", x, RULES_AUD_PUBLIC);
+    rules_log_json(l, "encounter", json_boolean(met), RULES_AUD_PUBLIC);
+    rules_log_int(l, "clock", geti(e->enc, "site"), RULES_AUD_PUBLIC);
+    rules_log_word(l, "met", met ? "site_turn.met" : "site_turn.nobody", RULES_AUD_PUBLIC);
+    rules_log_end(l);
     rules_enc_take_time(e, SITE_TURN_S); /* this turn is counted here, not by catch_up */
     return 0;
 }
@@ -333,7 +394,7 @@ static int act_leave(rules_enc *e, const rules_args *a, tb_err *err)
     (void)a;
     (void)err;
     seti(e->enc, "site", 0);
-    rules_enc_log(e, "leave", NULL, NULL, "The party leaves the site");
+    rules_log_end(rules_log_begin(e, "leave", "leave"));
     return 0;
 }
 
@@ -357,13 +418,11 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
     int xp = rules_enc_stat(e, to, "xp", 0) + rules_arg_int(a, "xp");
     rules_enc_stat_set(e, to, "xp", xp);
     rules_aud theirs = rules_enc_aud_of(e, to);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "award");
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "xp", json_integer(rules_arg_int(a, "xp")));
-    rules_enc_entry_set(x, theirs, "total", json_integer(xp));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s gains %d experience", rules_enc_name(e, to),
-                        rules_arg_int(a, "xp"));
-    rules_enc_entry_say(x, theirs, " (%d)", xp);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "award", "award");
+    rules_log_who(x, "who", to);
+    rules_log_int(x, "xp", rules_arg_int(a, "xp"), RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", xp, theirs);
+    rules_log_end(x);
     return 0;
 }
 
@@ -387,8 +446,9 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
         if (rules_enc_stat(e, cid, "inspiration", 0) < lvl)
             rules_enc_stat_set(e, cid, "inspiration", lvl);
     }
-    rules_enc_log(e, "tennite", NULL, json_pack("{s:i}", "tennite", geti(e->enc, "tennite")),
-                  "Ten days of downtime pass; inspiration is restored");
+    rules_log *x = rules_log_begin(e, "tennite", "tennite");
+    rules_log_int(x, "tennite", geti(e->enc, "tennite"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -455,46 +515,52 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     int lvl = rules_enc_stat(e, me, "level", 0), insp = rules_enc_stat(e, me, "inspiration", 0);
     const char *item = rules_arg_str(a, "item");
     json_array_append_new(list(e, "rested"), json_string(me));
+    /* an NPC's numbers (hit points, dice, casts) are the GM's: its sheet is (rules/RULES.md) */
+    rules_aud mine = rules_enc_aud_of(e, me);
     /* The night's rest gives a caster's spell casts back (reading 12, 004:483). */
     json_t *casts = json_object_get(rules_enc_stats(e, me), "spell_slots");
     if (geti(casts, "used") > 0) {
         rules_enc_stat_put(e, me, "spell_slots/used", json_integer(0));
-        rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "spell_casts", geti(casts, "max")),
-                      "%s's spells are ready again (%d casts)", rules_enc_name(e, me),
-                      geti(casts, "max"));
+        rules_log *x = rules_log_begin(e, "rest", "spells_ready");
+        rules_log_who(x, "who", me);
+        rules_log_int(x, "spell_casts", geti(casts, "max"), mine);
+        rules_log_end(x);
     }
+    rules_log *x = rules_log_begin(e, "rest", "rest");
+    rules_log_who(x, "who", me);
     if (strcmp(what, "recover") == 0) {
         /* 004:553 "Restore hit points equal to your healing rate (usually, 1d6 plus your level)" */
         json_t *dice = json_array();
         int heal = rules_roll_die(e->rng, 6, dice) + lvl, dmg = geti(hp, "damage");
         int left = dmg > heal ? dmg - heal : 0;
         rules_enc_stat_put(e, me, "hp/damage", json_integer(left));
-        rules_enc_log(
-            e, "rest", dice,
-            json_pack("{s:i, s:i, s:i}", "healing", heal, "restored", dmg - left, "damage", left),
-            "%s rests and recovers %d hit points (%d damage left)", rules_enc_name(e, me),
-            dmg - left, left);
+        rules_log_dice(x, dice, mine);
+        json_decref(dice);
+        rules_log_int(x, "healing", heal, mine);
+        rules_log_int(x, "restored", dmg - left, mine);
+        rules_log_int(x, "damage", left, mine);
+        rules_log_word(x, "does", "rest.recover", RULES_AUD_PUBLIC);
     } else if (strcmp(what, "practice") == 0) {
         /* 004:555 "Restore an inspiration die" (reading: up to the level, 004:144) */
         rules_enc_stat_set(e, me, "inspiration", insp + 1);
-        rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "inspiration", insp + 1),
-                      "%s practises and restores an inspiration die (%d)", rules_enc_name(e, me),
-                      insp + 1);
+        rules_log_int(x, "inspiration", insp + 1, mine);
+        rules_log_word(x, "does", "rest.practice", RULES_AUD_PUBLIC);
     } else if (strcmp(what, "attune") == 0) {
         /* 004:554 "Attune to a different item than the one to which you are currently attuned" */
         json_object_set_new(rules_enc_stats(e, me), "attuned", json_string(item));
-        rules_enc_log(e, "rest", NULL, NULL, "%s attunes to %s", rules_enc_name(e, me), item);
+        rules_log_name(x, "item", item, mine);
+        rules_log_word(x, "does", "rest.attune", RULES_AUD_PUBLIC);
     } else if (strcmp(what, "march") == 0) {
         /* 004:527 "negate your rest action ... in exchange up to 4 more hours of travel that
          * day"; reading: the day the party travels next, so march before travelling on */
         seti(e->enc, "limit", geti(e->enc, "limit") + MARCH_HOURS);
-        rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "limit", geti(e->enc, "limit")),
-                      "%s marches on: %d hours of travel today", rules_enc_name(e, me),
-                      geti(e->enc, "limit"));
+        rules_log_int(x, "limit", geti(e->enc, "limit"), RULES_AUD_PUBLIC);
+        rules_log_word(x, "does", "rest.march", RULES_AUD_PUBLIC);
     } else {
-        rules_enc_log(e, "rest", NULL, NULL, "%s spends the rest action to %s",
-                      rules_enc_name(e, me), what);
+        rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+        rules_log_word(x, "does", "rest.other", RULES_AUD_PUBLIC);
     }
+    rules_log_end(x);
     return 0;
 }
 
@@ -605,11 +671,23 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
     int bad = event && event <= 5, good = event >= 16;
     fivey_edge edge = good ? FIVEY_EDGE_ADV : bad ? FIVEY_EDGE_DIS : FIVEY_EDGE_NONE;
     int bonus = stat ? fivey_bonus(stat_of(e, me, stat), rules_arg_int(a, "skilled")) : 0;
-    json_t *res =
-        json_pack("{s:s, s:s, s:i}", "lifestyle", life, "activity", act, "cost", LIFE[li].cost);
+    /* what an NPC gains and rolls is the GM's (its sheet is); the lifestyle, its cost and
+     * whether the event is good or bad are the table's story */
+    rules_aud mine = rules_enc_aud_of(e, me);
+    rules_log *x = rules_log_begin(e, "downtime", "downtime");
+    rules_log_who(x, "who", me);
+    rules_log_json(x, "lifestyle", json_string(life), RULES_AUD_PUBLIC);
+    rules_log_json(x, "activity", json_string(act), RULES_AUD_PUBLIC);
+    rules_log_int(x, "cost", LIFE[li].cost, RULES_AUD_PUBLIC);
+    rules_log_name(x, "life", life, RULES_AUD_PUBLIC);
     if (event)
-        json_object_set_new(res, "event", json_string(bad ? "bad" : good ? "good" : "none"));
-    char what[160] = "";
+        rules_log_json(x, "event",
+                       json_string(bad    ? "bad"
+                                   : good ? "good"
+                                          : "none"),
+                       RULES_AUD_PUBLIC);
+    if (bad || good)
+        rules_log_word(x, "event_words", bad ? "downtime.bad" : "downtime.good", RULES_AUD_PUBLIC);
     fivey_roll r;
     if (strcmp(act, "beg") == 0) {
         /* 004:587 "gaining crowns equal to 1d6 plus a relevant stat" (or the settlement's die) */
@@ -617,45 +695,40 @@ static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
         if (bad)
             got = 0; /* 004:596 "lose all crowns gained" */
         crowns += got;
-        seti(res, "crowns_gained", got);
-        snprintf(what, sizeof what, "begs and gains %d crowns", got);
+        rules_log_int(x, "crowns_gained", got, mine);
     } else if (strcmp(act, "work") == 0 || strcmp(act, "carouse") == 0 ||
                strcmp(act, "establish") == 0) {
         /* 004:600 work: crowns 1d20 + stat; 004:606 carouse: experience 1d20 + stat; 004:620
          * establish: capital 1d20 + stat */
         fivey_roll_check(&r, e->rng, dice, bonus, edge, 0, 0);
-        seti(res, "roll", r.total);
+        rules_log_int(x, "roll", r.total, mine);
         if (act[0] == 'w') {
             crowns += r.total;
-            snprintf(what, sizeof what, "works and earns %d crowns", r.total);
         } else if (act[0] == 'c') {
             rules_enc_stat_set(e, me, "xp", rules_enc_stat(e, me, "xp", 0) + r.total);
-            snprintf(what, sizeof what, "carouses and gains %d experience", r.total);
         } else {
             json_t *c = rules_enc_combatant(e, me);
             seti(c, "capital", geti(c, "capital") + r.total);
-            snprintf(what, sizeof what, "invests %d capital in the institution (%d in all)",
-                     r.total, geti(c, "capital"));
+            rules_log_int(x, "capital", geti(c, "capital"), mine);
         }
     } else if (strcmp(act, "study") == 0) {
         /* 004:612 "They must check a relevant stat (DC 16) to succeed." */
         fivey_roll_check(&r, e->rng, dice, bonus, edge, 0, 0);
         int ok = fivey_meets(r.total, 16);
-        seti(res, "roll", r.total);
-        json_object_set_new(res, "success", json_boolean(ok));
-        snprintf(what, sizeof what, "studies: %d against 16, %s", r.total,
-                 ok ? "learned" : "not yet");
-    } else {
-        snprintf(what, sizeof what, "attends a grand ball");
+        rules_log_int(x, "roll", r.total, mine);
+        rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+        rules_log_word(x, "learned", ok ? "downtime.learned" : "downtime.not_yet",
+                       RULES_AUD_PUBLIC);
     }
+    /* the activity's words: "downtime.beg", "downtime.work", ... */
+    static const char *const WHAT[] = {"downtime.beg",   "downtime.work",      "downtime.carouse",
+                                       "downtime.study", "downtime.establish", "downtime.ball"};
+    rules_log_word(x, "what", WHAT[ai], RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, mine);
+    json_decref(dice);
     rules_enc_stat_set(e, me, "crowns", crowns);
-    seti(res, "crowns", crowns);
-    rules_enc_log(e, "downtime", dice, res, "%s lives %s (%d crowns)%s and %s",
-                  rules_enc_name(e, me), life, LIFE[li].cost,
-                  bad    ? ", a bad event"
-                  : good ? ", a good event"
-                         : "",
-                  what);
+    rules_log_int(x, "crowns", crowns, mine);
+    rules_log_end(x);
     return 0;
 }
 
@@ -690,9 +763,15 @@ static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err)
     int xp = rules_enc_stat(e, me, "xp", 0) + p.sum_kept;
     rules_enc_stat_set(e, me, "xp", xp);
     rules_enc_stat_set(e, me, "inspiration", 0);
-    rules_enc_log(e, "cash_in", dice, json_pack("{s:i, s:i}", "gained", p.sum_kept, "xp", xp),
-                  "%s turns %d inspiration dice into %d experience (%d)", rules_enc_name(e, me), n,
-                  p.sum_kept, xp);
+    rules_aud mine = rules_enc_aud_of(e, me); /* an NPC's experience is the GM's */
+    rules_log *x = rules_log_begin(e, "cash_in", "cash_in");
+    rules_log_dice(x, dice, mine);
+    json_decref(dice);
+    rules_log_who(x, "who", me);
+    rules_log_int(x, "spent", n, mine);
+    rules_log_int(x, "gained", p.sum_kept, mine);
+    rules_log_int(x, "xp", xp, mine);
+    rules_log_end(x);
     return 0;
 }
 
@@ -732,9 +811,16 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     seti(stats, stat, geti(stats, stat) + 1);
     rules_enc_stat_put(e, me, "hp/max", json_integer(geti(json_object_get(st, "hp"), "max") + hp));
     rules_enc_stat_set(e, me, "level", lvl + 1);
-    rules_enc_log(
-        e, "level_up", dice, json_pack("{s:i, s:i, s:s}", "level", lvl + 1, "hp", hp, "stat", stat),
-        "%s reaches level %d: +%d hit points, +1 %s", rules_enc_name(e, me), lvl + 1, hp, stat);
+    rules_aud mine = rules_enc_aud_of(e, me); /* an NPC's level and numbers are the GM's */
+    rules_log *x = rules_log_begin(e, "level_up", "level_up");
+    rules_log_dice(x, dice, mine);
+    json_decref(dice);
+    rules_log_who(x, "who", me);
+    rules_log_int(x, "level", lvl + 1, mine);
+    rules_log_int(x, "hp", hp, mine);
+    rules_log_json(x, "stat", json_string(stat), mine);
+    rules_log_name(x, "stat_name", stat, mine);
+    rules_log_end(x);
     return 0;
 }
 
@@ -785,16 +871,19 @@ static void catch_up(rules_enc *e)
         int to = x + turns > SITE_MAX ? SITE_MAX : x + (int)turns;
         seti(e->enc, "site", to);
         seti(e->enc, "turns", geti(e->enc, "turns") + (int)(to - x));
-        rules_enc_log(e, "site_turn", NULL,
-                      json_pack("{s:i, s:i}", "passed", (int)turns, "clock", to),
-                      "Time passes in the site: the clock stands at %d", to);
+        rules_log *l = rules_log_begin(e, "site_turn", "site_time");
+        rules_log_int(l, "passed", (int)turns, RULES_AUD_PUBLIC);
+        rules_log_int(l, "clock", to, RULES_AUD_PUBLIC);
+        rules_log_end(l);
     }
     for (long i = 0; i < days && i < 100000; i++)
         day_begins(e, days > 1);
-    if (days > 1)
-        rules_enc_log(e, "new_day", NULL,
-                      json_pack("{s:i, s:i}", "days", (int)days, "day", geti(e->enc, "day")),
-                      "%ld days pass: day %d begins", days, geti(e->enc, "day"));
+    if (days > 1) {
+        rules_log *l = rules_log_begin(e, "new_day", "days_pass");
+        rules_log_int(l, "days", (int)days, RULES_AUD_PUBLIC);
+        rules_log_int(l, "day", geti(e->enc, "day"), RULES_AUD_PUBLIC);
+        rules_log_end(l);
+    }
 }
 
 /* The rest actions in the order a player most likely wants them: recovering when hurt,

@@ -207,6 +207,45 @@ static const rules_enc_field EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+/* The words of the module's events (encounter.h, "The log"); the shared ones (morale, rounds,
+ * monsters, contests, spells) are the system's, in fivey_enc.c. */
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"attack", "{who} attacks {whom}{with?}{versus?}{outcome}{nat20?}{freely?}"},
+    {"attack.with", " with the {weapon}"},
+    {"attack.versus", " ({total} vs DC {defense})"},
+    {"attack.hit", ": hits, {damage} damage"},
+    {"attack.blocked", ": hits, but {whom} destroys the shield to stop it"},
+    {"attack.miss", ": misses"},
+    {"attack.nat20", "; a natural 20: an inspiration die (004:373)"},
+    {"attack.free", " (a free attack)"},
+    {"move", "{who} moves {paces} paces{how_word?}"},
+    {"move.how", " ({way})"},
+    {"swim", "{who} swims {paces} paces in {armor} armor{versus?}{afloat}"},
+    {"swim.afloat", " and keeps afloat"},
+    {"swim.under", ", goes under and takes {damage} drowning damage"},
+    {"roll.versus_dc", " ({total} vs DC {dc})"},
+    {"act", "{who}: {what} ({cost} ◆)"},
+    {"armor", "{who} hurries to {how} the {kind} armor{versus?}{outcome}"},
+    {"armor.don", "put on"},
+    {"armor.doff", "take off"},
+    {"armor.done", ": done"},
+    {"armor.not_on", ": it will not come on yet"},
+    {"armor.not_off", ": it will not come off yet"},
+    {"free_turn_end", "{who} ends the free turn"},
+    {"turn_end", "{who} ends the turn"},
+    {"surprise-over", "The surprise is over: regular initiative takes hold (004:645)"},
+    {"leader", "{who} leads the {side} (004:670)"},
+    {"harm", "{who} takes {amount} damage"},
+    {"harm", "{who} takes damage"},
+    {"heal", "{who} heals {points}"},
+    {"heal", "{who} heals"},
+    {"shield_ready", "{who} will destroy the shield to stop the next hit"},
+    {"shield_kept", "{who} keeps the shield for now"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 /* spells and spell_slots: a cast spends one (reading 12); armor: donned or doffed (004:424) */
 static const char *const SHEET_STATS[] = {"hp",          "inspiration", "shield", "spells",
                                           "spell_slots", "armor",       NULL};
@@ -224,7 +263,16 @@ const rules_module rules_module_fivey_combat = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .choices = combat_choices,
+    .phrases = PHRASES,
 };
+
+/* An event whose only value is who did it. */
+static void log_who(rules_enc *e, const char *action, const char *event, const char *cid)
+{
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
+}
 
 /* ---- attack ---- */
 
@@ -396,52 +444,55 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
      * and the damage; an NPC's bonus, total and damage dice give its numbers away, an NPC target's
      * defense class is the GM's (004:426). */
     rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    rules_log *x = rules_log_begin(e, "attack", "attack");
     size_t i;
     json_t *v;
     json_array_foreach(dice, i, v)
     {
         const char *by = json_string_value(json_object_get(v, "by"));
         json_t *one = json_pack("[O]", v);
-        rules_enc_entry_dice(x, by && strcmp(by, "damage") == 0 ? mine : RULES_AUD_PUBLIC, one);
+        rules_log_dice(x, one, by && strcmp(by, "damage") == 0 ? mine : RULES_AUD_PUBLIC);
         json_decref(one);
     }
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:i, s:b, s:i}", "target", t, "natural", r.natural,
-                                    "hit", hit, "damage", dmg));
-    rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
-    rules_enc_entry_set(x, mine, "total", json_integer(r.total));
+    rules_log_who(x, "who", me);
+    rules_log_who(x, "whom", t);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_int(x, "natural", r.natural, RULES_AUD_PUBLIC);
+    rules_log_json(x, "hit", json_boolean(hit), RULES_AUD_PUBLIC);
+    rules_log_int(x, "damage", dmg, RULES_AUD_PUBLIC);
+    rules_log_int(x, "bonus", r.bonus, mine);
+    rules_log_int(x, "total", r.total, mine);
     if (insp)
-        rules_enc_entry_set(x, mine, "inspiration", json_integer(r.insp));
+        rules_log_int(x, "inspiration", r.insp, mine);
     if (dmg_insp)
-        rules_enc_entry_set(x, mine, "damage_inspiration", json_integer(dmg_insp));
-    rules_enc_entry_set(x, mine, "damage_bonus", json_integer(w.stat));
+        rules_log_int(x, "damage_inspiration", dmg_insp, mine);
+    rules_log_int(x, "damage_bonus", w.stat, mine);
     if (nat20)
-        rules_enc_entry_set(x, mine, "inspiration_gained", json_integer(1));
-    rules_enc_entry_set(x, theirs, "defense", json_integer(def));
+        rules_log_int(x, "inspiration_gained", 1, mine);
+    rules_log_int(x, "defense", def, theirs);
     if (is_free)
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_true());
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s", rules_enc_name(e, me),
-                        rules_enc_name(e, t));
-    if (w.name)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " with the %.100s", w.name);
-    if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
-        rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs DC %d)", r.total, def);
-    if (hit)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, %d damage", dmg);
-    else if (blocked)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": hits, but %s destroys the shield to stop it",
-                            rules_enc_name(e, t));
-    else
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": misses");
+        rules_log_json(x, "free", json_true(), RULES_AUD_PUBLIC);
     if (blocked)
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "shield", json_true());
+        rules_log_json(x, "shield", json_true(), RULES_AUD_PUBLIC);
+    if (w.name) {
+        rules_log_name(x, "weapon", w.name, RULES_AUD_PUBLIC);
+        rules_log_word(x, "with", "attack.with", RULES_AUD_PUBLIC);
+    }
+    /* the roll against the defense class, where a number in it is the GM's (a PC's own total
+     * and a PC's defense class are in the result) */
+    if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
+        rules_log_word(x, "versus", "attack.versus", RULES_AUD_GM);
+    rules_log_word(x, "outcome",
+                   hit       ? "attack.hit"
+                   : blocked ? "attack.blocked"
+                             : "attack.miss",
+                   RULES_AUD_PUBLIC);
     if (nat20)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; a natural 20: an inspiration die (004:373)");
+        rules_log_word(x, "nat20", "attack.nat20", RULES_AUD_PUBLIC);
     if (hit && is_free)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (a free attack)");
-    rules_enc_entry_end(x);
+        rules_log_word(x, "freely", "attack.free", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (hit && dmg > 0)
         fivey_apply_damage(e, t, dmg);
     if (blocked)
@@ -503,9 +554,15 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     const char *armor = json_string_value(json_object_get(rules_enc_stats(e, me), "armor"));
     int against = strcmp(how, "swim") == 0 ? fivey_armor_dc(armor) : 0;
     if (!against) {
-        rules_enc_log(e, "move", NULL, json_pack("{s:i, s:s}", "paces", paces, "how", how),
-                      strcmp(how, "walk") == 0 ? "%s moves %d paces" : "%s moves %d paces (%s)",
-                      rules_enc_name(e, me), paces, how);
+        rules_log *x = rules_log_begin(e, "move", "move");
+        rules_log_who(x, "who", me);
+        rules_log_int(x, "paces", paces, RULES_AUD_PUBLIC);
+        rules_log_json(x, "how", json_string(how), RULES_AUD_PUBLIC);
+        if (strcmp(how, "walk") != 0) {
+            rules_log_name(x, "way", how, RULES_AUD_PUBLIC);
+            rules_log_word(x, "how_word", "move.how", RULES_AUD_PUBLIC);
+        }
+        rules_log_end(x);
         return 0;
     }
     /* 004:424 "The armor's defense class also serves this function while trying to swim—taking
@@ -518,23 +575,22 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     if (!ok)
         dmg = rules_roll_die(e->rng, 6, dice);
     rules_aud mine = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "move");
-    rules_enc_entry_dice(x, mine, dice);
+    rules_log *x = rules_log_begin(e, "move", "swim");
+    rules_log_dice(x, dice, mine);
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:i, s:s, s:b, s:i}", "paces", paces, "how", how, "success",
-                                    ok, "damage", dmg));
-    rules_enc_entry_merge(x, mine,
-                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
-                                    "total", r.total, "dc", against));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s swims %d paces in %s armor", rules_enc_name(e, me),
-                        paces, armor);
-    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
-    if (ok)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " and keeps afloat");
-    else
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", goes under and takes %d drowning damage", dmg);
-    rules_enc_entry_end(x);
+    rules_log_who(x, "who", me);
+    rules_log_int(x, "paces", paces, RULES_AUD_PUBLIC);
+    rules_log_json(x, "how", json_string(how), RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "damage", dmg, RULES_AUD_PUBLIC);
+    rules_log_int(x, "natural", r.natural, mine);
+    rules_log_int(x, "bonus", dex, mine);
+    rules_log_int(x, "total", r.total, mine);
+    rules_log_int(x, "dc", against, mine);
+    rules_log_name(x, "armor", armor, RULES_AUD_PUBLIC);
+    rules_log_word(x, "versus", "roll.versus_dc", mine);
+    rules_log_word(x, "afloat", ok ? "swim.afloat" : "swim.under", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (dmg)
         fivey_apply_damage(e, me, dmg);
     return 0;
@@ -553,8 +609,11 @@ static int act_other(rules_enc *e, const rules_args *a, tb_err *err)
     int cost = rules_arg_int(a, "cost");
     if (rules_enc_spend(e, e->actor, FIVEY_BUDGET, cost, err))
         return err->code;
-    rules_enc_log(e, "act", NULL, json_pack("{s:i}", "cost", cost), "%s: %s (%d ◆)",
-                  rules_enc_name(e, e->actor), rules_arg_str(a, "what"), cost);
+    rules_log *x = rules_log_begin(e, "act", "act");
+    rules_log_who(x, "who", e->actor);
+    rules_log_name(x, "what", rules_arg_str(a, "what"), RULES_AUD_PUBLIC);
+    rules_log_int(x, "cost", cost, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -628,21 +687,26 @@ static int act_armor(rules_enc *e, const rules_args *a, tb_err *err)
     fivey_roll_check(&r, e->rng, dice, dex, FIVEY_EDGE_NONE, 0, 0);
     int ok = fivey_meets(r.total, against);
     rules_aud mine = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "armor");
-    rules_enc_entry_dice(x, mine, dice);
+    rules_log *x = rules_log_begin(e, "armor", "armor");
+    rules_log_dice(x, dice, mine);
     json_decref(dice);
-    rules_enc_entry_merge(
-        x, RULES_AUD_PUBLIC,
-        json_pack("{s:s, s:s, s:b}", "armor", kind, "doing", don ? "don" : "doff", "success", ok));
-    rules_enc_entry_merge(x, mine,
-                          json_pack("{s:i, s:i, s:i, s:i}", "natural", r.natural, "bonus", dex,
-                                    "total", r.total, "dc", against));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s hurries to %s the %s armor", rules_enc_name(e, me),
-                        don ? "put on" : "take off", kind);
-    rules_enc_entry_say(x, mine, " (%d vs DC %d)", r.total, against);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ok ? ": done" : ": it will not come %s yet",
-                        don ? "on" : "off");
-    rules_enc_entry_end(x);
+    rules_log_who(x, "who", me);
+    rules_log_json(x, "armor", json_string(kind), RULES_AUD_PUBLIC);
+    rules_log_json(x, "doing", json_string(don ? "don" : "doff"), RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "natural", r.natural, mine);
+    rules_log_int(x, "bonus", dex, mine);
+    rules_log_int(x, "total", r.total, mine);
+    rules_log_int(x, "dc", against, mine);
+    rules_log_name(x, "kind", kind, RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", don ? "armor.don" : "armor.doff", RULES_AUD_PUBLIC);
+    rules_log_word(x, "versus", "roll.versus_dc", mine);
+    rules_log_word(x, "outcome",
+                   ok    ? "armor.done"
+                   : don ? "armor.not_on"
+                         : "armor.not_off",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (ok)
         wear_armor(e, me, don ? don : "none");
     return 0;
@@ -667,7 +731,7 @@ static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
         while (t < (int)json_array_size(order) &&
                rules_enc_is_out(e, json_string_value(json_array_get(order, (size_t)t))))
             t++;
-        rules_enc_log(e, "end", NULL, NULL, "%s ends the free turn", rules_enc_name(e, me));
+        log_who(e, "end", "free_turn_end", me);
         if (t < (int)json_array_size(order)) {
             json_object_set_new(e->enc, "turn", json_integer(t));
             rules_enc_budget_reset(e, json_string_value(json_array_get(order, (size_t)t)));
@@ -676,17 +740,19 @@ static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_del(e->enc, "phase");
         json_object_set_new(e->enc, "order", json_array());
         json_object_set_new(e->enc, "turn", json_integer(-1));
-        rules_enc_log(e, "surprise-over", NULL, NULL,
-                      "The surprise is over: regular initiative takes hold (004:645)");
+        rules_log_end(rules_log_begin(e, "surprise-over", "surprise-over"));
         return 0;
     }
-    rules_enc_log(e, "end", NULL, NULL, "%s ends the turn", rules_enc_name(e, me));
+    log_who(e, "end", "turn_end", me);
     int rc = rules_enc_advance(e);
-    if (rc == 1)
-        rules_enc_log(e, "round", NULL, NULL, "Round %d: %s acts first (004:668)",
-                      rules_enc_round(e), rules_enc_name(e, rules_enc_current(e)));
-    else if (rc < 0)
-        rules_enc_log(e, "round", NULL, NULL, "Nobody is left to act");
+    if (rc == 1) {
+        rules_log *x = rules_log_begin(e, "round", "round");
+        rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+        rules_log_who(x, "first", rules_enc_current(e));
+        rules_log_end(x);
+    } else if (rc < 0) {
+        rules_log_end(rules_log_begin(e, "round", "nobody_left"));
+    }
     return 0;
 }
 
@@ -711,8 +777,10 @@ static int act_leader(rules_enc *e, const rules_args *a, tb_err *err)
         if (strcmp(rules_enc_side(e, k), rules_enc_side(e, t)) == 0)
             json_object_del(rules_enc_combatant(e, k), "leader");
     json_object_set_new(rules_enc_combatant(e, t), "leader", json_true());
-    rules_enc_log(e, "leader", NULL, NULL, "%s leads the %s (004:670)", rules_enc_name(e, t),
-                  rules_enc_side(e, t));
+    rules_log *x = rules_log_begin(e, "leader", "leader");
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "side", rules_enc_side(e, t), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -723,15 +791,13 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
     int amount = rules_arg_int(a, "amount");
     /* an NPC's hit points are the GM's: the table hears that it is hurt or healed, not how much */
     rules_aud aud = rules_enc_aud_of(e, t);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "harm");
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "target", json_string(t));
-    rules_enc_entry_set(x, aud, "amount", json_integer(amount));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, t),
-                        amount >= 0 ? "takes" : "heals");
-    rules_enc_entry_say(x, aud, " %d", amount >= 0 ? amount : -amount);
-    if (amount >= 0)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " damage");
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "harm", amount >= 0 ? "harm" : "heal");
+    rules_log_who(x, "who", t);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_int(x, "amount", amount, aud);
+    if (amount < 0)
+        rules_log_int(x, "points", -amount, aud);
+    rules_log_end(x);
     fivey_apply_damage(e, t, amount);
     return 0;
 }
@@ -754,10 +820,7 @@ static int act_shield(rules_enc *e, const rules_args *a, tb_err *err)
     const char *me = e->actor;
     int on = rules_arg_int(a, "ready");
     json_object_set_new(rules_enc_combatant(e, me), "shield_ready", json_boolean(on));
-    rules_enc_log(e, "shield", NULL, NULL,
-                  on ? "%s will destroy the shield to stop the next hit"
-                     : "%s keeps the shield for now",
-                  rules_enc_name(e, me));
+    log_who(e, "shield", on ? "shield_ready" : "shield_kept", me);
     return 0;
 }
 

@@ -34,17 +34,21 @@ int fivey_initiative_check(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* One party member's roll as the table sees it (NPC: who won only) and the GM does. */
+/* One party member's roll as the table sees it, into rolls: a PC's whole, an NPC's whether it
+ * won (its die and bonus are the GM's: into npc_rolls). */
 static void contest_rolls(rules_enc *e, const char *k, json_t *dice, size_t first, int won,
-                          int bonus, int total, json_t *rolls, json_t *gm_rolls)
+                          int bonus, int total, json_t *rolls, json_t *npc_rolls)
 {
     json_t *one =
         json_pack("{s:i, s:b, s:i, s:i}", "natural",
                   (int)json_integer_value(json_object_get(json_array_get(dice, first), "value")),
                   "won", won, "bonus", bonus, "total", total);
-    json_object_set_new(
-        rolls, k, rules_enc_is_npc(e, k) ? json_pack("{s:b}", "won", won) : json_deep_copy(one));
-    json_object_set_new(gm_rolls, k, one);
+    if (!rules_enc_is_npc(e, k)) {
+        json_object_set_new(rolls, k, one);
+        return;
+    }
+    json_object_set_new(rolls, k, json_pack("{s:b}", "won", won));
+    json_object_set_new(npc_rolls, k, one);
 }
 
 int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
@@ -53,13 +57,13 @@ int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
     int opp = opposition_bonus(e, a);
     /* What the table sees (rules/RULES.md): the party's own rolls and who won; the opposition's
      * roll and bonus are the GM's. */
-    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
-    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
+    json_t *dice = json_array(), *rolls = json_object(), *npc_rolls = json_object();
+    rules_log *x = rules_log_begin(e, "initiative", "initiative");
     /* 004:666 "Each member of the adventuring party contests their dexterity stat against the
      * dexterity or power of the opposing party": one roll for the opposing party (reading E1). */
     int them = fivey_party_roll(e, opp, dice, "opposition");
-    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_bonus", json_integer(opp));
-    rules_enc_entry_set(x, RULES_AUD_GM, "opposition_total", json_integer(them));
+    rules_log_int(x, "opposition_bonus", opp, RULES_AUD_GM);
+    rules_log_int(x, "opposition_total", them, RULES_AUD_GM);
     rules_rank r[64];
     int n = 0, won_n = 0;
     const char *k;
@@ -83,24 +87,27 @@ int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         won_n += won;
         if (won)
             json_object_set_new(c, "won", json_true());
-        contest_rolls(e, k, dice, first, won, dex, total, rolls, gm_rolls);
+        contest_rolls(e, k, dice, first, won, dex, total, rolls, npc_rolls);
         r[n++] = (rules_rank){k, {won ? 2 : 0, total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
     rules_enc_begin_round(e);
-    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    rules_log_dice_by(x, dice, "by", RULES_AUD_GM);
     json_decref(dice);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
-    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
-    rules_enc_entry_say(x, RULES_AUD_GM, "Initiative: the opposition rolls %d (DEX %+d); ", them,
-                        opp);
+    rules_log_json(x, "rolls", rolls, RULES_AUD_PUBLIC);
+    if (json_object_size(npc_rolls))
+        rules_log_json(x, "npc_rolls", npc_rolls, RULES_AUD_GM);
+    else
+        json_decref(npc_rolls);
+    rules_log_int(x, "winners", won_n, RULES_AUD_PUBLIC);
+    rules_log_name(x, "party", party, RULES_AUD_PUBLIC);
+    rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
     const char *first = rules_enc_current(e);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
-                        "initiative: %d of the %s beat the opposition and act before it; round "
-                        "%d, %s goes first (004:666)",
-                        won_n, party, rules_enc_round(e),
-                        first ? rules_enc_name(e, first) : "nobody");
-    rules_enc_entry_end(x);
+    if (first)
+        rules_log_who(x, "first", first);
+    else
+        rules_log_word(x, "first", "nobody", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -141,7 +148,7 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
     int wis = surprise_wisdom(e, a);
     /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's
      * roll, its wisdom and an NPC's die and total are the GM's. */
-    json_t *dice = json_array(), *rolls = json_object(), *gm_rolls = json_object();
+    json_t *dice = json_array(), *rolls = json_object(), *npc_rolls = json_object();
     rules_enc_entry *x = rules_enc_entry_begin(e, "surprise");
     int other = fivey_party_roll(e, wis, dice, "other");
     rules_enc_entry_set(x, RULES_AUD_GM, "wisdom", json_integer(wis));
@@ -158,7 +165,7 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
         /* 004:645 "Those who win the contest gain a free combat turn"; a tie wins nothing
          * (reading 3). */
         int won = total > other;
-        contest_rolls(e, k, dice, first, won, dex, total, rolls, gm_rolls);
+        contest_rolls(e, k, dice, first, won, dex, total, rolls, npc_rolls);
         if (won)
             r[n++] = (rules_rank){k, {total, dex}, 0};
     }
@@ -167,6 +174,9 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
     json_decref(dice);
     rules_enc_entry_set(x, RULES_AUD_PUBLIC, "side", json_string(side));
     rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
+    json_t *gm_rolls = json_deep_copy(rolls);
+    json_object_update(gm_rolls, npc_rolls);
+    json_decref(npc_rolls);
     rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
     rules_enc_entry_say(x, RULES_AUD_GM, "Surprise: the other party rolls %d (wisdom %+d); ", other,
                         wis);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dice.h"
-#include "encounter.h"
+#include "fivey_enc.h"
 
 /* ---- resolution ---- */
 
@@ -770,4 +770,5 @@ const rules_system rules_system_fivey = {
     .derive = fivey_derive,
     .checks = fivey_checks,
     .modules = fivey_modules,
+    .phrases = fivey_enc_phrases,
 };

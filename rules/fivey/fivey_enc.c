@@ -113,6 +113,61 @@ void fivey_choose_sides(const rules_enc *e, json_t *out, int skip_party)
     }
 }
 
+/* ---- the words (the system's phrasings: encounter.h, "The log") ---- */
+
+/* clang-format off */
+const rules_phrase fivey_enc_phrases[] = {
+    /* a monster's numbers, the GM's (004:426): joining, spawn, bracket */
+    {"bracket_join", "{who}: {monster} ({kind}), defense class {defense}, {hp_max} hit points"},
+    {"bracket.grunt", "no example monster by that name: a grunt"},
+    {"spawn_bracket", "{who} ({cid}): {monster}, defense class {defense}, {hp_max} hit points"},
+    {"spawn.by_bracket", "by bracket"},
+    {"bracket_set", "{who}: {kind}, defense class {defense}, {hp_max} hit points"},
+    /* damage and morale */
+    {"defeat", "{who} is dead (004:367)"},
+    {"xp", "{who} is worth {xp} XP (004:730-740)"},
+    {"morale-due", "The {side_name} must check morale: {why} (004:670)"},
+    {"morale-due.leader", "their leader is defeated"},
+    {"morale-due.dwindle", "their numbers dwindle"},
+    {"morale", "Morale of the {side_name}: {total} vs DC {dc}; the {side_name} check morale: "
+               "{outcome} (004:670)"},
+    {"morale", "The {side_name} check morale: {outcome} (004:670)"},
+    {"morale.hold", "they keep order"},
+    {"morale.flee", "they break and flee"},
+    {"round", "Round {round}: {first} acts first (004:668)"},
+    {"round", "Round {round}"},
+    {"nobody_left", "Nobody is left to act"},
+    /* the contests (contests.c) */
+    {"initiative", "Initiative: the opposition rolls {opposition_total} (DEX +{opposition_bonus}); "
+                   "initiative: {winners} of the {party} beat the opposition and act before it; "
+                   "round {round}, {first} goes first (004:666)"},
+    {"initiative", "Initiative: {winners} of the {party} beat the opposition and act before it; "
+                   "round {round}, {first} goes first (004:666)"},
+    {"nobody", "nobody"},
+    /* the spells (spells.c) */
+    {"cast", "{who} casts {spell_name}{effect?}"},
+    {"cast.save", ": {damage} damage{t1}{t2?}{t3?}{t4?}"},
+    {"cast.t1", " — {t1_who} {t1_saved}{t1_vs?} and takes {t1_hurt}"},
+    {"cast.t2", "; {t2_who} {t2_saved}{t2_vs?} and takes {t2_hurt}"},
+    {"cast.t3", "; {t3_who} {t3_saved}{t3_vs?} and takes {t3_hurt}"},
+    {"cast.t4", "; {t4_who} {t4_saved}{t4_vs?} and takes {t4_hurt}"},
+    {"cast.t1_vs", " ({t1_natural} + {t1_dex} = {t1_total} vs DC {dc})"},
+    {"cast.t2_vs", " ({t2_natural} + {t2_dex} = {t2_total} vs DC {dc})"},
+    {"cast.t3_vs", " ({t3_natural} + {t3_dex} = {t3_total} vs DC {dc})"},
+    {"cast.t4_vs", " ({t4_natural} + {t4_dex} = {t4_total} vs DC {dc})"},
+    {"cast.saves", "saves"},
+    {"cast.fails", "fails to save"},
+    {"cast.charm", " on {whom}{versus?}{charmed}"},
+    {"cast.charm_vs", " ({total} vs {against})"},
+    {"cast.charmed", ": charmed, friendly for {hours} hours"},
+    {"cast.resists", ": {whom} resists"},
+    {"cast.undead", ": up to {hit_dice} hit dice worth of undead turn away and freeze, each "
+                    "skipping its next turn"},
+    {"cast.lasts", " for {duration} {unit}"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 /* ---- joining ---- */
 
 /* Numbers from a fivey sheet (PCs, and NPCs with a sheet): stats, defense class, movement,
@@ -170,6 +225,22 @@ static int hp_get(rules_enc *e, const char *cid, const char *key)
     return (int)json_integer_value(json_object_get(fivey_hp(e, cid), key));
 }
 
+rules_log *fivey_log_bracket(rules_enc *e, const char *event, const char *cid, const json_t *dice)
+{
+    static const char *const KEYS[] = {"bracket", "hd",  "ga", "cha", "dex", "int",
+                                       "str",     "die", "xp", "hp",  NULL};
+    json_t *st = rules_enc_stats(e, cid);
+    rules_log *x = rules_log_begin(e, "bracket", event);
+    rules_log_dice(x, dice, RULES_AUD_GM);
+    rules_log_who(x, "who", cid);
+    for (const char *const *k = KEYS; *k; k++)
+        if (json_object_get(st, *k))
+            rules_log_json(x, *k, json_deep_copy(json_object_get(st, *k)), RULES_AUD_GM);
+    rules_log_int(x, "defense", rules_enc_stat(e, cid, "defense", 0), RULES_AUD_GM);
+    rules_log_int(x, "hp_max", hp_get(e, cid, "max"), RULES_AUD_GM);
+    return x;
+}
+
 int fivey_enc_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     (void)err;
@@ -185,10 +256,15 @@ int fivey_enc_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *e
         fivey_set_bracket(e, cid, b, m ? m->dc : 12, 0, dice);
         if (m)
             json_object_set_new(rules_enc_stats(e, cid), "xp", json_integer(m->xp));
-        rules_enc_log_gm(e, "bracket", dice, json_deep_copy(rules_enc_stats(e, cid)),
-                         "%s: %s (%s), defense class %d, %d hit points", rules_enc_name(e, cid),
-                         m ? m->name : "no example monster by that name: a grunt",
-                         fivey_bracket_name(b), m ? m->dc : 12, hp_get(e, cid, "max"));
+        /* the GM's: its numbers (004:426) */
+        rules_log *x = fivey_log_bracket(e, "bracket_join", cid, dice);
+        json_decref(dice);
+        if (m)
+            rules_log_name(x, "monster", m->name, RULES_AUD_GM);
+        else
+            rules_log_word(x, "monster", "bracket.grunt", RULES_AUD_GM);
+        rules_log_name(x, "kind", fivey_bracket_name(b), RULES_AUD_GM);
+        rules_log_end(x);
     }
     if (hp_get(e, cid, "damage") >= hp_get(e, cid, "max"))
         rules_enc_set_out(e, cid, "dead");
@@ -230,8 +306,11 @@ static void morale_due(rules_enc *e, const char *cid, int was_leader)
         json_object_set_new(m, side, s);
     }
     json_object_set_new(s, "due", json_true());
-    rules_enc_log(e, "morale-due", NULL, NULL, "The %s must check morale: %s (004:670)", side,
-                  was_leader ? "their leader is defeated" : "their numbers dwindle");
+    rules_log *x = rules_log_begin(e, "morale-due", "morale-due");
+    rules_log_name(x, "side_name", side, RULES_AUD_PUBLIC);
+    rules_log_word(x, "why", was_leader ? "morale-due.leader" : "morale-due.dwindle",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 int fivey_apply_damage(rules_enc *e, const char *cid, int dmg)
@@ -247,14 +326,18 @@ int fivey_apply_damage(rules_enc *e, const char *cid, int dmg)
     int dead = d >= max;
     if (dead && !rules_enc_is_out(e, cid)) {
         rules_enc_set_out(e, cid, "dead");
-        rules_enc_log(e, "defeat", NULL, NULL, "%s is dead (004:367)", rules_enc_name(e, cid));
+        rules_log *x = rules_log_begin(e, "defeat", "defeat");
+        rules_log_who(x, "who", cid);
+        rules_log_end(x);
         if (rules_enc_is_npc(e, cid)) {
             json_t *xp = json_object_get(rules_enc_stats(e, cid), "xp");
             if (json_is_integer(xp)) {
                 json_int_t total = json_integer_value(json_object_get(e->hidden, "xp"));
                 json_object_set_new(e->hidden, "xp", json_integer(total + json_integer_value(xp)));
-                rules_enc_log_gm(e, "xp", NULL, NULL, "%s is worth %lld XP (004:730-740)",
-                                 rules_enc_name(e, cid), (long long)json_integer_value(xp));
+                x = rules_log_begin(e, "xp", "xp");
+                rules_log_who(x, "who", cid);
+                rules_log_int(x, "xp", (int)json_integer_value(xp), RULES_AUD_GM);
+                rules_log_end(x);
             }
         }
         json_t *c = rules_enc_combatant(e, cid);
@@ -341,12 +424,13 @@ int fivey_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *er
     json_object_set_new(m, side, json_pack("{s:i, s:b}", "checks", checks + 1, "due", 0));
     /* What the table sees (rules/RULES.md): whether the side holds; its roll, wisdom and the
      * DC are the GM's (the party never checks morale, reading E6). */
-    rules_enc_entry *x = rules_enc_entry_begin(e, "morale");
-    rules_enc_entry_dice(x, RULES_AUD_GM, dice);
+    rules_log *x = rules_log_begin(e, "morale", "morale");
+    rules_log_dice(x, dice, RULES_AUD_GM);
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_GM,
-                          json_pack("{s:i, s:i, s:i}", "bonus", wis, "total", r.total, "dc", dc));
-    rules_enc_entry_say(x, RULES_AUD_GM, "Morale of the %s: %d vs DC %d; ", side, r.total, dc);
+    rules_log_int(x, "bonus", wis, RULES_AUD_GM);
+    rules_log_int(x, "total", r.total, RULES_AUD_GM);
+    rules_log_int(x, "dc", dc, RULES_AUD_GM);
+    rules_log_name(x, "side_name", side, RULES_AUD_PUBLIC);
     int fled = 0;
     if (!hold) {
         const char *k;
@@ -356,16 +440,17 @@ int fivey_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *er
                 fled++;
             }
     }
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:b, s:i}", "side", side, "hold", hold, "fled", fled));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
-                        hold ? "the %s check morale: they keep order (004:670)"
-                             : "the %s check morale: they break and flee (004:670)",
-                        side);
-    rules_enc_entry_end(x);
+    rules_log_json(x, "side", json_string(side), RULES_AUD_PUBLIC);
+    rules_log_json(x, "hold", json_boolean(hold), RULES_AUD_PUBLIC);
+    rules_log_int(x, "fled", fled, RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", hold ? "morale.hold" : "morale.flee", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     /* the one acting may just have fled: move on */
     const char *cur = rules_enc_current(e);
-    if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1)
-        rules_enc_log(e, "round", NULL, NULL, "Round %d", rules_enc_round(e));
+    if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1) {
+        x = rules_log_begin(e, "round", "round");
+        rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     return 0;
 }

@@ -74,6 +74,19 @@ const char *fivey_bracket_name(char b);
  */
 void fivey_set_bracket(rules_enc *e, const char *cid, char b, int dc, int hp, json_t *dice);
 
+/* ---- the words ---- */
+
+/* The phrasings of the events this header's code logs (the system's table: rules_system_fivey
+ * .phrases; encounter.h, "The log"). */
+extern const rules_phrase fivey_enc_phrases[];
+/*
+ * Starts the GM's entry of a monster's numbers (004:426: an NPC's numbers are the GM's) for
+ * action "bracket", event `event`: its hit dice `dice` (borrowed), `who`, its stats as values
+ * (the entry's result), `defense` and `hp_max`. The caller adds the event's own words and ends
+ * it (rules_log_end).
+ */
+rules_log *fivey_log_bracket(rules_enc *e, const char *event, const char *cid, const json_t *dice);
+
 /* ---- joining, damage, morale ---- */
 
 /*

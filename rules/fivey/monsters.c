@@ -168,12 +168,20 @@ int fivey_spawn(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(rules_enc_stats(e, cid), "xp", json_integer(m->xp));
     if (rules_enc_round(e) > 0)
         json_array_append_new(json_object_get(e->enc, "order"), json_string(cid));
-    rules_enc_log(e, "join", NULL, json_pack("{s:s}", "id", cid), "%s joins the encounter (%s)",
-                  name, side);
-    rules_enc_log_gm(e, "bracket", dice, json_deep_copy(rules_enc_stats(e, cid)),
-                     "%s (%s): %s, defense class %d, %d hit points", name, cid,
-                     m ? m->name : "by bracket", dc,
-                     (int)json_integer_value(json_object_get(fivey_hp(e, cid), "max")));
+    rules_log *x = rules_log_begin(e, "join", "join");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
+    rules_log_json(x, "id", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    x = fivey_log_bracket(e, "spawn_bracket", cid, dice);
+    json_decref(dice);
+    rules_log_name(x, "cid", json_string_value(json_object_get(rules_enc_combatant(e, cid), "id")),
+                   RULES_AUD_GM);
+    if (m)
+        rules_log_name(x, "monster", m->name, RULES_AUD_GM);
+    else
+        rules_log_word(x, "monster", "spawn.by_bracket", RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -199,9 +207,9 @@ int fivey_bracket(rules_enc *e, const rules_args *a, tb_err *err)
     int dc = rules_arg_int(a, "dc");
     json_t *dice = json_array();
     fivey_set_bracket(e, t, b, dc, rules_arg_int(a, "hp"), dice);
-    rules_enc_log_gm(e, "bracket", dice, json_deep_copy(rules_enc_stats(e, t)),
-                     "%s: %s, defense class %d, %d hit points", rules_enc_name(e, t),
-                     fivey_bracket_name(b), dc,
-                     (int)json_integer_value(json_object_get(fivey_hp(e, t), "max")));
+    rules_log *x = fivey_log_bracket(e, "bracket_set", t, dice);
+    json_decref(dice);
+    rules_log_name(x, "kind", fivey_bracket_name(b), RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }

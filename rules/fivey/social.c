@@ -101,6 +101,39 @@ static const rules_enc_action ACTIONS[] = {
 };
 /* clang-format on */
 
+/* The words of the module's events (encounter.h, "The log"); morale's are the system's. */
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"reaction", "The GM {how}{roll?}. {will}"},
+    {"reaction", "The GM {how}"},
+    {"reaction.decides", "decides how they first react"},
+    {"reaction.rolls", "rolls how they first react"},
+    {"reaction.roll", ": {natural}{edge_words?}"},
+    {"reaction.adv", " (the better of two d20s)"},
+    {"reaction.dis", " (the worse of two d20s)"},
+    {"reveal", "They are {disposition_name} towards the party"},
+    {"talker", "{who} speaks for the party"},
+    {"terms", "The request asks them {asks}: charisma against DC {dc}{edge_words?}"},
+    {"terms.help", "to help"},
+    {"terms.danger", "to help at their own risk"},
+    {"terms.spare", "not to attack the party"},
+    {"terms.adv", ", with advantage for the conversation"},
+    {"terms.dis", ", with disadvantage for the conversation"},
+    {"request", "{who} asks: {what}. Charisma {total}{skilled?} vs DC {dc}: {outcome}; {answer}"
+                "{why?}"},
+    {"request.skilled", " (skilled)"},
+    {"request.success", "success"},
+    {"request.failure", "failure"},
+    {"request.agree", "they agree"},
+    {"request.refuse", "they refuse"},
+    {"request.why", " ({disposition_name}{ruling})"},
+    {"request.decides", ": the check decides"},
+    {"request.always", ": they agree whatever the roll"},
+    {"request.never", ": they refuse whatever the roll"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 static const rules_param OPTIONS[] = {
     {"party", RULES_PARAM_STRING, 1, 32, 0, 0, "the adventuring party's side (default party)"},
     {0},
@@ -129,6 +162,7 @@ const rules_module rules_module_fivey_social = {
     .editable = SOCIAL_EDITABLE,
     .check = social_check,
     .choices = social_choices,
+    .phrases = PHRASES,
 };
 
 /* ---- what the dispositions mean (004:649-658) ---- */
@@ -138,8 +172,6 @@ static const char *const DISPOSITIONS[] = {"hostile", "uncertain", "friendly", N
 /* What a request asks (004:658): help at no risk to them, help that puts them in danger, or only
  * that they not attack the party. */
 static const char *const ASKS[] = {"help", "danger", "spare", NULL};
-static const char *const ASK_TEXT[] = {"to help", "to help at their own risk",
-                                       "not to attack the party"};
 
 /* 004:658, as the GM reads it on the screen. */
 static const char *will_text(const char *disp)
@@ -197,6 +229,15 @@ static int request_made(const rules_enc *e, tb_err *err)
     return 0;
 }
 
+/* The table learns the disposition (reading S1). */
+static void log_reveal(rules_enc *e, const char *disp)
+{
+    rules_log *x = rules_log_begin(e, "reveal", "reveal");
+    rules_log_name(x, "disposition_name", disp, RULES_AUD_PUBLIC);
+    rules_log_json(x, "disposition", json_string(disp), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+}
+
 /* ---- the reaction (004:649-656) ---- */
 
 static int check_reaction(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -228,10 +269,12 @@ static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
     const char *edge_name = edge == FIVEY_EDGE_ADV   ? "adv"
                             : edge == FIVEY_EDGE_DIS ? "dis"
                                                      : "none";
-    rules_enc_entry *x = rules_enc_entry_begin(e, "reaction");
+    /* the table hears that the GM decided; the die, the disposition and what it will do are
+     * the GM's until the reveal (reading S1) */
+    rules_log *x = rules_log_begin(e, "reaction", "reaction");
     const char *disp = pick;
     if (pick) {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "The GM decides how they first react");
+        rules_log_word(x, "how", "reaction.decides", RULES_AUD_PUBLIC);
         json_object_set_new(e->hidden, "reaction", json_pack("{s:b}", "rolled", 0));
     } else {
         /* 004:649 "they can also impose advantage or disadvantage on the roll"; 004:653-656 */
@@ -239,29 +282,28 @@ static int act_reaction(rules_enc *e, const rules_args *a, tb_err *err)
         fivey_roll r;
         fivey_roll_check(&r, e->rng, dice, 0, edge, 0, 0);
         disp = fivey_reaction(r.natural);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "The GM rolls how they first react");
-        rules_enc_entry_dice(x, RULES_AUD_GM, dice);
+        rules_log_word(x, "how", "reaction.rolls", RULES_AUD_PUBLIC);
+        rules_log_dice(x, dice, RULES_AUD_GM);
         json_decref(dice);
-        rules_enc_entry_set(x, RULES_AUD_GM, "natural", json_integer(r.natural));
-        rules_enc_entry_set(x, RULES_AUD_GM, "edge", json_string(edge_name));
-        rules_enc_entry_say(x, RULES_AUD_GM, ": %d%s", r.natural,
-                            edge == FIVEY_EDGE_ADV   ? " (the better of two d20s)"
-                            : edge == FIVEY_EDGE_DIS ? " (the worse of two d20s)"
-                                                     : "");
+        rules_log_int(x, "natural", r.natural, RULES_AUD_GM);
+        rules_log_json(x, "edge", json_string(edge_name), RULES_AUD_GM);
+        rules_log_word(x, "roll", "reaction.roll", RULES_AUD_GM);
+        if (edge != FIVEY_EDGE_NONE)
+            rules_log_word(x, "edge_words",
+                           edge == FIVEY_EDGE_ADV ? "reaction.adv" : "reaction.dis", RULES_AUD_GM);
         json_object_set_new(
             e->hidden, "reaction",
             json_pack("{s:b, s:i, s:s}", "rolled", 1, "natural", r.natural, "edge", edge_name));
     }
-    rules_enc_entry_set(x, RULES_AUD_GM, "disposition", json_string(disp));
-    rules_enc_entry_say(x, RULES_AUD_GM, ". %s", will_text(disp));
-    rules_enc_entry_end(x);
+    rules_log_json(x, "disposition", json_string(disp), RULES_AUD_GM);
+    rules_log_name(x, "will", will_text(disp), RULES_AUD_GM);
+    rules_log_end(x);
     json_object_set_new(e->hidden, "disposition", json_string(disp));
     json_object_set_new(e->hidden, "will", json_string(will_text(disp)));
     json_object_set_new(e->enc, "reacted", json_true());
     if (json_is_string(json_object_get(e->enc, "disposition"))) {
         json_object_set_new(e->enc, "disposition", json_string(disp)); /* revealed: corrected */
-        rules_enc_log(e, "reveal", NULL, json_pack("{s:s}", "disposition", disp),
-                      "They are %s towards the party", disp);
+        log_reveal(e, disp);
     }
     return 0;
 }
@@ -282,8 +324,7 @@ static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *disp = hidden_disposition(e);
     json_object_set_new(e->enc, "disposition", json_string(disp));
-    rules_enc_log(e, "reveal", NULL, json_pack("{s:s}", "disposition", disp),
-                  "They are %s towards the party", disp);
+    log_reveal(e, disp);
     return 0;
 }
 
@@ -309,8 +350,10 @@ static int act_talker(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
     json_object_set_new(e->enc, "talker", json_string(t));
-    rules_enc_log(e, "talker", NULL, json_pack("{s:s}", "talker", t), "%s speaks for the party",
-                  rules_enc_name(e, t));
+    rules_log *x = rules_log_begin(e, "talker", "talker");
+    rules_log_who(x, "who", t);
+    rules_log_json(x, "talker", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -339,13 +382,19 @@ static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
     const char *edge = rules_arg_int(a, "adv") ? "adv" : rules_arg_int(a, "dis") ? "dis" : "none";
     json_object_set_new(e->enc, "terms",
                         json_pack("{s:s, s:i, s:s}", "ask", ask, "dc", dc, "edge", edge));
-    int k = strcmp(ask, "help") == 0 ? 0 : strcmp(ask, "danger") == 0 ? 1 : 2;
-    rules_enc_log(e, "terms", NULL,
-                  json_pack("{s:s, s:i, s:s}", "ask", ask, "dc", dc, "edge", edge),
-                  "The request asks them %s: charisma against DC %d%s", ASK_TEXT[k], dc,
-                  edge[0] == 'a'   ? ", with advantage for the conversation"
-                  : edge[0] == 'd' ? ", with disadvantage for the conversation"
-                                   : "");
+    rules_log *x = rules_log_begin(e, "terms", "terms");
+    rules_log_json(x, "ask", json_string(ask), RULES_AUD_PUBLIC);
+    rules_log_int(x, "dc", dc, RULES_AUD_PUBLIC);
+    rules_log_json(x, "edge", json_string(edge), RULES_AUD_PUBLIC);
+    rules_log_word(x, "asks",
+                   strcmp(ask, "help") == 0     ? "terms.help"
+                   : strcmp(ask, "danger") == 0 ? "terms.danger"
+                                                : "terms.spare",
+                   RULES_AUD_PUBLIC);
+    if (edge[0] != 'n')
+        rules_log_word(x, "edge_words", edge[0] == 'a' ? "terms.adv" : "terms.dis",
+                       RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -427,23 +476,32 @@ static int act_request(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(req, "skill", json_string(skill));
     json_object_set_new(e->enc, "request", req);
 
-    rules_enc_entry *x = rules_enc_entry_begin(e, "request");
-    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    /* the talker's roll is a PC's, the table's (004:83), and so is the answer; why they answer
+     * so is the GM's (reading S2) */
+    rules_log *x = rules_log_begin(e, "request", "request");
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:i, s:i, s:i, s:i, s:b, s:b}", "natural", r.natural, "bonus",
-                                    bonus, "total", r.total, "dc", dc, "success", success,
-                                    "granted", granted));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s asks: %s. Charisma %d%s vs DC %d: %s; %s",
-                        rules_enc_name(e, me), rules_arg_str(a, "what"), r.total,
-                        skill ? " (skilled)" : "", dc, success ? "success" : "failure",
-                        granted ? "they agree" : "they refuse");
-    rules_enc_entry_set(x, RULES_AUD_GM, "disposition", json_string(disp));
-    rules_enc_entry_say(x, RULES_AUD_GM, " (%s%s)", disp,
-                        rule == 2 ? ": the check decides"
-                        : rule    ? ": they agree whatever the roll"
-                                  : ": they refuse whatever the roll");
-    rules_enc_entry_end(x);
+    rules_log_who(x, "who", me);
+    rules_log_name(x, "what", rules_arg_str(a, "what"), RULES_AUD_PUBLIC);
+    rules_log_int(x, "natural", r.natural, RULES_AUD_PUBLIC);
+    rules_log_int(x, "bonus", bonus, RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+    rules_log_int(x, "dc", dc, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(success), RULES_AUD_PUBLIC);
+    rules_log_json(x, "granted", json_boolean(granted), RULES_AUD_PUBLIC);
+    if (skill)
+        rules_log_word(x, "skilled", "request.skilled", RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", success ? "request.success" : "request.failure", RULES_AUD_PUBLIC);
+    rules_log_word(x, "answer", granted ? "request.agree" : "request.refuse", RULES_AUD_PUBLIC);
+    rules_log_json(x, "disposition", json_string(disp), RULES_AUD_GM);
+    rules_log_name(x, "disposition_name", disp, RULES_AUD_GM);
+    rules_log_word(x, "ruling",
+                   rule == 2 ? "request.decides"
+                   : rule    ? "request.always"
+                             : "request.never",
+                   RULES_AUD_GM);
+    rules_log_word(x, "why", "request.why", RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 

@@ -84,20 +84,38 @@ static int roll_ld6(rules_enc *e, int level, json_t *dice, const char *by)
     return sum;
 }
 
-/* Fire Ball, Lightning Bolt: [L]d6 rolled once, each target saves (reading 13). */
-static void cast_save(rules_enc *e, rules_enc_entry *x, int level, int dc, const char **targets,
-                      int nt)
+/* Each target's words and values (spells.c's phrasings in fivey_enc_phrases: "cast.t1"...). */
+static const struct target_keys {
+    const char *key, *word, *who, *saved, *vs, *vs_word, *natural, *dex, *total, *hurt;
+} TK[MAX_TARGETS] = {
+    {"t1", "cast.t1", "t1_who", "t1_saved", "t1_vs", "cast.t1_vs", "t1_natural", "t1_dex",
+     "t1_total", "t1_hurt"},
+    {"t2", "cast.t2", "t2_who", "t2_saved", "t2_vs", "cast.t2_vs", "t2_natural", "t2_dex",
+     "t2_total", "t2_hurt"},
+    {"t3", "cast.t3", "t3_who", "t3_saved", "t3_vs", "cast.t3_vs", "t3_natural", "t3_dex",
+     "t3_total", "t3_hurt"},
+    {"t4", "cast.t4", "t4_who", "t4_saved", "t4_vs", "cast.t4_vs", "t4_natural", "t4_dex",
+     "t4_total", "t4_hurt"},
+};
+
+/* Fire Ball, Lightning Bolt: [L]d6 rolled once, each target saves (reading 13). The table sees
+ * the damage, who saves and what each takes; a target's save is its own audience's, the DC its
+ * caster's. */
+static void cast_save(rules_enc *e, rules_log *x, int level, int dc, const char **targets, int nt)
 {
     rules_aud mine = rules_enc_aud_of(e, e->actor);
     json_t *dice = json_array(), *hits = json_array();
     int dmg = roll_ld6(e, level, dice, "damage");
-    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_enc_entry_set(x, mine, "dc", json_integer(dc));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %d damage", dmg);
+    rules_log_int(x, "dc", dc, mine);
+    rules_log_int(x, "damage", dmg, RULES_AUD_PUBLIC);
+    rules_log_word(x, "effect", "cast.save", RULES_AUD_PUBLIC);
     int hurt[MAX_TARGETS];
+    char save_key[MAX_TARGETS][48]; /* the GM's "save_<cid>": alive until rules_log_end */
     for (int i = 0; i < nt; i++) {
         const char *t = targets[i];
+        const struct target_keys *k = &TK[i];
         rules_aud theirs = rules_enc_aud_of(e, t);
         int dex = rules_enc_stat(e, t, "dex", 1);
         json_t *sd = json_array();
@@ -110,31 +128,36 @@ static void cast_save(rules_enc *e, rules_enc_entry *x, int level, int dc, const
         size_t j;
         json_t *v;
         json_array_foreach(sd, j, v) json_object_set_new(v, "by", json_string(t));
-        rules_enc_entry_dice(x, theirs, sd);
+        rules_log_dice(x, sd, theirs);
         json_decref(sd);
         json_array_append_new(
             hits, json_pack("{s:s, s:b, s:i}", "target", t, "saved", saved, "damage", hurt[i]));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s %s", i ? ";" : " —", rules_enc_name(e, t),
-                            saved ? "saves" : "fails to save");
-        rules_enc_entry_say(x, theirs, " (%d + %d = %d vs DC %d)", r.natural, dex, r.total, dc);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " and takes %d", hurt[i]);
+        rules_log_word(x, k->key, k->word, RULES_AUD_PUBLIC);
+        rules_log_who(x, k->who, t);
+        rules_log_word(x, k->saved, saved ? "cast.saves" : "cast.fails", RULES_AUD_PUBLIC);
+        rules_log_word(x, k->vs, k->vs_word, theirs);
+        rules_log_int(x, k->natural, r.natural, theirs);
+        rules_log_int(x, k->dex, dex, theirs);
+        rules_log_int(x, k->total, r.total, theirs);
+        rules_log_int(x, k->hurt, hurt[i], RULES_AUD_PUBLIC);
         if (theirs == RULES_AUD_GM) {
-            char key[48];
-            snprintf(key, sizeof key, "save_%s", t);
-            rules_enc_entry_set(
-                x, RULES_AUD_GM, key,
-                json_pack("{s:i, s:i, s:i}", "natural", r.natural, "bonus", dex, "total", r.total));
+            snprintf(save_key[i], sizeof save_key[i], "save_%s", t);
+            rules_log_json(
+                x, save_key[i],
+                json_pack("{s:i, s:i, s:i}", "natural", r.natural, "bonus", dex, "total", r.total),
+                RULES_AUD_GM);
         }
     }
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "targets", hits);
-    rules_enc_entry_end(x);
+    rules_log_json(x, "targets", hits, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     for (int i = 0; i < nt; i++)
         if (hurt[i] > 0)
             fivey_apply_damage(e, targets[i], hurt[i]);
 }
 
-/* Charm: d20 + INT against 10 + the target's CHA (004:680), charmed for [L]d6 hours. */
-static void cast_charm(rules_enc *e, rules_enc_entry *x, int level, const char *t)
+/* Charm: d20 + INT against 10 + the target's CHA (004:680), charmed for [L]d6 hours. The roll
+ * is the caster's audience's, the 10 + CHA the target's; the table sees whether it takes hold. */
+static void cast_charm(rules_enc *e, rules_log *x, int level, const char *t)
 {
     const char *me = e->actor;
     rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
@@ -146,30 +169,33 @@ static void cast_charm(rules_enc *e, rules_enc_entry *x, int level, const char *
      * 'armor class' bonus for mental effects)" */
     fivey_roll_check(&r, e->rng, dice, in, FIVEY_EDGE_NONE, 0, 0);
     int hit = fivey_meets(r.total, against);
-    rules_enc_entry_dice(x, mine, dice);
+    rules_log_dice(x, dice, mine);
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, json_pack("{s:s, s:b}", "target", t, "hit", hit));
-    rules_enc_entry_set(x, mine, "natural", json_integer(r.natural));
-    rules_enc_entry_set(x, mine, "bonus", json_integer(r.bonus));
-    rules_enc_entry_set(x, mine, "total", json_integer(r.total));
-    rules_enc_entry_set(x, theirs, "against", json_integer(against));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, " on %s", rules_enc_name(e, t));
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_json(x, "hit", json_boolean(hit), RULES_AUD_PUBLIC);
+    rules_log_int(x, "natural", r.natural, mine);
+    rules_log_int(x, "bonus", r.bonus, mine);
+    rules_log_int(x, "total", r.total, mine);
+    rules_log_int(x, "against", against, theirs);
+    rules_log_word(x, "effect", "cast.charm", RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", t);
+    /* a PC's roll against a PC's charisma is the table's numbers, said nowhere in the words */
     if (mine == RULES_AUD_GM || theirs == RULES_AUD_GM)
-        rules_enc_entry_say(x, RULES_AUD_GM, " (%d vs %d)", r.total, against);
+        rules_log_word(x, "versus", "cast.charm_vs", RULES_AUD_GM);
     if (hit) {
         json_t *hd = json_array();
         int hours = roll_ld6(e, level, hd, "duration");
-        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, hd);
+        rules_log_dice(x, hd, RULES_AUD_PUBLIC);
         json_decref(hd);
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "hours", json_integer(hours));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": charmed, friendly for %d hours", hours);
+        rules_log_int(x, "hours", hours, RULES_AUD_PUBLIC);
+        rules_log_word(x, "charmed", "cast.charmed", RULES_AUD_PUBLIC);
         json_t *c = rules_enc_cond_add(e, t, "charmed", 0, 0);
         json_object_set_new(c, "by", json_string(me));
         json_object_set_new(c, "hours", json_integer(hours));
     } else {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s resists", rules_enc_name(e, t));
+        rules_log_word(x, "charmed", "cast.resists", RULES_AUD_PUBLIC);
     }
-    rules_enc_entry_end(x);
+    rules_log_end(x);
 }
 
 int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err)
@@ -189,11 +215,12 @@ int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err)
                     ? (int)json_integer_value(json_object_get(carried, "level"))
                     : 1;
     rules_enc_stat_put(e, me, "spell_slots/used", json_integer(used + 1));
-    rules_enc_entry *x = rules_enc_entry_begin(e, "cast");
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:i, s:i}", "spell", spell->name, "level", level,
-                                    "casts_left", max - used - 1));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s casts %s", rules_enc_name(e, me), spell->name);
+    rules_log *x = rules_log_begin(e, "cast", "cast");
+    rules_log_who(x, "who", me);
+    rules_log_name(x, "spell_name", spell->name, RULES_AUD_PUBLIC);
+    rules_log_json(x, "spell", json_string(spell->name), RULES_AUD_PUBLIC);
+    rules_log_int(x, "level", level, RULES_AUD_PUBLIC);
+    rules_log_int(x, "casts_left", max - used - 1, RULES_AUD_PUBLIC);
     if (spell->kind == FIVEY_SPELL_SAVE) {
         cast_save(e, x, level, fivey_spell_dc(rules_enc_stat(e, me, "int", 1)), targets, nt);
         return 0;
@@ -205,21 +232,19 @@ int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err)
     if (spell->kind == FIVEY_SPELL_UNDEAD) {
         json_t *dice = json_array();
         int hd = roll_ld6(e, level, dice, "hit dice");
-        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
         json_decref(dice);
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "hit_dice", json_integer(hd));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
-                            ": up to %d hit dice worth of undead turn away and freeze, each "
-                            "skipping its next turn",
-                            hd);
+        rules_log_int(x, "hit_dice", hd, RULES_AUD_PUBLIC);
+        rules_log_word(x, "effect", "cast.undead", RULES_AUD_PUBLIC);
     } else if (spell->unit) {
         json_t *dice = json_array();
         int n = roll_ld6(e, level, dice, "duration");
-        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
         json_decref(dice);
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "duration", json_integer(n));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " for %d %s", n, spell->unit);
+        rules_log_int(x, "duration", n, RULES_AUD_PUBLIC);
+        rules_log_name(x, "unit", spell->unit, RULES_AUD_PUBLIC);
+        rules_log_word(x, "effect", "cast.lasts", RULES_AUD_PUBLIC);
     }
-    rules_enc_entry_end(x);
+    rules_log_end(x);
     return 0;
 }
