@@ -53,8 +53,6 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err);
-static int check_downtime(const rules_enc *e, const rules_args *a, tb_err *err);
-static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_cash_in(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_level_up(const rules_enc *e, const rules_args *a, tb_err *err);
@@ -117,8 +115,8 @@ static const rules_enc_action ACTIONS[] = {
      NULL, 0},
     {"rest", "Rest for the night", RULES_ENC_OWNER, P_REST, act_rest, "004:549-560", check_rest,
      0},
-    {"downtime", "Downtime activity", RULES_ENC_OWNER, P_DOWNTIME, act_downtime, "004:562-639",
-     check_downtime, 0},
+    {"downtime", "Downtime activity", RULES_ENC_OWNER, P_DOWNTIME, fivey_downtime, "004:562-639",
+     fivey_downtime_check, 0},
     {"cash_in", "Inspiration to experience", RULES_ENC_OWNER, P_NONE, act_cash_in, "004:402",
      check_cash_in, RULES_ENC_RARE},
     {"level_up", "Level up", RULES_ENC_OWNER, P_LEVEL, act_level_up, "004:385-400",
@@ -156,22 +154,6 @@ static const rules_phrase PHRASES[] = {
     {"rest.attune", "attunes to an item"},
     {"rest.march", "marches on: {limit} hours of travel today"},
     {"rest.other", "spends the rest action to {what}"},
-    {"downtime", "{who} lives {life} ({cost} crowns){event_words?} and {what}"},
-    {"downtime.bad", ", a bad event"},
-    {"downtime.good", ", a good event"},
-    {"downtime.beg", "begs and gains {crowns_gained} crowns"},
-    {"downtime.beg", "begs"},
-    {"downtime.work", "works and earns {roll} crowns"},
-    {"downtime.work", "works"},
-    {"downtime.carouse", "carouses and gains {roll} experience"},
-    {"downtime.carouse", "carouses"},
-    {"downtime.study", "studies: {roll} against 16, {learned}"},
-    {"downtime.study", "studies: {learned}"},
-    {"downtime.learned", "learned"},
-    {"downtime.not_yet", "not yet"},
-    {"downtime.establish", "invests {roll} capital in the institution ({capital} in all)"},
-    {"downtime.establish", "invests in the institution"},
-    {"downtime.ball", "attends a grand ball"},
     {"cash_in", "{who} turns {spent} inspiration dice into {gained} experience ({xp})"},
     {"cash_in", "{who} turns inspiration dice into experience"},
     {"level_up", "{who} reaches level {level}: +{hp} hit points, +1 {stat_name}"},
@@ -232,38 +214,6 @@ static void seti(json_t *o, const char *k, int v)
     json_object_set_new(o, k, json_integer(v));
 }
 
-/* The array /enc/<key> (created if missing). Borrowed. */
-static json_t *list(rules_enc *e, const char *key)
-{
-    json_t *a = json_object_get(e->enc, key);
-    if (!json_is_array(a)) {
-        a = json_array();
-        json_object_set_new(e->enc, key, a);
-    }
-    return a;
-}
-
-/* Whether cid is in the array /enc/<key> (read only). */
-static int listed(const rules_enc *e, const char *key, const char *cid)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(e->enc, key), i, v)
-    {
-        if (rules_enc_streq(json_string_value(v), cid))
-            return 1;
-    }
-    return 0;
-}
-
-static const char *const STATS[] = {"str", "dex", "int", "cha", NULL};
-
-/* cid's stat block value (str, dex, int, cha) from the sheet's stats object. */
-static int stat_of(const rules_enc *e, const char *cid, const char *stat)
-{
-    return geti(json_object_get(fivey_stats_peek(e, cid), "stats"), stat);
-}
-
 /*
  * An x-in-20 encounter check (004:533, 004:547): the GM's d20 into dice; an encounter when it
  * shows x or less. (Reading: the book's "4-in-20 ... roll 5 or more" is the roll that avoids
@@ -285,7 +235,7 @@ static void day_begins(rules_enc *e, int quiet)
     seti(e->enc, "day", geti(e->enc, "day") + 1);
     seti(e->enc, "hours", 0);
     seti(e->enc, "limit", DAY_HOURS);
-    json_array_clear(list(e, "rested"));
+    json_array_clear(fivey_list(e, "rested"));
     if (!quiet) {
         rules_log *x = rules_log_begin(e, "new_day", "new_day");
         rules_log_int(x, "day", geti(e->enc, "day"), RULES_AUD_PUBLIC);
@@ -434,7 +384,7 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
     (void)a;
     (void)err;
     seti(e->enc, "tennite", geti(e->enc, "tennite") + 1);
-    json_array_clear(list(e, "downtime"));
+    json_array_clear(fivey_list(e, "downtime"));
     /* ten days on the campaign clock, to the start of a day (their new days: catch_up) */
     catch_up(e);
     rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY) +
@@ -487,7 +437,7 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "a rest action is recover, attune, practice, cook, "
                        "scavenge or march");
-    if (listed(e, "rested", me))
+    if (fivey_listed(e, "rested", me))
         return rules_enc_rule(err, "%s has already taken tonight's rest action",
                               rules_enc_name(e, me));
     int lvl = fivey_stat_peek(e, me, "level", 0), insp = fivey_stat_peek(e, me, "inspiration", 0);
@@ -514,7 +464,7 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *hp = json_object_get(rules_enc_stats(e, me), "hp");
     int lvl = rules_enc_stat(e, me, "level", 0), insp = rules_enc_stat(e, me, "inspiration", 0);
     const char *item = rules_arg_str(a, "item");
-    json_array_append_new(list(e, "rested"), json_string(me));
+    json_array_append_new(fivey_list(e, "rested"), json_string(me));
     /* an NPC's numbers (hit points, dice, casts) are the GM's: its sheet is (rules/RULES.md) */
     rules_aud mine = rules_enc_aud_of(e, me);
     /* The night's rest gives a caster's spell casts back (reading 12, 004:483). */
@@ -560,174 +510,6 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
         rules_log_word(x, "does", "rest.other", RULES_AUD_PUBLIC);
     }
-    rules_log_end(x);
-    return 0;
-}
-
-/* ---- downtime (004:562-639) ---- */
-
-/* The lifestyles of 004:566-572: name, tennitely cost, the activity it unlocks. */
-static const struct {
-    const char *name, *label;
-    int cost;
-    const char *activity, *activity_label;
-} LIFE[] = {
-    {"squalid", "Squalid (free)", 0, "beg", "Beg (squalid)"},
-    {"poor", "Poor (10 crowns)", 10, "work", "Work (poor)"},
-    {"modest", "Modest (20 crowns)", 20, "carouse", "Carouse (modest)"},
-    {"comfortable", "Comfortable (50 crowns)", 50, "study", "Study (comfortable)"},
-    {"wealthy", "Wealthy (100 crowns)", 100, "establish", "Establish an institution (wealthy)"},
-    {"decadent", "Decadent (200 crowns)", 200, "ball", "Attend a ball (decadent)"},
-};
-#define N_LIFE ((int)(sizeof LIFE / sizeof LIFE[0]))
-
-/* Settlement revenue dice for begging (004:589-594). */
-static const struct {
-    const char *name;
-    int sides;
-} SETTLEMENTS[] = {{"hamlet", 4}, {"village", 6}, {"town", 8}, {"city", 10}, {"metropolis", 12}};
-#define N_SETTLEMENTS ((int)(sizeof SETTLEMENTS / sizeof SETTLEMENTS[0]))
-
-/* The begging die of a settlement: d6 when none is named, 0 for an unknown one. */
-static int settlement_die(const rules_args *a)
-{
-    if (!rules_arg_given(a, "settlement"))
-        return 6;
-    for (int i = 0; i < N_SETTLEMENTS; i++)
-        if (strcmp(SETTLEMENTS[i].name, rules_arg_str(a, "settlement")) == 0)
-            return SETTLEMENTS[i].sides;
-    return 0;
-}
-
-/* The index of the lifestyle called `life` (*li) and of the one whose activity is `act` (*ai),
- * -1 when none. */
-static void lifestyle_of(const char *life, const char *act, int *li, int *ai)
-{
-    *li = *ai = -1;
-    for (int i = 0; i < N_LIFE; i++) {
-        if (strcmp(LIFE[i].name, life) == 0)
-            *li = i;
-        if (strcmp(LIFE[i].activity, act) == 0)
-            *ai = i;
-    }
-}
-
-/* The lifestyle is paid, the activity is the lifestyle's or a lesser one's (004:583), a stat
- * for the activities that roll one, and the downtime action is once a tennite (004:564). */
-static int check_downtime(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *me = e->actor;
-    const char *life = rules_arg_str(a, "lifestyle"), *act = rules_arg_str(a, "activity");
-    const char *stat = rules_arg_given(a, "stat") ? rules_arg_str(a, "stat") : NULL;
-    int li, ai;
-    lifestyle_of(life, act, &li, &ai);
-    if (li < 0)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "a lifestyle is squalid, poor, modest, comfortable, "
-                       "wealthy or decadent");
-    if (ai < 0)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "a downtime activity is beg, work, carouse, study, "
-                       "establish or ball");
-    if (ai > li)
-        return rules_enc_rule(err, "%s needs at least a %s lifestyle (%d crowns)", act,
-                              LIFE[ai].name, LIFE[ai].cost);
-    if (stat && !fivey_one_of(stat, STATS))
-        return tb_fail(err, TB_BAD_REQUEST, "the stat is str, dex, int or cha");
-    if (!stat && ai > 0 && ai < 5)
-        return tb_fail(err, TB_BAD_REQUEST, "name the stat %s uses (parameter 'stat')", act);
-    if (!settlement_die(a))
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "a settlement is hamlet, village, town, city or "
-                       "metropolis");
-    if (listed(e, "downtime", me))
-        return rules_enc_rule(err, "%s has already taken this tennite's downtime action",
-                              rules_enc_name(e, me));
-    int crowns = fivey_stat_peek(e, me, "crowns", 0);
-    if (crowns < LIFE[li].cost)
-        return rules_enc_rule(err, "%s has %d crowns; a %s lifestyle costs %d",
-                              rules_enc_name(e, me), crowns, life, LIFE[li].cost);
-    return 0;
-}
-
-/*
- * A downtime action (004:562-639): the lifestyle's cost is paid, the optional random event is
- * rolled (004:576-581: 1-5 bad, 16-20 good; reading: a good event gives advantage on the
- * activity's d20, a bad one disadvantage; begging's bad event loses the crowns gained), then the
- * activity.
- */
-static int act_downtime(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *me = e->actor;
-    const char *life = rules_arg_str(a, "lifestyle"), *act = rules_arg_str(a, "activity");
-    const char *stat = rules_arg_given(a, "stat") ? rules_arg_str(a, "stat") : NULL;
-    int li, ai;
-    lifestyle_of(life, act, &li, &ai);
-    int crowns = rules_enc_stat(e, me, "crowns", 0);
-    json_array_append_new(list(e, "downtime"), json_string(me));
-    crowns -= LIFE[li].cost;
-    json_t *dice = json_array();
-    int event = rules_arg_int(a, "event") ? rules_roll_die(e->rng, 20, dice) : 0;
-    int bad = event && event <= 5, good = event >= 16;
-    fivey_edge edge = good ? FIVEY_EDGE_ADV : bad ? FIVEY_EDGE_DIS : FIVEY_EDGE_NONE;
-    int bonus = stat ? fivey_bonus(stat_of(e, me, stat), rules_arg_int(a, "skilled")) : 0;
-    /* what an NPC gains and rolls is the GM's (its sheet is); the lifestyle, its cost and
-     * whether the event is good or bad are the table's story */
-    rules_aud mine = rules_enc_aud_of(e, me);
-    rules_log *x = rules_log_begin(e, "downtime", "downtime");
-    rules_log_who(x, "who", me);
-    rules_log_json(x, "lifestyle", json_string(life), RULES_AUD_PUBLIC);
-    rules_log_json(x, "activity", json_string(act), RULES_AUD_PUBLIC);
-    rules_log_int(x, "cost", LIFE[li].cost, RULES_AUD_PUBLIC);
-    rules_log_name(x, "life", life, RULES_AUD_PUBLIC);
-    if (event)
-        rules_log_json(x, "event",
-                       json_string(bad    ? "bad"
-                                   : good ? "good"
-                                          : "none"),
-                       RULES_AUD_PUBLIC);
-    if (bad || good)
-        rules_log_word(x, "event_words", bad ? "downtime.bad" : "downtime.good", RULES_AUD_PUBLIC);
-    fivey_roll r;
-    if (strcmp(act, "beg") == 0) {
-        /* 004:587 "gaining crowns equal to 1d6 plus a relevant stat" (or the settlement's die) */
-        int got = rules_roll_die(e->rng, settlement_die(a), dice) + bonus;
-        if (bad)
-            got = 0; /* 004:596 "lose all crowns gained" */
-        crowns += got;
-        rules_log_int(x, "crowns_gained", got, mine);
-    } else if (strcmp(act, "work") == 0 || strcmp(act, "carouse") == 0 ||
-               strcmp(act, "establish") == 0) {
-        /* 004:600 work: crowns 1d20 + stat; 004:606 carouse: experience 1d20 + stat; 004:620
-         * establish: capital 1d20 + stat */
-        fivey_roll_check(&r, e->rng, dice, bonus, edge, 0, 0);
-        rules_log_int(x, "roll", r.total, mine);
-        if (act[0] == 'w') {
-            crowns += r.total;
-        } else if (act[0] == 'c') {
-            rules_enc_stat_set(e, me, "xp", rules_enc_stat(e, me, "xp", 0) + r.total);
-        } else {
-            json_t *c = rules_enc_combatant(e, me);
-            seti(c, "capital", geti(c, "capital") + r.total);
-            rules_log_int(x, "capital", geti(c, "capital"), mine);
-        }
-    } else if (strcmp(act, "study") == 0) {
-        /* 004:612 "They must check a relevant stat (DC 16) to succeed." */
-        fivey_roll_check(&r, e->rng, dice, bonus, edge, 0, 0);
-        int ok = fivey_meets(r.total, 16);
-        rules_log_int(x, "roll", r.total, mine);
-        rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
-        rules_log_word(x, "learned", ok ? "downtime.learned" : "downtime.not_yet",
-                       RULES_AUD_PUBLIC);
-    }
-    /* the activity's words: "downtime.beg", "downtime.work", ... */
-    static const char *const WHAT[] = {"downtime.beg",   "downtime.work",      "downtime.carouse",
-                                       "downtime.study", "downtime.establish", "downtime.ball"};
-    rules_log_word(x, "what", WHAT[ai], RULES_AUD_PUBLIC);
-    rules_log_dice(x, dice, mine);
-    json_decref(dice);
-    rules_enc_stat_set(e, me, "crowns", crowns);
-    rules_log_int(x, "crowns", crowns, mine);
     rules_log_end(x);
     return 0;
 }
@@ -779,7 +561,7 @@ static int check_level_up(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *stat = rules_arg_str(a, "stat");
     int lvl = fivey_stat_peek(e, me, "level", 0), xp = fivey_stat_peek(e, me, "xp", 0);
-    if (!fivey_one_of(stat, STATS))
+    if (!fivey_one_of(stat, FIVEY_STATS))
         return tb_fail(err, TB_BAD_REQUEST, "the stat is str, dex, int or cha");
     if (lvl >= FIVEY_LEVEL_MAX)
         return rules_enc_rule(err, "%s is already level %d, the highest", rules_enc_name(e, me),
@@ -787,7 +569,7 @@ static int check_level_up(const rules_enc *e, const rules_args *a, tb_err *err)
     if (xp < fivey_level_xp(lvl + 1))
         return rules_enc_rule(err, "%s has %d experience; level %d needs %d", rules_enc_name(e, me),
                               xp, lvl + 1, fivey_level_xp(lvl + 1));
-    if (stat_of(e, me, stat) >= FIVEY_STAT_MAX)
+    if (fivey_sheet_stat(e, me, stat) >= FIVEY_STAT_MAX)
         return rules_enc_rule(err, "%s's %s is already +%d, the most", rules_enc_name(e, me), stat,
                               FIVEY_STAT_MAX);
     return 0;
@@ -946,33 +728,10 @@ static int between_choices(const rules_enc *e, const char *actor, const rules_en
             choose_items(e, actor, out);
         return RULES_CHOICES_PICK;
     }
-    if (strcmp(act, "downtime") == 0 && strcmp(name, "lifestyle") == 0) {
-        for (int i = 0; i < N_LIFE; i++)
-            fivey_choice(out, json_string(LIFE[i].name), LIFE[i].label);
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "downtime") == 0 && strcmp(name, "activity") == 0) {
-        for (int i = 0; i < N_LIFE; i++)
-            fivey_choice(out, json_string(LIFE[i].activity), LIFE[i].activity_label);
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "downtime") == 0 && strcmp(name, "settlement") == 0) {
-        fivey_choice(out, NULL, "anywhere (1d6)");
-        for (int i = 0; i < N_SETTLEMENTS; i++)
-            fivey_choice(out, json_string(SETTLEMENTS[i].name), SETTLEMENTS[i].name);
-        return RULES_CHOICES_PICK;
-    }
-    if ((strcmp(act, "downtime") == 0 || strcmp(act, "level_up") == 0) &&
-        strcmp(name, "stat") == 0) {
-        static const char *const LABELS[] = {"STR", "DEX", "INT", "CHA"};
-        if (act[0] == 'd')
-            fivey_choice(out, NULL, "none (begging, a ball)");
-        for (int i = 0; STATS[i]; i++) {
-            char label[32];
-            snprintf(label, sizeof label, "%s +%d", LABELS[i], stat_of(e, actor, STATS[i]));
-            if (act[0] == 'd' || stat_of(e, actor, STATS[i]) < FIVEY_STAT_MAX)
-                fivey_choice(out, json_string(STATS[i]), label);
-        }
+    if (strcmp(act, "downtime") == 0)
+        return fivey_downtime_choices(e, actor, p, out);
+    if (strcmp(act, "level_up") == 0 && strcmp(name, "stat") == 0) {
+        fivey_choose_stats(e, actor, out, 1);
         return RULES_CHOICES_PICK;
     }
     if (strcmp(act, "award") == 0 && strcmp(name, "target") == 0) {

@@ -885,26 +885,8 @@ static int combat_choices(const rules_enc *e, const char *actor, const rules_enc
         fivey_choice(out, NULL, "as far as one ◆ goes");
         return RULES_CHOICES_DEFAULT;
     }
-    if (strcmp(act, "cast") == 0 && strcmp(name, "spell") == 0) {
-        json_t *sp;
-        size_t i;
-        json_array_foreach(json_object_get(st, "spells"), i, sp)
-        {
-            const char *s = json_string_value(json_object_get(sp, "name"));
-            if (s && fivey_spell_named(s))
-                fivey_choice(out, json_string(s), s);
-        }
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "cast") == 0 && strncmp(name, "target", 6) == 0) {
-        /* the first target: a foe first (a bolt needs one, Charm one), nobody for the others */
-        if (name[6])
-            fivey_choice(out, NULL, "nobody else");
-        fivey_choose_side(e, out, rules_enc_side(e, actor), 1);
-        if (!name[6])
-            fivey_choice(out, NULL, "nobody");
-        return RULES_CHOICES_PICK;
-    }
+    if (strcmp(act, "cast") == 0)
+        return fivey_cast_choices(e, actor, p, out);
     if (strcmp(act, "armor") == 0) {
         const char *worn = json_string_value(json_object_get(st, "armor"));
         int wearing = worn && strcmp(worn, "none") != 0;
@@ -927,52 +909,11 @@ static int combat_choices(const rules_enc *e, const char *actor, const rules_enc
         fivey_choice(out, json_integer(ready), ready ? "keep it ready" : "keep it for now");
         return RULES_CHOICES_PICK;
     }
-    if ((strcmp(act, "surprise") == 0 || strcmp(act, "morale") == 0) && strcmp(name, "side") == 0) {
-        /* the side due a morale check first (its default), then every side that stands */
-        int morale = strcmp(act, "morale") == 0;
-        fivey_choice(out, NULL, morale ? "the side due" : fivey_party_side(e));
-        fivey_choose_sides(e, out, morale);
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "spawn") == 0 && strcmp(name, "monster") == 0) {
-        fivey_choice(out, NULL, "none: by bracket, or by its name");
-        const fivey_monster *m;
-        for (size_t i = 0; (m = fivey_monster_at(i)); i++)
-            fivey_choice(out, json_string(m->name), m->name);
-        return RULES_CHOICES_PICK;
-    }
-    if ((strcmp(act, "spawn") == 0 || strcmp(act, "bracket") == 0) &&
-        strcmp(name, "bracket") == 0) {
-        static const char *const B[] = {"M", "G", "E", "L", "B", NULL};
-        if (strcmp(act, "spawn") == 0)
-            fivey_choice(out, NULL, "the example monster's");
-        for (const char *const *b = B; *b; b++)
-            fivey_choice(out, json_string(*b), fivey_bracket_name(**b));
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "bracket") == 0 && strcmp(name, "target") == 0) {
-        const char *k;
-        for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
-            if (rules_enc_is_npc(e, k))
-                fivey_choice(out, json_string(k), rules_enc_name(e, k));
-        return RULES_CHOICES_PICK;
-    }
-    /* numbers the rules work out when they are left out (encounter.h: a null default) */
-    static const struct {
-        const char *act, *param, *label;
-    } LEFT_OUT[] = {
-        {"initiative", "opp", "the opposition's average DEX"},
-        {"surprise", "wis", "the other party's average INT"},
-        {"morale", "wis", "the side's average INT"},
-        {"morale", "dc", "14, then 16, then 18"},
-        {"spawn", "dc", "the example monster's, else 12"},
-        {"spawn", "hp", "roll its hit dice"},
-        {"bracket", "hp", "roll its hit dice"},
-    };
-    for (size_t i = 0; i < sizeof LEFT_OUT / sizeof LEFT_OUT[0]; i++)
-        if (strcmp(act, LEFT_OUT[i].act) == 0 && strcmp(name, LEFT_OUT[i].param) == 0) {
-            fivey_choice(out, NULL, LEFT_OUT[i].label);
-            return RULES_CHOICES_DEFAULT;
-        }
+    if (strcmp(act, "surprise") == 0 || strcmp(act, "initiative") == 0)
+        return fivey_contest_choices(e, a, p, out);
+    if (strcmp(act, "spawn") == 0 || strcmp(act, "bracket") == 0)
+        return fivey_monster_choices(e, a, p, out);
+    if (strcmp(act, "morale") == 0)
+        return fivey_morale_choices(e, p, "the side due", out);
     return RULES_CHOICES_NONE;
 }

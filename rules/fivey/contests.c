@@ -196,3 +196,19 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_entry_end(x);
     return 0;
 }
+
+/* surprise's sides (the party first, its default), and the numbers the rules work out when they
+ * are left out: the other party's wisdom, the opposition's DEX. */
+int fivey_contest_choices(const rules_enc *e, const rules_enc_action *a, const rules_param *p,
+                          json_t *out)
+{
+    if (strcmp(p->name, "side") == 0) {
+        fivey_choice(out, NULL, fivey_party_side(e));
+        fivey_choose_sides(e, out, 0);
+        return RULES_CHOICES_PICK;
+    }
+    fivey_choice(out, NULL,
+                 strcmp(a->name, "surprise") == 0 ? "the other party's average INT"
+                                                  : "the opposition's average DEX");
+    return RULES_CHOICES_DEFAULT;
+}

@@ -68,6 +68,36 @@ int fivey_group_average(const rules_enc *e, const char *side, int members_of_sid
     return n ? sum / n : -1;
 }
 
+const char *const FIVEY_STATS[] = {"str", "dex", "int", "cha", NULL};
+
+int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat)
+{
+    return (int)json_integer_value(
+        json_object_get(json_object_get(fivey_stats_peek(e, cid), "stats"), stat));
+}
+
+int fivey_listed(const rules_enc *e, const char *key, const char *cid)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(e->enc, key), i, v)
+    {
+        if (rules_enc_streq(json_string_value(v), cid))
+            return 1;
+    }
+    return 0;
+}
+
+json_t *fivey_list(rules_enc *e, const char *key)
+{
+    json_t *a = json_object_get(e->enc, key);
+    if (!json_is_array(a)) {
+        a = json_array();
+        json_object_set_new(e->enc, key, a);
+    }
+    return a;
+}
+
 int fivey_one_of(const char *s, const char *const *list)
 {
     for (size_t i = 0; s && list[i]; i++)
@@ -110,6 +140,18 @@ void fivey_choose_sides(const rules_enc *e, json_t *out, int skip_party)
             seen = !rules_enc_is_out(e, j) && strcmp(rules_enc_side(e, j), side) == 0;
         if (!seen)
             fivey_choice(out, json_string(side), side);
+    }
+}
+
+void fivey_choose_stats(const rules_enc *e, const char *cid, json_t *out, int below_max)
+{
+    static const char *const LABELS[] = {"STR", "DEX", "INT", "CHA"};
+    for (int i = 0; FIVEY_STATS[i]; i++) {
+        int v = fivey_sheet_stat(e, cid, FIVEY_STATS[i]);
+        char label[32];
+        snprintf(label, sizeof label, "%s +%d", LABELS[i], v);
+        if (!below_max || v < FIVEY_STAT_MAX)
+            fivey_choice(out, json_string(FIVEY_STATS[i]), label);
     }
 }
 
@@ -164,6 +206,23 @@ const rules_phrase fivey_enc_phrases[] = {
     {"cast.undead", ": up to {hit_dice} hit dice worth of undead turn away and freeze, each "
                     "skipping its next turn"},
     {"cast.lasts", " for {duration} {unit}"},
+    /* downtime (downtime.c) */
+    {"downtime", "{who} lives {life} ({cost} crowns){event_words?} and {what}"},
+    {"downtime.bad", ", a bad event"},
+    {"downtime.good", ", a good event"},
+    {"downtime.beg", "begs and gains {crowns_gained} crowns"},
+    {"downtime.beg", "begs"},
+    {"downtime.work", "works and earns {roll} crowns"},
+    {"downtime.work", "works"},
+    {"downtime.carouse", "carouses and gains {roll} experience"},
+    {"downtime.carouse", "carouses"},
+    {"downtime.study", "studies: {roll} against 16, {learned}"},
+    {"downtime.study", "studies: {learned}"},
+    {"downtime.learned", "learned"},
+    {"downtime.not_yet", "not yet"},
+    {"downtime.establish", "invests {roll} capital in the institution ({capital} in all)"},
+    {"downtime.establish", "invests in the institution"},
+    {"downtime.ball", "attends a grand ball"},
     {NULL, NULL},
 };
 /* clang-format on */
@@ -453,4 +512,17 @@ int fivey_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *er
         rules_log_end(x);
     }
     return 0;
+}
+
+int fivey_morale_choices(const rules_enc *e, const rules_param *p, const char *default_side,
+                         json_t *out)
+{
+    if (strcmp(p->name, "side") == 0) {
+        fivey_choice(out, NULL, default_side);
+        fivey_choose_sides(e, out, 1);
+        return RULES_CHOICES_PICK;
+    }
+    fivey_choice(out, NULL,
+                 strcmp(p->name, "wis") == 0 ? "the side's average INT" : "14, then 16, then 18");
+    return RULES_CHOICES_DEFAULT;
 }

@@ -38,6 +38,15 @@ int fivey_budget_check(const rules_enc *e, const char *cid, int n, tb_err *err);
  * (members_of_side 1) or on every other side (0); -1 when there is none. */
 int fivey_group_average(const rules_enc *e, const char *side, int members_of_side,
                         const char *stat);
+/* The four stats' keys, NULL-terminated: "str", "dex", "int", "cha" (004:81). */
+extern const char *const FIVEY_STATS[];
+/* cid's stat `stat` from the sheet's stats object (stats.stats: fivey.between's copy), 0 when
+ * absent. */
+int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat);
+/* Whether cid is in the array /enc/<key> (who has rested tonight, ...). */
+int fivey_listed(const rules_enc *e, const char *key, const char *cid);
+/* The array /enc/<key>, created if missing. Borrowed. */
+json_t *fivey_list(rules_enc *e, const char *key);
 /* 1 when the value s is one of the NULL-terminated list. */
 int fivey_one_of(const char *s, const char *const *list);
 /* Appends the choice {value (stolen; NULL: JSON null, leave the parameter out), label} to out
@@ -49,6 +58,9 @@ void fivey_choose_side(const rules_enc *e, json_t *out, const char *side, int ot
 /* Appends every side with somebody standing (the party's too unless skip_party), once each, in
  * the order their first members joined. */
 void fivey_choose_sides(const rules_enc *e, json_t *out, int skip_party);
+/* Appends the four stats as choices labelled with cid's values ("STR +3"; fivey_sheet_stat),
+ * only those below +5 when below_max. */
+void fivey_choose_stats(const rules_enc *e, const char *cid, json_t *out, int below_max);
 
 /* ---- monsters (004:715-767) ---- */
 
@@ -113,6 +125,10 @@ int fivey_party_roll(rules_enc *e, int bonus, json_t *dice, const char *by);
  */
 int fivey_morale_check(const rules_enc *e, const char *side, const rules_args *a, tb_err *err);
 int fivey_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *err);
+/* The choices of the morale action's parameter p (encounter.h, "Moves"): the sides that may
+ * check (default_side names the one taken when none is given), the wisdom and DC left out. */
+int fivey_morale_choices(const rules_enc *e, const rules_param *p, const char *default_side,
+                         json_t *out);
 
 /* ---- the GM's monster actions (monsters.c), actions of fivey.combat ---- */
 
@@ -123,6 +139,9 @@ int fivey_spawn(rules_enc *e, const rules_args *a, tb_err *err);
 /* bracket {target, bracket, dc, hp}: an NPC's numbers from a bracket (004:715-742). */
 int fivey_bracket_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_bracket(rules_enc *e, const rules_args *a, tb_err *err);
+/* The choices of their parameter p (encounter.h, "Moves"). */
+int fivey_monster_choices(const rules_enc *e, const rules_enc_action *a, const rules_param *p,
+                          json_t *out);
 
 /* ---- the party's contests (contests.c), actions of fivey.combat ---- */
 
@@ -134,6 +153,19 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err);
  * opposition's DEX; the winners act before it; a round starts (004:666-668). */
 int fivey_initiative_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err);
+/* The choices of their parameter p (encounter.h, "Moves"). */
+int fivey_contest_choices(const rules_enc *e, const rules_enc_action *a, const rules_param *p,
+                          json_t *out);
+
+/* ---- downtime (downtime.c), the action of fivey.between ---- */
+
+/* downtime {lifestyle, activity, stat?, skilled?, settlement?, event?} (004:562-639): once a
+ * tennite (/enc/downtime), the lifestyle paid, its activity or a lesser one's. */
+int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err);
+int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err);
+/* The choices of its parameter p (encounter.h, "Moves"). */
+int fivey_downtime_choices(const rules_enc *e, const char *actor, const rules_param *p,
+                           json_t *out);
 
 /* ---- spells (spells.c; 004:481-505, 004:680, 004:701) ---- */
 
@@ -148,5 +180,7 @@ json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *nam
  */
 int fivey_cast_check(const rules_enc *e, const rules_args *a, int cost, tb_err *err);
 int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err);
+/* The choices of its parameter p (encounter.h, "Moves"): the spells actor carries, targets. */
+int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param *p, json_t *out);
 
 #endif

@@ -213,3 +213,40 @@ int fivey_bracket(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_end(x);
     return 0;
 }
+
+/* spawn's example monsters and brackets, bracket's NPCs and brackets; the numbers the rules work
+ * out when they are left out. */
+int fivey_monster_choices(const rules_enc *e, const rules_enc_action *a, const rules_param *p,
+                          json_t *out)
+{
+    const char *name = p->name;
+    int spawn = strcmp(a->name, "spawn") == 0;
+    if (spawn && strcmp(name, "monster") == 0) {
+        fivey_choice(out, NULL, "none: by bracket, or by its name");
+        const fivey_monster *m;
+        for (size_t i = 0; (m = fivey_monster_at(i)); i++)
+            fivey_choice(out, json_string(m->name), m->name);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(name, "bracket") == 0) {
+        static const char *const B[] = {"M", "G", "E", "L", "B", NULL};
+        if (spawn)
+            fivey_choice(out, NULL, "the example monster's");
+        for (const char *const *b = B; *b; b++)
+            fivey_choice(out, json_string(*b), fivey_bracket_name(**b));
+        return RULES_CHOICES_PICK;
+    }
+    if (!spawn && strcmp(name, "target") == 0) {
+        const char *k;
+        for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
+            if (rules_enc_is_npc(e, k))
+                fivey_choice(out, json_string(k), rules_enc_name(e, k));
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(name, "hp") == 0 || (spawn && strcmp(name, "dc") == 0)) {
+        fivey_choice(out, NULL,
+                     name[0] == 'h' ? "roll its hit dice" : "the example monster's, else 12");
+        return RULES_CHOICES_DEFAULT;
+    }
+    return RULES_CHOICES_NONE;
+}

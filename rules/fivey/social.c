@@ -625,14 +625,7 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         }
         return RULES_CHOICES_PICK;
     }
-    if (strcmp(act, "morale") == 0 && strcmp(name, "side") == 0) {
-        fivey_choice(out, NULL, "the other party");
-        fivey_choose_sides(e, out, 1);
-        return RULES_CHOICES_PICK;
-    }
-    if (strcmp(act, "morale") == 0 && (strcmp(name, "wis") == 0 || strcmp(name, "dc") == 0)) {
-        fivey_choice(out, NULL, name[0] == 'w' ? "the side's average INT" : "14, then 16, then 18");
-        return RULES_CHOICES_DEFAULT;
-    }
+    if (strcmp(act, "morale") == 0)
+        return fivey_morale_choices(e, p, "the other party", out);
     return RULES_CHOICES_NONE;
 }

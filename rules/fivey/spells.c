@@ -248,3 +248,29 @@ int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err)
     rules_log_end(x);
     return 0;
 }
+
+/* The spells the caster carries, and targets: for the first a foe first (a bolt needs one, Charm
+ * one), for the others nobody first. */
+int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param *p, json_t *out)
+{
+    const char *name = p->name;
+    if (strcmp(name, "spell") == 0) {
+        json_t *sp;
+        size_t i;
+        json_array_foreach(json_object_get(fivey_stats_peek(e, actor), "spells"), i, sp)
+        {
+            const char *s = json_string_value(json_object_get(sp, "name"));
+            if (s && fivey_spell_named(s))
+                fivey_choice(out, json_string(s), s);
+        }
+        return RULES_CHOICES_PICK;
+    }
+    if (strncmp(name, "target", 6) != 0)
+        return RULES_CHOICES_NONE;
+    if (name[6])
+        fivey_choice(out, NULL, "nobody else");
+    fivey_choose_side(e, out, rules_enc_side(e, actor), 1);
+    if (!name[6])
+        fivey_choice(out, NULL, "nobody");
+    return RULES_CHOICES_PICK;
+}
