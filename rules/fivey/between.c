@@ -550,7 +550,7 @@ static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_dice(x, dice, mine);
     json_decref(dice);
     rules_log_who(x, "who", me);
-    rules_log_int(x, "spent", n, mine);
+    rules_log_count(x, "spent", n, mine);
     rules_log_int(x, "gained", p.sum_kept, mine);
     rules_log_int(x, "xp", xp, mine);
     rules_log_end(x);

@@ -747,7 +747,7 @@ static int act_end(rules_enc *e, const rules_args *a, tb_err *err)
     int rc = rules_enc_advance(e);
     if (rc == 1) {
         rules_log *x = rules_log_begin(e, "round", "round");
-        rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+        rules_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
         rules_log_who(x, "first", rules_enc_current(e));
         rules_log_end(x);
     } else if (rc < 0) {
@@ -796,7 +796,7 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
     rules_log_int(x, "amount", amount, aud);
     if (amount < 0)
-        rules_log_int(x, "points", -amount, aud);
+        rules_log_count(x, "points", -amount, aud);
     rules_log_end(x);
     fivey_apply_damage(e, t, amount);
     return 0;

@@ -99,9 +99,9 @@ int fivey_initiative(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_json(x, "npc_rolls", npc_rolls, RULES_AUD_GM);
     else
         json_decref(npc_rolls);
-    rules_log_int(x, "winners", won_n, RULES_AUD_PUBLIC);
+    rules_log_count(x, "winners", won_n, RULES_AUD_PUBLIC);
     rules_log_name(x, "party", party, RULES_AUD_PUBLIC);
-    rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+    rules_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
     const char *first = rules_enc_current(e);
     if (first)
         rules_log_who(x, "first", first);
@@ -149,10 +149,10 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
     /* What the table sees (rules/RULES.md): the party's own rolls, who won; the other party's
      * roll, its wisdom and an NPC's die and total are the GM's. */
     json_t *dice = json_array(), *rolls = json_object(), *npc_rolls = json_object();
-    rules_enc_entry *x = rules_enc_entry_begin(e, "surprise");
+    rules_log *x = rules_log_begin(e, "surprise", "surprise");
     int other = fivey_party_roll(e, wis, dice, "other");
-    rules_enc_entry_set(x, RULES_AUD_GM, "wisdom", json_integer(wis));
-    rules_enc_entry_set(x, RULES_AUD_GM, "other_total", json_integer(other));
+    rules_log_int(x, "wisdom", wis, RULES_AUD_GM);
+    rules_log_int(x, "other_total", other, RULES_AUD_GM);
     rules_rank r[64];
     int n = 0;
     const char *k;
@@ -170,30 +170,27 @@ int fivey_surprise(rules_enc *e, const rules_args *a, tb_err *err)
             r[n++] = (rules_rank){k, {total, dex}, 0};
     }
     rules_enc_order_set(e, r, n);
-    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_GM);
+    rules_log_dice_by(x, dice, "by", RULES_AUD_GM);
     json_decref(dice);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "side", json_string(side));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "rolls", rolls);
-    json_t *gm_rolls = json_deep_copy(rolls);
-    json_object_update(gm_rolls, npc_rolls);
-    json_decref(npc_rolls);
-    rules_enc_entry_set(x, RULES_AUD_GM, "rolls", gm_rolls);
-    rules_enc_entry_say(x, RULES_AUD_GM, "Surprise: the other party rolls %d (wisdom %+d); ", other,
-                        wis);
+    rules_log_json(x, "side", json_string(side), RULES_AUD_PUBLIC);
+    rules_log_name(x, "side_name", side, RULES_AUD_PUBLIC);
+    rules_log_json(x, "rolls", rolls, RULES_AUD_PUBLIC);
+    if (json_object_size(npc_rolls))
+        rules_log_json(x, "npc_rolls", npc_rolls, RULES_AUD_GM);
+    else
+        json_decref(npc_rolls);
     if (n == 0) {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC,
-                            "surprise: nobody of the %s beats the other party's wisdom (004:645)",
-                            side);
-        rules_enc_entry_end(x);
+        rules_log_word(x, "outcome", "surprise.nobody", RULES_AUD_PUBLIC);
+        rules_log_end(x);
         return 0;
     }
     json_object_set_new(e->enc, "phase", json_string("surprise"));
     json_object_set_new(e->enc, "turn", json_integer(0));
     rules_enc_budget_reset(e, r[0].id);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC,
-                        "surprise: %d of the %s won a free turn; %s goes first (004:645)", n, side,
-                        rules_enc_name(e, r[0].id));
-    rules_enc_entry_end(x);
+    rules_log_count(x, "winners", n, RULES_AUD_PUBLIC);
+    rules_log_who(x, "first", r[0].id);
+    rules_log_word(x, "outcome", "surprise.won", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 

@@ -154,7 +154,7 @@ int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err)
             json_t *c = rules_enc_combatant(e, me);
             int capital = (int)json_integer_value(json_object_get(c, "capital")) + r.total;
             json_object_set_new(c, "capital", json_integer(capital));
-            rules_log_int(x, "capital", capital, mine);
+            rules_log_count(x, "capital", capital, mine);
         }
     } else if (strcmp(act, "study") == 0) {
         /* 004:612 "They must check a relevant stat (DC 16) to succeed." */

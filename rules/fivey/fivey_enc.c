@@ -186,6 +186,11 @@ const rules_phrase fivey_enc_phrases[] = {
     {"initiative", "Initiative: {winners} of the {party} beat the opposition and act before it; "
                    "round {round}, {first} goes first (004:666)"},
     {"nobody", "nobody"},
+    {"surprise", "Surprise: the other party rolls {other_total} (wisdom +{wisdom}); surprise: "
+                 "{outcome} (004:645)"},
+    {"surprise", "Surprise: {outcome} (004:645)"},
+    {"surprise.won", "{winners} of the {side_name} won a free turn; {first} goes first"},
+    {"surprise.nobody", "nobody of the {side_name} beats the other party's wisdom"},
     /* the spells (spells.c) */
     {"cast", "{who} casts {spell_name}{effect?}"},
     {"cast.save", ": {damage} damage{t1}{t2?}{t3?}{t4?}"},
@@ -296,7 +301,7 @@ rules_log *fivey_log_bracket(rules_enc *e, const char *event, const char *cid, c
         if (json_object_get(st, *k))
             rules_log_json(x, *k, json_deep_copy(json_object_get(st, *k)), RULES_AUD_GM);
     rules_log_int(x, "defense", rules_enc_stat(e, cid, "defense", 0), RULES_AUD_GM);
-    rules_log_int(x, "hp_max", hp_get(e, cid, "max"), RULES_AUD_GM);
+    rules_log_count(x, "hp_max", hp_get(e, cid, "max"), RULES_AUD_GM);
     return x;
 }
 
@@ -395,7 +400,7 @@ int fivey_apply_damage(rules_enc *e, const char *cid, int dmg)
                 json_object_set_new(e->hidden, "xp", json_integer(total + json_integer_value(xp)));
                 x = rules_log_begin(e, "xp", "xp");
                 rules_log_who(x, "who", cid);
-                rules_log_int(x, "xp", (int)json_integer_value(xp), RULES_AUD_GM);
+                rules_log_count(x, "xp", (int)json_integer_value(xp), RULES_AUD_GM);
                 rules_log_end(x);
             }
         }
@@ -508,7 +513,7 @@ int fivey_morale(rules_enc *e, const char *side, const rules_args *a, tb_err *er
     const char *cur = rules_enc_current(e);
     if (cur && rules_enc_is_out(e, cur) && rules_enc_advance(e) == 1) {
         x = rules_log_begin(e, "round", "round");
-        rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+        rules_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
         rules_log_end(x);
     }
     return 0;

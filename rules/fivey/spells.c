@@ -136,10 +136,10 @@ static void cast_save(rules_enc *e, rules_log *x, int level, int dc, const char 
         rules_log_who(x, k->who, t);
         rules_log_word(x, k->saved, saved ? "cast.saves" : "cast.fails", RULES_AUD_PUBLIC);
         rules_log_word(x, k->vs, k->vs_word, theirs);
-        rules_log_int(x, k->natural, r.natural, theirs);
-        rules_log_int(x, k->dex, dex, theirs);
-        rules_log_int(x, k->total, r.total, theirs);
-        rules_log_int(x, k->hurt, hurt[i], RULES_AUD_PUBLIC);
+        rules_log_count(x, k->natural, r.natural, theirs);
+        rules_log_count(x, k->dex, dex, theirs);
+        rules_log_count(x, k->total, r.total, theirs);
+        rules_log_count(x, k->hurt, hurt[i], RULES_AUD_PUBLIC);
         if (theirs == RULES_AUD_GM) {
             snprintf(save_key[i], sizeof save_key[i], "save_%s", t);
             rules_log_json(
