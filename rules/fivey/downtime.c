@@ -87,7 +87,7 @@ int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err)
     if (fivey_listed(e, "downtime", me))
         return rules_enc_rule(err, "%s has already taken this tennite's downtime action",
                               rules_enc_name(e, me));
-    int crowns = fivey_stat_peek(e, me, "crowns", 0);
+    int crowns = rules_enc_stat_peek(e, me, "crowns", 0);
     if (crowns < LIFE[li].cost)
         return rules_enc_rule(err, "%s has %d crowns; a %s lifestyle costs %d",
                               rules_enc_name(e, me), crowns, life, LIFE[li].cost);
