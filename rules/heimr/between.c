@@ -23,8 +23,8 @@
 #define HP_FLOOR (-5)       /* 001:166 mutilated is -4 or -5; the sheet's hp minimum */
 #define XP_AWARD_MAX 100000 /* one award; the sheet holds up to 1000000 */
 #define SHEET_XP_MAX 1000000
-#define TRAINING_MAX 10 /* the sheet's trained_consistency/trained_potential maximum */
-#define ATTR_MAX 10     /* the sheet's attribute maximum */
+#define TRAINING_MAX 10   /* the sheet's trained_consistency/trained_potential maximum */
+#define ATTR_MAX 10       /* the sheet's attribute maximum */
 #define REST_S (5L * 60L) /* 001:149 "at least five minutes of in character time" */
 
 /* ---- reading the combatant's sheet copy (its stats) ---- */
@@ -481,5 +481,3 @@ const rules_module rules_module_heimr_between = {
     .check = between_check,
     .carry = CARRY,
 };
-
-const rules_module *const rules_modules_heimr_between[] = {&rules_module_heimr_between, NULL};

@@ -5,6 +5,7 @@
  * printed examples that contradict their rule are listed in rules/RULES.md, "## heimr".
  */
 #include "heimr.h"
+#include "heimr_enc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -684,6 +685,11 @@ static json_t *heimr_derive(const json_t *sheet)
 }
 
 static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", "heimr.between", NULL};
+
+/* The encounter modules (rules/modules.c): combat.c, chase.c, between.c. */
+const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat,
+                                                   &rules_module_heimr_chase, NULL};
+const rules_module *const rules_modules_heimr_between[] = {&rules_module_heimr_between, NULL};
 
 const rules_system rules_system_heimr = {
     .id = "heimr",

@@ -1,0 +1,384 @@
+/*
+ * attack.c — an attack of the Heimr combat, from the roll to the hit (001:393-446), for the
+ * Heimr encounter modules (heimr_enc.h): a guard takes it first (001:450), a holder's Brawl
+ * stops it (001:407), the defence is chosen or rolled before the attack roll (001:420), the body
+ * part, the damage or the grab (001:401, 411-414). An NPC attacker's dice and numbers, and an NPC
+ * defender's defence and HP, are the GM's (rules/RULES.md, "What the table sees (heimr)").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "heimr_enc.h"
+
+#define BLIND_SPOT 5 /* 001:562 "a penalty of 5 on their defence consistency" */
+
+void heimr_attack_from_args(const rules_args *a, heimr_attack *k)
+{
+    memset(k, 0, sizeof *k);
+    const char *s;
+    if ((s = rules_arg_str(a, "target")))
+        snprintf(k->target, sizeof k->target, "%s", s);
+    if ((s = rules_arg_str(a, "ability")))
+        snprintf(k->ability, sizeof k->ability, "%s", s);
+    if ((s = rules_arg_str(a, "item")))
+        snprintf(k->item, sizeof k->item, "%s", s);
+    if ((s = rules_arg_str(a, "aim")))
+        snprintf(k->aim, sizeof k->aim, "%s", s);
+    k->has_cp = rules_arg_given(a, "c") || rules_arg_given(a, "p");
+    k->c = rules_arg_int(a, "c");
+    k->p = rules_arg_int(a, "p");
+    k->penalty = rules_arg_int(a, "penalty");
+    k->damage = rules_arg_int(a, "damage");
+    k->ranged = rules_arg_int(a, "ranged");
+    k->brawl = rules_arg_int(a, "brawl");
+    k->bind = rules_arg_int(a, "bind");
+    k->blind_spot = rules_arg_int(a, "blind_spot");
+}
+
+json_t *heimr_attack_json(const heimr_attack *k)
+{
+    json_t *o =
+        json_pack("{s:i, s:i, s:i, s:b, s:b, s:b}", "penalty", k->penalty, "damage", k->damage,
+                  "ranged", k->ranged, "brawl", k->brawl, "has_cp", k->has_cp, "bind", k->bind);
+    if (k->blind_spot)
+        json_object_set_new(o, "blind_spot", json_true());
+    if (k->target[0])
+        json_object_set_new(o, "target", json_string(k->target));
+    if (k->ability[0])
+        json_object_set_new(o, "ability", json_string(k->ability));
+    if (k->item[0])
+        json_object_set_new(o, "item", json_string(k->item));
+    if (k->aim[0])
+        json_object_set_new(o, "aim", json_string(k->aim));
+    if (k->has_cp) {
+        json_object_set_new(o, "c", json_integer(k->c));
+        json_object_set_new(o, "p", json_integer(k->p));
+    }
+    return o;
+}
+
+void heimr_attack_from_json(const json_t *o, heimr_attack *k)
+{
+    memset(k, 0, sizeof *k);
+    const char *s;
+    if ((s = json_string_value(json_object_get(o, "target"))))
+        snprintf(k->target, sizeof k->target, "%s", s);
+    if ((s = json_string_value(json_object_get(o, "ability"))))
+        snprintf(k->ability, sizeof k->ability, "%s", s);
+    if ((s = json_string_value(json_object_get(o, "item"))))
+        snprintf(k->item, sizeof k->item, "%s", s);
+    if ((s = json_string_value(json_object_get(o, "aim"))))
+        snprintf(k->aim, sizeof k->aim, "%s", s);
+    k->has_cp = json_is_true(json_object_get(o, "has_cp"));
+    k->c = (int)json_integer_value(json_object_get(o, "c"));
+    k->p = (int)json_integer_value(json_object_get(o, "p"));
+    k->penalty = (int)json_integer_value(json_object_get(o, "penalty"));
+    k->damage = (int)json_integer_value(json_object_get(o, "damage"));
+    k->ranged = json_is_true(json_object_get(o, "ranged"));
+    k->brawl = json_is_true(json_object_get(o, "brawl"));
+    k->bind = json_is_true(json_object_get(o, "bind"));
+    k->blind_spot = json_is_true(json_object_get(o, "blind_spot"));
+}
+
+/* Checks an attack can be made before anything is rolled (also when it is readied). */
+int heimr_attack_check(const rules_enc *e, const char *cid, const heimr_attack *k, const char *from,
+                       tb_err *err)
+{
+    if (k->aim[0] && !heimr_is_part(k->aim))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act: 'aim' must be one of torso, sword_arm, "
+                       "other_arm, right_leg, left_leg (001:413)");
+    if (k->bind && !k->brawl)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act: 'bind' is the brawl attack's grab: give 'brawl' "
+                       "too (001:401)");
+    if (k->target[0] && strcmp(k->target, cid) == 0)
+        return rules_enc_rule(err, "%s cannot attack themselves", rules_enc_name(e, cid));
+    json_t *me = rules_enc_combatant(e, cid);
+    /* 001:401 "You need one free hand to do the bind effect": one grab at a time (reading) */
+    if (k->bind && json_object_get(me, "holding"))
+        return rules_enc_rule(err, "%s already holds %s: one grab at a time (001:401)",
+                              rules_enc_name(e, cid),
+                              rules_enc_name(e, json_string_value(json_object_get(me, "holding"))));
+    if (k->bind && k->target[0] && heimr_holder_of(e, k->target))
+        return rules_enc_rule(err, "%s is already held by %s", rules_enc_name(e, k->target),
+                              rules_enc_name(e, heimr_holder_of(e, k->target)));
+    /* 001:131 a bound arm: "Keep your arm attached to whatever it is touching" — a sword arm
+     * held wields no weapon; kicks and head-butts remain (RULES.md, heimr encounter reading 14) */
+    if (rules_enc_streq(heimr_held_part(e, cid), "sword_arm") && !k->brawl)
+        return rules_enc_rule(err, "%s's sword arm is held: only a brawl attack is left (001:131)",
+                              rules_enc_name(e, cid));
+    /* 001:517 "You can attack characters with melee who are one position higher or one position
+     * lower": two or more apart, a melee attack is refused (the one a guard would take too) */
+    if (k->target[0] && !k->ranged && rules_enc_combatant(e, k->target)) {
+        const char *g = heimr_guard_for(e, cid, k->target, from);
+        const char *at = g ? g : k->target;
+        int dh = heimr_ground(e, at, "height") - heimr_ground(e, cid, "height");
+        if (dh >= 2 || dh <= -2)
+            return rules_enc_rule(err,
+                                  "%s stands %d higher than %s: too far for a melee attack, climb "
+                                  "first (001:517)",
+                                  rules_enc_name(e, dh > 0 ? at : cid), dh > 0 ? dh : -dh,
+                                  rules_enc_name(e, dh > 0 ? cid : at));
+    }
+    heimr_spec s;
+    return heimr_spec_resolve(e, cid, k->ability[0] ? k->ability : NULL,
+                              k->item[0] ? k->item : NULL, k->has_cp, k->c, k->p, &s, err);
+}
+
+/* The attacker's roll, shared by every target it meets (a guard, then the one guarded). */
+typedef struct swing {
+    heimr_roll r;
+    heimr_spec s;
+    int fat, passes, rose;
+} swing;
+
+/*
+ * The rolled attack w of cid meets tgt holding def (in `slot`, or NULL: no defence): the
+ * defence is used (001:426 counted, 001:446 its fatigue now), the hit (attack above the defence:
+ * ties to the defender, 001:420), the body part from the attack's d6 (001:411-414), the damage
+ * or the grab (001:401), and the log entry. The kind of defence used goes to used[8] ("" for
+ * none). Returns 1 on a hit.
+ */
+static int attack_meet(rules_enc *e, const char *cid, const heimr_attack *k, const char *tgt,
+                       const swing *w, json_t *def, const char *slot, const char *how, char *used)
+{
+    const char *an = rules_enc_name(e, cid), *tn = rules_enc_name(e, tgt);
+    json_t *tc = rules_enc_combatant(e, tgt), *tp = heimr_priv(e, tgt);
+    const heimr_roll *r = &w->r;
+    json_t *res = json_pack("{s:s, s:s, s:o, s:b, s:i}", "attacker", cid, "target", tgt, "attack",
+                            heimr_roll_json(r), "fatigue_ok", w->passes, "fatigue_checked", w->fat);
+    json_t *gm_res = json_object(); /* the hidden half (defence values of an NPC) */
+    char pub[480], sec[300] = "";
+    int hit = 0, dmg = 0, graze = 0;
+    const char *part = NULL;
+    const char *dkind = def ? json_string_value(json_object_get(def, "kind")) : NULL;
+    int dval = def ? (int)json_integer_value(json_object_get(def, "result")) : 0;
+    int def_fails = 0;
+    used[0] = 0;
+    if (!w->passes && rules_enc_is_npc(e, cid)) {
+        snprintf(pub, sizeof pub,
+                 "%s%s attacks %s: the attack fails (fatigue) and %s need not "
+                 "defend (001:284)",
+                 how, an, tn, tn);
+    } else if (!w->passes) {
+        snprintf(pub, sizeof pub,
+                 "%s%s attacks %s: %d before potential is below fatigue %d — the "
+                 "attack fails and %s need not defend (001:284)",
+                 how, an, tn, r->before_potential, w->fat, tn);
+    } else {
+        if (def) {
+            /* the defence is used: 001:426 counts it, 001:446 fatigue changes only now */
+            snprintf(used, 8, "%s", dkind ? dkind : "");
+            json_t *uses = json_object_get(tc, "defended");
+            if (!json_is_object(uses)) {
+                uses = json_object();
+                json_object_set_new(tc, "defended", uses);
+            }
+            json_object_set_new(uses, dkind,
+                                json_integer(json_integer_value(json_object_get(uses, dkind)) + 1));
+            int tfat = rules_enc_stat(e, tgt, "fatigue", 1);
+            if (heimr_is_true(def, "physical")) {
+                def_fails =
+                    (int)json_integer_value(json_object_get(def, "before_potential")) < tfat;
+                heimr_fatigue_rise(e, tgt, (int)json_integer_value(json_object_get(def, "d6")));
+            }
+            json_object_set(gm_res, "defence", def);
+            json_object_set_new(gm_res, "defence_fails_fatigue", json_boolean(def_fails));
+        }
+        hit = !def || def_fails || rules_opposed(r->result, dval, RULES_TIE_DEFENDER);
+        /* 001:401 a brawl attack equal to the defence or one less "can be considered a 'hit', but
+         * it wasn't strong enough to effect hit points" — nor to hold (RULES.md, heimr
+         * encounter reading 14) */
+        graze = k->brawl && !hit && (r->result == dval || r->result == dval - 1);
+        part = k->aim[0] ? k->aim : HEIMR_PART_BY_D6[r->d6 - 1];
+        dmg = k->bind ? 0 : k->brawl ? 1 : k->damage;
+        const char *against = !def ? "no defence" : dkind;
+        snprintf(pub, sizeof pub, "%s%s attacks %s (%s): %s", how, an, tn, against,
+                 hit     ? "hit"
+                 : graze ? "a hit without damage (001:401)"
+                         : "miss");
+        if (hit) {
+            size_t len = strlen(pub);
+            snprintf(pub + len, sizeof pub - len, ", %s (d6 %d%s)", part, r->d6,
+                     k->aim[0] ? ", aimed" : "");
+        }
+        if (def) {
+            if (def_fails)
+                snprintf(sec, sizeof sec, "%s's %s (%d) fails its fatigue requirement", tn, dkind,
+                         dval);
+            else
+                snprintf(sec, sizeof sec, "%s's %s: %d", tn, dkind, dval);
+        }
+        /* the defence is spent: a new one is pre-rolled (001:446) */
+        if (slot) {
+            json_object_del(tp, slot);
+            if (strcmp(slot, "defence") == 0)
+                json_object_del(tc, "stance");
+        }
+    }
+    char dtext[200] = "";
+    if (hit && k->bind) {
+        /* 001:401 "the target receives either a hit 1 or bind effect"; 001:407 "The body part you
+         * bind is the one you roll for with the brawl challenge" */
+        json_object_set_new(tc, "held_by", json_pack("{s:s, s:s}", "by", cid, "part", part));
+        json_object_set_new(rules_enc_combatant(e, cid), "holding", json_string(tgt));
+        snprintf(dtext, sizeof dtext, "; %s grabs %s by the %s (001:401)", an, tn,
+                 heimr_part_words(part));
+    } else if (hit) {
+        heimr_take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
+    }
+
+    /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
+     * numbers, an NPC defender's defence as it was used and its HP are the GM's */
+    rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+    json_t *dice = json_array();
+    heimr_roll_dice(dice, r, "attack");
+    rules_enc_entry_dice(x, mine, dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit));
+    rules_enc_entry_merge(x, mine, res);
+    if (hit) {
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
+        if (k->bind)
+            rules_enc_entry_set(x, RULES_AUD_PUBLIC, "bind", json_true());
+        else
+            rules_enc_entry_set(
+                x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
+                "damage", json_integer(dmg));
+    }
+    if (w->rose)
+        rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
+    json_t *dv = json_object_get(gm_res, "defence");
+    if (dv)
+        rules_enc_entry_set(x, theirs, "defence", json_incref(dv));
+    json_t *dff = json_object_get(gm_res, "defence_fails_fatigue");
+    if (dff)
+        rules_enc_entry_set(x, RULES_AUD_GM, "defence_fails_fatigue", json_incref(dff));
+    if (hit && theirs == RULES_AUD_GM && !k->bind)
+        rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
+    if (mine == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM,
+                            " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
+                            w->s.ability[0] ? w->s.ability : "attack", r->result, r->c, r->p,
+                            r->before_potential, w->fat);
+    if (def && w->passes)
+        rules_enc_entry_say(x, theirs, "; %s", sec);
+    if (hit && theirs == RULES_AUD_GM && !k->bind)
+        rules_enc_entry_say(x, RULES_AUD_GM, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
+    rules_enc_entry_end(x);
+    json_decref(gm_res);
+    /* 001:407 "the bind effect also ends if you receive an effect, or if the character you have
+     * grabbed successfully attacks you": a hit on a holder loosens its grip */
+    if (hit && json_object_get(tc, "holding"))
+        heimr_bind_end(e, tgt, "the hit loosens their grip (001:407)");
+    return hit;
+}
+
+/*
+ * One attack of cid on k->target (001:393-446). A guard of the target takes it instead (001:450,
+ * guard_for); a held attacker's roll must reach its holder's Brawl first (001:407, hold_stop);
+ * the defence is chosen (or rolled) before the attack roll; a ranged attack the guard dodges
+ * moves on to the one guarded with the same roll, a block stops it (001:450).
+ */
+void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, const char *how)
+{
+    const char *tgt = k->target;
+    tb_err err = {0};
+    swing w;
+    memset(&w, 0, sizeof w);
+    heimr_spec_resolve(e, cid, k->ability[0] ? k->ability : NULL, k->item[0] ? k->item : NULL,
+                       k->has_cp, k->c, k->p, &w.s, &err);
+    const char *guard = heimr_guard_for(e, cid, tgt, cid);
+    const char *at = guard ? guard : tgt;
+    /* 001:407 the holder's Brawl is the requirement, set before the attack is rolled */
+    int cr = 0, held = heimr_holder_of(e, cid) != NULL && w.s.phys;
+    if (held)
+        heimr_hold_stop(e, cid, &cr);
+    heimr_interrupt_upcoming(e, at); /* 001:327 */
+    json_t *def;
+    const char *slot;
+    heimr_defence_pick(e, at, k->ranged, &def, &slot);
+
+    /* the attack roll: 001:416 aiming, 001:434 prone attacker / ranged at a prone target,
+     * the GM's situational penalty (range, clusters, darkness: 001:262, 266, 540) */
+    int pen = k->penalty;
+    if (k->aim[0])
+        pen += 2;
+    if (rules_enc_cond_has(e, cid, "prone"))
+        pen += 2;
+    if (k->ranged && rules_enc_cond_has(e, at, "prone"))
+        pen += 2;
+    if (!k->ranged) {
+        /* 001:475 difficult terrain: melee attacks C-1; 001:517 a target one higher: C-1, one
+         * lower: C+1 */
+        pen += heimr_ground(e, cid, "difficult");
+        pen += heimr_ground(e, at, "height") - heimr_ground(e, cid, "height");
+    } else {
+        /* 001:438, 540-552 concealment: its effectiveness off a ranged attack; never against a
+         * melee attacker, who shares the target's cluster (heimr encounter reading 19) */
+        pen += heimr_ground(e, at, "concealment");
+    }
+    heimr_enc_roll(w.s.c - pen, w.s.p, e->rng, &w.r);
+    w.fat = rules_enc_stat(e, cid, "fatigue", 1);
+    /* 001:284 a physical roll must reach fatigue before potential; "If this is an attack, the
+     * opponent does not have to defend." */
+    w.passes = !w.s.phys || heimr_fatigue_passes(&w.r, w.fat);
+    w.rose = w.s.phys && heimr_fatigue_rise(e, cid, w.r.d6);
+
+    if (held && cr > 0 && (!w.passes || w.r.result < cr)) {
+        /* 001:407 the action does not pass the requirement: it is stopped, the grip holds */
+        rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+        json_t *dice = json_array();
+        heimr_roll_dice(dice, &w.r, "attack");
+        json_t *res =
+            json_pack("{s:s, s:s, s:o, s:b, s:b}", "attacker", cid, "target", tgt, "attack",
+                      heimr_roll_json(&w.r), "fatigue_ok", w.passes, "stopped", 1);
+        heimr_log_own(e, x, cid, dice, res, "");
+        rules_enc_entry_merge(x, RULES_AUD_PUBLIC, json_pack("{s:b, s:b}", "hit", 0, "stopped", 1));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s tries to attack %s, but %s's grip stops it",
+                            how, rules_enc_name(e, cid), rules_enc_name(e, tgt),
+                            rules_enc_name(e, heimr_holder_of(e, cid)));
+        rules_enc_entry_say(x, rules_enc_aud_of(e, cid), " (%s %d)",
+                            w.s.ability[0] ? w.s.ability : "attack", w.r.result);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:407)");
+        rules_enc_entry_end(x);
+        return;
+    }
+    if (held)
+        heimr_bind_end(e, heimr_holder_of(e, cid), "the attack breaks the grip (001:407)");
+    /* 001:562 blind spots module: "a penalty of 5 on their defence consistency from ranged
+     * attacks coming from a blind spot" (and melee from one who entered from it), on the
+     * defence used, read again now (heimr encounter reading 20) */
+    if (k->blind_spot && w.passes && def)
+        heimr_defence_recast(e, def, BLIND_SPOT);
+    if (guard) {
+        /* 001:450 "the attack will be directed to you instead"; 001:452 "The guard ends once
+         * you've intercepted one opponent" */
+        json_object_del(rules_enc_combatant(e, guard), "guarding");
+        rules_enc_log(e, "guard", NULL, NULL,
+                      "%s steps in front of %s: %s's attack is directed at %s (001:450-452)",
+                      rules_enc_name(e, guard), rules_enc_name(e, tgt), rules_enc_name(e, cid),
+                      rules_enc_name(e, guard));
+    }
+    char used[8];
+    int hit = attack_meet(e, cid, k, at, &w, def, slot, how, used);
+    if (guard && k->ranged && w.passes && !hit && strcmp(used, "dodge") == 0 &&
+        !rules_enc_is_out(e, tgt)) {
+        /* 001:450 "If this is a ranged attack, the attack moves on to it's original target if you
+         * successfully dodge the attack. Blocking a ranged attack stops it." The same roll
+         * (RULES.md, heimr encounter reading 12). */
+        rules_enc_log(e, "guard", NULL, NULL, "%s dodges: the shot flies on to %s (001:450)",
+                      rules_enc_name(e, guard), rules_enc_name(e, tgt));
+        heimr_interrupt_upcoming(e, tgt);
+        heimr_defence_pick(e, tgt, 1, &def, &slot);
+        if (k->blind_spot && def)
+            heimr_defence_recast(e, def, BLIND_SPOT);
+        w.rose = 0;
+        attack_meet(e, cid, k, tgt, &w, def, slot, how, used);
+    }
+    heimr_restraint_tidy(e);
+}

@@ -1,0 +1,175 @@
+/*
+ * body.c — body parts, injuries and their effects, damage (001:119-168, 409-414), for the Heimr
+ * encounter modules (heimr_enc.h). The injury level is public (the table sees blood); an NPC's
+ * HP are the GM's.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "heimr_enc.h"
+
+/* 001:413-414 "Torso 5 or 6, Sword arm 4, Other arm 3, Right leg 2, Left leg 1" */
+const char *const HEIMR_PART_BY_D6[6] = {"left_leg",  "right_leg", "other_arm",
+                                         "sword_arm", "torso",     "torso"};
+static const char *const PARTS[] = {"torso",     "sword_arm", "other_arm",
+                                    "right_leg", "left_leg",  NULL};
+
+int heimr_is_part(const char *s)
+{
+    for (int i = 0; PARTS[i]; i++)
+        if (strcmp(s, PARTS[i]) == 0)
+            return 1;
+    return 0;
+}
+
+const char *heimr_part_words(const char *part)
+{
+    static const char *const WORDS[] = {"torso", "sword arm", "other arm", "right leg", "left leg"};
+    for (int i = 0; part && PARTS[i]; i++)
+        if (strcmp(part, PARTS[i]) == 0)
+            return WORDS[i];
+    return "body";
+}
+
+static const char *injury_level(int hp)
+{
+    /* 001:145 zero or less: injured; 001:163-166 */
+    if (hp > 0)
+        return NULL;
+    if (hp >= -1)
+        return "bloodied";
+    if (hp >= -3)
+        return "mangled";
+    return "mutilated";
+}
+
+void heimr_add_effect(rules_enc *e, const char *cid, const char *name, int turns, int level)
+{
+    json_t *old = rules_enc_cond(e, cid, name);
+    if (old && !json_object_get(old, "turns") && turns > 0)
+        return;
+    rules_enc_cond_add(e, cid, name, turns, level);
+}
+
+/* 001:153-157 the effect of an injured body part, lasting as long as the character is injured:
+ * either arm → drop item, leg(s) → fall, torso → daze. */
+static const char *injury_effect(rules_enc *e, const char *cid, const char *part)
+{
+    if (strcmp(part, "torso") == 0) {
+        heimr_add_effect(e, cid, "daze", 0, 0);
+        return "daze";
+    }
+    if (strstr(part, "arm")) {
+        heimr_add_effect(e, cid, "drop", 0, 0);
+        return "drop item";
+    }
+    heimr_add_effect(e, cid, "fall", 0, 0);
+    heimr_add_effect(e, cid, "prone", 0, 0); /* 001:125 fall to the ground; 001:434 prone */
+    return "fall";
+}
+
+/*
+ * The injury level on the combatant (public: the table sees blood), and the clock of 001:165-166
+ * in rounds of 2 seconds: mangled dies in 10 minutes, unconscious after 5; mutilated falls
+ * unconscious at once and dies after two minutes.
+ */
+void heimr_update_injury(rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    const char *lvl = injury_level(rules_enc_stat(e, cid, "hp", 1));
+    const char *was = json_string_value(json_object_get(c, "injury"));
+    if (!lvl) {
+        json_object_del(c, "injury");
+        return;
+    }
+    if (was && strcmp(was, lvl) == 0)
+        return;
+    json_object_set_new(c, "injury", json_string(lvl)); /* frees `was` */
+    int round = rules_enc_round(e) > 0 ? rules_enc_round(e) : 1;
+    json_t *dying = json_object_get(c, "dying");
+    int dead = json_is_object(dying) ? (int)json_integer_value(json_object_get(dying, "dead")) : 0;
+    if (strcmp(lvl, "mangled") == 0 && !json_is_object(dying)) {
+        json_object_set_new(c, "dying",
+                            json_pack("{s:i, s:i}", "unconscious",
+                                      round + 5 * HEIMR_ROUNDS_PER_MINUTE, "dead",
+                                      round + 10 * HEIMR_ROUNDS_PER_MINUTE));
+        rules_enc_log(e, "injury", NULL, NULL,
+                      "%s is mangled: unconscious in 5 minutes (round %d), dead in 10 (round %d) "
+                      "unless stabilised (001:165)",
+                      rules_enc_name(e, cid), round + 5 * HEIMR_ROUNDS_PER_MINUTE,
+                      round + 10 * HEIMR_ROUNDS_PER_MINUTE);
+    } else if (strcmp(lvl, "mutilated") == 0) {
+        int d = round + 2 * HEIMR_ROUNDS_PER_MINUTE;
+        if (dead && dead < d)
+            d = dead;
+        json_object_set_new(c, "dying", json_pack("{s:i, s:i}", "unconscious", round, "dead", d));
+        if (!rules_enc_is_out(e, cid))
+            rules_enc_set_out(e, cid, "unconscious");
+        rules_enc_log(e, "injury", NULL, NULL,
+                      "%s is mutilated: unconscious at once, dead in two minutes (round %d) "
+                      "unless stabilised (001:166)",
+                      rules_enc_name(e, cid), d);
+    }
+}
+
+void heimr_join_injuries(rules_enc *e, const char *cid)
+{
+    /* injuries the sheet already has keep their effects (001:153 "as long as the character is
+     * injured") */
+    if (rules_enc_stat(e, cid, "hp", 1) <= 0) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(json_object_get(rules_enc_stats(e, cid), "injuries"), i, v)
+        {
+            if (json_is_string(v))
+                injury_effect(e, cid, json_string_value(v));
+        }
+    }
+    heimr_update_injury(e, cid);
+}
+
+/* 001:327 an upcoming action "can be interrupted if you are attacked, if you receive an effect,
+ * or if you use a skill ... You do not lose the standard action of your next turn". */
+void heimr_interrupt_upcoming(rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    json_t *up = json_object_get(c, "upcoming");
+    if (!up)
+        return;
+    rules_enc_log(e, "interrupt", NULL, NULL, "%s's upcoming action (%s) is interrupted (001:327)",
+                  rules_enc_name(e, cid), json_string_value(json_object_get(up, "what")));
+    json_object_del(c, "upcoming");
+}
+
+int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, char *text,
+                      size_t n)
+{
+    int before = rules_enc_stat(e, cid, "hp", 1);
+    int hp = rules_enc_stat_add(e, cid, "hp", -dmg, HEIMR_HP_FLOOR, 100);
+    size_t len = strlen(text);
+    if (!rules_enc_is_npc(e, cid))
+        len += (size_t)snprintf(text + len, n > len ? n - len : 0, "; %s loses %d HP (%d → %d)",
+                                rules_enc_name(e, cid), dmg, before, hp);
+    if (hp <= 0 && part) {
+        /* 001:153 "When a character is hit with an attack that causes an injury, they receive an
+         * effect based on what body part got hit"; more parts while injured, more effects */
+        json_t *stats = rules_enc_stats(e, cid);
+        json_t *inj = json_object_get(stats, "injuries");
+        if (!json_is_array(inj)) {
+            inj = json_array();
+            json_object_set_new(stats, "injuries", inj);
+        }
+        int have = 0;
+        size_t i;
+        json_t *v;
+        json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
+        if (!have)
+            json_array_append_new(inj, json_string(part));
+        const char *eff = injury_effect(e, cid, part);
+        len += (size_t)snprintf(text + len, n > len ? n - len : 0,
+                                "; %s is injured (%s): %s (001:153-157)", rules_enc_name(e, cid),
+                                part, eff);
+    }
+    heimr_update_injury(e, cid);
+    return hp;
+}

@@ -1,0 +1,1038 @@
+/*
+ * combat.c — heimr.combat, the Heimr combat encounter (rules/encounter.h; rulebook
+ * 001_660a93111b0de833.txt, cited 001:LINE). Initiative, 2-second turns, the four action types,
+ * delaying and readied actions, weapon attacks against pre-rolled defences, body parts, HP and
+ * injuries, fatigue at most once per turn, breathers, effects lasting half their seconds in turns,
+ * guards, grabs, moving someone and the ground. What it leaves to the GM, and the keys it adds to
+ * /enc, /gm/enc and the combatants, are listed in rules/RULES.md, "heimr", "Encounters (module
+ * heimr.combat)". The mechanics shared with heimr.chase are behind rules/heimr/heimr_enc.h.
+ *
+ * Each action is a check (pure: the refusal before any die) and a resolve (rolls and writes),
+ * in the table's order below.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heimr_enc.h"
+
+/* ---- the actions ---- */
+
+#define DECLARE(x)                                                                                 \
+    static int check_##x(const rules_enc *e, const rules_args *a, tb_err *err);                    \
+    static int act_##x(rules_enc *e, const rules_args *a, tb_err *err)
+DECLARE(begin);
+DECLARE(attack);
+DECLARE(delay);
+DECLARE(ready);
+DECLARE(trigger);
+DECLARE(defend);
+DECLARE(act);
+DECLARE(breather);
+DECLARE(cancel);
+DECLARE(stand);
+DECLARE(drop_prone);
+DECLARE(end_turn);
+DECLARE(effect);
+DECLARE(guard);
+DECLARE(stand_down);
+DECLARE(release);
+DECLARE(break_free);
+DECLARE(carry);
+static int act_ground(rules_enc *e, const rules_args *a, tb_err *err);
+
+#define P_TARGET(req, l)                                                                           \
+    {                                                                                              \
+        "target", RULES_PARAM_STRING, 1, 32, 0, req, l                                             \
+    }
+#define P_ABILITY                                                                                  \
+    {                                                                                              \
+        "ability", RULES_PARAM_STRING, 1, 60, 0, 0, "ability rolled (from the sheet)"              \
+    }
+#define P_ITEM                                                                                     \
+    {                                                                                              \
+        "item", RULES_PARAM_STRING, 1, 100, 0, 0, "item used: its bonuses (001:179)"               \
+    }
+#define P_PENALTY                                                                                  \
+    {                                                                                              \
+        "penalty", RULES_PARAM_INT, 0, 20, 0, 0, "situational penalty on consistency (001:103)"    \
+    }
+/* clang-format off */
+#define ATTACK_PARAMS                                                                              \
+    P_ABILITY, P_ITEM,                                                                             \
+    {"aim", RULES_PARAM_STRING, 1, 15, 0, 0,                                                       \
+     "aimed body part: torso, sword_arm, other_arm, right_leg, left_leg (C-2, 001:416)"},          \
+    P_PENALTY,                                                                                     \
+    {"damage", RULES_PARAM_INT, 0, 10, 1, 0, "HP lost on a hit (weapon damage, 001:123, 574)"},   \
+    {"ranged", RULES_PARAM_BOOL, 0, 1, 0, 0, "a ranged attack (no parry, 001:422)"},               \
+    {"brawl", RULES_PARAM_BOOL, 0, 1, 0, 0, "a brawl attack: hit 1 (001:401)"},                    \
+    {"bind", RULES_PARAM_BOOL, 0, 1, 0, 0, "with brawl: grab instead of hitting (001:401)"},       \
+    {"blind_spot", RULES_PARAM_BOOL, 0, 1, 0, 0,                                                   \
+     "from the target's blind spot: defence C-5 (001:562)"},                                       \
+    {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},                   \
+    {"p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"}
+
+static const rules_param P_NONE[] = {{0}};
+static const rules_param P_ATTACK[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who is attacked"),
+    ATTACK_PARAMS,
+    {0},
+};
+static const rules_param P_DELAY[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "the character to delay until"),
+    {"when", RULES_PARAM_STRING, 5, 6, 0, RULES_PARAM_REQUIRED, "before or after them"},
+    {0},
+};
+static const rules_param P_READY[] = {
+    {"trigger", RULES_PARAM_STRING, 1, 120, 0, RULES_PARAM_REQUIRED, "what must happen (001:248)"},
+    {"action", RULES_PARAM_STRING, 1, 60, 0, 0, "attack (default) or another action"},
+    P_TARGET(0, "attacked (default: whoever triggers it)"),
+    ATTACK_PARAMS,
+    {0},
+};
+static const rules_param P_TRIGGER[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "the character who triggered it"),
+    {0},
+};
+static const rules_param P_DEFEND[] = {
+    {"kind", RULES_PARAM_STRING, 5, 5, 0, RULES_PARAM_REQUIRED, "dodge, block or parry (001:420)"},
+    P_ABILITY,
+    P_ITEM,
+    P_PENALTY,
+    {"dodge_action", RULES_PARAM_BOOL, 0, 1, 0, 0, "the Dodge standard action: P+2 (001:364)"},
+    {0},
+};
+static const rules_param P_ACT[] = {
+    {"type", RULES_PARAM_STRING, 4, 8, 0, RULES_PARAM_REQUIRED,
+     "standard, free, ongoing or upcoming (001:322-327)"},
+    {"what", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the action (move, draw, ...)"},
+    {0},
+};
+static const rules_param P_BREATHER[] = {
+    {"upcoming", RULES_PARAM_BOOL, 0, 1, 0, 0, "as an upcoming action (001:383)"},
+    {0},
+};
+static const rules_param P_END[] = {
+    {"defence", RULES_PARAM_STRING, 1, 10, 0, 0,
+     "next defence if none is held: dodge, block, parry (001:395)"},
+    P_ABILITY,
+    P_ITEM,
+    {0},
+};
+static const rules_param P_EFFECT[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who receives it"),
+    {"effect", RULES_PARAM_STRING, 3, 8, 0, RULES_PARAM_REQUIRED,
+     "hit, drain, fall, drop, stumble, daze, weaken, bind (001:121-136)"},
+    {"value", RULES_PARAM_INT, 1, 60, 0, 0, "seconds, or points for hit/drain (001:121)"},
+    {"part", RULES_PARAM_STRING, 1, 15, 0, 0, "body part a hit injures (001:413)"},
+    {0},
+};
+static const rules_param P_GUARD[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "the ally guarded"),
+    {0},
+};
+static const rules_param P_BREAK[] = {
+    {"ability", RULES_PARAM_STRING, 1, 60, 0, 0, "physical ability rolled (default Brawl)"},
+    {"c", RULES_PARAM_INT, -20, 20, 0, 0, "consistency, instead of an ability"},
+    {"p", RULES_PARAM_INT, -30, 30, 0, 0, "potential, instead of an ability"},
+    {0},
+};
+static const rules_param P_CARRY[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who is moved"),
+    {"helpers", RULES_PARAM_STRING, 1, 150, 0, 0, "who lends a hand (names, separated by commas)"},
+    {"to", RULES_PARAM_STRING, 1, 80, 0, 0, "where to"},
+    {0},
+};
+static const rules_param P_GROUND[] = {
+    P_TARGET(RULES_PARAM_REQUIRED, "who stands there"),
+    {"height", RULES_PARAM_INT, 0, 20, 0, 0, "height, in positions of about a metre (001:517)"},
+    {"concealment", RULES_PARAM_INT, 0, 8, 0, 0,
+     "cover against shots: tall grass 1, cart 2, table 3, merlon 5 (001:540)"},
+    {"difficult", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "difficult terrain: mud, snow, low water (001:475)"},
+    {0},
+};
+/* clang-format on */
+
+#define ROW(n, label, who, params, x, cite, flags)                                                 \
+    {                                                                                              \
+        n, label, who, params, act_##x, cite, check_##x, flags                                     \
+    }
+static const rules_enc_action ACTIONS[] = {
+    ROW("begin", "Roll initiative", RULES_ENC_GM, P_NONE, begin, "001:240-242", 0),
+    ROW("attack", "Attack", RULES_ENC_TURN, P_ATTACK, attack, "001:337,393-446", 0),
+    ROW("delay", "Delay", RULES_ENC_TURN, P_DELAY, delay, "001:244-246", RULES_ENC_RARE),
+    ROW("ready", "Ready an action", RULES_ENC_TURN, P_READY, ready, "001:248-252", 0),
+    ROW("trigger", "Readied action fires", RULES_ENC_OWNER, P_TRIGGER, trigger, "001:248-250", 0),
+    ROW("defend", "Pre-roll defence", RULES_ENC_OWNER, P_DEFEND, defend, "001:418-446",
+        RULES_ENC_RARE),
+    ROW("act", "Other action", RULES_ENC_TURN, P_ACT, act, "001:316-391", 0),
+    ROW("breather", "Take a breather", RULES_ENC_TURN, P_BREATHER, breather, "001:383-384", 0),
+    ROW("cancel", "Cancel upcoming action", RULES_ENC_TURN, P_NONE, cancel, "001:327", 0),
+    ROW("stand", "Stand up", RULES_ENC_TURN, P_NONE, stand, "001:125", 0),
+    ROW("drop_prone", "Drop prone", RULES_ENC_TURN, P_NONE, drop_prone, "001:358", RULES_ENC_RARE),
+    ROW("end_turn", "End turn", RULES_ENC_TURN, P_END, end_turn, "001:238,395", 0),
+    ROW("effect", "Apply an effect", RULES_ENC_GM, P_EFFECT, effect, "001:119-141,268-280",
+        RULES_ENC_RARE),
+    ROW("guard", "Guard an ally", RULES_ENC_TURN, P_GUARD, guard, "001:345,448-456", 0),
+    ROW("stand_down", "Stop guarding", RULES_ENC_OWNER, P_NONE, stand_down, "001:452", 0),
+    ROW("release", "Let go", RULES_ENC_OWNER, P_NONE, release, "001:407", 0),
+    ROW("break_free", "Break free", RULES_ENC_TURN, P_BREAK, break_free, "001:407", 0),
+    ROW("carry", "Move someone", RULES_ENC_TURN, P_CARRY, carry, "001:458-465", RULES_ENC_RARE),
+    {"ground", "Set the ground", RULES_ENC_GM, P_GROUND, act_ground, "001:467-552", NULL,
+     RULES_ENC_RARE},
+    {0},
+};
+
+/* TEMPORARY (issue 23): until the engine runs an action's check before its resolve
+ * (rules_enc_act), each resolve runs its own check first. */
+#define CHECK_FIRST(x)                                                                             \
+    do {                                                                                           \
+        int rc_ = check_##x(e, a, err);                                                            \
+        if (rc_)                                                                                   \
+            return rc_;                                                                            \
+    } while (0)
+
+/* ---- begin: initiative (001:240-242) ---- */
+
+static int check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (rules_enc_round(e) > 0)
+        return rules_enc_rule(err,
+                              "the fight has begun (round %d): initiative is thrown once, at "
+                              "the start of combat (001:242)",
+                              rules_enc_round(e));
+    if (json_object_size(json_object_get(e->enc, "combatants")) == 0)
+        return rules_enc_rule(err, "nobody to order: add combatants with enc.add first");
+    return 0;
+}
+
+static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(begin);
+    int n = (int)json_object_size(json_object_get(e->enc, "combatants"));
+    rules_rank *r = calloc((size_t)n, sizeof *r);
+    if (!r)
+        abort();
+    const char *cid;
+    for (int i = 0; (cid = rules_enc_cid_at(e, (size_t)i)) && i < n; i++)
+        heimr_initiative(e, cid, &r[i]);
+    rules_enc_order_set(e, r, n);
+    char text[480];
+    size_t len = 0;
+    json_t *order = json_object_get(e->enc, "order");
+    size_t i;
+    json_t *v;
+    json_array_foreach(order, i, v) len +=
+        (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
+                         i ? ", " : "", rules_enc_name(e, json_string_value(v)));
+    rules_enc_begin_round(e);
+    heimr_round_start(e);
+    rules_enc_log(e, "begin", NULL, NULL, "Round 1: the order is %s (001:242)", text);
+    const char *cur = rules_enc_current(e);
+    if (cur && rules_enc_is_out(e, cur))
+        heimr_next_turn(e);
+    else if (cur)
+        heimr_turn_start(e, cur);
+    free(r);
+    return 0;
+}
+
+/* ---- attack (001:337, 393-446) ---- */
+
+static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    heimr_attack k;
+    heimr_attack_from_args(a, &k);
+    int rc = heimr_can_act_check(e, e->actor, err);
+    if (!rc)
+        rc = heimr_attack_check(e, e->actor, &k, e->actor, err);
+    /* 001:337 "Weapon attack Standard"; 001:341 brawl attack standard */
+    if (!rc)
+        rc = heimr_budget_check(e, e->actor, "standard", err);
+    return rc;
+}
+
+static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(attack);
+    heimr_attack k;
+    heimr_attack_from_args(a, &k);
+    rules_enc_spend(e, e->actor, "standard", 1, err);
+    heimr_mark_acted(e, e->actor);
+    heimr_attack_run(e, e->actor, &k, "");
+    return 0;
+}
+
+/* ---- delay (001:244-246) ---- */
+
+/* Where cid moves to in the order to act `when` tgt: *to (the index it moves to, *from where it
+ * is), or a refusal. */
+static int delay_place(const rules_enc *e, const char *cid, const char *tgt, const char *when,
+                       int *from, int *to, tb_err *err)
+{
+    int after = when && strcmp(when, "after") == 0;
+    if (!when || (!after && strcmp(when, "before") != 0))
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act delay: 'when' must be before or after");
+    /* 001:246 "by declaring at the start of their turn" */
+    if (heimr_is_true(rules_enc_combatant(e, cid), "acted"))
+        return rules_enc_rule(err,
+                              "%s has already acted this turn: a delay is declared at the "
+                              "start of the turn (001:246)",
+                              rules_enc_name(e, cid));
+    if (strcmp(tgt, cid) == 0)
+        return rules_enc_rule(err, "%s cannot delay relative to themselves",
+                              rules_enc_name(e, cid));
+    int f = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, tgt);
+    if (f < 0 || ti < 0)
+        return rules_enc_rule(err, "%s is not in the order", rules_enc_name(e, ti < 0 ? tgt : cid));
+    int tj = ti > f ? ti - 1 : ti; /* the target's index once cid is taken out */
+    *from = f;
+    *to = after ? tj + 1 : tj;
+    if (*to == f)
+        return rules_enc_rule(err, "%s already acts just %s %s", rules_enc_name(e, cid), when,
+                              rules_enc_name(e, tgt));
+    return 0;
+}
+
+static int check_delay(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int from, to;
+    return delay_place(e, e->actor, rules_arg_str(a, "target"), rules_arg_str(a, "when"), &from,
+                       &to, err);
+}
+
+static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(delay);
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
+    const char *when = rules_arg_str(a, "when");
+    int from, to;
+    delay_place(e, cid, tgt, when, &from, &to, err);
+    /* 001:246 "This character is then moved in the initiative order to where they specified." */
+    rules_enc_order_move(e, from, to);
+    json_object_set_new(rules_enc_combatant(e, cid), "delayed",
+                        json_pack("{s:s, s:s}", "when", when, "of", tgt));
+    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)", rules_enc_name(e, cid),
+                  strcmp(when, "after") == 0 ? "after" : "just before", rules_enc_name(e, tgt));
+    /* the turn passes to whoever came after cid; cid's own turn comes at its new place */
+    json_object_set_new(e->enc, "turn", json_integer(to > from ? from - 1 : from));
+    heimr_next_turn(e);
+    return 0;
+}
+
+/* ---- ready and trigger (001:248-252) ---- */
+
+static int check_ready(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *what = rules_arg_str(a, "action");
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc)
+        return rc;
+    /* 001:248 "players can ready one combat action" */
+    if (json_object_get(heimr_priv_of(e, cid), "ready"))
+        return rules_enc_rule(err, "%s already has a readied action (001:248)",
+                              rules_enc_name(e, cid));
+    heimr_attack k;
+    heimr_attack_from_args(a, &k);
+    if ((!what || strcmp(what, "attack") == 0) && (rc = heimr_attack_check(e, cid, &k, cid, err)))
+        return rc;
+    /* the readied action is the turn's standard action, done later (RULES.md, reading 5) */
+    return heimr_budget_check(e, cid, "standard", err);
+}
+
+static int act_ready(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(ready);
+    const char *cid = e->actor;
+    const char *what = rules_arg_str(a, "action");
+    int is_attack = !what || strcmp(what, "attack") == 0;
+    json_t *pv = heimr_priv(e, cid);
+    heimr_attack k;
+    heimr_attack_from_args(a, &k);
+    rules_enc_spend(e, cid, "standard", 1, err);
+    heimr_mark_acted(e, cid);
+    json_t *ready = json_pack("{s:s, s:s}", "action", is_attack ? "attack" : what, "trigger",
+                              rules_arg_str(a, "trigger"));
+    if (is_attack)
+        json_object_set_new(ready, "attack", heimr_attack_json(&k));
+    json_object_set_new(ready, "round", json_integer(rules_enc_round(e)));
+    json_object_set_new(pv, "ready", ready);
+    json_object_set_new(rules_enc_combatant(e, cid), "readied", json_true());
+    char text[300], head[120];
+    snprintf(head, sizeof head, "%s readies ", rules_enc_name(e, cid));
+    snprintf(text, sizeof text, "%s%s%s until: %s (001:248)", is_attack ? "an attack" : what,
+             k.target[0] ? " on " : "", k.target[0] ? rules_enc_name(e, k.target) : "",
+             rules_arg_str(a, "trigger"));
+    rules_enc_entry *x = heimr_log_begin(e, "ready", head);
+    if (rules_enc_is_npc(e, cid)) {
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "an action");
+        rules_enc_entry_say(x, RULES_AUD_GM, ": ");
+    }
+    heimr_log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* The readied attack of cid as it fires when `by` triggers it: its target is whoever triggered
+ * it when it names none. */
+static void readied_attack(const json_t *ready, const char *by, heimr_attack *k)
+{
+    heimr_attack_from_json(json_object_get(ready, "attack"), k);
+    if (!k->target[0]) /* "an opponent enters this square": the one who triggered it */
+        snprintf(k->target, sizeof k->target, "%s", by);
+}
+
+static int check_trigger(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *by = rules_arg_str(a, "target");
+    json_t *ready = json_object_get(heimr_priv_of(e, cid), "ready");
+    if (!ready)
+        return rules_enc_rule(err, "%s has no readied action (001:248)", rules_enc_name(e, cid));
+    if (strcmp(by, cid) == 0)
+        return rules_enc_rule(err, "%s cannot trigger their own readied action",
+                              rules_enc_name(e, cid));
+    if (rules_enc_is_out(e, cid))
+        return rules_enc_rule(err, "%s is out of the fight", rules_enc_name(e, cid));
+    const char *cur = rules_enc_current(e);
+    if (cur && strcmp(cur, cid) == 0)
+        return rules_enc_rule(err,
+                              "a readied action fires in another character's turn, not in "
+                              "%s's own (001:250)",
+                              rules_enc_name(e, cid));
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc || !rules_enc_streq(json_string_value(json_object_get(ready, "action")), "attack"))
+        return rc;
+    heimr_attack k;
+    readied_attack(ready, by, &k);
+    if (!rules_enc_combatant(e, k.target))
+        return rules_enc_rule(err, "the readied attack's target has left the encounter");
+    /* cid will stand just before `by` (act_trigger): guards count from there */
+    int moves = rules_enc_order_index(e, cid) >= 0 && rules_enc_order_index(e, by) >= 0;
+    return heimr_attack_check(e, cid, &k, moves ? by : cid, err);
+}
+
+static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(trigger);
+    const char *cid = e->actor, *by = rules_arg_str(a, "target");
+    json_t *pv = heimr_priv(e, cid);
+    /* 001:250 "The character with the readied action is moved to the turn before the character
+     * who triggered the action." */
+    int from = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, by);
+    if (from >= 0 && ti >= 0) {
+        int to = ti > from ? ti - 1 : ti;
+        rules_enc_order_move(e, from, to);
+    }
+    json_t *keep = json_incref(json_object_get(pv, "ready"));
+    json_object_del(pv, "ready");
+    json_object_del(rules_enc_combatant(e, cid), "readied");
+    const char *what = json_string_value(json_object_get(keep, "action"));
+    char how[200];
+    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ", rules_enc_name(e, cid),
+             json_string_value(json_object_get(keep, "trigger")));
+    if (!rules_enc_is_npc(e, cid) || strcmp(what, "attack") != 0)
+        rules_enc_log(e, "trigger", NULL, NULL, "%s%s acts just before %s (001:250)", how,
+                      rules_enc_name(e, cid), rules_enc_name(e, by));
+    else
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s's readied action fires: %s acts just before "
+                      "%s (001:250)",
+                      rules_enc_name(e, cid), rules_enc_name(e, cid), rules_enc_name(e, by));
+    if (strcmp(what, "attack") == 0) {
+        heimr_attack k;
+        readied_attack(keep, by, &k);
+        heimr_attack_run(e, cid, &k, "Readied: ");
+    } else {
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s does what they readied: %s (the GM resolves "
+                      "it)",
+                      rules_enc_name(e, cid), what);
+    }
+    json_decref(keep);
+    return 0;
+}
+
+/* ---- defend: pre-rolled defences (001:364, 418-446) ---- */
+
+static int check_defend(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *kind = rules_arg_str(a, "kind");
+    int dodge_action = rules_arg_int(a, "dodge_action");
+    if (dodge_action) {
+        /* 001:364 "Dodge Standard: If you know a ranged attack is coming, you can ready your
+         * dodge defence ... a potential bonus of two to your dodging roll." */
+        const char *cur = rules_enc_current(e);
+        if (strcmp(kind, "dodge") != 0)
+            return rules_enc_rule(err, "the Dodge action readies a dodge only (001:364)");
+        if (!cur || strcmp(cur, cid) != 0)
+            return rules_enc_rule(err,
+                                  "the Dodge action is a standard action of %s's own turn "
+                                  "(001:364)",
+                                  rules_enc_name(e, cid));
+        int rc = heimr_can_act_check(e, cid, err);
+        if (!rc)
+            rc = heimr_budget_check(e, cid, "standard", err);
+        if (rc)
+            return rc;
+    }
+    return heimr_defence_check(e, cid, kind, rules_arg_str(a, "ability"), rules_arg_str(a, "item"),
+                               dodge_action ? HEIMR_DEF_REPLACING : 0, err);
+}
+
+static int act_defend(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(defend);
+    const char *cid = e->actor;
+    int dodge_action = rules_arg_int(a, "dodge_action");
+    if (dodge_action) {
+        rules_enc_spend(e, cid, "standard", 1, err);
+        heimr_mark_acted(e, cid);
+        /* the held defence gives way to the readied dodge */
+        json_object_del(heimr_priv(e, cid), "defence");
+    }
+    return heimr_defence_roll(e, cid, rules_arg_str(a, "kind"), rules_arg_str(a, "ability"),
+                              rules_arg_str(a, "item"), rules_arg_int(a, "penalty"),
+                              dodge_action ? 2 : 0, err);
+}
+
+/* ---- act: the other actions (001:316-391) ---- */
+
+static int check_act(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor;
+    const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
+    if (!type || !what)
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act act: give 'type' and 'what'");
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc)
+        return rc;
+    /* 001:350-357 the movement actions, refused to one held in place (001:134-135) */
+    static const char *const MOVES[] = {"move", "run", "charge", "crawl", "climb", NULL};
+    char wkey[64];
+    heimr_lower_key(what, wkey, sizeof wkey);
+    for (int i = 0; MOVES[i]; i++)
+        if (strncmp(wkey, MOVES[i], strlen(MOVES[i])) == 0 &&
+            (rc = heimr_may_move_check(e, cid, err)))
+            return rc;
+    /* 001:324 one standard action; 001:326 ongoing: a standard action that ends the turn */
+    if (strcmp(type, "standard") == 0 || strcmp(type, "ongoing") == 0)
+        return heimr_budget_check(e, cid, "standard", err);
+    /* 001:325 "you can not use the same free action more then once during the same turn" */
+    if (strcmp(type, "free") == 0 || strcmp(type, "upcoming") == 0)
+        return heimr_free_check(e, cid, what, err);
+    return tb_fail(err, TB_BAD_REQUEST,
+                   "enc.act act: 'type' must be standard, free, ongoing or upcoming (001:322)");
+}
+
+static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(act);
+    const char *cid = e->actor;
+    const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
+    json_t *c = rules_enc_combatant(e, cid);
+    if (strcmp(type, "standard") == 0 || strcmp(type, "ongoing") == 0)
+        rules_enc_spend(e, cid, "standard", 1, err);
+    else
+        heimr_free_use(e, cid, what);
+    heimr_mark_acted(e, cid);
+    rules_enc_log(e, "act", NULL, NULL, "%s: %s (%s action)", rules_enc_name(e, cid), what, type);
+    if (strcmp(type, "ongoing") == 0) {
+        /* 001:326 "a consistency penalty of two on all defensive rolls until the start of your
+         * next turn" */
+        rules_enc_cond_add(e, cid, "ongoing", 0, 0);
+        heimr_finish_turn(e, cid, NULL, NULL, NULL);
+    } else if (strcmp(type, "upcoming") == 0) {
+        /* 001:327 "a free action that ends your turn, and is continued as a standard action in
+         * your next turn" */
+        json_object_set_new(c, "upcoming", json_pack("{s:s}", "what", what));
+        heimr_finish_turn(e, cid, NULL, NULL, NULL);
+    }
+    return 0;
+}
+
+/* ---- breather (001:383-384) ---- */
+
+static int check_breather(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = heimr_can_act_check(e, e->actor, err);
+    if (!rc && !rules_arg_int(a, "upcoming"))
+        rc = heimr_budget_check(e, e->actor, "standard", err);
+    return rc;
+}
+
+static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(breather);
+    const char *cid = e->actor;
+    json_t *c = rules_enc_combatant(e, cid);
+    heimr_mark_acted(e, cid);
+    if (rules_arg_int(a, "upcoming")) {
+        /* 001:383 "Ongoing or upcoming"; as upcoming it completes with the next turn's standard
+         * action (001:327) */
+        heimr_free_use(e, cid, "breather");
+        json_object_set_new(c, "upcoming", json_pack("{s:s}", "what", "breather"));
+        rules_enc_log(e, "breather", NULL, NULL,
+                      "%s starts taking a breather (upcoming: it finishes next turn) (001:383)",
+                      rules_enc_name(e, cid));
+    } else {
+        rules_enc_spend(e, cid, "standard", 1, err);
+        heimr_log_breather(e, cid, "takes a breather", heimr_breather(e, cid), "001:383-384");
+        rules_enc_cond_add(e, cid, "ongoing", 0, 0); /* 001:326 */
+    }
+    heimr_finish_turn(e, cid, NULL, NULL, NULL);
+    return 0;
+}
+
+/* ---- cancel an upcoming action (001:327) ---- */
+
+static int check_cancel(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    json_t *c = rules_enc_combatant(e, e->actor);
+    /* 001:327 "you can decide to cancel the action at the start of your next turn" */
+    if (!json_object_get(c, "continuing"))
+        return rules_enc_rule(err, "%s has no upcoming action to cancel",
+                              rules_enc_name(e, e->actor));
+    if (heimr_is_true(c, "acted"))
+        return rules_enc_rule(err, "an upcoming action is cancelled at the start of the turn "
+                                   "(001:327)");
+    return 0;
+}
+
+static int act_cancel(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(cancel);
+    const char *cid = e->actor;
+    json_t *c = rules_enc_combatant(e, cid);
+    rules_enc_log(e, "cancel", NULL, NULL, "%s cancels %s and has the standard action back",
+                  rules_enc_name(e, cid),
+                  json_string_value(json_object_get(json_object_get(c, "continuing"), "what")));
+    json_object_del(c, "continuing");
+    rules_enc_budget_set(e, cid, "standard", 1);
+    return 0;
+}
+
+/* ---- stand up and drop prone (001:125, 358, 434) ---- */
+
+static int check_stand(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *cid = e->actor;
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc)
+        return rc;
+    if (!rules_enc_cond_has(e, cid, "prone"))
+        return rules_enc_rule(err, "%s is not prone", rules_enc_name(e, cid));
+    /* 001:125 "After two seconds you can stand up again"; an injured leg keeps the fall
+     * (001:156) */
+    if (rules_enc_cond_has(e, cid, "fall"))
+        return rules_enc_rule(err, "%s has fallen and cannot stand up yet (001:125, 001:156)",
+                              rules_enc_name(e, cid));
+    return heimr_free_check(e, cid, "stand", err);
+}
+
+static int act_stand(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(stand);
+    heimr_free_use(e, e->actor, "stand");
+    rules_enc_cond_remove(e, e->actor, "prone");
+    rules_enc_log(e, "stand", NULL, NULL, "%s stands up (free action)",
+                  rules_enc_name(e, e->actor));
+    return 0;
+}
+
+static int check_drop_prone(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    int rc = heimr_can_act_check(e, e->actor, err);
+    return rc ? rc : heimr_free_check(e, e->actor, "drop prone", err);
+}
+
+static int act_drop_prone(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(drop_prone);
+    heimr_free_use(e, e->actor, "drop prone");
+    /* 001:358 "Drop prone Free: Your character is now in a prone position." */
+    rules_enc_cond_add(e, e->actor, "prone", 0, 0);
+    rules_enc_log(e, "prone", NULL, NULL, "%s drops prone (001:358)", rules_enc_name(e, e->actor));
+    return 0;
+}
+
+/* ---- end of the turn (001:238, 270, 395) ---- */
+
+static int check_end_turn(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return heimr_finish_check(e, e->actor, rules_arg_str(a, "defence"), rules_arg_str(a, "ability"),
+                              rules_arg_str(a, "item"), err);
+}
+
+static int act_end_turn(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(end_turn);
+    heimr_finish_turn(e, e->actor, rules_arg_str(a, "defence"), rules_arg_str(a, "ability"),
+                      rules_arg_str(a, "item"));
+    return 0;
+}
+
+/* ---- effect: what the GM applies (001:119-141, 268-280) ---- */
+
+static const char *const TIMED[] = {"fall", "drop", "stumble", "daze", "weaken", "bind", NULL};
+
+static int check_effect(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)e;
+    const char *eff = rules_arg_str(a, "effect"), *part = rules_arg_str(a, "part");
+    if (part && !heimr_is_part(part))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'part' must be one of torso, "
+                       "sword_arm, other_arm, right_leg, left_leg (001:413)");
+    int known = strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0;
+    for (int i = 0; TIMED[i]; i++)
+        known |= strcmp(eff, TIMED[i]) == 0;
+    if (!known)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'effect' must be hit, drain, fall, "
+                       "drop, stumble, daze, weaken or bind (001:121-136)");
+    return 0;
+}
+
+static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(effect);
+    const char *tgt = rules_arg_str(a, "target"), *eff = rules_arg_str(a, "effect");
+    const char *part = rules_arg_str(a, "part");
+    int given = rules_arg_given(a, "value"), v = rules_arg_int(a, "value");
+    const char *tn = rules_enc_name(e, tgt);
+    heimr_interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
+    /* 001:407 "the bind effect also ends if you receive an effect" */
+    heimr_bind_end(e, tgt, "the effect loosens their grip (001:407)");
+    if (strcmp(eff, "drain") == 0) {
+        /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:124 */
+        int w = rules_enc_stat_add(e, tgt, "willpower", -(given ? v : 1), 0, 50);
+        char text[160], head[120];
+        snprintf(head, sizeof head, "%s is drained", tn);
+        snprintf(text, sizeof text, ": willpower %d", w);
+        rules_enc_entry *x = heimr_log_begin(e, "effect", head);
+        heimr_log_own(e, x, tgt, NULL, NULL, text);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:124)");
+        rules_enc_entry_end(x);
+        return 0;
+    }
+    if (strcmp(eff, "hit") == 0) {
+        int n = given ? v : 1; /* 001:123 */
+        char text[300];
+        snprintf(text, sizeof text, "%s takes hit %d (001:123)", tn, n);
+        int hp = heimr_take_damage(e, tgt, n, part, text, sizeof text);
+        rules_enc_log(e, "effect", NULL, NULL, "%s", text);
+        if (rules_enc_is_npc(e, tgt))
+            rules_enc_log_gm(e, "effect", NULL, json_pack("{s:i}", "hp", hp), "%s: HP %d", tn, hp);
+        return 0;
+    }
+    int secs = given ? v : 2;
+    /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
+     * down." */
+    int turns = secs / 2;
+    if (turns > 0) {
+        heimr_add_effect(e, tgt, eff, turns, strcmp(eff, "daze") == 0 ? secs : 0);
+        if (strcmp(eff, "fall") == 0)
+            rules_enc_cond_add(e, tgt, "prone", 0, 0); /* 001:125 on the ground */
+    } else if (strcmp(eff, "daze") == 0) {
+        /* 001:280 an odd daze: no defence "until the start of the turn in which the effect
+         * ends"; one second ends in the next turn */
+        rules_enc_cond_add(e, tgt, "no_defence", 0, 0);
+    }
+    rules_enc_log(e, "effect", NULL,
+                  json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
+                  "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
+    return 0;
+}
+
+/* ---- guarding (001:345, 448-456) ---- */
+
+/* Guard (001:345 "Guard Free: Block an opponent from moving to a different square or attacking
+ * an ally"): the actor guards an ally, replacing an earlier guard. */
+static int check_guard(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
+    const char *was = json_string_value(json_object_get(rules_enc_combatant(e, cid), "guarding"));
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc)
+        return rc;
+    if (!rules_enc_combatant(e, tgt))
+        return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in this encounter", tgt);
+    if (strcmp(tgt, cid) == 0)
+        return rules_enc_rule(err, "%s cannot guard themselves", rules_enc_name(e, cid));
+    /* 001:450 "When you are guarding an ally": one of the same side (RULES.md, heimr encounter
+     * reading 11) */
+    if (!rules_enc_streq(rules_enc_side(e, tgt), rules_enc_side(e, cid)))
+        return rules_enc_rule(err, "%s guards allies only, and %s is on the other side (001:450)",
+                              rules_enc_name(e, cid), rules_enc_name(e, tgt));
+    if (rules_enc_streq(was, tgt))
+        return rules_enc_rule(err, "%s already guards %s", rules_enc_name(e, cid),
+                              rules_enc_name(e, tgt));
+    if (heimr_holder_of(e, cid))
+        return rules_enc_rule(err, "%s is held and cannot step in front of anyone (001:407)",
+                              rules_enc_name(e, cid));
+    return heimr_free_check(e, cid, "guard", err);
+}
+
+static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(guard);
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
+    heimr_free_use(e, cid, "guard");
+    json_object_set_new(rules_enc_combatant(e, cid), "guarding", json_string(tgt));
+    rules_enc_log(e, "guard", NULL, NULL,
+                  "%s guards %s: the next attack on %s meets %s first (001:450-452)",
+                  rules_enc_name(e, cid), rules_enc_name(e, tgt), rules_enc_name(e, tgt),
+                  rules_enc_name(e, cid));
+    return 0;
+}
+
+/* The guard stands down, any time (the guard is theirs to keep or drop; 001:452 ends it only by
+ * intercepting). */
+static int check_stand_down(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (!json_object_get(rules_enc_combatant(e, e->actor), "guarding"))
+        return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, e->actor));
+    return 0;
+}
+
+static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(stand_down);
+    json_t *c = rules_enc_combatant(e, e->actor);
+    rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, e->actor),
+                  rules_enc_name(e, json_string_value(json_object_get(c, "guarding"))));
+    json_object_del(c, "guarding");
+    return 0;
+}
+
+/* ---- grabs (001:401, 407) ---- */
+
+/* 001:407 "You can choose to release the bind at any time": the holder (or the GM) lets go. */
+static int check_release(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (!json_object_get(rules_enc_combatant(e, e->actor), "holding"))
+        return rules_enc_rule(err, "%s holds nobody", rules_enc_name(e, e->actor));
+    return 0;
+}
+
+static int act_release(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(release);
+    heimr_bind_end(e, e->actor, "they let go (001:407)");
+    return 0;
+}
+
+/*
+ * Breaking free: the held character's own physical challenge (an ability, Brawl by default, or
+ * the GM's C/P), its turn's standard action. The holder's Brawl is the requirement (001:407,
+ * heimr_hold_stop, rolled first); passing it, and the fatigue requirement (001:284), ends the
+ * grab.
+ */
+static int break_spec(const rules_enc *e, const rules_args *a, heimr_spec *s, tb_err *err)
+{
+    int has_cp = rules_arg_given(a, "c") || rules_arg_given(a, "p");
+    const char *ab = rules_arg_str(a, "ability");
+    return heimr_spec_resolve(e, e->actor, ab ? ab : (has_cp ? NULL : "Brawl"), NULL, has_cp,
+                              rules_arg_int(a, "c"), rules_arg_int(a, "p"), s, err);
+}
+
+static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor;
+    int rc = heimr_can_act_check(e, cid, err);
+    if (rc)
+        return rc;
+    if (!heimr_holder_of(e, cid))
+        return rules_enc_rule(err, "nobody holds %s", rules_enc_name(e, cid));
+    heimr_spec s;
+    if ((rc = break_spec(e, a, &s, err)))
+        return rc;
+    /* 001:407 only "actions that require a physical dice challenge" can be stopped: a grip is
+     * broken with a physical one (RULES.md, heimr encounter reading 16) */
+    if (!s.phys)
+        return rules_enc_rule(err,
+                              "%s is not a physical ability: a grip is broken by strength or "
+                              "agility (001:407)",
+                              s.ability);
+    return heimr_budget_check(e, cid, "standard", err);
+}
+
+static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(break_free);
+    const char *cid = e->actor;
+    const char *h = heimr_holder_of(e, cid);
+    heimr_spec s;
+    break_spec(e, a, &s, err);
+    rules_enc_spend(e, cid, "standard", 1, err);
+    heimr_mark_acted(e, cid);
+    int cr = 0;
+    heimr_hold_stop(e, cid, &cr);
+    heimr_roll r;
+    heimr_enc_roll(s.c, s.p, e->rng, &r);
+    int f = rules_enc_stat(e, cid, "fatigue", 1);
+    int ok = heimr_fatigue_passes(&r, f);
+    int rose = heimr_fatigue_rise(e, cid, r.d6);
+    int free = ok && r.result >= cr;
+    char head[200], own[200];
+    snprintf(head, sizeof head, "%s tries to break %s's grip: %s", rules_enc_name(e, cid),
+             rules_enc_name(e, h), free ? "free" : "still held");
+    if (!ok)
+        snprintf(own, sizeof own, " (%s %d; %d before potential is below fatigue %d)", s.ability,
+                 r.result, r.before_potential, f);
+    else
+        snprintf(own, sizeof own, " (%s %d)", s.ability, r.result);
+    json_t *dice = json_array(), *res = heimr_roll_json(&r);
+    heimr_roll_dice(dice, &r, NULL);
+    json_object_set_new(res, "fatigue_ok", json_boolean(ok));
+    if (rose)
+        json_object_set_new(res, "fatigue_rose", json_true());
+    rules_enc_entry *x = heimr_log_begin(e, "break_free", head);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_boolean(free));
+    heimr_log_own(e, x, cid, dice, res, own);
+    rules_enc_entry_end(x);
+    if (free)
+        heimr_bind_end(e, h, "the grip is broken (001:407)");
+    return 0;
+}
+
+/* ---- moving someone (001:458-465) ---- */
+
+/*
+ * Forced movement: the actor, with the helpers named, carries, drags or pushes tgt `to`
+ * somewhere — the actor's Move (001:350, the standard action); each helper's next standard
+ * action goes into it (RULES.md, heimr encounter reading 18). Refused with too few hands.
+ */
+static int check_carry(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor;
+    char ids[HEIMR_MAX_HELPERS][40];
+    int n, need;
+    const char *why;
+    int rc = heimr_can_act_check(e, cid, err);
+    if (!rc)
+        rc = heimr_may_move_check(e, cid, err);
+    if (!rc)
+        rc = heimr_carry_check(e, cid, rules_arg_str(a, "target"), rules_arg_str(a, "helpers"), ids,
+                               &n, &need, &why, err);
+    return rc ? rc : heimr_budget_check(e, cid, "standard", err);
+}
+
+static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    CHECK_FIRST(carry);
+    const char *cid = e->actor, *tgt = rules_arg_str(a, "target"), *to = rules_arg_str(a, "to");
+    char ids[HEIMR_MAX_HELPERS][40];
+    int n, need;
+    const char *why;
+    heimr_carry_check(e, cid, tgt, rules_arg_str(a, "helpers"), ids, &n, &need, &why, err);
+    rules_enc_spend(e, cid, "standard", 1, err);
+    heimr_mark_acted(e, cid);
+    char who[400];
+    size_t len = (size_t)snprintf(who, sizeof who, "%s", rules_enc_name(e, cid));
+    for (int j = 0; j < n; j++) {
+        json_object_set_new(rules_enc_combatant(e, ids[j]), "lending", json_string(tgt));
+        len += (size_t)snprintf(who + len, len < sizeof who ? sizeof who - len : 0, "%s%s",
+                                j + 1 == n ? " and " : ", ", rules_enc_name(e, ids[j]));
+    }
+    rules_enc_log(e, "carry", NULL, NULL, "%s move%s %s%s%s: %s %s, %d needed (001:460-465)", who,
+                  n ? "" : "s", rules_enc_name(e, tgt), to ? " " : "", to ? to : "",
+                  rules_enc_name(e, tgt), why, need);
+    return 0;
+}
+
+/* ---- the ground (001:467-552) ---- */
+
+/*
+ * The GM places a combatant on the battlefield's ground: `height` (001:517, in positions of a
+ * metre to a metre and a half), `concealment` (001:438, 540-552: its effectiveness, 0 for none)
+ * and `difficult` terrain (001:475). Only the numbers given change. Public: the table sees where
+ * everyone stands. Nothing refuses it (no check).
+ */
+static int act_ground(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *tgt = rules_arg_str(a, "target");
+    json_t *c = rules_enc_combatant(e, tgt);
+    json_t *g = json_object_get(c, "ground");
+    if (!json_is_object(g)) {
+        g = json_object();
+        json_object_set_new(c, "ground", g);
+    }
+    static const char *const KEYS[] = {"height", "concealment", NULL};
+    for (int i = 0; KEYS[i]; i++)
+        if (rules_arg_given(a, KEYS[i]))
+            json_object_set_new(g, KEYS[i], json_integer(rules_arg_int(a, KEYS[i])));
+    if (rules_arg_given(a, "difficult"))
+        json_object_set_new(g, "difficult", json_boolean(rules_arg_int(a, "difficult")));
+    char text[200];
+    int cover = heimr_ground(e, tgt, "concealment");
+    snprintf(text, sizeof text, "%s stands at height %d%s", rules_enc_name(e, tgt),
+             heimr_ground(e, tgt, "height"),
+             heimr_ground(e, tgt, "difficult") ? ", on difficult ground" : "");
+    if (cover)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ", behind cover %d", cover);
+    rules_enc_log(e, "ground", NULL, NULL, "%s (001:475, 001:517, 001:540)", text);
+    return 0;
+}
+
+/* ---- the module's hooks ---- */
+
+static int combat_start(rules_enc *e, const rules_args *options, tb_err *err)
+{
+    (void)options;
+    (void)err;
+    /* 001:324-327 one standard action per turn; free actions are counted by name */
+    rules_enc_budget_default(e, json_pack("{s:i}", "standard", 1));
+    json_object_set_new(e->enc, "turn_seconds", json_integer(HEIMR_TURN_SECONDS));
+    json_object_set_new(e->enc, "seconds", json_integer(0));
+    return 0;
+}
+
+static int combat_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    (void)err;
+    heimr_join_stats(e, cid, sheet);
+    heimr_join_injuries(e, cid);
+    if (rules_enc_round(e) > 0) {
+        /* joining a running fight: initiative now, at the end of the order */
+        rules_rank r = {0};
+        heimr_initiative(e, cid, &r);
+        json_array_append_new(json_object_get(e->enc, "order"), json_string(cid));
+    }
+    return 0;
+}
+
+/* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
+ * of the sheet (rules/heimr/heimr.c). */
+static const rules_enc_field EDITABLE[] = {
+    {"stats/hp", RULES_PARAM_INT, -5, 100, "hit points"},
+    {"stats/hp_max", RULES_PARAM_INT, 1, 100, "maximum hit points"},
+    {"stats/willpower", RULES_PARAM_INT, 0, 50, "willpower"},
+    {"stats/willpower_max", RULES_PARAM_INT, 0, 50, "maximum willpower"},
+    {"stats/fatigue", RULES_PARAM_INT, 1, 20, "fatigue"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+/* Damage, willpower, fatigue and injuries land on the sheets (server/ops_enc.c write_back). */
+static const char *const SHEET_STATS[] = {"hp",      "hp_max",   "willpower", "willpower_max",
+                                          "fatigue", "injuries", NULL};
+
+const rules_module rules_module_heimr_combat = {
+    .id = "heimr.combat",
+    .system = "heimr",
+    .name = "Combat",
+    .cite = "001:234-446",
+    .start = combat_start,
+    .join = combat_join,
+    .actions = ACTIONS,
+    .sheet_stats = SHEET_STATS,
+    .editable = EDITABLE,
+};

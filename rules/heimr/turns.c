@@ -1,0 +1,222 @@
+/*
+ * turns.c — the turns of a Heimr fight (001:238-250, 270, 327, 395), for the Heimr encounter
+ * modules (heimr_enc.h): initiative, the start of a round (the dying clocks) and of a turn, the
+ * end of a turn (an upcoming action completes, effects count down, the next defence is
+ * pre-rolled) and the breather.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "heimr_enc.h"
+
+void heimr_log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite)
+{
+    /* "<name> <what>" for everyone, ": fatigue <f> (<cite>)" for cid's audience */
+    char head[160], text[80];
+    snprintf(head, sizeof head, "%s %s", rules_enc_name(e, cid), what);
+    snprintf(text, sizeof text, ": fatigue %d (%s)", f, cite);
+    rules_enc_entry *x = heimr_log_begin(e, "breather", head);
+    heimr_log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
+}
+
+/* 001:238 each round every combatant takes one 2-second turn: /enc/seconds is when it starts.
+ * The dying clocks of 001:165-166 run here. */
+void heimr_round_start(rules_enc *e)
+{
+    int round = rules_enc_round(e);
+    json_object_set_new(e->enc, "seconds",
+                        json_integer((json_int_t)(round - 1) * HEIMR_TURN_SECONDS));
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *dying = json_object_get(rules_enc_combatant(e, cid), "dying");
+        if (!json_is_object(dying))
+            continue;
+        int dead = (int)json_integer_value(json_object_get(dying, "dead"));
+        int unc = (int)json_integer_value(json_object_get(dying, "unconscious"));
+        const char *out = json_string_value(json_object_get(rules_enc_combatant(e, cid), "out"));
+        if (dead && round >= dead && !(out && strcmp(out, "dead") == 0)) {
+            rules_enc_set_out(e, cid, "dead");
+            rules_enc_log(e, "dies", NULL, NULL, "%s dies of their injuries (001:165-166)",
+                          rules_enc_name(e, cid));
+        } else if (unc && round >= unc && !out) {
+            rules_enc_set_out(e, cid, "unconscious");
+            rules_enc_log(e, "unconscious", NULL, NULL,
+                          "%s falls unconscious from their injuries (001:165)",
+                          rules_enc_name(e, cid));
+        }
+    }
+}
+
+/* What happens at the start of cid's turn. */
+void heimr_turn_start(rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    json_t *pv = heimr_priv(e, cid);
+    /* 001:428 "Your defence uses are restored again at the start of your next turn" */
+    json_object_del(c, "defended");
+    /* 001:310 the turn's one fatigue rise starts again */
+    json_object_del(pv, "fatigue_rose");
+    /* 001:325 free actions once per turn; delaying is declared at the start (001:246) */
+    json_object_del(c, "free_used");
+    json_object_del(c, "acted");
+    /* 001:326 the ongoing penalty lasts "until the start of your next turn"; 001:280 an odd
+     * daze lets you defend from the start of the turn in which it ends */
+    rules_enc_cond_remove(e, cid, "ongoing");
+    rules_enc_cond_remove(e, cid, "no_defence");
+    json_t *daze = rules_enc_cond(e, cid, "daze");
+    if (daze && json_integer_value(json_object_get(daze, "turns")) == 1 &&
+        (json_integer_value(json_object_get(daze, "level")) % 2) == 1)
+        json_object_set_new(daze, "defend", json_true());
+    /* 001:250 "If the trigger doesn't occur until the next turn of the character with the
+     * readied action, the readied action is lost." */
+    if (json_object_get(pv, "ready")) {
+        json_object_del(pv, "ready");
+        json_object_del(c, "readied");
+        rules_enc_log(e, "ready-lost", NULL, NULL,
+                      "%s's readied action is lost: its trigger did not occur before their turn "
+                      "(001:250)",
+                      rules_enc_name(e, cid));
+    }
+    /* a helper's standard action went into carrying someone (act_carry; RULES.md, heimr encounter
+     * reading 18) */
+    json_t *lent = json_incref(json_object_get(c, "lending"));
+    if (lent) {
+        json_object_del(c, "lending");
+        rules_enc_budget_set(e, cid, "standard", 0);
+        rules_enc_log(e, "carry", NULL, NULL,
+                      "%s's standard action this turn went into moving %s (001:460-465)",
+                      rules_enc_name(e, cid), rules_enc_name(e, json_string_value(lent)));
+        json_decref(lent);
+    }
+    /* 001:327 an upcoming action "is continued as a standard action in your next turn" */
+    json_t *up = json_object_get(c, "upcoming");
+    if (up) {
+        json_object_set(c, "continuing", up);
+        json_object_del(c, "upcoming");
+        rules_enc_budget_set(e, cid, "standard", 0);
+        rules_enc_log(e, "continue", NULL, NULL,
+                      "%s continues %s with this turn's standard action (or cancels it) (001:327)",
+                      rules_enc_name(e, cid), json_string_value(json_object_get(up, "what")));
+    }
+}
+
+/* Moves the pointer on (rules_enc_advance) and runs the round and turn starts. */
+void heimr_next_turn(rules_enc *e)
+{
+    int rc = rules_enc_advance(e);
+    for (int guard = 0; guard < 4 && rc >= 0; guard++) {
+        if (rc == 1)
+            heimr_round_start(e);
+        const char *cur = rules_enc_current(e);
+        if (cur && rules_enc_is_out(e, cur)) { /* fell unconscious at the round's start */
+            rc = rules_enc_advance(e);
+            continue;
+        }
+        if (cur)
+            heimr_turn_start(e, cur);
+        return;
+    }
+    if (rc < 0)
+        rules_enc_log(e, "over", NULL, NULL, "Nobody is left to act");
+}
+
+int heimr_breather(rules_enc *e, const char *cid)
+{
+    /* 001:383-384 "Reduce your fatigue by two. Fatigue can not be lower then the base fatigue." */
+    int f = rules_enc_stat(e, cid, "fatigue", 1);
+    int base = rules_enc_stat(e, cid, "base_fatigue", 1);
+    int next = f - 2 < base ? base : f - 2;
+    if (next > f)
+        next = f;
+    rules_enc_stat_set(e, cid, "fatigue", next);
+    return next;
+}
+
+/*
+ * Ends cid's turn: an upcoming action continued this turn completes, effects count down one turn
+ * (001:270), a delay marker goes, the next defence is pre-rolled (001:395 "At the end of every
+ * character's turn, they must roll their next defence": `kind`/`ability`/`item` or a dodge with
+ * Agility), and the pointer moves on.
+ */
+void heimr_finish_turn(rules_enc *e, const char *cid, const char *kind, const char *ability,
+                       const char *item)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    json_t *cont = json_object_get(c, "continuing");
+    if (cont) {
+        const char *what = json_string_value(json_object_get(cont, "what"));
+        if (what && strcmp(what, "breather") == 0) {
+            heimr_log_breather(e, cid, "finishes taking a breather", heimr_breather(e, cid),
+                               "001:383");
+        } else {
+            rules_enc_log(e, "continue", NULL, NULL, "%s completes %s", rules_enc_name(e, cid),
+                          what ? what : "their upcoming action");
+        }
+        json_object_del(c, "continuing");
+    }
+    rules_enc_cond_tick(e, cid);
+    json_object_del(c, "delayed");
+    heimr_restraint_tidy(e);
+    if (!json_object_get(heimr_priv(e, cid), "defence") && heimr_can_defend(e, cid)) {
+        tb_err err = {0}; /* heimr_finish_check passed */
+        heimr_defence_roll(e, cid, kind ? kind : "dodge", ability, item, 0, 0, &err);
+    }
+    rules_enc_log(e, "end-turn", NULL, NULL, "%s ends their turn", rules_enc_name(e, cid));
+    heimr_next_turn(e);
+}
+
+/* ---- initiative (001:240-242) ---- */
+
+void heimr_initiative(rules_enc *e, const char *cid, rules_rank *rank)
+{
+    /* 001:242 "uses the character's dexterity as his consistency, and the number of willpower a
+     * character has as it's potential"; ties to the higher willpower */
+    int dex = rules_enc_stat(e, cid, "dex", 0);
+    int wp = rules_enc_stat(e, cid, "willpower", 0);
+    heimr_roll r;
+    heimr_enc_roll(dex, wp, e->rng, &r);
+    rank->id = cid;
+    rank->key[0] = r.result;
+    rank->key[1] = wp;
+    json_object_set_new(heimr_priv(e, cid), "init", json_integer(r.result));
+    json_t *dice = json_array();
+    heimr_roll_dice(dice, &r, NULL);
+    char text[200];
+    snprintf(text, sizeof text, "%s rolls initiative (dexterity %d as C, willpower %d as P): %d",
+             rules_enc_name(e, cid), dex, wp, r.result);
+    rules_enc_entry *x = heimr_log_begin(e, "initiative", "");
+    heimr_log_own(e, x, cid, dice, heimr_roll_json(&r), text);
+    rules_enc_entry_end(x);
+}
+
+/* What can_defend will say once cid's turn has ended: its timed conditions counted down (a
+ * condition with 1 turn left goes, rules_enc_cond_tick) and its grip tidied (a dazed holder, or
+ * one whose held one is out or gone, lets go: heimr_restraint_tidy). */
+static int lasts(const rules_enc *e, const char *cid, const char *name)
+{
+    json_t *c = rules_enc_cond(e, cid, name);
+    json_t *turns = json_object_get(c, "turns");
+    return c && !(json_is_integer(turns) && json_integer_value(turns) <= 1);
+}
+
+static int defends_after_turn(const rules_enc *e, const char *cid)
+{
+    json_t *daze = rules_enc_cond(e, cid, "daze");
+    int dazed = lasts(e, cid, "daze");
+    if (dazed && !heimr_is_true(daze, "defend"))
+        return 0;
+    if (lasts(e, cid, "no_defence") || lasts(e, cid, "helpless") || rules_enc_is_out(e, cid))
+        return 0;
+    const char *b = json_string_value(json_object_get(rules_enc_combatant(e, cid), "holding"));
+    return !(b && rules_enc_combatant(e, b) && !rules_enc_is_out(e, b) && !dazed);
+}
+
+int heimr_finish_check(const rules_enc *e, const char *cid, const char *kind, const char *ability,
+                       const char *item, tb_err *err)
+{
+    if (json_object_get(heimr_priv_of(e, cid), "defence") || !defends_after_turn(e, cid))
+        return 0; /* no defence is rolled: what was asked of it does not matter */
+    return heimr_defence_check(e, cid, kind ? kind : "dodge", ability, item, HEIMR_DEF_TURN_END,
+                               err);
+}
