@@ -50,15 +50,6 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
-/* TEMPORARY (issue 23): until the engine runs an action's check before its resolve
- * (rules_enc_act), each resolve runs its own check first. */
-#define CHECK_FIRST(x)                                                                             \
-    do {                                                                                           \
-        int rc_ = check_##x(e, a, err);                                                            \
-        if (rc_)                                                                                   \
-            return rc_;                                                                            \
-    } while (0)
-
 /* ---- who is chased ---- */
 
 static int chase_is_target(const rules_enc *e, const char *cid)
@@ -95,7 +86,6 @@ static int check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(begin);
     const char *t = chase_target(e), *cid;
     json_t *order = json_array();
     json_array_append_new(order, json_string(t));
@@ -138,7 +128,6 @@ static int check_run(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_run(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(run);
     const char *me = e->actor, *t = chase_target(e);
     heimr_spec s;
     run_spec(e, a, &s, err);
@@ -238,7 +227,6 @@ static int check_choose(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_choose(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(choose);
     char ab[64];
     snprintf(ab, sizeof ab, "%s", json_string_value(json_object_get(e->enc, "offer")));
     json_object_del(e->enc, "offer");

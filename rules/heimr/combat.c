@@ -184,15 +184,6 @@ static const rules_enc_action ACTIONS[] = {
     {0},
 };
 
-/* TEMPORARY (issue 23): until the engine runs an action's check before its resolve
- * (rules_enc_act), each resolve runs its own check first. */
-#define CHECK_FIRST(x)                                                                             \
-    do {                                                                                           \
-        int rc_ = check_##x(e, a, err);                                                            \
-        if (rc_)                                                                                   \
-            return rc_;                                                                            \
-    } while (0)
-
 /* ---- begin: initiative (001:240-242) ---- */
 
 static int check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -210,7 +201,6 @@ static int check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(begin);
     int n = (int)json_object_size(json_object_get(e->enc, "combatants"));
     rules_rank *r = calloc((size_t)n, sizeof *r);
     if (!r)
@@ -256,7 +246,6 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(attack);
     heimr_attack k;
     heimr_attack_from_args(a, &k);
     rules_enc_spend(e, e->actor, "standard", 1, err);
@@ -305,7 +294,6 @@ static int check_delay(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(delay);
     const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
     const char *when = rules_arg_str(a, "when");
     int from, to;
@@ -344,7 +332,6 @@ static int check_ready(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_ready(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(ready);
     const char *cid = e->actor;
     const char *what = rules_arg_str(a, "action");
     int is_attack = !what || strcmp(what, "attack") == 0;
@@ -415,7 +402,6 @@ static int check_trigger(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(trigger);
     const char *cid = e->actor, *by = rules_arg_str(a, "target");
     json_t *pv = heimr_priv(e, cid);
     /* 001:250 "The character with the readied action is moved to the turn before the character
@@ -483,7 +469,6 @@ static int check_defend(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_defend(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(defend);
     const char *cid = e->actor;
     int dodge_action = rules_arg_int(a, "dodge_action");
     if (dodge_action) {
@@ -528,7 +513,6 @@ static int check_act(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(act);
     const char *cid = e->actor;
     const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
     json_t *c = rules_enc_combatant(e, cid);
@@ -564,7 +548,6 @@ static int check_breather(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(breather);
     const char *cid = e->actor;
     json_t *c = rules_enc_combatant(e, cid);
     heimr_mark_acted(e, cid);
@@ -603,7 +586,6 @@ static int check_cancel(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_cancel(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(cancel);
     const char *cid = e->actor;
     json_t *c = rules_enc_combatant(e, cid);
     rules_enc_log(e, "cancel", NULL, NULL, "%s cancels %s and has the standard action back",
@@ -635,7 +617,6 @@ static int check_stand(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_stand(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(stand);
     heimr_free_use(e, e->actor, "stand");
     rules_enc_cond_remove(e, e->actor, "prone");
     rules_enc_log(e, "stand", NULL, NULL, "%s stands up (free action)",
@@ -652,7 +633,6 @@ static int check_drop_prone(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_drop_prone(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(drop_prone);
     heimr_free_use(e, e->actor, "drop prone");
     /* 001:358 "Drop prone Free: Your character is now in a prone position." */
     rules_enc_cond_add(e, e->actor, "prone", 0, 0);
@@ -670,7 +650,6 @@ static int check_end_turn(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_end_turn(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(end_turn);
     heimr_finish_turn(e, e->actor, rules_arg_str(a, "defence"), rules_arg_str(a, "ability"),
                       rules_arg_str(a, "item"));
     return 0;
@@ -700,7 +679,6 @@ static int check_effect(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(effect);
     const char *tgt = rules_arg_str(a, "target"), *eff = rules_arg_str(a, "effect");
     const char *part = rules_arg_str(a, "part");
     int given = rules_arg_given(a, "value"), v = rules_arg_int(a, "value");
@@ -780,7 +758,6 @@ static int check_guard(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(guard);
     const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
     heimr_free_use(e, cid, "guard");
     json_object_set_new(rules_enc_combatant(e, cid), "guarding", json_string(tgt));
@@ -803,7 +780,6 @@ static int check_stand_down(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(stand_down);
     json_t *c = rules_enc_combatant(e, e->actor);
     rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, e->actor),
                   rules_enc_name(e, json_string_value(json_object_get(c, "guarding"))));
@@ -824,7 +800,6 @@ static int check_release(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_release(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(release);
     heimr_bind_end(e, e->actor, "they let go (001:407)");
     return 0;
 }
@@ -866,7 +841,6 @@ static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(break_free);
     const char *cid = e->actor;
     const char *h = heimr_holder_of(e, cid);
     heimr_spec s;
@@ -927,7 +901,6 @@ static int check_carry(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    CHECK_FIRST(carry);
     const char *cid = e->actor, *tgt = rules_arg_str(a, "target"), *to = rules_arg_str(a, "to");
     char ids[HEIMR_MAX_HELPERS][40];
     int n, need;
