@@ -382,3 +382,75 @@ void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, cons
     }
     heimr_restraint_tidy(e);
 }
+
+/* ---- readied actions (001:248-252) ---- */
+
+void heimr_ready(rules_enc *e, const char *cid, const char *what, const char *trigger,
+                 const heimr_attack *k)
+{
+    int is_attack = !what || strcmp(what, "attack") == 0;
+    json_t *pv = heimr_priv(e, cid);
+    json_t *ready =
+        json_pack("{s:s, s:s}", "action", is_attack ? "attack" : what, "trigger", trigger);
+    if (is_attack)
+        json_object_set_new(ready, "attack", heimr_attack_json(k));
+    json_object_set_new(ready, "round", json_integer(rules_enc_round(e)));
+    json_object_set_new(pv, "ready", ready);
+    json_object_set_new(rules_enc_combatant(e, cid), "readied", json_true());
+    char text[300], head[120];
+    snprintf(head, sizeof head, "%s readies ", rules_enc_name(e, cid));
+    snprintf(text, sizeof text, "%s%s%s until: %s (001:248)", is_attack ? "an attack" : what,
+             k->target[0] ? " on " : "", k->target[0] ? rules_enc_name(e, k->target) : "", trigger);
+    rules_enc_entry *x = heimr_log_begin(e, "ready", head);
+    if (rules_enc_is_npc(e, cid)) {
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "an action");
+        rules_enc_entry_say(x, RULES_AUD_GM, ": ");
+    }
+    heimr_log_own(e, x, cid, NULL, NULL, text);
+    rules_enc_entry_end(x);
+}
+
+void heimr_readied_attack(const json_t *ready, const char *by, heimr_attack *k)
+{
+    heimr_attack_from_json(json_object_get(ready, "attack"), k);
+    if (!k->target[0]) /* "an opponent enters this square": the one who triggered it */
+        snprintf(k->target, sizeof k->target, "%s", by);
+}
+
+void heimr_trigger(rules_enc *e, const char *cid, const char *by)
+{
+    json_t *pv = heimr_priv(e, cid);
+    /* 001:250 "The character with the readied action is moved to the turn before the character
+     * who triggered the action." */
+    int from = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, by);
+    if (from >= 0 && ti >= 0) {
+        int to = ti > from ? ti - 1 : ti;
+        rules_enc_order_move(e, from, to);
+    }
+    json_t *keep = json_incref(json_object_get(pv, "ready"));
+    json_object_del(pv, "ready");
+    json_object_del(rules_enc_combatant(e, cid), "readied");
+    const char *what = json_string_value(json_object_get(keep, "action"));
+    char how[200];
+    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ", rules_enc_name(e, cid),
+             json_string_value(json_object_get(keep, "trigger")));
+    if (!rules_enc_is_npc(e, cid) || strcmp(what, "attack") != 0)
+        rules_enc_log(e, "trigger", NULL, NULL, "%s%s acts just before %s (001:250)", how,
+                      rules_enc_name(e, cid), rules_enc_name(e, by));
+    else
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s's readied action fires: %s acts just before "
+                      "%s (001:250)",
+                      rules_enc_name(e, cid), rules_enc_name(e, cid), rules_enc_name(e, by));
+    if (strcmp(what, "attack") == 0) {
+        heimr_attack k;
+        heimr_readied_attack(keep, by, &k);
+        heimr_attack_run(e, cid, &k, "Readied: ");
+    } else {
+        rules_enc_log(e, "trigger", NULL, NULL,
+                      "%s does what they readied: %s (the GM resolves "
+                      "it)",
+                      rules_enc_name(e, cid), what);
+    }
+    json_decref(keep);
+}

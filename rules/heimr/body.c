@@ -8,29 +8,6 @@
 
 #include "heimr_enc.h"
 
-/* 001:413-414 "Torso 5 or 6, Sword arm 4, Other arm 3, Right leg 2, Left leg 1" */
-const char *const HEIMR_PART_BY_D6[6] = {"left_leg",  "right_leg", "other_arm",
-                                         "sword_arm", "torso",     "torso"};
-static const char *const PARTS[] = {"torso",     "sword_arm", "other_arm",
-                                    "right_leg", "left_leg",  NULL};
-
-int heimr_is_part(const char *s)
-{
-    for (int i = 0; PARTS[i]; i++)
-        if (strcmp(s, PARTS[i]) == 0)
-            return 1;
-    return 0;
-}
-
-const char *heimr_part_words(const char *part)
-{
-    static const char *const WORDS[] = {"torso", "sword arm", "other arm", "right leg", "left leg"};
-    for (int i = 0; part && PARTS[i]; i++)
-        if (strcmp(part, PARTS[i]) == 0)
-            return WORDS[i];
-    return "body";
-}
-
 static const char *injury_level(int hp)
 {
     /* 001:145 zero or less: injured; 001:163-166 */
@@ -172,4 +149,70 @@ int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, 
     }
     heimr_update_injury(e, cid);
     return hp;
+}
+
+/* ---- effects the GM applies (001:119-141, 268-280) ---- */
+
+static const char *const TIMED[] = {"fall", "drop", "stumble", "daze", "weaken", "bind", NULL};
+
+int heimr_effect_check(const char *eff, const char *part, tb_err *err)
+{
+    if (part && !heimr_is_part(part))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'part' must be one of torso, "
+                       "sword_arm, other_arm, right_leg, left_leg (001:413)");
+    int known = eff && (strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0);
+    for (int i = 0; eff && TIMED[i]; i++)
+        known |= strcmp(eff, TIMED[i]) == 0;
+    if (!known)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act effect: 'effect' must be hit, drain, fall, "
+                       "drop, stumble, daze, weaken or bind (001:121-136)");
+    return 0;
+}
+
+void heimr_effect(rules_enc *e, const char *tgt, const char *eff, int value, const char *part)
+{
+    const char *tn = rules_enc_name(e, tgt);
+    heimr_interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
+    /* 001:407 "the bind effect also ends if you receive an effect" */
+    heimr_bind_end(e, tgt, "the effect loosens their grip (001:407)");
+    if (strcmp(eff, "drain") == 0) {
+        /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:124 */
+        int w = rules_enc_stat_add(e, tgt, "willpower", -(value ? value : 1), 0, 50);
+        char text[160], head[120];
+        snprintf(head, sizeof head, "%s is drained", tn);
+        snprintf(text, sizeof text, ": willpower %d", w);
+        rules_enc_entry *x = heimr_log_begin(e, "effect", head);
+        heimr_log_own(e, x, tgt, NULL, NULL, text);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:124)");
+        rules_enc_entry_end(x);
+        return;
+    }
+    if (strcmp(eff, "hit") == 0) {
+        int n = value ? value : 1; /* 001:123 */
+        char text[300];
+        snprintf(text, sizeof text, "%s takes hit %d (001:123)", tn, n);
+        int hp = heimr_take_damage(e, tgt, n, part, text, sizeof text);
+        rules_enc_log(e, "effect", NULL, NULL, "%s", text);
+        if (rules_enc_is_npc(e, tgt))
+            rules_enc_log_gm(e, "effect", NULL, json_pack("{s:i}", "hp", hp), "%s: HP %d", tn, hp);
+        return;
+    }
+    int secs = value ? value : 2;
+    /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
+     * down." */
+    int turns = secs / 2;
+    if (turns > 0) {
+        heimr_add_effect(e, tgt, eff, turns, strcmp(eff, "daze") == 0 ? secs : 0);
+        if (strcmp(eff, "fall") == 0)
+            rules_enc_cond_add(e, tgt, "prone", 0, 0); /* 001:125 on the ground */
+    } else if (strcmp(eff, "daze") == 0) {
+        /* 001:280 an odd daze: no defence "until the start of the turn in which the effect
+         * ends"; one second ends in the next turn */
+        rules_enc_cond_add(e, tgt, "no_defence", 0, 0);
+    }
+    rules_enc_log(e, "effect", NULL,
+                  json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
+                  "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
 }

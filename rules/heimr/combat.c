@@ -256,57 +256,19 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- delay (001:244-246) ---- */
 
-/* Where cid moves to in the order to act `when` tgt: *to (the index it moves to, *from where it
- * is), or a refusal. */
-static int delay_place(const rules_enc *e, const char *cid, const char *tgt, const char *when,
-                       int *from, int *to, tb_err *err)
-{
-    int after = when && strcmp(when, "after") == 0;
-    if (!when || (!after && strcmp(when, "before") != 0))
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act delay: 'when' must be before or after");
-    /* 001:246 "by declaring at the start of their turn" */
-    if (heimr_is_true(rules_enc_combatant(e, cid), "acted"))
-        return rules_enc_rule(err,
-                              "%s has already acted this turn: a delay is declared at the "
-                              "start of the turn (001:246)",
-                              rules_enc_name(e, cid));
-    if (strcmp(tgt, cid) == 0)
-        return rules_enc_rule(err, "%s cannot delay relative to themselves",
-                              rules_enc_name(e, cid));
-    int f = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, tgt);
-    if (f < 0 || ti < 0)
-        return rules_enc_rule(err, "%s is not in the order", rules_enc_name(e, ti < 0 ? tgt : cid));
-    int tj = ti > f ? ti - 1 : ti; /* the target's index once cid is taken out */
-    *from = f;
-    *to = after ? tj + 1 : tj;
-    if (*to == f)
-        return rules_enc_rule(err, "%s already acts just %s %s", rules_enc_name(e, cid), when,
-                              rules_enc_name(e, tgt));
-    return 0;
-}
-
 static int check_delay(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     int from, to;
-    return delay_place(e, e->actor, rules_arg_str(a, "target"), rules_arg_str(a, "when"), &from,
-                       &to, err);
+    return heimr_delay_place(e, e->actor, rules_arg_str(a, "target"), rules_arg_str(a, "when"),
+                             &from, &to, err);
 }
 
 static int act_delay(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
-    const char *when = rules_arg_str(a, "when");
     int from, to;
-    delay_place(e, cid, tgt, when, &from, &to, err);
-    /* 001:246 "This character is then moved in the initiative order to where they specified." */
-    rules_enc_order_move(e, from, to);
-    json_object_set_new(rules_enc_combatant(e, cid), "delayed",
-                        json_pack("{s:s, s:s}", "when", when, "of", tgt));
-    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)", rules_enc_name(e, cid),
-                  strcmp(when, "after") == 0 ? "after" : "just before", rules_enc_name(e, tgt));
-    /* the turn passes to whoever came after cid; cid's own turn comes at its new place */
-    json_object_set_new(e->enc, "turn", json_integer(to > from ? from - 1 : from));
-    heimr_next_turn(e);
+    heimr_delay_place(e, e->actor, rules_arg_str(a, "target"), rules_arg_str(a, "when"), &from, &to,
+                      err);
+    heimr_delay(e, e->actor, rules_arg_str(a, "target"), rules_arg_str(a, "when"), from, to);
     return 0;
 }
 
@@ -332,43 +294,12 @@ static int check_ready(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_ready(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor;
-    const char *what = rules_arg_str(a, "action");
-    int is_attack = !what || strcmp(what, "attack") == 0;
-    json_t *pv = heimr_priv(e, cid);
     heimr_attack k;
     heimr_attack_from_args(a, &k);
-    rules_enc_spend(e, cid, "standard", 1, err);
-    heimr_mark_acted(e, cid);
-    json_t *ready = json_pack("{s:s, s:s}", "action", is_attack ? "attack" : what, "trigger",
-                              rules_arg_str(a, "trigger"));
-    if (is_attack)
-        json_object_set_new(ready, "attack", heimr_attack_json(&k));
-    json_object_set_new(ready, "round", json_integer(rules_enc_round(e)));
-    json_object_set_new(pv, "ready", ready);
-    json_object_set_new(rules_enc_combatant(e, cid), "readied", json_true());
-    char text[300], head[120];
-    snprintf(head, sizeof head, "%s readies ", rules_enc_name(e, cid));
-    snprintf(text, sizeof text, "%s%s%s until: %s (001:248)", is_attack ? "an attack" : what,
-             k.target[0] ? " on " : "", k.target[0] ? rules_enc_name(e, k.target) : "",
-             rules_arg_str(a, "trigger"));
-    rules_enc_entry *x = heimr_log_begin(e, "ready", head);
-    if (rules_enc_is_npc(e, cid)) {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "an action");
-        rules_enc_entry_say(x, RULES_AUD_GM, ": ");
-    }
-    heimr_log_own(e, x, cid, NULL, NULL, text);
-    rules_enc_entry_end(x);
+    rules_enc_spend(e, e->actor, "standard", 1, err);
+    heimr_mark_acted(e, e->actor);
+    heimr_ready(e, e->actor, rules_arg_str(a, "action"), rules_arg_str(a, "trigger"), &k);
     return 0;
-}
-
-/* The readied attack of cid as it fires when `by` triggers it: its target is whoever triggered
- * it when it names none. */
-static void readied_attack(const json_t *ready, const char *by, heimr_attack *k)
-{
-    heimr_attack_from_json(json_object_get(ready, "attack"), k);
-    if (!k->target[0]) /* "an opponent enters this square": the one who triggered it */
-        snprintf(k->target, sizeof k->target, "%s", by);
 }
 
 static int check_trigger(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -392,7 +323,7 @@ static int check_trigger(const rules_enc *e, const rules_args *a, tb_err *err)
     if (rc || !rules_enc_streq(json_string_value(json_object_get(ready, "action")), "attack"))
         return rc;
     heimr_attack k;
-    readied_attack(ready, by, &k);
+    heimr_readied_attack(ready, by, &k);
     if (!rules_enc_combatant(e, k.target))
         return rules_enc_rule(err, "the readied attack's target has left the encounter");
     /* cid will stand just before `by` (act_trigger): guards count from there */
@@ -402,41 +333,8 @@ static int check_trigger(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_trigger(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor, *by = rules_arg_str(a, "target");
-    json_t *pv = heimr_priv(e, cid);
-    /* 001:250 "The character with the readied action is moved to the turn before the character
-     * who triggered the action." */
-    int from = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, by);
-    if (from >= 0 && ti >= 0) {
-        int to = ti > from ? ti - 1 : ti;
-        rules_enc_order_move(e, from, to);
-    }
-    json_t *keep = json_incref(json_object_get(pv, "ready"));
-    json_object_del(pv, "ready");
-    json_object_del(rules_enc_combatant(e, cid), "readied");
-    const char *what = json_string_value(json_object_get(keep, "action"));
-    char how[200];
-    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ", rules_enc_name(e, cid),
-             json_string_value(json_object_get(keep, "trigger")));
-    if (!rules_enc_is_npc(e, cid) || strcmp(what, "attack") != 0)
-        rules_enc_log(e, "trigger", NULL, NULL, "%s%s acts just before %s (001:250)", how,
-                      rules_enc_name(e, cid), rules_enc_name(e, by));
-    else
-        rules_enc_log(e, "trigger", NULL, NULL,
-                      "%s's readied action fires: %s acts just before "
-                      "%s (001:250)",
-                      rules_enc_name(e, cid), rules_enc_name(e, cid), rules_enc_name(e, by));
-    if (strcmp(what, "attack") == 0) {
-        heimr_attack k;
-        readied_attack(keep, by, &k);
-        heimr_attack_run(e, cid, &k, "Readied: ");
-    } else {
-        rules_enc_log(e, "trigger", NULL, NULL,
-                      "%s does what they readied: %s (the GM resolves "
-                      "it)",
-                      rules_enc_name(e, cid), what);
-    }
-    json_decref(keep);
+    (void)err;
+    heimr_trigger(e, e->actor, rules_arg_str(a, "target"));
     return 0;
 }
 
@@ -657,73 +555,18 @@ static int act_end_turn(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- effect: what the GM applies (001:119-141, 268-280) ---- */
 
-static const char *const TIMED[] = {"fall", "drop", "stumble", "daze", "weaken", "bind", NULL};
-
 static int check_effect(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)e;
-    const char *eff = rules_arg_str(a, "effect"), *part = rules_arg_str(a, "part");
-    if (part && !heimr_is_part(part))
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "enc.act effect: 'part' must be one of torso, "
-                       "sword_arm, other_arm, right_leg, left_leg (001:413)");
-    int known = strcmp(eff, "hit") == 0 || strcmp(eff, "drain") == 0;
-    for (int i = 0; TIMED[i]; i++)
-        known |= strcmp(eff, TIMED[i]) == 0;
-    if (!known)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "enc.act effect: 'effect' must be hit, drain, fall, "
-                       "drop, stumble, daze, weaken or bind (001:121-136)");
-    return 0;
+    return heimr_effect_check(rules_arg_str(a, "effect"), rules_arg_str(a, "part"), err);
 }
 
 static int act_effect(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *tgt = rules_arg_str(a, "target"), *eff = rules_arg_str(a, "effect");
-    const char *part = rules_arg_str(a, "part");
-    int given = rules_arg_given(a, "value"), v = rules_arg_int(a, "value");
-    const char *tn = rules_enc_name(e, tgt);
-    heimr_interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
-    /* 001:407 "the bind effect also ends if you receive an effect" */
-    heimr_bind_end(e, tgt, "the effect loosens their grip (001:407)");
-    if (strcmp(eff, "drain") == 0) {
-        /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:124 */
-        int w = rules_enc_stat_add(e, tgt, "willpower", -(given ? v : 1), 0, 50);
-        char text[160], head[120];
-        snprintf(head, sizeof head, "%s is drained", tn);
-        snprintf(text, sizeof text, ": willpower %d", w);
-        rules_enc_entry *x = heimr_log_begin(e, "effect", head);
-        heimr_log_own(e, x, tgt, NULL, NULL, text);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:124)");
-        rules_enc_entry_end(x);
-        return 0;
-    }
-    if (strcmp(eff, "hit") == 0) {
-        int n = given ? v : 1; /* 001:123 */
-        char text[300];
-        snprintf(text, sizeof text, "%s takes hit %d (001:123)", tn, n);
-        int hp = heimr_take_damage(e, tgt, n, part, text, sizeof text);
-        rules_enc_log(e, "effect", NULL, NULL, "%s", text);
-        if (rules_enc_is_npc(e, tgt))
-            rules_enc_log_gm(e, "effect", NULL, json_pack("{s:i}", "hp", hp), "%s: HP %d", tn, hp);
-        return 0;
-    }
-    int secs = given ? v : 2;
-    /* 001:270 "The number of turns an effect lasts is ... half the effect's duration, rounded
-     * down." */
-    int turns = secs / 2;
-    if (turns > 0) {
-        heimr_add_effect(e, tgt, eff, turns, strcmp(eff, "daze") == 0 ? secs : 0);
-        if (strcmp(eff, "fall") == 0)
-            rules_enc_cond_add(e, tgt, "prone", 0, 0); /* 001:125 on the ground */
-    } else if (strcmp(eff, "daze") == 0) {
-        /* 001:280 an odd daze: no defence "until the start of the turn in which the effect
-         * ends"; one second ends in the next turn */
-        rules_enc_cond_add(e, tgt, "no_defence", 0, 0);
-    }
-    rules_enc_log(e, "effect", NULL,
-                  json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
-                  "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
+    (void)err;
+    heimr_effect(e, rules_arg_str(a, "target"), rules_arg_str(a, "effect"),
+                 rules_arg_given(a, "value") ? rules_arg_int(a, "value") : 0,
+                 rules_arg_str(a, "part"));
     return 0;
 }
 
@@ -841,39 +684,11 @@ static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor;
-    const char *h = heimr_holder_of(e, cid);
     heimr_spec s;
     break_spec(e, a, &s, err);
-    rules_enc_spend(e, cid, "standard", 1, err);
-    heimr_mark_acted(e, cid);
-    int cr = 0;
-    heimr_hold_stop(e, cid, &cr);
-    heimr_roll r;
-    heimr_enc_roll(s.c, s.p, e->rng, &r);
-    int f = rules_enc_stat(e, cid, "fatigue", 1);
-    int ok = heimr_fatigue_passes(&r, f);
-    int rose = heimr_fatigue_rise(e, cid, r.d6);
-    int free = ok && r.result >= cr;
-    char head[200], own[200];
-    snprintf(head, sizeof head, "%s tries to break %s's grip: %s", rules_enc_name(e, cid),
-             rules_enc_name(e, h), free ? "free" : "still held");
-    if (!ok)
-        snprintf(own, sizeof own, " (%s %d; %d before potential is below fatigue %d)", s.ability,
-                 r.result, r.before_potential, f);
-    else
-        snprintf(own, sizeof own, " (%s %d)", s.ability, r.result);
-    json_t *dice = json_array(), *res = heimr_roll_json(&r);
-    heimr_roll_dice(dice, &r, NULL);
-    json_object_set_new(res, "fatigue_ok", json_boolean(ok));
-    if (rose)
-        json_object_set_new(res, "fatigue_rose", json_true());
-    rules_enc_entry *x = heimr_log_begin(e, "break_free", head);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_boolean(free));
-    heimr_log_own(e, x, cid, dice, res, own);
-    rules_enc_entry_end(x);
-    if (free)
-        heimr_bind_end(e, h, "the grip is broken (001:407)");
+    rules_enc_spend(e, e->actor, "standard", 1, err);
+    heimr_mark_acted(e, e->actor);
+    heimr_break_free(e, e->actor, &s);
     return 0;
 }
 
@@ -908,16 +723,7 @@ static int act_carry(rules_enc *e, const rules_args *a, tb_err *err)
     heimr_carry_check(e, cid, tgt, rules_arg_str(a, "helpers"), ids, &n, &need, &why, err);
     rules_enc_spend(e, cid, "standard", 1, err);
     heimr_mark_acted(e, cid);
-    char who[400];
-    size_t len = (size_t)snprintf(who, sizeof who, "%s", rules_enc_name(e, cid));
-    for (int j = 0; j < n; j++) {
-        json_object_set_new(rules_enc_combatant(e, ids[j]), "lending", json_string(tgt));
-        len += (size_t)snprintf(who + len, len < sizeof who ? sizeof who - len : 0, "%s%s",
-                                j + 1 == n ? " and " : ", ", rules_enc_name(e, ids[j]));
-    }
-    rules_enc_log(e, "carry", NULL, NULL, "%s move%s %s%s%s: %s %s, %d needed (001:460-465)", who,
-                  n ? "" : "s", rules_enc_name(e, tgt), to ? " " : "", to ? to : "",
-                  rules_enc_name(e, tgt), why, need);
+    heimr_carry(e, cid, tgt, to, ids, n, need, why);
     return 0;
 }
 

@@ -119,6 +119,39 @@ void heimr_hold_stop(rules_enc *e, const char *bound, int *cr)
     rules_enc_entry_end(x);
 }
 
+void heimr_break_free(rules_enc *e, const char *cid, const heimr_spec *sp)
+{
+    const heimr_spec s = *sp;
+    const char *h = heimr_holder_of(e, cid);
+    int cr = 0;
+    heimr_hold_stop(e, cid, &cr);
+    heimr_roll r;
+    heimr_enc_roll(s.c, s.p, e->rng, &r);
+    int f = rules_enc_stat(e, cid, "fatigue", 1);
+    int ok = heimr_fatigue_passes(&r, f);
+    int rose = heimr_fatigue_rise(e, cid, r.d6);
+    int free = ok && r.result >= cr;
+    char head[200], own[200];
+    snprintf(head, sizeof head, "%s tries to break %s's grip: %s", rules_enc_name(e, cid),
+             rules_enc_name(e, h), free ? "free" : "still held");
+    if (!ok)
+        snprintf(own, sizeof own, " (%s %d; %d before potential is below fatigue %d)", s.ability,
+                 r.result, r.before_potential, f);
+    else
+        snprintf(own, sizeof own, " (%s %d)", s.ability, r.result);
+    json_t *dice = json_array(), *res = heimr_roll_json(&r);
+    heimr_roll_dice(dice, &r, NULL);
+    json_object_set_new(res, "fatigue_ok", json_boolean(ok));
+    if (rose)
+        json_object_set_new(res, "fatigue_rose", json_true());
+    rules_enc_entry *x = heimr_log_begin(e, "break_free", head);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_boolean(free));
+    heimr_log_own(e, x, cid, dice, res, own);
+    rules_enc_entry_end(x);
+    if (free)
+        heimr_bind_end(e, h, "the grip is broken (001:407)");
+}
+
 /* ---- guards ---- */
 
 /* 001:456 a guard must see and reach the attacker: not out, dazed, helpless or held (RULES.md,
@@ -245,4 +278,19 @@ int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, cons
                               rules_enc_name(e, tgt), *why, *need, n + 1,
                               n ? "are at it" : "is at it");
     return 0;
+}
+
+void heimr_carry(rules_enc *e, const char *cid, const char *tgt, const char *to,
+                 char ids[HEIMR_MAX_HELPERS][40], int n, int need, const char *why)
+{
+    char who[400];
+    size_t len = (size_t)snprintf(who, sizeof who, "%s", rules_enc_name(e, cid));
+    for (int j = 0; j < n; j++) {
+        json_object_set_new(rules_enc_combatant(e, ids[j]), "lending", json_string(tgt));
+        len += (size_t)snprintf(who + len, len < sizeof who ? sizeof who - len : 0, "%s%s",
+                                j + 1 == n ? " and " : ", ", rules_enc_name(e, ids[j]));
+    }
+    rules_enc_log(e, "carry", NULL, NULL, "%s move%s %s%s%s: %s %s, %d needed (001:460-465)", who,
+                  n ? "" : "s", rules_enc_name(e, tgt), to ? " " : "", to ? to : "",
+                  rules_enc_name(e, tgt), why, need);
 }

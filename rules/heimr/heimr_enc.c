@@ -59,6 +59,31 @@ int heimr_stat(const rules_enc *e, const char *cid, const char *key, int def)
     return json_is_integer(v) ? (int)json_integer_value(v) : def;
 }
 
+/* ---- body parts (001:409-414) ---- */
+
+/* 001:413-414 "Torso 5 or 6, Sword arm 4, Other arm 3, Right leg 2, Left leg 1" */
+const char *const HEIMR_PART_BY_D6[6] = {"left_leg",  "right_leg", "other_arm",
+                                         "sword_arm", "torso",     "torso"};
+static const char *const PARTS[] = {"torso",     "sword_arm", "other_arm",
+                                    "right_leg", "left_leg",  NULL};
+
+int heimr_is_part(const char *s)
+{
+    for (int i = 0; PARTS[i]; i++)
+        if (strcmp(s, PARTS[i]) == 0)
+            return 1;
+    return 0;
+}
+
+const char *heimr_part_words(const char *part)
+{
+    static const char *const WORDS[] = {"torso", "sword arm", "other arm", "right leg", "left leg"};
+    for (int i = 0; part && PARTS[i]; i++)
+        if (strcmp(part, PARTS[i]) == 0)
+            return WORDS[i];
+    return "body";
+}
+
 /* ---- rolls ---- */
 
 static int clamp_c(int c)

@@ -5,12 +5,13 @@
  * rules/encounter.h, never another module.
  *
  * The files behind this header are layers, each calling only the ones above it:
- *   heimr_enc.c  the sheet in a combatant's stats, abilities and items, rolls, fatigue, budgets
- *   body.c       body parts, injuries and their effects, damage
- *   defence.c    the ground a combatant stands on, pre-rolled defences
+ *   heimr_enc.c  the sheet in a combatant's stats, abilities and items, body parts, rolls,
+ *                fatigue, the turn's limits
  *   grip.c       grabs (the brawl attack's bind), guards, moving someone
- *   attack.c     an attack from the roll to the hit
- *   turns.c      initiative, the start and the end of a turn
+ *   body.c       injuries and their effects, damage, the effects the GM applies
+ *   defence.c    the ground a combatant stands on, pre-rolled defences
+ *   attack.c     an attack from the roll to the hit, readied attacks
+ *   turns.c      initiative, the start and the end of a turn, delaying
  *
  * Secrets: an NPC's numbers (stats, initiative score, pre-rolled defence, readied action) live in
  * /gm/enc/combatants/<cid> (heimr_priv); a PC's on its public combatant object (a PC's sheet is
@@ -31,8 +32,9 @@ extern const rules_module rules_module_heimr_between; /* between.c */
 
 #define HEIMR_TURN_SECONDS 2 /* 001:238 "Every turn lasts two seconds" */
 #define HEIMR_ROUNDS_PER_MINUTE (60 / HEIMR_TURN_SECONDS)
-#define HEIMR_HP_FLOOR (-5) /* 001:163-166 end at mutilated (-4 or -5); RULES.md heimr reading 12  \
-                             */
+#define HEIMR_HP_FLOOR                                                                             \
+    (-5) /* 001:163-166 end at mutilated (-4 or -5); RULES.md heimr reading 12                     \
+          */
 
 /* ---- heimr_enc.c: small helpers ---- */
 
@@ -51,6 +53,13 @@ json_t *heimr_stats_of(const rules_enc *e, const char *cid);
 /* An integer stat of cid, def when absent (rules_enc_stat without creating anything). */
 int heimr_stat(const rules_enc *e, const char *cid, const char *key, int def);
 
+/* ---- heimr_enc.c: body parts (001:409-414) ---- */
+
+/* 001:413-414 the part a d6 hits (index d6 - 1) */
+extern const char *const HEIMR_PART_BY_D6[6];
+int heimr_is_part(const char *s);
+/* A body part as the table says it ("sword arm"). */
+const char *heimr_part_words(const char *part);
 /* ---- heimr_enc.c: rolls ---- */
 
 /* A challenge (001:71-81) with consistency c and potential p; a consistency beyond
@@ -111,13 +120,42 @@ rules_enc_entry *heimr_log_begin(rules_enc *e, const char *action, const char *p
 void heimr_log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice, json_t *result,
                    const char *text);
 
-/* ---- body.c: body parts, injuries, effects (001:119-168, 409-414) ---- */
+/* ---- grip.c: grabs, guards, moving someone (001:130-135, 345, 401, 407, 448-465) ---- */
 
-/* 001:413-414 the part a d6 hits (index d6 - 1) */
-extern const char *const HEIMR_PART_BY_D6[6];
-int heimr_is_part(const char *s);
-/* A body part as the table says it ("sword arm"). */
-const char *heimr_part_words(const char *part);
+/* Who holds cid (NULL: nobody), and by which body part. */
+const char *heimr_holder_of(const rules_enc *e, const char *cid);
+const char *heimr_held_part(const rules_enc *e, const char *cid);
+/* 001:134-135 held by the legs or the body: cid cannot move. */
+int heimr_held_in_place(const rules_enc *e, const char *cid);
+/* TB_RULE when cid is held in place. */
+int heimr_may_move_check(const rules_enc *e, const char *cid, tb_err *err);
+/* Ends holder's grab (if any), saying why. */
+void heimr_bind_end(rules_enc *e, const char *holder, const char *why);
+/* Grabs whose holder or held one is out, gone or dazed end. */
+void heimr_restraint_tidy(rules_enc *e);
+/* 001:407 the holder of `bound` rolls Brawl: *cr the requirement (0: none). */
+void heimr_hold_stop(rules_enc *e, const char *bound, int *cr);
+/* The guard of target that meets attacker's attack (001:452), counting the initiative order from
+ * combatant `from` (the attacker, or where a readied attacker will stand); NULL for none. */
+const char *heimr_guard_for(const rules_enc *e, const char *attacker, const char *target,
+                            const char *from);
+/* Breaking free (heimr.combat's break_free, its checks passed): the holder's Brawl first
+ * (heimr_hold_stop), then cid's roll with s; passing both, and the fatigue requirement, ends
+ * the grab. */
+void heimr_break_free(rules_enc *e, const char *cid, const heimr_spec *s);
+/* 001:460-465 moving tgt: the helpers named (names or ids, separated by commas) into ids
+ * (n_out), and the hands it takes; TB_* when a helper cannot help or there are too few. */
+#define HEIMR_MAX_HELPERS 8
+int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, const char *helpers,
+                      char ids[HEIMR_MAX_HELPERS][40], int *n_out, int *need, const char **why,
+                      tb_err *err);
+/* Moves tgt `to` somewhere (may be NULL) with the helpers heimr_carry_check found: each
+ * helper's next standard action goes into it (`lending`). */
+void heimr_carry(rules_enc *e, const char *cid, const char *tgt, const char *to,
+                 char ids[HEIMR_MAX_HELPERS][40], int n, int need, const char *why);
+
+/* ---- body.c: injuries, damage, effects (001:119-168) ---- */
+
 /* Adds an effect condition; an effect without an end (from an injury) is not shortened by a
  * timed one of the same name. */
 void heimr_add_effect(rules_enc *e, const char *cid, const char *name, int turns, int level);
@@ -131,6 +169,11 @@ void heimr_interrupt_upcoming(rules_enc *e, const char *cid);
  * text (n bytes). Returns the new HP. */
 int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, char *text,
                       size_t n);
+/* The GM's effect `eff` (hit, drain or one of the timed ones) on tgt: value is its seconds or
+ * points (0: the default, 2 seconds or 1 point), part the body part a hit injures (may be NULL).
+ * heimr_effect_check says whether eff and part are known. */
+int heimr_effect_check(const char *eff, const char *part, tb_err *err);
+void heimr_effect(rules_enc *e, const char *tgt, const char *eff, int value, const char *part);
 
 /* ---- defence.c: the ground and pre-rolled defences (001:418-446, 467-552) ---- */
 
@@ -154,32 +197,6 @@ void heimr_defence_recast(rules_enc *e, json_t *d, int delta);
  * rolled when none fits (001:420-422, 446). */
 void heimr_defence_pick(rules_enc *e, const char *tgt, int ranged, json_t **def, const char **slot);
 
-/* ---- grip.c: grabs, guards, moving someone (001:130-135, 345, 401, 407, 448-465) ---- */
-
-/* Who holds cid (NULL: nobody), and by which body part. */
-const char *heimr_holder_of(const rules_enc *e, const char *cid);
-const char *heimr_held_part(const rules_enc *e, const char *cid);
-/* 001:134-135 held by the legs or the body: cid cannot move. */
-int heimr_held_in_place(const rules_enc *e, const char *cid);
-/* TB_RULE when cid is held in place. */
-int heimr_may_move_check(const rules_enc *e, const char *cid, tb_err *err);
-/* Ends holder's grab (if any), saying why. */
-void heimr_bind_end(rules_enc *e, const char *holder, const char *why);
-/* Grabs whose holder or held one is out, gone or dazed end. */
-void heimr_restraint_tidy(rules_enc *e);
-/* 001:407 the holder of `bound` rolls Brawl: *cr the requirement (0: none). */
-void heimr_hold_stop(rules_enc *e, const char *bound, int *cr);
-/* The guard of target that meets attacker's attack (001:452), counting the initiative order from
- * combatant `from` (the attacker, or where a readied attacker will stand); NULL for none. */
-const char *heimr_guard_for(const rules_enc *e, const char *attacker, const char *target,
-                            const char *from);
-/* 001:460-465 moving tgt: the helpers named (names or ids, separated by commas) into ids
- * (n_out), and the hands it takes; TB_* when a helper cannot help or there are too few. */
-#define HEIMR_MAX_HELPERS 8
-int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, const char *helpers,
-                      char ids[HEIMR_MAX_HELPERS][40], int *n_out, int *need, const char **why,
-                      tb_err *err);
-
 /* ---- attack.c: an attack (001:393-446) ---- */
 
 /* A weapon (or brawl) attack, as the parameters give it. */
@@ -197,6 +214,15 @@ int heimr_attack_check(const rules_enc *e, const char *cid, const heimr_attack *
                        tb_err *err);
 /* Makes the attack (heimr_attack_check passed); `how` starts the public words. */
 void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, const char *how);
+/* 001:248 cid readies `what` (NULL: the attack k) until `trigger` (its checks passed). */
+void heimr_ready(rules_enc *e, const char *cid, const char *what, const char *trigger,
+                 const heimr_attack *k);
+/* The readied attack `ready` holds, as it fires when `by` triggers it: its target is whoever
+ * triggered it when it names none. */
+void heimr_readied_attack(const json_t *ready, const char *by, heimr_attack *k);
+/* 001:250 `by` triggers cid's readied action: cid moves to just before `by` and acts (its
+ * checks passed). */
+void heimr_trigger(rules_enc *e, const char *cid, const char *by);
 
 /* ---- turns.c: initiative, the start and the end of a turn (001:238-250, 270, 395) ---- */
 
@@ -212,6 +238,13 @@ void heimr_next_turn(rules_enc *e);
 int heimr_breather(rules_enc *e, const char *cid);
 /* Logs "<name> <what>" for everyone and the fatigue f for cid's audience. */
 void heimr_log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite);
+/* 001:246 where cid moves in the order to act `when` ("before"/"after") tgt: *to the index it
+ * moves to, *from where it is; or the refusal. */
+int heimr_delay_place(const rules_enc *e, const char *cid, const char *tgt, const char *when,
+                      int *from, int *to, tb_err *err);
+/* cid delays (heimr_delay_place passed): it moves, the turn passes on. */
+void heimr_delay(rules_enc *e, const char *cid, const char *tgt, const char *when, int from,
+                 int to);
 /* Whether ending cid's turn with a defence of kind/ability/item can go through (the defence it
  * would pre-roll, heimr_defence_check). */
 int heimr_finish_check(const rules_enc *e, const char *cid, const char *kind, const char *ability,

@@ -220,3 +220,45 @@ int heimr_finish_check(const rules_enc *e, const char *cid, const char *kind, co
     return heimr_defence_check(e, cid, kind ? kind : "dodge", ability, item, HEIMR_DEF_TURN_END,
                                err);
 }
+
+/* ---- delaying (001:244-246) ---- */
+
+int heimr_delay_place(const rules_enc *e, const char *cid, const char *tgt, const char *when,
+                      int *from, int *to, tb_err *err)
+{
+    int after = when && strcmp(when, "after") == 0;
+    if (!when || (!after && strcmp(when, "before") != 0))
+        return tb_fail(err, TB_BAD_REQUEST, "enc.act delay: 'when' must be before or after");
+    /* 001:246 "by declaring at the start of their turn" */
+    if (heimr_is_true(rules_enc_combatant(e, cid), "acted"))
+        return rules_enc_rule(err,
+                              "%s has already acted this turn: a delay is declared at the "
+                              "start of the turn (001:246)",
+                              rules_enc_name(e, cid));
+    if (strcmp(tgt, cid) == 0)
+        return rules_enc_rule(err, "%s cannot delay relative to themselves",
+                              rules_enc_name(e, cid));
+    int f = rules_enc_order_index(e, cid), ti = rules_enc_order_index(e, tgt);
+    if (f < 0 || ti < 0)
+        return rules_enc_rule(err, "%s is not in the order", rules_enc_name(e, ti < 0 ? tgt : cid));
+    int tj = ti > f ? ti - 1 : ti; /* the target's index once cid is taken out */
+    *from = f;
+    *to = after ? tj + 1 : tj;
+    if (*to == f)
+        return rules_enc_rule(err, "%s already acts just %s %s", rules_enc_name(e, cid), when,
+                              rules_enc_name(e, tgt));
+    return 0;
+}
+
+void heimr_delay(rules_enc *e, const char *cid, const char *tgt, const char *when, int from, int to)
+{
+    /* 001:246 "This character is then moved in the initiative order to where they specified." */
+    rules_enc_order_move(e, from, to);
+    json_object_set_new(rules_enc_combatant(e, cid), "delayed",
+                        json_pack("{s:s, s:s}", "when", when, "of", tgt));
+    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)", rules_enc_name(e, cid),
+                  strcmp(when, "after") == 0 ? "after" : "just before", rules_enc_name(e, tgt));
+    /* the turn passes to whoever came after cid; cid's own turn comes at its new place */
+    json_object_set_new(e->enc, "turn", json_integer(to > from ? from - 1 : from));
+    heimr_next_turn(e);
+}
