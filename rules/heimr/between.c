@@ -540,4 +540,5 @@ const rules_module rules_module_heimr_between = {
     .editable = EDITABLE,
     .check = between_check,
     .carry = CARRY,
+    .choices = heimr_between_choices, /* choices.c */
 };

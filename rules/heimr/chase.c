@@ -309,4 +309,5 @@ const rules_module rules_module_heimr_chase = {
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
+    .choices = heimr_chase_choices, /* choices.c */
 };

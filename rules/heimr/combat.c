@@ -103,8 +103,8 @@ static const rules_param P_DEFEND[] = {
     {0},
 };
 static const rules_param P_ACT[] = {
-    {"type", RULES_PARAM_STRING, 4, 8, 0, RULES_PARAM_REQUIRED,
-     "standard, free, ongoing or upcoming (001:322-327)"},
+    {"type", RULES_PARAM_STRING, 4, 8, 0, 0,
+     "standard, free, ongoing or upcoming (001:322-327; default: the book's for the action)"},
     {"what", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the action (move, draw, ...)"},
     {0},
 };
@@ -385,9 +385,12 @@ static int act_defend(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_act(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor;
-    const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
+    const char *type = heimr_act_type(rules_arg_str(a, "type"), rules_arg_str(a, "what")),
+               *what = rules_arg_str(a, "what");
     if (!type || !what)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act act: give 'type' and 'what'");
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.act act: give 'type' (standard, free, ongoing or upcoming) for an "
+                       "action the book does not list (001:322)");
     int rc = heimr_can_act_check(e, cid, err);
     if (rc)
         return rc;
@@ -412,7 +415,8 @@ static int check_act(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor;
-    const char *type = rules_arg_str(a, "type"), *what = rules_arg_str(a, "what");
+    const char *type = heimr_act_type(rules_arg_str(a, "type"), rules_arg_str(a, "what")),
+               *what = rules_arg_str(a, "what");
     json_t *c = rules_enc_combatant(e, cid);
     if (strcmp(type, "standard") == 0 || strcmp(type, "ongoing") == 0)
         rules_enc_spend(e, cid, "standard", 1, err);
@@ -814,4 +818,5 @@ const rules_module rules_module_heimr_combat = {
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
+    .choices = heimr_combat_choices, /* choices.c */
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "heimr_enc.h"
 
@@ -359,4 +360,71 @@ void heimr_log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *di
     json_decref(dice);
     rules_enc_entry_merge(x, aud, result);
     rules_enc_entry_say(x, aud, "%s", text);
+}
+
+/* ---- choices: what the sheet and the encounter hold, for the moves (rules/encounter.h) ---- */
+
+void heimr_choice(json_t *out, json_t *value, const char *label)
+{
+    json_array_append_new(
+        out, json_pack("{s:o, s:s}", "value", value ? value : json_null(), "label", label));
+}
+
+static int is_standard(const char *name)
+{
+    for (size_t i = 0; i < sizeof STANDARD / sizeof STANDARD[0]; i++)
+        if (strcasecmp(name, STANDARD[i][0]) == 0)
+            return 1;
+    return 0;
+}
+
+void heimr_choose_abilities(const rules_enc *e, const char *cid, int phys, json_t *out)
+{
+    json_t *map = json_object_get(heimr_stats_of(e, cid), "abilities");
+    /* the sheet's own abilities first, then the standard ones (001:201-209) */
+    for (int standard = 0; standard < 2; standard++) {
+        const char *k;
+        json_t *ab;
+        json_object_foreach(map, k, ab)
+        {
+            const char *name = json_string_value(json_object_get(ab, "name"));
+            if (!name || is_standard(name) != standard || (phys && !heimr_is_true(ab, "physical")))
+                continue;
+            heimr_choice(out, json_string(name), name);
+        }
+    }
+}
+
+int heimr_choose_items(const rules_enc *e, const char *cid, int armed, json_t *out)
+{
+    int n = 0;
+    const char *k;
+    json_t *it;
+    json_object_foreach(json_object_get(heimr_stats_of(e, cid), "items"), k, it)
+    {
+        const char *name = json_string_value(json_object_get(it, "name"));
+        if (!name || (armed && !json_object_get(it, "ability")))
+            continue;
+        heimr_choice(out, json_string(name), name);
+        n++;
+    }
+    return n;
+}
+
+void heimr_choose_parts(json_t *out)
+{
+    for (int i = 0; PARTS[i]; i++)
+        heimr_choice(out, json_string(PARTS[i]), heimr_part_words(PARTS[i]));
+}
+
+void heimr_choose_combatants(const rules_enc *e, const char *cid, int allies, json_t *out)
+{
+    const char *o;
+    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
+        if (rules_enc_streq(o, cid) || rules_enc_is_out(e, o))
+            continue;
+        int ally = rules_enc_streq(rules_enc_side(e, o), rules_enc_side(e, cid));
+        if (allies < 0 || ally == allies)
+            heimr_choice(out, json_string(o), rules_enc_name(e, o));
+    }
 }

@@ -12,6 +12,7 @@
  *   defence.c    the ground a combatant stands on, pre-rolled defences
  *   attack.c     an attack from the roll to the hit, readied attacks
  *   turns.c      initiative, the start and the end of a turn, delaying
+ *   choices.c    what the moves offer for each parameter (the modules' choices hooks)
  *
  * Secrets: an NPC's numbers (stats, initiative score, pre-rolled defence, readied action) live in
  * /gm/enc/combatants/<cid> (heimr_priv); a PC's on its public combatant object (a PC's sheet is
@@ -110,6 +111,20 @@ int heimr_spec_resolve(const rules_enc *e, const char *cid, const char *ability,
 /* 001:286 the d6 below fatigue raises it by one, 001:310 at most once from the start of cid's
  * turn to the next (`fatigue_rose`). Returns 1 when it rose. */
 int heimr_fatigue_rise(rules_enc *e, const char *cid, int d6);
+
+/* ---- heimr_enc.c: choices for the moves (rules/encounter.h, rules_enc_choices_fn) ---- */
+
+/* Appends {value, label} to out; value stolen (NULL: null, leave the parameter out). */
+void heimr_choice(json_t *out, json_t *value, const char *label);
+/* cid's abilities by name, the sheet's own first, then the standard ones; physical ones only
+ * with phys. */
+void heimr_choose_abilities(const rules_enc *e, const char *cid, int phys, json_t *out);
+/* cid's items by name (with armed: those naming an ability, weapons and shields); how many. */
+int heimr_choose_items(const rules_enc *e, const char *cid, int armed, json_t *out);
+/* The body parts (001:413), in words. */
+void heimr_choose_parts(json_t *out);
+/* The combatants other than cid who are not out: its allies (allies 1), its foes (0), all (-1). */
+void heimr_choose_combatants(const rules_enc *e, const char *cid, int allies, json_t *out);
 
 /* ---- heimr_enc.c: log helpers ---- */
 
@@ -252,5 +267,17 @@ int heimr_finish_check(const rules_enc *e, const char *cid, const char *kind, co
 /* Ends cid's turn (heimr_finish_check passed). */
 void heimr_finish_turn(rules_enc *e, const char *cid, const char *kind, const char *ability,
                        const char *item);
+
+/* ---- choices.c: the moves' choices of the modules (rules_module.choices) ---- */
+
+/* The type (standard, free, ongoing, upcoming) of action `what`: `type` when given, else the
+ * book's for an action of 001:335-391 (any case), else NULL. */
+const char *heimr_act_type(const char *type, const char *what);
+int heimr_combat_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                         const rules_param *p, json_t *out);
+int heimr_chase_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                        const rules_param *p, json_t *out);
+int heimr_between_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out);
 
 #endif
