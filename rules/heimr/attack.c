@@ -143,30 +143,46 @@ typedef struct swing {
 static int attack_meet(rules_enc *e, const char *cid, const heimr_attack *k, const char *tgt,
                        const swing *w, json_t *def, const char *slot, const char *how, char *used)
 {
-    const char *an = rules_enc_name(e, cid), *tn = rules_enc_name(e, tgt);
     json_t *tc = rules_enc_combatant(e, tgt), *tp = heimr_priv(e, tgt);
     const heimr_roll *r = &w->r;
-    json_t *res = json_pack("{s:s, s:s, s:o, s:b, s:i}", "attacker", cid, "target", tgt, "attack",
-                            heimr_roll_json(r), "fatigue_ok", w->passes, "fatigue_checked", w->fat);
-    json_t *gm_res = json_object(); /* the hidden half (defence values of an NPC) */
-    char pub[480], sec[300] = "";
+    /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
+     * numbers, an NPC defender's defence as it was used and its HP are the GM's */
+    rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
+    rules_log *x = rules_log_begin(e, "attack", "attack");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "whom", tgt);
+    if (how[0])
+        rules_log_name(x, "how", how, RULES_AUD_PUBLIC);
+    json_t *dice = json_array();
+    heimr_roll_dice(dice, r, "attack");
+    rules_log_dice(x, dice, mine);
+    json_decref(dice);
+    rules_log_json(x, "attacker", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_json(x, "target", json_string(tgt), RULES_AUD_PUBLIC);
+    rules_log_json(x, "attack", heimr_roll_json(r), mine);
+    rules_log_json(x, "fatigue_ok", json_boolean(w->passes), mine);
+    rules_log_int(x, "fatigue_checked", w->fat, mine);
+    if (w->rose)
+        rules_log_json(x, "fatigue_rose", json_true(), mine);
+    if (mine == RULES_AUD_GM) { /* the NPC's roll, for the GM */
+        rules_log_word(x, "stats", "attack.stats", RULES_AUD_GM);
+        rules_log_name(x, "with", w->s.ability[0] ? w->s.ability : "attack", RULES_AUD_GM);
+        rules_log_int(x, "result", r->result, RULES_AUD_GM);
+        rules_log_int(x, "consistency", r->c, RULES_AUD_GM);
+        rules_log_int(x, "potential", r->p, RULES_AUD_GM);
+    }
+    rules_log_int(x, "before_potential", r->before_potential, mine);
     int hit = 0, dmg = 0, graze = 0;
     const char *part = NULL;
     const char *dkind = def ? json_string_value(json_object_get(def, "kind")) : NULL;
     int dval = def ? (int)json_integer_value(json_object_get(def, "result")) : 0;
-    int def_fails = 0;
     used[0] = 0;
-    if (!w->passes && rules_enc_is_npc(e, cid)) {
-        snprintf(pub, sizeof pub,
-                 "%s%s attacks %s: the attack fails (fatigue) and %s need not "
-                 "defend (001:284)",
-                 how, an, tn, tn);
-    } else if (!w->passes) {
-        snprintf(pub, sizeof pub,
-                 "%s%s attacks %s: %d before potential is below fatigue %d — the "
-                 "attack fails and %s need not defend (001:284)",
-                 how, an, tn, r->before_potential, w->fat, tn);
+    if (!w->passes) {
+        /* 001:284 "If this is an attack, the opponent does not have to defend" */
+        rules_log_word(x, "outcome", mine == RULES_AUD_GM ? "attack.tired-npc" : "attack.tired",
+                       RULES_AUD_PUBLIC);
     } else {
+        int def_fails = 0;
         if (def) {
             /* the defence is used: 001:426 counts it, 001:446 fatigue changes only now */
             snprintf(used, 8, "%s", dkind ? dkind : "");
@@ -183,8 +199,13 @@ static int attack_meet(rules_enc *e, const char *cid, const heimr_attack *k, con
                     (int)json_integer_value(json_object_get(def, "before_potential")) < tfat;
                 heimr_fatigue_rise(e, tgt, (int)json_integer_value(json_object_get(def, "d6")));
             }
-            json_object_set(gm_res, "defence", def);
-            json_object_set_new(gm_res, "defence_fails_fatigue", json_boolean(def_fails));
+            rules_log_json(x, "defence", json_incref(def), theirs);
+            rules_log_json(x, "defence_fails_fatigue", json_boolean(def_fails), RULES_AUD_GM);
+            rules_log_word(x, "def", def_fails ? "attack.def-tired" : "attack.def", theirs);
+            rules_log_name(x, "against", dkind, RULES_AUD_PUBLIC);
+            rules_log_int(x, "defended", dval, theirs);
+        } else {
+            rules_log_word(x, "against", "attack.undefended", RULES_AUD_PUBLIC);
         }
         hit = !def || def_fails || rules_opposed(r->result, dval, RULES_TIE_DEFENDER);
         /* 001:401 a brawl attack equal to the defence or one less "can be considered a 'hit', but
@@ -193,22 +214,19 @@ static int attack_meet(rules_enc *e, const char *cid, const heimr_attack *k, con
         graze = k->brawl && !hit && (r->result == dval || r->result == dval - 1);
         part = k->aim[0] ? k->aim : HEIMR_PART_BY_D6[r->d6 - 1];
         dmg = k->bind ? 0 : k->brawl ? 1 : k->damage;
-        const char *against = !def ? "no defence" : dkind;
-        snprintf(pub, sizeof pub, "%s%s attacks %s (%s): %s", how, an, tn, against,
-                 hit     ? "hit"
-                 : graze ? "a hit without damage (001:401)"
-                         : "miss");
-        if (hit) {
-            size_t len = strlen(pub);
-            snprintf(pub + len, sizeof pub - len, ", %s (d6 %d%s)", part, r->d6,
-                     k->aim[0] ? ", aimed" : "");
-        }
-        if (def) {
-            if (def_fails)
-                snprintf(sec, sizeof sec, "%s's %s (%d) fails its fatigue requirement", tn, dkind,
-                         dval);
-            else
-                snprintf(sec, sizeof sec, "%s's %s: %d", tn, dkind, dval);
+        rules_log_word(x, "outcome", "attack.met", RULES_AUD_PUBLIC);
+        rules_log_word(x, "verdict",
+                       hit     ? "verdict.hit"
+                       : graze ? "verdict.graze"
+                               : "verdict.miss",
+                       RULES_AUD_PUBLIC);
+        if (hit) { /* 001:411-414 the attack's d6 is where it lands, in plain sight */
+            rules_log_word(x, "where", "attack.where", RULES_AUD_PUBLIC);
+            rules_log_name(x, "at", part, RULES_AUD_PUBLIC);
+            rules_log_int(x, "spot", r->d6, RULES_AUD_PUBLIC);
+            if (k->aim[0])
+                rules_log_word(x, "aimed", "attack.aimed", RULES_AUD_PUBLIC);
+            rules_log_json(x, "part", json_string(part), RULES_AUD_PUBLIC);
         }
         /* the defence is spent: a new one is pre-rolled (001:446) */
         if (slot) {
@@ -217,64 +235,30 @@ static int attack_meet(rules_enc *e, const char *cid, const heimr_attack *k, con
                 json_object_del(tc, "stance");
         }
     }
-    char dtext[200] = "";
+    rules_log_json(x, "hit", json_boolean(hit), RULES_AUD_PUBLIC);
     if (hit && k->bind) {
         /* 001:401 "the target receives either a hit 1 or bind effect"; 001:407 "The body part you
          * bind is the one you roll for with the brawl challenge" */
         json_object_set_new(tc, "held_by", json_pack("{s:s, s:s}", "by", cid, "part", part));
         json_object_set_new(rules_enc_combatant(e, cid), "holding", json_string(tgt));
-        snprintf(dtext, sizeof dtext, "; %s grabs %s by the %s (001:401)", an, tn,
-                 heimr_part_words(part));
+        rules_log_word(x, "grab", "attack.grab", RULES_AUD_PUBLIC);
+        rules_log_name(x, "at_words", heimr_part_words(part), RULES_AUD_PUBLIC);
+        rules_log_json(x, "bind", json_true(), RULES_AUD_PUBLIC);
     } else if (hit) {
-        heimr_take_damage(e, tgt, dmg, part, dtext, sizeof dtext);
+        rules_log_int(x, "damage", dmg,
+                      mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM
+                                                                     : RULES_AUD_PUBLIC);
+        int hp = heimr_take_damage(e, tgt, dmg, part, x);
+        if (theirs == RULES_AUD_GM) {
+            rules_log_word(x, "hp_gm", "attack.hp", RULES_AUD_GM);
+            rules_log_int(x, "hp", hp, RULES_AUD_GM);
+        }
     }
-
-    /* the entry (rules/RULES.md, "What the table sees (heimr)"): an NPC attacker's dice and
-     * numbers, an NPC defender's defence as it was used and its HP are the GM's */
-    rules_aud mine = rules_enc_aud_of(e, cid), theirs = rules_enc_aud_of(e, tgt);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
-    json_t *dice = json_array();
-    heimr_roll_dice(dice, r, "attack");
-    rules_enc_entry_dice(x, mine, dice);
-    json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:s, s:b}", "attacker", cid, "target", tgt, "hit", hit));
-    rules_enc_entry_merge(x, mine, res);
-    if (hit) {
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "part", json_string(part));
-        if (k->bind)
-            rules_enc_entry_set(x, RULES_AUD_PUBLIC, "bind", json_true());
-        else
-            rules_enc_entry_set(
-                x, mine == RULES_AUD_GM && theirs == RULES_AUD_GM ? RULES_AUD_GM : RULES_AUD_PUBLIC,
-                "damage", json_integer(dmg));
-    }
-    if (w->rose)
-        rules_enc_entry_set(x, mine, "fatigue_rose", json_true());
-    json_t *dv = json_object_get(gm_res, "defence");
-    if (dv)
-        rules_enc_entry_set(x, theirs, "defence", json_incref(dv));
-    json_t *dff = json_object_get(gm_res, "defence_fails_fatigue");
-    if (dff)
-        rules_enc_entry_set(x, RULES_AUD_GM, "defence_fails_fatigue", json_incref(dff));
-    if (hit && theirs == RULES_AUD_GM && !k->bind)
-        rules_enc_entry_set(x, RULES_AUD_GM, "hp", json_integer(rules_enc_stat(e, tgt, "hp", 0)));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s", pub, dtext);
-    if (mine == RULES_AUD_GM)
-        rules_enc_entry_say(x, RULES_AUD_GM,
-                            " — %s %d (C%d P%d, before potential %d vs fatigue %d)",
-                            w->s.ability[0] ? w->s.ability : "attack", r->result, r->c, r->p,
-                            r->before_potential, w->fat);
-    if (def && w->passes)
-        rules_enc_entry_say(x, theirs, "; %s", sec);
-    if (hit && theirs == RULES_AUD_GM && !k->bind)
-        rules_enc_entry_say(x, RULES_AUD_GM, "; %s HP %d", tn, rules_enc_stat(e, tgt, "hp", 0));
-    rules_enc_entry_end(x);
-    json_decref(gm_res);
+    rules_log_end(x);
     /* 001:407 "the bind effect also ends if you receive an effect, or if the character you have
      * grabbed successfully attacks you": a hit on a holder loosens its grip */
     if (hit && json_object_get(tc, "holding"))
-        heimr_bind_end(e, tgt, "the hit loosens their grip (001:407)");
+        heimr_bind_end(e, tgt, "release.hit");
     return hit;
 }
 
@@ -331,25 +315,31 @@ void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, cons
 
     if (held && cr > 0 && (!w.passes || w.r.result < cr)) {
         /* 001:407 the action does not pass the requirement: it is stopped, the grip holds */
-        rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
+        rules_aud mine = rules_enc_aud_of(e, cid);
+        rules_log *x = rules_log_begin(e, "attack", "stopped");
+        rules_log_who(x, "who", cid);
+        rules_log_who(x, "whom", tgt);
+        rules_log_who(x, "holder", heimr_holder_of(e, cid));
+        if (how[0])
+            rules_log_name(x, "how", how, RULES_AUD_PUBLIC);
         json_t *dice = json_array();
         heimr_roll_dice(dice, &w.r, "attack");
-        json_t *res =
-            json_pack("{s:s, s:s, s:o, s:b, s:b}", "attacker", cid, "target", tgt, "attack",
-                      heimr_roll_json(&w.r), "fatigue_ok", w.passes, "stopped", 1);
-        heimr_log_own(e, x, cid, dice, res, "");
-        rules_enc_entry_merge(x, RULES_AUD_PUBLIC, json_pack("{s:b, s:b}", "hit", 0, "stopped", 1));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s%s tries to attack %s, but %s's grip stops it",
-                            how, rules_enc_name(e, cid), rules_enc_name(e, tgt),
-                            rules_enc_name(e, heimr_holder_of(e, cid)));
-        rules_enc_entry_say(x, rules_enc_aud_of(e, cid), " (%s %d)",
-                            w.s.ability[0] ? w.s.ability : "attack", w.r.result);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:407)");
-        rules_enc_entry_end(x);
+        rules_log_dice(x, dice, mine);
+        json_decref(dice);
+        rules_log_json(x, "attacker", json_string(cid), mine);
+        rules_log_json(x, "target", json_string(tgt), mine);
+        rules_log_json(x, "attack", heimr_roll_json(&w.r), mine);
+        rules_log_json(x, "fatigue_ok", json_boolean(w.passes), mine);
+        rules_log_json(x, "hit", json_false(), RULES_AUD_PUBLIC);
+        rules_log_json(x, "stopped", json_true(), RULES_AUD_PUBLIC);
+        rules_log_word(x, "own", "stopped.own", mine);
+        rules_log_name(x, "with", w.s.ability[0] ? w.s.ability : "attack", mine);
+        rules_log_int(x, "result", w.r.result, mine);
+        rules_log_end(x);
         return;
     }
     if (held)
-        heimr_bind_end(e, heimr_holder_of(e, cid), "the attack breaks the grip (001:407)");
+        heimr_bind_end(e, heimr_holder_of(e, cid), "release.attack");
     /* 001:562 blind spots module: "a penalty of 5 on their defence consistency from ranged
      * attacks coming from a blind spot" (and melee from one who entered from it), on the
      * defence used, read again now (heimr encounter reading 20) */
@@ -359,10 +349,11 @@ void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, cons
         /* 001:450 "the attack will be directed to you instead"; 001:452 "The guard ends once
          * you've intercepted one opponent" */
         json_object_del(rules_enc_combatant(e, guard), "guarding");
-        rules_enc_log(e, "guard", NULL, NULL,
-                      "%s steps in front of %s: %s's attack is directed at %s (001:450-452)",
-                      rules_enc_name(e, guard), rules_enc_name(e, tgt), rules_enc_name(e, cid),
-                      rules_enc_name(e, guard));
+        rules_log *x = rules_log_begin(e, "guard", "guard-step");
+        rules_log_who(x, "who", guard);
+        rules_log_who(x, "whom", tgt);
+        rules_log_who(x, "by", cid);
+        rules_log_end(x);
     }
     char used[8];
     int hit = attack_meet(e, cid, k, at, &w, def, slot, how, used);
@@ -371,8 +362,7 @@ void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, cons
         /* 001:450 "If this is a ranged attack, the attack moves on to it's original target if you
          * successfully dodge the attack. Blocking a ranged attack stops it." The same roll
          * (RULES.md, heimr encounter reading 12). */
-        rules_enc_log(e, "guard", NULL, NULL, "%s dodges: the shot flies on to %s (001:450)",
-                      rules_enc_name(e, guard), rules_enc_name(e, tgt));
+        heimr_tell(e, "guard", "guard-dodge", guard, tgt);
         heimr_interrupt_upcoming(e, tgt);
         heimr_defence_pick(e, tgt, 1, &def, &slot);
         if (k->blind_spot && def)
@@ -397,17 +387,22 @@ void heimr_ready(rules_enc *e, const char *cid, const char *what, const char *tr
     json_object_set_new(ready, "round", json_integer(rules_enc_round(e)));
     json_object_set_new(pv, "ready", ready);
     json_object_set_new(rules_enc_combatant(e, cid), "readied", json_true());
-    char text[300], head[120];
-    snprintf(head, sizeof head, "%s readies ", rules_enc_name(e, cid));
-    snprintf(text, sizeof text, "%s%s%s until: %s (001:248)", is_attack ? "an attack" : what,
-             k->target[0] ? " on " : "", k->target[0] ? rules_enc_name(e, k->target) : "", trigger);
-    rules_enc_entry *x = heimr_log_begin(e, "ready", head);
-    if (rules_enc_is_npc(e, cid)) {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "an action");
-        rules_enc_entry_say(x, RULES_AUD_GM, ": ");
+    /* an NPC's readied action and its trigger are the GM's (RULES.md, "What the table sees") */
+    rules_aud mine = rules_enc_aud_of(e, cid);
+    rules_log *x = rules_log_begin(e, "ready", "ready");
+    rules_log_who(x, "who", cid);
+    if (mine == RULES_AUD_GM)
+        rules_log_word(x, "secret", "ready.secret", RULES_AUD_GM);
+    if (is_attack)
+        rules_log_word(x, "what", "ready.attack", mine);
+    else
+        rules_log_name(x, "what", what, mine);
+    if (k->target[0]) {
+        rules_log_word(x, "on", "ready.on", mine);
+        rules_log_who(x, "aimed_at", k->target);
     }
-    heimr_log_own(e, x, cid, NULL, NULL, text);
-    rules_enc_entry_end(x);
+    rules_log_name(x, "trigger", trigger, mine);
+    rules_log_end(x);
 }
 
 void heimr_readied_attack(const json_t *ready, const char *by, heimr_attack *k)
@@ -431,26 +426,25 @@ void heimr_trigger(rules_enc *e, const char *cid, const char *by)
     json_object_del(pv, "ready");
     json_object_del(rules_enc_combatant(e, cid), "readied");
     const char *what = json_string_value(json_object_get(keep, "action"));
-    char how[200];
-    snprintf(how, sizeof how, "%s's trigger (%s) occurs: ", rules_enc_name(e, cid),
-             json_string_value(json_object_get(keep, "trigger")));
-    if (!rules_enc_is_npc(e, cid) || strcmp(what, "attack") != 0)
-        rules_enc_log(e, "trigger", NULL, NULL, "%s%s acts just before %s (001:250)", how,
-                      rules_enc_name(e, cid), rules_enc_name(e, by));
-    else
-        rules_enc_log(e, "trigger", NULL, NULL,
-                      "%s's readied action fires: %s acts just before "
-                      "%s (001:250)",
-                      rules_enc_name(e, cid), rules_enc_name(e, cid), rules_enc_name(e, by));
-    if (strcmp(what, "attack") == 0) {
+    int attack = strcmp(what, "attack") == 0;
+    /* an NPC's trigger and readied action are the GM's: the table sees it act (RULES.md, "What
+     * the table sees (heimr)") */
+    rules_aud mine = rules_enc_aud_of(e, cid);
+    rules_log *x = rules_log_begin(e, "trigger", "trigger");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "whom", by);
+    if (!(mine == RULES_AUD_GM && attack))
+        rules_log_name(x, "trigger", json_string_value(json_object_get(keep, "trigger")), mine);
+    rules_log_end(x);
+    if (attack) {
         heimr_attack k;
         heimr_readied_attack(keep, by, &k);
         heimr_attack_run(e, cid, &k, "Readied: ");
     } else {
-        rules_enc_log(e, "trigger", NULL, NULL,
-                      "%s does what they readied: %s (the GM resolves "
-                      "it)",
-                      rules_enc_name(e, cid), what);
+        x = rules_log_begin(e, "trigger", "readied");
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "what", what, mine);
+        rules_log_end(x);
     }
     json_decref(keep);
 }

@@ -170,10 +170,12 @@ static void rest_one(rules_enc *e, const char *cid)
 {
     int hp = rules_enc_stat(e, cid, "hp", 0), max = rules_enc_stat(e, cid, "hp_max", 1);
     rules_enc_stat_set(e, cid, "hp", max); /* 001:149 "restore hit points to it's maximum" */
-    rules_enc_log(e, "rest", NULL,
-                  json_pack("{s:s, s:i, s:i}", "who", cid, "hp_before", hp, "hp", max),
-                  "%s takes a short rest of five quiet minutes: hit points %d of %d",
-                  rules_enc_name(e, cid), max, max);
+    rules_log *x = rules_log_begin(e, "rest", "rest");
+    rules_log_who(x, "name", cid);
+    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "hp_before", hp, RULES_AUD_PUBLIC);
+    rules_log_int(x, "hp", max, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -216,22 +218,24 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     (void)err;
-    const char *ids[RULES_ENC_MAX_COMBATANTS];
-    int n = present(e, ids, RULES_ENC_MAX_COMBATANTS), rested = 0;
-    char skipped[400] = "";
-    size_t len = 0;
+    const char *ids[RULES_ENC_MAX_COMBATANTS], *hurt[RULES_ENC_MAX_COMBATANTS];
+    int n = present(e, ids, RULES_ENC_MAX_COMBATANTS), rested = 0, skipped = 0;
     for (int i = 0; i < n; i++) {
         tb_err why = {0};
         if (rest_check(e, ids[i], &why) == 0) {
             rest_one(e, ids[i]);
             rested++;
-        } else if (len < sizeof skipped) {
-            len += (size_t)snprintf(skipped + len, sizeof skipped - len, "%s%s", len ? ", " : "",
-                                    rules_enc_name(e, ids[i]));
+        } else {
+            hurt[skipped++] = ids[i];
         }
     }
-    if (len)
-        rules_enc_log(e, "rest", NULL, NULL, "Too injured to rest, needing treatment: %s", skipped);
+    if (skipped) {
+        char names[400];
+        heimr_names_join(e, hurt, skipped, 0, names, sizeof names);
+        rules_log *x = rules_log_begin(e, "rest", "rest-skipped");
+        rules_log_name(x, "names", names, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     if (rested)
         rules_enc_take_time(e, REST_S); /* everyone at once */
     return 0;
@@ -268,13 +272,17 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
     for (int i = 0; i < n; i++)
         rules_enc_stat_add(e, ids[i], "xp", each, 0, SHEET_XP_MAX);
     json_object_set_new(e->enc, "xp_carry", json_integer(left));
-    rules_enc_log(
-        e, "award", NULL,
-        json_pack("{s:i, s:i, s:i, s:i, s:i}", "xp", xp, "carried_in", carry, "present", n, "each",
-                  each, "carried", left),
-        "The GM awards %d XP%s: %d XP each for the %d character%s present, %d XP kept for "
-        "the next award",
-        xp, carry ? " (with the XP kept from last time)" : "", each, n, n == 1 ? "" : "s", left);
+    rules_log *x = rules_log_begin(e, "award", "award");
+    rules_log_int(x, "xp", xp, RULES_AUD_PUBLIC);
+    rules_log_int(x, "carried_in", carry, RULES_AUD_PUBLIC);
+    rules_log_int(x, "present", n, RULES_AUD_PUBLIC);
+    rules_log_int(x, "each", each, RULES_AUD_PUBLIC);
+    rules_log_int(x, "carried", left, RULES_AUD_PUBLIC);
+    if (carry)
+        rules_log_word(x, "kept", "award.kept", RULES_AUD_PUBLIC);
+    if (n != 1)
+        rules_log_word(x, "s", "plural", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -364,7 +372,7 @@ static int act_train(rules_enc *e, const rules_args *a, tb_err *err)
     int value = (int)json_integer_value(json_object_get(attributes, which));
     int progress = (int)json_integer_value(json_object_get(prog, which));
     int need = heimr_attribute_progress_required(value + 1);
-    char rise[120] = "";
+    int rises = 0;
     if (value < ATTR_MAX) {
         progress++;
         /* 001:229 "Once the attribute progress reaches a certain value, the attribute is
@@ -372,26 +380,40 @@ static int act_train(rules_enc *e, const rules_args *a, tb_err *err)
         if (progress >= need) {
             json_object_set_new(attributes, which, json_integer(value + 1));
             progress = 0;
-            snprintf(rise, sizeof rise, "; %s rises to %d", which, value + 1);
+            rises = 1;
         }
         json_object_set_new(prog, which, json_integer(progress));
     }
     const char *abn = json_string_value(json_object_get(t.ab, "name"));
-    rules_enc_log(
-        e, "train", NULL,
-        json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:i}", "ability", abn, "kind", kind, "level",
-                  t.level, "cost", (int)t.cost, "xp", xp, "attribute", which, "progress", progress),
-        "%s trains %s %s to %d for %ld XP (%d XP left); %s progress %d of %d%s",
-        rules_enc_name(e, cid), abn, kind, t.level, t.cost, xp, which, progress, need, rise);
+    rules_log *x = rules_log_begin(e, "train", "train");
+    rules_log_who(x, "who", cid);
+    rules_log_json(x, "ability", json_string(abn), RULES_AUD_PUBLIC);
+    rules_log_name(x, "ability_name", abn, RULES_AUD_PUBLIC);
+    rules_log_json(x, "kind", json_string(kind), RULES_AUD_PUBLIC);
+    rules_log_name(x, "kind_name", kind, RULES_AUD_PUBLIC);
+    rules_log_int(x, "level", t.level, RULES_AUD_PUBLIC);
+    rules_log_int(x, "cost", (int)t.cost, RULES_AUD_PUBLIC);
+    rules_log_int(x, "xp", xp, RULES_AUD_PUBLIC);
+    rules_log_json(x, "attribute", json_string(which), RULES_AUD_PUBLIC);
+    rules_log_name(x, "attr_name", which, RULES_AUD_PUBLIC);
+    rules_log_int(x, "progress", progress, RULES_AUD_PUBLIC);
+    rules_log_int(x, "need", need, RULES_AUD_PUBLIC);
+    if (rises) {
+        rules_log_word(x, "rise", "train.rise", RULES_AUD_PUBLIC);
+        rules_log_int(x, "rises_to", value + 1, RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
     return 0;
 }
 
 /* ---- the environment: crossing, climbing, falling (001:494, 001:519-535) ---- */
 
 /* Rolls cid's Agility challenge against cr with the fatigue check of a physical roll
- * (001:284-286): fatigue rises on a d6 below it. Logs it as `action` with `text` before the
- * outcome; returns 1 on success, 0 on failure. */
-static int agility_roll(rules_enc *e, const char *cid, int cr, const char *action, const char *text)
+ * (001:284-286): fatigue rises on a d6 below it. Logs it as `action`, what cid does in the
+ * words of `doing` (a word of the module's phrasings, about height h); returns 1 on success, 0
+ * on failure. */
+static int agility_roll(rules_enc *e, const char *cid, int cr, const char *action,
+                        const char *doing, int h)
 {
     int c, p;
     agility_of(e, cid, &c, &p);
@@ -403,18 +425,26 @@ static int agility_roll(rules_enc *e, const char *cid, int cr, const char *actio
     int after = heimr_fatigue_after(fat, r.d6);
     rules_enc_stat_set(e, cid, "fatigue", after);
     json_t *dice = json_array();
-    unsigned char kept[HEIMR_MAX_C + 1];
-    heimr_roll_kept(&r, kept);
-    for (int i = 0; i <= r.n10; i++)
-        rules_result_die(dice, i ? 10 : 6, i ? r.d10[i - 1] : r.d6, kept[i]);
-    rules_enc_log(e, action, dice,
-                  json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i}", "consistency", c,
-                            "potential", p, "result", r.result, "before_potential",
-                            r.before_potential, "cr", cr, "fatigue_ok", fat_ok, "success", ok,
-                            "fatigue", after),
-                  "%s %s: Agility %d against %d%s — %s", rules_enc_name(e, cid), text, r.result, cr,
-                  fat_ok ? "" : " (too tired: the roll before potential is below the fatigue)",
-                  ok ? "made it" : "failed");
+    heimr_roll_dice(dice, &r, NULL);
+    rules_log *x = rules_log_begin(e, action, "agility");
+    rules_log_who(x, "who", cid);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_word(x, "doing", doing, RULES_AUD_PUBLIC);
+    if (h)
+        rules_log_int(x, "height", h, RULES_AUD_PUBLIC);
+    rules_log_int(x, "consistency", c, RULES_AUD_PUBLIC);
+    rules_log_int(x, "potential", p, RULES_AUD_PUBLIC);
+    rules_log_int(x, "result", r.result, RULES_AUD_PUBLIC);
+    rules_log_int(x, "before_potential", r.before_potential, RULES_AUD_PUBLIC);
+    rules_log_int(x, "cr", cr, RULES_AUD_PUBLIC);
+    rules_log_json(x, "fatigue_ok", json_boolean(fat_ok), RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "fatigue", after, RULES_AUD_PUBLIC);
+    if (!fat_ok)
+        rules_log_word(x, "tired", "agility.tired", RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", ok ? "agility.made" : "agility.failed", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return ok;
 }
 
@@ -424,9 +454,7 @@ static int agility_roll(rules_enc *e, const char *cid, int cr, const char *actio
 static void fall_from(rules_enc *e, const char *cid, int h, int jump)
 {
     int cr = jump ? 2 * h : 2 + 2 * h;
-    char text[80];
-    snprintf(text, sizeof text, "%s from height %d", jump ? "jumps down" : "falls", h);
-    if (agility_roll(e, cid, cr, "fall", text))
+    if (agility_roll(e, cid, cr, "fall", jump ? "agility.jump" : "agility.fall", h))
         return;
     int hp = rules_enc_stat(e, cid, "hp", 0), to = 3 - h;
     if (to < HEIMR_HP_FLOOR)
@@ -441,12 +469,12 @@ static void fall_from(rules_enc *e, const char *cid, int h, int jump)
         if (now <= -4)
             stat_list_add(e, cid, "injuries", "torso");
     }
-    rules_enc_log(e, "fall", NULL, json_pack("{s:i}", "hp", now),
-                  "%s lands badly: hit points %d%s (armour does not help)", rules_enc_name(e, cid),
-                  now,
-                  now <= -4  ? ", legs and torso injured"
-                  : now <= 0 ? ", legs injured"
-                             : "");
+    rules_log *x = rules_log_begin(e, "fall", "landed");
+    rules_log_who(x, "who", cid);
+    rules_log_int(x, "hp", now, RULES_AUD_PUBLIC);
+    if (now <= 0)
+        rules_log_word(x, "hurt", now <= -4 ? "landed.torso" : "landed.legs", RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* A crossing or climbing challenge against the GM's CR (001:494, 001:519): a failed crossing
@@ -457,7 +485,7 @@ static int act_cross(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor;
     int h = rules_arg_int(a, "height");
     if (agility_roll(e, cid, rules_arg_int(a, "cr"), h ? "climb" : "cross",
-                     h ? "climbs" : "tries to cross"))
+                     h ? "agility.climb" : "agility.cross", 0))
         return 0;
     if (h >= 2) { /* 001:519 "If you fail this challenge you will fall from the height" */
         fall_from(e, cid, h, 0);
@@ -465,8 +493,7 @@ static int act_cross(rules_enc *e, const rules_args *a, tb_err *err)
     }
     /* 001:494 "the character can not go across the border, and characters fall prone" */
     stat_list_add(e, cid, "conditions", "prone");
-    rules_enc_log(e, "cross", NULL, NULL, "%s stays on this side and falls prone",
-                  rules_enc_name(e, cid));
+    heimr_tell(e, "cross", "cross-failed", cid, NULL);
     return 0;
 }
 
@@ -497,9 +524,12 @@ static int between_end(rules_enc *e, tb_err *err)
 {
     (void)err;
     int carry = (int)json_integer_value(json_object_get(e->enc, "xp_carry"));
-    if (carry > 0)
-        rules_enc_log(e, "award", NULL, json_pack("{s:i}", "carried", carry),
-                      "%d XP %s kept for the next award", carry, carry == 1 ? "is" : "are");
+    if (carry > 0) {
+        rules_log *x = rules_log_begin(e, "award", "carried");
+        rules_log_int(x, "carried", carry, RULES_AUD_PUBLIC);
+        rules_log_word(x, "verb", carry == 1 ? "carried.is" : "carried.are", RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     return 0;
 }
 
@@ -515,6 +545,35 @@ static int between_check(const rules_enc *e, tb_err *err)
 static const char *const SHEET_STATS[] = {
     "hp",      "hp_max",   "xp",         "abilities", "attributes", "attribute_progress",
     "fatigue", "injuries", "conditions", NULL};
+
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"rest", "{name} takes a short rest of five quiet minutes: hit points {hp} of {hp}"},
+    {"rest-skipped", "Too injured to rest, needing treatment: {names}"},
+    {"award", "The GM awards {xp} XP{kept?}: {each} XP each for the {present} character{s?} "
+              "present, {carried} XP kept for the next award"},
+    {"award.kept", " (with the XP kept from last time)"},
+    {"carried", "{carried} XP {verb} kept for the next award"},
+    {"carried.is", "is"},
+    {"carried.are", "are"},
+    {"train", "{who} trains {ability_name} {kind_name} to {level} for {cost} XP ({xp} XP left); "
+              "{attr_name} progress {progress} of {need}{rise?}"},
+    {"train.rise", "; {attr_name} rises to {rises_to}"},
+    {"agility", "{who} {doing}: Agility {result} against {cr}{tired?} — {outcome}"},
+    {"agility.jump", "jumps down from height {height}"},
+    {"agility.fall", "falls from height {height}"},
+    {"agility.climb", "climbs"},
+    {"agility.cross", "tries to cross"},
+    {"agility.tired", " (too tired: the roll before potential is below the fatigue)"},
+    {"agility.made", "made it"},
+    {"agility.failed", "failed"},
+    {"landed", "{who} lands badly: hit points {hp}{hurt?} (armour does not help)"},
+    {"landed.legs", ", legs injured"},
+    {"landed.torso", ", legs and torso injured"},
+    {"cross-failed", "{who} stays on this side and falls prone"},
+    {NULL, NULL},
+};
+/* clang-format on */
 
 /* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the XP kept from
  * the last split (001:217). */
@@ -541,4 +600,5 @@ const rules_module rules_module_heimr_between = {
     .check = between_check,
     .carry = CARRY,
     .choices = heimr_between_choices, /* choices.c */
+    .phrases = PHRASES,
 };

@@ -70,11 +70,11 @@ void heimr_update_injury(rules_enc *e, const char *cid)
                             json_pack("{s:i, s:i}", "unconscious",
                                       round + 5 * HEIMR_ROUNDS_PER_MINUTE, "dead",
                                       round + 10 * HEIMR_ROUNDS_PER_MINUTE));
-        rules_enc_log(e, "injury", NULL, NULL,
-                      "%s is mangled: unconscious in 5 minutes (round %d), dead in 10 (round %d) "
-                      "unless stabilised (001:165)",
-                      rules_enc_name(e, cid), round + 5 * HEIMR_ROUNDS_PER_MINUTE,
-                      round + 10 * HEIMR_ROUNDS_PER_MINUTE);
+        rules_log *x = rules_log_begin(e, "injury", "mangled");
+        rules_log_who(x, "who", cid);
+        rules_log_int(x, "unconscious", round + 5 * HEIMR_ROUNDS_PER_MINUTE, RULES_AUD_PUBLIC);
+        rules_log_int(x, "dead", round + 10 * HEIMR_ROUNDS_PER_MINUTE, RULES_AUD_PUBLIC);
+        rules_log_end(x);
     } else if (strcmp(lvl, "mutilated") == 0) {
         int d = round + 2 * HEIMR_ROUNDS_PER_MINUTE;
         if (dead && dead < d)
@@ -82,10 +82,10 @@ void heimr_update_injury(rules_enc *e, const char *cid)
         json_object_set_new(c, "dying", json_pack("{s:i, s:i}", "unconscious", round, "dead", d));
         if (!rules_enc_is_out(e, cid))
             rules_enc_set_out(e, cid, "unconscious");
-        rules_enc_log(e, "injury", NULL, NULL,
-                      "%s is mutilated: unconscious at once, dead in two minutes (round %d) "
-                      "unless stabilised (001:166)",
-                      rules_enc_name(e, cid), d);
+        rules_log *x = rules_log_begin(e, "injury", "mutilated");
+        rules_log_who(x, "who", cid);
+        rules_log_int(x, "dead", d, RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
 }
 
@@ -113,20 +113,22 @@ void heimr_interrupt_upcoming(rules_enc *e, const char *cid)
     json_t *up = json_object_get(c, "upcoming");
     if (!up)
         return;
-    rules_enc_log(e, "interrupt", NULL, NULL, "%s's upcoming action (%s) is interrupted (001:327)",
-                  rules_enc_name(e, cid), json_string_value(json_object_get(up, "what")));
+    rules_log *x = rules_log_begin(e, "interrupt", "interrupt");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "what", json_string_value(json_object_get(up, "what")), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     json_object_del(c, "upcoming");
 }
 
-int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, char *text,
-                      size_t n)
+int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, rules_log *x)
 {
     int before = rules_enc_stat(e, cid, "hp", 1);
     int hp = rules_enc_stat_add(e, cid, "hp", -dmg, HEIMR_HP_FLOOR, 100);
-    size_t len = strlen(text);
-    if (!rules_enc_is_npc(e, cid))
-        len += (size_t)snprintf(text + len, n > len ? n - len : 0, "; %s loses %d HP (%d → %d)",
-                                rules_enc_name(e, cid), dmg, before, hp);
+    if (!rules_enc_is_npc(e, cid)) { /* a PC's HP are open; an NPC's the GM's */
+        rules_log_word(x, "hurt", "hurt", RULES_AUD_PUBLIC);
+        rules_log_int(x, "hp_was", before, RULES_AUD_PUBLIC);
+        rules_log_int(x, "hp", hp, RULES_AUD_PUBLIC);
+    }
     if (hp <= 0 && part) {
         /* 001:153 "When a character is hit with an attack that causes an injury, they receive an
          * effect based on what body part got hit"; more parts while injured, more effects */
@@ -142,10 +144,9 @@ int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, 
         json_array_foreach(inj, i, v) have |= rules_enc_streq(json_string_value(v), part);
         if (!have)
             json_array_append_new(inj, json_string(part));
-        const char *eff = injury_effect(e, cid, part);
-        len += (size_t)snprintf(text + len, n > len ? n - len : 0,
-                                "; %s is injured (%s): %s (001:153-157)", rules_enc_name(e, cid),
-                                part, eff);
+        rules_log_word(x, "injured", "injured", RULES_AUD_PUBLIC);
+        rules_log_name(x, "at", part, RULES_AUD_PUBLIC);
+        rules_log_name(x, "injury", injury_effect(e, cid, part), RULES_AUD_PUBLIC);
     }
     heimr_update_injury(e, cid);
     return hp;
@@ -173,30 +174,31 @@ int heimr_effect_check(const char *eff, const char *part, tb_err *err)
 
 void heimr_effect(rules_enc *e, const char *tgt, const char *eff, int value, const char *part)
 {
-    const char *tn = rules_enc_name(e, tgt);
     heimr_interrupt_upcoming(e, tgt); /* 001:327 "if you receive an effect" */
     /* 001:407 "the bind effect also ends if you receive an effect" */
-    heimr_bind_end(e, tgt, "the effect loosens their grip (001:407)");
+    heimr_bind_end(e, tgt, "release.effect");
+    rules_log *x;
     if (strcmp(eff, "drain") == 0) {
         /* 001:121 a number "either two (as in seconds) or one (as in point)"; 001:124 */
         int w = rules_enc_stat_add(e, tgt, "willpower", -(value ? value : 1), 0, 50);
-        char text[160], head[120];
-        snprintf(head, sizeof head, "%s is drained", tn);
-        snprintf(text, sizeof text, ": willpower %d", w);
-        rules_enc_entry *x = heimr_log_begin(e, "effect", head);
-        heimr_log_own(e, x, tgt, NULL, NULL, text);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, " (001:124)");
-        rules_enc_entry_end(x);
+        x = rules_log_begin(e, "effect", "drain");
+        rules_log_who(x, "whom", tgt);
+        rules_log_int(x, "willpower", w, rules_enc_aud_of(e, tgt));
+        rules_log_end(x);
         return;
     }
     if (strcmp(eff, "hit") == 0) {
-        int n = value ? value : 1; /* 001:123 */
-        char text[300];
-        snprintf(text, sizeof text, "%s takes hit %d (001:123)", tn, n);
-        int hp = heimr_take_damage(e, tgt, n, part, text, sizeof text);
-        rules_enc_log(e, "effect", NULL, NULL, "%s", text);
-        if (rules_enc_is_npc(e, tgt))
-            rules_enc_log_gm(e, "effect", NULL, json_pack("{s:i}", "hp", hp), "%s: HP %d", tn, hp);
+        x = rules_log_begin(e, "effect", "hit");
+        rules_log_who(x, "whom", tgt);
+        rules_log_int(x, "damage", value ? value : 1, RULES_AUD_PUBLIC); /* 001:123 */
+        int hp = heimr_take_damage(e, tgt, value ? value : 1, part, x);
+        rules_log_end(x);
+        if (rules_enc_is_npc(e, tgt)) { /* the GM's line of the NPC's HP */
+            x = rules_log_begin(e, "effect", "hit-hp");
+            rules_log_who(x, "whom", tgt);
+            rules_log_int(x, "hp", hp, RULES_AUD_GM);
+            rules_log_end(x);
+        }
         return;
     }
     int secs = value ? value : 2;
@@ -212,7 +214,13 @@ void heimr_effect(rules_enc *e, const char *tgt, const char *eff, int value, con
          * ends"; one second ends in the next turn */
         rules_enc_cond_add(e, tgt, "no_defence", 0, 0);
     }
-    rules_enc_log(e, "effect", NULL,
-                  json_pack("{s:s, s:i, s:i}", "effect", eff, "seconds", secs, "turns", turns),
-                  "%s: %s %d — %d turn%s (001:270)", tn, eff, secs, turns, turns == 1 ? "" : "s");
+    x = rules_log_begin(e, "effect", "timed");
+    rules_log_who(x, "whom", tgt);
+    rules_log_name(x, "what", eff, RULES_AUD_PUBLIC);
+    rules_log_json(x, "effect", json_string(eff), RULES_AUD_PUBLIC);
+    rules_log_int(x, "seconds", secs, RULES_AUD_PUBLIC);
+    rules_log_int(x, "turns", turns, RULES_AUD_PUBLIC);
+    if (turns != 1)
+        rules_log_word(x, "plural", "plural", RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }

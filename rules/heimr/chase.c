@@ -94,9 +94,11 @@ static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
             json_array_append_new(order, json_string(cid));
     json_object_set_new(e->enc, "order", order);
     rules_enc_begin_round(e);
-    rules_enc_log(e, "begin", NULL, NULL,
-                  "The chase begins on %s: %s runs first, then the chasers in turn (001:302)",
-                  json_string_value(json_object_get(e->enc, "ability")), rules_enc_name(e, t));
+    rules_log *x = rules_log_begin(e, "begin", "begin");
+    rules_log_name(x, "terrain", json_string_value(json_object_get(e->enc, "ability")),
+                   RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", t);
+    rules_log_end(x);
     return 0;
 }
 
@@ -139,62 +141,49 @@ static int act_run(rules_enc *e, const rules_args *a, tb_err *err)
     int f = rules_enc_stat(e, me, "fatigue", 1);
     int ok = heimr_fatigue_passes(&r, f), after = heimr_fatigue_after(f, r.d6);
     rules_enc_stat_set(e, me, "fatigue", after);
-    char pub[200], own[160];
-    snprintf(own, sizeof own, ": %s %d (fatigue %d → %d)", s.ability, r.result, f, after);
-    json_t *dice = json_array(), *res = heimr_roll_json(&r);
-    heimr_roll_dice(dice, &r, NULL);
-    json_object_set_new(res, "fatigue_before", json_integer(f));
-    json_object_set_new(res, "fatigue_after", json_integer(after));
-    const char *name = rules_enc_name(e, me), *tn = rules_enc_name(e, t);
+    /* an NPC's roll and fatigue are the GM's; every square and who drops out are open */
+    rules_aud mine = rules_enc_aud_of(e, me);
+    const char *event;
+    int squares = -1;
     if (!ok) {
         /* 001:304 "If this is the target, this means the chaser will reach the target. If this
          * is the chaser, this means the target has escaped." */
-        if (target) {
-            snprintf(pub, sizeof pub, "%s runs out of breath: the chasers reach them (001:304)",
-                     name);
-            rules_enc_set_out(e, t, "caught");
-        } else {
-            snprintf(pub, sizeof pub, "%s runs out of breath and drops out: %s got away (001:304)",
-                     name, tn);
-            rules_enc_set_out(e, me, "shaken off");
-        }
+        event = target ? "run.caught" : "run.dropped";
+        rules_enc_set_out(e, target ? t : me, target ? "caught" : "shaken off");
     } else if (target) {
         json_object_set_new(heimr_priv(e, t), "chase_roll", json_integer(r.result));
-        snprintf(pub, sizeof pub, "%s runs on (001:302)", name);
+        event = "run.on";
     } else {
         /* 001:302 three or more higher: one square closer; three or more lower: the target one
          * square further; the move that would pass the target is an action against it */
         int diff =
             r.result - (int)json_integer_value(json_object_get(heimr_priv(e, t), "chase_roll"));
         int d = (int)json_integer_value(json_object_get(rules_enc_combatant(e, me), "distance"));
-        if (diff >= 3 && d <= 1) {
-            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(0));
-            snprintf(pub, sizeof pub,
-                     "%s catches up with %s and may act against them instead of running past "
-                     "(001:302)",
-                     name, tn);
-        } else if (diff >= 3) {
-            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(d - 1));
-            snprintf(pub, sizeof pub, "%s gains a square on %s: %d left (001:302)", name, tn,
-                     d - 1);
-        } else if (diff <= -3) {
-            json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(d + 1));
-            snprintf(pub, sizeof pub, "%s falls a square behind %s: %d (001:302)", name, tn, d + 1);
-        } else {
-            snprintf(pub, sizeof pub, "%s keeps pace with %s: %d squares (001:302)", name, tn, d);
-        }
+        squares = diff >= 3 && d <= 1 ? 0 : diff >= 3 ? d - 1 : diff <= -3 ? d + 1 : d;
+        event = diff >= 3 && d <= 1 ? "run.catch"
+                : diff >= 3         ? "run.gain"
+                : diff <= -3        ? "run.fall"
+                                    : "run.pace";
+        json_object_set_new(rules_enc_combatant(e, me), "distance", json_integer(squares));
     }
-    rules_enc_entry *x = heimr_log_begin(e, "run", pub);
-    heimr_log_own(e, x, me, dice, res, own);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "run", event);
+    rules_log_who(x, "who", me);
+    rules_log_who(x, "whom", t);
+    if (squares >= 0 && strcmp(event, "run.catch") != 0)
+        rules_log_int(x, "squares", squares, RULES_AUD_PUBLIC);
+    heimr_log_roll(x, &r, NULL, mine);
+    rules_log_int(x, "fatigue_before", f, mine);
+    rules_log_int(x, "fatigue_after", after, mine);
+    rules_log_word(x, "own", "run.own", mine);
+    rules_log_name(x, "with", s.ability, mine);
+    rules_log_end(x);
     int alive = 0;
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         alive += !rules_enc_is_out(e, cid) && !chase_is_target(e, cid);
     if (!rules_enc_is_out(e, t) && alive == 0) {
         rules_enc_set_out(e, t, "escaped");
-        rules_enc_log(e, "escape", NULL, NULL, "%s escapes: nobody chases them any more (001:304)",
-                      tn);
+        heimr_tell(e, "escape", "escape", t, NULL);
     }
     if (!rules_enc_is_out(e, t))
         rules_enc_advance(e);
@@ -209,8 +198,10 @@ static int act_offer(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     const char *ab = rules_arg_str(a, "ability");
     json_object_set_new(e->enc, "offer", json_string(ab));
-    rules_enc_log(e, "offer", NULL, NULL, "The GM offers %s other ground: %s (001:306)",
-                  rules_enc_name(e, chase_target(e)), ab);
+    rules_log *x = rules_log_begin(e, "offer", "offer");
+    rules_log_who(x, "who", chase_target(e));
+    rules_log_name(x, "terrain", ab, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -227,21 +218,41 @@ static int check_choose(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_choose(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    char ab[64];
-    snprintf(ab, sizeof ab, "%s", json_string_value(json_object_get(e->enc, "offer")));
+    (void)err;
+    json_t *offer = json_incref(json_object_get(e->enc, "offer"));
     json_object_del(e->enc, "offer");
-    if (rules_arg_int(a, "take")) {
-        json_object_set_new(e->enc, "ability", json_string(ab));
-        rules_enc_log(e, "choose", NULL, NULL,
-                      "%s takes to new ground: the chase rolls %s now "
-                      "(001:306)",
-                      rules_enc_name(e, e->actor), ab);
-    } else {
-        rules_enc_log(e, "choose", NULL, NULL, "%s keeps to the ground they are on (001:306)",
-                      rules_enc_name(e, e->actor));
-    }
+    int take = rules_arg_int(a, "take");
+    if (take)
+        json_object_set(e->enc, "ability", offer);
+    rules_log *x = rules_log_begin(e, "choose", take ? "take" : "keep");
+    rules_log_who(x, "who", e->actor);
+    rules_log_name(x, "terrain", json_string_value(offer), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    json_decref(offer);
     return 0;
 }
+
+/* ---- the words (rules/encounter.h, "The log") ---- */
+
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"begin", "The chase begins on {terrain}: {who} runs first, then the chasers in turn (001:302)"},
+    {"run.caught", "{who} runs out of breath: the chasers reach them (001:304){own?}"},
+    {"run.dropped", "{who} runs out of breath and drops out: {whom} got away (001:304){own?}"},
+    {"run.on", "{who} runs on (001:302){own?}"},
+    {"run.catch", "{who} catches up with {whom} and may act against them instead of running past "
+                  "(001:302){own?}"},
+    {"run.gain", "{who} gains a square on {whom}: {squares} left (001:302){own?}"},
+    {"run.fall", "{who} falls a square behind {whom}: {squares} (001:302){own?}"},
+    {"run.pace", "{who} keeps pace with {whom}: {squares} squares (001:302){own?}"},
+    {"run.own", ": {with} {result} (fatigue {fatigue_before} → {fatigue_after})"},
+    {"escape", "{who} escapes: nobody chases them any more (001:304)"},
+    {"offer", "The GM offers {who} other ground: {terrain} (001:306)"},
+    {"take", "{who} takes to new ground: the chase rolls {terrain} now (001:306)"},
+    {"keep", "{who} keeps to the ground they are on (001:306)"},
+    {NULL, NULL},
+};
+/* clang-format on */
 
 /* ---- the module's hooks ---- */
 
@@ -310,4 +321,5 @@ const rules_module rules_module_heimr_chase = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .choices = heimr_chase_choices, /* choices.c */
+    .phrases = PHRASES,
 };

@@ -209,17 +209,17 @@ static int act_begin(rules_enc *e, const rules_args *a, tb_err *err)
     for (int i = 0; (cid = rules_enc_cid_at(e, (size_t)i)) && i < n; i++)
         heimr_initiative(e, cid, &r[i]);
     rules_enc_order_set(e, r, n);
-    char text[480];
-    size_t len = 0;
+    const char *ids[RULES_ENC_MAX_COMBATANTS];
     json_t *order = json_object_get(e->enc, "order");
-    size_t i;
-    json_t *v;
-    json_array_foreach(order, i, v) len +=
-        (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
-                         i ? ", " : "", rules_enc_name(e, json_string_value(v)));
+    for (int i = 0; i < n && i < RULES_ENC_MAX_COMBATANTS; i++)
+        ids[i] = json_string_value(json_array_get(order, (size_t)i));
+    char names[480];
+    heimr_names_join(e, ids, n, 0, names, sizeof names);
     rules_enc_begin_round(e);
     heimr_round_start(e);
-    rules_enc_log(e, "begin", NULL, NULL, "Round 1: the order is %s (001:242)", text);
+    rules_log *x = rules_log_begin(e, "begin", "begin");
+    rules_log_name(x, "order", names, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     const char *cur = rules_enc_current(e);
     if (cur && rules_enc_is_out(e, cur))
         heimr_next_turn(e);
@@ -423,7 +423,11 @@ static int act_act(rules_enc *e, const rules_args *a, tb_err *err)
     else
         heimr_free_use(e, cid, what);
     heimr_mark_acted(e, cid);
-    rules_enc_log(e, "act", NULL, NULL, "%s: %s (%s action)", rules_enc_name(e, cid), what, type);
+    rules_log *x = rules_log_begin(e, "act", "act");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+    rules_log_name(x, "type", type, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (strcmp(type, "ongoing") == 0) {
         /* 001:326 "a consistency penalty of two on all defensive rolls until the start of your
          * next turn" */
@@ -458,12 +462,10 @@ static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
          * action (001:327) */
         heimr_free_use(e, cid, "breather");
         json_object_set_new(c, "upcoming", json_pack("{s:s}", "what", "breather"));
-        rules_enc_log(e, "breather", NULL, NULL,
-                      "%s starts taking a breather (upcoming: it finishes next turn) (001:383)",
-                      rules_enc_name(e, cid));
+        heimr_tell(e, "breather", "breather-upcoming", cid, NULL);
     } else {
         rules_enc_spend(e, cid, "standard", 1, err);
-        heimr_log_breather(e, cid, "takes a breather", heimr_breather(e, cid), "001:383-384");
+        heimr_log_breather(e, cid, "breather", heimr_breather(e, cid));
         rules_enc_cond_add(e, cid, "ongoing", 0, 0); /* 001:326 */
     }
     heimr_finish_turn(e, cid, NULL, NULL, NULL);
@@ -490,9 +492,12 @@ static int act_cancel(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor;
     json_t *c = rules_enc_combatant(e, cid);
-    rules_enc_log(e, "cancel", NULL, NULL, "%s cancels %s and has the standard action back",
-                  rules_enc_name(e, cid),
-                  json_string_value(json_object_get(json_object_get(c, "continuing"), "what")));
+    rules_log *x = rules_log_begin(e, "cancel", "cancel");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "what",
+                   json_string_value(json_object_get(json_object_get(c, "continuing"), "what")),
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     json_object_del(c, "continuing");
     rules_enc_budget_set(e, cid, "standard", 1);
     return 0;
@@ -521,8 +526,7 @@ static int act_stand(rules_enc *e, const rules_args *a, tb_err *err)
 {
     heimr_free_use(e, e->actor, "stand");
     rules_enc_cond_remove(e, e->actor, "prone");
-    rules_enc_log(e, "stand", NULL, NULL, "%s stands up (free action)",
-                  rules_enc_name(e, e->actor));
+    heimr_tell(e, "stand", "stand", e->actor, NULL);
     return 0;
 }
 
@@ -538,7 +542,7 @@ static int act_drop_prone(rules_enc *e, const rules_args *a, tb_err *err)
     heimr_free_use(e, e->actor, "drop prone");
     /* 001:358 "Drop prone Free: Your character is now in a prone position." */
     rules_enc_cond_add(e, e->actor, "prone", 0, 0);
-    rules_enc_log(e, "prone", NULL, NULL, "%s drops prone (001:358)", rules_enc_name(e, e->actor));
+    heimr_tell(e, "prone", "prone", e->actor, NULL);
     return 0;
 }
 
@@ -608,10 +612,7 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *tgt = rules_arg_str(a, "target");
     heimr_free_use(e, cid, "guard");
     json_object_set_new(rules_enc_combatant(e, cid), "guarding", json_string(tgt));
-    rules_enc_log(e, "guard", NULL, NULL,
-                  "%s guards %s: the next attack on %s meets %s first (001:450-452)",
-                  rules_enc_name(e, cid), rules_enc_name(e, tgt), rules_enc_name(e, tgt),
-                  rules_enc_name(e, cid));
+    heimr_tell(e, "guard", "guard", cid, tgt);
     return 0;
 }
 
@@ -628,8 +629,8 @@ static int check_stand_down(const rules_enc *e, const rules_args *a, tb_err *err
 static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *c = rules_enc_combatant(e, e->actor);
-    rules_enc_log(e, "guard", NULL, NULL, "%s stops guarding %s", rules_enc_name(e, e->actor),
-                  rules_enc_name(e, json_string_value(json_object_get(c, "guarding"))));
+    heimr_tell(e, "guard", "stand-down", e->actor,
+               json_string_value(json_object_get(c, "guarding")));
     json_object_del(c, "guarding");
     return 0;
 }
@@ -647,7 +648,7 @@ static int check_release(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_release(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    heimr_bind_end(e, e->actor, "they let go (001:407)");
+    heimr_bind_end(e, e->actor, "release.go");
     return 0;
 }
 
@@ -755,14 +756,16 @@ static int act_ground(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_set_new(g, KEYS[i], json_integer(rules_arg_int(a, KEYS[i])));
     if (rules_arg_given(a, "difficult"))
         json_object_set_new(g, "difficult", json_boolean(rules_arg_int(a, "difficult")));
-    char text[200];
-    int cover = heimr_ground(e, tgt, "concealment");
-    snprintf(text, sizeof text, "%s stands at height %d%s", rules_enc_name(e, tgt),
-             heimr_ground(e, tgt, "height"),
-             heimr_ground(e, tgt, "difficult") ? ", on difficult ground" : "");
-    if (cover)
-        snprintf(text + strlen(text), sizeof text - strlen(text), ", behind cover %d", cover);
-    rules_enc_log(e, "ground", NULL, NULL, "%s (001:475, 001:517, 001:540)", text);
+    rules_log *x = rules_log_begin(e, "ground", "ground");
+    rules_log_who(x, "who", tgt);
+    rules_log_int(x, "height", heimr_ground(e, tgt, "height"), RULES_AUD_PUBLIC);
+    if (heimr_ground(e, tgt, "difficult"))
+        rules_log_word(x, "difficult", "ground.difficult", RULES_AUD_PUBLIC);
+    if (heimr_ground(e, tgt, "concealment")) {
+        rules_log_word(x, "cover", "ground.cover", RULES_AUD_PUBLIC);
+        rules_log_int(x, "concealment", heimr_ground(e, tgt, "concealment"), RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
     return 0;
 }
 
@@ -793,6 +796,25 @@ static int combat_join(rules_enc *e, const char *cid, const json_t *sheet, tb_er
     return 0;
 }
 
+/* The words of the module's own events (the shared ones are the system's: words.c). */
+/* clang-format off */
+static const rules_phrase PHRASES[] = {
+    {"begin", "Round 1: the order is {order} (001:242)"},
+    {"act", "{who}: {what} ({type} action)"},
+    {"breather-upcoming",
+     "{who} starts taking a breather (upcoming: it finishes next turn) (001:383)"},
+    {"cancel", "{who} cancels {what} and has the standard action back"},
+    {"stand", "{who} stands up (free action)"},
+    {"prone", "{who} drops prone (001:358)"},
+    {"guard", "{who} guards {whom}: the next attack on {whom} meets {who} first (001:450-452)"},
+    {"stand-down", "{who} stops guarding {whom}"},
+    {"ground", "{who} stands at height {height}{difficult?}{cover?} (001:475, 001:517, 001:540)"},
+    {"ground.difficult", ", on difficult ground"},
+    {"ground.cover", ", behind cover {concealment}"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 /* What the GM adjusts mid-fight: hit points (001:143-166), willpower and fatigue, in the ranges
  * of the sheet (rules/heimr/heimr.c). */
 static const rules_enc_field EDITABLE[] = {
@@ -819,4 +841,5 @@ const rules_module rules_module_heimr_combat = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .choices = heimr_combat_choices, /* choices.c */
+    .phrases = PHRASES,
 };

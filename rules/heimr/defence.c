@@ -139,7 +139,6 @@ int heimr_defence_roll(rules_enc *e, const char *cid, const char *kind, const ch
         return rc;
     json_t *c = rules_enc_combatant(e, cid);
     json_t *pv = heimr_priv(e, cid);
-    const char *name = rules_enc_name(e, cid);
     int parry = strcmp(kind, "parry") == 0;
     json_t *held = json_object_get(pv, "defence");
     heimr_spec s;
@@ -160,21 +159,23 @@ int heimr_defence_roll(rules_enc *e, const char *cid, const char *kind, const ch
     json_object_set_new(d, "physical", json_boolean(s.phys));
     json_object_set_new(d, "situational", json_integer(pen));
     json_object_set_new(d, "standing", json_integer(standing));
-    json_object_set(pv, "defence", d);
+    json_object_set_new(pv, "defence", d);
     json_object_set_new(c, "stance", json_string(kind));
-    json_t *dice = json_array();
-    heimr_roll_dice(dice, &r, NULL);
-    /* 001:395, 001:446 "you can ask how high a character's defence roll is": the result is open,
-     * an NPC's ability, dice and pool stay the GM's */
-    char text[256], head[160];
-    snprintf(head, sizeof head, "%s pre-rolls a %s", name, kind);
-    snprintf(text, sizeof text, " (%s, C%d P%d)", s.ability, r.c, r.p);
-    rules_enc_entry *x = heimr_log_begin(e, "defend", head);
-    heimr_log_own(e, x, cid, dice, d, text);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "kind", json_string(kind));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "result", json_integer(r.result));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %d", r.result);
-    rules_enc_entry_end(x);
+    /* 001:395, 001:446 "you can ask how high a character's defence roll is": the kind and the
+     * result are open, an NPC's ability, dice and pool stay the GM's */
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_log *x = rules_log_begin(e, "defend", "defend");
+    rules_log_who(x, "who", cid);
+    heimr_log_roll(x, &r, NULL, aud);
+    rules_log_json(x, "ability", json_string(s.ability), aud);
+    rules_log_name(x, "with", s.ability, aud);
+    rules_log_json(x, "physical", json_boolean(s.phys), aud);
+    rules_log_int(x, "situational", pen, aud);
+    rules_log_int(x, "standing", standing, aud);
+    rules_log_json(x, "kind", json_string(kind), RULES_AUD_PUBLIC);
+    rules_log_name(x, "stance", kind, RULES_AUD_PUBLIC);
+    rules_log_int(x, "result", r.result, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 

@@ -51,14 +51,19 @@ int heimr_may_move_check(const rules_enc *e, const char *cid, tb_err *err)
 
 void heimr_bind_end(rules_enc *e, const char *holder, const char *why)
 {
+    /* why: the word of the release ("release.lost", ...: words.c) */
     json_t *h = rules_enc_combatant(e, holder);
     json_t *bound = json_incref(json_object_get(h, "holding"));
     if (!bound)
         return;
     const char *bid = json_string_value(bound);
     json_t *b = bid ? rules_enc_combatant(e, bid) : NULL;
-    rules_enc_log(e, "release", NULL, NULL, "%s no longer holds %s: %s", rules_enc_name(e, holder),
-                  b ? rules_enc_name(e, bid) : "anyone", why);
+    rules_log *x = rules_log_begin(e, "release", "release");
+    rules_log_who(x, "who", holder);
+    if (b)
+        rules_log_who(x, "whom", bid);
+    rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (b && rules_enc_streq(heimr_holder_of(e, bid), holder))
         json_object_del(b, "held_by");
     json_object_del(h, "holding");
@@ -74,7 +79,7 @@ void heimr_restraint_tidy(rules_enc *e)
         const char *b = json_string_value(json_object_get(c, "holding"));
         if (b && (!rules_enc_combatant(e, b) || rules_enc_is_out(e, cid) ||
                   rules_enc_is_out(e, b) || rules_enc_cond_has(e, cid, "daze")))
-            heimr_bind_end(e, cid, "the grip is lost");
+            heimr_bind_end(e, cid, "release.lost");
         if (json_object_get(c, "held_by") && !heimr_holder_of(e, cid))
             json_object_del(c, "held_by");
     }
@@ -104,19 +109,14 @@ void heimr_hold_stop(rules_enc *e, const char *bound, int *cr)
     if (s.phys)
         heimr_fatigue_rise(e, h, r.d6);
     *cr = ok ? r.result : 0;
-    char head[160], own[120];
-    snprintf(head, sizeof head, "%s holds on to %s", rules_enc_name(e, h),
-             rules_enc_name(e, bound));
-    if (ok)
-        snprintf(own, sizeof own, ": Brawl %d to beat", r.result);
-    else
-        snprintf(own, sizeof own, ": Brawl %d, %d before potential is below fatigue %d — no grip",
-                 r.result, r.before_potential, f);
-    json_t *dice = json_array();
-    heimr_roll_dice(dice, &r, "hold");
-    rules_enc_entry *x = heimr_log_begin(e, "hold", head);
-    heimr_log_own(e, x, h, dice, heimr_roll_json(&r), own);
-    rules_enc_entry_end(x);
+    rules_aud aud = rules_enc_aud_of(e, h);
+    rules_log *x = rules_log_begin(e, "hold", ok ? "hold" : "hold-tired");
+    rules_log_who(x, "who", h);
+    rules_log_who(x, "whom", bound);
+    heimr_log_roll(x, &r, "hold", aud);
+    if (!ok)
+        rules_log_int(x, "fatigue", f, aud);
+    rules_log_end(x);
 }
 
 void heimr_break_free(rules_enc *e, const char *cid, const heimr_spec *sp)
@@ -131,25 +131,24 @@ void heimr_break_free(rules_enc *e, const char *cid, const heimr_spec *sp)
     int ok = heimr_fatigue_passes(&r, f);
     int rose = heimr_fatigue_rise(e, cid, r.d6);
     int free = ok && r.result >= cr;
-    char head[200], own[200];
-    snprintf(head, sizeof head, "%s tries to break %s's grip: %s", rules_enc_name(e, cid),
-             rules_enc_name(e, h), free ? "free" : "still held");
-    if (!ok)
-        snprintf(own, sizeof own, " (%s %d; %d before potential is below fatigue %d)", s.ability,
-                 r.result, r.before_potential, f);
-    else
-        snprintf(own, sizeof own, " (%s %d)", s.ability, r.result);
-    json_t *dice = json_array(), *res = heimr_roll_json(&r);
-    heimr_roll_dice(dice, &r, NULL);
-    json_object_set_new(res, "fatigue_ok", json_boolean(ok));
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_log *x = rules_log_begin(e, "break_free", "break");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "whom", h);
+    rules_log_word(x, "outcome", free ? "break.free" : "break.held", RULES_AUD_PUBLIC);
+    rules_log_json(x, "free", json_boolean(free), RULES_AUD_PUBLIC);
+    heimr_log_roll(x, &r, NULL, aud);
+    rules_log_name(x, "with", s.ability, aud);
+    rules_log_json(x, "fatigue_ok", json_boolean(ok), aud);
     if (rose)
-        json_object_set_new(res, "fatigue_rose", json_true());
-    rules_enc_entry *x = heimr_log_begin(e, "break_free", head);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "free", json_boolean(free));
-    heimr_log_own(e, x, cid, dice, res, own);
-    rules_enc_entry_end(x);
+        rules_log_json(x, "fatigue_rose", json_true(), aud);
+    if (!ok) {
+        rules_log_word(x, "tired", "break.tired", aud);
+        rules_log_int(x, "fatigue", f, aud);
+    }
+    rules_log_end(x);
     if (free)
-        heimr_bind_end(e, h, "the grip is broken (001:407)");
+        heimr_bind_end(e, h, "release.broken");
 }
 
 /* ---- guards ---- */
@@ -217,24 +216,32 @@ static int leg_injured(const rules_enc *e, const char *cid)
  * Three characters can move an unwilling bound character · Four characters can move an
  * unwilling character". Willing = of the mover's side (RULES.md, heimr encounter reading 17);
  * unable to stand and resist = out of the fight, helpless or dazed; bound = held or under a
- * bind. `why` gets the case in words.
+ * bind. `why` gets the case (CASES).
  */
-static int carry_need(const rules_enc *e, const char *cid, const char *tgt, const char **why)
+static const struct {
+    const char *word, *text; /* the log's word (words.c) and the same words for a refusal */
+} CASES[] = {
+    {"carry.neither", HEIMR_CARRY_NEITHER},     {"carry.leg", HEIMR_CARRY_LEG},
+    {"carry.willing", HEIMR_CARRY_WILLING},     {"carry.held", HEIMR_CARRY_HELD},
+    {"carry.unwilling", HEIMR_CARRY_UNWILLING},
+};
+
+static int carry_need(const rules_enc *e, const char *cid, const char *tgt, int *why)
 {
     if (rules_enc_is_out(e, tgt) || rules_enc_cond_has(e, tgt, "helpless") ||
         rules_enc_cond_has(e, tgt, "daze")) {
-        *why = "can neither stand nor resist";
+        *why = 0;
         return 2;
     }
     if (rules_enc_streq(rules_enc_side(e, tgt), rules_enc_side(e, cid))) {
-        *why = leg_injured(e, tgt) ? "is willing, with an injured leg" : "is willing";
+        *why = leg_injured(e, tgt) ? 1 : 2;
         return 1;
     }
     if (heimr_holder_of(e, tgt) || rules_enc_cond_has(e, tgt, "bind")) {
-        *why = "is unwilling and held";
+        *why = 3;
         return 3;
     }
-    *why = "is unwilling";
+    *why = 4;
     return 4;
 }
 
@@ -272,10 +279,12 @@ int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, cons
         snprintf(ids[n++], 40, "%s", t);
     }
     *n_out = n;
-    *need = carry_need(e, cid, tgt, why);
+    int c;
+    *need = carry_need(e, cid, tgt, &c);
+    *why = CASES[c].word;
     if (n + 1 < *need)
         return rules_enc_rule(err, "%s %s: it takes %d to move them, and %d %s (001:460-465)",
-                              rules_enc_name(e, tgt), *why, *need, n + 1,
+                              rules_enc_name(e, tgt), CASES[c].text, *need, n + 1,
                               n ? "are at it" : "is at it");
     return 0;
 }
@@ -283,14 +292,23 @@ int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, cons
 void heimr_carry(rules_enc *e, const char *cid, const char *tgt, const char *to,
                  char ids[HEIMR_MAX_HELPERS][40], int n, int need, const char *why)
 {
-    char who[400];
-    size_t len = (size_t)snprintf(who, sizeof who, "%s", rules_enc_name(e, cid));
+    const char *movers[HEIMR_MAX_HELPERS + 1] = {cid};
     for (int j = 0; j < n; j++) {
         json_object_set_new(rules_enc_combatant(e, ids[j]), "lending", json_string(tgt));
-        len += (size_t)snprintf(who + len, len < sizeof who ? sizeof who - len : 0, "%s%s",
-                                j + 1 == n ? " and " : ", ", rules_enc_name(e, ids[j]));
+        movers[j + 1] = ids[j];
     }
-    rules_enc_log(e, "carry", NULL, NULL, "%s move%s %s%s%s: %s %s, %d needed (001:460-465)", who,
-                  n ? "" : "s", rules_enc_name(e, tgt), to ? " " : "", to ? to : "",
-                  rules_enc_name(e, tgt), why, need);
+    char names[400];
+    heimr_names_join(e, movers, n + 1, 1, names, sizeof names);
+    rules_log *x = rules_log_begin(e, "carry", "carry");
+    rules_log_name(x, "movers", names, RULES_AUD_PUBLIC);
+    if (!n)
+        rules_log_word(x, "s", "plural", RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", tgt);
+    if (to) {
+        rules_log_word(x, "dest", "carry.to", RULES_AUD_PUBLIC);
+        rules_log_name(x, "to", to, RULES_AUD_PUBLIC);
+    }
+    rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+    rules_log_int(x, "need", need, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }

@@ -700,4 +700,5 @@ const rules_system rules_system_heimr = {
     .derive = heimr_derive,
     .checks = heimr_checks,
     .modules = heimr_modules,
+    .phrases = heimr_phrases, /* words.c */
 };

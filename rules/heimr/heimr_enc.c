@@ -344,22 +344,49 @@ int heimr_fatigue_rise(rules_enc *e, const char *cid, int d6)
 
 /* ---- log helpers ---- */
 
-rules_enc_entry *heimr_log_begin(rules_enc *e, const char *action, const char *pub)
+void heimr_tell(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *other)
 {
-    rules_enc_entry *x = rules_enc_entry_begin(e, action);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", pub);
-    return x;
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    if (other)
+        rules_log_who(x, "whom", other);
+    rules_log_end(x);
 }
 
-void heimr_log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice, json_t *result,
-                   const char *text)
+void heimr_log_roll(rules_log *x, const heimr_roll *r, const char *by, rules_aud aud)
 {
-    rules_aud aud = rules_enc_aud_of(e, cid);
-    if (dice)
-        rules_enc_entry_dice(x, aud, dice);
+    json_t *dice = json_array();
+    heimr_roll_dice(dice, r, by);
+    rules_log_dice(x, dice, aud);
     json_decref(dice);
-    rules_enc_entry_merge(x, aud, result);
-    rules_enc_entry_say(x, aud, "%s", text);
+    rules_log_int(x, "consistency", r->c, aud);
+    rules_log_int(x, "potential", r->p, aud);
+    rules_log_int(x, "result", r->result, aud);
+    rules_log_int(x, "d6", r->d6, aud);
+    json_t *d10 = json_array();
+    for (int i = 0; i < r->n10; i++)
+        json_array_append_new(d10, json_integer(r->d10[i]));
+    rules_log_json(x, "d10s", d10, aud);
+    rules_log_int(x, "die", r->die, aud);
+    rules_log_int(x, "bonus", r->bonus, aud);
+    rules_log_int(x, "penalty", r->penalty, aud);
+    rules_log_int(x, "before_potential", r->before_potential, aud);
+}
+
+void heimr_names_join(const rules_enc *e, const char *const *ids, int n, int and, char *out,
+                      size_t cap)
+{
+    /* names only, never a number */
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n && and? " and " : ", ";
+        const char *name = rules_enc_name(e, ids[i]);
+        if (strlen(out) + strlen(sep) + strlen(name) + 1 > cap)
+            break;
+        strcat(out, sep);
+        strcat(out, name);
+    }
 }
 
 /* ---- choices: what the sheet and the encounter hold, for the moves (rules/encounter.h) ---- */

@@ -126,14 +126,20 @@ void heimr_choose_parts(json_t *out);
 /* The combatants other than cid who are not out: its allies (allies 1), its foes (0), all (-1). */
 void heimr_choose_combatants(const rules_enc *e, const char *cid, int allies, json_t *out);
 
-/* ---- heimr_enc.c: log helpers ---- */
+/* ---- heimr_enc.c: log helpers (the words are in words.c and the modules' phrasings) ---- */
 
-/* Starts cid's entry and says `pub` to everyone. */
-rules_enc_entry *heimr_log_begin(rules_enc *e, const char *action, const char *pub);
-/* Adds cid's own dice (stolen, may be NULL), numbers (stolen, may be NULL) and text, public for
- * a PC and the GM's for an NPC. */
-void heimr_log_own(rules_enc *e, rules_enc_entry *x, const char *cid, json_t *dice, json_t *result,
-                   const char *text);
+/* A public event of `event` (for `action`) about cid ({who}) and other ({whom}; may be NULL). */
+void heimr_tell(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *other);
+/* The roll's dice (each with `by` when not NULL) and numbers as values of x for aud:
+ * {consistency, potential, result, d6, d10s, die, bonus, penalty, before_potential}. */
+void heimr_log_roll(rules_log *x, const heimr_roll *r, const char *by, rules_aud aud);
+/* The names of n combatants as a list a person reads ("Ann, Bob and Cat"; without `and`: "Ann,
+ * Bob, Cat") into out (cap bytes). */
+void heimr_names_join(const rules_enc *e, const char *const *ids, int n, int and, char *out,
+                      size_t cap);
+/* The system's phrasings (words.c): the events of the shared layers. */
+extern const rules_phrase heimr_phrases[];
 
 /* ---- grip.c: grabs, guards, moving someone (001:130-135, 345, 401, 407, 448-465) ---- */
 
@@ -144,7 +150,7 @@ const char *heimr_held_part(const rules_enc *e, const char *cid);
 int heimr_held_in_place(const rules_enc *e, const char *cid);
 /* TB_RULE when cid is held in place. */
 int heimr_may_move_check(const rules_enc *e, const char *cid, tb_err *err);
-/* Ends holder's grab (if any), saying why. */
+/* Ends holder's grab (if any), saying why: the word "release.<why>" of words.c. */
 void heimr_bind_end(rules_enc *e, const char *holder, const char *why);
 /* Grabs whose holder or held one is out, gone or dazed end. */
 void heimr_restraint_tidy(rules_enc *e);
@@ -158,8 +164,15 @@ const char *heimr_guard_for(const rules_enc *e, const char *attacker, const char
  * (heimr_hold_stop), then cid's roll with s; passing both, and the fatigue requirement, ends
  * the grab. */
 void heimr_break_free(rules_enc *e, const char *cid, const heimr_spec *s);
+/* How willing the one moved is (001:460-465), in the words of a refusal and of the log. */
+#define HEIMR_CARRY_NEITHER "can neither stand nor resist"
+#define HEIMR_CARRY_LEG "is willing, with an injured leg"
+#define HEIMR_CARRY_WILLING "is willing"
+#define HEIMR_CARRY_HELD "is unwilling and held"
+#define HEIMR_CARRY_UNWILLING "is unwilling"
 /* 001:460-465 moving tgt: the helpers named (names or ids, separated by commas) into ids
- * (n_out), and the hands it takes; TB_* when a helper cannot help or there are too few. */
+ * (n_out), the hands it takes and why (the word "carry.*" of words.c); TB_* when a helper cannot
+ * help or there are too few. */
 #define HEIMR_MAX_HELPERS 8
 int heimr_carry_check(const rules_enc *e, const char *cid, const char *tgt, const char *helpers,
                       char ids[HEIMR_MAX_HELPERS][40], int *n_out, int *need, const char **why,
@@ -180,10 +193,11 @@ void heimr_update_injury(rules_enc *e, const char *cid);
 void heimr_join_injuries(rules_enc *e, const char *cid);
 /* 001:327 an upcoming action is interrupted by an attack or an effect. */
 void heimr_interrupt_upcoming(rules_enc *e, const char *cid);
-/* Loses dmg HP, injuring `part` (may be NULL) at zero or less; the public words are appended to
- * text (n bytes). Returns the new HP. */
-int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, char *text,
-                      size_t n);
+/* Loses dmg HP, injuring `part` (may be NULL) at zero or less. What the table reads of it goes
+ * into x, the event of the hit (which names cid {whom} and the HP lost {damage}): a PC's HP
+ * (word {hurt}: {hp_was}, {hp}) and the injury (word {injured}: {at}, {injury}). Returns the
+ * new HP. */
+int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, rules_log *x);
 /* The GM's effect `eff` (hit, drain or one of the timed ones) on tgt: value is its seconds or
  * points (0: the default, 2 seconds or 1 point), part the body part a hit injures (may be NULL).
  * heimr_effect_check says whether eff and part are known. */
@@ -251,8 +265,9 @@ void heimr_turn_start(rules_enc *e, const char *cid);
 void heimr_next_turn(rules_enc *e);
 /* 001:383-384 fatigue -2, not below base; returns the new fatigue. */
 int heimr_breather(rules_enc *e, const char *cid);
-/* Logs "<name> <what>" for everyone and the fatigue f for cid's audience. */
-void heimr_log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite);
+/* Logs cid's breather (event "breather" or "breather-done") with its fatigue f, cid's
+ * number. */
+void heimr_log_breather(rules_enc *e, const char *cid, const char *event, int f);
 /* 001:246 where cid moves in the order to act `when` ("before"/"after") tgt: *to the index it
  * moves to, *from where it is; or the refusal. */
 int heimr_delay_place(const rules_enc *e, const char *cid, const char *tgt, const char *when,

@@ -9,15 +9,12 @@
 
 #include "heimr_enc.h"
 
-void heimr_log_breather(rules_enc *e, const char *cid, const char *what, int f, const char *cite)
+void heimr_log_breather(rules_enc *e, const char *cid, const char *event, int f)
 {
-    /* "<name> <what>" for everyone, ": fatigue <f> (<cite>)" for cid's audience */
-    char head[160], text[80];
-    snprintf(head, sizeof head, "%s %s", rules_enc_name(e, cid), what);
-    snprintf(text, sizeof text, ": fatigue %d (%s)", f, cite);
-    rules_enc_entry *x = heimr_log_begin(e, "breather", head);
-    heimr_log_own(e, x, cid, NULL, NULL, text);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "breather", event);
+    rules_log_who(x, "who", cid);
+    rules_log_int(x, "fatigue", f, rules_enc_aud_of(e, cid));
+    rules_log_end(x);
 }
 
 /* 001:238 each round every combatant takes one 2-second turn: /enc/seconds is when it starts.
@@ -37,13 +34,10 @@ void heimr_round_start(rules_enc *e)
         const char *out = json_string_value(json_object_get(rules_enc_combatant(e, cid), "out"));
         if (dead && round >= dead && !(out && strcmp(out, "dead") == 0)) {
             rules_enc_set_out(e, cid, "dead");
-            rules_enc_log(e, "dies", NULL, NULL, "%s dies of their injuries (001:165-166)",
-                          rules_enc_name(e, cid));
+            heimr_tell(e, "dies", "dies", cid, NULL);
         } else if (unc && round >= unc && !out) {
             rules_enc_set_out(e, cid, "unconscious");
-            rules_enc_log(e, "unconscious", NULL, NULL,
-                          "%s falls unconscious from their injuries (001:165)",
-                          rules_enc_name(e, cid));
+            heimr_tell(e, "unconscious", "unconscious", cid, NULL);
         }
     }
 }
@@ -73,10 +67,7 @@ void heimr_turn_start(rules_enc *e, const char *cid)
     if (json_object_get(pv, "ready")) {
         json_object_del(pv, "ready");
         json_object_del(c, "readied");
-        rules_enc_log(e, "ready-lost", NULL, NULL,
-                      "%s's readied action is lost: its trigger did not occur before their turn "
-                      "(001:250)",
-                      rules_enc_name(e, cid));
+        heimr_tell(e, "ready-lost", "ready-lost", cid, NULL);
     }
     /* a helper's standard action went into carrying someone (act_carry; RULES.md, heimr encounter
      * reading 18) */
@@ -84,9 +75,7 @@ void heimr_turn_start(rules_enc *e, const char *cid)
     if (lent) {
         json_object_del(c, "lending");
         rules_enc_budget_set(e, cid, "standard", 0);
-        rules_enc_log(e, "carry", NULL, NULL,
-                      "%s's standard action this turn went into moving %s (001:460-465)",
-                      rules_enc_name(e, cid), rules_enc_name(e, json_string_value(lent)));
+        heimr_tell(e, "carry", "lent", cid, json_string_value(lent));
         json_decref(lent);
     }
     /* 001:327 an upcoming action "is continued as a standard action in your next turn" */
@@ -95,9 +84,10 @@ void heimr_turn_start(rules_enc *e, const char *cid)
         json_object_set(c, "continuing", up);
         json_object_del(c, "upcoming");
         rules_enc_budget_set(e, cid, "standard", 0);
-        rules_enc_log(e, "continue", NULL, NULL,
-                      "%s continues %s with this turn's standard action (or cancels it) (001:327)",
-                      rules_enc_name(e, cid), json_string_value(json_object_get(up, "what")));
+        rules_log *x = rules_log_begin(e, "continue", "continue");
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "what", json_string_value(json_object_get(up, "what")), RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
 }
 
@@ -118,7 +108,7 @@ void heimr_next_turn(rules_enc *e)
         return;
     }
     if (rc < 0)
-        rules_enc_log(e, "over", NULL, NULL, "Nobody is left to act");
+        rules_log_end(rules_log_begin(e, "over", "over"));
 }
 
 int heimr_breather(rules_enc *e, const char *cid)
@@ -147,11 +137,13 @@ void heimr_finish_turn(rules_enc *e, const char *cid, const char *kind, const ch
     if (cont) {
         const char *what = json_string_value(json_object_get(cont, "what"));
         if (what && strcmp(what, "breather") == 0) {
-            heimr_log_breather(e, cid, "finishes taking a breather", heimr_breather(e, cid),
-                               "001:383");
+            heimr_log_breather(e, cid, "breather-done", heimr_breather(e, cid));
         } else {
-            rules_enc_log(e, "continue", NULL, NULL, "%s completes %s", rules_enc_name(e, cid),
-                          what ? what : "their upcoming action");
+            rules_log *x = rules_log_begin(e, "continue", "complete");
+            rules_log_who(x, "who", cid);
+            if (what)
+                rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+            rules_log_end(x);
         }
         json_object_del(c, "continuing");
     }
@@ -162,7 +154,7 @@ void heimr_finish_turn(rules_enc *e, const char *cid, const char *kind, const ch
         tb_err err = {0}; /* heimr_finish_check passed */
         heimr_defence_roll(e, cid, kind ? kind : "dodge", ability, item, 0, 0, &err);
     }
-    rules_enc_log(e, "end-turn", NULL, NULL, "%s ends their turn", rules_enc_name(e, cid));
+    heimr_tell(e, "end-turn", "end-turn", cid, NULL);
     heimr_next_turn(e);
 }
 
@@ -180,14 +172,11 @@ void heimr_initiative(rules_enc *e, const char *cid, rules_rank *rank)
     rank->key[0] = r.result;
     rank->key[1] = wp;
     json_object_set_new(heimr_priv(e, cid), "init", json_integer(r.result));
-    json_t *dice = json_array();
-    heimr_roll_dice(dice, &r, NULL);
-    char text[200];
-    snprintf(text, sizeof text, "%s rolls initiative (dexterity %d as C, willpower %d as P): %d",
-             rules_enc_name(e, cid), dex, wp, r.result);
-    rules_enc_entry *x = heimr_log_begin(e, "initiative", "");
-    heimr_log_own(e, x, cid, dice, heimr_roll_json(&r), text);
-    rules_enc_entry_end(x);
+    /* an NPC's initiative is the GM's (RULES.md, "What the table sees (heimr)") */
+    rules_log *x = rules_log_begin(e, "initiative", "initiative");
+    rules_log_who(x, "who", cid);
+    heimr_log_roll(x, &r, NULL, rules_enc_aud_of(e, cid));
+    rules_log_end(x);
 }
 
 /* What can_defend will say once cid's turn has ended: its timed conditions counted down (a
@@ -256,8 +245,12 @@ void heimr_delay(rules_enc *e, const char *cid, const char *tgt, const char *whe
     rules_enc_order_move(e, from, to);
     json_object_set_new(rules_enc_combatant(e, cid), "delayed",
                         json_pack("{s:s, s:s}", "when", when, "of", tgt));
-    rules_enc_log(e, "delay", NULL, NULL, "%s delays until %s %s (001:246)", rules_enc_name(e, cid),
-                  strcmp(when, "after") == 0 ? "after" : "just before", rules_enc_name(e, tgt));
+    rules_log *x = rules_log_begin(e, "delay", "delay");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "whom", tgt);
+    rules_log_word(x, "when", strcmp(when, "after") == 0 ? "delay.after" : "delay.before",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     /* the turn passes to whoever came after cid; cid's own turn comes at its new place */
     json_object_set_new(e->enc, "turn", json_integer(to > from ? from - 1 : from));
     heimr_next_turn(e);
