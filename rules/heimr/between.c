@@ -137,7 +137,8 @@ static void stat_list_add(rules_enc *e, const char *cid, const char *key, const 
     json_array_append_new(list, json_string(s));
 }
 
-/* The check of every player's own move: only PCs take part. */
+/* The check of every player's own move: only PCs take part, and not one the GM set out of the
+ * scene. */
 static int check_pc(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
@@ -146,6 +147,10 @@ static int check_pc(const rules_enc *e, const rules_args *a, tb_err *err)
                               "between the scenes is for the players' characters; %s is not "
                               "one",
                               rules_enc_name(e, e->actor));
+    if (e->actor && rules_enc_is_out(e, e->actor))
+        return rules_enc_rule(
+            err, "%s is out of the scene (%s)", rules_enc_name(e, e->actor),
+            json_string_value(json_object_get(rules_enc_combatant(e, e->actor), "out")));
     return 0;
 }
 

@@ -22,6 +22,7 @@ static int check_begin(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_begin(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_run(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_run(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_offer(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_offer(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_choose(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_choose(rules_enc *e, const rules_args *a, tb_err *err);
@@ -44,7 +45,8 @@ static const rules_param P_CHOOSE[] = {
 static const rules_enc_action ACTIONS[] = {
     {"begin", "Begin the chase", RULES_ENC_GM, P_NONE, act_begin, "001:302", check_begin},
     {"run", "Run", RULES_ENC_TURN, P_RUN, act_run, "001:302-304", check_run},
-    {"offer", "Offer a terrain", RULES_ENC_GM, P_OFFER, act_offer, "001:306", NULL, RULES_ENC_RARE},
+    {"offer", "Offer a terrain", RULES_ENC_GM, P_OFFER, act_offer, "001:306", check_offer,
+     RULES_ENC_RARE},
     {"choose", "Choose the terrain", RULES_ENC_OWNER, P_CHOOSE, act_choose, "001:306",
      check_choose},
     {0},
@@ -192,7 +194,20 @@ static int act_run(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- terrain decisions (001:306) ---- */
 
-/* The GM offers the target a terrain decision: another ability to roll. Nothing refuses it. */
+/* The GM offers the target a terrain decision: another ability to roll, while there is a target
+ * still running. */
+static int check_offer(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    const char *t = chase_target(e);
+    if (!t)
+        return rules_enc_rule(err, "nobody is chased: add the target first");
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "the chase is over: %s is %s", rules_enc_name(e, t),
+                              json_string_value(json_object_get(rules_enc_combatant(e, t), "out")));
+    return 0;
+}
+
 static int act_offer(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
@@ -213,6 +228,10 @@ static int check_choose(const rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "only the one being chased chooses the terrain (001:306)");
     if (!json_string_value(json_object_get(e->enc, "offer")))
         return rules_enc_rule(err, "the GM has offered no other terrain (001:306)");
+    if (rules_enc_is_out(e, e->actor))
+        return rules_enc_rule(err, "the chase is over: %s is %s", rules_enc_name(e, e->actor),
+                              json_string_value(
+                                  json_object_get(rules_enc_combatant(e, e->actor), "out")));
     return 0;
 }
 

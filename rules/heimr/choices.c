@@ -66,26 +66,36 @@ static int weapon_choices(const rules_enc *e, const char *actor, const char *par
     return RULES_CHOICES_PICK;
 }
 
-/* The helpers a move of someone may name: nobody, then one, two, three of the actor's allies. */
+/* The helpers a move of someone may name: nobody; each of those able to lend a hand (the actor's
+ * allies first); then two and three of them in a row (so that some set leaves out whoever is
+ * moved, 001:462-465 needs up to three helpers). */
 static void helper_choices(const rules_enc *e, const char *actor, json_t *out)
 {
-    json_t *allies = json_array();
-    heimr_choose_combatants(e, actor, 1, allies);
-    heimr_choice(out, NULL, "nobody");
-    char ids[160] = "", names[200] = "";
-    for (size_t i = 0; i < json_array_size(allies) && i < 3; i++) {
-        json_t *c = json_array_get(allies, i);
+    json_t *all = json_array();
+    heimr_choose_combatants(e, actor, HEIMR_ALLIES | HEIMR_FOES | HEIMR_ALLIES_FIRST, all);
+    const char *ids[RULES_ENC_MAX_COMBATANTS];
+    int n = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(all, i, c)
+    {
         const char *id = json_string_value(json_object_get(c, "value"));
-        const char *nm = json_string_value(json_object_get(c, "label"));
-        if (rules_enc_is_out(e, id) || rules_enc_cond_has(e, id, "daze") ||
-            heimr_held_in_place(e, id))
-            continue;
-        size_t l = strlen(ids), m = strlen(names);
-        snprintf(ids + l, sizeof ids - l, "%s%s", l ? "," : "", id);
-        snprintf(names + m, sizeof names - m, "%s%s", m ? " and " : "", nm);
-        heimr_choice(out, json_string(ids), names);
+        if (!rules_enc_cond_has(e, id, "daze") && !heimr_held_in_place(e, id) &&
+            n < RULES_ENC_MAX_COMBATANTS)
+            ids[n++] = id;
     }
-    json_decref(allies);
+    heimr_choice(out, NULL, "nobody");
+    for (int k = 1; k <= 3; k++)
+        for (int s = 0; s + k <= n; s++) {
+            char list[160] = "", names[400];
+            for (int j = s; j < s + k; j++) {
+                strcat(list, j > s ? "," : "");
+                strcat(list, ids[j]);
+            }
+            heimr_names_join(e, ids + s, k, 1, names, sizeof names);
+            heimr_choice(out, json_string(list), names);
+        }
+    json_decref(all);
 }
 
 int heimr_combat_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
@@ -162,13 +172,17 @@ int heimr_combat_choices(const rules_enc *e, const char *actor, const rules_enc_
         helper_choices(e, actor, out);
         return RULES_CHOICES_PICK;
     }
-    if (actor && is(n, "target") && (is(act, "guard") || is(act, "carry") || is(act, "ready"))) {
-        /* a guard is for an ally (001:450); moving an ally takes one pair of hands (001:462) */
+    if (is(n, "target") && !is(act, "delay")) {
+        /* anyone, the fallen too (a GM's effect, a blow on the helpless); a guard is for an ally
+         * (001:450); moving an ally takes one pair of hands (001:462) */
         if (is(act, "ready"))
             heimr_choice(out, NULL, "whoever triggers it");
-        heimr_choose_combatants(e, actor, !is(act, "ready"), out);
-        if (!is(act, "guard"))
-            heimr_choose_combatants(e, actor, is(act, "ready"), out);
+        heimr_choose_combatants(e, actor,
+                                is(act, "guard") ? HEIMR_ALLIES | HEIMR_OUT
+                                : is(act, "carry")
+                                    ? HEIMR_ALLIES | HEIMR_FOES | HEIMR_OUT | HEIMR_ALLIES_FIRST
+                                    : HEIMR_ALLIES | HEIMR_FOES | HEIMR_OUT,
+                                out);
         return RULES_CHOICES_PICK;
     }
     if (actor && is(n, "target") && is(act, "delay")) {
@@ -221,6 +235,14 @@ int heimr_chase_choices(const rules_enc *e, const char *actor, const rules_enc_a
                 json_array_append(out, c);
             }
             json_decref(mine);
+        }
+        /* 001:306 the book's own examples: a building to climb, a river to swim */
+        static const char *const GROUND[] = {"Climbing", "Swimming", NULL};
+        for (int i = 0; GROUND[i]; i++) {
+            char key[64];
+            heimr_lower_key(GROUND[i], key, sizeof key);
+            if ((!terrain || strcasecmp(GROUND[i], terrain) != 0) && !json_object_get(seen, key))
+                heimr_choice(out, json_string(GROUND[i]), GROUND[i]);
         }
         json_decref(seen);
         return RULES_CHOICES_PICK;

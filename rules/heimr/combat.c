@@ -618,9 +618,21 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* The guard stands down, any time (the guard is theirs to keep or drop; 001:452 ends it only by
  * intercepting). */
+/* An owner's move of one out of the fight (dead, unconscious) is not its own to make. */
+static int check_standing(const rules_enc *e, tb_err *err)
+{
+    if (rules_enc_is_out(e, e->actor))
+        return rules_enc_rule(
+            err, "%s is out of the fight (%s)", rules_enc_name(e, e->actor),
+            json_string_value(json_object_get(rules_enc_combatant(e, e->actor), "out")));
+    return 0;
+}
+
 static int check_stand_down(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
+    if (check_standing(e, err))
+        return err->code;
     if (!json_object_get(rules_enc_combatant(e, e->actor), "guarding"))
         return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, e->actor));
     return 0;
@@ -641,6 +653,8 @@ static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_release(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
+    if (check_standing(e, err))
+        return err->code;
     if (!json_object_get(rules_enc_combatant(e, e->actor), "holding"))
         return rules_enc_rule(err, "%s holds nobody", rules_enc_name(e, e->actor));
     return 0;

@@ -444,14 +444,20 @@ void heimr_choose_parts(json_t *out)
         heimr_choice(out, json_string(PARTS[i]), heimr_part_words(PARTS[i]));
 }
 
-void heimr_choose_combatants(const rules_enc *e, const char *cid, int allies, json_t *out)
+void heimr_choose_combatants(const rules_enc *e, const char *cid, unsigned which, json_t *out)
 {
-    const char *o;
-    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
-        if (rules_enc_streq(o, cid) || rules_enc_is_out(e, o))
+    /* those standing first (foes, then allies: HEIMR_ALLIES_FIRST the other way), then those
+     * who are out */
+    for (int pass = 0; pass < 4; pass++) {
+        int down = pass / 2, ally = (pass % 2) ^ ((which & HEIMR_ALLIES_FIRST) != 0);
+        if (!(which & (ally ? HEIMR_ALLIES : HEIMR_FOES)) || (down && !(which & HEIMR_OUT)))
             continue;
-        int ally = rules_enc_streq(rules_enc_side(e, o), rules_enc_side(e, cid));
-        if (allies < 0 || ally == allies)
+        const char *o;
+        for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
+            if (rules_enc_streq(o, cid) || rules_enc_is_out(e, o) != down ||
+                rules_enc_streq(rules_enc_side(e, o), rules_enc_side(e, cid)) != ally)
+                continue;
             heimr_choice(out, json_string(o), rules_enc_name(e, o));
+        }
     }
 }

@@ -123,8 +123,10 @@ void heimr_choose_abilities(const rules_enc *e, const char *cid, int phys, json_
 int heimr_choose_items(const rules_enc *e, const char *cid, int armed, json_t *out);
 /* The body parts (001:413), in words. */
 void heimr_choose_parts(json_t *out);
-/* The combatants other than cid who are not out: its allies (allies 1), its foes (0), all (-1). */
-void heimr_choose_combatants(const rules_enc *e, const char *cid, int allies, json_t *out);
+/* The combatants other than cid: its foes, its allies (which: HEIMR_FOES, HEIMR_ALLIES; foes
+ * first unless HEIMR_ALLIES_FIRST), those out of the fight last and only with HEIMR_OUT. */
+enum { HEIMR_FOES = 1, HEIMR_ALLIES = 2, HEIMR_OUT = 4, HEIMR_ALLIES_FIRST = 8 };
+void heimr_choose_combatants(const rules_enc *e, const char *cid, unsigned which, json_t *out);
 
 /* ---- heimr_enc.c: log helpers (the words are in words.c and the modules' phrasings) ---- */
 
