@@ -1152,6 +1152,47 @@ START_TEST(end_turn_asks_nothing_and_an_attack_offers_the_sheet_s_weapon)
 }
 END_TEST
 
+/* The moves a player gets (rules_enc_moves): End turn is one tap (its args ask nothing), an
+ * attack is offered with arguments that pass, and no GM action is among them. */
+START_TEST(a_players_end_turn_is_one_tap_and_every_offered_move_passes)
+{
+    fixture f;
+    fx_four(&f);
+    f.e.seat = "p1";
+    f.e.is_gm = 0;
+    json_t *moves = rules_enc_moves(&f.e);
+    int end = 0, attack = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const char *action = str_of(m, "action");
+        ck_assert_str_ne(str_of(m, "who"), "gm");
+        ck_assert_str_eq(str_of(m, "actor"), "e1");
+        const rules_enc_action *a = rules_module_action(f.m, action);
+        rules_args args;
+        tb_err err = {0};
+        ck_assert_msg(rules_enc_act_check(&f.e, a, "e1", json_object_get(m, "args"), &args, &err) ==
+                              0 ||
+                          rules_enc_streq(action, "ready"), /* its trigger is the person's */
+                      "%s: %s", action, err.msg);
+        if (rules_enc_streq(action, "end_turn")) {
+            end = 1;
+            ck_assert_uint_eq(json_object_size(json_object_get(m, "args")), 0);
+        }
+        if (rules_enc_streq(action, "attack")) {
+            attack = 1;
+            ck_assert_str_eq(str_of(json_object_get(m, "args"), "target"), "e4"); /* the foe */
+        }
+    }
+    ck_assert(end && attack);
+    json_decref(moves);
+    f.e.seat = "gm";
+    f.e.is_gm = 1;
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -1192,6 +1233,7 @@ int main(void)
     tcase_add_test(i23, an_npc_readied_action_fires_without_telling_the_table_what_it_was);
     tcase_add_test(i23, a_check_refuses_what_the_resolve_would_before_anything_changes);
     tcase_add_test(i23, end_turn_asks_nothing_and_an_attack_offers_the_sheet_s_weapon);
+    tcase_add_test(i23, a_players_end_turn_is_one_tap_and_every_offered_move_passes);
     suite_add_tcase(s, i23);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
