@@ -8,18 +8,6 @@
 
 #include "heimr_enc.h"
 
-static const char *injury_level(int hp)
-{
-    /* 001:145 zero or less: injured; 001:163-166 */
-    if (hp > 0)
-        return NULL;
-    if (hp >= -1)
-        return "bloodied";
-    if (hp >= -3)
-        return "mangled";
-    return "mutilated";
-}
-
 void heimr_add_effect(rules_enc *e, const char *cid, const char *name, int turns, int level)
 {
     json_t *old = rules_enc_cond(e, cid, name);
@@ -53,7 +41,7 @@ static const char *injury_effect(rules_enc *e, const char *cid, const char *part
 void heimr_update_injury(rules_enc *e, const char *cid)
 {
     json_t *c = rules_enc_combatant(e, cid);
-    const char *lvl = injury_level(rules_enc_stat(e, cid, "hp", 1));
+    const char *lvl = heimr_injury_level(rules_enc_stat(e, cid, "hp", 1));
     const char *was = json_string_value(json_object_get(c, "injury"));
     if (!lvl) {
         json_object_del(c, "injury");

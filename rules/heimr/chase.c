@@ -229,9 +229,9 @@ static int check_choose(const rules_enc *e, const rules_args *a, tb_err *err)
     if (!json_string_value(json_object_get(e->enc, "offer")))
         return rules_enc_rule(err, "the GM has offered no other terrain (001:306)");
     if (rules_enc_is_out(e, e->actor))
-        return rules_enc_rule(err, "the chase is over: %s is %s", rules_enc_name(e, e->actor),
-                              json_string_value(
-                                  json_object_get(rules_enc_combatant(e, e->actor), "out")));
+        return rules_enc_rule(
+            err, "the chase is over: %s is %s", rules_enc_name(e, e->actor),
+            json_string_value(json_object_get(rules_enc_combatant(e, e->actor), "out")));
     return 0;
 }
 

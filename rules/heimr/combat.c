@@ -628,14 +628,20 @@ static int check_standing(const rules_enc *e, tb_err *err)
     return 0;
 }
 
+/* The actor, standing, has `key` (guarding, holding); `nobody` the refusal when not. */
+static int check_has(const rules_enc *e, const char *key, const char *nobody, tb_err *err)
+{
+    if (check_standing(e, err))
+        return err->code;
+    if (!json_object_get(rules_enc_combatant(e, e->actor), key))
+        return rules_enc_rule(err, "%s %s", rules_enc_name(e, e->actor), nobody);
+    return 0;
+}
+
 static int check_stand_down(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (check_standing(e, err))
-        return err->code;
-    if (!json_object_get(rules_enc_combatant(e, e->actor), "guarding"))
-        return rules_enc_rule(err, "%s is guarding nobody", rules_enc_name(e, e->actor));
-    return 0;
+    return check_has(e, "guarding", "is guarding nobody", err);
 }
 
 static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
@@ -653,11 +659,7 @@ static int act_stand_down(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_release(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (check_standing(e, err))
-        return err->code;
-    if (!json_object_get(rules_enc_combatant(e, e->actor), "holding"))
-        return rules_enc_rule(err, "%s holds nobody", rules_enc_name(e, e->actor));
-    return 0;
+    return check_has(e, "holding", "holds nobody", err);
 }
 
 static int act_release(rules_enc *e, const rules_args *a, tb_err *err)

@@ -65,13 +65,11 @@ int heimr_stat(const rules_enc *e, const char *cid, const char *key, int def)
 /* 001:413-414 "Torso 5 or 6, Sword arm 4, Other arm 3, Right leg 2, Left leg 1" */
 const char *const HEIMR_PART_BY_D6[6] = {"left_leg",  "right_leg", "other_arm",
                                          "sword_arm", "torso",     "torso"};
-static const char *const PARTS[] = {"torso",     "sword_arm", "other_arm",
-                                    "right_leg", "left_leg",  NULL};
 
 int heimr_is_part(const char *s)
 {
-    for (int i = 0; PARTS[i]; i++)
-        if (strcmp(s, PARTS[i]) == 0)
+    for (int i = 0; heimr_parts[i]; i++)
+        if (strcmp(s, heimr_parts[i]) == 0)
             return 1;
     return 0;
 }
@@ -79,8 +77,8 @@ int heimr_is_part(const char *s)
 const char *heimr_part_words(const char *part)
 {
     static const char *const WORDS[] = {"torso", "sword arm", "other arm", "right leg", "left leg"};
-    for (int i = 0; part && PARTS[i]; i++)
-        if (strcmp(part, PARTS[i]) == 0)
+    for (int i = 0; part && heimr_parts[i]; i++)
+        if (strcmp(part, heimr_parts[i]) == 0)
             return WORDS[i];
     return "body";
 }
@@ -196,11 +194,6 @@ static int is_physical(const char *attr)
     return strcmp(attr, "str") == 0 || strcmp(attr, "dex") == 0 || strcmp(attr, "sta") == 0;
 }
 
-static int attr_of(const json_t *sheet, const char *name)
-{
-    return (int)json_integer_value(json_object_get(json_object_get(sheet, "attributes"), name));
-}
-
 static void put_ability(json_t *map, const char *name, int c, int p, int phys)
 {
     char key[64];
@@ -218,7 +211,7 @@ static void abilities_from_sheet(json_t *stats, const json_t *sheet)
      * base consistency is the GM's (001:185): 0 when the sheet does not list the ability
      * (RULES.md, heimr encounter reading 2). */
     for (size_t i = 0; i < sizeof STANDARD / sizeof STANDARD[0]; i++)
-        put_ability(map, STANDARD[i][0], 0, attr_of(sheet, STANDARD[i][1]),
+        put_ability(map, STANDARD[i][0], 0, heimr_attr(sheet, STANDARD[i][1]),
                     is_physical(STANDARD[i][1]));
     size_t i;
     json_t *ab;
@@ -232,7 +225,7 @@ static void abilities_from_sheet(json_t *stats, const json_t *sheet)
             const char *a = json_string_value(an);
             if (!a || n >= 6)
                 continue;
-            attrs[n++] = attr_of(sheet, a);
+            attrs[n++] = heimr_attr(sheet, a);
             /* 001:284 "Any roll based on a physical attribute": one physical attribute is
              * enough (RULES.md, heimr encounter reading 3) */
             phys |= is_physical(a);
@@ -276,8 +269,8 @@ void heimr_join_stats(rules_enc *e, const char *cid, const json_t *sheet)
     for (size_t i = 0; i < sizeof DEF / sizeof DEF[0]; i++)
         if (!json_object_get(stats, DEF[i].k))
             json_object_set_new(stats, DEF[i].k, json_integer(DEF[i].v));
-    rules_enc_stat_set(e, cid, "dex", attr_of(sheet, "dex"));
-    rules_enc_stat_set(e, cid, "base_fatigue", heimr_base_fatigue(attr_of(sheet, "sta")));
+    rules_enc_stat_set(e, cid, "dex", heimr_attr(sheet, "dex"));
+    rules_enc_stat_set(e, cid, "base_fatigue", heimr_base_fatigue(heimr_attr(sheet, "sta")));
     abilities_from_sheet(stats, sheet);
 }
 
@@ -440,8 +433,8 @@ int heimr_choose_items(const rules_enc *e, const char *cid, int armed, json_t *o
 
 void heimr_choose_parts(json_t *out)
 {
-    for (int i = 0; PARTS[i]; i++)
-        heimr_choice(out, json_string(PARTS[i]), heimr_part_words(PARTS[i]));
+    for (int i = 0; heimr_parts[i]; i++)
+        heimr_choice(out, json_string(heimr_parts[i]), heimr_part_words(heimr_parts[i]));
 }
 
 void heimr_choose_combatants(const rules_enc *e, const char *cid, unsigned which, json_t *out)
