@@ -99,27 +99,37 @@ static json_t *find_ability(const rules_enc *e, const char *cid, const char *nam
     return NULL;
 }
 
-/* The consistency and potential of Agility for cid: the sheet's Agility ability when it lists
- * one (base + trained, 001:176-177; base potential the average of its attributes, 001:191-193),
- * else the standard ability: dexterity as potential (001:205) and base consistency 0 (RULES.md,
- * heimr encounter reading 2). */
-static void agility_of(const rules_enc *e, const char *cid, int *c, int *p)
+/* The consistency, potential and whether it is physical of ability `name` for cid: the sheet's
+ * ability when it lists it (base + trained, 001:176-177; base potential the average of its
+ * attributes, 001:191-193; physical with one physical attribute, 001:284), else a standard
+ * ability with base consistency 0 and its attribute as potential (001:201-209; RULES.md heimr
+ * encounter reading 2). 0 when cid has no such ability. */
+static int ability_of(const rules_enc *e, const char *cid, const char *name, int *c, int *p,
+                      int *phys)
 {
-    json_t *ab = find_ability(e, cid, "agility");
+    json_t *ab = find_ability(e, cid, name);
     if (!ab) {
+        const char *attr = heimr_standard_attr(name);
         *c = 0;
-        *p = stat_attr(e, cid, "dex");
-        return;
+        *p = attr ? stat_attr(e, cid, attr) : 0;
+        *phys = attr && heimr_is_physical(attr);
+        return attr != NULL;
     }
     int attrs[6], n = 0;
     size_t k;
     json_t *an;
-    json_array_foreach(json_object_get(ab, "attributes"), k, an) if (n < 6) attrs[n++] =
-        stat_attr(e, cid, json_string_value(an));
+    *phys = 0;
+    json_array_foreach(json_object_get(ab, "attributes"), k, an)
+    {
+        if (n < 6)
+            attrs[n++] = stat_attr(e, cid, json_string_value(an));
+        *phys |= heimr_is_physical(json_string_value(an));
+    }
     *c = (int)json_integer_value(json_object_get(ab, "base_consistency")) +
          (int)json_integer_value(json_object_get(ab, "trained_consistency"));
     *p = (n ? heimr_base_potential(attrs, n) : 0) +
          (int)json_integer_value(json_object_get(ab, "trained_potential"));
+    return 1;
 }
 
 /* Adds string s to the list `key` of cid's stats unless it is there. */
@@ -411,33 +421,24 @@ static int act_train(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* ---- the environment: crossing, climbing, falling (001:494, 001:519-535) ---- */
+/* ---- rolls against a challenge requirement (001:105-113, 284-286) ---- */
 
-/* Rolls cid's Agility challenge against cr with the fatigue check of a physical roll
- * (001:284-286): fatigue rises on a d6 below it. Logs it as `action`, what cid does in the
- * words of `doing` (a word of the module's phrasings, about height h); returns 1 on success, 0
- * on failure. */
-static int agility_roll(rules_enc *e, const char *cid, int cr, const char *action,
-                        const char *doing, int h)
+/* Rolls C c, P p for cid against cr: a physical roll (phys) must reach the fatigue before
+ * potential (001:284) and raises it on a d6 below it (001:286; outside a fight on every roll).
+ * The dice and numbers go into x, public (a PC's sheet is). 1 on success. */
+static int roll_against(rules_enc *e, const char *cid, int c, int p, int phys, int cr, rules_log *x)
 {
-    int c, p;
-    agility_of(e, cid, &c, &p);
     heimr_roll r;
     heimr_enc_roll(c, p, e->rng, &r);
     int fat = rules_enc_stat(e, cid, "fatigue", 1);
-    int fat_ok = heimr_fatigue_passes(&r, fat);
+    int fat_ok = !phys || heimr_fatigue_passes(&r, fat);
     int ok = fat_ok && r.result >= cr;
-    int after = heimr_fatigue_after(fat, r.d6);
+    int after = phys ? heimr_fatigue_after(fat, r.d6) : fat;
     rules_enc_stat_set(e, cid, "fatigue", after);
     json_t *dice = json_array();
     heimr_roll_dice(dice, &r, NULL);
-    rules_log *x = rules_log_begin(e, action, "agility");
-    rules_log_who(x, "who", cid);
     rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_log_word(x, "doing", doing, RULES_AUD_PUBLIC);
-    if (h)
-        rules_log_int(x, "height", h, RULES_AUD_PUBLIC);
     rules_log_int(x, "consistency", c, RULES_AUD_PUBLIC);
     rules_log_int(x, "potential", p, RULES_AUD_PUBLIC);
     rules_log_int(x, "result", r.result, RULES_AUD_PUBLIC);
@@ -449,6 +450,26 @@ static int agility_roll(rules_enc *e, const char *cid, int cr, const char *actio
     if (!fat_ok)
         rules_log_word(x, "tired", "agility.tired", RULES_AUD_PUBLIC);
     rules_log_word(x, "outcome", ok ? "agility.made" : "agility.failed", RULES_AUD_PUBLIC);
+    return ok;
+}
+
+/* ---- the environment: crossing, climbing, falling (001:494, 001:519-535) ---- */
+
+/* Rolls cid's Agility challenge against cr with the fatigue check of a physical roll
+ * (001:284-286): fatigue rises on a d6 below it. Logs it as `action`, what cid does in the
+ * words of `doing` (a word of the module's phrasings, about height h); returns 1 on success, 0
+ * on failure. */
+static int agility_roll(rules_enc *e, const char *cid, int cr, const char *action,
+                        const char *doing, int h)
+{
+    int c, p, phys;
+    ability_of(e, cid, "agility", &c, &p, &phys);
+    rules_log *x = rules_log_begin(e, action, "agility");
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "doing", doing, RULES_AUD_PUBLIC);
+    if (h)
+        rules_log_int(x, "height", h, RULES_AUD_PUBLIC);
+    int ok = roll_against(e, cid, c, p, 1, cr, x); /* climbing, jumping: physical */
     rules_log_end(x);
     return ok;
 }
