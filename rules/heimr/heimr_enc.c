@@ -195,6 +195,14 @@ int heimr_is_physical(const char *attr)
            (strcmp(attr, "str") == 0 || strcmp(attr, "dex") == 0 || strcmp(attr, "sta") == 0);
 }
 
+const char *heimr_standard_name(const char *ability)
+{
+    for (size_t i = 0; ability && i < sizeof STANDARD / sizeof STANDARD[0]; i++)
+        if (strcasecmp(ability, STANDARD[i][0]) == 0)
+            return STANDARD[i][0];
+    return NULL;
+}
+
 const char *heimr_standard_attr(const char *ability)
 {
     for (size_t i = 0; ability && i < sizeof STANDARD / sizeof STANDARD[0]; i++)

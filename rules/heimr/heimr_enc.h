@@ -101,6 +101,8 @@ int heimr_is_physical(const char *attr);
 /* The attribute of standard ability `ability` (any case: "Brawl" → "str", 001:201-209), or
  * NULL. */
 const char *heimr_standard_attr(const char *ability);
+/* The standard ability `ability` as the book writes it ("brawl" → "Brawl"), or NULL. */
+const char *heimr_standard_name(const char *ability);
 
 /* What a roll is made with: an ability (and item) of the sheet, or c/p given outright. */
 typedef struct heimr_spec {
