@@ -71,7 +71,7 @@ async function submit(p, m) {
   };
   if (oneTap) return tapped(p, 'enc.act', () => tap(button), `${m.label} (${m.key})`);
   await button.click();
-  const form = page.locator(`#enc form.enc-form[data-key="${m.key}"]`);
+  const form = page.locator(`#enc form.enc-form[data-action="${m.action}"]`);
   await form.waitFor();
   // free text appears only where nobody can pick (a new NPC's name): type one
   for (const input of await form.locator('input[type="text"]').all()) {

@@ -258,16 +258,30 @@ export async function launch() {
 // The combatant card of `name` in the page's encounter panel.
 export const card = (page, name) => page.locator('#enc li.enc-card').filter({ has: page.locator('.enc-name', { hasText: name }) });
 
-// The encounter action buttons the page shows now.
-export const actionButtons = (page) => page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+// The panel holds the server's answer to enc.moves for what it shows (no question on its way);
+// a page without an encounter has nothing to wait for.
+export async function movesReady(page) {
+  if (!(await page.locator('#enc .enc-moves').count())) return;
+  await page.locator('#enc .enc-moves[data-moves="fresh"]').waitFor({ timeout: 15000 });
+}
+
+// The encounter action buttons the page shows now (the server's moves, once they came).
+export async function actionButtons(page) {
+  await movesReady(page);
+  return page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+}
 
 // Clicks the action's button, fills its form and submits it. fields: {name: value}; a <select>
 // takes the option with that label, a checkbox is ticked for a truthy value. Returns the reply.
-// An action with nothing to ask runs on the tap (no form); one under "More actions" is reached by
-// opening it; "Who acts" is asked only when it is not obvious (else the actor is whoever has the
-// turn, checked against `actor` through the log line the caller reads).
+// An action with nothing to ask runs on the tap (no form); one under "More" is reached by opening
+// it; when several combatants may take it (one button each), `actor` names whose button, else the
+// first (for the GM: whoever has the turn).
 export async function act(page, rec, action, { actor, fields = {} } = {}) {
-  const button = page.locator(`#enc .enc-actions [data-action="${action}"]`);
+  await movesReady(page);
+  // one button per combatant who may take it (the GM's: whoever has the turn first)
+  const all = page.locator(`#enc .enc-actions [data-action="${action}"]`);
+  const named = actor && (await all.count()) > 1 ? all.filter({ hasText: actor }) : all;
+  const button = ((await named.count()) ? named : all).first();
   if (await button.evaluate((el) => Boolean(el.closest('details:not([open])')))) await page.locator('#enc details.enc-more > summary').click();
   if (await button.evaluate((el) => el.classList.contains('one-tap'))) {
     assert.deepEqual(fields, {}, `${action} runs on one tap: no fields to fill`);

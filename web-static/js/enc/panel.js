@@ -265,6 +265,7 @@ export class EncounterPanel {
     this.movesAsking = 0;
     this.movesAgain = false;
     this.confirming = null; // the move whose "Really?" is showing
+    this.scrollAgain = null; // {sel, until}: the result to bring into view once the moves came
   }
 
   // ctx as in the contract, without `module`/`act` (added here). Re-renders only when something
@@ -451,8 +452,10 @@ export class EncounterPanel {
       const f = this.root.querySelector('form.enc-form');
       if (f) showFieldError(f, this.error.param, reply.message);
     }
-    const box = this.root.querySelector(reply.ok ? '.result-box' : '.enc-error');
-    box?.scrollIntoView?.({ block: 'nearest' });
+    const sel = reply.ok ? '.result-box' : '.enc-error';
+    this.root.querySelector(sel)?.scrollIntoView?.({ block: 'nearest' });
+    // the moves of the new state come after the reply and may push the result away: again then
+    this.scrollAgain = { sel, until: Date.now() + 3000 };
     return reply;
   }
 
@@ -568,6 +571,8 @@ export class EncounterPanel {
     const list = reply.ok ? reply.result?.moves?.[want.sid] : null;
     this.moves = { sid: want.sid, list: Array.isArray(list) ? list : [] };
     this.rerender();
+    if (this.scrollAgain && Date.now() < this.scrollAgain.until) this.root.querySelector(this.scrollAgain.sel)?.scrollIntoView?.({ block: 'nearest' });
+    this.scrollAgain = null;
   }
 
   // The moves of the scene shown (none until the first answer).
@@ -642,7 +647,7 @@ export class EncounterPanel {
     const label = m.label || keyLabel(m.action);
     const form = h(
       'form',
-      { class: 'enc-form stack', dataset: { key: `act-${key}`, action: m.action }, noValidate: true },
+      { class: 'enc-form stack', dataset: { key: `act-${m.action}`, action: m.action, actor: m.actor ?? '' }, noValidate: true },
       h('h3', {}, m.actor_name ? `${label}: ${m.actor_name}` : label),
       primary.map(field),
       extra.length ? h('details', { class: 'more-options' }, h('summary', {}, 'More options'), extra.map(field)) : null,
