@@ -7,8 +7,8 @@
 // (at most BUDGET a page and phase). The GM's screen offers the player's character's moves too
 // (folded): those the phone makes.
 // Every submission must be accepted (no refusal, no error box), its result must be in the
-// viewport below the sticky header, and the panel must show no rulebook line reference, no
-// snake_case word and no JSON. The number of moves each page shows at the start of the fight is
+// viewport, the panel must show no rulebook line reference, no snake_case word and no JSON, and
+// axe-core finds nothing serious at the start and after the walk. The number of moves each page shows at the start of the fight is
 // written to tests/artifacts/moves-count.json (the note's before/after table).
 //
 // Run alone: cd tests && node --test --test-concurrency=1 browser/moves_walk.test.mjs
@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from './server.mjs';
-import { launch, Api, ARTIFACTS, LAPTOP, PHONE, JARGON, instrumentAll, waitFor, doing, sleep, shotAt } from './pages.mjs';
+import { launch, Api, ARTIFACTS, LAPTOP, PHONE, JARGON, instrumentAll, waitFor, doing, sleep, shotAt, axe } from './pages.mjs';
 
 const SYSTEMS = {
   fivey: { module: 'fivey.combat', sample: 'sylla', seed: 5 },
@@ -163,11 +163,13 @@ async function fight(browser, system) {
     const pages = [gm, ann];
     await settle(pages);
     const count = { gm: (await offered(gm.page)).length, phone: (await offered(ann.page)).length };
+    for (const p of pages) await axe(p.page, `${system}/${p.who} at the start`);
     const walked = { gm: [], phone: [] };
     const refused = [];
     for (let phase = 0; phase < PHASES; phase++) {
       for (const p of pages) walked[p.who].push(...(await walk(p, pages, `${system}/${p.who} phase ${phase + 1}`, refused)));
     }
+    for (const p of pages) await axe(p.page, `${system}/${p.who} after the walk`);
     await shotAt(gm.page, `moves-${system}-gm-1366.png`, 1366);
     await shotAt(ann.page, `moves-${system}-phone-390.png`, 390);
     for (const p of pages) assert.deepEqual(p.rec.errors, [], `${system}/${p.who}: page errors`);
