@@ -1003,13 +1003,15 @@ const shownParams = (m, ctx) => (Array.isArray(m.params) ? m.params : []).filter
 const choicesOf = (p) => (Array.isArray(p.choices) ? p.choices : []);
 const given = (m, p) => (m.args && typeof m.args === 'object' && p.name in m.args ? m.args[p.name] : p.default);
 
-// The enc.act args of a move that asks nothing (every required parameter settled: in the args,
-// with no other choice, and not an open number), or null when it needs its form.
+// The enc.act args of a move that asks nothing, or null when it needs its form: a move asks when
+// a parameter offers a real choice (two picks or more: the target, the weapon) or a required one
+// is not settled by the server's args (missing, or an open number). An optional open number (a
+// GM's override of a default) is no reason for a form.
 function oneTapArgs(m, ctx) {
   const asks = shownParams(m, ctx).some((p) => {
+    if (p.pick && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1) return true;
     if (!p.required) return false;
-    if (!m.args || !(p.name in m.args)) return true;
-    return !p.pick || choicesOf(p).filter((c) => c.value !== null).length > 1;
+    return !m.args || !(p.name in m.args) || !p.pick;
   });
   if (asks) return null;
   const args = { action: m.action };
