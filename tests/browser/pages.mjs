@@ -300,8 +300,11 @@ export async function act(page, rec, action, { actor, fields = {} } = {}) {
     const kind = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
     // A pick: by the value the server takes (a weapon's number, a skill's key) or by its label.
     if (kind === 'select') {
-      const byValue = await el.evaluate((e, x) => Array.from(e.options).some((o) => o.value === x), String(v));
-      await el.selectOption(byValue ? { value: String(v) } : { label: String(v) });
+      // a yes/no is a pick of the server's choices (values 1/0, or true/false)
+      const wanted = typeof v === 'boolean' ? (v ? ['1', 'true', 'yes'] : ['0', 'false', 'no']) : [String(v)];
+      const value = await el.evaluate((e, xs) => xs.find((x) => Array.from(e.options).some((o) => o.value === x || o.label === x)) ?? null, wanted);
+      const byValue = value !== null && (await el.evaluate((e, x) => Array.from(e.options).some((o) => o.value === x), value));
+      await el.selectOption(byValue ? { value } : { label: value ?? String(v) });
     }
     else if (kind === 'checkbox') await el.setChecked(Boolean(v));
     else await el.fill(String(v));
