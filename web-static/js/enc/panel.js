@@ -1004,14 +1004,15 @@ const choicesOf = (p) => (Array.isArray(p.choices) ? p.choices : []);
 const given = (m, p) => (m.args && typeof m.args === 'object' && p.name in m.args ? m.args[p.name] : p.default);
 
 // The enc.act args of a move that asks nothing, or null when it needs its form: a move asks when
-// a parameter offers a real choice (two picks or more: the target, the weapon) or a required one
-// is not settled by the server's args (missing, or an open number). An optional open number (a
-// GM's override of a default) is no reason for a form.
+// a required parameter is not settled by the server's args (missing, an open number, two picks or
+// more: the target), or when a combatant's move offers a real choice (the weapon, who is next).
+// The GM's own moves run on one tap with the defaults (rolling a reaction; the GM's pick of it
+// waits in the form no one needs), and an optional open number is never a reason for a form.
 function oneTapArgs(m, ctx) {
+  const several = (p) => p.pick && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1;
   const asks = shownParams(m, ctx).some((p) => {
-    if (p.pick && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1) return true;
-    if (!p.required) return false;
-    return !m.args || !(p.name in m.args) || !p.pick;
+    if (!p.required) return Boolean(m.actor) && several(p);
+    return !m.args || !(p.name in m.args) || !p.pick || several(p);
   });
   if (asks) return null;
   const args = { action: m.action };
