@@ -24,6 +24,7 @@ import { CampaignView, systemName, learnSystem } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
 import { ChatView } from './views/chat.js';
 import { JournalView } from './views/journal.js';
+import { HandoutsView } from './views/handouts.js';
 import { plain, words } from './words.js';
 
 const els = {
@@ -143,6 +144,7 @@ const chatView = new ChatView(
 );
 
 const journalView = new JournalView($('#journal'), { send });
+const handoutsView = new HandoutsView($('#handouts-card'), $('#handouts'), { send });
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -282,6 +284,7 @@ function renderNow() {
   asksView.render(m);
   chatView.render(m);
   journalView.render(m);
+  handoutsView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
