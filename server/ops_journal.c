@@ -521,7 +521,8 @@ static int op_journal_export(const op_ctx *ctx, json_t *state, const json_t *arg
         add_log(&l, json_object_get(mine, "log"), 0, seat);
         add_chat(&l, json_object_get(mine, "chat"), 0, seat);
     }
-    qsort(l.v, l.n, sizeof *l.v, jitem_cmp);
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, jitem_cmp);
 
     /* "session": from the line that began the current session (all that is kept when the log
      * no longer holds it: every kept line is newer) */
