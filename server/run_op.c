@@ -50,7 +50,18 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
                   .seq = engine__current_seq(k) + 1,
                   .log_cap = e->opt.log_cap};
     if (engine__run_handler(e, def, &ctx, engine__current_state(k), args, &result, &work, &err)) {
-        engine__hold_nack(e, c, k->id, cmd_id, def->name, &err);
+        /* a read-only op stores nothing, not even its refusal (issue 27 item 1) */
+        engine__hold_nack(e, c, def->readonly ? NULL : k->id, cmd_id, def->name, &err);
+        goto out;
+    }
+    if (def->readonly) {
+        /* Read-only (system.describe): no event, no idempotency row; the answer (seq null) is
+         * held like any reply so it comes after the diffs of this turn. Running it again for a
+         * re-sent id gives the same answer, so nothing needs remembering: one player asking in a
+         * loop must not be able to fill the disk (issue 27 item 1). */
+        json_decref(work);
+        pending *p = engine__push_pending(e, c, cmd_id, def->name);
+        p->reply = engine__dump_free(proto_msg_ack(cmd_id, -1, json_incref(result)));
         goto out;
     }
     pending *p = engine__push_pending(e, c, cmd_id, def->name);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
@@ -21,6 +22,7 @@
 #include "backup.h"
 #include "engine.h"
 #include "heaptrim.h"
+#include "log.h"
 #include "osrand.h"
 #include "rng.h"
 #include "store.h"
@@ -42,7 +44,6 @@
 #define TRIM_PERIOD_MS 1000
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
-
 
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
@@ -440,7 +441,8 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             frame[LWS_PRE] = (unsigned char)(w->close_status >> 8);
             frame[LWS_PRE + 1] = (unsigned char)(w->close_status & 0xff);
             memcpy(frame + LWS_PRE + 2, w->close_reason, n);
-            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) < 0)
+            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) <
+                0)
                 return -1;
             w->close_sent = 1;
             lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 2);
@@ -511,7 +513,8 @@ static char *qr_svg(const char *text)
 
 static int is_loopback(const char *addr)
 {
-    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
+    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 ||
+           strcmp(addr, "::1") == 0;
 }
 
 /* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
@@ -540,7 +543,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
                          "send the GM token as Authorization: Bearer <token>");
     }
     if (engine_gm_join(srv->eng, auth + 7, code, &err)) {
-        *status = err.code == TB_FORBIDDEN ? HTTP_STATUS_FORBIDDEN
+        *status = err.code == TB_FORBIDDEN  ? HTTP_STATUS_FORBIDDEN
                   : err.code == TB_CONFLICT ? HTTP_STATUS_CONFLICT
                                             : HTTP_STATUS_UNAUTHORIZED;
         return json_pack("{s:{s:s, s:s}}", "error", "code", tb_code_name(err.code), "message",
@@ -575,8 +578,8 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             snprintf(url, sizeof url, "http://%s:%d/#join=%s", srv->where.addrs[i], srv->where.port,
                      code);
             char *svg = qr_svg(url);
-            json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass,
-                                                   "svg", svg));
+            json_array_append_new(
+                links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass, "svg", svg));
             free(svg);
         }
     *status = HTTP_STATUS_OK;
@@ -621,7 +624,8 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         json_t *sheet = json_load_file(path, 0, NULL);
         names[i][strlen(names[i]) - 5] = '\0';
         if (json_is_object(sheet))
-            json_array_append_new(samples, json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
+            json_array_append_new(samples,
+                                  json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
         else
             json_decref(sheet);
         free(names[i]);
@@ -658,7 +662,8 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         } else if (uri_is(wsi, "/healthz")) {
             size_t n = 160;
             text = xmalloc(n);
-            snprintf(text, n, "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+            snprintf(text, n,
+                     "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
                      engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
             ctype = "application/json";
         } else if (uri_is(wsi, "/metrics")) {
@@ -777,7 +782,7 @@ static void backup_work_run(uv_work_t *req)
         return;
     tb_err ck;
     if (store_checkpoint(srv->opt->db, NULL, NULL, &ck))
-        fprintf(stderr, "tabled: %s\n", ck.msg);
+        tb_log(TB_LOG_WARNING, "%s", ck.msg);
 }
 
 static void backup_work_done(uv_work_t *req, int status)
@@ -788,11 +793,11 @@ static void backup_work_done(uv_work_t *req, int status)
         return;
     if (srv->backup_err.code) {
         srv->backups_failed++;
-        fprintf(stderr, "tabled: rolling backup failed: %s\n", srv->backup_err.msg);
+        tb_log(TB_LOG_ERR, "rolling backup failed: %s", srv->backup_err.msg);
     } else {
         srv->backups_ok++;
         srv->backup_last_ok = (int64_t)time(NULL);
-        fprintf(stderr, "tabled: backup written to %s\n", srv->backup_written);
+        tb_log(TB_LOG_INFO, "backup written to %s", srv->backup_written);
     }
 }
 
@@ -807,7 +812,7 @@ static void wal_work_run(uv_work_t *req)
     server *srv = req->data;
     tb_err err;
     if (store_checkpoint(srv->opt->db, NULL, NULL, &err))
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s", err.msg);
 }
 
 static void wal_work_done(uv_work_t *req, int status)
@@ -845,7 +850,7 @@ static void on_signal(uv_signal_t *h, int signum)
     if (srv->stopping)
         return;
     srv->stopping = 1;
-    fprintf(stderr, "tabled: signal %d, shutting down\n", signum);
+    tb_log(TB_LOG_NOTICE, "signal %d, shutting down", signum);
     uv_stop(&srv->loop);
 }
 
@@ -906,24 +911,55 @@ static void print_links(void *ctx, const char *campaign_id, const char *name, co
         write_links(b->links, b, campaign_id, name, gm_token, join_code);
 }
 
-/* Opens <db>.links for writing, readable by the owner only (it holds GM tokens, as the terminal
- * did before). Returns NULL (and says why) when it cannot. */
+/* Opens <db>.links.tmp for writing, readable by the owner only (it holds GM tokens, as the
+ * terminal did before); close_links_file gives it its name. Returns NULL (and says why) when it
+ * cannot. */
 static FILE *open_links_file(const char *db)
 {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s.links", db) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s.links.tmp", db) >= (int)sizeof path)
         return NULL;
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        fprintf(stderr, "tabled: cannot write %s (tabled links will not work)\n", path);
+        tb_log(TB_LOG_WARNING, "cannot write %s (tabled links will not work)", path);
         if (fd >= 0)
             close(fd);
     }
     return f;
 }
 
+/* Closes the links file written by open_links_file and renames it to <db>.links when every byte
+ * was written: on a full disk the links of the last start stay whole rather than half. */
+static void close_links_file(FILE *f, const char *db, int complete)
+{
+    char tmp[4096], path[4096];
+    snprintf(tmp, sizeof tmp, "%s.links.tmp", db);
+    snprintf(path, sizeof path, "%s.links", db);
+    int bad = ferror(f) || fflush(f) != 0;
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad || !complete || rename(tmp, path) != 0) {
+        unlink(tmp);
+        tb_log(TB_LOG_WARNING, "%s not updated; tabled links shows the last start's links", path);
+    }
+}
+
 /* ---- run ---------------------------------------------------------------------------------- */
+
+/* 1 when the file system that holds path (a file, maybe not made yet) has no block left. */
+static int disk_full_at(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    struct statvfs vfs;
+    return statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0;
+}
 
 void serve_opts_default(serve_opts *o)
 {
@@ -953,11 +989,13 @@ int serve_run(const serve_opts *o)
     lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
 
     if (store_open(o->db, o->sync_full, &srv.st, &err)) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s%s", err.msg,
+               disk_full_at(o->db) ? " (the disk that holds it is full: free some space)" : "");
         return 1;
     }
     srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
-    srv.dice = o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
+    srv.dice =
+        o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
@@ -967,7 +1005,7 @@ int serve_run(const serve_opts *o)
         eo.snapshot_every = o->snapshot_every;
     if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||
         engine_ensure_campaign(srv.eng, &err)) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out;
     }
 
@@ -1017,15 +1055,16 @@ int serve_run(const serve_opts *o)
     info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.options =
+        LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.foreign_loops = loops;
     info.user = &srv;
     info.retry_and_idle_policy = &RETRY;
     info.pcontext = &srv.lws;
     srv.lws = lws_create_context(&info);
     if (!srv.lws) {
-        fprintf(stderr, "tabled: cannot listen on %s port %d (is it in use?)\n",
-                o->bind ? o->bind : "every interface", o->port);
+        tb_log(TB_LOG_ERR, "cannot listen on %s port %d (is it in use?)",
+               o->bind ? o->bind : "every interface", o->port);
         goto out_loop;
     }
 
@@ -1068,8 +1107,20 @@ int serve_run(const serve_opts *o)
     b->port = vh ? lws_get_vhost_listen_port(vh) : o->port;
     collect_addrs(b, o->bind);
     host_token = engine_mint_host_token(srv.eng, &err);
+    if (!host_token && store_disk_full(srv.st)) {
+        /* Issue 27 item 1: a full disk must not keep the server from starting. No new links
+         * can be stored, but every link printed before keeps working. */
+        printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b->port, o->db);
+        tb_log(TB_LOG_ERR,
+               "the disk is full: no new links this start; the links printed before keep "
+               "working (tabled links --db %s). Free some space.",
+               o->db);
+        printf("Open a link printed before; this start could not make new ones (the disk is "
+               "full).\n");
+        goto run;
+    }
     if (!host_token) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out_lws;
     }
     printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b->port, o->db);
@@ -1081,20 +1132,27 @@ int serve_run(const serve_opts *o)
     b->others[0] = '\0';
     b->links = open_links_file(o->db);
     if (b->links)
-        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port,
+                host_token);
     int each = engine_each_gm_link(srv.eng, print_links, b, &err);
     if (b->links)
-        fclose(b->links);
+        close_links_file(b->links, o->db, !each);
     b->links = NULL;
-    if (each) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+    if (each && !store_disk_full(srv.st)) {
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out_lws;
     }
+    if (each)
+        tb_log(TB_LOG_ERR,
+               "the disk is full: not every campaign got a new GM link; the links printed "
+               "before keep working");
     if (b->campaigns > 1)
-        printf("%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
-               b->campaigns - 1, b->others, o->db);
+        printf(
+            "%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
+            b->campaigns - 1, b->others, o->db);
     printf("Open the console link in your browser; give the join link to your players.\n");
 
+run:
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     rc = 0;
 
@@ -1102,7 +1160,7 @@ out_lws:
     /* Clean shutdown: commit what is pending and snapshot every campaign before the sockets
      * close (engine_destroy below finds nothing left to snapshot). */
     if (engine_snapshot_all(srv.eng, &err))
-        fprintf(stderr, "tabled: snapshot at shutdown failed: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "snapshot at shutdown failed: %s", err.msg);
     lws_context_destroy(srv.lws);
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);

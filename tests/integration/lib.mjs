@@ -36,6 +36,44 @@ export function findTool(cmd) {
   return null;
 }
 
+/** Mounts a tmpfs of `size` at a new directory (needs root); returns it, or {error} when
+ * mounting is impossible. The caller unmounts it (umountTmpfs). */
+export function mountTmpfs(size) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return dir;
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { error: String(e.stderr || e.message).trim() };
+  }
+}
+
+/** Unmounts a directory made by mountTmpfs and removes it (errors left for the OS). */
+export function umountTmpfs(dir) {
+  try {
+    execFileSync('umount', [dir]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    /* left for the OS */
+  }
+}
+
+/** Writes zeros into file until the filesystem is full; returns the bytes written. */
+export function fill(file) {
+  const fd = fs.openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  let n = 0;
+  try {
+    for (;;) n += fs.writeSync(fd, chunk);
+  } catch (e) {
+    if (e.code !== 'ENOSPC') throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+  return n;
+}
+
 /** A roll as the log keeps it: the ack's result without its "secret" flag. */
 export const withoutSecret = ({ secret, ...roll }) => roll;
 
@@ -66,8 +104,11 @@ const LEAK_RE = /ERROR: LeakSanitizer/;
  * the output of `tabled links --db` (every campaign's links, issue 15 item 10). */
 function parseBanner(lines, links = null) {
   const text = lines.join('\n');
-  if (!/^Open the console link/m.test(text)) return null;
   const listen = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(text);
+  // a start that could not make new links (a full disk): the links printed before keep working
+  if (listen && /^Open a link printed before/m.test(text))
+    return { version: listen[1], port: Number(listen[2]), dbPath: listen[3], hostToken: null, campaigns: [], noLinks: true };
+  if (!/^Open the console link/m.test(text)) return null;
   const host = /^host token: (\S+)$/m.exec(text);
   if (!listen || !host) return null;
   const more = /^(\d+) more campaigns: /m.exec(text);
