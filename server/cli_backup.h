@@ -7,7 +7,8 @@
  *   tabled import [--db PATH] FILE          adds an exported campaign ("-" reads stdin)
  *
  * Each takes argv[0] = its own name and returns the process exit code: 0, 1 when the work
- * failed (message on stderr), 2 for a usage error.
+ * failed (message on stderr), 2 for a usage error, 3 when the database is refused (missing for
+ * export, damaged: storage/preflight.h). --help prints the command's usage.
  */
 #ifndef TABLED_CLI_BACKUP_H
 #define TABLED_CLI_BACKUP_H

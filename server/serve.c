@@ -23,7 +23,9 @@
 #include "engine.h"
 #include "heaptrim.h"
 #include "log.h"
+#include "netaddr.h"
 #include "osrand.h"
+#include "preflight.h"
 #include "rng.h"
 #include "store.h"
 #include "system.h"
@@ -77,6 +79,10 @@ typedef struct server {
     uint64_t bytes_sent;
     int stopping;
     banner where;
+    netaddr_range trusted[SERVE_MAX_RANGES]; /* --trusted-proxy */
+    int n_trusted;
+    netaddr_range metrics_allow[SERVE_MAX_RANGES]; /* --metrics-allow */
+    int n_metrics_allow;
     /* this machine's addresses, for the Host allow-list */
 #define SERVE_MAX_OWN 32
     char own[SERVE_MAX_OWN][INET6_ADDRSTRLEN];
@@ -121,6 +127,7 @@ typedef struct ws_conn {
     int close_status;
     char close_reason[64];
     int gm_only; /* admitted into the room kept for the GM: must be seated as GM or host */
+    char client[NETADDR_TEXT]; /* the client's address (netaddr_client), for limits and logs */
     uint64_t opened_ms, last_rx_ms;
     struct ws_conn *prev, *next; /* server.ws_list */
 } ws_conn;
@@ -180,6 +187,20 @@ static void sink_close(void *ctx, int status, const char *reason)
 }
 
 static const engine_sink SINK = {sink_send, sink_close};
+
+/* ---- who is on the other end ---------------------------------------------------------------- */
+
+/* The client's address for wsi (an HTTP request or a WebSocket handshake, while its headers are
+ * there): the TCP peer, or the client a trusted proxy names in X-Forwarded-For (netaddr.h). */
+static void client_address(server *srv, struct lws *wsi, char out[NETADDR_TEXT])
+{
+    char peer[NETADDR_TEXT], xff[512];
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    int n = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0
+                ? lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR)
+                : -1;
+    netaddr_client(peer, n > 0 ? xff : NULL, srv->trusted, srv->n_trusted, out);
+}
 
 /* ---- Host allow-list (DNS rebinding) -------------------------------------------------------- */
 
@@ -278,7 +299,13 @@ static int refuse_foreign_host(server *srv, struct lws *wsi)
 {
     if (host_allowed(srv, wsi))
         return 0;
-    lwsl_warn("tabled: refused a request for a foreign Host (DNS rebinding?)\n");
+    char who[NETADDR_TEXT], host[128];
+    client_address(srv, wsi, who);
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        host[0] = '\0';
+    tb_log(TB_LOG_WARNING,
+           "refused %s: a request for the foreign host name \"%.100s\" (DNS rebinding?)", who,
+           host);
     lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
                            "this server does not answer to that host name; start it with "
                            "--allow-host NAME to allow it");
@@ -326,7 +353,9 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (refuse_foreign_host(srv, wsi))
             return 1;
         if (!origin_allowed(wsi, srv->opt)) {
-            lwsl_warn("tabled: refused a WebSocket from a foreign origin\n");
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            tb_log(TB_LOG_WARNING, "refused %s: a WebSocket from a foreign origin", who);
             lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "origin not allowed");
             return 1;
         }
@@ -341,8 +370,10 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         w->srv = srv;
         w->ec = engine_conn_open(srv->eng, &SINK, w);
         {
-            char peer[64];
-            engine_conn_set_peer(w->ec, lws_get_peer_simple(wsi, peer, sizeof peer));
+            char key[NETADDR_TEXT];
+            client_address(srv, wsi, w->client);
+            netaddr_key(w->client, key);
+            engine_conn_set_peer(w->ec, key);
         }
         w->gm_only = srv->connections >= srv->max_conns - srv->gm_room;
         if (w->gm_only)
@@ -514,7 +545,7 @@ static char *qr_svg(const char *text)
 static int is_loopback(const char *addr)
 {
     return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 ||
-           strcmp(addr, "::1") == 0;
+           strcmp(addr, "::1") == 0 || strcmp(addr, "[::1]") == 0;
 }
 
 /* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
@@ -659,16 +690,30 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             text = json_dumps(body, JSON_COMPACT);
             json_decref(body);
             ctype = "application/json";
-        } else if (uri_is(wsi, "/healthz")) {
-            size_t n = 160;
-            text = xmalloc(n);
-            snprintf(text, n,
-                     "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
-                     engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
+        } else if (uri_is(wsi, "/healthz") || uri_is(wsi, "/metrics")) {
+            /* Issue 27 item 9: the counts (campaigns, connections, every op of every campaign)
+             * are the operator's, read from this machine or an address --metrics-allow names;
+             * anyone else is told only that the server is up. */
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            int insider = netaddr_in(who, srv->metrics_allow, srv->n_metrics_allow);
             ctype = "application/json";
-        } else if (uri_is(wsi, "/metrics")) {
-            text = metrics_text(srv);
-            ctype = "text/plain; version=0.0.4";
+            if (uri[1] == 'h' && insider) {
+                size_t n = 160;
+                text = xmalloc(n);
+                snprintf(text, n,
+                         "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+                         engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
+            } else if (uri[1] == 'h') {
+                text = xstrdup("{\"ok\":true}");
+            } else if (insider) {
+                text = metrics_text(srv);
+                ctype = "text/plain; version=0.0.4";
+            } else {
+                status = HTTP_STATUS_FORBIDDEN;
+                text = xstrdup("{\"error\":{\"code\":\"forbidden\",\"message\":\"the metrics "
+                               "are read from the server's own machine (--metrics-allow)\"}}");
+            }
         } else {
             return lws_callback_http_dummy(wsi, reason, user, in, len);
         }
@@ -860,7 +905,8 @@ static void collect_addrs(banner *b, const char *bind)
 {
     b->n = 0;
     if (bind && strcmp(bind, "0.0.0.0") != 0 && strcmp(bind, "::") != 0) {
-        snprintf(b->addrs[b->n++], sizeof b->addrs[0], "%s", bind);
+        /* an IPv6 literal is written in brackets in a URL (and in a Host header) */
+        snprintf(b->addrs[b->n++], sizeof b->addrs[0], strchr(bind, ':') ? "[%s]" : "%s", bind);
         return;
     }
     snprintf(b->addrs[b->n++], sizeof b->addrs[0], "127.0.0.1");
@@ -945,6 +991,61 @@ static void close_links_file(FILE *f, const char *db, int complete)
     }
 }
 
+/* ---- where to listen ---------------------------------------------------------------------- */
+
+/* Issue 27 item 3: lws 4.1 (Debian 12's 4.1.6), built with IPv6, binds an IPv4 literal such as
+ * 127.0.0.1 by writing it into the IPv6 socket address's flow label and leaving the address
+ * "::": the socket then listens on every interface of the machine. So the address is handed to
+ * lws in a form it binds correctly: an IPv4 literal (or "localhost") with IPv6 switched off for
+ * the context, an IPv6 literal as it is; anything else is an interface name (lo, eth0). Returns
+ * the iface string for lws (bind itself, or buf), NULL for every interface. */
+static const char *bind_iface(const char *bind, char *buf, size_t n, uint64_t *options)
+{
+    if (!bind || strcmp(bind, "::") == 0)
+        return NULL;
+    if (strcmp(bind, "0.0.0.0") == 0) {
+        *options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+        return NULL;
+    }
+    struct in_addr a4;
+    if (strcmp(bind, "localhost") == 0)
+        bind = "127.0.0.1";
+    if (inet_pton(AF_INET, bind, &a4) == 1) {
+        *options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+        snprintf(buf, n, "%s", bind);
+        return buf;
+    }
+    return bind;
+}
+
+/* After lws listens: 0 when its listening socket is bound to the address asked for (an IP
+ * literal as bind_iface passed it on; an interface name is trusted to lws), else -1. The socket
+ * is found among the process's descriptors (the one that accepts connections). */
+static int check_bound(const char *iface)
+{
+    unsigned char want[16];
+    int fam = inet_pton(AF_INET, iface, want) == 1    ? AF_INET
+              : inet_pton(AF_INET6, iface, want) == 1 ? AF_INET6
+                                                      : 0;
+    if (!fam)
+        return 0;
+    for (int fd = 3; fd < 4096; fd++) {
+        int acc = 0;
+        socklen_t len = sizeof acc;
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) != 0 || !acc ||
+            getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+            continue;
+        if (ss.ss_family == AF_INET && fam == AF_INET)
+            return memcmp(&((struct sockaddr_in *)&ss)->sin_addr, want, 4) == 0 ? 0 : -1;
+        if (ss.ss_family == AF_INET6 && fam == AF_INET6)
+            return memcmp(&((struct sockaddr_in6 *)&ss)->sin6_addr, want, 16) == 0 ? 0 : -1;
+        return -1; /* a socket of the other family: not what was asked */
+    }
+    return -1;
+}
+
 /* ---- run ---------------------------------------------------------------------------------- */
 
 /* 1 when the file system that holds path (a file, maybe not made yet) has no block left. */
@@ -984,10 +1085,28 @@ int serve_run(const serve_opts *o)
     tb_err err = {0};
     char *host_token = NULL;
 
+    static const char *const LOOPBACK[] = {"127.0.0.1", "::1"};
+    for (int i = 0; i < (o->has_trusted_proxies ? o->n_trusted_proxies : 2); i++)
+        if (netaddr_range_parse(o->has_trusted_proxies ? o->trusted_proxies[i] : LOOPBACK[i],
+                                &srv.trusted[srv.n_trusted++])) {
+            tb_log(TB_LOG_ERR, "--trusted-proxy takes ADDR or ADDR/BITS");
+            return 2;
+        }
+    for (int i = 0; i < (o->has_metrics_allow ? o->n_metrics_allow : 2); i++)
+        if (netaddr_range_parse(o->has_metrics_allow ? o->metrics_allow[i] : LOOPBACK[i],
+                                &srv.metrics_allow[srv.n_metrics_allow++])) {
+            tb_log(TB_LOG_ERR, "--metrics-allow takes ADDR or ADDR/BITS");
+            return 2;
+        }
+
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
 
+    if (store_preflight(o->db, 0, &err)) {
+        tb_log(TB_LOG_ERR, "refusing to start: %s", err.msg);
+        return 3;
+    }
     if (store_open(o->db, o->sync_full, &srv.st, &err)) {
         tb_log(TB_LOG_ERR, "%s%s", err.msg,
                disk_full_at(o->db) ? " (the disk that holds it is full: free some space)" : "");
@@ -1052,11 +1171,13 @@ int serve_run(const serve_opts *o)
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = o->port;
-    info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
-    info.options =
-        LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.options = LWS_SERVER_OPTION_LIBUV |
+                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
+                   LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+    char bind_addr[INET6_ADDRSTRLEN + 8];
+    info.iface = bind_iface(o->bind, bind_addr, sizeof bind_addr, &info.options);
     info.foreign_loops = loops;
     info.user = &srv;
     info.retry_and_idle_policy = &RETRY;
@@ -1066,6 +1187,13 @@ int serve_run(const serve_opts *o)
         tb_log(TB_LOG_ERR, "cannot listen on %s port %d (is it in use?)",
                o->bind ? o->bind : "every interface", o->port);
         goto out_loop;
+    }
+    if (info.iface && check_bound(info.iface)) {
+        tb_log(TB_LOG_ERR,
+               "asked to listen on %s only, but the listening socket is bound elsewhere; "
+               "refusing to serve on addresses that were not asked for",
+               o->bind);
+        goto out_lws;
     }
 
     uv_signal_init(&srv.loop, &srv.sigint);

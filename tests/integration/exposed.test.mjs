@@ -4,9 +4,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import { Server, startServer, table, closeAll, mountTmpfs, umountTmpfs, fill } from './lib.mjs';
+import { BIN, WEB_DIR, Server, startServer, table, closeAll, mountTmpfs, umountTmpfs, fill } from './lib.mjs';
 
 /** Rows of a table of the server's database (sqlite3 CLI). */
 const rows = (srv, t) => Number(srv.sqlite(`SELECT count(*) FROM ${t}`));
@@ -112,4 +116,139 @@ test('item 13: a seat cannot take the GM\'s name or another seat\'s', async (t) 
   assert.equal((await ann.client.cmd('seat.rename', { seat: ann.seat, name: 'Annie' })).t, 'ack');
   const j = await c.join(srv.joinCode, 'Ann');
   assert.ok(j.joined, 'the name Ann is free again');
+});
+
+/** GET over plain HTTP from a chosen local address, with extra headers: {status, text}. */
+function getFrom(port, p, { host = '127.0.0.1', localAddress, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host, port, path: p, localAddress, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Resolves true when a TCP connection to host:port is accepted, false when it is refused. */
+function connects(host, port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** A non-loopback address of this machine of the given family, or null. */
+function ownAddress(family) {
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list || []) if (a.family === family && !a.internal && !a.address.startsWith('fe80')) return a.address;
+  return null;
+}
+
+test('item 3: --bind 127.0.0.1 listens on 127.0.0.1 only; --bind ::1 on ::1 only', async (t) => {
+  const srv = await startServer(t); // lib.mjs starts every server with --bind 127.0.0.1
+  assert.equal(await connects('127.0.0.1', srv.port), true);
+  const others = ['127.0.0.2', '::1', ownAddress('IPv4'), ownAddress('IPv6')].filter(Boolean);
+  for (const a of others) assert.equal(await connects(a, srv.port), false, `${a} must not reach a server bound to 127.0.0.1`);
+  // a server on ::1 (its banner's links are [::1], so it is started here, not by lib.mjs)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-v6-'));
+  const v6 = spawn(BIN, ['serve', '--port', '0', '--bind', '::1', '--db', path.join(dir, 't.db'), '--web', WEB_DIR], { stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => {
+    v6.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  let out = '';
+  const port = await new Promise((resolve, reject) => {
+    v6.stdout.on('data', (c) => {
+      out += c;
+      const m = /listening on port (\d+)/.exec(out);
+      if (m && /^Open the console link/m.test(out)) resolve(Number(m[1]));
+    });
+    v6.on('exit', (code) => reject(new Error(`tabled --bind ::1 exited (${code})`)));
+  });
+  assert.match(out, /GM link: http:\/\/\[::1\]:\d+\//, 'an IPv6 address is bracketed in links');
+  assert.equal(await connects('::1', port), true);
+  for (const a of ['127.0.0.1', ownAddress('IPv4')].filter(Boolean))
+    assert.equal(await connects(a, port), false, `${a} must not reach a server bound to ::1`);
+  t.diagnostic(`refused at ${others.join(', ')} (bound to 127.0.0.1)`);
+});
+
+test('item 9: /metrics and the counts of /healthz are for this machine (or --metrics-allow) only', async (t) => {
+  const srv = await startServer(t);
+  const { gm, players } = await table(srv, ['Ann']);
+  t.after(() => closeAll(gm, players[0].client));
+  await gm.cmd('gm.set', { key: 'villain', value: 'the Pale Duke' });
+  // from the machine itself: everything
+  const m = await getFrom(srv.port, '/metrics');
+  assert.equal(m.status, 200);
+  assert.match(m.text, /tabled_commands_total\{op="gm.set"/);
+  assert.deepEqual(Object.keys(JSON.parse((await getFrom(srv.port, '/healthz')).text)).sort(), ['campaigns', 'connections', 'ok', 'version']);
+  // from another address: /metrics refused, /healthz says only that the server is up
+  const other = { localAddress: '127.0.0.2' };
+  const m2 = await getFrom(srv.port, '/metrics', other);
+  assert.equal(m2.status, 403);
+  assert.doesNotMatch(m2.text, /tabled_|gm\.set/);
+  const h2 = await getFrom(srv.port, '/healthz', other);
+  assert.equal(h2.status, 200);
+  assert.deepEqual(JSON.parse(h2.text), { ok: true });
+  // a client behind a trusted proxy (127.0.0.1) is the address the proxy names, not loopback
+  const proxied = { headers: { 'X-Forwarded-For': '203.0.113.9' } };
+  assert.equal((await getFrom(srv.port, '/metrics', proxied)).status, 403);
+  assert.deepEqual(JSON.parse((await getFrom(srv.port, '/healthz', proxied)).text), { ok: true });
+  // ... and a client that is not a proxy cannot claim to be loopback
+  assert.equal((await getFrom(srv.port, '/metrics', { ...other, headers: { 'X-Forwarded-For': '127.0.0.1' } })).status, 403);
+  // the operator names another reader
+  const allowed = await startServer(t, { args: ['--metrics-allow', '127.0.0.2'] });
+  assert.equal((await getFrom(allowed.port, '/metrics', other)).status, 200);
+  assert.equal((await getFrom(allowed.port, '/metrics')).status, 403, 'the list replaces the default');
+});
+
+test('item 7: a damaged database, or an empty one beside its WAL, is refused at start; nothing is changed', async (t) => {
+  const srv = await startServer(t);
+  const { gm, players } = await table(srv, ['Ann']);
+  for (let i = 0; i < 30; i++) await players[0].client.cmd('roll', { expr: '2d6' });
+  await closeAll(gm, players[0].client);
+  await srv.kill('SIGTERM'); // a clean stop: everything is in the database file
+  const good = fs.readFileSync(srv.db);
+
+  // a page of noise where the event log's b-tree begins
+  const root = Number(srv.sqlite("SELECT rootpage FROM sqlite_schema WHERE name = 'events'"));
+  const noisy = Buffer.from(good);
+  const rand = Buffer.alloc(4096);
+  for (let i = 0; i < rand.length; i++) rand[i] = (i * 131 + 7) & 0xff;
+  rand.copy(noisy, (root - 1) * 4096);
+  fs.writeFileSync(srv.db, noisy);
+  await assert.rejects(srv.start(), /"code":3.*failed its integrity check/s);
+  assert.ok(fs.readFileSync(srv.db).equals(noisy), 'the damaged file was not touched');
+  assert.doesNotMatch(srv.stderr, /host token/);
+
+  // a 0-byte database beside its write-ahead log (a copy onto a full disk)
+  fs.writeFileSync(srv.db, '');
+  fs.writeFileSync(`${srv.db}-wal`, good.subarray(0, 8192));
+  await assert.rejects(srv.start(), /"code":3.*is empty but .*-wal holds/s);
+  assert.equal(fs.statSync(srv.db).size, 0, 'no new database was made');
+  fs.rmSync(`${srv.db}-wal`);
+
+  // the good file starts
+  fs.writeFileSync(srv.db, good);
+  await srv.start();
+  assert.equal((await srv.gmView()).state.log.length >= 30, true);
+});
+
+test('replay and export refuse a database that does not exist instead of making one', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-nodb-'));
+  const db = path.join(dir, 'missing.db');
+  for (const args of [['replay', '--db', db], ['export', '--db', db, '--campaign', 'c1']]) {
+    const r = spawnSync(BIN, args, { encoding: 'utf8' });
+    assert.equal(r.status, 3, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /no database at/);
+    assert.equal(fs.existsSync(db), false, `${args[0]} made no file`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
 });
