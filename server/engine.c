@@ -280,6 +280,33 @@ void engine_opts_default(engine_opts *o)
 #endif
     o->join_free_per_addr = 5;
     o->join_free_all = 50;
+    o->max_per_seat = 8;
+    o->max_seats = 100;
+    o->seats_per_addr = 20;
+}
+
+/* Seats per address (issue 27 item 4): opt.seats_per_addr new seats, then a wait before each
+ * next one, from 3 minutes doubling to an hour; forgotten after an hour without a new seat. With
+ * 0, no limit (the limiter never waits). */
+static joinlimit_opts seats_limit(const engine_opts *o)
+{
+    /* the wait starts with the failure past free_fails: the seats_per_addr-th seat sets it */
+    joinlimit_opts l = {o->seats_per_addr > 0 ? o->seats_per_addr - 1 : 1 << 30, 3 * 60000,
+                        3600000, 3600000, 4096};
+    return l;
+}
+
+void engine_set_limits(engine *e, const engine_opts *opts)
+{
+    e->opt.rate_per_sec = opts->rate_per_sec;
+    e->opt.max_per_seat = opts->max_per_seat;
+    e->opt.max_seats = opts->max_seats;
+    if (e->opt.seats_per_addr != opts->seats_per_addr) {
+        e->opt.seats_per_addr = opts->seats_per_addr;
+        joinlimit_opts l = seats_limit(&e->opt);
+        joinlimit_destroy(e->seats_by_addr);
+        e->seats_by_addr = joinlimit_create(&l);
+    }
 }
 
 /*
@@ -340,12 +367,15 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
      * after a quiet minute, so a guessing swarm costs real players at most a short wait. */
     joinlimit_opts per_addr = {e->opt.join_free_per_addr, 1000, 60000, 15 * 60000, 4096};
     joinlimit_opts all = {e->opt.join_free_all, 250, 15000, 60000, 1};
+    joinlimit_opts seats = seats_limit(&e->opt);
     e->join_by_addr = joinlimit_create(&per_addr);
     e->join_all = joinlimit_create(&all);
+    e->seats_by_addr = joinlimit_create(&seats);
     json_t *ids;
     if (store_campaign_ids(st, &ids, err)) {
         joinlimit_destroy(e->join_by_addr);
         joinlimit_destroy(e->join_all);
+        joinlimit_destroy(e->seats_by_addr);
         free(e);
         return err->code;
     }
@@ -418,6 +448,7 @@ void engine_destroy(engine *e)
     }
     joinlimit_destroy(e->join_by_addr);
     joinlimit_destroy(e->join_all);
+    joinlimit_destroy(e->seats_by_addr);
     while (e->counters) {
         counter *c = e->counters;
         e->counters = c->next;

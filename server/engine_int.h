@@ -105,6 +105,7 @@ struct engine {
     int batch_failed;
     joinlimit *join_by_addr; /* failed joins per remote address */
     joinlimit *join_all;     /* failed joins against every campaign of this server */
+    joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
     /* metrics */
     counter *counters;
     uint64_t hist[N_BUCKETS + 1];

@@ -20,4 +20,19 @@ enum tb_log_prio {
 /* Writes "tabled: " + the formatted message + "\n" to stderr as one write. */
 void tb_log(enum tb_log_prio prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Refusals a flood can repeat thousands of times a second: each kind is logged at most once a
+ * second, with the number of lines left out since ("and 312 more like it"). */
+enum tb_log_kind {
+    TB_LOG_KIND_FD_RESERVE,
+    TB_LOG_KIND_TCP_PER_ADDRESS,
+    TB_LOG_KIND_WS_PER_ADDRESS,
+    TB_LOG_KIND_FULL,
+    TB_LOG_KIND_FOREIGN,
+    TB_LOG_KIND_JOIN,
+    TB_LOG_KIND_SEAT,
+    TB_LOG_KIND__COUNT
+};
+void tb_log_limited(enum tb_log_kind kind, enum tb_log_prio prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "netaddr.h"
 #include "osrand.h"
+#include "places.h"
 #include "preflight.h"
 #include "rng.h"
 #include "store.h"
@@ -46,6 +47,10 @@
 #define TRIM_PERIOD_MS 1000
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
+/* Descriptors never given to a client connection (issue 27 item 4): SQLite, its WAL, a backup,
+ * the listening socket and the loop's own keep working when connections come in a flood. */
+#define FD_RESERVE 32
+#define DEFAULT_MAX_PER_ADDRESS 32
 
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
@@ -72,7 +77,13 @@ typedef struct server {
     rules_rng *dice;
     rules_rng *secret;
     int connections;
-    int max_conns;           /* WebSockets at most (handshakes past it get 503) */
+    int max_conns;       /* WebSockets at most (handshakes past it get 503) */
+    long nofile;         /* the open-file limit in force */
+    places *ws_by_addr;  /* WebSockets per client address key */
+    places *tcp_by_peer; /* TCP connections per peer address key (not for trusted proxies) */
+    char tcp_pending[NETADDR_TEXT]; /* the key of the socket being accepted, until its wsi exists */
+    int tcp_pending_set;
+    uint64_t refused[TB_LOG_KIND__COUNT]; /* connections refused, by reason (/metrics) */
     int gm_room;             /* the last gm_room of them are kept for a GM or the host */
     struct ws_conn *ws_list; /* every WebSocket, for the deadline sweep */
     uv_timer_t sweep;
@@ -202,6 +213,49 @@ static void client_address(server *srv, struct lws *wsi, char out[NETADDR_TEXT])
     netaddr_client(peer, n > 0 ? xff : NULL, srv->trusted, srv->n_trusted, out);
 }
 
+/* Connections one client address may hold at once (--max-per-address). */
+static int max_per_address(const server *srv)
+{
+    return srv->opt->max_per_address > 0 ? srv->opt->max_per_address : DEFAULT_MAX_PER_ADDRESS;
+}
+
+/* A new TCP connection (fd, just accepted; its wsi does not exist yet). Issue 27 item 4: the
+ * descriptors of FD_RESERVE stay free whatever comes, and one peer that is not a trusted proxy
+ * may hold at most --max-per-address connections (a proxy's are counted by the client it
+ * names, at the WebSocket handshake). Returns 1 to refuse it (lws closes it at once). */
+static int admit_tcp(server *srv, int fd)
+{
+    srv->tcp_pending_set = 0;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char peer[NETADDR_TEXT] = "?";
+    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        const void *a = ss.ss_family == AF_INET6
+                            ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                            : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+        inet_ntop(ss.ss_family, a, peer, sizeof peer);
+    }
+    if (fd >= srv->nofile - FD_RESERVE) {
+        srv->refused[TB_LOG_KIND_FD_RESERVE]++;
+        tb_log_limited(TB_LOG_KIND_FD_RESERVE, TB_LOG_WARNING,
+                       "refused %s: out of open files (limit %ld, %d kept in reserve)", peer,
+                       srv->nofile, FD_RESERVE);
+        return 1;
+    }
+    if (netaddr_in(peer, srv->trusted, srv->n_trusted))
+        return 0;
+    netaddr_key(peer, srv->tcp_pending);
+    if (places_count(srv->tcp_by_peer, srv->tcp_pending) >= max_per_address(srv)) {
+        srv->refused[TB_LOG_KIND_TCP_PER_ADDRESS]++;
+        tb_log_limited(TB_LOG_KIND_TCP_PER_ADDRESS, TB_LOG_WARNING,
+                       "refused %s: %d connections from one address already (--max-per-address)",
+                       peer, max_per_address(srv));
+        return 1;
+    }
+    srv->tcp_pending_set = 1;
+    return 0;
+}
+
 /* ---- Host allow-list (DNS rebinding) -------------------------------------------------------- */
 
 /* Is ip (a numeric address) one of this machine's? Loopback always is; other addresses are read
@@ -303,9 +357,10 @@ static int refuse_foreign_host(server *srv, struct lws *wsi)
     client_address(srv, wsi, who);
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
         host[0] = '\0';
-    tb_log(TB_LOG_WARNING,
-           "refused %s: a request for the foreign host name \"%.100s\" (DNS rebinding?)", who,
-           host);
+    srv->refused[TB_LOG_KIND_FOREIGN]++;
+    tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
+                   "refused %s: a request for the foreign host name \"%.100s\" (DNS rebinding?)",
+                   who, host);
     lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
                            "this server does not answer to that host name; start it with "
                            "--allow-host NAME to allow it");
@@ -355,14 +410,37 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (!origin_allowed(wsi, srv->opt)) {
             char who[NETADDR_TEXT];
             client_address(srv, wsi, who);
-            tb_log(TB_LOG_WARNING, "refused %s: a WebSocket from a foreign origin", who);
+            srv->refused[TB_LOG_KIND_FOREIGN]++;
+            tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
+                           "refused %s: a WebSocket from a foreign origin", who);
             lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "origin not allowed");
             return 1;
         }
         if (srv->connections >= srv->max_conns) {
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            srv->refused[TB_LOG_KIND_FULL]++;
+            tb_log_limited(TB_LOG_KIND_FULL, TB_LOG_WARNING,
+                           "refused %s: the server is full (%d WebSockets, --max-connections)", who,
+                           srv->max_conns);
             lws_return_http_status(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE,
                                    "the server is full; try again later");
             return 1;
+        }
+        {
+            /* one client address may not hold every place (issue 27 item 4) */
+            char who[NETADDR_TEXT], key[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            netaddr_key(who, key);
+            if (places_count(srv->ws_by_addr, key) >= max_per_address(srv)) {
+                srv->refused[TB_LOG_KIND_WS_PER_ADDRESS]++;
+                tb_log_limited(TB_LOG_KIND_WS_PER_ADDRESS, TB_LOG_WARNING,
+                               "refused %s: %d WebSockets from one address already "
+                               "(--max-per-address)",
+                               who, max_per_address(srv));
+                lws_return_http_status(wsi, 429, "too many connections from your address");
+                return 1;
+            }
         }
         return 0;
     case LWS_CALLBACK_ESTABLISHED:
@@ -374,6 +452,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             client_address(srv, wsi, w->client);
             netaddr_key(w->client, key);
             engine_conn_set_peer(w->ec, key);
+            places_add(srv->ws_by_addr, key, w);
         }
         w->gm_only = srv->connections >= srv->max_conns - srv->gm_room;
         if (w->gm_only)
@@ -389,6 +468,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (w->ec) {
             engine_conn_closed(srv->eng, w->ec);
             w->ec = NULL;
+            places_drop_handle(srv->ws_by_addr, w);
             srv->connections--;
             if (w->prev)
                 w->prev->next = w->next;
@@ -674,6 +754,20 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A WebSocket upgrade without the tabled.v1 subprotocol lands here: refuse it. */
         return 1;
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        /* every accepted TCP connection, before lws makes a connection of it (in: the fd) */
+        return admit_tcp(srv, (int)(intptr_t)in);
+    case LWS_CALLBACK_WSI_CREATE:
+        /* the connection admit_tcp let in (lws makes it right after the filter) */
+        if (srv && srv->tcp_pending_set) {
+            places_add(srv->tcp_by_peer, srv->tcp_pending, wsi);
+            srv->tcp_pending_set = 0;
+        }
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (srv)
+            places_drop_handle(srv->tcp_by_peer, wsi);
+        return 0;
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
         /* every HTTP request, the file mount included, before anything is served */
         return refuse_foreign_host(srv, wsi);
@@ -991,6 +1085,18 @@ static void close_links_file(FILE *f, const char *db, int complete)
     }
 }
 
+/* The engine's limits as the options set them (0 in an option: the engine's default). */
+static void engine_limits_from(const serve_opts *o, engine_opts *eo)
+{
+    eo->rate_per_sec = o->rate;
+    if (o->max_per_seat > 0)
+        eo->max_per_seat = o->max_per_seat;
+    if (o->max_seats > 0)
+        eo->max_seats = o->max_seats;
+    if (o->joins_per_address > 0)
+        eo->seats_per_addr = o->joins_per_address;
+}
+
 /* ---- where to listen ---------------------------------------------------------------------- */
 
 /* Issue 27 item 3: lws 4.1 (Debian 12's 4.1.6), built with IPv6, binds an IPv4 literal such as
@@ -1117,7 +1223,7 @@ int serve_run(const serve_opts *o)
         o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
-    eo.rate_per_sec = o->rate;
+    engine_limits_from(o, &eo);
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
@@ -1133,6 +1239,9 @@ int serve_run(const serve_opts *o)
      * listening socket and HTTP requests. The last gm_room places are kept for a GM or the
      * host: a socket admitted there is closed unless it says hello as one. */
     long nofile = raise_nofile();
+    srv.nofile = nofile;
+    srv.ws_by_addr = places_create();
+    srv.tcp_by_peer = places_create();
     srv.max_conns = o->max_connections > 0 ? o->max_connections
                     : nofile > 128         ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
                                            : 64;
@@ -1308,6 +1417,8 @@ out_lws:
 out_loop:
     uv_loop_close(&srv.loop);
 out:
+    places_destroy(srv.ws_by_addr);
+    places_destroy(srv.tcp_by_peer);
     free(host_token);
     free(srv.backup_dir);
     free(srv.backup_written);

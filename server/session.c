@@ -7,6 +7,7 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "log.h"
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new message). Linear in the seats: the run-time records are walked once, not looked up per
@@ -104,10 +105,22 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
 {
     json_t *entry = json_object_get(json_object_get(k->state, "seats"), seat);
     const char *role = json_string_value(json_object_get(entry, "role"));
+    int gm = role && strcmp(role, "gm") == 0;
+    if (!gm && e->opt.max_per_seat > 0 && engine__seat_rt_get(k, seat)->online >= e->opt.max_per_seat) {
+        /* Issue 27 item 4: one player's link may not hold every place of the server. */
+        tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                       "refused %s: seat %s of %s is open on %d connections already "
+                       "(--max-per-seat)",
+                       c->peer[0] ? c->peer : "a client", seat, k->id, e->opt.max_per_seat);
+        engine__send_error(c, TB_RATE_LIMITED,
+                           "this link is open in too many places at once; close one and try again");
+        engine__close_conn(c, 1013, "this link is open in too many places");
+        return;
+    }
     c->camp = k;
     free(c->seat);
     c->seat = xstrdup(seat);
-    c->role = role && strcmp(role, "gm") == 0 ? ROLE_GM : ROLE_PLAYER;
+    c->role = gm ? ROLE_GM : ROLE_PLAYER;
     json_t *camp = json_object_get(k->state, "campaign");
     json_t *camp_json =
         json_pack("{s:s, s:O, s:O}", "id", k->id, "name", json_object_get(camp, "name"), "system",
@@ -185,14 +198,19 @@ static campaign *find_by_join_code(engine *e, const char *code)
 #define MAX_JOINS_PER_CONN 10
 
 /* Join-code guessing (issue 12, item 6): besides the limit per connection, failed joins are
- * counted per remote address and server-wide. A wrong code names no campaign, so the server-wide
- * count stands for every open campaign at once: many addresses guessing together slow down too.
- * An attempt made while its address (or the server) must still wait is refused without looking
- * at the code, so it cannot be used to guess. Returns 1 when the attempt was refused. */
+ * counted per client address (the address a trusted proxy reports: serve.c) and server-wide. A
+ * wrong code names no campaign, so the server-wide count stands for every open campaign at once:
+ * many addresses guessing together slow down too. An attempt made while its address must still
+ * wait is refused without looking at the code, so it cannot be used to guess.
+ * The server-wide wait holds only addresses that have guessed wrong themselves (issue 27 item 2):
+ * strangers guessing cannot lock a player with the right code out, and a guesser gets one
+ * attempt per fresh address before the server-wide wait holds it too. Returns 1 when the attempt
+ * was refused. */
 static int join_throttled(engine *e, engine_conn *c)
 {
     int64_t now = (int64_t)(engine__mono_ns() / 1000000u);
-    int64_t wait = joinlimit_wait_ms(e->join_all, "*", now);
+    int suspect = !c->peer[0] || joinlimit_fails(e->join_by_addr, c->peer, now) > 0;
+    int64_t wait = suspect ? joinlimit_wait_ms(e->join_all, "*", now) : 0;
     if (c->peer[0]) {
         int64_t w = joinlimit_wait_ms(e->join_by_addr, c->peer, now);
         if (w > wait)
@@ -203,8 +221,49 @@ static int join_throttled(engine *e, engine_conn *c)
     char msg[128];
     snprintf(msg, sizeof msg, "too many wrong join codes; try again in %lld seconds",
              (long long)((wait + 999) / 1000));
+    tb_log_limited(TB_LOG_KIND_JOIN, TB_LOG_WARNING, "refused %s: a join while it must wait %lld s "
+                   "(wrong join codes)", c->peer[0] ? c->peer : "a client",
+                   (long long)((wait + 999) / 1000));
     engine__send_error(c, TB_RATE_LIMITED, msg);
     engine__count_bad(c);
+    return 1;
+}
+
+/* Seats (issue 27 item 4): a campaign holds at most opt.max_seats players, and one address makes
+ * at most opt.seats_per_addr new seats before it must wait. Returns 1 (after the error) when c
+ * may not make a seat in k now. */
+static int seat_refused(engine *e, engine_conn *c, campaign *k)
+{
+    char msg[160];
+    int players = 0;
+    const char *id;
+    json_t *v;
+    json_object_foreach(json_object_get(k->state, "seats"), id, v)
+    {
+        const char *role = json_string_value(json_object_get(v, "role"));
+        players += !role || strcmp(role, "gm") != 0;
+    }
+    if (e->opt.max_seats > 0 && players >= e->opt.max_seats) {
+        tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                       "refused %s: campaign %s has %d player seats already (--max-seats)",
+                       c->peer[0] ? c->peer : "a client", k->id, players);
+        snprintf(msg, sizeof msg,
+                 "this table is full (%d players); the GM can remove a seat to make room", players);
+        engine__send_error(c, TB_CONFLICT, msg);
+        return 1;
+    }
+    int64_t now = (int64_t)(engine__mono_ns() / 1000000u);
+    int64_t wait = c->peer[0] ? joinlimit_wait_ms(e->seats_by_addr, c->peer, now) : 0;
+    if (wait <= 0)
+        return 0;
+    tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                   "refused %s: too many new seats from one address (--joins-per-address)",
+                   c->peer);
+    snprintf(msg, sizeof msg,
+             "too many new seats from your address; try again in %lld minutes, or use the link "
+             "you joined with before",
+             (long long)((wait + 59999) / 60000));
+    engine__send_error(c, TB_RATE_LIMITED, msg);
     return 1;
 }
 
@@ -243,6 +302,8 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     }
     if (c->peer[0])
         joinlimit_forget(e->join_by_addr, c->peer);
+    if (seat_refused(e, c, k))
+        return;
     /* A connection that already holds a seat becomes the new one (like a second hello). */
     engine__detach(c);
     c->role = ROLE_NONE;
@@ -280,6 +341,8 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
         engine__send_error(c, TB_INTERNAL, "the server could not save the new seat");
         goto out;
     }
+    if (c->peer[0])
+        joinlimit_fail(e->seats_by_addr, c->peer, (int64_t)(engine__mono_ns() / 1000000u));
     engine__send_msg(c, proto_msg_joined(token, seat));
     welcome(e, c, k, seat, 0, 0);
 out:

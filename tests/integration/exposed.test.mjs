@@ -10,7 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, WEB_DIR, Server, startServer, table, closeAll, mountTmpfs, umountTmpfs, fill } from './lib.mjs';
+import { BIN, WEB_DIR, Server, startServer, table, closeAll, mountTmpfs, umountTmpfs, fill, sleep } from './lib.mjs';
 
 /** Rows of a table of the server's database (sqlite3 CLI). */
 const rows = (srv, t) => Number(srv.sqlite(`SELECT count(*) FROM ${t}`));
@@ -251,4 +251,128 @@ test('replay and export refuse a database that does not exist instead of making 
     assert.equal(fs.existsSync(db), false, `${args[0]} made no file`);
   }
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens a WebSocket as `token` from addr; resolves {client, first} (first: welcome or error). */
+async function helloFrom(srv, token, addr) {
+  const c = await srv.connect({ localAddress: addr });
+  const first = await c.hello(token);
+  return { client: c, first };
+}
+
+test('item 4: one player link cannot hold every place; other seats still get in', async (t) => {
+  const srv = await startServer(t, { args: ['--max-connections', '64'] });
+  const { gm, players } = await table(srv, ['Ann', 'Bob']);
+  const open = [gm, ...players.map((p) => p.client)];
+  t.after(() => closeAll(open));
+  const [ann, bob] = players;
+  let welcomed = 1; // Ann's own socket from table()
+  let refused = 0;
+  for (let i = 0; i < 40; i++) {
+    const { client, first } = await helloFrom(srv, ann.token, `127.0.0.${2 + (i % 5)}`);
+    open.push(client);
+    if (first.t === 'welcome') welcomed++;
+    else {
+      assert.equal(first.code, 'rate_limited', first.raw);
+      assert.doesNotMatch(first.message, /_/);
+      assert.equal((await client.waitClosed()).code, 1013);
+      refused++;
+    }
+  }
+  assert.equal(welcomed, 8, `one link is welcomed on 8 connections at most (${welcomed})`);
+  const [bob2, bw] = await srv.hello(bob.token);
+  open.push(bob2);
+  assert.equal(bw.t, 'welcome', 'another seat still gets in');
+  const c = await srv.connect({ localAddress: '127.0.0.9' });
+  open.push(c);
+  assert.ok((await c.join(srv.joinCode, 'Cyd')).joined, 'and a new player joins');
+  t.diagnostic(`40 more sockets with one player link: ${welcomed - 1} welcomed, ${refused} refused`);
+});
+
+test('item 4: one address cannot make seats without end, nor a table past --max-seats', async (t) => {
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  let made = 0;
+  let refusal = null;
+  for (let i = 0; i < 30 && !refusal; i++) {
+    const c = await srv.connect({ localAddress: '127.0.0.5' });
+    const r = await c.join(srv.joinCode, `Bot ${i}`);
+    if (r.joined) made++;
+    else refusal = r.error;
+    await c.close();
+  }
+  assert.equal(made, 20, 'an address makes 20 seats, then waits');
+  assert.equal(refusal?.code, 'rate_limited', JSON.stringify(refusal));
+  assert.match(refusal.message, /try again in \d+ minutes/);
+  const c = await srv.connect({ localAddress: '127.0.0.6' });
+  t.after(() => closeAll(c));
+  assert.ok((await c.join(srv.joinCode, 'Ann')).joined, 'another address still joins');
+
+  const small = await startServer(t, { args: ['--max-seats', '3'] });
+  const seats = [];
+  for (let i = 0; i < 4; i++) {
+    const p = await small.connect({ localAddress: `127.0.1.${i + 1}` });
+    seats.push(p);
+    const r = await p.join(small.joinCode, `P${i}`);
+    if (i < 3) assert.ok(r.joined, JSON.stringify(r));
+    else {
+      assert.equal(r.error?.code, 'conflict', JSON.stringify(r));
+      assert.match(r.error.message, /table is full/);
+    }
+  }
+  await closeAll(seats);
+  assert.equal(Object.keys((await small.gmView()).state.seats).length, 4, 'the GM and 3 players');
+});
+
+test('item 4: 1100 raw TCP sockets at an open-file limit of 1024 take no player\'s place', async (t) => {
+  const wrapper = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-nofile-')), 'tabled');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nulimit -n 1024 || exit 3\nexec "${BIN}" "$@"\n`, { mode: 0o755 });
+  const srv = await startServer(t, { bin: wrapper });
+  const { gm, players } = await table(srv, ['Ann']);
+  const open = [gm, players[0].client];
+  t.after(() => closeAll(open));
+  const socks = [];
+  t.after(() => socks.forEach((s) => s.destroy()));
+  const flood = async (addrs, per) => {
+    let held = 0;
+    await Promise.all(addrs.flatMap((a) => Array.from({ length: per }, () => new Promise((resolve) => {
+      const s = net.connect({ port: srv.port, host: '127.0.0.1', localAddress: a });
+      socks.push(s);
+      s.once('connect', () => {
+        // refused ones are closed by the server at once
+        const timer = setTimeout(() => { held++; resolve(); }, 300);
+        s.once('close', () => { clearTimeout(timer); resolve(); });
+      });
+      s.on('error', () => resolve());
+    }))));
+    return held;
+  };
+  const one = await flood(['127.0.0.9'], 1100);
+  assert.ok(one <= 32, `one address holds at most --max-per-address sockets (${one})`);
+  const [ann2, w] = await srv.hello(players[0].token, undefined); // from another address: at once
+  open.push(ann2);
+  assert.equal(w.t, 'welcome');
+  assert.equal((await ann2.cmd('roll', { expr: '1d6' })).t, 'ack', 'and plays');
+  socks.forEach((s) => s.destroy());
+  socks.length = 0;
+  // many addresses: the descriptors kept in reserve keep the server serving (no EMFILE), and
+  // the silent sockets are dropped after lws's 10 s, when players get in again
+  const many = await flood(Array.from({ length: 40 }, (_, i) => `127.0.2.${i + 1}`), 30);
+  assert.equal(players[0].client.isOpen, true, 'a seated player keeps its place');
+  assert.equal((await players[0].client.cmd('roll', { expr: '1d6' })).t, 'ack', 'and plays');
+  const t0 = Date.now();
+  let back = null;
+  while (!back && Date.now() - t0 < 20000) {
+    try {
+      const [c, w2] = await srv.hello(players[0].token);
+      open.push(c);
+      if (w2.t === 'welcome') back = c;
+    } catch {
+      await sleep(250);
+    }
+  }
+  assert.ok(back, 'a player gets in once the silent sockets are dropped');
+  const took = Date.now() - t0;
+  await srv.waitHealthy(20000);
+  assert.doesNotMatch(srv.stderr, /accept: errno 24|Too many open files/);
+  t.diagnostic(`1100 sockets from one address: ${one} held, a player got in at once; 1200 from 40 addresses: ${many} held, the seated player played on, a new connection got in after ${took} ms`);
 });
