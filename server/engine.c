@@ -291,8 +291,8 @@ void engine_opts_default(engine_opts *o)
 static joinlimit_opts seats_limit(const engine_opts *o)
 {
     /* the wait starts with the failure past free_fails: the seats_per_addr-th seat sets it */
-    joinlimit_opts l = {o->seats_per_addr > 0 ? o->seats_per_addr - 1 : 1 << 30, 3 * 60000,
-                        3600000, 3600000, 4096};
+    joinlimit_opts l = {o->seats_per_addr > 0 ? o->seats_per_addr - 1 : 1 << 30, 3 * 60000, 3600000,
+                        3600000, 4096};
     return l;
 }
 

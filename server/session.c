@@ -106,7 +106,8 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     json_t *entry = json_object_get(json_object_get(k->state, "seats"), seat);
     const char *role = json_string_value(json_object_get(entry, "role"));
     int gm = role && strcmp(role, "gm") == 0;
-    if (!gm && e->opt.max_per_seat > 0 && engine__seat_rt_get(k, seat)->online >= e->opt.max_per_seat) {
+    if (!gm && e->opt.max_per_seat > 0 &&
+        engine__seat_rt_get(k, seat)->online >= e->opt.max_per_seat) {
         /* Issue 27 item 4: one player's link may not hold every place of the server. */
         tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
                        "refused %s: seat %s of %s is open on %d connections already "
@@ -221,9 +222,10 @@ static int join_throttled(engine *e, engine_conn *c)
     char msg[128];
     snprintf(msg, sizeof msg, "too many wrong join codes; try again in %lld seconds",
              (long long)((wait + 999) / 1000));
-    tb_log_limited(TB_LOG_KIND_JOIN, TB_LOG_WARNING, "refused %s: a join while it must wait %lld s "
-                   "(wrong join codes)", c->peer[0] ? c->peer : "a client",
-                   (long long)((wait + 999) / 1000));
+    tb_log_limited(TB_LOG_KIND_JOIN, TB_LOG_WARNING,
+                   "refused %s: a join while it must wait %lld s "
+                   "(wrong join codes)",
+                   c->peer[0] ? c->peer : "a client", (long long)((wait + 999) / 1000));
     engine__send_error(c, TB_RATE_LIMITED, msg);
     engine__count_bad(c);
     return 1;
