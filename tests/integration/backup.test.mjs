@@ -99,7 +99,7 @@ test('--backup-every writes rolling backups off the loop and keeps the newest N'
   const metrics = (await srv.get('/metrics')).text;
   await srv.kill('SIGTERM'); // no backup is written (or pruned) while the files are looked at
   const dir = `${srv.db}.backups`;
-  const files = fs.readdirSync(dir).filter((f) => /^tabled-\d{8}-\d{6}-\d{3}\.db$/.test(f)).sort();
+  const files = fs.readdirSync(dir).filter((f) => /^tabled-\d{8}-\d{6}-\d{3}-n\d+\.db$/.test(f)).sort();
   assert.equal(files.length, 2, `the newest 2 kept: ${fs.readdirSync(dir)}`);
   const written = (srv.stderr.match(/backup written to /g) || []).length;
   assert.ok(written >= 3, `a backup every second (${written} written)`);

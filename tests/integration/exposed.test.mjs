@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -375,4 +375,26 @@ test('item 4: 1100 raw TCP sockets at an open-file limit of 1024 take no player\
   await srv.waitHealthy(20000);
   assert.doesNotMatch(srv.stderr, /accept: errno 24|Too many open files/);
   t.diagnostic(`1100 sockets from one address: ${one} held, a player got in at once; 1200 from 40 addresses: ${many} held, the seated player played on, a new connection got in after ${took} ms`);
+});
+
+test('item 6: rolling backups survive a clock that ran ahead (the order of writing counts, not the stamp)', async (t) => {
+  const srv = await startServer(t, { args: ['--backup-every', '1s', '--backup-keep', '3'] });
+  const dir = `${srv.db}.backups`;
+  fs.mkdirSync(dir, { recursive: true });
+  // backups an earlier run wrote while the clock was a thousand years ahead
+  for (const stamp of ['29990101-000000-001', '29990101-000000-002', '29990101-000000-003'])
+    fs.writeFileSync(path.join(dir, `tabled-${stamp}.db`), 'stale');
+  const { gm } = await table(srv, []);
+  t.after(() => closeAll(gm));
+  const deadline = Date.now() + 20000;
+  while ((srv.stderr.match(/backup written to /g) || []).length < 4 && Date.now() < deadline) await sleep(100);
+  const metrics = (await srv.get('/metrics')).text;
+  await srv.kill('SIGTERM');
+  const written = [...srv.stderr.matchAll(/backup written to (\S+)/g)].map((m) => path.basename(m[1]));
+  assert.ok(written.length >= 4, `backups written: ${written}`);
+  const kept = fs.readdirSync(dir).sort();
+  assert.deepEqual(kept, written.slice(-3).sort(), 'the three written last are kept; the stale ones went first');
+  for (const f of kept)
+    assert.equal(execFileSync('sqlite3', [path.join(dir, f), 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim(), 'ok');
+  assert.match(metrics, /^tabled_backups_total\{outcome="failed"\} 0$/m);
 });
