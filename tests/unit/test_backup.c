@@ -175,9 +175,9 @@ START_TEST(test_rolling_backups_survive_a_clock_that_ran_ahead)
     }
     char *written[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(store_backup_rolling(path_in("a.db"), path_in("bk"), "tabled-", 2,
-                                              &written[i], &err),
-                         TB_OK);
+        ck_assert_int_eq(
+            store_backup_rolling(path_in("a.db"), path_in("bk"), "tabled-", 2, &written[i], &err),
+            TB_OK);
     ck_assert_msg(strstr(written[0], "-n8.db"), "numbered after the newest: %s", written[0]);
     ck_assert_msg(strstr(written[2], "-n10.db"), "%s", written[2]);
     int n = 0;
