@@ -118,6 +118,16 @@ int cli_roll_main(int argc, char **argv)
      * system, the check and its name=value parameters ("-" first in the option string keeps
      * them in order; after "--" every word is one, `tabled roll dice -- --weird`). */
     const char **words = xcalloc((size_t)argc + 1, sizeof *words);
+    /* A word that starts with '-' and a digit is a (negative) expression or number, not an
+     * option: getopt sees it with a leading space, taken off below. */
+    char **args = xcalloc((size_t)argc + 1, sizeof *args);
+    for (int i = 0; i < argc; i++) {
+        int negative = i > 0 && argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9';
+        size_t n = strlen(argv[i]) + 2;
+        args[i] = xmalloc(n);
+        snprintf(args[i], n, "%s%s", negative ? " " : "", argv[i]);
+    }
+    argv = args;
     int n_words = 0, as_json = 0, seeded = 0, rc = 0, opt;
     uint64_t seed = 0;
     long long times = 1;
@@ -127,7 +137,7 @@ int cli_roll_main(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "-:h", LONG, NULL)) != -1) {
         switch (opt) {
         case 1:
-            words[n_words++] = optarg;
+            words[n_words++] = optarg[0] == ' ' ? optarg + 1 : optarg;
             break;
         case 'h':
             usage(stdout);
@@ -157,8 +167,8 @@ int cli_roll_main(int argc, char **argv)
             goto out;
         }
     }
-    while (optind < argc)
-        words[n_words++] = argv[optind++];
+    for (; optind < argc; optind++)
+        words[n_words++] = argv[optind][0] == ' ' ? argv[optind] + 1 : argv[optind];
     if (n_words < 2) {
         usage(stderr);
         rc = 2;
@@ -251,5 +261,8 @@ int cli_roll_main(int argc, char **argv)
 out:
     json_decref(params);
     free(words);
+    for (int i = 0; i < argc; i++)
+        free(args[i]);
+    free(args);
     return rc;
 }

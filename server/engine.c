@@ -9,6 +9,7 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "playerseq.h"
 
 static const double BUCKETS[N_BUCKETS] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                           0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
@@ -323,6 +324,7 @@ static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
         return 0;
     }
     json_t *patch = proto_patch_diff(k->state, next), *none = json_object();
+    playerseq_advance(k->state, k->seq, next, patch); /* the player seq counts it too */
     store_event ev = {.campaign = k->id,
                       .seq = k->seq + 1,
                       .seat = "server",

@@ -8,6 +8,7 @@
 #include "engine_int.h"
 #include "fanout.h"
 #include "log.h"
+#include "playerseq.h"
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new message). Linear in the seats: the run-time records are walked once, not looked up per
@@ -77,17 +78,120 @@ void engine__detach(engine_conn *c)
 
 /* ---- hello, join, welcome ----------------------------------------------------------------- */
 
+/* A resume's diffs: the events after `from` (campaign seq), each with its player seq from
+ * pseqs[ev->seq - from - 1] (NULL for the GM, whose seq is the campaign's). */
 struct resume_ctx {
     engine_conn *c;
+    int64_t from;
+    const int64_t *pseqs;
 };
 
 static int resume_one(void *ctx, const store_event *ev)
 {
     struct resume_ctx *rc = ctx;
-    fanout *f = fanout_begin(ev->patch, ev->seq, rc->c->headroom);
+    int64_t pseq = rc->pseqs ? rc->pseqs[ev->seq - rc->from - 1] : ev->seq;
+    fanout *f = fanout_begin(ev->patch, ev->seq, pseq, rc->c->headroom);
     engine__send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
     fanout_end(f);
     return 0;
+}
+
+/* ---- where a player resumes (issue 27 items 10, 11) ---------------------------------------- */
+
+/* What one event says for the walk back: the player seq it sets (if it does), whether it is the
+ * event that first set one, whether it made the resuming seat. */
+typedef struct walk_ev {
+    int64_t seq, value;
+    int sets, intro, joins;
+} walk_ev;
+
+struct walk_ctx {
+    walk_ev *ev;
+    size_t n;
+    const char *seat;
+};
+
+static int walk_one(void *ctx, const store_event *ev)
+{
+    struct walk_ctx *w = ctx;
+    walk_ev *x = &w->ev[w->n++];
+    x->seq = ev->seq;
+    x->sets = playerseq_in_patch(ev->patch, &x->value, &x->intro);
+    x->joins = playerseq_patch_adds_seat(ev->patch, w->seat);
+    return 0;
+}
+
+#define RESUME_WINDOW 256 /* events read at once on the walk back */
+
+/* A player asks to resume after its player seq v. Walks the event log back from the newest event
+ * to the last one after which the player seq was v, and returns its campaign seq (the resume
+ * sends every event after it), with *pseqs (malloc'd, one per event after it) their player seqs.
+ * Returns -1 when the player must get a fresh state instead: v is ahead of the campaign, too
+ * far back (more than opt.resume_max diffs, or 4 × that many events), or from before its seat
+ * existed — a page of a seat made later must not be sent what happened before it (item 10). */
+static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int64_t v,
+                                  int64_t **pseqs)
+{
+    int64_t now = playerseq_get(k->state, k->seq);
+    *pseqs = NULL;
+    if (v < 0 || v > now || now - v > e->opt.resume_max)
+        return -1;
+    int64_t limit = 4 * (int64_t)e->opt.resume_max;
+    int64_t span = k->seq < limit ? k->seq : limit; /* events (k->seq - span, k->seq] */
+    int64_t *after = xmalloc(sizeof *after * (size_t)(span + 1)); /* [k->seq - s]: after s */
+    walk_ev *buf = xmalloc(sizeof *buf * RESUME_WINDOW);
+    int64_t cur = now; /* the player seq after event hi */
+    int64_t hi = k->seq, found = -1;
+    int old = 0, stop = 0;
+    while (found < 0 && !stop) {
+        if (cur == v) {
+            found = hi;
+            break;
+        }
+        if (hi == 0 || k->seq - hi >= span)
+            break;
+        int64_t lo = hi - RESUME_WINDOW;
+        if (lo < k->seq - span)
+            lo = k->seq - span;
+        struct walk_ctx w = {buf, 0, seat};
+        tb_err err;
+        if (store_events_each(e->st, k->id, lo, hi, walk_one, &w, &err)) {
+            tb_log(TB_LOG_ERR, "resume of %s: %s", k->id, err.msg);
+            break;
+        }
+        if (w.n != (size_t)(hi - lo))
+            break;                       /* a hole in the log: no resume from there */
+        for (size_t i = w.n; i-- > 0;) { /* buf[i].seq = lo + 1 + i, newest first */
+            const walk_ev *x = &buf[i];
+            after[k->seq - x->seq] = cur;
+            if (cur == v) {
+                found = x->seq;
+                break;
+            }
+            if (x->joins) {
+                stop = 1; /* v is from before this seat existed */
+                break;
+            }
+            if (old || x->intro) {
+                old = 1;
+                cur = x->seq - 1;
+            } else if (x->sets) {
+                cur--;
+            }
+        }
+        hi = lo;
+    }
+    free(buf);
+    if (found < 0) {
+        free(after);
+        return -1;
+    }
+    int64_t n = k->seq - found;
+    *pseqs = xmalloc(sizeof **pseqs * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) /* event found + 1 + i */
+        (*pseqs)[i] = after[k->seq - (found + 1 + i)];
+    free(after);
+    return found;
 }
 
 static json_t *seat_json(engine_conn *c)
@@ -126,20 +230,29 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     json_t *camp_json =
         json_pack("{s:s, s:O, s:O}", "id", k->id, "name", json_object_get(camp, "name"), "system",
                   json_object_get(camp, "system"));
-    int resume = has_last && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max;
-    if (resume) {
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, k->seq, NULL));
-        struct resume_ctx rc = {c};
+    /* The GM's seq is the campaign's; a player's counts only what players see, and it resumes
+     * only from a point its own seat has seen (server/playerseq.h). */
+    int64_t seq = gm ? k->seq : playerseq_get(k->state, k->seq), from = -1;
+    int64_t *pseqs = NULL;
+    if (has_last && gm && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max)
+        from = last_seq;
+    else if (has_last && !gm)
+        from = player_resume_from(e, k, seat, last_seq, &pseqs);
+    if (from >= 0) {
+        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
+        struct resume_ctx rc = {c, from, pseqs};
         tb_err err;
-        if (store_events_each(e->st, k->id, last_seq, k->seq, resume_one, &rc, &err)) {
-            fprintf(stderr, "tabled: resume of %s failed: %s\n", k->id, err.msg);
+        int failed = store_events_each(e->st, k->id, from, k->seq, resume_one, &rc, &err);
+        free(pseqs);
+        if (failed) {
+            tb_log(TB_LOG_ERR, "resume of %s failed: %s", k->id, err.msg);
             engine__close_conn(c, 1011, "resume failed");
             return;
         }
     } else {
         proto_viewer v = {.seat = c->seat, .is_gm = c->role == ROLE_GM};
         json_t *state = proto_filter_state(k->state, &v);
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, k->seq, state));
+        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, seq, state));
     }
     c->camp_next = k->conns;
     k->conns = c;
@@ -319,12 +432,14 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
         return;
     }
     json_t *work = NULL;
-    int64_t now = engine__command_ms(e, k->seq + 1);
+    int64_t number = playerseq_get(k->state, k->seq) + 1; /* server/playerseq.h */
+    int64_t event_seq = k->seq + 1;
+    int64_t now = engine__command_ms(e, number);
     op_ctx ctx = {.seat = "",
                   .dice = e->dice,
                   .secret = e->secret,
                   .now_ms = now,
-                  .seq = k->seq + 1,
+                  .seq = number,
                   .log_cap = e->opt.log_cap};
     char token[23];
     engine__mint_token(e->secret, token);
@@ -339,7 +454,7 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     if (store_token_put(e->st, token, k->id, seat, now, &err) ||
         engine__append_event(e, k, seat, "seat.join", args, result, work, now, p, &err))
         e->batch_failed = 1;
-    if (!engine_flush(e) || k->seq != ctx.seq) {
+    if (!engine_flush(e) || k->seq != event_seq) {
         engine__send_error(c, TB_INTERNAL, "the server could not save the new seat");
         goto out;
     }

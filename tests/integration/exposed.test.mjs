@@ -398,3 +398,33 @@ test('item 6: rolling backups survive a clock that ran ahead (the order of writi
     assert.equal(execFileSync('sqlite3', [path.join(dir, f), 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim(), 'ok');
   assert.match(metrics, /^tabled_backups_total\{outcome="failed"\} 0$/m);
 });
+
+test('item 10: a late joiner\'s hello {last_seq: 0} gets the state as it is, not the history before its seat', async (t) => {
+  const srv = await startServer(t);
+  const [gm] = await srv.hello(srv.gmToken);
+  t.after(() => closeAll(gm));
+  await gm.cmd('gm.set', { key: 'plot', value: 'the butler did it' });
+  await gm.cmd('gm.reveal', { path: '/gm/notes/plot' });
+  await gm.cmd('gm.hide', { path: '/gm/notes/plot' });
+  const bob = await srv.connect();
+  const j = await bob.join(srv.joinCode, 'Bob');
+  assert.ok(j.joined);
+  const atJoin = j.welcome.seq;
+  for (const last of [0, 1, atJoin - 1]) {
+    const c = await srv.connect();
+    const w = await c.hello(j.joined.token, last);
+    await c.ping();
+    assert.equal(w.resume, undefined, `last_seq ${last}: a fresh state, not a resume`);
+    assert.equal(c.of('diff').length, 0);
+    assert.ok(!c.frames.some((f) => f.includes('butler')), `last_seq ${last}: the hidden note was replayed`);
+    await c.close();
+  }
+  // from its own welcome on it resumes as before
+  await gm.cmd('roll', { expr: '1d6' });
+  const c = await srv.connect();
+  const w = await c.hello(j.joined.token, atJoin);
+  await c.ping();
+  assert.equal(w.resume, true);
+  assert.equal(c.of('diff').length, 1);
+  await closeAll(c, bob);
+});

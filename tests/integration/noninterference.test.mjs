@@ -35,11 +35,9 @@ test('non-interference: a secret roll by the GM sends the players nothing', (t) 
   assertNonInterference(t, secretRoll));
 
 // The same, followed by a public change (a rename: no dice, whose stream a secret roll shifts
-// under --seed, though not unpredictably in production): with no diff for the secret roll, the
-// next diff's seq still counts it (seq 5 after 3), so the table learns that the GM did something
-// in between. Known and
-// left open: it needs per-seat sequence numbers (or a seq that counts only what a seat sees),
-// which changes the resume protocol; until then this case stays `todo`.
+// under --seed, though not unpredictably in production): the next diff's seq does not count the
+// secret roll either, so the table cannot tell that the GM did something in between. A player's
+// seq counts only the events that change what players see (issue 27 item 11; server/playerseq.h).
 const secretThenPublic = {
   ...secretRoll,
   name: 'a secret roll by the GM, then a public change',
@@ -48,5 +46,20 @@ const secretThenPublic = {
     await ctx.ok(ctx.gm, 'campaign.rename', { name: 'After the roll' });
   },
 };
-test('non-interference: the seq of the next public diff does not count a secret roll', { todo: 'seq numbers are per campaign: a seat sees the gap a secret event leaves' }, (t) =>
+test('non-interference: the seq of the next public diff does not count a secret roll', (t) =>
   assertNonInterference(t, secretThenPublic));
+
+// And the numbers inside what players see: a public roll's log entry carries a seq (and, under
+// the test clock, a time made from it) that must not count the secret roll before it.
+const secretThenRoll = {
+  ...secretRoll,
+  name: 'a secret roll by the GM, then a public roll',
+  variants: [{ secret: false }, { secret: true }],
+  async script({ gm, p, ok }, v) {
+    await ok(gm, 'roll', { expr: '1d20' });
+    if (v.secret) await ok(gm, 'gm.set', { key: 'plan', value: 'ambush at dawn' }); // no dice
+    await ok(p.Ann, 'roll', { expr: '1d20' });
+  },
+};
+test('non-interference: a public log entry after a GM secret does not count it', (t) =>
+  assertNonInterference(t, secretThenRoll));

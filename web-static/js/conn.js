@@ -410,7 +410,10 @@ export class Connection extends EventTarget {
       if (!cmd) return;
       this.outbox.delete(msg.id);
       this.persistOutbox();
-      this.emit('ack', { id: msg.id, seq: msg.seq, result: msg.result, cmd });
+      // entry: the number the command's log entries carry (the GM's acks say it; a player's
+      // seq is that number already)
+      const entry = Number.isInteger(msg.entry) ? msg.entry : msg.seq;
+      this.emit('ack', {id : msg.id, seq : msg.seq, entry, result : msg.result, cmd});
       this.emit('change');
     },
 
