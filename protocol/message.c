@@ -177,6 +177,17 @@ static int parse_hello(json_t *root, proto_msg *m, tb_err *err)
         m->has_last_seq = 1;
         m->last_seq = json_integer_value(seq);
     }
+    if (json_object_get(root, "history")) {
+        if (string_field(root, "history", &m->history, err))
+            return TB_BAD_REQUEST;
+        size_t hl = strlen(m->history);
+        int hok = hl >= 1 && hl <= 64;
+        for (size_t i = 0; hok && i < hl; i++)
+            hok = is_base64url(m->history[i]);
+        if (!hok)
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "field 'history' must be 1 to 64 base64url characters");
+    }
     return 0;
 }
 

@@ -106,6 +106,11 @@ void engine__mint_token(rules_rng *rng, char out[23])
     out[22] = '\0';
 }
 
+void engine_mint_token(rules_rng *rng, char out[23])
+{
+    engine__mint_token(rng, out);
+}
+
 /* A campaign id: 'c' and 9 Crockford base32 characters from rng, into out. */
 void engine__mint_id(rules_rng *rng, char out[11])
 {
@@ -364,6 +369,8 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
         e->opt = *opts;
     else
         engine_opts_default(&e->opt);
+    snprintf(e->history, sizeof e->history, "%s", e->opt.history ? e->opt.history : "");
+    e->opt.history = NULL; /* the copy above is the engine's */
     /* Per address: 5 free failures, then 1 s, 2 s, 4 s … up to a minute; forgotten after 15
      * quiet minutes. Server-wide: 50 free failures, then 250 ms doubling up to 15 s, forgotten
      * after a quiet minute, so a guessing swarm costs real players at most a short wait. */

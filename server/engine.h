@@ -77,6 +77,8 @@ typedef struct engine_opts {
     int seats_per_addr;     /* new seats one address makes before it must wait (default 20 an
                                hour; 0: no limit) */
     int join_free_all;      /* wrong join codes server-wide before delays start (default 50) */
+    const char *history;    /* the database's history id (storage/history.h), copied; NULL or
+                               "": none (a page's last_seq is then taken as it is) */
     int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
                                campaign sees is test_clock_ms + n seconds (--test-clock: runs
                                that compare bytes, tests/integration/noninterference.mjs) */
@@ -102,6 +104,9 @@ void engine_destroy(engine *e);
 /* The host token for this run: a fresh token is minted, stored (hash only) and returned as a
  * new malloc'd string (caller frees). Earlier host tokens keep working. */
 char *engine_mint_host_token(engine *e, tb_err *err);
+
+/* A fresh random token (128 bits, base64url, 22 characters) from rng into out. */
+void engine_mint_token(rules_rng *rng, char out[23]);
 
 /* Creates the first campaign ("My campaign", system generic) when there is none. */
 int engine_ensure_campaign(engine *e, tb_err *err);

@@ -107,6 +107,7 @@ struct engine {
     joinlimit *join_by_addr; /* failed joins per remote address */
     joinlimit *join_all;     /* failed joins against every campaign of this server */
     joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
+    char history[65];         /* opt.history, copied ("" when none) */
     /* metrics */
     counter *counters;
     uint64_t hist[N_BUCKETS + 1];

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_backup.h"
 #include "cli_roll.h"
@@ -372,10 +373,26 @@ typedef struct serve_cmdline {
     int n_vecs;
 } serve_cmdline;
 
+/* The browser client's files when --web is not given: beside the binary `meson install` made
+ * (server/meson.build), else the source tree's web-static/ (a build run where it was built). */
+static const char *default_web_dir(void)
+{
+#ifdef TABLED_INSTALLED_BIN
+    static char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        if (strcmp(exe, TABLED_INSTALLED_BIN) == 0)
+            return TABLED_INSTALLED_WEB_DIR;
+    }
+#endif
+    return TABLED_WEB_DIR;
+}
+
 static void serve__defaults(serve_opts *o)
 {
     serve_opts_default(o);
-    o->web = TABLED_WEB_DIR;
+    o->web = default_web_dir();
 }
 
 /* serve_opts.reload: the options as the config file and command line give them now. */

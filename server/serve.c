@@ -8,12 +8,16 @@
 #include <libwebsockets.h>
 #include <netinet/in.h>
 #include <qrencode.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stddef.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,10 +26,12 @@
 #include "backup.h"
 #include "engine.h"
 #include "heaptrim.h"
+#include "history.h"
 #include "log.h"
 #include "netaddr.h"
 #include "osrand.h"
 #include "places.h"
+#include "sdnotify.h"
 #include "preflight.h"
 #include "rng.h"
 #include "store.h"
@@ -65,9 +71,11 @@ typedef struct banner {
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
  * lws context user pointer. */
 typedef struct server {
-    const serve_opts *opt;
+    const serve_opts *opt; /* = &now */
+    serve_opts now;        /* the options in force (SIGHUP changes the reloadable ones) */
     uv_loop_t loop;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup;
+    int64_t started; /* unix seconds (process_start_time_seconds) */
     uv_prepare_t flush;
     heaptrim *trim;
     struct lws_context *lws;
@@ -104,6 +112,8 @@ typedef struct server {
     uv_work_t backup_work;
     int backup_running;
     char *backup_dir;
+    int backup_keep;       /* the worker's copy of --backup-keep, taken when it is queued */
+    char *backup_dir_next; /* a reload's new --backup-dir, taken when no copy is under way */
     char *backup_written; /* set by the worker */
     tb_err backup_err;    /* set by the worker */
     uint64_t backups_ok, backups_failed;
@@ -113,6 +123,9 @@ typedef struct server {
     uv_work_t wal_work;
     int wal_running;
 } server;
+
+static void engine_limits_from(const serve_opts *o, engine_opts *eo);
+static int parse_ranges(const char *const *list, int n, int has, netaddr_range *out);
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
 
@@ -572,10 +585,77 @@ typedef struct http_req {
     size_t len;
 } http_req;
 
+/* The standard process metrics of a Prometheus client (CPU, memory, open files, start time),
+ * from /proc/self, appended to buf (size n). */
+static void process_metrics(const server *srv, char *buf, size_t n)
+{
+    double cpu = 0;
+    unsigned long long vsize = 0, rss_pages = 0;
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (f) {
+        char line[1024];
+        if (fgets(line, sizeof line, f)) {
+            /* fields after "(comm)": state is field 3; utime 14, stime 15, vsize 23, rss 24 */
+            const char *p = strrchr(line, ')');
+            unsigned long long ut = 0, st = 0;
+            if (p && sscanf(p + 2,
+                            "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
+                            "%*d %*d %*u %llu %llu",
+                            &ut, &st, &vsize, &rss_pages) == 4)
+                cpu = (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+        }
+        fclose(f);
+    }
+    long fds = 0;
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *de; d && (de = readdir(d));)
+        fds += de->d_name[0] != '.';
+    if (d) {
+        closedir(d);
+        fds--; /* the directory's own descriptor */
+    }
+    snprintf(buf, n,
+             "# HELP process_cpu_seconds_total User and system CPU time spent in seconds.\n"
+             "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %.2f\n"
+             "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+             "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %llu\n"
+             "# HELP process_virtual_memory_bytes Virtual memory size in bytes.\n"
+             "# TYPE process_virtual_memory_bytes gauge\nprocess_virtual_memory_bytes %llu\n"
+             "# HELP process_open_fds Number of open file descriptors.\n"
+             "# TYPE process_open_fds gauge\nprocess_open_fds %ld\n"
+             "# HELP process_max_fds Maximum number of open file descriptors.\n"
+             "# TYPE process_max_fds gauge\nprocess_max_fds %ld\n"
+             "# HELP process_start_time_seconds Start time of the process since unix epoch in "
+             "seconds.\n# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %lld\n"
+             "# HELP tabled_build_info The version of tabled and of the libraries it runs on.\n"
+             "# TYPE tabled_build_info gauge\ntabled_build_info{version=\"%s\",sqlite=\"%s\","
+             "libwebsockets=\"%.20s\",libuv=\"%s\",jansson=\"%s\"} 1\n",
+             cpu, rss_pages * (unsigned long long)sysconf(_SC_PAGESIZE), vsize, fds, srv->nofile,
+             (long long)srv->started, TABLED_VERSION, sqlite3_libversion(),
+             lws_get_library_version(), uv_version_string(), JANSSON_VERSION);
+}
+
 static char *metrics_text(server *srv)
 {
+    static const char *const REFUSED[TB_LOG_KIND__COUNT] = {
+        [TB_LOG_KIND_FD_RESERVE] = "open_files",
+        [TB_LOG_KIND_TCP_PER_ADDRESS] = "tcp_per_address",
+        [TB_LOG_KIND_WS_PER_ADDRESS] = "per_address",
+        [TB_LOG_KIND_FULL] = "full",
+        [TB_LOG_KIND_FOREIGN] = "foreign_host_or_origin"};
+    char proc[2048], refused[1024];
+    process_metrics(srv, proc, sizeof proc);
+    size_t used = (size_t)snprintf(refused, sizeof refused,
+                                   "# HELP tabled_refused_total Connections refused before a "
+                                   "WebSocket or request was served, by reason.\n"
+                                   "# TYPE tabled_refused_total counter\n");
+    for (int i = 0; i < TB_LOG_KIND__COUNT; i++)
+        if (REFUSED[i] && used < sizeof refused)
+            used += (size_t)snprintf(refused + used, sizeof refused - used,
+                                     "tabled_refused_total{reason=\"%s\"} %llu\n", REFUSED[i],
+                                     (unsigned long long)srv->refused[i]);
     char *eng = engine_metrics_text(srv->eng);
-    size_t n = strlen(eng) + 1024;
+    size_t n = strlen(eng) + strlen(proc) + strlen(refused) + 1024;
     char *out = xmalloc(n);
     snprintf(out, n,
              "%s# HELP tabled_connections Open WebSocket connections.\n"
@@ -588,10 +668,10 @@ static char *metrics_text(server *srv)
              "tabled_backups_total{outcome=\"failed\"} %llu\n"
              "# HELP tabled_backup_last_success_seconds Unix time of the newest rolling backup"
              " (0: none yet).\n# TYPE tabled_backup_last_success_seconds gauge\n"
-             "tabled_backup_last_success_seconds %lld\n",
+             "tabled_backup_last_success_seconds %lld\n%s%s",
              eng, srv->connections, (unsigned long long)srv->bytes_sent,
              (unsigned long long)srv->backups_ok, (unsigned long long)srv->backups_failed,
-             (long long)srv->backup_last_ok);
+             (long long)srv->backup_last_ok, refused, proc);
     free(eng);
     return out;
 }
@@ -906,6 +986,17 @@ static long raise_nofile(void)
 
 /* ---- rolling backups, off the loop thread ------------------------------------------------- */
 
+/* The directory of rolling backups: --backup-dir, or "<db>.backups". malloc'd. */
+static char *backup_dir_for(const char *dir, const char *db)
+{
+    if (dir)
+        return xstrdup(dir);
+    size_t n = strlen(db) + 16;
+    char *d = xmalloc(n);
+    snprintf(d, n, "%s.backups", db);
+    return d;
+}
+
 /* Runs on a libuv worker thread: a VACUUM INTO copy of the database on a connection of its own
  * (storage/backup.c), so the loop keeps serving; then a passive checkpoint, which moves what the
  * copy's read transaction held back from the WAL into the database without waiting for the
@@ -916,7 +1007,7 @@ static void backup_work_run(uv_work_t *req)
     tb_err_clear(&srv->backup_err);
     free(srv->backup_written);
     srv->backup_written = NULL;
-    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->opt->backup_keep,
+    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->backup_keep,
                              &srv->backup_written, &srv->backup_err))
         return;
     tb_err ck;
@@ -977,6 +1068,12 @@ static void on_backup_timer(uv_timer_t *h)
     server *srv = h->data;
     if (srv->backup_running || srv->stopping)
         return; /* the previous copy is still being written: skip this turn */
+    if (srv->backup_dir_next) { /* a reload named another directory */
+        free(srv->backup_dir);
+        srv->backup_dir = srv->backup_dir_next;
+        srv->backup_dir_next = NULL;
+    }
+    srv->backup_keep = srv->opt->backup_keep;
     srv->backup_running = 1;
     srv->backup_work.data = srv;
     if (uv_queue_work(&srv->loop, &srv->backup_work, backup_work_run, backup_work_done) != 0)
@@ -990,7 +1087,136 @@ static void on_signal(uv_signal_t *h, int signum)
         return;
     srv->stopping = 1;
     tb_log(TB_LOG_NOTICE, "signal %d, shutting down", signum);
+    sdnotify("STOPPING=1");
     uv_stop(&srv->loop);
+}
+
+/* ---- SIGHUP: the config file again --------------------------------------------------------- */
+
+/* The address ranges of o (--trusted-proxy or --metrics-allow; the default is loopback) into
+ * out. Returns how many, or -1 when one is not an address or a range. */
+static int parse_ranges(const char *const *list, int n, int has, netaddr_range *out)
+{
+    static const char *const LOOPBACK[] = {"127.0.0.1", "::1"};
+    int count = has ? n : 2;
+    for (int i = 0; i < count; i++)
+        if (netaddr_range_parse(has ? list[i] : LOOPBACK[i], &out[i]))
+            return -1;
+    return count;
+}
+
+/* The WebSocket cap (--max-connections, or the open-file limit less 64) and the places kept for
+ * the GM. */
+static void set_max_conns(server *srv)
+{
+    long nofile = srv->nofile;
+    srv->max_conns = srv->opt->max_connections > 0 ? srv->opt->max_connections
+                     : nofile > 128 ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
+                                    : 64;
+    srv->gm_room = srv->max_conns / 4 < 16 ? srv->max_conns / 4 : 16;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* SIGHUP (systemctl reload tabled): the command line and config file are read again and what can
+ * change while serving changes now — the limits, timeouts, allow-lists, trusted proxies and
+ * backup settings; a changed address, port, database, web directory, sync mode, snapshot
+ * interval or test option is named as needing a restart. A config that does not parse changes
+ * nothing. Connections already open keep going. */
+static void on_reload(uv_signal_t *h, int signum)
+{
+    server *srv = h->data;
+    (void)signum;
+    if (srv->stopping)
+        return;
+    if (!srv->now.reload) {
+        tb_log(TB_LOG_NOTICE, "SIGHUP: nothing to reload");
+        return;
+    }
+    sdnotify("RELOADING=1");
+    serve_opts fresh;
+    netaddr_range trusted[SERVE_MAX_RANGES], allow[SERVE_MAX_RANGES];
+    int n_trusted = -1, n_allow = -1;
+    if (srv->now.reload(srv->now.reload_ctx, &fresh) == 0) {
+        n_trusted = parse_ranges(fresh.trusted_proxies, fresh.n_trusted_proxies,
+                                 fresh.has_trusted_proxies, trusted);
+        n_allow = parse_ranges(fresh.metrics_allow, fresh.n_metrics_allow, fresh.has_metrics_allow,
+                               allow);
+    }
+    if (n_trusted < 0 || n_allow < 0) {
+        tb_log(TB_LOG_ERR, "SIGHUP: the config did not load; nothing changed");
+        sdnotify("READY=1");
+        return;
+    }
+    const serve_opts *o = &srv->now;
+    char restart[256] = "";
+#define TB_RESTART_IF(cond, name)                                                                  \
+    if (cond)                                                                                      \
+    snprintf(restart + strlen(restart), sizeof restart - strlen(restart), "%s%s",                  \
+             restart[0] ? ", " : "", name)
+    TB_RESTART_IF(fresh.port != o->port, "port");
+    TB_RESTART_IF(!same_str(fresh.bind, o->bind), "bind");
+    TB_RESTART_IF(!same_str(fresh.db, o->db), "db");
+    TB_RESTART_IF(!same_str(fresh.web, o->web), "web");
+    TB_RESTART_IF(fresh.sync_full != o->sync_full, "sync");
+    TB_RESTART_IF(fresh.snapshot_every != o->snapshot_every, "snapshot-every");
+    TB_RESTART_IF(fresh.has_seed != o->has_seed || fresh.seed != o->seed ||
+                      fresh.test_clock_ms != o->test_clock_ms,
+                  "seed/test-clock");
+#undef TB_RESTART_IF
+    /* what changes now */
+    memcpy(srv->now.allow_origins, fresh.allow_origins, sizeof fresh.allow_origins);
+    srv->now.n_allow_origins = fresh.n_allow_origins;
+    memcpy(srv->now.allow_hosts, fresh.allow_hosts, sizeof fresh.allow_hosts);
+    srv->now.n_allow_hosts = fresh.n_allow_hosts;
+    memcpy(srv->trusted, trusted, sizeof trusted);
+    srv->n_trusted = n_trusted;
+    memcpy(srv->metrics_allow, allow, sizeof allow);
+    srv->n_metrics_allow = n_allow;
+    srv->now.rate = fresh.rate;
+    srv->now.max_message = fresh.max_message;
+    srv->now.max_connections = fresh.max_connections;
+    srv->now.max_per_address = fresh.max_per_address;
+    srv->now.max_per_seat = fresh.max_per_seat;
+    srv->now.max_seats = fresh.max_seats;
+    srv->now.joins_per_address = fresh.joins_per_address;
+    srv->now.hello_timeout = fresh.hello_timeout;
+    srv->now.idle_timeout = fresh.idle_timeout;
+    set_max_conns(srv);
+    engine_opts eo;
+    engine_opts_default(&eo);
+    engine_limits_from(&srv->now, &eo);
+    engine_set_limits(srv->eng, &eo);
+    /* backups: the next copy uses the new directory and count; a new interval starts now */
+    if (!same_str(fresh.backup_dir, o->backup_dir) || fresh.backup_every_ms != o->backup_every_ms) {
+        free(srv->backup_dir_next);
+        srv->backup_dir_next = backup_dir_for(fresh.backup_dir, o->db);
+        if (!srv->backup_dir) {
+            srv->backup_dir = srv->backup_dir_next;
+            srv->backup_dir_next = NULL;
+        }
+    }
+    srv->now.backup_dir = fresh.backup_dir;
+    srv->now.backup_keep = fresh.backup_keep;
+    if (fresh.backup_every_ms != o->backup_every_ms) {
+        srv->now.backup_every_ms = fresh.backup_every_ms;
+        uv_timer_stop(&srv->backup_timer);
+        if (fresh.backup_every_ms)
+            uv_timer_start(&srv->backup_timer, on_backup_timer, fresh.backup_every_ms,
+                           fresh.backup_every_ms);
+    }
+    tb_log(TB_LOG_NOTICE,
+           "SIGHUP: settings reloaded (rate limit %g/s, %d WebSockets at most, %d per address, "
+           "%d per seat link, %d seats a campaign, %d new seats an address an hour)%s%s%s",
+           srv->now.rate, srv->max_conns,
+           srv->now.max_per_address > 0 ? srv->now.max_per_address : DEFAULT_MAX_PER_ADDRESS,
+           eo.max_per_seat, eo.max_seats, eo.seats_per_addr,
+           restart[0] ? "; changed but needing a restart: " : "", restart,
+           restart[0] ? " (systemctl restart tabled)" : "");
+    sdnotify("READY=1");
 }
 
 /* ---- start-up banner ---------------------------------------------------------------------- */
@@ -1186,24 +1412,22 @@ int serve_run(const serve_opts *o)
 {
     server srv;
     memset(&srv, 0, sizeof srv);
-    srv.opt = o;
+    srv.now = *o;
+    srv.opt = &srv.now;
+    o = &srv.now;
+    srv.started = (int64_t)time(NULL);
     int rc = 1;
     tb_err err = {0};
     char *host_token = NULL;
 
-    static const char *const LOOPBACK[] = {"127.0.0.1", "::1"};
-    for (int i = 0; i < (o->has_trusted_proxies ? o->n_trusted_proxies : 2); i++)
-        if (netaddr_range_parse(o->has_trusted_proxies ? o->trusted_proxies[i] : LOOPBACK[i],
-                                &srv.trusted[srv.n_trusted++])) {
-            tb_log(TB_LOG_ERR, "--trusted-proxy takes ADDR or ADDR/BITS");
-            return 2;
-        }
-    for (int i = 0; i < (o->has_metrics_allow ? o->n_metrics_allow : 2); i++)
-        if (netaddr_range_parse(o->has_metrics_allow ? o->metrics_allow[i] : LOOPBACK[i],
-                                &srv.metrics_allow[srv.n_metrics_allow++])) {
-            tb_log(TB_LOG_ERR, "--metrics-allow takes ADDR or ADDR/BITS");
-            return 2;
-        }
+    srv.n_trusted =
+        parse_ranges(o->trusted_proxies, o->n_trusted_proxies, o->has_trusted_proxies, srv.trusted);
+    srv.n_metrics_allow =
+        parse_ranges(o->metrics_allow, o->n_metrics_allow, o->has_metrics_allow, srv.metrics_allow);
+    if (srv.n_trusted < 0 || srv.n_metrics_allow < 0) {
+        tb_log(TB_LOG_ERR, "--trusted-proxy and --metrics-allow take ADDR or ADDR/BITS");
+        return 2;
+    }
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
@@ -1219,11 +1443,17 @@ int serve_run(const serve_opts *o)
         return 1;
     }
     srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
+    /* which history this database holds (storage/history.h): a restored copy gets a new one */
+    char fresh[23], history[STORE_HISTORY_MAX];
+    engine_mint_token(srv.secret, fresh);
+    if (store_history(srv.st, fresh, history, &err))
+        tb_log(TB_LOG_WARNING, "%s: pages resume by seq alone this run", err.msg);
     srv.dice =
         o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
     engine_limits_from(o, &eo);
+    eo.history = history;
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
@@ -1242,10 +1472,7 @@ int serve_run(const serve_opts *o)
     srv.nofile = nofile;
     srv.ws_by_addr = places_create();
     srv.tcp_by_peer = places_create();
-    srv.max_conns = o->max_connections > 0 ? o->max_connections
-                    : nofile > 128         ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
-                                           : 64;
-    srv.gm_room = srv.max_conns / 4 < 16 ? srv.max_conns / 4 : 16;
+    set_max_conns(&srv);
     struct lws_http_mount mounts[5];
     memset(mounts, 0, sizeof mounts);
     mounts[3].mount_next = &mounts[4];
@@ -1297,13 +1524,6 @@ int serve_run(const serve_opts *o)
                o->bind ? o->bind : "every interface", o->port);
         goto out_loop;
     }
-    if (info.iface && check_bound(info.iface)) {
-        tb_log(TB_LOG_ERR,
-               "asked to listen on %s only, but the listening socket is bound elsewhere; "
-               "refusing to serve on addresses that were not asked for",
-               o->bind);
-        goto out_lws;
-    }
 
     uv_signal_init(&srv.loop, &srv.sigint);
     uv_signal_init(&srv.loop, &srv.sigterm);
@@ -1327,16 +1547,22 @@ int serve_run(const serve_opts *o)
     }
     uv_timer_init(&srv.loop, &srv.backup_timer);
     srv.backup_timer.data = &srv;
+    uv_unref((uv_handle_t *)&srv.backup_timer);
     if (o->backup_every_ms) {
-        if (o->backup_dir) {
-            srv.backup_dir = xstrdup(o->backup_dir);
-        } else {
-            size_t n = strlen(o->db) + 16;
-            srv.backup_dir = xmalloc(n);
-            snprintf(srv.backup_dir, n, "%s.backups", o->db);
-        }
+        srv.backup_dir = backup_dir_for(o->backup_dir, o->db);
         uv_timer_start(&srv.backup_timer, on_backup_timer, o->backup_every_ms, o->backup_every_ms);
-        uv_unref((uv_handle_t *)&srv.backup_timer);
+    }
+    uv_signal_init(&srv.loop, &srv.sighup);
+    srv.sighup.data = &srv;
+    uv_signal_start(&srv.sighup, on_reload, SIGHUP);
+    uv_unref((uv_handle_t *)&srv.sighup);
+
+    if (info.iface && check_bound(info.iface)) {
+        tb_log(TB_LOG_ERR,
+               "asked to listen on %s only, but the listening socket is bound elsewhere; "
+               "refusing to serve on addresses that were not asked for",
+               o->bind);
+        goto out_lws;
     }
 
     banner *b = &srv.where;
@@ -1390,6 +1616,7 @@ int serve_run(const serve_opts *o)
     printf("Open the console link in your browser; give the join link to your players.\n");
 
 run:
+    sdnotify("READY=1");
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     rc = 0;
 
@@ -1401,6 +1628,8 @@ out_lws:
     lws_context_destroy(srv.lws);
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
+    if (uv_is_active((uv_handle_t *)&srv.sighup) || srv.sighup.data)
+        uv_close((uv_handle_t *)&srv.sighup, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
     heaptrim_stop(srv.trim);
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
@@ -1421,6 +1650,7 @@ out:
     places_destroy(srv.tcp_by_peer);
     free(host_token);
     free(srv.backup_dir);
+    free(srv.backup_dir_next);
     free(srv.backup_written);
     engine_destroy(srv.eng);
     store_close(srv.st);

@@ -194,6 +194,14 @@ static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int6
     return found;
 }
 
+/* Sends c a welcome (stolen) with the database's history id (storage/history.h) added. */
+static void send_welcome(engine *e, engine_conn *c, json_t *w)
+{
+    if (e->history[0])
+        json_object_set_new(w, "history", json_string(e->history));
+    engine__send_msg(c, w);
+}
+
 static json_t *seat_json(engine_conn *c)
 {
     if (c->role == ROLE_HOST)
@@ -239,7 +247,7 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     else if (has_last && !gm)
         from = player_resume_from(e, k, seat, last_seq, &pseqs);
     if (from >= 0) {
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
+        send_welcome(e, c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
         struct resume_ctx rc = {c, from, pseqs};
         tb_err err;
         int failed = store_events_each(e->st, k->id, from, k->seq, resume_one, &rc, &err);
@@ -252,7 +260,7 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     } else {
         proto_viewer v = {.seat = c->seat, .is_gm = c->role == ROLE_GM};
         json_t *state = proto_filter_state(k->state, &v);
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, seq, state));
+        send_welcome(e, c, proto_msg_welcome(seat_json(c), camp_json, seq, state));
     }
     c->camp_next = k->conns;
     k->conns = c;
@@ -288,7 +296,9 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         engine__send_error(c, TB_UNAUTHORIZED, "unknown or revoked token");
         goto out;
     }
-    welcome(e, c, k, seat, m->has_last_seq, m->last_seq);
+    /* a last_seq of another history (a restore from a backup) is no place to resume from */
+    int same_history = !m->history || !e->history[0] || strcmp(m->history, e->history) == 0;
+    welcome(e, c, k, seat, m->has_last_seq && same_history, m->last_seq);
 out:
     free(camp_id);
     free(seat);

@@ -1,4 +1,5 @@
 #include "backup.h"
+#include "history.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -113,6 +114,16 @@ int store_backup(const char *db_path, const char *dest, tb_err *err)
     }
     sqlite3_finalize(s);
     s = NULL;
+    sqlite3_close(db);
+    db = NULL;
+    /* the copy is another history from here on (history.h): the first server to open it says so */
+    if ((r = backup__open(tmp, SQLITE_OPEN_READWRITE, &db, err)))
+        goto out;
+    if ((r = store_history_mark_copy(db, err)) ||
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK) {
+        r = r ? r : tb_fail(err, TB_INTERNAL, "cannot mark the backup: %s", sqlite3_errmsg(db));
+        goto out;
+    }
     sqlite3_close(db);
     db = NULL;
     char dir[4096];

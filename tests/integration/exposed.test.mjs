@@ -428,3 +428,41 @@ test('item 10: a late joiner\'s hello {last_seq: 0} gets the state as it is, not
   assert.equal(c.of('diff').length, 1);
   await closeAll(c, bob);
 });
+
+test('item 8: after a restore from a backup, an open page gets the restored state, not diffs onto its old history', async (t) => {
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { gm, players } = await table(srv, ['Ann']);
+  const ann = players[0];
+  for (let i = 0; i < 3; i++) await ann.client.cmd('roll', { expr: '1d6' });
+  const copy = path.join(srv.dir, 'copy.db');
+  execFileSync(BIN, ['backup', '--db', srv.db, copy]);
+  const lost = [];
+  for (let i = 0; i < 5; i++) lost.push((await ann.client.cmd('roll', { expr: '1d100+1000' })).result.total);
+  await ann.client.ping();
+  const page = { state: structuredClone(ann.client.state), seq: ann.client.seq, history: ann.client.history };
+  assert.ok(page.history, 'the welcome names the history');
+  // a kill -9 and a restart keep the history: the page resumes
+  await closeAll(gm, ann.client);
+  await srv.kill('SIGKILL');
+  await srv.start();
+  const [again, w0] = await srv.resume(ann.token, page);
+  assert.equal(w0.resume, true, 'same history: a resume');
+  assert.equal(w0.history, page.history);
+  await again.close();
+  // the operator restores the backup (README, "Restore") and the table plays on
+  await srv.kill('SIGTERM');
+  fs.copyFileSync(copy, srv.db);
+  for (const f of [`${srv.db}-wal`, `${srv.db}-shm`]) fs.rmSync(f, { force: true });
+  await srv.start();
+  const [gm2] = await srv.hello(srv.gmToken);
+  for (let i = 0; i < 8; i++) await gm2.cmd('roll', { expr: '1d4' }); // past the page's seq
+  // the page that was open resumes: it must not keep the rolls of the other history
+  const [back, w] = await srv.resume(ann.token, page);
+  t.after(() => closeAll(gm2, back));
+  await back.ping();
+  assert.notEqual(w.history, page.history, 'a restored copy is another history');
+  assert.equal(w.resume, undefined, 'a fresh state, not diffs onto the old one');
+  const totals = back.state.log.map((e) => e.roll?.total);
+  for (const x of lost) assert.ok(!totals.includes(x), `the lost roll ${x} is gone from the page`);
+  assert.deepEqual(back.state, (await srv.connect().then(async (c) => { const r = await c.hello(ann.token); await c.close(); return r.state; })));
+});
