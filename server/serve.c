@@ -114,8 +114,8 @@ typedef struct server {
     char *backup_dir;
     int backup_keep;       /* the worker's copy of --backup-keep, taken when it is queued */
     char *backup_dir_next; /* a reload's new --backup-dir, taken when no copy is under way */
-    char *backup_written; /* set by the worker */
-    tb_err backup_err;    /* set by the worker */
+    char *backup_written;  /* set by the worker */
+    tb_err backup_err;     /* set by the worker */
     uint64_t backups_ok, backups_failed;
     int64_t backup_last_ok; /* unix seconds */
     /* the WAL's sync under --sync normal */
@@ -1067,7 +1067,7 @@ static void on_backup_timer(uv_timer_t *h)
 {
     server *srv = h->data;
     if (srv->backup_running || srv->stopping)
-        return; /* the previous copy is still being written: skip this turn */
+        return;                 /* the previous copy is still being written: skip this turn */
     if (srv->backup_dir_next) { /* a reload named another directory */
         free(srv->backup_dir);
         srv->backup_dir = srv->backup_dir_next;
