@@ -10,12 +10,6 @@
 #include "preflight.h"
 #include "store.h"
 
-/* The options of backup, export and import (getopt_long: "--db PATH" or "--db=PATH", --help)
- * and at most one positional argument. */
-typedef struct cli_args {
-    const char *db, *campaign, *out, *pos;
-} cli_args;
-
 static const char USAGE_BACKUP[] =
     "usage: tabled backup [--db PATH] DEST\n"
     "Writes a complete, checked copy of the database (default ./tabled.db) to DEST, also while\n"
@@ -30,16 +24,13 @@ static const char USAGE_IMPORT[] =
     "Adds an exported campaign (FILE, or - for standard input) to the database, which is made\n"
     "when missing; a running server loads it at its next start.\n";
 
-/* Returns 0, -1 after printing --help, or 2 after printing the usage error. */
-static int cli__parse(const char *cmd, const char *usage, int argc, char **argv, int want_campaign,
-                      cli_args *a)
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv, int want, cli_args *a)
 {
-    static const struct option LONG[] = {{"db", required_argument, NULL, 'd'},
-                                         {"campaign", required_argument, NULL, 'c'},
-                                         {"out", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    a->db = "tabled.db";
+    static const struct option LONG[] = {
+        {"db", required_argument, NULL, 'd'},  {"campaign", required_argument, NULL, 'c'},
+        {"out", required_argument, NULL, 'o'}, {"from-zero", no_argument, NULL, 'z'},
+        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
     int opt;
     optind = 0; /* GNU getopt: start over */
     opterr = 0;
@@ -49,10 +40,12 @@ static int cli__parse(const char *cmd, const char *usage, int argc, char **argv,
             return -1;
         } else if (opt == 'd') {
             a->db = optarg;
-        } else if (want_campaign && opt == 'c') {
+        } else if ((want & CLI_CAMPAIGN) && opt == 'c') {
             a->campaign = optarg;
-        } else if (want_campaign && opt == 'o') {
+        } else if ((want & CLI_OUT) && opt == 'o') {
             a->out = optarg;
+        } else if ((want & CLI_FROM_ZERO) && opt == 'z') {
+            a->from_zero = 1;
         } else {
             fprintf(stderr, "tabled %s: %s %s (tabled %s --help)\n", cmd,
                     opt == ':' ? "a value is missing after" : "unknown option", argv[optind - 1],
@@ -61,7 +54,7 @@ static int cli__parse(const char *cmd, const char *usage, int argc, char **argv,
         }
     }
     for (; optind < argc; optind++) {
-        if (a->pos) {
+        if (a->pos || !(want & CLI_POSITIONAL)) {
             fprintf(stderr, "tabled %s: unexpected argument %s (tabled %s --help)\n", cmd,
                     argv[optind], cmd);
             return 2;
@@ -74,9 +67,11 @@ static int cli__parse(const char *cmd, const char *usage, int argc, char **argv,
 int cli_backup_main(int argc, char **argv)
 {
     cli_args a = {0};
-    int rc = cli__parse("backup", USAGE_BACKUP, argc, argv, 0, &a);
+    int rc = cli_parse("backup", USAGE_BACKUP, argc, argv, CLI_POSITIONAL, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.pos) {
         fprintf(stderr, "tabled backup: give the file to write: tabled backup [--db PATH] DEST\n");
         return 2;
@@ -93,9 +88,11 @@ int cli_backup_main(int argc, char **argv)
 int cli_export_main(int argc, char **argv)
 {
     cli_args a = {0};
-    int prc = cli__parse("export", USAGE_EXPORT, argc, argv, 1, &a);
+    int prc = cli_parse("export", USAGE_EXPORT, argc, argv, CLI_CAMPAIGN | CLI_OUT, &a);
     if (prc)
         return prc < 0 ? 0 : prc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.campaign || a.pos) {
         fprintf(stderr,
                 "tabled export: usage: tabled export [--db PATH] --campaign ID [--out FILE]\n");
@@ -142,9 +139,11 @@ out:
 int cli_import_main(int argc, char **argv)
 {
     cli_args a = {0};
-    int prc = cli__parse("import", USAGE_IMPORT, argc, argv, 0, &a);
+    int prc = cli_parse("import", USAGE_IMPORT, argc, argv, CLI_POSITIONAL, &a);
     if (prc)
         return prc < 0 ? 0 : prc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.pos) {
         fprintf(stderr, "tabled import: usage: tabled import [--db PATH] FILE (- for stdin)\n");
         return 2;

@@ -436,48 +436,15 @@ static int cmd_serve(int argc, char **argv)
 
 /* ---- links, replay -------------------------------------------------------------------------- */
 
-/* Parses "--db PATH" (and, for replay, --campaign ID and --from-zero). Returns 0, -1 after
- * --help, or EXIT_USAGE. */
-static int db_args(const char *cmd, const char *usage, int argc, char **argv, const char **db,
-                   const char **campaign, int *from_zero)
-{
-    static const struct option LONG[] = {{"db", required_argument, NULL, 'd'},
-                                         {"campaign", required_argument, NULL, 'c'},
-                                         {"from-zero", no_argument, NULL, 'z'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 0;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":h", LONG, NULL)) != -1) {
-        if (opt == 'h') {
-            fputs(usage, stdout);
-            return -1;
-        } else if (opt == 'd') {
-            *db = optarg;
-        } else if (opt == 'c' && campaign) {
-            *campaign = optarg;
-        } else if (opt == 'z' && from_zero) {
-            *from_zero = 1;
-        } else {
-            return opt == 'c' || opt == 'z'
-                       ? usage_error(cmd, "unknown option %s", argv[optind - 1])
-                       : bad_option(cmd, opt, argv);
-        }
-    }
-    if (optind < argc)
-        return usage_error(cmd, "unexpected argument %s", argv[optind]);
-    return 0;
-}
-
 /* tabled links [--db PATH]: prints <db>.links, which `tabled serve` writes at start-up (issue 15
  * item 10). Returns 0, or 1 when there is no such file yet. */
 static int cmd_links(int argc, char **argv)
 {
-    const char *db = "tabled.db";
-    int rc = db_args("links", USAGE_LINKS, argc, argv, &db, NULL, NULL);
+    cli_args a;
+    int rc = cli_parse("links", USAGE_LINKS, argc, argv, 0, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    const char *db = a.db ? a.db : "tabled.db";
     char path[4096];
     if (snprintf(path, sizeof path, "%s.links", db) >= (int)sizeof path) {
         fprintf(stderr, "tabled links: the database path is too long\n");
@@ -499,11 +466,12 @@ static int cmd_links(int argc, char **argv)
 
 static int cmd_replay(int argc, char **argv)
 {
-    const char *db = NULL, *only = NULL;
-    int from_zero = 0;
-    int rc = db_args("replay", USAGE_REPLAY, argc, argv, &db, &only, &from_zero);
+    cli_args a;
+    int rc = cli_parse("replay", USAGE_REPLAY, argc, argv, CLI_CAMPAIGN | CLI_FROM_ZERO, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    const char *db = a.db, *only = a.campaign;
+    int from_zero = a.from_zero;
     if (!db)
         return usage_error("replay", "--db PATH is required");
     store *st;
