@@ -136,6 +136,25 @@ export async function acked(rec, op, fn) {
 export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
 export const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
 
+// The number a command's log entries carry: a player's ack seq, the GM's ack `entry`
+// (protocol/PROTOCOL.md, "Two counts"). A bare number is taken as one.
+export const entryOf = (r) => (typeof r === 'number' ? r : Number.isInteger(r.entry) ? r.entry : r.seq);
+
+// Whether the page has seen the event of reply (an ack, or {seq, entry}). A player's page counts
+// player seqs; the GM's counts the campaign's, and knows the player seq it is at from
+// /gm/player_seq: a GM's reply (it has `entry`) is waited for by its campaign seq, a player's by
+// the player seq.
+export const reached = (page, reply) =>
+  page.evaluate(
+    ([entry, campaign]) => {
+      const c = window.tabled.conn;
+      if (c.seat?.role !== 'gm') return c.seq >= entry;
+      if (campaign !== null) return c.seq >= campaign;
+      return (c.state?.gm?.player_seq ?? c.seq) >= entry;
+    },
+    [entryOf(reply), typeof reply === 'object' && Number.isInteger(reply.entry) ? reply.seq : null],
+  );
+
 // The combatant card of `name` in the page's encounter panel.
 export const card = (page, name) => page.locator('#enc li.enc-card').filter({ has: page.locator('.enc-name', { hasText: name }) });
 
@@ -181,11 +200,12 @@ export async function act(page, rec, action, { actor, fields = {} } = {}) {
 
 // Every public log line of the event `seq` shows in both pages' logs; the GM-only lines of it
 // only in the GM's. Returns the public texts.
-export async function logShown(pages, seq) {
+export async function logShown(pages, reply) {
   const [gm, player] = pages;
+  const seq = entryOf(reply);
   // Both pages, not only the one that did not act: the GM's state is read below, and the tap may
   // have been the player's (its ack reached the player's page, the GM's diff may still be on its way).
-  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, async () => (await seqOf(p)) >= seq);
+  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, () => reached(p, reply));
   const st = await stateOf(gm);
   const pub = st.log.filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
   const secret = (st.gm?.log || []).filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);

@@ -36,8 +36,20 @@ export async function waitFor(what, fn, timeoutMs = 15000) {
  * ack can beat this page's diff, above all on a loaded machine. The event must change something
  * this page may see: a seat gets no diff for an event that changes nothing it may see.
  */
-export async function seen(page, seq, what = `event ${seq}`) {
-  await waitFor(`the page to see ${what}`, async () => (await page.evaluate(() => window.tabled?.conn?.seq ?? -1)) >= seq);
+export async function seen(page, seq, what = `event ${typeof seq === 'object' ? seq.seq : seq}`) {
+  // A reply (an ack) may be given instead of a number: a player's page counts player seqs, the
+  // GM's the campaign's (protocol/PROTOCOL.md, "Two counts"). The GM's ack has `entry`, the number
+  // players know it by; the GM's page knows the player seq it is at from /gm/player_seq.
+  const [entry, campaign] =
+    typeof seq === 'object' ? [Number.isInteger(seq.entry) ? seq.entry : seq.seq, Number.isInteger(seq.entry) ? seq.seq : null] : [seq, seq];
+  const at = () =>
+    page.evaluate(([n, c]) => {
+      const conn = window.tabled?.conn;
+      if (!conn) return false;
+      if (conn.seat?.role !== 'gm') return conn.seq >= n;
+      return c !== null ? conn.seq >= c : (conn.state?.gm?.player_seq ?? conn.seq) >= n;
+    }, [entry, campaign]);
+  await waitFor(`the page to see ${what}`, at);
 }
 
 /** What a person must never read: [regexp, what it is]. */
@@ -95,7 +107,7 @@ export async function doing(rec, op, fn) {
 export async function tapped(p, op, fn, what) {
   const { cmd, reply } = await doing(p.rec, op, fn);
   assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
-  const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
+  const box = p.page.locator(`.result-box[data-seq="${reply.entry ?? reply.seq}"]`);
   await box.first().waitFor({ timeout: 10000 });
   const inView = await waitFor(
     `the result of ${what} in the viewport`,

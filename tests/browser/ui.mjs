@@ -35,7 +35,7 @@ export async function doing(rec, op, fn, nth = 0) {
 export async function tapped(p, op, fn, what, nth = 0) {
   const { cmd, reply } = await doing(p.rec, op, fn, nth);
   assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
-  const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
+  const box = p.page.locator(`.result-box[data-seq="${reply.entry ?? reply.seq}"]`);
   await box.first().waitFor({ timeout: 10000 });
   const inView = await waitFor(
     `the result of ${what} in the viewport`,
@@ -50,8 +50,10 @@ export async function tapped(p, op, fn, what, nth = 0) {
   return { cmd, reply };
 }
 
-// The other page received the event: its log shows a line of that seq.
-export async function arrived(p, seq) {
+// The other page received the event: its log shows a line of it (the reply's entry number:
+// protocol/PROTOCOL.md, "Two counts"; a bare number is taken as one).
+export async function arrived(p, reply) {
+  const seq = typeof reply === 'number' ? reply : Number.isInteger(reply.entry) ? reply.entry : reply.seq;
   await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
 }
 

@@ -19,7 +19,9 @@ export function commandSender(conn) {
     const r = waiting.get(ev.detail.id);
     if (r) {
       waiting.delete(ev.detail.id);
-      r({ok : true, seq : ev.detail.entry ?? ev.detail.seq, result : ev.detail.result});
+      // secret: a secret roll's log entry carries the number of the next public event too (only
+      // the GM sees both), so the views tell them apart by it
+      r({ ok: true, seq: ev.detail.entry ?? ev.detail.seq, result: ev.detail.result, secret: ev.detail.result?.secret === true });
     }
   });
   conn.addEventListener('nack', (ev) => {

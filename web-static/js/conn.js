@@ -303,11 +303,10 @@ export class Connection extends EventTarget {
     } else {
       const hello = { t: 'hello', v: 1, token: this.token };
       if (this.state !== null && Number.isInteger(this.seq)) {
-          hello.last_seq = this.seq;
-          // the history that seq belongs to: after a restore from a backup the server's is
-          // another, and it sends the whole state instead of diffs onto ours (PROTOCOL.md)
-          if (this.history)
-              hello.history = this.history;
+        hello.last_seq = this.seq;
+        // the history that seq belongs to: after a restore from a backup the server's is
+        // another, and it sends the whole state instead of diffs onto ours (PROTOCOL.md)
+        if (this.history) hello.history = this.history;
       }
       this.raw(hello);
     }
@@ -372,22 +371,20 @@ export class Connection extends EventTarget {
       this.clearTimer('hello');
       this.seat = msg.seat || null;
       this.campaign = msg.campaign || null;
-      if (msg.resume === true && typeof msg.history === 'string' && this.history &&
-          msg.history !== this.history) {
-          // another history than the one our state is from: never apply its diffs onto it
-          this.history = msg.history;
-          this.resync(true);
-          return;
+      if (msg.resume === true && typeof msg.history === 'string' && this.history && msg.history !== this.history) {
+        // another history than the one our state is from: never apply its diffs onto it
+        this.history = msg.history;
+        this.resync(true);
+        return;
       }
-      if (typeof msg.history === 'string')
-          this.history = msg.history;
+      if (typeof msg.history === 'string') this.history = msg.history;
       if (msg.state !== undefined && msg.state !== null) {
         this.state = msg.state;
         this.seq = msg.seq;
       } else if (msg.resume !== true || this.state === null) {
-          // Nothing to resume from: ask for the whole state.
-          this.resync(true);
-          return;
+        // Nothing to resume from: ask for the whole state.
+        this.resync(true);
+        return;
       }
       // resume: keep the local state; the missed diffs follow.
       this.phase = 'live';
@@ -429,7 +426,7 @@ export class Connection extends EventTarget {
       // entry: the number the command's log entries carry (the GM's acks say it; a player's
       // seq is that number already)
       const entry = Number.isInteger(msg.entry) ? msg.entry : msg.seq;
-      this.emit('ack', {id : msg.id, seq : msg.seq, entry, result : msg.result, cmd});
+      this.emit('ack', { id: msg.id, seq: msg.seq, entry, result: msg.result, cmd });
       this.emit('change');
     },
 
