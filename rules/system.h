@@ -187,6 +187,10 @@ typedef struct rules_system {
     /* Top-level sheet fields only a PC's player and the GM see: the server keeps them at
      * /private/<seat>/sheets/<char id>, not in the public sheet. NULL-terminated; may be NULL. */
     const char *const *sheet_private;
+    /* ---- issue 23: everything system-specific the server core and the client need comes from
+     * here (the core holds no list of system ids) ---- */
+    const char *summary;                /* one line for the campaign picker */
+    const struct rules_phrase *phrases; /* the system's shared phrasings (encounter.h, "The log") */
 } rules_system;
 
 /* ------------------------------------------------------------------------------------------ */

@@ -1088,7 +1088,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         }
         if (rc == TB_OK) {
             json_t *before = stats_before(&e);
-            rc = a->fn(&e, &pa, err);
+            rc = a->resolve(&e, &pa, err);
             if (rc == TB_OK) {
                 clock_after(state, sid, &e); /* what the clock passed may change stats too */
                 write_back(state, &e, before);

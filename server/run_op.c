@@ -51,6 +51,7 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
                   .secret = e->secret,
                   .now_ms = now,
                   .seq = number,
+                  .event_seq = engine__current_seq(k) + 1,
                   .log_cap = e->opt.log_cap};
     if (engine__run_handler(e, def, &ctx, engine__current_state(k), args, &result, &work, &err)) {
         /* a read-only op stores nothing, not even its refusal (issue 27 item 1) */

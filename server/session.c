@@ -450,6 +450,7 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
                   .secret = e->secret,
                   .now_ms = now,
                   .seq = number,
+                  .event_seq = event_seq,
                   .log_cap = e->opt.log_cap};
     char token[23];
     engine__mint_token(e->secret, token);

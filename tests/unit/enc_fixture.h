@@ -96,7 +96,7 @@ static inline int fx_act(fixture *f, const char *actor, const char *name, const 
     int rc = rules_args_parse(name, a->params, p, &args, err);
     f->e.actor = actor;
     if (rc == 0)
-        rc = a->fn(&f->e, &args, err);
+        rc = a->resolve(&f->e, &args, err);
     if (getenv("ENC_DEBUG")) {
         char *dump = json_dumps(f->e.log, JSON_INDENT(1));
         fprintf(stderr, "%s\n", dump);

@@ -112,7 +112,7 @@ static inline int efx_act(efx *f, const char *seat, const char *actor, const cha
     if (!rc && t && !rules_enc_combatant(&f->e, t))
         rc = tb_fail(&f->err, TB_NOT_FOUND, "no combatant %s", t);
     if (!rc)
-        rc = a->fn(&f->e, &pa, &f->err);
+        rc = a->resolve(&f->e, &pa, &f->err);
     json_decref(p);
     if (rc) {
         json_object_clear(f->enc);

@@ -130,7 +130,7 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *a
     else if ((rc = rules_args_parse(action, a->params, params, &pa, &f->err)))
         ;
     else
-        rc = a->fn(&f->e, &pa, &f->err);
+        rc = a->resolve(&f->e, &pa, &f->err);
     if (rc) {
         json_object_clear(f->enc);
         json_object_update(f->enc, saved);

@@ -133,7 +133,7 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *n
     int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
     if (rc)
         return rc;
-    return a->fn(&f->e, &pa, &f->err);
+    return a->resolve(&f->e, &pa, &f->err);
 }
 
 static json_t *comb(fixture *f, const char *cid)

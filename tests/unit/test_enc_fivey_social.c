@@ -118,7 +118,7 @@ static int fx_act(fixture *f, const char *seat, const char *actor, const char *n
     int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
     if (rc)
         return rc;
-    return a->fn(&f->e, &pa, &f->err);
+    return a->resolve(&f->e, &pa, &f->err);
 }
 
 static const char *str_at(const json_t *o, const char *k)

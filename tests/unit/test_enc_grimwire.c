@@ -119,7 +119,7 @@ static int act_as(fx *f, const char *seat, const char *action, const char *actor
     rules_args pa;
     int rc = rules_args_parse(action, a->params, p, &pa, &f->err);
     if (rc == 0)
-        rc = a->fn(&f->e, &pa, &f->err);
+        rc = a->resolve(&f->e, &pa, &f->err);
     json_decref(p);
     return rc;
 }

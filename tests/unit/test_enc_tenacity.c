@@ -120,7 +120,7 @@ static int act(fx *f, const char *seat, const char *actor, const char *name, con
     if (!rc)
         rc = rules_args_parse(name, a->params, p, &pa, &f->err);
     if (!rc)
-        rc = a->fn(&f->e, &pa, &f->err);
+        rc = a->resolve(&f->e, &pa, &f->err);
     json_decref(p);
     if (rc) {
         json_object_clear(f->enc);

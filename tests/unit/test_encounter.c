@@ -355,7 +355,7 @@ START_TEST(every_module_describes_itself)
         ck_assert(json_is_array(json_object_get(d, "actions")));
         for (const rules_enc_action *a = m->actions; a && a->name; a++) {
             ck_assert_ptr_eq(rules_module_action(m, a->name), a);
-            ck_assert_ptr_nonnull(a->fn);
+            ck_assert_ptr_nonnull(a->resolve);
             ck_assert(a->who >= RULES_ENC_GM && a->who <= RULES_ENC_ANY);
         }
         json_decref(d);

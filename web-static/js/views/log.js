@@ -108,8 +108,13 @@ export class LogView {
     const next = new Map();
     const els = [];
     const added = [];
+    const seen = new Map(); // a key met again (a secret entry shares its number with the next
+    // public one, and one event may write several lines): the n-th gets its own key
     for (const { entry, secret } of items) {
-      const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
+      const base = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
+      const nth = (seen.get(base) || 0) + 1;
+      seen.set(base, nth);
+      const key = nth > 1 ? `${base}:${nth}` : base;
       // An encounter line names the character who acted (while the encounter lasts), not the seat.
       // (a line of a scene beside the first names it: `scene`, PROTOCOL.md "Scenes and the clock")
       const scene = entry.scene && entry.scene !== 'enc' ? state?.scenes?.[entry.scene] : state?.enc;
