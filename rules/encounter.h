@@ -18,11 +18,13 @@
  *   short and document them in rules/RULES.md).
  *
  * HOW A MODULE PLUGS IN
- *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
- *      (non-static) with its action table, and adds its id to the system's `modules` list.
- *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   1. rules/<system>/<module>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table (each action a pure check and a resolve), its choices
+ *      hook and its phrasings, and rules/<system>/meson.build adds the file.
+ *   2. Its pointer goes in its system's `modules` list (system.h): the one registration.
  *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
- *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *   enc.moves, enc.set, enc.end) and rules_enc_act checks `who`, the parameters and the action's
+ *   check before its resolve runs.
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
@@ -155,6 +157,8 @@ struct rules_enc {
     const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
     json_t *log;       /* public log entries of this command (array; the server stamps them) */
     json_t *gm_log;    /* GM-only log entries of this command (array) */
+    json_t *seat_log;  /* one seat's log entries of this command (array; each names its seat in
+                          `for`: the server writes it to /private/<for>/log); NULL drops them */
     json_t *priv;      /* /private (mutable; may be NULL): what one seat knows, by path
                           /private/<seat>/... (a social call's learned knowledge: cot.social) */
     /* The campaign clock (rules/clock.h), in seconds: the campaign time the action happens at
@@ -162,6 +166,10 @@ struct rules_enc {
      * counted up to (since_s: catch_up), and the in-world time the action took (took_s,
      * rules_enc_take_time; the server moves the scene's time on by it). */
     long now_s, since_s, took_s;
+    /* Where rules_enc_who_check keeps the acting combatant's id that e->actor points to (the
+     * default actor is read from the order, which the action may replace). */
+    char actor_id[40];
+    int log_refs; /* events logged by this command so far (rules_log_end: each entry's `ref`) */
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):
@@ -185,6 +193,11 @@ const char *rules_enc_side(const rules_enc *e, const char *cid);
 int rules_enc_is_npc(const rules_enc *e, const char *cid);
 /* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
 json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* The same, read without creating anything (NULL when it has none): for checks and choices,
+ * which take a const rules_enc and write nothing. */
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid);
+/* An integer stat read without creating anything (def when absent): for checks. */
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* An integer stat (def when absent) and setting one. */
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
 void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
@@ -409,6 +422,10 @@ int rules_enc_act(rules_enc *e, const char *action, const char *actor, const jso
  * arguments now. On success *a holds the parsed arguments (strings borrowed from params). */
 int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
                         const json_t *params, rules_args *a, tb_err *err);
+/* Steps 3-4 only, after rules_enc_who_check set e->actor (the moves try many arguments for one
+ * actor). */
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err);
 /* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
  * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
  * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
@@ -443,10 +460,13 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
  * actions: no actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
- * offered. For the GM the moves of the combatant whose turn it is come first. Pure: draws no die,
- * writes nothing. Properties (tests/unit/test_module_props.c, over every state the scenario
- * tests and the fuzzer reach): every offered move's args pass the check; every (action, actor)
- * whose check passes with some arguments is offered.
+ * offered. A required free-text parameter (no choices: a name, a description) is searched with
+ * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
+ * the combatant whose turn it is come first. Pure: draws no die, writes nothing (e->actor is put
+ * back). The server delivers them on request: the read-only op enc.moves (server/ops_enc.c;
+ * their cost: tests/bench/README.md, bench_moves). Properties (tests/unit/test_module_props.c, over
+ * every state the scenario tests and the fuzzer reach): every offered move's args pass the check;
+ * every (action, actor) whose check passes with some arguments is offered.
  */
 json_t *rules_enc_moves(rules_enc *e);
 
@@ -460,7 +480,8 @@ json_t *rules_enc_moves(rules_enc *e);
  *   {"sprint", "{actor} sprints"},
  *   {"sprint.spin+", ", +1 spin"},
  * `{key}` is a value that must be visible to the reader for the phrasing to be used; `{key?}`
- * renders as nothing when the value is absent or not visible. For each reader the renderer
+ * renders as nothing when the value is absent or not visible; `{key+}` (`{key+?}`) renders an int
+ * with its sign ("+3", "-2", "+0"). For each reader the renderer
  * takes the first phrasing of the event whose required values it may all see. An int renders
  * in decimal, a combatant (rules_log_who) as its name, a name as itself, a word as the phrasing
  * it names (rendered for the same reader). No phrasing holds a printf conversion; no module
@@ -473,7 +494,13 @@ json_t *rules_enc_moves(rules_enc *e);
  *                               entry holds a value for the seat (rules_log_seat);
  *   /gm/log                     the GM's rendering (every value), when a value is the GM's.
  * Each entry: {kind:"enc", module, round, actor?, action, event, ref, text, cite?, dice?,
- * result?}: `result` holds the int and json values the reader may see, `dice` the dice.
+ * result?}: `result` holds the int and json values the reader may see, `dice` the dice. The
+ * entry's seat is the GM's when rules_log_seat named none (or "gm"): its RULES_AUD_SEAT values
+ * are then the GM's.
+ *
+ * An event that no phrasing renders even with every value (none written for it: a programming
+ * error) is logged publicly as "<actor's name>: <the action's label>" with `unphrased` naming the
+ * event; the Check fixture (tests/unit/enc_fixture.h) and the fuzzer fail on such an entry.
  */
 typedef struct rules_phrase {
     const char *event; /* "sprint"; a word's key ("sprint.spin+") */
@@ -487,9 +514,18 @@ rules_log *rules_log_begin(rules_enc *e, const char *action, const char *event);
 /* A combatant (its name renders; public: names are on the table). */
 void rules_log_who(rules_log *x, const char *key, const char *cid);
 void rules_log_int(rules_log *x, const char *key, int v, rules_aud aud);
+/* An int the words say but `result` leaves out (a count said in passing). */
+void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
 /* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
  * number. */
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);
+/* The faces of a rolled pool as log.c writes dice: the kept high to low, then the dropped high
+ * to low in brackets ("6 5 [3 1]"; no brackets when none was dropped). Words only. */
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* A list (items stolen: an array of objects {key: int or string}) rendered item by item with
+ * the phrasing item_event, whose {keys} are read from the item, joined by ", ". Words only. */
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud);
 /* A word: the phrasing `event` renders in its place (same reader). */
 void rules_log_word(rules_log *x, const char *key, const char *event, rules_aud aud);
 /* A structured value for `result` only (never in the words); stolen. */
@@ -506,6 +542,9 @@ void rules_log_seat(rules_log *x, const char *seat);
 json_t *rules_log_end(rules_log *x);
 /* Frees x without writing anything. NULL is fine. */
 void rules_log_drop(rules_log *x);
+/* The common phrasings (join, leave, start, end, adjust, expire...), after the module's and the
+ * system's; ends with {0}. */
+const rules_phrase *rules_log_common(void);
 
 /* Common failures: TB_RULE with the message. A rulebook line reference in it ("(004:666)") stays
  * in err->msg for the server's own use and leaves on the wire in the nack's `cite`. */
