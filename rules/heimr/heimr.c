@@ -700,7 +700,7 @@ static const rules_clock_stage heimr_clock[] = {{"turn", "Turn", 2, "001:238"}, 
 
 const rules_system rules_system_heimr = {
     .id = "heimr",
-    .name = "Heimr Tabletop RPG Core",
+    .name = "Heimr", /* the rulebook: "Heimr Tabletop RPG Core" */
     .rulebook = "001_660a93111b0de833.txt",
     .sheet = heimr_sheet,
     .validate = heimr_validate,

@@ -68,6 +68,7 @@ async function evening(browser, system, module, seed) {
     // picks the first ready-made character (tableOnPages).
     const { gm, ann, pcName, contexts } = await tableOnPages(browser, server, system);
     t.ctx.push(...contexts);
+    const mine = ann.page.locator('.char-list.mine li.char').first();
     await assertPlain(ann.page, `${system}/player with a character`);
 
     // A check from each sheet button, with what the form offers.
