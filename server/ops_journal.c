@@ -86,11 +86,20 @@ static void add_chat(jlist *l, json_t *chat, int secret, const char *only)
     }
 }
 
+/* Oldest first. Entries carry the player seq (ops.h): an event only the GM sees shares its number
+ * with the next public one and came before it, so among equal numbers the earlier time, then the
+ * GM's lines, then the order the lists keep. */
 static int jitem_cmp(const void *a, const void *b)
 {
     const jitem *x = a, *y = b;
     if (x->seq != y->seq)
         return x->seq < y->seq ? -1 : 1;
+    json_int_t xa = json_integer_value(json_object_get(x->e, "at"));
+    json_int_t ya = json_integer_value(json_object_get(y->e, "at"));
+    if (xa != ya)
+        return xa < ya ? -1 : 1;
+    if (x->secret != y->secret)
+        return x->secret ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
