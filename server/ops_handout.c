@@ -4,10 +4,13 @@
  * the handler contract and protocol/PROTOCOL.md ("Handouts") for the wire shapes.
  *
  * Where a handout lives decides who reads it (visibility is by path alone, DESIGN.md):
- *   /gm/handouts/<id>                 the GM's copy, always: {id, title, text, image?, to?}
- *                                     (to: "all" or [seat...] while shown; absent while hidden)
- *   /handouts/<id>                    shown to everyone: {id, title, text, image?}
- *   /private/<seat>/handouts/<id>     shown to that seat (the same shape)
+ *   /gm/handouts/<id>                 the GM's copy, always: {id, title, text, image?, to?, key?}
+ *                                     (to: "all" or [seat...], key: its readers' id, while shown)
+ *   /handouts/<key>                   shown to everyone: {id: <key>, title, text, image?}
+ *   /private/<seat>/handouts/<key>    shown to that seat (the same shape)
+ * The GM's id ("h<event seq>") counts the GM's secret events, so it never leaves /gm; readers get
+ * a key of their own, "s<player seq>" of the show (server/playerseq.h): a count players see
+ * anyway, so nothing the GM keeps (how many handouts wait unshown) shows in it.
  * A change touches only the places the handout leaves or enters, so a seat it is not shown to
  * receives no frame at all. The image travels inside the state as a data URL (PNG, JPEG, WebP or
  * GIF, base64, at most HANDOUT_MAX_IMAGE characters: a command fits one 64 KB message); no other
@@ -66,22 +69,23 @@ static void handout_withdraw(json_t *state, const char *id)
     }
 }
 
-/* What a reader gets of the GM's copy g: {id, title, text, image?}. */
-static json_t *handout_public(json_t *g)
+/* What a reader gets of the GM's copy g: {id: key, title, text, image?}. */
+static json_t *handout_public(json_t *g, const char *key)
 {
     json_t *out = json_copy(g);
     json_object_del(out, "to");
+    json_object_del(out, "key");
+    json_object_set_new(out, "id", json_string(key));
     return out;
 }
 
-/* Puts handout g where `to` says ("all" or an array of seats). */
-static void handout_place(json_t *state, json_t *g, json_t *to)
+/* Puts handout g under key where `to` says ("all" or an array of seats). */
+static void handout_place(json_t *state, json_t *g, const char *id, json_t *to)
 {
-    const char *id = json_string_value(json_object_get(g, "id"));
     if (json_is_string(to)) {
         json_t *pub = json_object_get(state, "handouts");
         json_t *copy = json_is_object(pub) ? json_copy(pub) : json_object();
-        json_object_set_new(copy, id, handout_public(g));
+        json_object_set_new(copy, id, handout_public(g, id));
         json_object_set_new(state, "handouts", copy);
         return;
     }
@@ -95,7 +99,7 @@ static void handout_place(json_t *state, json_t *g, json_t *to)
         json_t *mine = json_is_object(old) ? json_copy(old) : json_object();
         json_t *h = json_object_get(mine, "handouts");
         json_t *hs = json_is_object(h) ? json_copy(h) : json_object();
-        json_object_set_new(hs, id, handout_public(g));
+        json_object_set_new(hs, id, handout_public(g, id));
         json_object_set_new(mine, "handouts", hs);
         json_object_set_new(priv, seat, mine);
     }
@@ -129,7 +133,7 @@ static int op_handout_add(const op_ctx *ctx, json_t *state, const json_t *args, 
     if (json_object_size(json_object_get(json_object_get(state, "gm"), "handouts")) >= HANDOUT_MAX)
         return tb_fail(err, TB_CONFLICT, "at most %d handouts: delete one first", HANDOUT_MAX);
     char id[32];
-    snprintf(id, sizeof id, "h%lld", (long long)ctx->seq);
+    snprintf(id, sizeof id, "h%lld", (long long)ctx->event_seq);
     const char *text = json_string_value(json_object_get(args, "text"));
     json_t *g = json_pack("{s:s, s:O, s:s}", "id", id, "title", json_object_get(args, "title"),
                           "text", text ? text : "");
@@ -172,23 +176,34 @@ static int handout_audience(json_t *state, json_t *to, json_t **out, tb_err *err
     return TB_OK;
 }
 
+/* Takes the handout whose GM copy is old out of every reader's hands. */
+static void handout_withdraw_of(json_t *state, json_t *old)
+{
+    const char *key = json_string_value(json_object_get(old, "key"));
+    if (key)
+        handout_withdraw(state, key);
+}
+
 static int op_handout_show(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                            tb_err *err)
 {
-    (void)ctx;
     const char *id = json_string_value(json_object_get(args, "id"));
-    if (!handout_get(state, id))
+    json_t *old = handout_get(state, id);
+    if (!old)
         return tb_fail(err, TB_NOT_FOUND, "no handout '%.32s'", id);
-    json_t *to;
+    json_t *to = NULL;
     if (handout_audience(state, json_object_get(args, "to"), &to, err))
         return err->code;
-    handout_withdraw(state, id);
+    handout_withdraw_of(state, old);
+    char key[32];
+    snprintf(key, sizeof key, "s%lld", (long long)ctx->seq);
     json_t *hs = gm_handouts(state);
-    json_t *g = json_copy(json_object_get(hs, id));
+    json_t *g = json_copy(old);
     json_object_set(g, "to", to);
+    json_object_set_new(g, "key", json_string(key));
     json_object_set_new(hs, id, g);
-    handout_place(state, g, to);
-    *result = json_pack("{s:s, s:o}", "id", id, "to", to);
+    handout_place(state, g, key, to);
+    *result = json_pack("{s:s, s:o, s:s}", "id", id, "to", to, "key", key);
     return TB_OK;
 }
 
@@ -200,11 +215,12 @@ static int op_handout_hide(const op_ctx *ctx, json_t *state, const json_t *args,
     json_t *old = handout_get(state, id);
     if (!old)
         return tb_fail(err, TB_NOT_FOUND, "no handout '%.32s'", id);
-    handout_withdraw(state, id);
+    handout_withdraw_of(state, old);
     if (json_object_get(old, "to")) {
         json_t *hs = gm_handouts(state);
         json_t *g = json_copy(old);
         json_object_del(g, "to");
+        json_object_del(g, "key");
         json_object_set_new(hs, id, g);
     }
     *result = json_pack("{s:s}", "id", id);
@@ -216,9 +232,10 @@ static int op_handout_delete(const op_ctx *ctx, json_t *state, const json_t *arg
 {
     (void)ctx;
     const char *id = json_string_value(json_object_get(args, "id"));
-    if (!handout_get(state, id))
+    json_t *old = handout_get(state, id);
+    if (!old)
         return tb_fail(err, TB_NOT_FOUND, "no handout '%.32s'", id);
-    handout_withdraw(state, id);
+    handout_withdraw_of(state, old);
     json_object_del(gm_handouts(state), id);
     *result = json_pack("{s:s}", "deleted", id);
     return TB_OK;

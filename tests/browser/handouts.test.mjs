@@ -37,7 +37,7 @@ describe('handouts on a phone', () => {
       assert.equal(shown.reply.t, 'ack', shown.reply.message);
 
       // the phone: the handout card appears; open the handout
-      const mine = ann.page.locator(`#handouts-card .handout[data-id="${id}"]`);
+      const mine = ann.page.locator(`#handouts-card .handout[data-id="${shown.reply.result.key}"]`);
       await mine.waitFor();
       await mine.scrollIntoViewIfNeeded();
       await mine.locator('summary').click();

@@ -44,29 +44,34 @@ test('a handout reaches exactly the seats it is shown to, on the wire', async (t
   assert.equal(gm.state.gm.handouts[id].image, PNG);
 
   const toBob = await step('handout.show', { id, to: [seat.Bob] }, 'ZZ-WORDS');
+  const key = toBob.r.result.key; // the readers' id of the handout, never the GM's
+  assert.match(key, /^s\d+$/);
   assert.deepEqual(toBob.got.ann, { frames: 0, marker: false }, 'shown to Bob: Ann gets no frame');
   assert.equal(toBob.got.bob.marker, true);
-  assert.deepEqual(bob.state.private[seat.Bob].handouts[id], { id, title: 'The map ZZ-TITLE', text: 'X marks ZZ-WORDS', image: PNG });
+  assert.deepEqual(bob.state.private[seat.Bob].handouts[key], { id: key, title: 'The map ZZ-TITLE', text: 'X marks ZZ-WORDS', image: PNG });
   assert.deepEqual(gm.state.gm.handouts[id].to, [seat.Bob]);
+  assert.ok(!bytesSince(bob, 0).includes(`"${id}"`), "the GM's id of the handout never reaches a player");
 
   const all = await step('handout.show', { id }, 'ZZ-WORDS');
   assert.equal(all.got.ann.marker, true);
-  assert.equal(ann.state.handouts[id].title, 'The map ZZ-TITLE');
-  assert.equal(bob.state.private[seat.Bob].handouts[id], undefined, "Bob's own copy went: he reads the table's");
-  assert.ok(bob.state.handouts[id]);
+  const key2 = all.r.result.key;
+  assert.equal(ann.state.handouts[key2].title, 'The map ZZ-TITLE');
+  assert.equal(bob.state.private[seat.Bob].handouts[key], undefined, "Bob's own copy went: he reads the table's");
+  assert.ok(bob.state.handouts[key2]);
 
   const hide = await step('handout.hide', { id }, 'ZZ-WORDS');
   assert.equal(hide.got.ann.marker, false);
-  assert.equal(ann.state.handouts[id], undefined);
-  assert.equal(bob.state.handouts[id], undefined);
+  assert.deepEqual(ann.state.handouts, {});
+  assert.deepEqual(bob.state.handouts, {});
   assert.equal(gm.state.gm.handouts[id].to, undefined);
   assert.ok(gm.state.gm.handouts[id], 'the GM keeps it');
 
   // shown again to both by name, then deleted: gone everywhere
-  await step('handout.show', { id, to: [seat.Ann, seat.Bob, seat.Ann] }, 'ZZ-WORDS');
-  assert.ok(ann.state.private[seat.Ann].handouts[id] && bob.state.private[seat.Bob].handouts[id]);
+  const both = await step('handout.show', { id, to: [seat.Ann, seat.Bob, seat.Ann] }, 'ZZ-WORDS');
+  const key3 = both.r.result.key;
+  assert.ok(ann.state.private[seat.Ann].handouts[key3] && bob.state.private[seat.Bob].handouts[key3]);
   await step('handout.delete', { id }, 'ZZ-WORDS');
-  assert.equal(ann.state.private[seat.Ann].handouts[id], undefined);
+  assert.deepEqual(ann.state.private[seat.Ann].handouts, {});
   assert.equal(gm.state.gm.handouts[id], undefined);
 });
 
@@ -91,6 +96,9 @@ test('a refused handout stores nothing; players cannot add or show one', async (
   await refused(gm, 'handout.hide', { id: 'h999' }, 'not_found');
   assert.equal((await srv.gmView()).seq, seq, 'nothing was stored');
   const id = (await gm.cmd('handout.add', { title: 'Letter' })).result.id;
+  const id2 = (await gm.cmd('handout.add', { title: 'Second letter' })).result.id;
+  assert.notEqual(id, id2, 'two handouts added in a row are two handouts');
+  assert.equal(Object.keys((await srv.gmView()).state.gm.handouts).length, 2);
   await refused(gm, 'handout.show', { id, to: ['p99'] }, 'not_found', /nobody sits/);
   await refused(gm, 'handout.show', { id, to: ['gm'] }, 'not_found');
   await refused(gm, 'handout.show', { id, to: [] }, 'bad_request');
@@ -101,14 +109,16 @@ test('handouts outlive kill -9, shown as they were', async (t) => {
   const srv = await startServer(t, { args: ['--rate-limit', '0'] });
   const { gm, players } = await table(srv, ['Ann']);
   const id = (await gm.cmd('handout.add', { title: 'Wanted poster', text: 'Reward: 50 crowns', image: PNG })).result.id;
-  assert.equal((await gm.cmd('handout.show', { id, to: [players[0].seat] })).t, 'ack');
+  const shown = await gm.cmd('handout.show', { id, to: [players[0].seat] });
+  assert.equal(shown.t, 'ack');
+  const key = shown.result.key;
   await closeAll(gm, players[0].client);
   await srv.restart(); // SIGKILL, then start on the same database
   const view = await srv.gmView();
   assert.deepEqual(view.state.gm.handouts[id].to, [players[0].seat]);
   const [ann, w] = await srv.hello(players[0].token);
   t.after(() => closeAll(ann));
-  assert.equal(w.state.private[players[0].seat].handouts[id].text, 'Reward: 50 crowns');
-  assert.equal(w.state.private[players[0].seat].handouts[id].image, PNG);
+  assert.equal(w.state.private[players[0].seat].handouts[key].text, 'Reward: 50 crowns');
+  assert.equal(w.state.private[players[0].seat].handouts[key].image, PNG);
   assert.equal(w.state.gm, undefined);
 });
