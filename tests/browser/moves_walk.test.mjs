@@ -94,7 +94,8 @@ async function submit(p, m) {
 async function sent(p, m, fn) {
   const { cmd, reply } = await doing(p.rec, 'enc.act', fn);
   if (reply.t === 'ack') {
-    const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`).first();
+    // the box is keyed by the reply's seq (or the entry number players know it by)
+    const box = p.page.locator([reply.seq, reply.entry].filter(Number.isInteger).map((n) => `.result-box[data-seq="${n}"]`).join(', ')).first();
     await box.waitFor({ timeout: 10000 });
     const inView = () => box.evaluate((el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top < window.innerHeight && r.bottom > 0; });
     assert.ok(await waitFor('the result in the viewport', inView, 5000).catch(() => false), `${p.rec.label}: the result of ${m.label} is not in the viewport`);
