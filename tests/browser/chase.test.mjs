@@ -174,8 +174,11 @@ function heimrChase(browser) {
     await arrived(gm, r.reply);
     assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on Old Gunnar’s turn');
 
-    // Other ground (001:306): the GM offers Survival, the player takes it with one tap.
-    await gm.page.locator('#enc [data-action="offer"]').click();
+    // Other ground (001:306): the GM offers Survival, the player takes it with one tap. The server
+    // marks the offer a rare move (issue 24): it waits under "More".
+    const offerButton = gm.page.locator('#enc [data-action="offer"]');
+    if (await offerButton.evaluate((el) => Boolean(el.closest('details:not([open])')))) await gm.page.locator('#enc details.enc-more > summary').click();
+    await offerButton.click();
     const offer = gm.page.locator('#enc form.enc-form[data-key="act-offer"]');
     const grounds = await offer.locator('[name="ability"] option').allTextContents();
     assert.ok(grounds.includes('Survival') && !grounds.includes('Agility'), `the grounds offered are the abilities in the chase but the current one: ${grounds}`);
