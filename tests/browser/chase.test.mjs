@@ -186,7 +186,12 @@ function heimrChase(browser) {
     const o = await tapped(gm, 'enc.act', () => offer.locator('button[type=submit]').click(), 'offering other ground');
     await arrived(ann, o.reply);
     await ann.page.locator('#enc .chase-offer', { hasText: 'Survival' }).waitFor();
-    const c = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="choose"]').click(), 'taking the ground');
+    // Taking it or letting it lie is a real choice (issue 24: a pick of the server's yes/no, no
+    // longer a one-tap "yes" the client made up): the form opens, the player picks yes.
+    await ann.page.locator('#enc .enc-actions [data-action="choose"]').click();
+    const choose = ann.page.locator('#enc form.enc-form[data-key="act-choose"]');
+    await choose.locator('[name="take"]').selectOption({ label: 'yes' });
+    const c = await tapped(ann, 'enc.act', () => choose.locator('button[type=submit]').click(), 'taking the ground');
     await arrived(gm, c.reply);
     for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
     assert.equal(await ann.page.locator('#enc [data-action="choose"]').count(), 0, 'nothing left to choose');
