@@ -640,7 +640,8 @@ export class EncounterPanel {
   moveForm(m, ctx) {
     const key = moveKey(m);
     const params = shownParams(m, ctx);
-    const primary = params.filter((p) => p.required || p.name === 'target' || p.secret);
+    // up front: what must be given, and every real choice (what made the form open)
+    const primary = params.filter((p) => p.required || p.name === 'target' || p.secret || several(p));
     const extra = params.filter((p) => !primary.includes(p));
     const field = (p) => moveField(m, p);
     const really = this.confirming === key;
@@ -1003,13 +1004,15 @@ const shownParams = (m, ctx) => (Array.isArray(m.params) ? m.params : []).filter
 const choicesOf = (p) => (Array.isArray(p.choices) ? p.choices : []);
 const given = (m, p) => (m.args && typeof m.args === 'object' && p.name in m.args ? m.args[p.name] : p.default);
 
+// Whether parameter p offers a real choice: two picks or more.
+const several = (p) => Boolean(p.pick) && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1;
+
 // The enc.act args of a move that asks nothing, or null when it needs its form: a move asks when
 // a required parameter is not settled by the server's args (missing, an open number, two picks or
 // more: the target), or when a combatant's move offers a real choice (the weapon, who is next).
 // The GM's own moves run on one tap with the defaults (rolling a reaction; the GM's pick of it
 // waits in the form no one needs), and an optional open number is never a reason for a form.
 function oneTapArgs(m, ctx) {
-  const several = (p) => p.pick && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1;
   const asks = shownParams(m, ctx).some((p) => {
     if (!p.required) return Boolean(m.actor) && several(p);
     return !m.args || !(p.name in m.args) || !p.pick || several(p);
