@@ -187,10 +187,10 @@ function heimrChase(browser) {
     await arrived(ann, o.reply);
     await ann.page.locator('#enc .chase-offer', { hasText: 'Survival' }).waitFor();
     // Taking it or letting it lie is a real choice (issue 24: a pick of the server's yes/no, no
-    // longer a one-tap "yes" the client made up): the form opens, the player picks yes.
+    // longer a one-tap "yes" the client made up): the form opens, the player picks taking it.
     await ann.page.locator('#enc .enc-actions [data-action="choose"]').click();
     const choose = ann.page.locator('#enc form.enc-form[data-key="act-choose"]');
-    await choose.locator('[name="take"]').selectOption({ label: 'yes' });
+    await choose.locator('[name="take"]').selectOption({ value: '1' }); // take it
     const c = await tapped(ann, 'enc.act', () => choose.locator('button[type=submit]').click(), 'taking the ground');
     await arrived(gm, c.reply);
     for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
