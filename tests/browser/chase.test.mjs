@@ -190,7 +190,7 @@ function heimrChase(browser) {
     // longer a one-tap "yes" the client made up): the form opens, the player picks taking it.
     await ann.page.locator('#enc .enc-actions [data-action="choose"]').click();
     const choose = ann.page.locator('#enc form.enc-form[data-key="act-choose"]');
-    await choose.locator('[name="take"]').selectOption({ value: '1' }); // take it
+    await choose.locator('[name="take"]').selectOption({ label: 'take the new ground' });
     const c = await tapped(ann, 'enc.act', () => choose.locator('button[type=submit]').click(), 'taking the ground');
     await arrived(gm, c.reply);
     for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
