@@ -24,10 +24,10 @@
 #include "encounter.h"
 #include "grimwire.h"
 
-#define SHORT_RESTS_PER_DAY 2 /* 002:214 */
-#define UNRESTED_DAYS 3       /* 002:228 "Going 3 days without resting" */
-#define XP_MAX 1000000        /* the sheet's xp maximum */
-#define DAY_MAX 100000        /* the day count's editable range (EDITABLE below) */
+#define SHORT_RESTS_PER_DAY 2        /* 002:214 */
+#define UNRESTED_DAYS 3              /* 002:228 "Going 3 days without resting" */
+#define XP_MAX 1000000               /* the sheet's xp maximum */
+#define DAY_MAX 100000               /* the day count's editable range (EDITABLE below) */
 #define SHORT_REST_S (30L * 60L)     /* 002:208 "a short rest of 30 minutes" */
 #define LONG_REST_S (5L * 60L * 60L) /* 002:212 "a long rest ... 5 hours" */
 

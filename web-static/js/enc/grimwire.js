@@ -126,7 +126,7 @@ function waitingNote(enc, ctx) {
 
 function renderCombatant(c, enc, ctx) {
   const st = statsOf(c, ctx) || {};
-  const b = left(c, enc);
+  const b = left(c, enc) && { ...left(c, enc), ...ctx.state?.gm?.enc?.combatants?.[c.id]?.budget }; // an NPC's extra attacks are the GM's
   const rows = [];
   const cond = st.condition;
   if (cond && Number.isFinite(cond.current)) rows.push(['Condition', `${cond.current}/${cond.max ?? '?'}${cond.temporary ? ` +${cond.temporary}` : ''}`]);

@@ -1,0 +1,695 @@
+/*
+ * fight.c — what GRIMWIRE's conflict rules share (rulebook 002_c1f3df0ad7b1e31f.txt, cited
+ * 002:LINE): a combatant's stats and status effects, the d20 rolls with their modifiers, opposed
+ * rolls, damage with its types and armor, burnout, dying and death, grapples, and spending a
+ * turn's action, movement and auxiliary action. Called by the module (conflict.c) and by
+ * rounds.c and strike.c; calls only rules/encounter.h and grimwire.h (grimwire_enc.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "grimwire_enc.h"
+
+/* ---- reading a combatant ---- */
+
+const char *const GW_ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
+
+static json_t *obj(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+int gw_geti(const json_t *o, const char *key, int def)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+json_t *gw_comb(const rules_enc *e, const char *cid)
+{
+    return rules_enc_combatant(e, cid);
+}
+
+json_t *gw_hidden_get(const rules_enc *e, const char *cid)
+{
+    return json_object_get(json_object_get(e->hidden, "combatants"), cid);
+}
+
+int gw_npc(const rules_enc *e, const char *cid)
+{
+    return rules_enc_is_npc(e, cid);
+}
+
+json_t *gw_stats(const rules_enc *e, const char *cid)
+{
+    return json_object_get(gw_npc(e, cid) ? gw_hidden_get(e, cid) : gw_comb(e, cid), "stats");
+}
+
+const char *gw_nm(const rules_enc *e, const char *cid)
+{
+    return rules_enc_name(e, cid);
+}
+
+int gw_attr(const rules_enc *e, const char *cid, const char *name)
+{
+    return gw_geti(json_object_get(gw_stats(e, cid), "attributes"), name, 0);
+}
+
+int gw_cond_cur(const rules_enc *e, const char *cid)
+{
+    return gw_geti(json_object_get(gw_stats(e, cid), "condition"), "current", 0);
+}
+
+int gw_burnout(const rules_enc *e, const char *cid)
+{
+    return gw_geti(gw_stats(e, cid), "burnout", 0);
+}
+
+int gw_has(const rules_enc *e, const char *cid, const char *status)
+{
+    return rules_enc_cond_has(e, cid, status);
+}
+
+int gw_dying(const rules_enc *e, const char *cid)
+{
+    return gw_has(e, cid, "dying");
+}
+
+int gw_spent(const rules_enc *e, const char *cid, const char *kind)
+{
+    return gw_geti(json_object_get(gw_comb(e, cid), "spent"), kind, 0);
+}
+
+void gw_spent_set(rules_enc *e, const char *cid, const char *kind, int round)
+{
+    json_object_set_new(obj(gw_comb(e, cid), "spent"), kind, json_integer(round));
+}
+
+const char *gw_incapacity(const rules_enc *e, const char *cid)
+{
+    static const char *const names[] = {"dying", "unconscious", "out_cold", "knocked_out", "sleep"};
+    if (rules_enc_is_out(e, cid))
+        return "out of the fight";
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (gw_has(e, cid, names[i]))
+            return names[i];
+    return NULL;
+}
+
+int gw_auto_fails(const rules_enc *e, const char *cid, const char *a)
+{
+    if (gw_has(e, cid, "stun") && strcmp(a, "per") == 0)
+        return 1;
+    return gw_has(e, cid, "paralysis") &&
+           (strcmp(a, "tog") == 0 || strcmp(a, "cor") == 0 || strcmp(a, "agl") == 0);
+}
+
+const char *gw_tog_or_cor(const rules_enc *e, const char *cid)
+{
+    return gw_attr(e, cid, "tog") >= gw_attr(e, cid, "cor") ? "tog" : "cor";
+}
+
+/* ---- status effects (shared conditions, mirrored to the sheet's `status`) ---- */
+
+static const char *const STATUSES[] = {
+    "inebriated",  "knocked_down",    "agony",    "frenzy",   "amok",
+    "stun",        "paralysis",       "sensory",  "burning",  "bleeding",
+    "brainwashed", "mind_controlled", "terror",   "hex",      "unconscious",
+    "sleep",       "knocked_out",     "out_cold", "grappled", NULL};
+
+int gw_is_status(const char *s)
+{
+    for (const char *const *n = STATUSES; *n; n++)
+        if (strcmp(*n, s) == 0)
+            return 1;
+    return 0;
+}
+
+void gw_sync_status(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *st = rules_enc_stats(e, cid);
+        json_t *list = json_array();
+        size_t k;
+        json_t *c;
+        json_array_foreach(json_object_get(gw_comb(e, cid), "conditions"), k, c)
+        {
+            const char *n = json_string_value(json_object_get(c, "name"));
+            if (n && gw_is_status(n))
+                json_array_append_new(list, json_string(n));
+        }
+        if (json_array_size(list) || json_object_get(st, "status"))
+            json_object_set_new(st, "status", list);
+        else
+            json_decref(list);
+    }
+}
+
+/* ---- damage types (002:691-721) ---- */
+
+static const char *const PHYSICAL[] = {"bullets", "edged", "blunt", "explosions", NULL};
+static const char *const ENERGETIC[] = {"heat", "cold", "electricity", "radiation", NULL};
+static const char *const OTHER[] = {"chemical", "biological", "supernatural", NULL};
+
+static int in_list(const char *const *l, const char *s)
+{
+    for (; *l; l++)
+        if (strcmp(*l, s) == 0)
+            return 1;
+    return 0;
+}
+
+int gw_known_type(const char *t)
+{
+    return in_list(PHYSICAL, t) || in_list(ENERGETIC, t) || in_list(OTHER, t) ||
+           strcmp(t, "physical") == 0 || strcmp(t, "energetic") == 0;
+}
+
+static int physical(const char *t)
+{
+    return t && (strcmp(t, "physical") == 0 || in_list(PHYSICAL, t));
+}
+
+/* Whether cid's trait list `key` (weak/resist/immune) names type t or its family. */
+static int trait(const rules_enc *e, const char *cid, const char *key, const char *t)
+{
+    if (!t)
+        return 0;
+    const char *fam = physical(t) ? "physical" : in_list(ENERGETIC, t) ? "energetic" : NULL;
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(gw_stats(e, cid), key), i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s && (strcmp(s, t) == 0 || (fam && strcmp(s, fam) == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- rolls ---- */
+
+/* A combatant, for grimwire_status_mod's has(). */
+typedef struct who_has {
+    const rules_enc *e;
+    const char *cid;
+} who_has;
+
+static int enc_has(const void *ctx, const char *status)
+{
+    const who_has *w = ctx;
+    return rules_enc_cond_has(w->e, w->cid, status);
+}
+
+/* Modifier to a roll of attribute `a` made for `use`: burnout (002:244-248) and the status
+ * effects of grimwire_status_mod (the table the sheet's derived `roll_mod` uses too), read from
+ * the encounter's conditions. */
+static int roll_mod(const rules_enc *e, const char *cid, const char *a, grimwire_roll_use use)
+{
+    who_has w = {e, cid};
+    return grimwire_burnout_penalty(gw_burnout(e, cid)) + grimwire_status_mod(a, use, enc_has, &w);
+}
+
+grimwire_roll gw_roll_attr(rules_enc *e, const char *cid, const char *a, grimwire_roll_use use,
+                           int extra, int tn, int attack, int ff, json_t *dice)
+{
+    grimwire_roll r = {0};
+    r.attr = gw_attr(e, cid, a);
+    r.mod = roll_mod(e, cid, a, use) + extra;
+    r.tn = tn;
+    r.attack = attack;
+    r.ff = ff;
+    grimwire_roll_d20(&r, e->rng, dice);
+    if (gw_auto_fails(e, cid, a)) {
+        r.success = 0;
+        r.critical = 0;
+    }
+    return r;
+}
+
+json_t *gw_roll_json(const grimwire_roll *r, int secret_numbers)
+{
+    json_t *o = json_pack("{s:i, s:b}", "natural", r->natural, "success", r->success);
+    if (!secret_numbers) {
+        json_object_set_new(o, "attr", json_integer(r->attr));
+        json_object_set_new(o, "mod", json_integer(r->mod));
+        json_object_set_new(o, "total", json_integer(r->total));
+    }
+    if (r->attack) {
+        json_object_set_new(o, "critical", json_boolean(r->critical));
+        json_object_set_new(o, "collateral", json_boolean(r->collateral));
+    }
+    return o;
+}
+
+/*
+ * An opposed roll (002:657-682): cid's attribute `aa` (+ extra) against t's `ta`, the higher total
+ * wins and a tie goes to t, the one resisting (reading G8); a natural 1 never wins, the other
+ * side's natural 1 loses. The dice go to `dice`; `res` gets {natural, <key>_natural, success} and,
+ * when both are PCs, the totals; otherwise the totals go to the GM's log only (an NPC's attributes
+ * are the GM's). Both totals are returned through *at and *tt (may be NULL).
+ */
+int gw_opposed(rules_enc *e, const char *cid, const char *aa, int extra, const char *t,
+               const char *ta, int t_extra, const char *key, json_t *dice, json_t *res, int *at,
+               int *tt)
+{
+    grimwire_roll a = gw_roll_attr(e, cid, aa, GRIMWIRE_USE_PLAIN, extra, 0, 0, 0, dice);
+    grimwire_roll d = gw_roll_attr(e, t, ta, GRIMWIRE_USE_PLAIN, t_extra, 0, 0, 0, dice);
+    int win =
+        a.natural != 1 && (d.natural == 1 || rules_opposed(a.total, d.total, RULES_TIE_DEFENDER));
+    if (gw_auto_fails(e, cid, aa))
+        win = 0;
+    else if (gw_auto_fails(e, t, ta) && a.natural != 1)
+        win = 1;
+    char k[40];
+    snprintf(k, sizeof k, "%s_natural", key);
+    json_object_set_new(res, "natural", json_integer(a.natural));
+    json_object_set_new(res, k, json_integer(d.natural));
+    json_object_set_new(res, "success", json_boolean(win));
+    if (!gw_npc(e, cid) && !gw_npc(e, t)) {
+        snprintf(k, sizeof k, "%s_total", key);
+        json_object_set_new(res, "total", json_integer(a.total));
+        json_object_set_new(res, k, json_integer(d.total));
+    } else {
+        rules_enc_log_gm(e, "opposed", NULL, NULL, "%s %s %d vs %s %s %d", gw_nm(e, cid), aa,
+                         a.total, gw_nm(e, t), ta, d.total);
+    }
+    if (at)
+        *at = a.total;
+    if (tt)
+        *tt = d.total;
+    return win;
+}
+
+/*
+ * A grappled character must win an opposed STR (TOG) or COR roll against its grappler to take an
+ * action, and a STR roll to move (002:678-679). The grappler is the condition's `by`; without one
+ * the roll is the GM's. Returns 1 when cid may go on, 0 when the roll failed (logged).
+ */
+int gw_grapple_roll(rules_enc *e, const char *cid, int moving)
+{
+    json_t *g = rules_enc_cond(e, cid, "grappled");
+    const char *by = json_string_value(json_object_get(g, "by"));
+    if (!g || !by || !gw_comb(e, by) || rules_enc_is_out(e, by))
+        return 1;
+    const char *aa = moving ? "tog" : gw_tog_or_cor(e, cid);
+    const char *ga = moving ? "tog" : gw_tog_or_cor(e, by);
+    json_t *dice = json_array();
+    json_t *res = json_pack("{s:s}", "grappler", by);
+    int win = gw_opposed(e, cid, aa, 0, by, ga, 0, "grappler", dice, res, NULL, NULL);
+    rules_enc_log(e, "grapple", dice, res, "%s, grappled by %s, rolls to %s: %s (002:678-679)",
+                  gw_nm(e, cid), gw_nm(e, by), moving ? "move" : "act", win ? "succeeds" : "fails");
+    return win;
+}
+
+/* ---- Condition, burnout, dying ---- */
+
+void gw_cond_set(rules_enc *e, const char *cid, int v)
+{
+    if (v < -100)
+        v = -100; /* the sheet's floor (grimwire.c); far below dead (-10) */
+    json_object_set_new(obj(rules_enc_stats(e, cid), "condition"), "current", json_integer(v));
+}
+
+/* One more level of burnout (002:224-250): at level 4 the character drops to 0 Condition and
+ * begins dying (002:250); Condition never stays above the lowered maximum (002:246-248). */
+void gw_burnout_up(rules_enc *e, const char *cid, const char *why)
+{
+    int b = gw_burnout(e, cid);
+    if (b >= GRIMWIRE_BURNOUT_MAX)
+        return;
+    b++;
+    rules_enc_stat_set(e, cid, "burnout", b);
+    json_t *c = obj(rules_enc_stats(e, cid), "condition");
+    int cap = grimwire_condition_cap(gw_geti(c, "max", 10), b) + gw_geti(c, "temporary", 0);
+    if (gw_cond_cur(e, cid) > cap)
+        gw_cond_set(e, cid, cap);
+    /* 002:805 agony's level is non-lethal: at level 4 with a level of agony the character keeps
+     * its Condition and does not begin dying, it is merely out cold */
+    if (b == GRIMWIRE_BURNOUT_MAX && gw_has(e, cid, "agony")) {
+        if (!gw_has(e, cid, "out_cold")) {
+            rules_enc_cond_add(e, cid, "out_cold", 0, 0);
+            json_object_set_new(gw_comb(e, cid), "agony_out", json_true());
+        }
+    } else if (b == GRIMWIRE_BURNOUT_MAX && gw_cond_cur(e, cid) > 0)
+        gw_cond_set(e, cid, 0);
+    if (gw_npc(e, cid))
+        rules_enc_log_gm(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
+                         "%s takes a level of burnout (%s): now %d (002:224-250)", gw_nm(e, cid),
+                         why, b);
+    else
+        rules_enc_log(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
+                      "%s takes a level of burnout (%s): now %d (002:224-250)", gw_nm(e, cid), why,
+                      b);
+    gw_check_dying(e, cid);
+}
+
+/* Condition 0 or below: dying, a level of burnout (002:226, 002:256); below −10: dead. A dying
+ * or dead grappler lets go (gw_grapples_end). */
+void gw_check_dying(rules_enc *e, const char *cid)
+{
+    int cur = gw_cond_cur(e, cid);
+    if (cur <= 0)
+        gw_grapples_end(e, cid, "out cold");
+    if (cur < GRIMWIRE_DEAD_BELOW) {
+        if (!rules_enc_is_out(e, cid)) {
+            rules_enc_cond_remove(e, cid, "dying");
+            rules_enc_set_out(e, cid, "dead");
+            rules_enc_log(e, "dead", NULL, json_pack("{s:s}", "target", cid),
+                          "%s is dead (Condition below -10, 002:256)", gw_nm(e, cid));
+        }
+        return;
+    }
+    if (cur <= 0 && !gw_dying(e, cid)) {
+        rules_enc_cond_add(e, cid, "dying", 0, 0);
+        rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
+                      "%s drops to 0 Condition or below: dying and out cold (002:256)",
+                      gw_nm(e, cid));
+        gw_burnout_up(e, cid, "Condition at 0 or below, 002:226");
+    }
+}
+
+/*
+ * Damage of type t (NULL: untyped, e.g. bleeding) to cid: immune → 0, weak → double, resistant
+ * → half (rounded down, at least 1) (002:693), then armor for physical damage, never below 1
+ * (002:749). The numbers go to the GM's log for an NPC target (its armor and traits are the
+ * GM's), to the public log for a PC. With `nonlethal` a blow that would take cid to 0 or below
+ * leaves it at 1 Condition and out cold instead (002:649, reading G11): no dying, no burnout.
+ */
+int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, const char *source,
+                   int nonlethal)
+{
+    json_t *res = json_pack("{s:s, s:i}", "target", cid, "rolled", dmg);
+    char how[120] = "";
+    int d = dmg;
+    if (t)
+        json_object_set_new(res, "type", json_string(t));
+    if (d > 0 && trait(e, cid, "immune", t)) {
+        d = 0;
+        snprintf(how, sizeof how, ", immune to %s", t);
+    } else if (d > 0 && trait(e, cid, "weak", t)) {
+        d *= 2;
+        snprintf(how, sizeof how, ", weak to %s: doubled", t);
+    } else if (d > 0 && trait(e, cid, "resist", t)) {
+        d = d / 2 < 1 ? 1 : d / 2;
+        snprintf(how, sizeof how, ", resistant to %s: halved", t);
+    }
+    int armor = gw_geti(gw_stats(e, cid), "armor", 0);
+    if (d > 0 && physical(t) && armor > 0) {
+        int before = d;
+        d = grimwire_armor(d, armor);
+        size_t l = strlen(how);
+        snprintf(how + l, sizeof how - l, ", armor %d: %d -> %d", armor, before, d);
+        json_object_set_new(res, "armor", json_integer(armor));
+    }
+    int cur = gw_cond_cur(e, cid) - d;
+    int held = nonlethal && cur <= 0 && !gw_dying(e, cid);
+    gw_cond_set(e, cid, held ? 1 : cur);
+    json_object_set_new(res, "damage", json_integer(d));
+    json_object_set_new(res, "condition", json_integer(gw_cond_cur(e, cid)));
+    if (gw_npc(e, cid)) {
+        rules_enc_log_gm(e, "damage", NULL, res,
+                         "%s takes %d damage from %s (%d rolled%s): "
+                         "Condition %d",
+                         gw_nm(e, cid), d, source, dmg, how, gw_cond_cur(e, cid));
+    } else {
+        rules_enc_log(e, "damage", NULL, res,
+                      "%s takes %d damage from %s (%d rolled%s): "
+                      "Condition %d",
+                      gw_nm(e, cid), d, source, dmg, how, gw_cond_cur(e, cid));
+    }
+    if (held) {
+        rules_enc_cond_add(e, cid, "out_cold", 0, 0);
+        gw_grapples_end(e, cid, "out cold");
+        rules_enc_log(e, "nonlethal", NULL, json_pack("{s:s}", "target", cid),
+                      "The blow is held back: %s is left at 1 Condition and out cold (002:649)",
+                      gw_nm(e, cid));
+    }
+    gw_check_dying(e, cid);
+    return d;
+}
+
+/* cid lets go of everyone it grapples (002:663-689): it is out cold, dying or lets go. */
+void gw_grapples_end(rules_enc *e, const char *cid, const char *why)
+{
+    const char *o;
+    for (size_t i = 0; (o = rules_enc_cid_at(e, i)); i++) {
+        json_t *g = rules_enc_cond(e, o, "grappled");
+        if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid)) {
+            rules_enc_cond_remove(e, o, "grappled");
+            rules_enc_log(e, "grapple", NULL, json_pack("{s:s, s:s}", "target", o, "by", cid),
+                          "%s is no longer grappled: %s %s", gw_nm(e, o), gw_nm(e, cid), why);
+        }
+    }
+}
+
+void gw_agony_ends(rules_enc *e, const char *cid)
+{
+    int b = gw_burnout(e, cid);
+    if (b > 0)
+        rules_enc_stat_set(e, cid, "burnout", b - 1);
+    if (json_is_true(json_object_get(gw_comb(e, cid), "agony_out"))) {
+        json_object_del(gw_comb(e, cid), "agony_out");
+        rules_enc_cond_remove(e, cid, "out_cold");
+    }
+    rules_enc_log(e, "agony", NULL, json_pack("{s:s}", "target", cid),
+                  "%s's agony passes: the temporary level of burnout goes (002:805)",
+                  gw_nm(e, cid));
+}
+
+void gw_tick(rules_enc *e, const char *cid)
+{
+    int agony = gw_has(e, cid, "agony");
+    rules_enc_cond_tick(e, cid);
+    if (agony && !gw_has(e, cid, "agony"))
+        gw_agony_ends(e, cid);
+}
+
+/* Damage of the area cid stands in (condition `area` {damage, type}) (002:727). */
+void gw_area_hurts(rules_enc *e, const char *cid)
+{
+    json_t *ar = rules_enc_cond(e, cid, "area");
+    char expr[48], type[20];
+    snprintf(expr, sizeof expr, "%s", json_string_value(json_object_get(ar, "damage")));
+    snprintf(type, sizeof type, "%s",
+             json_string_value(json_object_get(ar, "type"))
+                 ? json_string_value(json_object_get(ar, "type"))
+                 : "");
+    json_object_del(gw_comb(e, cid), "area_due");
+    json_t *dice = json_array();
+    int d = gw_roll_plain(e, expr, dice);
+    rules_enc_log(e, "area", dice, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
+                  "%s is still in the area: %d damage (002:727)", gw_nm(e, cid), d);
+    gw_take_damage(e, cid, d, type[0] ? type : NULL, "the area", 0);
+}
+
+void gw_revive(rules_enc *e, const char *t)
+{
+    rules_enc_cond_remove(e, t, "dying");
+    gw_cond_set(e, t, 1);
+    json_object_set_new(obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
+    rules_enc_cond_add(e, t, "out_cold", 0, 0);
+    rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
+                  "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", gw_nm(e, t));
+    gw_burnout_up(e, t, "revived, 002:260");
+}
+
+/* ---- spending a turn ---- */
+
+void gw_mark_used(rules_enc *e, const char *cid)
+{
+    json_object_set_new(gw_comb(e, cid), "used", json_true());
+}
+
+static int budget_left(const rules_enc *e, const char *cid, const char *kind)
+{
+    return gw_geti(json_object_get(gw_comb(e, cid), "budget"), kind, 0);
+}
+
+/* Stunned or paralysed: no action, no movement (002:824, 002:828). */
+static int held_still(const rules_enc *e, const char *cid, tb_err *err)
+{
+    if (gw_has(e, cid, "stun"))
+        return rules_enc_rule(err, "%s is stunned: cannot act or move on their turn (002:824)",
+                              gw_nm(e, cid));
+    if (gw_has(e, cid, "paralysis"))
+        return rules_enc_rule(err, "%s is paralysed: cannot move or act on their turn (002:828)",
+                              gw_nm(e, cid));
+    return 0;
+}
+
+int gw_action_check(const rules_enc *e, const char *cid, tb_err *err)
+{
+    int r = rules_enc_round(e);
+    if (held_still(e, cid, err))
+        return err->code;
+    if (gw_geti(gw_comb(e, cid), "cower", 0) == r)
+        return rules_enc_rule(err,
+                              "%s failed the MND roll against terror: can only cower or "
+                              "flee this turn (002:854)",
+                              gw_nm(e, cid));
+    if (budget_left(e, cid, "action") < 1 &&
+        gw_geti(json_object_get(gw_comb(e, cid), "reacted"), "action", 0) >= r)
+        return rules_enc_rule(err,
+                              "%s has no action in round %d: it was spent on a reaction "
+                              "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
+                              gw_nm(e, cid), r);
+    if (budget_left(e, cid, "action") < 1)
+        return rules_enc_rule(err, "%s has no action left this turn", gw_nm(e, cid));
+    return 0;
+}
+
+void gw_use_action(rules_enc *e, const char *cid)
+{
+    rules_enc_budget_set(e, cid, "action", budget_left(e, cid, "action") - 1);
+    gw_spent_set(e, cid, "action", rules_enc_round(e));
+    gw_mark_used(e, cid);
+}
+
+int gw_move_check(const rules_enc *e, const char *cid, tb_err *err)
+{
+    if (held_still(e, cid, err))
+        return err->code;
+    if (budget_left(e, cid, "move") < 1)
+        return rules_enc_rule(err,
+                              "%s has no movement left this turn: a character moves "
+                              "before or after their action, not both (002:465)",
+                              gw_nm(e, cid));
+    return 0;
+}
+
+void gw_use_move(rules_enc *e, const char *cid)
+{
+    rules_enc_budget_set(e, cid, "move", budget_left(e, cid, "move") - 1);
+    gw_mark_used(e, cid);
+}
+
+void gw_use_aux(rules_enc *e, const char *cid)
+{
+    rules_enc_budget_set(e, cid, "aux", budget_left(e, cid, "aux") - 1);
+    gw_spent_set(e, cid, "aux", rules_enc_round(e));
+    gw_mark_used(e, cid);
+}
+
+/*
+ * The round whose action (`aux`: auxiliary action) a reaction of cid takes now (002:433-451):
+ * this round's if unused, else next round's; -1 with err set when cid cannot react (before the
+ * rounds, out cold, stunned, paralysed, both spent). Changes nothing: gw_reaction_spend does.
+ */
+int gw_reaction_round(const rules_enc *e, const char *cid, int aux, tb_err *err)
+{
+    int r = rules_enc_round(e);
+    const char *why = gw_incapacity(e, cid);
+    if (r < 1)
+        rules_enc_rule(err, "reactions happen during conflict rounds: the GM rolls initiative "
+                            "first (002:399-401)");
+    else if (why)
+        rules_enc_rule(err, "%s cannot react: %s (002:256)", gw_nm(e, cid), why);
+    else if (gw_has(e, cid, "stun") || gw_has(e, cid, "paralysis"))
+        rules_enc_rule(err, "%s is %s and cannot act (002:824, 002:828)", gw_nm(e, cid),
+                       gw_has(e, cid, "stun") ? "stunned" : "paralysed");
+    else {
+        int s = gw_spent(e, cid, aux ? "aux" : "action");
+        if (s < r)
+            return r; /* 002:437 before (or without) acting: this round's */
+        if (s == r)
+            return r + 1; /* 002:439 already acted: next round's */
+        rules_enc_rule(err,
+                       "%s already spent round %d's %s on a reaction: no reaction until then "
+                       "(002:439)",
+                       gw_nm(e, cid), s, aux ? "auxiliary action" : "action");
+    }
+    return -1;
+}
+
+void gw_reaction_spend(rules_enc *e, const char *cid, int aux, int uses)
+{
+    const char *kind = aux ? "aux" : "action";
+    gw_spent_set(e, cid, kind, uses);
+    json_object_set_new(obj(gw_comb(e, cid), "reacted"), kind, json_integer(uses));
+    if (uses == rules_enc_round(e)) {
+        rules_enc_budget_set(e, cid, kind, 0);
+        if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
+            gw_mark_used(e, cid);
+    }
+}
+
+/* Technique use: negative Focus or burnout 3 forbid specialty techniques (002:198, 002:248),
+ * frenzy any technique (002:815); the name must be on the sheet (002:302). */
+int gw_focus_check(const rules_enc *e, const char *cid, const char *name, tb_err *err)
+{
+    json_t *st = gw_stats(e, cid);
+    int cur = gw_geti(json_object_get(st, "focus"), "current", 0);
+    if (gw_has(e, cid, "frenzy") || gw_has(e, cid, "amok"))
+        return rules_enc_rule(err, "%s is in a frenzy: no techniques (002:815)", gw_nm(e, cid));
+    if (cur < 0)
+        return rules_enc_rule(err,
+                              "%s has negative Focus (%d): no specialty techniques until it "
+                              "is restored to 0 (002:198)",
+                              gw_nm(e, cid), cur);
+    if (gw_burnout(e, cid) >= 3)
+        return rules_enc_rule(err, "%s is at burnout level %d: no specialty techniques (002:248)",
+                              gw_nm(e, cid), gw_burnout(e, cid));
+    json_t *known = json_object_get(st, "techniques");
+    if (json_is_array(known)) {
+        int found = 0;
+        size_t i;
+        json_t *v;
+        json_array_foreach(known, i, v)
+        {
+            const char *s = json_string_value(v);
+            found |= s && strcasecmp(s, name) == 0;
+        }
+        if (!found)
+            return rules_enc_rule(err, "%s has no technique '%.60s' on the sheet (002:302)",
+                                  gw_nm(e, cid), name);
+    }
+    return 0;
+}
+
+/* The cost may push Focus below 0, which gives a level of burnout (002:198). */
+void gw_pay_focus(rules_enc *e, const char *cid, int cost)
+{
+    json_t *f = obj(rules_enc_stats(e, cid), "focus");
+    int cur = gw_geti(f, "current", 0);
+    json_object_set_new(f, "current", json_integer(cur - cost));
+    if (cur - cost < 0)
+        gw_burnout_up(e, cid, "Focus below 0, 002:198");
+}
+
+/* Where cid's count of light-weapon attacks lives: its public budget for a PC, its GM-only
+ * object for an NPC (the count would give its COR away, 002:569-579). */
+static json_t *attacks_holder(const rules_enc *e, const char *cid)
+{
+    return json_object_get(gw_npc(e, cid) ? gw_hidden_get(e, cid) : gw_comb(e, cid), "budget");
+}
+
+int gw_attacks_left(const rules_enc *e, const char *cid)
+{
+    return gw_geti(attacks_holder(e, cid), "attacks", -1);
+}
+
+void gw_attacks_set(rules_enc *e, const char *cid, int n)
+{
+    if (!gw_npc(e, cid)) {
+        rules_enc_budget_set(e, cid, "attacks", n);
+        return;
+    }
+    json_object_set_new(obj(rules_enc_hidden_of(e, cid), "budget"), "attacks",
+                        json_integer(n < 0 ? 0 : n));
+}
+
+void gw_attacks_reset(rules_enc *e, const char *cid)
+{
+    json_t *h = gw_hidden_get(e, cid);
+    if (json_object_get(h, "budget"))
+        json_object_del(h, "budget");
+}
