@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grimwire_enc.h"
+#include "conflict.h"
 
 /* Each action: chk_<name> (the check), do_<name> (the resolve's dice and writes) and res_<name>
  * (the resolve the table holds: do_<name>, then the sheet's status follows the conditions). */
@@ -38,28 +38,10 @@ ACTION(get_up)
 ACTION(help_up)
 ACTION(assist)
 ACTION(break_free)
-ACTION(trip)
-ACTION(shove)
-ACTION(grapple)
-ACTION(release)
-ACTION(shield)
-ACTION(stabilize)
-ACTION(leave)
-ACTION(stay)
 ACTION(pass)
 ACTION(end_turn)
 ACTION(reaction)
 ACTION(swap)
-ACTION(collateral)
-ACTION(set_tn)
-ACTION(traits)
-ACTION(status)
-ACTION(damage)
-ACTION(splash)
-ACTION(area)
-ACTION(drown)
-ACTION(heal)
-ACTION(revive)
 #undef ACTION
 
 #define TARGET                                                                                     \
@@ -208,6 +190,11 @@ static const rules_param P_HEAL[] = {
     {                                                                                              \
 #x, label, who, params, res_##x, cite, chk_##x, flags                                      \
     }
+/* A row whose check and resolve live in conflict_options.c or conflict_gm.c (conflict.h). */
+#define XROW(x, label, who, params, cite, flags)                                                   \
+    {                                                                                              \
+#x, label, who, params, gw_res_##x, cite, gw_chk_##x, flags                                \
+    }
 static const rules_enc_action ACTIONS[] = {
     ROW(begin, "Roll initiative", RULES_ENC_GM, P_BEGIN, "002:399-403, 002:519-523", 0),
     ROW(attack, "Attack", RULES_ENC_TURN, P_ATTACK, "002:543-601, 002:743-751", 0),
@@ -219,82 +206,39 @@ static const rules_enc_action ACTIONS[] = {
     ROW(help_up, "Help up", RULES_ENC_TURN, P_TARGET, "002:801", 0),
     ROW(assist, "Assist", RULES_ENC_TURN, P_ASSIST, "002:81-83", 0),
     ROW(break_free, "Break free", RULES_ENC_TURN, P_NONE, "002:678-682", 0),
-    ROW(trip, "Trip", RULES_ENC_TURN, P_TRIP, "002:661, 002:794-801", 0),
-    ROW(shove, "Shove", RULES_ENC_TURN, P_MANEUVER, "002:655-657", 0),
-    ROW(grapple, "Grapple", RULES_ENC_TURN, P_MANEUVER, "002:663-689", 0),
-    ROW(release, "Let go", RULES_ENC_OWNER, P_TARGET, "002:663-689", 0),
-    ROW(shield, "Shield someone", RULES_ENC_OWNER, P_TARGET, "002:755-761", 0),
-    ROW(stabilize, "Stabilize", RULES_ENC_TURN, P_STABILIZE, "002:258-260", 0),
-    ROW(leave, "Move out of the area", RULES_ENC_TURN, P_NONE, "002:727", 0),
-    ROW(stay, "Stay in the area", RULES_ENC_TURN, P_NONE, "002:727", 0),
+    XROW(trip, "Trip", RULES_ENC_TURN, P_TRIP, "002:661, 002:794-801", 0),
+    XROW(shove, "Shove", RULES_ENC_TURN, P_MANEUVER, "002:655-657", 0),
+    XROW(grapple, "Grapple", RULES_ENC_TURN, P_MANEUVER, "002:663-689", 0),
+    XROW(release, "Let go", RULES_ENC_OWNER, P_TARGET, "002:663-689", 0),
+    XROW(shield, "Shield someone", RULES_ENC_OWNER, P_TARGET, "002:755-761", 0),
+    XROW(stabilize, "Stabilize", RULES_ENC_TURN, P_STABILIZE, "002:258-260", 0),
+    XROW(leave, "Move out of the area", RULES_ENC_TURN, P_NONE, "002:727", 0),
+    XROW(stay, "Stay in the area", RULES_ENC_TURN, P_NONE, "002:727", 0),
     ROW(pass, "Pass", RULES_ENC_TURN, P_PASS, "002:419-421", 0),
     ROW(end_turn, "End turn", RULES_ENC_TURN, P_NONE, "002:405-417", 0),
     ROW(reaction, "Reaction", RULES_ENC_OWNER, P_REACTION, "002:433-451", 0),
     ROW(swap, "Swap tied initiative", RULES_ENC_OWNER, P_TARGET, "002:403", RULES_ENC_RARE),
-    ROW(collateral, "Natural 1: who is hit", RULES_ENC_GM, P_COLLATERAL, "002:553-559, 002:631-643",
-        0),
-    ROW(set_tn, "Set target numbers", RULES_ENC_GM, P_SET_TN, "002:29-55", 0),
-    ROW(traits, "Damage traits", RULES_ENC_GM, P_TRAITS, "002:691-721", RULES_ENC_RARE),
-    ROW(status, "Status effect", RULES_ENC_GM, P_STATUS, "002:779-878", 0),
-    ROW(damage, "Deal damage", RULES_ENC_GM, P_DAMAGE, "002:723-751", 0),
-    ROW(splash, "Blast (splash damage)", RULES_ENC_GM, P_TARGETS, "002:723-725", RULES_ENC_RARE),
-    ROW(area, "Lasting area of damage", RULES_ENC_GM, P_AREA, "002:727", RULES_ENC_RARE),
-    ROW(drown, "Drowning", RULES_ENC_GM, P_DROWN, "002:733-737", RULES_ENC_RARE),
-    ROW(heal, "Heal", RULES_ENC_GM, P_HEAL, "002:188, 002:258", 0),
-    ROW(revive, "Stabilize", RULES_ENC_GM, P_TARGET, "002:256-260", RULES_ENC_RARE),
+    XROW(collateral, "Natural 1: who is hit", RULES_ENC_GM, P_COLLATERAL,
+         "002:553-559, 002:631-643", 0),
+    XROW(set_tn, "Set target numbers", RULES_ENC_GM, P_SET_TN, "002:29-55", 0),
+    XROW(traits, "Damage traits", RULES_ENC_GM, P_TRAITS, "002:691-721", RULES_ENC_RARE),
+    XROW(status, "Status effect", RULES_ENC_GM, P_STATUS, "002:779-878", 0),
+    XROW(damage, "Deal damage", RULES_ENC_GM, P_DAMAGE, "002:723-751", 0),
+    XROW(splash, "Blast (splash damage)", RULES_ENC_GM, P_TARGETS, "002:723-725", RULES_ENC_RARE),
+    XROW(area, "Lasting area of damage", RULES_ENC_GM, P_AREA, "002:727", RULES_ENC_RARE),
+    XROW(drown, "Drowning", RULES_ENC_GM, P_DROWN, "002:733-737", RULES_ENC_RARE),
+    XROW(heal, "Heal", RULES_ENC_GM, P_HEAL, "002:188, 002:258", 0),
+    XROW(revive, "Stabilize", RULES_ENC_GM, P_TARGET, "002:256-260", RULES_ENC_RARE),
     {0},
 };
 #undef ROW
-
-/* ---- what every check asks first ---- */
-
-/* While a player's attack waits for the GM's target number (gw_attack_wait), only the GM's
- * set_tn acts: the attack comes first, as it was declared. */
-static int ready(const rules_enc *e, tb_err *err)
-{
-    const char *who =
-        json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "attacker"));
-    if (!who)
-        return 0;
-    return rules_enc_rule(err, "%s's attack waits for the GM's target number", gw_nm(e, who));
-}
-
-/* A turn action also waits while the character stands in an area of damage: it moves out
- * (leave) or stays (stay) first (002:727). */
-static int turn_ready(const rules_enc *e, tb_err *err)
-{
-    const char *cid = e->actor;
-    if (ready(e, err))
-        return err->code;
-    if (cid && gw_geti(gw_comb(e, cid), "area_due", 0) == rules_enc_round(e) &&
-        gw_has(e, cid, "area"))
-        return rules_enc_rule(err,
-                              "%s stands in the area: first move out of it (leave) or stay in "
-                              "it and take the damage (stay) (002:727)",
-                              gw_nm(e, cid));
-    return 0;
-}
-
-/* The checks every move on another combatant shares: not oneself, not someone out of the fight. */
-static int on_other(const rules_enc *e, const char *t, const char *what, tb_err *err)
-{
-    if (strcmp(e->actor, t) == 0)
-        return rules_enc_rule(err, "%s cannot %s themselves", gw_nm(e, e->actor), what);
-    if (rules_enc_is_out(e, t))
-        return rules_enc_rule(err, "%s is out of the fight", gw_nm(e, t));
-    return 0;
-}
-
-static int budget_left(const rules_enc *e, const char *cid, const char *kind)
-{
-    return gw_geti(json_object_get(gw_comb(e, cid), "budget"), kind, 0);
-}
+#undef XROW
 
 /* ---- begin (002:399-403, 002:519-523) ---- */
 
 static int chk_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    if (ready(e, err))
+    if (gw_ready(e, err))
         return err->code;
     if (rules_enc_round(e) > 0)
         return rules_enc_rule(err, "the conflict is already under way (round %d)",
@@ -327,7 +271,7 @@ static int chk_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *t = rules_arg_str(a, "target");
     gw_weapon w;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     if (strcmp(cid, t) == 0)
         return rules_enc_rule(err, "%s cannot attack themselves", gw_nm(e, cid));
@@ -352,7 +296,7 @@ static int chk_attack(const rules_enc *e, const rules_args *a, tb_err *err)
     if (left > 0 && strcmp(w.kind, "light") != 0)
         return rules_enc_rule(err, "the extra attacks from COR are for light weapons only "
                                    "(002:567, 002:585)");
-    if (left == 0 && budget_left(e, cid, "action") < 1)
+    if (left == 0 && gw_budget_left(e, cid, "action") < 1)
         return rules_enc_rule(err,
                               "%s has made every attack of the turn: COR %d gives %d "
                               "with light weapons (002:569-579)",
@@ -395,7 +339,7 @@ static void do_attack(rules_enc *e, const rules_args *a)
 
 static int chk_technique(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    if (turn_ready(e, err) || gw_action_check(e, e->actor, err) ||
+    if (gw_turn_ready(e, err) || gw_action_check(e, e->actor, err) ||
         gw_focus_check(e, e->actor, rules_arg_str(a, "name"), err))
         return err->code;
     return 0;
@@ -419,7 +363,7 @@ static void do_technique(rules_enc *e, const rules_args *a)
 static int chk_move(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (turn_ready(e, err) || gw_move_check(e, e->actor, err))
+    if (gw_turn_ready(e, err) || gw_move_check(e, e->actor, err))
         return err->code;
     return 0;
 }
@@ -447,7 +391,7 @@ static void do_move(rules_enc *e, const rules_args *a)
 static int chk_dash(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     if (gw_has(e, e->actor, "knocked_down"))
         return rules_enc_rule(err, "%s is knocked down: crawl or get up first (002:799-800)",
@@ -474,11 +418,11 @@ static int chk_aux(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     const char *cid = e->actor;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
-    if (budget_left(e, cid, "aux") >= 1)
+    if (gw_budget_left(e, cid, "aux") >= 1)
         return 0;
-    if (budget_left(e, cid, "action") > 0)
+    if (gw_budget_left(e, cid, "action") > 0)
         return gw_action_check(e, cid, err);
     return rules_enc_rule(err, "%s has no auxiliary action left this turn (002:427-431)",
                           gw_nm(e, cid));
@@ -487,7 +431,7 @@ static int chk_aux(const rules_enc *e, const rules_args *a, tb_err *err)
 static void do_aux(rules_enc *e, const rules_args *a)
 {
     const char *cid = e->actor, *what = rules_arg_str(a, "what");
-    if (budget_left(e, cid, "aux") < 1) {
+    if (gw_budget_left(e, cid, "aux") < 1) {
         gw_use_action(e, cid);
         rules_enc_log(e, "aux", NULL, json_pack("{s:b}", "with_action", 1),
                       "%s gives up the action for a second auxiliary action%s%s (002:431)",
@@ -504,7 +448,7 @@ static void do_aux(rules_enc *e, const rules_args *a)
 static int chk_get_up(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     if (!gw_has(e, e->actor, "knocked_down"))
         return rules_enc_rule(err, "%s is not knocked down", gw_nm(e, e->actor));
@@ -523,7 +467,7 @@ static void do_get_up(rules_enc *e, const rules_args *a)
 static int chk_help_up(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     if (!gw_has(e, t, "knocked_down"))
         return rules_enc_rule(err, "%s is not knocked down", gw_nm(e, t));
@@ -532,7 +476,7 @@ static int chk_help_up(const rules_enc *e, const rules_args *a, tb_err *err)
                               "%s is knocked down too: only a character that is not can "
                               "help (002:801)",
                               gw_nm(e, cid));
-    if (budget_left(e, cid, "aux") < 1)
+    if (gw_budget_left(e, cid, "aux") < 1)
         return rules_enc_rule(err, "%s has no auxiliary action left this turn (002:801)",
                               gw_nm(e, cid));
     return 0;
@@ -560,7 +504,7 @@ static void do_help_up(rules_enc *e, const rules_args *a)
 static int chk_assist(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *t = rules_arg_str(a, "target"), *at = rules_arg_str(a, "attr");
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     size_t i;
     for (i = 0; GW_ATTRS[i] && strcmp(GW_ATTRS[i], at) != 0; i++)
@@ -609,7 +553,7 @@ static int chk_break_free(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     const char *cid = e->actor;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     json_t *g = rules_enc_cond(e, cid, "grappled");
     if (!g)
@@ -638,261 +582,12 @@ static void do_break_free(rules_enc *e, const rules_args *a)
     }
 }
 
-/* ---- trip (002:661, 002:794-801) ---- */
-
-/* AGL opposed by the target's AGL (a tie to the target); the tripped target is knocked down. */
-static int chk_trip(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *t = rules_arg_str(a, "target");
-    if (turn_ready(e, err) || on_other(e, t, "trip", err))
-        return err->code;
-    if (gw_has(e, t, "knocked_down") || gw_dying(e, t))
-        return rules_enc_rule(err, "%s is already on the ground", gw_nm(e, t));
-    return gw_action_check(e, e->actor, err);
-}
-
-static void do_trip(rules_enc *e, const rules_args *a)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    gw_use_action(e, cid);
-    if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
-        return;
-    json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "target", t);
-    int won = gw_opposed(e, cid, "agl", rules_arg_int(a, "mod"), t, "agl", 0, "target", dice, res,
-                         NULL, NULL);
-    if (won)
-        rules_enc_cond_add(e, t, "knocked_down", 0, 0);
-    rules_enc_log(e, "trip", dice, res, "%s tries to trip %s: %s (002:661)", gw_nm(e, cid),
-                  gw_nm(e, t), won ? "down they go, knocked down" : "they keep their feet");
-}
-
-/* ---- shove, grapple (002:655-689) ---- */
-
-/* The checks of a shove or grapple before anything changes (validate before you roll). */
-static int chk_maneuver(const rules_enc *e, const char *name, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (turn_ready(e, err) || on_other(e, t, name, err))
-        return err->code;
-    if (rules_arg_given(a, "tn") && !e->is_gm)
-        return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
-    if (strcmp(name, "grapple") == 0) {
-        json_t *g = rules_enc_cond(e, t, "grappled");
-        if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
-            return rules_enc_rule(err, "%s already holds %s", gw_nm(e, cid), gw_nm(e, t));
-        if (g)
-            return rules_enc_rule(err,
-                                  "%s is already held by %s: one grappler at a time is kept "
-                                  "(the GM handles a second one)",
-                                  gw_nm(e, t),
-                                  gw_nm(e, json_string_value(json_object_get(g, "by"))));
-    }
-    int pc_vs_pc, evade, tn;
-    int rc = gw_hit_tn(e, a, cid, t, &tn, &pc_vs_pc, &evade, err);
-    if (rc > 0)
-        return rc;
-    return gw_action_check(e, cid, err);
-}
-
-static void do_maneuver(rules_enc *e, const char *name, const rules_args *a)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    int pc_vs_pc, evade, tn;
-    tb_err err = {0};
-    int rc = gw_hit_tn(e, a, cid, t, &tn, &pc_vs_pc, &evade, &err);
-    gw_use_action(e, cid);
-    if (rc == GW_HIT_WAIT)
-        gw_attack_wait(e, name, a, cid, t, 1);
-    else
-        gw_maneuver_resolve(e, name, a, cid, t, tn, pc_vs_pc, evade);
-}
-
-static int chk_shove(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    return chk_maneuver(e, "shove", a, err);
-}
-
-static void do_shove(rules_enc *e, const rules_args *a)
-{
-    do_maneuver(e, "shove", a);
-}
-
-static int chk_grapple(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    return chk_maneuver(e, "grapple", a, err);
-}
-
-static void do_grapple(rules_enc *e, const rules_args *a)
-{
-    do_maneuver(e, "grapple", a);
-}
-
-/* ---- release (reading G14: free, at any time, like ending one's own hold) ---- */
-
-static int chk_release(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (ready(e, err))
-        return err->code;
-    json_t *g = rules_enc_cond(e, t, "grappled");
-    if (!g || !rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
-        return rules_enc_rule(err, "%s is not holding %s", gw_nm(e, cid), gw_nm(e, t));
-    return 0;
-}
-
-static void do_release(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target");
-    rules_enc_cond_remove(e, t, "grappled");
-    rules_enc_log(e, "release", NULL, json_pack("{s:s}", "target", t), "%s lets go of %s",
-                  gw_nm(e, e->actor), gw_nm(e, t));
-}
-
-/* ---- shield (002:755-761) ---- */
-
-/*
- * Shielding another: an auxiliary reaction that covers `target` for the rest of the round against
- * one attacker (the first who attacks it; several of that one's attacks). The opposed roll comes
- * with each attack (strike.c); declared before the attack (reading G15).
- */
-static int chk_shield(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (ready(e, err) || on_other(e, t, "shield", err))
-        return err->code;
-    json_t *old = json_object_get(gw_comb(e, cid), "shield");
-    if (old && gw_geti(old, "round", 0) == rules_enc_round(e))
-        return rules_enc_rule(err, "%s already shields %s this round (002:761)", gw_nm(e, cid),
-                              gw_nm(e, json_string_value(json_object_get(old, "target"))));
-    return gw_reaction_round(e, cid, 1, err) < 0 ? err->code : 0;
-}
-
-static void do_shield(rules_enc *e, const rules_args *a)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    tb_err err = {0};
-    int uses = gw_reaction_round(e, cid, 1, &err);
-    gw_reaction_spend(e, cid, 1, uses);
-    json_object_set_new(gw_comb(e, cid), "shield",
-                        json_pack("{s:s, s:i}", "target", t, "round", rules_enc_round(e)));
-    rules_enc_log(e, "shield", NULL, json_pack("{s:s, s:i}", "target", t, "uses_round", uses),
-                  "%s stands ready to shield %s this round, an auxiliary reaction (002:755-761)",
-                  gw_nm(e, cid), gw_nm(e, t));
-}
-
-/* ---- stabilize (002:258-260) ---- */
-
-/*
- * Stabilizing a dying character as the action: a medkit or medical knowledge (`medkit`) or else
- * an INT (RSN, reading G17) roll, and a COR roll, both against the GM's hidden `stabilize_tn` of
- * the dying one (set_tn: how hurt and how long dying). Both pass: revived (002:260). Without the
- * GM's number the attempt is refused before any die.
- */
-static int chk_stabilize(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (turn_ready(e, err))
-        return err->code;
-    if (strcmp(cid, t) == 0)
-        return rules_enc_rule(err, "a dying character cannot do anything (002:256)");
-    if (!gw_dying(e, t) || rules_enc_is_out(e, t))
-        return rules_enc_rule(err, "%s is not dying", gw_nm(e, t));
-    if (!json_is_integer(json_object_get(gw_hidden_get(e, t), "stabilize_tn")))
-        return rules_enc_rule(err,
-                              "the GM has not yet said how hard %s is to stabilize: ask the GM "
-                              "(002:258)",
-                              gw_nm(e, t));
-    return gw_action_check(e, cid, err);
-}
-
-static void do_stabilize(rules_enc *e, const rules_args *a)
-{
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    int tn = gw_geti(gw_hidden_get(e, t), "stabilize_tn", 0);
-    gw_use_action(e, cid);
-    if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
-        return;
-    json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "target", t);
-    int ok = 1;
-    if (!rules_arg_int(a, "medkit")) {
-        grimwire_roll k = gw_roll_attr(e, cid, "rsn", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
-        json_object_set_new(res, "rsn", gw_roll_json(&k, gw_npc(e, cid)));
-        ok = k.success;
-    }
-    grimwire_roll c = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
-    json_object_set_new(res, "cor", gw_roll_json(&c, gw_npc(e, cid)));
-    ok = ok && c.success;
-    json_object_set_new(res, "success", json_boolean(ok));
-    rules_enc_log_gm(e, "stabilize", NULL, json_pack("{s:i}", "tn", tn),
-                     "stabilizing %s: target number %d", gw_nm(e, t), tn);
-    rules_enc_log(e, "stabilize", dice, res, "%s works to stabilize %s%s: %s (002:258)",
-                  gw_nm(e, cid), gw_nm(e, t), rules_arg_int(a, "medkit") ? " with a medkit" : "",
-                  ok ? "it works" : "not yet, still dying");
-    if (ok)
-        gw_revive(e, t);
-}
-
-/* ---- leave, stay: a lasting area at the start of the turn (002:727, reading G19) ---- */
-
-static int in_area_now(const rules_enc *e, tb_err *err)
-{
-    const char *cid = e->actor;
-    if (gw_geti(gw_comb(e, cid), "area_due", 0) != rules_enc_round(e) || !gw_has(e, cid, "area"))
-        return rules_enc_rule(err, "%s is not standing in an area of damage now", gw_nm(e, cid));
-    return 0;
-}
-
-/* Moving out of the area at once, before any other action: the movement, no damage; a grappled
- * character first wins the roll to move (002:679), or stays and is hurt. */
-static int chk_leave(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)a;
-    if (ready(e, err) || in_area_now(e, err) || gw_move_check(e, e->actor, err))
-        return err->code;
-    return 0;
-}
-
-static void do_leave(rules_enc *e, const rules_args *a)
-{
-    (void)a;
-    const char *cid = e->actor;
-    gw_use_move(e, cid);
-    if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 1)) {
-        gw_area_hurts(e, cid);
-        return;
-    }
-    json_object_del(gw_comb(e, cid), "area_due");
-    rules_enc_cond_remove(e, cid, "area");
-    rules_enc_log(e, "leave", NULL, NULL,
-                  "%s moves out of the area before it hurts again (002:727)", gw_nm(e, cid));
-}
-
-static int chk_stay(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)a;
-    if (ready(e, err) || in_area_now(e, err))
-        return err->code;
-    return 0;
-}
-
-static void do_stay(rules_enc *e, const rules_args *a)
-{
-    (void)a;
-    const char *cid = e->actor;
-    gw_area_hurts(e, cid);
-    const char *cur = rules_enc_current(e);
-    if (cur && strcmp(cur, cid) == 0 && gw_incapacity(e, cid))
-        gw_next_turn(e, cid, 1);
-}
-
 /* ---- pass, end the turn (002:405-421) ---- */
 
 static int chk_pass(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (turn_ready(e, err))
+    if (gw_turn_ready(e, err))
         return err->code;
     if (json_is_true(json_object_get(gw_comb(e, e->actor), "used")))
         return rules_enc_rule(err,
@@ -946,7 +641,7 @@ static void do_pass(rules_enc *e, const rules_args *a)
 static int chk_end_turn(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    return turn_ready(e, err);
+    return gw_turn_ready(e, err);
 }
 
 static void do_end_turn(rules_enc *e, const rules_args *a)
@@ -965,7 +660,7 @@ static void do_end_turn(rules_enc *e, const rules_args *a)
  */
 static int chk_reaction(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    if (ready(e, err) || gw_reaction_round(e, e->actor, rules_arg_int(a, "aux"), err) < 0 ||
+    if (gw_ready(e, err) || gw_reaction_round(e, e->actor, rules_arg_int(a, "aux"), err) < 0 ||
         gw_focus_check(e, e->actor, rules_arg_str(a, "name"), err))
         return err->code;
     return 0;
@@ -998,7 +693,7 @@ static void do_reaction(rules_enc *e, const rules_args *a)
 static int chk_swap(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    if (ready(e, err))
+    if (gw_ready(e, err))
         return err->code;
     if (rules_enc_round(e) < 1)
         return rules_enc_rule(err, "initiative has not been rolled yet (002:401)");
@@ -1034,443 +729,8 @@ static void do_swap(rules_enc *e, const rules_args *a)
     }
 }
 
-/* ---- collateral: the GM's pick for a natural 1 (002:553-559, 002:631-643) ---- */
-
-static int chk_collateral(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)a;
-    if (ready(e, err))
-        return err->code;
-    if (!json_is_object(json_object_get(e->enc, "pending")) ||
-        !json_is_object(json_object_get(e->hidden, "pending")))
-        return rules_enc_rule(err, "no natural 1 is waiting for its unintended target");
-    return 0;
-}
-
-static void do_collateral(rules_enc *e, const rules_args *a)
-{
-    gw_collateral(e, rules_arg_str(a, "target"), rules_arg_given(a, "spare"),
-                  rules_arg_int(a, "spare"));
-}
-
-/* ---- the GM's actions ---- */
-
-static const char *const TN_KEYS[] = {"tn", "attack_tn", "terror_tn", "stabilize_tn"};
-
-/* Whether set_tn names the number a player's waiting attack needs (it is rolled then). */
-static int answers_wait(const rules_enc *e, const rules_args *a)
-{
-    json_t *wait = json_object_get(e->hidden, "waiting");
-    const char *wt = json_string_value(json_object_get(json_object_get(wait, "params"), "target"));
-    return wait && rules_arg_given(a, "tn") && rules_enc_streq(wt, rules_arg_str(a, "target"));
-}
-
-static int chk_set_tn(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    int given = 0;
-    for (int k = 0; k < 4; k++)
-        given |= rules_arg_given(a, TN_KEYS[k]);
-    if (!given)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "give a target number: tn, attack_tn, terror_tn or stabilize_tn");
-    if (answers_wait(e, a))
-        return gw_attack_resume_check(e, err);
-    return 0;
-}
-
-static void do_set_tn(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target");
-    json_t *h = rules_enc_hidden_of(e, t);
-    for (int k = 0; k < 4; k++)
-        if (rules_arg_given(a, TN_KEYS[k]))
-            json_object_set_new(h, TN_KEYS[k], json_integer(rules_arg_int(a, TN_KEYS[k])));
-    rules_enc_log_gm(e, "set_tn", NULL, json_pack("{s:s, s:O}", "target", t, "tn", h),
-                     "The GM sets the hidden target numbers of %s (002:53)", gw_nm(e, t));
-    if (answers_wait(e, a))
-        gw_attack_resume(e);
-}
-
-/* A comma list of damage types; 0 or the refusal. Into *out when out is not NULL. */
-static int type_list(const char *s, json_t **out, tb_err *err)
-{
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s", s ? s : "");
-    if (out)
-        *out = json_array();
-    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
-         tok = strtok_r(NULL, ", ", &save)) {
-        if (!gw_known_type(tok)) {
-            if (out) {
-                json_decref(*out);
-                *out = NULL;
-            }
-            return tb_fail(err, TB_BAD_REQUEST, "unknown damage type '%.40s' (002:695-721)", tok);
-        }
-        if (out)
-            json_array_append_new(*out, json_string(tok));
-    }
-    return 0;
-}
-
-static const char *const TRAIT_KEYS[] = {"weak", "resist", "immune"};
-
-static int chk_traits(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    if (ready(e, err))
-        return err->code;
-    for (int k = 0; k < 3; k++)
-        if (type_list(rules_arg_str(a, TRAIT_KEYS[k]), NULL, err))
-            return err->code;
-    return 0;
-}
-
-static void do_traits(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target");
-    json_t *lists[3] = {0};
-    tb_err err = {0};
-    json_t *st = rules_enc_stats(e, t);
-    for (int k = 0; k < 3; k++) {
-        type_list(rules_arg_str(a, TRAIT_KEYS[k]), &lists[k], &err);
-        json_object_set_new(st, TRAIT_KEYS[k], lists[k]);
-    }
-    json_t *res = json_pack("{s:s, s:O, s:O, s:O}", "target", t, "weak", lists[0], "resist",
-                            lists[1], "immune", lists[2]);
-    if (gw_npc(e, t))
-        rules_enc_log_gm(e, "traits", NULL, res,
-                         "The GM sets %s's damage weaknesses, "
-                         "resistances and immunities (002:693)",
-                         gw_nm(e, t));
-    else
-        rules_enc_log(e, "traits", NULL, res,
-                      "The GM sets %s's damage weaknesses, resistances "
-                      "and immunities (002:693)",
-                      gw_nm(e, t));
-}
-
-static int chk_status(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *t = rules_arg_str(a, "target"), *name = rules_arg_str(a, "name");
-    const char *by = rules_arg_str(a, "target2");
-    if (ready(e, err))
-        return err->code;
-    if (!gw_is_status(name))
-        return tb_fail(err, TB_BAD_REQUEST, "unknown status effect '%.40s' (002:779-876)", name);
-    if (!rules_arg_int(a, "on")) {
-        if (!gw_has(e, t, name))
-            return rules_enc_rule(err, "%s is not %s", gw_nm(e, t), name);
-        return 0;
-    }
-    int agony = strcmp(name, "agony") == 0;
-    if (agony && (gw_has(e, t, "frenzy") || gw_has(e, t, "amok")))
-        return rules_enc_rule(err, "%s is in a frenzy: immune to agony (002:816)", gw_nm(e, t));
-    if (agony && gw_has(e, t, "agony"))
-        return rules_enc_rule(err, "%s is already in agony", gw_nm(e, t));
-    if (strcmp(name, "grappled") == 0 && by && !gw_comb(e, by))
-        return tb_fail(err, TB_NOT_FOUND, "there is no combatant '%.31s'", by);
-    return 0;
-}
-
-static void do_status(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target"), *name = rules_arg_str(a, "name");
-    const char *by = rules_arg_str(a, "target2");
-    if (!rules_arg_int(a, "on")) {
-        rules_enc_cond_remove(e, t, name);
-        if (strcmp(name, "agony") == 0)
-            gw_agony_ends(e, t);
-        rules_enc_log(e, "status", NULL,
-                      json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
-                      "%s is no longer %s", gw_nm(e, t), name);
-        return;
-    }
-    int agony = strcmp(name, "agony") == 0;
-    /* 002:805 agony lasts 10 rounds of conflict unless the GM says otherwise */
-    rules_enc_cond_add(e, t, name,
-                       agony && !rules_arg_given(a, "turns") ? 10 : rules_arg_int(a, "turns"),
-                       rules_arg_int(a, "level"));
-    if (by && strcmp(name, "grappled") == 0)
-        json_object_set_new(rules_enc_cond(e, t, name), "by", json_string(by));
-    if (rules_arg_given(a, "tn"))
-        json_object_set_new(rules_enc_hidden_of(e, t), "terror_tn",
-                            json_integer(rules_arg_int(a, "tn")));
-    rules_enc_log(e, "status", NULL,
-                  json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
-                  "%s is %s%s (002:779-878)", gw_nm(e, t), name,
-                  rules_arg_int(a, "turns") > 0 ? " for a while" : "");
-    if (agony)
-        gw_burnout_up(e, t, "agony, temporary, 002:805");
-    if (strcmp(name, "unconscious") == 0 || strcmp(name, "out_cold") == 0 ||
-        strcmp(name, "knocked_out") == 0 || strcmp(name, "sleep") == 0)
-        gw_grapples_end(e, t, "is out cold");
-    if (strcmp(name, "unconscious") == 0) {
-        /* 002:866 "Falling unconscious removes all such [mental] effects" */
-        static const char *const mental[] = {"terror", "brainwashed", "mind_controlled", "frenzy",
-                                             "amok"};
-        for (size_t i = 0; i < sizeof mental / sizeof *mental; i++)
-            rules_enc_cond_remove(e, t, mental[i]);
-    }
-    const char *cur = rules_enc_current(e);
-    if (cur && strcmp(cur, t) == 0) {
-        gw_budget_adjust(e, t);
-        if (gw_incapacity(e, t))
-            gw_next_turn(e, t, 1);
-    }
-}
-
-static int chk_damage(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *type = rules_arg_str(a, "type");
-    if (ready(e, err))
-        return err->code;
-    if (type && !gw_known_type(type))
-        return tb_fail(err, TB_BAD_REQUEST, "unknown damage type '%.40s' (002:695-721)", type);
-    return 0;
-}
-
-/* The amount the GM deals an NPC is the GM's: with its armor and traits it tells how hurt the NPC
- * is (its Condition is the GM's); the table reads that the GM dealt damage. */
-static void do_damage(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target"), *type = rules_arg_str(a, "type");
-    int was_out = rules_enc_is_out(e, t), amount = rules_arg_int(a, "amount");
-    if (gw_npc(e, t))
-        rules_enc_log(e, "damage", NULL, json_pack("{s:s}", "target", t),
-                      "The GM deals %s damage to %s", type ? type : "untyped", gw_nm(e, t));
-    else
-        rules_enc_log(e, "damage", NULL, json_pack("{s:s, s:i}", "target", t, "rolled", amount),
-                      "The GM deals %d %s damage to %s", amount, type ? type : "untyped",
-                      gw_nm(e, t));
-    gw_take_damage(e, t, amount, type, "the GM", 0);
-    const char *cur = rules_enc_current(e);
-    if (!was_out && cur && strcmp(cur, t) == 0 && gw_incapacity(e, t))
-        gw_next_turn(e, t, 1);
-}
-
-/* A comma list of combatant ids (splash, area): each known, none twice; at most 16. */
-static int id_list(const rules_enc *e, const char *s, char ids[16][32], size_t *n, tb_err *err)
-{
-    char buf[400];
-    *n = 0;
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
-         tok = strtok_r(NULL, ", ", &save)) {
-        if (*n == 16)
-            return tb_fail(err, TB_BAD_REQUEST, "at most 16 can be caught in it");
-        if (!gw_comb(e, tok))
-            return tb_fail(err, TB_NOT_FOUND, "there is no combatant '%.31s'", tok);
-        for (size_t i = 0; i < *n; i++)
-            if (strcmp(ids[i], tok) == 0)
-                return tb_fail(err, TB_BAD_REQUEST, "'%.31s' is named twice", tok);
-        snprintf(ids[(*n)++], 32, "%s", tok);
-    }
-    if (*n == 0)
-        return tb_fail(err, TB_BAD_REQUEST, "name at least one who is caught in it");
-    return 0;
-}
-
-/* The damage expression and type of a blast or an area, read before any die is rolled. */
-static int damage_args(const rules_args *a, tb_err *err)
-{
-    const char *type = rules_arg_str(a, "type");
-    if (type && !gw_known_type(type))
-        return tb_fail(err, TB_BAD_REQUEST, "unknown damage type '%.40s' (002:695-721)", type);
-    return gw_damage_check(rules_arg_str(a, "damage"), err);
-}
-
-/* Everyone named is in the fight. */
-static int all_in(const rules_enc *e, char ids[16][32], size_t n, tb_err *err)
-{
-    for (size_t i = 0; i < n; i++)
-        if (rules_enc_is_out(e, ids[i]))
-            return rules_enc_rule(err, "%s is out of the fight", gw_nm(e, ids[i]));
-    return 0;
-}
-
-/*
- * 002:725 splash damage (a grenade): one damage roll for the blast; each target in it rolls AGL
- * against the GM's number to avoid the worst of it and takes half (rounded down, at least 1,
- * reading G16); a dying target cannot roll.
- */
-static int chk_splash(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    char ids[16][32];
-    size_t n;
-    if (ready(e, err) || id_list(e, rules_arg_str(a, "who"), ids, &n, err) || damage_args(a, err) ||
-        all_in(e, ids, n, err))
-        return err->code;
-    return 0;
-}
-
-static void do_splash(rules_enc *e, const rules_args *a)
-{
-    char ids[16][32];
-    size_t n;
-    tb_err err = {0};
-    id_list(e, rules_arg_str(a, "who"), ids, &n, &err);
-    int tn = rules_arg_int(a, "tn");
-    const char *type = rules_arg_str(a, "type");
-    json_t *dice = json_array();
-    int dmg = gw_roll_plain(e, rules_arg_str(a, "damage"), dice);
-    rules_enc_log(e, "splash", dice, json_pack("{s:i}", "rolled", dmg),
-                  "A blast: %d damage to everyone caught in it, an AGL roll halves it (002:725)",
-                  dmg);
-    rules_enc_log_gm(e, "splash", NULL, json_pack("{s:i}", "tn", tn),
-                     "the blast's AGL target number: %d", tn);
-    for (size_t i = 0; i < n; i++) {
-        const char *t = ids[i];
-        int d = dmg;
-        if (!gw_dying(e, t)) {
-            json_t *ad = json_array();
-            grimwire_roll r = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, ad);
-            if (r.success)
-                d = dmg / 2 < 1 ? 1 : dmg / 2;
-            rules_enc_log(e, "splash", ad, gw_roll_json(&r, gw_npc(e, t)), "%s %s", gw_nm(e, t),
-                          r.success ? "dives clear of the worst: half damage"
-                                    : "is caught in the blast");
-        }
-        gw_take_damage(e, t, d, type, "the blast", 0);
-    }
-}
-
-/*
- * 002:727 persistent damage (a molotov's fire): the GM puts `who` in an area of `damage` (type)
- * that lasts `rounds` of each one's turns (0: until the GM takes it away with on=0); they take its
- * damage now, and again at the start of each turn unless they move out first (leave).
- */
-static int chk_area(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    char ids[16][32];
-    size_t n;
-    if (ready(e, err) || id_list(e, rules_arg_str(a, "who"), ids, &n, err))
-        return err->code;
-    if (!rules_arg_int(a, "on"))
-        return 0;
-    if (!rules_arg_str(a, "damage"))
-        return tb_fail(err, TB_BAD_REQUEST, "give the area's damage (1d6)");
-    if (damage_args(a, err) || all_in(e, ids, n, err))
-        return err->code;
-    return 0;
-}
-
-static void do_area(rules_enc *e, const rules_args *a)
-{
-    char ids[16][32];
-    size_t n;
-    tb_err err = {0};
-    id_list(e, rules_arg_str(a, "who"), ids, &n, &err);
-    if (!rules_arg_int(a, "on")) {
-        for (size_t i = 0; i < n; i++) {
-            if (rules_enc_cond_remove(e, ids[i], "area"))
-                rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
-                              "%s is no longer in the area", gw_nm(e, ids[i]));
-            json_object_del(gw_comb(e, ids[i]), "area_due");
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        json_t *c = rules_enc_cond_add(e, ids[i], "area", rules_arg_int(a, "rounds"), 0);
-        json_object_set_new(c, "damage", json_string(rules_arg_str(a, "damage")));
-        if (rules_arg_str(a, "type"))
-            json_object_set_new(c, "type", json_string(rules_arg_str(a, "type")));
-        rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
-                      "%s is caught in a lasting area of damage: moving out at the start of "
-                      "the turn avoids it (002:727)",
-                      gw_nm(e, ids[i]));
-        gw_area_hurts(e, ids[i]);
-    }
-}
-
-/* 002:733-735 drowning or suffocating: the GM says when a character's breath runs out (2 minutes
- * + 1 per TOG point) and when they surface; the MND 11 rolls and the damage come each turn. */
-static int chk_drown(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *t = rules_arg_str(a, "target");
-    if (ready(e, err))
-        return err->code;
-    if (rules_enc_is_out(e, t))
-        return rules_enc_rule(err, "%s is out of the fight", gw_nm(e, t));
-    if (!rules_arg_int(a, "on") && !gw_has(e, t, "drowning"))
-        return rules_enc_rule(err, "%s is not drowning", gw_nm(e, t));
-    return 0;
-}
-
-static void do_drown(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target");
-    if (!rules_arg_int(a, "on")) {
-        rules_enc_cond_remove(e, t, "drowning");
-        rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 0),
-                      "%s breathes again", gw_nm(e, t));
-        return;
-    }
-    rules_enc_cond_add(e, t, "drowning", 0, 0);
-    rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 1),
-                  "%s is out of breath and begins to drown: a MND roll each round to stay "
-                  "conscious (002:735)",
-                  gw_nm(e, t));
-}
-
-static int chk_heal(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)a;
-    return ready(e, err);
-}
-
-static void do_heal(rules_enc *e, const rules_args *a)
-{
-    const char *t = rules_arg_str(a, "target");
-    json_t *c = json_object_get(gw_stats(e, t), "condition");
-    int cap = grimwire_condition_cap(gw_geti(c, "max", 10), gw_burnout(e, t)) +
-              gw_geti(c, "temporary", 0);
-    /* 002:258 healing cannot revive a dying character, only raise their Condition up to 0 */
-    if (gw_dying(e, t))
-        cap = 0;
-    int cur = gw_cond_cur(e, t), to = cur + rules_arg_int(a, "amount");
-    if (to > cap)
-        to = cap;
-    if (to < cur)
-        to = cur;
-    gw_cond_set(e, t, to);
-    if (gw_npc(e, t))
-        rules_enc_log_gm(e, "heal", NULL, NULL, "%s: Condition %d -> %d", gw_nm(e, t), cur, to);
-    json_t *res = json_pack("{s:s}", "target", t);
-    if (!gw_npc(e, t)) {
-        json_object_set_new(res, "from", json_integer(cur));
-        json_object_set_new(res, "to", json_integer(to));
-    }
-    rules_enc_log(e, "heal", NULL, res, "%s is healed%s", gw_nm(e, t),
-                  gw_dying(e, t) ? " (still dying: healing raises Condition at most to 0, 002:258)"
-                                 : "");
-}
-
-static int chk_revive(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *t = rules_arg_str(a, "target");
-    if (ready(e, err))
-        return err->code;
-    if (!gw_dying(e, t))
-        return rules_enc_rule(err, "%s is not dying", gw_nm(e, t));
-    return 0;
-}
-
-/* 002:260 (the stabilizing rolls are the GM's here; `stabilize` rolls them, 002:258) */
-static void do_revive(rules_enc *e, const rules_args *a)
-{
-    gw_revive(e, rules_arg_str(a, "target"));
-}
-
-/* The resolves of the table (rules_enc_act runs them once the check passed): the action's dice
- * and writes, then the sheet's status follows the conditions. None refuses. */
-#define RESOLVE(x)                                                                                 \
-    static int res_##x(rules_enc *e, const rules_args *a, tb_err *err)                             \
-    {                                                                                              \
-        (void)err;                                                                                 \
-        do_##x(e, a);                                                                              \
-        gw_sync_status(e);                                                                         \
-        return 0;                                                                                  \
-    }
+/* The resolves of the table (rules_enc_act runs them once the check passed). */
+#define RESOLVE(x) static GW_RESOLVE(res_##x, x)
 RESOLVE(begin)
 RESOLVE(attack)
 RESOLVE(technique)
@@ -1481,28 +741,10 @@ RESOLVE(get_up)
 RESOLVE(help_up)
 RESOLVE(assist)
 RESOLVE(break_free)
-RESOLVE(trip)
-RESOLVE(shove)
-RESOLVE(grapple)
-RESOLVE(release)
-RESOLVE(shield)
-RESOLVE(stabilize)
-RESOLVE(leave)
-RESOLVE(stay)
 RESOLVE(pass)
 RESOLVE(end_turn)
 RESOLVE(reaction)
 RESOLVE(swap)
-RESOLVE(collateral)
-RESOLVE(set_tn)
-RESOLVE(traits)
-RESOLVE(status)
-RESOLVE(damage)
-RESOLVE(splash)
-RESOLVE(area)
-RESOLVE(drown)
-RESOLVE(heal)
-RESOLVE(revive)
 #undef RESOLVE
 
 /* ---- the module ---- */

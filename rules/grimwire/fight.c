@@ -1,8 +1,8 @@
 /*
  * fight.c — what GRIMWIRE's conflict rules share (rulebook 002_c1f3df0ad7b1e31f.txt, cited
- * 002:LINE): a combatant's stats and status effects, the d20 rolls with their modifiers, opposed
- * rolls, damage with its types and armor, burnout, dying and death, grapples, and spending a
- * turn's action, movement and auxiliary action. Called by the module (conflict.c) and by
+ * 002:LINE): what a status effect forbids, the d20 rolls with their modifiers, opposed rolls,
+ * damage with its types and armor, burnout, dying and death, grapples, and spending a turn's
+ * action, movement and auxiliary action. Called by the module (conflict.c) and by
  * rounds.c and strike.c; calls only rules/encounter.h and grimwire.h (grimwire_enc.h).
  */
 #include <stdio.h>
@@ -10,77 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dice.h"
 #include "grimwire_enc.h"
 
-/* ---- reading a combatant ---- */
-
-const char *const GW_ATTRS[] = {"tog", "agl", "cor", "mnd", "per", "rsn", NULL};
-
-static json_t *obj(json_t *parent, const char *key)
-{
-    json_t *o = json_object_get(parent, key);
-    if (!json_is_object(o)) {
-        o = json_object();
-        json_object_set_new(parent, key, o);
-    }
-    return o;
-}
-
-int gw_geti(const json_t *o, const char *key, int def)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_integer(v) ? (int)json_integer_value(v) : def;
-}
-
-json_t *gw_comb(const rules_enc *e, const char *cid)
-{
-    return rules_enc_combatant(e, cid);
-}
-
-json_t *gw_hidden_get(const rules_enc *e, const char *cid)
-{
-    return json_object_get(json_object_get(e->hidden, "combatants"), cid);
-}
-
-int gw_npc(const rules_enc *e, const char *cid)
-{
-    return rules_enc_is_npc(e, cid);
-}
-
-json_t *gw_stats(const rules_enc *e, const char *cid)
-{
-    return json_object_get(gw_npc(e, cid) ? gw_hidden_get(e, cid) : gw_comb(e, cid), "stats");
-}
-
-const char *gw_nm(const rules_enc *e, const char *cid)
-{
-    return rules_enc_name(e, cid);
-}
-
-int gw_attr(const rules_enc *e, const char *cid, const char *name)
-{
-    return gw_geti(json_object_get(gw_stats(e, cid), "attributes"), name, 0);
-}
-
-int gw_cond_cur(const rules_enc *e, const char *cid)
-{
-    return gw_geti(json_object_get(gw_stats(e, cid), "condition"), "current", 0);
-}
-
-int gw_burnout(const rules_enc *e, const char *cid)
-{
-    return gw_geti(gw_stats(e, cid), "burnout", 0);
-}
-
-int gw_has(const rules_enc *e, const char *cid, const char *status)
-{
-    return rules_enc_cond_has(e, cid, status);
-}
-
-int gw_dying(const rules_enc *e, const char *cid)
-{
-    return gw_has(e, cid, "dying");
-}
+/* ---- reading a combatant in a conflict ---- */
 
 int gw_spent(const rules_enc *e, const char *cid, const char *kind)
 {
@@ -89,7 +22,7 @@ int gw_spent(const rules_enc *e, const char *cid, const char *kind)
 
 void gw_spent_set(rules_enc *e, const char *cid, const char *kind, int round)
 {
-    json_object_set_new(obj(gw_comb(e, cid), "spent"), kind, json_integer(round));
+    json_object_set_new(gw_obj(gw_comb(e, cid), "spent"), kind, json_integer(round));
 }
 
 const char *gw_incapacity(const rules_enc *e, const char *cid)
@@ -114,43 +47,6 @@ int gw_auto_fails(const rules_enc *e, const char *cid, const char *a)
 const char *gw_tog_or_cor(const rules_enc *e, const char *cid)
 {
     return gw_attr(e, cid, "tog") >= gw_attr(e, cid, "cor") ? "tog" : "cor";
-}
-
-/* ---- status effects (shared conditions, mirrored to the sheet's `status`) ---- */
-
-static const char *const STATUSES[] = {
-    "inebriated",  "knocked_down",    "agony",    "frenzy",   "amok",
-    "stun",        "paralysis",       "sensory",  "burning",  "bleeding",
-    "brainwashed", "mind_controlled", "terror",   "hex",      "unconscious",
-    "sleep",       "knocked_out",     "out_cold", "grappled", NULL};
-
-int gw_is_status(const char *s)
-{
-    for (const char *const *n = STATUSES; *n; n++)
-        if (strcmp(*n, s) == 0)
-            return 1;
-    return 0;
-}
-
-void gw_sync_status(rules_enc *e)
-{
-    const char *cid;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        json_t *st = rules_enc_stats(e, cid);
-        json_t *list = json_array();
-        size_t k;
-        json_t *c;
-        json_array_foreach(json_object_get(gw_comb(e, cid), "conditions"), k, c)
-        {
-            const char *n = json_string_value(json_object_get(c, "name"));
-            if (n && gw_is_status(n))
-                json_array_append_new(list, json_string(n));
-        }
-        if (json_array_size(list) || json_object_get(st, "status"))
-            json_object_set_new(st, "status", list);
-        else
-            json_decref(list);
-    }
 }
 
 /* ---- damage types (002:691-721) ---- */
@@ -193,6 +89,33 @@ static int trait(const rules_enc *e, const char *cid, const char *key, const cha
             return 1;
     }
     return 0;
+}
+
+/* ---- damage dice ---- */
+
+int gw_damage_check(const char *expr, tb_err *err)
+{
+    rules_dice_expr *dx = NULL;
+    if (rules_dice_parse(expr, &dx, err))
+        return err->code;
+    rules_dice_free(dx);
+    return 0;
+}
+
+int gw_roll_plain(rules_enc *e, const char *expr, json_t *dice)
+{
+    rules_dice_expr *x = NULL;
+    tb_err err = {0};
+    if (rules_dice_parse(expr, &x, &err))
+        return 0;
+    json_t *r = rules_dice_roll(x, e->rng);
+    rules_dice_free(x);
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(r, "dice"), i, d) json_array_append(dice, d);
+    int roll = (int)json_integer_value(json_object_get(r, "total"));
+    json_decref(r);
+    return roll < 1 ? 1 : roll;
 }
 
 /* ---- rolls ---- */
@@ -316,7 +239,7 @@ void gw_cond_set(rules_enc *e, const char *cid, int v)
 {
     if (v < -100)
         v = -100; /* the sheet's floor (grimwire.c); far below dead (-10) */
-    json_object_set_new(obj(rules_enc_stats(e, cid), "condition"), "current", json_integer(v));
+    json_object_set_new(gw_obj(rules_enc_stats(e, cid), "condition"), "current", json_integer(v));
 }
 
 /* One more level of burnout (002:224-250): at level 4 the character drops to 0 Condition and
@@ -328,7 +251,7 @@ void gw_burnout_up(rules_enc *e, const char *cid, const char *why)
         return;
     b++;
     rules_enc_stat_set(e, cid, "burnout", b);
-    json_t *c = obj(rules_enc_stats(e, cid), "condition");
+    json_t *c = gw_obj(rules_enc_stats(e, cid), "condition");
     int cap = grimwire_condition_cap(gw_geti(c, "max", 10), b) + gw_geti(c, "temporary", 0);
     if (gw_cond_cur(e, cid) > cap)
         gw_cond_set(e, cid, cap);
@@ -495,7 +418,7 @@ void gw_revive(rules_enc *e, const char *t)
 {
     rules_enc_cond_remove(e, t, "dying");
     gw_cond_set(e, t, 1);
-    json_object_set_new(obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
+    json_object_set_new(gw_obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
     rules_enc_cond_add(e, t, "out_cold", 0, 0);
     rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
                   "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", gw_nm(e, t));
@@ -509,7 +432,7 @@ void gw_mark_used(rules_enc *e, const char *cid)
     json_object_set_new(gw_comb(e, cid), "used", json_true());
 }
 
-static int budget_left(const rules_enc *e, const char *cid, const char *kind)
+int gw_budget_left(const rules_enc *e, const char *cid, const char *kind)
 {
     return gw_geti(json_object_get(gw_comb(e, cid), "budget"), kind, 0);
 }
@@ -536,20 +459,20 @@ int gw_action_check(const rules_enc *e, const char *cid, tb_err *err)
                               "%s failed the MND roll against terror: can only cower or "
                               "flee this turn (002:854)",
                               gw_nm(e, cid));
-    if (budget_left(e, cid, "action") < 1 &&
+    if (gw_budget_left(e, cid, "action") < 1 &&
         gw_geti(json_object_get(gw_comb(e, cid), "reacted"), "action", 0) >= r)
         return rules_enc_rule(err,
                               "%s has no action in round %d: it was spent on a reaction "
                               "(002:437-439, the Cyrus/Kneecap example 002:443-447)",
                               gw_nm(e, cid), r);
-    if (budget_left(e, cid, "action") < 1)
+    if (gw_budget_left(e, cid, "action") < 1)
         return rules_enc_rule(err, "%s has no action left this turn", gw_nm(e, cid));
     return 0;
 }
 
 void gw_use_action(rules_enc *e, const char *cid)
 {
-    rules_enc_budget_set(e, cid, "action", budget_left(e, cid, "action") - 1);
+    rules_enc_budget_set(e, cid, "action", gw_budget_left(e, cid, "action") - 1);
     gw_spent_set(e, cid, "action", rules_enc_round(e));
     gw_mark_used(e, cid);
 }
@@ -558,7 +481,7 @@ int gw_move_check(const rules_enc *e, const char *cid, tb_err *err)
 {
     if (held_still(e, cid, err))
         return err->code;
-    if (budget_left(e, cid, "move") < 1)
+    if (gw_budget_left(e, cid, "move") < 1)
         return rules_enc_rule(err,
                               "%s has no movement left this turn: a character moves "
                               "before or after their action, not both (002:465)",
@@ -568,13 +491,13 @@ int gw_move_check(const rules_enc *e, const char *cid, tb_err *err)
 
 void gw_use_move(rules_enc *e, const char *cid)
 {
-    rules_enc_budget_set(e, cid, "move", budget_left(e, cid, "move") - 1);
+    rules_enc_budget_set(e, cid, "move", gw_budget_left(e, cid, "move") - 1);
     gw_mark_used(e, cid);
 }
 
 void gw_use_aux(rules_enc *e, const char *cid)
 {
-    rules_enc_budget_set(e, cid, "aux", budget_left(e, cid, "aux") - 1);
+    rules_enc_budget_set(e, cid, "aux", gw_budget_left(e, cid, "aux") - 1);
     gw_spent_set(e, cid, "aux", rules_enc_round(e));
     gw_mark_used(e, cid);
 }
@@ -614,7 +537,7 @@ void gw_reaction_spend(rules_enc *e, const char *cid, int aux, int uses)
 {
     const char *kind = aux ? "aux" : "action";
     gw_spent_set(e, cid, kind, uses);
-    json_object_set_new(obj(gw_comb(e, cid), "reacted"), kind, json_integer(uses));
+    json_object_set_new(gw_obj(gw_comb(e, cid), "reacted"), kind, json_integer(uses));
     if (uses == rules_enc_round(e)) {
         rules_enc_budget_set(e, cid, kind, 0);
         if (rules_enc_current(e) && strcmp(rules_enc_current(e), cid) == 0)
@@ -658,7 +581,7 @@ int gw_focus_check(const rules_enc *e, const char *cid, const char *name, tb_err
 /* The cost may push Focus below 0, which gives a level of burnout (002:198). */
 void gw_pay_focus(rules_enc *e, const char *cid, int cost)
 {
-    json_t *f = obj(rules_enc_stats(e, cid), "focus");
+    json_t *f = gw_obj(rules_enc_stats(e, cid), "focus");
     int cur = gw_geti(f, "current", 0);
     json_object_set_new(f, "current", json_integer(cur - cost));
     if (cur - cost < 0)
@@ -683,7 +606,7 @@ void gw_attacks_set(rules_enc *e, const char *cid, int n)
         rules_enc_budget_set(e, cid, "attacks", n);
         return;
     }
-    json_object_set_new(obj(rules_enc_hidden_of(e, cid), "budget"), "attacks",
+    json_object_set_new(gw_obj(rules_enc_hidden_of(e, cid), "budget"), "attacks",
                         json_integer(n < 0 ? 0 : n));
 }
 
@@ -692,4 +615,43 @@ void gw_attacks_reset(rules_enc *e, const char *cid)
     json_t *h = gw_hidden_get(e, cid);
     if (json_object_get(h, "budget"))
         json_object_del(h, "budget");
+}
+
+/* ---- what every check of the conflict asks first ---- */
+
+/* While a player's attack waits for the GM's target number (gw_attack_wait), only the GM's
+ * set_tn acts: the attack comes first, as it was declared. */
+int gw_ready(const rules_enc *e, tb_err *err)
+{
+    const char *who =
+        json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "attacker"));
+    if (!who)
+        return 0;
+    return rules_enc_rule(err, "%s's attack waits for the GM's target number", gw_nm(e, who));
+}
+
+/* A turn action also waits while the character stands in an area of damage: it moves out
+ * (leave) or stays (stay) first (002:727). */
+int gw_turn_ready(const rules_enc *e, tb_err *err)
+{
+    const char *cid = e->actor;
+    if (gw_ready(e, err))
+        return err->code;
+    if (cid && gw_geti(gw_comb(e, cid), "area_due", 0) == rules_enc_round(e) &&
+        gw_has(e, cid, "area"))
+        return rules_enc_rule(err,
+                              "%s stands in the area: first move out of it (leave) or stay in "
+                              "it and take the damage (stay) (002:727)",
+                              gw_nm(e, cid));
+    return 0;
+}
+
+/* The checks every move on another combatant shares: not oneself, not someone out of the fight. */
+int gw_on_other(const rules_enc *e, const char *t, const char *what, tb_err *err)
+{
+    if (strcmp(e->actor, t) == 0)
+        return rules_enc_rule(err, "%s cannot %s themselves", gw_nm(e, e->actor), what);
+    if (rules_enc_is_out(e, t))
+        return rules_enc_rule(err, "%s is out of the fight", gw_nm(e, t));
+    return 0;
 }

@@ -3,7 +3,8 @@
  * rulebook 002_c1f3df0ad7b1e31f.txt is cited 002:LINE). The module files (conflict.c, between.c)
  * call down into these; these call rules/encounter.h and grimwire.h, never a module file:
  *
- *   conflict.c   grimwire.conflict: its action table, each action's check and resolve
+ *   conflict*.c  grimwire.conflict: its action table, each action's check and resolve
+ *                (conflict.h); between.c grimwire.between
  *   strike.c     an attack's and a shove's or grapple's dice once they are allowed (gw_attack_*)
  *   rounds.c     initiative, the order, the beginning and end of turns (gw_next_turn, ...)
  *   fight.c      stats, status effects, rolls, damage, burnout, dying, grapples, spending
@@ -19,7 +20,7 @@
 
 #define GW_CAUSE_MAX 160 /* the longest "Cyrus's Machete" a damage line names */
 
-/* ---- reading a combatant (fight.c; pure) ---- */
+/* ---- reading a combatant (stats.c; pure) ---- */
 
 /* cid's stats (public for a PC, /gm/enc for an NPC) or NULL; creates nothing. */
 json_t *gw_stats(const rules_enc *e, const char *cid);
@@ -35,6 +36,11 @@ const char *gw_nm(const rules_enc *e, const char *cid);
 json_t *gw_comb(const rules_enc *e, const char *cid);
 /* cid's GM-only object (/gm/enc/combatants/<cid>) or NULL; creates nothing. */
 json_t *gw_hidden_get(const rules_enc *e, const char *cid);
+/* The object parent[key], created (an empty object) when missing. */
+json_t *gw_obj(json_t *parent, const char *key);
+
+/* ---- in a conflict (fight.c; pure) ---- */
+
 /* The round whose action ("action" or "aux") cid last used up (002:439). */
 int gw_spent(const rules_enc *e, const char *cid, const char *kind);
 /* Why cid cannot do anything at all ("dying", "out_cold", "out of the fight", ...) or NULL
@@ -47,13 +53,45 @@ const char *gw_tog_or_cor(const rules_enc *e, const char *cid);
 /* "tog", "agl", ... ; NULL-terminated */
 extern const char *const GW_ATTRS[];
 
-/* ---- status effects and damage types (fight.c) ---- */
+/* ---- status effects (stats.c) ---- */
 
+/* One of the status effects of 002:779-876 (the sheet's `status` names). */
 int gw_is_status(const char *s);
-/* A damage type or a family ("physical", "energetic") of 002:691-721. */
-int gw_known_type(const char *t);
 /* The sheet's `status` follows the encounter's conditions (writes every combatant's stats). */
 void gw_sync_status(rules_enc *e);
+
+/* ---- the sheet copy between the scenes (stats.c) ---- */
+
+/* stats[obj][key] and stats[key] (0 / def when absent); pure. */
+int gw_sub_int(const rules_enc *e, const char *cid, const char *obj, const char *key);
+int gw_stat_int(const rules_enc *e, const char *cid, const char *key, int def);
+/* stats[obj][key] = v (the object created when missing). */
+void gw_sub_set(rules_enc *e, const char *cid, const char *obj, const char *key, int v);
+/* The combatant's own integer / true key; setting one (v stolen). */
+int gw_comb_int(const rules_enc *e, const char *cid, const char *key);
+int gw_comb_true(const rules_enc *e, const char *cid, const char *key);
+void gw_comb_set(rules_enc *e, const char *cid, const char *key, json_t *v);
+/* The stats list `key`: created empty when missing (borrowed), or NULL without creating. */
+json_t *gw_stat_list(rules_enc *e, const char *cid, const char *key);
+json_t *gw_stat_list_get(const rules_enc *e, const char *cid, const char *key);
+/* Index of string s in array l, or -1; whether s is in a NULL-terminated list. */
+int gw_list_find(const json_t *l, const char *s);
+int gw_in_list(const char *s, const char *const *list);
+/* Refuses an NPC actor: between the scenes is for the players' characters. */
+int gw_pc_only(const rules_enc *e, tb_err *err);
+/* cid's d20 + attribute + burnout penalty + the status effects of its sheet's `status` against tn
+ * (002:19-21, 002:244-248); the die to dice. */
+grimwire_roll gw_sheet_roll(rules_enc *e, const char *cid, const char *attr, int tn, json_t *dice);
+
+/* ---- damage types and dice (fight.c) ---- */
+
+/* One roll of a damage expression already parsed: at least 1 (0 when it does not parse). */
+int gw_roll_plain(rules_enc *e, const char *expr, json_t *dice);
+/* Whether a damage expression parses (no die). */
+int gw_damage_check(const char *expr, tb_err *err);
+
+/* A damage type or a family ("physical", "energetic") of 002:691-721. */
+int gw_known_type(const char *t);
 
 /* ---- rolls (fight.c) ---- */
 
@@ -89,6 +127,17 @@ void gw_tick(rules_enc *e, const char *cid);
 void gw_area_hurts(rules_enc *e, const char *cid);
 /* The revived state of 002:260. */
 void gw_revive(rules_enc *e, const char *t);
+
+/* ---- what every check of the conflict asks first (fight.c; pure) ---- */
+
+/* Refused while a player's attack waits for the GM's target number (reading G4). */
+int gw_ready(const rules_enc *e, tb_err *err);
+/* gw_ready, and a turn action waits while its actor stands in a lasting area (002:727). */
+int gw_turn_ready(const rules_enc *e, tb_err *err);
+/* Not oneself (`what`: "trip"), not someone out of the fight. */
+int gw_on_other(const rules_enc *e, const char *t, const char *what, tb_err *err);
+/* What cid's budget holds of kind ("action", "move", "aux"). */
+int gw_budget_left(const rules_enc *e, const char *cid, const char *kind);
 
 /* ---- spending a turn (fight.c) ---- */
 
@@ -175,9 +224,4 @@ int gw_attack_resume_check(const rules_enc *e, tb_err *err);
 void gw_attack_resume(rules_enc *e);
 /* Who may be hit by the pending natural 1 (002:553-559): nobody (t NULL) or t. */
 void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare);
-/* One roll of a damage expression already parsed: at least 0. */
-int gw_roll_plain(rules_enc *e, const char *expr, json_t *dice);
-/* Whether a damage expression parses (no die). */
-int gw_damage_check(const char *expr, tb_err *err);
-
 #endif

@@ -15,15 +15,6 @@
 
 /* ---- the weapon ---- */
 
-int gw_damage_check(const char *expr, tb_err *err)
-{
-    rules_dice_expr *dx = NULL;
-    if (rules_dice_parse(expr, &dx, err))
-        return err->code;
-    rules_dice_free(dx);
-    return 0;
-}
-
 /* The weapon used: the sheet's weapons[weapon-1], a given damage expression, or bare hands (an
  * unarmed attack is a light-weapon attack doing TOG damage, 002:597). */
 int gw_pick_weapon(const rules_enc *e, const char *cid, const rules_args *a, gw_weapon *w,
@@ -99,22 +90,6 @@ static int roll_damage(rules_enc *e, const char *cid, const char *expr, int add_
     if (half)
         dmg = dmg / 2 < 1 ? 1 : dmg / 2;
     return dmg;
-}
-
-int gw_roll_plain(rules_enc *e, const char *expr, json_t *dice)
-{
-    rules_dice_expr *x = NULL;
-    tb_err err = {0};
-    if (rules_dice_parse(expr, &x, &err))
-        return 0;
-    json_t *r = rules_dice_roll(x, e->rng);
-    rules_dice_free(x);
-    size_t i;
-    json_t *d;
-    json_array_foreach(json_object_get(r, "dice"), i, d) json_array_append(dice, d);
-    int roll = (int)json_integer_value(json_object_get(r, "total"));
-    json_decref(r);
-    return roll < 1 ? 1 : roll;
 }
 
 /* ---- surprise and shields, looked at by every attack ---- */
