@@ -352,10 +352,12 @@ static void do_technique(rules_enc *e, const rules_args *a)
     gw_pay_focus(e, cid, rules_arg_int(a, "focus"));
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;
-    rules_enc_log(e, "technique", NULL,
-                  json_pack("{s:s, s:i}", "name", name, "focus", rules_arg_int(a, "focus")),
-                  "%s uses %s (%d Focus) as the action of the turn (002:425)", gw_nm(e, cid), name,
-                  rules_arg_int(a, "focus"));
+    rules_log *x = rules_log_begin(e, "technique", "technique");
+    rules_log_json(x, "name", json_string(name), RULES_AUD_PUBLIC);
+    rules_log_int(x, "focus", rules_arg_int(a, "focus"), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "tname", name, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* ---- move, dash, aux (002:427-431, 002:463-469) ---- */
@@ -375,16 +377,19 @@ static void do_move(rules_enc *e, const rules_args *a)
     gw_use_move(e, cid);
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 1))
         return;
-    const char *how = "moves (a set distance, +1 m per AGL point, 002:122, 002:465)";
+    const char *how = "move.walks";
     if (gw_has(e, cid, "knocked_down"))
-        how = "crawls up to 3 m: knocked down (002:799)";
+        how = "move.crawls";
     else if (gw_burnout(e, cid) >= 3)
-        how = "can only crawl: burnout level 3 (002:248)";
+        how = "move.burnout3";
     else if (gw_has(e, cid, "grappled"))
-        how = "moves at half speed: grappled (002:679)";
+        how = "move.grappled";
     else if (gw_burnout(e, cid) == 2)
-        how = "moves at half speed: burnout level 2 (002:246)";
-    rules_enc_log(e, "move", NULL, NULL, "%s %s", gw_nm(e, cid), how);
+        how = "move.burnout2";
+    rules_log *x = rules_log_begin(e, "move", "move");
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "how", how, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* 002:469 "sacrifice their action on their turn to move double their normal movement" */
@@ -409,8 +414,7 @@ static void do_dash(rules_enc *e, const rules_args *a)
     gw_use_action(e, cid);
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 1))
         return;
-    rules_enc_log(e, "dash", NULL, NULL, "%s dashes: double movement for the action (002:469)",
-                  gw_nm(e, cid));
+    gw_log_actor(e, "dash", "dash");
 }
 
 /* 002:431 "Players can sacrifice their action to make a second auxiliary action" */
@@ -431,16 +435,20 @@ static int chk_aux(const rules_enc *e, const rules_args *a, tb_err *err)
 static void do_aux(rules_enc *e, const rules_args *a)
 {
     const char *cid = e->actor, *what = rules_arg_str(a, "what");
-    if (gw_budget_left(e, cid, "aux") < 1) {
+    int second = gw_budget_left(e, cid, "aux") < 1;
+    if (second)
         gw_use_action(e, cid);
-        rules_enc_log(e, "aux", NULL, json_pack("{s:b}", "with_action", 1),
-                      "%s gives up the action for a second auxiliary action%s%s (002:431)",
-                      gw_nm(e, cid), what ? ": " : "", what ? what : "");
-        return;
+    else
+        gw_use_aux(e, cid);
+    rules_log *x = rules_log_begin(e, "aux", second ? "aux_second" : "aux");
+    if (second)
+        rules_log_json(x, "with_action", json_true(), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    if (what) {
+        rules_log_name(x, "wtext", what, RULES_AUD_PUBLIC);
+        rules_log_word(x, "what", "aux.what", RULES_AUD_PUBLIC);
     }
-    gw_use_aux(e, cid);
-    rules_enc_log(e, "aux", NULL, NULL, "%s takes an auxiliary action%s%s (002:427-429)",
-                  gw_nm(e, cid), what ? ": " : "", what ? what : "");
+    rules_log_end(x);
 }
 
 /* ---- get up, help up (002:800-801) ---- */
@@ -460,8 +468,7 @@ static void do_get_up(rules_enc *e, const rules_args *a)
     (void)a;
     gw_use_move(e, e->actor);
     rules_enc_cond_remove(e, e->actor, "knocked_down");
-    rules_enc_log(e, "get_up", NULL, NULL,
-                  "%s gets up, giving up the movement of this turn (002:800)", gw_nm(e, e->actor));
+    gw_log_actor(e, "get_up", "get_up");
 }
 
 static int chk_help_up(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -487,9 +494,7 @@ static void do_help_up(rules_enc *e, const rules_args *a)
     const char *cid = e->actor, *t = rules_arg_str(a, "target");
     gw_use_aux(e, cid);
     rules_enc_cond_remove(e, t, "knocked_down");
-    rules_enc_log(e, "help_up", NULL, json_pack("{s:s}", "target", t),
-                  "%s helps %s up as an auxiliary action: %s keeps their movement (002:801)",
-                  gw_nm(e, cid), gw_nm(e, t), gw_nm(e, t));
+    gw_log_pair(e, "help_up", "help_up", cid, t);
 }
 
 /* ---- assist (002:81-83) ---- */
@@ -528,23 +533,31 @@ static void do_assist(rules_enc *e, const rules_args *a)
         gw_roll_attr(e, cid, at, GRIMWIRE_USE_PLAIN, rules_arg_int(a, "mod"), 0, 0, 0, dice);
     json_t *c = rules_enc_cond_add(e, t, "assisted", 0, 0);
     json_object_set_new(c, "by", json_string(cid));
-    json_t *res;
+    rules_log *x;
     if (gw_npc(e, cid)) {
         json_object_set_new(rules_enc_hidden_of(e, t), "assisted",
                             json_pack("{s:s, s:i}", "by", cid, "total", r.total));
-        rules_enc_log_gm(e, "assist", dice, gw_roll_json(&r, 0), "%s assists %s: %s %d",
-                         gw_nm(e, cid), gw_nm(e, t), at, r.total);
-        dice = NULL;
+        x = rules_log_begin(e, "assist", "assist_total");
+        gw_log_roll(x, &r, 0, RULES_AUD_GM);
+        rules_log_who(x, "who", cid);
+        rules_log_who(x, "other", t);
+        rules_log_name(x, "stat", at, RULES_AUD_GM);
+        rules_log_dice(x, dice, RULES_AUD_GM);
+        rules_log_end(x);
         /* the table sees the helping, not whether the NPC's total reached 0 */
-        res = json_pack("{s:i}", "natural", r.natural);
+        x = rules_log_begin(e, "assist", "assist");
+        rules_log_int(x, "natural", r.natural, RULES_AUD_PUBLIC);
     } else {
         json_object_set_new(c, "total", json_integer(r.total));
-        res = gw_roll_json(&r, 0);
+        x = rules_log_begin(e, "assist", "assist");
+        gw_log_roll(x, &r, 0, RULES_AUD_PUBLIC);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     }
-    json_object_set_new(res, "target", json_string(t));
-    rules_enc_log(e, "assist", dice, res,
-                  "%s spends the action helping %s: the higher of their results counts",
-                  gw_nm(e, cid), gw_nm(e, t));
+    json_decref(dice);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_end(x);
 }
 
 /* ---- break free (002:678-682) ---- */
@@ -577,8 +590,10 @@ static void do_break_free(rules_enc *e, const rules_args *a)
      * (TOG) or COR roll of 002:678 (reading: each side uses its better of the two). */
     if (gw_grapple_roll(e, cid, 0)) {
         rules_enc_cond_remove(e, cid, "grappled");
-        rules_enc_log(e, "break_free", NULL, NULL, "%s breaks free of %s (002:682)", gw_nm(e, cid),
-                      gw_nm(e, by));
+        rules_log *x = rules_log_begin(e, "break_free", "break_free");
+        rules_log_who(x, "who", cid);
+        rules_log_who(x, "other", by);
+        rules_log_end(x);
     }
 }
 
@@ -597,6 +612,14 @@ static int chk_pass(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+static void log_pass(rules_enc *e, const char *cid, int skip)
+{
+    rules_log *x = rules_log_begin(e, "pass", skip ? "pass_skip" : "pass");
+    rules_log_json(x, "skip", json_boolean(skip), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
+}
+
 static void do_pass(rules_enc *e, const rules_args *a)
 {
     const char *cid = e->actor;
@@ -606,8 +629,7 @@ static void do_pass(rules_enc *e, const rules_args *a)
         !gw_more_this_round(e)) {
         /* 002:421 "or not act at all that round ... loses their turn for that round"; passing a
          * second time, or with nobody left to wait for, gives the turn up (reading). */
-        rules_enc_log(e, "pass", NULL, json_pack("{s:b}", "skip", 1),
-                      "%s does not act this round (002:421)", gw_nm(e, cid));
+        log_pass(e, cid, 1);
         gw_next_turn(e, cid, 1);
         return;
     }
@@ -632,8 +654,7 @@ static void do_pass(rules_enc *e, const rules_args *a)
             json_array_set(ord, j - 1, json_array_get(ord, j));
             json_array_set_new(ord, j, tmp);
         }
-    rules_enc_log(e, "pass", NULL, json_pack("{s:b}", "skip", 0),
-                  "%s passes and will act later this round (002:421)", gw_nm(e, cid));
+    log_pass(e, cid, 0);
     gw_turn_set(e, idx - 1);
     gw_next_turn(e, NULL, 0);
 }
@@ -647,7 +668,7 @@ static int chk_end_turn(const rules_enc *e, const rules_args *a, tb_err *err)
 static void do_end_turn(rules_enc *e, const rules_args *a)
 {
     (void)a;
-    rules_enc_log(e, "end_turn", NULL, NULL, "%s ends the turn", gw_nm(e, e->actor));
+    gw_log_actor(e, "end_turn", "end_turn");
     gw_next_turn(e, e->actor, 1);
 }
 
@@ -674,16 +695,21 @@ static void do_reaction(rules_enc *e, const rules_args *a)
     int uses = gw_reaction_round(e, cid, aux, &err);
     gw_pay_focus(e, cid, rules_arg_int(a, "focus"));
     gw_reaction_spend(e, cid, aux, uses);
-    char to[80] = "";
-    if (t)
-        snprintf(to, sizeof to, " to %s", gw_nm(e, t));
-    rules_enc_log(e, "reaction", NULL,
-                  json_pack("{s:s, s:i, s:i, s:s}", "name", name, "focus",
-                            rules_arg_int(a, "focus"), "uses_round", uses, "uses",
-                            aux ? "aux" : "action"),
-                  "%s uses %s as a%s reaction%s: it takes the %s of round %d (%s)", gw_nm(e, cid),
-                  name, aux ? "n auxiliary" : "", to, aux ? "auxiliary action" : "action", uses,
-                  uses == r ? "002:437" : "002:439");
+    rules_log *x = rules_log_begin(e, "reaction", "reaction");
+    rules_log_json(x, "name", json_string(name), RULES_AUD_PUBLIC);
+    rules_log_int(x, "focus", rules_arg_int(a, "focus"), RULES_AUD_PUBLIC);
+    rules_log_int(x, "uses_round", uses, RULES_AUD_PUBLIC);
+    rules_log_json(x, "uses", json_string(aux ? "aux" : "action"), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "tname", name, RULES_AUD_PUBLIC);
+    rules_log_word(x, "kind", aux ? "react.aux" : "react.action", RULES_AUD_PUBLIC);
+    rules_log_word(x, "line", uses == r ? "react.this_round" : "react.next_round",
+                   RULES_AUD_PUBLIC);
+    if (t) {
+        rules_log_who(x, "other", t);
+        rules_log_word(x, "to", "react.to", RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
 }
 
 /* ---- swap (002:403) ---- */
@@ -719,8 +745,7 @@ static void do_swap(rules_enc *e, const rules_args *a)
     json_t *x = json_incref(json_array_get(ord, (size_t)i));
     json_array_set(ord, (size_t)i, json_array_get(ord, (size_t)j));
     json_array_set_new(ord, (size_t)j, x);
-    rules_enc_log(e, "swap", NULL, json_pack("{s:s}", "target", t),
-                  "%s and %s, tied, swap places this round (002:403)", gw_nm(e, cid), gw_nm(e, t));
+    gw_log_pair(e, "swap", "swap", cid, t);
     if (i == cur || j == cur) {
         const char *now = rules_enc_current(e);
         rules_enc_budget_reset(e, now);
@@ -833,6 +858,7 @@ const rules_module rules_module_grimwire_conflict = {
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = GRIMWIRE_EDITABLE,
+    .phrases = gw_conflict_phrases,
 };
 
 const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

@@ -61,8 +61,11 @@ static void do_set_tn(rules_enc *e, const rules_args *a)
     for (int k = 0; k < 4; k++)
         if (rules_arg_given(a, TN_KEYS[k]))
             json_object_set_new(h, TN_KEYS[k], json_integer(rules_arg_int(a, TN_KEYS[k])));
-    rules_enc_log_gm(e, "set_tn", NULL, json_pack("{s:s, s:O}", "target", t, "tn", h),
-                     "The GM sets the hidden target numbers of %s (002:53)", gw_nm(e, t));
+    rules_log *x = rules_log_begin(e, "set_tn", "set_tn");
+    gw_log_res(x, json_pack("{s:s, s:O}", "target", t, "tn", h), RULES_AUD_GM);
+    rules_log_who(x, "who", t);
+    gw_log_for(x, RULES_AUD_GM);
+    rules_log_end(x);
     if (answers_wait(e, a))
         gw_attack_resume(e);
 }
@@ -111,18 +114,15 @@ static void do_traits(rules_enc *e, const rules_args *a)
         type_list(rules_arg_str(a, TRAIT_KEYS[k]), &lists[k], &err);
         json_object_set_new(st, TRAIT_KEYS[k], lists[k]);
     }
-    json_t *res = json_pack("{s:s, s:O, s:O, s:O}", "target", t, "weak", lists[0], "resist",
-                            lists[1], "immune", lists[2]);
-    if (gw_npc(e, t))
-        rules_enc_log_gm(e, "traits", NULL, res,
-                         "The GM sets %s's damage weaknesses, "
-                         "resistances and immunities (002:693)",
-                         gw_nm(e, t));
-    else
-        rules_enc_log(e, "traits", NULL, res,
-                      "The GM sets %s's damage weaknesses, resistances "
-                      "and immunities (002:693)",
-                      gw_nm(e, t));
+    rules_aud aud = rules_enc_aud_of(e, t); /* an NPC's traits are the GM's */
+    rules_log *x = rules_log_begin(e, "traits", "traits");
+    gw_log_res(x,
+               json_pack("{s:s, s:O, s:O, s:O}", "target", t, "weak", lists[0], "resist", lists[1],
+                         "immune", lists[2]),
+               aud);
+    rules_log_who(x, "who", t);
+    gw_log_for(x, aud);
+    rules_log_end(x);
 }
 
 int gw_chk_status(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -148,6 +148,18 @@ int gw_chk_status(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+static void log_status(rules_enc *e, const char *t, const char *name, int on, int timed)
+{
+    rules_log *x = rules_log_begin(e, "status", on ? "status_on" : "status_off");
+    gw_log_res(x, json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", on),
+               RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "sname", name, RULES_AUD_PUBLIC);
+    if (timed)
+        rules_log_word(x, "while", "status.while", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+}
+
 static void do_status(rules_enc *e, const rules_args *a)
 {
     const char *t = rules_arg_str(a, "target"), *name = rules_arg_str(a, "name");
@@ -156,9 +168,7 @@ static void do_status(rules_enc *e, const rules_args *a)
         rules_enc_cond_remove(e, t, name);
         if (strcmp(name, "agony") == 0)
             gw_agony_ends(e, t);
-        rules_enc_log(e, "status", NULL,
-                      json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 0),
-                      "%s is no longer %s", gw_nm(e, t), name);
+        log_status(e, t, name, 0, 0);
         return;
     }
     int agony = strcmp(name, "agony") == 0;
@@ -171,15 +181,12 @@ static void do_status(rules_enc *e, const rules_args *a)
     if (rules_arg_given(a, "tn"))
         json_object_set_new(rules_enc_hidden_of(e, t), "terror_tn",
                             json_integer(rules_arg_int(a, "tn")));
-    rules_enc_log(e, "status", NULL,
-                  json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", 1),
-                  "%s is %s%s (002:779-878)", gw_nm(e, t), name,
-                  rules_arg_int(a, "turns") > 0 ? " for a while" : "");
+    log_status(e, t, name, 1, rules_arg_int(a, "turns") > 0);
     if (agony)
-        gw_burnout_up(e, t, "agony, temporary, 002:805");
+        gw_burnout_up(e, t, "why.agony");
     if (strcmp(name, "unconscious") == 0 || strcmp(name, "out_cold") == 0 ||
         strcmp(name, "knocked_out") == 0 || strcmp(name, "sleep") == 0)
-        gw_grapples_end(e, t, "is out cold");
+        gw_grapples_end(e, t, "end.is_out");
     if (strcmp(name, "unconscious") == 0) {
         /* 002:866 "Falling unconscious removes all such [mental] effects" */
         static const char *const mental[] = {"terror", "brainwashed", "mind_controlled", "frenzy",
@@ -211,14 +218,13 @@ static void do_damage(rules_enc *e, const rules_args *a)
 {
     const char *t = rules_arg_str(a, "target"), *type = rules_arg_str(a, "type");
     int was_out = rules_enc_is_out(e, t), amount = rules_arg_int(a, "amount");
-    if (gw_npc(e, t))
-        rules_enc_log(e, "damage", NULL, json_pack("{s:s}", "target", t),
-                      "The GM deals %s damage to %s", type ? type : "untyped", gw_nm(e, t));
-    else
-        rules_enc_log(e, "damage", NULL, json_pack("{s:s, s:i}", "target", t, "rolled", amount),
-                      "The GM deals %d %s damage to %s", amount, type ? type : "untyped",
-                      gw_nm(e, t));
-    gw_take_damage(e, t, amount, type, "the GM", 0);
+    rules_log *x = rules_log_begin(e, "damage", "gm_damage");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_int(x, "rolled", amount, rules_enc_aud_of(e, t));
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "dtype", type ? type : "untyped", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    gw_take_damage(e, t, amount, type, (gw_source){"src.gm", NULL, NULL}, 0);
     const char *cur = rules_enc_current(e);
     if (!was_out && cur && strcmp(cur, t) == 0 && gw_incapacity(e, t))
         gw_next_turn(e, t, 1);
@@ -289,11 +295,14 @@ static void do_splash(rules_enc *e, const rules_args *a)
     const char *type = rules_arg_str(a, "type");
     json_t *dice = json_array();
     int dmg = gw_roll_plain(e, rules_arg_str(a, "damage"), dice);
-    rules_enc_log(e, "splash", dice, json_pack("{s:i}", "rolled", dmg),
-                  "A blast: %d damage to everyone caught in it, an AGL roll halves it (002:725)",
-                  dmg);
-    rules_enc_log_gm(e, "splash", NULL, json_pack("{s:i}", "tn", tn),
-                     "the blast's AGL target number: %d", tn);
+    rules_log *x = rules_log_begin(e, "splash", "blast");
+    rules_log_int(x, "rolled", dmg, RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
+    x = rules_log_begin(e, "splash", "blast_tn");
+    rules_log_int(x, "tn", tn, RULES_AUD_GM);
+    rules_log_end(x);
     for (size_t i = 0; i < n; i++) {
         const char *t = ids[i];
         int d = dmg;
@@ -302,11 +311,15 @@ static void do_splash(rules_enc *e, const rules_args *a)
             grimwire_roll r = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, ad);
             if (r.success)
                 d = dmg / 2 < 1 ? 1 : dmg / 2;
-            rules_enc_log(e, "splash", ad, gw_roll_json(&r, gw_npc(e, t)), "%s %s", gw_nm(e, t),
-                          r.success ? "dives clear of the worst: half damage"
-                                    : "is caught in the blast");
+            x = rules_log_begin(e, "splash", "blast_roll");
+            gw_log_roll(x, &r, gw_npc(e, t), RULES_AUD_PUBLIC);
+            rules_log_who(x, "who", t);
+            rules_log_word(x, "how", r.success ? "blast.dives" : "blast.caught", RULES_AUD_PUBLIC);
+            rules_log_dice(x, ad, RULES_AUD_PUBLIC);
+            json_decref(ad);
+            rules_log_end(x);
         }
-        gw_take_damage(e, t, d, type, "the blast", 0);
+        gw_take_damage(e, t, d, type, (gw_source){"src.blast", NULL, NULL}, 0);
     }
 }
 
@@ -339,8 +352,7 @@ static void do_area(rules_enc *e, const rules_args *a)
     if (!rules_arg_int(a, "on")) {
         for (size_t i = 0; i < n; i++) {
             if (rules_enc_cond_remove(e, ids[i], "area"))
-                rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
-                              "%s is no longer in the area", gw_nm(e, ids[i]));
+                gw_log_who(e, "area", "area_off", ids[i]);
             json_object_del(gw_comb(e, ids[i]), "area_due");
         }
         return;
@@ -350,10 +362,7 @@ static void do_area(rules_enc *e, const rules_args *a)
         json_object_set_new(c, "damage", json_string(rules_arg_str(a, "damage")));
         if (rules_arg_str(a, "type"))
             json_object_set_new(c, "type", json_string(rules_arg_str(a, "type")));
-        rules_enc_log(e, "area", NULL, json_pack("{s:s}", "target", ids[i]),
-                      "%s is caught in a lasting area of damage: moving out at the start of "
-                      "the turn avoids it (002:727)",
-                      gw_nm(e, ids[i]));
+        gw_log_who(e, "area", "area_on", ids[i]);
         gw_area_hurts(e, ids[i]);
     }
 }
@@ -372,20 +381,24 @@ int gw_chk_drown(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+static void log_drown(rules_enc *e, const char *t, int on)
+{
+    rules_log *x = rules_log_begin(e, "drown", on ? "drown_on" : "drown_off");
+    gw_log_res(x, json_pack("{s:s, s:b}", "target", t, "on", on), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", t);
+    rules_log_end(x);
+}
+
 static void do_drown(rules_enc *e, const rules_args *a)
 {
     const char *t = rules_arg_str(a, "target");
     if (!rules_arg_int(a, "on")) {
         rules_enc_cond_remove(e, t, "drowning");
-        rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 0),
-                      "%s breathes again", gw_nm(e, t));
+        log_drown(e, t, 0);
         return;
     }
     rules_enc_cond_add(e, t, "drowning", 0, 0);
-    rules_enc_log(e, "drown", NULL, json_pack("{s:s, s:b}", "target", t, "on", 1),
-                  "%s is out of breath and begins to drown: a MND roll each round to stay "
-                  "conscious (002:735)",
-                  gw_nm(e, t));
+    log_drown(e, t, 1);
 }
 
 int gw_chk_heal(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -409,16 +422,24 @@ static void do_heal(rules_enc *e, const rules_args *a)
     if (to < cur)
         to = cur;
     gw_cond_set(e, t, to);
-    if (gw_npc(e, t))
-        rules_enc_log_gm(e, "heal", NULL, NULL, "%s: Condition %d -> %d", gw_nm(e, t), cur, to);
-    json_t *res = json_pack("{s:s}", "target", t);
-    if (!gw_npc(e, t)) {
-        json_object_set_new(res, "from", json_integer(cur));
-        json_object_set_new(res, "to", json_integer(to));
+    rules_log *x;
+    if (gw_npc(e, t)) { /* an NPC's Condition is the GM's */
+        x = rules_log_begin(e, "heal", "heal_condition");
+        rules_log_int(x, "from", cur, RULES_AUD_GM);
+        rules_log_int(x, "to", to, RULES_AUD_GM);
+        rules_log_who(x, "who", t);
+        rules_log_end(x);
     }
-    rules_enc_log(e, "heal", NULL, res, "%s is healed%s", gw_nm(e, t),
-                  gw_dying(e, t) ? " (still dying: healing raises Condition at most to 0, 002:258)"
-                                 : "");
+    x = rules_log_begin(e, "heal", "heal");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    if (!gw_npc(e, t)) {
+        rules_log_int(x, "from", cur, RULES_AUD_PUBLIC);
+        rules_log_int(x, "to", to, RULES_AUD_PUBLIC);
+    }
+    rules_log_who(x, "who", t);
+    if (gw_dying(e, t))
+        rules_log_word(x, "still", "heal.still_dying", RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 int gw_chk_revive(const rules_enc *e, const rules_args *a, tb_err *err)

@@ -29,13 +29,18 @@ static void do_trip(rules_enc *e, const rules_args *a)
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;
     json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "target", t);
-    int won = gw_opposed(e, cid, "agl", rules_arg_int(a, "mod"), t, "agl", 0, "target", dice, res,
-                         NULL, NULL);
+    rules_log *x = rules_log_begin(e, "trip", "trip");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    int won = gw_opposed(e, cid, "agl", rules_arg_int(a, "mod"), t, "agl", 0, "target_natural",
+                         "target_total", dice, x, NULL, NULL);
     if (won)
         rules_enc_cond_add(e, t, "knocked_down", 0, 0);
-    rules_enc_log(e, "trip", dice, res, "%s tries to trip %s: %s (002:661)", gw_nm(e, cid),
-                  gw_nm(e, t), won ? "down they go, knocked down" : "they keep their feet");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_word(x, "outcome", won ? "trip.down" : "trip.feet", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
 }
 
 /* ---- shove, grapple (002:655-689) ---- */
@@ -116,8 +121,7 @@ static void do_release(rules_enc *e, const rules_args *a)
 {
     const char *t = rules_arg_str(a, "target");
     rules_enc_cond_remove(e, t, "grappled");
-    rules_enc_log(e, "release", NULL, json_pack("{s:s}", "target", t), "%s lets go of %s",
-                  gw_nm(e, e->actor), gw_nm(e, t));
+    gw_log_pair(e, "release", "release", e->actor, t);
 }
 
 /* ---- shield (002:755-761) ---- */
@@ -147,9 +151,12 @@ static void do_shield(rules_enc *e, const rules_args *a)
     gw_reaction_spend(e, cid, 1, uses);
     json_object_set_new(gw_comb(e, cid), "shield",
                         json_pack("{s:s, s:i}", "target", t, "round", rules_enc_round(e)));
-    rules_enc_log(e, "shield", NULL, json_pack("{s:s, s:i}", "target", t, "uses_round", uses),
-                  "%s stands ready to shield %s this round, an auxiliary reaction (002:755-761)",
-                  gw_nm(e, cid), gw_nm(e, t));
+    rules_log *x = rules_log_begin(e, "shield", "shield");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_int(x, "uses_round", uses, RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_end(x);
 }
 
 /* ---- stabilize (002:258-260) ---- */
@@ -185,22 +192,30 @@ static void do_stabilize(rules_enc *e, const rules_args *a)
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;
     json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "target", t);
     int ok = 1;
+    rules_log *x = rules_log_begin(e, "stabilize", "stabilize");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
     if (!rules_arg_int(a, "medkit")) {
         grimwire_roll k = gw_roll_attr(e, cid, "rsn", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
-        json_object_set_new(res, "rsn", gw_roll_json(&k, gw_npc(e, cid)));
+        rules_log_json(x, "rsn", gw_roll_json(&k, gw_npc(e, cid)), RULES_AUD_PUBLIC);
         ok = k.success;
+    } else {
+        rules_log_word(x, "kit", "stabilize.medkit", RULES_AUD_PUBLIC);
     }
     grimwire_roll c = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
-    json_object_set_new(res, "cor", gw_roll_json(&c, gw_npc(e, cid)));
+    rules_log_json(x, "cor", gw_roll_json(&c, gw_npc(e, cid)), RULES_AUD_PUBLIC);
     ok = ok && c.success;
-    json_object_set_new(res, "success", json_boolean(ok));
-    rules_enc_log_gm(e, "stabilize", NULL, json_pack("{s:i}", "tn", tn),
-                     "stabilizing %s: target number %d", gw_nm(e, t), tn);
-    rules_enc_log(e, "stabilize", dice, res, "%s works to stabilize %s%s: %s (002:258)",
-                  gw_nm(e, cid), gw_nm(e, t), rules_arg_int(a, "medkit") ? " with a medkit" : "",
-                  ok ? "it works" : "not yet, still dying");
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log *g = rules_log_begin(e, "stabilize", "stabilize_tn");
+    rules_log_int(g, "tn", tn, RULES_AUD_GM);
+    rules_log_who(g, "who", t);
+    rules_log_end(g);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_word(x, "outcome", ok ? "stabilize.works" : "stabilize.not_yet", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     if (ok)
         gw_revive(e, t);
 }
@@ -236,8 +251,7 @@ static void do_leave(rules_enc *e, const rules_args *a)
     }
     json_object_del(gw_comb(e, cid), "area_due");
     rules_enc_cond_remove(e, cid, "area");
-    rules_enc_log(e, "leave", NULL, NULL,
-                  "%s moves out of the area before it hurts again (002:727)", gw_nm(e, cid));
+    gw_log_actor(e, "leave", "leave");
 }
 
 int gw_chk_stay(const rules_enc *e, const rules_args *a, tb_err *err)

@@ -181,8 +181,8 @@ json_t *gw_roll_json(const grimwire_roll *r, int secret_numbers)
  * are the GM's). Both totals are returned through *at and *tt (may be NULL).
  */
 int gw_opposed(rules_enc *e, const char *cid, const char *aa, int extra, const char *t,
-               const char *ta, int t_extra, const char *key, json_t *dice, json_t *res, int *at,
-               int *tt)
+               const char *ta, int t_extra, const char *nat_key, const char *total_key,
+               json_t *dice, rules_log *x, int *at, int *tt)
 {
     grimwire_roll a = gw_roll_attr(e, cid, aa, GRIMWIRE_USE_PLAIN, extra, 0, 0, 0, dice);
     grimwire_roll d = gw_roll_attr(e, t, ta, GRIMWIRE_USE_PLAIN, t_extra, 0, 0, 0, dice);
@@ -192,18 +192,21 @@ int gw_opposed(rules_enc *e, const char *cid, const char *aa, int extra, const c
         win = 0;
     else if (gw_auto_fails(e, t, ta) && a.natural != 1)
         win = 1;
-    char k[40];
-    snprintf(k, sizeof k, "%s_natural", key);
-    json_object_set_new(res, "natural", json_integer(a.natural));
-    json_object_set_new(res, k, json_integer(d.natural));
-    json_object_set_new(res, "success", json_boolean(win));
+    rules_log_int(x, "natural", a.natural, RULES_AUD_PUBLIC);
+    rules_log_int(x, nat_key, d.natural, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(win), RULES_AUD_PUBLIC);
     if (!gw_npc(e, cid) && !gw_npc(e, t)) {
-        snprintf(k, sizeof k, "%s_total", key);
-        json_object_set_new(res, "total", json_integer(a.total));
-        json_object_set_new(res, k, json_integer(d.total));
+        rules_log_int(x, "total", a.total, RULES_AUD_PUBLIC);
+        rules_log_int(x, total_key, d.total, RULES_AUD_PUBLIC);
     } else {
-        rules_enc_log_gm(e, "opposed", NULL, NULL, "%s %s %d vs %s %s %d", gw_nm(e, cid), aa,
-                         a.total, gw_nm(e, t), ta, d.total);
+        rules_log *g = rules_log_begin(e, "opposed", "opposed");
+        rules_log_who(g, "who", cid);
+        rules_log_name(g, "stat", aa, RULES_AUD_PUBLIC);
+        rules_log_int(g, "total", a.total, RULES_AUD_GM);
+        rules_log_who(g, "other", t);
+        rules_log_name(g, "other_stat", ta, RULES_AUD_PUBLIC);
+        rules_log_int(g, "other_total", d.total, RULES_AUD_GM);
+        rules_log_end(g);
     }
     if (at)
         *at = a.total;
@@ -226,10 +229,17 @@ int gw_grapple_roll(rules_enc *e, const char *cid, int moving)
     const char *aa = moving ? "tog" : gw_tog_or_cor(e, cid);
     const char *ga = moving ? "tog" : gw_tog_or_cor(e, by);
     json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "grappler", by);
-    int win = gw_opposed(e, cid, aa, 0, by, ga, 0, "grappler", dice, res, NULL, NULL);
-    rules_enc_log(e, "grapple", dice, res, "%s, grappled by %s, rolls to %s: %s (002:678-679)",
-                  gw_nm(e, cid), gw_nm(e, by), moving ? "move" : "act", win ? "succeeds" : "fails");
+    rules_log *x = rules_log_begin(e, "grapple", "grapple_roll");
+    rules_log_json(x, "grappler", json_string(by), RULES_AUD_PUBLIC);
+    int win = gw_opposed(e, cid, aa, 0, by, ga, 0, "grappler_natural", "grappler_total", dice, x,
+                         NULL, NULL);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", by);
+    rules_log_word(x, "goal", moving ? "w.move" : "w.act", RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", win ? "w.succeeds" : "w.fails", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     return win;
 }
 
@@ -264,14 +274,13 @@ void gw_burnout_up(rules_enc *e, const char *cid, const char *why)
         }
     } else if (b == GRIMWIRE_BURNOUT_MAX && gw_cond_cur(e, cid) > 0)
         gw_cond_set(e, cid, 0);
-    if (gw_npc(e, cid))
-        rules_enc_log_gm(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
-                         "%s takes a level of burnout (%s): now %d (002:224-250)", gw_nm(e, cid),
-                         why, b);
-    else
-        rules_enc_log(e, "burnout", NULL, json_pack("{s:s, s:i}", "target", cid, "burnout", b),
-                      "%s takes a level of burnout (%s): now %d (002:224-250)", gw_nm(e, cid), why,
-                      b);
+    rules_aud aud = rules_enc_aud_of(e, cid); /* an NPC's burnout is the GM's */
+    rules_log *x = rules_log_begin(e, "burnout", "burnout");
+    rules_log_json(x, "target", json_string(cid), aud);
+    rules_log_int(x, "burnout", b, aud);
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "why", why, aud);
+    rules_log_end(x);
     gw_check_dying(e, cid);
 }
 
@@ -281,22 +290,19 @@ void gw_check_dying(rules_enc *e, const char *cid)
 {
     int cur = gw_cond_cur(e, cid);
     if (cur <= 0)
-        gw_grapples_end(e, cid, "out cold");
+        gw_grapples_end(e, cid, "end.out_cold");
     if (cur < GRIMWIRE_DEAD_BELOW) {
         if (!rules_enc_is_out(e, cid)) {
             rules_enc_cond_remove(e, cid, "dying");
             rules_enc_set_out(e, cid, "dead");
-            rules_enc_log(e, "dead", NULL, json_pack("{s:s}", "target", cid),
-                          "%s is dead (Condition below -10, 002:256)", gw_nm(e, cid));
+            gw_log_who(e, "dead", "dead", cid);
         }
         return;
     }
     if (cur <= 0 && !gw_dying(e, cid)) {
         rules_enc_cond_add(e, cid, "dying", 0, 0);
-        rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
-                      "%s drops to 0 Condition or below: dying and out cold (002:256)",
-                      gw_nm(e, cid));
-        gw_burnout_up(e, cid, "Condition at 0 or below, 002:226");
+        gw_log_who(e, "dying", "dying", cid);
+        gw_burnout_up(e, cid, "why.dying");
     }
 }
 
@@ -307,54 +313,47 @@ void gw_check_dying(rules_enc *e, const char *cid)
  * GM's), to the public log for a PC. With `nonlethal` a blow that would take cid to 0 or below
  * leaves it at 1 Condition and out cold instead (002:649, reading G11): no dying, no burnout.
  */
-int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, const char *source,
+int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, gw_source src,
                    int nonlethal)
 {
-    json_t *res = json_pack("{s:s, s:i}", "target", cid, "rolled", dmg);
-    char how[120] = "";
+    rules_aud aud = rules_enc_aud_of(e, cid); /* an NPC's armor, traits and Condition: the GM's */
+    rules_log *x = rules_log_begin(e, "damage", "damage");
+    rules_log_json(x, "target", json_string(cid), aud);
+    rules_log_int(x, "rolled", dmg, aud);
+    if (t) {
+        rules_log_json(x, "type", json_string(t), aud);
+        rules_log_name(x, "dtype", t, aud);
+    }
     int d = dmg;
-    if (t)
-        json_object_set_new(res, "type", json_string(t));
     if (d > 0 && trait(e, cid, "immune", t)) {
         d = 0;
-        snprintf(how, sizeof how, ", immune to %s", t);
+        rules_log_word(x, "how", "how.immune", aud);
     } else if (d > 0 && trait(e, cid, "weak", t)) {
         d *= 2;
-        snprintf(how, sizeof how, ", weak to %s: doubled", t);
+        rules_log_word(x, "how", "how.weak", aud);
     } else if (d > 0 && trait(e, cid, "resist", t)) {
         d = d / 2 < 1 ? 1 : d / 2;
-        snprintf(how, sizeof how, ", resistant to %s: halved", t);
+        rules_log_word(x, "how", "how.resist", aud);
     }
     int armor = gw_geti(gw_stats(e, cid), "armor", 0);
     if (d > 0 && physical(t) && armor > 0) {
-        int before = d;
+        gw_log_num(x, "before", d, aud);
         d = grimwire_armor(d, armor);
-        size_t l = strlen(how);
-        snprintf(how + l, sizeof how - l, ", armor %d: %d -> %d", armor, before, d);
-        json_object_set_new(res, "armor", json_integer(armor));
+        rules_log_int(x, "armor", armor, aud);
+        rules_log_word(x, "armor_how", "how.armor", aud);
     }
     int cur = gw_cond_cur(e, cid) - d;
     int held = nonlethal && cur <= 0 && !gw_dying(e, cid);
     gw_cond_set(e, cid, held ? 1 : cur);
-    json_object_set_new(res, "damage", json_integer(d));
-    json_object_set_new(res, "condition", json_integer(gw_cond_cur(e, cid)));
-    if (gw_npc(e, cid)) {
-        rules_enc_log_gm(e, "damage", NULL, res,
-                         "%s takes %d damage from %s (%d rolled%s): "
-                         "Condition %d",
-                         gw_nm(e, cid), d, source, dmg, how, gw_cond_cur(e, cid));
-    } else {
-        rules_enc_log(e, "damage", NULL, res,
-                      "%s takes %d damage from %s (%d rolled%s): "
-                      "Condition %d",
-                      gw_nm(e, cid), d, source, dmg, how, gw_cond_cur(e, cid));
-    }
+    rules_log_int(x, "damage", d, aud);
+    rules_log_int(x, "condition", gw_cond_cur(e, cid), aud);
+    rules_log_who(x, "who", cid);
+    gw_log_source(x, src, aud);
+    rules_log_end(x);
     if (held) {
         rules_enc_cond_add(e, cid, "out_cold", 0, 0);
-        gw_grapples_end(e, cid, "out cold");
-        rules_enc_log(e, "nonlethal", NULL, json_pack("{s:s}", "target", cid),
-                      "The blow is held back: %s is left at 1 Condition and out cold (002:649)",
-                      gw_nm(e, cid));
+        gw_grapples_end(e, cid, "end.out_cold");
+        gw_log_who(e, "nonlethal", "nonlethal", cid);
     }
     gw_check_dying(e, cid);
     return d;
@@ -368,8 +367,13 @@ void gw_grapples_end(rules_enc *e, const char *cid, const char *why)
         json_t *g = rules_enc_cond(e, o, "grappled");
         if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid)) {
             rules_enc_cond_remove(e, o, "grappled");
-            rules_enc_log(e, "grapple", NULL, json_pack("{s:s, s:s}", "target", o, "by", cid),
-                          "%s is no longer grappled: %s %s", gw_nm(e, o), gw_nm(e, cid), why);
+            rules_log *x = rules_log_begin(e, "grapple", "grapple_ends");
+            rules_log_json(x, "target", json_string(o), RULES_AUD_PUBLIC);
+            rules_log_json(x, "by", json_string(cid), RULES_AUD_PUBLIC);
+            rules_log_who(x, "who", o);
+            rules_log_who(x, "other", cid);
+            rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+            rules_log_end(x);
         }
     }
 }
@@ -383,9 +387,7 @@ void gw_agony_ends(rules_enc *e, const char *cid)
         json_object_del(gw_comb(e, cid), "agony_out");
         rules_enc_cond_remove(e, cid, "out_cold");
     }
-    rules_enc_log(e, "agony", NULL, json_pack("{s:s}", "target", cid),
-                  "%s's agony passes: the temporary level of burnout goes (002:805)",
-                  gw_nm(e, cid));
+    gw_log_who(e, "agony", "agony_ends", cid);
 }
 
 void gw_tick(rules_enc *e, const char *cid)
@@ -409,9 +411,14 @@ void gw_area_hurts(rules_enc *e, const char *cid)
     json_object_del(gw_comb(e, cid), "area_due");
     json_t *dice = json_array();
     int d = gw_roll_plain(e, expr, dice);
-    rules_enc_log(e, "area", dice, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
-                  "%s is still in the area: %d damage (002:727)", gw_nm(e, cid), d);
-    gw_take_damage(e, cid, d, type[0] ? type : NULL, "the area", 0);
+    rules_log *x = rules_log_begin(e, "area", "area_hurts");
+    rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
+    gw_take_damage(e, cid, d, type[0] ? type : NULL, (gw_source){"src.area", NULL, NULL}, 0);
 }
 
 void gw_revive(rules_enc *e, const char *t)
@@ -420,9 +427,8 @@ void gw_revive(rules_enc *e, const char *t)
     gw_cond_set(e, t, 1);
     json_object_set_new(gw_obj(rules_enc_stats(e, t), "focus"), "current", json_integer(0));
     rules_enc_cond_add(e, t, "out_cold", 0, 0);
-    rules_enc_log(e, "revive", NULL, json_pack("{s:s}", "target", t),
-                  "%s is stabilized: 1 Condition, 0 Focus, out cold (002:260)", gw_nm(e, t));
-    gw_burnout_up(e, t, "revived, 002:260");
+    gw_log_who(e, "revive", "revive", t);
+    gw_burnout_up(e, t, "why.revived");
 }
 
 /* ---- spending a turn ---- */
@@ -585,7 +591,7 @@ void gw_pay_focus(rules_enc *e, const char *cid, int cost)
     int cur = gw_geti(f, "current", 0);
     json_object_set_new(f, "current", json_integer(cur - cost));
     if (cur - cost < 0)
-        gw_burnout_up(e, cid, "Focus below 0, 002:198");
+        gw_burnout_up(e, cid, "why.focus");
 }
 
 /* Where cid's count of light-weapon attacks lives: its public budget for a PC, its GM-only

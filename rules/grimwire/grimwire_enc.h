@@ -101,23 +101,32 @@ grimwire_roll gw_roll_attr(rules_enc *e, const char *cid, const char *a, grimwir
                            int extra, int tn, int attack, int ff, json_t *dice);
 /* {natural, success[, attr, mod, total][, critical, collateral]} (new); never the number. */
 json_t *gw_roll_json(const grimwire_roll *r, int secret_numbers);
-/* An opposed roll (002:657-682, reading G8): see fight.c. Returns 1 when cid wins. */
+/* An opposed roll (002:657-682, reading G8): see fight.c; its values into x (nat_key and
+ * total_key name the other side's natural and total). Returns 1 when cid wins. */
 int gw_opposed(rules_enc *e, const char *cid, const char *aa, int extra, const char *t,
-               const char *ta, int t_extra, const char *key, json_t *dice, json_t *res, int *at,
-               int *tt);
+               const char *ta, int t_extra, const char *nat_key, const char *total_key,
+               json_t *dice, rules_log *x, int *at, int *tt);
 /* A grappled cid's roll to act or move (002:678-679): 1 when it may go on. */
 int gw_grapple_roll(rules_enc *e, const char *cid, int moving);
 
 /* ---- Condition, burnout, the end of a status (fight.c; writers) ---- */
 
 void gw_cond_set(rules_enc *e, const char *cid, int v);
+/* One more level of burnout; `why` is the phrasing of its cause ("why.dying", ...: phrases.c). */
 void gw_burnout_up(rules_enc *e, const char *cid, const char *why);
 void gw_check_dying(rules_enc *e, const char *cid);
-/* Damage of type t (NULL: untyped) from `source`; with nonlethal a drop to 0 or below leaves cid
- * at 1 and out cold (002:649). Returns what was taken. */
-int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, const char *source,
+/* Where damage comes from, for the words: the phrasing of its source ("src.gm", "src.weapon",
+ * ...: phrases.c) and, for a weapon or a stray hit, who wields it and the weapon's name. */
+typedef struct gw_source {
+    const char *word;
+    const char *by;     /* a combatant id, or NULL */
+    const char *weapon; /* a weapon's name, or NULL */
+} gw_source;
+/* Damage of type t (NULL: untyped) from src; with nonlethal a drop to 0 or below leaves cid at 1
+ * and out cold (002:649). Returns what was taken. */
+int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, gw_source src,
                    int nonlethal);
-/* cid lets go of everyone it grapples (it is out cold, dying...). */
+/* cid lets go of everyone it grapples; `why` the phrasing of why ("end.out_cold", ...). */
 void gw_grapples_end(rules_enc *e, const char *cid, const char *why);
 /* 002:805 the temporary level of agony goes. */
 void gw_agony_ends(rules_enc *e, const char *cid);
@@ -224,4 +233,32 @@ int gw_attack_resume_check(const rules_enc *e, tb_err *err);
 void gw_attack_resume(rules_enc *e);
 /* Who may be hit by the pending natural 1 (002:553-559): nobody (t NULL) or t. */
 void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare);
+/* ---- the log (words.c; the phrasings: phrases.c) ---- */
+
+/* The phrasings of grimwire.conflict and grimwire.between (rules_module.phrases). */
+extern const rules_phrase gw_conflict_phrases[];
+extern const rules_phrase gw_between_phrases[];
+
+/* Every key of res (stolen) as a `result` value of x for aud (result only, never in the words). */
+void gw_log_res(rules_log *x, json_t *res, rules_aud aud);
+/* A roll as gw_roll_json says it: natural, success[, attr, mod, total][, critical, collateral];
+ * the ints render ({natural}, {total}...). */
+void gw_log_roll(rules_log *x, const grimwire_roll *r, int secret_numbers, rules_aud aud);
+/* A number the words need that is no `result` field. */
+void gw_log_num(rules_log *x, const char *key, int v, rules_aud aud);
+/* A modifier with its sign ("+3", "-2"). */
+void gw_log_signed(rules_log *x, const char *key, int v, rules_aud aud);
+/* An event whose words name one combatant ({who}; `result` {target}), public. */
+void gw_log_who(rules_enc *e, const char *action, const char *event, const char *cid);
+/* An event whose words name the actor ({who}), no result. */
+void gw_log_actor(rules_enc *e, const char *action, const char *event);
+/* An event naming cid ({who}) and t ({other}); `result` {target: t}; public. */
+void gw_log_pair(rules_enc *e, const char *action, const char *event, const char *cid,
+                 const char *t);
+/* Says who reads x: its phrasing ends with {aud} (renders nothing), so only aud reads it (the GM,
+ * for a line about an NPC's hidden numbers whose words name no hidden number). */
+void gw_log_for(rules_log *x, rules_aud aud);
+/* The source of damage: {src} (the word), {by} and {weapon}. */
+void gw_log_source(rules_log *x, gw_source src, rules_aud aud);
+
 #endif

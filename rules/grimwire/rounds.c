@@ -36,17 +36,21 @@ static int roll_init(rules_enc *e, const char *cid)
     json_t *dice = json_array();
     grimwire_roll r = gw_roll_attr(e, cid, "per", GRIMWIRE_USE_PLAIN, 0, 0, 0, 0, dice);
     int total = gw_auto_fails(e, cid, "per") ? -100 : r.total; /* a stunned PER roll fails */
-    json_t *res = json_pack("{s:s, s:i, s:i, s:i, s:i}", "target", cid, "natural", r.natural,
-                            "attr", r.attr, "mod", r.mod, "total", total);
-    if (gw_npc(e, cid)) {
-        json_object_set_new(rules_enc_hidden_of(e, cid), "init", json_integer(total));
-        rules_enc_log_gm(e, "initiative", dice, res, "%s rolls initiative: d20 %d %+d %+d = %d",
-                         gw_nm(e, cid), r.natural, r.attr, r.mod, total);
-    } else {
-        json_object_set_new(gw_comb(e, cid), "init", json_integer(total));
-        rules_enc_log(e, "initiative", dice, res, "%s rolls initiative: d20 %d %+d %+d = %d",
-                      gw_nm(e, cid), r.natural, r.attr, r.mod, total);
-    }
+    json_object_set_new(gw_npc(e, cid) ? rules_enc_hidden_of(e, cid) : gw_comb(e, cid), "init",
+                        json_integer(total));
+    rules_aud aud = rules_enc_aud_of(e, cid); /* an NPC's initiative is the GM's */
+    rules_log *x = rules_log_begin(e, "initiative", "initiative");
+    rules_log_json(x, "target", json_string(cid), aud);
+    rules_log_int(x, "natural", r.natural, aud);
+    rules_log_int(x, "attr", r.attr, aud);
+    rules_log_int(x, "mod", r.mod, aud);
+    rules_log_int(x, "total", total, aud);
+    gw_log_signed(x, "attr_s", r.attr, aud);
+    gw_log_signed(x, "mod_s", r.mod, aud);
+    rules_log_who(x, "who", cid);
+    rules_log_dice(x, dice, aud);
+    json_decref(dice);
+    rules_log_end(x);
     return total;
 }
 
@@ -110,9 +114,9 @@ void gw_roll_order(rules_enc *e, const char *side, int alert)
     rules_enc_order_set(e, r, n);
     free(r);
     json_object_set_new(e->enc, "initiative", json_deep_copy(order(e)));
-    rules_enc_log(
-        e, "order", NULL, json_pack("{s:O}", "order", order(e)),
-        "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)");
+    rules_log *x = rules_log_begin(e, "order", "order");
+    rules_log_json(x, "order", json_deep_copy(order(e)), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (!side)
         return;
     json_t *only = json_array();
@@ -128,11 +132,10 @@ void gw_roll_order(rules_enc *e, const char *side, int alert)
     json_object_set_new(e->enc, "order", only);
     json_object_set_new(e->enc, "surprise",
                         json_pack("{s:s, s:i}", "side", side, "bonus", alert ? 2 : 5));
-    rules_enc_log(e, "surprise", NULL, json_pack("{s:s, s:b}", "side", side, "alert", alert),
-                  "Surprise: %s before initiative, and the first attack gets +%d to hit "
-                  "(002:521-523)",
-                  alert ? "the first attacker strikes" : "the attackers take one turn",
-                  alert ? 2 : 5);
+    x = rules_log_begin(e, "surprise", "surprise");
+    gw_log_res(x, json_pack("{s:s, s:b}", "side", side, "alert", alert), RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", alert ? "surprise.alert" : "surprise.all", RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* Inserts cid into the base order and the running order at its rank (a combatant joining a
@@ -183,20 +186,27 @@ static void drowning_turn(rules_enc *e, const char *cid)
     if (!gw_has(e, cid, "drowning"))
         return;
     if (gw_incapacity(e, cid)) {
-        rules_enc_log(e, "drowning", NULL, json_pack("{s:s, s:i}", "target", cid, "rolled", 6),
-                      "%s is out cold under water: 6 damage (002:735)", gw_nm(e, cid));
-        gw_take_damage(e, cid, 6, NULL, "drowning", 0);
+        rules_log *x = rules_log_begin(e, "drowning", "drowning_out");
+        gw_log_res(x, json_pack("{s:s, s:i}", "target", cid, "rolled", 6), RULES_AUD_PUBLIC);
+        rules_log_who(x, "who", cid);
+        rules_log_end(x);
+        gw_take_damage(e, cid, 6, NULL, (gw_source){"src.drowning", NULL, NULL}, 0);
         return;
     }
     json_t *dice = json_array();
     grimwire_roll m =
         gw_roll_attr(e, cid, "mnd", GRIMWIRE_USE_PLAIN, 0, GRIMWIRE_COLLATERAL_TN, 0, 0, dice);
-    rules_enc_log(e, "drowning", dice, gw_roll_json(&m, gw_npc(e, cid)),
-                  "%s is drowning: MND 11 to stay conscious, %s (002:735)", gw_nm(e, cid),
-                  m.success ? "stays conscious" : "falls unconscious");
+    rules_log *x = rules_log_begin(e, "drowning", "drowning");
+    gw_log_roll(x, &m, gw_npc(e, cid), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "outcome", m.success ? "w.stays_conscious" : "w.falls_unconscious",
+                   RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     if (!m.success) {
         rules_enc_cond_add(e, cid, "unconscious", 0, 0);
-        gw_grapples_end(e, cid, "falls unconscious");
+        gw_grapples_end(e, cid, "end.falls");
     }
 }
 
@@ -220,22 +230,22 @@ static void terror_turn(rules_enc *e, const char *cid)
     int tn = gw_geti(rules_enc_hidden_of(e, cid), "terror_tn", GRIMWIRE_COLLATERAL_TN);
     json_t *dice = json_array();
     grimwire_roll t = gw_roll_attr(e, cid, "mnd", GRIMWIRE_USE_PAIN_TERROR, 0, tn, 0, 0, dice);
-    rules_enc_log_gm(e, "terror", NULL,
-                     json_pack("{s:s, s:i, s:i}", "target", cid, "total", t.total, "tn", tn),
-                     "%s's MND roll against terror: %d vs TN %d", gw_nm(e, cid), t.total, tn);
-    if (t.success) {
+    rules_log *g = rules_log_begin(e, "terror", "terror_tn");
+    rules_log_json(g, "target", json_string(cid), RULES_AUD_GM);
+    rules_log_int(g, "total", t.total, RULES_AUD_GM);
+    rules_log_int(g, "tn", tn, RULES_AUD_GM);
+    rules_log_who(g, "who", cid);
+    rules_log_end(g);
+    if (t.success)
         rules_enc_cond_remove(e, cid, "terror");
-        rules_enc_log(e, "terror", dice, gw_roll_json(&t, gw_npc(e, cid)),
-                      "%s masters the terror: MND roll succeeds, terror removed "
-                      "(002:854)",
-                      gw_nm(e, cid));
-    } else {
+    else
         json_object_set_new(gw_comb(e, cid), "cower", json_integer(rules_enc_round(e)));
-        rules_enc_log(e, "terror", dice, gw_roll_json(&t, gw_npc(e, cid)),
-                      "%s fails the MND roll: can only cower or flee this turn "
-                      "(002:854)",
-                      gw_nm(e, cid));
-    }
+    rules_log *x = rules_log_begin(e, "terror", t.success ? "terror_mastered" : "terror_cower");
+    gw_log_roll(x, &t, gw_npc(e, cid), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
 }
 
 /* The effects at the first beginning of cid's turn in a round (002:256, 002:838-854). */
@@ -243,27 +253,37 @@ static void turn_effects(rules_enc *e, const char *cid)
 {
     if (gw_dying(e, cid)) {
         gw_cond_set(e, cid, gw_cond_cur(e, cid) - 1);
-        rules_enc_log(e, "dying", NULL, json_pack("{s:s}", "target", cid),
-                      "%s is dying: -1 Condition (002:256)", gw_nm(e, cid));
-        if (gw_npc(e, cid))
-            rules_enc_log_gm(e, "dying", NULL, NULL, "%s: Condition %d", gw_nm(e, cid),
-                             gw_cond_cur(e, cid));
+        gw_log_who(e, "dying", "dying_tick", cid);
+        if (gw_npc(e, cid)) {
+            rules_log *x = rules_log_begin(e, "dying", "condition_now");
+            rules_log_who(x, "who", cid);
+            rules_log_int(x, "condition", gw_cond_cur(e, cid), RULES_AUD_GM);
+            rules_log_end(x);
+        }
         gw_check_dying(e, cid);
         return;
     }
     if (gw_has(e, cid, "burning")) {
         json_t *dice = json_array();
         int d = rules_roll_die(e->rng, 6, dice) + rules_roll_die(e->rng, 6, dice);
-        rules_enc_log(e, "burning", dice, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
-                      "%s burns: 2d6 = %d heat damage (002:838)", gw_nm(e, cid), d);
-        gw_take_damage(e, cid, d, "heat", "burning", 0);
+        rules_log *x = rules_log_begin(e, "burning", "burning");
+        rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
+        rules_log_who(x, "who", cid);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+        json_decref(dice);
+        rules_log_end(x);
+        gw_take_damage(e, cid, d, "heat", (gw_source){"src.burning", NULL, NULL}, 0);
     }
     if (gw_has(e, cid, "bleeding") && !gw_incapacity(e, cid)) {
         json_t *b = rules_enc_cond(e, cid, "bleeding");
         int d = gw_geti(b, "level", 1);
-        rules_enc_log(e, "bleeding", NULL, json_pack("{s:s, s:i}", "target", cid, "rolled", d),
-                      "%s bleeds: %d damage (002:842)", gw_nm(e, cid), d);
-        gw_take_damage(e, cid, d < 1 ? 1 : d, NULL, "bleeding", 0);
+        rules_log *x = rules_log_begin(e, "bleeding", "bleeding");
+        rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
+        rules_log_who(x, "who", cid);
+        rules_log_end(x);
+        gw_take_damage(e, cid, d < 1 ? 1 : d, NULL, (gw_source){"src.bleeding", NULL, NULL}, 0);
     }
     if (gw_has(e, cid, "terror") && !gw_incapacity(e, cid))
         terror_turn(e, cid);
@@ -293,9 +313,11 @@ int gw_turn_begins(rules_enc *e, const char *cid)
     gw_budget_adjust(e, cid);
     const char *why = gw_incapacity(e, cid);
     if (why) {
-        rules_enc_log(e, "skip", NULL, json_pack("{s:s, s:s}", "target", cid, "why", why),
-                      "%s cannot do anything (%s, 002:256, 002:865): the turn passes",
-                      gw_nm(e, cid), why);
+        rules_log *x = rules_log_begin(e, "skip", "skip");
+        gw_log_res(x, json_pack("{s:s, s:s}", "target", cid, "why", why), RULES_AUD_PUBLIC);
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "state", why, RULES_AUD_PUBLIC);
+        rules_log_end(x);
         return 0;
     }
     return 1;
@@ -337,8 +359,9 @@ static void round_begins(rules_enc *e)
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         json_object_del(gw_comb(e, cid), "waiting");
-    rules_enc_log(e, "round", NULL, json_pack("{s:i}", "round", rules_enc_round(e)),
-                  "Round %d begins (6 seconds, 002:415)", rules_enc_round(e));
+    rules_log *x = rules_log_begin(e, "round", "round");
+    rules_log_int(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* The first round begins (after gw_roll_order): its first turn, or the next one who can act. */
@@ -366,7 +389,7 @@ void gw_next_turn(rules_enc *e, const char *ending, int tick_it)
             restore_order(e);
         int r = rules_enc_advance(e);
         if (r < 0) {
-            rules_enc_log(e, "idle", NULL, NULL, "Nobody is left to act");
+            rules_log_end(rules_log_begin(e, "idle", "idle"));
             return;
         }
         if (r == 1)

@@ -107,8 +107,10 @@ static int surprise_bonus(rules_enc *e, const char *cid)
         return 0;
     int b = gw_geti(sp, "bonus", 0);
     json_object_del(e->enc, "surprise");
-    rules_enc_log(e, "surprise", NULL, json_pack("{s:i}", "bonus", b),
-                  "%s strikes first from surprise: +%d to hit (002:521-523)", gw_nm(e, cid), b);
+    rules_log *x = rules_log_begin(e, "surprise", "surprise_strike");
+    rules_log_int(x, "bonus", b, RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
     return b;
 }
 
@@ -140,12 +142,17 @@ static int shield_roll(rules_enc *e, const char *sh, const char *cid, const char
 {
     json_object_set_new(json_object_get(gw_comb(e, sh), "shield"), "attacker", json_string(cid));
     json_t *dice = json_array();
-    json_t *res = json_pack("{s:s, s:s}", "target", t, "attacker", cid);
-    int win = gw_opposed(e, sh, "agl", 5, cid, "cor", 0, "attacker", dice, res, NULL, NULL);
-    rules_enc_log(e, "shield", dice, res,
-                  "%s throws themselves in front of %s: AGL +5 against %s's COR, %s (002:757)",
-                  gw_nm(e, sh), gw_nm(e, t), gw_nm(e, cid),
-                  win ? "the shield takes the attack" : "too slow, the attack goes on");
+    rules_log *x = rules_log_begin(e, "shield", "shield_roll");
+    gw_log_res(x, json_pack("{s:s, s:s}", "target", t, "attacker", cid), RULES_AUD_PUBLIC);
+    int win = gw_opposed(e, sh, "agl", 5, cid, "cor", 0, "attacker_natural", "attacker_total", dice,
+                         x, NULL, NULL);
+    rules_log_who(x, "who", sh);
+    rules_log_who(x, "other", t);
+    rules_log_who(x, "third", cid);
+    rules_log_word(x, "outcome", win ? "shield.takes" : "shield.slow", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     return win;
 }
 
@@ -205,19 +212,34 @@ static int heave(rules_enc *e, const rules_args *a, const char *cid, const gw_we
     int ttn = rules_arg_given(a, "tog_tn") ? rules_arg_int(a, "tog_tn") : GRIMWIRE_COLLATERAL_TN;
     json_t *td = json_array();
     grimwire_roll tr = gw_roll_attr(e, cid, "tog", GRIMWIRE_USE_PLAIN, 0, ttn, 0, 0, td);
-    rules_enc_log_gm(
-        e, "heave", NULL,
-        json_pack("{s:i, s:i, s:b}", "total", tr.total, "tn", ttn, "success", tr.success),
-        "%s's TOG roll to swing a heavy weapon: %d vs TN %d", gw_nm(e, cid), tr.total, ttn);
-    if (gw_npc(e, cid)) {
-        json_decref(td);
-        td = NULL;
-    }
-    rules_enc_log(e, "heave", td, gw_roll_json(&tr, gw_npc(e, cid)), "%s heaves the %s%s",
-                  gw_nm(e, cid), w->name,
-                  tr.success ? " and swings it"
-                             : ", but is not strong enough to swing it: the attack is lost");
+    rules_log *g = rules_log_begin(e, "heave", "heave_tn");
+    rules_log_int(g, "total", tr.total, RULES_AUD_GM);
+    rules_log_int(g, "tn", ttn, RULES_AUD_GM);
+    rules_log_json(g, "success", json_boolean(tr.success), RULES_AUD_GM);
+    rules_log_who(g, "who", cid);
+    rules_log_end(g);
+    rules_log *x = rules_log_begin(e, "heave", "heave");
+    gw_log_roll(x, &tr, gw_npc(e, cid), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "wname", w->name, RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", tr.success ? "heave.swings" : "heave.fails", RULES_AUD_PUBLIC);
+    if (!gw_npc(e, cid)) /* an NPC's die would give its TOG away with the outcome */
+        rules_log_dice(x, td, RULES_AUD_PUBLIC);
+    json_decref(td);
+    rules_log_end(x);
     return tr.success;
+}
+
+/* A roll in an attack's line ("d20 14 +3 +0 = 17"): its natural, signed attribute and modifier,
+ * and total under keys <p>_nat, <p>_attr, <p>_mod, <p>_total (p "a": the attack, "d": the
+ * evasion). */
+static void log_line_roll(rules_log *x, const char *p, const grimwire_roll *r, rules_aud aud)
+{
+    int a = p[0] == 'a';
+    gw_log_num(x, a ? "a_nat" : "d_nat", r->natural, aud);
+    gw_log_signed(x, a ? "a_attr" : "d_attr", r->attr, aud);
+    gw_log_signed(x, a ? "a_mod" : "d_mod", r->mod, aud);
+    gw_log_num(x, a ? "a_total" : "d_total", r->total, aud);
 }
 
 /* The dice of an attack whose target number is known (the module's attack, gw_attack_resume):
@@ -254,20 +276,24 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
     int shielded = sh && shield_roll(e, sh, cid, t);
     if (shielded)
         t = sh;
-    json_t *res = json_pack("{s:s, s:s, s:s}", "target", t, "weapon", w->name, "type", type);
+    rules_log *x = rules_log_begin(e, "attack", "attack");
+    gw_log_res(x, json_pack("{s:s, s:s, s:s}", "target", t, "weapon", w->name, "type", type),
+               RULES_AUD_PUBLIC);
     if (effect)
-        json_object_set_new(res, "effect", json_string(effect));
-    char line[200];
+        rules_log_json(x, "effect", json_string(effect), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_name(x, "wname", w->name, RULES_AUD_PUBLIC);
+    rules_log_word(x, "head", "head.attacks", RULES_AUD_PUBLIC);
     int ff = grimwire_ff_range(gw_attr(e, cid, "tog"), w->tog_req,
                                gw_has(e, cid, "frenzy") || gw_has(e, cid, "amok"));
     if (shielded) {
         hit = 1;
-        snprintf(line, sizeof line, "%s takes the blow as a shield (002:757)", gw_nm(e, t));
+        rules_log_word(x, "line", "line.shield", RULES_AUD_PUBLIC);
     } else if (gw_dying(e, t)) {
         /* 002:256 "Attacks targeting them automatically hit" */
         hit = 1;
-        snprintf(line, sizeof line, "%s is dying and cannot defend: the attack hits (002:256)",
-                 gw_nm(e, t));
+        rules_log_word(x, "line", "line.dying", RULES_AUD_PUBLIC);
     } else if (pc_vs_pc) {
         /* 002:531 player vs player: COR against AGL, the higher wins; 002:541 ties: half */
         grimwire_roll ar = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, 0, 1, ff, dice);
@@ -283,20 +309,27 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
             hit = half = 1;
         else
             hit = ar.total > dr.total;
-        json_object_set_new(res, "attack", gw_roll_json(&ar, 0));
-        json_object_set_new(res, "evade", gw_roll_json(&dr, 0));
-        snprintf(line, sizeof line, "COR d20 %d %+d %+d = %d vs AGL d20 %d %+d %+d = %d%s",
-                 ar.natural, ar.attr, ar.mod, ar.total, dr.natural, dr.attr, dr.mod, dr.total,
-                 half ? ": a tie, half damage (002:541)" : "");
+        rules_log_json(x, "attack", gw_roll_json(&ar, 0), RULES_AUD_PUBLIC);
+        rules_log_json(x, "evade", gw_roll_json(&dr, 0), RULES_AUD_PUBLIC);
+        log_line_roll(x, "a", &ar, RULES_AUD_PUBLIC);
+        log_line_roll(x, "d", &dr, RULES_AUD_PUBLIC);
+        if (half)
+            rules_log_word(x, "half", "line.half", RULES_AUD_PUBLIC);
+        rules_log_word(x, "line", "line.pvp", RULES_AUD_PUBLIC);
     } else if (evade) {
         /* an NPC's attack: the PC rolls AGL to evade, against the GM's number (002:767-769) */
         grimwire_roll dr = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, dice);
         hit = !dr.success;
-        json_object_set_new(res, "evade", gw_roll_json(&dr, 0));
-        rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s, s:i}", "target", t, "tn", tn),
-                         "%s evades on AGL %d against TN %d", gw_nm(e, t), dr.total, tn);
-        snprintf(line, sizeof line, "%s rolls AGL to evade: d20 %d %+d %+d = %d, %s", gw_nm(e, t),
-                 dr.natural, dr.attr, dr.mod, dr.total, hit ? "fails" : "evades");
+        rules_log_json(x, "evade", gw_roll_json(&dr, 0), RULES_AUD_PUBLIC);
+        rules_log *g = rules_log_begin(e, "attack", "evade_tn");
+        rules_log_json(g, "target", json_string(t), RULES_AUD_GM);
+        rules_log_int(g, "tn", tn, RULES_AUD_GM);
+        rules_log_who(g, "who", t);
+        gw_log_num(g, "total", dr.total, RULES_AUD_GM);
+        rules_log_end(g);
+        log_line_roll(x, "d", &dr, RULES_AUD_PUBLIC);
+        rules_log_word(x, "evades", hit ? "w.fails" : "w.evades", RULES_AUD_PUBLIC);
+        rules_log_word(x, "line", "line.evade", RULES_AUD_PUBLIC);
     } else {
         /* against an NPC: COR against the GM's target number (002:545) */
         grimwire_roll ar = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1, ff, dice);
@@ -304,28 +337,34 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
         critical = ar.critical;
         collateral = ar.collateral;
         natural = ar.natural;
-        json_object_set_new(res, "attack", gw_roll_json(&ar, gw_npc(e, cid)));
-        rules_enc_log_gm(e, "attack", NULL,
-                         json_pack("{s:s, s:i, s:i}", "target", t, "total", ar.total, "tn", tn),
-                         "%s's COR roll %d against TN %d", gw_nm(e, cid), ar.total, tn);
-        if (gw_npc(e, cid))
-            snprintf(line, sizeof line, "COR d20 %d", ar.natural);
-        else
-            snprintf(line, sizeof line, "COR d20 %d %+d %+d = %d", ar.natural, ar.attr, ar.mod,
-                     ar.total);
+        rules_log_json(x, "attack", gw_roll_json(&ar, gw_npc(e, cid)), RULES_AUD_PUBLIC);
+        rules_log *g = rules_log_begin(e, "attack", "attack_tn");
+        rules_log_json(g, "target", json_string(t), RULES_AUD_GM);
+        rules_log_int(g, "total", ar.total, RULES_AUD_GM);
+        rules_log_int(g, "tn", tn, RULES_AUD_GM);
+        rules_log_who(g, "who", cid);
+        rules_log_end(g);
+        if (gw_npc(e, cid)) {
+            gw_log_num(x, "a_nat", ar.natural, RULES_AUD_PUBLIC);
+            rules_log_word(x, "line", "line.natural", RULES_AUD_PUBLIC);
+        } else {
+            log_line_roll(x, "a", &ar, RULES_AUD_PUBLIC);
+            rules_log_word(x, "line", "line.cor", RULES_AUD_PUBLIC);
+        }
     }
-    json_object_set_new(res, "hit", json_boolean(hit));
+    rules_log_json(x, "hit", json_boolean(hit), RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
     if (collateral) {
         set_pending(e, cid, t, w, thrown, type);
-        rules_enc_log(e, "attack", dice, res,
-                      "%s attacks %s with %s: %s: a natural %d, the attack may hit someone "
-                      "else; the GM picks who (002:553-555, 002:633)",
-                      gw_nm(e, cid), gw_nm(e, t), w->name, line, natural);
+        gw_log_num(x, "nat", natural, RULES_AUD_PUBLIC);
+        rules_log_word(x, "outcome", "attack.stray", RULES_AUD_PUBLIC);
+        rules_log_end(x);
         return;
     }
     if (!hit) {
-        rules_enc_log(e, "attack", dice, res, "%s attacks %s with %s: %s: a miss", gw_nm(e, cid),
-                      gw_nm(e, t), w->name, line);
+        rules_log_word(x, "outcome", "attack.miss", RULES_AUD_PUBLIC);
+        rules_log_end(x);
         return;
     }
     if (effect) { /* on the shield too: it takes what the attack does (reading G15) */
@@ -334,38 +373,31 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
         int st = gw_is_status(effect);
         if (st)
             rules_enc_cond_add(e, t, effect, rules_arg_int(a, "turns"), 0);
-        rules_enc_log(e, "attack", dice, res,
-                      "%s makes a targeted attack on %s with %s (%s): %s: a hit, %s (002:653)",
-                      gw_nm(e, cid), gw_nm(e, t), w->name, effect, line,
-                      st ? "the effect takes hold" : "the GM says what it does");
+        rules_log_name(x, "ename", effect, RULES_AUD_PUBLIC);
+        rules_log_word(x, "head", "head.targeted", RULES_AUD_PUBLIC);
+        rules_log_word(x, "holds", st ? "effect.holds" : "effect.gm", RULES_AUD_PUBLIC);
+        rules_log_word(x, "outcome", "attack.targeted", RULES_AUD_PUBLIC);
+        rules_log_end(x);
         if (st && strcmp(effect, "knocked_down") != 0 && gw_incapacity(e, t))
-            gw_grapples_end(e, t, "is out cold");
+            gw_grapples_end(e, t, "end.is_out");
         return;
     }
     json_t *ddice = json_array();
     int dmg = roll_damage(e, cid, w->damage, melee(w, thrown), critical, half, ddice);
-    json_object_set_new(res, "damage", json_integer(dmg));
-    json_object_set_new(res, "critical", json_boolean(critical));
+    rules_log_int(x, "damage", dmg, RULES_AUD_PUBLIC);
+    rules_log_json(x, "critical", json_boolean(critical), RULES_AUD_PUBLIC);
+    if (critical)
+        rules_log_word(x, "crit", "attack.critical", RULES_AUD_PUBLIC);
     /* the damage dealt is open (it lands on the target's track); an NPC's damage dice and the
      * formula would give its TOG away with it, so they are the GM's */
     rules_aud aud = rules_enc_aud_of(e, cid);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "attack");
-    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
-    rules_enc_entry_dice(x, aud, ddice);
-    json_decref(dice);
+    rules_log_dice(x, ddice, aud);
     json_decref(ddice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, res);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s attacks %s with %s: %s: a hit%s for %d damage",
-                        gw_nm(e, cid), gw_nm(e, t), w->name, line,
-                        critical ? " (natural 20: double damage, 002:59)" : "", dmg);
-    rules_enc_entry_say(x, aud, " (%s%s)", w->damage,
-                        melee(w, thrown) ? " + TOG, at least 1, 002:563" : "");
-    rules_enc_entry_end(x);
-    char src[GW_CAUSE_MAX];
-    if (strcmp(w->name, "an attack") == 0)
-        snprintf(src, sizeof src, "an attack by %s", gw_nm(e, cid));
-    else
-        snprintf(src, sizeof src, "%s's %s", gw_nm(e, cid), w->name);
+    rules_log_name(x, "dexpr", w->damage, aud);
+    rules_log_word(x, "formula", melee(w, thrown) ? "formula.melee" : "formula.plain", aud);
+    rules_log_word(x, "outcome", "attack.hit", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    gw_source src = {strcmp(w->name, "an attack") == 0 ? "src.attack" : "src.weapon", cid, w->name};
     gw_take_damage(e, t, dmg, type, src, rules_arg_int(a, "nonlethal"));
 }
 
@@ -377,9 +409,9 @@ void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare)
     char atk[48];
     snprintf(atk, sizeof atk, "%s", json_string_value(json_object_get(hid, "attacker")));
     if (!t) {
-        rules_enc_log(e, "collateral", NULL, NULL,
-                      "%s's natural 1 hits nobody: no one else is in range (002:555)",
-                      gw_nm(e, atk));
+        rules_log *x = rules_log_begin(e, "collateral", "stray_nobody");
+        rules_log_who(x, "who", atk);
+        rules_log_end(x);
         json_object_del(e->enc, "pending");
         json_object_del(e->hidden, "pending");
         return;
@@ -391,37 +423,43 @@ void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare)
     int tn = spare ? grimwire_collateral_tn(gw_attr(e, atk, "cor")) : GRIMWIRE_COLLATERAL_TN;
     json_t *dice = json_array();
     int hit;
-    json_t *res = json_pack("{s:s, s:b}", "target", t, "spare", spare);
+    rules_log *g = rules_log_begin(e, "collateral", "stray_tn");
+    rules_log_int(g, "tn", tn, RULES_AUD_GM);
+    rules_log *x = rules_log_begin(e, "collateral", "stray");
+    gw_log_res(x, json_pack("{s:s, s:b}", "target", t, "spare", spare), RULES_AUD_PUBLIC);
     if (gw_dying(e, t)) {
         hit = 1;
     } else {
         grimwire_roll r = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_PLAIN, 0, tn, 0, 0, dice);
         hit = !r.success;
-        json_object_set_new(res, "evade", gw_roll_json(&r, gw_npc(e, t)));
+        rules_log_json(x, "evade", gw_roll_json(&r, gw_npc(e, t)), RULES_AUD_PUBLIC);
     }
-    json_object_set_new(res, "hit", json_boolean(hit));
-    if (!gw_npc(e, atk))
-        json_object_set_new(res, "avoid_tn", json_integer(tn));
-    rules_enc_log_gm(e, "collateral", NULL, json_pack("{s:i}", "tn", tn),
-                     "the unintended target's AGL target number: %d", tn);
-    if (!gw_npc(e, atk))
-        rules_enc_log(e, "collateral", dice, res,
-                      "%s's natural 1 may hit %s: AGL %d to avoid (11%s, 002:557-559): %s",
-                      gw_nm(e, atk), gw_nm(e, t), tn, spare ? " minus the attacker's COR" : "",
-                      hit ? "hit" : "avoided");
-    else
-        rules_enc_log(e, "collateral", dice, res,
-                      "%s's natural 1 may hit %s: an AGL roll to avoid (002:557-559): %s",
-                      gw_nm(e, atk), gw_nm(e, t), hit ? "hit" : "avoided");
+    rules_log_json(x, "hit", json_boolean(hit), RULES_AUD_PUBLIC);
+    /* an NPC attacker's number to avoid (11 minus its COR) would give its COR away */
+    rules_log_int(x, "avoid_tn", tn, rules_enc_aud_of(e, atk));
+    rules_log_who(x, "who", atk);
+    rules_log_who(x, "other", t);
+    if (spare)
+        rules_log_word(x, "spare_w", "stray.spare", RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", hit ? "w.hit" : "w.avoided", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(g);
+    rules_log_end(x);
     if (hit) {
         json_t *ddice = json_array();
         int dmg = roll_damage(e, atk, json_string_value(json_object_get(hid, "damage")),
                               json_is_true(json_object_get(hid, "melee")), 0, 0, ddice);
-        rules_enc_log(e, "collateral", ddice, json_pack("{s:s, s:i}", "target", t, "damage", dmg),
-                      "%s is hit for %d damage", gw_nm(e, t), dmg);
-        char src[GW_CAUSE_MAX];
-        snprintf(src, sizeof src, "%s's stray attack", gw_nm(e, atk));
-        gw_take_damage(e, t, dmg, json_string_value(json_object_get(hid, "type")), src, 0);
+        rules_log *d = rules_log_begin(e, "collateral", "stray_hit");
+        rules_log_json(d, "target", json_string(t), RULES_AUD_PUBLIC);
+        rules_log_int(d, "damage", dmg, RULES_AUD_PUBLIC);
+        rules_log_who(d, "who", t);
+        /* the damage is open; an NPC's dice with it would give its TOG away (as in an attack) */
+        rules_log_dice(d, ddice, rules_enc_aud_of(e, atk));
+        json_decref(ddice);
+        rules_log_end(d);
+        gw_take_damage(e, t, dmg, json_string_value(json_object_get(hid, "type")),
+                       (gw_source){"src.stray", atk, NULL}, 0);
     }
     json_object_del(e->enc, "pending");
     json_object_del(e->hidden, "pending");
@@ -436,24 +474,33 @@ void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare)
  * res; the numbers to the GM's log. Returns 1 when it lands.
  */
 static int land_roll(rules_enc *e, const char *cid, const char *t, int extra, int tn, int pc_vs_pc,
-                     int evade, json_t *dice, json_t *res)
+                     int evade, json_t *dice, rules_log *x)
 {
     if (gw_dying(e, t))
         return 1;
     if (pc_vs_pc)
-        return gw_opposed(e, cid, "cor", extra, t, "agl", 0, "evade", dice, res, NULL, NULL);
+        return gw_opposed(e, cid, "cor", extra, t, "agl", 0, "evade_natural", "evade_total", dice,
+                          x, NULL, NULL);
+    rules_log *g = rules_log_begin(e, "land", "land_tn");
+    rules_log_int(g, "tn", tn, RULES_AUD_GM);
+    int landed;
     if (evade) {
         grimwire_roll dr = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_EVASION, 0, tn, 0, 0, dice);
-        json_object_set_new(res, "evade", gw_roll_json(&dr, 0));
-        rules_enc_log_gm(e, "land", NULL, json_pack("{s:i}", "tn", tn), "%s's AGL %d against TN %d",
-                         gw_nm(e, t), dr.total, tn);
-        return !dr.success;
+        rules_log_json(x, "evade", gw_roll_json(&dr, 0), RULES_AUD_PUBLIC);
+        rules_log_who(g, "who", t);
+        rules_log_word(g, "roll", "land.agl", RULES_AUD_PUBLIC);
+        gw_log_num(g, "total", dr.total, RULES_AUD_GM);
+        landed = !dr.success;
+    } else {
+        grimwire_roll ar = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1, 1, dice);
+        rules_log_json(x, "attack", gw_roll_json(&ar, gw_npc(e, cid)), RULES_AUD_PUBLIC);
+        rules_log_who(g, "who", cid);
+        rules_log_word(g, "roll", "land.cor", RULES_AUD_PUBLIC);
+        rules_log_int(g, "total", ar.total, RULES_AUD_GM);
+        landed = ar.success;
     }
-    grimwire_roll ar = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1, 1, dice);
-    json_object_set_new(res, "attack", gw_roll_json(&ar, gw_npc(e, cid)));
-    rules_enc_log_gm(e, "land", NULL, json_pack("{s:i, s:i}", "total", ar.total, "tn", tn),
-                     "%s's COR roll %d against TN %d", gw_nm(e, cid), ar.total, tn);
-    return ar.success;
+    rules_log_end(g);
+    return landed;
 }
 
 /*
@@ -472,47 +519,68 @@ void gw_maneuver_resolve(rules_enc *e, const char *name, const rules_args *a, co
     if (gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;
     json_t *dice = json_array();
-    json_t *res = json_pack("{s:s}", "target", t);
-    int landed = land_roll(e, cid, t, rules_arg_int(a, "mod"), tn, pc_vs_pc, evade, dice, res);
-    json_object_set_new(res, "landed", json_boolean(landed));
-    rules_enc_log(e, name, dice, res, "%s tries to %s %s: the %s %s (%s)", gw_nm(e, cid),
-                  shove ? "shove" : "grab", gw_nm(e, t), shove ? "shove" : "grab",
-                  landed ? "lands" : "misses", shove ? "002:657" : "002:665");
+    rules_log *x = rules_log_begin(e, shove ? "shove" : "grapple", shove ? "shove_try" : "grab");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    int landed = land_roll(e, cid, t, rules_arg_int(a, "mod"), tn, pc_vs_pc, evade, dice, x);
+    rules_log_json(x, "landed", json_boolean(landed), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_word(x, "outcome", landed ? "w.lands" : "w.misses", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     if (!landed)
         return;
     dice = json_array();
-    res = json_pack("{s:s}", "target", t);
+    x = rules_log_begin(e, shove ? "shove" : "grapple", shove ? "push" : "hold");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
     int force = 0, won;
     if (shove)
-        won = gw_opposed(e, cid, "tog", 0, t, "tog", 0, "target", dice, res, &force, NULL);
+        won = gw_opposed(e, cid, "tog", 0, t, "tog", 0, "target_natural", "target_total", dice, x,
+                         &force, NULL);
     else
-        won = gw_opposed(e, cid, gw_tog_or_cor(e, cid), 0, t, gw_tog_or_cor(e, t), 0, "target",
-                         dice, res, NULL, NULL);
+        won = gw_opposed(e, cid, gw_tog_or_cor(e, cid), 0, t, gw_tog_or_cor(e, t), 0,
+                         "target_natural", "target_total", dice, x, NULL, NULL);
+    rules_log_who(x, "who", cid);
+    if (shove)
+        rules_log_word(x, "how", won ? "push.hard" : "push.firm", RULES_AUD_PUBLIC);
+    else
+        rules_log_word(x, "how", won ? "hold.on" : "hold.off", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
     if (!shove) {
         if (won) {
             rules_enc_cond_add(e, t, "grappled", 0, 0);
             json_object_set_new(rules_enc_cond(e, t, "grappled"), "by", json_string(cid));
         }
-        rules_enc_log(e, "grapple", dice, res, "%s %s (002:665)", gw_nm(e, cid),
-                      won ? "holds on: the target is grappled" : "cannot hold on");
-        if (won)
-            rules_enc_log(e, "grapple", NULL, NULL, "%s is grappled by %s", gw_nm(e, t),
-                          gw_nm(e, cid));
+        rules_log_end(x);
+        if (won) {
+            x = rules_log_begin(e, "grapple", "grappled");
+            rules_log_who(x, "who", t);
+            rules_log_who(x, "other", cid);
+            rules_log_end(x);
+        }
         return;
     }
-    rules_enc_log(e, "shove", dice, res, "%s pushes %s (002:657)", gw_nm(e, cid),
-                  won ? "hard enough: the target is pushed back up to 3 m, the GM says how far"
-                      : "but the target stands firm");
+    rules_log_end(x);
     if (!won || gw_dying(e, t) || gw_has(e, t, "knocked_down"))
         return;
     dice = json_array();
     grimwire_roll st = gw_roll_attr(e, t, "agl", GRIMWIRE_USE_PLAIN, 0, force, 0, 0, dice);
-    rules_enc_log_gm(e, "shove", NULL, json_pack("{s:i, s:i}", "total", st.total, "tn", force),
-                     "%s's AGL %d against the force of the shove %d", gw_nm(e, t), st.total, force);
+    rules_log *g = rules_log_begin(e, "shove", "shove_force");
+    rules_log_int(g, "total", st.total, RULES_AUD_GM);
+    rules_log_int(g, "tn", force, RULES_AUD_GM);
+    rules_log_who(g, "who", t);
+    rules_log_end(g);
     if (!st.success)
         rules_enc_cond_add(e, t, "knocked_down", 0, 0);
-    rules_enc_log(e, "shove", dice, gw_roll_json(&st, gw_npc(e, t)), "%s %s (002:657)", gw_nm(e, t),
-                  st.success ? "keeps their feet" : "is knocked down");
+    x = rules_log_begin(e, "shove", "shove_feet");
+    gw_log_roll(x, &st, gw_npc(e, t), RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", t);
+    rules_log_word(x, "how", st.success ? "feet.keeps" : "feet.down", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
 }
 
 /* ---- a player's attack waiting for the GM's number (reading G4) ---- */
@@ -533,11 +601,16 @@ void gw_attack_wait(rules_enc *e, const char *action, const rules_args *a, const
                         json_pack("{s:s, s:o, s:b, s:s}", "attacker", cid, "params",
                                   rules_args_json(a), "first", first, "action", action));
     json_object_set_new(e->enc, "waiting", json_pack("{s:s, s:s}", "attacker", cid, "target", t));
-    rules_enc_log(e, "attack", NULL, NULL, "%s attacks %s: the GM names the target number",
-                  gw_nm(e, cid), gw_nm(e, t));
-    rules_enc_log_gm(e, "attack", NULL, json_pack("{s:s}", "target", t),
-                     "%s's attack waits for the target number to hit %s: set it (002:29-53)",
-                     gw_nm(e, cid), gw_nm(e, t));
+    rules_log *x = rules_log_begin(e, "attack", "attack_waits");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    rules_log_end(x);
+    x = rules_log_begin(e, "attack", "attack_asks");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_GM);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "other", t);
+    gw_log_for(x, RULES_AUD_GM);
+    rules_log_end(x);
 }
 
 /* The waiting attack's action, arguments and attacker; 0 or the refusal. */
