@@ -151,23 +151,53 @@ static const char *const CAUSES[] = {"hunger",         "thirst",      "disease",
 
 /* ---- resting (002:200-218, 002:252) ---- */
 
-/* Whether cid can rest now: the place (002:216), alive and not dying (RULES.md reading), and
- * today's limit (002:214). */
+/* Why cid cannot rest now: the place (002:216), alive and not dying (RULES.md reading), and
+ * today's limit (002:214); REST_OK when it can. */
+enum {
+    REST_OK = -1,
+    REST_NO_SHELTER,
+    REST_NO_SUPPLIES,
+    REST_DYING,
+    REST_LONG_DONE,
+    REST_SHORT_DONE
+};
+static int rest_blocked(const rules_enc *e, const char *cid, int long_rest)
+{
+    if (!json_is_true(json_object_get(e->enc, "sheltered")))
+        return REST_NO_SHELTER;
+    if (long_rest && !json_is_true(json_object_get(e->enc, "supplied")))
+        return REST_NO_SUPPLIES;
+    if (gw_sub_int(e, cid, "condition", "current") <= 0)
+        return REST_DYING;
+    if (long_rest && gw_comb_true(e, cid, "long_rest"))
+        return REST_LONG_DONE;
+    if (!long_rest && gw_comb_int(e, cid, "short_rests") >= SHORT_RESTS_PER_DAY)
+        return REST_SHORT_DONE;
+    return REST_OK;
+}
+
+/* The phrasing of each REST_ reason, for the log of a rest the GM calls. */
+static const char *const NOREST_WORDS[] = {"norest.shelter", "norest.supplies", "norest.dying",
+                                           "norest.long", "norest.short"};
+
+/* Whether cid can rest now: 0, or the refusal. */
 static int can_rest(const rules_enc *e, const char *cid, int long_rest, tb_err *err)
 {
     const char *name = gw_nm(e, cid);
-    if (!json_is_true(json_object_get(e->enc, "sheltered")))
+    switch (rest_blocked(e, cid, long_rest)) {
+    case REST_NO_SHELTER:
         return rules_enc_rule(err, "nobody can rest here: resting needs a sheltered place away "
                                    "from enemies and danger");
-    if (long_rest && !json_is_true(json_object_get(e->enc, "supplied")))
+    case REST_NO_SUPPLIES:
         return rules_enc_rule(err, "a long rest needs food, drinkable water and a place to sleep "
                                    "(a mechanical: an energy source), and there are none here");
-    if (gw_sub_int(e, cid, "condition", "current") <= 0)
+    case REST_DYING:
         return rules_enc_rule(err, "%s is dying and must be stabilized before resting", name);
-    if (long_rest && gw_comb_true(e, cid, "long_rest"))
+    case REST_LONG_DONE:
         return rules_enc_rule(err, "%s has had today's long rest: one a day", name);
-    if (!long_rest && gw_comb_int(e, cid, "short_rests") >= SHORT_RESTS_PER_DAY)
+    case REST_SHORT_DONE:
         return rules_enc_rule(err, "%s has had two short rests today: two a day", name);
+    }
     return 0;
 }
 
@@ -197,19 +227,21 @@ static void rest_one(rules_enc *e, const char *cid, int long_rest, int downtime)
     } else {
         gw_comb_set(e, cid, "short_rests", json_integer(gw_comb_int(e, cid, "short_rests") + 1));
     }
-    char extra[80] = "";
+    rules_log *x = rules_log_begin(e, long_rest ? "long_rest" : "short_rest", "rest");
+    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "condition_before", cur, RULES_AUD_PUBLIC);
+    rules_log_int(x, "condition", c_after, RULES_AUD_PUBLIC);
+    rules_log_int(x, "focus_before", foc, RULES_AUD_PUBLIC);
+    rules_log_int(x, "focus", f_after, RULES_AUD_PUBLIC);
+    rules_log_int(x, "burnout", b_after, RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_word(x, "kind", long_rest ? "rest.long" : "rest.short", RULES_AUD_PUBLIC);
     if (b_after < burnout)
-        snprintf(extra, sizeof extra, "; burnout eases to %d", b_after);
+        rules_log_word(x, "extra", "rest.eases", RULES_AUD_PUBLIC);
     else if (long_rest && burnout > 0)
-        snprintf(extra, sizeof extra, "; burnout stays at %d%s", burnout,
-                 downtime ? " (busy during the rest)" : " (one level a day)");
-    rules_enc_log(e, long_rest ? "long_rest" : "short_rest", NULL,
-                  json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "who", cid, "condition_before",
-                            cur, "condition", c_after, "focus_before", foc, "focus", f_after,
-                            "burnout", b_after),
-                  "%s takes a %s: Condition %d → %d, Focus %d → %d%s", gw_nm(e, cid),
-                  long_rest ? "long rest (5 hours)" : "short rest (30 minutes)", cur, c_after, foc,
-                  f_after, extra);
+        rules_log_word(x, "extra", downtime ? "rest.stays_busy" : "rest.stays_daily",
+                       RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 static int chk_short_rest(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -271,20 +303,23 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
     (void)err;
     int long_rest = rules_arg_int(a, "long");
     const char *cid;
-    char skipped[400] = "";
-    size_t len = 0;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        if (gw_npc(e, cid))
+    int why[RULES_ENC_MAX_COMBATANTS];
+    size_t n = 0;
+    for (; (cid = rules_enc_cid_at(e, n)) && n < RULES_ENC_MAX_COMBATANTS; n++)
+        why[n] = gw_npc(e, cid) ? REST_OK : rest_blocked(e, cid, long_rest);
+    for (size_t i = 0; i < n; i++)
+        if (why[i] == REST_OK && !gw_npc(e, rules_enc_cid_at(e, i)))
+            rest_one(e, rules_enc_cid_at(e, i), long_rest, 0);
+    /* who cannot rest though the place allows it (the check saw that someone can), one line each,
+     * in the words of the refusal they would get */
+    for (size_t i = 0; i < n; i++) {
+        if (why[i] == REST_OK)
             continue;
-        tb_err why = {0};
-        if (can_rest(e, cid, long_rest, &why) == 0)
-            rest_one(e, cid, long_rest, 0);
-        else if (len < sizeof skipped)
-            len += (size_t)snprintf(skipped + len, sizeof skipped - len, "%s%s", len ? "; " : "",
-                                    why.msg);
+        rules_log *x = rules_log_begin(e, "rest", "not_resting");
+        rules_log_who(x, "pc", rules_enc_cid_at(e, i));
+        rules_log_word(x, "why", NOREST_WORDS[why[i]], RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
-    if (len)
-        rules_enc_log(e, "rest", NULL, NULL, "Not resting: %s", skipped);
     rules_enc_take_time(e, long_rest ? LONG_REST_S : SHORT_REST_S); /* everyone at once */
     return 0;
 }
@@ -301,7 +336,9 @@ static void day_begins(rules_enc *e)
     if (day > DAY_MAX)
         return;
     json_object_set_new(e->enc, "day", json_integer(day));
-    rules_enc_log(e, "day", NULL, json_pack("{s:i}", "day", day), "Day %d begins", day);
+    rules_log *d = rules_log_begin(e, "day", "day");
+    rules_log_int(d, "day", day, RULES_AUD_PUBLIC);
+    rules_log_end(d);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         if (gw_npc(e, cid))
@@ -327,13 +364,16 @@ static void day_begins(rules_enc *e)
         else if (cur > cap)
             cur = cap; /* 002:246-248 the cap */
         gw_sub_set(e, cid, "condition", "current", cur);
-        rules_enc_log(e, "burnout", NULL,
-                      json_pack("{s:s, s:i, s:i, s:i}", "who", cid, "burnout", b + 1, "unrested",
-                                unrested, "condition", cur),
-                      "%s burns out further: burnout %d (%s)%s", gw_nm(e, cid), b + 1,
-                      ncauses ? "what wears on them was not dealt with"
-                              : "days without a proper rest",
-                      b + 1 == GRIMWIRE_BURNOUT_MAX ? ": Condition 0, dying" : "");
+        rules_log *x = rules_log_begin(e, "burnout", "burnout_day");
+        rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "burnout", b + 1, RULES_AUD_PUBLIC);
+        rules_log_int(x, "unrested", unrested, RULES_AUD_PUBLIC);
+        rules_log_int(x, "condition", cur, RULES_AUD_PUBLIC);
+        rules_log_who(x, "pc", cid);
+        rules_log_word(x, "why", ncauses ? "burnout.causes" : "burnout.unrested", RULES_AUD_PUBLIC);
+        if (b + 1 == GRIMWIRE_BURNOUT_MAX)
+            rules_log_word(x, "dying", "burnout.dying", RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
 }
 
@@ -395,9 +435,13 @@ static int act_cause(rules_enc *e, const rules_args *a, tb_err *err)
         json_array_append_new(causes, json_string(cause));
     else if (!on && at >= 0)
         json_array_remove(causes, (size_t)at);
-    rules_enc_log(e, "cause", NULL,
-                  json_pack("{s:s, s:s, s:b}", "who", cid, "cause", cause, "on", on), "%s: %s %s",
-                  gw_nm(e, cid), cause, on ? "wears on them day by day" : "is dealt with");
+    rules_log *x = rules_log_begin(e, "cause", "cause");
+    gw_log_res(x, json_pack("{s:s, s:s, s:b}", "who", cid, "cause", cause, "on", on),
+               RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "cname", cause, RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", on ? "cause.on" : "cause.off", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -442,10 +486,14 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_stat_set(e, cid, "xp", have + xp);
         int level = gw_stat_int(e, cid, "level", 1);
         int next = level < GRIMWIRE_LEVEL_MAX ? grimwire_level_xp(level + 1) : -1;
-        rules_enc_log(e, "award", NULL,
-                      json_pack("{s:s, s:i, s:i}", "who", cid, "xp", have + xp, "gain", xp),
-                      "%s gains %d XP (%d in all)%s", gw_nm(e, cid), xp, have + xp,
-                      next >= 0 && have + xp >= next ? ": enough to level up" : "");
+        rules_log *x = rules_log_begin(e, "award", "award");
+        rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "xp", have + xp, RULES_AUD_PUBLIC);
+        rules_log_int(x, "gain", xp, RULES_AUD_PUBLIC);
+        rules_log_who(x, "pc", cid);
+        if (next >= 0 && have + xp >= next)
+            rules_log_word(x, "due", "award.due", RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     return 0;
 }
@@ -526,14 +574,19 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     rules_enc_stat_set(e, cid, "learning_hours",
                        gw_stat_int(e, cid, "learning_hours", 0) + p.r.hours);
     rules_enc_stat_set(e, cid, "level", p.level + 1);
-    rules_enc_log(e, "level_up", NULL,
-                  json_pack("{s:s, s:i, s:i, s:i, s:s}", "who", cid, "level", p.level + 1,
-                            "condition_focus", p.r.condition_focus, "hours", p.r.hours, "raise",
-                            rules_arg_str(a, "raise")),
-                  "%s reaches level %d: %s%s%s +1, max Condition and max Focus +%d, %d learning "
-                  "hours",
-                  gw_nm(e, cid), p.level + 1, p.picked[0], p.n > 1 ? " and " : "",
-                  p.n > 1 ? p.picked[1] : "", p.r.condition_focus, p.r.hours);
+    rules_log *x = rules_log_begin(e, "level_up", "level_up");
+    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "level", p.level + 1, RULES_AUD_PUBLIC);
+    rules_log_int(x, "condition_focus", p.r.condition_focus, RULES_AUD_PUBLIC);
+    rules_log_int(x, "hours", p.r.hours, RULES_AUD_PUBLIC);
+    rules_log_json(x, "raise", json_string(rules_arg_str(a, "raise")), RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "a1", p.picked[0], RULES_AUD_PUBLIC);
+    if (p.n > 1) {
+        rules_log_name(x, "a2", p.picked[1], RULES_AUD_PUBLIC);
+        rules_log_word(x, "and", "level.and", RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
     return 0;
 }
 
@@ -620,13 +673,22 @@ static int act_learn(rules_enc *e, const rules_args *a, tb_err *err)
         json_array_append_new(learning, json_pack("{s:s, s:s, s:i, s:i}", "name", tech, "attribute",
                                                   mult, "effort", s.effort, "points", points));
     }
-    rules_enc_log(
-        e, "learn", NULL,
-        json_pack("{s:s, s:s, s:i, s:i, s:i, s:b}", "who", cid, "technique", tech, "hours", s.hours,
-                  "points", done ? s.effort : points, "effort", s.effort, "learned", done),
-        "%s studies %s for %d hour%s (%d × %s): %s; %d learning hour%s left", gw_nm(e, cid), tech,
-        s.hours, s.hours == 1 ? "" : "s", s.av, mult, done ? "learned" : "still learning",
-        s.have - s.hours, s.have - s.hours == 1 ? "" : "s");
+    rules_log *x = rules_log_begin(e, "learn", "learn");
+    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_json(x, "technique", json_string(tech), RULES_AUD_PUBLIC);
+    rules_log_int(x, "hours", s.hours, RULES_AUD_PUBLIC);
+    rules_log_int(x, "points", done ? s.effort : points, RULES_AUD_PUBLIC);
+    rules_log_int(x, "effort", s.effort, RULES_AUD_PUBLIC);
+    rules_log_json(x, "learned", json_boolean(done), RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "tname", tech, RULES_AUD_PUBLIC);
+    rules_log_name(x, "mult", mult, RULES_AUD_PUBLIC);
+    gw_log_num(x, "per_hour", s.av, RULES_AUD_PUBLIC);
+    gw_log_num(x, "left", s.have - s.hours, RULES_AUD_PUBLIC);
+    rules_log_word(x, "hrs", s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
+    rules_log_word(x, "left_hrs", s.have - s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
+    rules_log_word(x, "done", done ? "learn.done" : "learn.still", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -669,9 +731,16 @@ static int act_exchange(rules_enc *e, const rules_args *a, tb_err *err)
     } else {
         json_array_append_new(active, json_string(take));
     }
-    rules_enc_log(
-        e, "exchange", NULL, json_pack("{s:s, s:s, s:s?}", "who", cid, "take", take, "drop", drop),
-        "%s readies %s%s%s", gw_nm(e, cid), take, drop ? " in place of " : "", drop ? drop : "");
+    rules_log *x = rules_log_begin(e, "exchange", "exchange");
+    gw_log_res(x, json_pack("{s:s, s:s, s:s?}", "who", cid, "take", take, "drop", drop),
+               RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "tname", take, RULES_AUD_PUBLIC);
+    if (drop) {
+        rules_log_name(x, "dname", drop, RULES_AUD_PUBLIC);
+        rules_log_word(x, "instead", "exchange.instead", RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
     return 0;
 }
 
@@ -682,6 +751,8 @@ static const struct fall_row {
     int stories, n, sides, tn;
 } FALLS[] = {{1, 1, 6, 10},   {2, 2, 8, 13},   {4, 2, 12, 16}, {10, 3, 20, 19},
              {18, 4, 20, 22}, {28, 5, 20, 25}, {40, 6, 20, 28}};
+
+static const char FALL_ROLL[] = "fall.roll";
 
 static int chk_fall(const rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -697,7 +768,7 @@ static int chk_fall(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
-    const char *cid = e->actor, *name = gw_nm(e, cid);
+    const char *cid = e->actor;
     int stories = rules_arg_int(a, "stories"), jump = rules_arg_int(a, "jump");
     int soft = rules_arg_int(a, "soft"), water = rules_arg_int(a, "water");
     size_t r = 0;
@@ -708,18 +779,18 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
     int cushion = soft || (water && !high); /* 002:489, 002:502 water is not soft from 45 m */
     json_t *dice = json_array();
     int broken, total = 0;
-    char how[80];
+    const char *how;
     if (cushion && !high) {
         broken = 1;
-        snprintf(how, sizeof how, "lands on something soft");
+        how = "fall.soft";
     } else if (high && !cushion) {
         broken = 0;
-        snprintf(how, sizeof how, "has nothing soft to land on");
+        how = "fall.hard";
     } else {
         grimwire_roll g = gw_sheet_roll(e, cid, "agl", row->tn, dice);
         broken = g.success;
         total = g.total;
-        snprintf(how, sizeof how, "AGL %d against %d", total, row->tn);
+        how = FALL_ROLL;
     }
     int damage = 0;
     if (!(broken && jump && row->stories <= 2)) {
@@ -746,13 +817,26 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
         if (gw_list_find(status, "knocked_down") < 0 && json_array_size(status) < 19)
             json_array_append_new(status, json_string("knocked_down"));
     }
-    rules_enc_log(e, "fall", dice,
-                  json_pack("{s:s, s:i, s:b, s:i, s:i, s:i}", "who", cid, "stories", row->stories,
-                            "broken", broken, "agl", total, "damage", damage, "condition", after),
-                  "%s %s %d stor%s and %s: %s, %d damage%s%s", name, jump ? "jumps" : "falls",
-                  stories, stories == 1 ? "y" : "ies", how,
-                  broken ? "the fall is broken" : "knocked down", damage, dying ? "; dying" : "",
-                  dying ? " (a level of burnout)" : "");
+    rules_log *x = rules_log_begin(e, "fall", "fall");
+    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "stories", row->stories, RULES_AUD_PUBLIC);
+    rules_log_json(x, "broken", json_boolean(broken), RULES_AUD_PUBLIC);
+    rules_log_int(x, "agl", total, RULES_AUD_PUBLIC);
+    rules_log_int(x, "damage", damage, RULES_AUD_PUBLIC);
+    rules_log_int(x, "condition", after, RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_word(x, "verb", jump ? "fall.jumps" : "fall.falls", RULES_AUD_PUBLIC);
+    gw_log_num(x, "height", stories, RULES_AUD_PUBLIC);
+    rules_log_word(x, "unit", stories == 1 ? "w.story" : "w.stories", RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", how, RULES_AUD_PUBLIC);
+    if (how == FALL_ROLL)
+        gw_log_num(x, "fall_tn", row->tn, RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", broken ? "fall.broken" : "fall.down", RULES_AUD_PUBLIC);
+    if (dying)
+        rules_log_word(x, "dying", "fall.dying", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     return 0;
 }
 
@@ -840,6 +924,7 @@ const rules_module rules_module_grimwire_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = between_check,
+    .phrases = gw_between_phrases,
     .carry = CARRY,
     .carry_each = CARRY_EACH,
     .carry_each_gm = CARRY_EACH_GM,

@@ -29,10 +29,14 @@ int gw_act_set_build(rules_enc *e, const rules_args *a, tb_err *err)
     if (rules_arg_given(a, "mnd_tn"))
         json_object_set_new(tns, "mnd_tn", json_integer(rules_arg_int(a, "mnd_tn")));
     json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);
-    rules_enc_log_gm(e, "set_build", NULL, json_pack("{s:s, s:O}", "target", cid, "tn", tns),
-                     "The GM sets the numbers of %s's next build: COR %d%s", gw_nm(e, cid),
-                     rules_arg_int(a, "cor_tn"),
-                     rules_arg_given(a, "mnd_tn") ? ", and MND for a new kind of object" : "");
+    rules_log *x = rules_log_begin(e, "set_build", "set_build");
+    rules_log_json(x, "target", json_string(cid), RULES_AUD_GM);
+    rules_log_json(x, "tn", json_deep_copy(tns), RULES_AUD_GM);
+    rules_log_who(x, "pc", cid);
+    gw_log_num(x, "cor", rules_arg_int(a, "cor_tn"), RULES_AUD_GM);
+    if (rules_arg_given(a, "mnd_tn"))
+        rules_log_word(x, "mnd", "build.mnd_too", RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -83,61 +87,65 @@ int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
     const char *cid = e->actor, *item = rules_arg_str(a, "item"), *know = build_kind(a);
-    const char *name = gw_nm(e, cid);
     int mnd_tn = build_tn(e, a, "mnd_tn"), cor_tn = build_tn(e, a, "cor_tn");
     int extended = rules_arg_int(a, "extended"), consumable = rules_arg_int(a, "consumable");
     json_t *blueprints = gw_stat_list(e, cid, "blueprints"), *items = gw_stat_list(e, cid, "items");
     int known = gw_list_find(blueprints, know) >= 0;
     /* the totals and outcomes are the table's; the numbers they met, the GM's */
-    rules_enc_entry *x = rules_enc_entry_begin(e, "craft");
+    rules_log *x = rules_log_begin(e, "craft", "craft");
     json_t *dice = json_array();
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s builds %s: ", name, item);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
     /* 002:344 the MND roll only the first time; a failure still builds, unstable */
     int mnd_ok = 1;
     if (!known) {
         grimwire_roll m = gw_sheet_roll(e, cid, "mnd", mnd_tn, dice);
         mnd_ok = m.success;
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "MND %d, %s", m.total,
-                            mnd_ok ? "understood" : "not understood");
-        rules_enc_entry_say(x, RULES_AUD_GM, " (against %d)", mnd_tn);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "; ");
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "mnd_total", json_integer(m.total));
-        rules_enc_entry_set(x, RULES_AUD_GM, "mnd_tn", json_integer(mnd_tn));
+        rules_log_int(x, "mnd_total", m.total, RULES_AUD_PUBLIC);
+        rules_log_int(x, "mnd_tn", mnd_tn, RULES_AUD_GM);
+        rules_log_word(x, "understood", mnd_ok ? "build.understood" : "build.not_understood",
+                       RULES_AUD_PUBLIC);
+        rules_log_word(x, "mnd_against", "build.against_mnd", RULES_AUD_GM);
+        rules_log_word(x, "mnd", "build.mnd", RULES_AUD_PUBLIC);
     } else {
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "knows how; ");
+        rules_log_word(x, "mnd", "build.knows", RULES_AUD_PUBLIC);
     }
     /* 002:356 the COR roll; 002:360 a long build: 2 of 3 COR rolls */
+    static const char *const COR_KEYS[] = {"c1", "c2", "c3"};
     int rolls = extended ? 3 : 1, wins = 0;
     json_t *totals = json_array();
     for (int i = 0; i < rolls; i++) {
         grimwire_roll c = gw_sheet_roll(e, cid, "cor", cor_tn, dice);
         wins += c.success;
         json_array_append_new(totals, json_integer(c.total));
+        gw_log_num(x, COR_KEYS[i], c.total, RULES_AUD_PUBLIC);
     }
     int cor_ok = extended ? wins >= 2 : wins == 1;
     if (extended)
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "COR %d, %d, %d: %d of 3 phases go right",
-                            (int)json_integer_value(json_array_get(totals, 0)),
-                            (int)json_integer_value(json_array_get(totals, 1)),
-                            (int)json_integer_value(json_array_get(totals, 2)), wins);
+        gw_log_num(x, "wins", wins, RULES_AUD_PUBLIC);
     else
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "COR %d, %s",
-                            (int)json_integer_value(json_array_get(totals, 0)),
-                            cor_ok ? "assembled" : "badly assembled");
-    rules_enc_entry_say(x, RULES_AUD_GM, " (against %d)", cor_tn);
+        rules_log_word(x, "assembled", cor_ok ? "build.assembled" : "build.badly",
+                       RULES_AUD_PUBLIC);
+    rules_log_word(x, "cor", extended ? "build.cor3" : "build.cor1", RULES_AUD_PUBLIC);
+    rules_log_word(x, "cor_against", "build.against_cor", RULES_AUD_GM);
     const char *q = quality(mnd_ok, cor_ok);
     int unstable = strcmp(q, "unstable") == 0, die = consumable ? 10 : 20; /* 002:368, 002:375 */
-    rules_enc_entry_say(
-        x, RULES_AUD_PUBLIC, " — %s%s", strcmp(q, "failed") == 0 ? "it does not come together" : q,
-        unstable ? (consumable ? " (instability die d10)" : " (instability die d20)") : "");
-    rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
+    rules_log_word(x, "made",
+                   strcmp(q, "failed") == 0 ? "build.failed"
+                   : unstable               ? "build.unstable"
+                                            : "build.well_made",
+                   RULES_AUD_PUBLIC);
+    if (unstable)
+        rules_log_word(x, "die", consumable ? "build.d10" : "build.d20", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:s, s:b, s:b, s:s, s:i, s:o}", "who", cid, "item", item,
-                                    "mnd_ok", mnd_ok, "cor_ok", cor_ok, "quality", q,
-                                    "unstable_die", unstable ? die : 0, "cor_totals", totals));
-    rules_enc_entry_set(x, RULES_AUD_GM, "cor_tn", json_integer(cor_tn));
-    rules_enc_entry_end(x);
+    gw_log_res(x,
+               json_pack("{s:s, s:s, s:b, s:b, s:s, s:i, s:o}", "who", cid, "item", item, "mnd_ok",
+                         mnd_ok, "cor_ok", cor_ok, "quality", q, "unstable_die", unstable ? die : 0,
+                         "cor_totals", totals),
+               RULES_AUD_PUBLIC);
+    rules_log_int(x, "cor_tn", cor_tn, RULES_AUD_GM);
+    rules_log_end(x);
     if (!known && mnd_ok)
         json_array_append_new(blueprints, json_string(know));
     if (strcmp(q, "failed") != 0) {
@@ -195,7 +203,10 @@ int gw_act_use(rules_enc *e, const rules_args *a, tb_err *err)
     if (die <= 0) {
         if (consumable)
             json_array_remove(items, at);
-        rules_enc_log(e, "use", NULL, NULL, "%s uses %s: it works", gw_nm(e, cid), item);
+        rules_log *x = rules_log_begin(e, "use", "use_stable");
+        rules_log_who(x, "pc", cid);
+        rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+        rules_log_end(x);
         return 0;
     }
     int v = rules_rng_die(e->rng, die);
@@ -204,20 +215,26 @@ int gw_act_use(rules_enc *e, const rules_args *a, tb_err *err)
     const char *what;
     if (consumable) {
         /* 002:376 2 or 3: doesn't work, can't be reused; 002:377 1: harmful, the GM says how */
-        what = v == 1   ? "it goes wrong: something harmful happens (the GM says what)"
-               : v <= 3 ? "it does not work and is wasted"
-                        : "it works";
+        what = v == 1 ? "use.harmful" : v <= 3 ? "use.wasted" : "use.works";
         json_array_remove(items, at); /* used up either way */
     } else if (v == 1) {
-        what = "it breaks for good and may hurt someone nearby"; /* 002:371 */
+        what = "use.breaks"; /* 002:371 */
         json_array_remove(items, at);
     } else if (v == 2) {
-        what = "it breaks, but can be repaired"; /* 002:370 */
+        what = "use.repairable"; /* 002:370 */
         json_object_set_new(o, "broken", json_true());
     } else {
-        what = v == 3 ? "it does not work this time" : "it works"; /* 002:369 */
+        what = v == 3 ? "use.not_this_time" : "use.works"; /* 002:369 */
     }
-    rules_enc_log(e, "use", dice, json_pack("{s:s, s:s, s:i}", "who", cid, "item", item, "roll", v),
-                  "%s uses %s (instability d%d: %d): %s", gw_nm(e, cid), item, die, v, what);
+    rules_log *x = rules_log_begin(e, "use", "use");
+    gw_log_res(x, json_pack("{s:s, s:s}", "who", cid, "item", item), RULES_AUD_PUBLIC);
+    rules_log_int(x, "roll", v, RULES_AUD_PUBLIC);
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+    gw_log_num(x, "sides", die, RULES_AUD_PUBLIC);
+    rules_log_word(x, "what", what, RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
     return 0;
 }
