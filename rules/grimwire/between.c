@@ -42,8 +42,6 @@ ACTION(next_day)
 ACTION(cause)
 ACTION(award)
 ACTION(level_up)
-ACTION(learn)
-ACTION(exchange)
 ACTION(fall)
 #undef ACTION
 
@@ -120,7 +118,7 @@ static const rules_param P_FALL[] = {
     {                                                                                              \
 #x, label, who, params, act_##x, cite, chk_##x, flags                                      \
     }
-/* A row whose check and resolve live in between_build.c (between.h). */
+/* A row whose check and resolve live in between_skills.c (between.h). */
 #define XROW(x, label, who, params, cite, flags)                                                   \
     {                                                                                              \
 #x, label, who, params, gw_act_##x, cite, gw_chk_##x, flags                                \
@@ -133,8 +131,8 @@ static const rules_enc_action ACTIONS[] = {
     ROW(cause, "Mark a burnout cause", RULES_ENC_GM, P_CAUSE, "002:224-240", 0),
     ROW(award, "Award XP", RULES_ENC_GM, P_AWARD, "002:264", 0),
     ROW(level_up, "Level up", RULES_ENC_OWNER, P_LEVEL_UP, "002:264-298", 0),
-    ROW(learn, "Study a technique", RULES_ENC_OWNER, P_LEARN, "002:306-316", 0),
-    ROW(exchange, "Exchange a technique", RULES_ENC_OWNER, P_EXCHANGE, "002:302-304", 0),
+    XROW(learn, "Study a technique", RULES_ENC_OWNER, P_LEARN, "002:306-316", 0),
+    XROW(exchange, "Exchange a technique", RULES_ENC_OWNER, P_EXCHANGE, "002:302-304", 0),
     XROW(set_build, "Set build numbers", RULES_ENC_GM, P_SET_BUILD, "002:29-55,344,356", 0),
     XROW(craft, "Build something", RULES_ENC_OWNER, P_CRAFT, "002:336-385", 0),
     XROW(use, "Use an unstable object", RULES_ENC_OWNER, P_USE, "002:366-379", 0),
@@ -585,160 +583,6 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     if (p.n > 1) {
         rules_log_name(x, "a2", p.picked[1], RULES_AUD_PUBLIC);
         rules_log_word(x, "and", "level.and", RULES_AUD_PUBLIC);
-    }
-    rules_log_end(x);
-    return 0;
-}
-
-/* ---- techniques (002:300-316) ---- */
-
-/* A study session (002:306-316): each hour adds the multiplier attribute to the technique's
- * effort; hours beyond what the effort needs are not spent (002:310-314). */
-typedef struct study {
-    int entry;        /* index in `learning`, -1 for a new technique */
-    const char *mult; /* the multiplier attribute */
-    int effort, points, av, have, hours;
-} study;
-
-static int study_of(const rules_enc *e, const rules_args *a, study *s, tb_err *err)
-{
-    const char *cid = e->actor, *tech = rules_arg_str(a, "technique");
-    const char *attr = rules_arg_str(a, "attribute");
-    if (gw_list_find(gw_stat_list_get(e, cid, "learned"), tech) >= 0 ||
-        gw_list_find(gw_stat_list_get(e, cid, "techniques"), tech) >= 0)
-        return rules_enc_rule(err, "%s already knows %s", gw_nm(e, cid), tech);
-    json_t *learning = gw_stat_list_get(e, cid, "learning"), *it, *entry = NULL;
-    size_t i;
-    s->entry = -1;
-    json_array_foreach(learning, i, it)
-    {
-        if (rules_enc_streq(json_string_value(json_object_get(it, "name")), tech)) {
-            entry = it;
-            s->entry = (int)i;
-        }
-    }
-    if (!entry && (!attr || !gw_in_list(attr, GW_ATTRS) || !rules_arg_given(a, "effort")))
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "a new technique needs its 'attribute' (tog, agl, cor, mnd, per, rsn) and "
-                       "'effort'");
-    if (!entry && json_array_size(learning) >= 50)
-        return rules_enc_rule(err, "%s is learning 50 techniques already", gw_nm(e, cid));
-    s->mult = entry ? json_string_value(json_object_get(entry, "attribute")) : attr;
-    s->effort = entry ? (int)json_integer_value(json_object_get(entry, "effort"))
-                      : rules_arg_int(a, "effort");
-    s->points = entry ? (int)json_integer_value(json_object_get(entry, "points")) : 0;
-    s->av = gw_sub_int(e, cid, "attributes", s->mult);
-    int need = grimwire_learning_hours(s->effort - s->points, s->av);
-    if (need < 0)
-        return rules_enc_rule(err, "%s has no points in %s to put toward %s", gw_nm(e, cid),
-                              s->mult, tech);
-    s->have = gw_stat_int(e, cid, "learning_hours", 0);
-    s->hours = rules_arg_given(a, "hours") ? rules_arg_int(a, "hours") : need;
-    if (s->hours > need)
-        s->hours = need;
-    if (s->hours > s->have)
-        return rules_enc_rule(err, "%s has %d learning hour%s left; %d needed", gw_nm(e, cid),
-                              s->have, s->have == 1 ? "" : "s", s->hours);
-    return 0;
-}
-
-static int chk_learn(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    study s;
-    if (gw_pc_only(e, err) || study_of(e, a, &s, err))
-        return err->code;
-    return 0;
-}
-
-static int act_learn(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *tech = rules_arg_str(a, "technique");
-    study s;
-    study_of(e, a, &s, err);
-    char mult[8];
-    snprintf(mult, sizeof mult, "%s", s.mult); /* borrowed from an entry that may go */
-    json_t *learned = gw_stat_list(e, cid, "learned");
-    gw_stat_list(e, cid, "techniques");
-    json_t *learning = gw_stat_list(e, cid, "learning");
-    int points = s.points + s.hours * s.av, done = points >= s.effort;
-    rules_enc_stat_set(e, cid, "learning_hours", s.have - s.hours);
-    if (done) {
-        if (s.entry >= 0)
-            json_array_remove(learning, (size_t)s.entry);
-        json_array_append_new(learned, json_string(tech));
-    } else if (s.entry >= 0) {
-        json_object_set_new(json_array_get(learning, (size_t)s.entry), "points",
-                            json_integer(points));
-    } else {
-        json_array_append_new(learning, json_pack("{s:s, s:s, s:i, s:i}", "name", tech, "attribute",
-                                                  mult, "effort", s.effort, "points", points));
-    }
-    rules_log *x = rules_log_begin(e, "learn", "learn");
-    rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
-    rules_log_json(x, "technique", json_string(tech), RULES_AUD_PUBLIC);
-    rules_log_int(x, "hours", s.hours, RULES_AUD_PUBLIC);
-    rules_log_int(x, "points", done ? s.effort : points, RULES_AUD_PUBLIC);
-    rules_log_int(x, "effort", s.effort, RULES_AUD_PUBLIC);
-    rules_log_json(x, "learned", json_boolean(done), RULES_AUD_PUBLIC);
-    rules_log_who(x, "pc", cid);
-    rules_log_name(x, "tname", tech, RULES_AUD_PUBLIC);
-    rules_log_name(x, "mult", mult, RULES_AUD_PUBLIC);
-    gw_log_num(x, "per_hour", s.av, RULES_AUD_PUBLIC);
-    gw_log_num(x, "left", s.have - s.hours, RULES_AUD_PUBLIC);
-    rules_log_word(x, "hrs", s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
-    rules_log_word(x, "left_hrs", s.have - s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
-    rules_log_word(x, "done", done ? "learn.done" : "learn.still", RULES_AUD_PUBLIC);
-    rules_log_end(x);
-    return 0;
-}
-
-/* Exchanges an active technique for a learned one during today's long rest (002:304); with no
- * `drop`, adds one while the slots allow (002:302). */
-static int chk_exchange(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *cid = e->actor, *take = rules_arg_str(a, "take"), *drop = rules_arg_str(a, "drop");
-    if (gw_pc_only(e, err))
-        return err->code;
-    if (!gw_comb_true(e, cid, "long_rest"))
-        return rules_enc_rule(err,
-                              "techniques are exchanged during a rest of 5 hours or longer: "
-                              "%s takes a long rest first",
-                              gw_nm(e, cid));
-    json_t *active = gw_stat_list_get(e, cid, "techniques");
-    if (gw_list_find(gw_stat_list_get(e, cid, "learned"), take) < 0)
-        return rules_enc_rule(err, "%s has not learned %s", gw_nm(e, cid), take);
-    if (drop && gw_list_find(active, drop) < 0)
-        return rules_enc_rule(err, "%s is not one of %s's active techniques", drop, gw_nm(e, cid));
-    int slots = grimwire_technique_slots(gw_sub_int(e, cid, "focus", "max"));
-    if (!drop && (int)json_array_size(active) >= slots)
-        return rules_enc_rule(err,
-                              "%s has %d active techniques, all that half the max Focus "
-                              "allows: name one to drop",
-                              gw_nm(e, cid), slots);
-    return 0;
-}
-
-static int act_exchange(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)err;
-    const char *cid = e->actor, *take = rules_arg_str(a, "take"), *drop = rules_arg_str(a, "drop");
-    json_t *learned = gw_stat_list(e, cid, "learned"), *active = gw_stat_list(e, cid, "techniques");
-    int ti = gw_list_find(learned, take), di = drop ? gw_list_find(active, drop) : -1;
-    json_array_remove(learned, (size_t)ti);
-    if (drop) {
-        json_array_append_new(learned, json_string(drop));
-        json_array_set_new(active, (size_t)di, json_string(take));
-    } else {
-        json_array_append_new(active, json_string(take));
-    }
-    rules_log *x = rules_log_begin(e, "exchange", "exchange");
-    gw_log_res(x, json_pack("{s:s, s:s, s:s?}", "who", cid, "take", take, "drop", drop),
-               RULES_AUD_PUBLIC);
-    rules_log_who(x, "pc", cid);
-    rules_log_name(x, "tname", take, RULES_AUD_PUBLIC);
-    if (drop) {
-        rules_log_name(x, "dname", drop, RULES_AUD_PUBLIC);
-        rules_log_word(x, "instead", "exchange.instead", RULES_AUD_PUBLIC);
     }
     rules_log_end(x);
     return 0;

@@ -1,8 +1,8 @@
 /*
  * between.h — the files of the module grimwire.between (internal to rules/grimwire/): between.c
- * holds the module, its action table, rests, days, XP, levels, techniques and falls;
- * between_build.c building, crafting and using what was built (002:336-385). The table names the
- * checks and resolves between_build.c exports here; it calls down into grimwire_enc.h, never
+ * holds the module, its action table, rests, days, XP, levels and falls; between_skills.c
+ * learning techniques, building, crafting and using what was built (002:300-385). The table names
+ * the checks and resolves between_skills.c exports here; it calls down into grimwire_enc.h, never
  * back into between.c.
  */
 #ifndef TABLED_RULES_GRIMWIRE_BETWEEN_H
@@ -14,6 +14,8 @@
 #define GW_BETWEEN_ACTION(x)                                                                       \
     int gw_chk_##x(const rules_enc *e, const rules_args *a, tb_err *err);                          \
     int gw_act_##x(rules_enc *e, const rules_args *a, tb_err *err);
+GW_BETWEEN_ACTION(learn)
+GW_BETWEEN_ACTION(exchange)
 GW_BETWEEN_ACTION(set_build)
 GW_BETWEEN_ACTION(craft)
 GW_BETWEEN_ACTION(use)
