@@ -131,7 +131,7 @@ void gw_log_roll(rules_log *x, const grimwire_roll *r, int secret_numbers, rules
 
 void gw_log_num(rules_log *x, const char *key, int v, rules_aud aud)
 {
-    rules_log_int(x, key, v, aud); /* TEMPORARY: rules_log_count once core has it (requests.md) */
+    rules_log_count(x, key, v, aud);
 }
 
 void gw_log_signed(rules_log *x, const char *key, int v, rules_aud aud)
