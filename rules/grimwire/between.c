@@ -768,6 +768,7 @@ const rules_module rules_module_grimwire_between = {
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = between_check,
+    .choices = gw_between_choices,
     .phrases = gw_between_phrases,
     .carry = CARRY,
     .carry_each = CARRY_EACH,

@@ -858,6 +858,7 @@ const rules_module rules_module_grimwire_conflict = {
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = GRIMWIRE_EDITABLE,
+    .choices = gw_conflict_choices,
     .phrases = gw_conflict_phrases,
 };
 

@@ -233,6 +233,14 @@ int gw_attack_resume_check(const rules_enc *e, tb_err *err);
 void gw_attack_resume(rules_enc *e);
 /* Who may be hit by the pending natural 1 (002:553-559): nobody (t NULL) or t. */
 void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare);
+/* ---- the moves (choices.c) ---- */
+
+/* The choices hooks of grimwire.conflict and grimwire.between (rules_module.choices). */
+int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                        const rules_param *p, json_t *out);
+int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                       const rules_param *p, json_t *out);
+
 /* ---- the log (words.c; the phrasings: phrases.c) ---- */
 
 /* The phrasings of grimwire.conflict and grimwire.between (rules_module.phrases). */
