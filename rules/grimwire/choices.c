@@ -315,6 +315,8 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
         combatants(out, e, w, 0, NULL); /* the waiting one's foes... */
         return RULES_CHOICES_PICK;
     }
+    if (IS("answer", "tn"))
+        return dflt(out, json_integer(DEFAULT_TN), "target number to hit");
     if (IS("set_tn", "tn"))
         return dflt(out, json_integer(DEFAULT_TN), "target number to hit");
     if (strcmp(act, "set_tn") == 0)

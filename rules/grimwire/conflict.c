@@ -157,6 +157,11 @@ static const rules_param P_SET_TN[] = {
     SECRET_TN("stabilize_tn", "target number to stabilize it while dying (RSN, COR)"),
     {0},
 };
+static const rules_param P_ANSWER[] = {
+    {"tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_REQUIRED | RULES_PARAM_SECRET,
+     "target number to hit (COR)"},
+    {0},
+};
 static const rules_param P_TRAITS[] = {
     TARGET,
     {"weak", RULES_PARAM_STRING, 1, 160, 0, 0, "damage types it is weak to (comma list)"},
@@ -221,6 +226,7 @@ static const rules_enc_action ACTIONS[] = {
     XROW(collateral, "Natural 1: who is hit", RULES_ENC_GM, P_COLLATERAL,
          "002:553-559, 002:631-643", 0),
     XROW(set_tn, "Set target numbers", RULES_ENC_GM, P_SET_TN, "002:29-55", 0),
+    XROW(answer, "Name the target number", RULES_ENC_GM, P_ANSWER, "002:29-55", 0),
     XROW(traits, "Damage traits", RULES_ENC_GM, P_TRAITS, "002:691-721", RULES_ENC_RARE),
     XROW(status, "Status effect", RULES_ENC_GM, P_STATUS, "002:779-878", 0),
     XROW(damage, "Deal damage", RULES_ENC_GM, P_DAMAGE, "002:723-751", 0),

@@ -3,10 +3,9 @@
  *   conflict.c          the module: its action table, its hooks, and the actions of a turn
  *   conflict_options.c  the combat options: trip, shove, grapple, release, shield, stabilize,
  *                       leave, stay (002:647-761, 002:258, 002:727)
- *   conflict_gm.c       the GM's actions: collateral, set_tn, traits, status, damage, splash,
- *                       area, drown, heal, revive
- * The table names the checks and resolves the other two export here; they call down into
- * grimwire_enc.h, never back into conflict.c.
+ *   conflict_gm.c       the GM's actions: collateral, set_tn, answer, traits, status, damage,
+ * splash, area, drown, heal, revive The table names the checks and resolves the other two export
+ * here; they call down into grimwire_enc.h, never back into conflict.c.
  */
 #ifndef TABLED_RULES_GRIMWIRE_CONFLICT_H
 #define TABLED_RULES_GRIMWIRE_CONFLICT_H
@@ -28,6 +27,7 @@ GW_CONFLICT_ACTION(leave)
 GW_CONFLICT_ACTION(stay)
 GW_CONFLICT_ACTION(collateral)
 GW_CONFLICT_ACTION(set_tn)
+GW_CONFLICT_ACTION(answer)
 GW_CONFLICT_ACTION(traits)
 GW_CONFLICT_ACTION(status)
 GW_CONFLICT_ACTION(damage)

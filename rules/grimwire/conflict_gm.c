@@ -1,6 +1,7 @@
 /*
  * conflict_gm.c — the GM's actions in grimwire.conflict (rulebook 002_c1f3df0ad7b1e31f.txt, cited
- * 002:LINE): the natural 1's unintended target, the hidden target numbers (002:29-55), damage
+ * 002:LINE): the natural 1's unintended target, the hidden target numbers (002:29-55) and the
+ * answer to a player's attack that waits for one, damage
  * traits, status effects (002:779-878), damage, blasts, lasting areas and drowning (002:723-737),
  * healing and reviving (002:256-260); each a check (pure, before any die) and a resolve, in the
  * order of the module's table (conflict.c). Calls grimwire_enc.h.
@@ -68,6 +69,31 @@ static void do_set_tn(rules_enc *e, const rules_args *a)
     rules_log_end(x);
     if (answers_wait(e, a))
         gw_attack_resume(e);
+}
+
+/* ---- answer: the GM's number for the attack that waits for it (reading G4, issue 24) ---- */
+
+/* The one number a player's waiting attack needs, as one move: the target number to hit the one
+ * it attacks, kept as that combatant's `tn` (as set_tn would) and the attack rolled at once. */
+int gw_chk_answer(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    if (!json_is_object(json_object_get(e->hidden, "waiting")))
+        return rules_enc_rule(err, "no attack waits for a target number");
+    return gw_attack_resume_check(e, err);
+}
+
+static void do_answer(rules_enc *e, const rules_args *a)
+{
+    json_t *wait = json_object_get(e->hidden, "waiting");
+    const char *t = json_string_value(json_object_get(json_object_get(wait, "params"), "target"));
+    json_object_set_new(rules_enc_hidden_of(e, t), "tn", json_integer(rules_arg_int(a, "tn")));
+    rules_log *x = rules_log_begin(e, "answer", "answer");
+    rules_log_json(x, "target", json_string(t), RULES_AUD_GM);
+    rules_log_int(x, "tn", rules_arg_int(a, "tn"), RULES_AUD_GM);
+    rules_log_who(x, "who", t);
+    rules_log_end(x);
+    gw_attack_resume(e);
 }
 
 /* A comma list of damage types; 0 or the refusal. Into *out when out is not NULL. */
@@ -460,6 +486,7 @@ static void do_revive(rules_enc *e, const rules_args *a)
 
 GW_RESOLVE(gw_res_collateral, collateral)
 GW_RESOLVE(gw_res_set_tn, set_tn)
+GW_RESOLVE(gw_res_answer, answer)
 GW_RESOLVE(gw_res_traits, traits)
 GW_RESOLVE(gw_res_status, status)
 GW_RESOLVE(gw_res_damage, damage)

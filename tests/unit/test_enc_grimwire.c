@@ -345,6 +345,93 @@ START_TEST(a_players_attack_waits_for_the_target_number)
 }
 END_TEST
 
+/* Issue 24: the GM answers a player's waiting attack with one number (answer), kept as the
+ * target's `tn`; with nothing waiting the answer is refused before any die. */
+START_TEST(the_gm_answers_a_waiting_attack_with_one_number)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "VEX-9", "party", "p1", 0, sheet_of("vex9.json"));
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 40, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    dice(&f, 0);
+    RULE(act(&f, "answer", NULL, "{\"tn\":10}"), "no attack waits");
+    ck_assert_int_eq(act_as(&f, "p1", "answer", NULL, "{\"tn\":10}"), TB_FORBIDDEN);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    dice(&f, 2, 10, 4); /* as light_weapon_attacks_by_cor: 13 >= 10, 1d4 4 + TOG 4 = 8 */
+    OK(act(&f, "answer", NULL, "{\"tn\":10}"));
+    ck_assert_int_eq(condition(&f, "e2"), 32);
+    ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "tn")),
+                     10);
+    ck_assert(!last_log_has(f.e.log, "target number to hit Thug: 10"));
+    ck_assert(last_log_has(f.e.gm_log, "target number to hit Thug: 10"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 23: what only an NPC's hidden numbers decide stays the GM's: the light-weapon attacks it
+ * has left (its COR band, 002:569-579) live in /gm/enc, a PC's on its public budget; an NPC
+ * helper's assist total (its attribute); the damage the GM deals an NPC by hand. */
+START_TEST(an_npcs_hidden_numbers_stay_the_gms)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Knife", "foes", "gm", 1,
+        json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:[{s:s, s:s, s:s}]}",
+                  "attributes", "tog", 1, "agl", 0, "cor", 6, "mnd", 2, "per", 9, "rsn", 0,
+                  "condition", "current", 20, "max", 20, "weapons", "name", "Knife", "kind",
+                  "light", "damage", "1d4"));
+    add(&f, "e3", "Boss", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 20, 0));
+    dice(&f, 3, 1, 20, 1); /* Knife first */
+    OK(act(&f, "begin", NULL, NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"attack_tn\":12}"));
+    dice(&f, 1, 15); /* Cyrus evades: 15 + AGL 2 */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\"}"));
+    json_t *pub =
+        json_object_get(json_object_get(json_object_get(f.enc, "combatants"), "e2"), "budget");
+    ck_assert_ptr_null(json_object_get(pub, "attacks"));
+    json_t *gm = json_object_get(
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "budget"),
+        "attacks");
+    ck_assert_int_eq(json_integer_value(gm), 2); /* COR 6: three attacks, one made */
+    dice(&f, 1, 15);
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\"}"));
+    OK(act(&f, "end_turn", "e2", NULL));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    ck_assert_str_eq(cur(&f), "e3");
+    OK(act(&f, "end_turn", "e3", NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    /* a new turn: the count of the last one is gone */
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "budget"));
+    dice(&f, 1, 12); /* 12 + MND 2 */
+    OK(act(&f, "assist", "e2", "{\"target\":\"e3\",\"attr\":\"mnd\"}"));
+    json_t *c = rules_enc_cond(&f.e, "e3", "assisted");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_null(json_object_get(c, "total"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
+                            "assisted"),
+            "total")),
+        14);
+    json_t *assist = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(assist, "action")), "assist");
+    ck_assert_ptr_null(json_object_get(json_object_get(assist, "result"), "success"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e3\",\"amount\":3}"));
+    ck_assert(last_log_has(f.e.log, "The GM deals untyped damage to Boss"));
+    ck_assert(last_log_has(f.e.gm_log, "The GM deals 3 untyped damage to Boss"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":1}"));
+    ck_assert(last_log_has(f.e.log, "The GM deals 1 untyped damage to Cyrus"));
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:693 weak x2, resistant /2, immune 0; 002:749 armor -1 per point, never below 1, physical. */
 START_TEST(damage_types_and_armor)
 {
@@ -1116,6 +1203,8 @@ int main(void)
     tcase_add_test(tc, passing_acts_later_in_initiative_order);
     tcase_add_test(tc, light_weapon_attacks_by_cor);
     tcase_add_test(tc, a_players_attack_waits_for_the_target_number);
+    tcase_add_test(tc, the_gm_answers_a_waiting_attack_with_one_number);
+    tcase_add_test(tc, an_npcs_hidden_numbers_stay_the_gms);
     tcase_add_test(tc, damage_types_and_armor);
     tcase_add_test(tc, natural_one_hits_someone_else);
     tcase_add_test(tc, dying_counts_down_to_death);
