@@ -55,6 +55,27 @@ static void combatants(json_t *out, const rules_enc *e, const char *actor, int a
         }
 }
 
+/* Those out of the fight that fit, after the others: where an action's rules allow one (the GM
+ * damaging or healing the fallen, a reaction answering one), the move offers them last. */
+static void and_the_out(json_t *out, const rules_enc *e, const char *actor,
+                        int (*fits)(const rules_enc *e, const char *actor, const char *cid))
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (rules_enc_is_out(e, cid) && !rules_enc_streq(cid, actor) &&
+            (!fits || fits(e, actor, cid)))
+            add_id(out, e, cid);
+}
+
+/* Every combatant: those in the fight (foes of actor first), then those out of it. */
+static int anyone(json_t *out, const rules_enc *e, const char *actor,
+                  int (*fits)(const rules_enc *e, const char *actor, const char *cid))
+{
+    combatants(out, e, actor, 0, fits);
+    and_the_out(out, e, actor, fits);
+    return RULES_CHOICES_PICK;
+}
+
 static int on_the_ground(const rules_enc *e, const char *actor, const char *cid)
 {
     (void)actor;
@@ -75,7 +96,7 @@ static int not_held(const rules_enc *e, const char *actor, const char *cid)
 
 static int held_by(const rules_enc *e, const char *actor, const char *cid)
 {
-    json_t *g = rules_enc_cond(e, cid, "grappled");
+    json_t *g = gw_cond(e, cid, "grappled");
     return g && rules_enc_streq(json_string_value(json_object_get(g, "by")), actor);
 }
 
@@ -94,6 +115,11 @@ static int a_pc(const rules_enc *e, const char *actor, const char *cid)
 {
     (void)actor;
     return !gw_npc(e, cid);
+}
+
+static int an_npc(const rules_enc *e, const char *actor, const char *cid)
+{
+    return !a_pc(e, actor, cid);
 }
 
 /* Each string of the list `key` of actor's stats, or nothing. */
@@ -189,6 +215,7 @@ static int caught(json_t *out, const rules_enc *e)
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         if (!rules_enc_is_out(e, cid))
             add_id(out, e, cid);
+    and_the_out(out, e, NULL, NULL); /* an area may be taken from the fallen */
     return RULES_CHOICES_PICK;
 }
 
@@ -279,11 +306,13 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
         return names(out, e, actor, "techniques"), RULES_CHOICES_PICK;
     if (IS("reaction", "target")) {
         add(out, NULL, "nobody in particular");
-        combatants(out, e, actor, 0, NULL);
+        return anyone(out, e, actor, NULL);
+    }
+    if (IS("help_up", "target")) {
+        combatants(out, e, actor, 1, on_the_ground);
+        and_the_out(out, e, actor, on_the_ground);
         return RULES_CHOICES_PICK;
     }
-    if (IS("help_up", "target"))
-        return combatants(out, e, actor, 1, on_the_ground), RULES_CHOICES_PICK;
     if (IS("assist", "target") || IS("shield", "target"))
         return combatants(out, e, actor, 1, NULL), RULES_CHOICES_PICK;
     if (IS("assist", "attr"))
@@ -293,16 +322,23 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
     if (IS("grapple", "target"))
         return combatants(out, e, actor, 0, not_held), RULES_CHOICES_PICK;
     if (IS("release", "target"))
-        return combatants(out, e, actor, 0, held_by), RULES_CHOICES_PICK;
-    if (IS("stabilize", "target") || IS("revive", "target"))
+        return anyone(out, e, actor, held_by);
+    if (IS("stabilize", "target"))
         return combatants(out, e, actor, 1, is_dying), RULES_CHOICES_PICK;
-    if (IS("swap", "target"))
-        return combatants(out, e, actor, 1, tied), RULES_CHOICES_PICK;
-    if (IS("collateral", "target")) {
-        add(out, NULL, "nobody: no one else is in range");
-        combatants(out, e, NULL, 0, NULL);
+    if (IS("revive", "target"))
+        return anyone(out, e, NULL, is_dying);
+    if (IS("swap", "target")) {
+        combatants(out, e, actor, 1, tied);
+        and_the_out(out, e, actor, tied);
         return RULES_CHOICES_PICK;
     }
+    if (IS("collateral", "target")) {
+        add(out, NULL, "nobody: no one else is in range");
+        return anyone(out, e, NULL, NULL);
+    }
+    if (IS("traits", "target") || IS("status", "target") || IS("damage", "target") ||
+        IS("heal", "target"))
+        return anyone(out, e, NULL, NULL);
     if (IS("collateral", "spare")) {
         add(out, NULL, "an ally is spared");
         return on_off(out, "spare them", "do not spare them");
@@ -312,8 +348,7 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
             json_object_get(json_object_get(e->hidden, "waiting"), "params"), "target"));
         if (w && rules_enc_combatant(e, w))
             add_id(out, e, w);
-        combatants(out, e, w, 0, NULL); /* the waiting one's foes... */
-        return RULES_CHOICES_PICK;
+        return anyone(out, e, w, NULL); /* then the others, the waiting one left out */
     }
     if (IS("answer", "tn"))
         return dflt(out, json_integer(DEFAULT_TN), "target number to hit");
@@ -327,15 +362,20 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
         return on_off(out, "yes", "no longer");
     if (IS("status", "target2")) {
         add(out, NULL, "nobody named");
-        combatants(out, e, NULL, 0, NULL);
-        return RULES_CHOICES_PICK;
+        return anyone(out, e, NULL, NULL);
     }
     if (IS("damage", "amount") || IS("heal", "amount"))
         return dflt(out, json_integer(1), "amount");
     if (IS("splash", "who") || IS("area", "who"))
         return caught(out, e);
-    if (IS("splash", "damage"))
-        return dflt(out, json_string("3d6"), "damage dice");
+    if (IS("splash", "damage")) {
+        /* TEMPORARY a pick until the moves keep a DEFAULT of a text field (requests.md); then
+         * dflt(out, json_string("3d6"), "damage dice") */
+        static const char *const BLASTS[] = {"3d6", "1d6", "2d6", "4d6", "5d6", "6d6", NULL};
+        for (const char *const *b = BLASTS; *b; b++)
+            add(out, json_string(*b), *b);
+        return RULES_CHOICES_PICK;
+    }
     if (IS("area", "damage"))
         return dflt(out, json_string("1d6"), "damage dice each time");
     if (IS("splash", "tn"))
@@ -383,12 +423,14 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
     const char *act = a->name, *k = p->name;
     json_t *learning = actor ? gw_stat_list_get(e, actor, "learning") : NULL;
 #define IS(x, y) (strcmp(act, x) == 0 && strcmp(k, y) == 0)
-    if ((IS("cause", "target") || IS("set_build", "target")))
-        return combatants(out, e, NULL, 0, a_pc), RULES_CHOICES_PICK;
+    if (IS("cause", "target") || IS("set_build", "target")) {
+        anyone(out, e, NULL, a_pc); /* the players' characters first */
+        return anyone(out, e, NULL, an_npc);
+    }
     if (IS("award", "target")) {
         add(out, NULL, "everyone present");
-        combatants(out, e, NULL, 0, a_pc);
-        return RULES_CHOICES_PICK;
+        anyone(out, e, NULL, a_pc);
+        return anyone(out, e, NULL, an_npc);
     }
     if (IS("cause", "cause")) {
         for (const char *const *c = CAUSES; *c; c++) {
@@ -437,12 +479,6 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
         return dflt(out, json_integer(DEFAULT_TN), "COR target number");
     if (IS("set_build", "mnd_tn") || IS("craft", "mnd_tn") || IS("craft", "cor_tn"))
         return dflt(out, NULL, e->is_gm ? "the number set" : "the GM's number");
-    if (IS("craft", "item")) {
-        json_t *first = json_array_get(gw_stat_list_get(e, actor, "blueprints"), 0);
-        if (json_is_string(first))
-            return dflt(out, json_incref(first), json_string_value(first));
-        return dflt(out, json_string("New object"), "what is built");
-    }
     if (IS("craft", "kind")) {
         add(out, NULL, "as named");
         names(out, e, actor, "blueprints");

@@ -129,7 +129,7 @@ typedef struct who_has {
 static int enc_has(const void *ctx, const char *status)
 {
     const who_has *w = ctx;
-    return rules_enc_cond_has(w->e, w->cid, status);
+    return gw_has(w->e, w->cid, status);
 }
 
 /* Modifier to a roll of attribute `a` made for `use`: burnout (002:244-248) and the status
@@ -649,6 +649,14 @@ int gw_turn_ready(const rules_enc *e, tb_err *err)
                               "%s stands in the area: first move out of it (leave) or stay in "
                               "it and take the damage (stay) (002:727)",
                               gw_nm(e, cid));
+    return 0;
+}
+
+/* An actor out of the fight (dead) takes no action at all, not even one at any time. */
+int gw_actor_in(const rules_enc *e, tb_err *err)
+{
+    if (e->actor && rules_enc_is_out(e, e->actor))
+        return rules_enc_rule(err, "%s is out of the fight", gw_nm(e, e->actor));
     return 0;
 }
 

@@ -28,6 +28,8 @@ int gw_geti(const json_t *o, const char *key, int def);
 int gw_attr(const rules_enc *e, const char *cid, const char *name);
 int gw_cond_cur(const rules_enc *e, const char *cid);
 int gw_burnout(const rules_enc *e, const char *cid);
+/* cid's condition `name` (borrowed) or NULL; whether it has it. Create nothing. */
+json_t *gw_cond(const rules_enc *e, const char *cid, const char *name);
 int gw_has(const rules_enc *e, const char *cid, const char *status);
 int gw_npc(const rules_enc *e, const char *cid);
 int gw_dying(const rules_enc *e, const char *cid);
@@ -143,6 +145,8 @@ void gw_revive(rules_enc *e, const char *t);
 int gw_ready(const rules_enc *e, tb_err *err);
 /* gw_ready, and a turn action waits while its actor stands in a lasting area (002:727). */
 int gw_turn_ready(const rules_enc *e, tb_err *err);
+/* Refused when the actor is out of the fight (an action taken at any time: release, swap). */
+int gw_actor_in(const rules_enc *e, tb_err *err);
 /* Not oneself (`what`: "trip"), not someone out of the fight. */
 int gw_on_other(const rules_enc *e, const char *t, const char *what, tb_err *err);
 /* What cid's budget holds of kind ("action", "move", "aux"). */
