@@ -432,6 +432,69 @@ START_TEST(an_npcs_hidden_numbers_stay_the_gms)
 }
 END_TEST
 
+/* The move of action (and actor, when given) among the moves of seat, or NULL; the moves draw
+ * no die and change nothing. */
+static json_t *move_of(fx *f, const char *seat, const char *action, const char *actor)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    json_t *before = json_deep_copy(f->enc), *hbefore = json_deep_copy(f->hidden);
+    json_t *moves = rules_enc_moves(&f->e);
+    ck_assert(json_equal(before, f->enc) && json_equal(hbefore, f->hidden));
+    json_decref(before);
+    json_decref(hbefore);
+    json_t *found = NULL, *m;
+    size_t i;
+    json_array_foreach(moves, i, m)
+    {
+        if (!found && rules_enc_streq(json_string_value(json_object_get(m, "action")), action) &&
+            (!actor || rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            found = json_incref(m);
+    }
+    json_decref(moves);
+    return found;
+}
+
+/* Issue 23: the moves offer exactly what the rules allow now: no "Get up" to a standing
+ * character, no "Break free" to a free one; a player may assist (an ally first, the helper's
+ * best attribute first); a waiting attack gives the GM one move with one number (issue 24). */
+START_TEST(the_moves_offer_what_the_rules_allow_now)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(1, 0, 0, 0, 0, 12, 0));
+    dice(&f, 3, 20, 10, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_ptr_null(move_of(&f, "p1", "get_up", "e1"));
+    ck_assert_ptr_null(move_of(&f, "p1", "break_free", "e1"));
+    ck_assert_ptr_null(move_of(&f, "p1", "begin", NULL));
+    json_t *assist = move_of(&f, "p1", "assist", "e1");
+    ck_assert_ptr_nonnull(assist);
+    json_t *args = json_object_get(assist, "args");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "target")), "e2");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "attr")), "cor"); /* COR 3 */
+    json_decref(assist);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\"}"));
+    json_t *up = move_of(&f, "p1", "get_up", "e1");
+    ck_assert_ptr_nonnull(up);
+    json_decref(up);
+    /* the player's attack on the Thug waits; the GM's one move: answer, one number */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\"}"));
+    ck_assert_ptr_null(move_of(&f, "p1", "end_turn", "e1"));
+    json_t *answer = move_of(&f, "gm", "answer", NULL);
+    ck_assert_ptr_nonnull(answer);
+    ck_assert_int_eq(json_array_size(json_object_get(answer, "params")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(answer, "args"), "tn")),
+                     11);
+    json_decref(answer);
+    ck_assert_ptr_null(move_of(&f, "gm", "damage", NULL)); /* everything else waits */
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:693 weak x2, resistant /2, immune 0; 002:749 armor -1 per point, never below 1, physical. */
 START_TEST(damage_types_and_armor)
 {
@@ -1205,6 +1268,7 @@ int main(void)
     tcase_add_test(tc, a_players_attack_waits_for_the_target_number);
     tcase_add_test(tc, the_gm_answers_a_waiting_attack_with_one_number);
     tcase_add_test(tc, an_npcs_hidden_numbers_stay_the_gms);
+    tcase_add_test(tc, the_moves_offer_what_the_rules_allow_now);
     tcase_add_test(tc, damage_types_and_armor);
     tcase_add_test(tc, natural_one_hits_someone_else);
     tcase_add_test(tc, dying_counts_down_to_death);
