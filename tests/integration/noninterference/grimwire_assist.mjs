@@ -19,7 +19,7 @@ export const scenario = {
   seed: 2,
   players: ['Ann'],
   variants: [{ mnd: 1 }, { mnd: 4 }],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const fixer = await char(gm, { name: 'Fixer', sheet: npc('Fixer', v), npc: true });
     const boss = await char(gm, { name: 'Boss', sheet: npc('Boss', { mnd: 0 }), npc: true });
@@ -27,7 +27,8 @@ export const scenario = {
     const CY = (await ok(gm, 'enc.add', { char: cy })).id;
     const FX = (await ok(gm, 'enc.add', { char: fixer })).id;
     const BO = (await ok(gm, 'enc.add', { char: boss })).id;
-    const act = (who, action, actor, params) => ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'begin');
     // whoever comes first ends the turn until the helper has it (read from the state of the seat
     // that acted last: its own diff comes before its ack)

@@ -21,7 +21,7 @@ export const scenario = {
   seed: 2,
   players: ['Ann', 'Bob'],
   variants: [{ cor: 3 }, { cor: 6 }],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const au = await char(p.Bob, { name: 'Aune', sheet: sample('grimwire', 'aune') });
     const cu = await char(gm, { name: 'Cutter', sheet: cutter(v), npc: true });
@@ -29,7 +29,8 @@ export const scenario = {
     const CY = (await ok(gm, 'enc.add', { char: cy })).id;
     await ok(gm, 'enc.add', { char: au });
     const CU = (await ok(gm, 'enc.add', { char: cu })).id;
-    const act = (who, action, actor, params) => ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'set_tn', null, { target: CU, tn: 12, attack_tn: 12 });
     await act(gm, 'begin');
     await act(p.Ann, 'end_turn', CY);

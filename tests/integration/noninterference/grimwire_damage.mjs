@@ -10,7 +10,7 @@ export const scenario = {
   seed: 2,
   players: ['Ann'],
   variants: [{ amount: 3 }, { amount: 5 }],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const brute = await char(gm, {
       name: 'Brute',
@@ -20,7 +20,8 @@ export const scenario = {
     await ok(gm, 'enc.start', { module: 'grimwire.conflict' });
     await ok(gm, 'enc.add', { char: cy });
     const BR = (await ok(gm, 'enc.add', { char: brute })).id;
-    const act = (who, action, actor, params) => ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'begin');
     await act(gm, 'damage', null, { target: BR, amount: v.amount, type: 'blunt' });
     await act(gm, 'damage', null, { target: BR, amount: v.amount });
