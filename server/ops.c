@@ -482,7 +482,7 @@ int ops_system_known(const char *system)
     return strcmp(system, "dice") != 0 && rules_system_find(system) != NULL;
 }
 
-static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, NULL};
+static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT, NULL};
 
 const op_def *ops_row_at(size_t i)
 {

@@ -101,6 +101,8 @@ extern const op_def OPS_PLAY[];
 extern const op_def OPS_ENC[];
 /* The sessions of play (ops_session.c): session.begin, session.close, session.alter. */
 extern const op_def OPS_SESSION[];
+/* Table talk (ops_chat.c): chat.send, chat.delete. */
+extern const op_def OPS_CHAT[];
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */
