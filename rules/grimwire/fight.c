@@ -411,13 +411,7 @@ void gw_area_hurts(rules_enc *e, const char *cid)
     json_object_del(gw_comb(e, cid), "area_due");
     json_t *dice = json_array();
     int d = gw_roll_plain(e, expr, dice);
-    rules_log *x = rules_log_begin(e, "area", "area_hurts");
-    rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
-    rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
-    rules_log_who(x, "who", cid);
-    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
-    json_decref(dice);
-    rules_log_end(x);
+    gw_log_rolled(e, "area", "area_hurts", cid, d, dice);
     gw_take_damage(e, cid, d, type[0] ? type : NULL, (gw_source){"src.area", NULL, NULL}, 0);
 }
 

@@ -262,6 +262,10 @@ void gw_log_num(rules_log *x, const char *key, int v, rules_aud aud);
 void gw_log_signed(rules_log *x, const char *key, int v, rules_aud aud);
 /* An event whose words name one combatant ({who}; `result` {target}), public. */
 void gw_log_who(rules_enc *e, const char *action, const char *event, const char *cid);
+/* An event naming cid ({who}) with the damage `rolled` (public; `result` {target, rolled}) and
+ * its dice (stolen, may be NULL). */
+void gw_log_rolled(rules_enc *e, const char *action, const char *event, const char *cid, int rolled,
+                   json_t *dice);
 /* An event whose words name the actor ({who}), no result. */
 void gw_log_actor(rules_enc *e, const char *action, const char *event);
 /* An event naming cid ({who}) and t ({other}); `result` {target: t}; public. */

@@ -266,23 +266,13 @@ static void turn_effects(rules_enc *e, const char *cid)
     if (gw_has(e, cid, "burning")) {
         json_t *dice = json_array();
         int d = rules_roll_die(e->rng, 6, dice) + rules_roll_die(e->rng, 6, dice);
-        rules_log *x = rules_log_begin(e, "burning", "burning");
-        rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
-        rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
-        rules_log_who(x, "who", cid);
-        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
-        json_decref(dice);
-        rules_log_end(x);
+        gw_log_rolled(e, "burning", "burning", cid, d, dice);
         gw_take_damage(e, cid, d, "heat", (gw_source){"src.burning", NULL, NULL}, 0);
     }
     if (gw_has(e, cid, "bleeding") && !gw_incapacity(e, cid)) {
         json_t *b = rules_enc_cond(e, cid, "bleeding");
         int d = gw_geti(b, "level", 1);
-        rules_log *x = rules_log_begin(e, "bleeding", "bleeding");
-        rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
-        rules_log_int(x, "rolled", d, RULES_AUD_PUBLIC);
-        rules_log_who(x, "who", cid);
-        rules_log_end(x);
+        gw_log_rolled(e, "bleeding", "bleeding", cid, d, NULL);
         gw_take_damage(e, cid, d < 1 ? 1 : d, NULL, (gw_source){"src.bleeding", NULL, NULL}, 0);
     }
     if (gw_has(e, cid, "terror") && !gw_incapacity(e, cid))

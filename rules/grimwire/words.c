@@ -181,3 +181,16 @@ void gw_log_pair(rules_enc *e, const char *action, const char *event, const char
     rules_log_who(x, "other", t);
     rules_log_end(x);
 }
+
+void gw_log_rolled(rules_enc *e, const char *action, const char *event, const char *cid, int rolled,
+                   json_t *dice)
+{
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_json(x, "target", json_string(cid), RULES_AUD_PUBLIC);
+    rules_log_int(x, "rolled", rolled, RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", cid);
+    if (dice)
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
+}
