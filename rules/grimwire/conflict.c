@@ -867,5 +867,3 @@ const rules_module rules_module_grimwire_conflict = {
     .choices = gw_conflict_choices,
     .phrases = gw_conflict_phrases,
 };
-
-const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

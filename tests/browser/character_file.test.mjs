@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, atTable, doing, stateOf, waitFor } from './ui.mjs';
+import { launch, atTable, doing, stateOf, waitFor } from './pages.mjs';
 
 describe('characters as files', () => {
   let browser;

@@ -8,7 +8,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, doing, stateOf, waitFor, axe, touchTargets, noSideways } from './ui.mjs';
+import { launch, atTable, doing, stateOf, waitFor, axe, touchTargets, noSideways } from './pages.mjs';
 
 const STEP = { timeout: 120000 };
 

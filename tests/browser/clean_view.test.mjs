@@ -7,7 +7,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, doing, stateOf, waitFor, LAPTOP } from './ui.mjs';
+import { launch, atTable, doing, stateOf, waitFor, LAPTOP } from './pages.mjs';
 
 const PHONES = [
   { width: 360, height: 740 },

@@ -1,4 +1,4 @@
-/* The grimwire encounter module grimwire.conflict (rules/grimwire/enc_grimwire.c), driven directly
+/* The grimwire encounter module grimwire.conflict (rules/grimwire/conflict.c), driven directly
  * with scripted dice: each test names the rule (002:LINE) it pins down. The fixture does what
  * server/ops_enc.c does around a module: combatants with the sheet's stats, the who-check and
  * may_act before a TURN action, params parsed from JSON. */
@@ -127,8 +127,8 @@ START_TEST(registered_and_listed_by_the_system)
     ck_assert_ptr_nonnull(m);
     ck_assert_str_eq(m->system, "grimwire");
     const rules_system *s = rules_system_find("grimwire");
-    ck_assert_str_eq(s->modules[0], "grimwire.conflict");
-    ck_assert_str_eq(s->modules[1], "grimwire.between"); /* issue 17 */
+    ck_assert_str_eq(s->modules[0]->id, "grimwire.conflict");
+    ck_assert_str_eq(s->modules[1]->id, "grimwire.between"); /* issue 17 */
     ck_assert_ptr_null(s->modules[2]);
 }
 END_TEST

@@ -20,7 +20,7 @@ import { CharsView } from './views/chars.js';
 import { ChecksView } from './views/checks.js';
 import { AsksView } from './views/asks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
-import { CampaignView, systemName } from './views/campaign.js';
+import { CampaignView, systemName, learnSystem } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
 import { ChatView } from './views/chat.js';
 import { plain, words } from './words.js';
@@ -149,6 +149,7 @@ const ui = {
   savedSeatInfo: null, // what was last written to storage (write only on change)
   describe: {}, // system id -> system.describe result (or {error})
   describing: new Set(), // systems asked for
+  systemsAsked: false, // system.list sent (the names of every system)
   samples: {}, // system id -> [{file, sheet}]
   panels: new Set(), // systems whose js/enc/<system>.js was imported (or tried)
   qr: null, // /api/join answer for the current join code
@@ -308,10 +309,23 @@ function renderNow() {
 
 // system.describe and the sample characters of the campaign's system, and its encounter panel.
 function ensureSystem(system) {
+  if (!ui.systemsAsked) {
+    // the names of every system (a character file made for another one names it): system.list
+    ui.systemsAsked = true;
+    send('system.list', {}).then((r) => {
+      if (!r.ok) {
+        ui.systemsAsked = false;
+        return;
+      }
+      for (const s of r.result.systems || []) learnSystem(s.id, s.name, s.summary);
+      render();
+    });
+  }
   if (system === 'generic' || ui.describing.has(system)) return;
   ui.describing.add(system);
   send('system.describe', {}).then((r) => {
     ui.describe[system] = r.ok ? r.result : { error: r.message || r.code };
+    if (r.ok) learnSystem(system, r.result.name); // the header names the system as the server does
     if (!r.ok) ui.describing.delete(system); // ask again after the next welcome
     render();
   });
