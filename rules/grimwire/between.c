@@ -670,11 +670,11 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "condition", after, RULES_AUD_PUBLIC);
     rules_log_who(x, "pc", cid);
     rules_log_word(x, "verb", jump ? "fall.jumps" : "fall.falls", RULES_AUD_PUBLIC);
-    gw_log_num(x, "height", stories, RULES_AUD_PUBLIC);
+    rules_log_count(x, "height", stories, RULES_AUD_PUBLIC);
     rules_log_word(x, "unit", stories == 1 ? "w.story" : "w.stories", RULES_AUD_PUBLIC);
     rules_log_word(x, "how", how, RULES_AUD_PUBLIC);
     if (how == FALL_ROLL)
-        gw_log_num(x, "fall_tn", row->tn, RULES_AUD_PUBLIC);
+        rules_log_count(x, "fall_tn", row->tn, RULES_AUD_PUBLIC);
     rules_log_word(x, "outcome", broken ? "fall.broken" : "fall.down", RULES_AUD_PUBLIC);
     if (dying)
         rules_log_word(x, "dying", "fall.dying", RULES_AUD_PUBLIC);

@@ -6,7 +6,6 @@
  * before any die) and a resolve, in the order of the module's table (between.c). Calls
  * grimwire_enc.h.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "between.h"
@@ -76,8 +75,7 @@ int gw_act_learn(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *tech = rules_arg_str(a, "technique");
     study s;
     study_of(e, a, &s, err);
-    char mult[8];
-    snprintf(mult, sizeof mult, "%s", s.mult); /* borrowed from an entry that may go */
+    json_t *mult = json_string(s.mult); /* s.mult is borrowed from an entry that may go */
     json_t *learned = gw_stat_list(e, cid, "learned");
     gw_stat_list(e, cid, "techniques");
     json_t *learning = gw_stat_list(e, cid, "learning");
@@ -92,7 +90,8 @@ int gw_act_learn(rules_enc *e, const rules_args *a, tb_err *err)
                             json_integer(points));
     } else {
         json_array_append_new(learning, json_pack("{s:s, s:s, s:i, s:i}", "name", tech, "attribute",
-                                                  mult, "effort", s.effort, "points", points));
+                                                  json_string_value(mult), "effort", s.effort,
+                                                  "points", points));
     }
     rules_log *x = rules_log_begin(e, "learn", "learn");
     rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
@@ -103,9 +102,10 @@ int gw_act_learn(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_json(x, "learned", json_boolean(done), RULES_AUD_PUBLIC);
     rules_log_who(x, "pc", cid);
     rules_log_name(x, "tname", tech, RULES_AUD_PUBLIC);
-    rules_log_name(x, "mult", mult, RULES_AUD_PUBLIC);
-    gw_log_num(x, "per_hour", s.av, RULES_AUD_PUBLIC);
-    gw_log_num(x, "left", s.have - s.hours, RULES_AUD_PUBLIC);
+    rules_log_name(x, "mult", json_string_value(mult), RULES_AUD_PUBLIC);
+    json_decref(mult);
+    rules_log_count(x, "per_hour", s.av, RULES_AUD_PUBLIC);
+    rules_log_count(x, "left", s.have - s.hours, RULES_AUD_PUBLIC);
     rules_log_word(x, "hrs", s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
     rules_log_word(x, "left_hrs", s.have - s.hours == 1 ? "w.hour" : "w.hours", RULES_AUD_PUBLIC);
     rules_log_word(x, "done", done ? "learn.done" : "learn.still", RULES_AUD_PUBLIC);
@@ -189,7 +189,7 @@ int gw_act_set_build(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_json(x, "target", json_string(cid), RULES_AUD_GM);
     rules_log_json(x, "tn", json_deep_copy(tns), RULES_AUD_GM);
     rules_log_who(x, "pc", cid);
-    gw_log_num(x, "cor", rules_arg_int(a, "cor_tn"), RULES_AUD_GM);
+    rules_log_count(x, "cor", rules_arg_int(a, "cor_tn"), RULES_AUD_GM);
     if (rules_arg_given(a, "mnd_tn"))
         rules_log_word(x, "mnd", "build.mnd_too", RULES_AUD_GM);
     rules_log_end(x);
@@ -274,22 +274,23 @@ int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
         grimwire_roll c = gw_sheet_roll(e, cid, "cor", cor_tn, dice);
         wins += c.success;
         json_array_append_new(totals, json_integer(c.total));
-        gw_log_num(x, COR_KEYS[i], c.total, RULES_AUD_PUBLIC);
+        rules_log_count(x, COR_KEYS[i], c.total, RULES_AUD_PUBLIC);
     }
     int cor_ok = extended ? wins >= 2 : wins == 1;
     if (extended)
-        gw_log_num(x, "wins", wins, RULES_AUD_PUBLIC);
+        rules_log_count(x, "wins", wins, RULES_AUD_PUBLIC);
     else
         rules_log_word(x, "assembled", cor_ok ? "build.assembled" : "build.badly",
                        RULES_AUD_PUBLIC);
     rules_log_word(x, "cor", extended ? "build.cor3" : "build.cor1", RULES_AUD_PUBLIC);
     rules_log_word(x, "cor_against", "build.against_cor", RULES_AUD_GM);
     const char *q = quality(mnd_ok, cor_ok);
-    int unstable = strcmp(q, "unstable") == 0, die = consumable ? 10 : 20; /* 002:368, 002:375 */
+    int failed = strcmp(q, "failed") == 0, unstable = strcmp(q, "unstable") == 0;
+    int die = consumable ? 10 : 20; /* 002:368, 002:375 */
     rules_log_word(x, "made",
-                   strcmp(q, "failed") == 0 ? "build.failed"
-                   : unstable               ? "build.unstable"
-                                            : "build.well_made",
+                   failed     ? "build.failed"
+                   : unstable ? "build.unstable"
+                              : "build.well_made",
                    RULES_AUD_PUBLIC);
     if (unstable)
         rules_log_word(x, "die", consumable ? "build.d10" : "build.d20", RULES_AUD_PUBLIC);
@@ -304,7 +305,7 @@ int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_end(x);
     if (!known && mnd_ok)
         json_array_append_new(blueprints, json_string(know));
-    if (strcmp(q, "failed") != 0) {
+    if (!failed) {
         json_t *o = json_pack("{s:s}", "name", item);
         if (unstable)
             json_object_set_new(o, "unstable_die", json_integer(die));
@@ -387,7 +388,7 @@ int gw_act_use(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "roll", v, RULES_AUD_PUBLIC);
     rules_log_who(x, "pc", cid);
     rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
-    gw_log_num(x, "sides", die, RULES_AUD_PUBLIC);
+    rules_log_count(x, "sides", die, RULES_AUD_PUBLIC);
     rules_log_word(x, "what", what, RULES_AUD_PUBLIC);
     rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);

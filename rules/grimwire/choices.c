@@ -96,7 +96,7 @@ static int not_held(const rules_enc *e, const char *actor, const char *cid)
 
 static int held_by(const rules_enc *e, const char *actor, const char *cid)
 {
-    json_t *g = gw_cond(e, cid, "grappled");
+    json_t *g = rules_enc_cond(e, cid, "grappled");
     return g && rules_enc_streq(json_string_value(json_object_get(g, "by")), actor);
 }
 
@@ -368,14 +368,8 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
         return dflt(out, json_integer(1), "amount");
     if (IS("splash", "who") || IS("area", "who"))
         return caught(out, e);
-    if (IS("splash", "damage")) {
-        /* TEMPORARY a pick until the moves keep a DEFAULT of a text field (requests.md); then
-         * dflt(out, json_string("3d6"), "damage dice") */
-        static const char *const BLASTS[] = {"3d6", "1d6", "2d6", "4d6", "5d6", "6d6", NULL};
-        for (const char *const *b = BLASTS; *b; b++)
-            add(out, json_string(*b), *b);
-        return RULES_CHOICES_PICK;
-    }
+    if (IS("splash", "damage"))
+        return dflt(out, json_string("3d6"), "damage dice");
     if (IS("area", "damage"))
         return dflt(out, json_string("1d6"), "damage dice each time");
     if (IS("splash", "tn"))

@@ -574,7 +574,7 @@ static int chk_break_free(const rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor;
     if (gw_turn_ready(e, err))
         return err->code;
-    json_t *g = gw_cond(e, cid, "grappled");
+    json_t *g = rules_enc_cond(e, cid, "grappled");
     if (!g)
         return rules_enc_rule(err, "%s is not grappled", gw_nm(e, cid));
     const char *by = json_string_value(json_object_get(g, "by"));

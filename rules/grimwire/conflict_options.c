@@ -54,7 +54,7 @@ static int chk_maneuver(const rules_enc *e, const char *name, const rules_args *
     if (rules_arg_given(a, "tn") && !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers (002:29, 002:53)");
     if (strcmp(name, "grapple") == 0) {
-        json_t *g = gw_cond(e, t, "grappled");
+        json_t *g = rules_enc_cond(e, t, "grappled");
         if (g && rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
             return rules_enc_rule(err, "%s already holds %s", gw_nm(e, cid), gw_nm(e, t));
         if (g)
@@ -111,7 +111,7 @@ int gw_chk_release(const rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *t = rules_arg_str(a, "target");
     if (gw_ready(e, err) || gw_actor_in(e, err))
         return err->code;
-    json_t *g = gw_cond(e, t, "grappled");
+    json_t *g = rules_enc_cond(e, t, "grappled");
     if (!g || !rules_enc_streq(json_string_value(json_object_get(g, "by")), cid))
         return rules_enc_rule(err, "%s is not holding %s", gw_nm(e, cid), gw_nm(e, t));
     return 0;

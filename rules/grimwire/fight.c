@@ -337,7 +337,7 @@ int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, gw_sou
     }
     int armor = gw_geti(gw_stats(e, cid), "armor", 0);
     if (d > 0 && physical(t) && armor > 0) {
-        gw_log_num(x, "before", d, aud);
+        rules_log_count(x, "before", d, aud);
         d = grimwire_armor(d, armor);
         rules_log_int(x, "armor", armor, aud);
         rules_log_word(x, "armor_how", "how.armor", aud);

@@ -28,8 +28,7 @@ int gw_geti(const json_t *o, const char *key, int def);
 int gw_attr(const rules_enc *e, const char *cid, const char *name);
 int gw_cond_cur(const rules_enc *e, const char *cid);
 int gw_burnout(const rules_enc *e, const char *cid);
-/* cid's condition `name` (borrowed) or NULL; whether it has it. Create nothing. */
-json_t *gw_cond(const rules_enc *e, const char *cid, const char *name);
+/* Whether cid has the status (rules_enc_cond_has). */
 int gw_has(const rules_enc *e, const char *cid, const char *status);
 int gw_npc(const rules_enc *e, const char *cid);
 int gw_dying(const rules_enc *e, const char *cid);
@@ -256,10 +255,6 @@ void gw_log_res(rules_log *x, json_t *res, rules_aud aud);
 /* A roll as gw_roll_json says it: natural, success[, attr, mod, total][, critical, collateral];
  * the ints render ({natural}, {total}...). */
 void gw_log_roll(rules_log *x, const grimwire_roll *r, int secret_numbers, rules_aud aud);
-/* A number the words need that is no `result` field. */
-void gw_log_num(rules_log *x, const char *key, int v, rules_aud aud);
-/* A modifier with its sign ("+3", "-2"). */
-void gw_log_signed(rules_log *x, const char *key, int v, rules_aud aud);
 /* An event whose words name one combatant ({who}; `result` {target}), public. */
 void gw_log_who(rules_enc *e, const char *action, const char *event, const char *cid);
 /* An event naming cid ({who}) with the damage `rolled` (public; `result` {target, rolled}) and

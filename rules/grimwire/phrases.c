@@ -11,7 +11,7 @@
 /* clang-format off */
 const rules_phrase gw_conflict_phrases[] = {
     /* the rounds (rounds.c) */
-    {"initiative", "{who} rolls initiative: d20 {natural} {attr_s} {mod_s} = {total}"},
+    {"initiative", "{who} rolls initiative: d20 {natural} {attr+} {mod+} = {total}"},
     {"order", "Initiative order set: highest PER roll first, ties to the enemies (002:401-403)"},
     {"surprise", "Surprise: {how} (002:521-523)"},
     {"surprise.alert", "the first attacker strikes before initiative, and the first attack gets +2 to hit"},
@@ -78,11 +78,11 @@ const rules_phrase gw_conflict_phrases[] = {
     {"head.targeted", "{who} makes a targeted attack on {other} with {wname} ({ename})"},
     {"line.shield", "{other} takes the blow as a shield (002:757)"},
     {"line.dying", "{other} is dying and cannot defend: the attack hits (002:256)"},
-    {"line.pvp", "COR d20 {a_nat} {a_attr} {a_mod} = {a_total} vs AGL d20 {d_nat} {d_attr} {d_mod} = {d_total}{half?}"},
+    {"line.pvp", "COR d20 {a_nat} {a_attr+} {a_mod+} = {a_total} vs AGL d20 {d_nat} {d_attr+} {d_mod+} = {d_total}{half?}"},
     {"line.half", ": a tie, half damage (002:541)"},
-    {"line.evade", "{other} rolls AGL to evade: d20 {d_nat} {d_attr} {d_mod} = {d_total}, {evades}"},
+    {"line.evade", "{other} rolls AGL to evade: d20 {d_nat} {d_attr+} {d_mod+} = {d_total}, {evades}"},
     {"line.natural", "COR d20 {a_nat}"},
-    {"line.cor", "COR d20 {a_nat} {a_attr} {a_mod} = {a_total}"},
+    {"line.cor", "COR d20 {a_nat} {a_attr+} {a_mod+} = {a_total}"},
     {"attack.stray", "a natural {nat}, the attack may hit someone else; the GM picks who (002:553-555, 002:633)"},
     {"attack.miss", "a miss"},
     {"attack.targeted", "a hit, {holds} (002:653)"},

@@ -45,8 +45,6 @@ static int roll_init(rules_enc *e, const char *cid)
     rules_log_int(x, "attr", r.attr, aud);
     rules_log_int(x, "mod", r.mod, aud);
     rules_log_int(x, "total", total, aud);
-    gw_log_signed(x, "attr_s", r.attr, aud);
-    gw_log_signed(x, "mod_s", r.mod, aud);
     rules_log_who(x, "who", cid);
     rules_log_dice(x, dice, aud);
     json_decref(dice);

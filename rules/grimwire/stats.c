@@ -68,22 +68,9 @@ int gw_burnout(const rules_enc *e, const char *cid)
     return gw_geti(gw_stats(e, cid), "burnout", 0);
 }
 
-json_t *gw_cond(const rules_enc *e, const char *cid, const char *name)
-{
-    /* not rules_enc_cond: it creates a missing `conditions` array, and a check writes nothing */
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(gw_comb(e, cid), "conditions"), i, v)
-    {
-        if (rules_enc_streq(json_string_value(json_object_get(v, "name")), name))
-            return v;
-    }
-    return NULL;
-}
-
 int gw_has(const rules_enc *e, const char *cid, const char *status)
 {
-    return gw_cond(e, cid, status) != NULL;
+    return rules_enc_cond_has(e, cid, status);
 }
 
 int gw_dying(const rules_enc *e, const char *cid)

@@ -236,10 +236,10 @@ static int heave(rules_enc *e, const rules_args *a, const char *cid, const gw_we
 static void log_line_roll(rules_log *x, const char *p, const grimwire_roll *r, rules_aud aud)
 {
     int a = p[0] == 'a';
-    gw_log_num(x, a ? "a_nat" : "d_nat", r->natural, aud);
-    gw_log_signed(x, a ? "a_attr" : "d_attr", r->attr, aud);
-    gw_log_signed(x, a ? "a_mod" : "d_mod", r->mod, aud);
-    gw_log_num(x, a ? "a_total" : "d_total", r->total, aud);
+    rules_log_count(x, a ? "a_nat" : "d_nat", r->natural, aud);
+    rules_log_count(x, a ? "a_attr" : "d_attr", r->attr, aud);
+    rules_log_count(x, a ? "a_mod" : "d_mod", r->mod, aud);
+    rules_log_count(x, a ? "a_total" : "d_total", r->total, aud);
 }
 
 /* The dice of an attack whose target number is known (the module's attack, gw_attack_resume):
@@ -325,7 +325,7 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
         rules_log_json(g, "target", json_string(t), RULES_AUD_GM);
         rules_log_int(g, "tn", tn, RULES_AUD_GM);
         rules_log_who(g, "who", t);
-        gw_log_num(g, "total", dr.total, RULES_AUD_GM);
+        rules_log_count(g, "total", dr.total, RULES_AUD_GM);
         rules_log_end(g);
         log_line_roll(x, "d", &dr, RULES_AUD_PUBLIC);
         rules_log_word(x, "evades", hit ? "w.fails" : "w.evades", RULES_AUD_PUBLIC);
@@ -345,7 +345,7 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
         rules_log_who(g, "who", cid);
         rules_log_end(g);
         if (gw_npc(e, cid)) {
-            gw_log_num(x, "a_nat", ar.natural, RULES_AUD_PUBLIC);
+            rules_log_count(x, "a_nat", ar.natural, RULES_AUD_PUBLIC);
             rules_log_word(x, "line", "line.natural", RULES_AUD_PUBLIC);
         } else {
             log_line_roll(x, "a", &ar, RULES_AUD_PUBLIC);
@@ -357,7 +357,7 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
     json_decref(dice);
     if (collateral) {
         set_pending(e, cid, t, w, thrown, type);
-        gw_log_num(x, "nat", natural, RULES_AUD_PUBLIC);
+        rules_log_count(x, "nat", natural, RULES_AUD_PUBLIC);
         rules_log_word(x, "outcome", "attack.stray", RULES_AUD_PUBLIC);
         rules_log_end(x);
         return;
@@ -489,7 +489,7 @@ static int land_roll(rules_enc *e, const char *cid, const char *t, int extra, in
         rules_log_json(x, "evade", gw_roll_json(&dr, 0), RULES_AUD_PUBLIC);
         rules_log_who(g, "who", t);
         rules_log_word(g, "roll", "land.agl", RULES_AUD_PUBLIC);
-        gw_log_num(g, "total", dr.total, RULES_AUD_GM);
+        rules_log_count(g, "total", dr.total, RULES_AUD_GM);
         landed = !dr.success;
     } else {
         grimwire_roll ar = gw_roll_attr(e, cid, "cor", GRIMWIRE_USE_ATTACK, extra, tn, 1, 1, dice);

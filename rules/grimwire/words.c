@@ -1,9 +1,8 @@
 /*
  * words.c — the log of GRIMWIRE's encounter modules (rules/encounter.h, "The log"): the helpers
- * that put a roll, a result and a signed modifier into an event with their audience. The
- * phrasings themselves are the tables of phrases.c.
+ * that put a roll and a result into an event with their audience. The phrasings themselves are
+ * the tables of phrases.c.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,20 +126,6 @@ void gw_log_roll(rules_log *x, const grimwire_roll *r, int secret_numbers, rules
         rules_log_json(x, "critical", json_boolean(r->critical), aud);
         rules_log_json(x, "collateral", json_boolean(r->collateral), aud);
     }
-}
-
-void gw_log_num(rules_log *x, const char *key, int v, rules_aud aud)
-{
-    rules_log_count(x, key, v, aud);
-}
-
-void gw_log_signed(rules_log *x, const char *key, int v, rules_aud aud)
-{
-    /* TEMPORARY shim until the renderer has a signed form (`{key+}`, requests.md): the one place a
-     * number is formatted into a logged name */
-    char s[16];
-    snprintf(s, sizeof s, "%+d", v);
-    rules_log_name(x, key, s, aud);
 }
 
 void gw_log_who(rules_enc *e, const char *action, const char *event, const char *cid)
