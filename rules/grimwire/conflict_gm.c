@@ -161,7 +161,7 @@ int gw_chk_status(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "unknown status effect '%.40s' (002:779-876)", name);
     if (!rules_arg_int(a, "on")) {
         if (!gw_has(e, t, name))
-            return rules_enc_rule(err, "%s is not %s", gw_nm(e, t), name);
+            return rules_enc_rule(err, "%s is not %s", gw_nm(e, t), gw_status_said(name));
         return 0;
     }
     int agony = strcmp(name, "agony") == 0;
@@ -180,7 +180,7 @@ static void log_status(rules_enc *e, const char *t, const char *name, int on, in
     gw_log_res(x, json_pack("{s:s, s:s, s:b}", "target", t, "name", name, "on", on),
                RULES_AUD_PUBLIC);
     rules_log_who(x, "who", t);
-    rules_log_name(x, "sname", name, RULES_AUD_PUBLIC);
+    rules_log_name(x, "sname", gw_status_said(name), RULES_AUD_PUBLIC);
     if (timed)
         rules_log_word(x, "while", "status.while", RULES_AUD_PUBLIC);
     rules_log_end(x);

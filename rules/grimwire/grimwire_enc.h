@@ -58,6 +58,8 @@ extern const char *const GW_ATTRS[];
 
 /* One of the status effects of 002:779-876 (the sheet's `status` names). */
 int gw_is_status(const char *s);
+/* The words of status s after "is" ("in agony", "knocked down"), or NULL for no status. */
+const char *gw_status_said(const char *s);
 /* The sheet's `status` follows the encounter's conditions (writes every combatant's stats). */
 void gw_sync_status(rules_enc *e);
 

@@ -80,18 +80,32 @@ int gw_dying(const rules_enc *e, const char *cid)
 
 /* ---- status effects (shared conditions, mirrored to the sheet's `status`) ---- */
 
-static const char *const STATUSES[] = {
-    "inebriated",  "knocked_down",    "agony",    "frenzy",   "amok",
-    "stun",        "paralysis",       "sensory",  "burning",  "bleeding",
-    "brainwashed", "mind_controlled", "terror",   "hex",      "unconscious",
-    "sleep",       "knocked_out",     "out_cold", "grappled", NULL};
+/* Each status (the sheet's name) and what the table reads after "is" / "is no longer" (issue 25
+ * item 13: "Cyrus is agony" was not English, "is knocked_down" not words). */
+static const struct {
+    const char *name, *said;
+} STATUSES[] = {{"inebriated", "inebriated"},   {"knocked_down", "knocked down"},
+                {"agony", "in agony"},          {"frenzy", "in a frenzy"},
+                {"amok", "running amok"},       {"stun", "stunned"},
+                {"paralysis", "paralysed"},     {"sensory", "impaired in the senses"},
+                {"burning", "burning"},         {"bleeding", "bleeding"},
+                {"brainwashed", "brainwashed"}, {"mind_controlled", "mind controlled"},
+                {"terror", "terrified"},        {"hex", "hexed"},
+                {"unconscious", "unconscious"}, {"sleep", "asleep"},
+                {"knocked_out", "knocked out"}, {"out_cold", "out cold"},
+                {"grappled", "grappled"},       {NULL, NULL}};
 
 int gw_is_status(const char *s)
 {
-    for (const char *const *n = STATUSES; *n; n++)
-        if (strcmp(*n, s) == 0)
-            return 1;
-    return 0;
+    return gw_status_said(s) != NULL;
+}
+
+const char *gw_status_said(const char *s)
+{
+    for (size_t i = 0; s && STATUSES[i].name; i++)
+        if (strcmp(STATUSES[i].name, s) == 0)
+            return STATUSES[i].said;
+    return NULL;
 }
 
 void gw_sync_status(rules_enc *e)

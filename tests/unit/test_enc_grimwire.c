@@ -1147,6 +1147,51 @@ START_TEST(drowning_rolls_mnd_each_round_then_hurts)
 }
 END_TEST
 
+/* Issue 25 item 13: the table reads a status in words (002:779-878): "Cyrus is in agony", not
+ * "Cyrus is agony"; "knocked down", not "knocked_down". */
+static int logged(fx *f, const char *text)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(f->e.log, i, v)
+    {
+        if (strcmp(json_string_value(json_object_get(v, "text")), text) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(a_status_is_said_in_words)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    static const char *const SAID[][2] = {
+        {"agony", "Cyrus is in agony"},
+        {"terror", "Cyrus is terrified"},
+        {"knocked_down", "Cyrus is knocked down"},
+        {"mind_controlled", "Cyrus is mind controlled"},
+        {"stun", "Cyrus is stunned"},
+        {"sleep", "Cyrus is asleep"},
+    };
+    char q[96];
+    for (size_t i = 0; i < sizeof SAID / sizeof SAID[0]; i++) {
+        snprintf(q, sizeof q, "{\"target\":\"e1\",\"name\":\"%s\"}", SAID[i][0]);
+        OK(act(&f, "status", NULL, q));
+        ck_assert_msg(logged(&f, SAID[i][1]), "not logged: %s", SAID[i][1]);
+    }
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\",\"on\":0}"));
+    ck_assert_msg(logged(&f, "Cyrus is no longer in agony"), "not logged: %s",
+                  "Cyrus is no longer in agony");
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\",\"on\":0}"));
+    ck_assert_msg(logged(&f, "Cyrus is no longer knocked down"), "not logged: %s",
+                  "Cyrus is no longer knocked down");
+    RULE(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\",\"on\":0}"),
+         "Cyrus is not knocked down");
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:805 agony: a temporary, non-lethal level of burnout for 10 rounds; 002:816 frenzy is
  * immune. */
 START_TEST(agony_is_a_temporary_non_lethal_burnout)
@@ -1289,6 +1334,7 @@ int main(void)
     tcase_add_test(tc, persistent_area_hurts_at_the_turn_start_unless_left);
     tcase_add_test(tc, drowning_rolls_mnd_each_round_then_hurts);
     tcase_add_test(tc, agony_is_a_temporary_non_lethal_burnout);
+    tcase_add_test(tc, a_status_is_said_in_words);
     tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
     tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);
     suite_add_tcase(s, tc);
