@@ -181,10 +181,10 @@ static const rules_enc_field EDITABLE[] = {
 
 /* Healing, inspiration, experience, levels, stats, crowns, attunement and spell casts land on
  * the sheets ("spells" is read only: the card shows a caster's casts; "weapons" and "inventory"
- * are what a character may attune to). */
-static const char *const SHEET_STATS[] = {"level",       "xp",      "stats",     "hp",
-                                          "inspiration", "crowns",  "attuned",   "spell_slots",
-                                          "spells",      "weapons", "inventory", NULL};
+ * are what a character may attune to; "feats" change the night: 004:206, 004:337). */
+static const char *const SHEET_STATS[] = {
+    "level",       "xp",     "stats",   "hp",        "inspiration", "crowns", "attuned",
+    "spell_slots", "spells", "weapons", "inventory", "feats",       NULL};
 
 const rules_module rules_module_fivey_between = {
     .id = "fivey.between",
@@ -430,6 +430,20 @@ static int carries(const rules_enc *e, const char *cid, const char *item)
     return 0;
 }
 
+/* Rest actions a night: one (004:549), two with the Sleepwalker feat (004:206 "1 extra rest
+ * action per nighttime phase (2 rest actions total)"). */
+static int rest_actions(const rules_enc *e, const char *cid)
+{
+    return fivey_has_feat(e, cid, "Sleepwalker") ? 2 : 1;
+}
+
+/* The healing rate's die: d6 (004:553), d8 with the Battle-Hardened feat (004:337 "a base
+ * healing rate of 1d8 instead of 1d6"). */
+static int healing_die(const rules_enc *e, const char *cid)
+{
+    return fivey_has_feat(e, cid, "Battle-Hardened") ? 8 : 6;
+}
+
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *what = rules_arg_str(a, "action");
@@ -437,8 +451,13 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "a rest action is recover, attune, practice, cook, "
                        "scavenge or march");
-    if (fivey_listed(e, "rested", me))
-        return rules_enc_rule(err, "%s has already taken tonight's rest action",
+    int nights_actions = rest_actions(e, me);
+    if (fivey_listed(e, "rested", me) >= nights_actions)
+        return rules_enc_rule(err,
+                              nights_actions == 1
+                                  ? "%s has already taken tonight's rest action"
+                                  : "%s has already taken both of tonight's rest actions "
+                                    "(Sleepwalker, 004:206)",
                               rules_enc_name(e, me));
     int lvl = fivey_stat_peek(e, me, "level", 0), insp = fivey_stat_peek(e, me, "inspiration", 0);
     const char *item = rules_arg_str(a, "item");
@@ -481,7 +500,8 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     if (strcmp(what, "recover") == 0) {
         /* 004:553 "Restore hit points equal to your healing rate (usually, 1d6 plus your level)" */
         json_t *dice = json_array();
-        int heal = rules_roll_die(e->rng, 6, dice) + lvl, dmg = geti(hp, "damage");
+        int heal = rules_roll_die(e->rng, healing_die(e, me), dice) + lvl;
+        int dmg = geti(hp, "damage");
         int left = dmg > heal ? dmg - heal : 0;
         rules_enc_stat_put(e, me, "hp/damage", json_integer(left));
         rules_log_dice(x, dice, mine);
@@ -584,6 +604,9 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     int lvl = rules_enc_stat(e, me, "level", 0);
     json_t *dice = json_array();
     int hp = rules_arg_int(a, "roll") ? rules_roll_die(e->rng, 6, dice) : 4;
+    /* 004:337 Battle-Hardened: "gain 1 additional hit point each time they advance" */
+    if (fivey_has_feat(e, me, "Battle-Hardened"))
+        hp++;
     json_t *st = rules_enc_stats(e, me);
     json_t *stats = json_object_get(st, "stats");
     if (!json_is_object(stats)) {

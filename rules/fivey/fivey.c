@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dice.h"
 #include "fivey_enc.h"
@@ -707,9 +708,15 @@ static json_t *fivey_derive(const json_t *sheet)
     /* 004:367 "Once their total damage accumulated equals or exceeds their hit points, they
      * perish" (004:682 says "exceeds": reading 5) */
     json_object_set_new(d, "dead", json_boolean(dmg >= hp));
-    /* 004:553 "usually, 1d6 plus your level" */
+    /* 004:553 "usually, 1d6 plus your level"; 004:337 Battle-Hardened "a base healing rate of
+     * 1d8 instead of 1d6" */
+    int d8 = 0;
+    size_t fi;
+    json_t *feat;
+    json_array_foreach(json_object_get(sheet, "feats"), fi, feat) d8 |=
+        json_is_string(feat) && strcasecmp(json_string_value(feat), "Battle-Hardened") == 0;
     char heal[16];
-    snprintf(heal, sizeof heal, "1d6+%d", level);
+    snprintf(heal, sizeof heal, "1d%d+%d", d8 ? 8 : 6, level);
     json_object_set_new(d, "healing_rate", json_string(heal));
     /* 004:144 inspiration dice at the start of an adventure */
     json_object_set_new(d, "inspiration_start", json_integer(level));

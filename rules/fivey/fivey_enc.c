@@ -78,11 +78,21 @@ int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat)
 
 int fivey_listed(const rules_enc *e, const char *key, const char *cid)
 {
+    int n = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(e->enc, key), i, v)
+    json_array_foreach(json_object_get(e->enc, key), i, v) n +=
+        rules_enc_streq(json_string_value(v), cid);
+    return n;
+}
+
+int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(fivey_stats_peek(e, cid), "feats"), i, v)
     {
-        if (rules_enc_streq(json_string_value(v), cid))
+        if (json_is_string(v) && strcasecmp(json_string_value(v), feat) == 0)
             return 1;
     }
     return 0;

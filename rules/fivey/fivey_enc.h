@@ -43,8 +43,11 @@ extern const char *const FIVEY_STATS[];
 /* cid's stat `stat` from the sheet's stats object (stats.stats: fivey.between's copy), 0 when
  * absent. */
 int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat);
-/* Whether cid is in the array /enc/<key> (who has rested tonight, ...). */
+/* How many times cid is in the array /enc/<key> (who has rested tonight, ...). */
 int fivey_listed(const rules_enc *e, const char *key, const char *cid);
+/* Whether cid's sheet (stats.feats, as fivey.between copies it) lists the feat, whatever its
+ * case ("Battle-Hardened", 004:337). */
+int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat);
 /* The array /enc/<key>, created if missing. Borrowed. */
 json_t *fivey_list(rules_enc *e, const char *key);
 /* 1 when the value s is one of the NULL-terminated list. */

@@ -234,7 +234,8 @@ START_TEST(level_up_needs_the_experience_and_raises_hp_and_a_stat)
     ck_assert_int_eq(efx_stat(&f, "e1", "xp"), 300);
     EFX_OK(&f, "p1", "e1", "level_up", "{\"stat\":\"str\"}");
     ck_assert_int_eq(efx_stat(&f, "e1", "level"), 2);
-    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 13);
+    /* 9 + 4, +1 for Brunhild's Battle-Hardened (004:337; issue 25 item 20: 13 before) */
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 14);
     ck_assert_int_eq(efx_stat(&f, "e1", "stats/str"), 4);
     rules_enc_stat_set(&f.e, "e1", "xp", 600);
     rules_enc_stat_put(&f.e, "e1", "stats/str", json_integer(5));
@@ -356,6 +357,58 @@ START_TEST(lifestyles_and_rest_actions_are_picks_that_pass)
 }
 END_TEST
 
+/* Issue 25 item 20. 004:206 Sleepwalker: "1 extra rest action per nighttime phase (2 rest
+ * actions total)": Sylla (an elf) cooks and scavenges, a third is refused; Brunhild, without the
+ * feat, has one. A new day gives both back. */
+START_TEST(a_sleepwalker_takes_two_rest_actions_a_night)
+{
+    efx f;
+    party(&f);
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"scavenge\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Sylla spends the rest action to scavenge");
+    efx_refused(&f, "p2", "e2", "rest", "{\"action\":\"march\"}", TB_RULE,
+                "both of tonight's rest actions");
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"cook\"}");
+    efx_refused(&f, "p1", "e1", "rest", "{\"action\":\"scavenge\"}", TB_RULE,
+                "already taken tonight's rest action");
+    EFX_OK(&f, "gm", NULL, "new_day", NULL);
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 20. 004:337 Battle-Hardened: "a base healing rate of 1d8 instead of 1d6" and
+ * "1 additional hit point each time they advance". Brunhild, 9 damage, rolls an 8: 8 + level 1
+ * heals all 9 (a d6 could not show the 8); her level-up by 1d6 (a 3) gives 3 + 1. Vesper heals
+ * with a d6 as before. */
+START_TEST(battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_put(&f.e, "e1", "hp/damage", json_integer(9));
+    dice1(&f, 8);
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"recover\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/damage"), 0);
+    ck_assert_int_eq(ru_ival(last_result(&f), "healing"), 9);
+    json_t *die = json_array_get(json_object_get(efx_last_entry(f.e.log, "rest"), "dice"), 0);
+    ck_assert_int_eq(ru_ival(die, "sides"), 8);
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild rests and recovers 9 hit points (0 damage left)");
+    dice1(&f, 6);
+    EFX_OK(&f, "p3", "e3", "rest", "{\"action\":\"recover\"}");
+    die = json_array_get(json_object_get(efx_last_entry(f.e.log, "rest"), "dice"), 0);
+    ck_assert_int_eq(ru_ival(die, "sides"), 6);
+    rules_enc_stat_set(&f.e, "e1", "xp", 300);
+    dice1(&f, 3);
+    EFX_OK(&f, "p1", "e1", "level_up", "{\"stat\":\"str\",\"roll\":1}");
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 13); /* 9 + 3 + 1 */
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild reaches level 2: +4 hit points, +1 str");
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -382,6 +435,8 @@ int main(void)
     tcase_add_test(tc, an_npcs_experience_total_is_the_gms);
     tcase_add_test(tc, attuning_needs_an_item_the_character_carries);
     tcase_add_test(tc, lifestyles_and_rest_actions_are_picks_that_pass);
+    tcase_add_test(tc, a_sleepwalker_takes_two_rest_actions_a_night);
+    tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }

@@ -527,6 +527,8 @@ START_TEST(derived_values_of_the_samples)
     s = sample(1); /* Brunhild: chain + shield, STR 3 */
     d = rules_sheet_derive("fivey", s);
     ck_assert_int_eq(ru_ival(d, "defense_class"), 15);
+    /* Battle-Hardened: a d8 healing rate (004:337; issue 25 item 20) */
+    ck_assert_str_eq(json_string_value(json_object_get(d, "healing_rate")), "1d8+1");
     ck_assert_int_eq(ru_ival(d, "movement"), 6);
     json_decref(d);
     json_decref(s);
