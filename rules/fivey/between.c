@@ -167,6 +167,8 @@ static const rules_phrase PHRASES[] = {
  * downtime action. */
 static const char *const CARRY[] = {"day",     "hours",  "limit",    "site", "turns",
                                     "tennite", "rested", "downtime", NULL};
+/* and each character's institution (004:616-633) */
+static const char *const CARRY_EACH[] = {"institution", NULL};
 
 /* What the GM fixes by hand: the clocks. */
 static const rules_enc_field EDITABLE[] = {
@@ -176,6 +178,11 @@ static const rules_enc_field EDITABLE[] = {
     {"/enc/site", RULES_PARAM_INT, 0, 20, "site clock"},
     {"stats/crowns", RULES_PARAM_INT, 0, 10000000, "crowns"},
     {"stats/xp", RULES_PARAM_INT, 0, XP_MAX, "experience"},
+    /* credit spent on equipment or hirelings (004:631), capital lost to a bad event (004:633) */
+    {"/enc/combatants/*/institution/capital", RULES_PARAM_INT, 0, 10000000,
+     "the institution's capital"},
+    {"/enc/combatants/*/institution/credit", RULES_PARAM_INT, 0, 10000000,
+     "the institution's credit"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -197,6 +204,7 @@ const rules_module rules_module_fivey_between = {
     .editable = EDITABLE,
     .check = between_check,
     .carry = CARRY,
+    .carry_each = CARRY_EACH,
     .catch_up = catch_up,
     .choices = between_choices,
     .phrases = PHRASES,
@@ -399,6 +407,7 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log *x = rules_log_begin(e, "tennite", "tennite");
     rules_log_int(x, "tennite", geti(e->enc, "tennite"), RULES_AUD_PUBLIC);
     rules_log_end(x);
+    fivey_institutions_credit(e); /* 004:618 each institution's line of credit */
     return 0;
 }
 

@@ -10,6 +10,8 @@
 
 #include "fivey_enc.h"
 
+static void establish(rules_enc *e, const char *me, int invested, rules_log *x);
+
 /* The lifestyles of 004:566-572: name, tennitely cost, the activity it unlocks. */
 static const struct {
     const char *name, *label;
@@ -151,10 +153,7 @@ int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err)
         } else if (act[0] == 'c') {
             rules_enc_stat_set(e, me, "xp", rules_enc_stat(e, me, "xp", 0) + r.total);
         } else {
-            json_t *c = rules_enc_combatant(e, me);
-            int capital = (int)json_integer_value(json_object_get(c, "capital")) + r.total;
-            json_object_set_new(c, "capital", json_integer(capital));
-            rules_log_count(x, "capital", capital, mine);
+            establish(e, me, r.total, x);
         }
     } else if (strcmp(act, "study") == 0) {
         /* 004:612 "They must check a relevant stat (DC 16) to succeed." */
@@ -175,6 +174,83 @@ int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "crowns", crowns, mine);
     rules_log_end(x);
     return 0;
+}
+
+/* ---- institutions (004:616-633) ---- */
+
+json_t *fivey_institution(rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    json_t *home = rules_enc_is_npc(e, cid) ? rules_enc_hidden_of(e, cid) : c;
+    json_t *inst = json_object_get(home, "institution");
+    if (json_is_object(inst))
+        return inst;
+    /* a scene an older build ran kept the capital on the combatant itself */
+    int capital = (int)json_integer_value(json_object_get(c, "capital"));
+    json_object_del(c, "capital");
+    inst = json_pack("{s:i, s:i, s:i}", "capital", capital, "level",
+                     fivey_institution_level(capital), "credit", 0);
+    json_object_set_new(home, "institution", inst);
+    return inst;
+}
+
+static int inst_get(const json_t *inst, const char *key)
+{
+    return (int)json_integer_value(json_object_get(inst, key));
+}
+
+/*
+ * 004:620 "invests in the institution capital equal to 1d20 plus a relevant stat"; its level
+ * follows the capital (004:622-629). 004:631 "Only massive or greater institutions generate the
+ * revenue necessary to reinvest in themselves, although this still requires a downtime action on
+ * the owner's part": a massive institution's credit of the tennite goes into its capital with the
+ * owner's establish (reading 4).
+ */
+static void establish(rules_enc *e, const char *me, int invested, rules_log *x)
+{
+    rules_aud mine = rules_enc_aud_of(e, me);
+    json_t *inst = fivey_institution(e, me);
+    int before = inst_get(inst, "level"), capital = inst_get(inst, "capital") + invested;
+    if (before > 5 && inst_get(inst, "credit") > 0) {
+        capital += inst_get(inst, "credit");
+        rules_log_count(x, "reinvested", inst_get(inst, "credit"), mine);
+        rules_log_word(x, "reinvest", "downtime.reinvest", mine);
+        json_object_set_new(inst, "credit", json_integer(0));
+    }
+    if (capital > 10000000)
+        capital = 10000000;
+    int level = fivey_institution_level(capital);
+    json_object_set_new(inst, "capital", json_integer(capital));
+    json_object_set_new(inst, "level", json_integer(level));
+    rules_log_count(x, "capital", capital, mine);
+    if (level > before) {
+        rules_log_count(x, "inst_level", level, mine);
+        rules_log_name(x, "institution", fivey_institution_name(level), mine);
+        rules_log_word(x, "grown", "downtime.grown", mine);
+    }
+}
+
+void fivey_institutions_credit(rules_enc *e)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *home = rules_enc_is_npc(e, cid)
+                           ? json_object_get(json_object_get(e->hidden, "combatants"), cid)
+                           : rules_enc_combatant(e, cid);
+        json_t *inst = json_object_get(home, "institution");
+        /* the level follows the capital, whatever the GM set it to */
+        int level = fivey_institution_level(inst_get(inst, "capital"));
+        int credit = fivey_institution_credit(level);
+        if (!json_is_object(inst) || credit <= 0)
+            continue;
+        json_object_set_new(inst, "level", json_integer(level));
+        /* 004:618 "a line of credit each tennite, which cannot be accumulated" */
+        json_object_set_new(inst, "credit", json_integer(credit));
+        rules_log *x = rules_log_begin(e, "tennite", "credit");
+        rules_log_who(x, "who", cid);
+        rules_log_int(x, "credit", credit, rules_enc_aud_of(e, cid));
+        rules_log_end(x);
+    }
 }
 
 /* The choices of the downtime's parameters (encounter.h, "Moves"): the lifestyles with their

@@ -79,6 +79,39 @@ static const struct {
     {"leather", 12, 1}, {"scale", 13, 2}, {"chain", 14, 3}, {"ring", 15, 4}, {"plate", 16, 5},
 };
 
+/* 004:622-629 Level / Investment / Line of Credit */
+static const int INSTITUTION_CAPITAL[] = {0, 10, 30, 120, 240, 360};
+static const int INSTITUTION_CREDIT[] = {0, 1, 5, 20, 50, 100};
+#define INSTITUTION_LARGE 5
+#define MASSIVE_CAPITAL 120 /* 004:629 "Massive +120 capital +50 crowns" */
+#define MASSIVE_CREDIT 50
+
+int fivey_institution_level(int capital)
+{
+    int level = 0;
+    while (level < INSTITUTION_LARGE && capital >= INSTITUTION_CAPITAL[level + 1])
+        level++;
+    if (level == INSTITUTION_LARGE && capital >= INSTITUTION_CAPITAL[INSTITUTION_LARGE])
+        level += (capital - INSTITUTION_CAPITAL[INSTITUTION_LARGE]) / MASSIVE_CAPITAL;
+    return level;
+}
+
+int fivey_institution_credit(int level)
+{
+    if (level <= 0)
+        return 0;
+    if (level <= INSTITUTION_LARGE)
+        return INSTITUTION_CREDIT[level];
+    return INSTITUTION_CREDIT[INSTITUTION_LARGE] + MASSIVE_CREDIT * (level - INSTITUTION_LARGE);
+}
+
+const char *fivey_institution_name(int level)
+{
+    static const char *const NAMES[] = {"dreamstuff", "insignificant", "small",
+                                        "middling",   "ascendant",     "large"};
+    return level <= 0 ? NAMES[0] : level <= INSTITUTION_LARGE ? NAMES[level] : "massive";
+}
+
 int fivey_armor_dc(const char *armor)
 {
     for (size_t i = 0; armor && i < sizeof armors / sizeof armors[0]; i++)

@@ -235,8 +235,13 @@ const rules_phrase fivey_enc_phrases[] = {
     {"downtime.study", "studies: {learned}"},
     {"downtime.learned", "learned"},
     {"downtime.not_yet", "not yet"},
-    {"downtime.establish", "invests {roll} capital in the institution ({capital} in all)"},
-    {"downtime.establish", "invests in the institution"},
+    {"downtime.establish", "invests {roll} capital in the institution{reinvest?} ({capital} in "
+                           "all){grown?}"},
+    {"downtime.establish", "invests in the institution{grown?}"},
+    {"downtime.reinvest", " and reinvests {reinvested} cr. of its credit"},
+    {"downtime.grown", "; it is now {institution} (level {inst_level})"},
+    {"credit", "{who}'s institution offers its line of credit: {credit} cr. this tennite"},
+    {"credit", "{who}'s institution offers its line of credit"},
     {"downtime.ball", "attends a grand ball"},
     {NULL, NULL},
 };

@@ -166,6 +166,12 @@ int fivey_contest_choices(const rules_enc *e, const rules_enc_action *a, const r
  * tennite (/enc/downtime), the lifestyle paid, its activity or a lesser one's. */
 int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err);
+/* cid's institution {capital, level, credit} (004:616-633), created if missing: on a PC's
+ * combatant (public, kept between scenes: carry_each), on an NPC's GM-only object. Borrowed. */
+json_t *fivey_institution(rules_enc *e, const char *cid);
+/* A tennite begins: every institution of level 1 or more offers its line of credit, which
+ * replaces what was left of the last (004:618 "cannot be accumulated"); logged per owner. */
+void fivey_institutions_credit(rules_enc *e);
 /* The choices of its parameter p (encounter.h, "Moves"). */
 int fivey_downtime_choices(const rules_enc *e, const char *actor, const rules_param *p,
                            json_t *out);

@@ -1,9 +1,10 @@
 // fivey.between through the real server, issue 25 items 20 and 21 (rulebook 004, rules/RULES.md
 // "Between the scenes (module fivey.between)"): the feats that change the night — Sylla's
 // Sleepwalker takes two rest actions (004:206), Brunhild's Battle-Hardened heals 1d8 + level and
-// gains a hit point more at her level-up (004:337) — each landing on the sheets; the refusals
-// change nothing; no /gm byte reaches a player; the log replays to the live state. Seed 7; every
-// expected number is computed from the dice the server logged.
+// gains a hit point more at her level-up (004:337) — each landing on the sheets; an institution
+// built with establish, its level and line of credit (004:616-633), kept into the next scene; the
+// refusals change nothing; no /gm byte reaches a player; the log replays to the live state. Seed
+// 7; every expected number is computed from the dice the server logged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './lib.mjs';
@@ -43,6 +44,44 @@ test('fivey feats change the night: a sleepwalker rests twice, a battle-hardened
   await act(ann.client, 'level_up', { stat: 'str' }, eB);
   s = await settle(gm, players);
   assert.deepEqual([s.chars[brunhild].sheet.level, s.chars[brunhild].sheet.hp.max], [2, 14]);
+
+  assertNoGmBytes(players);
+  await ok(gm, 'enc.end', {});
+  await gm.ping();
+  const [zero] = srv.replay({ campaign: campaignId, fromZero: true });
+  assert.equal(zero.seq, gm.seq);
+  assert.deepEqual(zero.state, gm.state);
+});
+
+test('fivey institutions: establish builds capital and a level, a tennite offers its credit, and it outlives the scene', async (t) => {
+  const srv = await startServer(t, { args: ['--seed', '7'] });
+  const { gm, players, campaignId } = await campaignOf(srv, t, 'fivey');
+  const [, bob] = players;
+  const vesper = await makeChar(bob.client, { name: 'Vesper', sheet: { ...sample('fivey', 'vesper'), crowns: 1000 } });
+  await ok(gm, 'enc.start', { module: 'fivey.between' });
+  let eV = (await ok(gm, 'enc.add', { char: vesper })).id;
+  const act = (c, action, params, actor) => ok(c, 'enc.act', { action, params, ...(actor ? { actor } : {}) });
+
+  // d20 + CHA 4 of capital (004:620); 10 or more is an insignificant institution (004:624)
+  const dt = await act(bob.client, 'downtime', { lifestyle: 'wealthy', activity: 'establish', stat: 'cha', event: 0 }, eV);
+  const capital = values(dt.log.find((x) => x.action === 'downtime'))[0] + 4;
+  let s = await settle(gm, players);
+  const level = capital >= 10 ? 1 : 0;
+  assert.deepEqual(s.enc.combatants[eV].institution, { capital, level, credit: 0 });
+  assert.equal(s.chars[vesper].sheet.crowns, 900, 'the wealthy lifestyle is paid');
+  // a tennite: the line of credit of its level (004:618)
+  await act(gm, 'tennite');
+  s = await settle(gm, players);
+  assert.equal(s.enc.combatants[eV].institution.credit, level ? 1 : 0);
+  if (level) assert.ok(s.log.some((x) => x.text === "Vesper's institution offers its line of credit: 1 cr. this tennite"));
+  // the GM spends it on hirelings (004:631)
+  await ok(gm, 'enc.set', { path: `/enc/combatants/${eV}/institution/credit`, value: 0 });
+  // the next scene: the institution is Vesper's still
+  await ok(gm, 'enc.end', {});
+  await ok(gm, 'enc.start', { module: 'fivey.between' });
+  eV = (await ok(gm, 'enc.add', { char: vesper })).id;
+  s = await settle(gm, players);
+  assert.deepEqual(s.enc.combatants[eV].institution, { capital, level, credit: 0 });
 
   assertNoGmBytes(players);
   await ok(gm, 'enc.end', {});

@@ -409,6 +409,52 @@ START_TEST(battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level)
 }
 END_TEST
 
+/* Issue 25 item 21. 004:618-633: Vesper, wealthy, establishes an institution: d20 8 + CHA 4 =
+ * 12 capital (17 with the 5 an older build kept on the combatant), an insignificant institution
+ * (level 1) that offers 1 crown of credit at the next tennite, and 1 again at the one after (it
+ * cannot be accumulated). A massive institution (500 capital) reinvests its credit with the owner's
+ * establish (004:631): 500 + 14 + 150 = 664, level 7. */
+START_TEST(establishing_builds_an_institution_that_offers_credit)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_set(&f.e, "e3", "crowns", 1000);
+    json_object_set_new(rules_enc_combatant(&f.e, "e3"), "capital", json_integer(5)); /* older */
+    const char *establish = "{\"lifestyle\":\"wealthy\",\"activity\":\"establish\","
+                            "\"stat\":\"cha\",\"event\":0}";
+    dice1(&f, 8);
+    EFX_OK(&f, "p3", "e3", "downtime", establish);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper lives wealthy (100 crowns) and invests 12 capital in "
+                     "the institution (17 in all); it is now insignificant "
+                     "(level 1)");
+    json_t *inst = json_object_get(rules_enc_combatant(&f.e, "e3"), "institution");
+    ck_assert_int_eq(ru_ival(inst, "capital"), 17);
+    ck_assert_int_eq(ru_ival(inst, "level"), 1);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 0);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "capital"));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 1);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper's institution offers its line of credit: 1 cr. this tennite");
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 1); /* not 2: credit is not accumulated */
+    json_object_set_new(inst, "capital", json_integer(500));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "level"), 6);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 150);
+    dice1(&f, 10);
+    EFX_OK(&f, "p3", "e3", "downtime", establish);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper lives wealthy (100 crowns) and invests 14 capital in "
+                     "the institution and reinvests 150 cr. of its credit (664 "
+                     "in all); it is now massive (level 7)");
+    ck_assert_int_eq(ru_ival(inst, "capital"), 664);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 0);
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -437,6 +483,7 @@ int main(void)
     tcase_add_test(tc, lifestyles_and_rest_actions_are_picks_that_pass);
     tcase_add_test(tc, a_sleepwalker_takes_two_rest_actions_a_night);
     tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
+    tcase_add_test(tc, establishing_builds_an_institution_that_offers_credit);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }
