@@ -50,6 +50,7 @@ static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_leave(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_award(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_award(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_tennite(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err);
@@ -99,6 +100,10 @@ static const rules_param P_LEVEL[] = {
     {"roll", RULES_PARAM_BOOL, 0, 1, 0, 0, "roll 1d6 hit points instead of 4"},
     {0},
 };
+static const rules_param P_TENNITE[] = {
+    {"span", RULES_PARAM_STRING, 4, 7, 0, 0, "a tennite, a season (3 tennites) or a year (12)"},
+    {0},
+};
 static const rules_param P_NONE[] = {{0}};
 
 /* clang-format off */
@@ -111,8 +116,8 @@ static const rules_enc_action ACTIONS[] = {
      check_site_turn, 0},
     {"leave", "Leave the site", RULES_ENC_GM, P_NONE, act_leave, "004:547", NULL, 0},
     {"award", "Award experience", RULES_ENC_GM, P_AWARD, act_award, "004:402", check_award, 0},
-    {"tennite", "Run a downtime round", RULES_ENC_GM, P_NONE, act_tennite, "004:144, 004:564",
-     NULL, 0},
+    {"tennite", "Run a downtime round", RULES_ENC_GM, P_TENNITE, act_tennite,
+     "004:144, 004:564, 004:574", check_tennite, 0},
     {"rest", "Rest for the night", RULES_ENC_OWNER, P_REST, act_rest, "004:549-560", check_rest,
      0},
     {"downtime", "Downtime activity", RULES_ENC_OWNER, P_DOWNTIME, fivey_downtime, "004:562-639",
@@ -143,6 +148,7 @@ static const rules_phrase PHRASES[] = {
     {"award", "{who} gains {xp} experience ({total})"},
     {"award", "{who} gains {xp} experience"},
     {"tennite", "Ten days of downtime pass; inspiration is restored"},
+    {"tennites", "{turns} tennites of downtime pass ({days} days); inspiration is restored"},
     {"spells_ready", "{who}'s spells are ready again ({spell_casts} casts)"},
     {"spells_ready", "{who}'s spells are ready again"},
     {"rest", "{who} {does}"},
@@ -166,7 +172,7 @@ static const rules_phrase PHRASES[] = {
  * travel, the site clock, the downtime count and who has used tonight's rest or this tennite's
  * downtime action. */
 static const char *const CARRY[] = {"day",     "hours",  "limit",    "site", "turns",
-                                    "tennite", "rested", "downtime", NULL};
+                                    "tennite", "rested", "downtime", "span", NULL};
 /* and each character's institution (004:616-633) */
 static const char *const CARRY_EACH[] = {"institution", NULL};
 
@@ -384,19 +390,30 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* A downtime turn, a tennite of 10 days (004:564): every character may take a downtime action
- * again, and inspiration dice are restored to the level (004:144 "restored after each downtime
- * phase"). */
+static int check_tennite(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)e;
+    if (!fivey_span_named(rules_arg_str(a, "span")))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a downtime round is a tennite, a season or a year (004:574)");
+    return 0;
+}
+
+/* A downtime round: a tennite of 10 days (004:564), or a season or a year of 3 or 12 of them
+ * (004:574: the downtime action then covers them all). Every character may take a downtime
+ * action again, inspiration dice are restored to the level (004:144 "restored after each
+ * downtime phase"), and each institution offers its line of credit (004:618). */
 static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    (void)a;
     (void)err;
-    seti(e->enc, "tennite", geti(e->enc, "tennite") + 1);
+    const fivey_span *span = fivey_span_named(rules_arg_str(a, "span"));
+    seti(e->enc, "tennite", geti(e->enc, "tennite") + span->turns);
+    json_object_set_new(e->enc, "span", json_string(span->name));
     json_array_clear(fivey_list(e, "downtime"));
-    /* ten days on the campaign clock, to the start of a day (their new days: catch_up) */
+    /* its days on the campaign clock, to the start of a day (their new days: catch_up) */
     catch_up(e);
     rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY) +
-                               (TENNITE_DAYS - 1) * RULES_CLOCK_DAY);
+                               (TENNITE_DAYS * span->turns - 1) * RULES_CLOCK_DAY);
     catch_up(e);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
@@ -404,8 +421,10 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
         if (rules_enc_stat(e, cid, "inspiration", 0) < lvl)
             rules_enc_stat_set(e, cid, "inspiration", lvl);
     }
-    rules_log *x = rules_log_begin(e, "tennite", "tennite");
+    rules_log *x = rules_log_begin(e, "tennite", span->turns == 1 ? "tennite" : "tennites");
     rules_log_int(x, "tennite", geti(e->enc, "tennite"), RULES_AUD_PUBLIC);
+    rules_log_count(x, "turns", span->turns, RULES_AUD_PUBLIC);
+    rules_log_count(x, "days", TENNITE_DAYS * span->turns, RULES_AUD_PUBLIC);
     rules_log_end(x);
     fivey_institutions_credit(e); /* 004:618 each institution's line of credit */
     return 0;
@@ -665,6 +684,10 @@ static int between_check(const rules_enc *e, tb_err *err)
     if (!json_is_array(json_object_get(e->enc, "rested")) ||
         !json_is_array(json_object_get(e->enc, "downtime")))
         return rules_enc_rule(err, "the between-scenes lists are damaged; the GM can end it");
+    const json_t *span = json_object_get(e->enc, "span");
+    if (span && !fivey_span_named(json_string_value(span)))
+        return rules_enc_rule(err,
+                              "the between-scenes downtime span is damaged; the GM can end it");
     return 0;
 }
 
@@ -762,6 +785,12 @@ static int between_choices(const rules_enc *e, const char *actor, const rules_en
     }
     if (strcmp(act, "downtime") == 0)
         return fivey_downtime_choices(e, actor, p, out);
+    if (strcmp(act, "tennite") == 0) {
+        const fivey_span *sp;
+        for (size_t i = 0; (sp = fivey_span_at(i)); i++)
+            fivey_choice(out, json_string(sp->name), sp->label);
+        return RULES_CHOICES_PICK;
+    }
     if (strcmp(act, "level_up") == 0 && strcmp(name, "stat") == 0) {
         fivey_choose_stats(e, actor, out, 1);
         return RULES_CHOICES_PICK;

@@ -223,6 +223,9 @@ const rules_phrase fivey_enc_phrases[] = {
     {"cast.lasts", " for {duration} {unit}"},
     /* downtime (downtime.c) */
     {"downtime", "{who} lives {life} ({cost} crowns){event_words?} and {what}"},
+    {"downtimes", "{who} lives {life} for a {span_name} ({cost} crowns, {turns} downtime turns"
+                  "{event_words?}) and {what}"},
+    {"downtime.events", "; events: {goods} good, {bads} bad"},
     {"downtime.bad", ", a bad event"},
     {"downtime.good", ", a good event"},
     {"downtime.beg", "begs and gains {crowns_gained} crowns"},

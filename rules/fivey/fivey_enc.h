@@ -162,8 +162,24 @@ int fivey_contest_choices(const rules_enc *e, const rules_enc_action *a, const r
 
 /* ---- downtime (downtime.c), the action of fivey.between ---- */
 
+/* How long a downtime round runs (004:574): a tennite, a season (3 downtime turns, the lifestyle
+ * paid twice) or a year (12 turns, paid ten times). */
+typedef struct fivey_span {
+    const char *name;  /* "tennite", "season", "year" */
+    const char *label; /* "A season (3 tennites)" */
+    int turns;         /* downtime turns: 1, 3, 12 */
+    int cost_times;    /* the lifestyle's cost multiplied: 1, 2, 10 */
+} fivey_span;
+/* The span called name (NULL: a tennite), or NULL for a name the book does not have. */
+const fivey_span *fivey_span_named(const char *name);
+/* The i-th span, NULL past the end. */
+const fivey_span *fivey_span_at(size_t i);
+/* The span of the downtime round running (/enc/span; a tennite when none is set). */
+const fivey_span *fivey_span_of(const rules_enc *e);
+
 /* downtime {lifestyle, activity, stat?, skilled?, settlement?, event?} (004:562-639): once a
- * tennite (/enc/downtime), the lifestyle paid, its activity or a lesser one's. */
+ * downtime round (/enc/downtime), the lifestyle paid for the round's span, its activity or a
+ * lesser one's, once for each of the span's turns. */
 int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err);
 /* cid's institution {capital, level, credit} (004:616-633), created if missing: on a PC's

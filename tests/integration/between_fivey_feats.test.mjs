@@ -2,7 +2,8 @@
 // "Between the scenes (module fivey.between)"): the feats that change the night — Sylla's
 // Sleepwalker takes two rest actions (004:206), Brunhild's Battle-Hardened heals 1d8 + level and
 // gains a hit point more at her level-up (004:337) — each landing on the sheets; an institution
-// built with establish, its level and line of credit (004:616-633), kept into the next scene; the
+// built with establish, its level and line of credit (004:616-633), kept into the next scene; a
+// season of downtime (004:574: three turns for twice the lifestyle, 30 days); the
 // refusals change nothing; no /gm byte reaches a player; the log replays to the live state. Seed
 // 7; every expected number is computed from the dice the server logged.
 import { test } from 'node:test';
@@ -74,14 +75,28 @@ test('fivey institutions: establish builds capital and a level, a tennite offers
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[eV].institution.credit, level ? 1 : 0);
   if (level) assert.ok(s.log.some((x) => x.text === "Vesper's institution offers its line of credit: 1 cr. this tennite"));
-  // the GM spends it on hirelings (004:631)
+  // a season (004:574): 30 days, three turns of establish for 2 x 100 crowns
+  const day = s.enc.day;
+  await act(gm, 'tennite', { span: 'season' });
+  const ds = await act(bob.client, 'downtime', { lifestyle: 'wealthy', activity: 'establish', stat: 'cha', event: 0 }, eV);
+  const season = ds.log.find((x) => x.action === 'downtime');
+  assert.equal(values(season).length, 3, 'three turns, a d20 each');
+  assert.match(season.text, /^Vesper lives wealthy for a season \(200 crowns, 3 downtime turns\) and invests \d+ capital/);
+  s = await settle(gm, players);
+  assert.equal(s.enc.day, day + 30);
+  assert.equal(s.chars[vesper].sheet.crowns, 700);
+  const added = values(season).reduce((a, b) => a + b, 0) + 3 * 4;
+  const capital2 = capital + added;
+  assert.equal(s.enc.combatants[eV].institution.capital, capital2);
+  // the GM spends the credit on hirelings (004:631)
   await ok(gm, 'enc.set', { path: `/enc/combatants/${eV}/institution/credit`, value: 0 });
   // the next scene: the institution is Vesper's still
   await ok(gm, 'enc.end', {});
   await ok(gm, 'enc.start', { module: 'fivey.between' });
   eV = (await ok(gm, 'enc.add', { char: vesper })).id;
   s = await settle(gm, players);
-  assert.deepEqual(s.enc.combatants[eV].institution, { capital, level, credit: 0 });
+  assert.deepEqual(s.enc.combatants[eV].institution, { capital: capital2, level: s.enc.combatants[eV].institution.level, credit: 0 });
+  assert.ok(s.enc.combatants[eV].institution.level >= level);
 
   assertNoGmBytes(players);
   await ok(gm, 'enc.end', {});

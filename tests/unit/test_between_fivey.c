@@ -455,6 +455,51 @@ START_TEST(establishing_builds_an_institution_that_offers_credit)
 }
 END_TEST
 
+/* Issue 25 item 21. 004:574: a season of downtime is 3 downtime turns for twice the lifestyle's
+ * cost, a year 12 for ten times it. Brunhild works a poor season (10 x 2 crowns): each turn its
+ * event (3 bad: the worse of two d20s, 7; 10 none: 9; 18 good: the better, 16) and 1d20 + STR 3:
+ * 10 + 12 + 19 = 41 crowns; 30 days pass. Vesper begs a year: 12 turns of 1d6, 120 days, once. */
+START_TEST(seasonal_and_yearly_downtime_pay_more_for_more_turns)
+{
+    efx f;
+    party(&f);
+    efx_refused(&f, "gm", NULL, "tennite", "{\"span\":\"month\"}", TB_BAD_REQUEST,
+                "a tennite, a season or a year");
+    int day = (int)json_integer_value(json_object_get(f.enc, "day"));
+    EFX_OK(&f, "gm", NULL, "tennite", "{\"span\":\"season\"}");
+    ck_assert_str_eq(efx_last_text(&f),
+                     "3 tennites of downtime pass (30 days); inspiration is restored");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "day")), day + 30);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "tennite")), 3);
+    efx_refused(&f, "p1", "e1", "downtime",
+                "{\"lifestyle\":\"modest\",\"activity\":\"carouse\",\"stat\":\"str\"}", TB_RULE,
+                "a modest lifestyle costs 40 for a season");
+    rules_enc_stat_set(&f.e, "e1", "crowns", 100);
+    const int season[] = {3, 12, 7, 10, 9, 18, 4, 16};
+    efx_dice(&f, season, 8);
+    EFX_OK(&f, "p1", "e1", "downtime",
+           "{\"lifestyle\":\"poor\",\"activity\":\"work\",\"stat\":\"str\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild lives poor for a season (20 crowns, 3 downtime "
+                                        "turns; events: 1 good, 1 bad) and works and earns 41 "
+                                        "crowns");
+    ck_assert_int_eq(efx_stat(&f, "e1", "crowns"), 100 - 20 + 41);
+    efx_refused(&f, "p1", "e1", "downtime", "{\"lifestyle\":\"squalid\",\"activity\":\"beg\"}",
+                TB_RULE, "already taken this season's downtime action");
+    EFX_OK(&f, "gm", NULL, "tennite", "{\"span\":\"year\"}");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "day")), day + 150);
+    const int year[] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
+    efx_dice(&f, year, 12);
+    EFX_OK(&f, "p3", "e3", "downtime",
+           "{\"lifestyle\":\"squalid\",\"activity\":\"beg\",\"event\":0}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Vesper lives squalid for a year (0 crowns, 12 downtime "
+                                        "turns) and begs and gains 42 crowns");
+    ck_assert_int_eq(efx_stat(&f, "e3", "crowns"), 45 + 42);
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -484,6 +529,7 @@ int main(void)
     tcase_add_test(tc, a_sleepwalker_takes_two_rest_actions_a_night);
     tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
     tcase_add_test(tc, establishing_builds_an_institution_that_offers_credit);
+    tcase_add_test(tc, seasonal_and_yearly_downtime_pay_more_for_more_turns);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }
