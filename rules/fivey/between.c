@@ -16,6 +16,7 @@
  *   downtime   OWNER  a lifestyle and its activity (004:562-639)
  *   cash_in    OWNER  leftover inspiration becomes experience (004:402)
  *   level_up   OWNER  a new level (004:385-400)
+ *   cast       OWNER  a spell outside a fight: one of the casts, no ◆ (004:481-505; spells.c)
  *
  * The module's own state:
  *   /enc: day (from 1), hours (travel hours spent today), limit (travel hours allowed today: 12,
@@ -126,6 +127,8 @@ static const rules_enc_action ACTIONS[] = {
      check_cash_in, RULES_ENC_RARE},
     {"level_up", "Level up", RULES_ENC_OWNER, P_LEVEL, act_level_up, "004:385-400",
      check_level_up, 0},
+    {"cast", "Cast a spell", RULES_ENC_OWNER, fivey_cast_params, fivey_cast_free,
+     "004:481-505, 004:680", fivey_cast_free_check, RULES_ENC_RARE},
     {0},
 };
 /* clang-format on */
@@ -785,6 +788,8 @@ static int between_choices(const rules_enc *e, const char *actor, const rules_en
     }
     if (strcmp(act, "downtime") == 0)
         return fivey_downtime_choices(e, actor, p, out);
+    if (strcmp(act, "cast") == 0)
+        return fivey_cast_choices(e, actor, p, out);
     if (strcmp(act, "tennite") == 0) {
         const fivey_span *sp;
         for (size_t i = 0; (sp = fivey_span_at(i)); i++)

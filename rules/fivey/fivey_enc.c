@@ -40,6 +40,15 @@ int fivey_stat_peek(const rules_enc *e, const char *cid, const char *key, int de
     return json_is_integer(v) ? (int)json_integer_value(v) : def;
 }
 
+int fivey_stat_of(const rules_enc *e, const char *cid, const char *stat)
+{
+    json_t *st = fivey_stats_peek(e, cid);
+    json_t *v = json_object_get(st, stat);
+    if (!json_is_integer(v))
+        v = json_object_get(json_object_get(st, "stats"), stat);
+    return json_is_integer(v) ? (int)json_integer_value(v) : FIVEY_STAT_MIN;
+}
+
 int fivey_budget_check(const rules_enc *e, const char *cid, int n, tb_err *err)
 {
     json_t *b = json_object_get(rules_enc_combatant(e, cid), "budget");

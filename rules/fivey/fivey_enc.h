@@ -32,6 +32,10 @@ int fivey_in_party(const rules_enc *e, const char *cid);
 json_t *fivey_stats_peek(const rules_enc *e, const char *cid);
 /* An integer stat, def when absent. */
 int fivey_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
+/* One of the four stats (004:81) of cid: the encounter's copy (fivey.combat and fivey.social
+ * keep them at the top of its stats), else the sheet's (fivey.between keeps stats.stats), else
+ * +1, the least (004:169). */
+int fivey_stat_of(const rules_enc *e, const char *cid, const char *stat);
 /* 0 when cid has n ◆ left this turn, else TB_RULE in rules_enc_spend's words. */
 int fivey_budget_check(const rules_enc *e, const char *cid, int n, tb_err *err);
 /* The rounded-down average of `stat` over the standing combatants on side `side`
@@ -205,6 +209,12 @@ json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *nam
  */
 int fivey_cast_check(const rules_enc *e, const rules_args *a, int cost, tb_err *err);
 int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err);
+/* `cast` outside a fight (fivey.social, fivey.between; rules/RULES.md reading 14): the same with
+ * no ◆ to spend. */
+int fivey_cast_free_check(const rules_enc *e, const rules_args *a, tb_err *err);
+int fivey_cast_free(rules_enc *e, const rules_args *a, tb_err *err);
+/* Its parameters: spell, target..target4. */
+extern const rules_param fivey_cast_params[];
 /* The choices of its parameter p (encounter.h, "Moves"): the spells actor carries, targets. */
 int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param *p, json_t *out);
 

@@ -500,6 +500,39 @@ START_TEST(seasonal_and_yearly_downtime_pay_more_for_more_turns)
 }
 END_TEST
 
+/* Issue 25 item 21. 004:481-505 spells outside a fight (reading 14): one of the casts, no ◆.
+ * Vesper turns undead (1d6: 4 hit dice worth), then bolts Mira, an NPC of the GM's with Sylla's
+ * sheet: 1d6 = 5; Mira's d20 9 + DEX 2 = 11 meets Vesper's 10 + INT 1: she saves and takes 2;
+ * her save is the GM's. Out of casts, a third is refused before any die; the night's rest gives
+ * them back. */
+START_TEST(spells_are_cast_between_the_scenes)
+{
+    efx f;
+    party(&f);
+    json_t *sheet = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, sheet);
+    json_decref(sheet);
+    dice1(&f, 4);
+    EFX_OK(&f, "p3", "e3", "cast", "{\"spell\":\"Turn Undead\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Vesper casts Turn Undead: up to 4 hit dice worth of "
+                                        "undead turn away and freeze, each skipping its next "
+                                        "turn");
+    const int bolt[] = {5, 9};
+    efx_dice(&f, bolt, 2);
+    EFX_OK(&f, "p3", "e3", "cast", "{\"spell\":\"Lightning Bolt\",\"target\":\"e4\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Vesper casts Lightning Bolt: 5 damage — Mira saves and "
+                                        "takes 2");
+    ck_assert_int_eq(efx_stat(&f, "e4", "hp/damage"), 2);
+    ck_assert_int_eq(efx_stat(&f, "e3", "spell_slots/used"), 2);
+    efx_refused(&f, "p3", "e3", "cast", "{\"spell\":\"Turn Undead\"}", TB_RULE,
+                "no spell casts left until a rest");
+    EFX_OK(&f, "p3", "e3", "rest", "{\"action\":\"cook\"}");
+    ck_assert_int_eq(efx_stat(&f, "e3", "spell_slots/used"), 0);
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -530,6 +563,7 @@ int main(void)
     tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
     tcase_add_test(tc, establishing_builds_an_institution_that_offers_credit);
     tcase_add_test(tc, seasonal_and_yearly_downtime_pay_more_for_more_turns);
+    tcase_add_test(tc, spells_are_cast_between_the_scenes);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }
