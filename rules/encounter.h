@@ -18,11 +18,13 @@
  *   short and document them in rules/RULES.md).
  *
  * HOW A MODULE PLUGS IN
- *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
- *      (non-static) with its action table, and adds its id to the system's `modules` list.
- *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   1. rules/<system>/<module>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table (each action a pure check and a resolve), its choices
+ *      hook and its phrasings, and rules/<system>/meson.build adds the file.
+ *   2. Its pointer goes in its system's `modules` list (system.h): the one registration.
  *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
- *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *   enc.moves, enc.set, enc.end) and rules_enc_act checks `who`, the parameters and the action's
+ *   check before its resolve runs.
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
@@ -191,6 +193,11 @@ const char *rules_enc_side(const rules_enc *e, const char *cid);
 int rules_enc_is_npc(const rules_enc *e, const char *cid);
 /* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
 json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* The same, read without creating anything (NULL when it has none): for checks and choices,
+ * which take a const rules_enc and write nothing. */
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid);
+/* An integer stat read without creating anything (def when absent): for checks. */
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* An integer stat (def when absent) and setting one. */
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
 void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
@@ -415,6 +422,10 @@ int rules_enc_act(rules_enc *e, const char *action, const char *actor, const jso
  * arguments now. On success *a holds the parsed arguments (strings borrowed from params). */
 int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
                         const json_t *params, rules_args *a, tb_err *err);
+/* Steps 3-4 only, after rules_enc_who_check set e->actor (the moves try many arguments for one
+ * actor). */
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err);
 /* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
  * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
  * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
@@ -445,14 +456,18 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  *     "params": [{name, type, label, min, max, required, secret, "pick": bool,
  *                 "choices"?: [{value, label}], "default"?: value}],
  *     "args": {the defaults as enc.act's params: sending it as it is passes the check}}]
- * For each action and each actor the caller may act for (RULES_ENC_TURN: those rules_enc_who_check
- * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
- * actions: no actor), the engine searches the choices (first choices first, a bounded number of
+ * For each action and each actor the caller may act for (RULES_ENC_TURN and RULES_ENC_OWNER: those
+ * rules_enc_who_check accepts now: for an owner action every combatant the caller controls, one
+ * who is out too, whom the action's check refuses where the rules say; GM and ANY actions: no
+ * actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
- * offered. For the GM the moves of the combatant whose turn it is come first. Pure: draws no die,
- * writes nothing. Properties (tests/unit/test_module_props.c, over every state the scenario
- * tests and the fuzzer reach): every offered move's args pass the check; every (action, actor)
- * whose check passes with some arguments is offered.
+ * offered. A required free-text parameter (no choices: a name, a description) is searched with
+ * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
+ * the combatant whose turn it is come first. Pure: draws no die, writes nothing (e->actor is put
+ * back). The server delivers them on request: the read-only op enc.moves (server/ops_enc.c;
+ * their cost: tests/bench/README.md, bench_moves). Properties (tests/unit/test_module_props.c, over
+ * every state the scenario tests and the fuzzer reach): every offered move's args pass the check;
+ * every (action, actor) whose check passes with some arguments is offered.
  */
 json_t *rules_enc_moves(rules_enc *e);
 
@@ -466,7 +481,8 @@ json_t *rules_enc_moves(rules_enc *e);
  *   {"sprint", "{actor} sprints"},
  *   {"sprint.spin+", ", +1 spin"},
  * `{key}` is a value that must be visible to the reader for the phrasing to be used; `{key?}`
- * renders as nothing when the value is absent or not visible. For each reader the renderer
+ * renders as nothing when the value is absent or not visible; `{key+}` (`{key+?}`) renders an int
+ * with its sign ("+3", "-2", "+0"). For each reader the renderer
  * takes the first phrasing of the event whose required values it may all see. An int renders
  * in decimal, a combatant (rules_log_who) as its name, a name as itself, a word as the phrasing
  * it names (rendered for the same reader). No phrasing holds a printf conversion; no module
@@ -504,6 +520,13 @@ void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
 /* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
  * number. */
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);
+/* The faces of a rolled pool as log.c writes dice: the kept high to low, then the dropped high
+ * to low in brackets ("6 5 [3 1]"; no brackets when none was dropped). Words only. */
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* A list (items stolen: an array of objects {key: int or string}) rendered item by item with
+ * the phrasing item_event, whose {keys} are read from the item, joined by ", ". Words only. */
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud);
 /* A word: the phrasing `event` renders in its place (same reader). */
 void rules_log_word(rules_log *x, const char *key, const char *event, rules_aud aud);
 /* A structured value for `result` only (never in the words); stolen. */

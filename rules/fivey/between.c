@@ -370,7 +370,7 @@ static int act_leave(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_award(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *to = rules_arg_str(a, "target");
-    if (fivey_stat_peek(e, to, "xp", 0) + rules_arg_int(a, "xp") > XP_MAX)
+    if (rules_enc_stat_peek(e, to, "xp", 0) + rules_arg_int(a, "xp") > XP_MAX)
         return rules_enc_rule(err, "%s would have more than %d experience", rules_enc_name(e, to),
                               XP_MAX);
     return 0;
@@ -443,7 +443,7 @@ static const char *const REST_KINDS[] = {"recover",  "attune", "practice", "cook
  * whatever it names. */
 static int carries(const rules_enc *e, const char *cid, const char *item)
 {
-    const json_t *st = fivey_stats_peek(e, cid);
+    const json_t *st = rules_enc_stats_peek(e, cid);
     if (!json_object_get(st, "inventory") && !json_object_get(st, "weapons"))
         return 1;
     size_t i;
@@ -490,10 +490,11 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
                                   : "%s has already taken both of tonight's rest actions "
                                     "(Sleepwalker, 004:206)",
                               rules_enc_name(e, me));
-    int lvl = fivey_stat_peek(e, me, "level", 0), insp = fivey_stat_peek(e, me, "inspiration", 0);
+    int lvl = rules_enc_stat_peek(e, me, "level", 0),
+        insp = rules_enc_stat_peek(e, me, "inspiration", 0);
     const char *item = rules_arg_str(a, "item");
     if (strcmp(what, "recover") == 0 &&
-        geti(json_object_get(fivey_stats_peek(e, me), "hp"), "damage") == 0)
+        geti(json_object_get(rules_enc_stats_peek(e, me), "hp"), "damage") == 0)
         return rules_enc_rule(err, "%s has no damage to recover", rules_enc_name(e, me));
     if (strcmp(what, "practice") == 0 && insp >= lvl)
         return rules_enc_rule(err, "%s already has %d inspiration dice, as many as the level",
@@ -571,7 +572,8 @@ static int check_cash_in(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     const char *me = e->actor;
-    int n = fivey_stat_peek(e, me, "inspiration", 0), lvl = fivey_stat_peek(e, me, "level", 0);
+    int n = rules_enc_stat_peek(e, me, "inspiration", 0),
+        lvl = rules_enc_stat_peek(e, me, "level", 0);
     if (n < 1)
         return rules_enc_rule(err, "%s has no inspiration dice left", rules_enc_name(e, me));
     if (lvl < 1)
@@ -611,7 +613,7 @@ static int act_cash_in(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_level_up(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *stat = rules_arg_str(a, "stat");
-    int lvl = fivey_stat_peek(e, me, "level", 0), xp = fivey_stat_peek(e, me, "xp", 0);
+    int lvl = rules_enc_stat_peek(e, me, "level", 0), xp = rules_enc_stat_peek(e, me, "xp", 0);
     if (!fivey_one_of(stat, FIVEY_STATS))
         return tb_fail(err, TB_BAD_REQUEST, "the stat is str, dex, int or cha");
     if (lvl >= FIVEY_LEVEL_MAX)
@@ -736,9 +738,9 @@ static void choose_rest(const rules_enc *e, const char *me, json_t *out)
                                          "Cook",
                                          "Scavenge",
                                          "March on (4 more hours of travel)"};
-    int hurt = geti(json_object_get(fivey_stats_peek(e, me), "hp"), "damage") > 0;
+    int hurt = geti(json_object_get(rules_enc_stats_peek(e, me), "hp"), "damage") > 0;
     int short_of_dice =
-        fivey_stat_peek(e, me, "inspiration", 0) < fivey_stat_peek(e, me, "level", 0);
+        rules_enc_stat_peek(e, me, "inspiration", 0) < rules_enc_stat_peek(e, me, "level", 0);
     int first = hurt ? 0 : short_of_dice ? 2 : 3;
     fivey_choice(out, json_string(REST_KINDS[first]), LABELS[first]);
     for (int k = 0; REST_KINDS[k]; k++)
@@ -749,7 +751,7 @@ static void choose_rest(const rules_enc *e, const char *me, json_t *out)
 /* What cid carries that it may attune to (not the item it is attuned to). */
 static void choose_items(const rules_enc *e, const char *me, json_t *out)
 {
-    const json_t *st = fivey_stats_peek(e, me);
+    const json_t *st = rules_enc_stats_peek(e, me);
     const char *att = json_string_value(json_object_get(st, "attuned"));
     fivey_choice(out, NULL, "nothing");
     size_t i;

@@ -33,21 +33,14 @@
  * the FIVEY modules share (a combatant's numbers, damage, morale, the contests, the monsters, the
  * spells) is in fivey_enc.h.
  *
- * State (documented in RULES.md): /enc/party (the adventuring party's side), /enc/budget
- * {"actions":2}, /enc/phase ("surprise" during the free turns), /enc/morale {<side>: {checks,
- * due}}; combatant keys `leader`, `won` (initiative: beat the opposition), `shield_ready`; stats
- * (public for PCs, /gm/enc for NPCs): cha dex int str, defense, move, hp {max, damage},
- * inspiration (PCs), weapons [{name, bonus, die, stat}] (from a sheet) or bracket, hd, ga, die,
- * xp (monsters); from a sheet also spells [{name, level, vessel}], spell_slots {max, used} and
- * armor (written back when a cast is spent or armor donned or doffed); the condition `charmed`
- * {by, hours}; /gm/enc/xp the XP of the monsters defeated.
+ * State: /enc/party, /enc/budget, /enc/phase, /enc/morale; combatants' `leader`, `won`,
+ * `shield_ready`; stats (public for a PC, /gm/enc for an NPC): rules/RULES.md, "Encounters
+ * (module fivey.combat)".
  */
 #include <string.h>
 
 #include "dice.h"
 #include "fivey_enc.h"
-
-#define CAST_COST 2 /* 004:701 "Cast spell ... ◆◆" */
 
 static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err);
@@ -55,13 +48,12 @@ static int check_move(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_other(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_other(rules_enc *e, const rules_args *a, tb_err *err);
-static int check_cast(const rules_enc *e, const rules_args *a, tb_err *err);
-static int act_cast(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_armor(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_armor(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_end(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_morale(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_morale(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_leader(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_leader(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_harm(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_shield(const rules_enc *e, const rules_args *a, tb_err *err);
@@ -161,8 +153,8 @@ static const rules_enc_action ACTIONS[] = {
     {"move", "Move ◆", RULES_ENC_TURN, P_MOVE, act_move, "004:686-690, 004:381, 004:424",
      check_move, 0},
     {"act", "Other action", RULES_ENC_TURN, P_OTHER, act_other, "004:694-711", check_other, 0},
-    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, fivey_cast_params, act_cast, "004:481-505, 004:680, 004:701",
-     check_cast, 0},
+    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, fivey_cast_params, fivey_cast_turn,
+     "004:481-505, 004:680, 004:701", fivey_cast_turn_check, 0},
     {"armor", "Armor on or off ◆◆", RULES_ENC_TURN, P_ARMOR, act_armor, "004:424", check_armor,
      RULES_ENC_RARE},
     {"end", "End turn", RULES_ENC_TURN, NULL, act_end, "004:668", NULL, 0},
@@ -173,7 +165,8 @@ static const rules_enc_action ACTIONS[] = {
      fivey_spawn_check, 0},
     {"bracket", "Set bracket", RULES_ENC_GM, P_BRACKET, fivey_bracket, "004:715-742",
      fivey_bracket_check, RULES_ENC_RARE},
-    {"leader", "Mark leader", RULES_ENC_GM, P_TARGET, act_leader, "004:670", NULL, RULES_ENC_RARE},
+    {"leader", "Mark leader", RULES_ENC_GM, P_TARGET, act_leader, "004:670", check_leader,
+     RULES_ENC_RARE},
     {"harm", "Damage / heal", RULES_ENC_GM, P_HARM, act_harm, "004:367", NULL, RULES_ENC_RARE},
     {"shield", "Ready the shield to stop a hit", RULES_ENC_OWNER, P_SHIELD, act_shield, "004:422",
      check_shield, 0},
@@ -273,12 +266,12 @@ typedef struct weapon {
 /* 0 with *w filled, or the refusal. */
 static int weapon_of(const rules_enc *e, const char *cid, int wi, weapon *w, tb_err *err)
 {
-    json_t *st = fivey_stats_peek(e, cid);
+    const json_t *st = rules_enc_stats_peek(e, cid);
     json_t *weapons = json_object_get(st, "weapons");
     if (!json_is_array(weapons)) {
         /* a monster: d20 + GA; damage the bracket's die, D/A being its average (reading E3) */
         const char *die = json_string_value(json_object_get(st, "die"));
-        *w = (weapon){fivey_stat_peek(e, cid, "ga", 1), 0, die ? die : "1d6", NULL};
+        *w = (weapon){rules_enc_stat_peek(e, cid, "ga", 1), 0, die ? die : "1d6", NULL};
         return 0;
     }
     if (json_array_size(weapons) == 0)
@@ -324,11 +317,11 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
     if ((rc = rules_dice_parse(w.die ? w.die : "", &die, err)))
         return rc;
     rules_dice_free(die);
-    if (fivey_stat_peek(e, t, "defense", 0) <= 0)
+    if (rules_enc_stat_peek(e, t, "defense", 0) <= 0)
         return rules_enc_rule(err, "%s has no defense class yet: the GM sets it (bracket)",
                               rules_enc_name(e, t));
     int insp = rules_arg_int(a, "insp"), insp_dmg = rules_arg_int(a, "insp_dmg");
-    int have = fivey_stat_peek(e, me, "inspiration", 0);
+    int have = rules_enc_stat_peek(e, me, "inspiration", 0);
     if ((insp || insp_dmg || rules_arg_int(a, "insp_nat20")) && rules_enc_is_npc(e, me))
         return rules_enc_rule(err, "inspiration dice are the players' (004:144)");
     if (insp && have < 1)
@@ -500,7 +493,7 @@ static int reach_of(const rules_enc *e, const char *cid, const char *how)
         k++;
     if (!HOW[k])
         return -1;
-    int move = fivey_stat_peek(e, cid, "move", FIVEY_BASE_MOVE);
+    int move = rules_enc_stat_peek(e, cid, "move", FIVEY_BASE_MOVE);
     return k == 0 ? move : move / 2;
 }
 
@@ -604,18 +597,6 @@ static int act_other(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* ---- spells (spells.c) ---- */
-
-static int check_cast(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    return fivey_cast_check(e, a, CAST_COST, err);
-}
-
-static int act_cast(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    return fivey_cast(e, a, CAST_COST, err);
-}
-
 /* ---- armor in a jiffy (004:424) ---- */
 
 static int check_armor(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -624,7 +605,7 @@ static int check_armor(const rules_enc *e, const rules_args *a, tb_err *err)
     int doff = rules_arg_int(a, "doff");
     if (!!don == !!doff)
         return tb_fail(err, TB_BAD_REQUEST, "enc.act armor: give either 'don' (a kind) or 'doff'");
-    json_t *st = fivey_stats_peek(e, me);
+    const json_t *st = rules_enc_stats_peek(e, me);
     const char *worn = json_string_value(json_object_get(st, "armor"));
     if (!worn && json_is_string(json_object_get(st, "bracket")))
         return rules_enc_rule(err, "%s is a monster: its defense class is its own (004:426)",
@@ -755,6 +736,12 @@ static int act_morale(rules_enc *e, const rules_args *a, tb_err *err)
     return fivey_morale(e, rules_arg_str(a, "side"), a, err);
 }
 
+/* A side's leader is one who still stands: its defeat calls the side's morale (004:670). */
+static int check_leader(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_standing(e, rules_arg_str(a, "target"), err);
+}
+
 static int act_leader(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
@@ -794,7 +781,10 @@ static int act_harm(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_shield(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    if (!json_is_true(json_object_get(fivey_stats_peek(e, e->actor), "shield")))
+    int rc = fivey_standing(e, e->actor, err);
+    if (rc)
+        return rc;
+    if (!json_is_true(json_object_get(rules_enc_stats_peek(e, e->actor), "shield")))
         return rules_enc_rule(err, "%s carries no shield", rules_enc_name(e, e->actor));
     return 0;
 }
@@ -848,7 +838,7 @@ static int combat_choices(const rules_enc *e, const char *actor, const rules_enc
                           const rules_param *p, json_t *out)
 {
     const char *act = a->name, *name = p->name;
-    json_t *st = actor ? fivey_stats_peek(e, actor) : NULL;
+    const json_t *st = actor ? rules_enc_stats_peek(e, actor) : NULL;
     if (strcmp(act, "attack") == 0 && strcmp(name, "weapon") == 0) {
         json_t *ws = json_object_get(st, "weapons"), *w;
         size_t i;
@@ -902,5 +892,14 @@ static int combat_choices(const rules_enc *e, const char *actor, const rules_enc
         return fivey_monster_choices(e, a, p, out);
     if (strcmp(act, "morale") == 0)
         return fivey_morale_choices(e, p, "the side due", out);
+    if (strcmp(act, "harm") == 0 && strcmp(name, "target") == 0) {
+        /* anyone, the fallen too: healing brings the dead back (004:367) */
+        fivey_choose_side(e, out, fivey_party_side(e), 1);
+        const char *k;
+        for (size_t i = 0; (k = rules_enc_cid_at(e, i)); i++)
+            if (rules_enc_is_out(e, k))
+                fivey_choice(out, json_string(k), rules_enc_name(e, k));
+        return RULES_CHOICES_PICK;
+    }
     return RULES_CHOICES_NONE;
 }

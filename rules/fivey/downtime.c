@@ -125,7 +125,7 @@ int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err)
     if (fivey_listed(e, "downtime", me))
         return rules_enc_rule(err, "%s has already taken this %s's downtime action",
                               rules_enc_name(e, me), span->name);
-    int crowns = fivey_stat_peek(e, me, "crowns", 0), cost = LIFE[li].cost * span->cost_times;
+    int crowns = rules_enc_stat_peek(e, me, "crowns", 0), cost = LIFE[li].cost * span->cost_times;
     if (crowns < cost)
         return rules_enc_rule(err,
                               span->turns == 1 ? "%s has %d crowns; a %s lifestyle costs %d"

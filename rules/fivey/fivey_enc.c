@@ -25,24 +25,9 @@ int fivey_in_party(const rules_enc *e, const char *cid)
     return strcmp(rules_enc_side(e, cid), fivey_party_side(e)) == 0;
 }
 
-json_t *fivey_stats_peek(const rules_enc *e, const char *cid)
-{
-    json_t *c = rules_enc_combatant(e, cid);
-    json_t *hidden = json_object_get(json_object_get(e->hidden, "combatants"), cid);
-    if (rules_enc_is_npc(e, cid) || !c)
-        return json_object_get(hidden, "stats");
-    return json_object_get(c, "stats");
-}
-
-int fivey_stat_peek(const rules_enc *e, const char *cid, const char *key, int def)
-{
-    json_t *v = json_object_get(fivey_stats_peek(e, cid), key);
-    return json_is_integer(v) ? (int)json_integer_value(v) : def;
-}
-
 int fivey_stat_of(const rules_enc *e, const char *cid, const char *stat)
 {
-    json_t *st = fivey_stats_peek(e, cid);
+    const json_t *st = rules_enc_stats_peek(e, cid);
     json_t *v = json_object_get(st, stat);
     if (!json_is_integer(v))
         v = json_object_get(json_object_get(st, "stats"), stat);
@@ -71,7 +56,7 @@ int fivey_group_average(const rules_enc *e, const char *side, int members_of_sid
         int on = strcmp(rules_enc_side(e, k), side) == 0;
         if (on != members_of_side || rules_enc_is_out(e, k))
             continue;
-        sum += fivey_stat_peek(e, k, stat, 1);
+        sum += rules_enc_stat_peek(e, k, stat, 1);
         n++;
     }
     return n ? sum / n : -1;
@@ -82,7 +67,7 @@ const char *const FIVEY_STATS[] = {"str", "dex", "int", "cha", NULL};
 int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat)
 {
     return (int)json_integer_value(
-        json_object_get(json_object_get(fivey_stats_peek(e, cid), "stats"), stat));
+        json_object_get(json_object_get(rules_enc_stats_peek(e, cid), "stats"), stat));
 }
 
 int fivey_listed(const rules_enc *e, const char *key, const char *cid)
@@ -99,7 +84,7 @@ int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(fivey_stats_peek(e, cid), "feats"), i, v)
+    json_array_foreach(json_object_get(rules_enc_stats_peek(e, cid), "feats"), i, v)
     {
         if (json_is_string(v) && strcasecmp(json_string_value(v), feat) == 0)
             return 1;
@@ -115,6 +100,21 @@ json_t *fivey_list(rules_enc *e, const char *key)
         json_object_set_new(e->enc, key, a);
     }
     return a;
+}
+
+int fivey_edge_exclusive(const rules_args *a, tb_err *err)
+{
+    if (rules_arg_int(a, "adv") && rules_arg_int(a, "dis"))
+        return tb_fail(err, TB_BAD_REQUEST, "parameters 'adv' and 'dis' are exclusive: give one");
+    return 0;
+}
+
+int fivey_standing(const rules_enc *e, const char *cid, tb_err *err)
+{
+    const char *out = json_string_value(json_object_get(rules_enc_combatant(e, cid), "out"));
+    if (out)
+        return rules_enc_rule(err, "%s is out of the encounter (%s)", rules_enc_name(e, cid), out);
+    return 0;
 }
 
 int fivey_one_of(const char *s, const char *const *list)
@@ -487,7 +487,8 @@ int fivey_morale_check(const rules_enc *e, const char *side, const rules_args *a
     if (strcmp(side, fivey_party_side(e)) == 0)
         return rules_enc_rule(err, "morale is the opposing side's check, not the %s's (004:670)",
                               side);
-    if (morale_wisdom(e, side, a) < 0)
+    /* the GM's wisdom or not, a side nobody stands on has nobody to flee */
+    if (fivey_group_average(e, side, 1, "int") < 0)
         return rules_enc_rule(err, "nobody of the %s is left standing to check morale", side);
     return 0;
 }

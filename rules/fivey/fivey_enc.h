@@ -11,9 +11,9 @@
  * (surprise, initiative) and spells.c (casting); these call only each other's declarations here
  * and encounter.h, never a module.
  *
- * Checks read through the *_peek functions, which never create what is missing: a check is pure
- * (encounter.h, rules_enc_check_fn), and rules_enc_stats creates the stats object it does not
- * find.
+ * Checks read through rules_enc_stats_peek / rules_enc_stat_peek, which never create what is
+ * missing: a check is pure (encounter.h, rules_enc_check_fn), and rules_enc_stats creates the
+ * stats object it does not find.
  */
 #ifndef TABLED_RULES_FIVEY_ENC_H
 #define TABLED_RULES_FIVEY_ENC_H
@@ -28,10 +28,6 @@
 /* The adventuring party's side (/enc/party, default "party"). */
 const char *fivey_party_side(const rules_enc *e);
 int fivey_in_party(const rules_enc *e, const char *cid);
-/* cid's stats object where it lives (public for a PC, /gm/enc for an NPC), or NULL. Borrowed. */
-json_t *fivey_stats_peek(const rules_enc *e, const char *cid);
-/* An integer stat, def when absent. */
-int fivey_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* One of the four stats (004:81) of cid: the encounter's copy (fivey.combat and fivey.social
  * keep them at the top of its stats), else the sheet's (fivey.between keeps stats.stats), else
  * +1, the least (004:169). */
@@ -54,6 +50,12 @@ int fivey_listed(const rules_enc *e, const char *key, const char *cid);
 int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat);
 /* The array /enc/<key>, created if missing. Borrowed. */
 json_t *fivey_list(rules_enc *e, const char *key);
+/* TB_BAD_REQUEST when both `adv` and `dis` of a are set (rules_args_exclusive's words; a form
+ * sends both, one of them false), else 0. */
+int fivey_edge_exclusive(const rules_args *a, tb_err *err);
+/* TB_RULE when cid is out of the encounter (dead, fled): a check's first word for what only a
+ * standing character does (the moves offer no action to a combatant that is out). */
+int fivey_standing(const rules_enc *e, const char *cid, tb_err *err);
 /* 1 when the value s is one of the NULL-terminated list. */
 int fivey_one_of(const char *s, const char *const *list);
 /* Appends the choice {value (stolen; NULL: JSON null, leave the parameter out), label} to out
@@ -209,12 +211,15 @@ json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *nam
  */
 int fivey_cast_check(const rules_enc *e, const rules_args *a, int cost, tb_err *err);
 int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err);
+/* The parameters of every module's `cast`: spell, target..target4. */
+extern const rules_param fivey_cast_params[];
+/* `cast` in a fight's turn (fivey.combat): the same at ◆◆ (004:701). */
+int fivey_cast_turn_check(const rules_enc *e, const rules_args *a, tb_err *err);
+int fivey_cast_turn(rules_enc *e, const rules_args *a, tb_err *err);
 /* `cast` outside a fight (fivey.social, fivey.between; rules/RULES.md reading 14): the same with
  * no ◆ to spend. */
 int fivey_cast_free_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_cast_free(rules_enc *e, const rules_args *a, tb_err *err);
-/* Its parameters: spell, target..target4. */
-extern const rules_param fivey_cast_params[];
 /* The choices of its parameter p (encounter.h, "Moves"): the spells actor carries, targets. */
 int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param *p, json_t *out);
 

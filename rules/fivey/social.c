@@ -247,7 +247,7 @@ static void log_reveal(rules_enc *e, const char *disp)
 static int check_reaction(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *pick = rules_arg_str(a, "disposition");
-    int rc = rules_args_exclusive(a, "adv", "dis", err);
+    int rc = fivey_edge_exclusive(a, err);
     if (rc)
         return rc;
     if (pick && !fivey_one_of(pick, DISPOSITIONS))
@@ -365,7 +365,7 @@ static int act_talker(rules_enc *e, const rules_args *a, tb_err *err)
 
 static int check_terms(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = rules_args_exclusive(a, "adv", "dis", err);
+    int rc = fivey_edge_exclusive(a, err);
     if (rc)
         return rc;
     if (!fivey_one_of(rules_arg_str(a, "ask"), ASKS))
@@ -390,10 +390,11 @@ static int act_terms(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_json(x, "ask", json_string(ask), RULES_AUD_PUBLIC);
     rules_log_int(x, "dc", dc, RULES_AUD_PUBLIC);
     rules_log_json(x, "edge", json_string(edge), RULES_AUD_PUBLIC);
+    int help = strcmp(ask, "help") == 0, danger = strcmp(ask, "danger") == 0;
     rules_log_word(x, "asks",
-                   strcmp(ask, "help") == 0     ? "terms.help"
-                   : strcmp(ask, "danger") == 0 ? "terms.danger"
-                                                : "terms.spare",
+                   help     ? "terms.help"
+                   : danger ? "terms.danger"
+                            : "terms.spare",
                    RULES_AUD_PUBLIC);
     if (edge[0] != 'n')
         rules_log_word(x, "edge_words", edge[0] == 'a' ? "terms.adv" : "terms.dis",
@@ -418,6 +419,8 @@ static int check_request(const rules_enc *e, const rules_args *a, tb_err *err)
     int rc = request_made(e, err);
     if (rc)
         return rc;
+    if ((rc = fivey_standing(e, me, err)))
+        return rc;
     if (!hidden_disposition(e))
         return rules_enc_rule(err, "the GM decides how they first react before the party asks");
     if (!talker)
@@ -434,12 +437,12 @@ static int check_request(const rules_enc *e, const rules_args *a, tb_err *err)
         int found = 0;
         size_t i;
         json_t *s;
-        json_array_foreach(json_object_get(fivey_stats_peek(e, me), "skills"), i, s) found |=
+        json_array_foreach(json_object_get(rules_enc_stats_peek(e, me), "skills"), i, s) found |=
             rules_enc_streq(json_string_value(s), skill);
         if (!found)
             return rules_enc_rule(err, "%s has no skill '%.40s'", rules_enc_name(e, me), skill);
     }
-    if (rules_arg_int(a, "insp") && fivey_stat_peek(e, me, "inspiration", 0) < 1)
+    if (rules_arg_int(a, "insp") && rules_enc_stat_peek(e, me, "inspiration", 0) < 1)
         return rules_enc_rule(err, "%s has no inspiration die to spend", rules_enc_name(e, me));
     return 0;
 }
@@ -622,7 +625,7 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         fivey_choice(out, NULL, "no skill");
         json_t *s;
         size_t i;
-        json_array_foreach(json_object_get(fivey_stats_peek(e, actor), "skills"), i, s)
+        json_array_foreach(json_object_get(rules_enc_stats_peek(e, actor), "skills"), i, s)
         {
             if (json_is_string(s))
                 fivey_choice(out, json_deep_copy(s), json_string_value(s));

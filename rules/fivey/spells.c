@@ -29,7 +29,7 @@ json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *nam
 {
     size_t i;
     json_t *sp;
-    json_array_foreach(json_object_get(fivey_stats_peek(e, cid), "spells"), i, sp)
+    json_array_foreach(json_object_get(rules_enc_stats_peek(e, cid), "spells"), i, sp)
     {
         if (rules_enc_streq(json_string_value(json_object_get(sp, "name")), name))
             return sp;
@@ -57,7 +57,7 @@ int fivey_cast_check(const rules_enc *e, const rules_args *a, int cost, tb_err *
     if (!fivey_spell_carried(e, me, name))
         return rules_enc_rule(err, "%s does not carry the spell %s (004:483)",
                               rules_enc_name(e, me), spell->name);
-    json_t *slots = json_object_get(fivey_stats_peek(e, me), "spell_slots");
+    json_t *slots = json_object_get(rules_enc_stats_peek(e, me), "spell_slots");
     if (json_integer_value(json_object_get(slots, "used")) >=
         json_integer_value(json_object_get(slots, "max")))
         return rules_enc_rule(err, "%s has no spell casts left until a rest",
@@ -266,7 +266,7 @@ int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param 
     if (strcmp(name, "spell") == 0) {
         json_t *sp;
         size_t i;
-        json_array_foreach(json_object_get(fivey_stats_peek(e, actor), "spells"), i, sp)
+        json_array_foreach(json_object_get(rules_enc_stats_peek(e, actor), "spells"), i, sp)
         {
             const char *s = json_string_value(json_object_get(sp, "name"));
             if (s && fivey_spell_named(s))
@@ -293,4 +293,17 @@ int fivey_cast_free_check(const rules_enc *e, const rules_args *a, tb_err *err)
 int fivey_cast_free(rules_enc *e, const rules_args *a, tb_err *err)
 {
     return fivey_cast(e, a, 0, err);
+}
+
+/* In a fight's turn: 004:701 "Cast spell ... ◆◆". */
+#define CAST_COST 2
+
+int fivey_cast_turn_check(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_cast_check(e, a, CAST_COST, err);
+}
+
+int fivey_cast_turn(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_cast(e, a, CAST_COST, err);
 }

@@ -138,7 +138,7 @@ START_TEST(describes_actions_and_who)
         ck_assert_msg(a->cite && strncmp(a->cite, "004:", 4) == 0, "%s cites the rulebook",
                       a->name);
     const rules_system *s = rules_system_find("fivey");
-    ck_assert_str_eq(s->modules[1], "fivey.social");
+    ck_assert_str_eq(s->modules[1]->id, "fivey.social");
 }
 END_TEST
 
@@ -486,6 +486,35 @@ START_TEST(the_speaker_and_the_ask_are_picks_that_pass)
 }
 END_TEST
 
+/* Found by the moves' property (issue 23): a form sends every flag, adv and dis both false
+ * among them; that is no edge, not two (the reaction and the terms were never offered as
+ * moves). A morale check of a side nobody stands on is refused even with the GM's wisdom. */
+START_TEST(both_edges_false_are_no_edge_and_morale_needs_someone)
+{
+    fixture f;
+    fx_init(&f);
+    fx_scene(&f);
+    DICE(&f, 12);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "reaction", "{\"adv\":false,\"dis\":false}"), 0);
+    assert_used_up(&f);
+    fx_no_dice(&f);
+    ck_assert_int_eq(
+        fx_act(&f, "gm", NULL, "terms", "{\"ask\":\"help\",\"adv\":false,\"dis\":false}"), 0);
+    assert_refused(&f, "gm", NULL, "morale", "{\"side\":\"bandits\",\"wis\":2}", TB_RULE,
+                   "nobody of the bandits is left standing");
+    f.e.seat = "gm";
+    f.e.is_gm = 1;
+    json_t *moves = rules_enc_moves(&f.e);
+    int reaction = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m) reaction |= strcmp(str_at(m, "action"), "reaction") == 0;
+    ck_assert_msg(reaction, "the GM's pick of the reaction is a move");
+    json_decref(moves);
+    fx_free(&f);
+}
+END_TEST
+
 /* Issue 25 item 21. 004:489 Charm in a conversation (reading 14): Sylla charms the first
  * commoner: d20 15 + INT 1 = 16 against 10 + CHA 1; charmed for 1d6 = 3 hours; a cast spent, no
  * ◆. What the charm does to the talk is the GM's. */
@@ -525,6 +554,7 @@ int main(void)
     tcase_add_test(tc, a_removed_speaker_speaks_no_more);
     tcase_add_test(tc, a_damaged_state_is_named);
     tcase_add_test(tc, the_speaker_and_the_ask_are_picks_that_pass);
+    tcase_add_test(tc, both_edges_false_are_no_edge_and_morale_needs_someone);
     tcase_add_test(tc, charm_in_a_conversation);
     suite_add_tcase(s, tc);
     int rc = ru_run_suite(s);
