@@ -192,6 +192,11 @@ static const rules_enc_field EDITABLE[] = {
      "the institution's capital"},
     {"/enc/combatants/*/institution/credit", RULES_PARAM_INT, 0, 10000000,
      "the institution's credit"},
+    /* an NPC's institution is the GM's (004:616; between_check refuses it on the combatant) */
+    {"/gm/enc/combatants/*/institution/capital", RULES_PARAM_INT, 0, 10000000,
+     "an NPC's institution's capital"},
+    {"/gm/enc/combatants/*/institution/credit", RULES_PARAM_INT, 0, 10000000,
+     "an NPC's institution's credit"},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -693,6 +698,15 @@ static int between_check(const rules_enc *e, tb_err *err)
     if (span && !fivey_span_named(json_string_value(span)))
         return rules_enc_rule(err,
                               "the between-scenes downtime span is damaged; the GM can end it");
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        /* an NPC's institution is the GM's (fivey_institution): not on its public combatant */
+        if (rules_enc_is_npc(e, cid) && json_object_get(rules_enc_combatant(e, cid), "institution"))
+            return rules_enc_rule(err,
+                                  "%s is the GM's character: its institution is the GM's to "
+                                  "set, in the GM's copy",
+                                  rules_enc_name(e, cid));
+    }
     return 0;
 }
 

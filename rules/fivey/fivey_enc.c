@@ -252,8 +252,8 @@ const rules_phrase fivey_enc_phrases[] = {
     {"downtime.establish", "invests in the institution{grown?}"},
     {"downtime.reinvest", " and reinvests {reinvested} cr. of its credit"},
     {"downtime.grown", "; it is now {institution} (level {inst_level})"},
+    /* no phrasing without the credit: an NPC's institution is the GM's, even whether it has one */
     {"credit", "{who}'s institution offers its line of credit: {credit} cr. this tennite"},
-    {"credit", "{who}'s institution offers its line of credit"},
     {"downtime.ball", "attends a grand ball"},
     {NULL, NULL},
 };

@@ -455,6 +455,52 @@ START_TEST(establishing_builds_an_institution_that_offers_credit)
 }
 END_TEST
 
+/* Issue 25 item 21 (and issue 23's secrets). An NPC's institution is the GM's (reading 4): its
+ * line of credit at a tennite is logged to the GM alone (the table read "Mira's institution
+ * offers its line of credit", telling that she has one); the GM sets it in the GM's copy, and
+ * an institution written on her public combatant is refused. */
+static int public_credit_entries(const efx *f)
+{
+    int n = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(f->e.log, i, x) n +=
+        rules_enc_streq(json_string_value(json_object_get(x, "event")), "credit");
+    return n;
+}
+
+START_TEST(an_npcs_institution_is_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *s = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, s);
+    json_decref(s);
+    json_object_set_new(rules_enc_hidden_of(&f.e, "e4"), "institution",
+                        json_pack("{s:i, s:i, s:i}", "capital", 400, "level", 5, "credit", 0));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(public_credit_entries(&f), 0);
+    json_t *gm = efx_last_entry(f.e.gm_log, "tennite");
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Mira's institution offers its line of credit: 100 cr. this tennite");
+    const rules_enc_field *field = NULL;
+    char cid[24];
+    tb_err err = {0};
+    json_t *v = json_integer(30);
+    ck_assert_int_eq(
+        rules_enc_editable(&f.e, "/gm/enc/combatants/e4/institution/capital", v, &field, cid, &err),
+        TB_OK);
+    json_decref(v);
+    ck_assert_str_eq(cid, "e4");
+    json_object_set_new(rules_enc_combatant(&f.e, "e4"), "institution",
+                        json_pack("{s:i}", "capital", 30));
+    ck_assert_int_eq(rules_enc_check(&f.e, &err), TB_RULE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "Mira is the GM's character"));
+    json_object_del(rules_enc_combatant(&f.e, "e4"), "institution");
+    efx_free(&f);
+}
+END_TEST
+
 /* Issue 25 item 21. 004:574: a season of downtime is 3 downtime turns for twice the lifestyle's
  * cost, a year 12 for ten times it. Brunhild works a poor season (10 x 2 crowns): each turn its
  * event (3 bad: the worse of two d20s, 7; 10 none: 9; 18 good: the better, 16) and 1d20 + STR 3:
@@ -562,6 +608,7 @@ int main(void)
     tcase_add_test(tc, a_sleepwalker_takes_two_rest_actions_a_night);
     tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
     tcase_add_test(tc, establishing_builds_an_institution_that_offers_credit);
+    tcase_add_test(tc, an_npcs_institution_is_the_gms);
     tcase_add_test(tc, seasonal_and_yearly_downtime_pay_more_for_more_turns);
     tcase_add_test(tc, spells_are_cast_between_the_scenes);
     suite_add_tcase(s, tc);
