@@ -1,4 +1,4 @@
-/* The tenacity encounter module tenacity.spotlight (rules/tenacity/enc_tenacity.c, spotlight.c),
+/* The tenacity encounter module tenacity.spotlight (rules/tenacity/spotlight.c and its files),
  * driven directly with scripted dice: the spotlight chain (003:84-90), responses (003:91), group
  * initiative (003:92), attacks and stress (003:45, 003:66, 003:106), conditions (003:96-103),
  * spin (003:30, 003:95), the coup de grâce (003:107) and the refusals. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "encounter.h"
-#include "tenacity/enc_tenacity.h"
+#include "tenacity/tenacity_enc.h"
 #include "rules_util.h"
 
 typedef struct fx {
