@@ -627,18 +627,20 @@ RESOLVE(recover)
         if (gain)
             ten_spin_add(e, actor, gain);
     }
+    /* the rulebook's own challenge is open, but its size is the wounds: an NPC's are the GM's */
+    rules_aud aud = rules_enc_aud_of(e, actor);
     ten_log l;
     ten_log_begin(e, &l, "recover");
     ten_log_side(e, &l, dice, actor, "total", s.total);
-    rules_enc_entry_dice(l.x, RULES_AUD_PUBLIC, cd); /* the rulebook's own challenge: open */
-    ten_log_both(&l, "challenge", json_integer(ch));
+    rules_enc_entry_dice(l.x, aud, cd);
+    rules_enc_entry_set(l.x, aud, "challenge", json_integer(ch));
     ten_log_both(&l, "success", json_boolean(ok));
     json_decref(dice);
     json_decref(cd);
     rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to recover", rules_enc_name(e, actor));
     ten_log_skill(e, &l, actor, skill);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " against %dd6: %s", n,
-                        ok ? "wakes up" : "stays unconscious");
+    rules_enc_entry_say(l.x, aud, " against %dd6", n);
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", ok ? "wakes up" : "stays unconscious");
     ten_log_write(&l);
     if (ok) {
         json_object_set_new(rules_enc_stats(e, actor), "unconscious", json_false());
@@ -702,13 +704,21 @@ RESOLVE(sprint)
     int gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
     if (gain)
         ten_spin_add(e, actor, gain);
-    rules_enc_cond_add(e, actor, "sprinting", 0, total);
-    rules_enc_log(e, "sprint", dice, json_pack("{s:i, s:i}", "spaces", total, "spin", gain),
-                  "%s sprints: %d more spaces of movement this round%s", rules_enc_name(e, actor),
-                  total,
-                  gain > 0   ? ", +1 spin"
-                  : gain < 0 ? ", 1 negative spin"
-                             : "");
+    /* the spaces are the total: an NPC's are the GM's (its challenge bonus is in them) */
+    rules_aud aud = rules_enc_aud_of(e, actor);
+    rules_enc_cond_add(e, actor, "sprinting", 0, aud == RULES_AUD_PUBLIC ? total : 0);
+    ten_log l;
+    ten_log_begin(e, &l, "sprint");
+    rules_enc_entry_dice(l.x, aud, dice);
+    json_decref(dice);
+    rules_enc_entry_set(l.x, aud, "spaces", json_integer(total));
+    rules_enc_entry_set(l.x, aud, "spin", json_integer(gain));
+    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s sprints", rules_enc_name(e, actor));
+    rules_enc_entry_say(l.x, aud, ": %d more spaces of movement this round%s", total,
+                        gain > 0   ? ", +1 spin"
+                        : gain < 0 ? ", 1 negative spin"
+                                   : "");
+    ten_log_write(&l);
     ten_done(e);
     return 0;
 }
