@@ -12,7 +12,8 @@
  *         tasks {<task>: {kind "impact"|"explore"|"craft", skill, need, rounds, challenge_dice,
  *                challenge_bonus, pool (explore: impact left to spend), total (craft),
  *                done (craft), by {<cid>: {impact, tries, done, failed}} (impact)}},
- *         care {<patient cid>: {by: <healer cid>, skill}}
+ *         care {<patient cid>: {by: <healer cid>, skill (a PC healer's)}}
+ *   /gm/enc: care {<patient cid>: {skill}} (an NPC healer's skill: its sheet is the GM's)
  *   stats: the sheet's stress, wounds, tenacity and recovery (written back), skills as in
  *          tenacity.spotlight (ten_skills_of_sheet).
  * There is no turn order: the GM's moves are RULES_ENC_GM, a player's own RULES_ENC_OWNER.
@@ -135,6 +136,7 @@ static const char *const SHEET_STATS[] = {"stress", "wounds", "tenacity", "recov
 /* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day count,
  * the tasks with their progress and who is in whose care. */
 static const char *const CARRY[] = {"day", "tasks", "care", NULL};
+static const char *const CARRY_GM[] = {"care", NULL}; /* an NPC healer's skill */
 
 const rules_module rules_module_tenacity_between = {
     .id = "tenacity.between",
@@ -148,6 +150,7 @@ const rules_module rules_module_tenacity_between = {
     .editable = EDITABLE,
     .check = check,
     .carry = CARRY,
+    .carry_gm = CARRY_GM,
     .catch_up = catch_up,
 };
 
@@ -224,10 +227,12 @@ RESOLVE(scene_end)
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         json_t *st = track(e, cid, "stress");
+        /* an NPC's stress is the GM's: that it had some, too */
         if (geti(st, "current") > 0) {
-            rules_enc_log(e, "scene_end", NULL,
-                          json_pack("{s:i, s:i}", "stress", 0, "was", geti(st, "current")),
-                          "%s recovers all stress at the end of the scene", rules_enc_name(e, cid));
+            (rules_enc_is_npc(e, cid) ? rules_enc_log_gm : rules_enc_log)(
+                e, "scene_end", NULL,
+                json_pack("{s:i, s:i}", "stress", 0, "was", geti(st, "current")),
+                "%s recovers all stress at the end of the scene", rules_enc_name(e, cid));
             seti(st, "current", 0);
         }
     }
@@ -320,19 +325,39 @@ static int care_day(rules_enc *e, const char *patient, const char *healer, const
     if (geti(w, "current") == 0)
         rec = 0;
     rules_enc_stat_set(e, patient, "recovery", rec);
-    json_t *res = json_pack("{s:i, s:i, s:i, s:i}", "recovery", rec, "rolled", got, "wounds",
-                            geti(w, "current"), "healed", healed);
+    /* the healer's dice are the healer's; what the day did is the patient's (a PC's recovery is
+     * open, an NPC's the GM's) */
+    rules_aud aud = rules_enc_aud_of(e, patient);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "care");
+    rules_enc_entry_dice(x, rules_enc_aud_of(e, healer), dice);
+    json_decref(dice);
+    rules_enc_entry_merge(x, aud,
+                          json_pack("{s:i, s:i, s:i, s:i}", "recovery", rec, "rolled", got,
+                                    "wounds", geti(w, "current"), "healed", healed));
     if (geti(w, "current") > 0)
-        seti(res, "needed", tenacity_wound_recovery(geti(w, "current")));
+        rules_enc_entry_set(x, aud, "needed",
+                            json_integer(tenacity_wound_recovery(geti(w, "current"))));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s tends %s", rules_enc_name(e, healer),
+                        rules_enc_name(e, patient));
     if (healed)
-        rules_enc_log(e, "care", dice, res, "%s tends %s: %d recovery; %d wound%s healed, %d left",
-                      rules_enc_name(e, healer), rules_enc_name(e, patient), got, healed,
-                      healed == 1 ? "" : "s", geti(w, "current"));
+        rules_enc_entry_say(x, aud, ": %d recovery; %d wound%s healed, %d left", got, healed,
+                            healed == 1 ? "" : "s", geti(w, "current"));
     else
-        rules_enc_log(e, "care", dice, res, "%s tends %s: %d recovery, %d of %d for the next wound",
-                      rules_enc_name(e, healer), rules_enc_name(e, patient), got, rec,
-                      tenacity_wound_recovery(geti(w, "current")));
+        rules_enc_entry_say(x, aud, ": %d recovery, %d of %d for the next wound", got, rec,
+                            tenacity_wound_recovery(geti(w, "current")));
+    rules_enc_entry_end(x);
     return geti(w, "current") == 0;
+}
+
+/* The skill patient's healer tends with: a PC healer's is on the table (/enc/care), an NPC's is
+ * the GM's (/gm/enc/care). */
+static const char *care_skill(const rules_enc *e, const char *patient)
+{
+    json_t *c = json_object_get(json_object_get(e->enc, "care"), patient);
+    const char *skill = json_string_value(json_object_get(c, "skill"));
+    return skill ? skill
+                 : json_string_value(json_object_get(
+                       json_object_get(json_object_get(e->hidden, "care"), patient), "skill"));
 }
 
 /* A day passes: every healer rolls for their patient (003:74 "each day"). */
@@ -350,10 +375,11 @@ static void day_passes(rules_enc *e)
     {
         const char *healer = json_string_value(json_object_get(c, "by"));
         if (!rules_enc_combatant(e, healer) || !rules_enc_combatant(e, patient) ||
-            care_day(e, patient, healer, json_string_value(json_object_get(c, "skill")))) {
+            care_day(e, patient, healer, care_skill(e, patient))) {
             if (rules_enc_combatant(e, patient))
                 rules_enc_log(e, "care", NULL, NULL, "%s needs no more care",
                               rules_enc_name(e, patient));
+            json_object_del(json_object_get(e->hidden, "care"), patient);
             json_object_del(care, patient);
         }
     }
@@ -436,8 +462,19 @@ RESOLVE(work)
     int ch = challenge_roll(e, geti(t, "challenge_dice"), geti(t, "challenge_bonus"), dice);
     int ok = tenacity_beats(s.total, ch); /* 003:8, 003:20: ties to the challenge */
     int impact = ok ? ten_impact_roll(e, &s, 0, 0, dice) : 0;
-    json_t *res = json_pack("{s:i, s:i, s:b, s:i}", "total", s.total, "challenge", ch, "success",
-                            ok, "impact", impact);
+    /* the task, its challenge and its progress are open (RULES.md); what an NPC rolls with and
+     * its total are the GM's */
+    rules_aud aud = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "work");
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_enc_entry_set(x, aud, "total", json_integer(s.total));
+    rules_enc_entry_merge(
+        x, RULES_AUD_PUBLIC,
+        json_pack("{s:i, s:b, s:i}", "challenge", ch, "success", ok, "impact", impact));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s rolls", rules_enc_name(e, me));
+    rules_enc_entry_say(x, aud, " %s: %d against %d", skill, s.total, ch);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", %d impact: ", impact);
     if (strcmp(kind, "impact") == 0) {
         /* 003:63 "Any character that can't generate the 5 points of athletic movement impact
          * within the required 3 rounds would then be caught": each character's own impact, one
@@ -446,42 +483,38 @@ RESOLVE(work)
         rules_enc_take_time(e, ROUND_S); /* one try a round, on the campaign clock */
         seti(mine, "impact", geti(mine, "impact") + impact);
         int need = geti(t, "need"), rounds = geti(t, "rounds");
-        seti(res, "progress", geti(mine, "impact"));
-        seti(res, "need", need);
+        rules_enc_entry_merge(
+            x, RULES_AUD_PUBLIC,
+            json_pack("{s:i, s:i}", "progress", geti(mine, "impact"), "need", need));
         if (geti(mine, "impact") >= need) {
             json_object_set_new(mine, "done", json_true());
-            rules_enc_log(e, "work", dice, res, "%s rolls %s: %d against %d, %d impact: %s done",
-                          rules_enc_name(e, me), skill, s.total, ch, impact, name);
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s done", name);
         } else if (rounds > 0 && geti(mine, "tries") >= rounds) {
             json_object_set_new(mine, "failed", json_true());
-            rules_enc_log(e, "work", dice, res,
-                          "%s rolls %s: %d against %d, %d impact: %d of %d, out of time on %s",
-                          rules_enc_name(e, me), skill, s.total, ch, impact, geti(mine, "impact"),
-                          need, name);
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%d of %d, out of time on %s",
+                                geti(mine, "impact"), need, name);
         } else
-            rules_enc_log(e, "work", dice, res, "%s rolls %s: %d against %d, %d impact: %d of %d",
-                          rules_enc_name(e, me), skill, s.total, ch, impact, geti(mine, "impact"),
-                          need);
+            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%d of %d", geti(mine, "impact"), need);
     } else if (strcmp(kind, "explore") == 0) {
         /* 003:64 "This becomes your pool of impact points ... For every character aiding ...
          * that succeeds their check, they too roll their impact dice and add that total" */
         seti(t, "pool", geti(t, "pool") + impact);
-        seti(res, "pool", geti(t, "pool"));
-        rules_enc_log(e, "work", dice, res, "%s rolls %s: %d against %d, %d impact: pool %d",
-                      rules_enc_name(e, me), skill, s.total, ch, impact, geti(t, "pool"));
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "pool", json_integer(geti(t, "pool")));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "pool %d", geti(t, "pool"));
     } else {
         /* 003:69 "If successful, the skill's impact dice are rolled and that is how much progress
          * is made ... Once the total amount of impact is over the impact requirement of the
          * item, the item is complete." (reading: reaching the requirement completes it) */
         seti(t, "total", geti(t, "total") + impact);
-        seti(res, "progress", geti(t, "total"));
-        seti(res, "need", geti(t, "need"));
+        rules_enc_entry_merge(
+            x, RULES_AUD_PUBLIC,
+            json_pack("{s:i, s:i}", "progress", geti(t, "total"), "need", geti(t, "need")));
         int done = geti(t, "total") >= geti(t, "need");
         json_object_set_new(t, "done", json_boolean(done));
-        rules_enc_log(e, "work", dice, res, "%s rolls %s: %d against %d, %d impact: %s %d of %d%s",
-                      rules_enc_name(e, me), skill, s.total, ch, impact, name, geti(t, "total"),
-                      geti(t, "need"), done ? ", finished" : "");
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %d of %d%s", name, geti(t, "total"),
+                            geti(t, "need"), done ? ", finished" : "");
     }
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -534,10 +567,25 @@ RESOLVE(tend)
 {
     TEN_CHECK_FIRST(chk_tend);
     const char *target = rules_arg_str(a, "target"), *skill = rules_arg_str(a, "skill");
-    json_object_set_new(obj(e, "care"), target,
-                        json_pack("{s:s, s:s}", "by", e->actor, "skill", skill));
-    rules_enc_log(e, "tend", NULL, NULL, "%s takes %s into care (%s)", rules_enc_name(e, e->actor),
-                  rules_enc_name(e, target), skill);
+    /* the care is open (who tends whom); the skill an NPC tends with is on its GM-only sheet */
+    rules_aud aud = rules_enc_aud_of(e, e->actor);
+    json_t *care = json_pack("{s:s}", "by", e->actor);
+    if (aud == RULES_AUD_PUBLIC)
+        json_object_set_new(care, "skill", json_string(skill));
+    else {
+        json_t *hidden = json_object_get(e->hidden, "care");
+        if (!json_is_object(hidden)) {
+            hidden = json_object();
+            json_object_set_new(e->hidden, "care", hidden);
+        }
+        json_object_set_new(hidden, target, json_pack("{s:s}", "skill", skill));
+    }
+    json_object_set_new(obj(e, "care"), target, care);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "tend");
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s into care", rules_enc_name(e, e->actor),
+                        rules_enc_name(e, target));
+    rules_enc_entry_say(x, aud, " (%s)", skill);
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -563,12 +611,18 @@ RESOLVE(heal_item)
     json_t *st = track(e, target, "stress");
     int was = geti(st, "current"), n = rules_arg_int(a, "stress");
     seti(st, "current", was > n ? was - n : 0);
-    rules_enc_log(e, "heal_item", NULL,
-                  json_pack("{s:i, s:i}", "recovered", was - geti(st, "current"), "stress",
-                            geti(st, "current")),
-                  "%s uses %s on %s: %d stress recovered, %d left", rules_enc_name(e, e->actor),
-                  rules_arg_given(a, "what") ? rules_arg_str(a, "what") : "a healing item",
-                  rules_enc_name(e, target), was - geti(st, "current"), geti(st, "current"));
+    /* the stress is the target's: an NPC's is the GM's */
+    rules_aud aud = rules_enc_aud_of(e, target);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "heal_item");
+    rules_enc_entry_merge(x, aud,
+                          json_pack("{s:i, s:i}", "recovered", was - geti(st, "current"), "stress",
+                                    geti(st, "current")));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s uses %s on %s", rules_enc_name(e, e->actor),
+                        rules_arg_given(a, "what") ? rules_arg_str(a, "what") : "a healing item",
+                        rules_enc_name(e, target));
+    rules_enc_entry_say(x, aud, ": %d stress recovered, %d left", was - geti(st, "current"),
+                        geti(st, "current"));
+    rules_enc_entry_end(x);
     return 0;
 }
 
@@ -624,12 +678,18 @@ RESOLVE(pilot)
     int ch = challenge_roll(e, rules_arg_int(a, "challenge_dice"),
                             rules_arg_int(a, "challenge_bonus"), dice);
     int ok = tenacity_beats(s.total, ch);
-    rules_enc_log(e, "pilot", dice,
-                  json_pack("{s:i, s:i, s:i, s:b}", "pilot_bonus", pb, "total", s.total,
-                            "challenge", ch, "success", ok),
-                  "%s pilots (vehicle rank %d, +%d): %d against %d, %s",
-                  rules_enc_name(e, e->actor), vehicle, pb, s.total, ch,
-                  ok ? "success" : "failure");
+    /* the outcome is open; an NPC's rank (in its pilot bonus), dice and total are the GM's */
+    rules_aud aud = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "pilot");
+    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_enc_entry_merge(x, aud, json_pack("{s:i, s:i}", "pilot_bonus", pb, "total", s.total));
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
+                          json_pack("{s:i, s:b}", "challenge", ch, "success", ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s pilots", rules_enc_name(e, e->actor));
+    rules_enc_entry_say(x, aud, " (vehicle rank %d, +%d): %d against %d", vehicle, pb, s.total, ch);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", %s", ok ? "success" : "failure");
+    rules_enc_entry_end(x);
     return 0;
 }
 

@@ -186,6 +186,43 @@ START_TEST(wounds_heal_under_a_healer_15_then_10_then_5)
 }
 END_TEST
 
+/* An NPC healer (issue 23): who tends whom is open, the skill she tends with is on her GM-only
+ * sheet (/gm/enc/care, the GM's log); her dice are hers, Brakka's recovery is his (open). */
+START_TEST(an_npc_healers_skill_and_dice_are_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *v = ru_load_sample("tenacity", "missa.json");
+    json_t *intellect = json_array_get(json_object_get(v, "attributes"), 3);
+    json_object_set_new(json_array_get(json_object_get(intellect, "skills"), 3), "rank",
+                        json_integer(4)); /* Medicine: 2 impact d4 */
+    efx_add_sheet(&f, "e4", "Sister Vey", "gm", 1, v);
+    json_decref(v);
+    EFX_OK(&f, "gm", "e4", "tend", "{\"target\":\"e2\",\"skill\":\"Medicine\"}");
+    json_t *care = json_object_get(json_object_get(f.enc, "care"), "e2");
+    ck_assert_str_eq(json_string_value(json_object_get(care, "by")), "e4");
+    ck_assert_ptr_null(json_object_get(care, "skill"));
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(f.hidden, "care"), "e2"), "skill")),
+                     "Medicine");
+    ck_assert_str_eq(efx_last_text(&f), "Sister Vey takes Brakka into care");
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Sister Vey takes Brakka into care (Medicine)");
+    const int d[] = {4, 3};
+    efx_dice(&f, d, N_ELEMS(d));
+    EFX_OK(&f, "gm", NULL, "advance", NULL);
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_int_eq(efx_stat(&f, "e2", "recovery"), 7);
+    json_t *day = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(day, "text")),
+                     "Sister Vey tends Brakka: 7 recovery, 7 of 15 for the next wound");
+    ck_assert_ptr_null(json_object_get(day, "dice"));
+    ck_assert_int_eq(ru_ival(json_object_get(day, "result"), "recovery"), 7);
+    efx_free(&f);
+}
+END_TEST
+
 /* 003:74 stress: a healing item at once, all of it at the end of the scene; 003:76 the short rest
  * recovers one 10acity only when none is left. */
 START_TEST(stress_recovers_and_a_short_rest_gives_one_10acity)
@@ -248,6 +285,7 @@ int main(void)
     tcase_add_test(tc, missa_explores_a_scene_with_a_shared_pool);
     tcase_add_test(tc, crafting_progress_until_the_item_is_complete);
     tcase_add_test(tc, wounds_heal_under_a_healer_15_then_10_then_5);
+    tcase_add_test(tc, an_npc_healers_skill_and_dice_are_the_gms);
     tcase_add_test(tc, stress_recovers_and_a_short_rest_gives_one_10acity);
     tcase_add_test(tc, missa_pilots_a_ship_of_rank_3_with_plus_2);
     tcase_add_test(tc, a_damaged_task_list_is_refused);
