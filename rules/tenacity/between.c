@@ -270,7 +270,6 @@ CHECK(task)
 
 RESOLVE(task)
 {
-    TEN_CHECK_FIRST(chk_task);
     const char *name = rules_arg_str(a, "task"), *kind = task_kind(a);
     int need = rules_arg_int(a, "need");
     json_t *t =
@@ -442,7 +441,6 @@ CHECK(work)
 
 RESOLVE(work)
 {
-    TEN_CHECK_FIRST(chk_work);
     json_t *t = task_of(e, a);
     const char *name = rules_arg_str(a, "task"), *kind = kind_of(t), *me = e->actor;
     const char *skill = work_skill(a, t);
@@ -536,7 +534,6 @@ CHECK(spend)
 
 RESOLVE(spend)
 {
-    TEN_CHECK_FIRST(chk_spend);
     json_t *t = task_of(e, a);
     int cost = rules_arg_int(a, "cost"), pool = geti(t, "pool");
     seti(t, "pool", pool - cost);
@@ -565,7 +562,6 @@ CHECK(tend)
 
 RESOLVE(tend)
 {
-    TEN_CHECK_FIRST(chk_tend);
     const char *target = rules_arg_str(a, "target"), *skill = rules_arg_str(a, "skill");
     /* the care is open (who tends whom); the skill an NPC tends with is on its GM-only sheet */
     rules_aud aud = rules_enc_aud_of(e, e->actor);
@@ -606,7 +602,6 @@ CHECK(heal_item)
 
 RESOLVE(heal_item)
 {
-    TEN_CHECK_FIRST(chk_heal_item);
     const char *target = healed_one(e, a);
     json_t *st = track(e, target, "stress");
     int was = geti(st, "current"), n = rules_arg_int(a, "stress");
@@ -642,7 +637,6 @@ CHECK(rest)
 
 RESOLVE(rest)
 {
-    TEN_CHECK_FIRST(chk_rest);
     rules_enc_stat_set(e, e->actor, "tenacity", 1);
     rules_enc_take_time(e, REST_S);
     rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "tenacity", 1),
@@ -665,7 +659,6 @@ CHECK(pilot)
 
 RESOLVE(pilot)
 {
-    TEN_CHECK_FIRST(chk_pilot);
     const char *skill = pilot_skill(a);
     json_t *sk = json_object_get(ten_skills(e, e->actor), skill);
     int rank = (int)json_integer_value(json_array_get(sk, 1));

@@ -43,7 +43,6 @@ TEN_ACTION_CHECK(parting)
 
 TEN_ACTION_RESOLVE(parting)
 {
-    TEN_CHECK_FIRST(ten_chk_parting);
     ten_strike(e, e->actor, rules_arg_str(a, "target"), a, 1);
     ten_put(ten_list(e, "parted"), e->actor);
     return 0;
@@ -97,7 +96,6 @@ TEN_ACTION_CHECK(grapple)
 
 TEN_ACTION_RESOLVE(grapple)
 {
-    TEN_CHECK_FIRST(ten_chk_grapple);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *skill = ten_skill_arg(a), *what = grapple_what(a);
     int limbs = rules_arg_int(a, "limbs");
@@ -164,7 +162,6 @@ TEN_ACTION_CHECK(lock)
 
 TEN_ACTION_RESOLVE(lock)
 {
-    TEN_CHECK_FIRST(ten_chk_lock);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     ten_take_action(e, actor);
     json_t *g = ten_grip_of(e, target);
@@ -227,7 +224,6 @@ TEN_ACTION_CHECK(escape)
 
 TEN_ACTION_RESOLVE(escape)
 {
-    TEN_CHECK_FIRST(ten_chk_escape);
     ten_take_action(e, e->actor);
     ten_shake(e, e->actor, grip_held(e, e->actor), escape_skill(a), 1);
     ten_done(e);
@@ -265,7 +261,6 @@ TEN_ACTION_CHECK(hold)
 
 TEN_ACTION_RESOLVE(hold)
 {
-    TEN_CHECK_FIRST(ten_chk_hold);
     const char *actor = e->actor, *what = hold_what(a);
     const char *trigger = rules_arg_str(a, "trigger");
     int move = strcmp(what, "move") == 0;
@@ -307,7 +302,6 @@ TEN_ACTION_CHECK(release)
 
 TEN_ACTION_RESOLVE(release)
 {
-    TEN_CHECK_FIRST(ten_chk_release);
     const char *actor = e->actor;
     json_t *me = rules_enc_combatant(e, actor);
     int move = rules_enc_streq(
@@ -363,7 +357,6 @@ TEN_ACTION_CHECK(help)
 
 TEN_ACTION_RESOLVE(help)
 {
-    TEN_CHECK_FIRST(ten_chk_help);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
@@ -403,7 +396,6 @@ TEN_ACTION_CHECK(state)
 
 TEN_ACTION_RESOLVE(state)
 {
-    TEN_CHECK_FIRST(ten_chk_state);
     const char *who = ten_arg_given(a, "size") ? rules_arg_str(a, "target") : e->actor;
     const char *cover = ten_arg_given(a, "cover") ? ten_arg_str(a, "cover") : NULL;
     json_t *c = rules_enc_combatant(e, who);
@@ -485,7 +477,6 @@ TEN_ACTION_CHECK(offer)
 
 TEN_ACTION_RESOLVE(offer)
 {
-    TEN_CHECK_FIRST(ten_chk_offer);
     const char *target = rules_arg_str(a, "target"), *cost = rules_arg_str(a, "cost");
     int n = rules_arg_int(a, "negative");
     json_object_set_new(rules_enc_combatant(e, target), "offer",
@@ -507,7 +498,6 @@ TEN_ACTION_CHECK(trade)
 
 TEN_ACTION_RESOLVE(accept)
 {
-    TEN_CHECK_FIRST(ten_chk_trade);
     const char *cid = e->actor;
     json_t *o = json_object_get(rules_enc_combatant(e, cid), "offer");
     int n = (int)json_integer_value(json_object_get(o, "negative"));
@@ -525,7 +515,6 @@ TEN_ACTION_RESOLVE(accept)
 
 TEN_ACTION_RESOLVE(decline)
 {
-    TEN_CHECK_FIRST(ten_chk_trade);
     json_object_del(rules_enc_combatant(e, e->actor), "offer");
     rules_enc_log(e, "decline", NULL, NULL, "%s declines the GM's offer",
                   rules_enc_name(e, e->actor));
@@ -552,7 +541,6 @@ TEN_ACTION_CHECK(die)
 
 TEN_ACTION_RESOLVE(die)
 {
-    TEN_CHECK_FIRST(ten_chk_die);
     ten_perish(e, e->actor, "their player's choice (003:108)");
     ten_done(e);
     return 0;

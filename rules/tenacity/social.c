@@ -147,7 +147,6 @@ CHECK(open)
 
 RESOLVE(open)
 {
-    TEN_CHECK_FIRST(chk_open);
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int v = rules_arg_int(a, "value");
     ten_standing_set(e, who, eyes, v);
@@ -171,7 +170,6 @@ CHECK(standing)
 
 RESOLVE(standing)
 {
-    TEN_CHECK_FIRST(chk_standing);
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int before = scale_of(e, who, eyes), v = rules_arg_int(a, "value");
     ten_standing_set(e, who, eyes, v);
@@ -250,7 +248,6 @@ CHECK(sway)
 
 RESOLVE(sway)
 {
-    TEN_CHECK_FIRST(chk_sway);
     const char *target = rules_arg_str(a, "target");
     social_roll(e, a, e->actor, target, e->actor, target, +1, "sway", "works on");
     return 0;
@@ -274,7 +271,6 @@ CHECK(scrutiny)
 
 RESOLVE(scrutiny)
 {
-    TEN_CHECK_FIRST(chk_scrutiny);
     const char *target = rules_arg_str(a, "target");
     social_roll(e, a, e->actor, target, target, scrutiny_eyes(e, a), -1, "scrutiny",
                 "works against");
@@ -290,7 +286,6 @@ CHECK(quit)
 
 RESOLVE(quit)
 {
-    TEN_CHECK_FIRST(chk_quit);
     const char *target = rules_arg_str(a, "target");
     int v = scale_of(e, e->actor, target);
     json_object_del(json_object_get(ten_standing_all(e), e->actor), target);

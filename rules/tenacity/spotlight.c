@@ -307,7 +307,6 @@ CHECK(attack)
 
 RESOLVE(attack)
 {
-    TEN_CHECK_FIRST(chk_attack);
     ten_strike(e, e->actor, rules_arg_str(a, "target"), a, 0);
     return 0;
 }
@@ -330,7 +329,6 @@ CHECK(condition)
 
 RESOLVE(condition)
 {
-    TEN_CHECK_FIRST(chk_condition);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *kind = rules_arg_str(a, "kind"), *what = rules_arg_str(a, "what");
     int edge = ten_take_action(e, actor);
@@ -418,7 +416,6 @@ CHECK(advantage)
  * generated (minimum 1)", against a target or the narrator's challenge dice (hidden). */
 RESOLVE(advantage)
 {
-    TEN_CHECK_FIRST(chk_advantage);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *to = advantage_to(e, a), *skill = ten_skill_arg(a);
     int edge = ten_take_action(e, actor);
@@ -460,7 +457,6 @@ CHECK(overcome)
 
 RESOLVE(overcome)
 {
-    TEN_CHECK_FIRST(chk_overcome);
     ten_take_action(e, e->actor);
     ten_shake(e, e->actor, rules_arg_str(a, "cond"), ten_skill_arg(a), 1);
     ten_done(e);
@@ -486,7 +482,6 @@ CHECK(defend)
  * defense rolls until your next turn." */
 RESOLVE(defend)
 {
-    TEN_CHECK_FIRST(chk_defend);
     ten_take_action(e, e->actor);
     rules_enc_cond_add(e, e->actor, "defensive", 0, 0);
     rules_enc_log(e, "defend", NULL, NULL, "%s goes on full defence (003:117)",
@@ -515,7 +510,6 @@ CHECK(generate_spin)
 
 RESOLVE(generate_spin)
 {
-    TEN_CHECK_FIRST(chk_generate_spin);
     const char *actor = e->actor;
     ten_take_action(e, actor);
     rules_enc_budget_set(e, actor, "move", 0);
@@ -567,7 +561,6 @@ CHECK(coup)
 
 RESOLVE(coup)
 {
-    TEN_CHECK_FIRST(chk_coup);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     json_t *me = rules_enc_combatant(e, actor);
     json_t *coup = json_object_get(me, "coup");
@@ -610,7 +603,6 @@ CHECK(recover)
  * every point of wound that the character currently has." */
 RESOLVE(recover)
 {
-    TEN_CHECK_FIRST(chk_recover);
     const char *actor = e->actor, *skill = recover_skill(a);
     ten_take_action(e, actor);
     json_t *dice = json_array(), *cd = json_array();
@@ -663,7 +655,6 @@ CHECK(move)
 
 RESOLVE(move)
 {
-    TEN_CHECK_FIRST(chk_move);
     rules_enc_spend(e, e->actor, "move", 1, err);
     const char *what = rules_arg_str(a, "what");
     rules_enc_log(e, "move", NULL, NULL, "%s moves%s%s", rules_enc_name(e, e->actor),
@@ -693,7 +684,6 @@ CHECK(sprint)
  * doubles gain spin, a fumble negative spin (003:95, 003:30). */
 RESOLVE(sprint)
 {
-    TEN_CHECK_FIRST(chk_sprint);
     const char *actor = e->actor;
     int extra = ten_take_action(e, actor);
     json_t *dice = json_array();
@@ -734,7 +724,6 @@ CHECK(withdraw)
  * `withdrawing` until the next turn tells the table no parting strike is due. */
 RESOLVE(withdraw)
 {
-    TEN_CHECK_FIRST(chk_withdraw);
     ten_take_action(e, e->actor);
     rules_enc_cond_add(e, e->actor, "withdrawing", 0, 0);
     rules_enc_log(e, "withdraw", NULL, NULL,
@@ -754,7 +743,6 @@ CHECK(interact)
 
 RESOLVE(interact)
 {
-    TEN_CHECK_FIRST(chk_interact);
     rules_enc_spend(e, e->actor, "interaction", 1, err);
     const char *what = rules_arg_str(a, "what");
     rules_enc_log(e, "interact", NULL, NULL, "%s: %s", rules_enc_name(e, e->actor),
@@ -777,7 +765,6 @@ CHECK(overflow)
 /* 003:106 the choice between a wound and unconsciousness is the character's */
 RESOLVE(overflow)
 {
-    TEN_CHECK_FIRST(chk_overflow);
     const char *choice = rules_arg_str(a, "choice");
     json_object_set_new(rules_enc_combatant(e, e->actor), "overflow", json_string(choice));
     rules_enc_log(e, "overflow", NULL, NULL, "Over their maximum stress, %s will %s (003:106)",
@@ -811,7 +798,6 @@ CHECK(social)
  * as in every check); 10 wins the social challenge, 0 loses all credibility (003:70). */
 RESOLVE(social)
 {
-    TEN_CHECK_FIRST(chk_social);
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     const char *skill = ten_skill_arg(a);
     int before = ten_standing_of(e, actor, target, TEN_STANDING_START);

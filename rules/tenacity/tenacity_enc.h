@@ -411,13 +411,4 @@ TEN_ACTION_RESOLVE(die);
         "def_bonus", RULES_PARAM_INT, -20, 20, 0, 0, "defender's bonus"                            \
     }
 
-/* The temporary bridge (issue 23): until the server runs an action's check before its resolve,
- * a resolve runs it first. Goes with rules_enc_act. */
-#define TEN_CHECK_FIRST(check)                                                                     \
-    do {                                                                                           \
-        int rc_ = check(e, a, err);                                                                \
-        if (rc_)                                                                                   \
-            return rc_;                                                                            \
-    } while (0)
-
 #endif

@@ -502,7 +502,6 @@ TEN_ACTION_CHECK(initiative)
 
 TEN_ACTION_RESOLVE(initiative)
 {
-    TEN_CHECK_FIRST(ten_chk_initiative);
     ten_initiative(e, initiative_skill(a));
     ten_done(e);
     return 0;
@@ -544,7 +543,6 @@ TEN_ACTION_CHECK(pass)
 
 TEN_ACTION_RESOLVE(pass)
 {
-    TEN_CHECK_FIRST(ten_chk_pass);
     const char *holder = e->actor, *to = rules_arg_str(a, "target");
     if (ten_flag(e, "choosing")) {
         ten_hand_on(e, holder, to);
@@ -601,7 +599,6 @@ TEN_ACTION_CHECK(end)
 
 TEN_ACTION_RESOLVE(end)
 {
-    TEN_CHECK_FIRST(ten_chk_end);
     const char *holder = e->actor, *resp = ten_str(e, "responder");
     if (resp && strcmp(resp, holder) == 0) {
         rules_enc_budget_set(e, holder, "action", 0);
@@ -662,7 +659,6 @@ TEN_ACTION_CHECK(respond)
 
 TEN_ACTION_RESOLVE(respond)
 {
-    TEN_CHECK_FIRST(ten_chk_respond);
     const char *cid = e->actor, *pay = respond_pay(e, a);
     if (strcmp(pay, "spin") == 0)
         ten_spin_add(e, cid, -1);
@@ -697,7 +693,6 @@ TEN_ACTION_CHECK(spotlight)
 
 TEN_ACTION_RESOLVE(spotlight)
 {
-    TEN_CHECK_FIRST(ten_chk_spotlight);
     const char *to = rules_arg_str(a, "target");
     rules_enc_log(e, "spotlight", NULL, NULL, "The GM puts %s in the spotlight",
                   rules_enc_name(e, to));
