@@ -146,6 +146,7 @@ const rules_module rules_module_tenacity_between = {
     .start = start,
     .join = join,
     .actions = ACTIONS,
+    .phrases = ten_phrases_between,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
     .check = check,
@@ -229,14 +230,17 @@ RESOLVE(scene_end)
         json_t *st = track(e, cid, "stress");
         /* an NPC's stress is the GM's: that it had some, too */
         if (geti(st, "current") > 0) {
-            (rules_enc_is_npc(e, cid) ? rules_enc_log_gm : rules_enc_log)(
-                e, "scene_end", NULL,
-                json_pack("{s:i, s:i}", "stress", 0, "was", geti(st, "current")),
-                "%s recovers all stress at the end of the scene", rules_enc_name(e, cid));
+            rules_aud aud = rules_enc_aud_of(e, cid);
+            rules_log *x = rules_log_begin(e, "scene_end", "recovers");
+            rules_log_who(x, "who", cid);
+            rules_log_int(x, "stress", 0, aud);
+            rules_log_int(x, "was", geti(st, "current"), aud);
+            rules_log_word(x, "aud", "w.gm", aud);
+            rules_log_end(x);
             seti(st, "current", 0);
         }
     }
-    rules_enc_log(e, "scene_end", NULL, NULL, "The scene ends: stress is recovered");
+    rules_log_end(rules_log_begin(e, "scene_end", "scene_end"));
     return 0;
 }
 
@@ -286,19 +290,18 @@ RESOLVE(task)
     } else
         json_object_set_new(t, "by", json_object());
     json_object_set_new(obj(e, "tasks"), name, t);
-    if (strcmp(kind, "impact") == 0 && geti(t, "rounds") > 0)
-        rules_enc_log(
-            e, "task", NULL, json_pack("{s:i, s:i}", "need", need, "rounds", geti(t, "rounds")),
-            "%s: each character needs %d impact within %d rounds", name, need, geti(t, "rounds"));
-    else if (strcmp(kind, "impact") == 0)
-        rules_enc_log(e, "task", NULL, json_pack("{s:i}", "need", need),
-                      "%s: each character needs %d impact", name, need);
-    else if (strcmp(kind, "craft") == 0)
-        rules_enc_log(e, "task", NULL, json_pack("{s:i}", "need", need),
-                      "%s: crafting needs %d impact in all", name, need);
-    else
-        rules_enc_log(e, "task", NULL, NULL,
-                      "%s: a scene to explore; every success adds to the pool", name);
+    int deadline = strcmp(kind, "impact") == 0 && geti(t, "rounds") > 0;
+    rules_log *x = rules_log_begin(e, "task",
+                                   deadline                      ? "task_deadline"
+                                   : strcmp(kind, "impact") == 0 ? "task_impact"
+                                   : strcmp(kind, "craft") == 0  ? "task_craft"
+                                                                 : "task_explore");
+    rules_log_name(x, "task", name, RULES_AUD_PUBLIC);
+    if (strcmp(kind, "explore") != 0)
+        rules_log_int(x, "need", need, RULES_AUD_PUBLIC);
+    if (deadline)
+        rules_log_int(x, "rounds", geti(t, "rounds"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -327,24 +330,22 @@ static int care_day(rules_enc *e, const char *patient, const char *healer, const
     /* the healer's dice are the healer's; what the day did is the patient's (a PC's recovery is
      * open, an NPC's the GM's) */
     rules_aud aud = rules_enc_aud_of(e, patient);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "care");
-    rules_enc_entry_dice(x, rules_enc_aud_of(e, healer), dice);
+    rules_log *x = rules_log_begin(e, "care", "care");
+    rules_log_who(x, "healer", healer);
+    rules_log_who(x, "who", patient);
+    rules_log_dice(x, dice, rules_enc_aud_of(e, healer));
     json_decref(dice);
-    rules_enc_entry_merge(x, aud,
-                          json_pack("{s:i, s:i, s:i, s:i}", "recovery", rec, "rolled", got,
-                                    "wounds", geti(w, "current"), "healed", healed));
+    rules_log_int(x, "recovery", rec, aud);
+    rules_log_int(x, "rolled", got, aud);
+    rules_log_int(x, "wounds", geti(w, "current"), aud);
+    rules_log_int(x, "healed", healed, aud);
     if (geti(w, "current") > 0)
-        rules_enc_entry_set(x, aud, "needed",
-                            json_integer(tenacity_wound_recovery(geti(w, "current"))));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s tends %s", rules_enc_name(e, healer),
-                        rules_enc_name(e, patient));
-    if (healed)
-        rules_enc_entry_say(x, aud, ": %d recovery; %d wound%s healed, %d left", got, healed,
-                            healed == 1 ? "" : "s", geti(w, "current"));
-    else
-        rules_enc_entry_say(x, aud, ": %d recovery, %d of %d for the next wound", got, rec,
-                            tenacity_wound_recovery(geti(w, "current")));
-    rules_enc_entry_end(x);
+        rules_log_int(x, "needed", tenacity_wound_recovery(geti(w, "current")), aud);
+    rules_log_count(x, "next", tenacity_wound_recovery(geti(w, "current")), aud);
+    rules_log_word(x, "day", healed ? "care.healed" : "care.progress", aud);
+    if (healed != 1)
+        rules_log_word(x, "s", "w.s", aud);
+    rules_log_end(x);
     return geti(w, "current") == 0;
 }
 
@@ -366,8 +367,9 @@ static void day_passes(rules_enc *e)
     if (geti(e->enc, "day") >= DAY_MAX)
         return;
     seti(e->enc, "day", geti(e->enc, "day") + 1);
-    rules_enc_log(e, "advance", NULL, json_pack("{s:i}", "day", geti(e->enc, "day")),
-                  "Day %d passes", geti(e->enc, "day"));
+    rules_log *x = rules_log_begin(e, "advance", "day");
+    rules_log_int(x, "day", geti(e->enc, "day"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     const char *patient;
     json_t *c, *tmp;
     json_object_foreach_safe(care, tmp, patient, c)
@@ -376,8 +378,7 @@ static void day_passes(rules_enc *e)
         if (!rules_enc_combatant(e, healer) || !rules_enc_combatant(e, patient) ||
             care_day(e, patient, healer, care_skill(e, patient))) {
             if (rules_enc_combatant(e, patient))
-                rules_enc_log(e, "care", NULL, NULL, "%s needs no more care",
-                              rules_enc_name(e, patient));
+                ten_say(e, "care", "care_done", patient);
             json_object_del(json_object_get(e->hidden, "care"), patient);
             json_object_del(care, patient);
         }
@@ -463,16 +464,17 @@ RESOLVE(work)
     /* the task, its challenge and its progress are open (RULES.md); what an NPC rolls with and
      * its total are the GM's */
     rules_aud aud = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "work");
-    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
+    rules_log *x = rules_log_begin(e, "work", "work");
+    rules_log_who(x, "who", me);
+    rules_log_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_enc_entry_set(x, aud, "total", json_integer(s.total));
-    rules_enc_entry_merge(
-        x, RULES_AUD_PUBLIC,
-        json_pack("{s:i, s:b, s:i}", "challenge", ch, "success", ok, "impact", impact));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s rolls", rules_enc_name(e, me));
-    rules_enc_entry_say(x, aud, " %s: %d against %d", skill, s.total, ch);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", %d impact: ", impact);
+    rules_log_int(x, "total", s.total, aud);
+    rules_log_int(x, "challenge", ch, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
+    rules_log_word(x, "roll", "work.roll", aud);
+    rules_log_name(x, "skill", skill, aud);
+    rules_log_name(x, "task", name, RULES_AUD_PUBLIC);
     if (strcmp(kind, "impact") == 0) {
         /* 003:63 "Any character that can't generate the 5 points of athletic movement impact
          * within the required 3 rounds would then be caught": each character's own impact, one
@@ -481,38 +483,37 @@ RESOLVE(work)
         rules_enc_take_time(e, ROUND_S); /* one try a round, on the campaign clock */
         seti(mine, "impact", geti(mine, "impact") + impact);
         int need = geti(t, "need"), rounds = geti(t, "rounds");
-        rules_enc_entry_merge(
-            x, RULES_AUD_PUBLIC,
-            json_pack("{s:i, s:i}", "progress", geti(mine, "impact"), "need", need));
+        rules_log_int(x, "progress", geti(mine, "impact"), RULES_AUD_PUBLIC);
+        rules_log_int(x, "need", need, RULES_AUD_PUBLIC);
+        const char *tail = "work.progress";
         if (geti(mine, "impact") >= need) {
             json_object_set_new(mine, "done", json_true());
-            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s done", name);
+            tail = "work.done";
         } else if (rounds > 0 && geti(mine, "tries") >= rounds) {
             json_object_set_new(mine, "failed", json_true());
-            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%d of %d, out of time on %s",
-                                geti(mine, "impact"), need, name);
-        } else
-            rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%d of %d", geti(mine, "impact"), need);
+            tail = "work.late";
+        }
+        rules_log_word(x, "tail", tail, RULES_AUD_PUBLIC);
     } else if (strcmp(kind, "explore") == 0) {
         /* 003:64 "This becomes your pool of impact points ... For every character aiding ...
          * that succeeds their check, they too roll their impact dice and add that total" */
         seti(t, "pool", geti(t, "pool") + impact);
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "pool", json_integer(geti(t, "pool")));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "pool %d", geti(t, "pool"));
+        rules_log_int(x, "pool", geti(t, "pool"), RULES_AUD_PUBLIC);
+        rules_log_word(x, "tail", "work.pool", RULES_AUD_PUBLIC);
     } else {
         /* 003:69 "If successful, the skill's impact dice are rolled and that is how much progress
          * is made ... Once the total amount of impact is over the impact requirement of the
          * item, the item is complete." (reading: reaching the requirement completes it) */
         seti(t, "total", geti(t, "total") + impact);
-        rules_enc_entry_merge(
-            x, RULES_AUD_PUBLIC,
-            json_pack("{s:i, s:i}", "progress", geti(t, "total"), "need", geti(t, "need")));
+        rules_log_int(x, "progress", geti(t, "total"), RULES_AUD_PUBLIC);
+        rules_log_int(x, "need", geti(t, "need"), RULES_AUD_PUBLIC);
         int done = geti(t, "total") >= geti(t, "need");
         json_object_set_new(t, "done", json_boolean(done));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %d of %d%s", name, geti(t, "total"),
-                            geti(t, "need"), done ? ", finished" : "");
+        rules_log_word(x, "tail", "work.craft", RULES_AUD_PUBLIC);
+        if (done)
+            rules_log_word(x, "finished", "work.finished", RULES_AUD_PUBLIC);
     }
-    rules_enc_entry_end(x);
+    rules_log_end(x);
     return 0;
 }
 
@@ -537,9 +538,12 @@ RESOLVE(spend)
     json_t *t = task_of(e, a);
     int cost = rules_arg_int(a, "cost"), pool = geti(t, "pool");
     seti(t, "pool", pool - cost);
-    rules_enc_log(e, "spend", NULL, json_pack("{s:i, s:i}", "cost", cost, "pool", pool - cost),
-                  "%s spends %d impact on %s: %d left in the pool", rules_enc_name(e, e->actor),
-                  cost, rules_arg_str(a, "what"), pool - cost);
+    rules_log *x = rules_log_begin(e, "spend", "spend");
+    rules_log_who(x, "who", e->actor);
+    rules_log_int(x, "cost", cost, RULES_AUD_PUBLIC);
+    rules_log_int(x, "pool", pool - cost, RULES_AUD_PUBLIC);
+    rules_log_name(x, "what", rules_arg_str(a, "what"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -577,11 +581,12 @@ RESOLVE(tend)
         json_object_set_new(hidden, target, json_pack("{s:s}", "skill", skill));
     }
     json_object_set_new(obj(e, "care"), target, care);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "tend");
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s into care", rules_enc_name(e, e->actor),
-                        rules_enc_name(e, target));
-    rules_enc_entry_say(x, aud, " (%s)", skill);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "tend", "tend");
+    rules_log_who(x, "who", e->actor);
+    rules_log_who(x, "target", target);
+    rules_log_word(x, "skill_w", "tend.skill", aud);
+    rules_log_name(x, "skill", skill, aud);
+    rules_log_end(x);
     return 0;
 }
 
@@ -608,16 +613,16 @@ RESOLVE(heal_item)
     seti(st, "current", was > n ? was - n : 0);
     /* the stress is the target's: an NPC's is the GM's */
     rules_aud aud = rules_enc_aud_of(e, target);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "heal_item");
-    rules_enc_entry_merge(x, aud,
-                          json_pack("{s:i, s:i}", "recovered", was - geti(st, "current"), "stress",
-                                    geti(st, "current")));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s uses %s on %s", rules_enc_name(e, e->actor),
-                        rules_arg_given(a, "what") ? rules_arg_str(a, "what") : "a healing item",
-                        rules_enc_name(e, target));
-    rules_enc_entry_say(x, aud, ": %d stress recovered, %d left", was - geti(st, "current"),
-                        geti(st, "current"));
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "heal_item", "heal_item");
+    rules_log_who(x, "who", e->actor);
+    rules_log_who(x, "target", target);
+    rules_log_name(x, "item",
+                   rules_arg_given(a, "what") ? rules_arg_str(a, "what") : "a healing item",
+                   RULES_AUD_PUBLIC);
+    rules_log_int(x, "recovered", was - geti(st, "current"), aud);
+    rules_log_int(x, "stress", geti(st, "current"), aud);
+    rules_log_word(x, "left", "heal_item.left", aud);
+    rules_log_end(x);
     return 0;
 }
 
@@ -639,8 +644,10 @@ RESOLVE(rest)
 {
     rules_enc_stat_set(e, e->actor, "tenacity", 1);
     rules_enc_take_time(e, REST_S);
-    rules_enc_log(e, "rest", NULL, json_pack("{s:i}", "tenacity", 1),
-                  "%s takes a short rest and recovers 1 10acity", rules_enc_name(e, e->actor));
+    rules_log *x = rules_log_begin(e, "rest", "rest");
+    rules_log_who(x, "who", e->actor);
+    rules_log_int(x, "tenacity", 1, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -673,16 +680,18 @@ RESOLVE(pilot)
     int ok = tenacity_beats(s.total, ch);
     /* the outcome is open; an NPC's rank (in its pilot bonus), dice and total are the GM's */
     rules_aud aud = rules_enc_aud_of(e, e->actor);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "pilot");
-    rules_enc_entry_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
+    rules_log *x = rules_log_begin(e, "pilot", "pilot");
+    rules_log_who(x, "who", e->actor);
+    rules_log_dice_by(x, dice, "by", RULES_AUD_PUBLIC);
     json_decref(dice);
-    rules_enc_entry_merge(x, aud, json_pack("{s:i, s:i}", "pilot_bonus", pb, "total", s.total));
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC,
-                          json_pack("{s:i, s:b}", "challenge", ch, "success", ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s pilots", rules_enc_name(e, e->actor));
-    rules_enc_entry_say(x, aud, " (vehicle rank %d, +%d): %d against %d", vehicle, pb, s.total, ch);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ", %s", ok ? "success" : "failure");
-    rules_enc_entry_end(x);
+    rules_log_int(x, "pilot_bonus", pb, aud);
+    rules_log_int(x, "total", s.total, aud);
+    rules_log_int(x, "challenge", ch, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_count(x, "vehicle", vehicle, aud);
+    rules_log_word(x, "detail", "pilot.detail", aud);
+    rules_log_word(x, "outcome", ok ? "pilot.success" : "pilot.failure", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 

@@ -58,33 +58,29 @@ int ten_fight_mods(const rules_enc *e, const char *actor, const char *target, co
     return 0;
 }
 
-void ten_say_states(rules_enc *e, ten_log *l, const char *actor, const char *target,
+void ten_say_states(rules_enc *e, rules_log *x, const char *actor, const char *target,
                     const rules_args *a)
 {
+    static const char *const keys[] = {"st1", "st2", "st3"}, *const lists[] = {"st.1", "st.2",
+                                                                               "st.3"};
     const char *cover = ten_cover(e, target), *range = ten_arg_str(a, "range");
-    char buf[200] = "";
-    size_t n = 0;
-#define ADD(...)                                                                                   \
-    do {                                                                                           \
-        int w_ = snprintf(buf + n, sizeof buf - n, "%s", n ? ", " : " (");                         \
-        if (w_ > 0 && (size_t)w_ < sizeof buf - n)                                                 \
-            n += (size_t)w_;                                                                       \
-        w_ = snprintf(buf + n, sizeof buf - n, __VA_ARGS__);                                       \
-        if (w_ > 0 && (size_t)w_ < sizeof buf - n)                                                 \
-            n += (size_t)w_;                                                                       \
-    } while (0)
+    int n = 0;
     if (cover && strcmp(cover, "partial") == 0)
-        ADD("%s", ten_is(e, actor, "elevated") ? "the high ground sees past the cover"
-                                               : "behind partial cover");
+        rules_log_word(x, keys[n++], ten_is(e, actor, "elevated") ? "st.sees" : "st.partial",
+                       RULES_AUD_PUBLIC);
     if (ten_is(e, target, "prone"))
-        ADD("%s", range && strcmp(range, "ranged") == 0 ? "prone, at range" : "prone, up close");
+        rules_log_word(x, keys[n++],
+                       range && strcmp(range, "ranged") == 0 ? "st.prone_far" : "st.prone_close",
+                       RULES_AUD_PUBLIC);
     int d = ten_size(e, target) - ten_size(e, actor);
-    if (d)
-        ADD("%d size step%s %s", d < 0 ? -d : d, d == 1 || d == -1 ? "" : "s",
-            d > 0 ? "larger" : "smaller");
-#undef ADD
+    if (d) {
+        rules_log_word(x, keys[n++], d > 0 ? "st.larger" : "st.smaller", RULES_AUD_PUBLIC);
+        rules_log_count(x, "steps", d < 0 ? -d : d, RULES_AUD_PUBLIC);
+        if (d != 1 && d != -1)
+            rules_log_word(x, "s", "w.s", RULES_AUD_PUBLIC);
+    }
     if (n)
-        rules_enc_entry_say(l->x, RULES_AUD_PUBLIC, "%s)", buf);
+        rules_log_word(x, "states", lists[n - 1], RULES_AUD_PUBLIC);
 }
 
 /* 003:122 "your damage is halved and halved again for every additional step"; 003:123 "your
@@ -106,20 +102,23 @@ int ten_deal(rules_enc *e, const char *target, int n, const char *type, const ch
     int taken = n > r ? n - r : 0;
     int hide = r > 0 && n > 0 && rules_enc_is_npc(e, target);
     if (r > 0 && n > 0) {
-        if (hide)
-            rules_enc_log_gm(e, "resist", NULL, json_pack("{s:s, s:i}", "type", type, "resist", r),
-                             "%s ignores %d of the %s damage (resistance %d)",
-                             rules_enc_name(e, target), n - taken, type, r);
-        else
-            rules_enc_log(e, "resist", NULL, json_pack("{s:s, s:i}", "type", type, "resist", r),
-                          "%s ignores %d of the %s damage (003:120)", rules_enc_name(e, target),
-                          n - taken, type);
+        rules_aud aud = hide ? RULES_AUD_GM : RULES_AUD_PUBLIC;
+        rules_log *x = rules_log_begin(e, "resist", hide ? "resist_hit_npc" : "resist_hit");
+        rules_log_who(x, "who", target);
+        rules_log_json(x, "type", json_string(type), aud);
+        rules_log_name(x, "dtype", type, aud);
+        rules_log_int(x, "resist", r, aud);
+        rules_log_count(x, "n", n - taken, aud);
+        rules_log_end(x);
     }
     if (taken > 0)
         ten_stress_quiet(e, target, taken, why, hide);
-    else if (hide)
-        rules_enc_log(e, "stress", NULL, NULL, "%s takes the hit (%s)", rules_enc_name(e, target),
-                      why);
+    else if (hide) {
+        rules_log *x = rules_log_begin(e, "stress", "stress_npc");
+        rules_log_who(x, "who", target);
+        rules_log_name(x, "why", why, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     return taken;
 }
 
@@ -150,8 +149,7 @@ void ten_strike(rules_enc *e, const char *actor, const char *target, const rules
     ten_fight_mods(e, actor, target, a, &m, &ignored);
     if (!reaction)
         m.atk_adv += ten_take_action(e, actor);
-    const char *an = rules_enc_name(e, actor), *tn = rules_enc_name(e, target);
-    const char *verb = reaction ? "strikes in parting at" : "attacks";
+    const char *verb = reaction ? "verb.parting" : "verb.attack";
     const char *cover = ten_cover(e, target);
     if (cover && strcmp(cover, "soft") == 0) {
         /* 003:115 "The opponent rolls 1d10 and on a six (6) or higher they managed to find you
@@ -163,12 +161,22 @@ void ten_strike(rules_enc *e, const char *actor, const char *target, const rules
         ten_tag_last(dice, "blind", actor);
         /* an NPC's die is the GM's, as every die it rolls */
         int npc = rules_enc_aud_of(e, actor) == RULES_AUD_GM;
-        rules_enc_log(e, "blind", npc ? NULL : json_incref(dice),
-                      json_pack("{s:b}", "found", found), "%s %s %s blindly through soft cover: %s",
-                      an, verb, tn, found ? "found (003:115)" : "a miss, nothing found (003:115)");
-        if (npc)
-            rules_enc_log_gm(e, "blind", json_incref(dice), json_pack("{s:i}", "need", need),
-                             "%s's blind roll needed %d", an, need);
+        rules_log *x = rules_log_begin(e, "blind", "blind");
+        rules_log_who(x, "who", actor);
+        rules_log_who(x, "target", target);
+        rules_log_word(x, "verb", verb, RULES_AUD_PUBLIC);
+        rules_log_word(x, "outcome", found ? "blind.found" : "blind.miss", RULES_AUD_PUBLIC);
+        if (!npc)
+            rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+        rules_log_json(x, "found", json_boolean(found), RULES_AUD_PUBLIC);
+        rules_log_end(x);
+        if (npc) {
+            x = rules_log_begin(e, "blind", "blind_need");
+            rules_log_who(x, "who", actor);
+            rules_log_dice(x, dice, RULES_AUD_GM);
+            rules_log_int(x, "need", need, RULES_AUD_GM);
+            rules_log_end(x);
+        }
         json_decref(dice);
         if (!found) {
             ten_bring(e, target);
@@ -177,35 +185,38 @@ void ten_strike(rules_enc *e, const char *actor, const char *target, const rules
         }
     }
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, reaction ? "parting" : "attack");
-    ten_contest_roll(e, actor, target, skill, a, &m, 1, &c, &l);
+    rules_log *x = rules_log_begin(e, reaction ? "parting" : "attack", "strike");
+    ten_contest_roll(e, actor, target, skill, a, &m, 1, &c, x);
     int d = ten_size(e, target) - ten_size(e, actor);
     int dmg = c.success ? ten_size_damage(c.impact, d) : 0;
     int hidden_resist =
         c.success && rules_enc_is_npc(e, target) && ten_resist_of(e, target, type) > 0;
     int shown = dmg - (hidden_resist ? 0 : ten_resist_of(e, target, type));
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s %s %s", an, verb, tn);
-    ten_log_skill(e, &l, actor, skill);
-    ten_log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
-    ten_say_states(e, &l, actor, target, a);
-    if (!c.success)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a miss");
-    else if (hidden_resist || shown != c.impact)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a hit, %d impact", c.impact);
-    else
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": a hit, %d stress", c.impact);
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    rules_log_word(x, "verb", verb, RULES_AUD_PUBLIC);
+    ten_log_skill(e, x, actor, skill);
+    ten_log_versus(e, x, actor, target, 0, c.atk.total, c.def.total);
+    ten_say_states(e, x, actor, target, a);
+    rules_log_word(x, "outcome",
+                   !c.success                           ? "strike.miss"
+                   : hidden_resist || shown != c.impact ? "strike.impact"
+                                                        : "strike.stress",
+                   RULES_AUD_PUBLIC);
     if (!c.success && c.atk.total == c.def.total &&
         rules_enc_aud_of(e, actor) == RULES_AUD_PUBLIC &&
         rules_enc_aud_of(e, target) == RULES_AUD_PUBLIC)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (a tie goes to the defender, 003:66)");
-    ten_log_write(&l);
+        rules_log_word(x, "tie", "strike.tie", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (c.success) {
-        if (dmg != c.impact)
-            rules_enc_log(e, "size", NULL,
-                          json_pack("{s:i, s:i}", "impact", c.impact, "damage", dmg),
-                          "%s's damage is %s for size: %d (003:122-123)", an,
-                          d > 0 ? "halved" : "doubled", dmg);
+        if (dmg != c.impact) {
+            rules_log *sx = rules_log_begin(e, "size", "size_damage");
+            rules_log_who(sx, "who", actor);
+            rules_log_word(sx, "how", d > 0 ? "size.halved" : "size.doubled", RULES_AUD_PUBLIC);
+            rules_log_int(sx, "impact", c.impact, RULES_AUD_PUBLIC);
+            rules_log_int(sx, "damage", dmg, RULES_AUD_PUBLIC);
+            rules_log_end(sx);
+        }
         /* 003:45 "DEAL DAMAGE: On a successful skill check you deal your skill's impact as
          * stress" */
         ten_deal(e, target, dmg, type, reaction ? "parting strike" : "attack");
@@ -214,9 +225,12 @@ void ten_strike(rules_enc *e, const char *actor, const char *target, const rules
             /* 003:110 "the first attacker can give the second attacker a point of spin upon a
              * successful attack" */
             ten_spin_add(e, flank, 1);
-            rules_enc_log(e, "flank", NULL, json_pack("{s:s, s:i}", "to", flank, "spin", 1),
-                          "%s flanks with %s: %s gains 1 spin (003:110)", an,
-                          rules_enc_name(e, flank), rules_enc_name(e, flank));
+            rules_log *fx = rules_log_begin(e, "flank", "flank");
+            rules_log_who(fx, "who", actor);
+            rules_log_who(fx, "ally", flank);
+            rules_log_json(fx, "to", json_string(flank), RULES_AUD_PUBLIC);
+            rules_log_int(fx, "spin", 1, RULES_AUD_PUBLIC);
+            rules_log_end(fx);
         }
     }
     ten_bring(e, target);

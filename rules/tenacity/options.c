@@ -103,20 +103,17 @@ TEN_ACTION_RESOLVE(grapple)
     ten_fight_mods(e, actor, target, a, &m, err);
     m.atk_adv += ten_take_action(e, actor);
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, "grapple");
-    ten_contest_roll(e, actor, target, skill, a, &m, 1, &c, &l);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to grapple %s", rules_enc_name(e, actor),
-                        rules_enc_name(e, target));
-    ten_log_skill(e, &l, actor, skill);
-    ten_log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
-    ten_say_states(e, &l, actor, target, a);
+    rules_log *x = rules_log_begin(e, "grapple", "grapple");
+    ten_contest_roll(e, actor, target, skill, a, &m, 1, &c, x);
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    ten_log_skill(e, x, actor, skill);
+    ten_log_versus(e, x, actor, target, 0, c.atk.total, c.def.total);
+    ten_say_states(e, x, actor, target, a);
     int hinder = c.impact < 1 ? 1 : c.impact;
-    if (c.success)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": grappled, hindered by %d", hinder);
-    else
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": slips the grab");
-    ten_log_write(&l);
+    rules_log_word(x, "outcome", c.success ? "grapple.held" : "grapple.slips", RULES_AUD_PUBLIC);
+    rules_log_count(x, "hinder", hinder, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (c.success) {
         /* 003:104 the escape rolls "against the grappler's skill roll": the GM's for an NPC */
         ten_cond_put(e, target, TEN_GRAPPLED, "hinder", limbs > 1 ? "all" : what, hinder,
@@ -179,14 +176,21 @@ TEN_ACTION_RESOLVE(lock)
     int dmg = ten_size_damage(impact, ten_size(e, target) - ten_size(e, actor));
     /* the impact is open as every hit's (003:66); an NPC's dice are the GM's */
     int npc = rules_enc_aud_of(e, actor) == RULES_AUD_GM;
-    rules_enc_log(e, "lock", npc ? NULL : json_incref(dice),
-                  json_pack("{s:i, s:b}", "impact", impact, "first", first),
-                  first ? "%s locks %s: no movement at all, and %d impact of damage (003:105)"
-                        : "%s works the lock on %s: %d impact of damage (003:105)",
-                  rules_enc_name(e, actor), rules_enc_name(e, target), impact);
-    if (npc)
-        rules_enc_log_gm(e, "lock", json_incref(dice), NULL, "%s's damage dice for the lock",
-                         rules_enc_name(e, actor));
+    rules_log *x = rules_log_begin(e, "lock", first ? "lock" : "lock_again");
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    if (!npc)
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
+    rules_log_json(x, "first", json_boolean(first), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    if (npc) {
+        x = rules_log_begin(e, "lock", "lock_dice");
+        rules_log_who(x, "who", actor);
+        rules_log_dice(x, dice, RULES_AUD_GM);
+        ten_log_gm_only(x, 1);
+        rules_log_end(x);
+    }
     json_decref(dice);
     ten_deal(e, target, dmg, rules_arg_str(a, "type"), "lock");
     ten_bring(e, target);
@@ -266,17 +270,25 @@ TEN_ACTION_RESOLVE(hold)
     int move = strcmp(what, "move") == 0;
     rules_enc_spend(e, actor, move ? "move" : "action", 1, err);
     json_t *held = json_pack("{s:s}", "what", what);
-    const char *an = rules_enc_name(e, actor), *noun = move ? "movement" : "action";
-    if (rules_enc_is_npc(e, actor)) {
+    const char *noun = move ? "noun.move" : "noun.action";
+    int npc = rules_enc_is_npc(e, actor);
+    rules_log *x = rules_log_begin(e, "hold", npc ? "hold_npc" : "hold");
+    rules_log_who(x, "who", actor);
+    rules_log_word(x, "noun", noun, RULES_AUD_PUBLIC);
+    rules_log_json(x, "what", json_string(what), RULES_AUD_PUBLIC);
+    if (npc) { /* its trigger is the GM's */
+        rules_log_end(x);
         json_object_set_new(rules_enc_hidden_of(e, actor), "held_trigger", json_string(trigger));
-        rules_enc_log(e, "hold", NULL, json_pack("{s:s}", "what", what), "%s holds its %s", an,
-                      noun);
-        rules_enc_log_gm(e, "hold", NULL, NULL, "%s holds its %s until: %s", an, noun, trigger);
+        x = rules_log_begin(e, "hold", "hold_trigger");
+        rules_log_who(x, "who", actor);
+        rules_log_word(x, "noun", noun, RULES_AUD_GM);
+        rules_log_name(x, "until", trigger, RULES_AUD_GM);
     } else {
         json_object_set_new(held, "trigger", json_string(trigger));
-        rules_enc_log(e, "hold", NULL, json_pack("{s:s, s:s}", "what", what, "trigger", trigger),
-                      "%s holds the %s until: %s (003:81)", an, noun, trigger);
+        rules_log_json(x, "trigger", json_string(trigger), RULES_AUD_PUBLIC);
+        rules_log_name(x, "until", trigger, RULES_AUD_PUBLIC);
     }
+    rules_log_end(x);
     json_object_set_new(rules_enc_combatant(e, actor), "held", held);
     ten_done(e);
     return 0;
@@ -316,9 +328,11 @@ TEN_ACTION_RESOLVE(release)
         rules_enc_budget_set(e, actor, "move", move ? 1 : 0);
         ten_set_str(e, "responder", actor);
     }
-    rules_enc_log(e, "release", NULL, json_pack("{s:s}", "what", move ? "move" : "action"),
-                  "%s's trigger happens: %s takes the held %s now (003:81)",
-                  rules_enc_name(e, actor), rules_enc_name(e, actor), move ? "movement" : "action");
+    rules_log *x = rules_log_begin(e, "release", "release");
+    rules_log_who(x, "who", actor);
+    rules_log_word(x, "noun", move ? "noun.move" : "noun.action", RULES_AUD_PUBLIC);
+    rules_log_json(x, "what", json_string(move ? "move" : "action"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     json_object_del(me, "held");
     json_object_del(rules_enc_hidden_of(e, actor), "held_trigger");
     ten_done(e);
@@ -361,9 +375,12 @@ TEN_ACTION_RESOLVE(help)
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
     json_object_set_new(rules_enc_combatant(e, target), "helped_by", json_string(actor));
-    rules_enc_log(e, "help", NULL, json_pack("{s:s}", "to", target),
-                  "%s helps %s with %s: an advantage die on the next action (003:57)",
-                  rules_enc_name(e, actor), rules_enc_name(e, target), rules_arg_str(a, "skill"));
+    rules_log *x = rules_log_begin(e, "help", "help");
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    rules_log_name(x, "skill", rules_arg_str(a, "skill"), RULES_AUD_PUBLIC);
+    rules_log_json(x, "to", json_string(target), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -378,6 +395,23 @@ static void state_put(json_t *c, const char *key, json_t *v)
         json_object_set_new(c, key, v);
     else
         json_object_del(c, key);
+}
+
+/* The line of a state set: {who} {how}, its value under key in the result (v stolen); steps:
+ * the size steps the words say. */
+static void say_state(rules_enc *e, const char *who, const char *key, json_t *v, const char *how,
+                      int steps)
+{
+    rules_log *x = rules_log_begin(e, "state", "state");
+    rules_log_who(x, "who", who);
+    rules_log_word(x, "how", how, RULES_AUD_PUBLIC);
+    rules_log_json(x, key, v, RULES_AUD_PUBLIC);
+    if (strcmp(key, "size") == 0) {
+        rules_log_count(x, "steps", steps, RULES_AUD_PUBLIC);
+        if (steps != 1)
+            rules_log_word(x, "s", "w.s", RULES_AUD_PUBLIC);
+    }
+    rules_log_end(x);
 }
 
 /* Taking cover, going prone, climbing high (`cover`, `prone`, `high_ground`): the character's own
@@ -399,33 +433,30 @@ TEN_ACTION_RESOLVE(state)
     const char *who = ten_arg_given(a, "size") ? rules_arg_str(a, "target") : e->actor;
     const char *cover = ten_arg_given(a, "cover") ? ten_arg_str(a, "cover") : NULL;
     json_t *c = rules_enc_combatant(e, who);
-    const char *an = rules_enc_name(e, who);
     if (cover) {
         state_put(c, "cover", strcmp(cover, "none") == 0 ? NULL : json_string(cover));
-        rules_enc_log(e, "state", NULL, json_pack("{s:s}", "cover", cover), "%s %s", an,
-                      strcmp(cover, "none") == 0      ? "leaves cover"
-                      : strcmp(cover, "partial") == 0 ? "takes partial cover (003:114)"
-                      : strcmp(cover, "full") == 0    ? "is completely behind hard cover (003:114)"
-                                                      : "hides behind soft cover (003:115)");
+        say_state(e, who, "cover", json_string(cover),
+                  strcmp(cover, "none") == 0      ? "cover.none"
+                  : strcmp(cover, "partial") == 0 ? "cover.partial"
+                  : strcmp(cover, "full") == 0    ? "cover.full"
+                                                  : "cover.soft",
+                  0);
     }
     if (ten_arg_given(a, "prone")) {
         int v = rules_arg_int(a, "prone");
         state_put(c, "prone", v ? json_true() : NULL);
-        rules_enc_log(e, "state", NULL, json_pack("{s:b}", "prone", v), "%s %s", an,
-                      v ? "goes prone (003:117)" : "stands up");
+        say_state(e, who, "prone", json_boolean(v), v ? "prone.down" : "prone.up", 0);
     }
     if (ten_arg_given(a, "elevated")) {
         int v = rules_arg_int(a, "elevated");
         state_put(c, "elevated", v ? json_true() : NULL);
-        rules_enc_log(e, "state", NULL, json_pack("{s:b}", "elevated", v), "%s %s", an,
-                      v ? "takes the high ground (003:116)" : "leaves the high ground");
+        say_state(e, who, "elevated", json_boolean(v), v ? "high.up" : "high.down", 0);
     }
     if (ten_arg_given(a, "size")) {
         int v = rules_arg_int(a, "size");
         state_put(c, "size", v ? json_integer(v) : NULL);
-        rules_enc_log(e, "state", NULL, json_pack("{s:i}", "size", v),
-                      "%s is %d size step%s %s a one-space creature (003:121)", an, v < 0 ? -v : v,
-                      v == 1 || v == -1 ? "" : "s", v < 0 ? "below" : "above");
+        say_state(e, who, "size", json_integer(v), v < 0 ? "size.below" : "size.above",
+                  v < 0 ? -v : v);
     }
     ten_done(e);
     return 0;
@@ -443,12 +474,15 @@ TEN_ACTION_RESOLVE(resist)
         json_object_set_new(r, type, json_integer(v));
     else
         json_object_del(r, type);
-    if (rules_enc_is_npc(e, target))
-        rules_enc_log_gm(e, "resist", NULL, json_pack("{s:s, s:i}", "type", type, "value", v),
-                         "%s resists %s %d", rules_enc_name(e, target), type, v);
-    else
-        rules_enc_log(e, "resist", NULL, json_pack("{s:s, s:i}", "type", type, "value", v),
-                      "%s resists %s %d (003:120)", rules_enc_name(e, target), type, v);
+    int npc = rules_enc_is_npc(e, target);
+    rules_aud aud = npc ? RULES_AUD_GM : RULES_AUD_PUBLIC;
+    rules_log *x = rules_log_begin(e, "resist", npc ? "resist_set_npc" : "resist_set");
+    rules_log_who(x, "who", target);
+    rules_log_json(x, "type", json_string(type), aud);
+    rules_log_name(x, "dtype", type, aud);
+    rules_log_int(x, "value", v, aud);
+    ten_log_gm_only(x, npc);
+    rules_log_end(x);
     return 0;
 }
 
@@ -481,9 +515,13 @@ TEN_ACTION_RESOLVE(offer)
     int n = rules_arg_int(a, "negative");
     json_object_set_new(rules_enc_combatant(e, target), "offer",
                         json_pack("{s:i, s:s}", "negative", n, "cost", cost));
-    rules_enc_log(
-        e, "offer", NULL, json_pack("{s:s, s:i, s:s}", "to", target, "negative", n, "cost", cost),
-        "The GM offers %s: %s, for %d negative spin (003:39)", rules_enc_name(e, target), cost, n);
+    rules_log *x = rules_log_begin(e, "offer", "offer");
+    rules_log_who(x, "who", target);
+    rules_log_json(x, "to", json_string(target), RULES_AUD_PUBLIC);
+    rules_log_int(x, "negative", n, RULES_AUD_PUBLIC);
+    rules_log_json(x, "cost", json_string(cost), RULES_AUD_PUBLIC);
+    rules_log_name(x, "costname", cost, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -505,10 +543,12 @@ TEN_ACTION_RESOLVE(accept)
     if (n > -spin)
         n = spin < 0 ? -spin : 0; /* spin earned since the offer: never above 0 */
     ten_spin_add(e, cid, n);
-    rules_enc_log(e, "accept", NULL,
-                  json_pack("{s:i, s:O}", "negative", n, "cost", json_object_get(o, "cost")),
-                  "%s accepts: %s; %d negative spin is gone (003:39)", rules_enc_name(e, cid),
-                  json_string_value(json_object_get(o, "cost")), n);
+    rules_log *x = rules_log_begin(e, "accept", "accept");
+    rules_log_who(x, "who", cid);
+    rules_log_int(x, "negative", n, RULES_AUD_PUBLIC);
+    rules_log_json(x, "cost", json_incref(json_object_get(o, "cost")), RULES_AUD_PUBLIC);
+    rules_log_name(x, "costname", json_string_value(json_object_get(o, "cost")), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     json_object_del(rules_enc_combatant(e, cid), "offer");
     return 0;
 }
@@ -516,8 +556,7 @@ TEN_ACTION_RESOLVE(accept)
 TEN_ACTION_RESOLVE(decline)
 {
     json_object_del(rules_enc_combatant(e, e->actor), "offer");
-    rules_enc_log(e, "decline", NULL, NULL, "%s declines the GM's offer",
-                  rules_enc_name(e, e->actor));
+    ten_say(e, "decline", "decline", e->actor);
     return 0;
 }
 
@@ -541,7 +580,7 @@ TEN_ACTION_CHECK(die)
 
 TEN_ACTION_RESOLVE(die)
 {
-    ten_perish(e, e->actor, "their player's choice (003:108)");
+    ten_perish(e, e->actor, "death.choice", NULL);
     ten_done(e);
     return 0;
 }

@@ -159,7 +159,7 @@ static int push_of(const rules_args *a)
 /* Spin from the actor's roll (003:30, 003:95) and a push (003:34-37): applied to the stats.
  * `push`: the TENACITY_PUSH_* resources the player lets the push spend (0: no push). */
 static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int push, int action,
-                          ten_log *l)
+                          rules_log *x)
 {
     if (!s->hero)
         return;
@@ -172,15 +172,16 @@ static void spin_and_push(rules_enc *e, ten_side *s, int def, int *success, int 
             rules_enc_stat_set(e, s->cid, "tenacity", tn - p.tenacity);
             s->total += p.spin + p.tenacity + p.negative;
             *success = 1;
-            ten_log_of(e, l, s->cid, "push",
-                       json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity", p.tenacity,
-                                 "negative", p.negative));
+            rules_log_json(x, "push",
+                           json_pack("{s:i, s:i, s:i}", "spin", p.spin, "tenacity", p.tenacity,
+                                     "negative", p.negative),
+                           rules_enc_aud_of(e, s->cid));
         }
     }
     int gain = tenacity_spin_gain(&s->r, !*success, action);
     if (gain)
         ten_spin_add(e, s->cid, gain);
-    ten_log_of(e, l, s->cid, "spin", json_integer(gain));
+    rules_log_int(x, "spin", gain, rules_enc_aud_of(e, s->cid));
 }
 
 int ten_impact_roll(rules_enc *e, ten_side *s, int crit_die, int bonus, json_t *dice)
@@ -211,54 +212,45 @@ void ten_side_for_impact(const rules_enc *e, const char *cid, const char *skill,
 
 /* ---- the log of a roll ---- */
 
-void ten_log_begin(rules_enc *e, ten_log *l, const char *action)
+void ten_say(rules_enc *e, const char *action, const char *event, const char *cid)
 {
-    l->x = rules_enc_entry_begin(e, action);
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
 }
 
-void ten_log_drop(ten_log *l)
-{
-    rules_enc_entry_drop(l->x);
-    l->x = NULL;
-}
-
-void ten_log_write(ten_log *l)
-{
-    rules_enc_entry_end(l->x);
-    l->x = NULL;
-}
-
-void ten_log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
+void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total)
 {
     rules_aud aud = rules_enc_aud_of(e, cid);
-    rules_enc_entry_dice(l->x, aud, dice);
-    rules_enc_entry_set(l->x, aud, key, json_integer(total));
+    rules_log_dice(x, dice, aud);
+    rules_log_int(x, key, total, aud);
 }
 
-void ten_log_both(ten_log *l, const char *key, json_t *v)
+void ten_log_skill(rules_enc *e, rules_log *x, const char *cid, const char *skill)
 {
-    rules_enc_entry_set(l->x, RULES_AUD_PUBLIC, key, v);
+    if (strcmp(skill, "-") == 0)
+        return;
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_log_word(x, "with", "w.with", aud);
+    rules_log_name(x, "skill", skill, aud);
 }
 
-void ten_log_of(rules_enc *e, ten_log *l, const char *cid, const char *key, json_t *v)
-{
-    rules_enc_entry_set(l->x, rules_enc_aud_of(e, cid), key, v);
-}
-
-void ten_log_skill(rules_enc *e, ten_log *l, const char *cid, const char *skill)
-{
-    if (strcmp(skill, "-") != 0)
-        rules_enc_entry_say(l->x, rules_enc_aud_of(e, cid), " with %s", skill);
-}
-
-void ten_log_versus(rules_enc *e, ten_log *l, const char *a_cid, const char *b_cid,
+void ten_log_versus(rules_enc *e, rules_log *x, const char *a_cid, const char *b_cid,
                     int other_hidden, int a, int b)
 {
     /* between two PCs both totals are in the public result already and nothing is said */
-    if (other_hidden || rules_enc_aud_of(e, a_cid) == RULES_AUD_GM ||
-        (b_cid && rules_enc_aud_of(e, b_cid) == RULES_AUD_GM))
-        rules_enc_entry_say(l->x, RULES_AUD_GM, ": %d vs %d", a, b);
+    if (!other_hidden && rules_enc_aud_of(e, a_cid) != RULES_AUD_GM &&
+        !(b_cid && rules_enc_aud_of(e, b_cid) == RULES_AUD_GM))
+        return;
+    rules_log_word(x, "vs", "w.vs", RULES_AUD_GM);
+    rules_log_count(x, "va", a, RULES_AUD_GM);
+    rules_log_count(x, "vb", b, RULES_AUD_GM);
+}
+
+void ten_log_gm_only(rules_log *x, int gm_only)
+{
+    rules_log_word(x, "gm", "w.gm", gm_only ? RULES_AUD_GM : RULES_AUD_PUBLIC);
 }
 
 /* ---- the contest: actor against a defender (003:66, 003:68) ---- */
@@ -284,7 +276,7 @@ int ten_contest_check(const rules_enc *e, const char *actor, const char *target,
 
 void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const char *skill,
                       const rules_args *a, const ten_mods *m, int want_impact, ten_contest *c,
-                      ten_log *l)
+                      rules_log *x)
 {
     static const ten_mods none = {0};
     if (!m)
@@ -313,29 +305,29 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
-    spin_and_push(e, &c->atk, c->def.total, &c->success, push_of(a), !m->reaction, l);
+    spin_and_push(e, &c->atk, c->def.total, &c->success, push_of(a), !m->reaction, x);
     /* 003:95 spin only on one's own action: a defence gets only a fumble's negative spin */
     if (c->def.hero && c->def.r.fumble)
         ten_spin_add(e, target, -1);
     if (c->success && want_impact)
         c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0,
                                     ten_arg_int(a, "impact_bonus", 0), ad);
-    ten_log_side(e, l, ad, actor, "attack", c->atk.total);
-    ten_log_side(e, l, dd, target, "defence", c->def.total);
+    ten_log_side(e, x, ad, actor, "attack", c->atk.total);
+    ten_log_side(e, x, dd, target, "defence", c->def.total);
     json_decref(ad);
     json_decref(dd);
-    ten_log_both(l, "success", json_boolean(c->success));
+    rules_log_json(x, "success", json_boolean(c->success), RULES_AUD_PUBLIC);
     if (c->took[0])
-        ten_log_of(e, l, actor, "crit", json_string(c->took));
+        rules_log_json(x, "crit", json_string(c->took), rules_enc_aud_of(e, actor));
     if (c->success && want_impact)
-        ten_log_both(l, "impact", json_integer(c->impact));
+        rules_log_int(x, "impact", c->impact, RULES_AUD_PUBLIC);
     /* 003:107 "If they are forced to do anything other than performing the coup de grâce ...
      * This includes taking a reaction to defend themselves." */
-    ten_coup_fail(e, target, "its performer had to defend");
+    ten_coup_fail(e, target, "why.defend");
 }
 
 void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, const rules_args *a,
-                           int adv, int n, ten_contest *c, ten_log *l)
+                           int adv, int n, ten_contest *c, rules_log *x)
 {
     /* against "challenge dice as assigned by the narrator": the GM's roll stays hidden */
     memset(c, 0, sizeof *c);
@@ -355,17 +347,17 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
         snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
     }
     c->success = tenacity_beats(c->atk.total, ch);
-    spin_and_push(e, &c->atk, ch, &c->success, push_of(a), 1, l);
+    spin_and_push(e, &c->atk, ch, &c->success, push_of(a), 1, x);
     if (c->success)
         c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0, 0, ad);
-    ten_log_side(e, l, ad, actor, "total", c->atk.total);
-    rules_enc_entry_dice(l->x, RULES_AUD_GM, cd);
-    rules_enc_entry_set(l->x, RULES_AUD_GM, "challenge", json_integer(ch));
+    ten_log_side(e, x, ad, actor, "total", c->atk.total);
+    rules_log_dice(x, cd, RULES_AUD_GM);
+    rules_log_int(x, "challenge", ch, RULES_AUD_GM);
     json_decref(ad);
     json_decref(cd);
-    ten_log_both(l, "success", json_boolean(c->success));
+    rules_log_json(x, "success", json_boolean(c->success), RULES_AUD_PUBLIC);
     if (c->success)
-        ten_log_both(l, "impact", json_integer(c->impact));
+        rules_log_int(x, "impact", c->impact, RULES_AUD_PUBLIC);
 }
 
 /* ---- what every action checks before anything is spent or rolled ---- */
@@ -431,18 +423,24 @@ static void fall_unconscious(rules_enc *e, const char *cid)
 {
     json_object_set_new(rules_enc_stats(e, cid), "unconscious", json_true());
     rules_enc_cond_add(e, cid, "unconscious", 0, 0);
-    rules_enc_log(e, "unconscious", NULL, NULL, "%s falls unconscious (003:106)",
-                  rules_enc_name(e, cid));
-    ten_coup_fail(e, cid, "its performer fell unconscious");
+    rules_log *x = rules_log_begin(e, "unconscious", "unconscious");
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
+    ten_coup_fail(e, cid, "why.unconscious");
     ten_drop(ten_list(e, "recalled"), cid);
     ten_grip_lost(e, cid, 0);
 }
 
-void ten_perish(rules_enc *e, const char *cid, const char *why)
+void ten_perish(rules_enc *e, const char *cid, const char *why, const char *by)
 {
     rules_enc_set_out(e, cid, "dead");
-    rules_enc_log(e, "death", NULL, NULL, "%s perishes: %s", rules_enc_name(e, cid), why);
-    ten_coup_fail(e, cid, "its performer died");
+    rules_log *x = rules_log_begin(e, "death", "death");
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+    if (by)
+        rules_log_who(x, "by", by);
+    rules_log_end(x);
+    ten_coup_fail(e, cid, "why.died");
     ten_grip_lost(e, cid, 1);
 }
 
@@ -460,21 +458,18 @@ void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int
     json_t *wo = ten_track(e, cid, "wounds", 0);
     int cur = (int)json_integer_value(json_object_get(st, "current")) + n;
     int max = (int)json_integer_value(json_object_get(st, "max"));
-    json_t *res = json_pack("{s:i, s:i, s:i}", "stress", n, "current", cur, "max", max);
-    if (npc && quiet) {
-        rules_enc_log(e, "stress", NULL, NULL, "%s takes the hit (%s)", rules_enc_name(e, cid),
-                      why);
-        rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
-                         rules_enc_name(e, cid), n, cur, max);
-    } else if (npc) {
-        rules_enc_log(e, "stress", NULL, NULL, "%s takes %d stress (%s)", rules_enc_name(e, cid), n,
-                      why);
-        rules_enc_log_gm(e, "stress", NULL, res, "%s takes %d stress: %d/%d",
-                         rules_enc_name(e, cid), n, cur, max);
-    } else {
-        rules_enc_log(e, "stress", NULL, res, "%s takes %d stress (%s): %d/%d",
-                      rules_enc_name(e, cid), n, why, cur, max);
-    }
+    /* a PC's track is open; an NPC's is the GM's, and behind a resistance (quiet) so is the stress
+     * it took */
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_log *x = rules_log_begin(e, "stress", npc ? "stress_npc" : "stress");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "why", why, RULES_AUD_PUBLIC);
+    if (npc)
+        rules_log_count(x, "n", n, quiet ? RULES_AUD_GM : RULES_AUD_PUBLIC);
+    rules_log_int(x, "stress", n, aud);
+    rules_log_int(x, "current", cur, aud);
+    rules_log_int(x, "max", max, aud);
+    rules_log_end(x);
     /* 003:66 "If the total amount of stress accrued is over the amount of maximum stress that the
      * opponent can take, then the opponent must either mark off a point of wound or fall
      * unconscious, either way, the amount of stress on that character then resets back to 0." */
@@ -489,7 +484,7 @@ void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int
         /* 003:109 "characters do not fall unconscious ... they must take a point of wound. Then
          * at any point if a character does not have enough wound left ... they perish." */
         if (w >= wmax) {
-            ten_perish(e, cid, "no wound left to take (hardcore mode, 003:109)");
+            ten_perish(e, cid, "death.hardcore", NULL);
             return;
         }
     } else {
@@ -503,12 +498,11 @@ void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int
         }
     }
     json_object_set_new(wo, "current", json_integer(w + 1));
-    if (npc)
-        rules_enc_log_gm(e, "wound", NULL, NULL, "%s marks a wound (%d/%d); stress back to 0",
-                         rules_enc_name(e, cid), w + 1, wmax);
-    else
-        rules_enc_log(e, "wound", NULL, NULL, "%s marks a wound (%d/%d); stress back to 0 (003:66)",
-                      rules_enc_name(e, cid), w + 1, wmax);
+    rules_log *wx = rules_log_begin(e, "wound", npc ? "wound_npc" : "wound");
+    rules_log_who(wx, "who", cid);
+    rules_log_count(wx, "wounds", w + 1, aud);
+    rules_log_count(wx, "max", wmax, aud);
+    rules_log_end(wx);
 }
 
 /* ---- shaking a condition off (003:97) ---- */
@@ -542,21 +536,23 @@ void ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skil
         if (gain)
             ten_spin_add(e, cid, gain);
     }
-    ten_log l;
-    ten_log_begin(e, &l, "shake");
-    ten_log_side(e, &l, dice, cid, "total", s.total);
+    rules_log *x = rules_log_begin(e, "shake", "shake");
+    rules_log_who(x, "who", cid);
+    /* the condition's own name (name above is a copy that outlives its removal) */
+    rules_log_name(x, "cond",
+                   json_string_value(json_object_get(ten_cond_find(e, cid, cond), "name")),
+                   RULES_AUD_PUBLIC);
+    ten_log_side(e, x, dice, cid, "total", s.total);
     json_decref(dice);
     /* the challenge is the GM's (003:97 "as set by the narrator") */
-    rules_enc_entry_set(l.x, RULES_AUD_GM, "challenge", json_integer(challenge));
-    ten_log_both(&l, "success", json_boolean(ok));
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to shake off %s", rules_enc_name(e, cid),
-                        name);
-    ten_log_skill(e, &l, cid, skill);
+    rules_log_int(x, "challenge", challenge, RULES_AUD_GM);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    ten_log_skill(e, x, cid, skill);
     if (!action)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " (free, end of turn, 003:97)");
-    ten_log_versus(e, &l, cid, NULL, 1, s.total, challenge);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", ok ? "it is gone" : "it remains");
-    ten_log_write(&l);
+        rules_log_word(x, "free", "shake.free", RULES_AUD_PUBLIC);
+    ten_log_versus(e, x, cid, NULL, 1, s.total, challenge);
+    rules_log_word(x, "outcome", ok ? "shake.gone" : "shake.stays", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (ok) {
         json_object_del(ten_cond_challenges(e, cid), name);
         rules_enc_cond_remove(e, cid, name);

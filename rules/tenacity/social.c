@@ -98,6 +98,7 @@ const rules_module rules_module_tenacity_social = {
     .join = ten_join,
     .end = ten_end,
     .actions = ACTIONS,
+    .phrases = ten_phrases_social,
     .sheet_stats = ten_sheet_stats,
     .editable = ten_editable,
     .check = check,
@@ -126,10 +127,19 @@ static int require_open(const rules_enc *e, const char *who, const char *eyes, t
     return 0;
 }
 
-/* What reaching the end of the scale means, for the log (003:70). */
-static const char *scale_word(int v)
+/* The pair of a contest in a log line: who and eyes in the result (ids) and their names in the
+ * words, the standing (in the result) of the scale's top (words), and what reaching either end
+ * means (003:70). */
+static void scale_values(rules_log *x, const char *who, const char *eyes, int standing)
 {
-    return v >= SCALE_TOP ? ": won over" : v <= 0 ? ": all credibility lost" : "";
+    rules_log_json(x, "who", json_string(who), RULES_AUD_PUBLIC);
+    rules_log_json(x, "eyes", json_string(eyes), RULES_AUD_PUBLIC);
+    rules_log_who(x, "whoname", who);
+    rules_log_who(x, "eyesname", eyes);
+    rules_log_int(x, "standing", standing, RULES_AUD_PUBLIC);
+    rules_log_count(x, "top", SCALE_TOP, RULES_AUD_PUBLIC);
+    if (standing >= SCALE_TOP || standing <= 0)
+        rules_log_word(x, "end", standing > 0 ? "scale.won" : "scale.lost", RULES_AUD_PUBLIC);
 }
 
 /* GM: opens the contest of `target` for the good opinion of `target2`, at `value` (003:70
@@ -150,10 +160,9 @@ RESOLVE(open)
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int v = rules_arg_int(a, "value");
     ten_standing_set(e, who, eyes, v);
-    rules_enc_log(e, "open", NULL,
-                  json_pack("{s:s, s:s, s:i}", "who", who, "eyes", eyes, "standing", v),
-                  "%s tries to win over %s: standing %d of %d", rules_enc_name(e, who),
-                  rules_enc_name(e, eyes), v, SCALE_TOP);
+    rules_log *x = rules_log_begin(e, "open", "open");
+    scale_values(x, who, eyes, v);
+    rules_log_end(x);
     return 0;
 }
 
@@ -173,11 +182,10 @@ RESOLVE(standing)
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int before = scale_of(e, who, eyes), v = rules_arg_int(a, "value");
     ten_standing_set(e, who, eyes, v);
-    rules_enc_log(e, "standing", NULL,
-                  json_pack("{s:s, s:s, s:i, s:i}", "who", who, "eyes", eyes, "before", before,
-                            "standing", v),
-                  "The GM sets %s's standing with %s to %d of %d%s", rules_enc_name(e, who),
-                  rules_enc_name(e, eyes), v, SCALE_TOP, scale_word(v));
+    rules_log *x = rules_log_begin(e, "standing", "standing");
+    scale_values(x, who, eyes, v);
+    rules_log_int(x, "before", before, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -207,35 +215,32 @@ static void social_roll(rules_enc *e, const rules_args *a, const char *roller, c
     const char *skill = ten_skill_arg(a);
     int before = scale_of(e, who, eyes);
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, action);
-    ten_contest_roll(e, roller, opp, skill, a, NULL, 1, &c, &l);
+    rules_log *x = rules_log_begin(e, action, "social_roll");
+    ten_contest_roll(e, roller, opp, skill, a, NULL, 1, &c, x);
     int delta = c.success ? sign * c.impact : 0;
     if (!c.success && sign > 0) {
         /* 003:49 "On a fail, your social standard declines by your opponent's impact roll." */
         json_t *dd = json_array();
         int opp_impact = ten_impact_roll(e, &c.def, 0, 0, dd);
-        ten_log_side(e, &l, dd, opp, "opp_impact", opp_impact);
+        ten_log_side(e, x, dd, opp, "opp_impact", opp_impact);
         json_decref(dd);
         delta = -opp_impact;
     }
     int after = ten_standing_move(e, who, eyes, before, delta);
-    rules_enc_entry_merge(l.x, RULES_AUD_PUBLIC,
-                          json_pack("{s:s, s:s, s:i, s:i, s:b}", "who", who, "eyes", eyes, "before",
-                                    before, "standing", after, "success", c.success));
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s %s %s", rules_enc_name(e, roller), verb,
-                        rules_enc_name(e, opp));
+    scale_values(x, who, eyes, after);
+    rules_log_int(x, "before", before, RULES_AUD_PUBLIC);
+    rules_log_who(x, "roller", roller);
+    rules_log_who(x, "opp", opp);
+    rules_log_word(x, "verb", verb, RULES_AUD_PUBLIC);
     if (strcmp(eyes, opp) != 0 && strcmp(eyes, roller) != 0)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, " in %s's eyes", rules_enc_name(e, eyes));
-    ten_log_skill(e, &l, roller, skill);
-    ten_log_versus(e, &l, roller, opp, 0, c.atk.total, c.def.total);
-    if (sign > 0)
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, c.success ? ": it works" : ": it falls flat");
-    else
-        rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, c.success ? ": it lands" : ": it fails");
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "; %s's standing %d → %d of %d%s",
-                        rules_enc_name(e, who), before, after, SCALE_TOP, scale_word(after));
-    ten_log_write(&l);
+        rules_log_word(x, "in", "w.in", RULES_AUD_PUBLIC);
+    ten_log_skill(e, x, roller, skill);
+    ten_log_versus(e, x, roller, opp, 0, c.atk.total, c.def.total);
+    rules_log_word(x, "outcome",
+                   sign > 0 ? (c.success ? "sway.works" : "sway.flat")
+                            : (c.success ? "scrutiny.lands" : "scrutiny.fails"),
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
 }
 
@@ -249,7 +254,7 @@ CHECK(sway)
 RESOLVE(sway)
 {
     const char *target = rules_arg_str(a, "target");
-    social_roll(e, a, e->actor, target, e->actor, target, +1, "sway", "works on");
+    social_roll(e, a, e->actor, target, e->actor, target, +1, "sway", "verb.works_on");
     return 0;
 }
 
@@ -273,7 +278,7 @@ RESOLVE(scrutiny)
 {
     const char *target = rules_arg_str(a, "target");
     social_roll(e, a, e->actor, target, target, scrutiny_eyes(e, a), -1, "scrutiny",
-                "works against");
+                "verb.works_against");
     return 0;
 }
 
@@ -289,10 +294,14 @@ RESOLVE(quit)
     const char *target = rules_arg_str(a, "target");
     int v = scale_of(e, e->actor, target);
     json_object_del(json_object_get(ten_standing_all(e), e->actor), target);
-    rules_enc_log(e, "quit", NULL,
-                  json_pack("{s:s, s:s, s:i}", "who", e->actor, "eyes", target, "standing", v),
-                  "%s gives up on winning over %s, at standing %d of %d",
-                  rules_enc_name(e, e->actor), rules_enc_name(e, target), v, SCALE_TOP);
+    rules_log *x = rules_log_begin(e, "quit", "quit");
+    rules_log_json(x, "who", json_string(e->actor), RULES_AUD_PUBLIC);
+    rules_log_json(x, "eyes", json_string(target), RULES_AUD_PUBLIC);
+    rules_log_who(x, "whoname", e->actor);
+    rules_log_who(x, "eyesname", target);
+    rules_log_int(x, "standing", v, RULES_AUD_PUBLIC);
+    rules_log_count(x, "top", SCALE_TOP, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 

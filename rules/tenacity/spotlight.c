@@ -294,6 +294,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .may_act = ten_may_act,
     .end = ten_end,
     .actions = ACTIONS,
+    .phrases = ten_phrases_spotlight,
     .sheet_stats = ten_sheet_stats,
     .editable = ten_editable,
 };
@@ -333,19 +334,18 @@ RESOLVE(condition)
     const char *kind = rules_arg_str(a, "kind"), *what = rules_arg_str(a, "what");
     int edge = ten_take_action(e, actor);
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, "condition");
+    rules_log *x = rules_log_begin(e, "condition", "condition");
     /* 003:120 a resistance is "the bonus they receive to their rolls to avoid conditions from a
      * source of that type" */
     ten_mods m = {.atk_adv = edge, .def_bonus = ten_resist_of(e, target, ten_arg_str(a, "type"))};
-    ten_contest_roll(e, actor, target, ten_skill_arg(a), a, &m, strcmp(kind, "stop") != 0, &c, &l);
-    const char *tn = rules_enc_name(e, target);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to %s %s's %s", rules_enc_name(e, actor),
-                        kind, tn, what);
-    ten_log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s",
-                        c.success ? "success" : "failure (ties to the defender)");
-    ten_log_write(&l);
+    ten_contest_roll(e, actor, target, ten_skill_arg(a), a, &m, strcmp(kind, "stop") != 0, &c, x);
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    rules_log_name(x, "kind", kind, RULES_AUD_PUBLIC);
+    rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+    ten_log_versus(e, x, actor, target, 0, c.atk.total, c.def.total);
+    rules_log_word(x, "outcome", c.success ? "cond.success" : "cond.failure", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (c.success) {
         /* 003:99 the hinder penalty is the impact rolled; a damage condition's damage per turn
          * likewise (reading); at least 1. 003:97 the challenge to shake it off: the applier's
@@ -357,21 +357,21 @@ RESOLVE(condition)
         snprintf(name, sizeof name, "%s:%s", kind, what);
         json_t *old = rules_enc_cond(e, target, name);
         int was = (int)json_integer_value(json_object_get(old, "level"));
-        if (old && was >= level && level) {
-            /* 003:99 "Penalties applied by hindering conditions do not stack ... if not then the
-             * original penalty remains" */
-            rules_enc_log(e, "condition", NULL, NULL,
-                          "%s keeps %s at %d: the original penalty "
-                          "remains (003:99)",
-                          tn, name, was);
-        } else {
+        int keeps = old && was >= level && level;
+        /* 003:99 "Penalties applied by hindering conditions do not stack ... if not then the
+         * original penalty remains" */
+        if (!keeps)
             ten_cond_put(e, target, NULL, kind, what, level, challenge);
-            if (level)
-                rules_enc_log(e, "condition", NULL, NULL, "%s is %s (%d)", tn, name, level);
-            else
-                rules_enc_log(e, "condition", NULL, NULL, "%s is %s", tn, name);
+        x = rules_log_begin(e, "condition", keeps ? "cond_keeps" : "cond_on");
+        rules_log_who(x, "who", target);
+        rules_log_name(x, "kind", kind, RULES_AUD_PUBLIC);
+        rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+        if (keeps || level)
+            rules_log_count(x, "level", keeps ? was : level, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+        if (!keeps) {
             if (strcmp(kind, "stop") == 0 && ten_covers(e, target, what, "move"))
-                ten_coup_fail(e, target, "its performer was stopped");
+                ten_coup_fail(e, target, "why.stopped");
         }
     }
     ten_bring(e, target);
@@ -420,22 +420,23 @@ RESOLVE(advantage)
     const char *to = advantage_to(e, a), *skill = ten_skill_arg(a);
     int edge = ten_take_action(e, actor);
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, "advantage");
+    rules_log *x = rules_log_begin(e, "advantage", "advantage");
     if (target)
-        ten_contest_roll(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l);
+        ten_contest_roll(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, x);
     else
-        ten_challenge_contest(e, actor, skill, a, edge, rules_arg_int(a, "challenge_dice"), &c, &l);
+        ten_challenge_contest(e, actor, skill, a, edge, rules_arg_int(a, "challenge_dice"), &c, x);
     int spin = c.success ? tenacity_advantage_spin(c.impact) : 0;
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s creates an advantage", rules_enc_name(e, actor));
-    ten_log_skill(e, &l, actor, skill);
-    ten_log_versus(e, &l, actor, target, !target, c.atk.total, c.def.total);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", c.success ? "success" : "failure");
-    ten_log_write(&l);
+    rules_log_who(x, "who", actor);
+    ten_log_skill(e, x, actor, skill);
+    ten_log_versus(e, x, actor, target, !target, c.atk.total, c.def.total);
+    rules_log_word(x, "outcome", c.success ? "adv.success" : "adv.failure", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (spin) {
         ten_spin_add(e, to, spin);
-        rules_enc_log(e, "advantage", NULL, json_pack("{s:i}", "spin", spin),
-                      "%s gains %d spin (003:67)", rules_enc_name(e, to), spin);
+        x = rules_log_begin(e, "advantage", "adv_spin");
+        rules_log_who(x, "who", to);
+        rules_log_int(x, "spin", spin, RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     if (target)
         ten_bring(e, target);
@@ -484,8 +485,7 @@ RESOLVE(defend)
 {
     ten_take_action(e, e->actor);
     rules_enc_cond_add(e, e->actor, "defensive", 0, 0);
-    rules_enc_log(e, "defend", NULL, NULL, "%s goes on full defence (003:117)",
-                  rules_enc_name(e, e->actor));
+    ten_say(e, "defend", "defend", e->actor);
     ten_done(e);
     return 0;
 }
@@ -515,8 +515,7 @@ RESOLVE(generate_spin)
     rules_enc_budget_set(e, actor, "move", 0);
     rules_enc_budget_set(e, actor, "interaction", 0);
     ten_spin_add(e, actor, 1);
-    rules_enc_log(e, "generate_spin", NULL, NULL, "%s concentrates and gains 1 spin (003:76)",
-                  rules_enc_name(e, actor));
+    ten_say(e, "generate_spin", "generate_spin", actor);
     ten_done(e);
     return 0;
 }
@@ -565,19 +564,14 @@ RESOLVE(coup)
     json_t *me = rules_enc_combatant(e, actor);
     json_t *coup = json_object_get(me, "coup");
     ten_take_action(e, actor);
-    if (!coup) {
+    if (!coup)
         json_object_set_new(me, "coup", json_pack("{s:s, s:i}", "target", target, "stage", 1));
-        rules_enc_log(e, "coup", NULL, NULL,
-                      "%s begins a coup de grâce on %s: it completes with the action of their "
-                      "next turn (003:107)",
-                      rules_enc_name(e, actor), rules_enc_name(e, target));
-    } else {
+    else
         json_object_set_new(coup, "done", json_true());
-        rules_enc_log(e, "coup", NULL, NULL,
-                      "%s completes the coup de grâce: %s perishes at the end of this turn "
-                      "(003:107)",
-                      rules_enc_name(e, actor), rules_enc_name(e, target));
-    }
+    rules_log *x = rules_log_begin(e, "coup", coup ? "coup_done" : "coup_begin");
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    rules_log_end(x);
     ten_bring(e, target);
     ten_done(e);
     return 0;
@@ -621,19 +615,19 @@ RESOLVE(recover)
     }
     /* the rulebook's own challenge is open, but its size is the wounds: an NPC's are the GM's */
     rules_aud aud = rules_enc_aud_of(e, actor);
-    ten_log l;
-    ten_log_begin(e, &l, "recover");
-    ten_log_side(e, &l, dice, actor, "total", s.total);
-    rules_enc_entry_dice(l.x, aud, cd);
-    rules_enc_entry_set(l.x, aud, "challenge", json_integer(ch));
-    ten_log_both(&l, "success", json_boolean(ok));
+    rules_log *x = rules_log_begin(e, "recover", "recover");
+    rules_log_who(x, "who", actor);
+    ten_log_side(e, x, dice, actor, "total", s.total);
+    rules_log_dice(x, cd, aud);
+    rules_log_int(x, "challenge", ch, aud);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
     json_decref(dice);
     json_decref(cd);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s tries to recover", rules_enc_name(e, actor));
-    ten_log_skill(e, &l, actor, skill);
-    rules_enc_entry_say(l.x, aud, " against %dd6", n);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": %s", ok ? "wakes up" : "stays unconscious");
-    ten_log_write(&l);
+    ten_log_skill(e, x, actor, skill);
+    rules_log_word(x, "against", "recover.against", aud);
+    rules_log_count(x, "dice_n", n, aud);
+    rules_log_word(x, "outcome", ok ? "recover.wakes" : "recover.stays", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     if (ok) {
         json_object_set_new(rules_enc_stats(e, actor), "unconscious", json_false());
         rules_enc_cond_remove(e, actor, "unconscious");
@@ -657,8 +651,11 @@ RESOLVE(move)
 {
     rules_enc_spend(e, e->actor, "move", 1, err);
     const char *what = rules_arg_str(a, "what");
-    rules_enc_log(e, "move", NULL, NULL, "%s moves%s%s", rules_enc_name(e, e->actor),
-                  what ? ": " : "", what ? what : "");
+    rules_log *x = rules_log_begin(e, "move", "move");
+    rules_log_who(x, "who", e->actor);
+    if (what)
+        rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -697,18 +694,15 @@ RESOLVE(sprint)
     /* the spaces are the total: an NPC's are the GM's (its challenge bonus is in them) */
     rules_aud aud = rules_enc_aud_of(e, actor);
     rules_enc_cond_add(e, actor, "sprinting", 0, aud == RULES_AUD_PUBLIC ? total : 0);
-    ten_log l;
-    ten_log_begin(e, &l, "sprint");
-    rules_enc_entry_dice(l.x, aud, dice);
+    rules_log *x = rules_log_begin(e, "sprint", "sprint");
+    rules_log_who(x, "who", actor);
+    rules_log_dice(x, dice, aud);
     json_decref(dice);
-    rules_enc_entry_set(l.x, aud, "spaces", json_integer(total));
-    rules_enc_entry_set(l.x, aud, "spin", json_integer(gain));
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s sprints", rules_enc_name(e, actor));
-    rules_enc_entry_say(l.x, aud, ": %d more spaces of movement this round%s", total,
-                        gain > 0   ? ", +1 spin"
-                        : gain < 0 ? ", 1 negative spin"
-                                   : "");
-    ten_log_write(&l);
+    rules_log_int(x, "spaces", total, aud);
+    rules_log_int(x, "spin", gain, aud);
+    if (gain)
+        rules_log_word(x, "spin_w", gain > 0 ? "sprint.gain" : "sprint.loss", aud);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -726,10 +720,7 @@ RESOLVE(withdraw)
 {
     ten_take_action(e, e->actor);
     rules_enc_cond_add(e, e->actor, "withdrawing", 0, 0);
-    rules_enc_log(e, "withdraw", NULL, NULL,
-                  "%s withdraws: no parting strike from anyone in melee range at the start of "
-                  "the turn",
-                  rules_enc_name(e, e->actor));
+    ten_say(e, "withdraw", "withdraw", e->actor);
     ten_done(e);
     return 0;
 }
@@ -745,8 +736,11 @@ RESOLVE(interact)
 {
     rules_enc_spend(e, e->actor, "interaction", 1, err);
     const char *what = rules_arg_str(a, "what");
-    rules_enc_log(e, "interact", NULL, NULL, "%s: %s", rules_enc_name(e, e->actor),
-                  what ? what : "an interaction");
+    rules_log *x = rules_log_begin(e, "interact", "interact");
+    rules_log_who(x, "who", e->actor);
+    if (what)
+        rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -767,10 +761,12 @@ RESOLVE(overflow)
 {
     const char *choice = rules_arg_str(a, "choice");
     json_object_set_new(rules_enc_combatant(e, e->actor), "overflow", json_string(choice));
-    rules_enc_log(e, "overflow", NULL, NULL, "Over their maximum stress, %s will %s (003:106)",
-                  rules_enc_name(e, e->actor),
-                  strcmp(choice, "wound") == 0 ? "take a wound while one is left"
-                                               : "fall unconscious");
+    rules_log *x = rules_log_begin(e, "overflow", "overflow");
+    rules_log_who(x, "who", e->actor);
+    rules_log_word(x, "choice",
+                   strcmp(choice, "wound") == 0 ? "overflow.wound" : "overflow.unconscious",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -803,28 +799,26 @@ RESOLVE(social)
     int before = ten_standing_of(e, actor, target, TEN_STANDING_START);
     int edge = ten_take_action(e, actor);
     ten_contest c;
-    ten_log l;
-    ten_log_begin(e, &l, "social");
-    ten_contest_roll(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, &l);
+    rules_log *x = rules_log_begin(e, "social", "social");
+    ten_contest_roll(e, actor, target, skill, a, &(ten_mods){.atk_adv = edge}, 1, &c, x);
     int moved = c.impact;
     if (!c.success) {
         json_t *dd = json_array();
         moved = ten_impact_roll(e, &c.def, 0, 0, dd);
-        ten_log_side(e, &l, dd, target, "opp_impact", moved);
+        ten_log_side(e, x, dd, target, "opp_impact", moved);
         json_decref(dd);
     }
     int after = ten_standing_move(e, actor, target, before, c.success ? moved : -moved);
-    ten_log_both(&l, "standing", json_integer(after));
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, "%s works on %s", rules_enc_name(e, actor),
-                        rules_enc_name(e, target));
-    ten_log_skill(e, &l, actor, skill);
-    ten_log_versus(e, &l, actor, target, 0, c.atk.total, c.def.total);
-    rules_enc_entry_say(l.x, RULES_AUD_PUBLIC, ": standing %d → %d of %d%s", before, after,
-                        TEN_STANDING_TOP,
-                        after >= TEN_STANDING_TOP ? ": the social challenge is won (003:70)"
-                        : after <= 0              ? ": all credibility lost (003:70)"
-                                                  : "");
-    ten_log_write(&l);
+    rules_log_int(x, "standing", after, RULES_AUD_PUBLIC);
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    ten_log_skill(e, x, actor, skill);
+    ten_log_versus(e, x, actor, target, 0, c.atk.total, c.def.total);
+    rules_log_count(x, "before", before, RULES_AUD_PUBLIC);
+    rules_log_count(x, "top", TEN_STANDING_TOP, RULES_AUD_PUBLIC);
+    if (after >= TEN_STANDING_TOP || after <= 0)
+        rules_log_word(x, "end", after > 0 ? "social.won" : "social.lost", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -836,7 +830,11 @@ RESOLVE(standing)
     const char *who = rules_arg_str(a, "target"), *eyes = rules_arg_str(a, "target2");
     int v = rules_arg_int(a, "value");
     ten_standing_set(e, who, eyes, v);
-    rules_enc_log(e, "standing", NULL, NULL, "%s's standing with %s is %d of %d (003:70)",
-                  rules_enc_name(e, who), rules_enc_name(e, eyes), v, TEN_STANDING_TOP);
+    rules_log *x = rules_log_begin(e, "standing", "standing");
+    rules_log_who(x, "who", who);
+    rules_log_who(x, "eyes", eyes);
+    rules_log_count(x, "value", v, RULES_AUD_PUBLIC);
+    rules_log_count(x, "top", TEN_STANDING_TOP, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }

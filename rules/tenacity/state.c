@@ -453,8 +453,10 @@ void ten_grip_lost(rules_enc *e, const char *cid, int dead)
         char keep[64];
         snprintf(keep, sizeof keep, "%s", held);
         ten_grip_end(e, keep);
-        rules_enc_log(e, "escape", NULL, NULL, "%s is free: %s holds nobody now",
-                      rules_enc_name(e, keep), rules_enc_name(e, cid));
+        rules_log *x = rules_log_begin(e, "escape", "free");
+        rules_log_who(x, "who", keep);
+        rules_log_who(x, "holder", cid);
+        rules_log_end(x);
     }
     if (dead && ten_grip_of(e, cid))
         ten_grip_end(e, cid);
@@ -483,14 +485,15 @@ void ten_grip_shaken(rules_enc *e, const char *cid, const char *name)
     if (strcmp(name, TEN_LOCKED) == 0) {
         /* 003:105 "if they succeed, then the lock reverts back to a grapple" */
         json_object_set_new(g, "locked", json_false());
-        rules_enc_log(e, "escape", NULL, NULL,
-                      "%s breaks the lock: it is a grapple again (003:105)",
-                      rules_enc_name(e, cid));
+        rules_log *x = rules_log_begin(e, "escape", "lock_broken");
+        rules_log_who(x, "who", cid);
+        rules_log_end(x);
     } else if (strcmp(name, TEN_GRAPPLED) == 0) {
         /* 003:104 "if they succeed, then the grapple ends" */
         ten_grip_end(e, cid);
-        rules_enc_log(e, "escape", NULL, NULL, "%s breaks free of the grapple (003:104)",
-                      rules_enc_name(e, cid));
+        rules_log *x = rules_log_begin(e, "escape", "grapple_broken");
+        rules_log_who(x, "who", cid);
+        rules_log_end(x);
     }
 }
 
@@ -500,8 +503,10 @@ void ten_coup_fail(rules_enc *e, const char *cid, const char *why)
     if (!json_object_get(c, "coup"))
         return;
     json_object_del(c, "coup");
-    rules_enc_log(e, "coup", NULL, NULL, "%s's coup de grâce fails: %s (003:107)",
-                  rules_enc_name(e, cid), why);
+    rules_log *x = rules_log_begin(e, "coup", "coup_fail");
+    rules_log_who(x, "who", cid);
+    rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 /* ---- parameters ---- */

@@ -527,6 +527,7 @@ const rules_system rules_system_tenacity = {
     .derive = tenacity_derive,
     .checks = tenacity_checks,
     .modules = tenacity_modules,
+    .phrases = ten_phrases,
 };
 
 /* The system's encounter modules, for the registry (rules/modules.c). */

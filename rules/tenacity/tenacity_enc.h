@@ -154,7 +154,8 @@ int ten_grip_may_shake(const rules_enc *e, const char *cid, const char *name, in
                        tb_err *err);
 /* After name was shaken off: a broken lock reverts to a grapple, an escaped grapple ends. */
 void ten_grip_shaken(rules_enc *e, const char *cid, const char *name);
-/* Fails cid's coup de grâce in progress (003:107: forced to do anything else). */
+/* Fails cid's coup de grâce in progress (003:107: forced to do anything else); why is the
+ * phrasing of the reason ("why.defend"). */
 void ten_coup_fail(rules_enc *e, const char *cid, const char *why);
 
 /* ---- parameters ---- */
@@ -205,25 +206,27 @@ void ten_side_for_impact(const rules_enc *e, const char *cid, const char *skill,
 /* Tags the last die of dice with role and who rolled it. */
 void ten_tag_last(json_t *dice, const char *role, const char *cid);
 
-/* ---- the log of a roll: a shared audience entry (rules/encounter.h) where what an NPC rolls,
- * its totals and its skill names are the GM's ---- */
-typedef struct ten_log {
-    rules_enc_entry *x;
-} ten_log;
-void ten_log_begin(rules_enc *e, ten_log *l, const char *action);
-void ten_log_drop(ten_log *l);
-void ten_log_write(ten_log *l);
-/* Files one side's dice (borrowed) and total under key, for cid's audience. */
-void ten_log_side(rules_enc *e, ten_log *l, json_t *dice, const char *cid, const char *key,
+/* ---- the log (rules/encounter.h, "The log"): the words are in words.c ---- */
+/* The phrasings of the system (the shared layers' events) and of each module. */
+extern const rules_phrase ten_phrases[];
+extern const rules_phrase ten_phrases_spotlight[];
+extern const rules_phrase ten_phrases_social[];
+extern const rules_phrase ten_phrases_between[];
+/* The words of a system phrasing without values (the spotlight's reasons, for a refusal's
+ * message), or event itself. */
+const char *ten_words(const char *event);
+/* A line of its own that names one combatant: `event` with {who} = cid. */
+void ten_say(rules_enc *e, const char *action, const char *event, const char *cid);
+/* One side's dice (borrowed) and total under key, for cid's audience (an NPC's are the GM's). */
+void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total);
-/* result[key] = v (stolen) for everyone / for cid's audience. */
-void ten_log_both(ten_log *l, const char *key, json_t *v);
-void ten_log_of(rules_enc *e, ten_log *l, const char *cid, const char *key, json_t *v);
-/* " with <skill>": cid's own (an NPC's stays the GM's). */
-void ten_log_skill(rules_enc *e, ten_log *l, const char *cid, const char *skill);
-/* ": <a> vs <b>" for the GM's text when one total is hidden (an NPC's, or other_hidden). */
-void ten_log_versus(rules_enc *e, ten_log *l, const char *a_cid, const char *b_cid,
+/* {with}: " with <skill>" in cid's audience (nothing for a sheetless NPC's "-"). */
+void ten_log_skill(rules_enc *e, rules_log *x, const char *cid, const char *skill);
+/* {vs}: ": <a> vs <b>" for the GM when one total is hidden (an NPC's, or other_hidden). */
+void ten_log_versus(rules_enc *e, rules_log *x, const char *a_cid, const char *b_cid,
                     int other_hidden, int a, int b);
+/* {gm}: required by a phrasing only the GM reads (gm_only), or said to everyone. */
+void ten_log_gm_only(rules_log *x, int gm_only);
 
 /* ---- the contest (003:66, 003:68) ---- */
 /* What the fight's states add to a contest's two sides (fight.c) and whether it is a reaction
@@ -253,12 +256,12 @@ int ten_contest_check(const rules_enc *e, const char *actor, const char *target,
  */
 void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const char *skill,
                       const rules_args *a, const ten_mods *m, int want_impact, ten_contest *c,
-                      ten_log *l);
+                      rules_log *x);
 /* actor's skill against n of the narrator's challenge d6s, hidden (003:46, 003:67): the
  * contest's rules with a GM-only challenge; adv extra hero dice. Checked before (ten_roll_params,
  * ten_skill_check). */
 void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, const rules_args *a,
-                           int adv, int n, ten_contest *c, ten_log *l);
+                           int adv, int n, ten_contest *c, rules_log *x);
 
 /* ---- what every action checks before anything is spent or rolled ---- */
 /* The actor can act (`action` names it: not unconscious unless it recovers, no coup de grâce
@@ -280,7 +283,8 @@ int ten_require_budget(const rules_enc *e, const char *cid, const char *kind, in
 void ten_stress(rules_enc *e, const char *cid, int n, const char *why);
 /* ten_stress, where quiet keeps an NPC's number out of the public text (a resistance, 003:120). */
 void ten_stress_quiet(rules_enc *e, const char *cid, int n, const char *why, int quiet);
-void ten_perish(rules_enc *e, const char *cid, const char *why);
+/* cid dies: why is the phrasing of the reason ("death.choice"), by who brought it (or NULL). */
+void ten_perish(rules_enc *e, const char *cid, const char *why, const char *by);
 
 /* ---- shaking a condition off (003:97) ---- */
 /* Before the roll to shake `cond` off with skill (action: 1 when it is the action). */
@@ -330,7 +334,7 @@ void ten_turn_over(rules_enc *e, const char *holder);
 int ten_fight_mods(const rules_enc *e, const char *actor, const char *target, const rules_args *a,
                    ten_mods *m, tb_err *err);
 /* The public words for the states that changed the contest. */
-void ten_say_states(rules_enc *e, ten_log *l, const char *actor, const char *target,
+void ten_say_states(rules_enc *e, rules_log *x, const char *actor, const char *target,
                     const rules_args *a);
 /* Impact scaled for size (003:122-123): d = target's size minus the attacker's. */
 int ten_size_damage(int impact, int d);

@@ -85,8 +85,7 @@ static void options_turn(rules_enc *e, const char *cid)
     if (json_object_get(me, "held")) {
         json_object_del(me, "held");
         json_object_del(rules_enc_hidden_of(e, cid), "held_trigger");
-        rules_enc_log(e, "hold", NULL, NULL, "%s's held action lapses unused",
-                      rules_enc_name(e, cid));
+        ten_say(e, "hold", "hold_lapse", cid);
     }
     const char *other;
     for (size_t i = 0; (other = rules_enc_cid_at(e, i)); i++) {
@@ -114,21 +113,17 @@ void ten_start_turn(rules_enc *e, const char *cid)
         rules_enc_budget_set(e, cid, "interaction", 0);
         rules_enc_budget_set(e, cid, "move", 0);
         ten_put(ten_list(e, "recalled"), cid);
-        rules_enc_log(e, "spotlight", NULL, NULL,
-                      "%s is back in the spotlight after acting: chooses who goes next, or spends "
-                      "10acity/spin to respond (003:89, 003:91)",
-                      rules_enc_name(e, cid));
+        ten_say(e, "spotlight", "back", cid);
         return;
     }
     ten_set_flag(e, "choosing", 0);
     /* 003:87 "up to one action, one interaction, and one movement" (003:82) */
     rules_enc_budget_reset(e, cid);
     options_turn(e, cid);
-    rules_enc_log(e, "spotlight", NULL, NULL, "%s takes the spotlight", rules_enc_name(e, cid));
+    ten_say(e, "spotlight", "takes", cid);
     /* 003:117 full defence lasts "until your next turn" */
     if (rules_enc_cond_remove(e, cid, "defensive"))
-        rules_enc_log(e, "expire", NULL, NULL, "%s is no longer on full defence",
-                      rules_enc_name(e, cid));
+        ten_say(e, "expire", "defence_over", cid);
     /* 003:72 a sprint's spaces are "for that round", 003:112 a withdrawal covers the turn */
     rules_enc_cond_remove(e, cid, "sprinting");
     rules_enc_cond_remove(e, cid, "withdrawing");
@@ -160,8 +155,9 @@ static void new_round(rules_enc *e)
         set_edges(e);
     }
     /* 003:90 "everyone resets their turns and begins again" */
-    rules_enc_log(e, "round", NULL, NULL, "Round %d: everyone has acted; turns reset (003:90)",
-                  rules_enc_round(e));
+    rules_log *x = rules_log_begin(e, "round", "round");
+    rules_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 void ten_bring(rules_enc *e, const char *cid)
@@ -194,8 +190,10 @@ void ten_done(rules_enc *e)
     /* a response is one action (003:91); a released held movement is one movement (003:81) */
     if (r && rules_enc_budget_left(e, r, "action") == 0 &&
         rules_enc_budget_left(e, r, "move") == 0) {
-        rules_enc_log(e, "respond", NULL, NULL, "%s's response is over; %s has the spotlight",
-                      rules_enc_name(e, r), rules_enc_name(e, ten_holder(e)));
+        rules_log *x = rules_log_begin(e, "respond", "response_over");
+        rules_log_who(x, "who", r);
+        rules_log_who(x, "holder", ten_holder(e));
+        rules_log_end(x);
         ten_set_str(e, "responder", NULL);
     }
     ten_sync_conditions(e);
@@ -240,16 +238,19 @@ void ten_initiative(rules_enc *e, const char *skill)
         json_t *dice = json_array();
         ten_side s;
         ten_roll(e, cid, skill, 0, 0, "initiative", dice, &s);
-        json_t *res = json_pack("{s:s, s:i}", "skill", skill, "total", s.total);
-        if (rules_enc_is_npc(e, cid)) {
-            json_object_set_new(rules_enc_hidden_of(e, cid), "init", json_integer(s.total));
-            rules_enc_log_gm(e, "initiative", dice, res, "%s rolls %s for initiative: %d",
-                             rules_enc_name(e, cid), skill, s.total);
-        } else {
-            json_object_set_new(rules_enc_combatant(e, cid), "init", json_integer(s.total));
-            rules_enc_log(e, "initiative", dice, res, "%s rolls %s for initiative: %d",
-                          rules_enc_name(e, cid), skill, s.total);
-        }
+        /* an NPC's roll and its initiative are the GM's */
+        rules_aud aud = rules_enc_aud_of(e, cid);
+        json_object_set_new(aud == RULES_AUD_GM ? rules_enc_hidden_of(e, cid)
+                                                : rules_enc_combatant(e, cid),
+                            "init", json_integer(s.total));
+        rules_log *x = rules_log_begin(e, "initiative", "initiative_roll");
+        rules_log_who(x, "who", cid);
+        rules_log_dice(x, dice, aud);
+        json_decref(dice);
+        rules_log_json(x, "skill", json_string(skill), aud);
+        rules_log_name(x, "skillname", skill, aud);
+        rules_log_int(x, "total", s.total, aud);
+        rules_log_end(x);
         /* 003:86 ties "usually go to the heroes of our story over an NPC"; "Alternatively, the
          * one with the highest reaction skill could go first" */
         json_t *react = json_object_get(ten_skills(e, cid), "Reaction");
@@ -266,12 +267,7 @@ void ten_initiative(rules_enc *e, const char *skill)
     if (ten_option(e, "group"))
         ten_set_groups(e, rules_enc_side(e, first));
     ten_set_flag(e, "opening", 1);
-    rules_enc_log(e, "initiative", NULL, NULL,
-                  ten_option(e, "group")
-                      ? "%s rolled highest: their group goes first, or they pass to the other "
-                        "group (003:92)"
-                      : "%s rolled highest: acts first or passes the initiative (003:86)",
-                  rules_enc_name(e, first));
+    ten_say(e, "initiative", ten_option(e, "group") ? "first_group" : "first", first);
     ten_start_turn(e, first);
 }
 
@@ -305,7 +301,8 @@ static int pick(rules_enc *e, const char *holder, unsigned f, const char **out)
     return k;
 }
 
-/* The candidates for the spotlight after holder's turn, in initiative order; *why names the rule,
+/* The candidates for the spotlight after holder's turn, in initiative order; *why names the rule
+ * (its words' key in words.c),
  * *reset is set when the round resets first. Returns their number. */
 static int next_candidates(rules_enc *e, const char *holder, const char **out, const char **why,
                            int *reset)
@@ -317,7 +314,7 @@ static int next_candidates(rules_enc *e, const char *holder, const char **out, c
         /* 003:92 each group "in any order they choose", one group after the other */
         for (;;) {
             if ((n = pick(e, NULL, F_NOT_ACTED | F_GROUP, out)) > 0) {
-                *why = "the rest of the group acts in any order it chooses (003:92)";
+                *why = "next.group";
                 return n;
             }
             int g = (int)json_integer_value(json_object_get(e->enc, "group")) + 1;
@@ -344,28 +341,28 @@ static int next_candidates(rules_enc *e, const char *holder, const char **out, c
      * next." */
     if ((n = pick(e, holder, F_CUE | F_NOT_ACTED | F_OPPOSING, out)) > 0 ||
         (n = pick(e, holder, F_CUE | F_NOT_ACTED, out)) > 0) {
-        *why = "brought into the spotlight (003:87)";
+        *why = "next.brought";
         return n;
     }
     /* 003:89 an affected character who has already acted chooses who goes next */
     if (!*reset && ((n = pick(e, holder, F_CUE | F_ACTED | F_OPPOSING, out)) > 0 ||
                     (n = pick(e, holder, F_CUE | F_ACTED, out)) > 0)) {
-        *why = "back in the spotlight after acting: chooses who goes next (003:89)";
+        *why = "next.back";
         return n;
     }
     if (choosing && (n = pick(e, holder, F_NOT_ACTED, out)) > 0) {
         /* 003:84 "If that character has already acted, they pass the spotlight to another
          * character of their choice." */
-        *why = "passed by a character who has already acted (003:84)";
+        *why = "next.passed";
         return n;
     }
     /* 003:88 "If a character's actions does not bring anyone else into the spotlight, then any
      * opposing character goes next." With no opposing character left, anyone left (reading). */
     if ((n = pick(e, holder, F_NOT_ACTED | F_OPPOSING, out)) > 0) {
-        *why = "an opposing character goes next (003:88)";
+        *why = "next.opposing";
         return n;
     }
-    *why = "nobody opposing is left to act: anyone who has not acted (003:88, 003:90)";
+    *why = "next.anyone";
     n = pick(e, holder, F_NOT_ACTED, out);
     if (n == 0 && holder && ten_present(e, holder) && !ten_acted(e, holder))
         out[n++] = holder; /* alone after a reset */
@@ -400,7 +397,7 @@ static int choose(rules_enc *e, const char *holder, const char *next, const char
         len += (size_t)w;
     }
     return rules_enc_rule(err, "the spotlight cannot go to %s: it goes to %s (%s)",
-                          rules_enc_name(e, next), names, *why);
+                          rules_enc_name(e, next), names, ten_words(*why));
 }
 
 int ten_next_check(const rules_enc *e, const char *holder, const char *next, int over, tb_err *err)
@@ -412,6 +409,7 @@ int ten_next_check(const rules_enc *e, const char *holder, const char *next, int
     s.hidden = json_deep_copy(e->hidden);
     s.log = json_array();
     s.gm_log = json_array();
+    s.seat_log = NULL;
     s.priv = NULL;
     s.rng = NULL;
     if (over)
@@ -433,11 +431,13 @@ void ten_hand_on(rules_enc *e, const char *holder, const char *next)
     if (!to) {
         ten_set_str(e, "spotlight", NULL);
         set_turn_index(e, NULL);
-        rules_enc_log(e, "spotlight", NULL, NULL, "Nobody is left to take the spotlight");
+        rules_log_end(rules_log_begin(e, "spotlight", "nobody"));
         return;
     }
-    rules_enc_log(e, "pass", NULL, NULL, "The spotlight goes to %s: %s", rules_enc_name(e, to),
-                  why);
+    rules_log *x = rules_log_begin(e, "pass", "goes");
+    rules_log_who(x, "who", to);
+    rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_start_turn(e, to);
 }
 
@@ -448,9 +448,7 @@ static void coup_finish(rules_enc *e, const char *cid)
     json_t *coup = json_object_get(c, "coup");
     const char *target = json_string_value(json_object_get(coup, "target"));
     if (target && !rules_enc_is_out(e, target)) {
-        char why[160];
-        snprintf(why, sizeof why, "%s's coup de grâce (003:107)", rules_enc_name(e, cid));
-        ten_perish(e, target, why);
+        ten_perish(e, target, "death.coup", cid);
     }
     json_object_del(c, "coup");
 }
@@ -462,12 +460,12 @@ void ten_turn_over(rules_enc *e, const char *holder)
         if (json_is_true(json_object_get(coup, "done")))
             coup_finish(e, holder);
         else if (json_integer_value(json_object_get(coup, "stage")) == 2)
-            ten_coup_fail(e, holder, "its second action was not spent on it");
+            ten_coup_fail(e, holder, "why.second");
     }
     if (!ten_acted(e, holder))
         ten_put(ten_list(e, "acted"), holder);
     ten_set_flag(e, "opening", 0);
-    rules_enc_log(e, "end", NULL, NULL, "%s ends the turn", rules_enc_name(e, holder));
+    ten_say(e, "end", "end_turn", holder);
 }
 
 /* ==== the spotlight's actions of tenacity.spotlight (its table is in spotlight.c), in the
@@ -553,12 +551,16 @@ TEN_ACTION_RESOLVE(pass)
         /* 003:92 "The character that rolls the highest initiative gets to choose which group
          * goes first." */
         ten_set_groups(e, rules_enc_side(e, to));
-        rules_enc_log(e, "pass", NULL, NULL, "%s lets the %s go first (003:92)",
-                      rules_enc_name(e, holder), rules_enc_side(e, to));
+        rules_log *x = rules_log_begin(e, "pass", "group_first");
+        rules_log_who(x, "who", holder);
+        rules_log_name(x, "side", rules_enc_side(e, to), RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     ten_set_flag(e, "opening", 0);
-    rules_enc_log(e, "pass", NULL, NULL, "%s passes the spotlight to %s (003:86)",
-                  rules_enc_name(e, holder), rules_enc_name(e, to));
+    rules_log *x = rules_log_begin(e, "pass", "passes");
+    rules_log_who(x, "who", holder);
+    rules_log_who(x, "to", to);
+    rules_log_end(x);
     ten_start_turn(e, to);
     ten_done(e);
     return 0;
@@ -672,9 +674,12 @@ TEN_ACTION_RESOLVE(respond)
         rules_enc_budget_set(e, cid, "move", 0);
         ten_set_str(e, "responder", cid);
     }
-    rules_enc_log(e, "respond", NULL, json_pack("{s:s}", "pay", pay),
-                  "%s spends a point of %s to respond with a standard action (003:91)",
-                  rules_enc_name(e, cid), strcmp(pay, "spin") == 0 ? "spin" : "10acity");
+    rules_log *x = rules_log_begin(e, "respond", "respond");
+    rules_log_who(x, "who", cid);
+    rules_log_json(x, "pay", json_string(pay), RULES_AUD_PUBLIC);
+    rules_log_word(x, "paid", strcmp(pay, "spin") == 0 ? "pay.spin" : "pay.tenacity",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     ten_done(e);
     return 0;
 }
@@ -694,8 +699,7 @@ TEN_ACTION_CHECK(spotlight)
 TEN_ACTION_RESOLVE(spotlight)
 {
     const char *to = rules_arg_str(a, "target");
-    rules_enc_log(e, "spotlight", NULL, NULL, "The GM puts %s in the spotlight",
-                  rules_enc_name(e, to));
+    ten_say(e, "spotlight", "gm_spotlight", to);
     ten_set_flag(e, "opening", 0);
     ten_start_turn(e, to);
     ten_done(e);
