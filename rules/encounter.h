@@ -18,11 +18,13 @@
  *   short and document them in rules/RULES.md).
  *
  * HOW A MODULE PLUGS IN
- *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
- *      (non-static) with its action table, and adds its id to the system's `modules` list.
- *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   1. rules/<system>/<module>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table (each action a pure check and a resolve), its choices
+ *      hook and its phrasings, and rules/<system>/meson.build adds the file.
+ *   2. Its pointer goes in its system's `modules` list (system.h): the one registration.
  *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
- *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *   enc.moves, enc.set, enc.end) and rules_enc_act checks `who`, the parameters and the action's
+ *   check before its resolve runs.
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
@@ -191,6 +193,11 @@ const char *rules_enc_side(const rules_enc *e, const char *cid);
 int rules_enc_is_npc(const rules_enc *e, const char *cid);
 /* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
 json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* The same, read without creating anything (NULL when it has none): for checks and choices,
+ * which take a const rules_enc and write nothing. */
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid);
+/* An integer stat read without creating anything (def when absent): for checks. */
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* An integer stat (def when absent) and setting one. */
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
 void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
@@ -415,6 +422,10 @@ int rules_enc_act(rules_enc *e, const char *action, const char *actor, const jso
  * arguments now. On success *a holds the parsed arguments (strings borrowed from params). */
 int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
                         const json_t *params, rules_args *a, tb_err *err);
+/* Steps 3-4 only, after rules_enc_who_check set e->actor (the moves try many arguments for one
+ * actor). */
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err);
 /* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
  * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
  * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
@@ -449,10 +460,13 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
  * actions: no actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
- * offered. For the GM the moves of the combatant whose turn it is come first. Pure: draws no die,
- * writes nothing. Properties (tests/unit/test_module_props.c, over every state the scenario
- * tests and the fuzzer reach): every offered move's args pass the check; every (action, actor)
- * whose check passes with some arguments is offered.
+ * offered. A required free-text parameter (no choices: a name, a description) is searched with
+ * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
+ * the combatant whose turn it is come first. Pure: draws no die, writes nothing (e->actor is put
+ * back). The server delivers them on request: the read-only op enc.moves (server/ops_enc.c;
+ * their cost: tests/bench/README.md, bench_moves). Properties (tests/unit/test_module_props.c, over
+ * every state the scenario tests and the fuzzer reach): every offered move's args pass the check;
+ * every (action, actor) whose check passes with some arguments is offered.
  */
 json_t *rules_enc_moves(rules_enc *e);
 

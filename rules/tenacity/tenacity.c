@@ -5,9 +5,11 @@
  * passages are numbered in rules/RULES.md, "## tenacity".
  */
 #include "tenacity.h"
-#include "tenacity_enc.h"
 
 #include <string.h>
+
+#include "clock.h"
+#include "tenacity_enc.h"
 
 /* ---- checks ---- */
 
@@ -515,8 +517,13 @@ static json_t *tenacity_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const tenacity_modules[] = {"tenacity.spotlight", "tenacity.social",
-                                               "tenacity.between", NULL};
+/* The encounter modules (tenacity_enc.h): their one registration. */
+static const rules_module *const tenacity_modules[] = {&rules_module_tenacity_spotlight,
+                                                       &rules_module_tenacity_social,
+                                                       &rules_module_tenacity_between, NULL};
+
+/* No round length in the book (003:91 rounds of the spotlight); reading (RULES.md): 6 seconds. */
+static const rules_clock_stage tenacity_clock[] = {{"round", "Round", 6, "003:91"}, {0}};
 
 const rules_system rules_system_tenacity = {
     .id = "tenacity",
@@ -528,9 +535,8 @@ const rules_system rules_system_tenacity = {
     .checks = tenacity_checks,
     .modules = tenacity_modules,
     .phrases = ten_phrases,
+    .summary =
+        "10acity Tactics: skill rolls against a challenge rating, impact dice, the spotlight "
+        "passed in combat, spin",
+    .clock = tenacity_clock,
 };
-
-/* The system's encounter modules, for the registry (rules/modules.c). */
-const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
-                                                      &rules_module_tenacity_social,
-                                                      &rules_module_tenacity_between, NULL};
