@@ -116,7 +116,7 @@ static const rules_enc_action ACTIONS[] = {
     {"heal_item", "Use a healing item", RULES_ENC_OWNER, P_HEAL_ITEM, act_heal_item, "003:74",
      chk_heal_item},
     {"rest", "Short rest: 1 10acity", RULES_ENC_OWNER, P_NONE, act_rest, "003:76", chk_rest},
-    {"pilot", "Pilot", RULES_ENC_OWNER, P_PILOT, act_pilot, "003:77-78", chk_pilot},
+    {"pilot", "Pilot", RULES_ENC_OWNER, P_PILOT, act_pilot, "003:77-78", chk_pilot, RULES_ENC_RARE},
     {0},
 };
 
@@ -146,6 +146,7 @@ const rules_module rules_module_tenacity_between = {
     .start = start,
     .join = join,
     .actions = ACTIONS,
+    .choices = ten_choices,
     .phrases = ten_phrases_between,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,
@@ -419,6 +420,8 @@ static const char *work_skill(const rules_args *a, const json_t *task)
  * success the skill's impact counts. */
 CHECK(work)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     if (require_task(e, a, err))
         return err->code;
     json_t *t = task_of(e, a);
@@ -473,7 +476,8 @@ RESOLVE(work)
     rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
     rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
     rules_log_word(x, "roll", "work.roll", aud);
-    rules_log_name(x, "skill", skill, aud);
+    if (strcmp(skill, "-") != 0) /* a sheetless NPC's challenge dice */
+        rules_log_name(x, "skill", skill, aud);
     rules_log_name(x, "task", name, RULES_AUD_PUBLIC);
     if (strcmp(kind, "impact") == 0) {
         /* 003:63 "Any character that can't generate the 5 points of athletic movement impact
@@ -520,6 +524,8 @@ RESOLVE(work)
 /* Spend from an explored scene's pool on one of the options the narrator named (003:64). */
 CHECK(spend)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     if (require_task(e, a, err))
         return err->code;
     json_t *t = task_of(e, a);
@@ -551,6 +557,8 @@ RESOLVE(spend)
  * advance. */
 CHECK(tend)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *target = rules_arg_str(a, "target"), *skill = rules_arg_str(a, "skill");
     if (ten_skill_check(e, e->actor, skill, err))
         return err->code;
@@ -599,6 +607,8 @@ static const char *healed_one(const rules_enc *e, const rules_args *a)
 
 CHECK(heal_item)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *target = healed_one(e, a);
     if (ten_track_now(e, target, "stress") == 0)
         return rules_enc_rule(err, "%s has no stress to recover", rules_enc_name(e, target));
@@ -630,6 +640,8 @@ RESOLVE(heal_item)
  * recover one (1) 10acity point ... only when the character has no 10acity." */
 CHECK(rest)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     (void)a;
     int t = ten_stat(e, e->actor, "tenacity", 0);
     if (t > 0)
@@ -661,6 +673,8 @@ static const char *pilot_skill(const rules_args *a)
 
 CHECK(pilot)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     return ten_skill_check(e, e->actor, pilot_skill(a), err);
 }
 

@@ -19,6 +19,8 @@
  * parting strike per character per turn of the mover. */
 TEN_ACTION_CHECK(parting)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
     if (rules_enc_round(e) == 0)
         return rules_enc_rule(err, "the fight has not started (003:85)");
@@ -298,6 +300,8 @@ TEN_ACTION_RESOLVE(hold)
  * (003:81 "to be triggered by another action that happens later in the scene"). */
 TEN_ACTION_CHECK(release)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     (void)a;
     const char *actor = e->actor;
     if (!json_object_get(rules_enc_combatant(e, actor), "held"))
@@ -419,7 +423,8 @@ static void say_state(rules_enc *e, const char *who, const char *key, json_t *v,
  * NPC card, 003:121). One check and one resolve for the four actions: each gives its parameter. */
 TEN_ACTION_CHECK(state)
 {
-    (void)e;
+    if (!ten_arg_given(a, "size") && ten_require_in(e, e->actor, err))
+        return err->code;
     const char *cover = ten_arg_given(a, "cover") ? ten_arg_str(a, "cover") : NULL;
     if (cover && strcmp(cover, "none") != 0 && strcmp(cover, "partial") != 0 &&
         strcmp(cover, "full") != 0 && strcmp(cover, "soft") != 0)
@@ -528,6 +533,8 @@ TEN_ACTION_RESOLVE(offer)
 /* accept and decline: an offer is open to the actor. */
 TEN_ACTION_CHECK(trade)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     (void)a;
     if (!json_is_object(json_object_get(rules_enc_combatant(e, e->actor), "offer")))
         return rules_enc_rule(err, "the GM has offered %s no trade", rules_enc_name(e, e->actor));

@@ -362,6 +362,15 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
 
 /* ---- what every action checks before anything is spent or rolled ---- */
 
+int ten_require_in(const rules_enc *e, const char *cid, tb_err *err)
+{
+    if (rules_enc_is_out(e, cid))
+        return rules_enc_rule(
+            err, "%s is out of the scene (%s)", rules_enc_name(e, cid),
+            json_string_value(json_object_get(rules_enc_combatant(e, cid), "out")));
+    return 0;
+}
+
 int ten_require_able(const rules_enc *e, const char *cid, const char *action, tb_err *err)
 {
     if (ten_unconscious(e, cid) && strcmp(action, "recover") != 0)

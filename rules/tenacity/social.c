@@ -80,10 +80,10 @@ static const rules_param P_QUIT[] = {
 
 static const rules_enc_action ACTIONS[] = {
     {"open", "Open a social contest", RULES_ENC_GM, P_OPEN, act_open, "003:70", chk_open},
-    {"standing", "Set the standing", RULES_ENC_GM, P_STANDING, act_standing, "003:70", chk_standing},
+    {"standing", "Set the standing", RULES_ENC_GM, P_STANDING, act_standing, "003:70", chk_standing, RULES_ENC_RARE},
     {"sway", "Win them over", RULES_ENC_OWNER, P_SWAY, act_sway, "003:49, 003:66-68, 003:70", chk_sway},
     {"scrutiny", "Work against them", RULES_ENC_OWNER, P_SCRUTINY, act_scrutiny, "003:70, 003:66-68", chk_scrutiny},
-    {"quit", "Give up", RULES_ENC_OWNER, P_QUIT, act_quit, "003:70", chk_quit},
+    {"quit", "Give up", RULES_ENC_OWNER, P_QUIT, act_quit, "003:70", chk_quit, RULES_ENC_RARE},
     {0},
 };
 /* clang-format on */
@@ -98,6 +98,7 @@ const rules_module rules_module_tenacity_social = {
     .join = ten_join,
     .end = ten_end,
     .actions = ACTIONS,
+    .choices = ten_choices,
     .phrases = ten_phrases_social,
     .sheet_stats = ten_sheet_stats,
     .editable = ten_editable,
@@ -247,6 +248,8 @@ static void social_roll(rules_enc *e, const rules_args *a, const char *roller, c
 /* The actor works on its standing with `target` (003:49 CHANGE SOCIAL STANDING). */
 CHECK(sway)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *target = rules_arg_str(a, "target");
     return social_check(e, a, e->actor, target, e->actor, target, "sway", err);
 }
@@ -270,6 +273,8 @@ static const char *scrutiny_eyes(const rules_enc *e, const rules_args *a)
 
 CHECK(scrutiny)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *target = rules_arg_str(a, "target");
     return social_check(e, a, e->actor, target, target, scrutiny_eyes(e, a), "scrutiny", err);
 }
@@ -286,6 +291,8 @@ RESOLVE(scrutiny)
  * before you reach that level"): the contest closes. */
 CHECK(quit)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     return require_open(e, e->actor, rules_arg_str(a, "target"), err);
 }
 

@@ -43,6 +43,7 @@ CHECK(overflow);
 RESOLVE(overflow);
 CHECK(social);
 RESOLVE(social);
+CHECK(standing);
 RESOLVE(standing);
 
 /* ---- the parameters ---- */
@@ -204,6 +205,7 @@ static const rules_param P_STANDING[] = {
 #define GM RULES_ENC_GM
 #define TURN RULES_ENC_TURN
 #define OWNER RULES_ENC_OWNER
+#define RARE RULES_ENC_RARE /* seldom used: folded away (still offered) */
 static const rules_enc_action ACTIONS[] = {
     {"initiative", "Roll initiative", GM, P_INITIATIVE, ten_act_initiative, "003:85-86",
      ten_chk_initiative},
@@ -216,20 +218,22 @@ static const rules_enc_action ACTIONS[] = {
     {"grapple", "Grapple", TURN, P_GRAPPLE, ten_act_grapple, "003:104", ten_chk_grapple},
     {"lock", "Lock", TURN, P_LOCK, ten_act_lock, "003:105", ten_chk_lock},
     {"escape", "Break free", TURN, P_ESCAPE, ten_act_escape, "003:104-105", ten_chk_escape},
-    {"hold", "Hold", TURN, P_HOLD, ten_act_hold, "003:58, 003:81", ten_chk_hold},
+    {"hold", "Hold", TURN, P_HOLD, ten_act_hold, "003:58, 003:81", ten_chk_hold, RARE},
     {"release", "Act on the hold", OWNER, P_NONE, ten_act_release, "003:58, 003:81",
      ten_chk_release},
-    {"help", "Help", TURN, P_HELP, ten_act_help, "003:57, 003:79", ten_chk_help},
-    {"cover", "Take cover", OWNER, P_COVER, ten_act_state, "003:113-115", ten_chk_state},
-    {"prone", "Go prone or stand up", OWNER, P_PRONE, ten_act_state, "003:117", ten_chk_state},
-    {"high_ground", "High ground", OWNER, P_HIGH, ten_act_state, "003:116", ten_chk_state},
-    {"size", "Set a size", GM, P_SIZE, ten_act_state, "003:121-123", ten_chk_state},
-    {"resist", "Set a resistance", GM, P_RESIST, ten_act_resist, "003:120", NULL},
+    {"help", "Help", TURN, P_HELP, ten_act_help, "003:57, 003:79", ten_chk_help, RARE},
+    {"cover", "Take cover", OWNER, P_COVER, ten_act_state, "003:113-115", ten_chk_state, RARE},
+    {"prone", "Go prone or stand up", OWNER, P_PRONE, ten_act_state, "003:117", ten_chk_state,
+     RARE},
+    {"high_ground", "High ground", OWNER, P_HIGH, ten_act_state, "003:116", ten_chk_state, RARE},
+    {"size", "Set a size", GM, P_SIZE, ten_act_state, "003:121-123", ten_chk_state, RARE},
+    {"resist", "Set a resistance", GM, P_RESIST, ten_act_resist, "003:120", NULL, RARE},
     {"offer", "Offer a trade for negative spin", GM, P_OFFER, ten_act_offer, "003:39",
-     ten_chk_offer},
+     ten_chk_offer, RARE},
     {"accept", "Accept the trade", OWNER, P_NONE, ten_act_accept, "003:39", ten_chk_trade},
     {"decline", "Decline the trade", OWNER, P_NONE, ten_act_decline, "003:39", ten_chk_trade},
-    {"die", "Choose to die", OWNER, P_DIE, ten_act_die, "003:108", ten_chk_die},
+    {"die", "Choose to die", OWNER, P_DIE, ten_act_die, "003:108", ten_chk_die,
+     RARE | RULES_ENC_CONFIRM},
     {"condition", "Create a condition", TURN, P_CONDITION, act_condition,
      "003:47, 003:68, 003:96-103, 003:120", chk_condition},
     {"advantage", "Create an advantage", TURN, P_ADVANTAGE, act_advantage, "003:46, 003:67",
@@ -237,28 +241,31 @@ static const rules_enc_action ACTIONS[] = {
     {"overcome", "Overcome a condition", TURN, P_OVERCOME, act_overcome, "003:97", chk_overcome},
     {"defend", "Full defence", TURN, P_NONE, act_defend, "003:117", chk_defend},
     {"generate_spin", "Generate spin", TURN, P_NONE, act_generate_spin, "003:55, 003:76",
-     chk_generate_spin},
+     chk_generate_spin, RARE},
     {"coup", "Coup de grâce", TURN, P_PASS, act_coup, "003:107", chk_coup},
     {"recover", "Recover from unconsciousness", TURN, P_RECOVER, act_recover, "003:106",
      chk_recover},
     {"move", "Move", TURN, P_WHAT, act_move, "003:82", chk_move},
     {"sprint", "Sprint", TURN, P_SPRINT, act_sprint, "003:72", chk_sprint},
-    {"withdraw", "Withdraw", TURN, P_NONE, act_withdraw, "003:71, 003:112", chk_withdraw},
+    {"withdraw", "Withdraw", TURN, P_NONE, act_withdraw, "003:71, 003:112", chk_withdraw, RARE},
     {"interact", "Interact", TURN, P_WHAT, act_interact, "003:82", chk_interact},
     {"end", "End the turn", TURN, P_END, ten_act_end, "003:87-90, 003:97", ten_chk_end},
     {"respond", "Respond (10acity/spin)", OWNER, P_RESPOND, ten_act_respond, "003:91",
      ten_chk_respond},
     {"overflow", "Over max stress: wound or unconscious", OWNER, P_OVERFLOW, act_overflow,
-     "003:66, 003:106", chk_overflow},
+     "003:66, 003:106", chk_overflow, RARE},
     {"spotlight", "Put in the spotlight", GM, P_PASS, ten_act_spotlight, "003:84",
-     ten_chk_spotlight},
-    {"social", "Change social standing", TURN, P_SOCIAL, act_social, "003:49, 003:70", chk_social},
-    {"standing", "Set the social standing", GM, P_STANDING, act_standing, "003:70", NULL},
+     ten_chk_spotlight, RARE},
+    {"social", "Change social standing", TURN, P_SOCIAL, act_social, "003:49, 003:70", chk_social,
+     RARE},
+    {"standing", "Set the social standing", GM, P_STANDING, act_standing, "003:70", chk_standing,
+     RARE},
     {0},
 };
 #undef GM
 #undef TURN
 #undef OWNER
+#undef RARE
 
 static const rules_param OPTIONS[] = {
     {"group", RULES_PARAM_BOOL, 0, 1, 0, 0, "group initiative (003:92)"},
@@ -294,6 +301,7 @@ const rules_module rules_module_tenacity_spotlight = {
     .may_act = ten_may_act,
     .end = ten_end,
     .actions = ACTIONS,
+    .choices = ten_choices,
     .phrases = ten_phrases_spotlight,
     .sheet_stats = ten_sheet_stats,
     .editable = ten_editable,
@@ -749,6 +757,8 @@ RESOLVE(interact)
 
 CHECK(overflow)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     (void)e;
     const char *choice = rules_arg_str(a, "choice");
     if (strcmp(choice, "wound") != 0 && strcmp(choice, "unconscious") != 0)
@@ -823,7 +833,16 @@ RESOLVE(social)
     return 0;
 }
 
-/* GM: where `target`'s standing in the eyes of `target2` starts or stands (003:70). */
+/* GM: where `target`'s standing in the eyes of `target2` starts or stands (003:70): in someone
+ * else's eyes. */
+CHECK(standing)
+{
+    if (rules_enc_streq(rules_arg_str(a, "target"), rules_arg_str(a, "target2")))
+        return rules_enc_rule(err, "%s has no standing in their own eyes",
+                              rules_enc_name(e, rules_arg_str(a, "target")));
+    return 0;
+}
+
 RESOLVE(standing)
 {
     (void)err;

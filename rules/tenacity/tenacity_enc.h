@@ -14,6 +14,8 @@
  *                  shaking a condition off, and the checks every roll makes before its first die
  *   turn.c         who holds the spotlight (003:84-92): turns, rounds, who may go next
  *   fight.c        the fight's states in an attack (cover, prone, size, flanking, resistances)
+ *   choices.c      what a seat may pick for each parameter of a move (the modules' choices hook)
+ *   words.c        every word the modules log (data)
  *   spotlight.c    the module tenacity.spotlight: its action table first, then its actions
  *   options.c      the combat options' actions of tenacity.spotlight (in spotlight.c's table)
  *   social.c       the module tenacity.social
@@ -264,6 +266,9 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
                            int adv, int n, ten_contest *c, rules_log *x);
 
 /* ---- what every action checks before anything is spent or rolled ---- */
+/* cid is in the scene, not out (dead, fled): what an owner's action (taken at any time) asks of
+ * its actor, as the server asks it of a turn's. */
+int ten_require_in(const rules_enc *e, const char *cid, tb_err *err);
 /* The actor can act (`action` names it: not unconscious unless it recovers, no coup de grâce
  * under way unless it is the coup). */
 int ten_require_able(const rules_enc *e, const char *cid, const char *action, tb_err *err);
@@ -346,6 +351,14 @@ int ten_strike_check(const rules_enc *e, const char *actor, const char *target, 
                      int reaction, tb_err *err);
 void ten_strike(rules_enc *e, const char *actor, const char *target, const rules_args *a,
                 int reaction);
+
+/* ==== choices.c: the moves' choices (rules/encounter.h, "moves") ==== */
+
+/* The choices hook of the three modules: the values the state holds for parameter p of action a
+ * for actor, only those the action's check accepts (the other parameters at their first
+ * choice). */
+int ten_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                const rules_param *p, json_t *out);
 
 /* ==== the actions of tenacity.spotlight kept beside their machinery (its table is in
  * spotlight.c): a check (pure) and a resolve each ==== */

@@ -627,6 +627,8 @@ static const char *respond_pay(const rules_enc *e, const rules_args *a)
 
 TEN_ACTION_CHECK(respond)
 {
+    if (ten_require_in(e, e->actor, err))
+        return err->code;
     const char *cid = e->actor;
     if (rules_enc_round(e) == 0)
         return rules_enc_rule(err, "the encounter has not started (003:85)");

@@ -204,6 +204,7 @@ const rules_phrase ten_phrases_between[] = {
     {"care_done", "{who} needs no more care"},
     {"work", "{who} rolls{roll?}, {impact} impact: {tail}"},
     {"work.roll", " {skill}: {total} against {challenge}"},
+    {"work.roll", ": {total} against {challenge}"},
     {"work.done", "{task} done"},
     {"work.late", "{progress} of {need}, out of time on {task}"},
     {"work.progress", "{progress} of {need}"},
