@@ -219,6 +219,15 @@ void ten_say(rules_enc *e, const char *action, const char *event, const char *ci
     rules_log_end(x);
 }
 
+void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *key, const char *other)
+{
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, key, other);
+    rules_log_end(x);
+}
+
 void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total)
 {

@@ -487,15 +487,22 @@ CHECK(defend)
     return able_with_action(e, "defend", err);
 }
 
-/* 003:117 "By spending your action to defend, you receive an advantage die to all of your
- * defense rolls until your next turn." */
-RESOLVE(defend)
+/* The action spent on a stance that lasts until the actor's next turn: full defence (003:117
+ * "an advantage die to all of your defense rolls until your next turn"), withdrawing (003:112). */
+static int stance(rules_enc *e, const char *cond, const char *event)
 {
     ten_take_action(e, e->actor);
-    rules_enc_cond_add(e, e->actor, "defensive", 0, 0);
-    ten_say(e, "defend", "defend", e->actor);
+    rules_enc_cond_add(e, e->actor, cond, 0, 0);
+    ten_say(e, event, event, e->actor);
     ten_done(e);
     return 0;
+}
+
+RESOLVE(defend)
+{
+    (void)a;
+    (void)err;
+    return stance(e, "defensive", "defend");
 }
 
 /* 003:76 "if your character has no spin (including negative spin), they can take their action to
@@ -576,10 +583,7 @@ RESOLVE(coup)
         json_object_set_new(me, "coup", json_pack("{s:s, s:i}", "target", target, "stage", 1));
     else
         json_object_set_new(coup, "done", json_true());
-    rules_log *x = rules_log_begin(e, "coup", coup ? "coup_done" : "coup_begin");
-    rules_log_who(x, "who", actor);
-    rules_log_who(x, "target", target);
-    rules_log_end(x);
+    ten_say_to(e, "coup", coup ? "coup_done" : "coup_begin", actor, "target", target);
     ten_bring(e, target);
     ten_done(e);
     return 0;
@@ -726,11 +730,9 @@ CHECK(withdraw)
  * `withdrawing` until the next turn tells the table no parting strike is due. */
 RESOLVE(withdraw)
 {
-    ten_take_action(e, e->actor);
-    rules_enc_cond_add(e, e->actor, "withdrawing", 0, 0);
-    ten_say(e, "withdraw", "withdraw", e->actor);
-    ten_done(e);
-    return 0;
+    (void)a;
+    (void)err;
+    return stance(e, "withdrawing", "withdraw");
 }
 
 CHECK(interact)

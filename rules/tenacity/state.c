@@ -453,10 +453,7 @@ void ten_grip_lost(rules_enc *e, const char *cid, int dead)
         char keep[64];
         snprintf(keep, sizeof keep, "%s", held);
         ten_grip_end(e, keep);
-        rules_log *x = rules_log_begin(e, "escape", "free");
-        rules_log_who(x, "who", keep);
-        rules_log_who(x, "holder", cid);
-        rules_log_end(x);
+        ten_say_to(e, "escape", "free", keep, "holder", cid);
     }
     if (dead && ten_grip_of(e, cid))
         ten_grip_end(e, cid);

@@ -219,6 +219,9 @@ extern const rules_phrase ten_phrases_between[];
 const char *ten_words(const char *event);
 /* A line of its own that names one combatant: `event` with {who} = cid. */
 void ten_say(rules_enc *e, const char *action, const char *event, const char *cid);
+/* The same with a second combatant: {<key>} = other. */
+void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *key, const char *other);
 /* One side's dice (borrowed) and total under key, for cid's audience (an NPC's are the GM's). */
 void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total);

@@ -190,10 +190,7 @@ void ten_done(rules_enc *e)
     /* a response is one action (003:91); a released held movement is one movement (003:81) */
     if (r && rules_enc_budget_left(e, r, "action") == 0 &&
         rules_enc_budget_left(e, r, "move") == 0) {
-        rules_log *x = rules_log_begin(e, "respond", "response_over");
-        rules_log_who(x, "who", r);
-        rules_log_who(x, "holder", ten_holder(e));
-        rules_log_end(x);
+        ten_say_to(e, "respond", "response_over", r, "holder", ten_holder(e));
         ten_set_str(e, "responder", NULL);
     }
     ten_sync_conditions(e);
@@ -557,10 +554,7 @@ TEN_ACTION_RESOLVE(pass)
         rules_log_end(x);
     }
     ten_set_flag(e, "opening", 0);
-    rules_log *x = rules_log_begin(e, "pass", "passes");
-    rules_log_who(x, "who", holder);
-    rules_log_who(x, "to", to);
-    rules_log_end(x);
+    ten_say_to(e, "pass", "passes", holder, "to", to);
     ten_start_turn(e, to);
     ten_done(e);
     return 0;
