@@ -774,7 +774,8 @@ static json_t *conds_of(const rules_enc *e, const char *cid)
 
 json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name)
 {
-    json_t *conds = conds_of(e, cid);
+    /* a reader: a combatant without a conditions list has none (nothing is created) */
+    json_t *conds = json_object_get(rules_enc_combatant(e, cid), "conditions");
     size_t i;
     json_t *v;
     json_array_foreach(conds, i, v)

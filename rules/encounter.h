@@ -456,9 +456,10 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  *     "params": [{name, type, label, min, max, required, secret, "pick": bool,
  *                 "choices"?: [{value, label}], "default"?: value}],
  *     "args": {the defaults as enc.act's params: sending it as it is passes the check}}]
- * For each action and each actor the caller may act for (RULES_ENC_TURN: those rules_enc_who_check
- * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
- * actions: no actor), the engine searches the choices (first choices first, a bounded number of
+ * For each action and each actor the caller may act for (RULES_ENC_TURN and RULES_ENC_OWNER: those
+ * rules_enc_who_check accepts now: for an owner action every combatant the caller controls, one
+ * who is out too, whom the action's check refuses where the rules say; GM and ANY actions: no
+ * actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
  * offered. A required free-text parameter (no choices: a name, a description) is searched with
  * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
@@ -480,7 +481,8 @@ json_t *rules_enc_moves(rules_enc *e);
  *   {"sprint", "{actor} sprints"},
  *   {"sprint.spin+", ", +1 spin"},
  * `{key}` is a value that must be visible to the reader for the phrasing to be used; `{key?}`
- * renders as nothing when the value is absent or not visible. For each reader the renderer
+ * renders as nothing when the value is absent or not visible; `{key+}` (`{key+?}`) renders an int
+ * with its sign ("+3", "-2", "+0"). For each reader the renderer
  * takes the first phrasing of the event whose required values it may all see. An int renders
  * in decimal, a combatant (rules_log_who) as its name, a name as itself, a word as the phrasing
  * it names (rendered for the same reader). No phrasing holds a printf conversion; no module
@@ -518,6 +520,13 @@ void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
 /* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
  * number. */
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);
+/* The faces of a rolled pool as log.c writes dice: the kept high to low, then the dropped high
+ * to low in brackets ("6 5 [3 1]"; no brackets when none was dropped). Words only. */
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* A list (items stolen: an array of objects {key: int or string}) rendered item by item with
+ * the phrasing item_event, whose {keys} are read from the item, joined by ", ". Words only. */
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud);
 /* A word: the phrasing `event` renders in its place (same reader). */
 void rules_log_word(rules_log *x, const char *key, const char *event, rules_aud aud);
 /* A structured value for `result` only (never in the words); stolen. */

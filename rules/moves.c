@@ -99,7 +99,8 @@ static void candidates(const rules_enc *e, const char *actor, const rules_enc_ac
             add_value(c->values, json_null());
         return;
     }
-    if (how == RULES_CHOICES_DEFAULT && json_array_size(out))
+    int has_default = how == RULES_CHOICES_DEFAULT && json_array_size(out);
+    if (has_default)
         add_value(c->values, json_incref(json_object_get(json_array_get(out, 0), "value")));
     json_decref(out);
     if (p->type == RULES_PARAM_BOOL) {
@@ -126,7 +127,7 @@ static void candidates(const rules_enc *e, const char *actor, const rules_enc_ac
             add_value(c->values, json_incref(json_object_get(x, "value")));
     } else if (optional(p)) {
         add_value(c->values, json_null());
-    } else {
+    } else if (!has_default) {
         /* free text the person types (a name, a description): searched with a placeholder */
         c->free_text = 1;
         add_value(c->values, json_string(p->name));
@@ -258,8 +259,6 @@ static void moves_of(rules_enc *e, const char *actor, json_t *out)
     for (const rules_enc_action *a = e->mod->actions; a && a->name; a++) {
         int needs_actor = a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER;
         if (needs_actor != (actor != NULL))
-            continue;
-        if (a->who == RULES_ENC_OWNER && rules_enc_is_out(e, actor))
             continue;
         tb_err err = {0};
         if (rules_enc_who_check(e, a, actor, &err) != TB_OK)
