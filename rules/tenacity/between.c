@@ -291,12 +291,13 @@ RESOLVE(task)
     } else
         json_object_set_new(t, "by", json_object());
     json_object_set_new(obj(e, "tasks"), name, t);
-    int deadline = strcmp(kind, "impact") == 0 && geti(t, "rounds") > 0;
+    int impact = strcmp(kind, "impact") == 0, craft = strcmp(kind, "craft") == 0;
+    int deadline = impact && geti(t, "rounds") > 0;
     rules_log *x = rules_log_begin(e, "task",
-                                   deadline                      ? "task_deadline"
-                                   : strcmp(kind, "impact") == 0 ? "task_impact"
-                                   : strcmp(kind, "craft") == 0  ? "task_craft"
-                                                                 : "task_explore");
+                                   deadline ? "task_deadline"
+                                   : impact ? "task_impact"
+                                   : craft  ? "task_craft"
+                                            : "task_explore");
     rules_log_name(x, "task", name, RULES_AUD_PUBLIC);
     if (strcmp(kind, "explore") != 0)
         rules_log_int(x, "need", need, RULES_AUD_PUBLIC);

@@ -64,14 +64,11 @@ void ten_say_states(rules_enc *e, rules_log *x, const char *actor, const char *t
     static const char *const keys[] = {"st1", "st2", "st3"}, *const lists[] = {"st.1", "st.2",
                                                                                "st.3"};
     const char *cover = ten_cover(e, target), *range = ten_arg_str(a, "range");
-    int n = 0;
+    int n = 0, elevated = ten_is(e, actor, "elevated"), far = range && strcmp(range, "ranged") == 0;
     if (cover && strcmp(cover, "partial") == 0)
-        rules_log_word(x, keys[n++], ten_is(e, actor, "elevated") ? "st.sees" : "st.partial",
-                       RULES_AUD_PUBLIC);
+        rules_log_word(x, keys[n++], elevated ? "st.sees" : "st.partial", RULES_AUD_PUBLIC);
     if (ten_is(e, target, "prone"))
-        rules_log_word(x, keys[n++],
-                       range && strcmp(range, "ranged") == 0 ? "st.prone_far" : "st.prone_close",
-                       RULES_AUD_PUBLIC);
+        rules_log_word(x, keys[n++], far ? "st.prone_far" : "st.prone_close", RULES_AUD_PUBLIC);
     int d = ten_size(e, target) - ten_size(e, actor);
     if (d) {
         rules_log_word(x, keys[n++], d > 0 ? "st.larger" : "st.smaller", RULES_AUD_PUBLIC);

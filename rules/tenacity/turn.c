@@ -658,7 +658,8 @@ TEN_ACTION_CHECK(respond)
 TEN_ACTION_RESOLVE(respond)
 {
     const char *cid = e->actor, *pay = respond_pay(e, a);
-    if (strcmp(pay, "spin") == 0)
+    int by_spin = strcmp(pay, "spin") == 0;
+    if (by_spin)
         ten_spin_add(e, cid, -1);
     else
         rules_enc_stat_set(e, cid, "tenacity", ten_stat(e, cid, "tenacity", 0) - 1);
@@ -673,8 +674,7 @@ TEN_ACTION_RESOLVE(respond)
     rules_log *x = rules_log_begin(e, "respond", "respond");
     rules_log_who(x, "who", cid);
     rules_log_json(x, "pay", json_string(pay), RULES_AUD_PUBLIC);
-    rules_log_word(x, "paid", strcmp(pay, "spin") == 0 ? "pay.spin" : "pay.tenacity",
-                   RULES_AUD_PUBLIC);
+    rules_log_word(x, "paid", by_spin ? "pay.spin" : "pay.tenacity", RULES_AUD_PUBLIC);
     rules_log_end(x);
     ten_done(e);
     return 0;
