@@ -212,22 +212,6 @@ void ten_side_for_impact(const rules_enc *e, const char *cid, const char *skill,
 
 /* ---- the log of a roll ---- */
 
-void ten_say(rules_enc *e, const char *action, const char *event, const char *cid)
-{
-    rules_log *x = rules_log_begin(e, action, event);
-    rules_log_who(x, "who", cid);
-    rules_log_end(x);
-}
-
-void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
-                const char *key, const char *other)
-{
-    rules_log *x = rules_log_begin(e, action, event);
-    rules_log_who(x, "who", cid);
-    rules_log_who(x, key, other);
-    rules_log_end(x);
-}
-
 void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total)
 {

@@ -6,6 +6,7 @@
  *
  * The files, each calling only the ones above it (never back up, never sideways):
  *   tenacity.h/.c  the system: hero dice, spin, pushes, the sheet (no encounter)
+ *   words.c        every word the modules log (data), and a line that only names combatants
  *   state.c        what an encounter holds and how to read it: the spotlight's lists, stats and
  *                  tracks, skills, conditions and their challenges, the standing scale, the fight's
  *                  states (cover, prone, size, resistances, grips), the module hooks they share
@@ -15,7 +16,6 @@
  *   turn.c         who holds the spotlight (003:84-92): turns, rounds, who may go next
  *   fight.c        the fight's states in an attack (cover, prone, size, flanking, resistances)
  *   choices.c      what a seat may pick for each parameter of a move (the modules' choices hook)
- *   words.c        every word the modules log (data)
  *   spotlight.c    the module tenacity.spotlight: its action table first, then its actions
  *   options.c      the combat options' actions of tenacity.spotlight (in spotlight.c's table)
  *   social.c       the module tenacity.social
@@ -48,6 +48,21 @@
 extern const rules_module rules_module_tenacity_spotlight;
 extern const rules_module rules_module_tenacity_social;
 extern const rules_module rules_module_tenacity_between;
+
+/* ==== words.c: every word the modules log, and the lines that only name combatants ==== */
+/* The phrasings of the system (the shared layers' events) and of each module. */
+extern const rules_phrase ten_phrases[];
+extern const rules_phrase ten_phrases_spotlight[];
+extern const rules_phrase ten_phrases_social[];
+extern const rules_phrase ten_phrases_between[];
+/* The words of a system phrasing without values (the spotlight's reasons, for a refusal's
+ * message), or event itself. */
+const char *ten_words(const char *event);
+/* A line of its own that names one combatant: `event` with {who} = cid. */
+void ten_say(rules_enc *e, const char *action, const char *event, const char *cid);
+/* The same with a second combatant: {<key>} = other. */
+void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *key, const char *other);
 
 /* ==== state.c ==== */
 
@@ -208,20 +223,8 @@ void ten_side_for_impact(const rules_enc *e, const char *cid, const char *skill,
 /* Tags the last die of dice with role and who rolled it. */
 void ten_tag_last(json_t *dice, const char *role, const char *cid);
 
-/* ---- the log (rules/encounter.h, "The log"): the words are in words.c ---- */
-/* The phrasings of the system (the shared layers' events) and of each module. */
-extern const rules_phrase ten_phrases[];
-extern const rules_phrase ten_phrases_spotlight[];
-extern const rules_phrase ten_phrases_social[];
-extern const rules_phrase ten_phrases_between[];
-/* The words of a system phrasing without values (the spotlight's reasons, for a refusal's
- * message), or event itself. */
-const char *ten_words(const char *event);
-/* A line of its own that names one combatant: `event` with {who} = cid. */
-void ten_say(rules_enc *e, const char *action, const char *event, const char *cid);
-/* The same with a second combatant: {<key>} = other. */
-void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
-                const char *key, const char *other);
+/* ---- the log (rules/encounter.h, "The log"): the words and the one-line helpers are in words.c
+ * ---- */
 /* One side's dice (borrowed) and total under key, for cid's audience (an NPC's are the GM's). */
 void ten_log_side(rules_enc *e, rules_log *x, const json_t *dice, const char *cid, const char *key,
                   int total);

@@ -4,7 +4,8 @@
  * spotlight) and each module's. A phrasing names the values it needs ({key}) or may do without
  * ({key?}); the renderer takes, for each reader, the first phrasing of the event whose values that
  * reader may see, so where the GM reads more than the table the fuller phrasing comes first. A
- * rulebook line in a phrasing ("(003:66)") leaves the text for the entry's cite. Data only.
+ * rulebook line in a phrasing ("(003:66)") leaves the text for the entry's cite. Data, and the
+ * lines that only name combatants (ten_say, ten_say_to).
  */
 #include <string.h>
 
@@ -231,4 +232,20 @@ const char *ten_words(const char *event)
         if (strcmp(p->event, event) == 0)
             return p->text;
     return event;
+}
+
+void ten_say(rules_enc *e, const char *action, const char *event, const char *cid)
+{
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
+}
+
+void ten_say_to(rules_enc *e, const char *action, const char *event, const char *cid,
+                const char *key, const char *other)
+{
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, key, other);
+    rules_log_end(x);
 }
