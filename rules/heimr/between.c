@@ -24,6 +24,7 @@
 #define TRAINING_MAX 10   /* the sheet's trained_consistency/trained_potential maximum */
 #define ATTR_MAX 10       /* the sheet's attribute maximum */
 #define REST_S (5L * 60L) /* 001:149 "at least five minutes of in character time" */
+#define BREATH_S 30L      /* 001:292 "up to half a minute or so maximum" */
 
 /* ---- the actions ---- */
 
@@ -32,6 +33,12 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_rest_all(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_breather(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_breather(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_challenge(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_challenge(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_reroll(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_reroll(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_award(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_award(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_train(const rules_enc *e, const rules_args *a, tb_err *err);
@@ -40,6 +47,14 @@ static int act_cross(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_fall(rules_enc *e, const rules_args *a, tb_err *err);
 
 static const rules_param P_NONE[] = {{0}};
+static const rules_param P_CHALLENGE[] = {
+    {"ability", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED,
+     "the ability rolled (from the sheet)"},
+    {"cr", RULES_PARAM_INT, 0, 40, 0, RULES_PARAM_REQUIRED,
+     "the challenge requirement the GM gives (001:109)"},
+    {"penalty", RULES_PARAM_INT, 0, 20, 0, 0, "situational penalty on consistency (001:103)"},
+    {0},
+};
 static const rules_param P_AWARD[] = {
     {"xp", RULES_PARAM_INT, 1, XP_AWARD_MAX, 0, RULES_PARAM_REQUIRED,
      "XP the encounter was worth, shared by everyone present"},
@@ -68,6 +83,12 @@ static const rules_enc_action ACTIONS[] = {
     {"rest", "Take a short rest", RULES_ENC_OWNER, P_NONE, act_rest, "001:145-149,164", check_rest},
     {"rest_all", "Call a short rest", RULES_ENC_GM, P_NONE, act_rest_all, "001:145-149,164",
      check_rest_all},
+    {"breather", "Catch your breath", RULES_ENC_OWNER, P_NONE, act_breather, "001:292",
+     check_breather},
+    {"challenge", "Roll against a challenge", RULES_ENC_OWNER, P_CHALLENGE, act_challenge,
+     "001:105-113", check_challenge},
+    {"reroll", "Try again (one willpower)", RULES_ENC_OWNER, P_NONE, act_reroll, "001:113",
+     check_reroll},
     {"award", "Award XP", RULES_ENC_GM, P_AWARD, act_award, "001:217", check_award},
     {"train", "Train an ability", RULES_ENC_OWNER, P_TRAIN, act_train, "001:219-232", check_train},
     {"cross", "Cross or climb", RULES_ENC_OWNER, P_CROSS, act_cross, "001:494,519-535", check_pc,
@@ -99,27 +120,37 @@ static json_t *find_ability(const rules_enc *e, const char *cid, const char *nam
     return NULL;
 }
 
-/* The consistency and potential of Agility for cid: the sheet's Agility ability when it lists
- * one (base + trained, 001:176-177; base potential the average of its attributes, 001:191-193),
- * else the standard ability: dexterity as potential (001:205) and base consistency 0 (RULES.md,
- * heimr encounter reading 2). */
-static void agility_of(const rules_enc *e, const char *cid, int *c, int *p)
+/* The consistency, potential and whether it is physical of ability `name` for cid: the sheet's
+ * ability when it lists it (base + trained, 001:176-177; base potential the average of its
+ * attributes, 001:191-193; physical with one physical attribute, 001:284), else a standard
+ * ability with base consistency 0 and its attribute as potential (001:201-209; RULES.md heimr
+ * encounter reading 2). 0 when cid has no such ability. */
+static int ability_of(const rules_enc *e, const char *cid, const char *name, int *c, int *p,
+                      int *phys)
 {
-    json_t *ab = find_ability(e, cid, "agility");
+    json_t *ab = find_ability(e, cid, name);
     if (!ab) {
+        const char *attr = heimr_standard_attr(name);
         *c = 0;
-        *p = stat_attr(e, cid, "dex");
-        return;
+        *p = attr ? stat_attr(e, cid, attr) : 0;
+        *phys = attr && heimr_is_physical(attr);
+        return attr != NULL;
     }
     int attrs[6], n = 0;
     size_t k;
     json_t *an;
-    json_array_foreach(json_object_get(ab, "attributes"), k, an) if (n < 6) attrs[n++] =
-        stat_attr(e, cid, json_string_value(an));
+    *phys = 0;
+    json_array_foreach(json_object_get(ab, "attributes"), k, an)
+    {
+        if (n < 6)
+            attrs[n++] = stat_attr(e, cid, json_string_value(an));
+        *phys |= heimr_is_physical(json_string_value(an));
+    }
     *c = (int)json_integer_value(json_object_get(ab, "base_consistency")) +
          (int)json_integer_value(json_object_get(ab, "trained_consistency"));
     *p = (n ? heimr_base_potential(attrs, n) : 0) +
          (int)json_integer_value(json_object_get(ab, "trained_potential"));
+    return 1;
 }
 
 /* Adds string s to the list `key` of cid's stats unless it is there. */
@@ -154,6 +185,38 @@ static int check_pc(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* ---- rolls against a challenge requirement (001:105-113, 284-286) ---- */
+
+/* Rolls C c, P p for cid against cr: a physical roll (phys) must reach the fatigue before
+ * potential (001:284) and raises it on a d6 below it (001:286; outside a fight on every roll).
+ * The dice and numbers go into x, public (a PC's sheet is). 1 on success. */
+static int roll_against(rules_enc *e, const char *cid, int c, int p, int phys, int cr, rules_log *x)
+{
+    heimr_roll r;
+    heimr_enc_roll(c, p, e->rng, &r);
+    int fat = rules_enc_stat(e, cid, "fatigue", 1);
+    int fat_ok = !phys || heimr_fatigue_passes(&r, fat);
+    int ok = fat_ok && r.result >= cr;
+    int after = phys ? heimr_fatigue_after(fat, r.d6) : fat;
+    rules_enc_stat_set(e, cid, "fatigue", after);
+    json_t *dice = json_array();
+    heimr_roll_dice(dice, &r, NULL);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_int(x, "consistency", c, RULES_AUD_PUBLIC);
+    rules_log_int(x, "potential", p, RULES_AUD_PUBLIC);
+    rules_log_int(x, "result", r.result, RULES_AUD_PUBLIC);
+    rules_log_int(x, "before_potential", r.before_potential, RULES_AUD_PUBLIC);
+    rules_log_int(x, "cr", cr, RULES_AUD_PUBLIC);
+    rules_log_json(x, "fatigue_ok", json_boolean(fat_ok), RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "fatigue", after, RULES_AUD_PUBLIC);
+    if (!fat_ok)
+        rules_log_word(x, "tired", "agility.tired", RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", ok ? "agility.made" : "agility.failed", RULES_AUD_PUBLIC);
+    return ok;
+}
+
 /* ---- short rest (001:145-149, 001:164) ---- */
 
 /* 001:149 "only be restored by a short rest, if your character has one or more hit points
@@ -170,12 +233,35 @@ static int rest_check(const rules_enc *e, const char *cid, tb_err *err)
     return 0;
 }
 
-/* Rests cid (rest_check passed): HP to its maximum. Logs the rest. */
+/* cid's base fatigue: 4 - stamina, at least 1 (001:294-296). */
+static int base_fatigue(const rules_enc *e, const char *cid)
+{
+    return heimr_base_fatigue(stat_attr(e, cid, "sta"));
+}
+
+/* 001:292 "When characters get the opportunity to take a breather, their fatigue returns to it's
+ * standard level": fatigue to its base; 1 when it fell. */
+static int breath_back(rules_enc *e, const char *cid)
+{
+    int base = base_fatigue(e, cid);
+    if (rules_enc_stat(e, cid, "fatigue", 1) <= base)
+        return 0;
+    rules_enc_stat_set(e, cid, "fatigue", base);
+    return 1;
+}
+
+/* Rests cid (rest_check passed): HP to its maximum, and the five quiet minutes are a breather
+ * too (001:292). Logs the rest. */
 static void rest_one(rules_enc *e, const char *cid)
 {
     int hp = rules_enc_stat(e, cid, "hp", 0), max = rules_enc_stat(e, cid, "hp_max", 1);
     rules_enc_stat_set(e, cid, "hp", max); /* 001:149 "restore hit points to it's maximum" */
+    int breath = breath_back(e, cid);
     rules_log *x = rules_log_begin(e, "rest", "rest");
+    if (breath) {
+        rules_log_word(x, "breath", "rest.breath", RULES_AUD_PUBLIC);
+        rules_log_int(x, "fatigue", rules_enc_stat(e, cid, "fatigue", 1), RULES_AUD_PUBLIC);
+    }
     rules_log_who(x, "name", cid);
     rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
     rules_log_int(x, "hp_before", hp, RULES_AUD_PUBLIC);
@@ -243,6 +329,128 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
     }
     if (rested)
         rules_enc_take_time(e, REST_S); /* everyone at once */
+    return 0;
+}
+
+/* ---- a breather (001:292) ---- */
+
+/* The character stands still for half a minute: fatigue back to its base; refused when it is
+ * there already (nothing to catch). Injured characters may (a breather is not a short rest). */
+static int check_breather(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_pc(e, a, err);
+    if (rc)
+        return rc;
+    int f = heimr_stat(e, e->actor, "fatigue", 1), base = base_fatigue(e, e->actor);
+    if (f <= base)
+        return rules_enc_rule(err, "%s is not out of breath: fatigue %d is the base (001:292)",
+                              rules_enc_name(e, e->actor), f);
+    return 0;
+}
+
+static int act_breather(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    (void)err;
+    breath_back(e, e->actor);
+    rules_log *x = rules_log_begin(e, "breather", "breath");
+    rules_log_who(x, "who", e->actor);
+    rules_log_int(x, "fatigue", rules_enc_stat(e, e->actor, "fatigue", 1), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    rules_enc_take_time(e, BREATH_S);
+    return 0;
+}
+
+/* ---- a challenge requirement, and trying again with willpower (001:105-113) ---- */
+
+/* What a challenge rolls: cid's ability `name` (challenge_of) at consistency less the penalty. */
+static int challenge_of(const rules_enc *e, const char *cid, const char *name, int *c, int *p,
+                        int *phys, tb_err *err)
+{
+    if (!ability_of(e, cid, name, c, p, phys))
+        return rules_enc_rule(err,
+                              "%s has no ability called %s on the sheet: the GM writes it on "
+                              "the sheet first, or names the standard ability it falls under",
+                              rules_enc_name(e, cid), name);
+    return 0;
+}
+
+static int check_challenge(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int c, p, phys, rc = check_pc(e, a, err);
+    return rc ? rc : challenge_of(e, e->actor, rules_arg_str(a, "ability"), &c, &p, &phys, err);
+}
+
+/* Rolls cid's challenge `failed` {ability, cr, penalty} as `event` (challenge, reroll): a failure
+ * is kept on the combatant (`failed`, public: a PC's) for a re-roll, a success clears it. */
+static void challenge_roll(rules_enc *e, const char *cid, json_t *ch /* stolen */,
+                           const char *event)
+{
+    const char *name = json_string_value(json_object_get(ch, "ability"));
+    int cr = (int)json_integer_value(json_object_get(ch, "cr"));
+    int pen = (int)json_integer_value(json_object_get(ch, "penalty"));
+    int c, p, phys;
+    ability_of(e, cid, name, &c, &p, &phys);
+    rules_log *x = rules_log_begin(e, event, event);
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "with", name, RULES_AUD_PUBLIC);
+    if (strcmp(event, "reroll") == 0)
+        rules_log_int(x, "willpower", rules_enc_stat(e, cid, "willpower", 0), RULES_AUD_PUBLIC);
+    /* 001:103 a situational penalty lowers the consistency */
+    int ok = roll_against(e, cid, c - pen, p, phys, cr, x);
+    rules_log_end(x);
+    json_t *comb = rules_enc_combatant(e, cid);
+    if (ok)
+        json_object_del(comb, "failed");
+    else
+        json_object_set(comb, "failed", ch);
+    json_decref(ch);
+}
+
+static int act_challenge(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    /* the ability as the sheet (or the book) writes it */
+    const char *asked = rules_arg_str(a, "ability");
+    json_t *ab = find_ability(e, e->actor, asked);
+    const char *name =
+        ab ? json_string_value(json_object_get(ab, "name")) : heimr_standard_name(asked);
+    challenge_roll(e, e->actor,
+                   json_pack("{s:s, s:i, s:i}", "ability", name, "cr", rules_arg_int(a, "cr"),
+                             "penalty", rules_arg_int(a, "penalty")),
+                   "challenge");
+    return 0;
+}
+
+/* 001:113 "Characters are allowed to re-roll a failed CR at the cost of one willpower for each
+ * roll": the last failed challenge of the character, while it has willpower. (A crossing, a
+ * climb or a fall are not: their failure already had its consequence, 001:111; RULES.md heimr
+ * between reading 6.) */
+static int check_reroll(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_pc(e, a, err);
+    if (rc)
+        return rc;
+    json_t *failed = json_object_get(rules_enc_combatant(e, e->actor), "failed");
+    if (!json_is_object(failed))
+        return rules_enc_rule(err, "%s has no failed challenge to try again (001:113)",
+                              rules_enc_name(e, e->actor));
+    if (heimr_stat(e, e->actor, "willpower", 0) < 1)
+        return rules_enc_rule(err, "%s has no willpower left to try again (001:113)",
+                              rules_enc_name(e, e->actor));
+    int c, p, phys;
+    return challenge_of(e, e->actor, json_string_value(json_object_get(failed, "ability")), &c, &p,
+                        &phys, err);
+}
+
+static int act_reroll(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    (void)err;
+    const char *cid = e->actor;
+    rules_enc_stat_add(e, cid, "willpower", -1, 0, 50);
+    challenge_roll(e, cid, json_deep_copy(json_object_get(rules_enc_combatant(e, cid), "failed")),
+                   "reroll");
     return 0;
 }
 
@@ -420,35 +628,14 @@ static int act_train(rules_enc *e, const rules_args *a, tb_err *err)
 static int agility_roll(rules_enc *e, const char *cid, int cr, const char *action,
                         const char *doing, int h)
 {
-    int c, p;
-    agility_of(e, cid, &c, &p);
-    heimr_roll r;
-    heimr_enc_roll(c, p, e->rng, &r);
-    int fat = rules_enc_stat(e, cid, "fatigue", 1);
-    int fat_ok = heimr_fatigue_passes(&r, fat);
-    int ok = fat_ok && r.result >= cr;
-    int after = heimr_fatigue_after(fat, r.d6);
-    rules_enc_stat_set(e, cid, "fatigue", after);
-    json_t *dice = json_array();
-    heimr_roll_dice(dice, &r, NULL);
+    int c, p, phys;
+    ability_of(e, cid, "agility", &c, &p, &phys);
     rules_log *x = rules_log_begin(e, action, "agility");
     rules_log_who(x, "who", cid);
-    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
-    json_decref(dice);
     rules_log_word(x, "doing", doing, RULES_AUD_PUBLIC);
     if (h)
         rules_log_int(x, "height", h, RULES_AUD_PUBLIC);
-    rules_log_int(x, "consistency", c, RULES_AUD_PUBLIC);
-    rules_log_int(x, "potential", p, RULES_AUD_PUBLIC);
-    rules_log_int(x, "result", r.result, RULES_AUD_PUBLIC);
-    rules_log_int(x, "before_potential", r.before_potential, RULES_AUD_PUBLIC);
-    rules_log_int(x, "cr", cr, RULES_AUD_PUBLIC);
-    rules_log_json(x, "fatigue_ok", json_boolean(fat_ok), RULES_AUD_PUBLIC);
-    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
-    rules_log_int(x, "fatigue", after, RULES_AUD_PUBLIC);
-    if (!fat_ok)
-        rules_log_word(x, "tired", "agility.tired", RULES_AUD_PUBLIC);
-    rules_log_word(x, "outcome", ok ? "agility.made" : "agility.failed", RULES_AUD_PUBLIC);
+    int ok = roll_against(e, cid, c, p, 1, cr, x); /* climbing, jumping: physical */
     rules_log_end(x);
     return ok;
 }
@@ -549,12 +736,17 @@ static int between_check(const rules_enc *e, tb_err *err)
 
 static const char *const SHEET_STATS[] = {
     "hp",      "hp_max",   "xp",         "abilities", "attributes", "attribute_progress",
-    "fatigue", "injuries", "conditions", NULL};
+    "fatigue", "injuries", "conditions", "willpower", NULL};
 
 /* clang-format off */
 static const rules_phrase PHRASES[] = {
-    {"rest", "{name} takes a short rest of five quiet minutes: hit points {hp} of {hp}"},
+    {"rest", "{name} takes a short rest of five quiet minutes: hit points {hp} of {hp}{breath?}"},
+    {"rest.breath", ", fatigue back to {fatigue} (001:292)"},
     {"rest-skipped", "Too injured to rest, needing treatment: {names}"},
+    {"breath", "{who} catches their breath: fatigue {fatigue} (001:292)"},
+    {"challenge", "{who} rolls {with}: {result} against {cr}{tired?} — {outcome}"},
+    {"reroll", "{who} spends one willpower ({willpower} left) to try again: {with} {result} "
+               "against {cr}{tired?} — {outcome} (001:113)"},
     {"award", "The GM awards {xp} XP{kept?}: {each} XP each for the {present} character{s?} "
               "present, {carried} XP kept for the next award"},
     {"award.kept", " (with the XP kept from last time)"},

@@ -275,6 +275,14 @@ static const rules_phrase PHRASES[] = {
 
 /* ---- the module's hooks ---- */
 
+/* The scene is over: everyone gets their breath back (001:292, 001:304). */
+static int chase_end(rules_enc *e, tb_err *err)
+{
+    (void)err;
+    heimr_breath_back(e);
+    return 0;
+}
+
 static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
 {
     (void)err;
@@ -336,6 +344,7 @@ const rules_module rules_module_heimr_chase = {
     .options = P_START,
     .start = chase_start,
     .join = chase_join,
+    .end = chase_end,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,

@@ -274,6 +274,31 @@ int heimr_between_choices(const rules_enc *e, const char *actor, const rules_enc
         heimr_choice(out, json_integer(is(n, "xp") ? 10 : is(n, "cr") ? 5 : 2), "");
         return RULES_CHOICES_DEFAULT;
     }
+    if (is(a->name, "challenge") && is(n, "cr")) {
+        heimr_choice(out, json_integer(5), ""); /* 001:496 the book's window */
+        return RULES_CHOICES_DEFAULT;
+    }
+    if (is(a->name, "challenge") && is(n, "ability") && actor) {
+        /* the sheet's abilities, then the standard ones it does not list (001:201-209) */
+        size_t i;
+        json_t *ab;
+        json_array_foreach(json_object_get(heimr_stats_of(e, actor), "abilities"), i, ab)
+        {
+            const char *name = json_string_value(json_object_get(ab, "name"));
+            if (name)
+                heimr_choice(out, json_string(name), name);
+        }
+        static const char *const STD[] = {"Brawl",      "Agility", "Survival", "Perception",
+                                          "Persuasion", "Insight", NULL};
+        for (int k = 0; STD[k]; k++) {
+            int listed = 0;
+            json_array_foreach(out, i, ab) listed |=
+                strcasecmp(json_string_value(json_object_get(ab, "value")), STD[k]) == 0;
+            if (!listed)
+                heimr_choice(out, json_string(STD[k]), STD[k]);
+        }
+        return RULES_CHOICES_PICK;
+    }
     if (!is(a->name, "train") || !actor)
         return RULES_CHOICES_NONE;
     json_t *abilities = json_object_get(heimr_stats_of(e, actor), "abilities");

@@ -787,6 +787,14 @@ static int act_ground(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- the module's hooks ---- */
 
+/* The scene is over: everyone gets their breath back (001:292, 001:304). */
+static int combat_end(rules_enc *e, tb_err *err)
+{
+    (void)err;
+    heimr_breath_back(e);
+    return 0;
+}
+
 static int combat_start(rules_enc *e, const rules_args *options, tb_err *err)
 {
     (void)options;
@@ -853,6 +861,7 @@ const rules_module rules_module_heimr_combat = {
     .cite = "001:234-446",
     .start = combat_start,
     .join = combat_join,
+    .end = combat_end,
     .actions = ACTIONS,
     .sheet_stats = SHEET_STATS,
     .editable = EDITABLE,

@@ -188,10 +188,27 @@ static const char *const STANDARD[][2] = {{"Brawl", "str"},      {"Agility", "de
                                           {"Survival", "sta"},   {"Perception", "int"},
                                           {"Persuasion", "soc"}, {"Insight", "emp"}};
 
-static int is_physical(const char *attr)
+int heimr_is_physical(const char *attr)
 {
     /* 001:31-34 the physical group: strength, dexterity, stamina */
-    return strcmp(attr, "str") == 0 || strcmp(attr, "dex") == 0 || strcmp(attr, "sta") == 0;
+    return attr &&
+           (strcmp(attr, "str") == 0 || strcmp(attr, "dex") == 0 || strcmp(attr, "sta") == 0);
+}
+
+const char *heimr_standard_name(const char *ability)
+{
+    for (size_t i = 0; ability && i < sizeof STANDARD / sizeof STANDARD[0]; i++)
+        if (strcasecmp(ability, STANDARD[i][0]) == 0)
+            return STANDARD[i][0];
+    return NULL;
+}
+
+const char *heimr_standard_attr(const char *ability)
+{
+    for (size_t i = 0; ability && i < sizeof STANDARD / sizeof STANDARD[0]; i++)
+        if (strcasecmp(ability, STANDARD[i][0]) == 0)
+            return STANDARD[i][1];
+    return NULL;
 }
 
 static void put_ability(json_t *map, const char *name, int c, int p, int phys)
@@ -212,7 +229,7 @@ static void abilities_from_sheet(json_t *stats, const json_t *sheet)
      * (RULES.md, heimr encounter reading 2). */
     for (size_t i = 0; i < sizeof STANDARD / sizeof STANDARD[0]; i++)
         put_ability(map, STANDARD[i][0], 0, heimr_attr(sheet, STANDARD[i][1]),
-                    is_physical(STANDARD[i][1]));
+                    heimr_is_physical(STANDARD[i][1]));
     size_t i;
     json_t *ab;
     json_array_foreach(json_object_get(sheet, "abilities"), i, ab)
@@ -228,7 +245,7 @@ static void abilities_from_sheet(json_t *stats, const json_t *sheet)
             attrs[n++] = heimr_attr(sheet, a);
             /* 001:284 "Any roll based on a physical attribute": one physical attribute is
              * enough (RULES.md, heimr encounter reading 3) */
-            phys |= is_physical(a);
+            phys |= heimr_is_physical(a);
         }
         if (n == 0)
             continue;
@@ -333,6 +350,27 @@ int heimr_fatigue_rise(rules_enc *e, const char *cid, int d6)
     rules_enc_stat_set(e, cid, "fatigue", next);
     heimr_set_bool(p, "fatigue_rose", 1);
     return 1;
+}
+
+/* ---- the breath back after a scene (001:292, 001:304) ---- */
+
+void heimr_breath_back(rules_enc *e)
+{
+    /* 001:292 "When characters get the opportunity to take a breather, their fatigue returns to
+     * it's standard level ... only takes a few seconds, up to half a minute"; 001:304 "only by
+     * standing still can fatigue be restored to it's base" */
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        int f = rules_enc_stat(e, cid, "fatigue", 1);
+        int base = rules_enc_stat(e, cid, "base_fatigue", 1);
+        if (f <= base)
+            continue;
+        rules_enc_stat_set(e, cid, "fatigue", base);
+        rules_log *x = rules_log_begin(e, "end", "breath-back");
+        rules_log_who(x, "who", cid);
+        rules_log_int(x, "fatigue", base, rules_enc_aud_of(e, cid)); /* an NPC's: the GM's */
+        rules_log_end(x);
+    }
 }
 
 /* ---- log helpers ---- */

@@ -96,6 +96,14 @@ void heimr_free_use(rules_enc *e, const char *cid, const char *name);
  * for a quick NPC). */
 void heimr_join_stats(rules_enc *e, const char *cid, const json_t *sheet);
 
+/* Whether attribute attr ("str" ...) is physical (001:31-34: str, dex, sta). */
+int heimr_is_physical(const char *attr);
+/* The attribute of standard ability `ability` (any case: "Brawl" → "str", 001:201-209), or
+ * NULL. */
+const char *heimr_standard_attr(const char *ability);
+/* The standard ability `ability` as the book writes it ("brawl" → "Brawl"), or NULL. */
+const char *heimr_standard_name(const char *ability);
+
 /* What a roll is made with: an ability (and item) of the sheet, or c/p given outright. */
 typedef struct heimr_spec {
     char ability[64]; /* the name as written on the sheet ("" for c/p given) */
@@ -107,6 +115,11 @@ typedef struct heimr_spec {
  * with has_cp, the GM's c and p. TB_RULE naming what the sheet lacks. Reads only. */
 int heimr_spec_resolve(const rules_enc *e, const char *cid, const char *ability, const char *item,
                        int has_cp, int c, int p, heimr_spec *out, tb_err *err);
+
+/* The scene is over (heimr.combat's and heimr.chase's end hook): everyone's fatigue returns to
+ * its base (001:292, 001:304; RULES.md heimr reading 23), said for each one it changed (an NPC's
+ * to the GM only). */
+void heimr_breath_back(rules_enc *e);
 
 /* 001:286 the d6 below fatigue raises it by one, 001:310 at most once from the start of cid's
  * turn to the next (`fatigue_rose`). Returns 1 when it rose. */

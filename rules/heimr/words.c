@@ -27,6 +27,7 @@ const rules_phrase heimr_phrases[] = {
     {"breather", "{who} takes a breather"},
     {"breather-done", "{who} finishes taking a breather: fatigue {fatigue} (001:383)"},
     {"breather-done", "{who} finishes taking a breather"},
+    {"breath-back", "{who} gets their breath back: fatigue {fatigue} (001:292)"},
     {"delay", "{who} delays until {when} {whom} (001:246)"},
     {"delay.after", "after"},
     {"delay.before", "just before"},

@@ -1193,6 +1193,56 @@ START_TEST(a_players_end_turn_is_one_tap_and_every_offered_move_passes)
 }
 END_TEST
 
+/* ---- issue 25 item 8: fatigue back to its base when the scene is over (001:292, 001:304) ---- */
+
+/* The module's end hook, as enc.end runs it (its stats then land on the sheets). */
+static void end_scene(fixture *f)
+{
+    f->e.actor = NULL;
+    ck_assert_ptr_nonnull(f->m->end);
+    ck_assert_int_eq(f->m->end(&f->e, &f->err), 0);
+}
+
+START_TEST(the_chase_over_everyone_gets_their_breath_back)
+{
+    fixture f;
+    fx_chase(&f, 2);
+    ACT_OK(&f, "e1", "run", NULL, 1, 5); /* Ann: fatigue 2 → 3 */
+    ACT_OK(&f, "e2", "run", NULL, 4, 9);
+    ACT_OK(&f, "e1", "run", NULL, 2, 3); /* 3 → 4 */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 6); /* the GM's number for the Orc */
+    size_t pub0 = json_array_size(f.e.log), gm0 = json_array_size(f.e.gm_log);
+    end_scene(&f);
+    /* base fatigue 4 - stamina 2 = 2 for both (001:294-296) */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 2);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 2);
+    ck_assert_uint_eq(json_array_size(f.e.log), pub0 + 1); /* the Orc's is the GM's */
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0), "text"),
+                     "Ann gets their breath back: fatigue 2");
+    ck_assert_str_eq(str_of(json_array_get(f.e.gm_log, gm0), "text"),
+                     "Orc gets their breath back: fatigue 2");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(the_fight_over_fatigue_returns_to_base_and_no_lower)
+{
+    fixture f;
+    fx_four(&f);
+    rules_enc_stat_set(&f.e, "e1", "fatigue", 9);
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 2); /* at its base: nothing to say */
+    size_t pub0 = json_array_size(f.e.log);
+    end_scene(&f);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 2);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 2);
+    ck_assert_uint_eq(json_array_size(f.e.log), pub0 + 1);
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0), "text"),
+                     "Ann gets their breath back: fatigue 2");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -1235,6 +1285,10 @@ int main(void)
     tcase_add_test(i23, end_turn_asks_nothing_and_an_attack_offers_the_sheet_s_weapon);
     tcase_add_test(i23, a_players_end_turn_is_one_tap_and_every_offered_move_passes);
     suite_add_tcase(s, i23);
+    TCase *i25 = tcase_create("issue25");
+    tcase_add_test(i25, the_chase_over_everyone_gets_their_breath_back);
+    tcase_add_test(i25, the_fight_over_fatigue_returns_to_base_and_no_lower);
+    suite_add_tcase(s, i25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

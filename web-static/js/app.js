@@ -381,10 +381,10 @@ function rollQuick(char, r) {
     if (reply.ok && reply.result?.asked) {
       const text = `${char.name} rolled ${r.label}: waiting for the GM's target number.`;
       announce(text);
-      charsView.showResult(char.id, reply.seq, text, reply.result.asked);
+      charsView.showResult(char.id, reply.seq, text, reply.result.asked, reply.secret);
     } else if (reply.ok) {
       announce(`${char.name} rolled ${r.label}: ${reply.result?.total}`);
-      charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`);
+      charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`, undefined, reply.secret);
     } else {
       ui.nack = { title: `Could not roll ${r.label}:`, message: plain(reply.message || 'the server refused it') };
     }
