@@ -107,6 +107,10 @@ extern const op_def OPS_ENC[];
 extern const op_def OPS_SESSION[];
 /* Table talk (ops_chat.c): chat.send, chat.delete. */
 extern const op_def OPS_CHAT[];
+/* The journal of the evening (ops_journal.c): journal.export. */
+extern const op_def OPS_JOURNAL[];
+/* Handouts (ops_handout.c): handout.add, handout.show, handout.hide, handout.delete. */
+extern const op_def OPS_HANDOUT[];
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */
