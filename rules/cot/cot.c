@@ -10,13 +10,9 @@
 
 /* ---- resolution ---- */
 
-int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err)
+int cot_pool_check(const cot_pool_spec *spec, tb_err *err)
 {
-    /* 000:9 "roll a number of six-sided dice equal to the relevant skill plus the connected
-     * ability and keep a number of those dice equal to the ability"; 000:11 factors "add or
-     * subtract from the dice pool"; 000:27 bonuses are written +XkY (X rolled, Y kept). */
     int rolled = spec->skill + spec->ability + spec->bonus;
-    int keep = spec->ability + spec->kept_bonus;
     if (rolled < 1)
         return tb_fail(err, TB_BAD_REQUEST,
                        "cot: skill + ability + bonus = %d dice; at least 1 die must be rolled",
@@ -25,6 +21,19 @@ int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_e
         return tb_fail(err, TB_BAD_REQUEST,
                        "cot: skill + ability + bonus = %d dice; at most %d can be rolled", rolled,
                        RULES_POOL_MAX);
+    return 0;
+}
+
+int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err)
+{
+    /* 000:9 "roll a number of six-sided dice equal to the relevant skill plus the connected
+     * ability and keep a number of those dice equal to the ability"; 000:11 factors "add or
+     * subtract from the dice pool"; 000:27 bonuses are written +XkY (X rolled, Y kept). */
+    int rolled = spec->skill + spec->ability + spec->bonus;
+    int keep = spec->ability + spec->kept_bonus;
+    int bad = cot_pool_check(spec, err);
+    if (bad)
+        return bad;
     /* Keeping more than were rolled keeps them all (a -XkO penalty can leave fewer dice than the
      * ability: RULES.md, "cot", reading 2). */
     int rc = rules_pool_roll(&out->pool, rng, rolled, 6, keep, RULES_KEEP_HIGHEST, err);
@@ -493,7 +502,7 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-/* The encounter modules of rules/cot/enc_cot.c and rules/cot/heist.c. */
+/* The encounter modules, one a file in rules/cot/ (cot_enc.h). */
 static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.heist",
                                           "cot.chase",      "cot.social",  NULL};
 

@@ -27,6 +27,10 @@ typedef struct cot_roll {
     int catastrophe; /* every die shows 1 (000:9) */
 } cot_roll;
 
+/* Whether the pool can be rolled (no die drawn): TB_BAD_REQUEST as cot_pool_roll would refuse
+ * it, else 0. */
+int cot_pool_check(const cot_pool_spec *spec, tb_err *err);
+
 /*
  * Rolls the pool: rolled = skill + ability + bonus, kept = min(ability + kept_bonus, rolled),
  * highest kept (000:9). TB_BAD_REQUEST (message names the parameters) when fewer than 1 or more

@@ -1,4 +1,4 @@
-/* The cot encounter modules (rules/cot/enc_cot.c), driven directly with a scripted RNG: slots and
+/* The cot encounter modules (rules/cot/<module>.c), driven directly with a scripted RNG: slots and
  * claims, the Focus Round, Bolster and Wait, Getting the Drop (Subdue and Murder tables), Gang
  * Warfare (Cover, Attack, Restrain, Break free, Reposition, Flee). The rulebook is
  * 000_d2a475e9ec148dd1.txt, cited 000:LINE. */

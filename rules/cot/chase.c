@@ -1,0 +1,880 @@
+/*
+ * chase.c — City of Thieves' module `cot.chase` "Chase" (000:139-171): the initiative slots of
+ * the chase Stage (cot_enc.h) plus Cover, Distance per Pursuer, vehicles, and the Target's and
+ * Pursuers' actions. The rulebook is 000_d2a475e9ec148dd1.txt, cited as 000:LINE; the readings
+ * are in rules/RULES.md, "cot.chase".
+ *
+ * /enc/target_side names the Target group (000:147 "Each chase has one Target and every other
+ * participant is considered a Pursuer"); /enc/cramped is set by Shake into a crowd (000:155).
+ * Each Pursuer carries its own public `distance` to the Target (000:147, set from the GM's
+ * initial Distance when it joins); a Pursuer that Boarded has the condition "boarded" and is
+ * always at Distance 0 (000:163). Vehicles are set by the GM (`vehicle`): stats `vehicle`
+ * (name), `driver`, `speed` (the Speed rating, 000:140), `body` (the vehicle's Body Score, on
+ * its driver) and `ram_bonus` (the weapon bonus of a Ram, 000:167).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cot_enc.h"
+
+static int chase_start(rules_enc *e, const rules_args *o, tb_err *err);
+static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_attack(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_shake(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_escape(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_board(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_board(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_ram(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_ram(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_close(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_close(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err);
+
+/* ---- the table ---- */
+
+static const rules_param CHASE_OPTIONS[] = {
+    {"target_side", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED,
+     "the side that is the Target (everyone else pursues)"},
+    {"distance", RULES_PARAM_INT, 0, 20, 2, 0, "the initial Distance (default 2)"},
+    {"stage", RULES_PARAM_STRING, 1, 20, 0, 0, "foot_chase (default) or vehicle_chase"},
+    {0},
+};
+
+static const rules_param VEHICLE_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "who rides"},
+    {"vehicle", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "the vehicle's name"},
+    {"driver", RULES_PARAM_BOOL, 0, 1, 0, 0, "drives it"},
+    {"speed", RULES_PARAM_INT, 0, 10, 0, 0, "the Speed rating"},
+    {"body", RULES_PARAM_INT, 0, 60, 0, 0, "the vehicle's Body Score (driver)"},
+    {"ram_bonus", RULES_PARAM_INT, 0, 10, 0, 0, "the vehicle's weapon bonus for a Ram"},
+    {0},
+};
+
+static const rules_param ATTACK_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to attack"},
+    {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
+    {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    {0},
+};
+
+static const rules_param SHAKE_PARAMS[] = {
+    {"how", RULES_PARAM_STRING, 1, 10, 0, 0, "crowd (default), obstacle or dislodge"},
+    {"difficulty", RULES_PARAM_INT, 1, 60, 0, 0, "the obstacle's difficulty"},
+    {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "the boarder to dislodge"},
+    {0},
+};
+
+static const rules_param RAM_PARAMS[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to ram"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    {0},
+};
+
+static const rules_enc_action CHASE_ACTIONS[] = {
+    COT_COMMON_ACTIONS,
+    {"vehicle", "Put in a vehicle", RULES_ENC_GM, VEHICLE_PARAMS, act_vehicle, "000:140-142", NULL,
+     RULES_ENC_RARE},
+    {"attack", "Attack", RULES_ENC_TURN, ATTACK_PARAMS, act_attack, "000:151", check_attack, 0},
+    {"accelerate", "Accelerate", RULES_ENC_TURN, cot_no_params, act_accelerate, "000:153",
+     check_accelerate, 0},
+    {"shake", "Shake", RULES_ENC_TURN, SHAKE_PARAMS, act_shake, "000:155", check_shake, 0},
+    {"escape", "Escape", RULES_ENC_TURN, cot_no_params, act_escape, "000:157", check_escape, 0},
+    {"takedown", "Takedown", RULES_ENC_TURN, cot_target_params, act_takedown, "000:161",
+     check_takedown, 0},
+    {"board", "Board", RULES_ENC_TURN, cot_target_params, act_board, "000:163", check_board, 0},
+    {"ram", "Ram", RULES_ENC_TURN, RAM_PARAMS, act_ram, "000:167", check_ram, 0},
+    {"close", "Close", RULES_ENC_TURN, cot_target_params, act_close, "000:169", check_close, 0},
+    {"fall_off", "Fall Off", RULES_ENC_TURN, cot_no_params, act_fall_off, "000:171", check_fall_off,
+     RULES_ENC_RARE},
+    {0},
+};
+
+/* A chase's own (000:139-171): the crowd, the Distances, and the vehicles the GM set. */
+static const rules_enc_field CHASE_EDITABLE[] = {
+    COT_EDITABLE_FIELDS,
+    {"/enc/cramped", RULES_PARAM_BOOL, 0, 1, "cramped conditions"},
+    {"/enc/combatants/*/distance", RULES_PARAM_INT, 0, 40, "Distance to the Target"},
+    {"stats/speed", RULES_PARAM_INT, 0, 10, "Speed rating"},
+    {"stats/body", RULES_PARAM_INT, 0, 60, "the vehicle's Body"},
+    {"stats/ram_bonus", RULES_PARAM_INT, 0, 10, "the vehicle's Ram bonus"},
+    {"stats/driver", RULES_PARAM_BOOL, 0, 1, "driving"},
+    {"stats/vehicle", RULES_PARAM_STRING, 1, 40, "vehicle"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+const rules_module rules_module_cot_chase = {
+    .id = "cot.chase",
+    .system = "cot",
+    .name = "Chase",
+    .cite = "000:139-171",
+    .options = CHASE_OPTIONS,
+    .start = chase_start,
+    .join = chase_join,
+    .may_act = cot_may_act,
+    .actions = CHASE_ACTIONS,
+    .sheet_stats = cot_sheet_stats,
+    .editable = CHASE_EDITABLE,
+    .check = cot_module_check,
+};
+
+/* ---- who is where ---- */
+
+static int is_target(const rules_enc *e, const char *cid)
+{
+    const char *ts = cot_str(e->enc, "target_side");
+    return ts && rules_enc_streq(rules_enc_side(e, cid), ts);
+}
+
+static int in_vehicle(const rules_enc *e, const char *cid)
+{
+    return cot_str(cot_stats_of(e, cid), "vehicle") != NULL;
+}
+
+/* 000:139-144: at Speed when the character has a Speed rating it can use (not cramped,
+ * 000:142-143); otherwise at Muscles velocity. */
+static int at_speed(const rules_enc *e, const char *cid)
+{
+    return cot_stat(e, cid, "speed", 0) > 0 && !json_is_true(json_object_get(e->enc, "cramped"));
+}
+
+/* The Velocity Rating (000:157): the Speed rating at Speed; at Muscles velocity the Muscle
+ * ability (RULES.md, cot chases, reading 2). */
+static int velocity(const rules_enc *e, const char *cid)
+{
+    return at_speed(e, cid) ? cot_stat(e, cid, "speed", 0) : cot_ability_of(e, cid, "muscle");
+}
+
+static int chase_dist(const rules_enc *e, const char *pursuer)
+{
+    if (rules_enc_cond_has(e, pursuer, "boarded"))
+        return 0; /* 000:163 "always considered to be at Distance 0" */
+    return cot_int(rules_enc_combatant(e, pursuer), "distance");
+}
+
+static void chase_dist_set(rules_enc *e, const char *pursuer, int d)
+{
+    json_object_set_new(rules_enc_combatant(e, pursuer), "distance", json_integer(d < 0 ? 0 : d));
+}
+
+/* Fails unless the actor is of the group (target 1: the Target, 0: a Pursuer). */
+static int chase_role(const rules_enc *e, int target, const char *what, tb_err *err)
+{
+    if (is_target(e, e->actor) == target)
+        return 0;
+    return rules_enc_rule(err, "only %s may %s (000:%s)", target ? "the Target" : "a Pursuer", what,
+                          target ? "149" : "159");
+}
+
+/* "If in a vehicle, only the driver may ..." (000:153, 000:155, 000:169, 000:171). */
+static int chase_driver(const rules_enc *e, const char *cid, const char *what, tb_err *err)
+{
+    if (!in_vehicle(e, cid) || cot_stat_true(e, cid, "driver"))
+        return 0;
+    return rules_enc_rule(err,
+                          "%s is a passenger: in a vehicle only the driver may %s "
+                          "(000:153-171)",
+                          rules_enc_name(e, cid), what);
+}
+
+/* A Pursuer that can still Close (000:153 "each group able to Close rolls"). */
+static int can_close(const rules_enc *e, const char *cid)
+{
+    return !is_target(e, cid) && !rules_enc_is_out(e, cid) &&
+           (!in_vehicle(e, cid) || cot_stat_true(e, cid, "driver"));
+}
+
+static int target_is_target(const rules_enc *e, const char *t, const char *what, tb_err *err)
+{
+    int rc = cot_target_check(e, t, 0, err);
+    if (rc)
+        return rc;
+    if (!is_target(e, t))
+        return rules_enc_rule(err, "%s is a Pursuer: %s is against the Target (000:159)",
+                              rules_enc_name(e, t), what);
+    return 0;
+}
+
+static int at_zero(const rules_enc *e, const char *pursuer, const char *what, const char *cite,
+                   tb_err *err)
+{
+    int d = chase_dist(e, pursuer);
+    if (d == 0)
+        return 0;
+    return rules_enc_rule(err, "%s is at Distance %d: %s needs Distance 0 (%s)",
+                          rules_enc_name(e, pursuer), d, what, cite);
+}
+
+/* ---- chase rolls ---- */
+
+/* Whether cid's chase pool (throw_chase) can be rolled. */
+static int chase_pool_check(const rules_enc *e, const char *cid, tb_err *err)
+{
+    if (at_speed(e, cid)) {
+        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), cot_stat(e, cid, "speed", 0), 0, 0};
+        return cot_pool_check(&spec, err);
+    }
+    if (in_vehicle(e, cid))
+        return cot_throw_check(e, cid, "fingers", "driving", 0, err);
+    return cot_throw_check(e, cid, "muscle", "athletics", 0, err);
+}
+
+/* Rolls cid's chase pool (000:141-144): Speed+Driving at Speed, Fingers+Driving in a vehicle at
+ * Muscles velocity, Muscle+Athletics on foot; `what` gets the pool's name. */
+static int throw_chase(rules_enc *e, const char *cid, cot_throw *t, const char **what, tb_err *err)
+{
+    if (at_speed(e, cid)) {
+        memset(t, 0, sizeof *t);
+        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), rules_enc_stat(e, cid, "speed", 0),
+                              0, 0};
+        int rc = cot_pool_roll(&spec, e->rng, &t->r, err);
+        if (rc)
+            return rc;
+        cot_throw_line(t);
+        *what = "Speed+Driving";
+        return 0;
+    }
+    if (in_vehicle(e, cid)) {
+        *what = "Fingers+Driving";
+        return cot_throw_pool(e, cid, "fingers", "driving", 0, t, err);
+    }
+    *what = "Muscle+Athletics";
+    return cot_throw_pool(e, cid, "muscle", "athletics", 0, t, err);
+}
+
+/* An opposed roll (000:13: the opponent rolls first and sets the difficulty): `opp` rolls its
+ * chase pool, then the actor; logs both and returns 1 when the actor succeeds (0 fails, <0 an
+ * error). `head` says what the actor does. */
+static int chase_opposed(rules_enc *e, const char *opp, const char *action, const char *head,
+                         const char *cite, tb_err *err)
+{
+    cot_throw o, m;
+    const char *ow, *mw;
+    int rc = throw_chase(e, opp, &o, &ow, err);
+    if (rc || (rc = throw_chase(e, e->actor, &m, &mw, err)))
+        return -rc;
+    int ok = cot_roll_succeeds(&m.r, o.r.total);
+    rules_aud oa = rules_enc_aud_of(e, opp), ma = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+    cot_log_throw(x, oa, &o);
+    rules_enc_entry_say(x, oa, "%s opposes: %s %s", rules_enc_name(e, opp), ow, o.line);
+    rules_enc_entry_end(x);
+    x = rules_enc_entry_begin(e, action);
+    cot_log_throw(x, ma, &m);
+    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
+    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (%s)", ok ? "success" : "failure", cite);
+    rules_enc_entry_end(x);
+    return ok;
+}
+
+/* The checks of an opposed chase roll against opp: the slot and both pools. */
+static int opposed_check(const rules_enc *e, const char *opp, tb_err *err)
+{
+    int rc = cot_turn_check(e, 0, err);
+    if (rc || (rc = chase_pool_check(e, opp, err)))
+        return rc;
+    return chase_pool_check(e, e->actor, err);
+}
+
+/* ---- start and join ---- */
+
+static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
+{
+    const char *id = rules_arg_str(o, "stage");
+    if (!id)
+        id = "foot_chase";
+    if (strcmp(id, "foot_chase") != 0 && strcmp(id, "vehicle_chase") != 0)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "enc.start cot.chase: 'stage' must be foot_chase or vehicle_chase "
+                       "(000:35-36)");
+    cot_start_stage(e, id);
+    /* 000:146 "The GM then sets an initial Distance." */
+    json_object_set_new(e->enc, "distance", json_integer(rules_arg_int(o, "distance")));
+    json_object_set_new(e->enc, "target_side", json_string(rules_arg_str(o, "target_side")));
+    json_object_set_new(e->enc, "cramped", json_false());
+    return 0;
+}
+
+/* 000:146 "the sides rolling initiative ... Participants roll Resist with any armour bonuses,
+ * and records the number as their Cover Score." */
+static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
+{
+    int rc = cot_join_common(e, cid, sheet, err);
+    if (rc || (rc = cot_roll_cover(e, cid, "cover", "takes cover (000:146)", err)))
+        return rc;
+    if (!is_target(e, cid))
+        chase_dist_set(e, cid, cot_int(e->enc, "distance"));
+    return 0;
+}
+
+/* ---- the GM's vehicles (000:140) ---- */
+
+/* The GM puts a combatant in a vehicle (000:140 "Vehicles have a set Speed rating"). */
+static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    json_t *st = rules_enc_stats(e, t);
+    json_object_set_new(st, "vehicle", json_string(rules_arg_str(a, "vehicle")));
+    json_object_set_new(st, "driver", json_boolean(rules_arg_int(a, "driver")));
+    rules_enc_stat_set(e, t, "speed", rules_arg_int(a, "speed"));
+    if (rules_arg_int(a, "driver")) {
+        rules_enc_stat_set(e, t, "body", rules_arg_int(a, "body"));
+        rules_enc_stat_set(e, t, "ram_bonus", rules_arg_int(a, "ram_bonus"));
+    }
+    rules_enc_log(e, "vehicle", NULL, NULL, "%s rides in the %s%s", rules_enc_name(e, t),
+                  rules_arg_str(a, "vehicle"), rules_arg_int(a, "driver") ? " as its driver" : "");
+    return 0;
+}
+
+/* ---- Attack and Ram (000:151, 000:165-167) ---- */
+
+static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
+
+/* The pursuer of an action between the two groups: the actor or `target`, whichever pursues. */
+static const char *pursuer_of(const rules_enc *e, const char *t)
+{
+    return is_target(e, e->actor) ? t : e->actor;
+}
+
+/* The driver of t's vehicle (who holds its Body Score), or NULL when t is on foot. */
+static const char *vehicle_holder(const rules_enc *e, const char *t)
+{
+    const char *v = cot_str(cot_stats_of(e, t), "vehicle"), *cid;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        const char *w = cot_str(cot_stats_of(e, cid), "vehicle");
+        if (w && strcmp(w, v) == 0 && cot_stat_true(e, cid, "driver"))
+            return cid;
+    }
+    return NULL;
+}
+
+/* The skill, weapon and bonus dice of a hit: a Ram rolls Fingers+Driving with the vehicle's
+ * bonus (000:167), an Attack the Gang Warfare attack (000:130-131). */
+static int hit_gear(const rules_enc *e, const rules_args *a, int ram, const cot_skill **sk,
+                    json_t **weapon, int *bonus, tb_err *err)
+{
+    *sk = cot_skill_find("driving");
+    *weapon = NULL;
+    if (!ram) {
+        int rc = cot_attack_gear(e, a, ATTACK_SKILLS, sk, weapon, err);
+        if (rc)
+            return rc;
+    }
+    *bonus =
+        (ram ? cot_stat(e, e->actor, "ram_bonus", 0) : (*weapon ? cot_int(*weapon, "bonus") : 0)) +
+        rules_arg_int(a, "bonus");
+    return 0;
+}
+
+static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    const cot_skill *sk;
+    json_t *weapon;
+    int bonus, rc = cot_target_check(e, t, 0, err);
+    if (rc)
+        return rc;
+    if (is_target(e, t) == is_target(e, e->actor))
+        return rules_enc_rule(err, "%s is on the same side of the chase", rules_enc_name(e, t));
+    if ((rc = hit_gear(e, a, ram, &sk, &weapon, &bonus, err)))
+        return rc;
+    if (ram && (!in_vehicle(e, e->actor) || !cot_stat_true(e, e->actor, "driver")))
+        return rules_enc_rule(err, "only the driver of a vehicle can Ram (000:167)");
+    if ((ram || strcmp(sk->id, "hand_to_hand") == 0) &&
+        (rc = at_zero(e, pursuer_of(e, t), ram ? "a Ram" : "a melee attack",
+                      ram ? "000:167" : "000:151", err)))
+        return rc;
+    if (rules_arg_int(a, "at_vehicle") && !vehicle_holder(e, t))
+        return rules_enc_rule(err, "%s is not in a vehicle with a driver", rules_enc_name(e, t));
+    if ((rc = cot_turn_check(e, 0, err)))
+        return rc;
+    return cot_throw_check(e, e->actor, sk->ability, sk->id, bonus, err);
+}
+
+/* An Attack or a Ram in a chase. Against a vehicle (at_vehicle) the roll hits its Body Score,
+ * else the person's Cover (000:151). */
+static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    const cot_skill *sk;
+    json_t *weapon;
+    int bonus, rc;
+    hit_gear(e, a, ram, &sk, &weapon, &bonus, err);
+    const char *holder = rules_arg_int(a, "at_vehicle") ? vehicle_holder(e, t) : NULL;
+    cot_slot_name sn = cot_turn_take(e);
+    cot_throw th;
+    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, &th, err)))
+        return rc;
+    char head[200], tail[160], detail[120];
+    const char *tn = rules_enc_name(e, t);
+    json_t *res, *sec;
+    snprintf(head, sizeof head, "%s takes %s and %s %s%s", rules_enc_name(e, e->actor), sn.s,
+             ram ? "rams" : "attacks", holder ? "the vehicle of " : "", tn);
+    if (holder) {
+        /* 000:151 "Attacks against a Vehicle target its Body Score"; the loss follows 000:134
+         * (RULES.md, cot chases, reading 4) */
+        int before = rules_enc_stat(e, holder, "body", 0), dmg = 0;
+        if (!th.r.catastrophe)
+            dmg = th.r.total > before ? th.r.total - before : 1;
+        int after = before - dmg < 0 ? 0 : before - dmg;
+        rules_enc_stat_set(e, holder, "body", after);
+        snprintf(tail, sizeof tail, "%s",
+                 th.r.catastrophe ? "Catastrophe: no harm done (000:9)"
+                 : after == 0     ? "the vehicle is wrecked (000:151)"
+                                  : "the vehicle loses Body (000:151)");
+        snprintf(detail, sizeof detail, "Body %d − %d → %d", before, dmg, after);
+        res = json_pack("{s:s, s:s}", "target", t, "outcome", after == 0 ? "wrecked" : "body");
+        sec = json_pack("{s:i, s:i, s:i}", "body_before", before, "damage", dmg, "body", after);
+        cot_log_action(e, ram ? "ram" : "attack", &th, holder, res, sec, head, tail, detail);
+    } else {
+        cot_harm h = {rules_enc_stat(e, t, "cover", 0), 0, rules_enc_stat(e, t, "cover", 0), -1,
+                      "catastrophe"};
+        if (!th.r.catastrophe)
+            h = cot_apply_harm(e, t, th.r.total);
+        snprintf(tail, sizeof tail, "%s %s", tn,
+                 strcmp(h.outcome, "catastrophe") == 0 ? "takes no harm: Catastrophe (000:9)"
+                 : strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
+                 : strcmp(h.outcome, "wounded") == 0   ? "is Wounded (000:135)"
+                                                       : "loses Cover (000:134)");
+        snprintf(detail, sizeof detail, "%s's Cover %d − %d → %d", tn, h.before, h.damage, h.after);
+        res = json_pack("{s:s, s:s}", "target", t, "outcome", h.outcome);
+        sec = json_pack("{s:i, s:i, s:i}", "cover_before", h.before, "damage", h.damage, "cover",
+                        h.after);
+        cot_log_action(e, ram ? "ram" : "attack", &th, t, res, sec, head, tail, detail);
+    }
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return hit_check(e, a, 0, err);
+}
+
+static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_attack(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    return rc ? rc : chase_hit(e, a, 0, err);
+}
+
+/* ---- the Target's actions (000:149-157) ---- */
+
+static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    int rc = chase_role(e, 1, "Accelerate", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Accelerate", err)) ||
+        (rc = cot_turn_check(e, 0, err)))
+        return rc;
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (can_close(e, cid) && (rc = opposed_check(e, cid, err)))
+            return rc;
+    return 0;
+}
+
+static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_accelerate(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    cot_slot_name sn = cot_turn_take(e);
+    /* 000:153 "an opposed roll versus their Pursuers and if successful, increase the Distance
+     * by 1. If there are multiple Pursuers, then each group able to Close rolls." */
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!can_close(e, cid))
+            continue;
+        char head[160];
+        snprintf(head, sizeof head, "%s takes %s and accelerates away from %s",
+                 rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, cid));
+        int ok = chase_opposed(e, cid, "accelerate", head, "000:153", err);
+        if (ok < 0)
+            return -ok;
+        if (ok)
+            chase_dist_set(e, cid, chase_dist(e, cid) + 1);
+    }
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+/* Shake's `how`: 0 crowd (the default), 1 obstacle, 2 dislodge, -1 none of them. */
+static int shake_how(const rules_args *a)
+{
+    static const char *const HOW[] = {"crowd", "obstacle", "dislodge"};
+    const char *how = rules_arg_str(a, "how");
+    for (int i = 0; i < 3; i++)
+        if (strcmp(how ? how : "crowd", HOW[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int how = shake_how(a);
+    const char *t = rules_arg_str(a, "target"), *me = e->actor;
+    if (how < 0)
+        return tb_fail(err, TB_BAD_REQUEST, "how: '%.20s' is not crowd, obstacle or dislodge",
+                       rules_arg_str(a, "how"));
+    int rc = chase_role(e, 1, "Shake", err);
+    if (rc || (rc = chase_driver(e, me, "Shake", err)))
+        return rc;
+    if (how == 1 && !rules_arg_given(a, "difficulty"))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "difficulty: an obstacle needs the difficulty the Target sets (000:155)");
+    if (how == 2 && (!t || !rules_enc_cond_has(e, t, "boarded")))
+        return rules_enc_rule(err, "only a Pursuer who Boarded can be dislodged (000:155)");
+    if ((rc = cot_turn_check(e, 0, err)))
+        return rc;
+    if (how == 2) {
+        if ((rc = cot_throw_check(e, t, "muscle", "athletics", 0, err)))
+            return rc;
+        return cot_throw_check(e, me, "fingers", "driving", 0, err);
+    }
+    if (how == 1) {
+        if ((rc = chase_pool_check(e, me, err)))
+            return rc;
+        const char *cid;
+        for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+            if (can_close(e, cid) && (rc = chase_pool_check(e, cid, err)))
+                return rc;
+    }
+    return 0;
+}
+
+/* 000:155 "Fingers+ Driving versus the Pursuers Muscle+Athletics, if successful, the Pursuer is
+ * thrown from the Vehicle." */
+static int shake_dislodge(rules_enc *e, const char *t, const cot_slot_name *sn, tb_err *err)
+{
+    const char *me = e->actor, *name = rules_enc_name(e, me);
+    cot_throw o, m;
+    int rc;
+    if ((rc = cot_throw_pool(e, t, "muscle", "athletics", 0, &o, err)) ||
+        (rc = cot_throw_pool(e, me, "fingers", "driving", 0, &m, err)))
+        return rc;
+    int ok = cot_roll_succeeds(&m.r, o.r.total);
+    rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+    cot_log_throw(x, oa, &o);
+    rules_enc_entry_say(x, oa, "%s holds on: Muscle+Athletics %s", rules_enc_name(e, t), o.line);
+    rules_enc_entry_end(x);
+    if (ok) {
+        rules_enc_cond_remove(e, t, "boarded");
+        rules_enc_set_out(e, t, "thrown off");
+    }
+    x = rules_enc_entry_begin(e, "shake");
+    cot_log_throw(x, ma, &m);
+    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and swerves to throw off %s", name, sn->s,
+                        rules_enc_name(e, t));
+    rules_enc_entry_say(x, ma, ": Fingers+Driving %s", m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)",
+                        ok ? "thrown from the vehicle" : "still on board");
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* 000:155 "The Target sets a difficulty and rolls against it. Similarly, their Pursuers also
+ * roll against it. If the Target is successful, increase the Distance by 1. If the Pursuers are
+ * unsuccessful, increase the Distance by another 1." The difficulty is set openly. */
+static int shake_obstacle(rules_enc *e, int diff, const cot_slot_name *sn, tb_err *err)
+{
+    const char *me = e->actor;
+    cot_throw m;
+    const char *mw;
+    int rc = throw_chase(e, me, &m, &mw, err);
+    if (rc)
+        return rc;
+    int ok = cot_roll_succeeds(&m.r, diff);
+    rules_aud ma = rules_enc_aud_of(e, me);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "shake");
+    cot_log_throw(x, ma, &m);
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "difficulty", json_integer(diff));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and takes on an obstacle of %d",
+                        rules_enc_name(e, me), sn->s, diff);
+    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)", ok ? "over it" : "held up");
+    rules_enc_entry_end(x);
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!can_close(e, cid))
+            continue;
+        cot_throw p;
+        const char *pw;
+        if ((rc = throw_chase(e, cid, &p, &pw, err)))
+            return rc;
+        int pok = cot_roll_succeeds(&p.r, diff);
+        int add = (ok ? 1 : 0) + (pok ? 0 : 1);
+        chase_dist_set(e, cid, chase_dist(e, cid) + add);
+        rules_aud pa = rules_enc_aud_of(e, cid);
+        x = rules_enc_entry_begin(e, "obstacle");
+        cot_log_throw(x, pa, &p);
+        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "distance", json_integer(chase_dist(e, cid)));
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s tackles the obstacle", rules_enc_name(e, cid));
+        rules_enc_entry_say(x, pa, ": %s %s", pw, p.line);
+        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s; Distance %d (000:155)",
+                            pok ? "over it" : "held up", chase_dist(e, cid));
+        rules_enc_entry_end(x);
+    }
+    return 0;
+}
+
+static int act_shake(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_shake(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    int how = shake_how(a);
+    cot_slot_name sn = cot_turn_take(e);
+    if (how == 0) {
+        /* 000:155 "entering a crowded space. Participants in the chase then use the rules for
+         * cramped conditions." */
+        json_object_set_new(e->enc, "cramped", json_true());
+        rules_enc_log(e, "shake", NULL, NULL,
+                      "%s takes %s and heads into a crowd: everyone moves at Muscles velocity now "
+                      "(000:142-144, 000:155)",
+                      rules_enc_name(e, e->actor), sn.s);
+        cot_turn_close(e, 0);
+        return 0;
+    }
+    rc = how == 2 ? shake_dislodge(e, rules_arg_str(a, "target"), &sn, err)
+                  : shake_obstacle(e, rules_arg_int(a, "difficulty"), &sn, err);
+    if (rc)
+        return rc;
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    int rc = chase_role(e, 1, "Escape", err);
+    /* 000:157 "must have distance from their pursuers equal to the fastest Pursuer's Velocity
+     * Rating and be able to Accelerate" */
+    if (rc || (rc = chase_driver(e, e->actor, "Accelerate, so only the driver may Escape", err)))
+        return rc;
+    int fastest = 0, nearest = -1;
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (is_target(e, cid) || rules_enc_is_out(e, cid))
+            continue;
+        if (velocity(e, cid) > fastest)
+            fastest = velocity(e, cid);
+        if (nearest < 0 || chase_dist(e, cid) < nearest)
+            nearest = chase_dist(e, cid);
+    }
+    if (nearest >= 0 && nearest < fastest)
+        return rules_enc_rule(err,
+                              "the nearest Pursuer is at Distance %d: escaping needs Distance %d, "
+                              "the fastest Pursuer's Velocity (000:157)",
+                              nearest, fastest);
+    return cot_turn_check(e, 0, err);
+}
+
+static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_escape(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    cot_slot_name sn = cot_turn_take(e);
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+            rules_enc_set_out(e, cid, "escaped");
+    rules_enc_log(e, "escape", NULL, NULL,
+                  "%s takes %s and the %s escape: the chase is theirs (000:157)",
+                  rules_enc_name(e, e->actor), sn.s, cot_str(e->enc, "target_side"));
+    cot_turn_close(e, 0);
+    return 0;
+}
+
+/* ---- the Pursuers' actions (000:159-171) ---- */
+
+static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    int rc = chase_role(e, 0, "make a Takedown", err);
+    if (rc || (rc = target_is_target(e, t, "a Takedown", err)) ||
+        (rc = at_zero(e, e->actor, "a Takedown", "000:161", err)))
+        return rc;
+    return opposed_check(e, t, err);
+}
+
+static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_takedown(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    const char *t = rules_arg_str(a, "target");
+    cot_slot_name sn = cot_turn_take(e);
+    char head[160];
+    snprintf(head, sizeof head, "%s takes %s and tries to take down %s",
+             rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
+    int ok = chase_opposed(e, t, "takedown", head, "000:161", err);
+    if (ok < 0)
+        return -ok;
+    if (ok) {
+        /* 000:161 "If the Pursuer succeeds, they end the chase, Victorious." The hold (on foot)
+         * or the Ram (in a vehicle) that may follow is the GM's to run. */
+        const char *cid;
+        for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+            if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+                rules_enc_set_out(e, cid, "caught");
+        rules_enc_log(e, "takedown", NULL, NULL, "%s catches the %s: the chase is over (000:161)",
+                      rules_enc_name(e, e->actor), cot_str(e->enc, "target_side"));
+    } else {
+        /* 000:161 "If they fail, then Distance increases by 2." */
+        chase_dist_set(e, e->actor, chase_dist(e, e->actor) + 2);
+        rules_enc_cond_remove(e, e->actor, "boarded");
+    }
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+static int check_board(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    int rc = chase_role(e, 0, "Board", err);
+    if (rc || (rc = target_is_target(e, t, "Boarding", err)))
+        return rc;
+    if (!in_vehicle(e, e->actor) || !in_vehicle(e, t))
+        return rules_enc_rule(err, "Board is only for a Pursuer in a vehicle against a Target in "
+                                   "a vehicle (000:163)");
+    if ((rc = at_zero(e, e->actor, "Boarding", "000:163", err)) ||
+        (rc = cot_turn_check(e, 0, err)) ||
+        (rc = cot_throw_check(e, t, "fingers", "driving", 0, err)))
+        return rc;
+    return cot_throw_check(e, e->actor, "muscle", "athletics", 0, err);
+}
+
+static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_board(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    const char *t = rules_arg_str(a, "target");
+    cot_slot_name sn = cot_turn_take(e);
+    /* 000:163 "The Pursuer rolls Muscle+Athletics versus their Opponents Fingers+Driving." */
+    cot_throw o, m;
+    if ((rc = cot_throw_pool(e, t, "fingers", "driving", 0, &o, err)) ||
+        (rc = cot_throw_pool(e, e->actor, "muscle", "athletics", 0, &m, err)))
+        return rc;
+    int ok = cot_roll_succeeds(&m.r, o.r.total);
+    if (ok)
+        rules_enc_cond_add(e, e->actor, "boarded", 0, 0);
+    rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, e->actor);
+    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
+    cot_log_throw(x, oa, &o);
+    rules_enc_entry_say(x, oa, "%s swerves: Fingers+Driving %s", rules_enc_name(e, t), o.line);
+    rules_enc_entry_end(x);
+    x = rules_enc_entry_begin(e, "board");
+    cot_log_throw(x, ma, &m);
+    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
+    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and jumps for %s's vehicle",
+                        rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
+    rules_enc_entry_say(x, ma, ": Muscle+Athletics %s", m.line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:163)", ok ? "on board" : "missed");
+    rules_enc_entry_end(x);
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+static int check_ram(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return hit_check(e, a, 1, err);
+}
+
+static int act_ram(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_ram(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    return rc ? rc : chase_hit(e, a, 1, err);
+}
+
+/* 000:169 "if the Pursuer has a Speed Velocity Rating and the Target has a Muscles Velocity
+ * Rating, attempting to Close reduces the Distance to 0." */
+static int runs_down(const rules_enc *e, const char *t)
+{
+    return at_speed(e, e->actor) && !at_speed(e, t);
+}
+
+static int check_close(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    int rc = chase_role(e, 0, "Close", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Close", err)) ||
+        (rc = target_is_target(e, t, "Closing", err)))
+        return rc;
+    return runs_down(e, t) ? cot_turn_check(e, 0, err) : opposed_check(e, t, err);
+}
+
+static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_close(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    const char *t = rules_arg_str(a, "target");
+    cot_slot_name sn = cot_turn_take(e);
+    const char *me = rules_enc_name(e, e->actor);
+    if (runs_down(e, t)) {
+        chase_dist_set(e, e->actor, 0);
+        rules_enc_log(e, "close", NULL, NULL,
+                      "%s takes %s and runs %s down at Speed: Distance 0 (000:169)", me, sn.s,
+                      rules_enc_name(e, t));
+        cot_turn_close(e, 0);
+        return 0;
+    }
+    char head[160];
+    snprintf(head, sizeof head, "%s takes %s and closes on %s", me, sn.s, rules_enc_name(e, t));
+    /* 000:169 "an opposed roll versus their Target and if successful, decrease the Distance by
+     * 1" */
+    int ok = chase_opposed(e, t, "close", head, "000:169", err);
+    if (ok < 0)
+        return -ok;
+    if (ok)
+        chase_dist_set(e, e->actor, chase_dist(e, e->actor) - 1);
+    cot_turn_close(e, 1);
+    return 0;
+}
+
+static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)a;
+    int rc = chase_role(e, 0, "Fall Off", err);
+    if (rc || (rc = chase_driver(e, e->actor, "Fall Off", err)))
+        return rc;
+    return cot_turn_check(e, 0, err);
+}
+
+static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rc = check_fall_off(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
+    if (rc)
+        return rc;
+    cot_slot_name sn = cot_turn_take(e);
+    /* 000:171 "leave a chase without having caught the Target. No roll is needed" */
+    rules_enc_set_out(e, e->actor, "fell off");
+    rules_enc_log(e, "fall_off", NULL, NULL, "%s takes %s and falls off the chase (000:171)",
+                  rules_enc_name(e, e->actor), sn.s);
+    cot_turn_close(e, 0);
+    return 0;
+}

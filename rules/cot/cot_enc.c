@@ -1,0 +1,350 @@
+/*
+ * cot_enc.c — what City of Thieves' encounter modules share (cot_enc.h) apart from the slots
+ * (rules/cot/slots.c): Stages and skills, reading a combatant's numbers, the pool roll of a
+ * combatant, Cover, attacks' gear and harm, the GM's editable fields. The rulebook is
+ * 000_d2a475e9ec148dd1.txt, cited as 000:LINE.
+ */
+#include "cot_enc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- Stages and skills ---- */
+
+/* 000:33-36 initiative by Stage; the Stages of 000:19-22 and the chases of 000:146 */
+static const cot_stage STAGES[] = {
+    {"heist", "brains", "planning", "Brains+Planning"},         /* 000:33 */
+    {"prep", "brains", "planning", "Brains+Planning"},          /* 000:33 */
+    {"social", "it", "size_up", "It+Size Up"},                  /* 000:34 */
+    {"violence", "muscle", "athletics", "Muscle+Athletics"},    /* 000:35 */
+    {"foot_chase", "muscle", "athletics", "Muscle+Athletics"},  /* 000:35 */
+    {"vehicle_chase", "fingers", "driving", "Fingers+Driving"}, /* 000:36 */
+    {NULL, NULL, NULL, NULL},
+};
+
+/* 000:44-96: each skill under its ability */
+static const cot_skill SKILLS[] = {
+    {"shooting", "muscle", "Shooting"},
+    {"hand_to_hand", "muscle", "Hand to Hand"},
+    {"athletics", "muscle", "Athletics"},
+    {"intimidate", "muscle", "Intimidate"},
+    {"resist", "muscle", "Resist"},
+    {"explosives", "muscle", "Explosives"},
+    {"driving", "fingers", "Driving"},
+    {"cat_burglary", "fingers", "Cat Burglary"},
+    {"palming", "fingers", "Palming"},
+    {"sneak", "fingers", "Sneak"},
+    {"lockpicking", "fingers", "Lockpicking"},
+    {"build", "fingers", "Build"},
+    {"mysticism", "brains", "Mysticism"},
+    {"planning", "brains", "Planning"},
+    {"lookout", "brains", "Lookout"},
+    {"safecracking", "brains", "Safecracking"},
+    {"appraisal", "brains", "Appraisal"},
+    {"forgery", "brains", "Forgery"},
+    {"connections", "it", "Connections"},
+    {"size_up", "it", "Size Up"},
+    {"con", "it", "Con"},
+    {"impress", "it", "Impress"},
+    {"manipulate", "it", "Manipulate"},
+    {"convince", "it", "Convince"},
+    {NULL, NULL, NULL},
+};
+
+const cot_stage *cot_stage_find(const char *id)
+{
+    for (const cot_stage *s = STAGES; id && s->id; s++)
+        if (strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+const cot_skill *cot_skill_find(const char *id)
+{
+    for (const cot_skill *s = SKILLS; id && s->id; s++)
+        if (strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+const cot_skill *cot_skill_at(size_t i)
+{
+    return i < sizeof SKILLS / sizeof SKILLS[0] - 1 ? &SKILLS[i] : NULL;
+}
+
+/* ---- reading the state ---- */
+
+const char *cot_str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+int cot_int(const json_t *o, const char *key)
+{
+    return (int)json_integer_value(json_object_get(o, key));
+}
+
+int cot_int_or(const json_t *o, const char *key, int def)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+int cot_in_array(const json_t *arr, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) if (json_string_value(v) &&
+                                      rules_enc_streq(json_string_value(v), s)) return 1;
+    return 0;
+}
+
+json_t *cot_stats_of(const rules_enc *e, const char *cid)
+{
+    json_t *hidden = json_object_get(json_object_get(e->hidden, "combatants"), cid);
+    json_t *c = rules_enc_combatant(e, cid);
+    if (rules_enc_is_npc(e, cid) || !c)
+        return json_object_get(hidden, "stats");
+    return json_object_get(c, "stats");
+}
+
+int cot_stat(const rules_enc *e, const char *cid, const char *key, int def)
+{
+    json_t *v = json_object_get(cot_stats_of(e, cid), key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
+int cot_stat_true(const rules_enc *e, const char *cid, const char *key)
+{
+    return json_is_true(json_object_get(cot_stats_of(e, cid), key));
+}
+
+int cot_ability_of(const rules_enc *e, const char *cid, const char *ability)
+{
+    json_t *v = json_object_get(json_object_get(cot_stats_of(e, cid), "abilities"), ability);
+    return json_is_integer(v) ? (int)json_integer_value(v) : COT_DEFAULT_ABILITY;
+}
+
+int cot_skill_of(const rules_enc *e, const char *cid, const char *skill)
+{
+    return cot_int(json_object_get(cot_stats_of(e, cid), "skills"), skill);
+}
+
+int cot_is_wounded(const rules_enc *e, const char *cid)
+{
+    return cot_stat_true(e, cid, "wounded") || rules_enc_cond_has(e, cid, "wounded");
+}
+
+/* ---- rolling ---- */
+
+void cot_throw_line(cot_throw *t)
+{
+    int v[RULES_POOL_MAX], k[RULES_POOL_MAX], n = t->r.pool.n;
+    for (int i = 0; i < n; i++) {
+        v[i] = t->r.pool.value[i];
+        k[i] = t->r.pool.kept[i];
+    }
+    /* kept first, each part high to low (as the cot check prints it) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (k[j] > k[j - 1] || (k[j] == k[j - 1] && v[j] > v[j - 1])); j--) {
+            int tv = v[j], tk = k[j];
+            v[j] = v[j - 1];
+            k[j] = k[j - 1];
+            v[j - 1] = tv;
+            k[j - 1] = tk;
+        }
+    size_t len = (size_t)snprintf(t->line, sizeof t->line, "%dk%d →", n, t->r.pool.keep);
+    int open = 0;
+    for (int i = 0; i < n && len < sizeof t->line; i++) {
+        int first_dropped = !k[i] && !open;
+        if (first_dropped)
+            open = 1;
+        len += (size_t)snprintf(t->line + len, sizeof t->line - len, " %s%d",
+                                first_dropped ? "[" : "", v[i]);
+    }
+    if (len < sizeof t->line)
+        snprintf(t->line + len, sizeof t->line - len, "%s = %d%s", open ? "]" : "", t->r.total,
+                 t->r.catastrophe ? " (Catastrophe)" : "");
+}
+
+int cot_bolster_of(const rules_enc *e, const char *cid)
+{
+    json_t *b = rules_enc_cond(e, cid, "bolstered");
+    return b ? cot_int(b, "level") : 0;
+}
+
+int cot_throw_check(const rules_enc *e, const char *cid, const char *ability, const char *skill,
+                    int bonus, tb_err *err)
+{
+    cot_pool_spec spec = {skill ? cot_skill_of(e, cid, skill) : 0, cot_ability_of(e, cid, ability),
+                          bonus + cot_bolster_of(e, cid), 0};
+    return cot_pool_check(&spec, err);
+}
+
+int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const char *skill, int bonus,
+                   cot_throw *t, tb_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->bolster = cot_bolster_of(e, cid);
+    t->bonus = bonus;
+    cot_pool_spec spec = {skill ? cot_skill_of(e, cid, skill) : 0, cot_ability_of(e, cid, ability),
+                          bonus + t->bolster, 0};
+    int rc = cot_pool_roll(&spec, e->rng, &t->r, err);
+    if (rc)
+        return rc;
+    rules_enc_cond_remove(e, cid, "bolstered"); /* used up by this roll */
+    cot_throw_line(t);
+    return 0;
+}
+
+static json_t *throw_json(const cot_throw *t)
+{
+    json_t *o = json_pack("{s:i, s:i, s:o, s:i, s:b}", "rolled", t->r.pool.n, "keep",
+                          t->r.pool.keep, "kept", rules_pool_kept_json(&t->r.pool), "total",
+                          t->r.total, "catastrophe", t->r.catastrophe);
+    if (t->bonus)
+        json_object_set_new(o, "bonus", json_integer(t->bonus));
+    if (t->bolster)
+        json_object_set_new(o, "bolster", json_integer(t->bolster));
+    return o;
+}
+
+void cot_log_throw(rules_enc_entry *x, rules_aud aud, const cot_throw *t)
+{
+    json_t *d = json_array();
+    rules_pool_to_json(&t->r.pool, d);
+    rules_enc_entry_dice(x, aud, d);
+    json_decref(d);
+    rules_enc_entry_merge(x, aud, throw_json(t));
+}
+
+void cot_log_action(rules_enc *e, const char *action, const cot_throw *t, const char *target,
+                    json_t *pub, json_t *secret, const char *head, const char *tail,
+                    const char *detail)
+{
+    rules_aud mine = rules_enc_aud_of(e, e->actor);
+    rules_aud theirs = target ? rules_enc_aud_of(e, target) : RULES_AUD_PUBLIC;
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, pub);
+    cot_log_throw(x, mine, t);
+    rules_enc_entry_merge(x, theirs, secret);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
+    rules_enc_entry_say(x, mine, ": %s", t->line);
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s", tail);
+    if (detail && theirs == RULES_AUD_GM)
+        rules_enc_entry_say(x, RULES_AUD_GM, "; %s", detail);
+    rules_enc_entry_end(x);
+}
+
+/* ---- rolling Cover ---- */
+
+int cot_roll_cover(rules_enc *e, const char *cid, const char *action, const char *why, tb_err *err)
+{
+    cot_throw t;
+    int armour = rules_enc_stat(e, cid, "armour", 0);
+    int rc = cot_throw_pool(e, cid, "muscle", "resist", armour, &t, err);
+    if (rc)
+        return rc;
+    rules_enc_stat_set(e, cid, "cover", t.r.total);
+    rules_aud aud = rules_enc_aud_of(e, cid);
+    rules_enc_entry *x = rules_enc_entry_begin(e, action);
+    cot_log_throw(x, aud, &t);
+    rules_enc_entry_set(x, aud, "cover", json_integer(t.r.total));
+    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s %s", rules_enc_name(e, cid), why);
+    rules_enc_entry_say(x, aud, ": Resist %s: Cover %d", t.line, t.r.total);
+    rules_enc_entry_end(x);
+    return 0;
+}
+
+/* ---- attacks ---- */
+
+json_t *cot_weapon_of(const rules_enc *e, const char *cid, const char *name)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach(json_object_get(cot_stats_of(e, cid), "weapons"), i,
+                       w) if (rules_enc_streq(cot_str(w, "name"), name)) return w;
+    return NULL;
+}
+
+int cot_attack_gear(const rules_enc *e, const rules_args *a, const char *const *skills,
+                    const cot_skill **sk, json_t **weapon, tb_err *err)
+{
+    const char *s = rules_arg_str(a, "skill");
+    if (!s)
+        s = "hand_to_hand";
+    *sk = NULL;
+    for (const char *const *x = skills; *x; x++)
+        if (strcmp(*x, s) == 0)
+            *sk = cot_skill_find(s);
+    if (!*sk) {
+        char list[120] = "";
+        size_t len = 0;
+        for (const char *const *x = skills; *x && len < sizeof list; x++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", *x);
+        return tb_fail(err, TB_BAD_REQUEST, "skill: '%.32s' cannot be used for this (%s)", s, list);
+    }
+    const char *wn = rules_arg_str(a, "weapon");
+    *weapon = wn ? cot_weapon_of(e, e->actor, wn) : NULL;
+    if (wn && !*weapon)
+        return tb_fail(err, TB_BAD_REQUEST, "weapon: %s has no weapon named '%.40s' on the sheet",
+                       rules_enc_name(e, e->actor), wn);
+    /* 000:131 "Shooting and Explosives require specific gear to use in combat." */
+    if (!*weapon && (strcmp(s, "shooting") == 0 || strcmp(s, "explosives") == 0))
+        return rules_enc_rule(err, "%s needs a weapon (000:131)", (*sk)->label);
+    return 0;
+}
+
+void cot_make_wounded(rules_enc *e, const char *t, int days)
+{
+    rules_enc_cond_add(e, t, "wounded", 0, 0);
+    json_object_set_new(rules_enc_stats(e, t), "wounded", json_true());
+    if (days >= 0)
+        rules_enc_stat_set(e, t, "recovery_days", days);
+}
+
+cot_harm cot_apply_harm(rules_enc *e, const char *t, int total)
+{
+    cot_harm h = {rules_enc_stat(e, t, "cover", 0), 0, 0, -1, "cover"};
+    /* 000:134 "reduces the target's Cover Score by 1. Exceeding the target's Cover Score
+     * reduces the value by however much the Attack exceeded the Score." (RULES.md, cot encounters,
+     * reading 5) */
+    h.damage = total > h.before ? total - h.before : 1;
+    int left = h.before - h.damage;
+    if (left > 0) {
+        h.after = left;
+        rules_enc_stat_set(e, t, "cover", left);
+        return h;
+    }
+    h.after = 0;
+    rules_enc_stat_set(e, t, "cover", 0);
+    if (cot_is_wounded(e, t)) {
+        /* 000:136 "If the target is already wounded and their Cover Score drops to 0, they are
+         * Dead." */
+        h.outcome = "dead";
+        rules_enc_set_out(e, t, "dead");
+        rules_enc_cond_remove(e, t, "restrained");
+        return h;
+    }
+    /* 000:135 "they become wounded and any leftover damage is the number of days until they
+     * recover" */
+    h.outcome = "wounded";
+    h.days = -left;
+    cot_make_wounded(e, t, h.days);
+    return h;
+}
+
+/* ---- what the GM may set, and what the slot modules can use ---- */
+
+const rules_enc_field cot_editable[] = {
+    COT_EDITABLE_FIELDS,
+    {NULL, 0, 0, 0, NULL},
+};
+
+const char *const cot_sheet_stats[] = {"wounded", "recovery_days", "focus_used", NULL};
+
+/* The system's modules, in the order of rules_module_at (until rules_system.modules lists them:
+ * issue 23). */
+const rules_module *const rules_modules_cot[] = {
+    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
+    &rules_module_cot_chase,      &rules_module_cot_social,  NULL};

@@ -1,0 +1,326 @@
+/*
+ * cot_enc.h — what City of Thieves' encounter modules share (internal to rules/cot/): the Stages
+ * and skills, the pool roll of a combatant, the initiative slots and the turn of a slot, joining,
+ * the actions every cot module has (begin, skip, claim, wait, bolster, focus, give, roll), the
+ * attack's gear and harm, and the fields a GM may edit. The code is in rules/cot/cot_enc.c and
+ * rules/cot/slots.c (the slots, joining and the shared actions); each
+ * module (initiative.c, warfare.c, social.c, chase.c, heist.c) includes this header and
+ * encounter.h, never another module's file. The rulebook is 000_d2a475e9ec148dd1.txt, cited as
+ * 000:LINE; the readings of unclear passages are in rules/RULES.md, "cot".
+ *
+ * SLOTS (000:31-38). Every combatant rolls its Stage's initiative pool when it joins; each total
+ * becomes a slot owned by the combatant's side, not by the combatant. /enc/order holds the slots,
+ * highest first: {id: "s1", total, side, claimed_by: cid|null}. At the current slot (/enc/turn) a
+ * character of the owning side takes it by acting (or with `claim`); each character takes one
+ * slot per round (combatant key `claimed`: the slot ids it took this round), the Focus character
+ * as many as its crewmates gave (/enc/focus = {by, round, given: [cid]}). After a turn the
+ * pointer moves to the next slot someone of its side can still take; past the last, a new round.
+ *
+ * Numbers: a combatant's abilities, skills, armour and weapons are copied from its sheet into
+ * its stats when it joins (public for a PC, /gm/enc for an NPC: rules_enc_stats), with Cover in
+ * `cover`. An NPC's dice and numbers go to the GM log; the public log tells its outcome only.
+ *
+ * CHECK AND RESOLVE. Every action is a pure check (encounter.h: no die, no write; const e) and a
+ * resolve that rolls and writes. The functions below that take a const rules_enc only read; the
+ * others may write.
+ */
+#ifndef TABLED_RULES_COT_ENC_H
+#define TABLED_RULES_COT_ENC_H
+
+#include "cot.h"
+#include "encounter.h"
+
+/* ---- Stages and skills ---- */
+
+typedef struct cot_stage {
+    const char *id, *ability, *skill, *pool;
+} cot_stage;
+
+typedef struct cot_skill {
+    const char *id, *ability, *label;
+} cot_skill;
+
+/* 000:33-36: the Stage `id` (heist, prep, social, violence, foot_chase, vehicle_chase) or NULL. */
+const cot_stage *cot_stage_find(const char *id);
+/* 000:44-96: the skill `id` with its ability and label, or NULL. */
+const cot_skill *cot_skill_find(const char *id);
+/* The i-th skill of the sheet (0-based), NULL past the end. */
+const cot_skill *cot_skill_at(size_t i);
+
+/* A name-only NPC (no sheet) rolls with a new sheet's values: abilities 2, skills 0 (the
+ * defaults of the cot sheet schema; RULES.md, cot encounters, reading 9). */
+#define COT_DEFAULT_ABILITY 2
+
+/* ---- reading the state (pure) ---- */
+
+const char *cot_str(const json_t *o, const char *key);
+int cot_int(const json_t *o, const char *key);
+/* o[key] when it is an integer, else def. */
+int cot_int_or(const json_t *o, const char *key, int def);
+/* 1 when the array arr holds the string s. */
+int cot_in_array(const json_t *arr, const char *s);
+/* cid's stats object where rules_enc_stats keeps it, or NULL (never created: for checks). */
+json_t *cot_stats_of(const rules_enc *e, const char *cid);
+/* An integer stat (def when absent), a true stat, an ability (2 when absent), a skill (0). */
+int cot_stat(const rules_enc *e, const char *cid, const char *key, int def);
+int cot_stat_true(const rules_enc *e, const char *cid, const char *key);
+int cot_ability_of(const rules_enc *e, const char *cid, const char *ability);
+int cot_skill_of(const rules_enc *e, const char *cid, const char *skill);
+/* cid is Wounded (the condition or the sheet's stat). */
+int cot_is_wounded(const rules_enc *e, const char *cid);
+
+/* ---- rolling ---- */
+
+/* One pool roll of a combatant, ready for the log. */
+typedef struct cot_throw {
+    cot_roll r;
+    int bonus;      /* +Bk0 from gear and circumstances */
+    int bolster;    /* +Bk0 from Bolster (000:27) */
+    char line[160]; /* "4k2 → 6 5 [3 1] = 11" */
+} cot_throw;
+
+/* The Bolster's +1k0 each waiting on cid (000:27). */
+int cot_bolster_of(const rules_enc *e, const char *cid);
+/* Whether cid's pool of ability + skill dice with `bonus` (and its Bolster) can be rolled: the
+ * refusal cot_pool_roll would give, before any die. skill may be NULL (no skill). */
+int cot_throw_check(const rules_enc *e, const char *cid, const char *ability, const char *skill,
+                    int bonus, tb_err *err);
+/*
+ * Rolls cid's pool of ability + skill dice, keeping the ability (000:9), with `bonus` extra dice
+ * (gear, circumstances: 000:11, 000:102, 000:123) and, when the combatant was Bolstered, the
+ * Bolster's +1k0 each, which this roll uses up (000:27).
+ */
+int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const char *skill, int bonus,
+                   cot_throw *t, tb_err *err);
+/* Fills t->line from t->r (the pool rolled some other way: a chase at Speed). */
+void cot_throw_line(cot_throw *t);
+/* Files a throw's dice and numbers in x for aud: rolled by an NPC, they are the GM's. */
+void cot_log_throw(rules_enc_entry *x, rules_aud aud, const cot_throw *t);
+/*
+ * Logs the roll of a turn action. `head` says who does what ("Tommy takes slot 16 and attacks
+ * Cole (Hand to Hand, fists)"), `tail` the outcome everyone sees. `pub` (stolen) is the public
+ * result; `secret` (stolen, may be NULL) the target's numbers (Cover, Training) with `detail`, a
+ * line about them. The actor's dice and pool are public for a PC and the GM's for an NPC; the
+ * target's numbers are public for a PC target and the GM's for an NPC target.
+ */
+void cot_log_action(rules_enc *e, const char *action, const cot_throw *t, const char *target,
+                    json_t *pub, json_t *secret, const char *head, const char *tail,
+                    const char *detail);
+
+/* ---- slots and the turn of a slot ---- */
+
+/* "slot 14": slots are named by their total, as the GM writes them down (000:37). */
+typedef struct cot_slot_name {
+    char s[32];
+} cot_slot_name;
+
+/* The current slot object, or NULL. */
+json_t *cot_current_slot(const rules_enc *e);
+/* How many slots cid may take this round: one (000:38); in a Focus Round its character one plus
+ * every slot given to it, and a crewmate who gave its slot none (000:40). */
+int cot_claim_limit(const rules_enc *e, const char *cid);
+/* /enc/focus when a Focus Round is under way, else NULL. */
+json_t *cot_focus(const rules_enc *e);
+/* The module hook may_act: cid may take a turn action now (000:38). Reads only. */
+int cot_may_act(rules_enc *e, const char *cid, tb_err *err);
+/* The check every turn action shares: a fleeing character's next action leaves the Zone
+ * (000:126): only `flee` is open to it. */
+int cot_turn_check(const rules_enc *e, int flee, tb_err *err);
+/* The actor takes the current slot (000:38); its name for the log. */
+cot_slot_name cot_turn_take(rules_enc *e);
+/* Ends the turn: an unused Bolster lapses (unless `rolled`), the pointer moves to the next
+ * slot. */
+void cot_turn_close(rules_enc *e, int rolled);
+/* Bolster "If they don't make a roll on their next turn, they lose this bonus" (000:27). */
+void cot_bolster_lapse(rules_enc *e, const char *cid);
+/* t may be acted on: in the fight, and not the actor unless self_ok. */
+int cot_target_check(const rules_enc *e, const char *t, int self_ok, tb_err *err);
+
+/* ---- start and join ---- */
+
+/* Sets /enc/stage, /enc/pool and the slot counter for Stage `id`. */
+void cot_start_stage(rules_enc *e, const char *id);
+/* Copies the sheet's numbers into the stats and rolls the Stage's initiative: a slot of cid's
+ * side (000:31-37). */
+int cot_join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+/* 000:123 Cover: Muscle+Resist with the armour's bonus dice, logged as `action` with `why`. */
+int cot_roll_cover(rules_enc *e, const char *cid, const char *action, const char *why, tb_err *err);
+
+/* ---- attacks (Getting the Drop, Gang Warfare, chases) ---- */
+
+/* The weapon named `name` on cid's sheet, or NULL. */
+json_t *cot_weapon_of(const rules_enc *e, const char *cid, const char *name);
+/* The skill and weapon of the actor's attack (parameters `skill`, default hand_to_hand, and
+ * `weapon`): `skills` lists the skills allowed (NULL-terminated); Shooting and Explosives need
+ * a weapon (000:131). Pure. */
+int cot_attack_gear(const rules_enc *e, const rules_args *a, const char *const *skills,
+                    const cot_skill **sk, json_t **weapon, tb_err *err);
+/* Cover loss of one Attack that is not a Catastrophe (000:134-136). */
+typedef struct cot_harm {
+    int before, damage, after, days;
+    const char *outcome; /* "cover", "wounded", "dead" */
+} cot_harm;
+cot_harm cot_apply_harm(rules_enc *e, const char *t, int total);
+/* t is Wounded (condition and sheet), with days to recover when days >= 0 (000:135). */
+void cot_make_wounded(rules_enc *e, const char *t, int days);
+
+/* ---- the actions every cot module has ---- */
+
+extern const rules_param cot_no_params[];
+extern const rules_param cot_target_params[];
+extern const rules_param cot_roll_params[];
+
+int cot_check_begin(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_begin(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_skip(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_skip(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_claim(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_claim(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_wait(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_wait(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_bolster(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_bolster(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_focus(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_focus(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_give(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_give(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err);
+
+/* The rows of the shared actions, first in every slot module's table. */
+/* clang-format off */
+#define COT_COMMON_ACTIONS \
+    {"begin", "Begin round 1", RULES_ENC_GM, cot_no_params, cot_act_begin, "000:37-38", \
+     cot_check_begin, 0}, \
+    {"skip", "Pass the slot", RULES_ENC_GM, cot_no_params, cot_act_skip, "000:38", \
+     cot_check_skip, 0}, \
+    {"claim", "Claim the slot", RULES_ENC_TURN, cot_no_params, cot_act_claim, "000:38", \
+     cot_check_claim, RULES_ENC_RARE}, \
+    {"wait", "Wait", RULES_ENC_TURN, cot_no_params, cot_act_wait, "000:28", cot_check_wait, 0}, \
+    {"bolster", "Bolster", RULES_ENC_TURN, cot_target_params, cot_act_bolster, "000:27", \
+     cot_check_bolster, 0}, \
+    {"focus", "Focus Round", RULES_ENC_OWNER, cot_no_params, cot_act_focus, "000:38-40", \
+     cot_check_focus, RULES_ENC_RARE}, \
+    {"give", "Give my slot to the Focus Round", RULES_ENC_OWNER, cot_no_params, cot_act_give, \
+     "000:40", cot_check_give, 0}, \
+    {"roll", "Roll a skill", RULES_ENC_TURN, cot_roll_params, cot_act_roll, "000:9-13", \
+     cot_check_roll, 0}
+/* clang-format on */
+
+/* ---- what the GM may set, and what the slot modules can use ---- */
+
+/* The numbers a GM adjusts mid-scene: Cover (000:123), a wound and its days (000:135), the
+ * Focus Round of the session (000:40), abilities and skills (000:44-96). */
+#define COT_SKILL_FIELD(id, label)                                                                 \
+    {                                                                                              \
+        "stats/skills/" id, RULES_PARAM_INT, 0, 10, label                                          \
+    }
+/* clang-format off */
+#define COT_EDITABLE_FIELDS \
+    {"stats/cover", RULES_PARAM_INT, 0, 99, "Cover"}, \
+    {"stats/wounded", RULES_PARAM_BOOL, 0, 1, "wound"}, \
+    {"stats/recovery_days", RULES_PARAM_INT, 0, 1000, "days until the wound heals"}, \
+    {"stats/focus_used", RULES_PARAM_BOOL, 0, 1, "Focus Round of this session"}, \
+    /* an NPC's numbers as the GM decides them (000:196-198), in the sheet's ranges */ \
+    {"stats/abilities/muscle", RULES_PARAM_INT, 1, 10, "Muscle"}, \
+    {"stats/abilities/fingers", RULES_PARAM_INT, 1, 10, "Fingers"}, \
+    {"stats/abilities/brains", RULES_PARAM_INT, 1, 10, "Brains"}, \
+    {"stats/abilities/it", RULES_PARAM_INT, 1, 10, "It"}, \
+    COT_SKILL_FIELD("shooting", "Shooting"), \
+    COT_SKILL_FIELD("hand_to_hand", "Hand to Hand"), \
+    COT_SKILL_FIELD("athletics", "Athletics"), \
+    COT_SKILL_FIELD("intimidate", "Intimidate"), \
+    COT_SKILL_FIELD("resist", "Resist"), \
+    COT_SKILL_FIELD("explosives", "Explosives"), \
+    COT_SKILL_FIELD("driving", "Driving"), \
+    COT_SKILL_FIELD("cat_burglary", "Cat Burglary"), \
+    COT_SKILL_FIELD("palming", "Palming"), \
+    COT_SKILL_FIELD("sneak", "Sneak"), \
+    COT_SKILL_FIELD("lockpicking", "Lockpicking"), \
+    COT_SKILL_FIELD("build", "Build"), \
+    COT_SKILL_FIELD("mysticism", "Mysticism"), \
+    COT_SKILL_FIELD("planning", "Planning"), \
+    COT_SKILL_FIELD("lookout", "Lookout"), \
+    COT_SKILL_FIELD("safecracking", "Safecracking"), \
+    COT_SKILL_FIELD("appraisal", "Appraisal"), \
+    COT_SKILL_FIELD("forgery", "Forgery"), \
+    COT_SKILL_FIELD("connections", "Connections"), \
+    COT_SKILL_FIELD("size_up", "Size Up"), \
+    COT_SKILL_FIELD("con", "Con"), \
+    COT_SKILL_FIELD("impress", "Impress"), \
+    COT_SKILL_FIELD("manipulate", "Manipulate"), \
+    COT_SKILL_FIELD("convince", "Convince")
+/* clang-format on */
+
+extern const rules_enc_field cot_editable[];
+/* Written back to the sheets after every action: wounds (000:135), the Focus Round (000:40). */
+extern const char *const cot_sheet_stats[];
+/* The module hook `check`: the slots, the Focus Round and each combatant's `claimed` list. */
+int cot_module_check(const rules_enc *e, tb_err *err);
+
+/* ---- the Spot of a heist (cot.heist; rules/cot/spot.c) ----
+ *   /gm/enc/spot  {zones: {zid: {name, tags: [..], edge, rating, hazard}},
+ *                  barriers: {bid: {from, to, tag, score, open}},
+ *                  guards: {gid: {name, zone, awareness, training}}}   — the GM's plan, all of it
+ *   /enc/spot     {zones: {zid: {name, tags}}, barriers: {bid: {from, to, tag, open}},
+ *                  guards: {gid: {name, zone, aware}}, crew: {cid: zid or "outside"}}
+ *                  — only what the crew has discovered */
+
+#define COT_OUTSIDE "outside" /* the street outside the Spot, where the crew begins (000:175) */
+
+/* /gm/enc/spot/<k> and /enc/spot/<k> (zones, barriers, guards, crew), created when missing; the
+ * _get forms only read (NULL when missing). */
+json_t *cot_spot_plan(rules_enc *e, const char *k);
+json_t *cot_spot_shown(rules_enc *e, const char *k);
+json_t *cot_spot_plan_get(const rules_enc *e, const char *k);
+json_t *cot_spot_shown_get(const rules_enc *e, const char *k);
+int cot_zone_has_tag(const json_t *zone, const char *tag);
+/* Zone zid is outside or the crew knows it; zid is outside or the GM planned it. */
+int cot_zone_shown(const rules_enc *e, const char *zid);
+int cot_zone_known(const rules_enc *e, const char *zid);
+/* Makes zone zid public, with the barriers whose both sides the crew now knows. 1 if new. */
+int cot_spot_reveal(rules_enc *e, const char *zid);
+/* The crew sees zone zid and its guards (names, Aware or not; never their scores). */
+void cot_spot_see_guards(rules_enc *e, const char *zid);
+/* Every guard of zone zid becomes Aware; how many were not. */
+int cot_spot_alarm(rules_enc *e, const char *zid);
+/* The highest Awareness of the guards in zid (000:200), -1 when none. */
+int cot_zone_awareness(rules_enc *e, const char *zid);
+/* A guard the crew sees in zid is Aware. */
+int cot_zone_has_aware_guard(const rules_enc *e, const char *zid);
+/* The GM's barrier between zones a and b (either way round), or NULL. */
+json_t *cot_barrier_between(const rules_enc *e, const char *a, const char *b);
+/* Where crew member cid is (a zone id or COT_OUTSIDE), and a zone's name for the table. */
+const char *cot_crew_position(const rules_enc *e, const char *cid);
+const char *cot_zone_name(const rules_enc *e, const char *zid);
+/* The comma-separated zone tags as a new array, or NULL with err filled (000:176-186). */
+json_t *cot_zone_tags_parse(const char *list, tb_err *err);
+/* A barrier tag's index (lock, vault, height, structure, none: 000:188-192), -1 if none; the
+ * skills (i = 1, 2) that bypass it, or NULL. */
+int cot_barrier_tag(const char *tag);
+const char *cot_barrier_skill(int tag, int i);
+/* Research's goal (000:207-212): its difficulty against `zones` (the GM's), or for hidden zones
+ * 0 with *hidden set; -1 when the goal is none of layout, hidden, mark, itinerary. */
+int cot_goal_difficulty(const json_t *zones, const rules_args *a, int *hidden);
+/* Research's method (000:203-205): its skill, or NULL. */
+const char *cot_method_skill(const char *how);
+/* A crew member's stats group number (def when absent) and sheet number (reputation, heat,
+ * foresight, resources). */
+int cot_crew_stat(const rules_enc *e, const char *cid, const char *group, const char *key, int def);
+int cot_crew_num(const rules_enc *e, const char *cid, const char *k);
+/* A crew member's roll of skill (its ability per 000:44-96) with bonus and a waiting Training
+ * scheme (000:218), which the roll uses up: whether it can be rolled, and rolling it (dice: a
+ * new array). */
+int cot_crew_check(const rules_enc *e, const char *cid, const char *skill, int bonus, tb_err *err);
+int cot_crew_roll(rules_enc *e, const char *cid, const char *skill, int bonus, cot_roll *r,
+                  json_t **dice, tb_err *err);
+
+/* ---- the modules (rules/cot/<module>.c) ---- */
+
+extern const rules_module rules_module_cot_initiative;
+extern const rules_module rules_module_cot_warfare;
+extern const rules_module rules_module_cot_heist;
+extern const rules_module rules_module_cot_chase;
+extern const rules_module rules_module_cot_social;
+
+#endif

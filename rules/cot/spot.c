@@ -1,0 +1,304 @@
+/*
+ * spot.c — the Spot of City of Thieves' heist module (cot.heist, rules/cot/heist.c; cot_enc.h,
+ * "the Spot"): what the GM plans under /gm/enc/spot and what the crew discovers of it under
+ * /enc/spot, the barriers' tags and skills, research goals, and a crew member's rolls. The
+ * rulebook is 000_d2a475e9ec148dd1.txt, cited as 000:LINE.
+ */
+#include "cot_enc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The object o[k], created empty when missing (borrowed). */
+static json_t *obj(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_object(v)) {
+        v = json_object();
+        json_object_set_new(o, k, v);
+    }
+    return v;
+}
+
+/* The GM's plan (/gm/enc/spot/<k>) and what the crew has seen of it (/enc/spot/<k>), created
+ * when missing; the _get forms only read (NULL when missing). */
+json_t *cot_spot_plan(rules_enc *e, const char *k)
+{
+    return obj(obj(e->hidden, "spot"), k);
+}
+
+json_t *cot_spot_shown(rules_enc *e, const char *k)
+{
+    return obj(obj(e->enc, "spot"), k);
+}
+
+json_t *cot_spot_plan_get(const rules_enc *e, const char *k)
+{
+    return json_object_get(json_object_get(e->hidden, "spot"), k);
+}
+
+json_t *cot_spot_shown_get(const rules_enc *e, const char *k)
+{
+    return json_object_get(json_object_get(e->enc, "spot"), k);
+}
+
+int cot_zone_has_tag(const json_t *zone, const char *tag)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(zone, "tags"), i,
+                       v) if (json_string_value(v) &&
+                              strcmp(json_string_value(v), tag) == 0) return 1;
+    return 0;
+}
+
+int cot_crew_stat(const rules_enc *e, const char *cid, const char *group, const char *key, int def)
+{
+    return cot_int_or(json_object_get(cot_stats_of(e, cid), group), key, def);
+}
+
+/* A sheet number of the crew member (reputation, heat, foresight, resources). */
+int cot_crew_num(const rules_enc *e, const char *cid, const char *k)
+{
+    return cot_stat(e, cid, k, 0);
+}
+
+/* The pool of a crew member's roll of skill (+ its ability, 000:44-96): a Training scheme
+ * waiting on the crew member (condition `training` {level, kept}) adds to it (000:218). */
+static cot_pool_spec crew_pool(const rules_enc *e, const char *cid, const char *skill, int bonus)
+{
+    json_t *tr = rules_enc_cond(e, cid, "training");
+    cot_pool_spec spec = {cot_crew_stat(e, cid, "skills", skill, 0),
+                          cot_crew_stat(e, cid, "abilities", cot_skill_find(skill)->ability, 2),
+                          bonus + cot_int_or(tr, "level", 0), cot_int_or(tr, "kept", 0)};
+    return spec;
+}
+
+int cot_crew_check(const rules_enc *e, const char *cid, const char *skill, int bonus, tb_err *err)
+{
+    cot_pool_spec spec = crew_pool(e, cid, skill, bonus);
+    return cot_pool_check(&spec, err);
+}
+
+/* A crew member's roll of skill; the Training scheme is used up by it. Logs nothing. */
+int cot_crew_roll(rules_enc *e, const char *cid, const char *skill, int bonus, cot_roll *r,
+                  json_t **dice, tb_err *err)
+{
+    cot_pool_spec spec = crew_pool(e, cid, skill, bonus);
+    int rc = cot_pool_roll(&spec, e->rng, r, err);
+    if (rc)
+        return rc;
+    rules_enc_cond_remove(e, cid, "training");
+    *dice = json_array();
+    rules_pool_to_json(&r->pool, *dice);
+    return 0;
+}
+
+/* ---- what the crew discovers ---- */
+
+int cot_zone_shown(const rules_enc *e, const char *zid)
+{
+    return strcmp(zid, COT_OUTSIDE) == 0 ||
+           json_object_get(cot_spot_shown_get(e, "zones"), zid) != NULL;
+}
+
+/* Makes zone zid public, with the barriers whose both sides the crew now knows (a barrier to
+ * a zone still unknown would give that zone away). Returns 1 if it was new. */
+int cot_spot_reveal(rules_enc *e, const char *zid)
+{
+    json_t *z = json_object_get(cot_spot_plan(e, "zones"), zid);
+    if (!z || json_object_get(cot_spot_shown(e, "zones"), zid))
+        return 0;
+    json_object_set_new(
+        cot_spot_shown(e, "zones"), zid,
+        json_pack("{s:s, s:O}", "name", cot_str(z, "name"), "tags", json_object_get(z, "tags")));
+    const char *k;
+    json_t *v;
+    json_object_foreach(cot_spot_plan(e, "barriers"), k, v)
+    {
+        if (cot_zone_shown(e, cot_str(v, "from")) && cot_zone_shown(e, cot_str(v, "to")) &&
+            !json_object_get(cot_spot_shown(e, "barriers"), k))
+            json_object_set_new(cot_spot_shown(e, "barriers"), k,
+                                json_pack("{s:s, s:s, s:s, s:O}", "from", cot_str(v, "from"), "to",
+                                          cot_str(v, "to"), "tag", cot_str(v, "tag"), "open",
+                                          json_object_get(v, "open")));
+    }
+    return 1;
+}
+
+/* The crew sees the guards of zone zid (it is there): their names, Aware or not; never their
+ * scores (000:194-198). */
+void cot_spot_see_guards(rules_enc *e, const char *zid)
+{
+    const char *k;
+    json_t *v;
+    cot_spot_reveal(e, zid);
+    json_object_foreach(cot_spot_plan(e, "guards"), k, v)
+    {
+        if (strcmp(cot_str(v, "zone"), zid) == 0 &&
+            !json_object_get(cot_spot_shown(e, "guards"), k))
+            json_object_set_new(
+                cot_spot_shown(e, "guards"), k,
+                json_pack("{s:s, s:s, s:b}", "name", cot_str(v, "name"), "zone", zid, "aware", 0));
+    }
+}
+
+/* 000:200 "In a Zone with multiple guards, use the highest Awareness score for all"; -1 when
+ * the zone has no guard. */
+int cot_zone_awareness(rules_enc *e, const char *zid)
+{
+    int best = -1;
+    const char *k;
+    json_t *v;
+    json_object_foreach(cot_spot_plan(e, "guards"), k,
+                        v) if (strcmp(cot_str(v, "zone"), zid) == 0 &&
+                               cot_int_or(v, "awareness", 0) > best) best =
+        cot_int_or(v, "awareness", 0);
+    return best;
+}
+
+int cot_zone_has_aware_guard(const rules_enc *e, const char *zid)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(cot_spot_shown_get(e, "guards"), k,
+                        v) if (strcmp(cot_str(v, "zone"), zid) == 0 &&
+                               json_is_true(json_object_get(v, "aware"))) return 1;
+    return 0;
+}
+
+/* Every guard of the zone becomes Aware; returns how many were not. */
+int cot_spot_alarm(rules_enc *e, const char *zid)
+{
+    int n = 0;
+    const char *k;
+    json_t *v;
+    cot_spot_see_guards(e, zid);
+    json_object_foreach(cot_spot_shown(e, "guards"), k,
+                        v) if (strcmp(cot_str(v, "zone"), zid) == 0 &&
+                               !json_is_true(json_object_get(v, "aware")))
+    {
+        json_object_set_new(v, "aware", json_true());
+        n++;
+    }
+    return n;
+}
+
+/* The barrier between zones a and b (either way round), or NULL. */
+json_t *cot_barrier_between(const rules_enc *e, const char *a, const char *b)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(cot_spot_plan_get(e, "barriers"), k, v)
+    {
+        const char *f = cot_str(v, "from"), *t = cot_str(v, "to");
+        if ((strcmp(f, a) == 0 && strcmp(t, b) == 0) || (strcmp(f, b) == 0 && strcmp(t, a) == 0))
+            return v;
+    }
+    return NULL;
+}
+
+const char *cot_crew_position(const rules_enc *e, const char *cid)
+{
+    const char *p = cot_str(cot_spot_shown_get(e, "crew"), cid);
+    return p ? p : COT_OUTSIDE;
+}
+
+const char *cot_zone_name(const rules_enc *e, const char *zid)
+{
+    if (strcmp(zid, COT_OUTSIDE) == 0)
+        return "outside the Spot";
+    const char *n = cot_str(json_object_get(cot_spot_plan_get(e, "zones"), zid), "name");
+    return n ? n : zid;
+}
+
+static const char *const ZONE_TAGS[] = {"hazardous", "noisy", "hidden", "crowded", NULL};
+
+/* The comma-separated tags, each one of allowed; an array, or NULL with err filled. */
+json_t *cot_zone_tags_parse(const char *list, tb_err *err)
+{
+    json_t *out = json_array();
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        const char *const *a = ZONE_TAGS;
+        while (*a && strcmp(*a, t) != 0)
+            a++;
+        if (!*a) {
+            json_decref(out);
+            tb_fail(err, TB_BAD_REQUEST,
+                    "tags: '%.20s' is not a zone tag (hazardous, noisy, "
+                    "hidden, crowded)",
+                    t);
+            return NULL;
+        }
+        json_array_append_new(out, json_string(t));
+    }
+    return out;
+}
+
+/* 000:188-192 Barrier tags and the skills that bypass them; "" is a plain way through. */
+static const char *const BARRIER_SKILLS[][3] = {
+    {"lock", "lockpicking", NULL},
+    {"vault", "safecracking", NULL},
+    {"height", "athletics", "cat_burglary"},
+    {"structure", "athletics", "build"},
+    {"none", NULL, NULL},
+};
+
+int cot_barrier_tag(const char *tag)
+{
+    for (int i = 0; i < 5; i++)
+        if (tag && strcmp(BARRIER_SKILLS[i][0], tag) == 0)
+            return i;
+    return -1;
+}
+
+int cot_zone_known(const rules_enc *e, const char *zid)
+{
+    return strcmp(zid, COT_OUTSIDE) == 0 ||
+           json_object_get(cot_spot_plan_get(e, "zones"), zid) != NULL;
+}
+
+/* Research's goal (000:207-212): its difficulty against the Spot's zones (layout 6 + 1 per zone
+ * that is not Hidden, a mark 25 - its Connections, an itinerary 20) or, for hidden zones,
+ * *hidden set (each zone's rating counts); -1 when the goal is none of these. */
+int cot_goal_difficulty(const json_t *zones, const rules_args *a, int *hidden)
+{
+    const char *goal = rules_arg_str(a, "goal");
+    *hidden = 0;
+    if (strcmp(goal, "layout") == 0) {
+        /* 000:207 "Base difficulty of 6 with +1 per zone" */
+        int difficulty = 6;
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)zones, k, v) difficulty += !cot_zone_has_tag(v, "hidden");
+        return difficulty;
+    }
+    if (strcmp(goal, "hidden") == 0) {
+        *hidden = 1; /* 000:208 against each Hidden zone's rating */
+        return 0;
+    }
+    if (strcmp(goal, "mark") == 0)
+        return 25 - rules_arg_int(a, "connections"); /* 000:210 */
+    if (strcmp(goal, "itinerary") == 0)
+        return 20; /* 000:212 */
+    return -1;
+}
+
+/* Research's method (000:203-205): its skill, or NULL. */
+const char *cot_method_skill(const char *how)
+{
+    if (strcmp(how, "planning") == 0)
+        return "planning"; /* 000:203 */
+    if (strcmp(how, "connections") == 0)
+        return "connections"; /* 000:204 */
+    if (strcmp(how, "stakeout") == 0)
+        return "lookout"; /* 000:205 */
+    return NULL;
+}
+
+const char *cot_barrier_skill(int tag, int i)
+{
+    return tag >= 0 && tag < 5 && i >= 1 && i <= 2 ? BARRIER_SKILLS[tag][i] : NULL;
+}
