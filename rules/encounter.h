@@ -162,6 +162,9 @@ struct rules_enc {
      * counted up to (since_s: catch_up), and the in-world time the action took (took_s,
      * rules_enc_take_time; the server moves the scene's time on by it). */
     long now_s, since_s, took_s;
+    /* Where rules_enc_who_check keeps the acting combatant's id that e->actor points to (the
+     * default actor is read from the order, which the action may replace). */
+    char actor_id[40];
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):

@@ -1014,50 +1014,6 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
 
 /* ---- enc.act ---- */
 
-/* The who-check of encounter.h for action a by the caller; sets e->actor (to a copy in buf: a
- * module may replace the order the default actor was read from). */
-static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, char buf[40],
-                     tb_err *err)
-{
-    if (a->who == RULES_ENC_GM && !e->is_gm)
-        return tb_fail(err, TB_FORBIDDEN, "only the GM may %s", a->label ? a->label : a->name);
-    if (a->who == RULES_ENC_TURN && !actor) {
-        actor = rules_enc_current(e);
-        if (!actor)
-            return tb_fail(err, TB_BAD_REQUEST, "enc.act %s: name the acting combatant "
-                                                "('actor')",
-                           a->name);
-    }
-    if (actor && !rules_enc_combatant(e, actor))
-        return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in the encounter", actor);
-    if ((a->who == RULES_ENC_OWNER) && !actor)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act %s: name the acting combatant ('actor')",
-                       a->name);
-    if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) && !rules_enc_controls(e, actor))
-        return tb_fail(err, TB_FORBIDDEN, "%s is not your character", rules_enc_name(e, actor));
-    if (actor) {
-        snprintf(buf, 40, "%s", actor);
-        actor = buf;
-    }
-    e->actor = actor;
-    if (a->who != RULES_ENC_TURN)
-        return TB_OK;
-    if (rules_enc_is_out(e, actor))
-        return tb_fail(err, TB_RULE, "%s is out of the fight (%s)", rules_enc_name(e, actor),
-                       json_string_value(json_object_get(rules_enc_combatant(e, actor), "out")));
-    if (e->mod->may_act)
-        return e->mod->may_act(e, actor, err);
-    const char *cur = rules_enc_current(e);
-    if (!cur)
-        return tb_fail(err, TB_RULE, rules_enc_round(e) == 0
-                                         ? "the encounter has not started: nobody has a turn yet"
-                                         : "nobody has the turn now");
-    if (strcmp(cur, actor) != 0)
-        return tb_fail(err, TB_RULE, "it is %s's turn, not %s's", rules_enc_name(e, cur),
-                       rules_enc_name(e, actor));
-    return TB_OK;
-}
-
 static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
@@ -1067,35 +1023,14 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         return err->code;
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
-    const rules_enc_action *a = rules_module_action(e.mod, name);
-    int rc = TB_OK;
-    rules_args pa;
-    char what[80], actor_buf[40];
-    snprintf(what, sizeof what, "enc.act %s", name);
-    if (!a)
-        rc = tb_fail(err, TB_NOT_FOUND, "%s has no action '%.32s'", e.mod->id, name);
-    else if ((rc = check_who(&e, a, actor, actor_buf, err)) != TB_OK)
-        ;
-    else if ((rc = rules_args_parse(what, a->params, json_object_get(args, "params"), &pa, err)))
-        ;
-    else {
-        for (int i = 0; a->params && a->params[i].name && rc == TB_OK; i++) {
-            const char *pn = a->params[i].name;
-            if (strncmp(pn, "target", 6) == 0 && a->params[i].type == RULES_PARAM_STRING &&
-                pa.sval[i] && !rules_enc_combatant(&e, pa.sval[i]))
-                rc = tb_fail(err, TB_NOT_FOUND, "%s: no combatant '%.32s' in the encounter", pn,
-                             pa.sval[i]);
-        }
-        if (rc == TB_OK) {
-            json_t *before = stats_before(&e);
-            rc = a->resolve(&e, &pa, err);
-            if (rc == TB_OK) {
-                clock_after(state, sid, &e); /* what the clock passed may change stats too */
-                write_back(state, &e, before);
-            }
-            json_decref(before);
-        }
+    /* who may, the parameters and the action's check, then its resolve (rules_enc_act) */
+    json_t *before = stats_before(&e);
+    int rc = rules_enc_act(&e, name, actor, json_object_get(args, "params"), err);
+    if (rc == TB_OK) {
+        clock_after(state, sid, &e); /* what the clock passed may change stats too */
+        write_back(state, &e, before);
     }
+    json_decref(before);
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enc_fx.h"
+#include "enc_fixture.h"
+#include "rules_util.h"
 
 /* Brunhild (e1, p1: level 1, STR 3, 20 crowns), Sylla (e2, p2: level 0, 60 crowns) and Vesper
  * (e3, p3: level 2, CHA 4, 3 damage, 45 crowns) from the sample sheets. */

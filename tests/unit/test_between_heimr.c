@@ -1,6 +1,7 @@
 /* heimr.between (rules/heimr/between.c), driven directly with scripted dice. Rulebook
  * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly and a
  * refusal rolls nothing (enc_fixture.h). */
+#define ENC_FIXTURE_SHORT_NAMES
 #include "enc_fixture.h"
 
 /* A heimr sheet: str, dex, hp of hp_max, fatigue, xp and abilities JSON (or NULL). */

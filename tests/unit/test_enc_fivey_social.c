@@ -7,15 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 #include "rules_util.h"
 
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    tb_err err;
-} fixture;
+typedef efx fixture;
 
 static const rules_module *mod(void)
 {
@@ -25,17 +20,11 @@ static const rules_module *mod(void)
 }
 
 /* The next dice, exactly these faces. */
-#define DICE(f, ...)                                                                               \
-    do {                                                                                           \
-        static const int faces_[] = {__VA_ARGS__};                                                 \
-        fx_dice(f, faces_, N_ELEMS(faces_));                                                       \
-    } while (0)
+#define DICE(f, ...) EFX_DICE(f, __VA_ARGS__)
 
 static void fx_dice(fixture *f, const int *faces, size_t n)
 {
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, n);
 }
 
 /* No die may be drawn: a draw exhausts the empty script (assert_no_die). */
@@ -51,74 +40,29 @@ static void assert_used_up(fixture *f)
 
 static void fx_init(fixture *f)
 {
-    memset(f, 0, sizeof *f);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "fivey.social", "round", 0,
-                       "turn", -1, "order", "combatants", "next_id", 1);
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = mod(),
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .rng = f->rng,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    rules_args o;
-    ck_assert_int_eq(rules_args_parse("start", mod()->options, NULL, &o, &f->err), 0);
-    ck_assert_int_eq(mod()->start(&f->e, &o, &f->err), 0);
+    efx_init(f, "fivey.social");
 }
 
 static void fx_free(fixture *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* Adds a combatant as op_enc_add does (sheet_stats copied, then the join hook). */
 static void fx_add(fixture *f, const char *name, const char *seat, int npc, const char *sample)
 {
-    json_int_t n = json_integer_value(json_object_get(f->enc, "next_id"));
-    char cid[16];
-    snprintf(cid, sizeof cid, "e%lld", (long long)n);
-    json_object_set_new(f->enc, "next_id", json_integer(n + 1));
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", npc ? "villagers" : "party", "seat", seat, "npc", npc,
-                                  "conditions"));
+    json_t *c = efx_combatant(f, NULL, name, npc ? "villagers" : "party", seat, npc);
     json_t *sheet = sample ? ru_load_sample("fivey", sample) : NULL;
-    json_t *st = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = mod()->sheet_stats; k && *k && sheet; k++)
-        if (json_object_get(sheet, *k))
-            json_object_set_new(st, *k, json_deep_copy(json_object_get(sheet, *k)));
-    ck_assert_int_eq(mod()->join(&f->e, cid, sheet, &f->err), 0);
+    efx_join(f, efx_cid(c), sheet);
     json_decref(sheet);
 }
 
-static json_t *args_obj;
-
-/* Runs action `name` as `seat` for actor with params (a JSON text); the module's code. The
- * who-check is the server's (tested in the integration test). */
+/* Runs action `name` as `seat` for actor with params (a JSON text) as the server runs it
+ * (rules_enc_act); 0 or the tb_code. */
 static int fx_act(fixture *f, const char *seat, const char *actor, const char *name,
                   const char *params)
 {
-    const rules_enc_action *a = rules_module_action(mod(), name);
-    ck_assert_ptr_nonnull(a);
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    f->e.actor = actor;
-    memset(&f->err, 0, sizeof f->err);
-    json_decref(args_obj);
-    args_obj = json_loads(params ? params : "{}", 0, NULL);
-    ck_assert_ptr_nonnull(args_obj);
-    rules_args pa;
-    int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
-    if (rc)
-        return rc;
-    return a->resolve(&f->e, &pa, &f->err);
+    return efx_act(f, seat, actor, name, params);
 }
 
 static const char *str_at(const json_t *o, const char *k)
@@ -488,6 +432,5 @@ int main(void)
     tcase_add_test(tc, a_damaged_state_is_named);
     suite_add_tcase(s, tc);
     int rc = ru_run_suite(s);
-    json_decref(args_obj);
     return rc;
 }

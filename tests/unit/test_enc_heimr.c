@@ -2,6 +2,7 @@
  * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly: a script
  * must be used up, no more and no less (fx_act checks it). */
 
+#define ENC_FIXTURE_SHORT_NAMES
 #include "enc_fixture.h"
 
 static void fx_init(fixture *f)
@@ -499,8 +500,11 @@ START_TEST(an_odd_daze_allows_defending_from_the_start_of_its_last_turn)
     ACT_NODICE(&f, "e1", "end_turn", NULL); /* still holds its dodge 6 */
     ck_assert_str_eq(rules_enc_current(&f.e), "e2");
     ck_assert(json_is_true(json_object_get(rules_enc_cond(&f.e, "e2", "daze"), "defend")));
-    /* its held dodge 3 meets e1's attack (d6 4: hit), and counts as used */
+    /* its held dodge 3 meets e1's attack (d6 4: hit), and counts as used; the GM hands e1 the
+     * turn for it and back (enc.set /enc/turn: an attack is a turn action, enc_fixture.h) */
+    json_object_set_new(f.enc, "turn", json_integer(0));
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0}", 4);
+    json_object_set_new(f.enc, "turn", json_integer(1));
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
     refused(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", "dazed");
@@ -632,7 +636,10 @@ START_TEST(chase_squares_move_by_three_and_a_tired_target_is_caught)
 {
     fixture f;
     fx_chase(&f, 2);
+    /* the GM moves the turn on to the Orc (enc.set /enc/turn) before Ann ran */
+    json_object_set_new(f.enc, "turn", json_integer(1));
     refused(&f, "e2", "run", NULL, "Ann has not run yet: the target rolls first");
+    json_object_set_new(f.enc, "turn", json_integer(0));
     /* Ann: d6 1 below fatigue 2 raises it to 3 (001:286); d10 5 + 2 = 7 */
     ACT_OK(&f, "e1", "run", NULL, 1, 5);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 3);
