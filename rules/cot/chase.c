@@ -470,8 +470,7 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_attack(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    return rc ? rc : chase_hit(e, a, 0, err);
+    return chase_hit(e, a, 0, err);
 }
 
 /* ---- the Target's actions (000:149-157) ---- */
@@ -492,9 +491,6 @@ static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_accelerate(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     cot_slot_name sn = cot_turn_take(e);
     /* 000:153 "an opposed roll versus their Pursuers and if successful, increase the Distance
      * by 1. If there are multiple Pursuers, then each group able to Close rolls." */
@@ -640,9 +636,7 @@ static int shake_obstacle(rules_enc *e, int diff, const cot_slot_name *sn, tb_er
 
 static int act_shake(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_shake(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     int how = shake_how(a);
     cot_slot_name sn = cot_turn_take(e);
     if (how == 0) {
@@ -692,9 +686,6 @@ static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_escape(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     cot_slot_name sn = cot_turn_take(e);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
@@ -721,9 +712,6 @@ static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_takedown(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target");
     cot_slot_name sn = cot_turn_take(e);
     char head[160];
@@ -768,9 +756,7 @@ static int check_board(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_board(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target");
     cot_slot_name sn = cot_turn_take(e);
     /* 000:163 "The Pursuer rolls Muscle+Athletics versus their Opponents Fingers+Driving." */
@@ -806,8 +792,7 @@ static int check_ram(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_ram(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_ram(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    return rc ? rc : chase_hit(e, a, 1, err);
+    return chase_hit(e, a, 1, err);
 }
 
 /* 000:169 "if the Pursuer has a Speed Velocity Rating and the Target has a Muscles Velocity
@@ -829,9 +814,6 @@ static int check_close(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_close(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target");
     cot_slot_name sn = cot_turn_take(e);
     const char *me = rules_enc_name(e, e->actor);
@@ -867,9 +849,6 @@ static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_fall_off(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     cot_slot_name sn = cot_turn_take(e);
     /* 000:171 "leave a chase without having caught the Target. No roll is needed" */
     rules_enc_set_out(e, e->actor, "fell off");

@@ -211,9 +211,6 @@ static int check_zone(const rules_enc *e, const rules_args *a, tb_err *err)
 /* The GM adds (or replaces) a zone of the Spot (000:176-186): GM-only until revealed. */
 static int act_zone(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_zone(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     json_t *tags = cot_zone_tags_parse(rules_arg_str(a, "tags"), err);
     json_object_set_new(cot_spot_plan(e, "zones"), rules_arg_str(a, "id"),
                         json_pack("{s:s, s:o, s:b, s:i, s:i}", "name", rules_arg_str(a, "name"),
@@ -243,9 +240,6 @@ static int check_barrier(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_barrier(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_barrier(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *from = rules_arg_str(a, "from"), *to = rules_arg_str(a, "to");
     const char *tag = rules_arg_str(a, "tag");
     json_object_set_new(cot_spot_plan(e, "barriers"), rules_arg_str(a, "id"),
@@ -268,9 +262,6 @@ static int check_guard(const rules_enc *e, const rules_args *a, tb_err *err)
 /* 000:194-198 a guard: Awareness from Brains+Lookout, Training from Muscle+Resist. */
 static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_guard(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *zone = rules_arg_str(a, "zone");
     int brains = rules_arg_int(a, "brains"), muscle = rules_arg_int(a, "muscle");
     int awareness = cot_guard_score(brains + rules_arg_int(a, "lookout"), brains);
@@ -295,9 +286,6 @@ static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_reveal(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *zone = rules_arg_str(a, "zone");
     if (cot_spot_reveal(e, zone))
         rules_enc_log(e, "reveal", NULL, NULL, "The crew learns of %s", cot_zone_name(e, zone));
@@ -314,9 +302,6 @@ static int check_alert(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_alert(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *g = rules_arg_str(a, "guard");
     json_t *pg = json_object_get(cot_spot_plan(e, "guards"), g);
     cot_spot_see_guards(e, cot_str(pg, "zone"));
@@ -376,9 +361,7 @@ static int check_move(const rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_move(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *cid = e->actor, *to = rules_arg_str(a, "zone");
     char from[32]; /* a copy: the position is replaced below */
     snprintf(from, sizeof from, "%s", cot_crew_position(e, cid));
@@ -479,9 +462,7 @@ static int check_bypass(const rules_enc *e, const rules_args *a, tb_err *err)
 /* Bypassing a barrier (000:188-192): the tag's skill against the Security Score. */
 static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_bypass(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *cid = e->actor, *bid = rules_arg_str(a, "barrier");
     json_t *b = json_object_get(cot_spot_plan(e, "barriers"), bid);
     json_t *pub = json_object_get(cot_spot_shown(e, "barriers"), bid);
@@ -566,9 +547,7 @@ static int stakeout_sneak(rules_enc *e, tb_err *err)
  */
 static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_research(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *cid = e->actor, *goal = rules_arg_str(a, "goal"), *how = rules_arg_str(a, "method");
     const char *name = rules_enc_name(e, cid);
     /* the layout counts the zones (a plan without any gets its empty list, as the GM's) */
@@ -649,9 +628,7 @@ static int check_plan(const rules_enc *e, const rules_args *a, tb_err *err)
 /* 000:213-215 a Planning roll for Foresight: 1 per 3 points of the total, up to the cap. */
 static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_plan(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *cid = e->actor;
     int have = cot_crew_num(e, cid, "foresight"), cap = foresight_max(e, cid);
     cot_roll r;
@@ -733,10 +710,9 @@ static int check_scheme(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int cost, rc;
+    int cost;
     char what[200];
-    if ((rc = scheme_cost(e, a, &cost, what, err))) /* the check's; the bridge too (issue 23) */
-        return rc;
+    scheme_cost(e, a, &cost, what, err); /* the check passed: its cost and words */
     const char *cid = e->actor, *s = rules_arg_str(a, "scheme");
     int have = cot_crew_num(e, cid, "foresight");
     rules_enc_stat_set(e, cid, "foresight", have - cost);

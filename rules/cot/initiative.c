@@ -133,9 +133,7 @@ static void alert_allies(rules_enc *e, const char *t)
 
 static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_drop(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target"), *tn = rules_enc_name(e, t);
     const cot_skill *sk;
     json_t *weapon;
@@ -265,9 +263,6 @@ static int check_react(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_react(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_react(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *c = rules_arg_str(a, "choice");
     json_object_set_new(rules_enc_combatant(e, e->actor), "drop_choice", json_string(c));
     rules_enc_log(e, "react", NULL, json_pack("{s:s}", "choice", c), "%s %s",

@@ -346,9 +346,6 @@ int cot_check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_begin(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     rules_enc_begin_round(e);
     char list[400] = "";
     size_t len = 0, i;
@@ -372,9 +369,6 @@ int cot_check_skip(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_skip(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_skip(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     json_t *s = cot_current_slot(e);
     rules_enc_log(e, "skip", NULL, NULL, "The GM passes %s (%s)", name_of(s).s, cot_str(s, "side"));
     slot_settle(e, 1);
@@ -393,9 +387,6 @@ int cot_check_claim(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_claim(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_claim(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     json_t *s = take_slot(e);
     rules_enc_log(e, "claim", NULL, NULL, "%s claims %s for the %s (000:38)",
                   rules_enc_name(e, e->actor), name_of(s).s, cot_str(s, "side"));
@@ -410,9 +401,6 @@ int cot_check_wait(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_wait(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_wait(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     cot_slot_name sn = cot_turn_take(e);
     /* 000:28 "Wait: Skip your turn with no additional effects." */
     rules_enc_log(e, "wait", NULL, NULL, "%s takes %s and waits (000:28)",
@@ -429,9 +417,6 @@ int cot_check_bolster(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_bolster(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_bolster(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target");
     cot_slot_name sn = cot_turn_take(e);
     /* 000:27 "Skip your turn, but add +1k0 to the next roll a character of your choice make":
@@ -473,9 +458,6 @@ int cot_check_focus(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_focus(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_focus(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *cid = e->actor, *name = rules_enc_name(e, cid);
     int round = rules_enc_round(e) < 1 ? 1 : rules_enc_round(e);
     json_object_set_new(e->enc, "focus",
@@ -520,9 +502,6 @@ int cot_check_give(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_give(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_give(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     json_t *f = cot_focus(e);
     const char *cid = e->actor, *name = rules_enc_name(e, cid), *by = cot_str(f, "by");
     if (!json_is_array(json_object_get(f, "given")))
@@ -548,9 +527,7 @@ int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = cot_check_roll(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const cot_skill *sk = cot_skill_find(rules_arg_str(a, "skill"));
     cot_slot_name sn = cot_turn_take(e);
     cot_throw t;

@@ -309,9 +309,6 @@ static int check_identity(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_identity(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target"), *pres = rules_arg_str(a, "presented"),
                *truth = rules_arg_str(a, "identity");
     if (truth)
@@ -462,9 +459,7 @@ static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_read_room(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target"), *ask = read_room_ask(e, a, t);
     const char *me = e->actor, *my_seat = seat_of(e, me), *their_seat = seat_of(e, t);
     int n = rules_arg_int(a, "loyalty"), want_id = strcmp(ask, "identity") == 0,
@@ -542,9 +537,6 @@ static int check_agenda(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_agenda(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_agenda(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     int alters = rules_arg_int(a, "alters");
     json_t *ag = json_pack("{s:s, s:s}", "by", me, "text", rules_arg_str(a, "text"));
@@ -611,9 +603,7 @@ static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_build_up(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_build_up(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
     cot_slot_name sn = cot_turn_take(e);
@@ -663,9 +653,7 @@ static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err 
 
 static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_follow_through(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
     json_t *ag = agenda_of(e, me, t);
@@ -726,9 +714,6 @@ static int check_lean_into(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_lean_into(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *by = rules_arg_str(a, "target"), *me = e->actor;
     json_t *denied = json_deep_copy(agenda_of(e, by, me));
     json_object_set_new(denied, "denied", json_true());
@@ -755,9 +740,6 @@ static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_impedes(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
     json_t *v = json_deep_copy(agenda_of(e, by, t));
     json_object_set_new(v, "impedes", json_boolean(rules_arg_int(a, "impedes")));
@@ -820,9 +802,6 @@ static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_alter(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     const char *me = e->actor, *to = rules_arg_str(a, "to");
     int n = rules_arg_int(a, "loyalty"), prime = rules_arg_int(a, "prime"), was_prime;
     json_t *h = rules_enc_hidden_of(e, me), *loy = json_object_get(h, "loyalties");

@@ -99,9 +99,7 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_attack(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *t = rules_arg_str(a, "target"), *tn = rules_enc_name(e, t);
     const cot_skill *sk;
     json_t *weapon;
@@ -184,9 +182,7 @@ static int check_reposition(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_reposition(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_reposition(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     cot_slot_name sn = cot_turn_take(e);
     /* 000:128 "allows a character to re-roll their Cover Score" */
     char why[80];
@@ -206,9 +202,6 @@ static int check_flee(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_flee(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_flee(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
     cot_slot_name sn = cot_turn_take(e);
     const char *name = rules_enc_name(e, e->actor);
     if (rules_enc_cond_remove(e, e->actor, "fleeing")) {
@@ -254,9 +247,7 @@ static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc = check_break_free(e, a, err); /* bridge (issue 23): until rules_enc_act checks */
-    if (rc)
-        return rc;
+    int rc;
     const char *me = e->actor, *name = rules_enc_name(e, me);
     /* a copy: removing the condition frees the string */
     char by_id[40];
