@@ -155,6 +155,8 @@ struct rules_enc {
     const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
     json_t *log;       /* public log entries of this command (array; the server stamps them) */
     json_t *gm_log;    /* GM-only log entries of this command (array) */
+    json_t *seat_log;  /* one seat's log entries of this command (array; each names its seat in
+                          `for`: the server writes it to /private/<for>/log); NULL drops them */
     json_t *priv;      /* /private (mutable; may be NULL): what one seat knows, by path
                           /private/<seat>/... (a social call's learned knowledge: cot.social) */
     /* The campaign clock (rules/clock.h), in seconds: the campaign time the action happens at
@@ -165,6 +167,7 @@ struct rules_enc {
     /* Where rules_enc_who_check keeps the acting combatant's id that e->actor points to (the
      * default actor is read from the order, which the action may replace). */
     char actor_id[40];
+    int log_refs; /* events logged by this command so far (rules_log_end: each entry's `ref`) */
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):
@@ -476,7 +479,13 @@ json_t *rules_enc_moves(rules_enc *e);
  *                               entry holds a value for the seat (rules_log_seat);
  *   /gm/log                     the GM's rendering (every value), when a value is the GM's.
  * Each entry: {kind:"enc", module, round, actor?, action, event, ref, text, cite?, dice?,
- * result?}: `result` holds the int and json values the reader may see, `dice` the dice.
+ * result?}: `result` holds the int and json values the reader may see, `dice` the dice. The
+ * entry's seat is the GM's when rules_log_seat named none (or "gm"): its RULES_AUD_SEAT values
+ * are then the GM's.
+ *
+ * An event that no phrasing renders even with every value (none written for it: a programming
+ * error) is logged publicly as "<actor's name>: <the action's label>" with `unphrased` naming the
+ * event; the Check fixture (tests/unit/enc_fixture.h) and the fuzzer fail on such an entry.
  */
 typedef struct rules_phrase {
     const char *event; /* "sprint"; a word's key ("sprint.spin+") */
@@ -509,6 +518,9 @@ void rules_log_seat(rules_log *x, const char *seat);
 json_t *rules_log_end(rules_log *x);
 /* Frees x without writing anything. NULL is fine. */
 void rules_log_drop(rules_log *x);
+/* The common phrasings (join, leave, start, end, adjust, expire...), after the module's and the
+ * system's; ends with {0}. */
+const rules_phrase *rules_log_common(void);
 
 /* Common failures: TB_RULE with the message. A rulebook line reference in it ("(004:666)") stays
  * in err->msg for the server's own use and leaves on the wire in the nack's `cite`. */

@@ -134,6 +134,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->is_gm = ctx->is_gm;
     e->log = json_array();
     e->gm_log = json_array();
+    e->seat_log = json_array();
     clock_open(state, sid, e);
     return TB_OK;
 }
@@ -148,7 +149,8 @@ static int enc_open_usable(const op_ctx *ctx, json_t *state, const char *sid, ru
     if (rules_enc_check(e, err)) {
         json_decref(e->log);
         json_decref(e->gm_log);
-        e->log = e->gm_log = NULL;
+        json_decref(e->seat_log);
+        e->log = e->gm_log = e->seat_log = NULL;
         return err->code;
     }
     return TB_OK;
@@ -237,16 +239,32 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     }
 }
 
-/* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log and
- * /gm/log; returns the public entries (new reference) for the caller's result. */
+/* Appends entry (stolen) to /private/<seat>/log, dropping the oldest entries beyond cap. */
+static void seat_log_append(json_t *state, const char *seat, json_t *entry, int cap)
+{
+    json_t *mine = ops_child(ops_child(state, "private"), seat);
+    json_t *log = json_object_get(mine, "log");
+    if (!json_is_array(log)) {
+        log = json_array();
+        json_object_set_new(mine, "log", log);
+    }
+    json_array_append_new(log, entry);
+    while (cap > 0 && json_array_size(log) > (size_t)cap)
+        json_array_remove(log, 0);
+}
+
+/* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log,
+ * /gm/log and each seat's /private/<seat>/log; returns the entries the caller may read (new
+ * reference) for its result: the public ones, the GM's to the GM, a seat's to that seat and the
+ * GM. */
 static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, int ok)
 {
     json_t *out = json_array();
-    for (int gm = 0; gm < 2; gm++) {
-        json_t *entries = gm ? e->gm_log : e->log;
+    json_t *all[] = {e->log, e->gm_log, e->seat_log};
+    for (int k = 0; k < 3; k++) {
         size_t i;
         json_t *v;
-        json_array_foreach(entries, i, v)
+        json_array_foreach(all[k], i, v)
         {
             if (!ok)
                 break;
@@ -254,14 +272,28 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
             json_object_set_new(v, "at", json_integer(ctx->now_ms));
             json_object_set_new(v, "seat", json_string(ctx->seat));
             json_object_set_new(v, "scene", json_string(sid));
-            if (!gm || ctx->is_gm)
+            if (k < 2) {
+                if (!k || ctx->is_gm)
+                    json_array_append(out, v);
+                ops_log_append(state, k, json_incref(v), ctx->log_cap);
+                continue;
+            }
+            /* `for` names the seat whose log it is; the entry itself has the shape of the others */
+            const char *to = json_string_value(json_object_get(v, "for"));
+            char seat[40];
+            snprintf(seat, sizeof seat, "%s", to ? to : "");
+            json_object_del(v, "for");
+            if (!seat[0] || strchr(seat, '/'))
+                continue;
+            if (ctx->is_gm || strcmp(seat, ctx->seat) == 0)
                 json_array_append(out, v);
-            ops_log_append(state, gm, json_incref(v), ctx->log_cap);
+            seat_log_append(state, seat, json_incref(v), ctx->log_cap);
         }
     }
     json_decref(e->log);
     json_decref(e->gm_log);
-    e->log = e->gm_log = NULL;
+    json_decref(e->seat_log);
+    e->log = e->gm_log = e->seat_log = NULL;
     return out;
 }
 
@@ -697,8 +729,11 @@ static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, cons
     json_array_foreach(who, i, one)
     {
         const char *from = json_string_value(json_object_get(one, "from"));
-        rules_enc_log(src, "leave", NULL, NULL, "%s leaves for %s", rules_enc_name(src, from),
-                      json_string_value(json_object_get(dst->enc, "name")));
+        rules_log *x = rules_log_begin(src, "leave", "leave_for");
+        rules_log_who(x, "who", from);
+        rules_log_name(x, "scene", json_string_value(json_object_get(dst->enc, "name")),
+                       RULES_AUD_PUBLIC);
+        rules_log_end(x);
         scene_drop(src, from);
     }
     json_array_foreach(who, i, one)
@@ -787,8 +822,11 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     }
     e.now_s = e.since_s = clock_start_new(state, from ? from_id : NULL);
     int rc = m->start ? m->start(&e, &opts, err) : TB_OK;
-    if (rc == TB_OK)
-        rules_enc_log(&e, "start", NULL, NULL, "The GM starts an encounter: %s", m->name);
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(&e, "start", "start");
+        rules_log_name(x, "module", m->name, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     if (rc == TB_OK)
         carry_restore(state, &e, json_object_get(args, "options"));
     if (rc == TB_OK && from)
@@ -949,8 +987,12 @@ static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_e
     e->actor = actor;
     if (rc == TB_OK && !npc)
         carry_join(state, e, chid, cid);
-    if (rc == TB_OK)
-        rules_enc_log(e, "join", NULL, NULL, "%s joins the encounter (%s)", name, side);
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(e, "join", "join");
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     (void)ctx;
     return rc;
 }
@@ -1004,7 +1046,9 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
         json_decref(enc_finish(ctx, state, sid, &e, 0));
         return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in the encounter", cid);
     }
-    rules_enc_log(&e, "leave", NULL, NULL, "%s leaves the encounter", rules_enc_name(&e, cid));
+    rules_log *x = rules_log_begin(&e, "leave", "leave");
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
     scene_drop(&e, cid);
     json_t *entries = enc_finish(ctx, state, sid, &e, 1);
     clock_update(state, NULL, NULL);
@@ -1135,15 +1179,11 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         write_back(state, &e, before);
     json_decref(before);
     if (rc == TB_OK) {
-        char what[100];
+        rules_log *x = rules_log_begin(&e, "adjust", "adjust");
         if (cid[0])
-            snprintf(what, sizeof what, "%.40s's %s", rules_enc_name(&e, cid), f->label);
-        else
-            snprintf(what, sizeof what, "%s", f->label);
-        if (gm)
-            rules_enc_log_gm(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
-        else
-            rules_enc_log(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
+            rules_log_who(x, "who", cid);
+        rules_log_name(x, "field", f->label, gm ? RULES_AUD_GM : RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
@@ -1173,9 +1213,13 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
             write_back(state, &e, before);
         json_decref(before);
     }
-    if (rc == TB_OK)
-        rules_enc_log(&e, "end", NULL, NULL, "The encounter ends after %d round%s", rounds,
-                      rounds == 1 ? "" : "s");
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(&e, "end", "end");
+        rules_log_int(x, "rounds", rounds, RULES_AUD_PUBLIC);
+        if (rounds != 1)
+            rules_log_word(x, "plural", "plural", RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);

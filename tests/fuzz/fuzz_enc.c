@@ -186,6 +186,36 @@ static void learn(const char *msg)
     }
 }
 
+/* The event of a log entry of command seq that no phrasing rendered (encounter.h, "The log"),
+ * in /log, /gm/log or a seat's /private/<seat>/log, or NULL. */
+static const char *unphrased_in(const json_t *log, long seq)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(log, i, v)
+    {
+        const char *ev = json_string_value(json_object_get(v, "unphrased"));
+        if (ev && json_integer_value(json_object_get(v, "seq")) == seq)
+            return ev;
+    }
+    return NULL;
+}
+
+static const char *unphrased(const json_t *state, long seq)
+{
+    const char *ev = unphrased_in(json_object_get(state, "log"), seq);
+    if (!ev)
+        ev = unphrased_in(json_object_get(json_object_get(state, "gm"), "log"), seq);
+    const char *seat;
+    json_t *mine;
+    json_object_foreach(json_object_get(state, "private"), seat, mine)
+    {
+        if (!ev)
+            ev = unphrased_in(json_object_get(mine, "log"), seq);
+    }
+    return ev;
+}
+
 /*
  * Runs op as seat (gm when is_gm) with args (stolen) through the command table, the way the
  * engine does, and checks the invariants above. Returns 1 when the call was accepted.
@@ -245,6 +275,9 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
      * other ops: only a usable state must stay usable) */
     if (usable_before && enc_view(z, &e) && rules_enc_check(&e, &cerr))
         fail(z, "an accepted call left an encounter its module cannot use", cerr.msg);
+    const char *ev = unphrased(z->state, ctx.seq);
+    if (ev)
+        fail(z, "an event no phrasing renders", ev);
     goto out;
 refused:
     learn(err.msg);

@@ -4,7 +4,7 @@
  * combatants made as enc.add makes them (the public object, the sheet_stats copied from the
  * sheet, then the join hook), and every action run through rules_enc_act, the server's one path:
  * who may act (and the module's may_act), the parameters, the action's check, then its resolve.
- * A refused action leaves every tree and both logs as they were (the server drops its working
+ * A refused action leaves every tree and the logs as they were (the server drops its working
  * copy). The dice are scripted: any draw beyond the script marks it exhausted.
  *
  * Header only (static inline); a suite includes it and needs nothing more in tests/meson.build.
@@ -61,7 +61,8 @@ static inline void efx_start_module(efx *f, const rules_module *m, const char *o
                        .seat = "gm",
                        .is_gm = 1,
                        .log = json_array(),
-                       .gm_log = json_array()};
+                       .gm_log = json_array(),
+                       .seat_log = json_array()};
     rules_args a;
     ck_assert_msg(rules_args_parse("enc.start", f->m->options, opts, &a, &f->err) == 0, "%s",
                   f->err.msg);
@@ -91,6 +92,7 @@ static inline void efx_free(efx *f)
     json_decref(f->priv);
     json_decref(f->e.log);
     json_decref(f->e.gm_log);
+    json_decref(f->e.seat_log);
     json_decref(f->params);
     rules_rng_destroy(f->rng);
 }
@@ -198,6 +200,16 @@ static inline void efx__truncate(json_t *log, size_t n)
         json_array_remove(log, json_array_size(log) - 1);
 }
 
+/* Fails the test on an entry of log from index `from` on that no phrasing rendered
+ * (encounter.h, "The log": a programming error the production build hides). */
+static inline void efx_assert_phrased(const json_t *log, size_t from, const char *what)
+{
+    for (size_t i = from; i < json_array_size(log); i++) {
+        const char *ev = json_string_value(json_object_get(json_array_get(log, i), "unphrased"));
+        ck_assert_msg(ev == NULL, "%s: no phrasing renders the event '%s'", what, ev);
+    }
+}
+
 /*
  * enc.act as the server runs it: action `name` as `seat` ("gm" is the GM) for `actor` (NULL: the
  * current combatant of a turn action, or none) with params (a JSON text, NULL for none), through
@@ -213,7 +225,8 @@ static inline int efx_act(efx *f, const char *seat, const char *actor, const cha
     ck_assert_msg(f->params != NULL, "bad params %s", params);
     json_t *enc0 = json_deep_copy(f->enc), *hid0 = json_deep_copy(f->hidden),
            *priv0 = json_deep_copy(f->priv);
-    size_t logs = json_array_size(f->e.log), gm_logs = json_array_size(f->e.gm_log);
+    size_t logs = json_array_size(f->e.log), gm_logs = json_array_size(f->e.gm_log),
+           seat_logs = json_array_size(f->e.seat_log);
     f->e.seat = seat;
     f->e.is_gm = strcmp(seat, "gm") == 0;
     memset(&f->err, 0, sizeof f->err);
@@ -224,7 +237,9 @@ static inline int efx_act(efx *f, const char *seat, const char *actor, const cha
         efx__restore(f->priv, priv0);
         efx__truncate(f->e.log, logs);
         efx__truncate(f->e.gm_log, gm_logs);
+        efx__truncate(f->e.seat_log, seat_logs);
     }
+    efx_assert_phrased(f->e.log, logs, name);
     if (getenv("ENC_DEBUG")) {
         char *dump = json_dumps(f->e.log, JSON_INDENT(1));
         fprintf(stderr, "%s %s -> %d %s\n%s\n", name, params ? params : "", rc, f->err.msg, dump);
