@@ -38,6 +38,8 @@ static int check_close(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err);
+static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                         const rules_param *p, json_t *out);
 
 /* ---- the table ---- */
 
@@ -127,6 +129,7 @@ const rules_module rules_module_cot_chase = {
     .sheet_stats = cot_sheet_stats,
     .editable = CHASE_EDITABLE,
     .check = cot_module_check,
+    .choices = chase_choices,
 };
 
 /* ---- who is where ---- */
@@ -214,6 +217,66 @@ static int at_zero(const rules_enc *e, const char *pursuer, const char *what, co
         return 0;
     return rules_enc_rule(err, "%s is at Distance %d: %s needs Distance 0 (%s)",
                           rules_enc_name(e, pursuer), d, what, cite);
+}
+
+/* ---- choices ---- */
+
+static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
+
+/* The other group of the chase (an Attack's, a Ram's target), and its Target group (a
+ * Takedown's, a Board's, a Close's). */
+static int other_group(const rules_enc *e, const char *actor, const char *cid)
+{
+    return is_target(e, cid) != is_target(e, actor);
+}
+
+static int the_target(const rules_enc *e, const char *actor, const char *cid)
+{
+    return is_target(e, cid) && !rules_enc_streq(cid, actor);
+}
+
+static int boarder(const rules_enc *e, const char *actor, const char *cid)
+{
+    (void)actor;
+    return rules_enc_cond_has(e, cid, "boarded");
+}
+
+static const char *const SHAKE_HOW[][2] = {
+    {"crowd", "Into a crowd"},
+    {"obstacle", "An obstacle"},
+    {"dislodge", "Throw off a boarder"},
+};
+
+static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                         const rules_param *p, json_t *out)
+{
+    int rc = cot_choices_common(e, actor, a, p, out);
+    const char *act = a->name, *par = p->name;
+    if (rc != RULES_CHOICES_NONE)
+        return rc;
+    int hit = strcmp(act, "attack") == 0 || strcmp(act, "ram") == 0;
+    if (hit && strcmp(par, "target") == 0)
+        cot_choose_combatants(e, actor, other_group, out);
+    else if (strcmp(act, "attack") == 0 && strcmp(par, "skill") == 0)
+        cot_choose_skills(e, actor, ATTACK_SKILLS, out);
+    else if (strcmp(act, "attack") == 0 && strcmp(par, "weapon") == 0)
+        cot_choose_weapons(e, actor, "bare hands", out);
+    else if ((strcmp(act, "takedown") == 0 || strcmp(act, "board") == 0 ||
+              strcmp(act, "close") == 0) &&
+             strcmp(par, "target") == 0)
+        cot_choose_combatants(e, actor, the_target, out);
+    else if (strcmp(act, "shake") == 0 && strcmp(par, "how") == 0)
+        for (size_t i = 0; i < sizeof SHAKE_HOW / sizeof SHAKE_HOW[0]; i++)
+            cot_choice(out, json_string(SHAKE_HOW[i][0]), SHAKE_HOW[i][1]);
+    else if (strcmp(act, "shake") == 0 && strcmp(par, "target") == 0) {
+        cot_choice(out, NULL, "nobody");
+        cot_choose_combatants(e, actor, boarder, out);
+    } else if (strcmp(act, "shake") == 0 && strcmp(par, "difficulty") == 0) {
+        cot_choice(out, json_integer(COT_DIFFICULTY_BASE), "the obstacle's difficulty");
+        return RULES_CHOICES_DEFAULT; /* 000:13: 9 unless the Target sets another */
+    } else
+        return RULES_CHOICES_NONE;
+    return RULES_CHOICES_PICK;
 }
 
 /* ---- chase rolls ---- */
@@ -342,8 +405,6 @@ static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
 }
 
 /* ---- Attack and Ram (000:151, 000:165-167) ---- */
-
-static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
 
 /* The pursuer of an action between the two groups: the actor or `target`, whichever pursues. */
 static const char *pursuer_of(const rules_enc *e, const char *t)

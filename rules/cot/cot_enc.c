@@ -334,6 +334,90 @@ cot_harm cot_apply_harm(rules_enc *e, const char *t, int total)
     return h;
 }
 
+/* ---- choices ---- */
+
+void cot_choice(json_t *out, json_t *value, const char *label)
+{
+    json_array_append_new(
+        out, json_pack("{s:o, s:s}", "value", value ? value : json_null(), "label", label));
+}
+
+void cot_choose_combatants(const rules_enc *e, const char *actor, cot_keep_fn keep, json_t *out)
+{
+    const char *cid, *mine = actor ? rules_enc_side(e, actor) : NULL;
+    for (int foes = 1; foes >= 0; foes--)
+        for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+            int foe = !rules_enc_streq(rules_enc_side(e, cid), mine);
+            if (foe != foes || rules_enc_is_out(e, cid))
+                continue;
+            if (keep ? keep(e, actor, cid) : !rules_enc_streq(cid, actor))
+                cot_choice(out, json_string(cid), rules_enc_name(e, cid));
+        }
+}
+
+void cot_choose_weapons(const rules_enc *e, const char *actor, const char *bare, json_t *out)
+{
+    size_t i;
+    json_t *w;
+    cot_choice(out, NULL, bare);
+    json_array_foreach(json_object_get(cot_stats_of(e, actor), "weapons"), i, w)
+    {
+        const char *name = cot_str(w, "name");
+        if (name)
+            cot_choice(out, json_string(name), name);
+    }
+}
+
+static int listed(const char *const *list, const char *id)
+{
+    for (; list && *list; list++)
+        if (strcmp(*list, id) == 0)
+            return 1;
+    return !list;
+}
+
+void cot_choose_skills(const rules_enc *e, const char *actor, const char *const *list, json_t *out)
+{
+    /* trained first, highest rank first (ranks 10..1), then the untrained in the sheet's order */
+    for (int rank = 10; rank >= 0; rank--) {
+        const cot_skill *sk;
+        for (size_t i = 0; (sk = cot_skill_at(i)); i++) {
+            int have = cot_skill_of(e, actor, sk->id);
+            if (listed(list, sk->id) && (rank ? have == rank : have <= 0 || have > 10))
+                cot_choice(out, json_string(sk->id), sk->label);
+        }
+    }
+}
+
+/* Bolster's target: the actor's side first (a crewmate's next roll), then anyone in the fight. */
+static int ally(const rules_enc *e, const char *actor, const char *cid)
+{
+    return rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, actor));
+}
+
+static int other(const rules_enc *e, const char *actor, const char *cid)
+{
+    return !ally(e, actor, cid);
+}
+
+int cot_choices_common(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                       const rules_param *p, json_t *out)
+{
+    if (strcmp(a->name, "bolster") == 0 && strcmp(p->name, "target") == 0) {
+        json_t *foes = json_array();
+        cot_choose_combatants(e, actor, other, foes);
+        cot_choose_combatants(e, actor, ally, out); /* allies, then foes */
+        json_array_extend(out, foes);
+        json_decref(foes);
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(a->name, "roll") == 0 && strcmp(p->name, "skill") == 0) {
+        cot_choose_skills(e, actor, NULL, out);
+        return RULES_CHOICES_PICK;
+    }
+    return RULES_CHOICES_NONE;
+}
+
 /* ---- what the GM may set, and what the slot modules can use ---- */
 
 const rules_enc_field cot_editable[] = {

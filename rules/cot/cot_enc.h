@@ -164,6 +164,24 @@ cot_harm cot_apply_harm(rules_enc *e, const char *t, int total);
 /* t is Wounded (condition and sheet), with days to recover when days >= 0 (000:135). */
 void cot_make_wounded(rules_enc *e, const char *t, int days);
 
+/* ---- choices (the modules' `choices` hooks; encounter.h, "moves") ---- */
+
+/* Appends {value, label} to out; value is stolen (NULL: null, leave the parameter out). */
+void cot_choice(json_t *out, json_t *value, const char *label);
+/* Which combatants a target parameter may name: keep(e, actor, cid) (NULL: any but the actor). */
+typedef int (*cot_keep_fn)(const rules_enc *e, const char *actor, const char *cid);
+/* The combatants in the fight that keep accepts, the actor's foes first, by name. */
+void cot_choose_combatants(const rules_enc *e, const char *actor, cot_keep_fn keep, json_t *out);
+/* No weapon (`bare`: "bare hands") first, then the weapons on the actor's sheet. */
+void cot_choose_weapons(const rules_enc *e, const char *actor, const char *bare, json_t *out);
+/* The skills of `list` (NULL-terminated; NULL: every skill of the sheet), the actor's trained
+ * ones first (highest rank first), by their names. */
+void cot_choose_skills(const rules_enc *e, const char *actor, const char *const *list, json_t *out);
+/* The choices of the actions every slot module has (bolster's target, roll's skill); the module
+ * hooks call it first. */
+int cot_choices_common(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                       const rules_param *p, json_t *out);
+
 /* ---- the actions every cot module has ---- */
 
 extern const rules_param cot_no_params[];

@@ -42,6 +42,8 @@ static int check_plan(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_plan(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_scheme(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err);
+static int heist_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                         const rules_param *p, json_t *out);
 
 /* ---- the table ---- */
 
@@ -155,7 +157,153 @@ const rules_module rules_module_cot_heist = {
     .join = heist_join,
     .actions = HEIST_ACTIONS,
     .sheet_stats = HEIST_SHEET_STATS,
+    .choices = heist_choices,
 };
+
+/* ---- choices ---- */
+
+/* Every planned zone (`shown_only`: those the crew knows), `outside` first when `outside`. */
+static void choose_zones(const rules_enc *e, int shown_only, int outside, json_t *out)
+{
+    const char *k;
+    json_t *v;
+    if (outside)
+        cot_choice(out, json_string(COT_OUTSIDE), "Outside the Spot");
+    json_object_foreach(shown_only ? cot_spot_shown_get(e, "zones") : cot_spot_plan_get(e, "zones"),
+                        k, v) cot_choice(out, json_string(k), cot_zone_name(e, k));
+}
+
+/* The zones the actor can walk into now (an open way from where it is) first, then the others
+ * the crew knows. */
+static void choose_moves(const rules_enc *e, const char *actor, json_t *out)
+{
+    const char *k, *here = cot_crew_position(e, actor);
+    json_t *v;
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(cot_spot_shown_get(e, "zones"), k, v)
+        {
+            json_t *b = strcmp(k, here) ? cot_barrier_between(e, here, k) : NULL;
+            if ((b && json_is_true(json_object_get(b, "open"))) == !pass)
+                cot_choice(out, json_string(k), cot_zone_name(e, k));
+        }
+}
+
+/* The barriers the crew knows, those still closed where the actor stands first. */
+static void choose_barriers(const rules_enc *e, const char *actor, json_t *out)
+{
+    const char *k, *here = cot_crew_position(e, actor);
+    json_t *v;
+    char label[120];
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(cot_spot_shown_get(e, "barriers"), k, v)
+        {
+            int at = !json_is_true(json_object_get(v, "open")) &&
+                     (strcmp(cot_str(v, "from"), here) == 0 || strcmp(cot_str(v, "to"), here) == 0);
+            if (at == !pass) {
+                snprintf(label, sizeof label, "The %s between %s and %s", cot_str(v, "tag"),
+                         cot_zone_name(e, cot_str(v, "from")), cot_zone_name(e, cot_str(v, "to")));
+                cot_choice(out, json_string(k), label);
+            }
+        }
+}
+
+/* A parameter's words: the values it takes and how a person reads them. */
+typedef struct heist_pick {
+    const char *action, *param;
+    const char *const *values; /* NULL-terminated; the first "" stands for null */
+    const char *const *labels;
+} heist_pick;
+
+static const char *const BTAG_V[] = {"lock", "vault", "height", "structure", "none", NULL};
+static const char *const BTAG_L[] = {"Lock", "Vault", "Height", "Structure", "No security"};
+static const char *const HSKILL_V[] = {"", "athletics", "cat_burglary", NULL};
+static const char *const HSKILL_L[] = {"Athletics", "Athletics", "Cat Burglary"};
+static const char *const BSKILL_V[] = {
+    "", "lockpicking", "safecracking", "athletics", "cat_burglary", "build", NULL};
+static const char *const BSKILL_L[] = {"The barrier's usual skill",
+                                       "Lockpicking",
+                                       "Safecracking",
+                                       "Athletics",
+                                       "Cat Burglary",
+                                       "Build"};
+static const char *const GOAL_V[] = {"layout", "hidden", "mark", "itinerary", NULL};
+static const char *const GOAL_L[] = {"The layout", "Hidden ways", "The mark", "An itinerary"};
+static const char *const METHOD_V[] = {"planning", "connections", "stakeout", NULL};
+static const char *const METHOD_L[] = {"Planning", "Calling on contacts", "A stakeout"};
+static const char *const SCHEME_V[] = {"ambush",    "training", "secrets", "cache",
+                                       "blueprint", "switch",   NULL};
+static const char *const SCHEME_L[] = {"Ambush",  "Training",  "Secrets",
+                                       "A cache", "Blueprint", "A switch"};
+
+static const heist_pick PICKS[] = {
+    {"barrier", "tag", BTAG_V, BTAG_L},
+    {"move", "skill", HSKILL_V, HSKILL_L},
+    {"bypass", "skill", BSKILL_V, BSKILL_L},
+    {"research", "goal", GOAL_V, GOAL_L},
+    {"research", "method", METHOD_V, METHOD_L},
+    {"scheme", "scheme", SCHEME_V, SCHEME_L},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* The zone tags (000:182-186), none, alone or together: every subset, as "noisy,hidden". */
+static void choose_tags(json_t *out)
+{
+    static const char *const TAG[] = {"hazardous", "noisy", "hidden", "crowded"};
+    static const char *const LABEL[] = {"Hazardous", "Noisy", "Hidden", "Crowded"};
+    cot_choice(out, NULL, "none");
+    for (unsigned m = 1; m < 16; m++) {
+        char v[64] = "", l[64] = "";
+        for (int t = 0; t < 4; t++)
+            if (m & (1u << t)) {
+                snprintf(v + strlen(v), sizeof v - strlen(v), "%s%s", v[0] ? "," : "", TAG[t]);
+                snprintf(l + strlen(l), sizeof l - strlen(l), "%s%s", l[0] ? ", " : "", LABEL[t]);
+            }
+        cot_choice(out, json_string(v), l);
+    }
+}
+
+/* Open fields the state suggests a value for: an INT's default, a new id. */
+static int suggest(json_t *out, json_t *v, const char *label)
+{
+    cot_choice(out, v, label);
+    return RULES_CHOICES_DEFAULT;
+}
+
+static int heist_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                         const rules_param *p, json_t *out)
+{
+    const char *act = a->name, *par = p->name;
+    for (const heist_pick *k = PICKS; k->action; k++)
+        if (strcmp(k->action, act) == 0 && strcmp(k->param, par) == 0) {
+            for (size_t i = 0; k->values[i]; i++)
+                cot_choice(out, k->values[i][0] ? json_string(k->values[i]) : NULL, k->labels[i]);
+            return RULES_CHOICES_PICK;
+        }
+    if (strcmp(par, "tags") == 0)
+        choose_tags(out);
+    else if (strcmp(par, "zone") == 0 && strcmp(act, "move") == 0)
+        choose_moves(e, actor, out);
+    else if (strcmp(par, "zone") == 0 && strcmp(act, "scheme") == 0) {
+        cot_choice(out, NULL, "none");
+        choose_zones(e, 1, 0, out);
+    } else if (strcmp(par, "zone") == 0)
+        choose_zones(e, 0, 0, out); /* the GM's: a guard's post, a zone to show */
+    else if (strcmp(par, "from") == 0 || strcmp(par, "to") == 0)
+        choose_zones(e, 0, 1, out);
+    else if (strcmp(par, "barrier") == 0)
+        choose_barriers(e, actor, out);
+    else if (strcmp(par, "guard") == 0) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(cot_spot_plan_get(e, "guards"), k, v)
+            cot_choice(out, json_string(k), cot_str(v, "name"));
+    } else if (strcmp(par, "rolled") == 0 || strcmp(par, "zones") == 0 ||
+               strcmp(par, "resources") == 0)
+        return suggest(out, json_integer(1), "one"); /* the least a scheme can spend */
+    else
+        return RULES_CHOICES_NONE;
+    return RULES_CHOICES_PICK;
+}
 
 /*
  * One log entry of a crew roll against a number of the GM's (encounter.h, "log entries whose

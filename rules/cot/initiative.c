@@ -17,6 +17,8 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_alert(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_react(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_react(rules_enc *e, const rules_args *a, tb_err *err);
+static int init_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                        const rules_param *p, json_t *out);
 
 /* ---- the table ---- */
 
@@ -71,7 +73,51 @@ const rules_module rules_module_cot_initiative = {
     .sheet_stats = cot_sheet_stats,
     .editable = cot_editable,
     .check = cot_module_check,
+    .choices = init_choices,
 };
+
+/* ---- choices ---- */
+
+static const char *const DROP_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
+
+/* A Drop's target: someone unaware of the actor, not the actor's side. */
+static int unaware_foe(const rules_enc *e, const char *actor, const char *cid)
+{
+    return !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, actor)) &&
+           !rules_enc_cond_has(e, cid, "aware");
+}
+
+/* The target's answer to a Drop (000:117), as a person reads it. */
+static const char *const REACT_LABELS[][2] = {
+    {"flee", "Flee"},
+    {"call_for_help", "Call for help"},
+    {"square_up", "Square up"},
+};
+
+static int init_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                        const rules_param *p, json_t *out)
+{
+    int rc = cot_choices_common(e, actor, a, p, out);
+    if (rc != RULES_CHOICES_NONE)
+        return rc;
+    if (strcmp(a->name, "drop") == 0) {
+        if (strcmp(p->name, "target") == 0)
+            cot_choose_combatants(e, actor, unaware_foe, out);
+        else if (strcmp(p->name, "skill") == 0)
+            cot_choose_skills(e, actor, DROP_SKILLS, out);
+        else if (strcmp(p->name, "weapon") == 0)
+            cot_choose_weapons(e, actor, "fists", out);
+        else
+            return RULES_CHOICES_NONE;
+        return RULES_CHOICES_PICK;
+    }
+    if (strcmp(a->name, "react") == 0 && strcmp(p->name, "choice") == 0) {
+        for (size_t i = 0; i < sizeof REACT_LABELS / sizeof REACT_LABELS[0]; i++)
+            cot_choice(out, json_string(REACT_LABELS[i][0]), REACT_LABELS[i][1]);
+        return RULES_CHOICES_PICK;
+    }
+    return RULES_CHOICES_NONE;
+}
 
 /* ---- start and join ---- */
 
@@ -92,8 +138,6 @@ static int init_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err 
 }
 
 /* ---- Getting the Drop (000:101-119) ---- */
-
-static const char *const DROP_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
 
 static int check_drop(const rules_enc *e, const rules_args *a, tb_err *err)
 {

@@ -40,6 +40,8 @@ static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_alter(rules_enc *e, const rules_args *a, tb_err *err);
+static int social_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out);
 
 /* ---- the table ---- */
 
@@ -142,6 +144,7 @@ const rules_module rules_module_cot_social = {
     .sheet_stats = cot_sheet_stats,
     .editable = cot_editable,
     .check = cot_module_check,
+    .choices = social_choices,
 };
 
 /* ---- the Build Up skills and what each side knows ---- */
@@ -237,6 +240,102 @@ static void side_learns(rules_enc *e, const char *side, const char *about, const
         if (strcmp(rules_enc_side(e, cid), side) == 0 && strcmp(seat_of(e, cid), "gm") != 0)
             json_object_set(known(e, seat_of(e, cid), about), key, v);
     json_decref(v);
+}
+
+/* ---- choices ---- */
+
+/* The other party of the call (000:248), one the actor's side has identified, one the actor
+ * pushes an agenda on, one who pushes an agenda on the actor. */
+static int other_party(const rules_enc *e, const char *actor, const char *cid)
+{
+    return !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, actor));
+}
+
+static int known_party(const rules_enc *e, const char *actor, const char *cid)
+{
+    return other_party(e, actor, cid) && identified(e, seat_of(e, actor), cid);
+}
+
+static int pushed(const rules_enc *e, const char *actor, const char *cid)
+{
+    return other_party(e, actor, cid) && agenda_of(e, actor, cid);
+}
+
+static int pusher(const rules_enc *e, const char *actor, const char *cid)
+{
+    return agenda_of(e, cid, actor) != NULL;
+}
+
+static const char *const ASK[][2] = {
+    {"identity", "Who they are"},
+    {"loyalty", "One of their Loyalties"},
+    {"impedes", "Whether a Loyalty stands in the way"},
+};
+
+/* The actor's own Loyalties (its player's or the GM's to read: moves go to that seat only),
+ * the alterable one first when `first` names one; with `none`, "none" (null) before them. */
+static void choose_loyalties(const rules_enc *e, const char *actor, int first, const char *none,
+                             json_t *out)
+{
+    json_t *loy = loyalties_of(e, actor);
+    char text[160];
+    if (none)
+        cot_choice(out, NULL, none);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < json_array_size(loy); i++)
+            if ((first == (int)i + 1) == !pass) {
+                cot_loyalty_text(json_array_get(loy, i), text, sizeof text);
+                cot_choice(out, json_integer((json_int_t)i + 1), text);
+            }
+}
+
+/* Loyalty numbers 1-4 of someone else (what the actor's side knows of them is the seat's). */
+static void choose_numbers(const char *none, json_t *out)
+{
+    static const char *const N[] = {"Loyalty 1", "Loyalty 2", "Loyalty 3", "Loyalty 4"};
+    if (none)
+        cot_choice(out, NULL, none);
+    for (int i = 0; i < 4; i++)
+        cot_choice(out, json_integer(i + 1), N[i]);
+}
+
+static int social_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                          const rules_param *p, json_t *out)
+{
+    int rc = cot_choices_common(e, actor, a, p, out);
+    const char *act = a->name, *par = p->name;
+    if (rc != RULES_CHOICES_NONE)
+        return rc;
+    int roll = strcmp(act, "read_room") == 0 || strcmp(act, "build_up") == 0 ||
+               strcmp(act, "follow_through") == 0;
+    if (strcmp(par, "target") == 0 && strcmp(act, "read_room") == 0)
+        cot_choose_combatants(e, actor, other_party, out);
+    else if (strcmp(par, "target") == 0 && strcmp(act, "agenda") == 0)
+        cot_choose_combatants(e, actor, known_party, out);
+    else if (strcmp(par, "target") == 0 && roll)
+        cot_choose_combatants(e, actor, pushed, out);
+    else if (strcmp(par, "target") == 0 && strcmp(act, "lean_into") == 0)
+        cot_choose_combatants(e, actor, pusher, out);
+    else if (strcmp(par, "ask") == 0) {
+        cot_choice(out, NULL, "What they do not know yet");
+        for (size_t i = 0; i < sizeof ASK / sizeof ASK[0]; i++)
+            cot_choice(out, json_string(ASK[i][0]), ASK[i][1]);
+    } else if (strcmp(par, "skill") == 0) {
+        for (const social_skill *s = SOCIAL_SKILLS; s->skill; s++)
+            if (s->follow || strcmp(act, "build_up") == 0)
+                cot_choice(out, json_string(s->skill), cot_skill_find(s->skill)->label);
+    } else if (strcmp(par, "loyalty") == 0 && strcmp(act, "read_room") == 0)
+        choose_numbers(NULL, out);
+    else if (strcmp(par, "alters") == 0 || strcmp(par, "lean_onto_target") == 0)
+        choose_numbers("none", out);
+    else if (strcmp(par, "lean_onto") == 0)
+        choose_loyalties(e, actor, 0, "none", out);
+    else if (strcmp(par, "loyalty") == 0)
+        choose_loyalties(e, actor, cot_int(known_get(e, seat_of(e, actor), actor), "alterable"),
+                         NULL, out);
+    else
+        return RULES_CHOICES_NONE;
+    return RULES_CHOICES_PICK;
 }
 
 /* ---- start, join and end ---- */

@@ -19,6 +19,8 @@ static int check_flee(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_flee(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err);
+static int war_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                       const rules_param *p, json_t *out);
 
 /* ---- the table ---- */
 
@@ -55,7 +57,30 @@ const rules_module rules_module_cot_warfare = {
     .sheet_stats = cot_sheet_stats,
     .editable = cot_editable,
     .check = cot_module_check,
+    .choices = war_choices,
 };
+
+/* ---- choices ---- */
+
+static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", "driving",
+                                            NULL};
+
+static int war_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                       const rules_param *p, json_t *out)
+{
+    int rc = cot_choices_common(e, actor, a, p, out);
+    if (rc != RULES_CHOICES_NONE || strcmp(a->name, "attack") != 0)
+        return rc;
+    if (strcmp(p->name, "target") == 0)
+        cot_choose_combatants(e, actor, NULL, out);
+    else if (strcmp(p->name, "skill") == 0)
+        cot_choose_skills(e, actor, ATTACK_SKILLS, out);
+    else if (strcmp(p->name, "weapon") == 0)
+        cot_choose_weapons(e, actor, "bare hands", out);
+    else
+        return RULES_CHOICES_NONE;
+    return RULES_CHOICES_PICK;
+}
 
 /* ---- start and join ---- */
 
@@ -75,9 +100,6 @@ static int war_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *
 }
 
 /* ---- Attack (000:130-136) ---- */
-
-static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", "driving",
-                                            NULL};
 
 static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 {
