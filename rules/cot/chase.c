@@ -116,6 +116,59 @@ static const rules_enc_field CHASE_EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+/* clang-format off */
+static const rules_phrase CHASE_PHRASES[] = {
+    {"chase.cover", "takes cover (000:146)"},
+    {"vehicle", "{who} rides in the {vehicle}{driver?}"},
+    {"vehicle.driver", " as its driver"},
+    {"oppose", "{who} opposes: {pool} {line}"},
+    {"swerve", "{who} swerves: Fingers+Driving {line}"},
+    {"attack", "{who} takes slot {slot} and attacks {of?}{whom}: {line}: {tail}{detail?}"},
+    {"attack", "{who} takes slot {slot} and attacks {of?}{whom}: {tail}"},
+    {"ram", "{who} takes slot {slot} and rams {of?}{whom}: {line}: {tail}{detail?}"},
+    {"ram", "{who} takes slot {slot} and rams {of?}{whom}: {tail}"},
+    {"hit.of", "the vehicle of "},
+    {"hit.no_harm", "Catastrophe: no harm done (000:9)"},
+    {"hit.wrecked", "the vehicle is wrecked (000:151)"},
+    {"hit.body", "the vehicle loses Body (000:151)"},
+    {"hit.catastrophe", "{whom} takes no harm: Catastrophe (000:9)"},
+    {"hit.dead", "{whom} is Dead (000:136)"},
+    {"hit.wounded", "{whom} is Wounded (000:135)"},
+    {"hit.cover", "{whom} loses Cover (000:134)"},
+    {"hit.body_detail", "; Body {body_before} − {damage} → {body}"},
+    {"hit.cover_detail", "; {whom}'s Cover {cover_before} − {damage} → {cover}"},
+    {"accelerate", "{who} takes slot {slot} and accelerates away from {whom}: {pool} {line}: "
+                   "{outcome} (000:153)"},
+    {"accelerate", "{who} takes slot {slot} and accelerates away from {whom}: {outcome} "
+                   "(000:153)"},
+    {"crowd", "{who} takes slot {slot} and heads into a crowd: everyone moves at Muscles velocity "
+              "now (000:142-144, 000:155)"},
+    {"dislodge", "{who} takes slot {slot} and swerves to throw off {whom}: Fingers+Driving "
+                 "{line}: {state} (000:155)"},
+    {"dislodge", "{who} takes slot {slot} and swerves to throw off {whom}: {state} (000:155)"},
+    {"shake", "{who} takes slot {slot} and takes on an obstacle of {difficulty}: {pool} {line}: "
+              "{state} (000:155)"},
+    {"shake", "{who} takes slot {slot} and takes on an obstacle of {difficulty}: {state} "
+              "(000:155)"},
+    {"obstacle", "{who} tackles the obstacle: {pool} {line}: {state}; Distance {distance} "
+                 "(000:155)"},
+    {"obstacle", "{who} tackles the obstacle: {state}; Distance {distance} (000:155)"},
+    {"escape", "{who} takes slot {slot} and the {side} escape: the chase is theirs (000:157)"},
+    {"takedown", "{who} takes slot {slot} and tries to take down {whom}: {pool} {line}: "
+                 "{outcome} (000:161)"},
+    {"takedown", "{who} takes slot {slot} and tries to take down {whom}: {outcome} (000:161)"},
+    {"caught", "{who} catches the {side}: the chase is over (000:161)"},
+    {"board", "{who} takes slot {slot} and jumps for {whom}'s vehicle: Muscle+Athletics {line}: "
+              "{state} (000:163)"},
+    {"board", "{who} takes slot {slot} and jumps for {whom}'s vehicle: {state} (000:163)"},
+    {"close", "{who} takes slot {slot} and closes on {whom}: {pool} {line}: {outcome} (000:169)"},
+    {"close", "{who} takes slot {slot} and closes on {whom}: {outcome} (000:169)"},
+    {"run_down", "{who} takes slot {slot} and runs {whom} down at Speed: Distance 0 (000:169)"},
+    {"fall_off", "{who} takes slot {slot} and falls off the chase (000:171)"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 const rules_module rules_module_cot_chase = {
     .id = "cot.chase",
     .system = "cot",
@@ -130,6 +183,7 @@ const rules_module rules_module_cot_chase = {
     .editable = CHASE_EDITABLE,
     .check = cot_module_check,
     .choices = chase_choices,
+    .phrases = CHASE_PHRASES,
 };
 
 /* ---- who is where ---- */
@@ -301,12 +355,8 @@ static int throw_chase(rules_enc *e, const char *cid, cot_throw *t, const char *
         memset(t, 0, sizeof *t);
         cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), rules_enc_stat(e, cid, "speed", 0),
                               0, 0};
-        int rc = cot_pool_roll(&spec, e->rng, &t->r, err);
-        if (rc)
-            return rc;
-        cot_throw_line(t);
         *what = "Speed+Driving";
-        return 0;
+        return cot_pool_roll(&spec, e->rng, &t->r, err);
     }
     if (in_vehicle(e, cid)) {
         *what = "Fingers+Driving";
@@ -319,8 +369,7 @@ static int throw_chase(rules_enc *e, const char *cid, cot_throw *t, const char *
 /* An opposed roll (000:13: the opponent rolls first and sets the difficulty): `opp` rolls its
  * chase pool, then the actor; logs both and returns 1 when the actor succeeds (0 fails, <0 an
  * error). `head` says what the actor does. */
-static int chase_opposed(rules_enc *e, const char *opp, const char *action, const char *head,
-                         const char *cite, tb_err *err)
+static int chase_opposed(rules_enc *e, const char *opp, const char *event, int slot, tb_err *err)
 {
     cot_throw o, m;
     const char *ow, *mw;
@@ -329,18 +378,21 @@ static int chase_opposed(rules_enc *e, const char *opp, const char *action, cons
         return -rc;
     int ok = cot_roll_succeeds(&m.r, o.r.total);
     rules_aud oa = rules_enc_aud_of(e, opp), ma = rules_enc_aud_of(e, e->actor);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
-    cot_log_throw(x, oa, &o);
-    rules_enc_entry_say(x, oa, "%s opposes: %s %s", rules_enc_name(e, opp), ow, o.line);
-    rules_enc_entry_end(x);
-    x = rules_enc_entry_begin(e, action);
-    cot_log_throw(x, ma, &m);
-    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
-    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (%s)", ok ? "success" : "failure", cite);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "oppose", "oppose");
+    rules_log_who(x, "who", opp);
+    rules_log_name(x, "pool", ow, oa);
+    cot_log_throw(x, &o, oa);
+    rules_log_end(x);
+    x = rules_log_begin(e, event, event);
+    rules_log_who(x, "who", e->actor);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", opp);
+    rules_log_name(x, "pool", mw, ma);
+    cot_log_throw(x, &m, ma);
+    rules_log_int(x, "difficulty", o.r.total, oa);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "outcome", ok ? "success" : "failure", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return ok;
 }
 
@@ -377,7 +429,7 @@ static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
 static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     int rc = cot_join_common(e, cid, sheet, err);
-    if (rc || (rc = cot_roll_cover(e, cid, "cover", "takes cover (000:146)", err)))
+    if (rc || (rc = cot_roll_cover(e, cid, "cover", "chase.cover", 0, err)))
         return rc;
     if (!is_target(e, cid))
         chase_dist_set(e, cid, cot_int(e->enc, "distance"));
@@ -399,8 +451,12 @@ static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_stat_set(e, t, "body", rules_arg_int(a, "body"));
         rules_enc_stat_set(e, t, "ram_bonus", rules_arg_int(a, "ram_bonus"));
     }
-    rules_enc_log(e, "vehicle", NULL, NULL, "%s rides in the %s%s", rules_enc_name(e, t),
-                  rules_arg_str(a, "vehicle"), rules_arg_int(a, "driver") ? " as its driver" : "");
+    rules_log *x = rules_log_begin(e, "vehicle", "vehicle");
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "vehicle", rules_arg_str(a, "vehicle"), RULES_AUD_PUBLIC);
+    if (rules_arg_int(a, "driver"))
+        rules_log_word(x, "driver", "vehicle.driver", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -479,15 +535,16 @@ static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
     int bonus, rc;
     hit_gear(e, a, ram, &sk, &weapon, &bonus, err);
     const char *holder = rules_arg_int(a, "at_vehicle") ? vehicle_holder(e, t) : NULL;
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, ram ? "ram" : "attack", ram ? "ram" : "attack");
     cot_throw th;
-    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, &th, err)))
+    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, &th, err))) {
+        rules_log_drop(x);
         return rc;
-    char head[200], tail[160], detail[120];
-    const char *tn = rules_enc_name(e, t);
-    json_t *res, *sec;
-    snprintf(head, sizeof head, "%s takes %s and %s %s%s", rules_enc_name(e, e->actor), sn.s,
-             ram ? "rams" : "attacks", holder ? "the vehicle of " : "", tn);
+    }
+    rules_log_who(x, "whom", t);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    cot_log_throw(x, &th, rules_enc_aud_of(e, e->actor));
+    rules_aud theirs = rules_enc_aud_of(e, holder ? holder : t);
     if (holder) {
         /* 000:151 "Attacks against a Vehicle target its Body Score"; the loss follows 000:134
          * (RULES.md, cot chases, reading 4) */
@@ -496,30 +553,38 @@ static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
             dmg = th.r.total > before ? th.r.total - before : 1;
         int after = before - dmg < 0 ? 0 : before - dmg;
         rules_enc_stat_set(e, holder, "body", after);
-        snprintf(tail, sizeof tail, "%s",
-                 th.r.catastrophe ? "Catastrophe: no harm done (000:9)"
-                 : after == 0     ? "the vehicle is wrecked (000:151)"
-                                  : "the vehicle loses Body (000:151)");
-        snprintf(detail, sizeof detail, "Body %d − %d → %d", before, dmg, after);
-        res = json_pack("{s:s, s:s}", "target", t, "outcome", after == 0 ? "wrecked" : "body");
-        sec = json_pack("{s:i, s:i, s:i}", "body_before", before, "damage", dmg, "body", after);
-        cot_log_action(e, ram ? "ram" : "attack", &th, holder, res, sec, head, tail, detail);
+        rules_log_word(x, "of", "hit.of", RULES_AUD_PUBLIC);
+        rules_log_word(x, "tail",
+                       th.r.catastrophe ? "hit.no_harm"
+                       : after == 0     ? "hit.wrecked"
+                                        : "hit.body",
+                       RULES_AUD_PUBLIC);
+        rules_log_json(x, "outcome", json_string(after == 0 ? "wrecked" : "body"),
+                       RULES_AUD_PUBLIC);
+        rules_log_int(x, "body_before", before, theirs);
+        rules_log_int(x, "damage", dmg, theirs);
+        rules_log_int(x, "body", after, theirs);
+        if (theirs == RULES_AUD_GM)
+            rules_log_word(x, "detail", "hit.body_detail", theirs);
     } else {
         cot_harm h = {rules_enc_stat(e, t, "cover", 0), 0, rules_enc_stat(e, t, "cover", 0), -1,
                       "catastrophe"};
         if (!th.r.catastrophe)
             h = cot_apply_harm(e, t, th.r.total);
-        snprintf(tail, sizeof tail, "%s %s", tn,
-                 strcmp(h.outcome, "catastrophe") == 0 ? "takes no harm: Catastrophe (000:9)"
-                 : strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
-                 : strcmp(h.outcome, "wounded") == 0   ? "is Wounded (000:135)"
-                                                       : "loses Cover (000:134)");
-        snprintf(detail, sizeof detail, "%s's Cover %d − %d → %d", tn, h.before, h.damage, h.after);
-        res = json_pack("{s:s, s:s}", "target", t, "outcome", h.outcome);
-        sec = json_pack("{s:i, s:i, s:i}", "cover_before", h.before, "damage", h.damage, "cover",
-                        h.after);
-        cot_log_action(e, ram ? "ram" : "attack", &th, t, res, sec, head, tail, detail);
+        rules_log_word(x, "tail",
+                       strcmp(h.outcome, "catastrophe") == 0 ? "hit.catastrophe"
+                       : strcmp(h.outcome, "dead") == 0      ? "hit.dead"
+                       : strcmp(h.outcome, "wounded") == 0   ? "hit.wounded"
+                                                             : "hit.cover",
+                       RULES_AUD_PUBLIC);
+        rules_log_json(x, "outcome", json_string(h.outcome), RULES_AUD_PUBLIC);
+        rules_log_int(x, "cover_before", h.before, theirs);
+        rules_log_int(x, "damage", h.damage, theirs);
+        rules_log_int(x, "cover", h.after, theirs);
+        if (theirs == RULES_AUD_GM)
+            rules_log_word(x, "detail", "hit.cover_detail", theirs);
     }
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -552,17 +617,14 @@ static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    cot_slot_name sn = cot_turn_take(e);
+    int slot = cot_turn_take(e);
     /* 000:153 "an opposed roll versus their Pursuers and if successful, increase the Distance
      * by 1. If there are multiple Pursuers, then each group able to Close rolls." */
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         if (!can_close(e, cid))
             continue;
-        char head[160];
-        snprintf(head, sizeof head, "%s takes %s and accelerates away from %s",
-                 rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, cid));
-        int ok = chase_opposed(e, cid, "accelerate", head, "000:153", err);
+        int ok = chase_opposed(e, cid, "accelerate", slot, err);
         if (ok < 0)
             return -ok;
         if (ok)
@@ -618,9 +680,9 @@ static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err)
 
 /* 000:155 "Fingers+ Driving versus the Pursuers Muscle+Athletics, if successful, the Pursuer is
  * thrown from the Vehicle." */
-static int shake_dislodge(rules_enc *e, const char *t, const cot_slot_name *sn, tb_err *err)
+static int shake_dislodge(rules_enc *e, const char *t, int slot, tb_err *err)
 {
-    const char *me = e->actor, *name = rules_enc_name(e, me);
+    const char *me = e->actor;
     cot_throw o, m;
     int rc;
     if ((rc = cot_throw_pool(e, t, "muscle", "athletics", 0, &o, err)) ||
@@ -628,31 +690,30 @@ static int shake_dislodge(rules_enc *e, const char *t, const cot_slot_name *sn, 
         return rc;
     int ok = cot_roll_succeeds(&m.r, o.r.total);
     rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
-    cot_log_throw(x, oa, &o);
-    rules_enc_entry_say(x, oa, "%s holds on: Muscle+Athletics %s", rules_enc_name(e, t), o.line);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "oppose", "hold");
+    rules_log_who(x, "holder", t);
+    cot_log_throw(x, &o, oa);
+    rules_log_end(x);
     if (ok) {
         rules_enc_cond_remove(e, t, "boarded");
         rules_enc_set_out(e, t, "thrown off");
     }
-    x = rules_enc_entry_begin(e, "shake");
-    cot_log_throw(x, ma, &m);
-    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and swerves to throw off %s", name, sn->s,
-                        rules_enc_name(e, t));
-    rules_enc_entry_say(x, ma, ": Fingers+Driving %s", m.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)",
-                        ok ? "thrown from the vehicle" : "still on board");
-    rules_enc_entry_end(x);
+    x = rules_log_begin(e, "shake", "dislodge");
+    rules_log_who(x, "who", me);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", t);
+    cot_log_throw(x, &m, ma);
+    rules_log_int(x, "difficulty", o.r.total, oa);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", ok ? "thrown from the vehicle" : "still on board", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
 /* 000:155 "The Target sets a difficulty and rolls against it. Similarly, their Pursuers also
  * roll against it. If the Target is successful, increase the Distance by 1. If the Pursuers are
  * unsuccessful, increase the Distance by another 1." The difficulty is set openly. */
-static int shake_obstacle(rules_enc *e, int diff, const cot_slot_name *sn, tb_err *err)
+static int shake_obstacle(rules_enc *e, int diff, int slot, tb_err *err)
 {
     const char *me = e->actor;
     cot_throw m;
@@ -662,15 +723,15 @@ static int shake_obstacle(rules_enc *e, int diff, const cot_slot_name *sn, tb_er
         return rc;
     int ok = cot_roll_succeeds(&m.r, diff);
     rules_aud ma = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "shake");
-    cot_log_throw(x, ma, &m);
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "difficulty", json_integer(diff));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and takes on an obstacle of %d",
-                        rules_enc_name(e, me), sn->s, diff);
-    rules_enc_entry_say(x, ma, ": %s %s", mw, m.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:155)", ok ? "over it" : "held up");
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "shake", "shake");
+    rules_log_who(x, "who", me);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_name(x, "pool", mw, ma);
+    cot_log_throw(x, &m, ma);
+    rules_log_int(x, "difficulty", diff, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", ok ? "over it" : "held up", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         if (!can_close(e, cid))
@@ -683,36 +744,32 @@ static int shake_obstacle(rules_enc *e, int diff, const cot_slot_name *sn, tb_er
         int add = (ok ? 1 : 0) + (pok ? 0 : 1);
         chase_dist_set(e, cid, chase_dist(e, cid) + add);
         rules_aud pa = rules_enc_aud_of(e, cid);
-        x = rules_enc_entry_begin(e, "obstacle");
-        cot_log_throw(x, pa, &p);
-        rules_enc_entry_set(x, RULES_AUD_PUBLIC, "distance", json_integer(chase_dist(e, cid)));
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s tackles the obstacle", rules_enc_name(e, cid));
-        rules_enc_entry_say(x, pa, ": %s %s", pw, p.line);
-        rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s; Distance %d (000:155)",
-                            pok ? "over it" : "held up", chase_dist(e, cid));
-        rules_enc_entry_end(x);
+        x = rules_log_begin(e, "obstacle", "obstacle");
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "pool", pw, pa);
+        cot_log_throw(x, &p, pa);
+        rules_log_int(x, "distance", chase_dist(e, cid), RULES_AUD_PUBLIC);
+        rules_log_name(x, "state", pok ? "over it" : "held up", RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     return 0;
 }
 
 static int act_shake(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc;
-    int how = shake_how(a);
-    cot_slot_name sn = cot_turn_take(e);
+    int rc, how = shake_how(a);
     if (how == 0) {
         /* 000:155 "entering a crowded space. Participants in the chase then use the rules for
          * cramped conditions." */
+        rules_log *x = cot_turn_log(e, "shake", "crowd");
         json_object_set_new(e->enc, "cramped", json_true());
-        rules_enc_log(e, "shake", NULL, NULL,
-                      "%s takes %s and heads into a crowd: everyone moves at Muscles velocity now "
-                      "(000:142-144, 000:155)",
-                      rules_enc_name(e, e->actor), sn.s);
+        rules_log_end(x);
         cot_turn_close(e, 0);
         return 0;
     }
-    rc = how == 2 ? shake_dislodge(e, rules_arg_str(a, "target"), &sn, err)
-                  : shake_obstacle(e, rules_arg_int(a, "difficulty"), &sn, err);
+    int slot = cot_turn_take(e);
+    rc = how == 2 ? shake_dislodge(e, rules_arg_str(a, "target"), slot, err)
+                  : shake_obstacle(e, rules_arg_int(a, "difficulty"), slot, err);
     if (rc)
         return rc;
     cot_turn_close(e, 1);
@@ -747,14 +804,13 @@ static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "escape", "escape");
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         if (is_target(e, cid) && !rules_enc_is_out(e, cid))
             rules_enc_set_out(e, cid, "escaped");
-    rules_enc_log(e, "escape", NULL, NULL,
-                  "%s takes %s and the %s escape: the chase is theirs (000:157)",
-                  rules_enc_name(e, e->actor), sn.s, cot_str(e->enc, "target_side"));
+    rules_log_name(x, "side", cot_str(e->enc, "target_side"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     cot_turn_close(e, 0);
     return 0;
 }
@@ -774,11 +830,7 @@ static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    cot_slot_name sn = cot_turn_take(e);
-    char head[160];
-    snprintf(head, sizeof head, "%s takes %s and tries to take down %s",
-             rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
-    int ok = chase_opposed(e, t, "takedown", head, "000:161", err);
+    int ok = chase_opposed(e, t, "takedown", cot_turn_take(e), err);
     if (ok < 0)
         return -ok;
     if (ok) {
@@ -788,8 +840,10 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
         for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
             if (is_target(e, cid) && !rules_enc_is_out(e, cid))
                 rules_enc_set_out(e, cid, "caught");
-        rules_enc_log(e, "takedown", NULL, NULL, "%s catches the %s: the chase is over (000:161)",
-                      rules_enc_name(e, e->actor), cot_str(e->enc, "target_side"));
+        rules_log *x = rules_log_begin(e, "takedown", "caught");
+        rules_log_who(x, "who", e->actor);
+        rules_log_name(x, "side", cot_str(e->enc, "target_side"), RULES_AUD_PUBLIC);
+        rules_log_end(x);
     } else {
         /* 000:161 "If they fail, then Distance increases by 2." */
         chase_dist_set(e, e->actor, chase_dist(e, e->actor) + 2);
@@ -819,7 +873,7 @@ static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
     const char *t = rules_arg_str(a, "target");
-    cot_slot_name sn = cot_turn_take(e);
+    int slot = cot_turn_take(e);
     /* 000:163 "The Pursuer rolls Muscle+Athletics versus their Opponents Fingers+Driving." */
     cot_throw o, m;
     if ((rc = cot_throw_pool(e, t, "fingers", "driving", 0, &o, err)) ||
@@ -829,19 +883,19 @@ static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
     if (ok)
         rules_enc_cond_add(e, e->actor, "boarded", 0, 0);
     rules_aud oa = rules_enc_aud_of(e, t), ma = rules_enc_aud_of(e, e->actor);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "oppose");
-    cot_log_throw(x, oa, &o);
-    rules_enc_entry_say(x, oa, "%s swerves: Fingers+Driving %s", rules_enc_name(e, t), o.line);
-    rules_enc_entry_end(x);
-    x = rules_enc_entry_begin(e, "board");
-    cot_log_throw(x, ma, &m);
-    rules_enc_entry_set(x, oa, "difficulty", json_integer(o.r.total));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and jumps for %s's vehicle",
-                        rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t));
-    rules_enc_entry_say(x, ma, ": Muscle+Athletics %s", m.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:163)", ok ? "on board" : "missed");
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "oppose", "swerve");
+    rules_log_who(x, "who", t);
+    cot_log_throw(x, &o, oa);
+    rules_log_end(x);
+    x = rules_log_begin(e, "board", "board");
+    rules_log_who(x, "who", e->actor);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", t);
+    cot_log_throw(x, &m, ma);
+    rules_log_int(x, "difficulty", o.r.total, oa);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", ok ? "on board" : "missed", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -876,21 +930,17 @@ static int check_close(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    cot_slot_name sn = cot_turn_take(e);
-    const char *me = rules_enc_name(e, e->actor);
     if (runs_down(e, t)) {
+        rules_log *x = cot_turn_log(e, "close", "run_down");
         chase_dist_set(e, e->actor, 0);
-        rules_enc_log(e, "close", NULL, NULL,
-                      "%s takes %s and runs %s down at Speed: Distance 0 (000:169)", me, sn.s,
-                      rules_enc_name(e, t));
+        rules_log_who(x, "whom", t);
+        rules_log_end(x);
         cot_turn_close(e, 0);
         return 0;
     }
-    char head[160];
-    snprintf(head, sizeof head, "%s takes %s and closes on %s", me, sn.s, rules_enc_name(e, t));
     /* 000:169 "an opposed roll versus their Target and if successful, decrease the Distance by
      * 1" */
-    int ok = chase_opposed(e, t, "close", head, "000:169", err);
+    int ok = chase_opposed(e, t, "close", cot_turn_take(e), err);
     if (ok < 0)
         return -ok;
     if (ok)
@@ -910,11 +960,10 @@ static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "fall_off", "fall_off");
     /* 000:171 "leave a chase without having caught the Target. No roll is needed" */
     rules_enc_set_out(e, e->actor, "fell off");
-    rules_enc_log(e, "fall_off", NULL, NULL, "%s takes %s and falls off the chase (000:171)",
-                  rules_enc_name(e, e->actor), sn.s);
+    rules_log_end(x);
     cot_turn_close(e, 0);
     return 0;
 }

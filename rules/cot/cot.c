@@ -4,6 +4,7 @@
  * in rules/RULES.md, "## cot".
  */
 #include "cot.h"
+#include "cot_enc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -520,4 +521,5 @@ const rules_system rules_system_cot = {
     .checks = cot_checks,
     .modules = cot_modules,
     .sheet_private = cot_private,
+    .phrases = cot_phrases,
 };

@@ -74,9 +74,8 @@ int cot_is_wounded(const rules_enc *e, const char *cid);
 /* One pool roll of a combatant, ready for the log. */
 typedef struct cot_throw {
     cot_roll r;
-    int bonus;      /* +Bk0 from gear and circumstances */
-    int bolster;    /* +Bk0 from Bolster (000:27) */
-    char line[160]; /* "4k2 → 6 5 [3 1] = 11" */
+    int bonus;   /* +Bk0 from gear and circumstances */
+    int bolster; /* +Bk0 from Bolster (000:27) */
 } cot_throw;
 
 /* The Bolster's +1k0 each waiting on cid (000:27). */
@@ -92,27 +91,20 @@ int cot_throw_check(const rules_enc *e, const char *cid, const char *ability, co
  */
 int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const char *skill, int bonus,
                    cot_throw *t, tb_err *err);
-/* Fills t->line from t->r (the pool rolled some other way: a chase at Speed). */
-void cot_throw_line(cot_throw *t);
-/* Files a throw's dice and numbers in x for aud: rolled by an NPC, they are the GM's. */
-void cot_log_throw(rules_enc_entry *x, rules_aud aud, const cot_throw *t);
-/*
- * Logs the roll of a turn action. `head` says who does what ("Tommy takes slot 16 and attacks
- * Cole (Hand to Hand, fists)"), `tail` the outcome everyone sees. `pub` (stolen) is the public
- * result; `secret` (stolen, may be NULL) the target's numbers (Cover, Training) with `detail`, a
- * line about them. The actor's dice and pool are public for a PC and the GM's for an NPC; the
- * target's numbers are public for a PC target and the GM's for an NPC target.
- */
-void cot_log_action(rules_enc *e, const char *action, const cot_throw *t, const char *target,
-                    json_t *pub, json_t *secret, const char *head, const char *tail,
-                    const char *detail);
+/* ---- the log (rules_log_*; the phrasings are cot_phrases, the system's) ----
+ * A throw is logged as its numbers (result fields rolled, keep, kept, total, catastrophe, bonus,
+ * bolster), its dice, and the word `line` ("4k2 → 6 5 [3 1] = 11", phrasing cot.roll), each for
+ * aud: an NPC's are the GM's. The opposing roll of the same event is `oline` (cot.opposing), its
+ * numbers in the words only. */
+void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud);
+void cot_log_opposing(rules_log *x, const cot_throw *t, rules_aud aud);
+/* A number said in the words but not a result field; a pool's faces ("6 5 [3 1]"). */
+void cot_log_count(rules_log *x, const char *key, int v, rules_aud aud);
+void cot_log_faces(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* The phrasings every cot module shares (rules_system_cot.phrases). */
+extern const struct rules_phrase cot_phrases[];
 
 /* ---- slots and the turn of a slot ---- */
-
-/* "slot 14": slots are named by their total, as the GM writes them down (000:37). */
-typedef struct cot_slot_name {
-    char s[32];
-} cot_slot_name;
 
 /* The current slot object, or NULL. */
 json_t *cot_current_slot(const rules_enc *e);
@@ -126,8 +118,11 @@ int cot_may_act(rules_enc *e, const char *cid, tb_err *err);
 /* The check every turn action shares: a fleeing character's next action leaves the Zone
  * (000:126): only `flee` is open to it. */
 int cot_turn_check(const rules_enc *e, int flee, tb_err *err);
-/* The actor takes the current slot (000:38); its name for the log. */
-cot_slot_name cot_turn_take(rules_enc *e);
+/* The actor takes the current slot (000:38): its total ("takes slot 14"). */
+int cot_turn_take(rules_enc *e);
+/* The same, and the turn's log entry begins: `who` (the actor)
+ * and `slot` (the slot's total: "takes slot 14") are in it. */
+rules_log *cot_turn_log(rules_enc *e, const char *action, const char *event);
 /* Ends the turn: an unused Bolster lapses (unless `rolled`), the pointer moves to the next
  * slot. */
 void cot_turn_close(rules_enc *e, int rolled);
@@ -143,8 +138,10 @@ void cot_start_stage(rules_enc *e, const char *id);
 /* Copies the sheet's numbers into the stats and rolls the Stage's initiative: a slot of cid's
  * side (000:31-37). */
 int cot_join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
-/* 000:123 Cover: Muscle+Resist with the armour's bonus dice, logged as `action` with `why`. */
-int cot_roll_cover(rules_enc *e, const char *cid, const char *action, const char *why, tb_err *err);
+/* 000:123 Cover: Muscle+Resist with the armour's bonus dice, logged as `action` (event cover)
+ * with the phrasing `why` ("takes cover") and, when slot > 0, the slot taken for it. */
+int cot_roll_cover(rules_enc *e, const char *cid, const char *action, const char *why, int slot,
+                   tb_err *err);
 
 /* ---- attacks (Getting the Drop, Gang Warfare, chases) ---- */
 

@@ -149,6 +149,43 @@ static const rules_enc_action HEIST_ACTIONS[] = {
 static const char *const HEIST_SHEET_STATS[] = {"reputation", "heat", "foresight", "resources",
                                                 NULL};
 
+/* clang-format off */
+static const rules_phrase HEIST_PHRASES[] = {
+    {"zone", "Zone {name} prepared"},
+    {"barrier", "Barrier {id} between {from} and {to} prepared"},
+    {"guard", "{name} guards {zone}: Awareness {awareness}, Training {training}"},
+    {"reveal", "The crew learns of {zone}"},
+    {"alert", "{guard} is {state}"},
+    {"hazard", "{who} tries to cross {zone}: {state}"},
+    {"aware", "The crowd draws the guards' eyes: the guards of {zone} are Aware"},
+    {"move", "{who} moves into {zone}"},
+    {"walk", "{who} walks into {zone} in plain sight{seen?}"},
+    {"walk.seen", ": the guards there are Aware"},
+    {"sneak", "{who} sneaks into {zone}: {state}{gm?}"},
+    {"sneak.gm", " ({total} vs Awareness {awareness})"},
+    {"bypass", "{who} works at the {tag}: {state}{gm?}"},
+    {"bypass.gm", " ({total} vs Security {score})"},
+    {"research", "{who} researches the {goal_name} by {how}: {found}{gm?}"},
+    {"research.planning", "planning"},
+    {"research.connections", "calling on contacts"},
+    {"research.stakeout", "a stakeout"},
+    {"research.gm", " ({total} vs {difficulty})"},
+    {"research.gm_hidden", " ({total})"},
+    {"stakeout", "{who} watches the Spot {state}{gm?}"},
+    {"stakeout.unseen", "unnoticed"},
+    {"stakeout.seen", "and is noticed: the crew's Heat rises"},
+    {"plan", "{who} plans ahead: {gained} Foresight (now {foresight} of {cap})"},
+    {"scheme", "{who} spends {cost} Foresight: {what}"},
+    {"scheme.ambush", "was in {zone} all along"},
+    {"scheme.training", "trained for it: +{dice} dice rolled, +{kept_dice} kept on the next roll"},
+    {"scheme.secrets", "calls in a secret: a Connections, Planning or Mysticism roll"},
+    {"scheme.switch", "prepared a switch: a disguise or forgery roll"},
+    {"scheme.cache", "stashed gear beforehand ({resources} Resources)"},
+    {"scheme.blueprint", "knows a hidden way through"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 const rules_module rules_module_cot_heist = {
     .id = "cot.heist",
     .system = "cot",
@@ -158,6 +195,7 @@ const rules_module rules_module_cot_heist = {
     .actions = HEIST_ACTIONS,
     .sheet_stats = HEIST_SHEET_STATS,
     .choices = heist_choices,
+    .phrases = HEIST_PHRASES,
 };
 
 /* ---- choices ---- */
@@ -305,23 +343,17 @@ static int heist_choices(const rules_enc *e, const char *actor, const rules_enc_
     return RULES_CHOICES_PICK;
 }
 
-/*
- * One log entry of a crew roll against a number of the GM's (encounter.h, "log entries whose
- * values carry their audience"): the public text, the dice and `pub` (stolen) for everyone;
- * `gm_text` and `gm` (stolen: the hidden number) for the GM only. dice is stolen (may be NULL).
- */
-static void log_vs(rules_enc *e, const char *action, json_t *dice, json_t *pub, json_t *gm,
-                   const char *public_text, const char *gm_text)
+/* A log entry of the crew member's (`who`) action, with the dice of its roll (stolen, may be
+ * NULL): the crew's rolls are open; the numbers of the GM's it meets are said to the GM only
+ * (the `gm` word of each phrasing). */
+static rules_log *crew_log(rules_enc *e, const char *action, const char *event, json_t *dice)
 {
-    rules_enc_entry *x = rules_enc_entry_begin(e, action);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", public_text);
-    rules_enc_entry_say(x, RULES_AUD_GM, "%s", gm_text);
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", e->actor);
     if (dice)
-        rules_enc_entry_dice(x, RULES_AUD_PUBLIC, dice);
-    rules_enc_entry_merge(x, RULES_AUD_PUBLIC, pub);
-    rules_enc_entry_merge(x, RULES_AUD_GM, gm);
-    rules_enc_entry_end(x);
+        rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
+    return x;
 }
 
 /* ---- join ---- */
@@ -365,7 +397,9 @@ static int act_zone(rules_enc *e, const rules_args *a, tb_err *err)
                                   "tags", tags, "edge", rules_arg_int(a, "edge"), "rating",
                                   rules_arg_int(a, "rating"), "hazard",
                                   rules_arg_int(a, "hazard")));
-    rules_enc_log_gm(e, "zone", NULL, NULL, "Zone %s prepared", rules_arg_str(a, "name"));
+    rules_log *x = rules_log_begin(e, "zone", "zone");
+    rules_log_name(x, "name", rules_arg_str(a, "name"), RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -394,8 +428,11 @@ static int act_barrier(rules_enc *e, const rules_args *a, tb_err *err)
                         json_pack("{s:s, s:s, s:s, s:i, s:b}", "from", from, "to", to, "tag", tag,
                                   "score", rules_arg_int(a, "score"), "open",
                                   strcmp(tag, "none") == 0));
-    rules_enc_log_gm(e, "barrier", NULL, NULL, "Barrier %s between %s and %s prepared",
-                     rules_arg_str(a, "id"), cot_zone_name(e, from), cot_zone_name(e, to));
+    rules_log *x = rules_log_begin(e, "barrier", "barrier");
+    rules_log_name(x, "id", rules_arg_str(a, "id"), RULES_AUD_GM);
+    rules_log_name(x, "from", cot_zone_name(e, from), RULES_AUD_GM);
+    rules_log_name(x, "to", cot_zone_name(e, to), RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -417,10 +454,12 @@ static int act_guard(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_set_new(cot_spot_plan(e, "guards"), rules_arg_str(a, "id"),
                         json_pack("{s:s, s:s, s:i, s:i}", "name", rules_arg_str(a, "name"), "zone",
                                   zone, "awareness", awareness, "training", training));
-    rules_enc_log_gm(e, "guard", NULL,
-                     json_pack("{s:i, s:i}", "awareness", awareness, "training", training),
-                     "%s guards %s: Awareness %d, Training %d", rules_arg_str(a, "name"),
-                     cot_zone_name(e, zone), awareness, training);
+    rules_log *x = rules_log_begin(e, "guard", "guard");
+    rules_log_name(x, "name", rules_arg_str(a, "name"), RULES_AUD_GM);
+    rules_log_name(x, "zone", cot_zone_name(e, zone), RULES_AUD_GM);
+    rules_log_int(x, "awareness", awareness, RULES_AUD_GM);
+    rules_log_int(x, "training", training, RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -435,8 +474,11 @@ static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *zone = rules_arg_str(a, "zone");
-    if (cot_spot_reveal(e, zone))
-        rules_enc_log(e, "reveal", NULL, NULL, "The crew learns of %s", cot_zone_name(e, zone));
+    if (!cot_spot_reveal(e, zone))
+        return 0;
+    rules_log *x = rules_log_begin(e, "reveal", "reveal");
+    rules_log_name(x, "zone", cot_zone_name(e, zone), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -455,8 +497,11 @@ static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
     cot_spot_see_guards(e, cot_str(pg, "zone"));
     json_object_set_new(json_object_get(cot_spot_shown(e, "guards"), g), "aware",
                         json_boolean(rules_arg_int(a, "aware")));
-    rules_enc_log(e, "alert", NULL, NULL, "%s is %s", cot_str(pg, "name"),
-                  rules_arg_int(a, "aware") ? "Aware" : "no longer Aware");
+    rules_log *x = rules_log_begin(e, "alert", "alert");
+    rules_log_name(x, "guard", cot_str(pg, "name"), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", rules_arg_int(a, "aware") ? "Aware" : "no longer Aware",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -513,66 +558,63 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *to = rules_arg_str(a, "zone");
     char from[32]; /* a copy: the position is replaced below */
     snprintf(from, sizeof from, "%s", cot_crew_position(e, cid));
-    const char *name = rules_enc_name(e, cid), *hskill = hazard_skill(a);
+    const char *hskill = hazard_skill(a);
     int stealth = rules_arg_int(a, "stealth");
     json_t *z = json_object_get(cot_spot_plan(e, "zones"), to);
-    if (stealth)
-        cot_spot_shown(
-            e, "guards"); /* the crew's list of guards exists from its first stealthy move */
-    char text[300];
+    if (stealth) /* the crew's list of guards exists from its first stealthy move */
+        cot_spot_shown(e, "guards");
+    rules_log *x;
+    cot_roll r;
+    json_t *dice;
     /* 000:182 Hazardous: "Movement in this zone requires either an Athletics or Cat Burglar
      * Roll" */
     if (cot_zone_has_tag(z, "hazardous")) {
-        cot_roll r;
-        json_t *dice;
         if ((rc = cot_crew_roll(e, cid, hskill, 0, &r, &dice, err)))
             return rc;
         int ok = cot_roll_succeeds(&r, cot_int_or(z, "hazard", COT_DIFFICULTY_BASE));
-        rules_enc_log(e, "hazard", dice, json_pack("{s:i, s:b}", "total", r.total, "success", ok),
-                      "%s tries to cross %s: %s", name, cot_zone_name(e, to),
-                      ok ? "makes it" : "cannot get across");
+        x = crew_log(e, "hazard", "hazard", dice);
+        rules_log_name(x, "zone", cot_zone_name(e, to), RULES_AUD_PUBLIC);
+        rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+        rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+        rules_log_name(x, "state", ok ? "makes it" : "cannot get across", RULES_AUD_PUBLIC);
+        rules_log_end(x);
         /* 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone to
          * become Aware" */
         if (cot_zone_has_tag(z, "crowded") && strcmp(hskill, "cat_burglary") == 0 &&
-            cot_spot_alarm(e, to))
-            rules_enc_log(e, "aware", NULL, NULL,
-                          "The crowd draws the guards' eyes: the guards "
-                          "of %s are Aware",
-                          cot_zone_name(e, to));
+            cot_spot_alarm(e, to)) {
+            x = rules_log_begin(e, "aware", "aware");
+            rules_log_name(x, "zone", cot_zone_name(e, to), RULES_AUD_PUBLIC);
+            rules_log_end(x);
+        }
         if (!ok)
             return 0;
     }
     json_object_set_new(cot_spot_shown(e, "crew"), cid, json_string(to));
     cot_spot_see_guards(e, to);
     int aw = cot_zone_awareness(e, to);
-    if (aw < 0) {
-        rules_enc_log(e, "move", NULL, json_pack("{s:s, s:s}", "from", from, "to", to),
-                      "%s moves into %s", name, cot_zone_name(e, to));
-        return 0;
+    if (aw >= 0 && stealth) {
+        /* 000:177 Stealth roll; 000:196-200 against the highest Awareness in the zone */
+        if ((rc = cot_crew_roll(e, cid, "sneak", 0, &r, &dice, err)))
+            return rc;
+        int ok = cot_roll_succeeds(&r, aw);
+        if (!ok)
+            cot_spot_alarm(e, to);
+        x = crew_log(e, "move", "sneak", dice);
+        rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+        rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+        rules_log_name(x, "state", ok ? "unseen" : "spotted: the guards there are Aware",
+                       RULES_AUD_PUBLIC);
+        rules_log_int(x, "awareness", aw, RULES_AUD_GM);
+        rules_log_word(x, "gm", "sneak.gm", RULES_AUD_GM);
+    } else {
+        x = crew_log(e, "move", aw < 0 ? "move" : "walk", NULL);
+        if (aw >= 0 && cot_spot_alarm(e, to))
+            rules_log_word(x, "seen", "walk.seen", RULES_AUD_PUBLIC);
     }
-    if (!stealth) {
-        int n = cot_spot_alarm(e, to);
-        snprintf(text, sizeof text, "%s walks into %s in plain sight%s", name, cot_zone_name(e, to),
-                 n ? ": the guards there are Aware" : "");
-        rules_enc_log(e, "move", NULL, json_pack("{s:s, s:s}", "from", from, "to", to), "%s", text);
-        return 0;
-    }
-    /* 000:177 Stealth roll; 000:196-200 against the highest Awareness in the zone */
-    cot_roll r;
-    json_t *dice;
-    if ((rc = cot_crew_roll(e, cid, "sneak", 0, &r, &dice, err)))
-        return rc;
-    int ok = cot_roll_succeeds(&r, aw);
-    if (!ok)
-        cot_spot_alarm(e, to);
-    char gm_text[80];
-    snprintf(text, sizeof text, "%s sneaks into %s: %s", name, cot_zone_name(e, to),
-             ok ? "unseen" : "spotted: the guards there are Aware");
-    snprintf(gm_text, sizeof gm_text, " (%d vs Awareness %d)", r.total, aw);
-    log_vs(
-        e, "move", dice,
-        json_pack("{s:s, s:s, s:i, s:b}", "from", from, "to", to, "total", r.total, "success", ok),
-        json_pack("{s:i}", "awareness", aw), text, gm_text);
+    rules_log_name(x, "zone", cot_zone_name(e, to), RULES_AUD_PUBLIC);
+    rules_log_json(x, "from", json_string(from), RULES_AUD_PUBLIC);
+    rules_log_json(x, "to", json_string(to), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -624,12 +666,14 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(b, "open", json_true());
         json_object_set_new(pub, "open", json_true());
     }
-    char text[160], gm_text[60];
-    snprintf(text, sizeof text, "%s works at the %s: %s", rules_enc_name(e, cid), cot_str(b, "tag"),
-             ok ? "it gives way" : "it holds");
-    snprintf(gm_text, sizeof gm_text, " (%d vs Security %d)", r.total, score);
-    log_vs(e, "bypass", dice, json_pack("{s:i, s:b}", "total", r.total, "success", ok),
-           json_pack("{s:i}", "score", score), text, gm_text);
+    rules_log *x = crew_log(e, "bypass", "bypass", dice);
+    rules_log_name(x, "tag", cot_str(b, "tag"), RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", ok ? "it gives way" : "it holds", RULES_AUD_PUBLIC);
+    rules_log_int(x, "score", score, RULES_AUD_GM);
+    rules_log_word(x, "gm", "bypass.gm", RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -657,7 +701,7 @@ static int check_research(const rules_enc *e, const rules_args *a, tb_err *err)
  * Spot. Failure on the Stealth roll raises the Crew's Heat." */
 static int stakeout_sneak(rules_enc *e, tb_err *err)
 {
-    const char *cid = e->actor, *name = rules_enc_name(e, cid);
+    const char *cid = e->actor;
     int aw = -1;
     const char *k;
     json_t *v;
@@ -677,12 +721,13 @@ static int stakeout_sneak(rules_enc *e, tb_err *err)
     int unseen = cot_roll_succeeds(&s, aw);
     if (!unseen)
         rules_enc_stat_add(e, cid, "heat", 1, 0, 999);
-    char st_text[160], st_gm[60];
-    snprintf(st_text, sizeof st_text, "%s watches the Spot %s", name,
-             unseen ? "unnoticed" : "and is noticed: the crew's Heat rises");
-    snprintf(st_gm, sizeof st_gm, " (%d vs Awareness %d)", s.total, aw);
-    log_vs(e, "stakeout", sd, json_pack("{s:i, s:b}", "total", s.total, "success", unseen),
-           json_pack("{s:i}", "awareness", aw), st_text, st_gm);
+    rules_log *x = crew_log(e, "stakeout", "stakeout", sd);
+    rules_log_int(x, "total", s.total, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(unseen), RULES_AUD_PUBLIC);
+    rules_log_word(x, "state", unseen ? "stakeout.unseen" : "stakeout.seen", RULES_AUD_PUBLIC);
+    rules_log_int(x, "awareness", aw, RULES_AUD_GM);
+    rules_log_word(x, "gm", "sneak.gm", RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }
 
@@ -697,7 +742,6 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
     const char *cid = e->actor, *goal = rules_arg_str(a, "goal"), *how = rules_arg_str(a, "method");
-    const char *name = rules_enc_name(e, cid);
     /* the layout counts the zones (a plan without any gets its empty list, as the GM's) */
     int hidden, difficulty =
                     cot_goal_difficulty(strcmp(goal, "layout") == 0 ? cot_spot_plan(e, "zones")
@@ -711,7 +755,7 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     if (strcmp(how, "connections") == 0)
         rules_enc_stat_add(e, cid, "reputation", -1, 0, 999); /* 000:204 */
-    char found[200] = "";
+    const char *found;
     int ok = 0;
     if (hidden) {
         /* 000:208 "If the roll meets or exceeds the rating attracted to the Zones in the Spot
@@ -729,7 +773,7 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
                 n++;
         }
         ok = n > 0;
-        snprintf(found, sizeof found, ok ? ": hidden ways found" : ": nothing hidden found");
+        found = ok ? "hidden ways found" : "nothing hidden found";
     } else {
         if (halve)
             difficulty = (difficulty + 1) / 2;
@@ -740,19 +784,23 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_foreach(cot_spot_plan(e, "zones"), k, v) if (!cot_zone_has_tag(v, "hidden"))
                 cot_spot_reveal(e, k);
         }
-        snprintf(found, sizeof found, ok ? ": success" : ": failure");
+        found = ok ? "success" : "failure";
     }
-    char text[300], gm_text[60];
-    snprintf(text, sizeof text, "%s researches the %s by %s%s", name, goal,
-             stakeout                          ? "a stakeout"
-             : strcmp(how, "connections") == 0 ? "calling on contacts"
-                                               : "planning",
-             found);
-    snprintf(gm_text, sizeof gm_text, hidden ? " (%d)" : " (%d vs %d)", r.total, difficulty);
-    log_vs(e, "research", dice,
-           json_pack("{s:s, s:s, s:i, s:b}", "goal", goal, "method", how, "total", r.total,
-                     "success", ok),
-           json_pack("{s:i}", "difficulty", difficulty), text, gm_text);
+    rules_log *x = crew_log(e, "research", "research", dice);
+    rules_log_name(x, "goal_name", goal, RULES_AUD_PUBLIC);
+    rules_log_word(x, "how",
+                   stakeout                          ? "research.stakeout"
+                   : strcmp(how, "connections") == 0 ? "research.connections"
+                                                     : "research.planning",
+                   RULES_AUD_PUBLIC);
+    rules_log_name(x, "found", found, RULES_AUD_PUBLIC);
+    rules_log_json(x, "goal", json_string(goal), RULES_AUD_PUBLIC);
+    rules_log_json(x, "method", json_string(how), RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "difficulty", difficulty, RULES_AUD_GM);
+    rules_log_word(x, "gm", hidden ? "research.gm_hidden" : "research.gm", RULES_AUD_GM);
+    rules_log_end(x);
     return stakeout ? stakeout_sneak(e, err) : 0;
 }
 
@@ -787,11 +835,12 @@ static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
     if (gain > cap - have)
         gain = cap - have;
     rules_enc_stat_set(e, cid, "foresight", have + gain);
-    rules_enc_log(
-        e, "plan", dice,
-        json_pack("{s:i, s:i, s:i}", "total", r.total, "gained", gain, "foresight", have + gain),
-        "%s plans ahead: %d Foresight (now %d of %d)", rules_enc_name(e, cid), gain, have + gain,
-        cap);
+    rules_log *x = crew_log(e, "plan", "plan", dice);
+    rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
+    rules_log_int(x, "gained", gain, RULES_AUD_PUBLIC);
+    rules_log_int(x, "foresight", have + gain, RULES_AUD_PUBLIC);
+    cot_log_count(x, "cap", cap, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -799,10 +848,10 @@ static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
  * A scheme spends Foresight (000:216-222): ambush (1 per zone moved: the crew member is placed
  * in `zone` at once), training (1 per rolled die, 2 per kept die, on the next roll), secrets
  * and switch (3 a roll: the GM lets the roll be made), cache (1 per Resource spent), blueprint
- * (3 at the edge of the Spot or 1, +1 per zone it bypasses: the GM adds the Hidden zone). The
- * cost against the Foresight held, and the words of what it buys (what, 200 bytes). Pure.
+ * (3 at the edge of the Spot or 1, +1 per zone it bypasses: the GM adds the Hidden zone): its
+ * cost against the Foresight held. Pure.
  */
-static int scheme_cost(const rules_enc *e, const rules_args *a, int *cost, char *what, tb_err *err)
+static int scheme_cost(const rules_enc *e, const rules_args *a, int *cost, tb_err *err)
 {
     const char *cid = e->actor, *s = rules_arg_str(a, "scheme"), *name = rules_enc_name(e, cid);
     int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
@@ -813,19 +862,12 @@ static int scheme_cost(const rules_enc *e, const rules_args *a, int *cost, char 
             return tb_fail(err, TB_BAD_REQUEST,
                            "an ambush names a zone the crew knows and the zones moved (zones)");
         *cost = zones; /* 000:217 */
-        snprintf(what, 200, "was in %s all along", cot_zone_name(e, to));
     } else if (strcmp(s, "training") == 0) {
         if (rolled + kept < 1)
             return tb_fail(err, TB_BAD_REQUEST, "training adds dice: give rolled and/or kept");
         *cost = rolled + 2 * kept; /* 000:218 */
-        snprintf(what, 200, "trained for it: +%d dice rolled, +%d kept on the next roll",
-                 rolled + kept, kept);
     } else if (strcmp(s, "secrets") == 0 || strcmp(s, "switch") == 0) {
         *cost = 3; /* 000:219, 000:222 */
-        snprintf(what, 200, "%s",
-                 strcmp(s, "secrets") == 0 ? "calls in a secret: a Connections, Planning or "
-                                             "Mysticism roll"
-                                           : "prepared a switch: a disguise or forgery roll");
     } else if (strcmp(s, "cache") == 0) {
         if (res < 1)
             return tb_fail(err, TB_BAD_REQUEST, "a cache spends Resources: give resources");
@@ -833,10 +875,8 @@ static int scheme_cost(const rules_enc *e, const rules_args *a, int *cost, char 
             return rules_enc_rule(err, "%s has only %d Resources", name,
                                   cot_crew_num(e, cid, "resources"));
         *cost = res; /* 000:220 */
-        snprintf(what, 200, "stashed gear beforehand (%d Resources)", res);
     } else if (strcmp(s, "blueprint") == 0) {
         *cost = (rules_arg_int(a, "edge") ? 3 : 1) + zones; /* 000:221 */
-        snprintf(what, 200, "knows a hidden way through");
     } else {
         return tb_fail(err, TB_BAD_REQUEST,
                        "scheme: '%.20s' is not ambush, training, secrets, cache, blueprint or "
@@ -852,30 +892,42 @@ static int scheme_cost(const rules_enc *e, const rules_args *a, int *cost, char 
 static int check_scheme(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     int cost;
-    char what[200];
-    return scheme_cost(e, a, &cost, what, err);
+    return scheme_cost(e, a, &cost, err);
 }
 
 static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int cost;
-    char what[200];
-    scheme_cost(e, a, &cost, what, err); /* the check passed: its cost and words */
+    scheme_cost(e, a, &cost, err); /* the check passed: its cost */
     const char *cid = e->actor, *s = rules_arg_str(a, "scheme");
     int have = cot_crew_num(e, cid, "foresight");
     rules_enc_stat_set(e, cid, "foresight", have - cost);
+    rules_log *x = crew_log(e, "scheme", "scheme", NULL);
+    rules_log_json(x, "scheme", json_string(s), RULES_AUD_PUBLIC);
+    rules_log_int(x, "cost", cost, RULES_AUD_PUBLIC);
+    rules_log_int(x, "foresight", have - cost, RULES_AUD_PUBLIC);
     if (strcmp(s, "training") == 0) {
-        json_t *c = rules_enc_cond_add(e, cid, "training", 0,
-                                       rules_arg_int(a, "rolled") + rules_arg_int(a, "kept"));
-        json_object_set_new(c, "kept", json_integer(rules_arg_int(a, "kept")));
+        int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
+        json_t *c = rules_enc_cond_add(e, cid, "training", 0, rolled + kept);
+        json_object_set_new(c, "kept", json_integer(kept));
+        cot_log_count(x, "dice", rolled + kept, RULES_AUD_PUBLIC);
+        cot_log_count(x, "kept_dice", kept, RULES_AUD_PUBLIC);
     } else if (strcmp(s, "ambush") == 0) {
         json_object_set_new(cot_spot_shown(e, "crew"), cid, json_string(rules_arg_str(a, "zone")));
         cot_spot_see_guards(e, rules_arg_str(a, "zone"));
+        rules_log_name(x, "zone", cot_zone_name(e, rules_arg_str(a, "zone")), RULES_AUD_PUBLIC);
     } else if (strcmp(s, "cache") == 0) {
         rules_enc_stat_add(e, cid, "resources", -rules_arg_int(a, "resources"), 0, 9999);
+        cot_log_count(x, "resources", rules_arg_int(a, "resources"), RULES_AUD_PUBLIC);
     }
-    rules_enc_log(e, "scheme", NULL,
-                  json_pack("{s:s, s:i, s:i}", "scheme", s, "cost", cost, "foresight", have - cost),
-                  "%s spends %d Foresight: %s", rules_enc_name(e, cid), cost, what);
+    rules_log_word(x, "what",
+                   strcmp(s, "ambush") == 0     ? "scheme.ambush"
+                   : strcmp(s, "training") == 0 ? "scheme.training"
+                   : strcmp(s, "secrets") == 0  ? "scheme.secrets"
+                   : strcmp(s, "switch") == 0   ? "scheme.switch"
+                   : strcmp(s, "cache") == 0    ? "scheme.cache"
+                                                : "scheme.blueprint",
+                   RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }

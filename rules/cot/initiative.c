@@ -60,6 +60,23 @@ static const rules_enc_action INIT_ACTIONS[] = {
     {0},
 };
 
+/* clang-format off */
+static const rules_phrase INIT_PHRASES[] = {
+    {"drop", "{who} takes slot {slot} and gets the Drop on {whom} ({kind} roll, {skill_name}, "
+             "{weapon}): {line}: {what} (000:106-115){detail?}"},
+    {"drop", "{who} takes slot {slot} and gets the Drop on {whom} ({kind} roll, {skill_name}, "
+             "{weapon}): {what} (000:106-115)"},
+    {"drop.detail", "; {whom}'s Training {training}: the roll {passes} by {by}"},
+    {"aware", "{who}'s allies (the {side}) are Aware now (000:119)"},
+    {"alert", "The GM marks {who} {state} (000:117)"},
+    {"react", "{who} {answer}"},
+    {"react.flee", "tries to Flee"},
+    {"react.call_for_help", "calls for help: the guards' Awareness rises"},
+    {"react.square_up", "squares up to fight"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 const rules_module rules_module_cot_initiative = {
     .id = "cot.initiative",
     .system = "cot",
@@ -74,6 +91,7 @@ const rules_module rules_module_cot_initiative = {
     .editable = cot_editable,
     .check = cot_module_check,
     .choices = init_choices,
+    .phrases = INIT_PHRASES,
 };
 
 /* ---- choices ---- */
@@ -170,19 +188,22 @@ static void alert_allies(rules_enc *e, const char *t)
             rules_enc_cond_add(e, cid, "aware", 0, 0);
             n++;
         }
-    if (n)
-        rules_enc_log(e, "aware", NULL, NULL, "%s's allies (the %s) are Aware now (000:119)",
-                      rules_enc_name(e, t), side);
+    if (!n)
+        return;
+    rules_log *x = rules_log_begin(e, "aware", "aware");
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
-    const char *t = rules_arg_str(a, "target"), *tn = rules_enc_name(e, t);
+    const char *t = rules_arg_str(a, "target");
     const cot_skill *sk;
     json_t *weapon;
     cot_attack_gear(e, a, DROP_SKILLS, &sk, &weapon, err);
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "drop", "drop");
     /* 000:102 "If attacking with fists or a weapon with the Blunt tag, then this is a Subdue
      * roll. If attacking with another weapon, then this is a Murder roll. In either case, add
      * the bonus from any wielded weapon." */
@@ -190,8 +211,10 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
     cot_throw th;
     if ((rc = cot_throw_pool(e, e->actor, "muscle", sk->id, wbonus + rules_arg_int(a, "bonus"), &th,
-                             err)))
+                             err))) {
+        rules_log_drop(x);
         return rc;
+    }
     /* 000:102 "versus the opponent's Training Score"; 000:198 Training from Muscle+Resist, the
      * score of 000:196 */
     int muscle = cot_ability_of(e, t, "muscle");
@@ -230,19 +253,26 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
         if (!rules_enc_is_out(e, t))
             json_object_set_new(rules_enc_combatant(e, t), "drop_choice", json_string("pending"));
     }
-    json_t *res = json_pack("{s:s, s:s, s:s}", "roll", subdue ? "subdue" : "murder", "target", t,
-                            "outcome", outcome);
-    char head[240], tail[80], detail[120];
-    snprintf(head, sizeof head, "%s takes %s and gets the Drop on %s (%s roll, %s, %s)",
-             rules_enc_name(e, e->actor), sn.s, tn, subdue ? "Subdue" : "Murder", sk->label,
-             weapon ? cot_str(weapon, "name") : "fists");
-    snprintf(tail, sizeof tail, "%s (000:106-115)", outcome);
-    snprintf(detail, sizeof detail, "%s's Training %d: the roll %s by %d", tn, training,
-             ok ? "succeeds" : "fails", ok ? by : -by);
+    rules_aud theirs = rules_enc_aud_of(e, t);
+    rules_log_who(x, "whom", t);
+    rules_log_name(x, "kind", subdue ? "Subdue" : "Murder", RULES_AUD_PUBLIC);
+    rules_log_name(x, "skill_name", sk->label, RULES_AUD_PUBLIC);
+    rules_log_name(x, "weapon", weapon ? cot_str(weapon, "name") : "fists", RULES_AUD_PUBLIC);
+    rules_log_json(x, "roll", json_string(subdue ? "subdue" : "murder"), RULES_AUD_PUBLIC);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_json(x, "outcome", json_string(outcome), RULES_AUD_PUBLIC);
+    rules_log_name(x, "what", outcome, RULES_AUD_PUBLIC);
+    cot_log_throw(x, &th, rules_enc_aud_of(e, e->actor));
     /* the Training Score is the target's number (000:196-198) */
-    cot_log_action(e, "drop", &th, t, res,
-                   json_pack("{s:i, s:i, s:b}", "training", training, "margin", by, "success", ok),
-                   head, tail, detail);
+    rules_log_int(x, "training", training, theirs);
+    rules_log_int(x, "margin", by, theirs);
+    rules_log_json(x, "success", json_boolean(ok), theirs);
+    if (theirs == RULES_AUD_GM) {
+        cot_log_count(x, "by", ok ? by : -by, theirs);
+        rules_log_name(x, "passes", ok ? "succeeds" : "fails", theirs);
+        rules_log_word(x, "detail", "drop.detail", theirs);
+    }
+    rules_log_end(x);
     /* 000:119 "When getting the Drop on multiple people, any result where the target is Aware
      * or made with a firearm will also make the target's allies Aware": only a Drop on several
      * people at once (`several`); a lone target's allies learn nothing */
@@ -261,18 +291,20 @@ static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_cond_add(e, t, "aware", 0, 0);
     else
         rules_enc_cond_remove(e, t, "aware");
-    rules_enc_log(e, "alert", NULL, NULL, "The GM marks %s %s (000:117)", rules_enc_name(e, t),
-                  aware ? "Aware" : "unaware");
+    rules_log *x = rules_log_begin(e, "alert", "alert");
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "state", aware ? "Aware" : "unaware", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
 /* ---- the target's answer (000:117) ---- */
 
-/* The choices of a Conscious and Aware target after a Drop (000:117). */
+/* The choices of a Conscious and Aware target after a Drop (000:117), and their phrasings. */
 static const char *const DROP_CHOICES[][2] = {
-    {"flee", "tries to Flee"},
-    {"call_for_help", "calls for help: the guards' Awareness rises"},
-    {"square_up", "squares up to fight"},
+    {"flee", "react.flee"},
+    {"call_for_help", "react.call_for_help"},
+    {"square_up", "react.square_up"},
 };
 #define N_DROP_CHOICES (sizeof DROP_CHOICES / sizeof DROP_CHOICES[0])
 
@@ -309,7 +341,10 @@ static int act_react(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *c = rules_arg_str(a, "choice");
     json_object_set_new(rules_enc_combatant(e, e->actor), "drop_choice", json_string(c));
-    rules_enc_log(e, "react", NULL, json_pack("{s:s}", "choice", c), "%s %s",
-                  rules_enc_name(e, e->actor), DROP_CHOICES[drop_choice(c)][1]);
+    rules_log *x = rules_log_begin(e, "react", "react");
+    rules_log_who(x, "who", e->actor);
+    rules_log_json(x, "choice", json_string(c), RULES_AUD_PUBLIC);
+    rules_log_word(x, "answer", DROP_CHOICES[drop_choice(c)][1], RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }

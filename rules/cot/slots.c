@@ -35,6 +35,11 @@ static json_t *slot_by_id(const rules_enc *e, const char *id)
     return NULL;
 }
 
+/* "slot 14": slots are named by their total, as the GM writes them down (000:37). */
+typedef struct cot_slot_name {
+    char s[32];
+} cot_slot_name;
+
 static cot_slot_name name_of(const json_t *slot)
 {
     cot_slot_name n;
@@ -90,8 +95,9 @@ static void round_reset(rules_enc *e)
         json_object_del(rules_enc_combatant(e, cid), "claimed");
     json_t *f = cot_focus(e);
     if (f && cot_int(f, "round") < rules_enc_round(e)) {
-        rules_enc_log(e, "focus_end", NULL, NULL, "%s's Focus Round is over",
-                      rules_enc_name(e, cot_str(f, "by")));
+        rules_log *x = rules_log_begin(e, "focus_end", "focus_end");
+        rules_log_who(x, "who", cot_str(f, "by"));
+        rules_log_end(x);
         json_object_del(e->enc, "focus");
     }
 }
@@ -109,7 +115,9 @@ static void slot_settle(rules_enc *e, int move)
                 return;
             if (r == 1) {
                 round_reset(e);
-                rules_enc_log(e, "round", NULL, NULL, "Round %d begins", rules_enc_round(e));
+                rules_log *x = rules_log_begin(e, "round", "round");
+                cot_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+                rules_log_end(x);
             }
         }
         move = 1;
@@ -118,12 +126,13 @@ static void slot_settle(rules_enc *e, int move)
             return;
         if (slot_open(e, s))
             return;
-        rules_enc_log(e, "pass", NULL, NULL, "%s (%s) passes: nobody on that side can take it",
-                      name_of(s).s, cot_str(s, "side"));
+        rules_log *x = rules_log_begin(e, "pass", "pass");
+        cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+        rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     json_object_set_new(e->enc, "turn", json_integer(-1));
-    rules_enc_log(e, "stall", NULL, NULL,
-                  "Nobody is left who can take a slot; the GM ends or adjusts the encounter");
+    rules_log_end(rules_log_begin(e, "stall", "stall"));
 }
 
 /* A total becomes a slot of `side`, in its place from highest to lowest (000:37); equal totals
@@ -214,17 +223,27 @@ int cot_turn_check(const rules_enc *e, int flee, tb_err *err)
     return 0;
 }
 
-cot_slot_name cot_turn_take(rules_enc *e)
+int cot_turn_take(rules_enc *e)
 {
-    return name_of(take_slot(e));
+    return cot_int(take_slot(e), "total");
+}
+
+rules_log *cot_turn_log(rules_enc *e, const char *action, const char *event)
+{
+    int slot = cot_turn_take(e);
+    rules_log *x = rules_log_begin(e, action, event);
+    rules_log_who(x, "who", e->actor);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    return x;
 }
 
 void cot_bolster_lapse(rules_enc *e, const char *cid)
 {
-    if (rules_enc_cond_remove(e, cid, "bolstered"))
-        rules_enc_log(e, "bolster_lost", NULL, NULL,
-                      "%s made no roll on this turn and loses the Bolster (000:27)",
-                      rules_enc_name(e, cid));
+    if (!rules_enc_cond_remove(e, cid, "bolstered"))
+        return;
+    rules_log *x = rules_log_begin(e, "bolster_lost", "bolster_lost");
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
 }
 
 void cot_turn_close(rules_enc *e, int rolled)
@@ -308,12 +327,13 @@ int cot_join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *
     slot_insert(e, t.r.total, side);
     /* 000:37 the slots are the table's: the number is open, the pool and dice are the roller's */
     rules_aud aud = rules_enc_aud_of(e, cid);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "initiative");
-    cot_log_throw(x, aud, &t);
-    rules_enc_entry_say(x, aud, "%s rolls initiative (%s): %s: ", rules_enc_name(e, cid), st->pool,
-                        t.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "a slot %d for the %s (000:37)", t.r.total, side);
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "initiative", "initiative");
+    rules_log_who(x, "who", cid);
+    rules_log_name(x, "pool", st->pool, aud);
+    cot_log_throw(x, &t, aud);
+    cot_log_count(x, "slot", t.r.total, RULES_AUD_PUBLIC);
+    rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -347,14 +367,17 @@ int cot_check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
     rules_enc_begin_round(e);
+    /* TEMPORARY (issue 23, requests.md "cot → core"): the slots' list as words until the log
+     * has a list value */
     char list[400] = "";
     size_t len = 0, i;
     json_t *s;
     json_array_foreach(slots(e), i, s) if (len < sizeof list) len +=
         (size_t)snprintf(list + len, sizeof list - len, "%s%d (%s)", i ? ", " : "",
                          cot_int(s, "total"), cot_str(s, "side"));
-    rules_enc_log(e, "begin", NULL, NULL, "Round 1 begins; the slots, highest first: %s (000:37)",
-                  list);
+    rules_log *x = rules_log_begin(e, "begin", "begin");
+    rules_log_name(x, "slots", list, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     slot_settle(e, 0);
     return 0;
 }
@@ -370,7 +393,10 @@ int cot_check_skip(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_skip(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *s = cot_current_slot(e);
-    rules_enc_log(e, "skip", NULL, NULL, "The GM passes %s (%s)", name_of(s).s, cot_str(s, "side"));
+    rules_log *x = rules_log_begin(e, "skip", "skip");
+    cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+    rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     slot_settle(e, 1);
     return 0;
 }
@@ -388,8 +414,11 @@ int cot_check_claim(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_claim(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *s = take_slot(e);
-    rules_enc_log(e, "claim", NULL, NULL, "%s claims %s for the %s (000:38)",
-                  rules_enc_name(e, e->actor), name_of(s).s, cot_str(s, "side"));
+    rules_log *x = rules_log_begin(e, "claim", "claim");
+    rules_log_who(x, "who", e->actor);
+    cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+    rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -401,10 +430,9 @@ int cot_check_wait(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_wait(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "wait", "wait");
     /* 000:28 "Wait: Skip your turn with no additional effects." */
-    rules_enc_log(e, "wait", NULL, NULL, "%s takes %s and waits (000:28)",
-                  rules_enc_name(e, e->actor), sn.s);
+    rules_log_end(x);
     cot_turn_close(e, 0);
     return 0;
 }
@@ -418,18 +446,17 @@ int cot_check_bolster(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_bolster(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "bolster", "bolster");
     /* 000:27 "Skip your turn, but add +1k0 to the next roll a character of your choice make":
      * skipping the turn is not a roll, so the actor's own Bolster lapses first. Bolsters on one
      * character add up (RULES.md, cot encounters, reading 4). */
     cot_bolster_lapse(e, e->actor);
     int level = cot_bolster_of(e, t) + 1;
     rules_enc_cond_add(e, t, "bolstered", 0, level);
-    rules_enc_log(e, "bolster", NULL, json_pack("{s:s, s:i}", "target", t, "bonus", level),
-                  "%s takes %s to Bolster %s: +%dk0 on %s's next roll, lost unless rolled on "
-                  "their next turn (000:27)",
-                  rules_enc_name(e, e->actor), sn.s, rules_enc_name(e, t), level,
-                  rules_enc_name(e, t));
+    rules_log_who(x, "whom", t);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_int(x, "bonus", level, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -458,15 +485,15 @@ int cot_check_focus(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_focus(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const char *cid = e->actor, *name = rules_enc_name(e, cid);
+    const char *cid = e->actor;
     int round = rules_enc_round(e) < 1 ? 1 : rules_enc_round(e);
     json_object_set_new(e->enc, "focus",
                         json_pack("{s:s, s:i, s:[]}", "by", cid, "round", round, "given"));
     json_object_set_new(rules_enc_stats(e, cid), "focus_used", json_true());
-    rules_enc_log(e, "focus", NULL, NULL,
-                  "%s takes a Focus Round (round %d): crewmates may give %s their slots (give) "
-                  "(000:40)",
-                  name, round, name);
+    rules_log *x = rules_log_begin(e, "focus", "focus");
+    rules_log_who(x, "who", cid);
+    cot_log_count(x, "round", round, RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -503,13 +530,15 @@ int cot_check_give(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_give(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *f = cot_focus(e);
-    const char *cid = e->actor, *name = rules_enc_name(e, cid), *by = cot_str(f, "by");
+    const char *cid = e->actor, *by = cot_str(f, "by");
     if (!json_is_array(json_object_get(f, "given")))
         json_object_set_new(f, "given", json_array());
     json_array_append_new(json_object_get(f, "given"), json_string(cid));
-    rules_enc_log(e, "give", NULL, NULL,
-                  "%s gives this round's slot to %s's Focus Round: %s may take %d slots (000:40)",
-                  name, rules_enc_name(e, by), rules_enc_name(e, by), cot_claim_limit(e, by));
+    rules_log *x = rules_log_begin(e, "give", "give");
+    rules_log_who(x, "who", cid);
+    rules_log_who(x, "by", by);
+    cot_log_count(x, "n", cot_claim_limit(e, by), RULES_AUD_PUBLIC);
+    rules_log_end(x);
     return 0;
 }
 
@@ -527,24 +556,27 @@ int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err)
 
 int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc;
     const cot_skill *sk = cot_skill_find(rules_arg_str(a, "skill"));
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "roll", "roll");
     cot_throw t;
-    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), &t, err)))
+    int rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), &t, err);
+    if (rc) {
+        rules_log_drop(x);
         return rc;
+    }
     int diff = rules_arg_int(a, "difficulty"); /* 9 unless the GM says otherwise: 000:13 */
     int ok = cot_roll_succeeds(&t.r, diff);
-    json_t *res = json_pack("{s:s, s:i, s:b}", "skill", sk->id, "difficulty", diff, "success", ok);
-    char head[160], tail[80];
-    snprintf(head, sizeof head, "%s takes %s and rolls %s", rules_enc_name(e, e->actor), sn.s,
-             sk->label);
-    snprintf(tail, sizeof tail, "%s vs %d (000:9)",
-             t.r.catastrophe ? "Catastrophe"
-             : ok            ? "success"
-                             : "failure",
-             diff);
-    cot_log_action(e, "roll", &t, NULL, res, NULL, head, tail, NULL);
+    rules_log_json(x, "skill", json_string(sk->id), RULES_AUD_PUBLIC);
+    rules_log_name(x, "skill_name", sk->label, RULES_AUD_PUBLIC);
+    rules_log_int(x, "difficulty", diff, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "outcome",
+                   t.r.catastrophe ? "Catastrophe"
+                   : ok            ? "success"
+                                   : "failure",
+                   RULES_AUD_PUBLIC);
+    cot_log_throw(x, &t, rules_enc_aud_of(e, e->actor));
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -583,3 +615,37 @@ int cot_module_check(const rules_enc *e, tb_err *err)
     }
     return 0;
 }
+
+/* ---- the words (rules_system_cot.phrases: every cot module's) ---- */
+
+/* clang-format off */
+const rules_phrase cot_phrases[] = {
+    {"cot.roll", "{rolled}k{keep} → {faces} = {total}{cat?}"},
+    {"cot.opposing", "{orolled}k{okeep} → {ofaces} = {ototal}{ocat?}"},
+    {"cot.cat", " (Catastrophe)"},
+    {"focus_end", "{who}'s Focus Round is over"},
+    {"round", "Round {round} begins"},
+    {"pass", "slot {slot} ({side}) passes: nobody on that side can take it"},
+    {"stall", "Nobody is left who can take a slot; the GM ends or adjusts the encounter"},
+    {"bolster_lost", "{who} made no roll on this turn and loses the Bolster (000:27)"},
+    {"initiative", "{who} rolls initiative ({pool}): {line}: a slot {slot} for the {side} (000:37)"},
+    {"initiative", "a slot {slot} for the {side} (000:37)"},
+    {"begin", "Round 1 begins; the slots, highest first: {slots} (000:37)"},
+    {"skip", "The GM passes slot {slot} ({side})"},
+    {"claim", "{who} claims slot {slot} for the {side} (000:38)"},
+    {"wait", "{who} takes slot {slot} and waits (000:28)"},
+    {"bolster", "{who} takes slot {slot} to Bolster {whom}: +{bonus}k0 on {whom}'s next roll, "
+                "lost unless rolled on their next turn (000:27)"},
+    {"focus", "{who} takes a Focus Round (round {round}): crewmates may give {who} their slots "
+              "(give) (000:40)"},
+    {"give", "{who} gives this round's slot to {by}'s Focus Round: {by} may take {n} slots "
+             "(000:40)"},
+    {"roll", "{who} takes slot {slot} and rolls {skill_name}: {line}: {outcome} vs {difficulty} "
+             "(000:9)"},
+    {"roll", "{who} takes slot {slot} and rolls {skill_name}: {outcome} vs {difficulty} (000:9)"},
+    {"cover", "{who} {why}: Resist {line}: Cover {cover}"},
+    {"cover", "{who} {why}"},
+    {"hold", "{holder} holds on: Muscle+Athletics {line}"},
+    {NULL, NULL},
+};
+/* clang-format on */

@@ -131,6 +131,29 @@ static const rules_enc_action SOCIAL_ACTIONS[] = {
     {0},
 };
 
+/* clang-format off */
+static const rules_phrase SOCIAL_PHRASES[] = {
+    {"identity", "{who} now presents as {presented} (000:257)"},
+    {"social.mine", ": {line}"},
+    {"social.against", " against {whom}'s {opp_label} {oline}"},
+    {"read_room_id", "{who} takes slot {slot} and reads the room on {whom}{mine?}{against?}: "
+                     "{outcome}"},
+    {"read_room", "{who} takes slot {slot} and reads {whom}{mine?}{against?}: {outcome}"},
+    {"agenda", "{who} sets an agenda for {whom} (000:258)"},
+    {"build_up", "{who} takes slot {slot} and builds up {whom} with {skill_name}{mine?}"
+                 "{against?}: {outcome}"},
+    {"emotion", "{who} is {state} (000:261)"},
+    {"follow_through", "{who} takes slot {slot} and follows through on {whom} with {skill_name}"
+                       "{mine?}{against?}: {outcome}"},
+    {"emotion.follow", "{who} is {state} (000:271)"},
+    {"achieved", "{who} achieves the agenda (000:271)"},
+    {"lean_into", "{who} Leans Into a Loyalty and denies {whom}'s agenda (000:241)"},
+    {"alter", "{who}'s Loyalty {n} is now {text}"},
+    {"alter", "One of {who}'s Loyalties changes"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 const rules_module rules_module_cot_social = {
     .id = "cot.social",
     .system = "cot",
@@ -145,6 +168,7 @@ const rules_module rules_module_cot_social = {
     .editable = cot_editable,
     .check = cot_module_check,
     .choices = social_choices,
+    .phrases = SOCIAL_PHRASES,
 };
 
 /* ---- the Build Up skills and what each side knows ---- */
@@ -414,8 +438,10 @@ static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(rules_enc_hidden_of(e, t), "identity", json_string(truth));
     if (pres) {
         json_object_set_new(rules_enc_combatant(e, t), "presented", json_string(pres));
-        rules_enc_log(e, "identity", NULL, NULL, "%s now presents as %s (000:257)",
-                      rules_enc_name(e, t), pres);
+        rules_log *x = rules_log_begin(e, "identity", "identity");
+        rules_log_who(x, "who", t);
+        rules_log_name(x, "presented", pres, RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     return 0;
 }
@@ -469,32 +495,36 @@ static int social_throw_check(const rules_enc *e, const rules_args *a, const cha
 
 /* One opposed social roll: the target rolls first and sets the difficulty (000:13); the
  * target's dice are its side's. Returns 0 with *ok. */
-static int social_throw(rules_enc *e, const rules_args *a, const char *t, const char *skill,
-                        cot_throw *opp, cot_throw *mine, int *ok, tb_err *err)
+/* One opposed social roll at the actor's slot, logged as `event` (its action the one running):
+ * the target rolls first and sets the difficulty (000:13); each roll's numbers are its roller's
+ * side's (`opp_label` names the target's: Size Up, Read Room). Returns 0 with *ok. */
+static int social_roll(rules_enc *e, const rules_args *a, const char *t, const char *skill,
+                       const char *event, const char *opp_label, int *ok, tb_err *err)
 {
     const cot_skill *sk = cot_skill_find(skill);
-    int bonus, rc = lean_onto(e, a, t, &bonus, err);
-    if (rc || (rc = cot_throw_pool(e, t, "it", "size_up", 0, opp, err)) ||
-        (rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, mine, err)))
+    int slot = cot_turn_take(e), bonus, rc = lean_onto(e, a, t, &bonus, err);
+    cot_throw opp, mine;
+    if (rc || (rc = cot_throw_pool(e, t, "it", "size_up", 0, &opp, err)) ||
+        (rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, &mine, err)))
         return rc;
-    *ok = cot_roll_succeeds(&mine->r, opp->r.total);
-    return 0;
-}
-
-static void log_social(rules_enc *e, const char *action, const char *t, const cot_throw *opp,
-                       const cot_throw *mine, const char *opp_label, int ok, const char *head)
-{
+    *ok = cot_roll_succeeds(&mine.r, opp.r.total);
     rules_aud theirs = rules_enc_aud_of(e, t), aud = rules_enc_aud_of(e, e->actor);
-    rules_enc_entry *x = rules_enc_entry_begin(e, action);
-    cot_log_throw(x, aud, mine);
-    rules_enc_entry_set(x, theirs, "difficulty", json_integer(opp->r.total));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s", head);
-    rules_enc_entry_say(x, aud, ": %s", mine->line);
-    rules_enc_entry_say(x, theirs, " against %s's %s %s", rules_enc_name(e, t), opp_label,
-                        opp->line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s", ok ? "success" : "failure");
-    rules_enc_entry_end(x);
+    rules_log *x =
+        rules_log_begin(e, rules_enc_streq(event, "read_room_id") ? "read_room" : event, event);
+    rules_log_who(x, "who", e->actor);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_who(x, "whom", t);
+    rules_log_name(x, "skill_name", sk->label, RULES_AUD_PUBLIC);
+    cot_log_throw(x, &mine, aud);
+    rules_log_word(x, "mine", "social.mine", aud);
+    cot_log_opposing(x, &opp, theirs);
+    rules_log_name(x, "opp_label", opp_label, theirs);
+    rules_log_word(x, "against", "social.against", theirs);
+    rules_log_int(x, "difficulty", opp.r.total, theirs);
+    rules_log_json(x, "success", json_boolean(*ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "outcome", *ok ? "success" : "failure", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    return 0;
 }
 
 static int social_target(const rules_enc *e, const char *t, tb_err *err)
@@ -563,17 +593,15 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
     const char *me = e->actor, *my_seat = seat_of(e, me), *their_seat = seat_of(e, t);
     int n = rules_arg_int(a, "loyalty"), want_id = strcmp(ask, "identity") == 0,
         want_loy = strcmp(ask, "loyalty") == 0;
-    cot_slot_name sn = cot_turn_take(e);
-    cot_throw opp, mine;
     int ok;
-    if ((rc = social_throw(e, a, t, "size_up", &opp, &mine, &ok, err)))
+    if ((rc = social_roll(e, a, t, "size_up", want_id ? "read_room_id" : "read_room", "Size Up",
+                          &ok, err)))
         return rc;
     /* 000:255 "If the opponent it aware of your identity": identified, or it saw the presented
      * one on an earlier failure */
     json_t *theirs_k = known_get(e, their_seat, me);
     int they_knew = identified(e, their_seat, me) || json_object_get(theirs_k, "presented_seen");
     const char *truth = cot_str(rules_enc_hidden_of(e, t), "identity");
-    char head[200];
     if (want_id) {
         /* 000:253 the aggressor learns the identity either way */
         json_t *mine_k = known(e, my_seat, t);
@@ -582,8 +610,6 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
         if (!ok)
             json_object_set_new(known(e, their_seat, me), "presented_seen",
                                 json_string(cot_str(rules_enc_combatant(e, me), "presented")));
-        snprintf(head, sizeof head, "%s takes %s and reads the room on %s", rules_enc_name(e, me),
-                 sn.s, rules_enc_name(e, t));
     } else {
         json_t *loys = loyalties_of(e, t);
         if (ok && want_loy) {
@@ -608,10 +634,7 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_set_new(known(e, their_seat, me), "presented_seen",
                                 json_string(cot_str(rules_enc_combatant(e, me), "presented")));
         }
-        snprintf(head, sizeof head, "%s takes %s and reads %s", rules_enc_name(e, me), sn.s,
-                 rules_enc_name(e, t));
     }
-    log_social(e, "read_room", t, &opp, &mine, "Size Up", ok, head);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -642,8 +665,10 @@ static int act_agenda(rules_enc *e, const rules_args *a, tb_err *err)
     if (alters)
         json_object_set_new(ag, "alters", json_integer(alters));
     side_learns(e, rules_enc_side(e, me), t, "agenda", ag);
-    rules_enc_log(e, "agenda", NULL, NULL, "%s sets an agenda for %s (000:258)",
-                  rules_enc_name(e, me), rules_enc_name(e, t));
+    rules_log *x = rules_log_begin(e, "agenda", "agenda");
+    rules_log_who(x, "who", me);
+    rules_log_who(x, "whom", t);
+    rules_log_end(x);
     return 0;
 }
 
@@ -669,6 +694,16 @@ static int barred_by_negative(const rules_enc *e, const char *t, tb_err *err)
                               rules_enc_name(e, e->actor), rules_enc_name(e, t),
                               cot_str(m, "state"));
     return 0;
+}
+
+/* "Countess Mira is Stubborn": the state is public (RULES.md reading 12); `event` cites the Build
+ * Up's line or the Follow Through's. */
+static void log_emotion(rules_enc *e, const char *t, const char *state, const char *event)
+{
+    rules_log *x = rules_log_begin(e, "emotion", event);
+    rules_log_who(x, "who", t);
+    rules_log_name(x, "state", state, RULES_AUD_PUBLIC);
+    rules_log_end(x);
 }
 
 static void set_emotion(rules_enc *e, const char *t, const social_skill *s, int positive)
@@ -702,21 +737,13 @@ static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_build_up(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc;
-    const char *t = rules_arg_str(a, "target"), *me = e->actor;
+    int rc, ok;
+    const char *t = rules_arg_str(a, "target");
     const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
-    cot_slot_name sn = cot_turn_take(e);
-    cot_throw opp, mine;
-    int ok;
-    if ((rc = social_throw(e, a, t, s->skill, &opp, &mine, &ok, err)))
+    if ((rc = social_roll(e, a, t, s->skill, "build_up", "Size Up", &ok, err)))
         return rc;
     set_emotion(e, t, s, ok);
-    char head[200];
-    snprintf(head, sizeof head, "%s takes %s and builds up %s with %s", rules_enc_name(e, me), sn.s,
-             rules_enc_name(e, t), cot_skill_find(s->skill)->label);
-    log_social(e, "build_up", t, &opp, &mine, "Size Up", ok, head);
-    rules_enc_log(e, "emotion", NULL, NULL, "%s is %s (000:261)", rules_enc_name(e, t),
-                  ok ? s->positive : s->negative);
+    log_emotion(e, t, ok ? s->positive : s->negative, "emotion");
     cot_turn_close(e, 1);
     return 0;
 }
@@ -752,37 +779,29 @@ static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err 
 
 static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc;
+    int rc, ok;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
     json_t *ag = agenda_of(e, me, t);
-    cot_slot_name sn = cot_turn_take(e);
-    cot_throw opp, mine;
-    int ok;
-    if ((rc = social_throw(e, a, t, s->skill, &opp, &mine, &ok, err)))
+    if ((rc = social_roll(e, a, t, s->skill, "follow_through", "Read Room", &ok, err)))
         return rc;
-    if (ok) {
-        json_t *done = json_deep_copy(ag);
-        int alters = cot_int(ag, "alters");
-        json_object_set_new(done, "achieved", json_true());
-        side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
-        /* an achieved agenda that alters a PC's Loyalty: its player makes the change (act_alter),
-         * so their seat learns which Loyalty, never the agenda's text */
-        if (alters && strcmp(seat_of(e, t), "gm") != 0)
-            json_object_set_new(known(e, seat_of(e, t), t), "alterable", json_integer(alters));
-    } else {
+    if (!ok) {
         set_emotion(e, t, s, 0);
+        log_emotion(e, t, s->negative, "emotion.follow");
+        cot_turn_close(e, 1);
+        return 0;
     }
-    char head[200];
-    snprintf(head, sizeof head, "%s takes %s and follows through on %s with %s",
-             rules_enc_name(e, me), sn.s, rules_enc_name(e, t), cot_skill_find(s->skill)->label);
-    log_social(e, "follow_through", t, &opp, &mine, "Read Room", ok, head);
-    if (ok)
-        rules_enc_log(e, "achieved", NULL, NULL, "%s achieves the agenda (000:271)",
-                      rules_enc_name(e, me));
-    else
-        rules_enc_log(e, "emotion", NULL, NULL, "%s is %s (000:271)", rules_enc_name(e, t),
-                      s->negative);
+    json_t *done = json_deep_copy(ag);
+    int alters = cot_int(ag, "alters");
+    json_object_set_new(done, "achieved", json_true());
+    side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
+    /* an achieved agenda that alters a PC's Loyalty: its player makes the change (act_alter), so
+     * their seat learns which Loyalty, never the agenda's text */
+    if (alters && strcmp(seat_of(e, t), "gm") != 0)
+        json_object_set_new(known(e, seat_of(e, t), t), "alterable", json_integer(alters));
+    rules_log *x = rules_log_begin(e, "achieved", "achieved");
+    rules_log_who(x, "who", me);
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -817,10 +836,10 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *denied = json_deep_copy(agenda_of(e, by, me));
     json_object_set_new(denied, "denied", json_true());
     side_learns(e, rules_enc_side(e, by), me, "agenda", denied);
-    rules_enc_log(e, "lean_into", NULL, NULL,
-                  "%s Leans Into a Loyalty and denies %s's agenda "
-                  "(000:241)",
-                  rules_enc_name(e, me), rules_enc_name(e, by));
+    rules_log *x = rules_log_begin(e, "lean_into", "lean_into");
+    rules_log_who(x, "who", me);
+    rules_log_who(x, "whom", by);
+    rules_log_end(x);
     return 0;
 }
 
@@ -919,8 +938,11 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
         json_object_set_new(ps, "loyalties", json_deep_copy(loy));
     char txt[160];
     cot_loyalty_text(json_array_get(loy, (size_t)n - 1), txt, sizeof txt);
-    rules_enc_log(e, "alter", NULL, NULL, "One of %s's Loyalties changes", rules_enc_name(e, me));
-    rules_enc_log_gm(e, "alter", NULL, NULL, "%s's Loyalty %d is now %s", rules_enc_name(e, me), n,
-                     txt);
+    /* the table learns that a Loyalty changed; what it became is the GM's (reading 15) */
+    rules_log *x = rules_log_begin(e, "alter", "alter");
+    rules_log_who(x, "who", me);
+    cot_log_count(x, "n", n, RULES_AUD_GM);
+    rules_log_name(x, "text", txt, RULES_AUD_GM);
+    rules_log_end(x);
     return 0;
 }

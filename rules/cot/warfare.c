@@ -45,6 +45,33 @@ static const rules_enc_action WAR_ACTIONS[] = {
     {0},
 };
 
+/* clang-format off */
+static const rules_phrase WAR_PHRASES[] = {
+    {"war.cover", "takes cover (000:123)"},
+    {"war.reposition", "takes slot {slot} and repositions (000:128)"},
+    {"attack", "{who} takes slot {slot} and attacks {whom} ({skill_name}, {weapon}): {line}: "
+               "{tail}{detail?}"},
+    {"attack", "{who} takes slot {slot} and attacks {whom} ({skill_name}, {weapon}): {tail}"},
+    {"attack.catastrophe", "Catastrophe: no harm done; the GM decides what else goes wrong "
+                           "(000:9, 000:134)"},
+    {"attack.dead", "{whom} is Dead (000:136){held?}"},
+    {"attack.wounded", "{whom} is Wounded (000:135){held?}"},
+    {"attack.cover", "{whom} loses Cover (000:134){held?}"},
+    {"attack.restrained", "; Restrained (000:133)"},
+    {"attack.detail", "; {whom}'s Cover {cover_before} − {damage} → {cover}{days?}"},
+    {"attack.days", ", {recovery_days} days to recover"},
+    {"fled", "{who} takes slot {slot} and leaves the Zone and the Gang Warfare (000:126)"},
+    {"flee", "{who} takes slot {slot} and flees: every slot until {who}'s next action may join "
+             "in; an enemy who does starts a Chase (000:126)"},
+    {"slip", "{who} takes slot {slot} and slips free: nobody holds them any more"},
+    {"break_free", "{who} takes slot {slot} and tries to break free of {holder}: Muscle+Athletics "
+                   "{line}: {state} (000:133)"},
+    {"break_free", "{who} takes slot {slot} and tries to break free of {holder}: {state} "
+                   "(000:133)"},
+    {NULL, NULL},
+};
+/* clang-format on */
+
 const rules_module rules_module_cot_warfare = {
     .id = "cot.warfare",
     .system = "cot",
@@ -58,6 +85,7 @@ const rules_module rules_module_cot_warfare = {
     .editable = cot_editable,
     .check = cot_module_check,
     .choices = war_choices,
+    .phrases = WAR_PHRASES,
 };
 
 /* ---- choices ---- */
@@ -96,7 +124,7 @@ static int war_start(rules_enc *e, const rules_args *o, tb_err *err)
 static int war_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     int rc = cot_join_common(e, cid, sheet, err);
-    return rc ? rc : cot_roll_cover(e, cid, "cover", "takes cover (000:123)", err);
+    return rc ? rc : cot_roll_cover(e, cid, "cover", "war.cover", 0, err);
 }
 
 /* ---- Attack (000:130-136) ---- */
@@ -122,19 +150,21 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
-    const char *t = rules_arg_str(a, "target"), *tn = rules_enc_name(e, t);
+    const char *t = rules_arg_str(a, "target");
     const cot_skill *sk;
     json_t *weapon;
     int restrain = rules_arg_int(a, "restrain");
     cot_attack_gear(e, a, ATTACK_SKILLS, &sk, &weapon, err);
-    cot_slot_name sn = cot_turn_take(e);
+    rules_log *x = cot_turn_log(e, "attack", "attack");
     /* 000:130 "The aggressor rolls Muscle+the relevant skill with their opponent's Cover Score as
      * the difficulty"; 000:131 in a vehicle Fingers+Driving. */
     cot_throw th;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
     if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"),
-                             &th, err)))
+                             &th, err))) {
+        rules_log_drop(x);
         return rc;
+    }
     int cover = rules_enc_stat(e, t, "cover", 0);
     int hit = cot_roll_succeeds(&th.r, cover);
     cot_harm h = {cover, 0, cover, -1, "catastrophe"};
@@ -149,32 +179,35 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_cond_remove(e, t, "fleeing");
         restrained = 1;
     }
-    char head[240], tail[200], detail[120], days[48] = "";
-    snprintf(head, sizeof head, "%s takes %s and attacks %s (%s, %s)", rules_enc_name(e, e->actor),
-             sn.s, tn, sk->label, weapon ? cot_str(weapon, "name") : "bare hands");
-    if (strcmp(h.outcome, "catastrophe") == 0)
-        snprintf(tail, sizeof tail,
-                 "Catastrophe: no harm done; the GM decides what else goes "
-                 "wrong (000:9, 000:134)");
-    else
-        snprintf(tail, sizeof tail, "%s %s%s", tn,
-                 strcmp(h.outcome, "dead") == 0      ? "is Dead (000:136)"
-                 : strcmp(h.outcome, "wounded") == 0 ? "is Wounded (000:135)"
-                                                     : "loses Cover (000:134)",
-                 restrained ? "; Restrained (000:133)" : "");
-    if (h.days >= 0)
-        snprintf(days, sizeof days, ", %d days to recover", h.days);
-    snprintf(detail, sizeof detail, "%s's Cover %d − %d → %d%s", tn, h.before, h.damage, h.after,
-             days);
-    json_t *res = json_pack("{s:s, s:s}", "target", t, "outcome", h.outcome);
-    if (restrained)
-        json_object_set_new(res, "restrained", json_true());
+    rules_aud theirs = rules_enc_aud_of(e, t);
+    rules_log_who(x, "whom", t);
+    rules_log_name(x, "skill_name", sk->label, RULES_AUD_PUBLIC);
+    rules_log_name(x, "weapon", weapon ? cot_str(weapon, "name") : "bare hands", RULES_AUD_PUBLIC);
+    rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
+    rules_log_json(x, "outcome", json_string(h.outcome), RULES_AUD_PUBLIC);
+    rules_log_word(x, "tail",
+                   strcmp(h.outcome, "catastrophe") == 0 ? "attack.catastrophe"
+                   : strcmp(h.outcome, "dead") == 0      ? "attack.dead"
+                   : strcmp(h.outcome, "wounded") == 0   ? "attack.wounded"
+                                                         : "attack.cover",
+                   RULES_AUD_PUBLIC);
+    if (restrained) {
+        rules_log_json(x, "restrained", json_true(), RULES_AUD_PUBLIC);
+        rules_log_word(x, "held", "attack.restrained", RULES_AUD_PUBLIC);
+    }
+    cot_log_throw(x, &th, rules_enc_aud_of(e, e->actor));
     /* the Cover Score is the target's number (000:123) */
-    json_t *cres = json_pack("{s:i, s:i, s:i, s:b}", "cover_before", h.before, "damage", h.damage,
-                             "cover", h.after, "hit", hit);
-    if (h.days >= 0)
-        json_object_set_new(cres, "recovery_days", json_integer(h.days));
-    cot_log_action(e, "attack", &th, t, res, cres, head, tail, detail);
+    rules_log_int(x, "cover_before", h.before, theirs);
+    rules_log_int(x, "damage", h.damage, theirs);
+    rules_log_int(x, "cover", h.after, theirs);
+    rules_log_json(x, "hit", json_boolean(hit), theirs);
+    if (h.days >= 0) {
+        rules_log_int(x, "recovery_days", h.days, theirs);
+        rules_log_word(x, "days", "attack.days", theirs);
+    }
+    if (theirs == RULES_AUD_GM)
+        rules_log_word(x, "detail", "attack.detail", theirs);
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -204,12 +237,9 @@ static int check_reposition(const rules_enc *e, const rules_args *a, tb_err *err
 
 static int act_reposition(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    int rc;
-    cot_slot_name sn = cot_turn_take(e);
+    int rc, slot = cot_turn_take(e);
     /* 000:128 "allows a character to re-roll their Cover Score" */
-    char why[80];
-    snprintf(why, sizeof why, "takes %s and repositions (000:128)", sn.s);
-    if ((rc = cot_roll_cover(e, e->actor, "reposition", why, err)))
+    if ((rc = cot_roll_cover(e, e->actor, "reposition", "war.reposition", slot, err)))
         return rc;
     cot_turn_close(e, 1);
     return 0;
@@ -224,22 +254,15 @@ static int check_flee(const rules_enc *e, const rules_args *a, tb_err *err)
 
 static int act_flee(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    cot_slot_name sn = cot_turn_take(e);
-    const char *name = rules_enc_name(e, e->actor);
-    if (rules_enc_cond_remove(e, e->actor, "fleeing")) {
-        /* 000:126 "On the character's next action, they leave the Zone and the Gang Warfare." */
+    int leaves = rules_enc_cond_remove(e, e->actor, "fleeing");
+    rules_log *x = cot_turn_log(e, "flee", leaves ? "fled" : "flee");
+    if (leaves) /* 000:126 "On the character's next action, they leave the Zone and the Gang
+                   Warfare." */
         rules_enc_set_out(e, e->actor, "fled");
-        rules_enc_log(e, "flee", NULL, NULL,
-                      "%s takes %s and leaves the Zone and the Gang Warfare (000:126)", name, sn.s);
-    } else {
-        /* 000:126 "Every slot between this action and the character's next action gets a chance
-         * to join in. If an enemy joins in, then a Chase begins." (the GM runs the chase) */
+    else /* 000:126 "Every slot between this action and the character's next action gets a
+            chance to join in. If an enemy joins in, then a Chase begins." (the GM runs it) */
         rules_enc_cond_add(e, e->actor, "fleeing", 0, 0);
-        rules_enc_log(e, "flee", NULL, NULL,
-                      "%s takes %s and flees: every slot until %s's next action may join in; an "
-                      "enemy who does starts a Chase (000:126)",
-                      name, sn.s, name);
-    }
+    rules_log_end(x);
     cot_turn_close(e, 0);
     return 0;
 }
@@ -270,21 +293,19 @@ static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err
 static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
-    const char *me = e->actor, *name = rules_enc_name(e, me);
+    const char *me = e->actor;
     /* a copy: removing the condition frees the string */
     char by_id[40];
     snprintf(by_id, sizeof by_id, "%s", holder_of(e) ? holder_of(e) : "");
     const char *by = by_id[0] ? by_id : NULL;
-    cot_slot_name sn = cot_turn_take(e);
     if (!by) {
+        rules_log *x = cot_turn_log(e, "break_free", "slip");
         rules_enc_cond_remove(e, me, "restrained");
-        rules_enc_log(e, "break_free", NULL, NULL,
-                      "%s takes %s and slips free: nobody holds them any more", name, sn.s);
+        rules_log_end(x);
         cot_turn_close(e, 0);
         return 0;
     }
-    char holder[64];
-    snprintf(holder, sizeof holder, "%s", rules_enc_name(e, by));
+    int slot = cot_turn_take(e);
     /* 000:133 "the two characters may roll opposed Muscle+ Athletics"; 000:13 the opponent rolls
      * first and sets the difficulty. */
     cot_throw opp, mine;
@@ -297,19 +318,19 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     /* each roll is its roller's: an NPC's pool, dice and total (the difficulty it sets) are the
      * GM's; the table sees who breaks free */
     rules_aud theirs = rules_enc_aud_of(e, by), mine_aud = rules_enc_aud_of(e, me);
-    rules_enc_entry *x = rules_enc_entry_begin(e, "hold");
-    cot_log_throw(x, theirs, &opp);
-    rules_enc_entry_say(x, theirs, "%s holds on: Muscle+Athletics %s", holder, opp.line);
-    rules_enc_entry_end(x);
-    x = rules_enc_entry_begin(e, "break_free");
-    cot_log_throw(x, mine_aud, &mine);
-    rules_enc_entry_set(x, theirs, "difficulty", json_integer(opp.r.total));
-    rules_enc_entry_set(x, RULES_AUD_PUBLIC, "success", json_boolean(ok));
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, "%s takes %s and tries to break free of %s", name,
-                        sn.s, holder);
-    rules_enc_entry_say(x, mine_aud, ": Muscle+Athletics %s", mine.line);
-    rules_enc_entry_say(x, RULES_AUD_PUBLIC, ": %s (000:133)", ok ? "free" : "still Restrained");
-    rules_enc_entry_end(x);
+    rules_log *x = rules_log_begin(e, "hold", "hold");
+    rules_log_who(x, "holder", by);
+    cot_log_throw(x, &opp, theirs);
+    rules_log_end(x);
+    x = rules_log_begin(e, "break_free", "break_free");
+    rules_log_who(x, "who", me);
+    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_who(x, "holder", by);
+    cot_log_throw(x, &mine, mine_aud);
+    rules_log_int(x, "difficulty", opp.r.total, theirs);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_name(x, "state", ok ? "free" : "still Restrained", RULES_AUD_PUBLIC);
+    rules_log_end(x);
     cot_turn_close(e, 1);
     return 0;
 }

@@ -834,7 +834,7 @@ START_TEST(attacks_lower_cover_to_wounded_then_dead)
                      "6 6 6 [1 1 1 1] = 18: Guard is Dead");
     /* the guards' slot passes: nobody is left to take it; round 5 is Tommy's */
     ck_assert_str_eq(log_text(last_log(&f, "pass")),
-                     "slot 5 (guards) passes: nobody on that side can take it");
+                     "Slot 5 (guards) passes: nobody on that side can take it");
     ck_assert_int_eq(round_no(&f), 5);
     ck_assert_int_eq(turn(&f), 0);
     refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}", TB_RULE, "out of the fight (dead)");
