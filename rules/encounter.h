@@ -499,6 +499,8 @@ rules_log *rules_log_begin(rules_enc *e, const char *action, const char *event);
 /* A combatant (its name renders; public: names are on the table). */
 void rules_log_who(rules_log *x, const char *key, const char *cid);
 void rules_log_int(rules_log *x, const char *key, int v, rules_aud aud);
+/* An int the words say but `result` leaves out (a count said in passing). */
+void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
 /* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
  * number. */
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);

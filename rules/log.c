@@ -35,7 +35,7 @@ const rules_phrase *rules_log_common(void)
 
 /* ---- an event and its values ---- */
 
-typedef enum lval_kind { LV_INT, LV_WHO, LV_NAME, LV_WORD, LV_JSON } lval_kind;
+typedef enum lval_kind { LV_INT, LV_COUNT, LV_WHO, LV_NAME, LV_WORD, LV_JSON } lval_kind;
 
 typedef struct lval {
     const char *key; /* borrowed, static */
@@ -98,6 +98,14 @@ void rules_log_int(rules_log *x, const char *key, int i, rules_aud aud)
 {
     lval *v = slot(x, key);
     v->kind = LV_INT;
+    v->aud = aud;
+    v->i = i;
+}
+
+void rules_log_count(rules_log *x, const char *key, int i, rules_aud aud)
+{
+    lval *v = slot(x, key);
+    v->kind = LV_COUNT;
     v->aud = aud;
     v->i = i;
 }
@@ -241,6 +249,7 @@ static int render_template(const rules_log *x, reader r, const char *t, out *o, 
             char num[16];
             switch (v->kind) {
             case LV_INT:
+            case LV_COUNT:
                 snprintf(num, sizeof num, "%d", v->i);
                 put(o, num, strlen(num));
                 break;

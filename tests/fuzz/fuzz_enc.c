@@ -79,6 +79,7 @@ static int pick_in(int lo, int hi)
 typedef struct fz_stats {
     long calls, accepted;
     long acts, acts_ok;
+    long checked, check_passed, check_refused; /* enc.act whose check half was probed */
     long sets, sets_ok;
     long drew_on_refusal;
     long act_tried[64], act_ok[64]; /* per action of the module's table */
@@ -114,6 +115,7 @@ static int op_index(const op_def *def)
     return -1;
 }
 static char g_last_args[600];
+static char g_last_err[300]; /* the last refused call's message */
 
 static void fail(const fz *z, const char *what, const char *msg)
 {
@@ -280,6 +282,7 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
         fail(z, "an event no phrasing renders", ev);
     goto out;
 refused:
+    snprintf(g_last_err, sizeof g_last_err, "%s", err.msg);
     learn(err.msg);
     if (getenv("FUZZ_VERBOSE"))
         fprintf(stderr, "refused %s: %s\n", opname, err.msg);
@@ -554,6 +557,72 @@ static const char *pc_of(fz *z, const char *seat)
     return found;
 }
 
+/*
+ * The property of "running an action" (encounter.h, tests/fuzz/README.md): on a copy of the
+ * state, as the server would run enc.act with args (borrowed) for seat, the steps before the
+ * resolve (who, parameters, targets, the action's check: rules_enc_act_check) draw no die and
+ * change no tree, whether they pass or refuse. Returns their code, with *act the action, or -1
+ * (and *act NULL) when the server would refuse before them (the op's schema, no encounter, a
+ * state the module cannot use, no such action). The caller then runs the real op: a check that
+ * passed must be followed by a resolve that does not refuse (for an action with a check), one
+ * that refused by a refusal.
+ */
+static int probe_check(fz *z, const json_t *args, const char *seat, int is_gm,
+                       const rules_enc_action **act)
+{
+    *act = NULL;
+    json_t *norm = NULL;
+    tb_err err = {0};
+    if (ops_check_args(ops_find("any", "enc.act"), args, &norm, &err))
+        return -1;
+    /* what a module may read or write: the scene's halves and /private (and nothing else) */
+    json_t *copy = json_pack("{s:O?, s:{s:O?}, s:O?}", "enc", json_object_get(z->state, "enc"),
+                             "gm", "enc", json_object_get(json_object_get(z->state, "gm"), "enc"),
+                             "private", json_object_get(z->state, "private"));
+    json_t *shallow = copy;
+    copy = json_deep_copy(shallow);
+    json_decref(shallow);
+    rules_enc e;
+    int rc = -1;
+    const char *name = json_string_value(json_object_get(norm, "action"));
+    if (!enc_view_of(copy, &e) || json_string_value(json_object_get(norm, "scene")) ||
+        rules_enc_check(&e, &err) || !(*act = rules_module_action(e.mod, name)))
+        goto out;
+    e.seat = seat;
+    e.is_gm = is_gm;
+    e.priv = ops_child(copy, "private");
+    e.log = json_array();
+    e.gm_log = json_array();
+    e.seat_log = json_array();
+    fz_src src = {.s = z->seed};
+    e.rng = rules_rng_from_source(src_next, &src);
+    json_t *before = json_deep_copy(copy);
+    rules_args pa;
+    rc = rules_enc_act_check(&e, *act, json_string_value(json_object_get(norm, "actor")),
+                             json_object_get(norm, "params"), &pa, &err);
+    if (src.draws)
+        fail(z, "the steps before the resolve drew a die", (*act)->name);
+    if (!json_equal(before, copy) || json_array_size(e.log) || json_array_size(e.gm_log) ||
+        json_array_size(e.seat_log))
+        fail(z, "the steps before the resolve changed the state or logged", (*act)->name);
+    z->st->checked++;
+    if (rc == TB_OK)
+        z->st->check_passed++;
+    else
+        z->st->check_refused++;
+    json_decref(before);
+    json_decref(e.log);
+    json_decref(e.gm_log);
+    json_decref(e.seat_log);
+    rules_rng_destroy(e.rng);
+out:
+    json_decref(copy);
+    json_decref(norm);
+    if (rc < 0)
+        *act = NULL;
+    return rc;
+}
+
 static void do_act(fz *z)
 {
     const rules_module *m = z->mod;
@@ -600,7 +669,13 @@ static void do_act(fz *z)
     if (a->params || chance(10))
         json_object_set_new(args, "params", params_for(z, a->params));
     z->st->acts++;
+    const rules_enc_action *probed = NULL;
+    int check_rc = probe_check(z, args, seat, gm, &probed);
     int ok = run(z, "enc.act", args, seat, gm);
+    if (probed && check_rc == TB_OK && !ok && probed->check)
+        fail(z, "the action's check passed but its resolve refused", g_last_err);
+    if (probed && check_rc != TB_OK && ok)
+        fail(z, "the action went through though its check refused", probed->name);
     k = (int)(a - m->actions);
     if (k < 64) {
         z->st->act_tried[k]++;
@@ -945,8 +1020,8 @@ int main(int argc, char **argv)
         }
     }
     printf("fuzz_enc: seed %" PRIu64 ", %d runs of %d steps per module\n", seed, runs, steps);
-    printf("%-20s %9s %9s %16s %14s %9s\n", "module", "calls", "accepted", "actions ok/tried",
-           "sets ok/tried", "drew-dice");
+    printf("%-20s %9s %9s %16s %14s %9s %15s\n", "module", "calls", "accepted", "actions ok/tried",
+           "sets ok/tried", "drew-dice", "checks ok/all");
     const rules_module *m;
     int modules = 0;
     long drew = 0;
@@ -962,9 +1037,9 @@ int main(int argc, char **argv)
         g_pick = seed * 104729 + i;
         for (int r = 0; r < runs; r++)
             play(&z, steps);
-        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld\n", m->id, st.calls, st.accepted,
-               st.acts_ok, st.acts, st.acts ? 100.0 * st.acts_ok / st.acts : 0.0, st.sets_ok,
-               st.sets, st.drew_on_refusal);
+        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld %7ld/%-7ld\n", m->id, st.calls,
+               st.accepted, st.acts_ok, st.acts, st.acts ? 100.0 * st.acts_ok / st.acts : 0.0,
+               st.sets_ok, st.sets, st.drew_on_refusal, st.check_passed, st.checked);
         drew += st.drew_on_refusal;
         json_decref(z.state);
         json_decref(z.dict);

@@ -4,6 +4,9 @@
  * combatants made as enc.add makes them (the public object, the sheet_stats copied from the
  * sheet, then the join hook), and every action run through rules_enc_act, the server's one path:
  * who may act (and the module's may_act), the parameters, the action's check, then its resolve.
+ * Every efx_act also asserts the property of that path (tests/fuzz/README.md, "Properties"): the
+ * steps before the resolve draw no die and change nothing, and an action whose check passed is
+ * not refused by its resolve.
  * A refused action leaves every tree and the logs as they were (the server drops its working
  * copy). The dice are scripted: any draw beyond the script marks it exhausted.
  *
@@ -230,7 +233,25 @@ static inline int efx_act(efx *f, const char *seat, const char *actor, const cha
     f->e.seat = seat;
     f->e.is_gm = strcmp(seat, "gm") == 0;
     memset(&f->err, 0, sizeof f->err);
+    /* the property of running an action (encounter.h): the steps before the resolve draw no
+     * die and change nothing, and when an action's check passes its resolve does not refuse */
+    const rules_enc_action *a = rules_module_action(f->m, name);
+    rules_rng *dice = f->e.rng, *none = rules_rng_scripted(NULL, 0);
+    f->e.rng = none;
+    rules_args pa;
+    tb_err perr = {0};
+    int checked = rules_enc_act_check(&f->e, a, actor, f->params, &pa, &perr);
+    ck_assert_msg(!rules_rng_exhausted(none), "%s: the steps before the resolve drew a die", name);
+    ck_assert_msg(json_equal(enc0, f->enc) && json_equal(hid0, f->hidden) &&
+                      json_equal(priv0, f->priv) && json_array_size(f->e.log) == logs &&
+                      json_array_size(f->e.gm_log) == gm_logs &&
+                      json_array_size(f->e.seat_log) == seat_logs,
+                  "%s: the steps before the resolve changed the state", name);
+    f->e.rng = dice;
+    rules_rng_destroy(none);
     int rc = rules_enc_act(&f->e, name, actor, f->params, &f->err);
+    ck_assert_msg(!(checked == 0 && a->check && rc != 0),
+                  "%s: the check passed, then the resolve refused: %s", name, f->err.msg);
     if (rc) {
         efx__restore(f->enc, enc0);
         efx__restore(f->hidden, hid0);

@@ -11,6 +11,7 @@
 /* clang-format off */
 static const rules_phrase PHRASES[] = {
     {"sprint", "{who} sprints: {spaces} more spaces of movement this round{spin?} (003:72)"},
+    {"count", "{n} of {who}'s friends come along"},
     {"sprint", "{who} sprints"},
     {"spin+", ", +{spin_n} spin"},
     {"peek", "{who} learns that {secret} is {what}"},
@@ -56,6 +57,7 @@ START_TEST(a_public_event_renders_once_for_everyone)
     rules_log *x = rules_log_begin(&f.e, "sprint", "sprint");
     rules_log_who(x, "who", "e1");
     rules_log_int(x, "spaces", 6, RULES_AUD_PUBLIC);
+    rules_log_count(x, "said", 2, RULES_AUD_PUBLIC); /* words only: not in result */
     json_t *pub = rules_log_end(x);
     ck_assert_ptr_eq(pub, at(f.e.log, 0));
     ck_assert_str_eq(text_of(pub), "Missa sprints: 6 more spaces of movement this round");
@@ -64,6 +66,7 @@ START_TEST(a_public_event_renders_once_for_everyone)
     ck_assert_str_eq(json_string_value(json_object_get(pub, "actor")), "e1");
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(pub, "result"), "spaces")),
                      6);
+    ck_assert_uint_eq(json_object_size(json_object_get(pub, "result")), 1);
     ck_assert_uint_eq(json_array_size(f.e.gm_log), 0);
     ck_assert_uint_eq(json_array_size(f.e.seat_log), 0);
     efx_free(&f);
@@ -102,6 +105,13 @@ START_TEST(a_word_renders_its_own_phrasing_for_the_same_reader)
 {
     efx f;
     fx(&f);
+    rules_log *c = rules_log_begin(&f.e, "sprint", "count");
+    rules_log_who(c, "who", "e1");
+    rules_log_count(c, "n", 3, RULES_AUD_PUBLIC);
+    json_t *said = rules_log_end(c);
+    ck_assert_str_eq(text_of(said), "3 of Missa's friends come along");
+    ck_assert_ptr_null(json_object_get(said, "result"));
+    json_array_clear(f.e.log);
     rules_log *x = rules_log_begin(&f.e, "sprint", "sprint");
     rules_log_who(x, "who", "e1");
     rules_log_int(x, "spaces", 4, RULES_AUD_PUBLIC);
