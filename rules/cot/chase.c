@@ -385,7 +385,7 @@ static int chase_opposed(rules_enc *e, const char *opp, const char *event, int s
     rules_log_end(x);
     x = rules_log_begin(e, event, event);
     rules_log_who(x, "who", e->actor);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_who(x, "whom", opp);
     rules_log_name(x, "pool", mw, ma);
     cot_log_throw(x, &m, ma);
@@ -700,7 +700,7 @@ static int shake_dislodge(rules_enc *e, const char *t, int slot, tb_err *err)
     }
     x = rules_log_begin(e, "shake", "dislodge");
     rules_log_who(x, "who", me);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_who(x, "whom", t);
     cot_log_throw(x, &m, ma);
     rules_log_int(x, "difficulty", o.r.total, oa);
@@ -725,7 +725,7 @@ static int shake_obstacle(rules_enc *e, int diff, int slot, tb_err *err)
     rules_aud ma = rules_enc_aud_of(e, me);
     rules_log *x = rules_log_begin(e, "shake", "shake");
     rules_log_who(x, "who", me);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_name(x, "pool", mw, ma);
     cot_log_throw(x, &m, ma);
     rules_log_int(x, "difficulty", diff, RULES_AUD_PUBLIC);
@@ -889,7 +889,7 @@ static int act_board(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_end(x);
     x = rules_log_begin(e, "board", "board");
     rules_log_who(x, "who", e->actor);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_who(x, "whom", t);
     cot_log_throw(x, &m, ma);
     rules_log_int(x, "difficulty", o.r.total, oa);

@@ -168,15 +168,8 @@ int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const cha
 
 /* ---- the log ---- */
 
-/* TEMPORARY (issue 23, requests.md "cot → core"): until rules/log.c has a number kept out of
- * `result` and a pool's faces, these two hand rules_log_name the words; they go when it does. */
-void cot_log_count(rules_log *x, const char *key, int v, rules_aud aud)
-{
-    char s[16];
-    snprintf(s, sizeof s, "%d", v);
-    rules_log_name(x, key, s, aud);
-}
-
+/* TEMPORARY (issue 23, requests.md "cot → core"): until rules/log.c has a pool's faces, this
+ * hands rules_log_name the words; it goes when it does. */
 void cot_log_faces(rules_log *x, const char *key, const rules_pool *p, rules_aud aud)
 {
     int v[RULES_POOL_MAX], k[RULES_POOL_MAX], n = p->n;
@@ -230,10 +223,10 @@ void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud)
 
 void cot_log_opposing(rules_log *x, const cot_throw *t, rules_aud aud)
 {
-    cot_log_count(x, "orolled", t->r.pool.n, aud);
-    cot_log_count(x, "okeep", t->r.pool.keep, aud);
+    rules_log_count(x, "orolled", t->r.pool.n, aud);
+    rules_log_count(x, "okeep", t->r.pool.keep, aud);
     cot_log_faces(x, "ofaces", &t->r.pool, aud);
-    cot_log_count(x, "ototal", t->r.total, aud);
+    rules_log_count(x, "ototal", t->r.total, aud);
     rules_log_word(x, "oline", "cot.opposing", aud);
     if (t->r.catastrophe)
         rules_log_word(x, "ocat", "cot.cat", aud);
@@ -255,7 +248,7 @@ int cot_roll_cover(rules_enc *e, const char *cid, const char *action, const char
     rules_log_who(x, "who", cid);
     rules_log_word(x, "why", why, RULES_AUD_PUBLIC);
     if (slot > 0)
-        cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+        rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     cot_log_throw(x, &t, aud);
     rules_log_int(x, "cover", t.r.total, aud);
     rules_log_end(x);

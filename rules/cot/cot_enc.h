@@ -98,8 +98,7 @@ int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const cha
  * numbers in the words only. */
 void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud);
 void cot_log_opposing(rules_log *x, const cot_throw *t, rules_aud aud);
-/* A number said in the words but not a result field; a pool's faces ("6 5 [3 1]"). */
-void cot_log_count(rules_log *x, const char *key, int v, rules_aud aud);
+/* A pool's faces ("6 5 [3 1]"). */
 void cot_log_faces(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
 /* The phrasings every cot module shares (rules_system_cot.phrases). */
 extern const struct rules_phrase cot_phrases[];

@@ -839,7 +839,7 @@ static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "total", r.total, RULES_AUD_PUBLIC);
     rules_log_int(x, "gained", gain, RULES_AUD_PUBLIC);
     rules_log_int(x, "foresight", have + gain, RULES_AUD_PUBLIC);
-    cot_log_count(x, "cap", cap, RULES_AUD_PUBLIC);
+    rules_log_count(x, "cap", cap, RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
 }
@@ -910,15 +910,15 @@ static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err)
         int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
         json_t *c = rules_enc_cond_add(e, cid, "training", 0, rolled + kept);
         json_object_set_new(c, "kept", json_integer(kept));
-        cot_log_count(x, "dice", rolled + kept, RULES_AUD_PUBLIC);
-        cot_log_count(x, "kept_dice", kept, RULES_AUD_PUBLIC);
+        rules_log_count(x, "dice", rolled + kept, RULES_AUD_PUBLIC);
+        rules_log_count(x, "kept_dice", kept, RULES_AUD_PUBLIC);
     } else if (strcmp(s, "ambush") == 0) {
         json_object_set_new(cot_spot_shown(e, "crew"), cid, json_string(rules_arg_str(a, "zone")));
         cot_spot_see_guards(e, rules_arg_str(a, "zone"));
         rules_log_name(x, "zone", cot_zone_name(e, rules_arg_str(a, "zone")), RULES_AUD_PUBLIC);
     } else if (strcmp(s, "cache") == 0) {
         rules_enc_stat_add(e, cid, "resources", -rules_arg_int(a, "resources"), 0, 9999);
-        cot_log_count(x, "resources", rules_arg_int(a, "resources"), RULES_AUD_PUBLIC);
+        rules_log_count(x, "resources", rules_arg_int(a, "resources"), RULES_AUD_PUBLIC);
     }
     rules_log_word(x, "what",
                    strcmp(s, "ambush") == 0     ? "scheme.ambush"

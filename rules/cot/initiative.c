@@ -268,7 +268,7 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "margin", by, theirs);
     rules_log_json(x, "success", json_boolean(ok), theirs);
     if (theirs == RULES_AUD_GM) {
-        cot_log_count(x, "by", ok ? by : -by, theirs);
+        rules_log_count(x, "by", ok ? by : -by, theirs);
         rules_log_name(x, "passes", ok ? "succeeds" : "fails", theirs);
         rules_log_word(x, "detail", "drop.detail", theirs);
     }

@@ -116,7 +116,7 @@ static void slot_settle(rules_enc *e, int move)
             if (r == 1) {
                 round_reset(e);
                 rules_log *x = rules_log_begin(e, "round", "round");
-                cot_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
+                rules_log_count(x, "round", rules_enc_round(e), RULES_AUD_PUBLIC);
                 rules_log_end(x);
             }
         }
@@ -127,7 +127,7 @@ static void slot_settle(rules_enc *e, int move)
         if (slot_open(e, s))
             return;
         rules_log *x = rules_log_begin(e, "pass", "pass");
-        cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+        rules_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
         rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
         rules_log_end(x);
     }
@@ -233,7 +233,7 @@ rules_log *cot_turn_log(rules_enc *e, const char *action, const char *event)
     int slot = cot_turn_take(e);
     rules_log *x = rules_log_begin(e, action, event);
     rules_log_who(x, "who", e->actor);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     return x;
 }
 
@@ -331,7 +331,7 @@ int cot_join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *
     rules_log_who(x, "who", cid);
     rules_log_name(x, "pool", st->pool, aud);
     cot_log_throw(x, &t, aud);
-    cot_log_count(x, "slot", t.r.total, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", t.r.total, RULES_AUD_PUBLIC);
     rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
@@ -394,7 +394,7 @@ int cot_act_skip(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *s = cot_current_slot(e);
     rules_log *x = rules_log_begin(e, "skip", "skip");
-    cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
     rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
     rules_log_end(x);
     slot_settle(e, 1);
@@ -416,7 +416,7 @@ int cot_act_claim(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *s = take_slot(e);
     rules_log *x = rules_log_begin(e, "claim", "claim");
     rules_log_who(x, "who", e->actor);
-    cot_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", cot_int(s, "total"), RULES_AUD_PUBLIC);
     rules_log_name(x, "side", cot_str(s, "side"), RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
@@ -492,7 +492,7 @@ int cot_act_focus(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_set_new(rules_enc_stats(e, cid), "focus_used", json_true());
     rules_log *x = rules_log_begin(e, "focus", "focus");
     rules_log_who(x, "who", cid);
-    cot_log_count(x, "round", round, RULES_AUD_PUBLIC);
+    rules_log_count(x, "round", round, RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
 }
@@ -537,7 +537,7 @@ int cot_act_give(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log *x = rules_log_begin(e, "give", "give");
     rules_log_who(x, "who", cid);
     rules_log_who(x, "by", by);
-    cot_log_count(x, "n", cot_claim_limit(e, by), RULES_AUD_PUBLIC);
+    rules_log_count(x, "n", cot_claim_limit(e, by), RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
 }

@@ -512,7 +512,7 @@ static int social_roll(rules_enc *e, const rules_args *a, const char *t, const c
     rules_log *x =
         rules_log_begin(e, rules_enc_streq(event, "read_room_id") ? "read_room" : event, event);
     rules_log_who(x, "who", e->actor);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_who(x, "whom", t);
     rules_log_name(x, "skill_name", sk->label, RULES_AUD_PUBLIC);
     cot_log_throw(x, &mine, aud);
@@ -941,7 +941,7 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
     /* the table learns that a Loyalty changed; what it became is the GM's (reading 15) */
     rules_log *x = rules_log_begin(e, "alter", "alter");
     rules_log_who(x, "who", me);
-    cot_log_count(x, "n", n, RULES_AUD_GM);
+    rules_log_count(x, "n", n, RULES_AUD_GM);
     rules_log_name(x, "text", txt, RULES_AUD_GM);
     rules_log_end(x);
     return 0;

@@ -324,7 +324,7 @@ static int act_break_free(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_end(x);
     x = rules_log_begin(e, "break_free", "break_free");
     rules_log_who(x, "who", me);
-    cot_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
+    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
     rules_log_who(x, "holder", by);
     cot_log_throw(x, &mine, mine_aud);
     rules_log_int(x, "difficulty", opp.r.total, theirs);
