@@ -186,93 +186,6 @@ const rules_module rules_module_cot_chase = {
     .phrases = CHASE_PHRASES,
 };
 
-/* ---- who is where ---- */
-
-static int is_target(const rules_enc *e, const char *cid)
-{
-    const char *ts = cot_str(e->enc, "target_side");
-    return ts && rules_enc_streq(rules_enc_side(e, cid), ts);
-}
-
-static int in_vehicle(const rules_enc *e, const char *cid)
-{
-    return cot_str(cot_stats_of(e, cid), "vehicle") != NULL;
-}
-
-/* 000:139-144: at Speed when the character has a Speed rating it can use (not cramped,
- * 000:142-143); otherwise at Muscles velocity. */
-static int at_speed(const rules_enc *e, const char *cid)
-{
-    return cot_stat(e, cid, "speed", 0) > 0 && !json_is_true(json_object_get(e->enc, "cramped"));
-}
-
-/* The Velocity Rating (000:157): the Speed rating at Speed; at Muscles velocity the Muscle
- * ability (RULES.md, cot chases, reading 2). */
-static int velocity(const rules_enc *e, const char *cid)
-{
-    return at_speed(e, cid) ? cot_stat(e, cid, "speed", 0) : cot_ability_of(e, cid, "muscle");
-}
-
-static int chase_dist(const rules_enc *e, const char *pursuer)
-{
-    if (rules_enc_cond_has(e, pursuer, "boarded"))
-        return 0; /* 000:163 "always considered to be at Distance 0" */
-    return cot_int(rules_enc_combatant(e, pursuer), "distance");
-}
-
-static void chase_dist_set(rules_enc *e, const char *pursuer, int d)
-{
-    json_object_set_new(rules_enc_combatant(e, pursuer), "distance", json_integer(d < 0 ? 0 : d));
-}
-
-/* Fails unless the actor is of the group (target 1: the Target, 0: a Pursuer). */
-static int chase_role(const rules_enc *e, int target, const char *what, tb_err *err)
-{
-    if (is_target(e, e->actor) == target)
-        return 0;
-    return rules_enc_rule(err, "only %s may %s (000:%s)", target ? "the Target" : "a Pursuer", what,
-                          target ? "149" : "159");
-}
-
-/* "If in a vehicle, only the driver may ..." (000:153, 000:155, 000:169, 000:171). */
-static int chase_driver(const rules_enc *e, const char *cid, const char *what, tb_err *err)
-{
-    if (!in_vehicle(e, cid) || cot_stat_true(e, cid, "driver"))
-        return 0;
-    return rules_enc_rule(err,
-                          "%s is a passenger: in a vehicle only the driver may %s "
-                          "(000:153-171)",
-                          rules_enc_name(e, cid), what);
-}
-
-/* A Pursuer that can still Close (000:153 "each group able to Close rolls"). */
-static int can_close(const rules_enc *e, const char *cid)
-{
-    return !is_target(e, cid) && !rules_enc_is_out(e, cid) &&
-           (!in_vehicle(e, cid) || cot_stat_true(e, cid, "driver"));
-}
-
-static int target_is_target(const rules_enc *e, const char *t, const char *what, tb_err *err)
-{
-    int rc = cot_target_check(e, t, 0, err);
-    if (rc)
-        return rc;
-    if (!is_target(e, t))
-        return rules_enc_rule(err, "%s is a Pursuer: %s is against the Target (000:159)",
-                              rules_enc_name(e, t), what);
-    return 0;
-}
-
-static int at_zero(const rules_enc *e, const char *pursuer, const char *what, const char *cite,
-                   tb_err *err)
-{
-    int d = chase_dist(e, pursuer);
-    if (d == 0)
-        return 0;
-    return rules_enc_rule(err, "%s is at Distance %d: %s needs Distance 0 (%s)",
-                          rules_enc_name(e, pursuer), d, what, cite);
-}
-
 /* ---- choices ---- */
 
 static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
@@ -281,12 +194,12 @@ static const char *const ATTACK_SKILLS[] = {"hand_to_hand", "shooting", "explosi
  * Takedown's, a Board's, a Close's). */
 static int other_group(const rules_enc *e, const char *actor, const char *cid)
 {
-    return is_target(e, cid) != is_target(e, actor);
+    return cot_chase_is_target(e, cid) != cot_chase_is_target(e, actor);
 }
 
 static int the_target(const rules_enc *e, const char *actor, const char *cid)
 {
-    return is_target(e, cid) && !rules_enc_streq(cid, actor);
+    return cot_chase_is_target(e, cid) && !rules_enc_streq(cid, actor);
 }
 
 static int boarder(const rules_enc *e, const char *actor, const char *cid)
@@ -333,78 +246,6 @@ static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_
     return RULES_CHOICES_PICK;
 }
 
-/* ---- chase rolls ---- */
-
-/* Whether cid's chase pool (throw_chase) can be rolled. */
-static int chase_pool_check(const rules_enc *e, const char *cid, tb_err *err)
-{
-    if (at_speed(e, cid)) {
-        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), cot_stat(e, cid, "speed", 0), 0, 0};
-        return cot_pool_check(&spec, err);
-    }
-    if (in_vehicle(e, cid))
-        return cot_throw_check(e, cid, "fingers", "driving", 0, err);
-    return cot_throw_check(e, cid, "muscle", "athletics", 0, err);
-}
-
-/* Rolls cid's chase pool (000:141-144): Speed+Driving at Speed, Fingers+Driving in a vehicle at
- * Muscles velocity, Muscle+Athletics on foot; `what` gets the pool's name. */
-static int throw_chase(rules_enc *e, const char *cid, cot_throw *t, const char **what, tb_err *err)
-{
-    if (at_speed(e, cid)) {
-        memset(t, 0, sizeof *t);
-        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), rules_enc_stat(e, cid, "speed", 0),
-                              0, 0};
-        *what = "Speed+Driving";
-        return cot_pool_roll(&spec, e->rng, &t->r, err);
-    }
-    if (in_vehicle(e, cid)) {
-        *what = "Fingers+Driving";
-        return cot_throw_pool(e, cid, "fingers", "driving", 0, t, err);
-    }
-    *what = "Muscle+Athletics";
-    return cot_throw_pool(e, cid, "muscle", "athletics", 0, t, err);
-}
-
-/* An opposed roll (000:13: the opponent rolls first and sets the difficulty): `opp` rolls its
- * chase pool, then the actor; logs both and returns 1 when the actor succeeds (0 fails, <0 an
- * error). `head` says what the actor does. */
-static int chase_opposed(rules_enc *e, const char *opp, const char *event, int slot, tb_err *err)
-{
-    cot_throw o, m;
-    const char *ow, *mw;
-    int rc = throw_chase(e, opp, &o, &ow, err);
-    if (rc || (rc = throw_chase(e, e->actor, &m, &mw, err)))
-        return -rc;
-    int ok = cot_roll_succeeds(&m.r, o.r.total);
-    rules_aud oa = rules_enc_aud_of(e, opp), ma = rules_enc_aud_of(e, e->actor);
-    rules_log *x = rules_log_begin(e, "oppose", "oppose");
-    rules_log_who(x, "who", opp);
-    rules_log_name(x, "pool", ow, oa);
-    cot_log_throw(x, &o, oa);
-    rules_log_end(x);
-    x = rules_log_begin(e, event, event);
-    rules_log_who(x, "who", e->actor);
-    rules_log_count(x, "slot", slot, RULES_AUD_PUBLIC);
-    rules_log_who(x, "whom", opp);
-    rules_log_name(x, "pool", mw, ma);
-    cot_log_throw(x, &m, ma);
-    rules_log_int(x, "difficulty", o.r.total, oa);
-    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
-    rules_log_name(x, "outcome", ok ? "success" : "failure", RULES_AUD_PUBLIC);
-    rules_log_end(x);
-    return ok;
-}
-
-/* The checks of an opposed chase roll against opp: the slot and both pools. */
-static int opposed_check(const rules_enc *e, const char *opp, tb_err *err)
-{
-    int rc = cot_turn_check(e, 0, err);
-    if (rc || (rc = chase_pool_check(e, opp, err)))
-        return rc;
-    return chase_pool_check(e, e->actor, err);
-}
-
 /* ---- start and join ---- */
 
 static int chase_start(rules_enc *e, const rules_args *o, tb_err *err)
@@ -431,8 +272,8 @@ static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err
     int rc = cot_join_common(e, cid, sheet, err);
     if (rc || (rc = cot_roll_cover(e, cid, "cover", "chase.cover", 0, err)))
         return rc;
-    if (!is_target(e, cid))
-        chase_dist_set(e, cid, cot_int(e->enc, "distance"));
+    if (!cot_chase_is_target(e, cid))
+        cot_chase_dist_set(e, cid, cot_int(e->enc, "distance"));
     return 0;
 }
 
@@ -462,26 +303,6 @@ static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
 
 /* ---- Attack and Ram (000:151, 000:165-167) ---- */
 
-/* The pursuer of an action between the two groups: the actor or `target`, whichever pursues. */
-static const char *pursuer_of(const rules_enc *e, const char *t)
-{
-    return is_target(e, e->actor) ? t : e->actor;
-}
-
-/* The driver of t's vehicle (who holds its Body Score), or NULL when t is on foot. */
-static const char *vehicle_holder(const rules_enc *e, const char *t)
-{
-    const char *v = cot_str(cot_stats_of(e, t), "vehicle"), *cid;
-    if (!v)
-        return NULL;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        const char *w = cot_str(cot_stats_of(e, cid), "vehicle");
-        if (w && strcmp(w, v) == 0 && cot_stat_true(e, cid, "driver"))
-            return cid;
-    }
-    return NULL;
-}
-
 /* The skill, weapon and bonus dice of a hit: a Ram rolls Fingers+Driving with the vehicle's
  * bonus (000:167), an Attack the Gang Warfare attack (000:130-131). */
 static int hit_gear(const rules_enc *e, const rules_args *a, int ram, const cot_skill **sk,
@@ -508,17 +329,17 @@ static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *e
     int bonus, rc = cot_target_check(e, t, 0, err);
     if (rc)
         return rc;
-    if (is_target(e, t) == is_target(e, e->actor))
+    if (cot_chase_is_target(e, t) == cot_chase_is_target(e, e->actor))
         return rules_enc_rule(err, "%s is on the same side of the chase", rules_enc_name(e, t));
     if ((rc = hit_gear(e, a, ram, &sk, &weapon, &bonus, err)))
         return rc;
-    if (ram && (!in_vehicle(e, e->actor) || !cot_stat_true(e, e->actor, "driver")))
+    if (ram && (!cot_chase_in_vehicle(e, e->actor) || !cot_stat_true(e, e->actor, "driver")))
         return rules_enc_rule(err, "only the driver of a vehicle can Ram (000:167)");
     if ((ram || strcmp(sk->id, "hand_to_hand") == 0) &&
-        (rc = at_zero(e, pursuer_of(e, t), ram ? "a Ram" : "a melee attack",
-                      ram ? "000:167" : "000:151", err)))
+        (rc = cot_chase_at_zero(e, cot_chase_pursuer_of(e, t), ram ? "a Ram" : "a melee attack",
+                                ram ? "000:167" : "000:151", err)))
         return rc;
-    if (rules_arg_int(a, "at_vehicle") && !vehicle_holder(e, t))
+    if (rules_arg_int(a, "at_vehicle") && !cot_chase_vehicle_holder(e, t))
         return rules_enc_rule(err, "%s is not in a vehicle with a driver", rules_enc_name(e, t));
     if ((rc = cot_turn_check(e, 0, err)))
         return rc;
@@ -534,7 +355,7 @@ static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
     json_t *weapon;
     int bonus, rc;
     hit_gear(e, a, ram, &sk, &weapon, &bonus, err);
-    const char *holder = rules_arg_int(a, "at_vehicle") ? vehicle_holder(e, t) : NULL;
+    const char *holder = rules_arg_int(a, "at_vehicle") ? cot_chase_vehicle_holder(e, t) : NULL;
     rules_log *x = cot_turn_log(e, ram ? "ram" : "attack", ram ? "ram" : "attack");
     cot_throw th;
     if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, bonus, &th, err))) {
@@ -604,13 +425,13 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    int rc = chase_role(e, 1, "Accelerate", err);
-    if (rc || (rc = chase_driver(e, e->actor, "Accelerate", err)) ||
+    int rc = cot_chase_role(e, 1, "Accelerate", err);
+    if (rc || (rc = cot_chase_driver(e, e->actor, "Accelerate", err)) ||
         (rc = cot_turn_check(e, 0, err)))
         return rc;
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (can_close(e, cid) && (rc = opposed_check(e, cid, err)))
+        if (cot_chase_can_close(e, cid) && (rc = cot_chase_opposed_check(e, cid, err)))
             return rc;
     return 0;
 }
@@ -622,13 +443,13 @@ static int act_accelerate(rules_enc *e, const rules_args *a, tb_err *err)
      * by 1. If there are multiple Pursuers, then each group able to Close rolls." */
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        if (!can_close(e, cid))
+        if (!cot_chase_can_close(e, cid))
             continue;
-        int ok = chase_opposed(e, cid, "accelerate", slot, err);
+        int ok = cot_chase_opposed(e, cid, "accelerate", slot, err);
         if (ok < 0)
             return -ok;
         if (ok)
-            chase_dist_set(e, cid, chase_dist(e, cid) + 1);
+            cot_chase_dist_set(e, cid, cot_chase_dist(e, cid) + 1);
     }
     cot_turn_close(e, 1);
     return 0;
@@ -652,8 +473,8 @@ static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err)
     if (how < 0)
         return tb_fail(err, TB_BAD_REQUEST, "how: '%.20s' is not crowd, obstacle or dislodge",
                        rules_arg_str(a, "how"));
-    int rc = chase_role(e, 1, "Shake", err);
-    if (rc || (rc = chase_driver(e, me, "Shake", err)))
+    int rc = cot_chase_role(e, 1, "Shake", err);
+    if (rc || (rc = cot_chase_driver(e, me, "Shake", err)))
         return rc;
     if (how == 1 && !rules_arg_given(a, "difficulty"))
         return tb_fail(err, TB_BAD_REQUEST,
@@ -668,11 +489,11 @@ static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err)
         return cot_throw_check(e, me, "fingers", "driving", 0, err);
     }
     if (how == 1) {
-        if ((rc = chase_pool_check(e, me, err)))
+        if ((rc = cot_chase_pool_check(e, me, err)))
             return rc;
         const char *cid;
         for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-            if (can_close(e, cid) && (rc = chase_pool_check(e, cid, err)))
+            if (cot_chase_can_close(e, cid) && (rc = cot_chase_pool_check(e, cid, err)))
                 return rc;
     }
     return 0;
@@ -718,7 +539,7 @@ static int shake_obstacle(rules_enc *e, int diff, int slot, tb_err *err)
     const char *me = e->actor;
     cot_throw m;
     const char *mw;
-    int rc = throw_chase(e, me, &m, &mw, err);
+    int rc = cot_chase_throw(e, me, &m, &mw, err);
     if (rc)
         return rc;
     int ok = cot_roll_succeeds(&m.r, diff);
@@ -734,21 +555,21 @@ static int shake_obstacle(rules_enc *e, int diff, int slot, tb_err *err)
     rules_log_end(x);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        if (!can_close(e, cid))
+        if (!cot_chase_can_close(e, cid))
             continue;
         cot_throw p;
         const char *pw;
-        if ((rc = throw_chase(e, cid, &p, &pw, err)))
+        if ((rc = cot_chase_throw(e, cid, &p, &pw, err)))
             return rc;
         int pok = cot_roll_succeeds(&p.r, diff);
         int add = (ok ? 1 : 0) + (pok ? 0 : 1);
-        chase_dist_set(e, cid, chase_dist(e, cid) + add);
+        cot_chase_dist_set(e, cid, cot_chase_dist(e, cid) + add);
         rules_aud pa = rules_enc_aud_of(e, cid);
         x = rules_log_begin(e, "obstacle", "obstacle");
         rules_log_who(x, "who", cid);
         rules_log_name(x, "pool", pw, pa);
         cot_log_throw(x, &p, pa);
-        rules_log_int(x, "distance", chase_dist(e, cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "distance", cot_chase_dist(e, cid), RULES_AUD_PUBLIC);
         rules_log_name(x, "state", pok ? "over it" : "held up", RULES_AUD_PUBLIC);
         rules_log_end(x);
     }
@@ -779,20 +600,21 @@ static int act_shake(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    int rc = chase_role(e, 1, "Escape", err);
+    int rc = cot_chase_role(e, 1, "Escape", err);
     /* 000:157 "must have distance from their pursuers equal to the fastest Pursuer's Velocity
      * Rating and be able to Accelerate" */
-    if (rc || (rc = chase_driver(e, e->actor, "Accelerate, so only the driver may Escape", err)))
+    if (rc ||
+        (rc = cot_chase_driver(e, e->actor, "Accelerate, so only the driver may Escape", err)))
         return rc;
     int fastest = 0, nearest = -1;
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        if (is_target(e, cid) || rules_enc_is_out(e, cid))
+        if (cot_chase_is_target(e, cid) || rules_enc_is_out(e, cid))
             continue;
-        if (velocity(e, cid) > fastest)
-            fastest = velocity(e, cid);
-        if (nearest < 0 || chase_dist(e, cid) < nearest)
-            nearest = chase_dist(e, cid);
+        if (cot_chase_velocity(e, cid) > fastest)
+            fastest = cot_chase_velocity(e, cid);
+        if (nearest < 0 || cot_chase_dist(e, cid) < nearest)
+            nearest = cot_chase_dist(e, cid);
     }
     if (nearest >= 0 && nearest < fastest)
         return rules_enc_rule(err,
@@ -807,7 +629,7 @@ static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log *x = cot_turn_log(e, "escape", "escape");
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+        if (cot_chase_is_target(e, cid) && !rules_enc_is_out(e, cid))
             rules_enc_set_out(e, cid, "escaped");
     rules_log_name(x, "side", cot_str(e->enc, "target_side"), RULES_AUD_PUBLIC);
     rules_log_end(x);
@@ -820,17 +642,17 @@ static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    int rc = chase_role(e, 0, "make a Takedown", err);
-    if (rc || (rc = target_is_target(e, t, "a Takedown", err)) ||
-        (rc = at_zero(e, e->actor, "a Takedown", "000:161", err)))
+    int rc = cot_chase_role(e, 0, "make a Takedown", err);
+    if (rc || (rc = cot_chase_target_check(e, t, "a Takedown", err)) ||
+        (rc = cot_chase_at_zero(e, e->actor, "a Takedown", "000:161", err)))
         return rc;
-    return opposed_check(e, t, err);
+    return cot_chase_opposed_check(e, t, err);
 }
 
 static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    int ok = chase_opposed(e, t, "takedown", cot_turn_take(e), err);
+    int ok = cot_chase_opposed(e, t, "takedown", cot_turn_take(e), err);
     if (ok < 0)
         return -ok;
     if (ok) {
@@ -838,7 +660,7 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
          * or the Ram (in a vehicle) that may follow is the GM's to run. */
         const char *cid;
         for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-            if (is_target(e, cid) && !rules_enc_is_out(e, cid))
+            if (cot_chase_is_target(e, cid) && !rules_enc_is_out(e, cid))
                 rules_enc_set_out(e, cid, "caught");
         rules_log *x = rules_log_begin(e, "takedown", "caught");
         rules_log_who(x, "who", e->actor);
@@ -846,7 +668,7 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_end(x);
     } else {
         /* 000:161 "If they fail, then Distance increases by 2." */
-        chase_dist_set(e, e->actor, chase_dist(e, e->actor) + 2);
+        cot_chase_dist_set(e, e->actor, cot_chase_dist(e, e->actor) + 2);
         rules_enc_cond_remove(e, e->actor, "boarded");
     }
     cot_turn_close(e, 1);
@@ -856,13 +678,13 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_board(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    int rc = chase_role(e, 0, "Board", err);
-    if (rc || (rc = target_is_target(e, t, "Boarding", err)))
+    int rc = cot_chase_role(e, 0, "Board", err);
+    if (rc || (rc = cot_chase_target_check(e, t, "Boarding", err)))
         return rc;
-    if (!in_vehicle(e, e->actor) || !in_vehicle(e, t))
+    if (!cot_chase_in_vehicle(e, e->actor) || !cot_chase_in_vehicle(e, t))
         return rules_enc_rule(err, "Board is only for a Pursuer in a vehicle against a Target in "
                                    "a vehicle (000:163)");
-    if ((rc = at_zero(e, e->actor, "Boarding", "000:163", err)) ||
+    if ((rc = cot_chase_at_zero(e, e->actor, "Boarding", "000:163", err)) ||
         (rc = cot_turn_check(e, 0, err)) ||
         (rc = cot_throw_check(e, t, "fingers", "driving", 0, err)))
         return rc;
@@ -914,17 +736,17 @@ static int act_ram(rules_enc *e, const rules_args *a, tb_err *err)
  * Rating, attempting to Close reduces the Distance to 0." */
 static int runs_down(const rules_enc *e, const char *t)
 {
-    return at_speed(e, e->actor) && !at_speed(e, t);
+    return cot_chase_at_speed(e, e->actor) && !cot_chase_at_speed(e, t);
 }
 
 static int check_close(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *t = rules_arg_str(a, "target");
-    int rc = chase_role(e, 0, "Close", err);
-    if (rc || (rc = chase_driver(e, e->actor, "Close", err)) ||
-        (rc = target_is_target(e, t, "Closing", err)))
+    int rc = cot_chase_role(e, 0, "Close", err);
+    if (rc || (rc = cot_chase_driver(e, e->actor, "Close", err)) ||
+        (rc = cot_chase_target_check(e, t, "Closing", err)))
         return rc;
-    return runs_down(e, t) ? cot_turn_check(e, 0, err) : opposed_check(e, t, err);
+    return runs_down(e, t) ? cot_turn_check(e, 0, err) : cot_chase_opposed_check(e, t, err);
 }
 
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
@@ -932,7 +754,7 @@ static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
     const char *t = rules_arg_str(a, "target");
     if (runs_down(e, t)) {
         rules_log *x = cot_turn_log(e, "close", "run_down");
-        chase_dist_set(e, e->actor, 0);
+        cot_chase_dist_set(e, e->actor, 0);
         rules_log_who(x, "whom", t);
         rules_log_end(x);
         cot_turn_close(e, 0);
@@ -940,11 +762,11 @@ static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
     }
     /* 000:169 "an opposed roll versus their Target and if successful, decrease the Distance by
      * 1" */
-    int ok = chase_opposed(e, t, "close", cot_turn_take(e), err);
+    int ok = cot_chase_opposed(e, t, "close", cot_turn_take(e), err);
     if (ok < 0)
         return -ok;
     if (ok)
-        chase_dist_set(e, e->actor, chase_dist(e, e->actor) - 1);
+        cot_chase_dist_set(e, e->actor, cot_chase_dist(e, e->actor) - 1);
     cot_turn_close(e, 1);
     return 0;
 }
@@ -952,8 +774,8 @@ static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    int rc = chase_role(e, 0, "Fall Off", err);
-    if (rc || (rc = chase_driver(e, e->actor, "Fall Off", err)))
+    int rc = cot_chase_role(e, 0, "Fall Off", err);
+    if (rc || (rc = cot_chase_driver(e, e->actor, "Fall Off", err)))
         return rc;
     return cot_turn_check(e, 0, err);
 }

@@ -329,6 +329,77 @@ int cot_crew_check(const rules_enc *e, const char *cid, const char *skill, int b
 int cot_crew_roll(rules_enc *e, const char *cid, const char *skill, int bonus, cot_roll *r,
                   json_t **dice, tb_err *err);
 
+/* The choices of the heist's parameters: every planned zone (shown_only: those the crew knows;
+ * `outside` first when outside); the zones the actor can walk into now first; the barriers the
+ * crew knows, closed ones where the actor stands first; zone tags alone or together. */
+void cot_spot_choose_zones(const rules_enc *e, int shown_only, int outside, json_t *out);
+void cot_spot_choose_moves(const rules_enc *e, const char *actor, json_t *out);
+void cot_spot_choose_barriers(const rules_enc *e, const char *actor, json_t *out);
+void cot_zone_choose_tags(json_t *out);
+/* A scheme's Foresight cost for the actor (000:216-222), refused when it cannot be paid or the
+ * arguments do not make one. Pure. */
+int cot_scheme_cost(const rules_enc *e, const rules_args *a, int *cost, tb_err *err);
+
+/* ---- what each side knows (cot.social; rules/cot/loyalty.c) ----
+ *   /gm/enc/combatants/<cid>/loyalties  every combatant's Loyalties [{kind,target,prime}]
+ *   knowledge of one side:  a PC's seat: /private/<seat>/social/<cid>
+ *                           the NPCs (seat "gm"): /gm/enc/known/<cid>
+ *     = {identified, identity?, presented_seen?, loyalties: {"<n>": text}, impedes?,
+ *        agenda?: {text, by, alters?, achieved?, denied?}, tried?, alterable?} */
+
+/* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
+const char *cot_seat_of(const rules_enc *e, const char *cid);
+/* What `seat` knows about combatant `about` (NULL: nothing yet); the same created when missing. */
+json_t *cot_known_get(const rules_enc *e, const char *seat, const char *about);
+json_t *cot_known(rules_enc *e, const char *seat, const char *about);
+/* `seat` has identified `about` (000:253). */
+int cot_identified(const rules_enc *e, const char *seat, const char *about);
+/* cid's Loyalties (the GM's copy), or NULL. */
+json_t *cot_loyalties_of(const rules_enc *e, const char *cid);
+/* The agenda cid pushes on target as cid's side knows it, or NULL. */
+json_t *cot_agenda_of(const rules_enc *e, const char *cid, const char *target);
+/* Every seat of `side` (and the GM's side) learns about[key] = v (stolen). */
+void cot_side_learns(rules_enc *e, const char *side, const char *about, const char *key, json_t *v);
+/* Every seat forgets what it learned of Loyalty n of cid (it changed). */
+void cot_forget_loyalty(rules_enc *e, const char *cid, int n);
+
+/* ---- the chase (cot.chase; rules/cot/pursuit.c) ----
+ * /enc/target_side names the Target group (every other side pursues, 000:147); each Pursuer has
+ * its public `distance`; stats `vehicle`, `driver`, `speed`, `body`, `ram_bonus`. */
+
+/* cid is of the Target group; in a vehicle; moving at Speed (a Speed rating, not cramped:
+ * 000:139-144); its Velocity Rating (000:157: the Speed rating, else Muscle). */
+int cot_chase_is_target(const rules_enc *e, const char *cid);
+int cot_chase_in_vehicle(const rules_enc *e, const char *cid);
+int cot_chase_at_speed(const rules_enc *e, const char *cid);
+int cot_chase_velocity(const rules_enc *e, const char *cid);
+/* A Pursuer's Distance (0 once it Boarded, 000:163) and setting it (never below 0). */
+int cot_chase_dist(const rules_enc *e, const char *pursuer);
+void cot_chase_dist_set(rules_enc *e, const char *pursuer, int d);
+/* Refusals: unless the actor is of the group (target 1: the Target, 0: a Pursuer); unless cid
+ * drives (or is on foot: 000:153-171); unless t is of the Target group and in the chase; unless
+ * the pursuer is at Distance 0 (`what` needs it, `cite` the line). */
+int cot_chase_role(const rules_enc *e, int target, const char *what, tb_err *err);
+int cot_chase_driver(const rules_enc *e, const char *cid, const char *what, tb_err *err);
+int cot_chase_target_check(const rules_enc *e, const char *t, const char *what, tb_err *err);
+int cot_chase_at_zero(const rules_enc *e, const char *pursuer, const char *what, const char *cite,
+                      tb_err *err);
+/* A Pursuer able to Close (000:153): in the chase, on foot or driving. */
+int cot_chase_can_close(const rules_enc *e, const char *cid);
+/* Of the actor and t, the one who pursues; the driver of t's vehicle (its Body Score), or NULL
+ * when t is on foot. */
+const char *cot_chase_pursuer_of(const rules_enc *e, const char *t);
+const char *cot_chase_vehicle_holder(const rules_enc *e, const char *t);
+/* cid's chase pool (000:141-144: Speed+Driving at Speed, Fingers+Driving in a vehicle,
+ * Muscle+Athletics on foot): whether it can be rolled, and rolling it (`what`: its name). */
+int cot_chase_pool_check(const rules_enc *e, const char *cid, tb_err *err);
+int cot_chase_throw(rules_enc *e, const char *cid, cot_throw *t, const char **what, tb_err *err);
+/* The opposed roll of the actor against opp (000:13: opp first, its total the difficulty),
+ * logged as `event` with the actor's slot: 1 when the actor succeeds, 0 when not, <0 a refusal;
+ * and its checks (the turn, both pools). */
+int cot_chase_opposed(rules_enc *e, const char *opp, const char *event, int slot, tb_err *err);
+int cot_chase_opposed_check(const rules_enc *e, const char *opp, tb_err *err);
+
 /* ---- the modules (rules/cot/<module>.c) ---- */
 
 extern const rules_module rules_module_cot_initiative;

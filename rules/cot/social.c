@@ -171,7 +171,7 @@ const rules_module rules_module_cot_social = {
     .phrases = SOCIAL_PHRASES,
 };
 
-/* ---- the Build Up skills and what each side knows ---- */
+/* ---- the Build Up skills ---- */
 
 /* The Build Up skills and their positive/negative states (000:262-268). */
 typedef struct social_skill {
@@ -196,76 +196,6 @@ static const social_skill *social_skill_find(const char *id)
     return NULL;
 }
 
-static json_t *child(json_t *o, const char *key)
-{
-    json_t *c = json_object_get(o, key);
-    if (!json_is_object(c)) {
-        c = json_object();
-        json_object_set_new(o, key, c);
-    }
-    return c;
-}
-
-/* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
-static const char *seat_of(const rules_enc *e, const char *cid)
-{
-    const char *s = cot_str(rules_enc_combatant(e, cid), "seat");
-    return rules_enc_is_npc(e, cid) || !s ? "gm" : s;
-}
-
-/* What `seat` knows about combatant `about`: a player's seat under /private/<seat>/social, the
- * GM's side under /gm/enc/known (also without a /private: a unit test without one); NULL when
- * nothing is known yet. */
-static json_t *known_get(const rules_enc *e, const char *seat, const char *about)
-{
-    int player = strcmp(seat, "gm") != 0 && e->priv;
-    json_t *root = player ? json_object_get(json_object_get(e->priv, seat), "social")
-                          : json_object_get(e->hidden, "known");
-    return json_object_get(root, about);
-}
-
-/* The same, created when missing. */
-static json_t *known(rules_enc *e, const char *seat, const char *about)
-{
-    int player = strcmp(seat, "gm") != 0 && e->priv;
-    json_t *root = player ? child(child(e->priv, seat), "social") : child(e->hidden, "known");
-    json_t *k = child(root, about);
-    if (!json_is_object(json_object_get(k, "loyalties")))
-        json_object_set_new(k, "loyalties", json_object());
-    return k;
-}
-
-static int identified(const rules_enc *e, const char *seat, const char *about)
-{
-    return json_is_true(json_object_get(known_get(e, seat, about), "identified"));
-}
-
-static json_t *loyalties_of(const rules_enc *e, const char *cid)
-{
-    return json_object_get(json_object_get(json_object_get(e->hidden, "combatants"), cid),
-                           "loyalties");
-}
-
-/* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
-static json_t *agenda_of(const rules_enc *e, const char *cid, const char *target)
-{
-    json_t *a = json_object_get(known_get(e, seat_of(e, cid), target), "agenda");
-    return json_is_object(a) && rules_enc_streq(cot_str(a, "by"), cid) ? a : NULL;
-}
-
-/* Writes `key` = v (stolen) into the knowledge of every seat controlling a combatant of side
- * (and the GM's own copy, /gm/enc/known, which the GM reads anyway). */
-static void side_learns(rules_enc *e, const char *side, const char *about, const char *key,
-                        json_t *v)
-{
-    const char *cid;
-    json_object_set(known(e, "gm", about), key, v);
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (strcmp(rules_enc_side(e, cid), side) == 0 && strcmp(seat_of(e, cid), "gm") != 0)
-            json_object_set(known(e, seat_of(e, cid), about), key, v);
-    json_decref(v);
-}
-
 /* ---- choices ---- */
 
 /* The other party of the call (000:248), one the actor's side has identified, one the actor
@@ -277,17 +207,17 @@ static int other_party(const rules_enc *e, const char *actor, const char *cid)
 
 static int known_party(const rules_enc *e, const char *actor, const char *cid)
 {
-    return other_party(e, actor, cid) && identified(e, seat_of(e, actor), cid);
+    return other_party(e, actor, cid) && cot_identified(e, cot_seat_of(e, actor), cid);
 }
 
 static int pushed(const rules_enc *e, const char *actor, const char *cid)
 {
-    return other_party(e, actor, cid) && agenda_of(e, actor, cid);
+    return other_party(e, actor, cid) && cot_agenda_of(e, actor, cid);
 }
 
 static int pusher(const rules_enc *e, const char *actor, const char *cid)
 {
-    return agenda_of(e, cid, actor) != NULL;
+    return cot_agenda_of(e, cid, actor) != NULL;
 }
 
 static const char *const ASK[][2] = {
@@ -301,7 +231,7 @@ static const char *const ASK[][2] = {
 static void choose_loyalties(const rules_enc *e, const char *actor, int first, const char *none,
                              json_t *out)
 {
-    json_t *loy = loyalties_of(e, actor);
+    json_t *loy = cot_loyalties_of(e, actor);
     char text[160];
     if (none)
         cot_choice(out, NULL, none);
@@ -355,8 +285,9 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
     else if (strcmp(par, "lean_onto") == 0)
         choose_loyalties(e, actor, 0, "none", out);
     else if (strcmp(par, "loyalty") == 0)
-        choose_loyalties(e, actor, cot_int(known_get(e, seat_of(e, actor), actor), "alterable"),
-                         NULL, out);
+        choose_loyalties(e, actor,
+                         cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable"), NULL,
+                         out);
     else
         return RULES_CHOICES_NONE;
     return RULES_CHOICES_PICK;
@@ -384,7 +315,7 @@ static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_er
     const char *ch = cot_str(rules_enc_combatant(e, cid), "char");
     if (!rules_enc_is_npc(e, cid) && ch && e->priv) {
         json_t *ps = json_object_get(
-            json_object_get(json_object_get(e->priv, seat_of(e, cid)), "sheets"), ch);
+            json_object_get(json_object_get(e->priv, cot_seat_of(e, cid)), "sheets"), ch);
         if (json_is_array(json_object_get(ps, "loyalties")))
             loy = json_object_get(ps, "loyalties");
     }
@@ -457,7 +388,7 @@ static int lean_onto(const rules_enc *e, const rules_args *a, const char *t, int
     int own = rules_arg_int(a, "lean_onto"), theirs = rules_arg_int(a, "lean_onto_target");
     *bonus = 0;
     if (own) {
-        if (!json_array_get(loyalties_of(e, e->actor), (size_t)own - 1))
+        if (!json_array_get(cot_loyalties_of(e, e->actor), (size_t)own - 1))
             return rules_enc_rule(err, "%s has no Loyalty %d to Lean Onto (000:239)",
                                   rules_enc_name(e, e->actor), own);
         (*bonus)++;
@@ -465,13 +396,13 @@ static int lean_onto(const rules_enc *e, const rules_args *a, const char *t, int
     if (theirs) {
         char key[8];
         snprintf(key, sizeof key, "%d", theirs);
-        if (!json_object_get(json_object_get(known_get(e, seat_of(e, e->actor), t), "loyalties"),
-                             key))
+        if (!json_object_get(
+                json_object_get(cot_known_get(e, cot_seat_of(e, e->actor), t), "loyalties"), key))
             return rules_enc_rule(err,
                                   "%s does not know %s's Loyalty %d: a Read Room finds it first "
                                   "(000:253)",
                                   rules_enc_name(e, e->actor), rules_enc_name(e, t), theirs);
-        json_t *ag = agenda_of(e, e->actor, t);
+        json_t *ag = cot_agenda_of(e, e->actor, t);
         if (ag && cot_int(ag, "alters") == theirs)
             return rules_enc_rule(err, "the agenda alters that Loyalty: nobody Leans Onto the "
                                        "Loyalty they are trying to alter (000:239)");
@@ -549,7 +480,7 @@ static const char *read_room_ask(const rules_enc *e, const rules_args *a, const 
     const char *ask = rules_arg_str(a, "ask");
     if (ask)
         return ask;
-    return identified(e, seat_of(e, e->actor), t) ? "loyalty" : "identity";
+    return cot_identified(e, cot_seat_of(e, e->actor), t) ? "loyalty" : "identity";
 }
 
 static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -562,14 +493,14 @@ static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
     int want_id = strcmp(ask, "identity") == 0, want_loy = strcmp(ask, "loyalty") == 0;
     if (!want_id && !want_loy && strcmp(ask, "impedes") != 0)
         return tb_fail(err, TB_BAD_REQUEST, "ask: identity, loyalty or impedes");
-    if (!want_id && !identified(e, seat_of(e, me), t))
+    if (!want_id && !cot_identified(e, cot_seat_of(e, me), t))
         return rules_enc_rule(err,
                               "%s has not identified %s yet: Read Room for the identity first "
                               "(000:253-254)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     if (want_loy && (n < 1 || n > 4))
         return tb_fail(err, TB_BAD_REQUEST, "loyalty: which Loyalty, 1 to 4 (000:227)");
-    if (strcmp(ask, "impedes") == 0 && !agenda_of(e, me, t))
+    if (strcmp(ask, "impedes") == 0 && !cot_agenda_of(e, me, t))
         return rules_enc_rule(err, "%s has no agenda against %s yet: set one first (agenda)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     return social_throw_check(e, a, t, "size_up", err);
@@ -590,7 +521,7 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc;
     const char *t = rules_arg_str(a, "target"), *ask = read_room_ask(e, a, t);
-    const char *me = e->actor, *my_seat = seat_of(e, me), *their_seat = seat_of(e, t);
+    const char *me = e->actor, *my_seat = cot_seat_of(e, me), *their_seat = cot_seat_of(e, t);
     int n = rules_arg_int(a, "loyalty"), want_id = strcmp(ask, "identity") == 0,
         want_loy = strcmp(ask, "loyalty") == 0;
     int ok;
@@ -599,39 +530,40 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     /* 000:255 "If the opponent it aware of your identity": identified, or it saw the presented
      * one on an earlier failure */
-    json_t *theirs_k = known_get(e, their_seat, me);
-    int they_knew = identified(e, their_seat, me) || json_object_get(theirs_k, "presented_seen");
+    json_t *theirs_k = cot_known_get(e, their_seat, me);
+    int they_knew =
+        cot_identified(e, their_seat, me) || json_object_get(theirs_k, "presented_seen");
     const char *truth = cot_str(rules_enc_hidden_of(e, t), "identity");
     if (want_id) {
         /* 000:253 the aggressor learns the identity either way */
-        json_t *mine_k = known(e, my_seat, t);
+        json_t *mine_k = cot_known(e, my_seat, t);
         json_object_set_new(mine_k, "identified", json_true());
         json_object_set_new(mine_k, "identity", json_string(truth ? truth : rules_enc_name(e, t)));
         if (!ok)
-            json_object_set_new(known(e, their_seat, me), "presented_seen",
+            json_object_set_new(cot_known(e, their_seat, me), "presented_seen",
                                 json_string(cot_str(rules_enc_combatant(e, me), "presented")));
     } else {
-        json_t *loys = loyalties_of(e, t);
+        json_t *loys = cot_loyalties_of(e, t);
         if (ok && want_loy) {
             char key[8], text[240];
             json_t *l = json_array_get(loys, (size_t)n - 1);
             snprintf(key, sizeof key, "%d", n);
             if (l)
                 cot_loyalty_text(l, text, sizeof text);
-            json_object_set_new(json_object_get(known(e, my_seat, t), "loyalties"), key,
+            json_object_set_new(json_object_get(cot_known(e, my_seat, t), "loyalties"), key,
                                 json_string(l ? text : "none"));
         } else if (ok) {
             /* 000:254 whether any Loyalty impedes the agenda: the GM judges it (`impedes` on
              * the agenda, set with enc.set or the `impedes` action) */
-            json_t *ag = agenda_of(e, me, t);
-            json_object_set(known(e, my_seat, t), "impedes",
+            json_t *ag = cot_agenda_of(e, me, t);
+            json_object_set(cot_known(e, my_seat, t), "impedes",
                             json_object_get(ag, "impedes") ? json_object_get(ag, "impedes")
                                                            : json_false());
         } else if (they_knew) {
-            json_object_set_new(known(e, their_seat, me), "tried",
+            json_object_set_new(cot_known(e, their_seat, me), "tried",
                                 json_pack("{s:s, s:s?, s:i}", "by", me, "ask", ask, "loyalty", n));
         } else {
-            json_object_set_new(known(e, their_seat, me), "presented_seen",
+            json_object_set_new(cot_known(e, their_seat, me), "presented_seen",
                                 json_string(cot_str(rules_enc_combatant(e, me), "presented")));
         }
     }
@@ -651,7 +583,7 @@ static int check_agenda(const rules_enc *e, const rules_args *a, tb_err *err)
     if (rc)
         return rc;
     /* 000:257 "If your character know who their target is, you can then attempt to Push Agenda" */
-    if (!identified(e, seat_of(e, me), t))
+    if (!cot_identified(e, cot_seat_of(e, me), t))
         return rules_enc_rule(err, "%s must know who %s is first: Read Room (000:257)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     return 0;
@@ -664,7 +596,7 @@ static int act_agenda(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *ag = json_pack("{s:s, s:s}", "by", me, "text", rules_arg_str(a, "text"));
     if (alters)
         json_object_set_new(ag, "alters", json_integer(alters));
-    side_learns(e, rules_enc_side(e, me), t, "agenda", ag);
+    cot_side_learns(e, rules_enc_side(e, me), t, "agenda", ag);
     rules_log *x = rules_log_begin(e, "agenda", "agenda");
     rules_log_who(x, "who", me);
     rules_log_who(x, "whom", t);
@@ -727,7 +659,7 @@ static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
     if (!s)
         return tb_fail(err, TB_BAD_REQUEST,
                        "skill: intimidate, con, impress, manipulate or convince (000:262-268)");
-    if (!agenda_of(e, me, t))
+    if (!cot_agenda_of(e, me, t))
         return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     if ((rc = barred_by_negative(e, t, err)))
@@ -761,7 +693,7 @@ static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err 
     if (!s || !s->follow)
         return tb_fail(err, TB_BAD_REQUEST,
                        "skill: intimidate, impress, manipulate or convince (000:271)");
-    json_t *ag = agenda_of(e, me, t);
+    json_t *ag = cot_agenda_of(e, me, t);
     if (!ag)
         return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
@@ -782,7 +714,7 @@ static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
     int rc, ok;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     const social_skill *s = social_skill_find(rules_arg_str(a, "skill"));
-    json_t *ag = agenda_of(e, me, t);
+    json_t *ag = cot_agenda_of(e, me, t);
     if ((rc = social_roll(e, a, t, s->skill, "follow_through", "Read Room", &ok, err)))
         return rc;
     if (!ok) {
@@ -794,11 +726,11 @@ static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *done = json_deep_copy(ag);
     int alters = cot_int(ag, "alters");
     json_object_set_new(done, "achieved", json_true());
-    side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
+    cot_side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
     /* an achieved agenda that alters a PC's Loyalty: its player makes the change (act_alter), so
      * their seat learns which Loyalty, never the agenda's text */
-    if (alters && strcmp(seat_of(e, t), "gm") != 0)
-        json_object_set_new(known(e, seat_of(e, t), t), "alterable", json_integer(alters));
+    if (alters && strcmp(cot_seat_of(e, t), "gm") != 0)
+        json_object_set_new(cot_known(e, cot_seat_of(e, t), t), "alterable", json_integer(alters));
     rules_log *x = rules_log_begin(e, "achieved", "achieved");
     rules_log_who(x, "who", me);
     rules_log_end(x);
@@ -816,11 +748,11 @@ static int check_lean_into(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *by = rules_arg_str(a, "target"), *me = e->actor;
     int n = rules_arg_int(a, "loyalty");
-    json_t *ag = agenda_of(e, by, me);
+    json_t *ag = cot_agenda_of(e, by, me);
     if (!ag)
         return rules_enc_rule(err, "%s pushes no agenda on %s (000:241)", rules_enc_name(e, by),
                               rules_enc_name(e, me));
-    if (!json_array_get(loyalties_of(e, me), (size_t)n - 1))
+    if (!json_array_get(cot_loyalties_of(e, me), (size_t)n - 1))
         return rules_enc_rule(err, "%s has no Loyalty %d (000:241)", rules_enc_name(e, me), n);
     if (cot_int(ag, "alters") == n)
         return rules_enc_rule(err,
@@ -833,9 +765,9 @@ static int check_lean_into(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *by = rules_arg_str(a, "target"), *me = e->actor;
-    json_t *denied = json_deep_copy(agenda_of(e, by, me));
+    json_t *denied = json_deep_copy(cot_agenda_of(e, by, me));
     json_object_set_new(denied, "denied", json_true());
-    side_learns(e, rules_enc_side(e, by), me, "agenda", denied);
+    cot_side_learns(e, rules_enc_side(e, by), me, "agenda", denied);
     rules_log *x = rules_log_begin(e, "lean_into", "lean_into");
     rules_log_who(x, "who", me);
     rules_log_who(x, "whom", by);
@@ -850,7 +782,7 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
 static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
-    if (!agenda_of(e, by, t))
+    if (!cot_agenda_of(e, by, t))
         return rules_enc_rule(err, "%s pushes no agenda on %s", rules_enc_name(e, by),
                               rules_enc_name(e, t));
     return 0;
@@ -859,26 +791,13 @@ static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err)
 static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
-    json_t *v = json_deep_copy(agenda_of(e, by, t));
+    json_t *v = json_deep_copy(cot_agenda_of(e, by, t));
     json_object_set_new(v, "impedes", json_boolean(rules_arg_int(a, "impedes")));
-    side_learns(e, rules_enc_side(e, by), t, "agenda", v);
+    cot_side_learns(e, rules_enc_side(e, by), t, "agenda", v);
     return 0;
 }
 
 /* ---- altering a Loyalty (000:237, 000:271) ---- */
-
-/* Forgets what every seat learned of Loyalty n of cid (after it changed): the learned text is
- * no longer true, and learning it again is a Read Room. */
-static void forget_loyalty(rules_enc *e, const char *cid, int n)
-{
-    char key[8];
-    snprintf(key, sizeof key, "%d", n);
-    json_object_del(json_object_get(known_get(e, "gm", cid), "loyalties"), key);
-    const char *seat;
-    json_t *mine;
-    json_object_foreach(e->priv, seat, mine) json_object_del(
-        json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"), key);
-}
 
 /*
  * 000:237 "Loyalties may be manipulated by others during Social Calls, either changing the
@@ -901,8 +820,8 @@ static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
                               "%s already had a Loyalty altered in this Social Call: one per "
                               "call",
                               rules_enc_name(e, me));
-    json_t *ag = json_object_get(known_get(e, "gm", me), "agenda");
-    json_t *mine = known_get(e, seat_of(e, me), me);
+    json_t *ag = json_object_get(cot_known_get(e, "gm", me), "agenda");
+    json_t *mine = cot_known_get(e, cot_seat_of(e, me), me);
     int achieved = (json_is_true(json_object_get(ag, "achieved")) && cot_int(ag, "alters") == n) ||
                    cot_int(mine, "alterable") == n;
     if (!e->is_gm && !achieved)
@@ -911,7 +830,7 @@ static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
                               "(or when the GM rules it)",
                               rules_enc_name(e, me), n);
     /* the change on a copy: whether it can be made, without making it */
-    json_t *copy = json_deep_copy(loyalties_of(e, me));
+    json_t *copy = json_deep_copy(cot_loyalties_of(e, me));
     int rc = cot_loyalty_alter(copy, n, rules_arg_str(a, "to"), rules_arg_int(a, "prime"),
                                rules_enc_name(e, me), NULL, err);
     json_decref(copy);
@@ -923,17 +842,17 @@ static int act_alter(rules_enc *e, const rules_args *a, tb_err *err)
     const char *me = e->actor, *to = rules_arg_str(a, "to");
     int n = rules_arg_int(a, "loyalty"), prime = rules_arg_int(a, "prime"), was_prime;
     json_t *h = rules_enc_hidden_of(e, me), *loy = json_object_get(h, "loyalties");
-    json_t *mine = known_get(e, seat_of(e, me), me);
+    json_t *mine = cot_known_get(e, cot_seat_of(e, me), me);
     cot_loyalty_alter(loy, n, to, prime, rules_enc_name(e, me), &was_prime, err);
     if (was_prime)
-        forget_loyalty(e, me, was_prime);
-    forget_loyalty(e, me, n);
+        cot_forget_loyalty(e, me, was_prime);
+    cot_forget_loyalty(e, me, n);
     json_object_del(mine, "alterable");
     json_object_set_new(h, "altered", json_integer(n));
     /* a PC's Loyalties live in its player's private sheet (000:227) */
     const char *ch = cot_str(rules_enc_combatant(e, me), "char");
     json_t *ps = json_object_get(
-        json_object_get(json_object_get(e->priv, seat_of(e, me)), "sheets"), ch ? ch : "");
+        json_object_get(json_object_get(e->priv, cot_seat_of(e, me)), "sheets"), ch ? ch : "");
     if (!rules_enc_is_npc(e, me) && json_is_object(ps))
         json_object_set_new(ps, "loyalties", json_deep_copy(loy));
     char txt[160];

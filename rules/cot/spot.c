@@ -302,3 +302,112 @@ const char *cot_barrier_skill(int tag, int i)
 {
     return tag >= 0 && tag < 5 && i >= 1 && i <= 2 ? BARRIER_SKILLS[tag][i] : NULL;
 }
+
+/* ---- choices and schemes (cot.heist's hook and checks) ---- */
+
+/* Every planned zone (`shown_only`: those the crew knows), `outside` first when `outside`. */
+void cot_spot_choose_zones(const rules_enc *e, int shown_only, int outside, json_t *out)
+{
+    const char *k;
+    json_t *v;
+    if (outside)
+        cot_choice(out, json_string(COT_OUTSIDE), "Outside the Spot");
+    json_object_foreach(shown_only ? cot_spot_shown_get(e, "zones") : cot_spot_plan_get(e, "zones"),
+                        k, v) cot_choice(out, json_string(k), cot_zone_name(e, k));
+}
+
+/* The zones the actor can walk into now (an open way from where it is) first, then the others
+ * the crew knows. */
+void cot_spot_choose_moves(const rules_enc *e, const char *actor, json_t *out)
+{
+    const char *k, *here = cot_crew_position(e, actor);
+    json_t *v;
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(cot_spot_shown_get(e, "zones"), k, v)
+        {
+            json_t *b = strcmp(k, here) ? cot_barrier_between(e, here, k) : NULL;
+            if ((b && json_is_true(json_object_get(b, "open"))) == !pass)
+                cot_choice(out, json_string(k), cot_zone_name(e, k));
+        }
+}
+
+/* The barriers the crew knows, those still closed where the actor stands first. */
+void cot_spot_choose_barriers(const rules_enc *e, const char *actor, json_t *out)
+{
+    const char *k, *here = cot_crew_position(e, actor);
+    json_t *v;
+    char label[120];
+    for (int pass = 0; pass < 2; pass++)
+        json_object_foreach(cot_spot_shown_get(e, "barriers"), k, v)
+        {
+            int at = !json_is_true(json_object_get(v, "open")) &&
+                     (strcmp(cot_str(v, "from"), here) == 0 || strcmp(cot_str(v, "to"), here) == 0);
+            if (at == !pass) {
+                snprintf(label, sizeof label, "The %s between %s and %s", cot_str(v, "tag"),
+                         cot_zone_name(e, cot_str(v, "from")), cot_zone_name(e, cot_str(v, "to")));
+                cot_choice(out, json_string(k), label);
+            }
+        }
+}
+
+/* The zone tags (000:182-186), none, alone or together: every subset, as "noisy,hidden". */
+void cot_zone_choose_tags(json_t *out)
+{
+    static const char *const TAG[] = {"hazardous", "noisy", "hidden", "crowded"};
+    static const char *const LABEL[] = {"Hazardous", "Noisy", "Hidden", "Crowded"};
+    cot_choice(out, NULL, "none");
+    for (unsigned m = 1; m < 16; m++) {
+        char v[64] = "", l[64] = "";
+        for (int t = 0; t < 4; t++)
+            if (m & (1u << t)) {
+                snprintf(v + strlen(v), sizeof v - strlen(v), "%s%s", v[0] ? "," : "", TAG[t]);
+                snprintf(l + strlen(l), sizeof l - strlen(l), "%s%s", l[0] ? ", " : "", LABEL[t]);
+            }
+        cot_choice(out, json_string(v), l);
+    }
+}
+
+/*
+ * A scheme spends Foresight (000:216-222): ambush (1 per zone moved: the crew member is placed
+ * in `zone` at once), training (1 per rolled die, 2 per kept die, on the next roll), secrets
+ * and switch (3 a roll: the GM lets the roll be made), cache (1 per Resource spent), blueprint
+ * (3 at the edge of the Spot or 1, +1 per zone it bypasses: the GM adds the Hidden zone): its
+ * cost against the Foresight held. Pure.
+ */
+int cot_scheme_cost(const rules_enc *e, const rules_args *a, int *cost, tb_err *err)
+{
+    const char *cid = e->actor, *s = rules_arg_str(a, "scheme"), *name = rules_enc_name(e, cid);
+    int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
+    int zones = rules_arg_int(a, "zones"), res = rules_arg_int(a, "resources");
+    const char *to = rules_arg_str(a, "zone");
+    if (strcmp(s, "ambush") == 0) {
+        if (!to || !json_object_get(cot_spot_shown_get(e, "zones"), to) || zones < 1)
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "an ambush names a zone the crew knows and the zones moved (zones)");
+        *cost = zones; /* 000:217 */
+    } else if (strcmp(s, "training") == 0) {
+        if (rolled + kept < 1)
+            return tb_fail(err, TB_BAD_REQUEST, "training adds dice: give rolled and/or kept");
+        *cost = rolled + 2 * kept; /* 000:218 */
+    } else if (strcmp(s, "secrets") == 0 || strcmp(s, "switch") == 0) {
+        *cost = 3; /* 000:219, 000:222 */
+    } else if (strcmp(s, "cache") == 0) {
+        if (res < 1)
+            return tb_fail(err, TB_BAD_REQUEST, "a cache spends Resources: give resources");
+        if (cot_crew_num(e, cid, "resources") < res)
+            return rules_enc_rule(err, "%s has only %d Resources", name,
+                                  cot_crew_num(e, cid, "resources"));
+        *cost = res; /* 000:220 */
+    } else if (strcmp(s, "blueprint") == 0) {
+        *cost = (rules_arg_int(a, "edge") ? 3 : 1) + zones; /* 000:221 */
+    } else {
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "scheme: '%.20s' is not ambush, training, secrets, cache, blueprint or "
+                       "switch",
+                       s);
+    }
+    int have = cot_crew_num(e, cid, "foresight");
+    if (have < *cost)
+        return rules_enc_rule(err, "%s has %d Foresight; this takes %d", name, have, *cost);
+    return 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * loyalty.c — what each side of City of Thieves' Social Call knows (cot.social, rules/cot/social.c;
+ * cot_enc.h, "what each side knows"): identities, Loyalties and agendas learned, by seat, and
+ * every combatant's Loyalties (000:224-271). The rulebook is 000_d2a475e9ec148dd1.txt, cited as
+ * 000:LINE.
+ */
+#include "cot_enc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* o[key] as an object, created when missing (borrowed). */
+static json_t *child(json_t *o, const char *key)
+{
+    json_t *c = json_object_get(o, key);
+    if (!json_is_object(c)) {
+        c = json_object();
+        json_object_set_new(o, key, c);
+    }
+    return c;
+}
+
+/* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
+const char *cot_seat_of(const rules_enc *e, const char *cid)
+{
+    const char *s = cot_str(rules_enc_combatant(e, cid), "seat");
+    return rules_enc_is_npc(e, cid) || !s ? "gm" : s;
+}
+
+/* What `seat` knows about combatant `about`: a player's seat under /private/<seat>/social, the
+ * GM's side under /gm/enc/known (also without a /private: a unit test without one); NULL when
+ * nothing is known yet. */
+json_t *cot_known_get(const rules_enc *e, const char *seat, const char *about)
+{
+    int player = strcmp(seat, "gm") != 0 && e->priv;
+    json_t *root = player ? json_object_get(json_object_get(e->priv, seat), "social")
+                          : json_object_get(e->hidden, "known");
+    return json_object_get(root, about);
+}
+
+/* The same, created when missing. */
+json_t *cot_known(rules_enc *e, const char *seat, const char *about)
+{
+    int player = strcmp(seat, "gm") != 0 && e->priv;
+    json_t *root = player ? child(child(e->priv, seat), "social") : child(e->hidden, "known");
+    json_t *k = child(root, about);
+    if (!json_is_object(json_object_get(k, "loyalties")))
+        json_object_set_new(k, "loyalties", json_object());
+    return k;
+}
+
+int cot_identified(const rules_enc *e, const char *seat, const char *about)
+{
+    return json_is_true(json_object_get(cot_known_get(e, seat, about), "identified"));
+}
+
+json_t *cot_loyalties_of(const rules_enc *e, const char *cid)
+{
+    return json_object_get(json_object_get(json_object_get(e->hidden, "combatants"), cid),
+                           "loyalties");
+}
+
+/* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
+json_t *cot_agenda_of(const rules_enc *e, const char *cid, const char *target)
+{
+    json_t *a = json_object_get(cot_known_get(e, cot_seat_of(e, cid), target), "agenda");
+    return json_is_object(a) && rules_enc_streq(cot_str(a, "by"), cid) ? a : NULL;
+}
+
+/* Writes `key` = v (stolen) into the knowledge of every seat controlling a combatant of side
+ * (and the GM's own copy, /gm/enc/known, which the GM reads anyway). */
+void cot_side_learns(rules_enc *e, const char *side, const char *about, const char *key, json_t *v)
+{
+    const char *cid;
+    json_object_set(cot_known(e, "gm", about), key, v);
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (strcmp(rules_enc_side(e, cid), side) == 0 && strcmp(cot_seat_of(e, cid), "gm") != 0)
+            json_object_set(cot_known(e, cot_seat_of(e, cid), about), key, v);
+    json_decref(v);
+}
+
+/* Forgets what every seat learned of Loyalty n of cid (after it changed): the learned text is
+ * no longer true, and learning it again is a Read Room. */
+void cot_forget_loyalty(rules_enc *e, const char *cid, int n)
+{
+    char key[8];
+    snprintf(key, sizeof key, "%d", n);
+    json_object_del(json_object_get(cot_known_get(e, "gm", cid), "loyalties"), key);
+    const char *seat;
+    json_t *mine;
+    json_object_foreach(e->priv, seat, mine) json_object_del(
+        json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"), key);
+}
