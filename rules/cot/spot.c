@@ -305,6 +305,15 @@ const char *cot_barrier_skill(int tag, int i)
 
 /* ---- choices and schemes (cot.heist's hook and checks) ---- */
 
+/* The name the crew knows zone zid by (what a player's choices say: never the GM's plan). */
+static const char *shown_name(const rules_enc *e, const char *zid)
+{
+    if (strcmp(zid, COT_OUTSIDE) == 0)
+        return "outside the Spot";
+    const char *n = cot_str(json_object_get(cot_spot_shown_get(e, "zones"), zid), "name");
+    return n ? n : zid;
+}
+
 /* Every planned zone (`shown_only`: those the crew knows), `outside` first when `outside`. */
 void cot_spot_choose_zones(const rules_enc *e, int shown_only, int outside, json_t *out)
 {
@@ -313,11 +322,27 @@ void cot_spot_choose_zones(const rules_enc *e, int shown_only, int outside, json
     if (outside)
         cot_choice(out, json_string(COT_OUTSIDE), "Outside the Spot");
     json_object_foreach(shown_only ? cot_spot_shown_get(e, "zones") : cot_spot_plan_get(e, "zones"),
-                        k, v) cot_choice(out, json_string(k), cot_zone_name(e, k));
+                        k, v)
+        cot_choice(out, json_string(k), shown_only ? shown_name(e, k) : cot_zone_name(e, k));
 }
 
 /* The zones the actor can walk into now (an open way from where it is) first, then the others
  * the crew knows. */
+/* A way the crew knows between zones a and b that is open. */
+static int shown_open(const rules_enc *e, const char *a, const char *b)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(cot_spot_shown_get(e, "barriers"), k, v)
+    {
+        const char *f = cot_str(v, "from"), *t = cot_str(v, "to");
+        if (f && t &&
+            ((strcmp(f, a) == 0 && strcmp(t, b) == 0) || (strcmp(f, b) == 0 && strcmp(t, a) == 0)))
+            return json_is_true(json_object_get(v, "open"));
+    }
+    return 0;
+}
+
 void cot_spot_choose_moves(const rules_enc *e, const char *actor, json_t *out)
 {
     const char *k, *here = cot_crew_position(e, actor);
@@ -325,9 +350,8 @@ void cot_spot_choose_moves(const rules_enc *e, const char *actor, json_t *out)
     for (int pass = 0; pass < 2; pass++)
         json_object_foreach(cot_spot_shown_get(e, "zones"), k, v)
         {
-            json_t *b = strcmp(k, here) ? cot_barrier_between(e, here, k) : NULL;
-            if ((b && json_is_true(json_object_get(b, "open"))) == !pass)
-                cot_choice(out, json_string(k), cot_zone_name(e, k));
+            if ((strcmp(k, here) != 0 && shown_open(e, here, k)) == !pass)
+                cot_choice(out, json_string(k), shown_name(e, k));
         }
 }
 
@@ -344,7 +368,7 @@ void cot_spot_choose_barriers(const rules_enc *e, const char *actor, json_t *out
                      (strcmp(cot_str(v, "from"), here) == 0 || strcmp(cot_str(v, "to"), here) == 0);
             if (at == !pass) {
                 snprintf(label, sizeof label, "The %s between %s and %s", cot_str(v, "tag"),
-                         cot_zone_name(e, cot_str(v, "from")), cot_zone_name(e, cot_str(v, "to")));
+                         shown_name(e, cot_str(v, "from")), shown_name(e, cot_str(v, "to")));
                 cot_choice(out, json_string(k), label);
             }
         }
