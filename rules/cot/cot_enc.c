@@ -367,22 +367,15 @@ void cot_choose_weapons(const rules_enc *e, const char *actor, const char *bare,
     }
 }
 
-static int listed(const char *const *list, const char *id)
-{
-    for (; list && *list; list++)
-        if (strcmp(*list, id) == 0)
-            return 1;
-    return !list;
-}
-
 void cot_choose_skills(const rules_enc *e, const char *actor, const char *const *list, json_t *out)
 {
-    /* trained first, highest rank first (ranks 10..1), then the untrained in the sheet's order */
+    /* trained first, highest rank first (ranks 10..1), then the untrained, each in the list's
+     * order (the sheet's when there is no list) */
     for (int rank = 10; rank >= 0; rank--) {
         const cot_skill *sk;
-        for (size_t i = 0; (sk = cot_skill_at(i)); i++) {
+        for (size_t i = 0; (sk = list ? cot_skill_find(list[i]) : cot_skill_at(i)); i++) {
             int have = cot_skill_of(e, actor, sk->id);
-            if (listed(list, sk->id) && (rank ? have == rank : have <= 0 || have > 10))
+            if (rank ? have == rank : have <= 0 || have > 10)
                 cot_choice(out, json_string(sk->id), sk->label);
         }
     }
