@@ -59,19 +59,26 @@ int rules_enc_who_check(rules_enc *e, const rules_enc_action *act, const char *a
     return TB_OK;
 }
 
-int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
-                        const json_t *params, rules_args *a, tb_err *err)
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err)
 {
     char what[80];
     snprintf(what, sizeof what, "enc.act %s", act->name);
-    if (rules_enc_who_check(e, act, actor, err) ||
-        rules_args_parse(what, act->params, params, a, err))
+    if (rules_args_parse(what, act->params, params, a, err))
         return err->code;
     for (int i = 0; act->params && act->params[i].name; i++)
         if (is_target_param(&act->params[i]) && a->sval[i] && !rules_enc_combatant(e, a->sval[i]))
             return tb_fail(err, TB_NOT_FOUND, "%s: no combatant '%.32s' in the encounter",
                            act->params[i].name, a->sval[i]);
     return act->check ? act->check(e, a, err) : TB_OK;
+}
+
+int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
+                        const json_t *params, rules_args *a, tb_err *err)
+{
+    if (rules_enc_who_check(e, act, actor, err))
+        return err->code;
+    return rules_enc_args_check(e, act, params, a, err);
 }
 
 int rules_enc_act(rules_enc *e, const char *action, const char *actor, const json_t *params,

@@ -415,6 +415,10 @@ int rules_enc_act(rules_enc *e, const char *action, const char *actor, const jso
  * arguments now. On success *a holds the parsed arguments (strings borrowed from params). */
 int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
                         const json_t *params, rules_args *a, tb_err *err);
+/* Steps 3-4 only, after rules_enc_who_check set e->actor (the moves try many arguments for one
+ * actor). */
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err);
 /* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
  * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
  * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
@@ -449,10 +453,13 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
  * actions: no actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
- * offered. For the GM the moves of the combatant whose turn it is come first. Pure: draws no die,
- * writes nothing. Properties (tests/unit/test_module_props.c, over every state the scenario
- * tests and the fuzzer reach): every offered move's args pass the check; every (action, actor)
- * whose check passes with some arguments is offered.
+ * offered. A required free-text parameter (no choices: a name, a description) is searched with
+ * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
+ * the combatant whose turn it is come first. Pure: draws no die, writes nothing (e->actor is put
+ * back). The server delivers them on request: the read-only op enc.moves (server/ops_enc.c;
+ * their cost: tests/bench/README.md, bench_moves). Properties (tests/unit/test_module_props.c, over
+ * every state the scenario tests and the fuzzer reach): every offered move's args pass the check;
+ * every (action, actor) whose check passes with some arguments is offered.
  */
 json_t *rules_enc_moves(rules_enc *e);
 

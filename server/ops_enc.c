@@ -1087,6 +1087,68 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     return TB_OK;
 }
 
+/* ---- enc.moves ---- */
+
+typedef struct moves_pass {
+    const op_ctx *ctx;
+    json_t *state, *out;
+    const char *only; /* the scene asked for, or NULL for every running one */
+} moves_pass;
+
+/* The caller's moves in scene sid (rules_enc_moves), read without writing anything: a scene
+ * whose GM half or /private is missing reads empty ones, the module's checks get no dice, and
+ * what they might log is dropped. A scene the module cannot use offers nothing. */
+static void moves_one(const char *sid, json_t *pub, void *arg)
+{
+    moves_pass *mp = arg;
+    if (mp->only && strcmp(mp->only, sid) != 0)
+        return;
+    json_t *gm = json_object_get(mp->state, "gm");
+    json_t *hid = strcmp(sid, "enc") == 0 ? json_object_get(gm, "enc")
+                                          : json_object_get(json_object_get(gm, "scenes"), sid);
+    json_t *priv = json_object_get(mp->state, "private");
+    json_t *own = json_pack("{s:O?, s:O?}", "hid", json_is_object(hid) ? hid : NULL, "priv",
+                            json_is_object(priv) ? priv : NULL);
+    rules_enc e;
+    memset(&e, 0, sizeof e);
+    const char *mid = json_string_value(json_object_get(pub, "module"));
+    e.mod = mid ? rules_module_find(mid) : NULL;
+    e.enc = pub;
+    e.hidden = json_is_object(hid) ? hid : ops_child(own, "hid");
+    e.priv = json_is_object(priv) ? priv : ops_child(own, "priv");
+    e.rng = rules_rng_scripted(NULL, 0);
+    e.seat = mp->ctx->seat;
+    e.is_gm = mp->ctx->is_gm;
+    e.log = json_array();
+    e.gm_log = json_array();
+    e.seat_log = json_array();
+    clock_open(mp->state, sid, &e);
+    tb_err err = {0};
+    json_t *moves =
+        e.mod && rules_enc_check(&e, &err) == TB_OK ? rules_enc_moves(&e) : json_array();
+    json_object_set_new(mp->out, sid, moves);
+    rules_rng_destroy(e.rng);
+    json_decref(e.log);
+    json_decref(e.gm_log);
+    json_decref(e.seat_log);
+    json_decref(own);
+}
+
+/* enc.moves: what the caller may do now in each running scene (or in `scene`): {moves: {<sid>:
+ * [move]}} (rules/encounter.h, rules_enc_moves). Read-only: it writes nothing. */
+static int op_enc_moves(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    char sid[16];
+    const char *want = json_string_value(json_object_get(args, "scene"));
+    if (want && scene_pick(state, args, sid, err))
+        return err->code;
+    moves_pass mp = {.ctx = ctx, .state = state, .out = json_object(), .only = want ? sid : NULL};
+    scene_each(state, moves_one, &mp);
+    *result = json_pack("{s:o}", "moves", mp.out);
+    return TB_OK;
+}
+
 /* ---- enc.set / enc.end ---- */
 
 /*
@@ -1284,6 +1346,10 @@ static const op_arg ARGS_END[] = {
     ARG_SCENE,
     {NULL, 0, 0, 0, 0},
 };
+static const op_arg ARGS_MOVES[] = {
+    ARG_SCENE,
+    {NULL, 0, 0, 0, 0},
+};
 
 /* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
  * characters its combatants were made from (write_back), what one seat learned
@@ -1293,6 +1359,7 @@ static const op_write W_ENC[] = {{"/enc", 0},        {"/gm/enc", 0},  {"/scenes"
                                  {"/gm/scenes", 0},  {"/clock", 0},   {"/chars", 0},
                                  {"/gm/npcs", 0},    {"/private", 0}, {"/between", 0},
                                  {"/gm/between", 0}, OP_WRITES_LOGS,  {NULL, 0}};
+static const op_write W_NONE[] = {{NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},
@@ -1301,5 +1368,6 @@ const op_def OPS_ENC[] = {
     {"enc.act", op_enc_act, WHO_ANY, 0, ARGS_ACT, W_ENC},
     {"enc.set", op_enc_set, WHO_GM, 0, ARGS_SET, W_ENC},
     {"enc.end", op_enc_end, WHO_GM, 0, ARGS_END, W_ENC},
+    {"enc.moves", op_enc_moves, WHO_ANY, 1, ARGS_MOVES, W_NONE},
     {NULL, NULL, 0, 0, NULL, NULL},
 };

@@ -189,6 +189,8 @@ int main(int argc, char **argv)
 
     timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
     timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
+    timed("enc.moves (GM):", n, gc, &gs, "enc.moves", "{}");
+    timed("enc.moves (player):", n, pc[0], &ps[0], "enc.moves", "{}");
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;

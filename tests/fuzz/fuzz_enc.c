@@ -80,6 +80,7 @@ typedef struct fz_stats {
     long calls, accepted;
     long acts, acts_ok;
     long checked, check_passed, check_refused; /* enc.act whose check half was probed */
+    long moves;                                /* moves offered and checked */
     long sets, sets_ok;
     long drew_on_refusal;
     long act_tried[64], act_ok[64]; /* per action of the module's table */
@@ -557,6 +558,80 @@ static const char *pc_of(fz *z, const char *seat)
     return found;
 }
 
+/* A copy of what a module may read or write (the first scene's halves and /private) with the
+ * rules_enc the server would build on it for seat, dice counted (rules_enc_check passed). */
+typedef struct view {
+    json_t *copy, *before;
+    rules_enc e;
+    fz_src src;
+} view;
+
+static int view_open(fz *z, view *v, const char *seat, int is_gm)
+{
+    memset(v, 0, sizeof *v);
+    json_t *shallow =
+        json_pack("{s:O?, s:{s:O?}, s:O?}", "enc", json_object_get(z->state, "enc"), "gm", "enc",
+                  json_object_get(json_object_get(z->state, "gm"), "enc"), "private",
+                  json_object_get(z->state, "private"));
+    v->copy = json_deep_copy(shallow);
+    json_decref(shallow);
+    tb_err err = {0};
+    if (!enc_view_of(v->copy, &v->e) || rules_enc_check(&v->e, &err)) {
+        json_decref(v->copy);
+        return 0;
+    }
+    v->e.seat = seat;
+    v->e.is_gm = is_gm;
+    v->e.priv = ops_child(v->copy, "private");
+    v->e.log = json_array();
+    v->e.gm_log = json_array();
+    v->e.seat_log = json_array();
+    v->src.s = z->seed;
+    v->e.rng = rules_rng_from_source(src_next, &v->src);
+    v->before = json_deep_copy(v->copy);
+    return 1;
+}
+
+/* Fails unless the view drew no die, changed nothing and logged nothing since view_open. */
+static void view_untouched(fz *z, view *v, const char *what, const char *name)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s drew a die", what);
+    if (v->src.draws)
+        fail(z, msg, name);
+    snprintf(msg, sizeof msg, "%s changed the state or logged", what);
+    if (!json_equal(v->before, v->copy) || json_array_size(v->e.log) ||
+        json_array_size(v->e.gm_log) || json_array_size(v->e.seat_log))
+        fail(z, msg, name);
+}
+
+static void view_close(view *v)
+{
+    json_decref(v->before);
+    json_decref(v->e.log);
+    json_decref(v->e.gm_log);
+    json_decref(v->e.seat_log);
+    rules_rng_destroy(v->e.rng);
+    json_decref(v->copy);
+}
+
+/* Whether moves (rules_enc_moves) offer action a for actor (any actor for an action taken
+ * without one). */
+static int offered(const json_t *moves, const rules_enc_action *a, const char *actor)
+{
+    int needs_actor = a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        if (rules_enc_streq(json_string_value(json_object_get(m, "action")), a->name) &&
+            (!needs_actor ||
+             rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * The property of "running an action" (encounter.h, tests/fuzz/README.md): on a copy of the
  * state, as the server would run enc.act with args (borrowed) for seat, the steps before the
@@ -565,7 +640,8 @@ static const char *pc_of(fz *z, const char *seat)
  * (and *act NULL) when the server would refuse before them (the op's schema, no encounter, a
  * state the module cannot use, no such action). The caller then runs the real op: a check that
  * passed must be followed by a resolve that does not refuse (for an action with a check), one
- * that refused by a refusal.
+ * that refused by a refusal. And for a module that lists its choices (a choices hook), an
+ * (action, actor) whose check passed with these arguments must be among the seat's moves.
  */
 static int probe_check(fz *z, const json_t *args, const char *seat, int is_gm,
                        const rules_enc_action **act)
@@ -575,52 +651,81 @@ static int probe_check(fz *z, const json_t *args, const char *seat, int is_gm,
     tb_err err = {0};
     if (ops_check_args(ops_find("any", "enc.act"), args, &norm, &err))
         return -1;
-    /* what a module may read or write: the scene's halves and /private (and nothing else) */
-    json_t *copy = json_pack("{s:O?, s:{s:O?}, s:O?}", "enc", json_object_get(z->state, "enc"),
-                             "gm", "enc", json_object_get(json_object_get(z->state, "gm"), "enc"),
-                             "private", json_object_get(z->state, "private"));
-    json_t *shallow = copy;
-    copy = json_deep_copy(shallow);
-    json_decref(shallow);
-    rules_enc e;
+    view v;
     int rc = -1;
     const char *name = json_string_value(json_object_get(norm, "action"));
-    if (!enc_view_of(copy, &e) || json_string_value(json_object_get(norm, "scene")) ||
-        rules_enc_check(&e, &err) || !(*act = rules_module_action(e.mod, name)))
+    if (json_string_value(json_object_get(norm, "scene")) || !view_open(z, &v, seat, is_gm))
         goto out;
-    e.seat = seat;
-    e.is_gm = is_gm;
-    e.priv = ops_child(copy, "private");
-    e.log = json_array();
-    e.gm_log = json_array();
-    e.seat_log = json_array();
-    fz_src src = {.s = z->seed};
-    e.rng = rules_rng_from_source(src_next, &src);
-    json_t *before = json_deep_copy(copy);
+    if (!(*act = rules_module_action(v.e.mod, name))) {
+        view_close(&v);
+        goto out;
+    }
     rules_args pa;
-    rc = rules_enc_act_check(&e, *act, json_string_value(json_object_get(norm, "actor")),
+    rc = rules_enc_act_check(&v.e, *act, json_string_value(json_object_get(norm, "actor")),
                              json_object_get(norm, "params"), &pa, &err);
-    if (src.draws)
-        fail(z, "the steps before the resolve drew a die", (*act)->name);
-    if (!json_equal(before, copy) || json_array_size(e.log) || json_array_size(e.gm_log) ||
-        json_array_size(e.seat_log))
-        fail(z, "the steps before the resolve changed the state or logged", (*act)->name);
+    view_untouched(z, &v, "the steps before the resolve", (*act)->name);
     z->st->checked++;
     if (rc == TB_OK)
         z->st->check_passed++;
     else
         z->st->check_refused++;
-    json_decref(before);
-    json_decref(e.log);
-    json_decref(e.gm_log);
-    json_decref(e.seat_log);
-    rules_rng_destroy(e.rng);
+    if (rc == TB_OK && v.e.mod->choices) {
+        char actor[40];
+        snprintf(actor, sizeof actor, "%s", v.e.actor ? v.e.actor : "");
+        json_t *moves = rules_enc_moves(&v.e);
+        if (!offered(moves, *act, actor))
+            fail(z, "an action whose check passes is not among the seat's moves", (*act)->name);
+        json_decref(moves);
+    }
+    view_close(&v);
 out:
-    json_decref(copy);
     json_decref(norm);
     if (rc < 0)
         *act = NULL;
     return rc;
+}
+
+/*
+ * The properties of the moves (encounter.h, "moves") for seat now: computing them draws no die
+ * and changes nothing; a player is offered no GM action and acts only for its own characters;
+ * every offered move's args (a required text the person types filled with a word) pass the
+ * action's check.
+ */
+static void check_moves(fz *z, const char *seat, int is_gm)
+{
+    view v;
+    if (!view_open(z, &v, seat, is_gm))
+        return;
+    json_t *moves = rules_enc_moves(&v.e);
+    view_untouched(z, &v, "the moves", seat);
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const rules_enc_action *a =
+            rules_module_action(v.e.mod, json_string_value(json_object_get(m, "action")));
+        const char *actor = json_string_value(json_object_get(m, "actor"));
+        if (!a)
+            fail(z, "a move names no action of the module", seat);
+        if (!is_gm && (a->who == RULES_ENC_GM || (actor && !rules_enc_controls(&v.e, actor))))
+            fail(z, "a player is offered a move that is not theirs", a->name);
+        json_t *params = json_deep_copy(json_object_get(m, "args"));
+        for (const rules_param *p = a->params; p && p->name; p++)
+            if ((p->flags & RULES_PARAM_REQUIRED) && !json_object_get(params, p->name))
+                json_object_set_new(params, p->name, json_string(p->name));
+        rules_args pa;
+        tb_err err = {0};
+        if (rules_enc_act_check(&v.e, a, actor, params, &pa, &err)) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "%s: %s", a->name, err.msg);
+            fail(z, "an offered move does not pass its check", msg);
+        }
+        json_decref(params);
+        z->st->moves++;
+    }
+    view_untouched(z, &v, "checking the moves", seat);
+    json_decref(moves);
+    view_close(&v);
 }
 
 static void do_act(fz *z)
@@ -979,6 +1084,12 @@ static void play(fz *z, int steps)
         }
         if (pick(1000) < g_damage)
             old_build_write(z);
+        /* the moves' properties, for the GM and for a player in turn (a sample of the states:
+         * computing them for every seat after every step would double the run) */
+        if (z->step % 6 == 0)
+            check_moves(z, "gm", 1);
+        else if (z->step % 6 == 3 && z->nseats)
+            check_moves(z, z->seats[pick(z->nseats)], 0);
         int r = pick(100);
         if (r < 66)
             do_act(z);
@@ -1020,8 +1131,8 @@ int main(int argc, char **argv)
         }
     }
     printf("fuzz_enc: seed %" PRIu64 ", %d runs of %d steps per module\n", seed, runs, steps);
-    printf("%-20s %9s %9s %16s %14s %9s %15s\n", "module", "calls", "accepted", "actions ok/tried",
-           "sets ok/tried", "drew-dice", "checks ok/all");
+    printf("%-20s %9s %9s %16s %14s %9s %15s %7s\n", "module", "calls", "accepted",
+           "actions ok/tried", "sets ok/tried", "drew-dice", "checks ok/all", "moves");
     const rules_module *m;
     int modules = 0;
     long drew = 0;
@@ -1037,9 +1148,10 @@ int main(int argc, char **argv)
         g_pick = seed * 104729 + i;
         for (int r = 0; r < runs; r++)
             play(&z, steps);
-        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld %7ld/%-7ld\n", m->id, st.calls,
-               st.accepted, st.acts_ok, st.acts, st.acts ? 100.0 * st.acts_ok / st.acts : 0.0,
-               st.sets_ok, st.sets, st.drew_on_refusal, st.check_passed, st.checked);
+        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld %7ld/%-7ld %7ld\n", m->id,
+               st.calls, st.accepted, st.acts_ok, st.acts,
+               st.acts ? 100.0 * st.acts_ok / st.acts : 0.0, st.sets_ok, st.sets,
+               st.drew_on_refusal, st.check_passed, st.checked, st.moves);
         drew += st.drew_on_refusal;
         json_decref(z.state);
         json_decref(z.dict);
