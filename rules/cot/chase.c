@@ -19,6 +19,7 @@
 
 static int chase_start(rules_enc *e, const rules_args *o, tb_err *err);
 static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
+static int check_vehicle(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err);
@@ -86,8 +87,8 @@ static const rules_param RAM_PARAMS[] = {
 
 static const rules_enc_action CHASE_ACTIONS[] = {
     COT_COMMON_ACTIONS,
-    {"vehicle", "Put in a vehicle", RULES_ENC_GM, VEHICLE_PARAMS, act_vehicle, "000:140-142", NULL,
-     RULES_ENC_RARE},
+    {"vehicle", "Put in a vehicle", RULES_ENC_GM, VEHICLE_PARAMS, act_vehicle, "000:140-142",
+     check_vehicle, RULES_ENC_RARE},
     {"attack", "Attack", RULES_ENC_TURN, ATTACK_PARAMS, act_attack, "000:151", check_attack, 0},
     {"accelerate", "Accelerate", RULES_ENC_TURN, cot_no_params, act_accelerate, "000:153",
      check_accelerate, 0},
@@ -278,6 +279,11 @@ static int chase_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err
 }
 
 /* ---- the GM's vehicles (000:140) ---- */
+
+static int check_vehicle(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return cot_target_check(e, rules_arg_str(a, "target"), 1, err);
+}
 
 /* The GM puts a combatant in a vehicle (000:140 "Vehicles have a set Speed rating"). */
 static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)

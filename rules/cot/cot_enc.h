@@ -127,6 +127,8 @@ rules_log *cot_turn_log(rules_enc *e, const char *action, const char *event);
 void cot_turn_close(rules_enc *e, int rolled);
 /* Bolster "If they don't make a roll on their next turn, they lose this bonus" (000:27). */
 void cot_bolster_lapse(rules_enc *e, const char *cid);
+/* The actor is in the scene (not out: dead, fled, caught...): an owner's action needs it. */
+int cot_actor_in(const rules_enc *e, tb_err *err);
 /* t may be acted on: in the fight, and not the actor unless self_ok. */
 int cot_target_check(const rules_enc *e, const char *t, int self_ok, tb_err *err);
 

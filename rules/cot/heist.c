@@ -453,6 +453,8 @@ static const char *hazard_skill(const rules_args *a)
 
 static int check_move(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *cid = e->actor, *to = rules_arg_str(a, "zone"), *from = cot_crew_position(e, cid);
     const char *name = rules_enc_name(e, cid), *hskill = hazard_skill(a);
     json_t *z = json_object_get(cot_spot_plan_get(e, "zones"), to);
@@ -565,6 +567,8 @@ static const char *bypass_skill(const rules_args *a, int tag)
 
 static int check_bypass(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *cid = e->actor, *bid = rules_arg_str(a, "barrier");
     json_t *b = json_object_get(cot_spot_plan_get(e, "barriers"), bid);
     if (!b || !json_object_get(cot_spot_shown_get(e, "barriers"), bid))
@@ -619,6 +623,8 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
 
 static int check_research(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *cid = e->actor, *how = rules_arg_str(a, "method");
     int hidden;
     if (cot_goal_difficulty(cot_spot_plan_get(e, "zones"), a, &hidden) < 0 && !hidden)
@@ -751,6 +757,8 @@ static int foresight_max(const rules_enc *e, const char *cid)
 
 static int check_plan(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *cid = e->actor;
     int cap = foresight_max(e, cid);
     if (cot_crew_num(e, cid, "foresight") >= cap)
@@ -784,6 +792,8 @@ static int act_plan(rules_enc *e, const rules_args *a, tb_err *err)
 
 static int check_scheme(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     int cost;
     return cot_scheme_cost(e, a, &cost, err);
 }

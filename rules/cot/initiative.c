@@ -14,6 +14,7 @@ static int init_start(rules_enc *e, const rules_args *o, tb_err *err);
 static int init_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
 static int check_drop(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_drop(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_alert(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_alert(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_react(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_react(rules_enc *e, const rules_args *a, tb_err *err);
@@ -53,7 +54,7 @@ static const rules_param REACT_PARAMS[] = {
 static const rules_enc_action INIT_ACTIONS[] = {
     COT_COMMON_ACTIONS,
     {"drop", "Get the Drop", RULES_ENC_TURN, DROP_PARAMS, act_drop, "000:101-119", check_drop, 0},
-    {"alert", "Mark Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:117-119", NULL,
+    {"alert", "Mark Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:117-119", check_alert,
      RULES_ENC_RARE},
     {"react", "Answer the Drop", RULES_ENC_OWNER, REACT_PARAMS, act_react, "000:117", check_react,
      0},
@@ -98,11 +99,10 @@ const rules_module rules_module_cot_initiative = {
 
 static const char *const DROP_SKILLS[] = {"hand_to_hand", "shooting", "explosives", NULL};
 
-/* A Drop's target: someone unaware of the actor, not the actor's side. */
-static int unaware_foe(const rules_enc *e, const char *actor, const char *cid)
+/* A Drop's target: someone unaware (000:102), the actor's foes first. */
+static int unaware(const rules_enc *e, const char *actor, const char *cid)
 {
-    return !rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, actor)) &&
-           !rules_enc_cond_has(e, cid, "aware");
+    return !rules_enc_streq(cid, actor) && !rules_enc_cond_has(e, cid, "aware");
 }
 
 /* The target's answer to a Drop (000:117), as a person reads it. */
@@ -120,7 +120,7 @@ static int init_choices(const rules_enc *e, const char *actor, const rules_enc_a
         return rc;
     if (strcmp(a->name, "drop") == 0) {
         if (strcmp(p->name, "target") == 0)
-            cot_choose_combatants(e, actor, unaware_foe, out);
+            cot_choose_combatants(e, actor, unaware, out);
         else if (strcmp(p->name, "skill") == 0)
             cot_choose_skills(e, actor, DROP_SKILLS, out);
         else if (strcmp(p->name, "weapon") == 0)
@@ -282,6 +282,11 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+static int check_alert(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return cot_target_check(e, rules_arg_str(a, "target"), 1, err);
+}
+
 static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
@@ -324,6 +329,8 @@ static size_t drop_choice(const char *c)
  */
 static int check_react(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *c = rules_arg_str(a, "choice");
     const char *pending = cot_str(rules_enc_combatant(e, e->actor), "drop_choice");
     if (drop_choice(c) == N_DROP_CHOICES)

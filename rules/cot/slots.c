@@ -253,6 +253,14 @@ void cot_turn_close(rules_enc *e, int rolled)
     slot_settle(e, 1);
 }
 
+int cot_actor_in(const rules_enc *e, tb_err *err)
+{
+    if (!e->actor || !rules_enc_is_out(e, e->actor))
+        return 0;
+    return rules_enc_rule(err, "%s is out of the scene (%s)", rules_enc_name(e, e->actor),
+                          cot_str(rules_enc_combatant(e, e->actor), "out"));
+}
+
 int cot_target_check(const rules_enc *e, const char *t, int self_ok, tb_err *err)
 {
     if (!self_ok && strcmp(t, e->actor) == 0)

@@ -282,7 +282,10 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         choose_numbers(NULL, out);
     else if (strcmp(par, "alters") == 0 || strcmp(par, "lean_onto_target") == 0)
         choose_numbers("none", out);
-    else if (strcmp(par, "lean_onto") == 0)
+    else if (strcmp(par, "presented") == 0) {
+        cot_choice(out, json_string("A stranger"), "who they present as");
+        return RULES_CHOICES_DEFAULT; /* a disguise (000:257): the GM names it */
+    } else if (strcmp(par, "lean_onto") == 0)
         choose_loyalties(e, actor, 0, "none", out);
     else if (strcmp(par, "loyalty") == 0)
         choose_loyalties(e, actor,
@@ -353,6 +356,8 @@ static int social_end(rules_enc *e, tb_err *err)
 /* GM: sets who a combatant presents as (a disguise, 000:257) and, GM-only, who it truly is. */
 static int check_identity(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_target_check(e, rules_arg_str(a, "target"), 1, err))
+        return err->code;
     if (!rules_arg_str(a, "presented") && !rules_arg_str(a, "identity"))
         return tb_fail(err, TB_BAD_REQUEST,
                        "say who %s presents as (presented), who they truly are (identity), or "
@@ -578,6 +583,8 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
  * roll and no slot: the rolls are the Build Up and the Follow Through. */
 static int check_agenda(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *t = rules_arg_str(a, "target"), *me = e->actor;
     int rc = social_target(e, t, err);
     if (rc)
@@ -746,6 +753,8 @@ static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
  * really goes against it is the GM's call at the table. */
 static int check_lean_into(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *by = rules_arg_str(a, "target"), *me = e->actor;
     int n = rules_arg_int(a, "loyalty");
     json_t *ag = cot_agenda_of(e, by, me);
@@ -781,6 +790,9 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
  * Read Room "impedes" gives, 000:254): kept with the agenda, in every copy. */
 static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_target_check(e, rules_arg_str(a, "target"), 1, err) ||
+        cot_target_check(e, rules_arg_str(a, "target2"), 1, err))
+        return err->code;
     const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
     if (!cot_agenda_of(e, by, t))
         return rules_enc_rule(err, "%s pushes no agenda on %s", rules_enc_name(e, by),
@@ -812,6 +824,8 @@ static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
  */
 static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
 {
+    if (cot_actor_in(e, err)) /* an out character acts no more */
+        return err->code;
     const char *me = e->actor;
     int n = rules_arg_int(a, "loyalty");
     json_t *h = json_object_get(json_object_get(e->hidden, "combatants"), me);
