@@ -335,6 +335,12 @@ static int act_zone(rules_enc *e, const rules_args *a, tb_err *err)
                                   "tags", tags, "edge", rules_arg_int(a, "edge"), "rating",
                                   rules_arg_int(a, "rating"), "hazard",
                                   rules_arg_int(a, "hazard")));
+    /* a zone the crew knows, prepared again, shows what it is now (its name and tags) */
+    json_t *known = json_object_get(cot_spot_shown_get(e, "zones"), rules_arg_str(a, "id"));
+    if (known) {
+        json_object_set_new(known, "name", json_string(rules_arg_str(a, "name")));
+        json_object_set_new(known, "tags", json_deep_copy(tags));
+    }
     rules_log *x = rules_log_begin(e, "zone", "zone");
     rules_log_name(x, "name", rules_arg_str(a, "name"), RULES_AUD_GM);
     rules_log_end(x);
@@ -366,6 +372,12 @@ static int act_barrier(rules_enc *e, const rules_args *a, tb_err *err)
                         json_pack("{s:s, s:s, s:s, s:i, s:b}", "from", from, "to", to, "tag", tag,
                                   "score", rules_arg_int(a, "score"), "open",
                                   strcmp(tag, "none") == 0));
+    /* reading 3: a barrier is shown once the crew knows both its sides, also one prepared after
+     * they were found (else the crew could walk through a way it has never seen) */
+    if (cot_zone_shown(e, from) && cot_zone_shown(e, to))
+        json_object_set_new(cot_spot_shown(e, "barriers"), rules_arg_str(a, "id"),
+                            json_pack("{s:s, s:s, s:s, s:b}", "from", from, "to", to, "tag", tag,
+                                      "open", strcmp(tag, "none") == 0));
     rules_log *x = rules_log_begin(e, "barrier", "barrier");
     rules_log_name(x, "id", rules_arg_str(a, "id"), RULES_AUD_GM);
     rules_log_name(x, "from", cot_zone_name(e, from), RULES_AUD_GM);

@@ -601,6 +601,111 @@ START_TEST(the_target_of_a_drop_chooses_flee_help_or_square_up)
 }
 END_TEST
 
+/* ---- the moves each seat is offered (issue 23) ---- */
+
+/* The move of `action` for `actor` (NULL: none) among seat's moves now, or NULL; *all (may be
+ * NULL) gets every move (the caller frees it). */
+static json_t *move_of(fixture *f, const char *seat, const char *action, const char *actor,
+                       json_t **all)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    json_t *moves = rules_enc_moves(&f->e), *m, *found = NULL;
+    size_t i;
+    json_array_foreach(moves, i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "action")), action) == 0 &&
+            (!actor || rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            found = found ? found : m;
+    }
+    if (all)
+        *all = moves;
+    return found;
+}
+
+/* The choices' values of parameter `name` of move m, as one string "a,b,c". */
+static void choice_values(const json_t *m, const char *name, char *out, size_t n)
+{
+    size_t i, j, len = 0;
+    json_t *p, *c;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(m, "params"), i, p)
+    {
+        if (strcmp(json_string_value(json_object_get(p, "name")), name) != 0)
+            continue;
+        json_array_foreach(json_object_get(p, "choices"), j, c)
+        {
+            const char *v = json_string_value(json_object_get(c, "value"));
+            len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "," : "", v ? v : "-");
+        }
+    }
+}
+
+/* A player never had a button for `react` (issue 23): whose character a Drop left Conscious and
+ * Aware is offered its answer, the three answers a pick, and the default goes through. */
+START_TEST(a_player_is_offered_the_answer_to_a_drop)
+{
+    fixture f;
+    fx_start(&f, "cot.initiative", NULL);
+    DICE(&f, 6, 6); /* the guard: Brains+Planning 2k2 = 12 */
+    fx_add(&f, "e1", "Guard", "guards", "gm", 1, GUARD);
+    DICE(&f, 1, 1, 1); /* Vera: 3k2 = 2 */
+    fx_add(&f, "e2", "Vera", "party", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    json_t *all;
+    ck_assert_ptr_null(move_of(&f, "p1", "react", "e2", &all)); /* nothing to answer yet */
+    json_decref(all);
+    /* the guard's Drop on Vera: Muscle 2k2 = 3 < her Training 4 (Muscle 1 + Resist 1): Aware */
+    DICE(&f, 1, 2);
+    ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\"}");
+    json_t *m = move_of(&f, "p1", "react", "e2", &all);
+    ck_assert_ptr_nonnull(m);
+    char values[120];
+    choice_values(m, "choice", values, sizeof values);
+    ck_assert_str_eq(values, "flee,call_for_help,square_up");
+    json_t *args = json_incref(json_object_get(m, "args"));
+    json_decref(all);
+    char *params = json_dumps(args, JSON_COMPACT);
+    ACT_OK(&f, "p1", "e2", "react", params);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")), "flee");
+    free(params);
+    json_decref(args);
+    ck_assert_ptr_null(move_of(&f, "p1", "react", "e2", &all)); /* once only */
+    json_decref(all);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 24: a name-only NPC's attack skill was free text where only "hand_to_hand" worked: the
+ * skill is a pick, Hand to Hand first for the untrained, and the default attack goes through. */
+START_TEST(a_name_only_npc_attacks_with_a_pick_of_skills)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 6, 3, 3); /* the thug: initiative 2k2 = 12, Cover 2k2 = 6 */
+    fx_add(&f, "e1", "Thug", "foes", "gm", 1, NULL);
+    DICE(&f, 1, 4, 4); /* Vera: initiative 1k1 = 1, Cover 2k1 = 4 */
+    fx_add(&f, "e2", "Vera", "party", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    json_t *all, *m = move_of(&f, "gm", "attack", "e1", &all);
+    ck_assert_ptr_nonnull(m);
+    char values[200];
+    choice_values(m, "skill", values, sizeof values);
+    ck_assert_str_eq(values, "hand_to_hand,shooting,explosives,driving");
+    choice_values(m, "target", values, sizeof values);
+    ck_assert_str_eq(values, "e2");
+    json_t *args = json_object_get(m, "args");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "skill")), "hand_to_hand");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "target")), "e2");
+    char *params = json_dumps(args, JSON_COMPACT);
+    json_decref(all);
+    DICE(&f, 5, 5); /* Muscle 2k2 = 10 against Vera's Cover 4 */
+    ACT_OK(&f, "gm", "e1", "attack", params);
+    free(params);
+    fx_free(&f);
+}
+END_TEST
+
 /* ---- heists, research, Foresight, schemes (000:174-222) ---- */
 
 static json_t *at(json_t *root, const char *a, const char *b, const char *c)
@@ -634,6 +739,40 @@ static void spot(fixture *f)
            "{\"id\":\"g1\",\"name\":\"Night porter\",\"zone\":\"lobby\",\"lookout\":1,"
            "\"resist\":1}");
 }
+
+/* What a player is offered in a Spot is what the crew has seen: no move until a zone is known,
+ * then only the known zones; a barrier the GM prepares between zones the crew knows is shown at
+ * once (reading 3), a known zone prepared again shows its new name. */
+START_TEST(a_barrier_between_known_zones_is_shown_when_prepared)
+{
+    fixture f;
+    spot(&f);
+    json_t *all;
+    ck_assert_ptr_null(move_of(&f, "p1", "move", "e1", &all));
+    json_decref(all);
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"lobby\"}");
+    json_t *m = move_of(&f, "p1", "move", "e1", &all);
+    char values[120];
+    choice_values(m, "zone", values, sizeof values);
+    ck_assert_str_eq(values, "lobby"); /* never the hidden vault */
+    json_decref(all);
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"hall\"}");
+    ck_assert_ptr_null(at(f.enc, "spot", "barriers", "arch"));
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"arch\",\"from\":\"lobby\",\"to\":\"hall\",\"tag\":\"lock\",\"score\":20}");
+    ck_assert_str_eq(
+        json_string_value(at(at(f.enc, "spot", "barriers", "arch"), "tag", NULL, NULL)), "lock");
+    ck_assert_ptr_null(at(at(f.enc, "spot", "barriers", "arch"), "score", NULL, NULL));
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Great hall\",\"tags\":\"noisy\"}");
+    ck_assert_str_eq(
+        json_string_value(at(f.enc, "spot", "zones", "hall")
+                              ? at(at(f.enc, "spot", "zones", "hall"), "name", NULL, NULL)
+                              : NULL),
+        "Great hall");
+    fx_free(&f);
+}
+END_TEST
 
 /* The GM's preparation is GM-only; research reveals the layout but not a Hidden zone; entering
  * shows the zone's guards; a failed Sneak roll against the zone's Awareness makes them Aware
@@ -1501,6 +1640,8 @@ int main(void)
     tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
     tcase_add_test(drop, heist_zones_stay_hidden_until_the_crew_discovers_them);
     tcase_add_test(drop, research_foresight_and_schemes);
+    tcase_add_test(drop, a_barrier_between_known_zones_is_shown_when_prepared);
+    tcase_add_test(drop, a_player_is_offered_the_answer_to_a_drop);
     suite_add_tcase(s, drop);
     TCase *war = tcase_create("warfare");
     tcase_add_test(war, cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs);
@@ -1508,6 +1649,7 @@ int main(void)
     tcase_add_test(war, restrain_needs_hand_to_hand_and_flee_takes_two_actions);
     tcase_add_test(war, a_wounded_pc_dies_and_the_sheet_learns_wounds);
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
+    tcase_add_test(war, a_name_only_npc_attacks_with_a_pick_of_skills);
     suite_add_tcase(s, war);
     TCase *social = tcase_create("social");
     tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
