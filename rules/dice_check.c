@@ -62,7 +62,7 @@ static const rules_check dice_checks[] = {
     {0},
 };
 
-static const char *const dice_modules[] = {NULL};
+static const struct rules_module *const dice_modules[] = {NULL}; /* no encounters */
 
 const rules_system rules_system_dice = {
     .id = "dice",

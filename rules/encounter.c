@@ -110,6 +110,19 @@ json_t *rules_enc_stats(rules_enc *e, const char *cid)
     return c ? obj_child(c, "stats") : obj_child(rules_enc_hidden_of(e, cid), "stats");
 }
 
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid)
+{
+    json_t *hid = json_object_get(json_object_get(e->hidden, "combatants"), cid);
+    json_t *c = rules_enc_combatant(e, cid);
+    return json_object_get(rules_enc_is_npc(e, cid) || !c ? hid : c, "stats");
+}
+
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def)
+{
+    json_t *v = json_object_get(rules_enc_stats_peek(e, cid), key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def)
 {
     json_t *v = json_object_get(rules_enc_stats(e, cid), key);
@@ -761,7 +774,8 @@ static json_t *conds_of(const rules_enc *e, const char *cid)
 
 json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name)
 {
-    json_t *conds = conds_of(e, cid);
+    /* a reader: a combatant without a conditions list has none (nothing is created) */
+    json_t *conds = json_object_get(rules_enc_combatant(e, cid), "conditions");
     size_t i;
     json_t *v;
     json_array_foreach(conds, i, v)

@@ -18,11 +18,13 @@
  *   short and document them in rules/RULES.md).
  *
  * HOW A MODULE PLUGS IN
- *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
- *      (non-static) with its action table, and adds its id to the system's `modules` list.
- *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   1. rules/<system>/<module>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table (each action a pure check and a resolve), its choices
+ *      hook and its phrasings, and rules/<system>/meson.build adds the file.
+ *   2. Its pointer goes in its system's `modules` list (system.h): the one registration.
  *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
- *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *   enc.moves, enc.set, enc.end) and rules_enc_act checks `who`, the parameters and the action's
+ *   check before its resolve runs.
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
@@ -191,6 +193,11 @@ const char *rules_enc_side(const rules_enc *e, const char *cid);
 int rules_enc_is_npc(const rules_enc *e, const char *cid);
 /* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
 json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* The same, read without creating anything (NULL when it has none): for checks and choices,
+ * which take a const rules_enc and write nothing. */
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid);
+/* An integer stat read without creating anything (def when absent): for checks. */
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* An integer stat (def when absent) and setting one. */
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
 void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
@@ -473,7 +480,8 @@ json_t *rules_enc_moves(rules_enc *e);
  *   {"sprint", "{actor} sprints"},
  *   {"sprint.spin+", ", +1 spin"},
  * `{key}` is a value that must be visible to the reader for the phrasing to be used; `{key?}`
- * renders as nothing when the value is absent or not visible. For each reader the renderer
+ * renders as nothing when the value is absent or not visible; `{key+}` (`{key+?}`) renders an int
+ * with its sign ("+3", "-2", "+0"). For each reader the renderer
  * takes the first phrasing of the event whose required values it may all see. An int renders
  * in decimal, a combatant (rules_log_who) as its name, a name as itself, a word as the phrasing
  * it names (rendered for the same reader). No phrasing holds a printf conversion; no module
@@ -511,6 +519,13 @@ void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
 /* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
  * number. */
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);
+/* The faces of a rolled pool as log.c writes dice: the kept high to low, then the dropped high
+ * to low in brackets ("6 5 [3 1]"; no brackets when none was dropped). Words only. */
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* A list (items stolen: an array of objects {key: int or string}) rendered item by item with
+ * the phrasing item_event, whose {keys} are read from the item, joined by ", ". Words only. */
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud);
 /* A word: the phrasing `event` renders in its place (same reader). */
 void rules_log_word(rules_log *x, const char *key, const char *event, rules_aud aud);
 /* A structured value for `result` only (never in the words); stolen. */

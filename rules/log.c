@@ -35,15 +35,25 @@ const rules_phrase *rules_log_common(void)
 
 /* ---- an event and its values ---- */
 
-typedef enum lval_kind { LV_INT, LV_COUNT, LV_WHO, LV_NAME, LV_WORD, LV_JSON } lval_kind;
+typedef enum lval_kind {
+    LV_INT,   /* in the words and in result */
+    LV_COUNT, /* in the words only */
+    LV_WHO,   /* a combatant's name */
+    LV_NAME,  /* a name the state holds */
+    LV_WORD,  /* another phrasing */
+    LV_JSON,  /* result only */
+    LV_POOL,  /* dice faces, rendered by log.c: "6 5 [3 1]" */
+    LV_LIST,  /* items, each rendered with a phrasing, joined by ", " */
+} lval_kind;
 
 typedef struct lval {
     const char *key; /* borrowed, static */
     lval_kind kind;
     rules_aud aud;
     int i;
-    char *s;   /* owned: a name, a combatant's name, a word's phrase key */
-    json_t *j; /* owned: LV_JSON */
+    char *s;   /* owned: a name, a combatant's name, a word's or a list item's phrase key, the
+                  faces of a pool */
+    json_t *j; /* owned: LV_JSON, the items of LV_LIST */
 } lval;
 
 struct rules_log {
@@ -108,6 +118,52 @@ void rules_log_count(rules_log *x, const char *key, int i, rules_aud aud)
     v->kind = LV_COUNT;
     v->aud = aud;
     v->i = i;
+}
+
+/* Appends the faces of the dice of p that kept is (or is not) set for, high to low. */
+static void faces(const rules_pool *p, int kept, char *buf, size_t cap, size_t *len)
+{
+    int used[RULES_POOL_MAX] = {0};
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < p->n && i < RULES_POOL_MAX; i++)
+            if (!used[i] && !p->kept[i] == !kept && (best < 0 || p->value[i] > p->value[best]))
+                best = i;
+        if (best < 0)
+            return;
+        used[best] = 1;
+        if (*len < cap)
+            *len += (size_t)snprintf(buf + *len, cap - *len, "%s%d",
+                                     *len && buf[*len - 1] != '[' ? " " : "", p->value[best]);
+    }
+}
+
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud)
+{
+    char buf[4 * RULES_POOL_MAX + 8];
+    size_t len = 0;
+    buf[0] = '\0';
+    faces(p, 1, buf, sizeof buf, &len);
+    if (p->keep < p->n && len < sizeof buf) {
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s[", len ? " " : "");
+        faces(p, 0, buf, sizeof buf, &len);
+        if (len < sizeof buf)
+            snprintf(buf + len, sizeof buf - len, "]");
+    }
+    lval *v = slot(x, key);
+    v->kind = LV_POOL;
+    v->aud = aud;
+    v->s = xstrdup(buf);
+}
+
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud)
+{
+    lval *v = slot(x, key);
+    v->kind = LV_LIST;
+    v->aud = aud;
+    v->s = xstrdup(item_event);
+    v->j = json_is_array(items) ? items : (json_decref(items), json_array());
 }
 
 void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud)
@@ -225,6 +281,7 @@ static void put(out *o, const char *s, size_t n)
 }
 
 static int render_event(const rules_log *x, reader r, const char *event, out *o, int depth);
+static int render_list(const rules_log *x, reader r, const lval *v, out *o, int depth);
 
 /* Renders one template for reader r into o; 0 when a required value is absent or hidden from r. */
 static int render_template(const rules_log *x, reader r, const char *t, out *o, int depth)
@@ -243,6 +300,9 @@ static int render_template(const rules_log *x, reader r, const char *t, out *o, 
         int optional = klen > 0 && open[klen] == '?';
         if (optional)
             klen--;
+        int sign = klen > 0 && open[klen] == '+'; /* {key+}: an int with its sign, "+3" */
+        if (sign)
+            klen--;
         const lval *v = value(x, open + 1, klen);
         int ok = v && sees(x, r, v->aud);
         if (ok) {
@@ -250,12 +310,16 @@ static int render_template(const rules_log *x, reader r, const char *t, out *o, 
             switch (v->kind) {
             case LV_INT:
             case LV_COUNT:
-                snprintf(num, sizeof num, "%d", v->i);
+                snprintf(num, sizeof num, sign ? "%+d" : "%d", v->i);
                 put(o, num, strlen(num));
                 break;
             case LV_WHO:
             case LV_NAME:
+            case LV_POOL:
                 put(o, v->s, strlen(v->s));
+                break;
+            case LV_LIST:
+                ok = depth < 4 && render_list(x, r, v, o, depth + 1);
                 break;
             case LV_WORD:
                 ok = depth < 4 && render_event(x, r, v->s, o, depth + 1) == 1;
@@ -293,6 +357,35 @@ static int render_event(const rules_log *x, reader r, const char *event, out *o,
                 return 1;
         }
     return found ? 0 : -1;
+}
+
+/* Renders the items of list v, each with the phrasing v->s reading its {keys} from the item (an
+ * int in decimal, a string as it is; every value the list's audience), joined by ", ". */
+static int render_list(const rules_log *x, reader r, const lval *v, out *o, int depth)
+{
+    size_t i;
+    json_t *item;
+    json_array_foreach(v->j, i, item)
+    {
+        rules_log *one = rules_log_begin(x->e, x->action, v->s);
+        const char *k;
+        json_t *iv;
+        json_object_foreach(item, k, iv)
+        {
+            if (json_is_integer(iv))
+                rules_log_count(one, k, (int)json_integer_value(iv), v->aud);
+            else if (json_is_string(iv))
+                rules_log_name(one, k, json_string_value(iv), v->aud);
+        }
+        snprintf(one->seat, sizeof one->seat, "%s", x->seat);
+        if (i)
+            put(o, ", ", 2);
+        int ok = render_event(one, r, v->s, o, depth) == 1;
+        rules_log_drop(one);
+        if (!ok)
+            return 0;
+    }
+    return 1;
 }
 
 /* The entry as reader r reads it, or NULL when nothing renders for r: {kind, module, round,

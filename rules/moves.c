@@ -99,7 +99,8 @@ static void candidates(const rules_enc *e, const char *actor, const rules_enc_ac
             add_value(c->values, json_null());
         return;
     }
-    if (how == RULES_CHOICES_DEFAULT && json_array_size(out))
+    int has_default = how == RULES_CHOICES_DEFAULT && json_array_size(out);
+    if (has_default)
         add_value(c->values, json_incref(json_object_get(json_array_get(out, 0), "value")));
     json_decref(out);
     if (p->type == RULES_PARAM_BOOL) {
@@ -126,7 +127,7 @@ static void candidates(const rules_enc *e, const char *actor, const rules_enc_ac
             add_value(c->values, json_incref(json_object_get(x, "value")));
     } else if (optional(p)) {
         add_value(c->values, json_null());
-    } else {
+    } else if (!has_default) {
         /* free text the person types (a name, a description): searched with a placeholder */
         c->free_text = 1;
         add_value(c->values, json_string(p->name));

@@ -28,7 +28,8 @@ static void host_campaign_list(engine *e, engine_conn *c, const char *cmd_id, co
                                         (json_int_t)json_object_size(json_object_get(s, "seats"))));
     }
     pending *p = engine__push_pending(e, c, cmd_id, "campaign.list");
-    p->reply = engine__dump_free(proto_msg_ack(cmd_id, -1, json_pack("{s:o}", "campaigns", list)));
+    p->reply = engine__dump_free(proto_msg_ack(
+        cmd_id, -1, json_pack("{s:o, s:o}", "campaigns", list, "systems", ops_systems_json())));
 }
 
 static void host_campaign_create(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)

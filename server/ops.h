@@ -150,6 +150,9 @@ int ops_state_upgrade(json_t *state);
 
 /* Whether system names a system a campaign may be created with ("generic" or a rule system). */
 int ops_system_known(const char *system);
+/* The systems a campaign may run, for the campaign picker: a new array (caller owns) of {id,
+ * name, summary?}, "generic" first, then the rule systems in registry order. */
+json_t *ops_systems_json(void);
 
 /* Writes a fresh join code ("K7QF-2M9X": Crockford base32, no I L O U) to buf (>= 10 bytes). */
 void ops_join_code(rules_rng *secret, char buf[10]);

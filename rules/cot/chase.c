@@ -132,10 +132,10 @@ static const rules_phrase CHASE_PHRASES[] = {
     {"hit.no_harm", "Catastrophe: no harm done (000:9)"},
     {"hit.wrecked", "the vehicle is wrecked (000:151)"},
     {"hit.body", "the vehicle loses Body (000:151)"},
-    {"hit.catastrophe", "{whom} takes no harm: Catastrophe (000:9)"},
-    {"hit.dead", "{whom} is Dead (000:136)"},
-    {"hit.wounded", "{whom} is Wounded (000:135)"},
-    {"hit.cover", "{whom} loses Cover (000:134)"},
+    {"harm.catastrophe", "{whom} takes no harm: Catastrophe (000:9)"},
+    {"harm.dead", "{whom} is Dead (000:136)"},
+    {"harm.wounded", "{whom} is Wounded (000:135)"},
+    {"harm.cover", "{whom} loses Cover (000:134)"},
     {"hit.body_detail", "; Body {body_before} − {damage} → {body}"},
     {"hit.cover_detail", "; {whom}'s Cover {cover_before} − {damage} → {cover}"},
     {"accelerate", "{who} takes slot {slot} and accelerates away from {whom}: {pool} {line}: "
@@ -398,12 +398,7 @@ static int chase_hit(rules_enc *e, const rules_args *a, int ram, tb_err *err)
                       "catastrophe"};
         if (!th.r.catastrophe)
             h = cot_apply_harm(e, t, th.r.total);
-        rules_log_word(x, "tail",
-                       strcmp(h.outcome, "catastrophe") == 0 ? "hit.catastrophe"
-                       : strcmp(h.outcome, "dead") == 0      ? "hit.dead"
-                       : strcmp(h.outcome, "wounded") == 0   ? "hit.wounded"
-                                                             : "hit.cover",
-                       RULES_AUD_PUBLIC);
+        rules_log_word(x, "tail", cot_harm_word(&h), RULES_AUD_PUBLIC);
         rules_log_json(x, "outcome", json_string(h.outcome), RULES_AUD_PUBLIC);
         rules_log_int(x, "cover_before", h.before, theirs);
         rules_log_int(x, "damage", h.damage, theirs);

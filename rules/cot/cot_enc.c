@@ -168,38 +168,6 @@ int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const cha
 
 /* ---- the log ---- */
 
-/* TEMPORARY (issue 23, requests.md "cot → core"): until rules/log.c has a pool's faces, this
- * hands rules_log_name the words; it goes when it does. */
-void cot_log_faces(rules_log *x, const char *key, const rules_pool *p, rules_aud aud)
-{
-    int v[RULES_POOL_MAX], k[RULES_POOL_MAX], n = p->n;
-    for (int i = 0; i < n; i++) {
-        v[i] = p->value[i];
-        k[i] = p->kept[i];
-    }
-    /* kept first, each part high to low (as the cot check prints it) */
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && (k[j] > k[j - 1] || (k[j] == k[j - 1] && v[j] > v[j - 1])); j--) {
-            int tv = v[j], tk = k[j];
-            v[j] = v[j - 1];
-            k[j] = k[j - 1];
-            v[j - 1] = tv;
-            k[j - 1] = tk;
-        }
-    char s[4 * RULES_POOL_MAX + 4] = "";
-    size_t len = 0;
-    int open = 0;
-    for (int i = 0; i < n && len < sizeof s; i++) {
-        int first_dropped = !k[i] && !open;
-        open |= first_dropped;
-        len += (size_t)snprintf(s + len, sizeof s - len, "%s%s%d", i ? " " : "",
-                                first_dropped ? "[" : "", v[i]);
-    }
-    if (open && len < sizeof s)
-        snprintf(s + len, sizeof s - len, "]");
-    rules_log_name(x, key, s, aud);
-}
-
 void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud)
 {
     json_t *dice = json_array();
@@ -215,7 +183,7 @@ void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud)
         rules_log_int(x, "bonus", t->bonus, aud);
     if (t->bolster)
         rules_log_int(x, "bolster", t->bolster, aud);
-    cot_log_faces(x, "faces", &t->r.pool, aud);
+    rules_log_pool(x, "faces", &t->r.pool, aud);
     rules_log_word(x, "line", "cot.roll", aud);
     if (t->r.catastrophe)
         rules_log_word(x, "cat", "cot.cat", aud);
@@ -225,7 +193,7 @@ void cot_log_opposing(rules_log *x, const cot_throw *t, rules_aud aud)
 {
     rules_log_count(x, "orolled", t->r.pool.n, aud);
     rules_log_count(x, "okeep", t->r.pool.keep, aud);
-    cot_log_faces(x, "ofaces", &t->r.pool, aud);
+    rules_log_pool(x, "ofaces", &t->r.pool, aud);
     rules_log_count(x, "ototal", t->r.total, aud);
     rules_log_word(x, "oline", "cot.opposing", aud);
     if (t->r.catastrophe)
@@ -300,6 +268,16 @@ void cot_make_wounded(rules_enc *e, const char *t, int days)
     json_object_set_new(rules_enc_stats(e, t), "wounded", json_true());
     if (days >= 0)
         rules_enc_stat_set(e, t, "recovery_days", days);
+}
+
+const char *cot_harm_word(const cot_harm *h)
+{
+    static const char *const WORDS[][2] = {
+        {"dead", "harm.dead"}, {"wounded", "harm.wounded"}, {"cover", "harm.cover"}};
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (strcmp(h->outcome, WORDS[i][0]) == 0)
+            return WORDS[i][1];
+    return "harm.catastrophe";
 }
 
 cot_harm cot_apply_harm(rules_enc *e, const char *t, int total)
@@ -418,9 +396,3 @@ const rules_enc_field cot_editable[] = {
 };
 
 const char *const cot_sheet_stats[] = {"wounded", "recovery_days", "focus_used", NULL};
-
-/* The system's modules, in the order of rules_module_at (until rules_system.modules lists them:
- * issue 23). */
-const rules_module *const rules_modules_cot[] = {
-    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
-    &rules_module_cot_chase,      &rules_module_cot_social,  NULL};

@@ -98,8 +98,6 @@ int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const cha
  * numbers in the words only. */
 void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud);
 void cot_log_opposing(rules_log *x, const cot_throw *t, rules_aud aud);
-/* A pool's faces ("6 5 [3 1]"). */
-void cot_log_faces(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
 /* The phrasings every cot module shares (rules_system_cot.phrases). */
 extern const struct rules_phrase cot_phrases[];
 
@@ -159,6 +157,9 @@ typedef struct cot_harm {
     const char *outcome; /* "cover", "wounded", "dead" */
 } cot_harm;
 cot_harm cot_apply_harm(rules_enc *e, const char *t, int total);
+/* The phrasing of its outcome: harm.catastrophe, harm.dead, harm.wounded or harm.cover (each
+ * module says it its way). */
+const char *cot_harm_word(const cot_harm *h);
 /* t is Wounded (condition and sheet), with days to recover when days >= 0 (000:135). */
 void cot_make_wounded(rules_enc *e, const char *t, int days);
 

@@ -281,6 +281,27 @@ static int heist_choices(const rules_enc *e, const char *actor, const rules_enc_
     return RULES_CHOICES_PICK;
 }
 
+/* The phrasing of a research method and of a scheme (their words in HEIST_PHRASES). */
+static const char *const METHOD_WORDS[][2] = {{"planning", "research.planning"},
+                                              {"connections", "research.connections"},
+                                              {"stakeout", "research.stakeout"},
+                                              {NULL, NULL}};
+static const char *const SCHEME_WORDS[][2] = {{"ambush", "scheme.ambush"},
+                                              {"training", "scheme.training"},
+                                              {"secrets", "scheme.secrets"},
+                                              {"switch", "scheme.switch"},
+                                              {"cache", "scheme.cache"},
+                                              {"blueprint", "scheme.blueprint"},
+                                              {NULL, NULL}};
+
+static const char *word_of(const char *const (*words)[2], const char *value)
+{
+    for (; words[0][0]; words++)
+        if (strcmp(words[0][0], value) == 0)
+            return words[0][1];
+    return words[-1][1];
+}
+
 /* A log entry of the crew member's (`who`) action, with the dice of its roll (stolen, may be
  * NULL): the crew's rolls are open; the numbers of the GM's it meets are said to the GM only
  * (the `gm` word of each phrasing). */
@@ -744,11 +765,7 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
     }
     rules_log *x = crew_log(e, "research", "research", dice);
     rules_log_name(x, "goal_name", goal, RULES_AUD_PUBLIC);
-    rules_log_word(x, "how",
-                   stakeout                          ? "research.stakeout"
-                   : strcmp(how, "connections") == 0 ? "research.connections"
-                                                     : "research.planning",
-                   RULES_AUD_PUBLIC);
+    rules_log_word(x, "how", word_of(METHOD_WORDS, how), RULES_AUD_PUBLIC);
     rules_log_name(x, "found", found, RULES_AUD_PUBLIC);
     rules_log_json(x, "goal", json_string(goal), RULES_AUD_PUBLIC);
     rules_log_json(x, "method", json_string(how), RULES_AUD_PUBLIC);
@@ -835,14 +852,7 @@ static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_stat_add(e, cid, "resources", -rules_arg_int(a, "resources"), 0, 9999);
         rules_log_count(x, "resources", rules_arg_int(a, "resources"), RULES_AUD_PUBLIC);
     }
-    rules_log_word(x, "what",
-                   strcmp(s, "ambush") == 0     ? "scheme.ambush"
-                   : strcmp(s, "training") == 0 ? "scheme.training"
-                   : strcmp(s, "secrets") == 0  ? "scheme.secrets"
-                   : strcmp(s, "switch") == 0   ? "scheme.switch"
-                   : strcmp(s, "cache") == 0    ? "scheme.cache"
-                                                : "scheme.blueprint",
-                   RULES_AUD_PUBLIC);
+    rules_log_word(x, "what", word_of(SCHEME_WORDS, s), RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
 }

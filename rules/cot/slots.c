@@ -375,16 +375,12 @@ int cot_check_begin(const rules_enc *e, const rules_args *a, tb_err *err)
 int cot_act_begin(rules_enc *e, const rules_args *a, tb_err *err)
 {
     rules_enc_begin_round(e);
-    /* TEMPORARY (issue 23, requests.md "cot → core"): the slots' list as words until the log
-     * has a list value */
-    char list[400] = "";
-    size_t len = 0, i;
-    json_t *s;
-    json_array_foreach(slots(e), i, s) if (len < sizeof list) len +=
-        (size_t)snprintf(list + len, sizeof list - len, "%s%d (%s)", i ? ", " : "",
-                         cot_int(s, "total"), cot_str(s, "side"));
+    json_t *list = json_array(), *s;
+    size_t i;
+    json_array_foreach(slots(e), i, s) json_array_append_new(
+        list, json_pack("{s:i, s:s}", "slot", cot_int(s, "total"), "side", cot_str(s, "side")));
     rules_log *x = rules_log_begin(e, "begin", "begin");
-    rules_log_name(x, "slots", list, RULES_AUD_PUBLIC);
+    rules_log_list(x, "slots", "cot.slot", list, RULES_AUD_PUBLIC); /* 000:37 the table's */
     rules_log_end(x);
     slot_settle(e, 0);
     return 0;
@@ -639,6 +635,7 @@ const rules_phrase cot_phrases[] = {
     {"initiative", "{who} rolls initiative ({pool}): {line}: a slot {slot} for the {side} (000:37)"},
     {"initiative", "a slot {slot} for the {side} (000:37)"},
     {"begin", "Round 1 begins; the slots, highest first: {slots} (000:37)"},
+    {"cot.slot", "{slot} ({side})"},
     {"skip", "The GM passes slot {slot} ({side})"},
     {"claim", "{who} claims slot {slot} for the {side} (000:38)"},
     {"wait", "{who} takes slot {slot} and waits (000:28)"},

@@ -52,11 +52,11 @@ static const rules_phrase WAR_PHRASES[] = {
     {"attack", "{who} takes slot {slot} and attacks {whom} ({skill_name}, {weapon}): {line}: "
                "{tail}{detail?}"},
     {"attack", "{who} takes slot {slot} and attacks {whom} ({skill_name}, {weapon}): {tail}"},
-    {"attack.catastrophe", "Catastrophe: no harm done; the GM decides what else goes wrong "
+    {"harm.catastrophe", "Catastrophe: no harm done; the GM decides what else goes wrong "
                            "(000:9, 000:134)"},
-    {"attack.dead", "{whom} is Dead (000:136){held?}"},
-    {"attack.wounded", "{whom} is Wounded (000:135){held?}"},
-    {"attack.cover", "{whom} loses Cover (000:134){held?}"},
+    {"harm.dead", "{whom} is Dead (000:136){held?}"},
+    {"harm.wounded", "{whom} is Wounded (000:135){held?}"},
+    {"harm.cover", "{whom} loses Cover (000:134){held?}"},
     {"attack.restrained", "; Restrained (000:133)"},
     {"attack.detail", "; {whom}'s Cover {cover_before} − {damage} → {cover}{days?}"},
     {"attack.days", ", {recovery_days} days to recover"},
@@ -185,12 +185,7 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_name(x, "weapon", weapon ? cot_str(weapon, "name") : "bare hands", RULES_AUD_PUBLIC);
     rules_log_json(x, "target", json_string(t), RULES_AUD_PUBLIC);
     rules_log_json(x, "outcome", json_string(h.outcome), RULES_AUD_PUBLIC);
-    rules_log_word(x, "tail",
-                   strcmp(h.outcome, "catastrophe") == 0 ? "attack.catastrophe"
-                   : strcmp(h.outcome, "dead") == 0      ? "attack.dead"
-                   : strcmp(h.outcome, "wounded") == 0   ? "attack.wounded"
-                                                         : "attack.cover",
-                   RULES_AUD_PUBLIC);
+    rules_log_word(x, "tail", cot_harm_word(&h), RULES_AUD_PUBLIC);
     if (restrained) {
         rules_log_json(x, "restrained", json_true(), RULES_AUD_PUBLIC);
         rules_log_word(x, "held", "attack.restrained", RULES_AUD_PUBLIC);

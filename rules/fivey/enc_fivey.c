@@ -1473,9 +1473,3 @@ const rules_module rules_module_fivey_combat = {
     .sheet_stats = SHEET_STATS,
     .editable = FIVEY_EDITABLE,
 };
-
-extern const rules_module rules_module_fivey_social;  /* rules/fivey/social.c */
-extern const rules_module rules_module_fivey_between; /* rules/fivey/between.c */
-
-const rules_module *const rules_modules_fivey[] = {
-    &rules_module_fivey_combat, &rules_module_fivey_social, &rules_module_fivey_between, NULL};

@@ -481,5 +481,3 @@ const rules_module rules_module_heimr_between = {
     .check = between_check,
     .carry = CARRY,
 };
-
-const rules_module *const rules_modules_heimr_between[] = {&rules_module_heimr_between, NULL};

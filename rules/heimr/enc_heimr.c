@@ -2570,6 +2570,3 @@ const rules_module rules_module_heimr_chase = {
     .sheet_stats = SHEET_STATS,
     .editable = HEIMR_CHASE_EDITABLE,
 };
-
-const rules_module *const rules_modules_heimr[] = {&rules_module_heimr_combat,
-                                                   &rules_module_heimr_chase, NULL};

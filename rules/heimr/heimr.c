@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
+
 /* ---- resolution ---- */
 
 int heimr_challenge_roll(int c, int p, rules_rng *rng, heimr_roll *out, tb_err *err)
@@ -683,7 +686,14 @@ static json_t *heimr_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", "heimr.between", NULL};
+/* The encounter modules: their one registration. */
+extern const rules_module rules_module_heimr_combat, rules_module_heimr_chase,
+    rules_module_heimr_between;
+static const rules_module *const heimr_modules[] = {
+    &rules_module_heimr_combat, &rules_module_heimr_chase, &rules_module_heimr_between, NULL};
+
+/* 001:238 "Every turn lasts two seconds." (every combatant acts once per round) */
+static const rules_clock_stage heimr_clock[] = {{"turn", "Turn", 2, "001:238"}, {0}};
 
 const rules_system rules_system_heimr = {
     .id = "heimr",
@@ -694,4 +704,7 @@ const rules_system rules_system_heimr = {
     .derive = heimr_derive,
     .checks = heimr_checks,
     .modules = heimr_modules,
+    .summary = "A core without a set setting: a d6 and d10s by capability against a challenge, "
+               "fatigue and willpower",
+    .clock = heimr_clock,
 };

@@ -431,6 +431,9 @@ static json_t *param_value(fz *z, const rules_param *p)
             strcmp(p->name, "by") == 0 || strcmp(p->name, "ally") == 0 ||
             strcmp(p->name, "who") == 0)
             return json_string(chance(90) ? some_cid(z) : dict_word(z));
+        /* a side (cot's and heimr's chase `target_side`): one of those combatants are added on */
+        if (strstr(p->name, "side") && chance(85))
+            return json_string(chance(50) ? "party" : "foes");
         char word[64];
         json_t *known = json_object_get(z->learned, p->name);
         if (json_array_size(known) && chance(60)) {

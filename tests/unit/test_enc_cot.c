@@ -197,9 +197,9 @@ START_TEST(registered_modules_match_the_system_list)
 {
     const rules_system *s = rules_system_find("cot");
     size_t n = 0;
-    for (const char *const *m = s->modules; *m; m++, n++) {
-        const rules_module *mod = rules_module_find(*m);
-        ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
+    for (const rules_module *const *m = s->modules; *m; m++, n++) {
+        const rules_module *mod = rules_module_find((*m)->id);
+        ck_assert_msg(mod != NULL, "%s is listed but not registered", (*m)->id);
         ck_assert_str_eq(mod->system, "cot");
     }
     ck_assert_int_eq(n, 5);

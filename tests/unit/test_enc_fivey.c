@@ -127,10 +127,10 @@ START_TEST(describes_actions_and_who)
                       a->name);
     /* the system lists exactly the modules it registers */
     const rules_system *s = rules_system_find("fivey");
-    ck_assert_str_eq(s->modules[0], "fivey.combat");
+    ck_assert_str_eq(s->modules[0]->id, "fivey.combat");
     size_t listed = 0, registered = 0;
     for (; s->modules[listed]; listed++)
-        ck_assert_ptr_nonnull(rules_module_find(s->modules[listed]));
+        ck_assert_ptr_nonnull(rules_module_find(s->modules[listed]->id));
     for (size_t i = 0; rules_module_at(i); i++)
         registered += strcmp(rules_module_at(i)->system, "fivey") == 0;
     ck_assert_uint_eq(listed, registered);

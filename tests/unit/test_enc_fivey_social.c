@@ -138,7 +138,7 @@ START_TEST(describes_actions_and_who)
         ck_assert_msg(a->cite && strncmp(a->cite, "004:", 4) == 0, "%s cites the rulebook",
                       a->name);
     const rules_system *s = rules_system_find("fivey");
-    ck_assert_str_eq(s->modules[1], "fivey.social");
+    ck_assert_str_eq(s->modules[1]->id, "fivey.social");
 }
 END_TEST
 

@@ -127,8 +127,8 @@ START_TEST(registered_and_listed_by_the_system)
     ck_assert_ptr_nonnull(m);
     ck_assert_str_eq(m->system, "grimwire");
     const rules_system *s = rules_system_find("grimwire");
-    ck_assert_str_eq(s->modules[0], "grimwire.conflict");
-    ck_assert_str_eq(s->modules[1], "grimwire.between"); /* issue 17 */
+    ck_assert_str_eq(s->modules[0]->id, "grimwire.conflict");
+    ck_assert_str_eq(s->modules[1]->id, "grimwire.between"); /* issue 17 */
     ck_assert_ptr_null(s->modules[2]);
 }
 END_TEST

@@ -12,6 +12,9 @@
 static const rules_phrase PHRASES[] = {
     {"sprint", "{who} sprints: {spaces} more spaces of movement this round{spin?} (003:72)"},
     {"count", "{n} of {who}'s friends come along"},
+    {"pool", "{rolled}k{keep} -> {faces} = {total}: {mod+} and {zero+}{none+?}"},
+    {"slots", "Round 1 begins; the slots, highest first: {slots}"},
+    {"slot", "{n} ({side})"},
     {"sprint", "{who} sprints"},
     {"spin+", ", +{spin_n} spin"},
     {"peek", "{who} learns that {secret} is {what}"},
@@ -250,6 +253,42 @@ START_TEST(common_phrasings_and_the_capital_letter)
 }
 END_TEST
 
+/* A pool's faces, a signed int and a list, as log.c writes them. */
+START_TEST(pools_signed_ints_and_lists)
+{
+    efx f;
+    fx(&f);
+    rules_pool p = {.sides = 6, .n = 4, .keep = 2, .value = {3, 6, 1, 5}, .kept = {0, 1, 0, 1}};
+    rules_log *x = rules_log_begin(&f.e, "sprint", "pool");
+    rules_log_count(x, "rolled", 4, RULES_AUD_PUBLIC);
+    rules_log_count(x, "keep", 2, RULES_AUD_PUBLIC);
+    rules_log_pool(x, "faces", &p, RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", 11, RULES_AUD_PUBLIC);
+    rules_log_count(x, "mod", 3, RULES_AUD_PUBLIC);
+    rules_log_count(x, "zero", 0, RULES_AUD_PUBLIC);
+    ck_assert_str_eq(text_of(rules_log_end(x)), "4k2 -> 6 5 [3 1] = 11: +3 and +0");
+    rules_pool all = {.sides = 6, .n = 2, .keep = 2, .value = {2, 4}, .kept = {1, 1}};
+    x = rules_log_begin(&f.e, "sprint", "pool");
+    rules_log_count(x, "rolled", 2, RULES_AUD_PUBLIC);
+    rules_log_count(x, "keep", 2, RULES_AUD_PUBLIC);
+    rules_log_pool(x, "faces", &all, RULES_AUD_PUBLIC);
+    rules_log_int(x, "total", 6, RULES_AUD_PUBLIC);
+    rules_log_count(x, "mod", -2, RULES_AUD_PUBLIC);
+    rules_log_count(x, "zero", 0, RULES_AUD_PUBLIC);
+    ck_assert_str_eq(text_of(rules_log_end(x)), "2k2 -> 4 2 = 6: -2 and +0");
+    x = rules_log_begin(&f.e, "sprint", "slots");
+    rules_log_list(
+        x, "slots", "slot",
+        json_pack("[{s:i, s:s}, {s:i, s:s}]", "n", 14, "side", "crew", "n", 11, "side", "guards"),
+        RULES_AUD_PUBLIC);
+    json_t *e = rules_log_end(x);
+    ck_assert_str_eq(text_of(e),
+                     "Round 1 begins; the slots, highest first: 14 (crew), 11 (guards)");
+    ck_assert_ptr_null(json_object_get(e, "result"));
+    efx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("log");
@@ -262,6 +301,7 @@ int main(void)
     tcase_add_test(tc, module_phrasings_come_before_the_common_ones);
     tcase_add_test(tc, gm_only_events_and_events_without_words);
     tcase_add_test(tc, common_phrasings_and_the_capital_letter);
+    tcase_add_test(tc, pools_signed_ints_and_lists);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -20,6 +20,10 @@ static const rules_param P_SHOUT[] = {
     {"words", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "what is shouted"},
     {NULL},
 };
+static const rules_param P_WRITE[] = {
+    {"note", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "which plan"},
+    {NULL},
+};
 static const rules_param P_PICK[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "skill"},
     {"amount", RULES_PARAM_INT, 0, 10, 0, RULES_PARAM_REQUIRED, "amount"},
@@ -51,6 +55,14 @@ static int check_pick(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* write: the plan the state knows of (the hook's default) */
+static int check_write(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return rules_enc_streq(rules_arg_str(a, "note"), "plan A")
+               ? 0
+               : rules_enc_rule(err, "no such plan");
+}
+
 static int check_die(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     return json_is_true(json_object_get(rules_enc_combatant(e, e->actor), "wounded"))
@@ -66,6 +78,10 @@ static int choices(const rules_enc *e, const char *actor, const rules_enc_action
         json_array_append_new(out, json_pack("{s:s, s:s}", "value", "climb", "label", "Climb"));
         return RULES_CHOICES_PICK;
     }
+    if (strcmp(p->name, "note") == 0) {
+        json_array_append_new(out, json_pack("{s:s, s:s}", "value", "plan A", "label", "plan A"));
+        return RULES_CHOICES_DEFAULT;
+    }
     if (strcmp(p->name, "amount") == 0) {
         json_array_append_new(out, json_pack("{s:i, s:s}", "value", 4, "label", "4"));
         return RULES_CHOICES_DEFAULT;
@@ -78,6 +94,7 @@ static const rules_enc_action ACTIONS[] = {
     {"shout", "Shout", RULES_ENC_OWNER, P_SHOUT, ok_resolve, NULL, NULL, RULES_ENC_RARE},
     {"pick", "Pick", RULES_ENC_OWNER, P_PICK, ok_resolve, NULL, check_pick},
     {"call", "Call", RULES_ENC_GM, NULL, ok_resolve},
+    {"write", "Write", RULES_ENC_OWNER, P_WRITE, ok_resolve, NULL, check_write},
     {"die", "Choose to die", RULES_ENC_OWNER, NULL, ok_resolve, NULL, check_die, RULES_ENC_CONFIRM},
     {NULL},
 };
@@ -154,6 +171,16 @@ START_TEST(a_player_gets_their_turn_and_owner_moves_with_defaults_that_pass)
     json_t *shout = find(moves, "shout", "e1");
     ck_assert(json_is_true(json_object_get(shout, "rare")));
     ck_assert_ptr_null(json_object_get(json_object_get(shout, "args"), "words"));
+    /* a text the state suggests (the hook's default) is in args, not left to the person */
+    json_t *write = find(moves, "write", "e1");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(write, "args"), "note")),
+                     "plan A");
+    /* reading conditions creates nothing, even for a combatant without a list */
+    json_object_del(rules_enc_combatant(&f.e, "e2"), "conditions");
+    json_t *before = json_deep_copy(f.enc);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "prone"));
+    ck_assert(json_equal(before, f.enc));
+    json_decref(before);
     /* a check that refuses with every choice: not offered; once it passes: offered, confirm */
     ck_assert_ptr_null(find(moves, "die", "e1"));
     json_decref(moves);

@@ -20,7 +20,7 @@ import { CharsView } from './views/chars.js';
 import { ChecksView } from './views/checks.js';
 import { AsksView } from './views/asks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
-import { CampaignView, systemName } from './views/campaign.js';
+import { CampaignView, systemName, learnSystem } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
 import { plain, words } from './words.js';
 
@@ -277,6 +277,7 @@ function ensureSystem(system) {
   ui.describing.add(system);
   send('system.describe', {}).then((r) => {
     ui.describe[system] = r.ok ? r.result : { error: r.message || r.code };
+    if (r.ok) learnSystem(system, r.result.name); // the header names the system as the server does
     if (!r.ok) ui.describing.delete(system); // ask again after the next welcome
     render();
   });
