@@ -321,9 +321,9 @@ static int hit_gear(const rules_enc *e, const rules_args *a, int ram, const cot_
         if (rc)
             return rc;
     }
-    *bonus =
-        (ram ? cot_stat(e, e->actor, "ram_bonus", 0) : (*weapon ? cot_int(*weapon, "bonus") : 0)) +
-        rules_arg_int(a, "bonus");
+    *bonus = (ram ? rules_enc_stat_peek(e, e->actor, "ram_bonus", 0)
+                  : (*weapon ? cot_int(*weapon, "bonus") : 0)) +
+             rules_arg_int(a, "bonus");
     return 0;
 }
 

@@ -99,35 +99,21 @@ int cot_in_array(const json_t *arr, const char *s)
     return 0;
 }
 
-json_t *cot_stats_of(const rules_enc *e, const char *cid)
-{
-    json_t *hidden = json_object_get(json_object_get(e->hidden, "combatants"), cid);
-    json_t *c = rules_enc_combatant(e, cid);
-    if (rules_enc_is_npc(e, cid) || !c)
-        return json_object_get(hidden, "stats");
-    return json_object_get(c, "stats");
-}
-
-int cot_stat(const rules_enc *e, const char *cid, const char *key, int def)
-{
-    json_t *v = json_object_get(cot_stats_of(e, cid), key);
-    return json_is_integer(v) ? (int)json_integer_value(v) : def;
-}
-
 int cot_stat_true(const rules_enc *e, const char *cid, const char *key)
 {
-    return json_is_true(json_object_get(cot_stats_of(e, cid), key));
+    return json_is_true(json_object_get(rules_enc_stats_peek(e, cid), key));
 }
 
 int cot_ability_of(const rules_enc *e, const char *cid, const char *ability)
 {
-    json_t *v = json_object_get(json_object_get(cot_stats_of(e, cid), "abilities"), ability);
+    json_t *v =
+        json_object_get(json_object_get(rules_enc_stats_peek(e, cid), "abilities"), ability);
     return json_is_integer(v) ? (int)json_integer_value(v) : COT_DEFAULT_ABILITY;
 }
 
 int cot_skill_of(const rules_enc *e, const char *cid, const char *skill)
 {
-    return cot_int(json_object_get(cot_stats_of(e, cid), "skills"), skill);
+    return cot_int(json_object_get(rules_enc_stats_peek(e, cid), "skills"), skill);
 }
 
 int cot_is_wounded(const rules_enc *e, const char *cid)
@@ -229,7 +215,7 @@ json_t *cot_weapon_of(const rules_enc *e, const char *cid, const char *name)
 {
     size_t i;
     json_t *w;
-    json_array_foreach(json_object_get(cot_stats_of(e, cid), "weapons"), i,
+    json_array_foreach(json_object_get(rules_enc_stats_peek(e, cid), "weapons"), i,
                        w) if (rules_enc_streq(cot_str(w, "name"), name)) return w;
     return NULL;
 }
@@ -337,7 +323,7 @@ void cot_choose_weapons(const rules_enc *e, const char *actor, const char *bare,
     size_t i;
     json_t *w;
     cot_choice(out, NULL, bare);
-    json_array_foreach(json_object_get(cot_stats_of(e, actor), "weapons"), i, w)
+    json_array_foreach(json_object_get(rules_enc_stats_peek(e, actor), "weapons"), i, w)
     {
         const char *name = cot_str(w, "name");
         if (name)

@@ -59,10 +59,8 @@ int cot_int(const json_t *o, const char *key);
 int cot_int_or(const json_t *o, const char *key, int def);
 /* 1 when the array arr holds the string s. */
 int cot_in_array(const json_t *arr, const char *s);
-/* cid's stats object where rules_enc_stats keeps it, or NULL (never created: for checks). */
-json_t *cot_stats_of(const rules_enc *e, const char *cid);
-/* An integer stat (def when absent), a true stat, an ability (2 when absent), a skill (0). */
-int cot_stat(const rules_enc *e, const char *cid, const char *key, int def);
+/* Read without creating (rules_enc_stats_peek): a true stat, an ability (2 when absent), a
+ * skill (0). */
 int cot_stat_true(const rules_enc *e, const char *cid, const char *key);
 int cot_ability_of(const rules_enc *e, const char *cid, const char *ability);
 int cot_skill_of(const rules_enc *e, const char *cid, const char *skill);

@@ -16,21 +16,22 @@ int cot_chase_is_target(const rules_enc *e, const char *cid)
 
 int cot_chase_in_vehicle(const rules_enc *e, const char *cid)
 {
-    return cot_str(cot_stats_of(e, cid), "vehicle") != NULL;
+    return cot_str(rules_enc_stats_peek(e, cid), "vehicle") != NULL;
 }
 
 /* 000:139-144: at Speed when the character has a Speed rating it can use (not cramped,
  * 000:142-143); otherwise at Muscles velocity. */
 int cot_chase_at_speed(const rules_enc *e, const char *cid)
 {
-    return cot_stat(e, cid, "speed", 0) > 0 && !json_is_true(json_object_get(e->enc, "cramped"));
+    return rules_enc_stat_peek(e, cid, "speed", 0) > 0 &&
+           !json_is_true(json_object_get(e->enc, "cramped"));
 }
 
 /* The Velocity Rating (000:157): the Speed rating at Speed; at Muscles velocity the Muscle
  * ability (RULES.md, cot chases, reading 2). */
 int cot_chase_velocity(const rules_enc *e, const char *cid)
 {
-    return cot_chase_at_speed(e, cid) ? cot_stat(e, cid, "speed", 0)
+    return cot_chase_at_speed(e, cid) ? rules_enc_stat_peek(e, cid, "speed", 0)
                                       : cot_ability_of(e, cid, "muscle");
 }
 
@@ -100,7 +101,8 @@ int cot_chase_at_zero(const rules_enc *e, const char *pursuer, const char *what,
 int cot_chase_pool_check(const rules_enc *e, const char *cid, tb_err *err)
 {
     if (cot_chase_at_speed(e, cid)) {
-        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"), cot_stat(e, cid, "speed", 0), 0, 0};
+        cot_pool_spec spec = {cot_skill_of(e, cid, "driving"),
+                              rules_enc_stat_peek(e, cid, "speed", 0), 0, 0};
         return cot_pool_check(&spec, err);
     }
     if (cot_chase_in_vehicle(e, cid))
@@ -175,11 +177,11 @@ const char *cot_chase_pursuer_of(const rules_enc *e, const char *t)
 /* The driver of t's vehicle (who holds its Body Score), or NULL when t is on foot. */
 const char *cot_chase_vehicle_holder(const rules_enc *e, const char *t)
 {
-    const char *v = cot_str(cot_stats_of(e, t), "vehicle"), *cid;
+    const char *v = cot_str(rules_enc_stats_peek(e, t), "vehicle"), *cid;
     if (!v)
         return NULL;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        const char *w = cot_str(cot_stats_of(e, cid), "vehicle");
+        const char *w = cot_str(rules_enc_stats_peek(e, cid), "vehicle");
         if (w && strcmp(w, v) == 0 && cot_stat_true(e, cid, "driver"))
             return cid;
     }

@@ -54,13 +54,13 @@ int cot_zone_has_tag(const json_t *zone, const char *tag)
 
 int cot_crew_stat(const rules_enc *e, const char *cid, const char *group, const char *key, int def)
 {
-    return cot_int_or(json_object_get(cot_stats_of(e, cid), group), key, def);
+    return cot_int_or(json_object_get(rules_enc_stats_peek(e, cid), group), key, def);
 }
 
 /* A sheet number of the crew member (reputation, heat, foresight, resources). */
 int cot_crew_num(const rules_enc *e, const char *cid, const char *k)
 {
-    return cot_stat(e, cid, k, 0);
+    return rules_enc_stat_peek(e, cid, k, 0);
 }
 
 /* The pool of a crew member's roll of skill (+ its ability, 000:44-96): a Training scheme

@@ -226,8 +226,8 @@ static int check_reposition(const rules_enc *e, const rules_args *a, tb_err *err
     int rc = not_restrained(e, "Reposition", err);
     if (rc || (rc = cot_turn_check(e, 0, err)))
         return rc;
-    return cot_throw_check(e, e->actor, "muscle", "resist", cot_stat(e, e->actor, "armour", 0),
-                           err);
+    return cot_throw_check(e, e->actor, "muscle", "resist",
+                           rules_enc_stat_peek(e, e->actor, "armour", 0), err);
 }
 
 static int act_reposition(rules_enc *e, const rules_args *a, tb_err *err)
