@@ -90,6 +90,16 @@ int cot_int_or(const json_t *o, const char *key, int def)
     return json_is_integer(v) ? (int)json_integer_value(v) : def;
 }
 
+json_t *cot_child(json_t *o, const char *key)
+{
+    json_t *c = json_object_get(o, key);
+    if (!json_is_object(c)) {
+        c = json_object();
+        json_object_set_new(o, key, c);
+    }
+    return c;
+}
+
 int cot_in_array(const json_t *arr, const char *s)
 {
     size_t i;

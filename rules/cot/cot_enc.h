@@ -57,6 +57,8 @@ const char *cot_str(const json_t *o, const char *key);
 int cot_int(const json_t *o, const char *key);
 /* o[key] when it is an integer, else def. */
 int cot_int_or(const json_t *o, const char *key, int def);
+/* o[key] as an object, created empty when missing (borrowed). */
+json_t *cot_child(json_t *o, const char *key);
 /* 1 when the array arr holds the string s. */
 int cot_in_array(const json_t *arr, const char *s);
 /* Read without creating (rules_enc_stats_peek): a true stat, an ability (2 when absent), a

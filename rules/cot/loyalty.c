@@ -9,17 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* o[key] as an object, created when missing (borrowed). */
-static json_t *child(json_t *o, const char *key)
-{
-    json_t *c = json_object_get(o, key);
-    if (!json_is_object(c)) {
-        c = json_object();
-        json_object_set_new(o, key, c);
-    }
-    return c;
-}
-
 /* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
 const char *cot_seat_of(const rules_enc *e, const char *cid)
 {
@@ -42,8 +31,9 @@ json_t *cot_known_get(const rules_enc *e, const char *seat, const char *about)
 json_t *cot_known(rules_enc *e, const char *seat, const char *about)
 {
     int player = strcmp(seat, "gm") != 0 && e->priv;
-    json_t *root = player ? child(child(e->priv, seat), "social") : child(e->hidden, "known");
-    json_t *k = child(root, about);
+    json_t *root =
+        player ? cot_child(cot_child(e->priv, seat), "social") : cot_child(e->hidden, "known");
+    json_t *k = cot_child(root, about);
     if (!json_is_object(json_object_get(k, "loyalties")))
         json_object_set_new(k, "loyalties", json_object());
     return k;

@@ -9,27 +9,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The object o[k], created empty when missing (borrowed). */
-static json_t *obj(json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    if (!json_is_object(v)) {
-        v = json_object();
-        json_object_set_new(o, k, v);
-    }
-    return v;
-}
-
 /* The GM's plan (/gm/enc/spot/<k>) and what the crew has seen of it (/enc/spot/<k>), created
  * when missing; the _get forms only read (NULL when missing). */
 json_t *cot_spot_plan(rules_enc *e, const char *k)
 {
-    return obj(obj(e->hidden, "spot"), k);
+    return cot_child(cot_child(e->hidden, "spot"), k);
 }
 
 json_t *cot_spot_shown(rules_enc *e, const char *k)
 {
-    return obj(obj(e->enc, "spot"), k);
+    return cot_child(cot_child(e->enc, "spot"), k);
 }
 
 json_t *cot_spot_plan_get(const rules_enc *e, const char *k)
