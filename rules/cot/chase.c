@@ -298,6 +298,8 @@ static int act_vehicle(rules_enc *e, const rules_args *a, tb_err *err)
         rules_enc_stat_set(e, t, "body", rules_arg_int(a, "body"));
         rules_enc_stat_set(e, t, "ram_bonus", rules_arg_int(a, "ram_bonus"));
     }
+    if (!cot_chase_is_target(e, t)) /* a passenger rides at its vehicle's Distance */
+        cot_chase_dist_set(e, t, cot_chase_dist(e, t));
     rules_log *x = rules_log_begin(e, "vehicle", "vehicle");
     rules_log_who(x, "who", t);
     rules_log_name(x, "vehicle", rules_arg_str(a, "vehicle"), RULES_AUD_PUBLIC);
@@ -338,6 +340,9 @@ static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *e
     if (cot_chase_is_target(e, t) == cot_chase_is_target(e, e->actor))
         return rules_enc_rule(err, "%s is on the same side of the chase", rules_enc_name(e, t));
     if ((rc = hit_gear(e, a, ram, &sk, &weapon, &bonus, err)))
+        return rc;
+    /* 000:159-167: the Ram is among the Pursuers' actions only */
+    if (ram && (rc = cot_chase_role(e, 0, "Ram", err)))
         return rc;
     if (ram && (!cot_chase_in_vehicle(e, e->actor) || !cot_stat_true(e, e->actor, "driver")))
         return rules_enc_rule(err, "only the driver of a vehicle can Ram (000:167)");

@@ -35,16 +35,35 @@ int cot_chase_velocity(const rules_enc *e, const char *cid)
                                       : cot_ability_of(e, cid, "muscle");
 }
 
+/* The driver of cid's vehicle when cid rides in it as a passenger, else NULL. */
+static const char *driver_of(const rules_enc *e, const char *cid)
+{
+    if (!cot_chase_in_vehicle(e, cid) || cot_stat_true(e, cid, "driver"))
+        return NULL;
+    return cot_chase_vehicle_holder(e, cid);
+}
+
 int cot_chase_dist(const rules_enc *e, const char *pursuer)
 {
     if (rules_enc_cond_has(e, pursuer, "boarded"))
         return 0; /* 000:163 "always considered to be at Distance 0" */
-    return cot_int(rules_enc_combatant(e, pursuer), "distance");
+    /* 000:147 a group is everyone moving together, and only the driver Accelerates or Closes
+     * (000:153, 000:169): a passenger is where its vehicle is (RULES.md, cot chases, reading 1) */
+    const char *driver = driver_of(e, pursuer);
+    return cot_int(rules_enc_combatant(e, driver ? driver : pursuer), "distance");
 }
 
 void cot_chase_dist_set(rules_enc *e, const char *pursuer, int d)
 {
+    const char *driver = driver_of(e, pursuer), *cid;
+    if (driver)
+        pursuer = driver; /* a passenger moves with its vehicle */
     json_object_set_new(rules_enc_combatant(e, pursuer), "distance", json_integer(d < 0 ? 0 : d));
+    /* the vehicle's passengers are where it is: the track the table sees says so */
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (!cot_chase_is_target(e, cid) && rules_enc_streq(driver_of(e, cid), pursuer))
+            json_object_set_new(rules_enc_combatant(e, cid), "distance",
+                                json_integer(d < 0 ? 0 : d));
 }
 
 /* Fails unless the actor is of the group (target 1: the Target, 0: a Pursuer). */
@@ -182,7 +201,8 @@ const char *cot_chase_vehicle_holder(const rules_enc *e, const char *t)
         return NULL;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         const char *w = cot_str(rules_enc_stats_peek(e, cid), "vehicle");
-        if (w && strcmp(w, v) == 0 && cot_stat_true(e, cid, "driver"))
+        if (w && strcmp(w, v) == 0 && cot_stat_true(e, cid, "driver") &&
+            rules_enc_streq(rules_enc_side(e, cid), rules_enc_side(e, t)))
             return cid;
     }
     return NULL;

@@ -1557,6 +1557,55 @@ START_TEST(chase_vehicle_passengers_and_body)
 }
 END_TEST
 
+/* Issue 25 item 1: a passenger's Distance is its vehicle's (000:147, 000:153, 000:169): the
+ * Cop's successful Close brings his Deputy along (before, she stayed at 2 and could not Board or
+ * Take down; one left behind could not let the van Escape). */
+START_TEST(a_passenger_is_where_its_vehicle_is)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":2,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3); /* Runner: Fingers+Driving 3k2 = 11; Cover 6 */
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1); /* Cop: 4k2 = 7; Cover 5 */
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    DICE(&f, 2, 1, 1, 1, 1, 1, 1); /* Deputy: 4k2 = 3; Cover 3 */
+    fx_add(&f, "e3", "Deputy", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e3\",\"vehicle\":\"cruiser\"}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* the Cop closes: the van's Fingers+Driving 3k2 = 2 against his 4k2 = 12: Distance 1 */
+    DICE(&f, 1, 1, 1, 6, 6, 1, 1);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 1);
+    ck_assert_int_eq(dist_of(&f, "e3"), 1); /* the Deputy rides along */
+    refused(&f, "gm", "e3", "takedown", "{\"target\":\"e1\"}", TB_RULE,
+            "Deputy is at Distance 1: a Takedown needs Distance 0");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 2: the Target may not Ram (000:159-167 list it among the Pursuers' actions);
+ * refused before any die (before, the van's driver rammed the cruiser). */
+START_TEST(only_a_pursuer_rams)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    refused(&f, "p1", "e1", "ram", "{\"target\":\"e2\"}", TB_RULE, "only a Pursuer may Ram");
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(chase_speed_closes_on_muscles_to_zero_and_rams)
 {
     fixture f;
@@ -1666,6 +1715,8 @@ int main(void)
     tcase_add_test(ch, chase_vehicle_passengers_and_body);
     tcase_add_test(ch, chase_speed_closes_on_muscles_to_zero_and_rams);
     tcase_add_test(ch, chase_board_and_dislodge);
+    tcase_add_test(ch, a_passenger_is_where_its_vehicle_is);
+    tcase_add_test(ch, only_a_pursuer_rams);
     suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
