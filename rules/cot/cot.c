@@ -91,6 +91,13 @@ int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const
         json_object_set_new(l, "prime", json_true());
         return 0;
     }
+    /* 000:237 "changing the regular Loyalties to something different, or switching one of
+     * their existing Loyalites with the Prime": the Prime is swapped, never rewritten */
+    if (json_is_true(json_object_get(l, "prime")))
+        return tb_fail(err, TB_RULE,
+                       "Loyalty %d is %s's Prime: the Prime is not changed, only swapped with "
+                       "another (000:237)",
+                       n, who);
     /* 000:227-235 "short descriptions, focusing on the person or idea and the type of
      * relationship": "Kind: Target", each part as long as the sheet allows */
     const char *colon = strchr(to, ':'), *t = colon ? colon + 1 : NULL;

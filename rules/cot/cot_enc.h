@@ -316,9 +316,12 @@ json_t *cot_zone_tags_parse(const char *list, tb_err *err);
  * skills (i = 1, 2) that bypass it, or NULL. */
 int cot_barrier_tag(const char *tag);
 const char *cot_barrier_skill(int tag, int i);
-/* Research's goal (000:207-212): its difficulty against `zones` (the GM's), or for hidden zones
+/* Research's goal (000:206-211): its difficulty against `zones` (the GM's) and the mark's
+ * Connections (a number of the GM's, `mark`), or for hidden zones
  * 0 with *hidden set; -1 when the goal is none of layout, hidden, mark, itinerary. */
-int cot_goal_difficulty(const json_t *zones, const rules_args *a, int *hidden);
+int cot_goal_difficulty(const json_t *zones, const rules_args *a, int mark, int *hidden);
+/* The mark's Connections the GM set (`mark`, /gm/enc/spot/mark), 0 when none. */
+int cot_mark_connections(const rules_enc *e);
 /* Research's method (000:203-205): its skill, or NULL. */
 const char *cot_method_skill(const char *how);
 /* A crew member's stats group number (def when absent) and sheet number (reputation, heat,
@@ -348,7 +351,8 @@ int cot_scheme_cost(const rules_enc *e, const rules_args *a, int *cost, tb_err *
  *   knowledge of one side:  a PC's seat: /private/<seat>/social/<cid>
  *                           the NPCs (seat "gm"): /gm/enc/known/<cid>
  *     = {identified, identity?, presented_seen?, loyalties: {"<n>": text}, impedes?,
- *        agenda?: {text, by, alters?, achieved?, denied?}, tried?, alterable?} */
+ *        agendas?: {<by>: agenda}, agenda?: the latest, tried?, alterable?}
+ *     agenda = {text, by, alters?, achieved?, denied?, impedes?} */
 
 /* The seat whose knowledge cid's learning is: its controller ("gm" for an NPC). */
 const char *cot_seat_of(const rules_enc *e, const char *cid);
@@ -361,8 +365,10 @@ int cot_identified(const rules_enc *e, const char *seat, const char *about);
 json_t *cot_loyalties_of(const rules_enc *e, const char *cid);
 /* The agenda cid pushes on target as cid's side knows it, or NULL. */
 json_t *cot_agenda_of(const rules_enc *e, const char *cid, const char *target);
-/* Every seat of `side` (and the GM's side) learns about[key] = v (stolen). */
-void cot_side_learns(rules_enc *e, const char *side, const char *about, const char *key, json_t *v);
+/* Every seat of `side` (and the GM's side's copy) learns the agenda v (stolen, {by, text,
+ * alters?, achieved?, denied?, impedes?}) about `about`: kept per pusher, `agendas[<by>]` (an
+ * agenda is its pusher's: RULES.md reading 13), and as `agenda`, the latest one. */
+void cot_side_learns_agenda(rules_enc *e, const char *side, const char *about, json_t *v);
 /* Every seat forgets what it learned of Loyalty n of cid (it changed). */
 void cot_forget_loyalty(rules_enc *e, const char *cid, int n);
 

@@ -32,6 +32,7 @@ static int check_reveal(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_reveal(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_alert(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_alert(rules_enc *e, const rules_args *a, tb_err *err);
+static int act_mark(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_move(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_move(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_bypass(const rules_enc *e, const rules_args *a, tb_err *err);
@@ -84,6 +85,11 @@ static const rules_param ALERT_PARAMS[] = {
     {"aware", RULES_PARAM_BOOL, 0, 1, 1, 0, "Aware (1) or not (0)"},
     {0},
 };
+static const rules_param MARK_PARAMS[] = {
+    {"connections", RULES_PARAM_INT, 0, 10, 0, RULES_PARAM_REQUIRED, "the mark's Connections"},
+    {"name", RULES_PARAM_STRING, 1, 60, 0, 0, "who the mark is"},
+    {0},
+};
 static const rules_param MOVE_PARAMS[] = {
     {"zone", RULES_PARAM_STRING, 1, 24, 0, RULES_PARAM_REQUIRED, "the zone to enter"},
     {"stealth", RULES_PARAM_BOOL, 0, 1, 1, 0, "move unseen (a Sneak roll where guards stand)"},
@@ -101,7 +107,6 @@ static const rules_param RESEARCH_PARAMS[] = {
      "layout, hidden, mark or itinerary"},
     {"method", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED,
      "planning, connections or stakeout"},
-    {"connections", RULES_PARAM_INT, 0, 10, 0, 0, "mark: the mark's Connections"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0"},
     {0},
 };
@@ -112,7 +117,7 @@ static const rules_param PLAN_PARAMS[] = {
 static const rules_param SCHEME_PARAMS[] = {
     {"scheme", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED,
      "ambush, training, secrets, cache, blueprint or switch"},
-    {"rolled", RULES_PARAM_INT, 0, 10, 0, 0, "training: dice added to the roll"},
+    {"rolled", RULES_PARAM_INT, 0, 10, 0, 0, "training: dice rolled added to the roll"},
     {"kept", RULES_PARAM_INT, 0, 10, 0, 0, "training: kept dice added"},
     {"zone", RULES_PARAM_STRING, 1, 24, 0, 0, "ambush: where the crew member turns up"},
     {"zones", RULES_PARAM_INT, 0, 20, 0, 0, "ambush: zones moved; blueprint: zones bypassed"},
@@ -127,24 +132,26 @@ static const rules_enc_action HEIST_ACTIONS[] = {
      check_barrier, 0},
     {"guard", "Place a guard", RULES_ENC_GM, GUARD_PARAMS, act_guard, "000:194-200", check_guard,
      0},
-    {"reveal", "Show a zone", RULES_ENC_GM, REVEAL_PARAMS, act_reveal, "000:174-186", check_reveal,
+    {"reveal", "Show a zone", RULES_ENC_GM, REVEAL_PARAMS, act_reveal, "000:176-186", check_reveal,
      0},
     {"alert", "Mark a guard Aware", RULES_ENC_GM, ALERT_PARAMS, act_alert, "000:194", check_alert,
      0},
-    {"move", "Move to a zone", RULES_ENC_OWNER, MOVE_PARAMS, act_move, "000:175-186, 196-200",
+    {"mark", "Set the mark's Connections", RULES_ENC_GM, MARK_PARAMS, act_mark, "000:209", NULL,
+     RULES_ENC_RARE},
+    {"move", "Move to a zone", RULES_ENC_OWNER, MOVE_PARAMS, act_move, "000:176-186, 196-200",
      check_move, 0},
     {"bypass", "Get past a barrier", RULES_ENC_OWNER, BYPASS_PARAMS, act_bypass, "000:188-192",
      check_bypass, 0},
-    {"research", "Research", RULES_ENC_OWNER, RESEARCH_PARAMS, act_research, "000:202-212",
+    {"research", "Research", RULES_ENC_OWNER, RESEARCH_PARAMS, act_research, "000:202-211",
      check_research, 0},
     {"plan", "Plan for Foresight", RULES_ENC_OWNER, PLAN_PARAMS, act_plan, "000:213-215",
      check_plan, 0},
-    {"scheme", "Spend Foresight", RULES_ENC_OWNER, SCHEME_PARAMS, act_scheme, "000:216-222",
+    {"scheme", "Spend Foresight", RULES_ENC_OWNER, SCHEME_PARAMS, act_scheme, "000:217-222",
      check_scheme, 0},
     {0},
 };
 
-/* Written back to the sheet: Reputation (000:204), Heat (000:205), Foresight (000:213-215),
+/* Written back to the sheet: Reputation (000:203), Heat (000:204), Foresight (000:213-215),
  * Resources (000:220). */
 static const char *const HEIST_SHEET_STATS[] = {"reputation", "heat", "foresight", "resources",
                                                 NULL};
@@ -156,6 +163,7 @@ static const rules_phrase HEIST_PHRASES[] = {
     {"guard", "{name} guards {zone}: Awareness {awareness}, Training {training}"},
     {"reveal", "The crew learns of {zone}"},
     {"alert", "{guard} is {state}"},
+    {"mark", "The mark's Connections: {connections}"},
     {"hazard", "{who} tries to cross {zone}: {state}"},
     {"aware", "The crowd draws the guards' eyes: the guards of {zone} are Aware"},
     {"move", "{who} moves into {zone}"},
@@ -327,7 +335,7 @@ static int heist_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err
         json_t *v = json_object_get(sheet, KEYS[i]);
         json_object_set_new(st, KEYS[i], v ? json_deep_copy(v) : json_object());
     }
-    /* 000:175 "Characters begin a Heist outside the Spot and Concealed" */
+    /* 000:176 "Characters begin a Heist outside the Spot and Concealed" */
     if (!rules_enc_is_npc(e, cid))
         json_object_set_new(cot_spot_shown(e, "crew"), cid, json_string(COT_OUTSIDE));
     return 0;
@@ -476,7 +484,34 @@ static int act_alert(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+/* The mark's Connections (000:209 "25-(The Target's Connections Skill)") are the GM's number:
+ * the crew's research of the mark rolls against it without being told (issue 25). */
+static int act_mark(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    json_t *m = json_pack("{s:i}", "connections", rules_arg_int(a, "connections"));
+    if (rules_arg_str(a, "name"))
+        json_object_set_new(m, "name", json_string(rules_arg_str(a, "name")));
+    json_object_set_new(cot_child(e->hidden, "spot"), "mark", m);
+    rules_log *x = rules_log_begin(e, "mark", "mark");
+    rules_log_int(x, "connections", rules_arg_int(a, "connections"), RULES_AUD_GM);
+    rules_log_end(x);
+    return 0;
+}
+
 /* ---- the crew in the Spot ---- */
+
+/* 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone to become
+ * Aware": a Cat Burglary roll made in (or into) zone zid. */
+static void crowd_alarm(rules_enc *e, const char *zid)
+{
+    json_t *z = json_object_get(cot_spot_plan_get(e, "zones"), zid);
+    if (!cot_zone_has_tag(z, "crowded") || !cot_spot_alarm(e, zid))
+        return;
+    rules_log *x = rules_log_begin(e, "aware", "aware");
+    rules_log_name(x, "zone", cot_zone_name(e, zid), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+}
 
 /* The skill of a move across a Hazardous zone: athletics unless `skill` says cat_burglary. */
 static const char *hazard_skill(const rules_args *a)
@@ -508,7 +543,7 @@ static int check_move(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "skill: a hazardous zone takes athletics or cat_burglary");
     /* 000:177 "An Aware Guard in the Zone prevents a character from moving with Stealth";
-     * 000:183 Noisy: "Stealth rolls are permitted against Aware Guards" */
+     * 000:184 Noisy: "Stealth rolls are permitted against Aware Guards" */
     if (rules_arg_int(a, "stealth") && cot_zone_has_aware_guard(e, to) &&
         !cot_zone_has_tag(z, "noisy"))
         return rules_enc_rule(err, "an Aware guard in %s: nobody moves there unseen",
@@ -539,7 +574,7 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log *x;
     cot_roll r;
     json_t *dice;
-    /* 000:182 Hazardous: "Movement in this zone requires either an Athletics or Cat Burglar
+    /* 000:183 Hazardous: "Movement in this zone requires either an Athletics or Cat Burglar
      * Roll" */
     if (cot_zone_has_tag(z, "hazardous")) {
         if ((rc = cot_crew_roll(e, cid, hskill, 0, &r, &dice, err)))
@@ -552,12 +587,10 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_name(x, "state", ok ? "makes it" : "cannot get across", RULES_AUD_PUBLIC);
         rules_log_end(x);
         /* 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone to
-         * become Aware" */
-        if (cot_zone_has_tag(z, "crowded") && strcmp(hskill, "cat_burglary") == 0 &&
-            cot_spot_alarm(e, to)) {
-            x = rules_log_begin(e, "aware", "aware");
-            rules_log_name(x, "zone", cot_zone_name(e, to), RULES_AUD_PUBLIC);
-            rules_log_end(x);
+         * become Aware": the zone climbed into, and the one climbed out of (issue 25) */
+        if (strcmp(hskill, "cat_burglary") == 0) {
+            crowd_alarm(e, to);
+            crowd_alarm(e, from);
         }
         if (!ok)
             return 0;
@@ -649,6 +682,8 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "score", score, RULES_AUD_GM);
     rules_log_word(x, "gm", "bypass.gm", RULES_AUD_GM);
     rules_log_end(x);
+    if (strcmp(skill, "cat_burglary") == 0) /* climbing a Height in a crowd (000:186) */
+        crowd_alarm(e, cot_crew_position(e, cid));
     return 0;
 }
 
@@ -660,7 +695,7 @@ static int check_research(const rules_enc *e, const rules_args *a, tb_err *err)
         return err->code;
     const char *cid = e->actor, *how = rules_arg_str(a, "method");
     int hidden;
-    if (cot_goal_difficulty(cot_spot_plan_get(e, "zones"), a, &hidden) < 0 && !hidden)
+    if (cot_goal_difficulty(cot_spot_plan_get(e, "zones"), a, 0, &hidden) < 0 && !hidden)
         return tb_fail(err, TB_BAD_REQUEST,
                        "goal: '%.20s' is not layout, hidden, mark or itinerary",
                        rules_arg_str(a, "goal"));
@@ -674,7 +709,7 @@ static int check_research(const rules_enc *e, const rules_args *a, tb_err *err)
     return cot_crew_check(e, cid, skill, rules_arg_int(a, "bonus"), err);
 }
 
-/* 000:205 "roll stealth against the Awareness Score of the Guard(s) nearest the edge of the
+/* 000:204 "roll stealth against the Awareness Score of the Guard(s) nearest the edge of the
  * Spot. Failure on the Stealth roll raises the Crew's Heat." */
 static int stakeout_sneak(rules_enc *e, tb_err *err)
 {
@@ -723,7 +758,7 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
     int hidden, difficulty =
                     cot_goal_difficulty(strcmp(goal, "layout") == 0 ? cot_spot_plan(e, "zones")
                                                                     : cot_spot_plan_get(e, "zones"),
-                                        a, &hidden);
+                                        a, cot_mark_connections(e), &hidden);
     int halve = strcmp(how, "planning") != 0, stakeout = strcmp(how, "stakeout") == 0;
     cot_roll r;
     json_t *dice;
@@ -731,11 +766,11 @@ static int act_research(rules_enc *e, const rules_args *a, tb_err *err)
                             err)))
         return rc;
     if (strcmp(how, "connections") == 0)
-        rules_enc_stat_add(e, cid, "reputation", -1, 0, 999); /* 000:204 */
+        rules_enc_stat_add(e, cid, "reputation", -1, 0, 999); /* 000:203 */
     const char *found;
     int ok = 0;
     if (hidden) {
-        /* 000:208 "If the roll meets or exceeds the rating attracted to the Zones in the Spot
+        /* 000:207 "If the roll meets or exceeds the rating attracted to the Zones in the Spot
          * with the Hidden Tag, the character discovers them"; halving halves each rating */
         const char *k;
         json_t *v;
@@ -839,10 +874,12 @@ static int act_scheme(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_int(x, "cost", cost, RULES_AUD_PUBLIC);
     rules_log_int(x, "foresight", have - cost, RULES_AUD_PUBLIC);
     if (strcmp(s, "training") == 0) {
+        /* 000:218 "1 Foresight per rolled die and 2 Foresight per kept die added": +RkK, the
+         * kept dice no extra rolled ones (cot.h, `+0kK`; issue 25) */
         int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
-        json_t *c = rules_enc_cond_add(e, cid, "training", 0, rolled + kept);
+        json_t *c = rules_enc_cond_add(e, cid, "training", 0, rolled);
         json_object_set_new(c, "kept", json_integer(kept));
-        rules_log_count(x, "dice", rolled + kept, RULES_AUD_PUBLIC);
+        rules_log_count(x, "dice", rolled, RULES_AUD_PUBLIC);
         rules_log_count(x, "kept_dice", kept, RULES_AUD_PUBLIC);
     } else if (strcmp(s, "ambush") == 0) {
         json_object_set_new(cot_spot_shown(e, "crew"), cid, json_string(rules_arg_str(a, "zone")));

@@ -53,19 +53,31 @@ json_t *cot_loyalties_of(const rules_enc *e, const char *cid)
 /* The agenda cid pushes, as its side knows it (its own seat's copy), or NULL. */
 json_t *cot_agenda_of(const rules_enc *e, const char *cid, const char *target)
 {
-    json_t *a = json_object_get(cot_known_get(e, cot_seat_of(e, cid), target), "agenda");
+    json_t *k = cot_known_get(e, cot_seat_of(e, cid), target);
+    json_t *a = json_object_get(json_object_get(k, "agendas"), cid);
+    if (!json_is_object(a)) /* a call saved before agendas were kept per pusher */
+        a = json_object_get(k, "agenda");
     return json_is_object(a) && rules_enc_streq(cot_str(a, "by"), cid) ? a : NULL;
 }
 
 /* Writes `key` = v (stolen) into the knowledge of every seat controlling a combatant of side
  * (and the GM's own copy, /gm/enc/known, which the GM reads anyway). */
-void cot_side_learns(rules_enc *e, const char *side, const char *about, const char *key, json_t *v)
+/* seat learns about `about` the agenda v (borrowed) pushed by `by`. */
+static void learn_agenda(rules_enc *e, const char *seat, const char *about, const char *by,
+                         const json_t *v)
 {
-    const char *cid;
-    json_object_set(cot_known(e, "gm", about), key, v);
+    json_t *k = cot_known(e, seat, about);
+    json_object_set_new(cot_child(k, "agendas"), by, json_deep_copy(v));
+    json_object_set_new(k, "agenda", json_deep_copy(v));
+}
+
+void cot_side_learns_agenda(rules_enc *e, const char *side, const char *about, json_t *v)
+{
+    const char *by = cot_str(v, "by"), *cid;
+    learn_agenda(e, "gm", about, by, v);
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         if (strcmp(rules_enc_side(e, cid), side) == 0 && strcmp(cot_seat_of(e, cid), "gm") != 0)
-            json_object_set(cot_known(e, cot_seat_of(e, cid), about), key, v);
+            learn_agenda(e, cot_seat_of(e, cid), about, by, v);
     json_decref(v);
 }
 

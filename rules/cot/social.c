@@ -73,7 +73,7 @@ static const rules_param AGENDA_PARAMS[] = {
     {0},
 };
 
-/* The skills' labels name the choices (the panel offers them as a pick, 000:262-271). */
+/* The skills' labels name the choices (the panel offers them as a pick, 000:261-269). */
 static const rules_param BUILD_UP_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom"},
     {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED,
@@ -112,41 +112,41 @@ static const rules_param ALTER_PARAMS[] = {
 
 static const rules_enc_action SOCIAL_ACTIONS[] = {
     COT_COMMON_ACTIONS,
-    {"identity", "Set identity", RULES_ENC_GM, IDENTITY_PARAMS, act_identity, "000:257",
+    {"identity", "Set identity", RULES_ENC_GM, IDENTITY_PARAMS, act_identity, "000:251, 000:259",
      check_identity, RULES_ENC_RARE},
-    {"read_room", "Read Room", RULES_ENC_TURN, READ_ROOM_PARAMS, act_read_room, "000:252-255",
+    {"read_room", "Read Room", RULES_ENC_TURN, READ_ROOM_PARAMS, act_read_room, "000:251-253",
      check_read_room, 0},
-    {"agenda", "Set an agenda", RULES_ENC_OWNER, AGENDA_PARAMS, act_agenda, "000:257-259",
+    {"agenda", "Set an agenda", RULES_ENC_OWNER, AGENDA_PARAMS, act_agenda, "000:255-257",
      check_agenda, 0},
-    {"build_up", "Build Up", RULES_ENC_TURN, BUILD_UP_PARAMS, act_build_up, "000:260-268",
+    {"build_up", "Build Up", RULES_ENC_TURN, BUILD_UP_PARAMS, act_build_up, "000:259-267",
      check_build_up, 0},
     {"follow_through", "Follow Through", RULES_ENC_TURN, FOLLOW_PARAMS, act_follow_through,
-     "000:270-271", check_follow_through, 0},
+     "000:269", check_follow_through, 0},
     {"lean_into", "Lean Into a Loyalty", RULES_ENC_OWNER, LEAN_INTO_PARAMS, act_lean_into,
      "000:241", check_lean_into, 0},
-    {"impedes", "Does a Loyalty impede it", RULES_ENC_GM, IMPEDES_PARAMS, act_impedes, "000:254",
+    {"impedes", "Does a Loyalty impede it", RULES_ENC_GM, IMPEDES_PARAMS, act_impedes, "000:253",
      check_impedes, RULES_ENC_RARE},
-    {"alter", "Alter a Loyalty", RULES_ENC_OWNER, ALTER_PARAMS, act_alter, "000:237, 000:271",
+    {"alter", "Alter a Loyalty", RULES_ENC_OWNER, ALTER_PARAMS, act_alter, "000:237, 000:269",
      check_alter, 0},
     {0},
 };
 
 /* clang-format off */
 static const rules_phrase SOCIAL_PHRASES[] = {
-    {"identity", "{who} now presents as {presented} (000:257)"},
+    {"identity", "{who} now presents as {presented} (000:259)"},
     {"social.mine", ": {line}"},
     {"social.against", " against {whom}'s {opp_label} {oline}"},
     {"read_room_id", "{who} takes slot {slot} and reads the room on {whom}{mine?}{against?}: "
                      "{outcome}"},
     {"read_room", "{who} takes slot {slot} and reads {whom}{mine?}{against?}: {outcome}"},
-    {"agenda", "{who} sets an agenda for {whom} (000:258)"},
+    {"agenda", "{who} sets an agenda for {whom} (000:257)"},
     {"build_up", "{who} takes slot {slot} and builds up {whom} with {skill_name}{mine?}"
                  "{against?}: {outcome}"},
-    {"emotion", "{who} is {state} (000:261)"},
+    {"emotion", "{who} is {state} (000:259)"},
     {"follow_through", "{who} takes slot {slot} and follows through on {whom} with {skill_name}"
                        "{mine?}{against?}: {outcome}"},
-    {"emotion.follow", "{who} is {state} (000:271)"},
-    {"achieved", "{who} achieves the agenda (000:271)"},
+    {"emotion.follow", "{who} is {state} (000:269)"},
+    {"achieved", "{who} achieves the agenda (000:269)"},
     {"lean_into", "{who} Leans Into a Loyalty and denies {whom}'s agenda (000:241)"},
     {"alter", "{who}'s Loyalty {n} is now {text}"},
     {"alter", "One of {who}'s Loyalties changes"},
@@ -173,18 +173,18 @@ const rules_module rules_module_cot_social = {
 
 /* ---- the Build Up skills ---- */
 
-/* The Build Up skills and their positive/negative states (000:262-268). */
+/* The Build Up skills and their positive/negative states (000:261-267). */
 typedef struct social_skill {
     const char *skill, *positive, *negative;
-    int follow; /* may Follow Through (000:271): all but Con */
+    int follow; /* may Follow Through (000:269): all but Con */
 } social_skill;
 
 static const social_skill SOCIAL_SKILLS[] = {
-    {"intimidate", "Fearful", "Angry", 1},        /* 000:264 */
-    {"con", "Mark", "Wise", 0},                   /* 000:265 */
-    {"impress", "Devoted", "Envious", 1},         /* 000:266 */
-    {"manipulate", "Accepting", "Suspicious", 1}, /* 000:267 */
-    {"convince", "Engaged", "Stubborn", 1},       /* 000:268 */
+    {"intimidate", "Fearful", "Angry", 1},        /* 000:263 */
+    {"con", "Mark", "Wise", 0},                   /* 000:264 */
+    {"impress", "Devoted", "Envious", 1},         /* 000:265 */
+    {"manipulate", "Accepting", "Suspicious", 1}, /* 000:266 */
+    {"convince", "Engaged", "Stubborn", 1},       /* 000:267 */
     {NULL, NULL, NULL, 0},
 };
 
@@ -198,7 +198,7 @@ static const social_skill *social_skill_find(const char *id)
 
 /* ---- choices ---- */
 
-/* The other party of the call (000:248), one the actor's side has identified, one the actor
+/* The other party of the call (000:245), one the actor's side has identified, one the actor
  * pushes an agenda on, one who pushes an agenda on the actor. */
 static int other_party(const rules_enc *e, const char *actor, const char *cid)
 {
@@ -284,7 +284,7 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         choose_numbers("none", out);
     else if (strcmp(par, "presented") == 0) {
         cot_choice(out, json_string("A stranger"), "who they present as");
-        return RULES_CHOICES_DEFAULT; /* a disguise (000:257): the GM names it */
+        return RULES_CHOICES_DEFAULT; /* a disguise (000:259): the GM names it */
     } else if (strcmp(par, "lean_onto") == 0)
         choose_loyalties(e, actor, 0, "none", out);
     else if (strcmp(par, "loyalty") == 0)
@@ -302,7 +302,7 @@ static int social_start(rules_enc *e, const rules_args *o, tb_err *err)
 {
     (void)o;
     (void)err;
-    /* 000:250 "To begin a Social Call, roll Initiative as outline in Chapter 1": It+Size Up */
+    /* 000:249 "To begin a Social Call, roll Initiative as outline in Chapter 1": It+Size Up */
     cot_start_stage(e, "social");
     return 0;
 }
@@ -324,7 +324,7 @@ static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_er
     }
     json_object_set_new(rules_enc_hidden_of(e, cid), "loyalties",
                         json_is_array(loy) ? json_deep_copy(loy) : json_array());
-    /* a character presents as itself until the GM says otherwise (000:257 "presented identity") */
+    /* a character presents as itself until the GM says otherwise (000:259 "presented identity") */
     json_object_set_new(rules_enc_combatant(e, cid), "presented",
                         json_string(rules_enc_name(e, cid)));
     return 0;
@@ -351,9 +351,9 @@ static int social_end(rules_enc *e, tb_err *err)
     return 0;
 }
 
-/* ---- identity (000:257) ---- */
+/* ---- identity (000:259) ---- */
 
-/* GM: sets who a combatant presents as (a disguise, 000:257) and, GM-only, who it truly is. */
+/* GM: sets who a combatant presents as (a disguise, 000:259) and, GM-only, who it truly is. */
 static int check_identity(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     if (cot_target_check(e, rules_arg_str(a, "target"), 1, err))
@@ -471,12 +471,12 @@ static int social_target(const rules_enc *e, const char *t, tb_err *err)
     if (strcmp(rules_enc_side(e, t), rules_enc_side(e, e->actor)) == 0)
         return rules_enc_rule(err,
                               "%s is on %s's side: a Social Call works on the other party "
-                              "(000:248)",
+                              "(000:245)",
                               rules_enc_name(e, t), rules_enc_name(e, e->actor));
     return 0;
 }
 
-/* ---- Read Room (000:252-255) ---- */
+/* ---- Read Room (000:251-253) ---- */
 
 /* What a Read Room asks: `ask`, or the identity while the target is unidentified, else a
  * Loyalty. */
@@ -501,7 +501,7 @@ static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
     if (!want_id && !cot_identified(e, cot_seat_of(e, me), t))
         return rules_enc_rule(err,
                               "%s has not identified %s yet: Read Room for the identity first "
-                              "(000:253-254)",
+                              "(000:251-253)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     if (want_loy && (n < 1 || n > 4))
         return tb_fail(err, TB_BAD_REQUEST, "loyalty: which Loyalty, 1 to 4 (000:227)");
@@ -512,15 +512,15 @@ static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
 }
 
 /*
- * Read Room (000:252-255): Size Up vs the target's Size Up. `ask` = identity (the default while
+ * Read Room (000:251-253): Size Up vs the target's Size Up. `ask` = identity (the default while
  * the target is unidentified), loyalty (with `loyalty` = n: "a single Loyalty of your choice")
  * or impedes ("are there any Loyalties that would impede your current Agenda"). Who learns:
  *   identity, success: the actor's seat learns the target's identity;
  *   identity, failure: the actor's seat learns it all the same, the target's seat learns the
- *                      actor's presented identity (000:253);
+ *                      actor's presented identity (000:251);
  *   loyalty/impedes, success: the actor's seat learns the answer; the target learns nothing;
  *   loyalty/impedes, failure: the target's seat learns what the actor tried to uncover if it
- *                      knew the actor's identity, else the actor's presented identity (000:255).
+ *                      knew the actor's identity, else the actor's presented identity (000:253).
  */
 static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -533,14 +533,14 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
     if ((rc = social_roll(e, a, t, "size_up", want_id ? "read_room_id" : "read_room", "Size Up",
                           &ok, err)))
         return rc;
-    /* 000:255 "If the opponent it aware of your identity": identified, or it saw the presented
+    /* 000:253 "If the opponent it aware of your identity": identified, or it saw the presented
      * one on an earlier failure */
     json_t *theirs_k = cot_known_get(e, their_seat, me);
     int they_knew =
         cot_identified(e, their_seat, me) || json_object_get(theirs_k, "presented_seen");
     const char *truth = cot_str(rules_enc_hidden_of(e, t), "identity");
     if (want_id) {
-        /* 000:253 the aggressor learns the identity either way */
+        /* 000:251 the aggressor learns the identity either way */
         json_t *mine_k = cot_known(e, my_seat, t);
         json_object_set_new(mine_k, "identified", json_true());
         json_object_set_new(mine_k, "identity", json_string(truth ? truth : rules_enc_name(e, t)));
@@ -558,7 +558,7 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
             json_object_set_new(json_object_get(cot_known(e, my_seat, t), "loyalties"), key,
                                 json_string(l ? text : "none"));
         } else if (ok) {
-            /* 000:254 whether any Loyalty impedes the agenda: the GM judges it (`impedes` on
+            /* 000:253 whether any Loyalty impedes the agenda: the GM judges it (`impedes` on
              * the agenda, set with enc.set or the `impedes` action) */
             json_t *ag = cot_agenda_of(e, me, t);
             json_object_set(cot_known(e, my_seat, t), "impedes",
@@ -576,10 +576,10 @@ static int act_read_room(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* ---- Push Agenda (000:257-271) ---- */
+/* ---- Push Agenda (000:255-269) ---- */
 
-/* Push Agenda, first step (000:258-260): the actor sets what it wants from the target, known to
- * its side and the GM; `alters` = n when the agenda alters the target's Loyalty n (000:230). No
+/* Push Agenda, first step (000:257): the actor sets what it wants from the target, known to
+ * its side and the GM; `alters` = n when the agenda alters the target's Loyalty n (000:237). No
  * roll and no slot: the rolls are the Build Up and the Follow Through. */
 static int check_agenda(const rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -589,9 +589,9 @@ static int check_agenda(const rules_enc *e, const rules_args *a, tb_err *err)
     int rc = social_target(e, t, err);
     if (rc)
         return rc;
-    /* 000:257 "If your character know who their target is, you can then attempt to Push Agenda" */
+    /* 000:255 "If your character know who their target is, you can then attempt to Push Agenda" */
     if (!cot_identified(e, cot_seat_of(e, me), t))
-        return rules_enc_rule(err, "%s must know who %s is first: Read Room (000:257)",
+        return rules_enc_rule(err, "%s must know who %s is first: Read Room (000:255)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     return 0;
 }
@@ -603,7 +603,7 @@ static int act_agenda(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *ag = json_pack("{s:s, s:s}", "by", me, "text", rules_arg_str(a, "text"));
     if (alters)
         json_object_set_new(ag, "alters", json_integer(alters));
-    cot_side_learns(e, rules_enc_side(e, me), t, "agenda", ag);
+    cot_side_learns_agenda(e, rules_enc_side(e, me), t, ag);
     rules_log *x = rules_log_begin(e, "agenda", "agenda");
     rules_log_who(x, "who", me);
     rules_log_who(x, "whom", t);
@@ -618,7 +618,7 @@ static json_t *emotion(const rules_enc *e, const char *t)
     return json_is_object(m) ? m : NULL;
 }
 
-/* 000:261 "the character responsible for the Build Up that invoked that [negative] state
+/* 000:259 "the character responsible for the Build Up that invoked that [negative] state
  * cannot Follow Through", unless its presented identity changed since. */
 static int barred_by_negative(const rules_enc *e, const char *t, tb_err *err)
 {
@@ -629,7 +629,7 @@ static int barred_by_negative(const rules_enc *e, const char *t, tb_err *err)
         strcmp(pres, cot_str(m, "as")) == 0)
         return rules_enc_rule(err,
                               "%s made %s %s: they cannot push again until they present as "
-                              "someone else (000:261)",
+                              "someone else (000:259)",
                               rules_enc_name(e, e->actor), rules_enc_name(e, t),
                               cot_str(m, "state"));
     return 0;
@@ -645,6 +645,22 @@ static void log_emotion(rules_enc *e, const char *t, const char *state, const ch
     rules_log_end(x);
 }
 
+/* 000:259 "The emotional state is set and cannot be altered until another character attempts a
+ * Build Up": its author, under the same presented identity, Builds Up no more on it (a disguise
+ * makes another character of it: "If they change their presented identity ... they can attempt
+ * to Build Up"). */
+static int set_by_me(const rules_enc *e, const char *t, tb_err *err)
+{
+    json_t *m = emotion(e, t);
+    const char *pres = cot_str(rules_enc_combatant(e, e->actor), "presented");
+    if (m && rules_enc_streq(cot_str(m, "by"), e->actor) && rules_enc_streq(pres, cot_str(m, "as")))
+        return rules_enc_rule(err,
+                              "%s set %s's emotional state: it stays until another character "
+                              "attempts a Build Up (000:259)",
+                              rules_enc_name(e, e->actor), rules_enc_name(e, t));
+    return 0;
+}
+
 static void set_emotion(rules_enc *e, const char *t, const social_skill *s, int positive)
 {
     json_object_set_new(rules_enc_combatant(e, t), "emotion",
@@ -654,7 +670,7 @@ static void set_emotion(rules_enc *e, const char *t, const social_skill *s, int 
                                   cot_str(rules_enc_combatant(e, e->actor), "presented")));
 }
 
-/* Build Up (000:260-268): a Social skill vs the target's Size Up: success sets the skill's
+/* Build Up (000:259-267): a Social skill vs the target's Size Up: success sets the skill's
  * positive state, failure its negative one. Needs an agenda against the target. */
 static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
 {
@@ -665,11 +681,11 @@ static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
         return rc;
     if (!s)
         return tb_fail(err, TB_BAD_REQUEST,
-                       "skill: intimidate, con, impress, manipulate or convince (000:262-268)");
+                       "skill: intimidate, con, impress, manipulate or convince (000:261-267)");
     if (!cot_agenda_of(e, me, t))
-        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
+        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:257)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
-    if ((rc = barred_by_negative(e, t, err)))
+    if ((rc = barred_by_negative(e, t, err)) || (rc = set_by_me(e, t, err)))
         return rc;
     return social_throw_check(e, a, t, s->skill, err);
 }
@@ -687,7 +703,7 @@ static int act_build_up(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* Follow Through (000:270-271): Intimidate, Impress, Manipulate or Convince vs the target's
+/* Follow Through (000:269): Intimidate, Impress, Manipulate or Convince vs the target's
  * Read Room (It+Size Up): success achieves the agenda, failure turns the state to the skill's
  * negative. A Lean Into (lean_into) denies the agenda before any roll. */
 static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err *err)
@@ -699,17 +715,17 @@ static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err 
         return rc;
     if (!s || !s->follow)
         return tb_fail(err, TB_BAD_REQUEST,
-                       "skill: intimidate, impress, manipulate or convince (000:271)");
+                       "skill: intimidate, impress, manipulate or convince (000:269)");
     json_t *ag = cot_agenda_of(e, me, t);
     if (!ag)
-        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:258)",
+        return rules_enc_rule(err, "%s has no agenda against %s: set one first (000:257)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
     if (json_is_true(json_object_get(ag, "denied")))
         return rules_enc_rule(err, "%s Leaned Into a Loyalty and denied this agenda (000:241)",
                               rules_enc_name(e, t));
-    /* 000:270 "Follow Through on the Emotional State you, or another character created" */
+    /* 000:269 "Follow Through on the Emotional State you, or another character created" */
     if (!emotion(e, t))
-        return rules_enc_rule(err, "%s is in no emotional state yet: Build Up first (000:270)",
+        return rules_enc_rule(err, "%s is in no emotional state yet: Build Up first (000:269)",
                               rules_enc_name(e, t));
     if ((rc = barred_by_negative(e, t, err)))
         return rc;
@@ -733,7 +749,7 @@ static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *done = json_deep_copy(ag);
     int alters = cot_int(ag, "alters");
     json_object_set_new(done, "achieved", json_true());
-    cot_side_learns(e, rules_enc_side(e, me), t, "agenda", done); /* replaces ag */
+    cot_side_learns_agenda(e, rules_enc_side(e, me), t, done); /* replaces ag */
     /* an achieved agenda that alters a PC's Loyalty: its player makes the change (act_alter), so
      * their seat learns which Loyalty, never the agenda's text */
     if (alters && strcmp(cot_seat_of(e, t), "gm") != 0)
@@ -776,7 +792,7 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
     const char *by = rules_arg_str(a, "target"), *me = e->actor;
     json_t *denied = json_deep_copy(cot_agenda_of(e, by, me));
     json_object_set_new(denied, "denied", json_true());
-    cot_side_learns(e, rules_enc_side(e, by), me, "agenda", denied);
+    cot_side_learns_agenda(e, rules_enc_side(e, by), me, denied);
     rules_log *x = rules_log_begin(e, "lean_into", "lean_into");
     rules_log_who(x, "who", me);
     rules_log_who(x, "whom", by);
@@ -784,10 +800,10 @@ static int act_lean_into(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* ---- impedes (000:254) ---- */
+/* ---- impedes (000:253) ---- */
 
 /* GM: whether a Loyalty of the target impedes the agenda `by` pushes (the answer a successful
- * Read Room "impedes" gives, 000:254): kept with the agenda, in every copy. */
+ * Read Room "impedes" gives, 000:253): kept with the agenda, in every copy. */
 static int check_impedes(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     if (cot_target_check(e, rules_arg_str(a, "target"), 1, err) ||
@@ -805,23 +821,35 @@ static int act_impedes(rules_enc *e, const rules_args *a, tb_err *err)
     const char *by = rules_arg_str(a, "target"), *t = rules_arg_str(a, "target2");
     json_t *v = json_deep_copy(cot_agenda_of(e, by, t));
     json_object_set_new(v, "impedes", json_boolean(rules_arg_int(a, "impedes")));
-    cot_side_learns(e, rules_enc_side(e, by), t, "agenda", v);
+    cot_side_learns_agenda(e, rules_enc_side(e, by), t, v);
     return 0;
 }
 
-/* ---- altering a Loyalty (000:237, 000:271) ---- */
+/* ---- altering a Loyalty (000:237, 000:269) ---- */
 
 /*
  * 000:237 "Loyalties may be manipulated by others during Social Calls, either changing the
  * regular Loyalties to something different, or switching one of their existing Loyalites with the
  * Prime Loyalty. Characters may only alter one Loyalty per Social Call." The actor's Loyalty n
  * becomes `to` ("Kind: Target"), or (`prime`) trades places with the Prime. A player alters it
- * when an agenda that alters that Loyalty was achieved against the character (000:271: its seat
+ * when an agenda that alters that Loyalty was achieved against the character (000:269: its seat
  * then knows `alterable` = n about it, which the panel offers as Alter); the GM rules it at any
  * time. Once per character per call (/gm/enc/combatants/<cid>/altered). The change itself is
  * cot_loyalty_alter's (shared with the session's alteration, server/ops_session.c); it lands in
  * the character's private sheet; what other seats had learned of it is forgotten.
  */
+/* An agenda against cid that alters its Loyalty n was achieved (the GM's copy knows them all). */
+static int achieved_on(const rules_enc *e, const char *cid, int n)
+{
+    json_t *k = cot_known_get(e, "gm", cid), *ag;
+    const char *by;
+    json_object_foreach(json_object_get(k, "agendas"), by,
+                        ag) if (json_is_true(json_object_get(ag, "achieved")) &&
+                                cot_int(ag, "alters") == n) return 1;
+    ag = json_object_get(k, "agenda"); /* a call saved before agendas were kept per pusher */
+    return json_is_true(json_object_get(ag, "achieved")) && cot_int(ag, "alters") == n;
+}
+
 static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     if (cot_actor_in(e, err)) /* an out character acts no more */
@@ -834,10 +862,8 @@ static int check_alter(const rules_enc *e, const rules_args *a, tb_err *err)
                               "%s already had a Loyalty altered in this Social Call: one per "
                               "call",
                               rules_enc_name(e, me));
-    json_t *ag = json_object_get(cot_known_get(e, "gm", me), "agenda");
     json_t *mine = cot_known_get(e, cot_seat_of(e, me), me);
-    int achieved = (json_is_true(json_object_get(ag, "achieved")) && cot_int(ag, "alters") == n) ||
-                   cot_int(mine, "alterable") == n;
+    int achieved = achieved_on(e, me, n) || cot_int(mine, "alterable") == n;
     if (!e->is_gm && !achieved)
         return rules_enc_rule(err,
                               "%s's Loyalty %d changes when an agenda that alters it is achieved "

@@ -249,15 +249,15 @@ int cot_zone_known(const rules_enc *e, const char *zid)
            json_object_get(cot_spot_plan_get(e, "zones"), zid) != NULL;
 }
 
-/* Research's goal (000:207-212): its difficulty against the Spot's zones (layout 6 + 1 per zone
+/* Research's goal (000:206-211): its difficulty against the Spot's zones (layout 6 + 1 per zone
  * that is not Hidden, a mark 25 - its Connections, an itinerary 20) or, for hidden zones,
  * *hidden set (each zone's rating counts); -1 when the goal is none of these. */
-int cot_goal_difficulty(const json_t *zones, const rules_args *a, int *hidden)
+int cot_goal_difficulty(const json_t *zones, const rules_args *a, int mark, int *hidden)
 {
     const char *goal = rules_arg_str(a, "goal");
     *hidden = 0;
     if (strcmp(goal, "layout") == 0) {
-        /* 000:207 "Base difficulty of 6 with +1 per zone" */
+        /* 000:206 "Base difficulty of 6 with +1 per zone" */
         int difficulty = 6;
         const char *k;
         json_t *v;
@@ -265,25 +265,25 @@ int cot_goal_difficulty(const json_t *zones, const rules_args *a, int *hidden)
         return difficulty;
     }
     if (strcmp(goal, "hidden") == 0) {
-        *hidden = 1; /* 000:208 against each Hidden zone's rating */
+        *hidden = 1; /* 000:207 against each Hidden zone's rating */
         return 0;
     }
     if (strcmp(goal, "mark") == 0)
-        return 25 - rules_arg_int(a, "connections"); /* 000:210 */
+        return 25 - mark; /* 000:209 "25-(The Target's Connections Skill)" */
     if (strcmp(goal, "itinerary") == 0)
-        return 20; /* 000:212 */
+        return 20; /* 000:211 */
     return -1;
 }
 
-/* Research's method (000:203-205): its skill, or NULL. */
+/* Research's method (000:202-204): its skill, or NULL. */
 const char *cot_method_skill(const char *how)
 {
     if (strcmp(how, "planning") == 0)
-        return "planning"; /* 000:203 */
+        return "planning"; /* 000:202 */
     if (strcmp(how, "connections") == 0)
-        return "connections"; /* 000:204 */
+        return "connections"; /* 000:203 */
     if (strcmp(how, "stakeout") == 0)
-        return "lookout"; /* 000:205 */
+        return "lookout"; /* 000:204 */
     return NULL;
 }
 
@@ -363,7 +363,7 @@ void cot_spot_choose_barriers(const rules_enc *e, const char *actor, json_t *out
         }
 }
 
-/* The zone tags (000:182-186), none, alone or together: every subset, as "noisy,hidden". */
+/* The zone tags (000:183-186), none, alone or together: every subset, as "noisy,hidden". */
 void cot_zone_choose_tags(json_t *out)
 {
     static const char *const TAG[] = {"hazardous", "noisy", "hidden", "crowded"};
@@ -381,7 +381,7 @@ void cot_zone_choose_tags(json_t *out)
 }
 
 /*
- * A scheme spends Foresight (000:216-222): ambush (1 per zone moved: the crew member is placed
+ * A scheme spends Foresight (000:217-222): ambush (1 per zone moved: the crew member is placed
  * in `zone` at once), training (1 per rolled die, 2 per kept die, on the next roll), secrets
  * and switch (3 a roll: the GM lets the roll be made), cache (1 per Resource spent), blueprint
  * (3 at the edge of the Spot or 1, +1 per zone it bypasses: the GM adds the Hidden zone): its
@@ -423,4 +423,10 @@ int cot_scheme_cost(const rules_enc *e, const rules_args *a, int *cost, tb_err *
     if (have < *cost)
         return rules_enc_rule(err, "%s has %d Foresight; this takes %d", name, have, *cost);
     return 0;
+}
+
+int cot_mark_connections(const rules_enc *e)
+{
+    return cot_int_or(json_object_get(json_object_get(e->hidden, "spot"), "mark"), "connections",
+                      0);
 }

@@ -848,11 +848,85 @@ START_TEST(research_foresight_and_schemes)
     NO_DICE(&f);
     ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":1,\"kept\":1}");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
-    /* the next roll: Brains+Planning 6k3 + 2 dice, 1 more kept: 8k4 */
-    DICE(&f, 1, 1, 1, 1, 1, 1, 6, 6);
+    /* the next roll: Brains+Planning 6k3 +1k1: 7k4 (issue 25: before, 8k4) */
+    DICE(&f, 1, 1, 1, 1, 1, 6, 6);
     ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
     ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 14);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "training"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 3: Training's kept die is a kept die, not a rolled one too (000:218 "1 Foresight
+ * per rolled die and 2 Foresight per kept die added"; cot.h's +0kK): +0k1 keeps one more of the
+ * same dice (before, 6k3 became 7k4, not 6k4). */
+START_TEST(training_adds_the_dice_it_pays_for)
+{
+    fixture f;
+    spot(&f);
+    rules_enc_stat_set(&f.e, "e2", "foresight", 4);
+    NO_DICE(&f);
+    ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
+    ck_assert_str_eq(log_text(last_log(&f, "scheme")),
+                     "Ada spends 2 Foresight: trained for it: +0 dice rolled, +1 kept on the next "
+                     "roll");
+    /* Brains+Planning 6k3 +0k1: 6k4 = 6 + 5 + 4 + 3 = 18 */
+    DICE(&f, 6, 5, 4, 3, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 18); /* six dice, no more */
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: the mark's Connections are the GM's number (000:209): the GM sets them
+ * (`mark`), the crew's research rolls against 25 - them unseen; a player cannot type them
+ * (before, `connections` was the researcher's own parameter). */
+START_TEST(the_marks_connections_are_the_gms)
+{
+    fixture f;
+    spot(&f);
+    refused(&f, "p2", "e2", "research",
+            "{\"goal\":\"mark\",\"method\":\"planning\",\"connections\":9}", TB_BAD_REQUEST,
+            "connections");
+    ACT_OK(&f, "gm", NULL, "mark", "{\"connections\":5,\"name\":\"The banker\"}");
+    ck_assert_ptr_null(last_log(&f, "mark")); /* the GM's number */
+    ck_assert_int_eq(result_int(last_gm_log(&f, "mark"), "connections"), 5);
+    DICE(&f, 6, 6, 6, 1, 1, 1); /* Brains+Planning 6k3 = 18 < 25 - 5 */
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"mark\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "difficulty"), 20);
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(last_log(&f, "research"), "result"), "difficulty"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone
+ * to become Aware" — also a climb out of it (before, only a Cat Burglary roll into a Crowded
+ * zone did). */
+START_TEST(a_climb_out_of_a_crowd_alarms_its_guards)
+{
+    fixture f;
+    fx_start(&f, "cot.heist", NULL);
+    fx_add(&f, "e1", "Vera", "crew", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "zone",
+           "{\"id\":\"market\",\"name\":\"Market\",\"tags\":\"crowded\",\"edge\":1}");
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"roof\",\"name\":\"Roof\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"gate\",\"from\":\"outside\",\"to\":\"market\",\"tag\":\"none\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"wall\",\"from\":\"market\",\"to\":\"roof\",\"tag\":\"height\",\"score\":5}");
+    ACT_OK(&f, "gm", NULL, "guard", "{\"id\":\"g1\",\"name\":\"Beat cop\",\"zone\":\"market\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"market\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"roof\"}");
+    DICE(&f, 3, 3, 3); /* Vera sneaks in: Fingers+Sneak 3k3 = 9 against Awareness 6: unseen */
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"market\"}");
+    ck_assert(!json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    DICE(&f, 2, 2, 2); /* the wall by Cat Burglary: 3k3 = 6 >= 5 */
+    ACT_OK(&f, "p1", "e1", "bypass", "{\"barrier\":\"wall\",\"skill\":\"cat_burglary\"}");
+    ck_assert(json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    ck_assert_str_eq(log_text(last_log(&f, "aware")),
+                     "The crowd draws the guards' eyes: the guards of Market are Aware");
     fx_free(&f);
 }
 END_TEST
@@ -1088,8 +1162,9 @@ static void social_setup(fixture *f)
 {
     fx_start(f, "cot.social", NULL);
     json_object_set_new(f->priv, "p1",
-                        json_pack("{s:{s:{s:[{s:s, s:s, s:b}]}}}", "sheets", "c1", "loyalties",
-                                  "kind", "Devoted", "target", "Crew", "prime", 1));
+                        json_pack("{s:{s:{s:[{s:s, s:s, s:b}, {s:s, s:s}]}}}", "sheets", "c1",
+                                  "loyalties", "kind", "Devoted", "target", "Crew", "prime", 1,
+                                  "kind", "Hated", "target", "Police"));
     DICE(f, 6, 6, 1);
     fx_add(f, "e1", "Ann", "party", "p1", 0, PC_SOCIAL);
     DICE(f, 5, 5, 1);
@@ -1131,7 +1206,7 @@ START_TEST(read_room_knowledge_lands_with_the_seat_that_learned_it)
     ck_assert_int_eq(
         json_array_size(json_object_get(
             json_object_get(json_object_get(f.hidden, "combatants"), "e1"), "loyalties")),
-        1);
+        2);
     /* unidentified: a Loyalty cannot be asked yet, and nothing is rolled */
     refused(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}",
             TB_RULE, "identified");
@@ -1220,23 +1295,24 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     DICE(&f, 1, 2, 6, 6, 1);
     ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
     ACT_OK(&f, "p1", "e1", "agenda",
-           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":1}");
+           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":2}");
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     ACT_OK(&f, "gm", "e3", "wait", NULL);
     DICE(&f, 1, 2, 6, 6, 1);
-    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":2}");
     ck_assert_ptr_nonnull(
-        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "2"));
     /* Ann's own Loyalty: no agenda altered it, so her player cannot change it mid-call */
     refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
             "achieved");
     refused(&f, "p2", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_FORBIDDEN, "");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
-    refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Money\"}", TB_BAD_REQUEST,
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"to\":\"Money\"}", TB_BAD_REQUEST,
             "Kind: Target");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":3,\"prime\":true}", TB_RULE, "no Loyalty 3");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
-    /* the agenda is achieved (Build Up, Follow Through) and the GM alters Vera's Loyalty 1 */
+    /* the agenda is achieved (Build Up, Follow Through) and the GM alters Vera's Loyalty 2 (her
+     * Prime, Loyalty 1, is never rewritten: issue 25) */
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     ACT_OK(&f, "gm", "e3", "wait", NULL);
     DICE(&f, 1, 2, 6, 6, 1);
@@ -1246,26 +1322,26 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     DICE(&f, 1, 2, 6, 6, 1);
     ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"convince\"}");
     ck_assert(json_is_true(agenda_known(&f, "gm", "e3", "achieved")));
-    ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Handsome German\"}");
+    ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"to\":\"Desire: Handsome German\"}");
     json_t *l1 = json_array_get(
         json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
                         "loyalties"),
-        0);
+        1);
     ck_assert_str_eq(json_string_value(json_object_get(l1, "kind")), "Desire");
     ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Handsome German");
     /* what Ann had learned of it is no longer true: forgotten */
-    ck_assert_ptr_null(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+    ck_assert_ptr_null(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "2"));
     /* one per call: the swap with the Prime waits for the next one */
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"prime\":true}", TB_RULE, "one per call");
-    /* a PC's change lands in its private sheet: the GM rules Ann's Loyalty 1 changes */
-    ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Revenge\"}");
+    /* a PC's change lands in its private sheet: the GM rules Ann's Loyalty 2 changes */
+    ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Revenge\"}");
     ck_assert_str_eq(
         json_string_value(json_object_get(
             json_array_get(
                 json_object_get(
                     json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
                     "loyalties"),
-                0),
+                1),
             "target")),
         "Revenge");
     /* the public log says that a Loyalty changed, never what it is */
@@ -1295,13 +1371,13 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
     DICE(&f, 1, 2, 1, 6, 6);
     ACT_OK(&f, "gm", "e3", "read_room", "{\"target\":\"e1\"}");
     ACT_OK(&f, "gm", "e3", "agenda",
-           "{\"target\":\"e1\",\"text\":\"Turn on the crew\",\"alters\":1}");
+           "{\"target\":\"e1\",\"text\":\"Turn on the crew\",\"alters\":2}");
     ACT_OK(&f, "p1", "e1", "wait", NULL);
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     DICE(&f, 1, 2, 1, 6, 6);
     ACT_OK(&f, "gm", "e3", "build_up", "{\"target\":\"e1\",\"skill\":\"convince\"}");
     /* not achieved yet: the player may not change it */
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera\"}", TB_RULE,
             "achieved");
     ACT_OK(&f, "p1", "e1", "wait", NULL);
     ACT_OK(&f, "gm", "e2", "wait", NULL);
@@ -1309,23 +1385,24 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
     ACT_OK(&f, "gm", "e3", "follow_through", "{\"target\":\"e1\",\"skill\":\"convince\"}");
     ck_assert(json_is_true(agenda_known(&f, "gm", "e1", "achieved")));
     /* Ann's seat learns which Loyalty, not what Vera wanted; Bob's seat learns nothing */
-    ck_assert_int_eq(json_integer_value(json_object_get(knows(&f, "p1", "e1"), "alterable")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(knows(&f, "p1", "e1"), "alterable")), 2);
     ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "agenda"));
     ck_assert_ptr_null(json_object_get(knows(&f, "p2", "e1"), "alterable"));
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2}", TB_BAD_REQUEST, "one of the two");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Money\"}", TB_BAD_REQUEST,
+            "Kind: Target");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera\"}", TB_RULE,
             "achieved");
-    ACT_OK(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera's Approval\"}");
+    ACT_OK(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera's Approval\"}");
     json_t *l1 = json_array_get(
         json_object_get(
             json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
             "loyalties"),
-        0);
+        1);
     ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Vera's Approval");
-    ck_assert(json_is_true(json_object_get(l1, "prime")));
+    ck_assert(!json_is_true(json_object_get(l1, "prime")));
     ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "alterable"));
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Money\"}", TB_RULE,
             "one per call");
     fx_free(&f);
 }
@@ -1394,6 +1471,60 @@ START_TEST(build_up_and_follow_through_move_the_emotional_state)
     ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
     ck_assert(json_is_true(agenda_known(&f, "p1", "e3", "achieved")));
     ck_assert(json_is_true(agenda_known(&f, "p2", "e3", "achieved")));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 4: an agenda is its pusher's (RULES.md reading 13; 000:269 "the Emotional State
+ * you, or another character created"): Bob's agenda on Vera leaves Ann's in place (before, his
+ * wiped hers and her Build Up was refused). */
+START_TEST(each_pusher_keeps_its_own_agenda)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"the key\"}");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p2", "e2", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p2", "e2", "agenda", "{\"target\":\"e3\",\"text\":\"the car\"}");
+    json_t *mine = json_object_get(knows(&f, "p1", "e3"), "agendas");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(mine, "e1"), "text")),
+                     "the key");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(mine, "e2"), "text")),
+                     "the car");
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 2: Ann builds up on her own agenda: Vera 1+2, Ann 6+6 */
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Engaged");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 5: 000:259 "The emotional state is set and cannot be altered until another
+ * character attempts a Build Up": Ann cannot Build Up again on the state she set (before, she
+ * could), until she presents as someone else (a disguise makes another character of her). */
+START_TEST(a_state_stays_until_another_builds_up)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"the key\"}");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Engaged");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    refused(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}", TB_RULE,
+            "until another character attempts a Build Up");
+    ACT_OK(&f, "gm", NULL, "identity", "{\"target\":\"e1\",\"presented\":\"a police officer\"}");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Fearful");
     fx_free(&f);
 }
 END_TEST
@@ -1689,6 +1820,9 @@ int main(void)
     tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
     tcase_add_test(drop, heist_zones_stay_hidden_until_the_crew_discovers_them);
     tcase_add_test(drop, research_foresight_and_schemes);
+    tcase_add_test(drop, training_adds_the_dice_it_pays_for);
+    tcase_add_test(drop, the_marks_connections_are_the_gms);
+    tcase_add_test(drop, a_climb_out_of_a_crowd_alarms_its_guards);
     tcase_add_test(drop, a_barrier_between_known_zones_is_shown_when_prepared);
     tcase_add_test(drop, a_player_is_offered_the_answer_to_a_drop);
     suite_add_tcase(s, drop);
@@ -1707,6 +1841,8 @@ int main(void)
     tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
     tcase_add_test(social, a_player_alters_the_loyalty_an_achieved_agenda_alters);
     tcase_add_test(social, identity_and_impedes_refusals_change_nothing);
+    tcase_add_test(social, each_pusher_keeps_its_own_agenda);
+    tcase_add_test(social, a_state_stays_until_another_builds_up);
     suite_add_tcase(s, social);
     TCase *ch = tcase_create("chase");
     tcase_add_test(ch, chase_accelerate_close_and_escape);
