@@ -37,6 +37,8 @@ static int check_ram(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_ram(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_close(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_seize(const rules_enc *e, const rules_args *a, tb_err *err);
+static int act_seize(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err);
 static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
@@ -99,6 +101,7 @@ static const rules_enc_action CHASE_ACTIONS[] = {
     {"board", "Board", RULES_ENC_TURN, cot_target_params, act_board, "000:163", check_board, 0},
     {"ram", "Ram", RULES_ENC_TURN, RAM_PARAMS, act_ram, "000:167", check_ram, 0},
     {"close", "Close", RULES_ENC_TURN, cot_target_params, act_close, "000:169", check_close, 0},
+    {"hold", "Hold them", RULES_ENC_TURN, cot_target_params, act_seize, "000:161", check_seize, 0},
     {"fall_off", "Fall Off", RULES_ENC_TURN, cot_no_params, act_fall_off, "000:171", check_fall_off,
      RULES_ENC_RARE},
     {0},
@@ -166,6 +169,7 @@ static const rules_phrase CHASE_PHRASES[] = {
     {"close", "{who} takes slot {slot} and closes on {whom}: {outcome} (000:169)"},
     {"run_down", "{who} takes slot {slot} and runs {whom} down at Speed: Distance 0 (000:169)"},
     {"fall_off", "{who} takes slot {slot} and falls off the chase (000:171)"},
+    {"seize", "{who} holds {whom} (000:161)"},
     {NULL, NULL},
 };
 /* clang-format on */
@@ -209,6 +213,20 @@ static int boarder(const rules_enc *e, const char *actor, const char *cid)
     return rules_enc_cond_has(e, cid, "boarded");
 }
 
+/* The Target group a Takedown caught, when the turn goes on after it; 0 when there is none. */
+static int choose_caught(const rules_enc *e, json_t *out)
+{
+    const char *cid;
+    size_t n = json_array_size(out);
+    if (!json_is_object(json_object_get(e->enc, "follow_up")))
+        return 0;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
+        if (cot_chase_is_target(e, cid) &&
+            rules_enc_streq(cot_str(rules_enc_combatant(e, cid), "out"), "caught"))
+            cot_choice(out, json_string(cid), rules_enc_name(e, cid));
+    return json_array_size(out) > n;
+}
+
 static const char *const SHAKE_HOW[][2] = {
     {"crowd", "Into a crowd"},
     {"obstacle", "An obstacle"},
@@ -223,7 +241,10 @@ static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_
     if (rc != RULES_CHOICES_NONE)
         return rc;
     int hit = strcmp(act, "attack") == 0 || strcmp(act, "ram") == 0;
-    if (hit && strcmp(par, "target") == 0)
+    if ((strcmp(act, "ram") == 0 || strcmp(act, "hold") == 0) && strcmp(par, "target") == 0 &&
+        choose_caught(e, out))
+        ; /* the turn goes on after a Takedown: its Target (000:161) */
+    else if (hit && strcmp(par, "target") == 0)
         cot_choose_combatants(e, actor, other_group, out);
     else if (strcmp(act, "attack") == 0 && strcmp(par, "skill") == 0)
         cot_choose_skills(e, actor, ATTACK_SKILLS, out);
@@ -245,6 +266,31 @@ static int chase_choices(const rules_enc *e, const char *actor, const rules_enc_
     } else
         return RULES_CHOICES_NONE;
     return RULES_CHOICES_PICK;
+}
+
+/* ---- a turn that goes on (000:161, 000:169) ---- */
+
+/* The actor's turn goes on with one of `actions` (space-separated) or ends (wait): the slot stays
+ * the actor's (/enc/follow_up {by, actions, what, cite}; cot_turn_check). Returns 1. */
+static int follow_up(rules_enc *e, const char *actions, const char *what, const char *cite)
+{
+    json_t *list = json_array();
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", actions);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        json_array_append_new(list, json_string(w));
+    json_object_set_new(e->enc, "follow_up",
+                        json_pack("{s:s, s:o, s:s, s:s}", "by", e->actor, "actions", list, "what",
+                                  what, "cite", cite));
+    return 1;
+}
+
+/* t was caught by the Takedown whose turn goes on (its follow-up is on it). */
+static int caught(const rules_enc *e, const char *t)
+{
+    json_t *fu = json_object_get(e->enc, "follow_up");
+    return rules_enc_streq(cot_str(fu, "by"), e->actor) &&
+           rules_enc_streq(cot_str(rules_enc_combatant(e, t), "out"), "caught");
 }
 
 /* ---- start and join ---- */
@@ -334,7 +380,8 @@ static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *e
     const char *t = rules_arg_str(a, "target");
     const cot_skill *sk;
     json_t *weapon;
-    int bonus, rc = cot_target_check(e, t, 0, err);
+    /* the Ram that follows a Takedown (000:161) hits the Target it caught */
+    int bonus, rc = ram && caught(e, t) ? 0 : cot_target_check(e, t, 0, err);
     if (rc)
         return rc;
     if (cot_chase_is_target(e, t) == cot_chase_is_target(e, e->actor))
@@ -352,7 +399,7 @@ static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *e
         return rc;
     if (rules_arg_int(a, "at_vehicle") && !cot_chase_vehicle_holder(e, t))
         return rules_enc_rule(err, "%s is not in a vehicle with a driver", rules_enc_name(e, t));
-    if ((rc = cot_turn_check(e, 0, err)))
+    if ((rc = cot_turn_check(e, ram ? "ram" : "attack", err)))
         return rc;
     return cot_throw_check(e, e->actor, sk->ability, sk->id, bonus, err);
 }
@@ -433,11 +480,12 @@ static int check_accelerate(const rules_enc *e, const rules_args *a, tb_err *err
     (void)a;
     int rc = cot_chase_role(e, 1, "Accelerate", err);
     if (rc || (rc = cot_chase_driver(e, e->actor, "Accelerate", err)) ||
-        (rc = cot_turn_check(e, 0, err)))
+        (rc = cot_turn_check(e, "accelerate", err)))
         return rc;
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
-        if (cot_chase_can_close(e, cid) && (rc = cot_chase_opposed_check(e, cid, err)))
+        if (cot_chase_can_close(e, cid) &&
+            (rc = cot_chase_opposed_check(e, cid, "accelerate", err)))
             return rc;
     return 0;
 }
@@ -487,7 +535,7 @@ static int check_shake(const rules_enc *e, const rules_args *a, tb_err *err)
                        "difficulty: an obstacle needs the difficulty the Target sets (000:155)");
     if (how == 2 && (!t || !rules_enc_cond_has(e, t, "boarded")))
         return rules_enc_rule(err, "only a Pursuer who Boarded can be dislodged (000:155)");
-    if ((rc = cot_turn_check(e, 0, err)))
+    if ((rc = cot_turn_check(e, "shake", err)))
         return rc;
     if (how == 2) {
         if ((rc = cot_throw_check(e, t, "muscle", "athletics", 0, err)))
@@ -627,7 +675,7 @@ static int check_escape(const rules_enc *e, const rules_args *a, tb_err *err)
                               "the nearest Pursuer is at Distance %d: escaping needs Distance %d, "
                               "the fastest Pursuer's Velocity (000:157)",
                               nearest, fastest);
-    return cot_turn_check(e, 0, err);
+    return cot_turn_check(e, "escape", err);
 }
 
 static int act_escape(rules_enc *e, const rules_args *a, tb_err *err)
@@ -652,7 +700,7 @@ static int check_takedown(const rules_enc *e, const rules_args *a, tb_err *err)
     if (rc || (rc = cot_chase_target_check(e, t, "a Takedown", err)) ||
         (rc = cot_chase_at_zero(e, e->actor, "a Takedown", "000:161", err)))
         return rc;
-    return cot_chase_opposed_check(e, t, err);
+    return cot_chase_opposed_check(e, t, "takedown", err);
 }
 
 static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
@@ -662,8 +710,7 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
     if (ok < 0)
         return -ok;
     if (ok) {
-        /* 000:161 "If the Pursuer succeeds, they end the chase, Victorious." The hold (on foot)
-         * or the Ram (in a vehicle) that may follow is the GM's to run. */
+        /* 000:161 "If the Pursuer succeeds, they end the chase, Victorious." */
         const char *cid;
         for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
             if (cot_chase_is_target(e, cid) && !rules_enc_is_out(e, cid))
@@ -672,6 +719,13 @@ static int act_takedown(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_who(x, "who", e->actor);
         rules_log_name(x, "side", cot_str(e->enc, "target_side"), RULES_AUD_PUBLIC);
         rules_log_end(x);
+        /* 000:161 "If the Pursuer performs a successful Takedown while on foot, they may
+         * immediately initiate a hold against a Target. If the Pursuer is in a Vehicle ..., the
+         * Target is subject to an immediate Ram attack": the turn goes on (issue 25) */
+        if (!cot_chase_in_vehicle(e, e->actor) && follow_up(e, "hold", "a hold", "000:161"))
+            return 0;
+        if (cot_stat_true(e, e->actor, "driver") && follow_up(e, "ram", "a Ram", "000:161"))
+            return 0;
     } else {
         /* 000:161 "If they fail, then Distance increases by 2." */
         cot_chase_dist_set(e, e->actor, cot_chase_dist(e, e->actor) + 2);
@@ -691,7 +745,7 @@ static int check_board(const rules_enc *e, const rules_args *a, tb_err *err)
         return rules_enc_rule(err, "Board is only for a Pursuer in a vehicle against a Target in "
                                    "a vehicle (000:163)");
     if ((rc = cot_chase_at_zero(e, e->actor, "Boarding", "000:163", err)) ||
-        (rc = cot_turn_check(e, 0, err)) ||
+        (rc = cot_turn_check(e, "board", err)) ||
         (rc = cot_throw_check(e, t, "fingers", "driving", 0, err)))
         return rc;
     return cot_throw_check(e, e->actor, "muscle", "athletics", 0, err);
@@ -752,7 +806,8 @@ static int check_close(const rules_enc *e, const rules_args *a, tb_err *err)
     if (rc || (rc = cot_chase_driver(e, e->actor, "Close", err)) ||
         (rc = cot_chase_target_check(e, t, "Closing", err)))
         return rc;
-    return runs_down(e, t) ? cot_turn_check(e, 0, err) : cot_chase_opposed_check(e, t, err);
+    return runs_down(e, t) ? cot_turn_check(e, "close", err)
+                           : cot_chase_opposed_check(e, t, "close", err);
 }
 
 static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
@@ -773,7 +828,43 @@ static int act_close(rules_enc *e, const rules_args *a, tb_err *err)
         return -ok;
     if (ok)
         cot_chase_dist_set(e, e->actor, cot_chase_dist(e, e->actor) - 1);
+    /* 000:169 "On a successful roll, the Pursuer may also attempt a Takedown or Ram": the turn
+     * goes on when one of them can be made now, at Distance 0 (issue 25) */
+    if (ok && cot_chase_dist(e, e->actor) == 0 &&
+        follow_up(e, cot_stat_true(e, e->actor, "driver") ? "takedown ram" : "takedown",
+                  "a Takedown or a Ram", "000:169"))
+        return 0;
     cot_turn_close(e, 1);
+    return 0;
+}
+
+/* 000:161: the hold a Pursuer on foot may make at once after its successful Takedown: the
+ * caught Target is Restrained by it (000:133), no roll (the Takedown was the contest). */
+static int check_seize(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    json_t *fu = json_object_get(e->enc, "follow_up");
+    if (!rules_enc_streq(cot_str(fu, "by"), e->actor) ||
+        !cot_in_array(json_object_get(fu, "actions"), "hold"))
+        return rules_enc_rule(err, "a hold follows a successful Takedown on foot (000:161)");
+    if (!cot_chase_is_target(e, t))
+        return rules_enc_rule(err, "%s is a Pursuer: a hold is on the Target (000:161)",
+                              rules_enc_name(e, t));
+    if (!caught(e, t))
+        return cot_target_check(e, t, 0, err);
+    return cot_turn_check(e, "hold", err);
+}
+
+static int act_seize(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    json_t *c = rules_enc_cond_add(e, t, "restrained", 0, 0);
+    json_object_set_new(c, "by", json_string(e->actor));
+    rules_log *x = rules_log_begin(e, "hold", "seize");
+    rules_log_who(x, "who", e->actor);
+    rules_log_who(x, "whom", t);
+    rules_log_end(x);
+    cot_turn_close(e, 0);
     return 0;
 }
 
@@ -783,7 +874,7 @@ static int check_fall_off(const rules_enc *e, const rules_args *a, tb_err *err)
     int rc = cot_chase_role(e, 0, "Fall Off", err);
     if (rc || (rc = cot_chase_driver(e, e->actor, "Fall Off", err)))
         return rc;
-    return cot_turn_check(e, 0, err);
+    return cot_turn_check(e, "fall_off", err);
 }
 
 static int act_fall_off(rules_enc *e, const rules_args *a, tb_err *err)

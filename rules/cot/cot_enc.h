@@ -112,9 +112,11 @@ int cot_claim_limit(const rules_enc *e, const char *cid);
 json_t *cot_focus(const rules_enc *e);
 /* The module hook may_act: cid may take a turn action now (000:38). Reads only. */
 int cot_may_act(rules_enc *e, const char *cid, tb_err *err);
-/* The check every turn action shares: a fleeing character's next action leaves the Zone
- * (000:126): only `flee` is open to it. */
-int cot_turn_check(const rules_enc *e, int flee, tb_err *err);
+/* The check every turn action shares, for `action` (its name): a fleeing character's next action
+ * leaves the Zone (000:126): only `flee` is open to it; a turn that goes on after an action
+ * (/enc/follow_up {by, actions}: a successful Close's Takedown or Ram, 000:169) takes one of
+ * those actions or ends (wait). */
+int cot_turn_check(const rules_enc *e, const char *action, tb_err *err);
 /* The actor takes the current slot (000:38): its total ("takes slot 14"). */
 int cot_turn_take(rules_enc *e);
 /* The same, and the turn's log entry begins: `who` (the actor)
@@ -407,7 +409,8 @@ int cot_chase_throw(rules_enc *e, const char *cid, cot_throw *t, const char **wh
  * logged as `event` with the actor's slot: 1 when the actor succeeds, 0 when not, <0 a refusal;
  * and its checks (the turn, both pools). */
 int cot_chase_opposed(rules_enc *e, const char *opp, const char *event, int slot, tb_err *err);
-int cot_chase_opposed_check(const rules_enc *e, const char *opp, tb_err *err);
+int cot_chase_opposed_check(const rules_enc *e, const char *opp, const char *action,
+                            tb_err *err);
 
 /* ---- the modules (rules/cot/<module>.c) ---- */
 

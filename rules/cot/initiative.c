@@ -171,7 +171,7 @@ static int check_drop(const rules_enc *e, const rules_args *a, tb_err *err)
                               "%s is Aware: getting the Drop needs an unaware target "
                               "(000:102)",
                               rules_enc_name(e, t));
-    if ((rc = cot_turn_check(e, 0, err)))
+    if ((rc = cot_turn_check(e, "drop", err)))
         return rc;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
     return cot_throw_check(e, e->actor, "muscle", sk->id, wbonus + rules_arg_int(a, "bonus"), err);

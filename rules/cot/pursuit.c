@@ -179,9 +179,9 @@ int cot_chase_opposed(rules_enc *e, const char *opp, const char *event, int slot
 }
 
 /* The checks of an opposed chase roll against opp: the slot and both pools. */
-int cot_chase_opposed_check(const rules_enc *e, const char *opp, tb_err *err)
+int cot_chase_opposed_check(const rules_enc *e, const char *opp, const char *action, tb_err *err)
 {
-    int rc = cot_turn_check(e, 0, err);
+    int rc = cot_turn_check(e, action, err);
     if (rc || (rc = cot_chase_pool_check(e, opp, err)))
         return rc;
     return cot_chase_pool_check(e, e->actor, err);

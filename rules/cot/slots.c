@@ -107,6 +107,7 @@ static void round_reset(rules_enc *e)
  * Slots have been used ... the round is over"). */
 static void slot_settle(rules_enc *e, int move)
 {
+    json_object_del(e->enc, "follow_up"); /* a turn that went on ends with the slot */
     size_t n = json_array_size(slots(e));
     for (size_t step = 0; step < 2 * n + 2; step++) {
         if (move) {
@@ -213,13 +214,19 @@ static json_t *take_slot(rules_enc *e)
     return s;
 }
 
-int cot_turn_check(const rules_enc *e, int flee, tb_err *err)
+int cot_turn_check(const rules_enc *e, const char *action, tb_err *err)
 {
-    if (!flee && rules_enc_cond_has(e, e->actor, "fleeing"))
+    if (strcmp(action, "flee") != 0 && rules_enc_cond_has(e, e->actor, "fleeing"))
         return rules_enc_rule(err,
                               "%s is fleeing: their next action leaves the Zone (flee) "
                               "(000:126)",
                               rules_enc_name(e, e->actor));
+    json_t *fu = json_object_get(e->enc, "follow_up");
+    if (json_is_object(fu) && rules_enc_streq(cot_str(fu, "by"), e->actor) &&
+        strcmp(action, "wait") != 0 && !cot_in_array(json_object_get(fu, "actions"), action))
+        return rules_enc_rule(err, "%s's turn goes on only with %s, or ends (wait) (%s)",
+                              rules_enc_name(e, e->actor), cot_str(fu, "what"),
+                              cot_str(fu, "cite"));
     return 0;
 }
 
@@ -429,7 +436,7 @@ int cot_act_claim(rules_enc *e, const rules_args *a, tb_err *err)
 int cot_check_wait(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
-    return cot_turn_check(e, 0, err);
+    return cot_turn_check(e, "wait", err);
 }
 
 int cot_act_wait(rules_enc *e, const rules_args *a, tb_err *err)
@@ -444,7 +451,7 @@ int cot_act_wait(rules_enc *e, const rules_args *a, tb_err *err)
 int cot_check_bolster(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     int rc = cot_target_check(e, rules_arg_str(a, "target"), 1, err);
-    return rc ? rc : cot_turn_check(e, 0, err);
+    return rc ? rc : cot_turn_check(e, "bolster", err);
 }
 
 int cot_act_bolster(rules_enc *e, const rules_args *a, tb_err *err)
@@ -553,7 +560,7 @@ int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act roll: 'skill' must be a skill of the sheet "
                        "(lockpicking, sneak, ...: 000:44-96)");
-    int rc = cot_turn_check(e, 0, err);
+    int rc = cot_turn_check(e, "roll", err);
     return rc ? rc
               : cot_throw_check(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), err);
 }
@@ -608,6 +615,11 @@ int cot_module_check(const rules_enc *e, tb_err *err)
          !json_is_array(json_object_get(f, "given"))))
         return rules_enc_rule(err, "the encounter cannot go on: the Focus Round is ill-formed; "
                                    "the GM can end it (enc.end)");
+    json_t *fu = json_object_get(e->enc, "follow_up");
+    if (fu && (!json_is_object(fu) || !cot_str(fu, "by") || !cot_str(fu, "what") ||
+               !cot_str(fu, "cite") || !json_is_array(json_object_get(fu, "actions"))))
+        return rules_enc_rule(err, "the encounter cannot go on: the turn that goes on is "
+                                   "ill-formed; the GM can end it (enc.end)");
     const char *cid;
     for (i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         json_t *c = json_object_get(rules_enc_combatant(e, cid), "claimed");

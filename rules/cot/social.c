@@ -419,10 +419,10 @@ static int lean_onto(const rules_enc *e, const rules_args *a, const char *t, int
 /* The checks of a turn's opposed social roll with `skill` against t's It+Size Up (000:13):
  * Lean Onto, the slot, both pools. */
 static int social_throw_check(const rules_enc *e, const rules_args *a, const char *t,
-                              const char *skill, tb_err *err)
+                              const char *skill, const char *action, tb_err *err)
 {
     int bonus, rc = lean_onto(e, a, t, &bonus, err);
-    if (rc || (rc = cot_turn_check(e, 0, err)) ||
+    if (rc || (rc = cot_turn_check(e, action, err)) ||
         (rc = cot_throw_check(e, t, "it", "size_up", 0, err)))
         return rc;
     const cot_skill *sk = cot_skill_find(skill);
@@ -508,7 +508,7 @@ static int check_read_room(const rules_enc *e, const rules_args *a, tb_err *err)
     if (strcmp(ask, "impedes") == 0 && !cot_agenda_of(e, me, t))
         return rules_enc_rule(err, "%s has no agenda against %s yet: set one first (agenda)",
                               rules_enc_name(e, me), rules_enc_name(e, t));
-    return social_throw_check(e, a, t, "size_up", err);
+    return social_throw_check(e, a, t, "size_up", "read_room", err);
 }
 
 /*
@@ -687,7 +687,7 @@ static int check_build_up(const rules_enc *e, const rules_args *a, tb_err *err)
                               rules_enc_name(e, me), rules_enc_name(e, t));
     if ((rc = barred_by_negative(e, t, err)) || (rc = set_by_me(e, t, err)))
         return rc;
-    return social_throw_check(e, a, t, s->skill, err);
+    return social_throw_check(e, a, t, s->skill, "build_up", err);
 }
 
 static int act_build_up(rules_enc *e, const rules_args *a, tb_err *err)
@@ -729,7 +729,7 @@ static int check_follow_through(const rules_enc *e, const rules_args *a, tb_err 
                               rules_enc_name(e, t));
     if ((rc = barred_by_negative(e, t, err)))
         return rc;
-    return social_throw_check(e, a, t, s->skill, err);
+    return social_throw_check(e, a, t, s->skill, "follow_through", err);
 }
 
 static int act_follow_through(rules_enc *e, const rules_args *a, tb_err *err)

@@ -140,7 +140,7 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
      * choose to Restrain." */
     if (rules_arg_int(a, "restrain") && strcmp(sk->id, "hand_to_hand") != 0)
         return rules_enc_rule(err, "only a Hand to Hand attack can Restrain (000:133)");
-    if ((rc = cot_turn_check(e, 0, err)))
+    if ((rc = cot_turn_check(e, "attack", err)))
         return rc;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
     return cot_throw_check(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"),
@@ -224,7 +224,7 @@ static int check_reposition(const rules_enc *e, const rules_args *a, tb_err *err
 {
     (void)a;
     int rc = not_restrained(e, "Reposition", err);
-    if (rc || (rc = cot_turn_check(e, 0, err)))
+    if (rc || (rc = cot_turn_check(e, "reposition", err)))
         return rc;
     return cot_throw_check(e, e->actor, "muscle", "resist",
                            rules_enc_stat_peek(e, e->actor, "armour", 0), err);
@@ -244,7 +244,7 @@ static int check_flee(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     int rc = not_restrained(e, "Flee", err);
-    return rc ? rc : cot_turn_check(e, 1, err);
+    return rc ? rc : cot_turn_check(e, "flee", err);
 }
 
 static int act_flee(rules_enc *e, const rules_args *a, tb_err *err)
@@ -276,7 +276,7 @@ static int check_break_free(const rules_enc *e, const rules_args *a, tb_err *err
     (void)a;
     if (!rules_enc_cond(e, e->actor, "restrained"))
         return rules_enc_rule(err, "%s is not Restrained", rules_enc_name(e, e->actor));
-    int rc = cot_turn_check(e, 0, err);
+    int rc = cot_turn_check(e, "break_free", err);
     const char *by = holder_of(e);
     if (rc || !by)
         return rc;

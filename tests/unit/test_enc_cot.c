@@ -1737,6 +1737,68 @@ START_TEST(only_a_pursuer_rams)
 }
 END_TEST
 
+/* Issue 25 item 7: 000:169 "On a successful roll, the Pursuer may also attempt a Takedown or
+ * Ram" — in the same turn; 000:161 a Takedown on foot may be followed at once by a hold. Before,
+ * the Close ended the turn (the Takedown waited a round) and the caught Target could not be
+ * held. */
+START_TEST(a_close_goes_on_into_a_takedown_and_a_hold)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":1}");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}", TB_RULE, "successful Takedown");
+    /* the Cop closes: Runner 3k2 = 2 against his 3k3 = 18: Distance 0, and his turn goes on */
+    DICE(&f, 1, 1, 1, 6, 6, 6);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 0);
+    refused(&f, "gm", "e2", "roll", "{\"skill\":\"athletics\"}", TB_RULE,
+            "goes on only with a Takedown or a Ram");
+    /* the Takedown at once: 2 against 18: the crew are caught (000:161) */
+    DICE(&f, 1, 1, 1, 6, 6, 6);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_str_eq(out_of(&f, "e1"), "caught");
+    ck_assert_int_eq(round_no(&f), 1);
+    /* on foot: the hold, at once */
+    NO_DICE(&f);
+    ACT_OK(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "restrained"));
+    ck_assert_str_eq(log_text(last_log(&f, "hold")), "Cop holds Runner");
+    ck_assert_ptr_null(json_object_get(f.enc, "follow_up"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:161 "If the Pursuer is in a Vehicle and successfully performs a Takedown,
+ * the Target is subject to an immediate Ram attack" (before, the caught Target was out and the
+ * Ram refused). */
+START_TEST(a_takedown_in_a_vehicle_goes_on_into_a_ram)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"ram_bonus\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* the Cop's Takedown: the van's Fingers+Driving 3k2 = 2 against his 4k2 = 12: caught */
+    DICE(&f, 1, 1, 1, 6, 6, 1, 1);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_str_eq(out_of(&f, "e1"), "caught");
+    refused(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}", TB_RULE, "successful Takedown");
+    /* the Ram at once: Fingers 2 + Driving 2 + 1 = 5k2 = 12 against Runner's Cover 6: Cover 0,
+     * Wounded (000:134-135) */
+    DICE(&f, 6, 6, 1, 1, 1);
+    ACT_OK(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "wounded"));
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(chase_speed_closes_on_muscles_to_zero_and_rams)
 {
     fixture f;
@@ -1853,6 +1915,8 @@ int main(void)
     tcase_add_test(ch, chase_board_and_dislodge);
     tcase_add_test(ch, a_passenger_is_where_its_vehicle_is);
     tcase_add_test(ch, only_a_pursuer_rams);
+    tcase_add_test(ch, a_close_goes_on_into_a_takedown_and_a_hold);
+    tcase_add_test(ch, a_takedown_in_a_vehicle_goes_on_into_a_ram);
     suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
