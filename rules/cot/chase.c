@@ -70,6 +70,7 @@ static const rules_param ATTACK_PARAMS[] = {
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
     {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    COT_LEAN_ONTO_PARAM,
     {0},
 };
 
@@ -84,6 +85,7 @@ static const rules_param RAM_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to ram"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
     {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
+    COT_LEAN_ONTO_PARAM,
     {0},
 };
 
@@ -369,10 +371,11 @@ static int hit_gear(const rules_enc *e, const rules_args *a, int ram, const cot_
         if (rc)
             return rc;
     }
+    int lean, rc = cot_lean_own(e, a, &lean, err); /* +1k0 from the actor's Loyalty (000:239) */
     *bonus = (ram ? rules_enc_stat_peek(e, e->actor, "ram_bonus", 0)
                   : (*weapon ? cot_int(*weapon, "bonus") : 0)) +
-             rules_arg_int(a, "bonus");
-    return 0;
+             rules_arg_int(a, "bonus") + lean;
+    return rc;
 }
 
 static int hit_check(const rules_enc *e, const rules_args *a, int ram, tb_err *err)

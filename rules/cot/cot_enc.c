@@ -377,6 +377,10 @@ int cot_choices_common(const rules_enc *e, const char *actor, const rules_enc_ac
         json_decref(foes);
         return RULES_CHOICES_PICK;
     }
+    if (strcmp(p->name, "lean_onto") == 0) { /* own Loyalties, in any roll (000:239) */
+        cot_choose_loyalties(e, actor, 0, "none", out);
+        return RULES_CHOICES_PICK;
+    }
     if (strcmp(a->name, "roll") == 0 && strcmp(p->name, "skill") == 0) {
         cot_choose_skills(e, actor, NULL, out);
         return RULES_CHOICES_PICK;

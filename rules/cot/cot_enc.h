@@ -185,6 +185,12 @@ int cot_choices_common(const rules_enc *e, const char *actor, const rules_enc_ac
 
 /* ---- the actions every cot module has ---- */
 
+/* The parameter of Lean Onto one's own Loyalty (cot_lean_own), in a roll's table. */
+#define COT_LEAN_ONTO_PARAM                                                                        \
+    {                                                                                              \
+        "lean_onto", RULES_PARAM_INT, 0, 4, 0, 0, "Lean Onto my Loyalty n (+1k0)"                  \
+    }
+
 extern const rules_param cot_no_params[];
 extern const rules_param cot_target_params[];
 extern const rules_param cot_roll_params[];
@@ -371,6 +377,17 @@ json_t *cot_agenda_of(const rules_enc *e, const char *cid, const char *target);
  * alters?, achieved?, denied?, impedes?}) about `about`: kept per pusher, `agendas[<by>]` (an
  * agenda is its pusher's: RULES.md reading 13), and as `agenda`, the latest one. */
 void cot_side_learns_agenda(rules_enc *e, const char *side, const char *about, json_t *v);
+/* Copies cid's Loyalties (a PC's from its player's private sheet, an NPC's from its sheet) into
+ * /gm/enc/combatants/<cid>/loyalties when it joins any cot scene. */
+void cot_copy_loyalties(rules_enc *e, const char *cid, const json_t *sheet);
+/* Lean Onto one's own Loyalty (000:239 "any Loyalty of immediate relevance to any type of
+ * action"; parameter `lean_onto` = n, 0 for none): the refusal when the actor has no Loyalty n,
+ * else 0 with *bonus the +1k0 (0 or 1). Whether it is relevant is the table's call. */
+int cot_lean_own(const rules_enc *e, const rules_args *a, int *bonus, tb_err *err);
+/* The actor's own Loyalties as choices (its seat's to read), Loyalty `first` first; `none`
+ * (null) before them when not NULL. */
+void cot_choose_loyalties(const rules_enc *e, const char *actor, int first, const char *none,
+                          json_t *out);
 /* Every seat forgets what it learned of Loyalty n of cid (it changed). */
 void cot_forget_loyalty(rules_enc *e, const char *cid, int n);
 
@@ -409,8 +426,7 @@ int cot_chase_throw(rules_enc *e, const char *cid, cot_throw *t, const char **wh
  * logged as `event` with the actor's slot: 1 when the actor succeeds, 0 when not, <0 a refusal;
  * and its checks (the turn, both pools). */
 int cot_chase_opposed(rules_enc *e, const char *opp, const char *event, int slot, tb_err *err);
-int cot_chase_opposed_check(const rules_enc *e, const char *opp, const char *action,
-                            tb_err *err);
+int cot_chase_opposed_check(const rules_enc *e, const char *opp, const char *action, tb_err *err);
 
 /* ---- the modules (rules/cot/<module>.c) ---- */
 

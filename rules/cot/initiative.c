@@ -36,6 +36,7 @@ static const rules_param DROP_PARAMS[] = {
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
     {"several", RULES_PARAM_BOOL, 0, 1, 0, 0,
      "part of a Drop on several people at once (then an alarm reaches their allies)"},
+    COT_LEAN_ONTO_PARAM,
     {0},
 };
 
@@ -174,7 +175,11 @@ static int check_drop(const rules_enc *e, const rules_args *a, tb_err *err)
     if ((rc = cot_turn_check(e, "drop", err)))
         return rc;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
-    return cot_throw_check(e, e->actor, "muscle", sk->id, wbonus + rules_arg_int(a, "bonus"), err);
+    int lean;
+    if ((rc = cot_lean_own(e, a, &lean, err)))
+        return rc;
+    return cot_throw_check(e, e->actor, "muscle", sk->id, wbonus + lean + rules_arg_int(a, "bonus"),
+                           err);
 }
 
 /* Marks every ally of t (its side, still in the fight) Aware (000:119). */
@@ -210,8 +215,10 @@ static int act_drop(rules_enc *e, const rules_args *a, tb_err *err)
     int subdue = !weapon || json_is_true(json_object_get(weapon, "blunt"));
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
     cot_throw th;
-    if ((rc = cot_throw_pool(e, e->actor, "muscle", sk->id, wbonus + rules_arg_int(a, "bonus"), &th,
-                             err))) {
+    int lean;
+    cot_lean_own(e, a, &lean, err); /* the check passed: 0 or +1k0 (000:239) */
+    if ((rc = cot_throw_pool(e, e->actor, "muscle", sk->id,
+                             wbonus + lean + rules_arg_int(a, "bonus"), &th, err))) {
         rules_log_drop(x);
         return rc;
     }

@@ -93,3 +93,47 @@ void cot_forget_loyalty(rules_enc *e, const char *cid, int n)
     json_object_foreach(e->priv, seat, mine) json_object_del(
         json_object_get(json_object_get(json_object_get(mine, "social"), cid), "loyalties"), key);
 }
+
+void cot_copy_loyalties(rules_enc *e, const char *cid, const json_t *sheet)
+{
+    /* 000:227 Loyalties are the owner's and the GM's: a PC's live at
+     * /private/<seat>/sheets/<char> (rules_system.sheet_private), an NPC's in its GM sheet */
+    const json_t *loy = json_object_get(sheet, "loyalties");
+    const char *ch = cot_str(rules_enc_combatant(e, cid), "char");
+    if (!rules_enc_is_npc(e, cid) && ch && e->priv) {
+        json_t *ps = json_object_get(
+            json_object_get(json_object_get(e->priv, cot_seat_of(e, cid)), "sheets"), ch);
+        if (json_is_array(json_object_get(ps, "loyalties")))
+            loy = json_object_get(ps, "loyalties");
+    }
+    json_object_set_new(rules_enc_hidden_of(e, cid), "loyalties",
+                        json_is_array(loy) ? json_deep_copy(loy) : json_array());
+}
+
+int cot_lean_own(const rules_enc *e, const rules_args *a, int *bonus, tb_err *err)
+{
+    int own = rules_arg_int(a, "lean_onto");
+    *bonus = 0;
+    if (!own)
+        return 0;
+    if (!json_array_get(cot_loyalties_of(e, e->actor), (size_t)own - 1))
+        return rules_enc_rule(err, "%s has no Loyalty %d to Lean Onto (000:239)",
+                              rules_enc_name(e, e->actor), own);
+    *bonus = 1; /* 000:239 "to add 1k0 to a roll" */
+    return 0;
+}
+
+void cot_choose_loyalties(const rules_enc *e, const char *actor, int first, const char *none,
+                          json_t *out)
+{
+    json_t *loy = cot_loyalties_of(e, actor);
+    char text[160];
+    if (none)
+        cot_choice(out, NULL, none);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < json_array_size(loy); i++)
+            if ((first == (int)i + 1) == !pass) {
+                cot_loyalty_text(json_array_get(loy, i), text, sizeof text);
+                cot_choice(out, json_integer((json_int_t)i + 1), text);
+            }
+}

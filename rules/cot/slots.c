@@ -328,6 +328,7 @@ static void copy_sheet(rules_enc *e, const char *cid, const json_t *sheet)
 int cot_join_common(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
 {
     copy_sheet(e, cid, sheet);
+    cot_copy_loyalties(e, cid, sheet); /* Lean Onto in any roll (000:239) */
     /* 000:31 "roll Initiative as a group": every member of a side rolls its Stage's pool;
      * 000:37 the totals, marked with the side, are the slots (RULES.md, cot encounters, reading 1).
      */
@@ -365,6 +366,7 @@ const rules_param cot_roll_params[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "skill (lockpicking, sneak...)"},
     {"difficulty", RULES_PARAM_INT, 0, 200, COT_DIFFICULTY_BASE, 0, "difficulty (default 9)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for gear or circumstances"},
+    COT_LEAN_ONTO_PARAM,
     {0},
 };
 
@@ -560,9 +562,10 @@ int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "enc.act roll: 'skill' must be a skill of the sheet "
                        "(lockpicking, sneak, ...: 000:44-96)");
-    int rc = cot_turn_check(e, "roll", err);
-    return rc ? rc
-              : cot_throw_check(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), err);
+    int lean, rc = cot_lean_own(e, a, &lean, err);
+    if (rc || (rc = cot_turn_check(e, "roll", err)))
+        return rc;
+    return cot_throw_check(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus") + lean, err);
 }
 
 int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err)
@@ -570,8 +573,9 @@ int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err)
     const cot_skill *sk = cot_skill_find(rules_arg_str(a, "skill"));
     rules_log *x = cot_turn_log(e, "roll", "roll");
     cot_throw t;
-    int rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, rules_arg_int(a, "bonus"), &t, err);
-    if (rc) {
+    int lean, rc = cot_lean_own(e, a, &lean, err);
+    if (rc || (rc = cot_throw_pool(e, e->actor, sk->ability, sk->id,
+                                   rules_arg_int(a, "bonus") + lean, &t, err))) {
         rules_log_drop(x);
         return rc;
     }

@@ -226,23 +226,6 @@ static const char *const ASK[][2] = {
     {"impedes", "Whether a Loyalty stands in the way"},
 };
 
-/* The actor's own Loyalties (its player's or the GM's to read: moves go to that seat only),
- * the alterable one first when `first` names one; with `none`, "none" (null) before them. */
-static void choose_loyalties(const rules_enc *e, const char *actor, int first, const char *none,
-                             json_t *out)
-{
-    json_t *loy = cot_loyalties_of(e, actor);
-    char text[160];
-    if (none)
-        cot_choice(out, NULL, none);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < json_array_size(loy); i++)
-            if ((first == (int)i + 1) == !pass) {
-                cot_loyalty_text(json_array_get(loy, i), text, sizeof text);
-                cot_choice(out, json_integer((json_int_t)i + 1), text);
-            }
-}
-
 /* Loyalty numbers 1-4 of someone else (what the actor's side knows of them is the seat's). */
 static void choose_numbers(const char *none, json_t *out)
 {
@@ -286,11 +269,11 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         cot_choice(out, json_string("A stranger"), "who they present as");
         return RULES_CHOICES_DEFAULT; /* a disguise (000:259): the GM names it */
     } else if (strcmp(par, "lean_onto") == 0)
-        choose_loyalties(e, actor, 0, "none", out);
+        cot_choose_loyalties(e, actor, 0, "none", out);
     else if (strcmp(par, "loyalty") == 0)
-        choose_loyalties(e, actor,
-                         cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable"), NULL,
-                         out);
+        cot_choose_loyalties(e, actor,
+                             cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable"),
+                             NULL, out);
     else
         return RULES_CHOICES_NONE;
     return RULES_CHOICES_PICK;
@@ -312,18 +295,6 @@ static int social_join(rules_enc *e, const char *cid, const json_t *sheet, tb_er
     int rc = cot_join_common(e, cid, sheet, err);
     if (rc)
         return rc;
-    /* 000:227 Loyalties are the owner's and the GM's: a PC's live at
-     * /private/<seat>/sheets/<char> (rules_system.sheet_private), an NPC's in its GM sheet */
-    const json_t *loy = json_object_get(sheet, "loyalties");
-    const char *ch = cot_str(rules_enc_combatant(e, cid), "char");
-    if (!rules_enc_is_npc(e, cid) && ch && e->priv) {
-        json_t *ps = json_object_get(
-            json_object_get(json_object_get(e->priv, cot_seat_of(e, cid)), "sheets"), ch);
-        if (json_is_array(json_object_get(ps, "loyalties")))
-            loy = json_object_get(ps, "loyalties");
-    }
-    json_object_set_new(rules_enc_hidden_of(e, cid), "loyalties",
-                        json_is_array(loy) ? json_deep_copy(loy) : json_array());
     /* a character presents as itself until the GM says otherwise (000:259 "presented identity") */
     json_object_set_new(rules_enc_combatant(e, cid), "presented",
                         json_string(rules_enc_name(e, cid)));
@@ -390,14 +361,9 @@ static int act_identity(rules_enc *e, const rules_args *a, tb_err *err)
 static int lean_onto(const rules_enc *e, const rules_args *a, const char *t, int *bonus,
                      tb_err *err)
 {
-    int own = rules_arg_int(a, "lean_onto"), theirs = rules_arg_int(a, "lean_onto_target");
-    *bonus = 0;
-    if (own) {
-        if (!json_array_get(cot_loyalties_of(e, e->actor), (size_t)own - 1))
-            return rules_enc_rule(err, "%s has no Loyalty %d to Lean Onto (000:239)",
-                                  rules_enc_name(e, e->actor), own);
-        (*bonus)++;
-    }
+    int theirs = rules_arg_int(a, "lean_onto_target"), rc = cot_lean_own(e, a, bonus, err);
+    if (rc)
+        return rc;
     if (theirs) {
         char key[8];
         snprintf(key, sizeof key, "%d", theirs);

@@ -31,6 +31,7 @@ static const rules_param ATTACK_PARAMS[] = {
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
     {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
     {"restrain", RULES_PARAM_BOOL, 0, 1, 0, 0, "Restrain on a hit (Hand to Hand)"},
+    COT_LEAN_ONTO_PARAM,
     {0},
 };
 
@@ -143,8 +144,11 @@ static int check_attack(const rules_enc *e, const rules_args *a, tb_err *err)
     if ((rc = cot_turn_check(e, "attack", err)))
         return rc;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
-    return cot_throw_check(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"),
-                           err);
+    int lean;
+    if ((rc = cot_lean_own(e, a, &lean, err)))
+        return rc;
+    return cot_throw_check(e, e->actor, sk->ability, sk->id,
+                           wbonus + lean + rules_arg_int(a, "bonus"), err);
 }
 
 static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
@@ -160,8 +164,10 @@ static int act_attack(rules_enc *e, const rules_args *a, tb_err *err)
      * the difficulty"; 000:131 in a vehicle Fingers+Driving. */
     cot_throw th;
     int wbonus = weapon ? cot_int(weapon, "bonus") : 0;
-    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id, wbonus + rules_arg_int(a, "bonus"),
-                             &th, err))) {
+    int lean;
+    cot_lean_own(e, a, &lean, err); /* the check passed: 0 or +1k0 (000:239) */
+    if ((rc = cot_throw_pool(e, e->actor, sk->ability, sk->id,
+                             wbonus + lean + rules_arg_int(a, "bonus"), &th, err))) {
         rules_log_drop(x);
         return rc;
     }

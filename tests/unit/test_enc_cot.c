@@ -1107,6 +1107,36 @@ START_TEST(a_wounded_pc_dies_and_the_sheet_learns_wounds)
 }
 END_TEST
 
+/* Issue 25 item 7: 000:239 "Leaning Onto your own Loyalties, you can apply the bonus from any
+ * Loyalty of immediate relevance to any type of action. For example, you could Lean Onto your
+ * Hatred of Police in a shootout": +1k0 outside a Social Call too (before, only its rolls had
+ * the parameter). */
+START_TEST(lean_onto_my_loyalty_in_a_fight)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 5, 4, 1, 1, 3, 3, 2, 1, 1, 1);
+    fx_add(&f, "e1", "Tommy", "party", "p1", 0,
+           "{\"abilities\":{\"muscle\":3,\"fingers\":1,\"brains\":1,\"it\":2},"
+           "\"skills\":{\"hand_to_hand\":3,\"shooting\":2,\"athletics\":2,\"resist\":2},"
+           "\"loyalties\":[{\"kind\":\"Hatred\",\"target\":\"Police\",\"prime\":true}],"
+           "\"gear\":[{\"name\":\"Brass knuckles\",\"kind\":\"weapon\",\"bonus\":1,"
+           "\"blunt\":true},{\"name\":\"Leather coat\",\"kind\":\"armour\",\"bonus\":1}]}");
+    DICE(&f, 3, 2, 1, 4, 4, 1);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\",\"lean_onto\":2}", TB_RULE,
+            "no Loyalty 2");
+    /* Hatred: Police in a shootout: Muscle 3 + Hand to Hand 3 + the knuckles 1 + 1 = 8k3 */
+    DICE(&f, 6, 6, 6, 1, 1, 1, 1, 1);
+    ACT_OK(&f, "p1", "e1", "attack",
+           "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\",\"lean_onto\":1}");
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "rolled"), 8);
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "bonus"), 2);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(name_only_npcs_roll_a_new_sheets_numbers)
 {
     fixture f;
@@ -1895,6 +1925,7 @@ int main(void)
     tcase_add_test(war, a_wounded_pc_dies_and_the_sheet_learns_wounds);
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
     tcase_add_test(war, a_name_only_npc_attacks_with_a_pick_of_skills);
+    tcase_add_test(war, lean_onto_my_loyalty_in_a_fight);
     suite_add_tcase(s, war);
     TCase *social = tcase_create("social");
     tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
