@@ -139,11 +139,21 @@ int cot_bolster_of(const rules_enc *e, const char *cid)
     return b ? cot_int(b, "level") : 0;
 }
 
+/* The Training scheme waiting on cid (000:218: condition `training` {level: dice rolled, kept}). */
+static void training_of(const rules_enc *e, const char *cid, int *rolled, int *kept)
+{
+    json_t *tr = rules_enc_cond(e, cid, "training");
+    *rolled = tr ? cot_int(tr, "level") : 0;
+    *kept = tr ? cot_int(tr, "kept") : 0;
+}
+
 int cot_throw_check(const rules_enc *e, const char *cid, const char *ability, const char *skill,
                     int bonus, tb_err *err)
 {
+    int rolled, kept;
+    training_of(e, cid, &rolled, &kept);
     cot_pool_spec spec = {skill ? cot_skill_of(e, cid, skill) : 0, cot_ability_of(e, cid, ability),
-                          bonus + cot_bolster_of(e, cid), 0};
+                          bonus + cot_bolster_of(e, cid) + rolled, kept};
     return cot_pool_check(&spec, err);
 }
 
@@ -153,12 +163,14 @@ int cot_throw_pool(rules_enc *e, const char *cid, const char *ability, const cha
     memset(t, 0, sizeof *t);
     t->bolster = cot_bolster_of(e, cid);
     t->bonus = bonus;
+    training_of(e, cid, &t->trained, &t->trained_kept);
     cot_pool_spec spec = {skill ? cot_skill_of(e, cid, skill) : 0, cot_ability_of(e, cid, ability),
-                          bonus + t->bolster, 0};
+                          bonus + t->bolster + t->trained, t->trained_kept};
     int rc = cot_pool_roll(&spec, e->rng, &t->r, err);
     if (rc)
         return rc;
     rules_enc_cond_remove(e, cid, "bolstered"); /* used up by this roll */
+    rules_enc_cond_remove(e, cid, "training");  /* 000:218, likewise */
     return 0;
 }
 
@@ -179,6 +191,9 @@ void cot_log_throw(rules_log *x, const cot_throw *t, rules_aud aud)
         rules_log_int(x, "bonus", t->bonus, aud);
     if (t->bolster)
         rules_log_int(x, "bolster", t->bolster, aud);
+    if (t->trained || t->trained_kept)
+        rules_log_json(x, "training",
+                       json_pack("{s:i, s:i}", "rolled", t->trained, "kept", t->trained_kept), aud);
     rules_log_pool(x, "faces", &t->r.pool, aud);
     rules_log_word(x, "line", "cot.roll", aud);
     if (t->r.catastrophe)
@@ -381,6 +396,10 @@ int cot_choices_common(const rules_enc *e, const char *actor, const rules_enc_ac
         cot_choose_loyalties(e, actor, 0, "none", out);
         return RULES_CHOICES_PICK;
     }
+    if (strcmp(a->name, "train") == 0 && strcmp(p->name, "rolled") == 0) {
+        cot_choice(out, json_integer(1), "one die");
+        return RULES_CHOICES_DEFAULT; /* the least Training costs (000:218) */
+    }
     if (strcmp(a->name, "roll") == 0 && strcmp(p->name, "skill") == 0) {
         cot_choose_skills(e, actor, NULL, out);
         return RULES_CHOICES_PICK;
@@ -395,4 +414,4 @@ const rules_enc_field cot_editable[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-const char *const cot_sheet_stats[] = {"wounded", "recovery_days", "focus_used", NULL};
+const char *const cot_sheet_stats[] = {"wounded", "recovery_days", "focus_used", "foresight", NULL};

@@ -74,8 +74,9 @@ int cot_is_wounded(const rules_enc *e, const char *cid);
 /* One pool roll of a combatant, ready for the log. */
 typedef struct cot_throw {
     cot_roll r;
-    int bonus;   /* +Bk0 from gear and circumstances */
-    int bolster; /* +Bk0 from Bolster (000:27) */
+    int bonus;                 /* +Bk0 from gear and circumstances */
+    int bolster;               /* +Bk0 from Bolster (000:27) */
+    int trained, trained_kept; /* +RkK from a Training scheme (000:218) */
 } cot_throw;
 
 /* The Bolster's +1k0 each waiting on cid (000:27). */
@@ -211,6 +212,9 @@ int cot_check_give(const rules_enc *e, const rules_args *a, tb_err *err);
 int cot_act_give(rules_enc *e, const rules_args *a, tb_err *err);
 int cot_check_roll(const rules_enc *e, const rules_args *a, tb_err *err);
 int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err);
+int cot_check_train(const rules_enc *e, const rules_args *a, tb_err *err);
+int cot_act_train(rules_enc *e, const rules_args *a, tb_err *err);
+extern const rules_param cot_train_params[];
 
 /* The rows of the shared actions, first in every slot module's table. */
 /* clang-format off */
@@ -229,7 +233,9 @@ int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err);
     {"give", "Give my slot to the Focus Round", RULES_ENC_OWNER, cot_no_params, cot_act_give, \
      "000:40", cot_check_give, 0}, \
     {"roll", "Roll a skill", RULES_ENC_TURN, cot_roll_params, cot_act_roll, "000:9-13", \
-     cot_check_roll, 0}
+     cot_check_roll, 0}, \
+    {"train", "Spend Foresight on Training", RULES_ENC_OWNER, cot_train_params, cot_act_train, \
+     "000:218", cot_check_train, RULES_ENC_RARE}
 /* clang-format on */
 
 /* ---- what the GM may set, and what the slot modules can use ---- */
@@ -278,7 +284,8 @@ int cot_act_roll(rules_enc *e, const rules_args *a, tb_err *err);
 /* clang-format on */
 
 extern const rules_enc_field cot_editable[];
-/* Written back to the sheets after every action: wounds (000:135), the Focus Round (000:40). */
+/* Written back to the sheets after every action: wounds (000:135), the Focus Round (000:40),
+ * Foresight (000:213-218: spent on Training in any scene). */
 extern const char *const cot_sheet_stats[];
 /* The module hook `check`: the slots, the Focus Round and each combatant's `claimed` list. */
 int cot_module_check(const rules_enc *e, tb_err *err);

@@ -636,6 +636,50 @@ int cot_module_check(const rules_enc *e, tb_err *err)
     return 0;
 }
 
+/* Training (000:218 "Add dice on action- 1 Foresight per rolled die and 2 Foresight per kept
+ * die added"), spent in any scene, not only a heist's Prep (issue 25): +RkK on the character's
+ * next roll (condition `training` {level: R, kept: K}, used up by it). No slot. */
+const rules_param cot_train_params[] = {
+    {"rolled", RULES_PARAM_INT, 0, 10, 0, 0, "dice rolled added (1 Foresight each)"},
+    {"kept", RULES_PARAM_INT, 0, 10, 0, 0, "dice kept added (2 Foresight each)"},
+    {0},
+};
+
+int cot_check_train(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
+    int have = rules_enc_stat_peek(e, e->actor, "foresight", 0);
+    if (cot_actor_in(e, err))
+        return err->code;
+    /* 000:213 "Planning can accumulate Foresight": the crew's, as its schemes */
+    if (rules_enc_is_npc(e, e->actor))
+        return rules_enc_rule(err, "Foresight is the crew's: only a player character trains with "
+                                   "it (000:213-218)");
+    if (rolled + kept < 1)
+        return tb_fail(err, TB_BAD_REQUEST, "training adds dice: give rolled and/or kept");
+    if (have < rolled + 2 * kept)
+        return rules_enc_rule(err, "%s has %d Foresight; this takes %d (000:218)",
+                              rules_enc_name(e, e->actor), have, rolled + 2 * kept);
+    return 0;
+}
+
+int cot_act_train(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    int rolled = rules_arg_int(a, "rolled"), kept = rules_arg_int(a, "kept");
+    int cost = rolled + 2 * kept, left = rules_enc_stat(e, e->actor, "foresight", 0) - cost;
+    rules_enc_stat_set(e, e->actor, "foresight", left);
+    json_object_set_new(rules_enc_cond_add(e, e->actor, "training", 0, rolled), "kept",
+                        json_integer(kept));
+    rules_log *x = rules_log_begin(e, "train", "train");
+    rules_log_who(x, "who", e->actor);
+    rules_log_int(x, "cost", cost, RULES_AUD_PUBLIC);
+    rules_log_int(x, "foresight", left, RULES_AUD_PUBLIC);
+    rules_log_count(x, "dice", rolled, RULES_AUD_PUBLIC);
+    rules_log_count(x, "kept_dice", kept, RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    return 0;
+}
+
 /* ---- the words (rules_system_cot.phrases: every cot module's) ---- */
 
 /* clang-format off */
@@ -667,6 +711,8 @@ const rules_phrase cot_phrases[] = {
     {"cover", "{who} {why}: Resist {line}: Cover {cover}"},
     {"cover", "{who} {why}"},
     {"hold", "{holder} holds on: Muscle+Athletics {line}"},
+    {"train", "{who} spends {cost} Foresight: trained for it: +{dice} dice rolled, +{kept_dice} "
+              "kept on the next roll (000:218)"},
     {NULL, NULL},
 };
 /* clang-format on */

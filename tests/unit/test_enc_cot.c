@@ -1137,6 +1137,34 @@ START_TEST(lean_onto_my_loyalty_in_a_fight)
 }
 END_TEST
 
+/* Issue 25 item 7: 000:218 "Training- Add dice on action": Foresight is spent outside a heist
+ * too (before, only the heist's scheme could): +1k1 on Tommy's next attack. */
+START_TEST(foresight_trains_an_action_in_a_fight)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 5, 4, 1, 1, 3, 3, 2, 1, 1, 1);
+    fx_add(&f, "e1", "Tommy", "party", "p1", 0,
+           "{\"abilities\":{\"muscle\":3,\"fingers\":1,\"brains\":1,\"it\":2},"
+           "\"skills\":{\"hand_to_hand\":3,\"athletics\":2,\"resist\":2,\"planning\":2},"
+           "\"foresight\":3,"
+           "\"gear\":[{\"name\":\"Leather coat\",\"kind\":\"armour\",\"bonus\":1}]}");
+    DICE(&f, 3, 2, 1, 4, 4, 1);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    refused(&f, "p1", "e1", "train", "{\"kept\":2}", TB_RULE, "this takes 4");
+    refused(&f, "gm", "e2", "train", "{\"rolled\":1}", TB_RULE, "the crew's");
+    ACT_OK(&f, "p1", "e1", "train", "{\"rolled\":1,\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "foresight", -1), 0);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    /* Muscle 3 + Hand to Hand 3 = 6k3, trained +1k1: 7k4 = 6 + 6 + 6 + 6 = 24 */
+    DICE(&f, 6, 6, 6, 6, 1, 1, 1);
+    ACT_OK(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}");
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "total"), 24);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "training"));
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(name_only_npcs_roll_a_new_sheets_numbers)
 {
     fixture f;
@@ -1926,6 +1954,7 @@ int main(void)
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
     tcase_add_test(war, a_name_only_npc_attacks_with_a_pick_of_skills);
     tcase_add_test(war, lean_onto_my_loyalty_in_a_fight);
+    tcase_add_test(war, foresight_trains_an_action_in_a_fight);
     suite_add_tcase(s, war);
     TCase *social = tcase_create("social");
     tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
