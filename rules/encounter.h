@@ -456,9 +456,10 @@ typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
  *     "params": [{name, type, label, min, max, required, secret, "pick": bool,
  *                 "choices"?: [{value, label}], "default"?: value}],
  *     "args": {the defaults as enc.act's params: sending it as it is passes the check}}]
- * For each action and each actor the caller may act for (RULES_ENC_TURN: those rules_enc_who_check
- * accepts now; RULES_ENC_OWNER: every combatant the caller controls that is not out; GM and ANY
- * actions: no actor), the engine searches the choices (first choices first, a bounded number of
+ * For each action and each actor the caller may act for (RULES_ENC_TURN and RULES_ENC_OWNER: those
+ * rules_enc_who_check accepts now: for an owner action every combatant the caller controls, one
+ * who is out too, whom the action's check refuses where the rules say; GM and ANY actions: no
+ * actor), the engine searches the choices (first choices first, a bounded number of
  * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
  * offered. A required free-text parameter (no choices: a name, a description) is searched with
  * its own name as a stand-in and left out of args: the person types it. For the GM the moves of

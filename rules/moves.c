@@ -260,8 +260,6 @@ static void moves_of(rules_enc *e, const char *actor, json_t *out)
         int needs_actor = a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER;
         if (needs_actor != (actor != NULL))
             continue;
-        if (a->who == RULES_ENC_OWNER && rules_enc_is_out(e, actor))
-            continue;
         tb_err err = {0};
         if (rules_enc_who_check(e, a, actor, &err) != TB_OK)
             continue;

@@ -15,11 +15,11 @@
  * oldest entries beyond cap. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
 {
-    json_t *parent = gm ? json_object_get(state, "gm") : state;
-    if (!json_is_object(parent)) {
-        parent = json_object();
-        json_object_set_new(state, "gm", parent);
-    }
+    ops_log_append_in(gm ? ops_child(state, "gm") : state, entry, cap);
+}
+
+void ops_log_append_in(json_t *parent, json_t *entry, int cap)
+{
     json_t *log = json_object_get(parent, "log");
     if (!json_is_array(log)) {
         log = json_array();
@@ -497,7 +497,7 @@ json_t *ops_systems_json(void)
     return out;
 }
 
-static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, NULL};
+static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT, NULL};
 
 const op_def *ops_row_at(size_t i)
 {

@@ -239,20 +239,6 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     }
 }
 
-/* Appends entry (stolen) to /private/<seat>/log, dropping the oldest entries beyond cap. */
-static void seat_log_append(json_t *state, const char *seat, json_t *entry, int cap)
-{
-    json_t *mine = ops_child(ops_child(state, "private"), seat);
-    json_t *log = json_object_get(mine, "log");
-    if (!json_is_array(log)) {
-        log = json_array();
-        json_object_set_new(mine, "log", log);
-    }
-    json_array_append_new(log, entry);
-    while (cap > 0 && json_array_size(log) > (size_t)cap)
-        json_array_remove(log, 0);
-}
-
 /* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log,
  * /gm/log and each seat's /private/<seat>/log; returns the entries the caller may read (new
  * reference) for its result: the public ones, the GM's to the GM, a seat's to that seat and the
@@ -287,7 +273,8 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
                 continue;
             if (ctx->is_gm || strcmp(seat, ctx->seat) == 0)
                 json_array_append(out, v);
-            seat_log_append(state, seat, json_incref(v), ctx->log_cap);
+            ops_log_append_in(ops_child(ops_child(state, "private"), seat), json_incref(v),
+                              ctx->log_cap);
         }
     }
     json_decref(e->log);
@@ -726,6 +713,17 @@ static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, cons
                      json_string_value(json_object_get(src->enc, "name")));
     size_t i;
     json_t *one;
+    /* what scene_join would refuse of someone, refused before anyone joins (a join rolls) */
+    json_array_foreach(who, i, one)
+    {
+        const json_t *sheet = json_object_get(json_object_get(one, "npc"), "sheet");
+        if (rc == TB_OK && sheet && rules_sheet_validate(ops_campaign_system(state), sheet, err))
+            rc = err->code;
+    }
+    if (rc) {
+        json_decref(who);
+        return rc;
+    }
     json_array_foreach(who, i, one)
     {
         const char *from = json_string_value(json_object_get(one, "from"));

@@ -23,6 +23,7 @@
 #include "heaptrim.h"
 #include "osrand.h"
 #include "rng.h"
+#include "static.h"
 #include "store.h"
 #include "system.h"
 
@@ -43,7 +44,6 @@
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
-
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
     char addrs[16][64];
@@ -63,6 +63,7 @@ typedef struct server {
     uv_prepare_t flush;
     heaptrim *trim;
     struct lws_context *lws;
+    static_files *web; /* the browser client's files (static.h) */
     store *st;
     engine *eng;
     osrand osr;
@@ -440,7 +441,8 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             frame[LWS_PRE] = (unsigned char)(w->close_status >> 8);
             frame[LWS_PRE + 1] = (unsigned char)(w->close_status & 0xff);
             memcpy(frame + LWS_PRE + 2, w->close_reason, n);
-            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) < 0)
+            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) <
+                0)
                 return -1;
             w->close_sent = 1;
             lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 2);
@@ -511,7 +513,8 @@ static char *qr_svg(const char *text)
 
 static int is_loopback(const char *addr)
 {
-    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
+    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 ||
+           strcmp(addr, "::1") == 0;
 }
 
 /* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
@@ -540,7 +543,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
                          "send the GM token as Authorization: Bearer <token>");
     }
     if (engine_gm_join(srv->eng, auth + 7, code, &err)) {
-        *status = err.code == TB_FORBIDDEN ? HTTP_STATUS_FORBIDDEN
+        *status = err.code == TB_FORBIDDEN  ? HTTP_STATUS_FORBIDDEN
                   : err.code == TB_CONFLICT ? HTTP_STATUS_CONFLICT
                                             : HTTP_STATUS_UNAUTHORIZED;
         return json_pack("{s:{s:s, s:s}}", "error", "code", tb_code_name(err.code), "message",
@@ -575,8 +578,8 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             snprintf(url, sizeof url, "http://%s:%d/#join=%s", srv->where.addrs[i], srv->where.port,
                      code);
             char *svg = qr_svg(url);
-            json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass,
-                                                   "svg", svg));
+            json_array_append_new(
+                links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass, "svg", svg));
             free(svg);
         }
     *status = HTTP_STATUS_OK;
@@ -601,7 +604,7 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         return json_pack("{s:{s:s, s:s}}", "error", "code", "not_found", "message",
                          "no such rule system");
     }
-    char dir[512];
+    char dir[1024];
     snprintf(dir, sizeof dir, "%s/../rules/%s/samples", web, system);
     json_t *samples = json_array();
     DIR *d = opendir(dir);
@@ -616,18 +619,84 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         closedir(d);
     qsort(names, (size_t)n, sizeof names[0], by_name);
     for (int i = 0; i < n; i++) {
-        char path[800];
+        char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         json_t *sheet = json_load_file(path, 0, NULL);
         names[i][strlen(names[i]) - 5] = '\0';
         if (json_is_object(sheet))
-            json_array_append_new(samples, json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
+            json_array_append_new(samples,
+                                  json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
         else
             json_decref(sheet);
         free(names[i]);
     }
     *status = HTTP_STATUS_OK;
     return json_pack("{s:s, s:o}", "system", system, "samples", samples);
+}
+
+/* Whether the request's header `token` holds `word` (an ETag in If-None-Match, "gzip" in
+ * Accept-Encoding). */
+static int header_has(struct lws *wsi, enum lws_token_indexes token, const char *word)
+{
+    char buf[512];
+    if (lws_hdr_copy(wsi, buf, sizeof buf, token) <= 0)
+        return 0;
+    return strstr(buf, word) != NULL;
+}
+
+/*
+ * A file of the browser client (static.h): 304 when the browser's copy is current (its ETag),
+ * else the file, gzipped when the browser takes it; 404 when there is no such file. The body goes
+ * out on the writable callback like every other answer here.
+ */
+static int serve_static(server *srv, struct lws *wsi, http_req *req, const char *uri)
+{
+    static_file f;
+    unsigned char hdr[LWS_PRE + 2048], *start = hdr + LWS_PRE, *p = start,
+                                       *end = hdr + sizeof hdr - 1;
+    static const char NOT_FOUND[] = "not found\n";
+    const unsigned char *body;
+    size_t len;
+    if (static_files_get(srv->web, uri, &f)) {
+        body = (const unsigned char *)NOT_FOUND;
+        len = sizeof NOT_FOUND - 1;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", len, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+    } else if (header_has(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, f.etag)) {
+        if (lws_add_http_header_status(wsi, HTTP_STATUS_NOT_MODIFIED, &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_ETAG, (const unsigned char *)f.etag,
+                                         (int)strlen(f.etag), &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                         (const unsigned char *)"no-cache", 8, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    } else {
+        int gz = f.gz && header_has(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, "gzip");
+        body = gz ? f.gz : f.body;
+        len = gz ? f.gzlen : f.len;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, f.ctype, len, &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_ETAG, (const unsigned char *)f.etag,
+                                         (int)strlen(f.etag), &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                         (const unsigned char *)"no-cache", 8, &p, end) ||
+            (f.gz &&
+             lws_add_http_header_by_name(wsi, (const unsigned char *)"vary:",
+                                         (const unsigned char *)"accept-encoding", 15, &p, end)) ||
+            (gz && lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_ENCODING,
+                                                (const unsigned char *)"gzip", 4, &p, end)) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+    }
+    req->len = len;
+    req->body = xmalloc(LWS_PRE + (len ? len : 1));
+    memcpy(req->body + LWS_PRE, body, len);
+    lws_callback_on_writable(wsi);
+    return 0;
 }
 
 static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -645,7 +714,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_HTTP: {
         char *text;
         const char *ctype;
-        char uri[128];
+        char uri[512];
         int status = HTTP_STATUS_OK;
         if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
             uri[0] = '\0';
@@ -658,14 +727,15 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         } else if (uri_is(wsi, "/healthz")) {
             size_t n = 160;
             text = xmalloc(n);
-            snprintf(text, n, "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+            snprintf(text, n,
+                     "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
                      engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
             ctype = "application/json";
         } else if (uri_is(wsi, "/metrics")) {
             text = metrics_text(srv);
             ctype = "text/plain; version=0.0.4";
         } else {
-            return lws_callback_http_dummy(wsi, reason, user, in, len);
+            return serve_static(srv, wsi, req, uri);
         }
         req->len = strlen(text);
         req->body = xmalloc(LWS_PRE + req->len);
@@ -676,6 +746,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         if (lws_add_http_common_headers(wsi, (unsigned)status, ctype, req->len, &p, end) ||
             lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                          (const unsigned char *)"no-store", 8, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
             return 1;
         lws_callback_on_writable(wsi);
@@ -957,7 +1028,8 @@ int serve_run(const serve_opts *o)
         return 1;
     }
     srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
-    srv.dice = o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
+    srv.dice =
+        o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
@@ -1004,9 +1076,9 @@ int serve_run(const serve_opts *o)
     mounts[1].origin_protocol = LWSMPRO_CALLBACK;
     mounts[2].mountpoint = "/";
     mounts[2].mountpoint_len = 1;
-    mounts[2].origin = o->web;
-    mounts[2].def = "index.html";
-    mounts[2].origin_protocol = LWSMPRO_FILE;
+    mounts[2].origin = "http"; /* the client's files: serve_static */
+    mounts[2].origin_protocol = LWSMPRO_CALLBACK;
+    srv.web = static_files_create(o->web);
 
     static const lws_retry_bo_t RETRY = {.secs_since_valid_ping = 30,
                                          .secs_since_valid_hangup = 60};
@@ -1017,7 +1089,9 @@ int serve_run(const serve_opts *o)
     info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    /* the security headers are our own (static_security_headers): lws's best-practice set
+     * forbids the web app manifest */
+    info.options = LWS_SERVER_OPTION_LIBUV;
     info.foreign_loops = loops;
     info.user = &srv;
     info.retry_and_idle_policy = &RETRY;
@@ -1081,7 +1155,8 @@ int serve_run(const serve_opts *o)
     b->others[0] = '\0';
     b->links = open_links_file(o->db);
     if (b->links)
-        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port,
+                host_token);
     int each = engine_each_gm_link(srv.eng, print_links, b, &err);
     if (b->links)
         fclose(b->links);
@@ -1091,8 +1166,9 @@ int serve_run(const serve_opts *o)
         goto out_lws;
     }
     if (b->campaigns > 1)
-        printf("%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
-               b->campaigns - 1, b->others, o->db);
+        printf(
+            "%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
+            b->campaigns - 1, b->others, o->db);
     printf("Open the console link in your browser; give the join link to your players.\n");
 
     uv_run(&srv.loop, UV_RUN_DEFAULT);
@@ -1127,6 +1203,7 @@ out:
     free(srv.backup_written);
     engine_destroy(srv.eng);
     store_close(srv.st);
+    static_files_destroy(srv.web);
     rules_rng_destroy(srv.dice);
     rules_rng_destroy(srv.secret);
     return rc;

@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "clock.h"
-#include "encounter.h"
-
 #include "dice.h"
+#include "fivey_enc.h"
 
 /* ---- resolution ---- */
 
@@ -773,6 +772,7 @@ const rules_system rules_system_fivey = {
     .derive = fivey_derive,
     .checks = fivey_checks,
     .modules = fivey_modules,
+    .phrases = fivey_enc_phrases,
     .summary =
         "Fantasy after the fifth edition: stat bonuses of 1 to 5, a d20, two actions a turn, "
         "spells and morale",

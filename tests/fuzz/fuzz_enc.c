@@ -572,15 +572,16 @@ typedef struct view {
 static int view_open(fz *z, view *v, const char *seat, int is_gm)
 {
     memset(v, 0, sizeof *v);
-    json_t *shallow =
-        json_pack("{s:O?, s:{s:O?}, s:O?}", "enc", json_object_get(z->state, "enc"), "gm", "enc",
-                  json_object_get(json_object_get(z->state, "gm"), "enc"), "private",
-                  json_object_get(z->state, "private"));
-    v->copy = json_deep_copy(shallow);
-    json_decref(shallow);
+    /* before: the committed trees themselves (nothing here writes them), copy: what runs */
+    json_t *priv = json_object_get(z->state, "private");
+    v->before = json_pack("{s:O?, s:{s:O?}, s:o}", "enc", json_object_get(z->state, "enc"), "gm",
+                          "enc", json_object_get(json_object_get(z->state, "gm"), "enc"), "private",
+                          json_is_object(priv) ? json_incref(priv) : json_object());
+    v->copy = json_deep_copy(v->before);
     tb_err err = {0};
     if (!enc_view_of(v->copy, &v->e) || rules_enc_check(&v->e, &err)) {
         json_decref(v->copy);
+        json_decref(v->before);
         return 0;
     }
     v->e.seat = seat;
@@ -591,7 +592,6 @@ static int view_open(fz *z, view *v, const char *seat, int is_gm)
     v->e.seat_log = json_array();
     v->src.s = z->seed;
     v->e.rng = rules_rng_from_source(src_next, &v->src);
-    v->before = json_deep_copy(v->copy);
     return 1;
 }
 

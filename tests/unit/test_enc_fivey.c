@@ -1,4 +1,4 @@
-/* The fivey encounter module fivey.combat (rules/fivey/enc_fivey.c), driven directly with a
+/* The fivey encounter module fivey.combat (rules/fivey/combat.c), driven directly with a
  * scripted RNG: the combatants are made as server/ops_enc.c makes them (sheet_stats copied from
  * the sample sheets, then the join hook), and every step's state is asserted exactly. Rulebook
  * 004_110cc4af3ff93059.txt, cited 004:LINE. */

@@ -222,10 +222,16 @@ START_TEST(every_offered_move_goes_through_and_the_gm_starts_with_the_turn)
         json_decref(args);
     }
     json_decref(moves);
-    /* an actor that is out is offered nothing */
-    rules_enc_set_out(&f.e, "e3", "dead");
+    /* one who is out takes no turn; an owner action is the check's to refuse (die: the wounded
+     * may, out or not) */
+    rules_enc_set_out(&f.e, "e1", "down");
     moves = moves_of(&f, "gm");
-    ck_assert_ptr_null(find(moves, "shout", "e3"));
+    ck_assert_ptr_null(find(moves, "hit", "e1"));
+    ck_assert_ptr_null(find(moves, "die", "e1"));
+    json_object_set_new(rules_enc_combatant(&f.e, "e1"), "wounded", json_true());
+    json_decref(moves);
+    moves = moves_of(&f, "gm");
+    ck_assert_ptr_nonnull(find(moves, "die", "e1"));
     json_decref(moves);
     efx_free(&f);
 }
