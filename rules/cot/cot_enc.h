@@ -337,6 +337,11 @@ const char *cot_barrier_skill(int tag, int i);
 int cot_goal_difficulty(const json_t *zones, const rules_args *a, int mark, int *hidden);
 /* The mark's Connections the GM set (`mark`, /gm/enc/spot/mark), 0 when none. */
 int cot_mark_connections(const rules_enc *e);
+/* The Heist's clock (000:21 "Heist: 5 minutes" a round; issue 25): a crew member's move or bypass
+ * is its action of a round. cid's count of them (`acts` on its combatant) goes up by one, and
+ * the scene's /enc/round is the highest count: the round begins when the first crew member acts,
+ * the next when one acts again. */
+void cot_heist_round(rules_enc *e, const char *cid);
 /* Research's method (000:203-205): its skill, or NULL. */
 const char *cot_method_skill(const char *how);
 /* A crew member's stats group number (def when absent) and sheet number (reputation, heat,

@@ -566,6 +566,7 @@ static int act_move(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *to = rules_arg_str(a, "zone");
     char from[32]; /* a copy: the position is replaced below */
     snprintf(from, sizeof from, "%s", cot_crew_position(e, cid));
+    cot_heist_round(e, cid); /* 000:21 */
     const char *hskill = hazard_skill(a);
     int stealth = rules_arg_int(a, "stealth");
     json_t *z = json_object_get(cot_spot_plan(e, "zones"), to);
@@ -665,6 +666,7 @@ static int act_bypass(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *b = json_object_get(cot_spot_plan(e, "barriers"), bid);
     json_t *pub = json_object_get(cot_spot_shown(e, "barriers"), bid);
     const char *skill = bypass_skill(a, cot_barrier_tag(cot_str(b, "tag")));
+    cot_heist_round(e, cid); /* 000:21 */
     cot_roll r;
     json_t *dice;
     if ((rc = cot_crew_roll(e, cid, skill, rules_arg_int(a, "bonus"), &r, &dice, err)))

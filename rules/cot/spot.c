@@ -430,3 +430,14 @@ int cot_mark_connections(const rules_enc *e)
     return cot_int_or(json_object_get(json_object_get(e->hidden, "spot"), "mark"), "connections",
                       0);
 }
+
+void cot_heist_round(rules_enc *e, const char *cid)
+{
+    json_t *c = rules_enc_combatant(e, cid);
+    int n = cot_int(c, "acts") + 1;
+    if (!c || n > RULES_ENC_MAX_ROUND)
+        return;
+    json_object_set_new(c, "acts", json_integer(n));
+    if (n > rules_enc_round(e))
+        json_object_set_new(e->enc, "round", json_integer(n));
+}

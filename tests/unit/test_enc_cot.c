@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "enc_fixture.h"
 
 /* ---- the encounter, run the way server/ops_enc.c runs it (enc_fixture.h) ---- */
@@ -927,6 +928,38 @@ START_TEST(a_climb_out_of_a_crowd_alarms_its_guards)
     ck_assert(json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
     ck_assert_str_eq(log_text(last_log(&f, "aware")),
                      "The crowd draws the guards' eyes: the guards of Market are Aware");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: a heist scene moves on the campaign clock (000:21 "Heist: 5 minutes" a round,
+ * 000:24): each crew member's move or bypass is its action of a round, so the round begins when
+ * the first acts and the next when one acts again. Before, /enc/round stayed 0 and the clock
+ * always said the heist plays next, beside a Social Call too. */
+START_TEST(a_heist_moves_on_the_campaign_clock)
+{
+    fixture f;
+    spot(&f);
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"lobby\"}");
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"vault\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"arch\",\"from\":\"lobby\",\"to\":\"hall\",\"tag\":\"none\"}");
+    ck_assert_int_eq(rules_enc_round(&f.e), 0);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"lobby\",\"stealth\":0}");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ACT_OK(&f, "p2", "e2", "move", "{\"zone\":\"lobby\",\"stealth\":0}"); /* Ada, same round */
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    DICE(&f, 1, 1, 1); /* Ada at the safe, Brains+Safecracking 3k3 = 3 against 10: it holds */
+    ACT_OK(&f, "p2", "e2", "bypass", "{\"barrier\":\"safe\"}"); /* Ada again: round 2 */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"hall\",\"stealth\":0}"); /* Vera's 2nd */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    /* beside a Social Call started at the same time: after 2 Heist rounds (10 minutes) the call's
+     * first round ends first, so the call plays next (000:24) */
+    rules_clock_scene s[2] = {{0, 300, rules_enc_round(&f.e), 0}, {0, 600, 0, 0}};
+    ck_assert_int_eq(rules_clock_next(s, 2), 1);
     fx_free(&f);
 }
 END_TEST
@@ -1943,6 +1976,7 @@ int main(void)
     tcase_add_test(drop, training_adds_the_dice_it_pays_for);
     tcase_add_test(drop, the_marks_connections_are_the_gms);
     tcase_add_test(drop, a_climb_out_of_a_crowd_alarms_its_guards);
+    tcase_add_test(drop, a_heist_moves_on_the_campaign_clock);
     tcase_add_test(drop, a_barrier_between_known_zones_is_shown_when_prepared);
     tcase_add_test(drop, a_player_is_offered_the_answer_to_a_drop);
     suite_add_tcase(s, drop);
