@@ -91,13 +91,6 @@ int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const
         json_object_set_new(l, "prime", json_true());
         return 0;
     }
-    /* 000:237 "changing the regular Loyalties to something different, or switching one of
-     * their existing Loyalites with the Prime": the Prime is swapped, never rewritten */
-    if (json_is_true(json_object_get(l, "prime")))
-        return tb_fail(err, TB_RULE,
-                       "Loyalty %d is %s's Prime: the Prime is not changed, only swapped with "
-                       "another (000:237)",
-                       n, who);
     /* 000:227-235 "short descriptions, focusing on the person or idea and the type of
      * relationship": "Kind: Target", each part as long as the sheet allows */
     const char *colon = strchr(to, ':'), *t = colon ? colon + 1 : NULL;
@@ -118,6 +111,14 @@ int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const
         return tb_fail(err, TB_BAD_REQUEST,
                        "to: the kind holds at most 40 characters and the person or idea at most "
                        "100");
+    /* (after the shape: a malformed `to` is a bad request whichever Loyalty it names)
+     * 000:237 "changing the regular Loyalties to something different, or switching one of
+     * their existing Loyalites with the Prime": the Prime is swapped, never rewritten */
+    if (json_is_true(json_object_get(l, "prime")))
+        return tb_fail(err, TB_RULE,
+                       "Loyalty %d is %s's Prime: the Prime is not changed, only swapped with "
+                       "another (000:237)",
+                       n, who);
     json_object_set_new(l, "kind", json_stringn(to, kind));
     json_object_set_new(l, "target", json_stringn(t, tlen));
     return 0;
