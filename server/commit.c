@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "playerseq.h"
 
 /* ---- the batch ---------------------------------------------------------------------------- */
 
@@ -112,7 +113,7 @@ int engine_flush(engine *e)
         pending *next = p->next;
         if (ok) {
             if (p->patch)
-                engine__fan_out(p->camp, p->seq, p->patch, e->opt.headroom);
+                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, e->opt.headroom);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -155,6 +156,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
     json_t *patch = proto_patch_diff(base, new_state);
+    int64_t pseq = playerseq_advance(base, seq - 1, new_state, patch);
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -189,6 +191,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     k->work_seq = seq;
     p->camp = k;
     p->seq = seq;
+    p->pseq = pseq;
     p->patch = patch;
     return TB_OK;
 }

@@ -76,6 +76,7 @@ typedef struct pending {
     engine_conn *conn; /* the sender; replies skip it if it died meanwhile */
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
+    int64_t pseq;      /* events only: the player seq after it (server/playerseq.h) */
     json_t *patch;     /* events only */
     char *reply;       /* ack/nack text for the sender, may be NULL */
     char *cmd_id;
@@ -105,6 +106,8 @@ struct engine {
     int batch_failed;
     joinlimit *join_by_addr; /* failed joins per remote address */
     joinlimit *join_all;     /* failed joins against every campaign of this server */
+    joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
+    char history[65];         /* opt.history, copied ("" when none) */
     /* metrics */
     counter *counters;
     uint64_t hist[N_BUCKETS + 1];
@@ -172,5 +175,5 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom);
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch, size_t headroom);
 #endif

@@ -20,7 +20,7 @@ typedef struct audience {
 
 struct fanout {
     const json_t *patch;
-    int64_t seq;
+    int64_t seq, pseq;
     size_t headroom;
     int split;      /* proto_patch_audiences ran: 0 no, 1 yes */
     int per_viewer; /* every player's view is its own */
@@ -54,23 +54,24 @@ engine_msg *fanout_msg_new(size_t headroom, const char *text, size_t len)
     return m;
 }
 
-fanout *fanout_begin(const json_t *patch, int64_t seq, size_t headroom)
+fanout *fanout_begin(const json_t *patch, int64_t seq, int64_t pseq, size_t headroom)
 {
     fanout *f = xcalloc(1, sizeof *f);
     f->patch = patch;
     f->seq = seq;
+    f->pseq = pseq;
     f->headroom = headroom;
     return f;
 }
 
 /* Encodes {"t":"diff","seq","ops"} (ops stolen) into a message, or NULL when ops is empty. */
-static engine_msg *fanout__encode(fanout *f, json_t *ops)
+static engine_msg *fanout__encode(fanout *f, int64_t seq, json_t *ops)
 {
     if (json_array_size(ops) == 0) {
         json_decref(ops);
         return NULL;
     }
-    json_t *msg = proto_msg_diff(f->seq, ops);
+    json_t *msg = proto_msg_diff(seq, ops);
     char *s = json_dumps(msg, JSON_COMPACT);
     json_decref(msg);
     if (!s) {
@@ -103,7 +104,7 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
 {
     if (is_gm) {
         if (!f->gm.encoded) {
-            f->gm.msg = fanout__encode(f, json_incref((json_t *)f->patch));
+            f->gm.msg = fanout__encode(f, f->seq, json_incref((json_t *)f->patch));
             f->gm.encoded = 1;
         }
         return f->gm.msg;
@@ -118,14 +119,14 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
         if (!a->encoded) {
             proto_viewer v = {.seat = seat, .is_gm = 0};
             json_t *ops = proto_filter_patch(f->patch, &v);
-            a->msg = fanout__encode(f, ops ? ops : json_array()); /* NULL: a move/copy out of a
-                                                                     hidden area, never diffed */
+            /* NULL: a move/copy out of a hidden area, never diffed */
+            a->msg = fanout__encode(f, f->pseq, ops ? ops : json_array());
             a->encoded = 1;
         }
         return a->msg;
     }
     if (!f->everyone.encoded) {
-        f->everyone.msg = fanout__encode(f, json_incref(f->everyone_ops));
+        f->everyone.msg = fanout__encode(f, f->pseq, json_incref(f->everyone_ops));
         f->everyone.encoded = 1;
     }
     return f->everyone.msg;
@@ -149,9 +150,9 @@ void fanout_end(fanout *f)
 
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
-void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom)
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch, size_t headroom)
 {
-    fanout *f = fanout_begin(patch, seq, headroom);
+    fanout *f = fanout_begin(patch, seq, pseq, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing)
             engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));

@@ -22,9 +22,10 @@
 
 typedef struct fanout fanout;
 
-/* A fan-out of one event: patch borrowed (it must outlive the fanout), seq its seq, headroom the
- * engine_msg headroom. Owned by the caller (fanout_end). */
-fanout *fanout_begin(const json_t *patch, int64_t seq, size_t headroom);
+/* A fan-out of one event: patch borrowed (it must outlive the fanout), seq its seq (the GM's
+ * diff carries it), pseq its player seq (every player's diff carries it: server/playerseq.h),
+ * headroom the engine_msg headroom. Owned by the caller (fanout_end). */
+fanout *fanout_begin(const json_t *patch, int64_t seq, int64_t pseq, size_t headroom);
 
 /* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
