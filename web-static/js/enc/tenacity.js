@@ -227,9 +227,15 @@ function taskLine(name, t, enc) {
   return who.length ? `${head} — ${who.join(', ')}` : head;
 }
 
-function betweenOrder(enc) {
+// Who tends whom, with the healer's skill: a PC's is in /enc/care, an NPC's only the GM sees
+// (/gm/enc/care/<patient>.skill); without one the line names no skill.
+function betweenOrder(enc, ctx) {
   const tasks = Object.entries(enc.tasks || {}).map(([n, t]) => taskLine(n, t, enc));
-  const care = Object.entries(enc.care || {}).map(([p, c]) => `${nameIn(enc, c.by)} tends ${nameIn(enc, p)} (${c.skill})`);
+  const hidden = ctx?.isGm ? ctx.state?.gm?.enc?.care || {} : {};
+  const care = Object.entries(enc.care || {}).map(([p, c]) => {
+    const skill = c.skill ?? hidden[p]?.skill;
+    return `${nameIn(enc, c.by)} tends ${nameIn(enc, p)}${skill ? ` (${skill})` : ''}`;
+  });
   return betweenHead([`Day ${enc.day ?? 0}`, ...tasks, ...care]);
 }
 
@@ -251,11 +257,12 @@ registerPanel(
   'tenacity',
   withSocial(
     {
-      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : renderOrder(enc, ctx)),
+      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc, ctx) : renderOrder(enc, ctx)),
       renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
       actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
       extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
       combatantParams: ['next', 'to'],
+      gmShown: ['care'], // tenacity.between: an NPC healer's skill, in the line of who tends whom
       picks: (action, param, enc, ctx) => (between(enc) ? null : picks(action, param, enc, ctx)),
       // Moves open at any time wait under "More actions"; the choice to die never sits up front.
       common: (a, enc) => (!between(enc) && ANY_TIME.includes(a.name) ? false : null),
