@@ -659,17 +659,25 @@ CHECK(move)
     return rc ? rc : ten_require_budget(e, e->actor, "move", 1, err);
 }
 
-RESOLVE(move)
+/* Move and interact: one of the turn's `budget` spent, said as `event` with what the player named
+ * (003:71-72, 003:82). */
+static int spend_and_say(rules_enc *e, const rules_args *a, const char *budget, const char *event,
+                         tb_err *err)
 {
-    rules_enc_spend(e, e->actor, "move", 1, err);
+    rules_enc_spend(e, e->actor, budget, 1, err);
     const char *what = rules_arg_str(a, "what");
-    rules_log *x = rules_log_begin(e, "move", "move");
+    rules_log *x = rules_log_begin(e, event, event);
     rules_log_who(x, "who", e->actor);
     if (what)
         rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
     rules_log_end(x);
     ten_done(e);
     return 0;
+}
+
+RESOLVE(move)
+{
+    return spend_and_say(e, a, "move", "move", err);
 }
 
 static const char *sprint_skill(const rules_args *a)
@@ -744,15 +752,7 @@ CHECK(interact)
 
 RESOLVE(interact)
 {
-    rules_enc_spend(e, e->actor, "interaction", 1, err);
-    const char *what = rules_arg_str(a, "what");
-    rules_log *x = rules_log_begin(e, "interact", "interact");
-    rules_log_who(x, "who", e->actor);
-    if (what)
-        rules_log_name(x, "what", what, RULES_AUD_PUBLIC);
-    rules_log_end(x);
-    ten_done(e);
-    return 0;
+    return spend_and_say(e, a, "interaction", "interact", err);
 }
 
 /* ---- over the maximum stress: a wound or unconsciousness (003:66, 003:106) ---- */
