@@ -1,5 +1,5 @@
-// The chase panel (issue 13 §4) for the modules cot.chase (rules/cot/enc_cot.c, 000:139-171) and
-// heimr.chase (rules/heimr/enc_heimr.c, 001:300-306); rules/RULES.md describes both. What it adds
+// The chase panel (issue 13 §4) for the modules cot.chase (rules/cot/chase.c, 000:139-171) and
+// heimr.chase (rules/heimr/chase.c, 001:300-306); rules/RULES.md describes both. What it adds
 // to the generic encounter panel (./panel.js):
 //   - the track: one lane per Pursuer with its Distance (heimr: squares) to the Target, which the
 //     whole table sees (the combatants' public `distance`);

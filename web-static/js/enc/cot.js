@@ -1,4 +1,4 @@
-// The City of Thieves encounter panel (modules cot.initiative and cot.warfare, rules/cot/enc_cot.c;
+// The City of Thieves encounter panel (modules cot.initiative and cot.warfare, rules/cot/initiative.c and warfare.c;
 // rules/RULES.md "cot", "Encounters"). What is cot's own: the initiative slots, highest first,
 // with the side that owns each and who claimed it this round; the Focus Round; per combatant its
 // Cover (a PC's is public; an NPC's only the GM sees, from /gm/enc) and its state (Wounded with

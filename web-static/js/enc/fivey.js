@@ -1,4 +1,4 @@
-// The FIVEY encounter panel (module fivey.combat, rules/fivey/enc_fivey.c): the initiative order
+// The FIVEY encounter panel (module fivey.combat, rules/fivey/combat.c): the initiative order
 // with who beat the opposition, the ◆ left of whoever has the turn (2 per turn, 004:674), hit
 // points, defense class, inspiration dice, armor, spells and the casts left, leaders, the dead and
 // the fled, and a side due a morale check. Cast is offered with a pick of the caster's spells,

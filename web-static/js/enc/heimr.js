@@ -1,4 +1,4 @@
-// heimr.combat's panel (rules/heimr/enc_heimr.c; rules/RULES.md, heimr, "Encounters"): the
+// heimr.combat's panel (rules/heimr/combat.c; rules/RULES.md, heimr, "Encounters"): the
 // order with its delayed and readied markers, and per combatant the HP and injury level, fatigue,
 // the pre-rolled defence (its value only where the viewer may see it) and the defences used since
 // the combatant's last turn. Everything else is the generic panel's (./panel.js).
