@@ -46,6 +46,11 @@ void engine__hold_nack(engine *e, engine_conn *c, const char *idem_campaign, con
     if (idem_campaign && why->code != TB_RATE_LIMITED && why->code != TB_INTERNAL &&
         why->code != TB_UNAUTHORIZED) {
         tb_err err;
+        if (strcmp(idem_campaign, STORE_HOST) == 0) {
+            p->needs_host = 1;
+        } else if ((p->idem_camp = engine__find_campaign(e, idem_campaign))) {
+            engine__mark_work(e, p->idem_camp);
+        }
         if (store_idem_put(e->st, idem_campaign, c->seat, cmd_id, p->reply, &err))
             e->batch_failed = 1;
     }
@@ -63,6 +68,19 @@ static void drop_removed_seats(campaign *k)
     }
 }
 
+/* Whether a held item may be delivered as it is: everything it stands on committed. */
+static int pending_ok(const pending *p, int failed, int host_ok)
+{
+    return !failed && (!p->camp || p->camp->batch_ok) &&
+           (!p->idem_camp || p->idem_camp->batch_ok) && (!p->needs_host || host_ok);
+}
+
+/*
+ * Commits the turn (store.h: each campaign file written in it, then the host file) and delivers.
+ * What committed is published and delivered; a campaign whose file failed drops its working state
+ * and its commands are answered nack internal, without touching the others (a damaged file takes
+ * down its campaign alone). A write that failed before the commit (batch_failed) fails the turn.
+ */
 int engine_flush(engine *e)
 {
     engine__presence_flush(e);
@@ -71,27 +89,25 @@ int engine_flush(engine *e)
         return 0;
     }
     tb_err err = {0};
-    int ok = !e->batch_failed;
+    int failed = e->batch_failed;
     if (store_in_transaction(e->st)) {
-        if (ok && store_commit(e->st, &err) == TB_OK)
-            e->commits++;
-        else {
-            if (ok)
-                fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
+        if (failed) {
             store_rollback(e->st);
-            ok = 0;
+        } else if (store_commit(e->st, &err) == TB_OK) {
+            e->commits++;
+        } else {
+            fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
+            e->commits++; /* some files may have committed */
         }
     }
-    /* Publish (or drop) the working states. */
-    for (campaign **pp = &e->camps; *pp;) {
-        campaign *k = *pp;
-        if (!ok && k->fresh) {
-            *pp = k->next;
-            engine__free_campaign(k);
-            continue;
-        }
+    int host_ok = !failed && store_batch_ok(e->st, STORE_HOST);
+    /* Publish (or drop) the working states: only the campaigns written in this turn. */
+    campaign *list = e->work;
+    e->work = NULL;
+    for (campaign *k = list; k; k = k->work_next) {
+        k->batch_ok = !failed && store_batch_ok(e->st, k->id) && (!k->fresh || host_ok);
         if (k->work) {
-            if (ok) {
+            if (k->batch_ok) {
                 json_decref(k->state);
                 k->state = k->work;
                 k->seq = k->work_seq;
@@ -101,8 +117,10 @@ int engine_flush(engine *e)
             }
             k->work = NULL;
         }
-        k->fresh = 0;
-        pp = &k->next;
+        if (k->fresh && k->batch_ok) {
+            k->fresh = 0;
+            e->n_campaigns++;
+        }
     }
     /* Deliver in arrival order: each event's diff to every seat, then the sender's reply. */
     pending *p = e->head;
@@ -110,7 +128,7 @@ int engine_flush(engine *e)
     e->batch_failed = 0;
     while (p) {
         pending *next = p->next;
-        if (ok) {
+        if (pending_ok(p, failed, host_ok)) {
             if (p->patch)
                 engine__fan_out(p->camp, p->seq, p->patch, e->opt.headroom);
             if (p->reply)
@@ -135,10 +153,15 @@ int engine_flush(engine *e)
         free(p);
         p = next;
     }
-    for (campaign *k = e->camps; k; k = k->next) {
+    for (campaign *k = list, *next; k; k = next) {
+        next = k->work_next;
+        k->work_next = NULL;
+        k->in_work = 0;
         if (k->changed)
             drop_removed_seats(k);
         k->changed = 0;
+        if (k->fresh) /* created in a turn that did not commit: its file is an orphan */
+            engine__campaign_drop(e, k);
     }
     engine__reap_dead(e);
     return 1;
@@ -146,11 +169,13 @@ int engine_flush(engine *e)
 
 /* ---- the event ---------------------------------------------------------------------------- */
 
-/* Applies a successful handler's new state as one event of the open transaction. new_state is
- * stolen. Returns 0, or TB_INTERNAL (the batch is then marked failed). */
+/* Applies a successful handler's new state as one event of the open transaction; cmd_id (may be
+ * NULL) makes the event its command's idempotency record (store.h). new_state is stolen. The
+ * registry's summary of the campaign follows when the event changes it (name, join code, seats).
+ * Returns 0, or TB_INTERNAL (the batch is then marked failed). */
 int engine__append_event(engine *e, campaign *k, const char *seat, const char *op,
-                         const json_t *args, const json_t *result, json_t *new_state,
-                         int64_t now_ms, pending *p, tb_err *err)
+                         const char *cmd_id, const json_t *args, const json_t *result,
+                         json_t *new_state, int64_t now_ms, pending *p, tb_err *err)
 {
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
@@ -162,16 +187,33 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                       .args = args,
                       .result = result,
                       .patch = patch,
-                      .at_ms = now_ms};
+                      .at_ms = now_ms,
+                      .cmd_id = cmd_id};
+    engine__mark_work(e, k);
     int r = store_event_append(e->st, &ev, err);
-    /* Seats that disappeared lose their tokens in the same transaction. */
-    const char *id;
-    json_t *v;
+    /* Seats that disappeared lose their tokens in the same batch. */
+    json_t *old_seats = json_object_get(base, "seats");
     json_t *new_seats = json_object_get(new_state, "seats");
-    json_object_foreach(json_object_get(base, "seats"), id, v)
-    {
-        if (!r && !json_object_get(new_seats, id))
-            r = store_token_revoke_seat(e->st, k->id, id, err);
+    if (old_seats != new_seats) {
+        const char *id;
+        json_t *v;
+        json_object_foreach(old_seats, id, v)
+        {
+            if (!r && !json_object_get(new_seats, id)) {
+                r = store_token_revoke_seat(e->st, k->id, id, err);
+                p->needs_host = 1;
+            }
+        }
+    }
+    store_summary was, now;
+    store_summary_of_state(base, seq - 1, &was);
+    store_summary_of_state(new_state, seq, &now);
+    if (!r && (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
+               !engine__str_eq(was.system, now.system) ||
+               !engine__str_eq(was.join_code, now.join_code))) {
+        r = store_campaign_summary_put(e->st, k->id, &now, err);
+        if (r == TB_NOT_FOUND)
+            r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
     }
     if (!r && seq - k->snap_seq >= e->opt.snapshot_every) {
         r = store_snapshot_put(e->st, k->id, seq, new_state, err);

@@ -37,22 +37,30 @@ typedef struct seat_rt {
     struct seat_rt *next;
 } seat_rt;
 
+/* A loaded campaign (engine.c: loaded on first use, put away when idle). */
 typedef struct campaign {
     char *id;
     json_t *state; /* committed */
     int64_t seq;
     json_t *work; /* state after this turn's uncommitted events; NULL when none */
     int64_t work_seq;
-    int64_t snap_seq; /* seq of the newest snapshot written */
-    int fresh;        /* created in the open transaction: dropped if it rolls back */
-    int changed;      /* its state changed in the batch being delivered */
-    int presence_due; /* a seat went online or offline since the seats were last told */
+    int64_t snap_seq;       /* seq of the newest snapshot written (or under way) */
+    int fresh;              /* created in the open transaction: dropped if it rolls back */
+    int changed;            /* its state changed in the batch being delivered */
+    int presence_due;       /* a seat went online or offline since the seats were last told */
+    int in_work;            /* on engine.work: written in the open batch */
+    int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */
+    uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
-    struct campaign *next;
+    struct campaign *hnext;         /* engine.tab chain */
+    struct campaign *prev, *next;   /* engine.loaded, in load order */
+    struct campaign *work_next;     /* engine.work */
+    struct campaign *presence_next; /* engine.presence */
 } campaign;
 
 struct engine_conn {
+    engine *eng;
     engine_sink sink;
     void *ctx;
     size_t headroom; /* engine_opts.headroom */
@@ -68,7 +76,8 @@ struct engine_conn {
     uint64_t bad_since;  /* start of the window */
     seat_rt host_bucket; /* the host has no campaign: its bucket lives here */
     engine_conn *camp_next;
-    engine_conn *all_next;
+    engine_conn *all_prev, *all_next; /* engine.conns */
+    engine_conn *dead_next;           /* engine.dead: closed while a reply was held */
 };
 
 /* One held reply or event of the open batch, in arrival order. */
@@ -82,6 +91,8 @@ typedef struct pending {
     char *op_label; /* metrics: the op, or "unknown" */
     char *outcome;  /* metrics: "ack" or the nack code */
     uint64_t t0_ns;
+    int needs_host;      /* the reply stands on a host-file write (a token, a registration) */
+    campaign *idem_camp; /* the campaign whose file recorded the reply, or NULL */
     struct pending *next;
 } pending;
 
@@ -99,8 +110,14 @@ struct engine {
     rules_rng *dice;
     rules_rng *secret;
     engine_opts opt;
-    campaign *camps;
+    campaign **tab; /* loaded campaigns by id: a chained hash table */
+    size_t ntab, nloaded;
+    campaign *loaded;    /* every loaded campaign, oldest first (a ring: loaded->prev is last) */
+    campaign *work;      /* campaigns written in the open batch (dirty list) */
+    campaign *presence;  /* campaigns with presence_due */
+    int64_t n_campaigns; /* registered (the registry's count, kept up to date) */
     engine_conn *conns;
+    engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
     pending *head, *tail;
     int batch_failed;
     joinlimit *join_by_addr; /* failed joins per remote address */
@@ -116,6 +133,7 @@ struct engine {
 struct host_op;
 
 /* engine.c — small helpers, connections, life cycle, metrics */
+int engine__str_eq(const char *a, const char *b);
 uint64_t engine__mono_ns(void);
 int64_t engine__wall_ms(void);
 int64_t engine__command_ms(const engine *e, int64_t seq);
@@ -128,6 +146,11 @@ void engine__close_conn(engine_conn *c, int status, const char *reason);
 void engine__mint_token(rules_rng *rng, char out[23]);
 void engine__mint_id(rules_rng *rng, char out[11]);
 campaign *engine__find_campaign(const engine *e, const char *id);
+campaign *engine__campaign_get(engine *e, const char *id, tb_err *err);
+void engine__mark_work(engine *e, campaign *k);
+void engine__mark_presence(engine *e, campaign *k);
+void engine__campaign_add(engine *e, campaign *k);
+void engine__campaign_drop(engine *e, campaign *k);
 json_t *engine__current_state(const campaign *k);
 int64_t engine__current_seq(const campaign *k);
 seat_rt *engine__seat_rt_get(campaign *k, const char *id);
@@ -168,8 +191,8 @@ int engine__ensure_tx(engine *e, tb_err *err);
 void engine__hold_nack(engine *e, engine_conn *c, const char *idem_campaign, const char *cmd_id,
                        const char *op_label, const tb_err *why);
 int engine__append_event(engine *e, campaign *k, const char *seat, const char *op,
-                         const json_t *args, const json_t *result, json_t *new_state,
-                         int64_t now_ms, pending *p, tb_err *err);
+                         const char *cmd_id, const json_t *args, const json_t *result,
+                         json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
 void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom);

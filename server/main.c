@@ -277,7 +277,7 @@ static int cmd_replay(int argc, char **argv)
     tb_err err = {0};
     json_t *ids = NULL;
     int rc = 1;
-    if (store_open(db, 0, &st, &err)) {
+    if (store_open_reader(db, &st, &err)) {
         fprintf(stderr, "tabled replay: %s\n", err.msg);
         return 1;
     }
@@ -294,8 +294,8 @@ static int cmd_replay(int argc, char **argv)
         int64_t seq;
         if (store_campaign_load(st, id, from_zero, &state, &seq, &err))
             goto out;
-        json_t *line = json_pack("{s:s, s:I, s:o}", "campaign", id, "seq", (json_int_t)seq,
-                                 "state", state);
+        json_t *line =
+            json_pack("{s:s, s:I, s:o}", "campaign", id, "seq", (json_int_t)seq, "state", state);
         char *text = json_dumps(line, JSON_COMPACT | JSON_SORT_KEYS);
         puts(text);
         free(text);

@@ -43,7 +43,6 @@
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
 
-
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
     char addrs[16][64];
@@ -94,6 +93,7 @@ typedef struct server {
     uv_timer_t wal_timer;
     uv_work_t wal_work;
     int wal_running;
+    char **wal_paths; /* the files the running sync works on (store_take_dirty) */
 } server;
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
@@ -440,7 +440,8 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
             frame[LWS_PRE] = (unsigned char)(w->close_status >> 8);
             frame[LWS_PRE + 1] = (unsigned char)(w->close_status & 0xff);
             memcpy(frame + LWS_PRE + 2, w->close_reason, n);
-            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) < 0)
+            if (lws_write(wsi, frame + LWS_PRE, n + 2, (enum lws_write_protocol)LWS_WRITE_CLOSE_) <
+                0)
                 return -1;
             w->close_sent = 1;
             lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 2);
@@ -511,7 +512,8 @@ static char *qr_svg(const char *text)
 
 static int is_loopback(const char *addr)
 {
-    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 || strcmp(addr, "::1") == 0;
+    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 ||
+           strcmp(addr, "::1") == 0;
 }
 
 /* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
@@ -540,7 +542,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
                          "send the GM token as Authorization: Bearer <token>");
     }
     if (engine_gm_join(srv->eng, auth + 7, code, &err)) {
-        *status = err.code == TB_FORBIDDEN ? HTTP_STATUS_FORBIDDEN
+        *status = err.code == TB_FORBIDDEN  ? HTTP_STATUS_FORBIDDEN
                   : err.code == TB_CONFLICT ? HTTP_STATUS_CONFLICT
                                             : HTTP_STATUS_UNAUTHORIZED;
         return json_pack("{s:{s:s, s:s}}", "error", "code", tb_code_name(err.code), "message",
@@ -575,8 +577,8 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             snprintf(url, sizeof url, "http://%s:%d/#join=%s", srv->where.addrs[i], srv->where.port,
                      code);
             char *svg = qr_svg(url);
-            json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass,
-                                                   "svg", svg));
+            json_array_append_new(
+                links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass, "svg", svg));
             free(svg);
         }
     *status = HTTP_STATUS_OK;
@@ -621,7 +623,8 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         json_t *sheet = json_load_file(path, 0, NULL);
         names[i][strlen(names[i]) - 5] = '\0';
         if (json_is_object(sheet))
-            json_array_append_new(samples, json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
+            json_array_append_new(samples,
+                                  json_pack("{s:s, s:o}", "file", names[i], "sheet", sheet));
         else
             json_decref(sheet);
         free(names[i]);
@@ -658,7 +661,8 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         } else if (uri_is(wsi, "/healthz")) {
             size_t n = 160;
             text = xmalloc(n);
-            snprintf(text, n, "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+            snprintf(text, n,
+                     "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
                      engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
             ctype = "application/json";
         } else if (uri_is(wsi, "/metrics")) {
@@ -726,6 +730,7 @@ static void on_prepare(uv_prepare_t *h)
 static void on_sweep(uv_timer_t *h)
 {
     server *srv = h->data;
+    engine_tick(srv->eng); /* idle campaigns are put away */
     uint64_t now = uv_now(&srv->loop);
     uint64_t hello_ms = (uint64_t)(srv->opt->hello_timeout * 1000);
     uint64_t idle_ms = (uint64_t)(srv->opt->idle_timeout * 1000);
@@ -806,26 +811,37 @@ static void wal_work_run(uv_work_t *req)
 {
     server *srv = req->data;
     tb_err err;
-    if (store_checkpoint(srv->opt->db, NULL, NULL, &err))
-        fprintf(stderr, "tabled: %s\n", err.msg);
+    for (char **p = srv->wal_paths; *p; p++)
+        if (store_checkpoint(*p, NULL, NULL, &err))
+            fprintf(stderr, "tabled: %s\n", err.msg);
 }
 
 static void wal_work_done(uv_work_t *req, int status)
 {
     server *srv = req->data;
     (void)status;
+    store_paths_free(srv->wal_paths);
+    srv->wal_paths = NULL;
     srv->wal_running = 0;
 }
 
+/* Only the files committed to since the last round (the store's dirty list): a thousand idle
+ * campaigns cost nothing here. */
 static void on_wal_timer(uv_timer_t *h)
 {
     server *srv = h->data;
     if (srv->wal_running || srv->stopping)
         return;
+    srv->wal_paths = store_take_dirty(srv->st);
+    if (!srv->wal_paths)
+        return;
     srv->wal_running = 1;
     srv->wal_work.data = srv;
-    if (uv_queue_work(&srv->loop, &srv->wal_work, wal_work_run, wal_work_done) != 0)
+    if (uv_queue_work(&srv->loop, &srv->wal_work, wal_work_run, wal_work_done) != 0) {
+        store_paths_free(srv->wal_paths);
+        srv->wal_paths = NULL;
         srv->wal_running = 0;
+    }
 }
 
 static void on_backup_timer(uv_timer_t *h)
@@ -957,7 +973,8 @@ int serve_run(const serve_opts *o)
         return 1;
     }
     srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
-    srv.dice = o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
+    srv.dice =
+        o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
     eo.rate_per_sec = o->rate;
@@ -1017,7 +1034,8 @@ int serve_run(const serve_opts *o)
     info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.options =
+        LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.foreign_loops = loops;
     info.user = &srv;
     info.retry_and_idle_policy = &RETRY;
@@ -1081,7 +1099,8 @@ int serve_run(const serve_opts *o)
     b->others[0] = '\0';
     b->links = open_links_file(o->db);
     if (b->links)
-        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port,
+                host_token);
     int each = engine_each_gm_link(srv.eng, print_links, b, &err);
     if (b->links)
         fclose(b->links);
@@ -1091,8 +1110,9 @@ int serve_run(const serve_opts *o)
         goto out_lws;
     }
     if (b->campaigns > 1)
-        printf("%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
-               b->campaigns - 1, b->others, o->db);
+        printf(
+            "%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
+            b->campaigns - 1, b->others, o->db);
     printf("Open the console link in your browser; give the join link to your players.\n");
 
     uv_run(&srv.loop, UV_RUN_DEFAULT);

@@ -30,9 +30,11 @@ static json_t *presence_msg(campaign *k)
  * last told, encoded once. A seat that went offline and back within one turn sends nothing. */
 void engine__presence_flush(engine *e)
 {
-    for (campaign *k = e->camps; k; k = k->next) {
-        if (!k->presence_due)
-            continue;
+    campaign *list = e->presence;
+    e->presence = NULL;
+    for (campaign *k = list, *next; k; k = next) {
+        next = k->presence_next;
+        k->presence_next = NULL;
         k->presence_due = 0;
         json_t *seats = json_object();
         for (seat_rt *s = k->seats; s; s = s->next) {
@@ -71,7 +73,9 @@ void engine__detach(engine_conn *c)
     c->camp_next = NULL;
     seat_rt *s = engine__seat_rt_get(k, c->seat);
     if (--s->online == 0)
-        k->presence_due = 1;
+        engine__mark_presence(c->eng, k);
+    if (!k->conns)
+        k->idle_since_ns = engine__mono_ns();
 }
 
 /* ---- hello, join, welcome ----------------------------------------------------------------- */
@@ -129,9 +133,10 @@ static void welcome(engine *e, engine_conn *c, campaign *k, const char *seat, in
     }
     c->camp_next = k->conns;
     k->conns = c;
+    k->idle_since_ns = 0;
     seat_rt *s = engine__seat_rt_get(k, seat);
     if (++s->online == 1)
-        k->presence_due = 1;              /* the others learn it at the end of this loop turn */
+        engine__mark_presence(e, k);      /* the others learn it at the end of this loop turn */
     engine__send_msg(c, presence_msg(k)); /* the newcomer gets the whole list, itself online */
 }
 
@@ -156,7 +161,11 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         engine__send_msg(c, proto_msg_welcome(seat_json(c), json_null(), 0, json_object()));
         goto out;
     }
-    campaign *k = engine__find_campaign(e, camp_id);
+    campaign *k = engine__campaign_get(e, camp_id, &err);
+    if (!k && err.code == TB_INTERNAL) {
+        engine__send_error(c, TB_INTERNAL, err.msg);
+        goto out;
+    }
     if (!k || !json_object_get(json_object_get(k->state, "seats"), seat)) {
         engine__send_error(c, TB_UNAUTHORIZED, "unknown or revoked token");
         goto out;
@@ -167,18 +176,21 @@ out:
     free(seat);
 }
 
+/* The campaign whose open join code is code: found through the registry (no walk of the
+ * campaigns), loaded, and checked against its state, which has the last word. */
 static campaign *find_by_join_code(engine *e, const char *code)
 {
-    char want[33], have[33];
-    if (!ops_join_code_normalize(code, want))
+    char want[33], have[33], id[33];
+    if (!ops_join_code_normalize(code, want) || store_campaign_by_join(e->st, want, id, NULL))
         return NULL;
-    for (campaign *k = e->camps; k; k = k->next) {
-        json_t *join = json_object_get(json_object_get(k->state, "gm"), "join");
-        const char *c = json_string_value(json_object_get(join, "code"));
-        if (c && json_is_true(json_object_get(join, "open")) && ops_join_code_normalize(c, have) &&
-            strcmp(want, have) == 0)
-            return k;
-    }
+    campaign *k = engine__campaign_get(e, id, NULL);
+    if (!k)
+        return NULL;
+    json_t *join = json_object_get(json_object_get(k->state, "gm"), "join");
+    const char *c = json_string_value(json_object_get(join, "code"));
+    if (c && json_is_true(json_object_get(join, "open")) && ops_join_code_normalize(c, have) &&
+        strcmp(want, have) == 0)
+        return k;
     return NULL;
 }
 
@@ -273,10 +285,11 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     }
     const char *seat = json_string_value(json_object_get(result, "seat"));
     pending *p = engine__push_pending(e, c, NULL, "seat.join");
+    p->needs_host = 1; /* the new seat's token */
     if (store_token_put(e->st, token, k->id, seat, now, &err) ||
-        engine__append_event(e, k, seat, "seat.join", args, result, work, now, p, &err))
+        engine__append_event(e, k, seat, "seat.join", NULL, args, result, work, now, p, &err))
         e->batch_failed = 1;
-    if (!engine_flush(e) || k->seq != ctx.seq) {
+    if (!engine_flush(e) || k->seq != ctx.seq || !store_batch_ok(e->st, STORE_HOST)) {
         engine__send_error(c, TB_INTERNAL, "the server could not save the new seat");
         goto out;
     }

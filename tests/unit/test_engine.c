@@ -33,6 +33,7 @@
 #include "store.h"
 #include "workcopy.h"
 #include "ops.h"
+#include "store_view.h"
 
 /* ---- the recording sink ------------------------------------------------------------------- */
 
@@ -155,19 +156,7 @@ static void teardown(void)
     g_nclients = 0;
     rules_rng_destroy(g_dice);
     rules_rng_destroy(g_secret);
-    DIR *d = opendir(g_dir);
-    if (d) {
-        struct dirent *de;
-        char p[512];
-        while ((de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                continue;
-            snprintf(p, sizeof p, "%s/%s", g_dir, de->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(g_dir);
+    store_view_rmdir(g_dir);
 }
 
 /* Opens the store and creates the engine (no campaign yet). */
@@ -426,11 +415,7 @@ static long long commits_total(void)
 
 static sqlite3 *raw_open(void)
 {
-    sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(g_path, &db, SQLITE_OPEN_READONLY, NULL);
-    ck_assert_msg(rc == SQLITE_OK, "sqlite3_open_v2: %s", db ? sqlite3_errmsg(db) : "?");
-    sqlite3_busy_timeout(db, 5000);
-    return db;
+    return store_view_open(g_path, SQLITE_OPEN_READONLY);
 }
 
 /* First column of the first row as an integer (-1 when there is no row). */

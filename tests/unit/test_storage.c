@@ -20,6 +20,7 @@
 #include "err.h"
 #include "sha256.h"
 #include "store.h"
+#include "store_view.h"
 
 /* ---- fixture: one fresh temporary directory per test, holding the database file ---- */
 
@@ -35,19 +36,7 @@ static void setup_dir(void)
 
 static void teardown_dir(void)
 {
-    DIR *d = opendir(g_dir);
-    if (d) {
-        struct dirent *e;
-        char p[512];
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(p, sizeof p, "%s/%s", g_dir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(g_dir);
+    store_view_rmdir(g_dir);
 }
 
 /* ---- helpers ---- */
@@ -78,6 +67,25 @@ static void raw_exec(sqlite3 *db, const char *sql)
     int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
     ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
     sqlite3_free(msg);
+}
+
+/* The host file with the campaign files attached, read through views of the single file's shape
+ * (store_view.h). */
+static sqlite3 *raw_view(void)
+{
+    return store_view_open(g_path, SQLITE_OPEN_READWRITE);
+}
+
+/* One campaign's own file. */
+static sqlite3 *raw_open_campaign(const char *id)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s.campaigns/%s.db", g_path, id);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+    ck_assert_msg(rc == SQLITE_OK, "sqlite3_open_v2 %s: %s", path, db ? sqlite3_errmsg(db) : "?");
+    sqlite3_busy_timeout(db, 5000);
+    return db;
 }
 
 /* The integer in the first column of the first row of sql. */
@@ -313,7 +321,7 @@ START_TEST(test_new_file_is_migrated_to_current_schema_with_all_tables)
 
     sqlite3 *db = raw_open();
     ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    const char *tables[] = {"campaigns", "events", "idempotency", "snapshots", "tokens"};
+    const char *tables[] = {"campaigns", "idempotency", "tokens"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         char sql[160];
         snprintf(sql, sizeof sql,
@@ -847,7 +855,7 @@ START_TEST(test_commit_persists_across_close_and_reopen)
     ck_assert_int_eq(store_in_transaction(st), 0);
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events WHERE campaign = 'c'"), PARTY_N);
     sqlite3_close(db);
 
@@ -883,7 +891,7 @@ START_TEST(test_reads_inside_transaction_see_uncommitted_rows_others_do_not)
     json_decref(c.first);
 
     /* another connection does not see them before COMMIT */
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), 0);
     ck_assert_int_eq(store_commit(st, &err), TB_OK);
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), 3);
@@ -1166,7 +1174,7 @@ START_TEST(test_only_newest_two_snapshots_are_kept_per_campaign)
     snapshot_ok(st, "c", 5, "{\"k\":0}");
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM snapshots WHERE campaign = 'c'"), 2);
     ck_assert_int_eq(raw_int(db, "SELECT min(seq) FROM snapshots WHERE campaign = 'c'"), 40);
     ck_assert_int_eq(raw_int(db, "SELECT max(seq) FROM snapshots WHERE campaign = 'c'"), 50);
@@ -1186,7 +1194,7 @@ START_TEST(test_snapshot_at_same_seq_replaces)
     snapshot_ok(st, "c", 3, "{\"v\":1}");
     snapshot_ok(st, "c", 3, "{\"v\":2}");
     load_ok(st, "c", 0, "{\"v\":2}", 3);
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM snapshots WHERE campaign = 'c'"), 1);
     sqlite3_close(db);
     store_close(st);
@@ -1195,10 +1203,10 @@ END_TEST
 
 /* Bad JSON written over a snapshot row: truncated, trailing garbage, empty, not JSON at all. */
 static const char *const BAD_SNAPSHOTS[] = {
-    "UPDATE snapshots SET state = '{\"party\": [1, 2' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = '{\"party\": {}} trailing' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = '' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = x'00ff00' WHERE campaign = 'c'",
+    "UPDATE snapshots SET state = '{\"party\": [1, 2'",
+    "UPDATE snapshots SET state = '{\"party\": {}} trailing'",
+    "UPDATE snapshots SET state = ''",
+    "UPDATE snapshots SET state = x'00ff00'",
 };
 #define N_BAD_SNAPSHOTS (int)(sizeof BAD_SNAPSHOTS / sizeof BAD_SNAPSHOTS[0])
 
@@ -1209,7 +1217,7 @@ START_TEST(test_corrupted_snapshot_is_an_error_not_a_crash)
     snapshot_ok(st, "c", 3, PARTY_STATES[3]);
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_open_campaign("c");
     raw_exec(db, BAD_SNAPSHOTS[_i]);
     sqlite3_close(db);
 
@@ -1234,8 +1242,8 @@ START_TEST(test_corrupted_event_patch_is_an_error_not_a_crash)
     append_party(st, "c", 1, 3);
     store_close(st);
 
-    sqlite3 *db = raw_open();
-    raw_exec(db, "UPDATE events SET patch = 'not json' WHERE campaign = 'c' AND seq = 2");
+    sqlite3 *db = raw_open_campaign("c");
+    raw_exec(db, "UPDATE events SET patch = 'not json' WHERE seq = 2");
     sqlite3_close(db);
 
     st = open_store();
@@ -1458,7 +1466,7 @@ START_TEST(test_integrity_check_ok_after_mixed_workload_and_reopen)
     ck_assert_int_eq(c.seqs[1], 3);
     ck_assert_int_eq(c.seqs[2], 5);
     json_decref(c.first);
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM idempotency"), 10);
     sqlite3_close(db);
     store_close(st);
