@@ -567,8 +567,7 @@ int engine_tick(engine *e)
 {
     if (!e->nloaded)
         return 0;
-    if (store_in_transaction(e->st) || e->head)
-        engine_flush(e);
+    engine_flush(e); /* the turn's batch and presence first: then what is idle is idle */
     uint64_t now = engine__mono_ns(), idle_ns = (uint64_t)e->opt.idle_close_ms * 1000000u;
     int closed = 0;
     campaign *k = e->loaded;

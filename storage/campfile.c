@@ -304,7 +304,7 @@ static int idem_load(campfile *f, tb_err *err)
             r = cf_fail(f, err, "reading the idempotency ids");
         sqlite3_finalize(s);
     }
-    if (!r) {
+    if (!r && n) {
         qsort(rows, n, sizeof *rows, idem_row_cmp);
         for (size_t i = n > STORE_IDEM_KEEP ? n - STORE_IDEM_KEEP : 0; i < n; i++)
             idem_add(&f->idem, rows[i].h, rows[i].ref);

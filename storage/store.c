@@ -470,7 +470,7 @@ int store_open(const char *path, int sync_full, store **out, tb_err *err)
     st->path = xstrdup(path);
     size_t n = strlen(path) + 16;
     st->dir = xmalloc(n);
-    snprintf(st->dir, n, "%s.campaigns", path);
+    snprintf(st->dir, n, "%s.campaigns", st->path);
     st->sync_full = sync_full;
     /* No silent new database where one was: a missing or empty host file beside campaign files
      * is a lost file, not a fresh start (issue 27, item 7). */

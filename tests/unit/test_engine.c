@@ -1944,6 +1944,72 @@ START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline
 }
 END_TEST
 
+/* ---- campaigns loaded on first use, put away when idle (issue 26/28) ------------------------ */
+
+/* engine.h: a campaign nobody is connected to is put away by engine_tick (snapshot, file closed)
+ * and loaded again by the next hello; nothing is lost and the log goes on. */
+START_TEST(test_idle_campaign_is_put_away_and_loaded_again_by_hello)
+{
+    g_opts.idle_close_ms = 0;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "a", "roll", "{'expr':'2d6'}"));
+    long long n = seq_now();
+    json_t *before = json_deep_copy(state_now());
+    ck_assert_int_eq(engine_tick(g_e), 0); /* someone is connected */
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    client_gone(gm);
+    ck_assert_int_eq(engine_tick(g_e), 1);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0);
+    ck_assert_int_eq(engine_campaign_count(g_e), 1);
+    ck_assert_int_eq(sql_int("SELECT max(seq) FROM snapshots WHERE campaign='%s'", g_camp), n);
+
+    client *again = connect_as(g_gm_token);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    ck_assert_int_eq(jint(msg_at(again, 0), "/seq"), n);
+    ck_assert(json_equal(before, json_object_get(msg_at(again, 0), "state")));
+    /* a re-sent id is still recognised; a new one runs with the next seq */
+    const json_t *re = run_cmd(again, "a", "roll", "{'expr':'2d6'}");
+    assert_ack(re);
+    ck_assert_int_eq(jint(re, "/seq"), n);
+    const json_t *next = run_cmd(again, "b", "roll", "{'expr':'1d4'}");
+    ck_assert_int_eq(jint(next, "/seq"), n + 1);
+    json_decref(before);
+}
+END_TEST
+
+/* A join code finds a campaign that is not loaded (the registry knows it); the host lists
+ * a put-away campaign with the figures it had. */
+START_TEST(test_join_and_campaign_list_reach_a_campaign_that_is_put_away)
+{
+    g_opts.idle_close_ms = 0;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "r", "campaign.rename", "{'name':'The Salt Road'}"));
+    long long n = seq_now();
+    client_gone(gm);
+    ck_assert_int_eq(engine_tick(g_e), 1);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0);
+
+    client *host = client_new();
+    char *host_token = engine_mint_host_token(g_e, NULL);
+    sendq(host, "{'t':'hello','v':1,'token':'%s'}", host_token);
+    free(host_token);
+    const json_t *list = run_cmd(host, "l", "campaign.list", "{}");
+    assert_ack(list);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0); /* listed without loading it */
+    ck_assert_str_eq(jstr(list, "/result/campaigns/0/name"), "The Salt Road");
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seq"), n);
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seats"), 1);
+
+    client *p1 = join_as("Ann", NULL); /* by the code, through the registry */
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    ck_assert_int_eq(jint(msg_at(p1, 1), "/seq"), n + 1);
+    list = run_cmd(host, "l2", "campaign.list", "{}");
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seats"), 2);
+}
+END_TEST
+
 /* ---- suite -------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -2009,6 +2075,10 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
+
+    tc = tcase(s, "lifecycle");
+    tcase_add_test(tc, test_idle_campaign_is_put_away_and_loaded_again_by_hello);
+    tcase_add_test(tc, test_join_and_campaign_list_reach_a_campaign_that_is_put_away);
 
     tc = tcase(s, "connections");
     tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);
