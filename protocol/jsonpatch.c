@@ -169,14 +169,21 @@ static void pb_pop(pathbuf *pb, size_t len)
 }
 
 /* Appends {"op","path"[,"value": deep copy of value]} to ops. */
-static void emit(json_t *ops, const char *op, const pathbuf *pb, const json_t *value)
+/* The ops being built, and whether their values are deep copies or the new document's own. */
+typedef struct diffout {
+    json_t *ops;
+    int share;
+} diffout;
+
+static void emit(diffout *out, const char *op, const pathbuf *pb, const json_t *value)
 {
     json_t *o = json_object();
     json_object_set_new(o, "op", json_string(op));
     json_object_set_new(o, "path", json_string(pb->s));
     if (value)
-        json_object_set_new(o, "value", json_deep_copy(value));
-    json_array_append_new(ops, o);
+        json_object_set_new(o, "value",
+                            out->share ? json_incref((json_t *)value) : json_deep_copy(value));
+    json_array_append_new(out->ops, o);
 }
 
 static int cmp_keys(const void *a, const void *b)
@@ -198,9 +205,9 @@ static const char **sorted_keys(const json_t *obj, size_t *n)
     return keys;
 }
 
-static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops);
+static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops);
 
-static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     size_t na, nb, i = 0, j = 0;
     const char **ka = sorted_keys(a, &na);
@@ -236,7 +243,7 @@ static int range_equal(const json_t *a, size_t ai, const json_t *b, size_t bi, s
     return 1;
 }
 
-static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     size_t n = json_array_size(a), m = json_array_size(b), p = 0, s = 0;
     while (p < n && p < m && json_equal(json_array_get(a, p), json_array_get(b, p)))
@@ -282,29 +289,41 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, json_t *op
     }
 }
 
-static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     /* The engine's states share every subtree a command did not touch (server/workcopy.h): a
-     * shared subtree costs one pointer comparison, whatever its size. */
-    if (a == b || json_equal(a, b))
+     * shared subtree costs one pointer comparison, whatever its size. Two containers of the
+     * same kind are walked directly (an equal pair emits nothing): comparing them first would
+     * walk them twice. */
+    if (a == b)
         return;
     if (json_is_object(a) && json_is_object(b))
         diff_object(a, b, pb, ops);
     else if (json_is_array(a) && json_is_array(b))
         diff_array(a, b, pb, ops);
-    else
+    else if (!json_equal(a, b))
         emit(ops, "replace", pb, b);
+}
+
+static json_t *patch_diff(const json_t *old_doc, const json_t *new_doc, int share)
+{
+    diffout out = {json_array(), share};
+    pathbuf pb = {0};
+    pb_reserve(&pb, 0);
+    pb.s[0] = '\0';
+    diff_value(old_doc, new_doc, &pb, &out);
+    free(pb.s);
+    return out.ops;
 }
 
 json_t *proto_patch_diff(const json_t *old_doc, const json_t *new_doc)
 {
-    json_t *ops = json_array();
-    pathbuf pb = {0};
-    pb_reserve(&pb, 0);
-    pb.s[0] = '\0';
-    diff_value(old_doc, new_doc, &pb, ops);
-    free(pb.s);
-    return ops;
+    return patch_diff(old_doc, new_doc, 0);
+}
+
+json_t *proto_patch_diff_shared(const json_t *old_doc, const json_t *new_doc)
+{
+    return patch_diff(old_doc, new_doc, 1);
 }
 
 /* --- apply ------------------------------------------------------------------------------------ */

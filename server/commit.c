@@ -130,7 +130,8 @@ int engine_flush(engine *e)
         pending *next = p->next;
         if (pending_ok(p, failed, host_ok)) {
             if (p->patch)
-                engine__fan_out(p->camp, p->seq, p->patch, e->opt.headroom);
+                engine__fan_out(p->camp, p->seq, p->patch, p->patch_text, p->patch_len,
+                                e->opt.headroom);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -146,6 +147,7 @@ int engine_flush(engine *e)
         }
         engine__observe_latency(e, p->t0_ns);
         json_decref(p->patch);
+        free(p->patch_text);
         free(p->reply);
         free(p->cmd_id);
         free(p->op_label);
@@ -179,7 +181,9 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
 {
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
-    json_t *patch = proto_patch_diff(base, new_state);
+    json_t *patch = proto_patch_diff_shared(base, new_state); /* states never change */
+    size_t patch_len;
+    char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -188,7 +192,9 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                       .result = result,
                       .patch = patch,
                       .at_ms = now_ms,
-                      .cmd_id = cmd_id};
+                      .cmd_id = cmd_id,
+                      .patch_text = patch_text,
+                      .patch_len = patch_len};
     engine__mark_work(e, k);
     int r = store_event_append(e->st, &ev, err);
     /* Seats that disappeared lose their tokens in the same batch. */
@@ -215,13 +221,29 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
         if (r == TB_NOT_FOUND)
             r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
     }
-    if (!r && seq - k->snap_seq >= e->opt.snapshot_every) {
-        r = store_snapshot_put(e->st, k->id, seq, new_state, err);
-        if (!r)
+    /* By default a snapshot is due after 100 events, and once the patches since the last one
+     * weigh as much as it did: encoding the whole state then costs, spread over the events, what
+     * encoding their own patches cost, whatever the size of the campaign (issue 26), and a
+     * rebuild reads at most a state's weight of log after the snapshot. --snapshot-every N
+     * (opt.snapshot_every) asks for one every N events instead. */
+    k->tail_bytes += patch_len;
+    int due = e->opt.snapshot_every > 0
+                  ? seq - k->snap_seq >= e->opt.snapshot_every
+                  : seq - k->snap_seq >= 100 && k->tail_bytes >= k->snap_bytes;
+    if (!r && due) {
+        size_t len;
+        char *text = proto_json_dump(new_state, &len);
+        r = store_snapshot_put_text(e->st, k->id, seq, text, len, err);
+        free(text);
+        if (!r) {
             k->snap_seq = seq;
+            k->snap_bytes = len;
+            k->tail_bytes = 0;
+        }
     }
     if (r) {
         json_decref(patch);
+        free(patch_text);
         json_decref(new_state);
         e->batch_failed = 1;
         return TB_INTERNAL;
@@ -232,5 +254,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     p->camp = k;
     p->seq = seq;
     p->patch = patch;
+    p->patch_text = patch_text;
+    p->patch_len = patch_len;
     return TB_OK;
 }

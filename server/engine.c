@@ -46,12 +46,8 @@ int engine__str_eq(const char *a, const char *b)
 /* Serializes and frees a message built by protocol/. Returns a new malloc'd string. */
 char *engine__dump_free(json_t *msg)
 {
-    char *s = json_dumps(msg, JSON_COMPACT);
+    char *s = proto_json_dump(msg, NULL);
     json_decref(msg);
-    if (!s) {
-        fprintf(stderr, "tabled: cannot serialize a message\n");
-        abort();
-    }
     return s;
 }
 
@@ -75,9 +71,12 @@ void engine__send_text(engine_conn *c, const char *text)
 /* Serializes msg (stolen) and sends it to c alone. */
 void engine__send_msg(engine_conn *c, json_t *msg)
 {
-    char *s = engine__dump_free(msg);
-    engine__send_text(c, s);
-    free(s);
+    if (!c->dead && !c->closing) {
+        engine_msg *m = fanout_msg_json(c->headroom, msg);
+        engine__send_shared(c, m);
+        engine_msg_unref(m);
+    }
+    json_decref(msg);
 }
 
 /* Sends c an error message {code, message}. */
@@ -364,7 +363,7 @@ void engine__reap_dead(engine *e)
 
 void engine_opts_default(engine_opts *o)
 {
-    o->snapshot_every = 100;
+    o->snapshot_every = 0;
     o->rate_per_sec = 20;
     o->rate_burst = 40;
     o->resume_max = 1000;

@@ -65,7 +65,9 @@ typedef struct engine_sink {
 } engine_sink;
 
 typedef struct engine_opts {
-    int snapshot_every;     /* events between snapshots (default 100) */
+    int snapshot_every;     /* events between snapshots; 0 (the default): by size, at least
+                               100 events apart and once the events since the last snapshot
+                               weigh as much as it did (commit.c) */
     double rate_per_sec;    /* commands per seat per second; 0 = unlimited (default 20) */
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */

@@ -45,6 +45,8 @@ typedef struct campaign {
     json_t *work; /* state after this turn's uncommitted events; NULL when none */
     int64_t work_seq;
     int64_t snap_seq;       /* seq of the newest snapshot written (or under way) */
+    size_t snap_bytes;      /* its size (0: unknown) */
+    size_t tail_bytes;      /* bytes of the patches appended since */
     int fresh;              /* created in the open transaction: dropped if it rolls back */
     int changed;            /* its state changed in the batch being delivered */
     int presence_due;       /* a seat went online or offline since the seats were last told */
@@ -86,6 +88,8 @@ typedef struct pending {
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
     json_t *patch;     /* events only */
+    char *patch_text;  /* events only: the patch's compact text, as stored */
+    size_t patch_len;
     char *reply;       /* ack/nack text for the sender, may be NULL */
     char *cmd_id;
     char *op_label; /* metrics: the op, or "unknown" */
@@ -195,5 +199,6 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, size_t headroom);
+void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, const char *patch_text,
+                     size_t patch_len, size_t headroom);
 #endif

@@ -947,7 +947,7 @@ void serve_opts_default(serve_opts *o)
     o->port = 7777;
     o->db = "tabled.db";
     o->rate = 20;
-    o->snapshot_every = 100;
+    o->snapshot_every = 0;
     o->max_message = 64 * 1024;
     o->max_queue = 4 * 1024 * 1024;
     o->backup_keep = 10;

@@ -87,7 +87,7 @@ struct resume_ctx {
 static int resume_one(void *ctx, const store_event *ev)
 {
     struct resume_ctx *rc = ctx;
-    fanout *f = fanout_begin(ev->patch, ev->seq, rc->c->headroom);
+    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, rc->c->headroom);
     engine__send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
     fanout_end(f);
     return 0;

@@ -151,7 +151,7 @@ static int cf_done(campfile *f, sqlite3_stmt *s, tb_err *err, const char *what)
 /* Binds a JSON value as compact text (null when v is NULL). */
 static void bind_json(sqlite3_stmt *s, int i, const json_t *v)
 {
-    char *text = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    char *text = v ? proto_json_dump(v, NULL) : NULL;
     if (text)
         sqlite3_bind_text(s, i, text, -1, free);
     else
@@ -505,7 +505,10 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
         sqlite3_bind_text(s, 5, ev->cmd_id, -1, SQLITE_STATIC);
     bind_json(s, 6, ev->args);
     bind_json(s, 7, ev->result);
-    bind_json(s, 8, ev->patch);
+    if (ev->patch_text)
+        sqlite3_bind_text(s, 8, ev->patch_text, (int)ev->patch_len, SQLITE_STATIC);
+    else
+        bind_json(s, 8, ev->patch);
     int r = cf_done(f, s, err, "appending an event");
     if (r)
         return r;

@@ -162,12 +162,8 @@ int store__fsync_path(const char *path, int dir, tb_err *err)
 char *store__ack_text(const char *cmd_id, int64_t seq, const json_t *result)
 {
     json_t *msg = proto_msg_ack(cmd_id, seq, result ? json_incref((json_t *)result) : NULL);
-    char *s = json_dumps(msg, JSON_COMPACT);
+    char *s = proto_json_dump(msg, NULL);
     json_decref(msg);
-    if (!s) {
-        fprintf(stderr, "tabled: cannot serialize an ack\n");
-        abort();
-    }
     return s;
 }
 
@@ -922,10 +918,9 @@ int store_snapshot_put_text(store *st, const char *campaign, int64_t seq, const 
 int store_snapshot_put(store *st, const char *campaign, int64_t seq, const json_t *state,
                        tb_err *err)
 {
-    char *text = json_dumps(state, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (!text)
-        return tb_fail(err, TB_INTERNAL, "storage: cannot encode the snapshot of %s", campaign);
-    int r = store_snapshot_put_text(st, campaign, seq, text, strlen(text), err);
+    size_t len;
+    char *text = proto_json_dump(state, &len);
+    int r = store_snapshot_put_text(st, campaign, seq, text, len, err);
     free(text);
     return r;
 }

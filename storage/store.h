@@ -69,8 +69,11 @@ typedef struct store_event {
     const json_t *result; /* may be NULL (stored as null) */
     const json_t *patch;  /* a JSON Patch array */
     int64_t at_ms;
-    const char *cmd_id; /* the client's command id: the event is that command's idempotency
-                           record (store_idem_get rebuilds its ack); NULL for none */
+    const char *cmd_id;     /* the client's command id: the event is that command's idempotency
+                               record (store_idem_get rebuilds its ack); NULL for none */
+    const char *patch_text; /* patch already encoded as compact JSON (patch_len bytes), written
+                               as it is; NULL: patch is encoded */
+    size_t patch_len;
 } store_event;
 
 /* Opens (creating if needed) the store whose host file is path, migrating it to

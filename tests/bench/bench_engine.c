@@ -4,7 +4,8 @@
  * sink), on a campaign whose log is full (issue 10, "No copy of the world per command").
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
- *     bench_engine [COMMANDS]        default 2000 per scenario
+ *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
+ *                                       roll, act, join (default all)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
@@ -129,9 +130,22 @@ static void timed(const char *label, int n, engine_conn *c, sink_ctx *s, const c
     json_decref(args);
 }
 
+/* Whether phase name is in the comma list only (NULL: every phase). */
+static int phase(const char *only, const char *name)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = only; (p = strstr(p, name)); p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2000;
+    const char *only = argc > 2 ? argv[2] : NULL;
     char dir[] = "/tmp/tabled-bench-XXXXXX", path[64];
     if (!mkdtemp(dir))
         return 1;
@@ -187,8 +201,10 @@ int main(int argc, char **argv)
         json_decref(cmd(gc, &gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
     json_decref(cmd(gc, &gs, "enc.act", json_pack("{s:s}", "action", "initiative")));
 
-    timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
-    timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
+    if (phase(only, "roll"))
+        timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+    if (phase(only, "act"))
+        timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;
@@ -198,8 +214,9 @@ int main(int argc, char **argv)
      * public roll fans out to all of them. */
     static sink_ctx crowd[CROWD];
     static engine_conn *cc[CROWD];
+    int crowd_n = phase(only, "join") ? CROWD : 0;
     double j0 = clock_s(CLOCK_MONOTONIC), jc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (int k = 0; k < CROWD; k++) {
+    for (int k = 0; k < crowd_n; k++) {
         char name[16];
         snprintf(name, sizeof name, "Crowd %d", k + 1);
         cc[k] = engine_conn_open(g_e, &SINK, &crowd[k]);
@@ -207,16 +224,19 @@ int main(int argc, char **argv)
                              json_string_value(json_object_get(made, "join_code")), "name", name));
         engine_flush(g_e);
     }
-    printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
-           clock_s(CLOCK_MONOTONIC) - j0, (clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
-    int nc = n / 10 > 0 ? n / 10 : 1;
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
-    printf("%-22s %.2f us CPU per recipient\n", "",
-           (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
-    for (int k = 0; k < CROWD; k++)
+    if (crowd_n) {
+        printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
+               clock_s(CLOCK_MONOTONIC) - j0,
+               (clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
+        int nc = n / 10 > 0 ? n / 10 : 1;
+        double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+        printf("%-22s %.2f us CPU per recipient\n", "",
+               (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
+    }
+    for (int k = 0; k < crowd_n; k++)
         engine_conn_closed(g_e, cc[k]);
-    for (int k = 0; k < CROWD; k++)
+    for (int k = 0; k < crowd_n; k++)
         json_decref(crowd[k].last);
 
     json_decref(made);
