@@ -207,8 +207,75 @@ static const char **sorted_keys(const json_t *obj, size_t *n)
 
 static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops);
 
+static int cmp_keys(const void *a, const void *b);
+
+/* A list of keys that starts in a caller's array of 8 and moves to the heap when it grows. */
+typedef struct keylist {
+    const char *local[8], **k;
+    size_t n, cap;
+} keylist;
+
+static void keylist_push(keylist *l, const char *key)
+{
+    if (l->n == l->cap) {
+        l->cap *= 2;
+        const char **grown = xmalloc(l->cap * sizeof *grown);
+        memcpy(grown, l->k, l->n * sizeof *grown);
+        if (l->k != l->local)
+            free(l->k);
+        l->k = grown;
+    }
+    l->k[l->n++] = key;
+}
+
+/* Two objects with the same keys in the same order (a copy and its original: copy-on-write keeps
+ * the order), b perhaps with new keys after them (an object that grew: /seats on a join), are
+ * walked in step: only the members that differ and the new ones are visited, in strcmp order, and
+ * no sort of every key is needed. Returns 0 when the keys do not pair up (nothing emitted). */
+static int diff_object_in_step(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
+{
+    keylist l;
+    l.k = l.local;
+    l.n = 0;
+    l.cap = 8;
+    void *ia = json_object_iter((json_t *)a);
+    for (void *ib = json_object_iter((json_t *)b); ib;
+         ib = json_object_iter_next((json_t *)b, ib)) {
+        const char *kb = json_object_iter_key(ib);
+        if (!ia) { /* a key b added */
+            keylist_push(&l, kb);
+            continue;
+        }
+        if (strcmp(json_object_iter_key(ia), kb) != 0) {
+            if (l.k != l.local)
+                free(l.k);
+            return 0;
+        }
+        void *va = json_object_iter_value(ia);
+        ia = json_object_iter_next((json_t *)a, ia);
+        if (va != json_object_iter_value(ib))
+            keylist_push(&l, kb);
+    }
+    if (l.n > 1)
+        qsort(l.k, l.n, sizeof *l.k, cmp_keys);
+    for (size_t i = 0; i < l.n; i++) {
+        size_t mark = pb_push_key(pb, l.k[i]);
+        json_t *va = json_object_get(a, l.k[i]), *vb = json_object_get(b, l.k[i]);
+        if (va)
+            diff_value(va, vb, pb, ops);
+        else
+            emit(ops, "add", pb, vb);
+        pb_pop(pb, mark);
+    }
+    if (l.k != l.local)
+        free(l.k);
+    return 1;
+}
+
 static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
+    if (json_object_size(a) <= json_object_size(b) && diff_object_in_step(a, b, pb, ops))
+        return;
     size_t na, nb, i = 0, j = 0;
     const char **ka = sorted_keys(a, &na);
     const char **kb = sorted_keys(b, &nb);

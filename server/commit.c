@@ -83,6 +83,7 @@ static int pending_ok(const pending *p, int failed, int host_ok)
  */
 int engine_flush(engine *e)
 {
+    engine__joins_run(e); /* this turn's joins: one event per campaign, in this batch */
     engine__presence_flush(e);
     if (!e->head && !store_in_transaction(e->st)) {
         engine__reap_dead(e);
@@ -122,13 +123,27 @@ int engine_flush(engine *e)
             e->n_campaigns++;
         }
     }
-    /* Deliver in arrival order: each event's diff to every seat, then the sender's reply. */
-    pending *p = e->head;
+    /* Deliver in arrival order: each event's diff to every seat, then the sender's reply; the
+     * joiners are welcomed last, with the state after every event of the turn. */
+    pending *p = e->head, *joins = NULL;
     e->head = e->tail = NULL;
     e->batch_failed = 0;
     while (p) {
         pending *next = p->next;
-        if (pending_ok(p, failed, host_ok)) {
+        int ok = pending_ok(p, failed, host_ok);
+        if (p->joins) {
+            p->ok = ok;
+            p->next = joins;
+            joins = p;
+            if (ok && p->patch)
+                engine__fan_out(p->camp, p->seq, p->patch, p->patch_text, p->patch_len,
+                                e->opt.headroom);
+            engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
+            engine__observe_latency(e, p->t0_ns);
+            p = next;
+            continue;
+        }
+        if (ok) {
             if (p->patch)
                 engine__fan_out(p->camp, p->seq, p->patch, p->patch_text, p->patch_len,
                                 e->opt.headroom);
@@ -154,6 +169,22 @@ int engine_flush(engine *e)
         free(p->outcome);
         free(p);
         p = next;
+    }
+    while (joins) { /* in arrival order: the list was built backwards */
+        pending *first = NULL;
+        for (pending **pp = &joins; *pp; pp = &(*pp)->next)
+            if (!(*pp)->next) {
+                first = *pp;
+                *pp = NULL;
+                break;
+            }
+        engine__joins_welcome(e, first->joins, first->ok);
+        json_decref(first->patch);
+        free(first->patch_text);
+        free(first->cmd_id);
+        free(first->op_label);
+        free(first);
+        engine__presence_flush(e); /* the others learn the newcomers are here, this turn */
     }
     for (campaign *k = list, *next; k; k = next) {
         next = k->work_next;

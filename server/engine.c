@@ -274,6 +274,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 /* Frees k and its run-time seat records (its connections are not freed). */
 void engine__free_campaign(campaign *k)
 {
+    engine__welcome_cache_clear(&k->wc);
     json_decref(k->state);
     json_decref(k->work);
     while (k->seats) {
@@ -338,13 +339,16 @@ void engine_conn_closed(engine *e, engine_conn *c)
 {
     c->dead = 1;
     engine__detach(c);
-    /* Held replies may still name this connection: it is freed once the batch is delivered. */
-    for (pending *p = e->head; p; p = p->next)
-        if (p->conn == c) {
-            c->dead_next = e->dead;
-            e->dead = c;
-            return;
-        }
+    /* Held replies (or a join that ran) may still name this connection: it is freed once the
+     * batch is delivered. */
+    int held = !engine__joiner_gone(c);
+    for (pending *p = e->head; p && !held; p = p->next)
+        held = p->conn == c;
+    if (held) {
+        c->dead_next = e->dead;
+        e->dead = c;
+        return;
+    }
     conn_free(e, c);
 }
 
@@ -572,7 +576,8 @@ int engine_tick(engine *e)
     campaign *k = e->loaded;
     for (size_t i = 0, n = e->nloaded; i < n; i++) {
         campaign *next = k->next;
-        int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && k->idle_since_ns;
+        int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && !k->joiners &&
+                   k->idle_since_ns;
         int over = e->opt.max_loaded > 0 && e->nloaded > (size_t)e->opt.max_loaded;
         if (idle && (over || now - k->idle_since_ns >= idle_ns)) {
             put_away(e, k);

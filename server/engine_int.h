@@ -37,6 +37,26 @@ typedef struct seat_rt {
     struct seat_rt *next;
 } seat_rt;
 
+/* A join waiting for the end of its loop turn (session.c): the joins of one campaign in one turn
+ * are one event, fanned out once. */
+typedef struct joiner {
+    engine_conn *conn;
+    struct campaign *camp;
+    char *name;
+    char token[23];
+    char *seat; /* the new seat, once run */
+    struct joiner *next;
+} joiner;
+
+/* A welcome's state encoded once per audience and seq (session.c): the GM's, and a player's
+ * who has no private area (every such player sees the same bytes). */
+typedef struct welcome_cache {
+    int64_t seq;             /* -1: empty */
+    engine_msg *gm, *player; /* the state's text only (no headroom), NULL until first asked */
+    engine_msg *presence;    /* the whole presence list's message (headroom) */
+    uint64_t presence_ver;
+} welcome_cache;
+
 /* A loaded campaign (engine.c: loaded on first use, put away when idle). */
 typedef struct campaign {
     char *id;
@@ -55,10 +75,14 @@ typedef struct campaign {
     uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
+    joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
+    welcome_cache wc;
+    uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
     struct campaign *hnext;         /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
+    struct campaign *joins_next;    /* engine.joins */
 } campaign;
 
 struct engine_conn {
@@ -80,6 +104,7 @@ struct engine_conn {
     engine_conn *camp_next;
     engine_conn *all_prev, *all_next; /* engine.conns */
     engine_conn *dead_next;           /* engine.dead: closed while a reply was held */
+    joiner *joining;                  /* its join, waiting for the end of the turn */
 };
 
 /* One held reply or event of the open batch, in arrival order. */
@@ -90,12 +115,14 @@ typedef struct pending {
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
     size_t patch_len;
-    char *reply;       /* ack/nack text for the sender, may be NULL */
+    char *reply; /* ack/nack text for the sender, may be NULL */
     char *cmd_id;
     char *op_label; /* metrics: the op, or "unknown" */
     char *outcome;  /* metrics: "ack" or the nack code */
     uint64_t t0_ns;
     int needs_host;      /* the reply stands on a host-file write (a token, a registration) */
+    joiner *joins;       /* a join event's joiners: welcomed once the batch is delivered */
+    int ok;              /* (joins) whether the event committed */
     campaign *idem_camp; /* the campaign whose file recorded the reply, or NULL */
     struct pending *next;
 } pending;
@@ -119,6 +146,7 @@ struct engine {
     campaign *loaded;    /* every loaded campaign, oldest first (a ring: loaded->prev is last) */
     campaign *work;      /* campaigns written in the open batch (dirty list) */
     campaign *presence;  /* campaigns with presence_due */
+    campaign *joins;     /* campaigns with joiners this turn */
     int64_t n_campaigns; /* registered (the registry's count, kept up to date) */
     engine_conn *conns;
     engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
@@ -168,6 +196,10 @@ void engine__count_bad(engine_conn *c);
 
 /* session.c — hello, join, welcome, resume and presence */
 void engine__presence_flush(engine *e);
+void engine__joins_run(engine *e);
+void engine__joins_welcome(engine *e, joiner *list, int ok);
+int engine__joiner_gone(engine_conn *c);
+void engine__welcome_cache_clear(welcome_cache *wc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
 void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m);
