@@ -93,7 +93,8 @@ struct store {
     char **dirty;
     size_t ndirty, capdirty;
     int host_dirty;
-    char *tmpdir; /* store_open_reader's copy of a single-file database, removed at close */
+    int dir_sync_due; /* a campaign file was created in the batch: sync the directory at commit */
+    char *tmpdir;     /* store_open_reader's copy of a single-file database, removed at close */
 };
 
 /* ---- shared helpers (store_internal.h) ----------------------------------------------------- */
@@ -323,8 +324,11 @@ static int camp_get(store *st, const char *id, int create, cslot **out, tb_err *
     campfile *f;
     if ((r = campfile_open(path, id, create, st->sync_full, &f, err)))
         return r;
-    /* A new file's name must survive a power loss as its first commit does. */
-    if (fresh && (r = store__fsync_path(st->dir, 1, err))) {
+    /* A new file's name must survive a power loss as its first commit does: the directory is
+     * synced now, or once for every file a batch created, when it commits. */
+    if (fresh && st->in_batch) {
+        st->dir_sync_due = 1;
+    } else if (fresh && (r = store__fsync_path(st->dir, 1, err))) {
         campfile_close(f);
         return r;
     }
@@ -609,6 +613,13 @@ int store_commit(store *st, tb_err *err)
     if (!st->in_batch)
         return tb_fail(err, TB_CONFLICT, "storage: no transaction is open");
     int r = TB_OK, any_full = 0;
+    if (st->dir_sync_due) {
+        st->dir_sync_due = 0;
+        if ((r = store__fsync_path(st->dir, 1, err))) {
+            store_rollback(st); /* the batch's new campaigns could be lost: nothing is durable */
+            return r;
+        }
+    }
     for (size_t i = 0; i < st->nbatch; i++) {
         cslot *s = st->batch[i];
         tb_err why;
@@ -644,6 +655,7 @@ int store_commit(store *st, tb_err *err)
 
 void store_rollback(store *st)
 {
+    st->dir_sync_due = 0;
     for (size_t i = 0; i < st->nbatch; i++) {
         if (campfile_in_tx(st->batch[i]->f))
             campfile_rollback(st->batch[i]->f);
