@@ -11,12 +11,13 @@
  * a real SQLite file and recording sinks.
  *
  * Flow: engine_receive runs a command at once against the campaign's working state and appends
- * its event to the open transaction; replies are held. engine_flush (the transport calls it once
- * per loop turn, before the loop sleeps) commits the transaction — every command of the turn in
- * one COMMIT — and only then sends each event's diff to every seat of the campaign whose view it
- * changes (encoded once per audience: server/fanout.h), and the ack/nack to each sender. If COMMIT
- * fails, every command of the turn is answered with nack internal and the working states are
- * dropped: nothing unacknowledged is ever sent.
+ * its event to the open batch; replies are held. A join waits for the end of the turn. engine_flush
+ * (the transport calls it once per loop turn, before the loop sleeps) makes the turn's joins one
+ * event per campaign, commits the batch — every command of a campaign in one COMMIT of its file
+ * (storage/README.md) — and only then sends each event's diff to every seat of the campaign whose
+ * view it changes (encoded once per audience: server/fanout.h), the ack/nack to each sender, and
+ * the newcomers their welcome. If a campaign's COMMIT fails, its commands are answered with nack
+ * internal and its working state is dropped: nothing unacknowledged is ever sent.
  *
  * Inside, a command is a pipeline with a file per step (decode → authorize → op → commit → fan
  * out): see server/engine_int.h.
