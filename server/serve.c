@@ -1181,10 +1181,9 @@ int serve_run(const serve_opts *o)
     uv_unref((uv_handle_t *)&srv.sweep);
     uv_timer_init(&srv.loop, &srv.wal_timer);
     srv.wal_timer.data = &srv;
-    if (!o->sync_full) {
-        uv_timer_start(&srv.wal_timer, on_wal_timer, 1000, 1000);
-        uv_unref((uv_handle_t *)&srv.wal_timer);
-    }
+    /* Under --sync full too: the checkpoints keep every WAL short (and the dirty list drained). */
+    uv_timer_start(&srv.wal_timer, on_wal_timer, 1000, 1000);
+    uv_unref((uv_handle_t *)&srv.wal_timer);
     uv_timer_init(&srv.loop, &srv.backup_timer);
     srv.backup_timer.data = &srv;
     if (o->backup_every_ms) {

@@ -11,6 +11,8 @@
  * per command (a 64-bit hash of seat and id, and the row it names), built when the file is opened
  * from the newest rows; a hit is confirmed by reading the row it names.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,7 @@ struct campfile {
     int full;
     int64_t last_seq; /* the highest seq, committed or in the open transaction */
     idem_map idem;
+    int wal_fd; /* the WAL, opened at its first sync (campfile_sync_wal); -1 until then */
 };
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -366,6 +369,7 @@ int campfile_open(const char *path, const char *id, int create, int sync_full, c
     campfile *f = xcalloc(1, sizeof *f);
     f->id = xstrdup(id);
     f->path = xstrdup(path);
+    f->wal_fd = -1;
     int r;
     if (!create && access(path, F_OK) != 0) {
         r = tb_fail(err, TB_NOT_FOUND, "storage: campaign %s has no file", id);
@@ -410,6 +414,8 @@ void campfile_close(campfile *f)
     for (int i = 0; i < F__COUNT; i++)
         sqlite3_finalize(f->stmt[i]);
     sqlite3_close(f->db);
+    if (f->wal_fd >= 0)
+        close(f->wal_fd);
     idem_clear(&f->idem);
     free(f->id);
     free(f->path);
@@ -488,6 +494,18 @@ void campfile_rollback(campfile *f)
 int campfile_in_tx(const campfile *f)
 {
     return f->in_tx;
+}
+
+int campfile_sync_wal(campfile *f)
+{
+    if (f->wal_fd < 0) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s-wal", f->path);
+        f->wal_fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (f->wal_fd < 0)
+            return errno == ENOENT ? 0 : -1; /* nothing written through a WAL yet */
+    }
+    return fsync(f->wal_fd);
 }
 
 /* ---- events ------------------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,7 +323,9 @@ static int camp_get(store *st, const char *id, int create, cslot **out, tb_err *
     if (fresh && mkdir(st->dir, 0700) != 0 && errno != EEXIST)
         return tb_fail(err, TB_INTERNAL, "storage: cannot create %s: %s", st->dir, strerror(errno));
     campfile *f;
-    if ((r = campfile_open(path, id, create, st->sync_full, &f, err)))
+    /* synchronous=NORMAL even under --sync full: store_commit syncs the WALs itself, all the
+     * batch's files at once (sync_wals) */
+    if ((r = campfile_open(path, id, create, 0, &f, err)))
         return r;
     /* A new file's name must survive a power loss as its first commit does: the directory is
      * synced now, or once for every file a batch created, when it commits. */
@@ -596,6 +599,65 @@ const char *store_campaign_dir(const store *st)
 
 /* ---- batches ------------------------------------------------------------------------------ */
 
+/* Under --sync full every campaign file a batch committed must have its WAL on the disk before
+ * the batch's replies go. SQLite's synchronous=FULL would sync them one after the other, one
+ * fsync per file; sync_wals syncs them from up to SYNC_THREADS threads at once, which the file
+ * system merges into about one journal commit (measured here: 100 files, one thread 280-490 ms,
+ * 32 threads 25-33 ms). A failed fsync stops the process: what reached the disk is unknown, and
+ * a restart rebuilds every campaign from what the disk holds (as PostgreSQL does). */
+#define SYNC_THREADS 16
+
+typedef struct syncjob {
+    cslot **files;
+    size_t n;
+    size_t next; /* the next file to sync (taken under mu) */
+    pthread_mutex_t mu;
+} syncjob;
+
+static void sync_one(campfile *f)
+{
+    if (campfile_sync_wal(f) != 0) {
+        fprintf(stderr,
+                "tabled: fsync of %s-wal failed: %s; stopping (nothing acknowledged is "
+                "lost: restart tabled)\n",
+                campfile_path(f), strerror(errno));
+        abort();
+    }
+}
+
+static void *sync_worker(void *arg)
+{
+    syncjob *j = arg;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        size_t i = j->next++;
+        pthread_mutex_unlock(&j->mu);
+        if (i >= j->n)
+            return NULL;
+        if (!j->files[i]->failed)
+            sync_one(j->files[i]->f);
+    }
+}
+
+static void sync_wals(cslot **files, size_t n)
+{
+    if (n == 1) {
+        if (!files[0]->failed)
+            sync_one(files[0]->f);
+        return;
+    }
+    syncjob j = {.files = files, .n = n, .next = 0};
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_t t[SYNC_THREADS];
+    size_t k = n < SYNC_THREADS ? n : SYNC_THREADS, started = 0;
+    while (started < k && pthread_create(&t[started], NULL, sync_worker, &j) == 0)
+        started++;
+    sync_worker(&j); /* the loop's thread takes its share too (and all of it if none started) */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(t[i], NULL);
+    pthread_mutex_destroy(&j.mu);
+}
+
 int store_begin(store *st, tb_err *err)
 {
     if (st->in_batch)
@@ -632,6 +694,8 @@ int store_commit(store *st, tb_err *err)
         if (!r)
             r = tb_fail(err, why.code, "%s", why.msg);
     }
+    if (st->sync_full && st->nbatch)
+        sync_wals(st->batch, st->nbatch);
     if (st->host_tx) {
         if (r) {
             /* A host row (a token, a registration) never outlives a campaign write that failed. */
@@ -853,11 +917,36 @@ int store_campaign_by_join(store *st, const char *key, char id[33], tb_err *err)
 
 /* ---- a campaign's file -------------------------------------------------------------------- */
 
+/* Under --sync full a campaign write outside a batch is a batch of its own, so that its WAL is
+ * synced (store_commit): opens it when needed; end_implicit commits it. */
+static int begin_implicit(store *st, tb_err *err)
+{
+    if (st->in_batch || !st->sync_full)
+        return 0;
+    return store_begin(st, err) == TB_OK ? 1 : -1;
+}
+
+static int end_implicit(store *st, int implicit, int r, tb_err *err)
+{
+    if (implicit != 1)
+        return r;
+    if (r) {
+        store_rollback(st);
+        return r;
+    }
+    return store_commit(st, err);
+}
+
 int store_event_append(store *st, const store_event *ev, tb_err *err)
 {
     campfile *f;
+    int implicit = begin_implicit(st, err);
+    if (implicit < 0)
+        return TB_INTERNAL;
     int r = camp_w(st, ev->campaign, &f, err);
-    return r ? r : campfile_append(f, ev, err);
+    if (!r)
+        r = campfile_append(f, ev, err);
+    return end_implicit(st, implicit, r, err);
 }
 
 int store_last_seq(store *st, const char *campaign, int64_t *seq, tb_err *err)
@@ -903,12 +992,16 @@ int store_idem_put(store *st, const char *campaign, const char *seat, const char
     int r;
     if (strcmp(campaign, STORE_HOST) != 0) {
         campfile *f;
-        if ((r = camp_w(st, campaign, &f, err)))
-            return r;
+        int implicit = begin_implicit(st, err);
+        if (implicit < 0)
+            return TB_INTERNAL;
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        return campfile_idem_put(f, seat, cmd_id, reply,
-                                 (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000, err);
+        r = camp_w(st, campaign, &f, err);
+        if (!r)
+            r = campfile_idem_put(f, seat, cmd_id, reply,
+                                  (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000, err);
+        return end_implicit(st, implicit, r, err);
     }
     if ((r = host_w(st, err)))
         return r;
@@ -923,8 +1016,13 @@ int store_snapshot_put_text(store *st, const char *campaign, int64_t seq, const 
                             size_t len, tb_err *err)
 {
     campfile *f;
+    int implicit = begin_implicit(st, err);
+    if (implicit < 0)
+        return TB_INTERNAL;
     int r = camp_w(st, campaign, &f, err);
-    return r ? r : campfile_snapshot_put(f, seq, text, len, err);
+    if (!r)
+        r = campfile_snapshot_put(f, seq, text, len, err);
+    return end_implicit(st, implicit, r, err);
 }
 
 int store_snapshot_put(store *st, const char *campaign, int64_t seq, const json_t *state,

@@ -70,6 +70,11 @@ int campfile_begin(campfile *f, tb_err *err);
 int campfile_commit(campfile *f, tb_err *err);
 void campfile_rollback(campfile *f);
 int campfile_in_tx(const campfile *f);
+/* fsync of the file's WAL (the file runs synchronous=NORMAL: its commits are durable once this
+ * returned 0). 0, or -1 with errno. Safe to call from another thread than the file's user while
+ * that one waits for it. */
+int campfile_sync_wal(campfile *f);
+
 /* 1 when the last failure of this file was SQLITE_FULL. */
 int campfile_full(const campfile *f);
 
