@@ -382,6 +382,7 @@ void engine_opts_default(engine_opts *o)
     o->join_free_all = 50;
     o->idle_close_ms = 60000;
     o->max_loaded = 0;
+    o->links_max = 1000;
 }
 
 /*
@@ -651,11 +652,16 @@ struct links {
     engine_link_fn fn;
     void *ctx;
     tb_err *err;
+    int left; /* links still to make (opt.links_max) */
 };
+
+#define LINKS_ENOUGH (-1) /* link_one's "stop": not an error */
 
 static int link_one(void *ctx, const char *id, const store_summary *sum)
 {
     struct links *l = ctx;
+    if (l->left-- <= 0)
+        return LINKS_ENOUGH;
     char token[23];
     engine__mint_token(l->e->secret, token);
     if (store_token_put(l->e->st, token, id, "gm", engine__wall_ms(), l->err))
@@ -669,10 +675,12 @@ int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err)
     /* The registry holds what a link needs (name, join code): no campaign is loaded for it. One
      * batch for every token: one commit, however many campaigns. */
     engine_flush(e);
-    struct links l = {e, fn, ctx, err};
+    struct links l = {e, fn, ctx, err, e->opt.links_max > 0 ? e->opt.links_max : INT32_MAX};
     int r = store_begin(e->st, err);
     if (!r)
         r = store_campaigns_each(e->st, link_one, &l, err);
+    if (r == LINKS_ENOUGH)
+        r = TB_OK;
     if (!r)
         r = store_commit(e->st, err);
     else

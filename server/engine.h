@@ -86,6 +86,9 @@ typedef struct engine_opts {
                                (engine_tick; default 60 000) */
     int max_loaded;         /* more loaded campaigns than this: idle ones are put away at the
                                next engine_tick whatever their idle time (0: no bound) */
+    int links_max;          /* engine_each_gm_link mints links for the first this many
+                               campaigns (default 1 000: a start of a big host stays short; the
+                               host's campaign.open links any other); 0: all */
 } engine_opts;
 
 /* Fills opts with the defaults above. */
@@ -109,9 +112,9 @@ char *engine_mint_host_token(engine *e, tb_err *err);
 /* Creates the first campaign ("My campaign", system generic) when there is none. */
 int engine_ensure_campaign(engine *e, tb_err *err);
 
-/* Calls fn for every campaign with a freshly minted GM token and the current join code (NULL when
- * joining is closed), from the registry (no campaign is loaded for it). The strings are borrowed
- * for the call. */
+/* Calls fn for every campaign (the first opt.links_max, oldest first) with a freshly minted GM
+ * token and the current join code (NULL when joining is closed), from the registry (no campaign
+ * is loaded for it). The strings are borrowed for the call. */
 typedef void (*engine_link_fn)(void *ctx, const char *campaign_id, const char *name,
                                const char *gm_token, const char *join_code);
 int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err);

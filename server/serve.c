@@ -1226,7 +1226,12 @@ int serve_run(const serve_opts *o)
         fprintf(stderr, "tabled: %s\n", err.msg);
         goto out_lws;
     }
-    if (b->campaigns > 1)
+    int stored = engine_campaign_count(srv.eng);
+    if (stored > b->campaigns)
+        printf("%d more campaigns: %s. Links of the first %d: tabled links --db %s; every "
+               "campaign is in the console\n",
+               stored - 1, b->others, b->campaigns, o->db);
+    else if (b->campaigns > 1)
         printf(
             "%d more campaigns: %s. Their links: tabled links --db %s (or switch in the console)\n",
             b->campaigns - 1, b->others, o->db);
