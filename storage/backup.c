@@ -13,18 +13,13 @@
 
 #include "store_internal.h"
 
-/* Opens db_path on a connection of its own (never creating the file). */
+/* Opens db_path on a connection of its own (a long busy wait: a server may be writing). */
 static int backup__open(const char *path, int flags, sqlite3 **db, tb_err *err)
 {
-    if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
-        tb_fail(err, TB_INTERNAL, "cannot open %s: %s", path,
-                *db ? sqlite3_errmsg(*db) : "out of memory");
-        sqlite3_close(*db);
-        *db = NULL;
-        return TB_INTERNAL;
-    }
-    sqlite3_busy_timeout(*db, 10000);
-    return TB_OK;
+    int r = store__open_db(path, flags, db, err);
+    if (!r)
+        sqlite3_busy_timeout(*db, 10000);
+    return r;
 }
 
 /* The directory part of path ("." when none), into out. */
@@ -73,20 +68,6 @@ out:
     return r;
 }
 
-/* Runs sql on db with ?1 bound to text. */
-static int backup__run1(sqlite3 *db, const char *sql, const char *text, tb_err *err)
-{
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return tb_fail(err, TB_INTERNAL, "cannot write the backup: %s", sqlite3_errmsg(db));
-    sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
-    if (rc != SQLITE_DONE)
-        return tb_fail(err, TB_INTERNAL, "cannot write the backup: %s", sqlite3_errmsg(db));
-    return TB_OK;
-}
-
 /* The acks of campaign id's commands (attached as c) as the single file kept them: one
  * idempotency row each, rebuilt from its event (store__ack_text). */
 static int backup__acks(sqlite3 *out, const char *id, tb_err *err)
@@ -130,7 +111,7 @@ out:
 /* Copies campaign id's file at path into out, inside one read transaction of that file. */
 static int backup__campaign(sqlite3 *out, const char *id, const char *path, tb_err *err)
 {
-    int r = backup__run1(out, "ATTACH DATABASE ?1 AS c", path, err);
+    int r = store__run1(out, "ATTACH DATABASE ?1 AS c", path, err);
     if (r)
         return r;
     char sql[1024];
@@ -162,7 +143,7 @@ static int backup__bundle(sqlite3 *out, const char *db_path, tb_err *err)
     if ((r = store__exec(out, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err)) ||
         (r = store__exec(out, LEGACY_SCHEMA_1, err)) ||
         (r = store__exec(out, "PRAGMA user_version = 1", err)) ||
-        (r = backup__run1(out, "ATTACH DATABASE ?1 AS h", db_path, err)))
+        (r = store__run1(out, "ATTACH DATABASE ?1 AS h", db_path, err)))
         return r;
     r = store__exec(out,
                     "BEGIN;"

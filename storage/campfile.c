@@ -135,20 +135,9 @@ static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
 
 static int cf_done(campfile *f, sqlite3_stmt *s, tb_err *err, const char *what)
 {
-    int rc = sqlite3_step(s);
-    while (rc == SQLITE_ROW)
-        rc = sqlite3_step(s);
-    if (rc == SQLITE_CONSTRAINT) {
-        sqlite3_reset(s);
-        return tb_fail(err, TB_CONFLICT, "storage: %s: already exists", what);
-    }
-    if (rc != SQLITE_DONE) {
-        int r = cf_fail(f, err, what);
-        sqlite3_reset(s);
-        return r;
-    }
-    sqlite3_reset(s);
-    return TB_OK;
+    char line[80];
+    snprintf(line, sizeof line, "campaign %s: %s", f->id, what);
+    return store__step(s, err, line, &f->full);
 }
 
 /* Binds a JSON value as compact text (null when v is NULL). */
@@ -737,18 +726,5 @@ int campfile_load(campfile *f, int from_zero, json_t **state, int64_t *seq, tb_e
 
 int campfile_integrity_check(campfile *f, tb_err *err)
 {
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(f->db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK)
-        return cf_fail(f, err, "integrity check");
-    int r = TB_OK;
-    if (sqlite3_step(s) == SQLITE_ROW) {
-        const char *res = (const char *)sqlite3_column_text(s, 0);
-        if (!res || strcmp(res, "ok") != 0)
-            r = tb_fail(err, TB_INTERNAL, "storage: integrity check of %s: %s", f->path,
-                        res ? res : "?");
-    } else {
-        r = cf_fail(f, err, "integrity check");
-    }
-    sqlite3_finalize(s);
-    return r;
+    return store__check_file(f->db, f->path, err);
 }

@@ -55,21 +55,6 @@ static int legacy__fail(sqlite3 *db, tb_err *err, const char *what)
                    sqlite3_errmsg(db));
 }
 
-/* Runs sql on db with ?1 = text (may be NULL). */
-static int legacy__run1(sqlite3 *db, const char *sql, const char *text, tb_err *err)
-{
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-        return legacy__fail(db, err, sql);
-    if (text)
-        sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s);
-    while (rc == SQLITE_ROW)
-        rc = sqlite3_step(s);
-    sqlite3_finalize(s);
-    return rc == SQLITE_DONE ? TB_OK : legacy__fail(db, err, sql);
-}
-
 /*
  * The idempotency rows of campaign id go to its file: an ack that is exactly what the event it
  * names rebuilds (store__ack_text) becomes that event's cmd_id; any other reply (a refusal, or an
@@ -174,19 +159,19 @@ static int legacy__one(const char *old_path, const char *dir, const char *id, js
     if (r)
         return r;
     sqlite3 *db = campfile_sqlite(f);
-    if ((r = legacy__run1(db, "ATTACH DATABASE ?1 AS legacy", old_path, err)))
+    if ((r = store__run1(db, "ATTACH DATABASE ?1 AS legacy", old_path, err)))
         goto out;
     if ((r = store__exec(db, "BEGIN IMMEDIATE", err)))
         goto detach;
-    if ((r = legacy__run1(db,
-                          "INSERT INTO events (seq, at_ms, seat, op, cmd_id, args, result, patch)"
-                          " SELECT seq, at_ms, seat, op, NULL, args, result, patch"
-                          " FROM legacy.events WHERE campaign = ?1 ORDER BY seq",
-                          id, err)) ||
-        (r = legacy__run1(db,
-                          "INSERT INTO snapshots (seq, state) SELECT seq, state"
-                          " FROM legacy.snapshots WHERE campaign = ?1",
-                          id, err)) ||
+    if ((r = store__run1(db,
+                         "INSERT INTO events (seq, at_ms, seat, op, cmd_id, args, result, patch)"
+                         " SELECT seq, at_ms, seat, op, NULL, args, result, patch"
+                         " FROM legacy.events WHERE campaign = ?1 ORDER BY seq",
+                         id, err)) ||
+        (r = store__run1(db,
+                         "INSERT INTO snapshots (seq, state) SELECT seq, state"
+                         " FROM legacy.snapshots WHERE campaign = ?1",
+                         id, err)) ||
         (r = legacy__replies(db, id, err))) {
         store__exec(db, "ROLLBACK", NULL);
         goto detach;

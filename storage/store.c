@@ -114,6 +114,35 @@ int store__open_db(const char *path, int flags, sqlite3 **db, tb_err *err)
     return TB_OK;
 }
 
+int store__step(sqlite3_stmt *s, tb_err *err, const char *what, int *full)
+{
+    int rc = sqlite3_step(s);
+    while (rc == SQLITE_ROW)
+        rc = sqlite3_step(s);
+    int r = TB_OK;
+    if (rc == SQLITE_CONSTRAINT) {
+        r = tb_fail(err, TB_CONFLICT, "storage: %s: already exists", what);
+    } else if (rc != SQLITE_DONE) {
+        sqlite3 *db = sqlite3_db_handle(s);
+        *full = sqlite3_errcode(db) == SQLITE_FULL;
+        r = tb_fail(err, TB_INTERNAL, "storage: %s: %s", what, sqlite3_errmsg(db));
+    }
+    sqlite3_reset(s);
+    return r;
+}
+
+int store__run1(sqlite3 *db, const char *sql, const char *text, tb_err *err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        return tb_fail(err, TB_INTERNAL, "storage: %s", sqlite3_errmsg(db));
+    if (text)
+        sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
+    int full = 0, r = store__step(s, err, "a statement", &full);
+    sqlite3_finalize(s);
+    return r;
+}
+
 int store__exec(sqlite3 *db, const char *sql, tb_err *err)
 {
     char *msg = NULL;
@@ -207,23 +236,10 @@ static sqlite3_stmt *stmt(store *st, enum stmt_id id)
     return s;
 }
 
-/* Runs a statement that returns no rows (or whose rows are ignored). */
+/* Runs a host statement that returns no rows (or whose rows are ignored). */
 static int step_done(store *st, sqlite3_stmt *s, tb_err *err, const char *what)
 {
-    int rc = sqlite3_step(s);
-    while (rc == SQLITE_ROW)
-        rc = sqlite3_step(s);
-    if (rc == SQLITE_CONSTRAINT) {
-        sqlite3_reset(s);
-        return tb_fail(err, TB_CONFLICT, "storage: %s: already exists", what);
-    }
-    if (rc != SQLITE_DONE) {
-        int r = db_fail(st, err, what);
-        sqlite3_reset(s);
-        return r;
-    }
-    sqlite3_reset(s);
-    return TB_OK;
+    return store__step(s, err, what, &st->full);
 }
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -1106,7 +1122,7 @@ int store_disk_full(const store *st)
     return st->full;
 }
 
-static int check_one(sqlite3 *db, const char *path, tb_err *err)
+int store__check_file(sqlite3 *db, const char *path, tb_err *err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK)
@@ -1128,7 +1144,7 @@ static int check_one(sqlite3 *db, const char *path, tb_err *err)
 
 int store_integrity_check(store *st, tb_err *err)
 {
-    int r = check_one(st->db, st->path, err);
+    int r = store__check_file(st->db, st->path, err);
     json_t *ids = NULL;
     if (r || (r = store_campaign_ids(st, &ids, err)))
         return r;

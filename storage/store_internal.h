@@ -29,6 +29,17 @@ int store__host_w(store *st, tb_err *err);
 /* Opens path with flags, busy timeout set; TB_INTERNAL with SQLite's message on failure. */
 int store__open_db(const char *path, int flags, sqlite3 **db, tb_err *err);
 
+/* Steps s to its end (rows are ignored) and resets it: 0; TB_CONFLICT for a constraint; else
+ * TB_INTERNAL "storage: WHAT: sqlite's message", *full set to whether the disk is full. */
+int store__step(sqlite3_stmt *s, tb_err *err, const char *what, int *full);
+
+/* PRAGMA integrity_check of db (the file at path): 0, or TB_INTERNAL naming the file and the
+ * first problem. */
+int store__check_file(sqlite3 *db, const char *path, tb_err *err);
+
+/* Runs the one statement sql with ?1 bound to text (NULL: nothing bound). */
+int store__run1(sqlite3 *db, const char *sql, const char *text, tb_err *err);
+
 /* Runs sql (several statements allowed); TB_INTERNAL with SQLite's message on failure. */
 int store__exec(sqlite3 *db, const char *sql, tb_err *err);
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "bench_util.h"
 #include "engine.h"
 #include "rng.h"
 #include "store.h"
@@ -62,13 +63,6 @@ static void on_close(void *ctx, int status, const char *reason)
 }
 
 static const engine_sink SINK = {on_send, on_close};
-
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* A data directory, its store and engine, and the connections the curves drive. */
 typedef struct bench {
@@ -152,7 +146,7 @@ static json_t *cmd(bench *b, engine_conn *c, sink_ctx *s, const char *op, json_t
 static double cpu_per(bench *b, engine_conn *c, const char *op, const char *args_text, int n)
 {
     json_t *args = json_loads(args_text, 0, NULL);
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
     for (int i = 0; i < n; i++) {
         char id[32];
         snprintf(id, sizeof id, "t%d", ++b->cmd_no);
@@ -160,7 +154,7 @@ static double cpu_per(bench *b, engine_conn *c, const char *op, const char *args
         engine_flush(b->e);
     }
     json_decref(args);
-    return (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / n;
+    return (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / n;
 }
 
 /* n commands op args_text from c, `per` to a flush (group commit: quick filling). */
@@ -208,8 +202,9 @@ static void table_open(bench *b, table *t, const char *system)
     t->made = cmd(b, t->host, t->hs, "campaign.create",
                   json_pack("{s:s, s:s}", "name", "Bench", "system", system));
     t->gm = conn(b, &t->gs);
-    say(b, t->gm, json_pack("{s:s, s:i, s:s}", "t", "hello", "v", 1, "token",
-                            json_string_value(json_object_get(t->made, "gm_token"))));
+    say(b, t->gm,
+        json_pack("{s:s, s:i, s:s}", "t", "hello", "v", 1, "token",
+                  json_string_value(json_object_get(t->made, "gm_token"))));
     for (int i = 0; i < 8; i++) {
         char name[16];
         snprintf(name, sizeof name, "Player %d", i + 1);
@@ -276,8 +271,8 @@ static void curve_chars(void)
         json_array_foreach(fight, i, v)
             json_decref(cmd(&b, t.gm, t.gs, "enc.add", json_pack("{s:O}", "char", v)));
         for (int k = 0; k < 4; k++)
-            json_decref(cmd(&b, t.gm, t.gs, "enc.add",
-                            json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
+            json_decref(
+                cmd(&b, t.gm, t.gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
         json_decref(cmd(&b, t.gm, t.gs, "enc.act", json_pack("{s:s}", "action", "initiative")));
         double us = cpu_per(&b, t.gm, "enc.act", "{\"action\":\"end\"}", 500);
         printf("chars     %7d characters (8 in the fight): enc.act end %.1f us CPU\n", POINTS[p],
@@ -301,8 +296,9 @@ static void curve_campaigns(void)
             json_t *made = cmd(&b, t.host, t.hs, "campaign.create",
                                json_pack("{s:s, s:s}", "name", "Other", "system", "generic"));
             engine_conn *g = conn(&b, NULL);
-            say(&b, g, json_pack("{s:s, s:i, s:s}", "t", "hello", "v", 1, "token",
-                                 json_string_value(json_object_get(made, "gm_token"))));
+            say(&b, g,
+                json_pack("{s:s, s:i, s:s}", "t", "hello", "v", 1, "token",
+                          json_string_value(json_object_get(made, "gm_token"))));
             json_decref(made);
         }
         engine_flush(b.e);
@@ -326,7 +322,8 @@ static void curve_seats(void)
             engine_conn *c = conn(&b, NULL);
             say(&b, c,
                 json_pack("{s:s, s:s, s:s}", "t", "join", "code",
-                          json_string_value(json_object_get(t.made, "join_code")), "name", "Crowd"));
+                          json_string_value(json_object_get(t.made, "join_code")), "name",
+                          "Crowd"));
             if (have % 16 == 0)
                 engine_flush(b.e);
         }
@@ -376,7 +373,7 @@ static double start_tabled(const char *bin, const char *path, long *rss_kb)
     int fds[2];
     if (pipe(fds) != 0)
         exit(1);
-    double t0 = clock_s(CLOCK_MONOTONIC);
+    double t0 = bench_clock_s(CLOCK_MONOTONIC);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fds[1], 1);
@@ -390,7 +387,7 @@ static double start_tabled(const char *bin, const char *path, long *rss_kb)
     double dt = -1;
     while (fgets(line, sizeof line, f))
         if (strncmp(line, "Open the console link", 21) == 0) {
-            dt = clock_s(CLOCK_MONOTONIC) - t0;
+            dt = bench_clock_s(CLOCK_MONOTONIC) - t0;
             break;
         }
     char status[64], buf[256];
@@ -418,7 +415,7 @@ static void curve_startup(const char *bin, int big)
     table_open(&b, &t, "generic");
     int have = 1;
     for (size_t p = 0; p < n; p++) {
-        double c0 = clock_s(CLOCK_MONOTONIC);
+        double c0 = bench_clock_s(CLOCK_MONOTONIC);
         for (; have < POINTS[p]; have++) {
             char id[32];
             snprintf(id, sizeof id, "m%d", ++b.cmd_no);
@@ -429,7 +426,7 @@ static void curve_startup(const char *bin, int big)
                 engine_flush(b.e);
         }
         engine_flush(b.e);
-        double made_s = clock_s(CLOCK_MONOTONIC) - c0;
+        double made_s = bench_clock_s(CLOCK_MONOTONIC) - c0;
         long rss = 0;
         double us = start_tabled(bin, b.path, &rss);
         printf("startup   %7d campaigns: tabled serve ready in %.0f ms, VmRSS %ld KB (made in "
@@ -438,17 +435,6 @@ static void curve_startup(const char *bin, int big)
         fflush(stdout);
     }
     bench_close(&b, 0);
-}
-
-static int want(const char *only, const char *name)
-{
-    if (!only)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = only; (p = strstr(p, name)); p += n)
-        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -463,17 +449,17 @@ int main(int argc, char **argv)
         else
             only = argv[i];
     }
-    if (want(only, "events"))
+    if (bench_wants(only, "events"))
         curve_events();
-    if (want(only, "chars"))
+    if (bench_wants(only, "chars"))
         curve_chars();
-    if (want(only, "campaigns"))
+    if (bench_wants(only, "campaigns"))
         curve_campaigns();
-    if (want(only, "seats"))
+    if (bench_wants(only, "seats"))
         curve_seats();
-    if (want(only, "bytes"))
+    if (bench_wants(only, "bytes"))
         curve_bytes();
-    if (want(only, "startup"))
+    if (bench_wants(only, "startup"))
         curve_startup(bin, big);
     return 0;
 }

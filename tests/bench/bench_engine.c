@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "engine.h"
 #include "rng.h"
 #include "store.h"
@@ -65,13 +66,6 @@ static const engine_sink SINK = {on_send, on_close};
 
 static engine *g_e;
 static int g_cmd;
-
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void say(engine_conn *c, json_t *msg)
 {
@@ -116,30 +110,19 @@ static void timed(const char *label, int n, engine_conn *c, sink_ctx *s, const c
                   const char *args_text)
 {
     json_t *args = json_loads(args_text, 0, NULL);
-    double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    double t0 = bench_clock_s(CLOCK_MONOTONIC), c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
     for (int i = 0; i < n; i++) {
         char id[32];
         snprintf(id, sizeof id, "t%d", ++g_cmd);
         say(c, json_pack("{s:s, s:s, s:s, s:O}", "t", "cmd", "id", id, "op", op, "args", args));
         engine_flush(g_e);
     }
-    double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    double dt = bench_clock_s(CLOCK_MONOTONIC) - t0,
+           dc = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     (void)s;
     printf("%-22s %d commands in %.3f s = %.1f us/command wall, %.1f us CPU\n", label, n, dt,
            dt * 1e6 / n, dc * 1e6 / n);
     json_decref(args);
-}
-
-/* Whether phase name is in the comma list only (NULL: every phase). */
-static int phase(const char *only, const char *name)
-{
-    if (!only)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = only; (p = strstr(p, name)); p += n)
-        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -201,9 +184,9 @@ int main(int argc, char **argv)
         json_decref(cmd(gc, &gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
     json_decref(cmd(gc, &gs, "enc.act", json_pack("{s:s}", "action", "initiative")));
 
-    if (phase(only, "roll"))
+    if (bench_wants(only, "roll"))
         timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
-    if (phase(only, "act"))
+    if (bench_wants(only, "act"))
         timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
@@ -214,8 +197,8 @@ int main(int argc, char **argv)
      * public roll fans out to all of them. */
     static sink_ctx crowd[CROWD];
     static engine_conn *cc[CROWD];
-    int crowd_n = phase(only, "join") ? CROWD : 0;
-    double j0 = clock_s(CLOCK_MONOTONIC), jc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    int crowd_n = bench_wants(only, "join") ? CROWD : 0;
+    double j0 = bench_clock_s(CLOCK_MONOTONIC), jc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
     for (int k = 0; k < crowd_n; k++) {
         char name[16];
         snprintf(name, sizeof name, "Crowd %d", k + 1);
@@ -226,13 +209,13 @@ int main(int argc, char **argv)
     }
     if (crowd_n) {
         printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
-               clock_s(CLOCK_MONOTONIC) - j0,
-               (clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
+               bench_clock_s(CLOCK_MONOTONIC) - j0,
+               (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
         int nc = n / 10 > 0 ? n / 10 : 1;
-        double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
         timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
         printf("%-22s %.2f us CPU per recipient\n", "",
-               (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
+               (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
     }
     for (int k = 0; k < crowd_n; k++)
         engine_conn_closed(g_e, cc[k]);
