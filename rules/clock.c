@@ -6,56 +6,23 @@
 
 #include <string.h>
 
-#define MINUTE 60L
-#define DAY RULES_CLOCK_DAY
+#include "system.h"
 
-/* City of Thieves, 000:17-22 "the stages are listed below, along with how long a round of that
- * kind of stage lasts". The Action stage covers violence and both chases (000:35-36 roll their
- * initiative; a chase is action at the table). */
-static const rules_clock_stage COT_PREP = {"prep", "Prep", DAY, "000:19"};
-static const rules_clock_stage COT_SOCIAL = {"social_call", "Social Call", 10 * MINUTE, "000:20"};
-static const rules_clock_stage COT_HEIST = {"heist", "Heist", 5 * MINUTE, "000:21"};
-static const rules_clock_stage COT_ACTION = {"action", "Action", MINUTE, "000:22"};
-/* Heimr 001:238 "Every turn lasts two seconds." (every combatant acts once per round) */
-static const rules_clock_stage HEIMR_TURN = {"turn", "Turn", 2, "001:238"};
-/* Grimwire 002:415 "Each round lasts 6 seconds of in-game time." */
-static const rules_clock_stage GRIMWIRE_ROUND = {"round", "Round", 6, "002:415"};
-/* fivey: the book gives no length for a combat round (004:668-672 "another round of combat
- * ensues"); reading (RULES.md): 10 seconds. */
-static const rules_clock_stage FIVEY_ROUND = {"round", "Round", 10, "004:668"};
-/* tenacity: no round length in the book (003:91 rounds of the spotlight); reading (RULES.md):
- * 6 seconds. */
-static const rules_clock_stage TENACITY_ROUND = {"round", "Round", 6, "003:91"};
-static const rules_clock_stage OTHER_ROUND = {"round", "Round", MINUTE, ""};
+/* A system that gives no round length (or is not known) counts one-minute rounds. */
+static const rules_clock_stage OTHER_ROUND = {"round", "Round", 60, ""};
+
+static int matches(const char *want, const char *have)
+{
+    return !want || (have && strcmp(want, have) == 0);
+}
 
 const rules_clock_stage *rules_clock_stage_of(const char *system, const char *module,
                                               const char *stage)
 {
-    if (!system)
-        return &OTHER_ROUND;
-    if (strcmp(system, "cot") == 0) {
-        if (stage && strcmp(stage, "prep") == 0)
-            return &COT_PREP;
-        if (stage && strcmp(stage, "social") == 0)
-            return &COT_SOCIAL;
-        if (stage && strcmp(stage, "heist") == 0)
-            return &COT_HEIST;
-        if (stage)
-            return &COT_ACTION; /* violence, foot_chase, vehicle_chase */
-        if (module && strcmp(module, "cot.social") == 0)
-            return &COT_SOCIAL;
-        if (module && strcmp(module, "cot.heist") == 0)
-            return &COT_HEIST;
-        return &COT_ACTION;
-    }
-    if (strcmp(system, "heimr") == 0)
-        return &HEIMR_TURN;
-    if (strcmp(system, "grimwire") == 0)
-        return &GRIMWIRE_ROUND;
-    if (strcmp(system, "fivey") == 0)
-        return &FIVEY_ROUND;
-    if (strcmp(system, "tenacity") == 0)
-        return &TENACITY_ROUND;
+    const rules_system *s = system ? rules_system_find(system) : NULL;
+    for (const rules_clock_stage *r = s ? s->clock : NULL; r && r->id; r++)
+        if (matches(r->module, module) && matches(r->word, stage))
+            return r;
     return &OTHER_ROUND;
 }
 

@@ -23,18 +23,24 @@
 #define TABLED_RULES_CLOCK_H
 
 /* A stage: its id ("heist"), the words a person reads ("Heist"), its round length in seconds
- * and the rulebook line it comes from. */
+ * and the rulebook line it comes from; as a row of a system's clock table (system.h,
+ * rules_system.clock), also the scenes it is for: of module `module` (NULL: any module of the
+ * system) whose stage word (/enc/stage) is `word` (NULL: any, or none). */
 typedef struct rules_clock_stage {
     const char *id;
     const char *label;
     long unit_s;
     const char *cite;
+    const char *module;
+    const char *word;
 } rules_clock_stage;
 
 /* The stage a scene of module `module` (an id like "cot.chase") of rule system `system` runs
- * at; `stage` is the scene's own stage word where it has one (cot's /enc/stage: heist, prep,
- * social, violence, foot_chase, vehicle_chase), else NULL. Never NULL: an unknown system gets
- * a one-minute "Round" (the reading for systems without a round length). Static storage. */
+ * at: the first row of the system's clock table that matches the module and `stage`, the
+ * scene's own stage word where it has one (cot's /enc/stage: heist, prep, social, violence,
+ * foot_chase, vehicle_chase), else NULL. Never NULL: a system without a matching row (or an
+ * unknown one) gets a one-minute "Round" (the reading for systems without a round length).
+ * Static storage. */
 const rules_clock_stage *rules_clock_stage_of(const char *system, const char *module,
                                               const char *stage);
 

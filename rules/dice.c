@@ -3,28 +3,46 @@
  *
  * The parser is a hand-written recursive descent over a lazy lexer, so the first problem from
  * the left is the one reported. Numbers saturate at NUM_CAP while being read, so a 50-digit
- * count is simply "out of range" and never overflows.
+ * count is simply "out of range" and never overflows. The parsed expression is a small tree of
+ * nodes over an array of terms (the dice and constants, in the order written: the order their
+ * dice are drawn). Everything that could make a roll run forever, divide by zero or overflow is
+ * refused here, before a die is drawn.
  */
 #include "dice.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NUM_CAP 1000000000L
-#define TERM_TEXT_MAX 16 /* "100d1000kh100" is the longest term: 13 characters */
+#define TERM_TEXT_MAX 64 /* "100d1000r<1000!!>1000dl99>1000f<1000" and the like */
+#define MAX_NODES (RULES_DICE_MAX_TERMS * 4)
 
 typedef enum tok_kind {
     T_END,
     T_NUM,
     T_PLUS,
     T_MINUS,
+    T_STAR,
+    T_SLASH,
+    T_LPAREN,
+    T_RPAREN,
     T_D,
     T_KH,
     T_KL,
     T_DH,
     T_DL,
+    T_BANG,  /* ! */
+    T_BANG2, /* !! */
+    T_R,
+    T_RO,
+    T_GT,
+    T_LT,
+    T_EQ,
+    T_F,
+    T_LABEL, /* [text] */
 } tok_kind;
 
 typedef struct token {
@@ -50,20 +68,56 @@ typedef enum keep_mode {
 
 static const char *const mode_text[] = {"", "kh", "kl", "dh", "dl"};
 
+/* A compare point: which faces match. */
+typedef enum cmp_kind {
+    CMP_NONE,
+    CMP_EQ,  /* exactly n */
+    CMP_GE,  /* '>': n or higher */
+    CMP_LE,  /* '<': n or lower */
+    CMP_MAX, /* the highest face (an explosion's default) */
+} cmp_kind;
+
+typedef struct cmp {
+    cmp_kind kind;
+    int n;
+} cmp;
+
+typedef enum reroll_mode { REROLL_NONE, REROLL_UNTIL, REROLL_ONCE } reroll_mode;
+typedef enum explode_mode { EXPLODE_NONE, EXPLODE_EACH, EXPLODE_COMPOUND } explode_mode;
+
 typedef struct dice_term {
-    int sign;  /* 1 or -1 */
     int count; /* number of dice; 0 for a constant */
-    int sides; /* dice only */
+    int sides; /* dice only; 3 for Fate dice */
+    bool fate; /* dF: faces -1, 0, +1 */
     keep_mode mode;
-    int k;        /* the keep/drop count, when mode != KEEP_ALL */
-    int constant; /* constants only */
+    int k; /* the keep/drop count, when mode != KEEP_ALL */
+    reroll_mode reroll;
+    cmp rr;
+    explode_mode explode;
+    cmp ex;
+    cmp succ, fail; /* CMP_NONE when not counting */
+    int constant;   /* constants only */
+    int sign;       /* 1 or -1 in a sum of terms; 1 otherwise */
     char text[TERM_TEXT_MAX];
+    char label[RULES_DICE_MAX_LABEL + 1];
 } dice_term;
+
+typedef enum node_kind { N_LEAF, N_ADD, N_SUB, N_MUL, N_DIV, N_NEG, N_PAREN } node_kind;
+
+typedef struct node {
+    node_kind kind;
+    int a, b; /* children (node indexes) */
+    int leaf; /* N_LEAF: the term */
+} node;
 
 struct rules_dice_expr {
     size_t nterms;
     dice_term terms[RULES_DICE_MAX_TERMS];
-    char canonical[RULES_DICE_MAX_TERMS * (TERM_TEXT_MAX + 1) + 1];
+    int nnodes, root;
+    node nodes[MAX_NODES];
+    bool linear; /* a sum of terms: no '*' or '/' */
+    char canonical[RULES_DICE_MAX_TERMS * (TERM_TEXT_MAX + RULES_DICE_MAX_LABEL + 4) +
+                   RULES_DICE_MAX_LEN];
 };
 
 /* ---- lexer ---- */
@@ -87,6 +141,34 @@ static int unknown_char(const lexer *lx, size_t pos, tb_err *err)
     return tb_fail(err, TB_BAD_REQUEST, "unknown character 0x%02X at position %zu", c, pos + 1);
 }
 
+/* A label: '[' then printable text without brackets, then ']'. */
+static int lex_label(lexer *lx, token *tok, tb_err *err)
+{
+    const char *t = lx->text;
+    size_t n = 1;
+    while (t[lx->at + n] && t[lx->at + n] != ']') {
+        unsigned char c = (unsigned char)t[lx->at + n];
+        if (c == '[')
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "'[' inside a label at position %zu (inline rolls [[...]] belong in a "
+                           "message, not in a dice expression)",
+                           lx->at + n + 1);
+        if (c < 0x20 || c == 0x7f)
+            return unknown_char(lx, lx->at + n, err);
+        n++;
+    }
+    if (!t[lx->at + n])
+        return tb_fail(err, TB_BAD_REQUEST, "label not closed with ']' at position %zu",
+                       lx->at + 1);
+    if (n - 1 > RULES_DICE_MAX_LABEL)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "label too long at position %zu: %zu characters (limit %d)", lx->at + 1,
+                       n - 1, RULES_DICE_MAX_LABEL);
+    tok->kind = T_LABEL;
+    tok->len = n + 1;
+    return 0;
+}
+
 /* Reads the next token into lx->tok. Returns 0 or TB_BAD_REQUEST for an unknown character. */
 static int lex_next(lexer *lx, tb_err *err)
 {
@@ -101,10 +183,64 @@ static int lex_next(lexer *lx, tb_err *err)
     char c = to_lower(t[lx->at]);
     char c2 = c ? to_lower(t[lx->at + 1]) : '\0';
 
-    if (c == '\0') {
+    switch (c) {
+    case '\0':
         tok->kind = T_END;
         tok->len = 0;
-    } else if (is_digit(c)) {
+        break;
+    case '+':
+        tok->kind = T_PLUS;
+        break;
+    case '-':
+        tok->kind = T_MINUS;
+        break;
+    case '*':
+        tok->kind = T_STAR;
+        break;
+    case '/':
+        tok->kind = T_SLASH;
+        break;
+    case '(':
+        tok->kind = T_LPAREN;
+        break;
+    case ')':
+        tok->kind = T_RPAREN;
+        break;
+    case '>':
+        tok->kind = T_GT;
+        break;
+    case '<':
+        tok->kind = T_LT;
+        break;
+    case '=':
+        tok->kind = T_EQ;
+        break;
+    case 'f':
+        tok->kind = T_F;
+        break;
+    case '!':
+        tok->kind = c2 == '!' ? T_BANG2 : T_BANG;
+        tok->len = c2 == '!' ? 2 : 1;
+        break;
+    case 'r':
+        tok->kind = c2 == 'o' ? T_RO : T_R;
+        tok->len = c2 == 'o' ? 2 : 1;
+        break;
+    case 'd':
+        tok->kind = c2 == 'h' ? T_DH : c2 == 'l' ? T_DL : T_D;
+        tok->len = (c2 == 'h' || c2 == 'l') ? 2 : 1;
+        break;
+    case 'k':
+        tok->kind = c2 == 'l' ? T_KL : T_KH; /* 'k' alone means 'kh' */
+        tok->len = (c2 == 'h' || c2 == 'l') ? 2 : 1;
+        break;
+    case '[':
+        if (lex_label(lx, tok, err))
+            return TB_BAD_REQUEST;
+        break;
+    default:
+        if (!is_digit(c))
+            return unknown_char(lx, lx->at, err);
         tok->kind = T_NUM;
         size_t n = 0;
         while (is_digit(t[lx->at + n])) {
@@ -115,26 +251,6 @@ static int lex_next(lexer *lx, tb_err *err)
         if (tok->value > NUM_CAP)
             tok->value = NUM_CAP;
         tok->len = n;
-    } else if (c == '+') {
-        tok->kind = T_PLUS;
-    } else if (c == '-') {
-        tok->kind = T_MINUS;
-    } else if (c == 'd' && c2 == 'h') {
-        tok->kind = T_DH;
-        tok->len = 2;
-    } else if (c == 'd' && c2 == 'l') {
-        tok->kind = T_DL;
-        tok->len = 2;
-    } else if (c == 'd') {
-        tok->kind = T_D;
-    } else if (c == 'k' && c2 == 'l') {
-        tok->kind = T_KL;
-        tok->len = 2;
-    } else if (c == 'k') {
-        tok->kind = T_KH; /* 'k' alone means 'kh' */
-        tok->len = c2 == 'h' ? 2 : 1;
-    } else {
-        return unknown_char(lx, lx->at, err);
     }
     lx->at += tok->len;
     return 0;
@@ -145,128 +261,559 @@ static int lex_next(lexer *lx, tb_err *err)
 /* The current token's text, for messages: "%.*s" with TOKTEXT(lx). */
 #define TOKTEXT(lx) (int)(lx)->tok.len, (lx)->text + (lx)->tok.pos
 
-static int expected_term(const lexer *lx, const token *op, tb_err *err)
+typedef struct parser {
+    lexer lx;
+    rules_dice_expr *e;
+    long total_dice;
+    tb_err *err;
+} parser;
+
+static int expected_term(const parser *p, const token *op)
 {
+    const lexer *lx = &p->lx;
     if (lx->tok.kind == T_END && op)
-        return tb_fail(err, TB_BAD_REQUEST, "trailing operator '%c' at position %zu",
+        return tb_fail(p->err, TB_BAD_REQUEST, "trailing operator '%c' at position %zu",
                        lx->text[op->pos], op->pos + 1);
     if (lx->tok.kind == T_END)
-        return tb_fail(err, TB_BAD_REQUEST, "empty dice expression");
-    return tb_fail(err, TB_BAD_REQUEST, "expected dice or a number at position %zu, found '%.*s'",
-                   lx->tok.pos + 1, TOKTEXT(lx));
+        return tb_fail(p->err, TB_BAD_REQUEST, "empty dice expression");
+    return tb_fail(p->err, TB_BAD_REQUEST,
+                   "expected dice or a number at position %zu, found '%.*s'", lx->tok.pos + 1,
+                   TOKTEXT(lx));
+}
+
+static int next(parser *p)
+{
+    return lex_next(&p->lx, p->err) ? TB_BAD_REQUEST : 0;
+}
+
+/* The highest face of a term's dice: +1 for Fate dice. */
+static int top_face(const dice_term *t)
+{
+    return t->fate ? 1 : t->sides;
+}
+
+/* Whether face v matches c on a die whose highest face is `top`. */
+static bool cmp_match(cmp c, int v, int top)
+{
+    switch (c.kind) {
+    case CMP_EQ:
+        return v == c.n;
+    case CMP_GE:
+        return v >= c.n;
+    case CMP_LE:
+        return v <= c.n;
+    case CMP_MAX:
+        return v == top;
+    default:
+        return false;
+    }
+}
+
+/* Whether every face of the term matches c (a reroll or explosion that could never end). */
+static bool cmp_every_face(const dice_term *t, cmp c)
+{
+    for (int v = t->fate ? -1 : 1; v <= top_face(t); v++)
+        if (!cmp_match(c, v, top_face(t)))
+            return false;
+    return true;
+}
+
+/*
+ * An optional compare point after a modifier ('!', 'r', 'f'): [('>'|'<'|'=')] N, or `def` when
+ * none follows. `required` (success targets): the sign must be there.
+ */
+static int parse_cmp(parser *p, const token *op, bool required, cmp def, cmp *out)
+{
+    lexer *lx = &p->lx;
+    cmp_kind kind = CMP_EQ;
+    if (lx->tok.kind == T_GT || lx->tok.kind == T_LT || lx->tok.kind == T_EQ) {
+        kind = lx->tok.kind == T_GT ? CMP_GE : lx->tok.kind == T_LT ? CMP_LE : CMP_EQ;
+        if (next(p))
+            return TB_BAD_REQUEST;
+        if (lx->tok.kind != T_NUM)
+            return tb_fail(p->err, TB_BAD_REQUEST, "missing number after '%.*s' at position %zu",
+                           (int)op->len, lx->text + op->pos, op->pos + 1);
+    } else if (lx->tok.kind != T_NUM || required) {
+        *out = def;
+        return 0;
+    }
+    if (lx->tok.value > RULES_DICE_MAX_SIDES)
+        return tb_fail(p->err, TB_BAD_REQUEST,
+                       "compare number out of range at position %zu: %.*s (allowed 0..%d)",
+                       lx->tok.pos + 1, TOKTEXT(lx), RULES_DICE_MAX_SIDES);
+    out->kind = kind;
+    out->n = (int)lx->tok.value;
+    return next(p);
+}
+
+static int twice(parser *p, const token *op)
+{
+    return tb_fail(p->err, TB_BAD_REQUEST,
+                   "'%.*s' at position %zu: a dice term takes each kind of modifier once",
+                   (int)op->len, p->lx.text + op->pos, op->pos + 1);
+}
+
+/* keep/drop: the token is kh/kl/dh/dl/k or a bare 'd' before a number. */
+static int parse_keep(parser *p, dice_term *term, keep_mode mode)
+{
+    lexer *lx = &p->lx;
+    token op = lx->tok;
+    if (term->mode != KEEP_ALL)
+        return twice(p, &op);
+    if (next(p))
+        return TB_BAD_REQUEST;
+    if (lx->tok.kind != T_NUM)
+        return tb_fail(p->err, TB_BAD_REQUEST, "missing count after '%.*s' at position %zu",
+                       (int)op.len, lx->text + op.pos, op.pos + 1);
+    long k = lx->tok.value;
+    bool keep = mode == KEEP_HIGH || mode == KEEP_LOW;
+    long lo = keep ? 1 : 0, hi = keep ? term->count : term->count - 1;
+    if (k < lo || k > hi)
+        return tb_fail(p->err, TB_BAD_REQUEST,
+                       "%s count out of range at position %zu: %.*s%.*s with %d dice "
+                       "(allowed %ld..%ld)",
+                       keep ? "keep" : "drop", op.pos + 1, (int)op.len, lx->text + op.pos,
+                       TOKTEXT(lx), term->count, lo, hi);
+    term->mode = mode;
+    term->k = (int)k;
+    return next(p);
+}
+
+/* The modifiers after NdS, each at most once, in any order. */
+static int parse_modifiers(parser *p, dice_term *term)
+{
+    lexer *lx = &p->lx;
+    static const cmp ONE = {CMP_EQ, 1}, MAX = {CMP_MAX, 0}, NONE = {CMP_NONE, 0};
+    for (;;) {
+        token op = lx->tok;
+        int rc = 0;
+        switch (op.kind) {
+        case T_R:
+        case T_RO:
+            if (term->reroll)
+                return twice(p, &op);
+            term->reroll = op.kind == T_R ? REROLL_UNTIL : REROLL_ONCE;
+            rc = next(p) || parse_cmp(p, &op, false, ONE, &term->rr);
+            if (!rc && term->reroll == REROLL_UNTIL && cmp_every_face(term, term->rr))
+                return tb_fail(p->err, TB_BAD_REQUEST,
+                               "reroll at position %zu matches every face: it would never "
+                               "stop",
+                               op.pos + 1);
+            break;
+        case T_BANG:
+        case T_BANG2:
+            if (term->explode)
+                return twice(p, &op);
+            term->explode = op.kind == T_BANG ? EXPLODE_EACH : EXPLODE_COMPOUND;
+            rc = next(p) || parse_cmp(p, &op, false, MAX, &term->ex);
+            if (!rc && cmp_every_face(term, term->ex))
+                return tb_fail(p->err, TB_BAD_REQUEST,
+                               "explosion at position %zu matches every face: it would never "
+                               "stop",
+                               op.pos + 1);
+            break;
+        case T_KH:
+        case T_KL:
+        case T_DH:
+        case T_DL:
+            rc = parse_keep(p, term,
+                            op.kind == T_KH   ? KEEP_HIGH
+                            : op.kind == T_KL ? KEEP_LOW
+                            : op.kind == T_DH ? DROP_HIGH
+                                              : DROP_LOW);
+            break;
+        case T_D: /* a bare 'd' after a dice term: drop the lowest */
+            rc = parse_keep(p, term, DROP_LOW);
+            break;
+        case T_GT:
+        case T_LT:
+        case T_EQ:
+            if (term->succ.kind != CMP_NONE)
+                return twice(p, &op);
+            rc = parse_cmp(p, &op, false, NONE, &term->succ);
+            break;
+        case T_F:
+            if (term->fail.kind != CMP_NONE)
+                return twice(p, &op);
+            rc = next(p) || parse_cmp(p, &op, false, ONE, &term->fail);
+            if (!rc && term->succ.kind == CMP_NONE) {
+                /* the success target may come after: "6d10f1>8" is read like "6d10>8f1" */
+                if (lx->tok.kind == T_GT || lx->tok.kind == T_LT || lx->tok.kind == T_EQ)
+                    break;
+                return tb_fail(p->err, TB_BAD_REQUEST,
+                               "failures at position %zu count only with a success target "
+                               "(e.g. 6d10>8f1)",
+                               op.pos + 1);
+            }
+            break;
+        default:
+            return 0;
+        }
+        if (rc)
+            return TB_BAD_REQUEST;
+    }
 }
 
 /*
  * Parses the rest of a dice term whose 'd' is the current token; count_tok is the explicit count
- * (NULL for "d6"), start the term's first character. Fills *term; *total_dice accumulates.
+ * (NULL for "d6"), start the term's first character. Fills *term.
  */
-static int parse_dice(lexer *lx, const token *count_tok, size_t start, dice_term *term,
-                      long *total_dice, tb_err *err)
+static int parse_dice(parser *p, const token *count_tok, size_t start, dice_term *term)
 {
+    lexer *lx = &p->lx;
     size_t dpos = lx->tok.pos;
     long count = count_tok ? count_tok->value : 1;
     if (count < 1)
-        return tb_fail(err, TB_BAD_REQUEST,
+        return tb_fail(p->err, TB_BAD_REQUEST,
                        "dice count out of range at position %zu: %.*s (need at least 1 die)",
                        start + 1, (int)count_tok->len, lx->text + count_tok->pos);
-    *total_dice += count;
-    if (*total_dice > RULES_DICE_MAX_DICE)
-        return tb_fail(err, TB_BAD_REQUEST,
+    p->total_dice += count;
+    if (p->total_dice > RULES_DICE_MAX_DICE)
+        return tb_fail(p->err, TB_BAD_REQUEST,
                        "too many dice at position %zu: at most %d dice in the whole expression",
                        start + 1, RULES_DICE_MAX_DICE);
 
-    if (lex_next(lx, err))
+    if (next(p))
         return TB_BAD_REQUEST;
-    if (lx->tok.kind != T_NUM)
-        return tb_fail(err, TB_BAD_REQUEST, "missing number of sides after 'd' at position %zu",
+    term->count = (int)count;
+    if (lx->tok.kind == T_F) {
+        term->fate = true;
+        term->sides = 3;
+    } else if (lx->tok.kind != T_NUM) {
+        return tb_fail(p->err, TB_BAD_REQUEST, "missing number of sides after 'd' at position %zu",
                        dpos + 1);
-    if (lx->tok.value < 1 || lx->tok.value > RULES_DICE_MAX_SIDES)
-        return tb_fail(err, TB_BAD_REQUEST,
+    } else if (lx->tok.value < 1 || lx->tok.value > RULES_DICE_MAX_SIDES) {
+        return tb_fail(p->err, TB_BAD_REQUEST,
                        "sides out of range at position %zu: d%.*s (allowed 1..%d)", lx->tok.pos + 1,
                        TOKTEXT(lx), RULES_DICE_MAX_SIDES);
-    term->count = (int)count;
-    term->sides = (int)lx->tok.value;
+    } else {
+        term->sides = (int)lx->tok.value;
+    }
     term->mode = KEEP_ALL;
-    if (lex_next(lx, err))
+    if (next(p))
         return TB_BAD_REQUEST;
+    return parse_modifiers(p, term);
+}
 
-    switch (lx->tok.kind) {
-    case T_KH:
-        term->mode = KEEP_HIGH;
+static int new_node(parser *p, node_kind kind, int a, int b, int *out)
+{
+    rules_dice_expr *e = p->e;
+    if (e->nnodes == MAX_NODES)
+        return tb_fail(p->err, TB_BAD_REQUEST, "dice expression too complex at position %zu",
+                       p->lx.tok.pos + 1);
+    e->nodes[e->nnodes] = (node){.kind = kind, .a = a, .b = b};
+    *out = e->nnodes++;
+    return 0;
+}
+
+static int parse_sum(parser *p, int depth, int *out);
+
+/* One term (dice or a number) and its label; op is the operator before it (or NULL). */
+static int parse_term(parser *p, const token *op, int *out)
+{
+    lexer *lx = &p->lx;
+    rules_dice_expr *e = p->e;
+    if (lx->tok.kind != T_D && lx->tok.kind != T_NUM)
+        return expected_term(p, op);
+    if (e->nterms == RULES_DICE_MAX_TERMS)
+        return tb_fail(p->err, TB_BAD_REQUEST, "too many terms at position %zu: at most %d terms",
+                       lx->tok.pos + 1, RULES_DICE_MAX_TERMS);
+    dice_term *term = &e->terms[e->nterms];
+    size_t start = lx->tok.pos;
+    int rc;
+    if (lx->tok.kind == T_D) {
+        rc = parse_dice(p, NULL, start, term);
+    } else {
+        token num = lx->tok;
+        if (next(p))
+            return TB_BAD_REQUEST;
+        if (lx->tok.kind == T_D) {
+            rc = parse_dice(p, &num, start, term);
+        } else if (num.value > RULES_DICE_MAX_CONST) {
+            return tb_fail(p->err, TB_BAD_REQUEST,
+                           "constant out of range at position %zu: %.*s (allowed 0..%d)",
+                           num.pos + 1, (int)num.len, lx->text + num.pos, RULES_DICE_MAX_CONST);
+        } else {
+            term->count = 0;
+            term->constant = (int)num.value;
+            rc = 0;
+        }
+    }
+    if (rc)
+        return rc;
+    if (lx->tok.kind == T_LABEL) {
+        snprintf(term->label, sizeof term->label, "%.*s", (int)lx->tok.len - 2,
+                 lx->text + lx->tok.pos + 1);
+        if (next(p))
+            return TB_BAD_REQUEST;
+    }
+    term->sign = 1;
+    if (new_node(p, N_LEAF, -1, -1, out))
+        return TB_BAD_REQUEST;
+    e->nodes[*out].leaf = (int)e->nterms++;
+    return 0;
+}
+
+static int parse_atom(parser *p, int depth, const token *op, int *out)
+{
+    lexer *lx = &p->lx;
+    if (lx->tok.kind != T_LPAREN)
+        return parse_term(p, op, out);
+    token open = lx->tok;
+    if (depth >= RULES_DICE_MAX_DEPTH)
+        return tb_fail(p->err, TB_BAD_REQUEST,
+                       "too many parentheses inside each other at position %zu (at most %d)",
+                       open.pos + 1, RULES_DICE_MAX_DEPTH);
+    int inner;
+    if (next(p) || parse_sum(p, depth + 1, &inner))
+        return TB_BAD_REQUEST;
+    if (lx->tok.kind != T_RPAREN)
+        return tb_fail(p->err, TB_BAD_REQUEST, "'(' at position %zu is not closed", open.pos + 1);
+    if (new_node(p, N_PAREN, inner, -1, out))
+        return TB_BAD_REQUEST;
+    return next(p);
+}
+
+static int parse_product(parser *p, int depth, const token *op, int *out)
+{
+    lexer *lx = &p->lx;
+    if (parse_atom(p, depth, op, out))
+        return TB_BAD_REQUEST;
+    while (lx->tok.kind == T_STAR || lx->tok.kind == T_SLASH) {
+        token o = lx->tok;
+        int rhs;
+        if (next(p) || parse_atom(p, depth, &o, &rhs) ||
+            new_node(p, o.kind == T_STAR ? N_MUL : N_DIV, *out, rhs, out))
+            return TB_BAD_REQUEST;
+    }
+    return 0;
+}
+
+/* expr := ['+'|'-'] product (('+'|'-') product)* */
+static int parse_sum(parser *p, int depth, int *out)
+{
+    lexer *lx = &p->lx;
+    token op_tok, *op = NULL;
+    bool neg = false;
+    if (lx->tok.kind == T_PLUS || lx->tok.kind == T_MINUS) {
+        neg = lx->tok.kind == T_MINUS;
+        op_tok = lx->tok;
+        op = &op_tok;
+        if (next(p))
+            return TB_BAD_REQUEST;
+    }
+    if (parse_product(p, depth, op, out))
+        return TB_BAD_REQUEST;
+    if (neg && new_node(p, N_NEG, *out, -1, out))
+        return TB_BAD_REQUEST;
+    while (lx->tok.kind == T_PLUS || lx->tok.kind == T_MINUS) {
+        op_tok = lx->tok;
+        int rhs;
+        if (next(p) || parse_product(p, depth, &op_tok, &rhs) ||
+            new_node(p, op_tok.kind == T_PLUS ? N_ADD : N_SUB, *out, rhs, out))
+            return TB_BAD_REQUEST;
+    }
+    return 0;
+}
+
+/* ---- what an expression can reach: refused before any die when it is unsafe ---- */
+
+typedef struct range {
+    long long lo, hi;
+} range;
+
+static long long floor_div(long long a, long long b)
+{
+    long long q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static long long clamp_ll(long long v)
+{
+    const long long cap = 4LL * RULES_DICE_MAX_TOTAL;
+    return v > cap ? cap : v < -cap ? -cap : v;
+}
+
+static range term_range(const dice_term *t)
+{
+    if (t->count == 0)
+        return (range){t->constant, t->constant};
+    /* the most dice that can stand: explosions can add up to the roll cap */
+    long long n = t->explode == EXPLODE_EACH ? RULES_DICE_MAX_ROLLS : t->count;
+    if (t->mode == KEEP_HIGH || t->mode == KEEP_LOW)
+        n = t->k;
+    if (t->succ.kind != CMP_NONE)
+        return (range){t->fail.kind != CMP_NONE ? -n : 0, n};
+    long long face_hi = t->fate ? 1 : t->sides, face_lo = t->fate ? -1 : 1;
+    if (t->explode == EXPLODE_COMPOUND)
+        face_hi *= RULES_DICE_MAX_ROLLS;
+    return (range){n * face_lo < 0 ? n * face_lo : 0, clamp_ll(n * face_hi)};
+}
+
+static int node_range(const parser *p, int i, range *out)
+{
+    const node *n = &p->e->nodes[i];
+    range a, b;
+    switch (n->kind) {
+    case N_LEAF:
+        *out = term_range(&p->e->terms[n->leaf]);
+        return 0;
+    case N_PAREN:
+        return node_range(p, n->a, out);
+    case N_NEG:
+        if (node_range(p, n->a, &a))
+            return TB_BAD_REQUEST;
+        *out = (range){-a.hi, -a.lo};
+        return 0;
+    default:
         break;
-    case T_KL:
-        term->mode = KEEP_LOW;
+    }
+    if (node_range(p, n->a, &a) || node_range(p, n->b, &b))
+        return TB_BAD_REQUEST;
+    long long c[4];
+    switch (n->kind) {
+    case N_ADD:
+        *out = (range){clamp_ll(a.lo + b.lo), clamp_ll(a.hi + b.hi)};
+        return 0;
+    case N_SUB:
+        *out = (range){clamp_ll(a.lo - b.hi), clamp_ll(a.hi - b.lo)};
+        return 0;
+    case N_MUL:
+        c[0] = a.lo * b.lo, c[1] = a.lo * b.hi, c[2] = a.hi * b.lo, c[3] = a.hi * b.hi;
         break;
-    case T_DH:
-        term->mode = DROP_HIGH;
-        break;
-    case T_DL:
-        term->mode = DROP_LOW;
-        break;
+    default: /* N_DIV */
+        if (b.lo <= 0 && b.hi >= 0)
+            return tb_fail(p->err, TB_BAD_REQUEST,
+                           "the divisor could be 0: divide by dice or a number that cannot be 0");
+        c[0] = floor_div(a.lo, b.lo), c[1] = floor_div(a.lo, b.hi), c[2] = floor_div(a.hi, b.lo),
+        c[3] = floor_div(a.hi, b.hi);
+    }
+    out->lo = out->hi = c[0];
+    for (int k = 1; k < 4; k++) {
+        if (c[k] < out->lo)
+            out->lo = c[k];
+        if (c[k] > out->hi)
+            out->hi = c[k];
+    }
+    out->lo = clamp_ll(out->lo);
+    out->hi = clamp_ll(out->hi);
+    return 0;
+}
+
+/* ---- canonical text ---- */
+
+static size_t put_cmp(char *buf, size_t cap, cmp c)
+{
+    switch (c.kind) {
+    case CMP_EQ:
+        return (size_t)snprintf(buf, cap, "%d", c.n);
+    case CMP_GE:
+        return (size_t)snprintf(buf, cap, ">%d", c.n);
+    case CMP_LE:
+        return (size_t)snprintf(buf, cap, "<%d", c.n);
     default:
         return 0;
     }
-    token op = lx->tok;
-    if (lex_next(lx, err))
-        return TB_BAD_REQUEST;
-    if (lx->tok.kind != T_NUM)
-        return tb_fail(err, TB_BAD_REQUEST, "missing count after '%.*s' at position %zu",
-                       (int)op.len, lx->text + op.pos, op.pos + 1);
-    long k = lx->tok.value;
-    bool keep = term->mode == KEEP_HIGH || term->mode == KEEP_LOW;
-    long lo = keep ? 1 : 0, hi = keep ? count : count - 1;
-    if (k < lo || k > hi)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "%s count out of range at position %zu: %.*s%.*s with %ld dice "
-                       "(allowed %ld..%ld)",
-                       keep ? "keep" : "drop", op.pos + 1, (int)op.len, lx->text + op.pos,
-                       TOKTEXT(lx), count, lo, hi);
-    term->k = (int)k;
-    return lex_next(lx, err) ? TB_BAD_REQUEST : 0;
-}
-
-/* Parses one term starting at the current token; op is the operator before it (or NULL). */
-static int parse_term(lexer *lx, const token *op, dice_term *term, long *total_dice, tb_err *err)
-{
-    size_t start = lx->tok.pos;
-    if (lx->tok.kind == T_D)
-        return parse_dice(lx, NULL, start, term, total_dice, err);
-    if (lx->tok.kind != T_NUM)
-        return expected_term(lx, op, err);
-
-    token num = lx->tok;
-    if (lex_next(lx, err))
-        return TB_BAD_REQUEST;
-    if (lx->tok.kind == T_D)
-        return parse_dice(lx, &num, start, term, total_dice, err);
-    if (num.value > RULES_DICE_MAX_CONST)
-        return tb_fail(err, TB_BAD_REQUEST,
-                       "constant out of range at position %zu: %.*s (allowed 0..%d)", num.pos + 1,
-                       (int)num.len, lx->text + num.pos, RULES_DICE_MAX_CONST);
-    term->count = 0;
-    term->constant = (int)num.value;
-    return 0;
 }
 
 static void term_text(dice_term *t)
 {
-    if (t->count == 0)
-        snprintf(t->text, sizeof t->text, "%d", t->constant);
-    else if (t->mode == KEEP_ALL)
-        snprintf(t->text, sizeof t->text, "%dd%d", t->count, t->sides);
-    else
-        snprintf(t->text, sizeof t->text, "%dd%d%s%d", t->count, t->sides, mode_text[t->mode],
-                 t->k);
+    char *b = t->text;
+    size_t cap = sizeof t->text, at;
+    if (t->count == 0) {
+        snprintf(b, cap, "%d", t->constant);
+        return;
+    }
+    at = t->fate ? (size_t)snprintf(b, cap, "%ddF", t->count)
+                 : (size_t)snprintf(b, cap, "%dd%d", t->count, t->sides);
+    if (t->reroll) {
+        at += (size_t)snprintf(b + at, cap - at, "%s", t->reroll == REROLL_UNTIL ? "r" : "ro");
+        at += put_cmp(b + at, cap - at, t->rr);
+    }
+    if (t->explode) {
+        at += (size_t)snprintf(b + at, cap - at, "%s", t->explode == EXPLODE_EACH ? "!" : "!!");
+        at += put_cmp(b + at, cap - at, t->ex);
+    }
+    if (t->mode != KEEP_ALL)
+        at += (size_t)snprintf(b + at, cap - at, "%s%d", mode_text[t->mode], t->k);
+    if (t->succ.kind == CMP_EQ)
+        at += (size_t)snprintf(b + at, cap - at, "=%d", t->succ.n);
+    else if (t->succ.kind != CMP_NONE)
+        at += put_cmp(b + at, cap - at, t->succ);
+    if (t->fail.kind != CMP_NONE) {
+        at += (size_t)snprintf(b + at, cap - at, "f");
+        put_cmp(b + at, cap - at, t->fail);
+    }
 }
 
-static void build_canonical(rules_dice_expr *e)
+typedef struct outbuf {
+    char *s;
+    size_t cap, at;
+} outbuf;
+
+static void out_put(outbuf *o, const char *s)
 {
-    size_t at = 0;
-    for (size_t i = 0; i < e->nterms; i++) {
-        dice_term *t = &e->terms[i];
-        term_text(t);
-        const char *sign = t->sign < 0 ? "-" : i > 0 ? "+" : "";
-        at += (size_t)snprintf(e->canonical + at, sizeof e->canonical - at, "%s%s", sign, t->text);
+    int n = snprintf(o->s + o->at, o->cap - o->at, "%s", s);
+    if (n > 0)
+        o->at += (size_t)n < o->cap - o->at ? (size_t)n : o->cap - o->at - 1;
+}
+
+/* Writes node i: each leaf as its text (canonical) or its value (vals != NULL: the formula). */
+static void print_node(const rules_dice_expr *e, int i, const long long *vals, outbuf *o)
+{
+    const node *n = &e->nodes[i];
+    char num[32];
+    static const char *const OP[] = {"", "+", "-", "*", "/"};
+    switch (n->kind) {
+    case N_LEAF:
+        if (vals) {
+            snprintf(num, sizeof num, "%lld", vals[n->leaf]);
+            out_put(o, num);
+        } else {
+            out_put(o, e->terms[n->leaf].text);
+            if (e->terms[n->leaf].label[0]) {
+                out_put(o, "[");
+                out_put(o, e->terms[n->leaf].label);
+                out_put(o, "]");
+            }
+        }
+        return;
+    case N_PAREN:
+        out_put(o, "(");
+        print_node(e, n->a, vals, o);
+        out_put(o, ")");
+        return;
+    case N_NEG:
+        out_put(o, "-");
+        print_node(e, n->a, vals, o);
+        return;
+    default:
+        print_node(e, n->a, vals, o);
+        out_put(o, OP[n->kind]);
+        print_node(e, n->b, vals, o);
+    }
+}
+
+/* Signs of the terms of a sum; false when the expression multiplies or divides. */
+static bool assign_signs(rules_dice_expr *e, int i, int sign)
+{
+    node *n = &e->nodes[i];
+    switch (n->kind) {
+    case N_LEAF:
+        e->terms[n->leaf].sign = sign;
+        return true;
+    case N_PAREN:
+        return assign_signs(e, n->a, sign);
+    case N_NEG:
+        return assign_signs(e, n->a, -sign);
+    case N_ADD:
+        return assign_signs(e, n->a, sign) && assign_signs(e, n->b, sign);
+    case N_SUB:
+        return assign_signs(e, n->a, sign) && assign_signs(e, n->b, -sign);
+    default:
+        return false;
     }
 }
 
@@ -280,59 +827,53 @@ int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "dice expression too long: %zu characters (limit %d)",
                        len, RULES_DICE_MAX_LEN);
 
-    lexer lx = {.text = text};
-    if (lex_next(&lx, err))
+    parser p = {.lx = {.text = text}, .err = err};
+    if (lex_next(&p.lx, err))
         return TB_BAD_REQUEST;
-    if (lx.tok.kind == T_END)
+    if (p.lx.tok.kind == T_END)
         return tb_fail(err, TB_BAD_REQUEST, "empty dice expression");
 
-    int rc = TB_BAD_REQUEST;
-    rules_dice_expr *e = xcalloc(1, sizeof *e);
-    long total_dice = 0;
-    token op_tok, *op = NULL;
-    int sign = 1;
-    if (lx.tok.kind == T_PLUS || lx.tok.kind == T_MINUS) {
-        sign = lx.tok.kind == T_MINUS ? -1 : 1;
-        op_tok = lx.tok;
-        op = &op_tok;
-        if (lex_next(&lx, err))
-            goto fail;
+    p.e = xcalloc(1, sizeof *p.e);
+    range r;
+    if (parse_sum(&p, 0, &p.e->root))
+        goto fail;
+    if (p.lx.tok.kind == T_RPAREN) {
+        tb_fail(err, TB_BAD_REQUEST, "')' at position %zu closes nothing", p.lx.tok.pos + 1);
+        goto fail;
     }
-    for (;;) {
-        if (e->nterms == RULES_DICE_MAX_TERMS) {
-            if (lx.tok.kind == T_END) /* "...+" after the last allowed term */
-                expected_term(&lx, op, err);
-            else
-                tb_fail(err, TB_BAD_REQUEST, "too many terms at position %zu: at most %d terms",
-                        lx.tok.pos + 1, RULES_DICE_MAX_TERMS);
-            goto fail;
-        }
-        dice_term *term = &e->terms[e->nterms];
-        if (parse_term(&lx, op, term, &total_dice, err))
-            goto fail;
-        term->sign = sign;
-        e->nterms++;
-
-        if (lx.tok.kind == T_END)
-            break;
-        if (lx.tok.kind != T_PLUS && lx.tok.kind != T_MINUS) {
-            tb_fail(err, TB_BAD_REQUEST, "expected '+' or '-' at position %zu, found '%.*s'",
-                    lx.tok.pos + 1, TOKTEXT(&lx));
-            goto fail;
-        }
-        sign = lx.tok.kind == T_MINUS ? -1 : 1;
-        op_tok = lx.tok;
-        op = &op_tok;
-        if (lex_next(&lx, err))
-            goto fail;
+    if (p.lx.tok.kind == T_LABEL) {
+        tb_fail(err, TB_BAD_REQUEST, "a label at position %zu must follow dice or a number",
+                p.lx.tok.pos + 1);
+        goto fail;
     }
-    build_canonical(e);
+    if (p.lx.tok.kind != T_END) {
+        tb_fail(err, TB_BAD_REQUEST, "expected '+', '-', '*' or '/' at position %zu, found '%.*s'",
+                p.lx.tok.pos + 1, TOKTEXT(&p.lx));
+        goto fail;
+    }
+    if (node_range(&p, p.e->root, &r))
+        goto fail;
+    if (r.hi > RULES_DICE_MAX_TOTAL || r.lo < -(long long)RULES_DICE_MAX_TOTAL) {
+        tb_fail(err, TB_BAD_REQUEST, "the total could pass %d: use smaller numbers",
+                RULES_DICE_MAX_TOTAL);
+        goto fail;
+    }
+    rules_dice_expr *e = p.e;
+    for (size_t i = 0; i < e->nterms; i++)
+        term_text(&e->terms[i]);
+    e->linear = assign_signs(e, e->root, 1);
+    if (!e->linear)
+        for (size_t i = 0; i < e->nterms; i++)
+            e->terms[i].sign = 1;
+    outbuf o = {e->canonical, sizeof e->canonical, 0};
+    /* a leading '+' is dropped; print_node writes what remains */
+    print_node(e, e->root, NULL, &o);
     *out = e;
     return 0;
 
 fail:
-    free(e);
-    return rc;
+    free(p.e);
+    return TB_BAD_REQUEST;
 }
 
 void rules_dice_free(rules_dice_expr *e)
@@ -370,7 +911,8 @@ static void append_new(json_t *arr, json_t *value)
 /*
  * Marks which of the n values are kept under mode/k. Each die's rank counts the dice that beat
  * it: a better value, or an equal value rolled earlier; the m best ranks are kept. So among
- * equal values the earliest-rolled are kept, whatever the mode.
+ * equal values the earliest-rolled are kept, whatever the mode. With more dice than written
+ * (explosions), a drop count still drops k and a keep count keeps k.
  */
 static void mark_kept(const int *vals, int n, keep_mode mode, int k, bool *kept)
 {
@@ -392,46 +934,195 @@ static void mark_kept(const int *vals, int n, keep_mode mode, int k, bool *kept)
     }
 }
 
+/* One die as it lands: its value, and how it came (for the result). */
+typedef struct die {
+    int value;
+    bool rerolled; /* rolled, then rerolled away: never counts */
+    bool exploded; /* an extra die from '!' */
+    int nrolls;    /* '!!': how many rolls add up to value (rolls_at..) */
+    int rolls_at;
+} die;
+
+typedef struct roller {
+    rules_rng *rng;
+    int drawn;
+    bool capped;
+    die dice[RULES_DICE_MAX_ROLLS];
+    int ndice;
+    int rolls[RULES_DICE_MAX_ROLLS]; /* the faces of compounded dice */
+    int nrolls;
+} roller;
+
+static int draw(roller *r, const dice_term *t)
+{
+    r->drawn++;
+    int v = rules_rng_die(r->rng, t->sides);
+    return t->fate ? v - 2 : v;
+}
+
+static bool room(roller *r)
+{
+    if (r->drawn < RULES_DICE_MAX_ROLLS)
+        return true;
+    r->capped = true;
+    return false;
+}
+
+static void push(roller *r, int value, bool rerolled, bool exploded)
+{
+    if (r->ndice == RULES_DICE_MAX_ROLLS)
+        return; /* cannot happen: a die is pushed only after a draw, and draws are capped */
+    r->dice[r->ndice++] = (die){.value = value, .rerolled = rerolled, .exploded = exploded};
+}
+
+/* Rolls term t's dice into r (from r->ndice on). */
+static void roll_term(roller *r, const dice_term *t)
+{
+    for (int j = 0; j < t->count; j++) {
+        int v = draw(r, t);
+        if (t->reroll != REROLL_NONE)
+            while (cmp_match(t->rr, v, top_face(t)) && room(r)) {
+                push(r, v, true, false);
+                v = draw(r, t);
+                if (t->reroll == REROLL_ONCE)
+                    break;
+            }
+        if (t->explode == EXPLODE_COMPOUND) {
+            int at = r->nrolls, last = v, total = v;
+            r->rolls[r->nrolls++] = v;
+            while (cmp_match(t->ex, last, top_face(t)) && room(r)) {
+                last = draw(r, t);
+                total += last;
+                if (r->nrolls < RULES_DICE_MAX_ROLLS)
+                    r->rolls[r->nrolls++] = last;
+            }
+            push(r, total, false, false);
+            if (r->nrolls - at > 1) {
+                r->dice[r->ndice - 1].nrolls = r->nrolls - at;
+                r->dice[r->ndice - 1].rolls_at = at;
+            } else {
+                r->nrolls = at;
+            }
+            continue;
+        }
+        push(r, v, false, false);
+        if (t->explode == EXPLODE_EACH)
+            while (cmp_match(t->ex, v, top_face(t)) && room(r)) {
+                v = draw(r, t);
+                push(r, v, false, true);
+            }
+    }
+}
+
+static long long eval_node(const rules_dice_expr *e, int i, const long long *vals)
+{
+    const node *n = &e->nodes[i];
+    switch (n->kind) {
+    case N_LEAF:
+        return vals[n->leaf];
+    case N_PAREN:
+        return eval_node(e, n->a, vals);
+    case N_NEG:
+        return -eval_node(e, n->a, vals);
+    case N_ADD:
+        return eval_node(e, n->a, vals) + eval_node(e, n->b, vals);
+    case N_SUB:
+        return eval_node(e, n->a, vals) - eval_node(e, n->b, vals);
+    case N_MUL:
+        return eval_node(e, n->a, vals) * eval_node(e, n->b, vals);
+    default: {
+        long long d = eval_node(e, n->b, vals);
+        return d ? floor_div(eval_node(e, n->a, vals), d) : 0; /* 0 is refused at parse */
+    }
+    }
+}
+
 json_t *rules_dice_roll(const rules_dice_expr *e, rules_rng *rng)
 {
     json_t *dice = must(json_array());
     json_t *terms = must(json_array());
-    long total = 0;
-    int vals[RULES_DICE_MAX_DICE];
-    bool kept[RULES_DICE_MAX_DICE];
+    long long vals[RULES_DICE_MAX_TERMS];
+    roller rbuf; /* on the stack, and not cleared: only the counters need a start */
+    roller *r = &rbuf;
+    r->rng = rng;
+    r->drawn = 0;
+    r->capped = false;
+    int vbuf[RULES_DICE_MAX_ROLLS];
+    bool kept[RULES_DICE_MAX_ROLLS];
 
     for (size_t i = 0; i < e->nterms; i++) {
         const dice_term *t = &e->terms[i];
-        long subtotal = t->constant;
+        long long subtotal = t->constant;
         if (t->count > 0) {
+            r->ndice = 0;
+            r->nrolls = 0;
+            roll_term(r, t);
+            int n = 0;
+            for (int j = 0; j < r->ndice; j++)
+                if (!r->dice[j].rerolled)
+                    vbuf[n++] = r->dice[j].value;
+            bool standing_kept[RULES_DICE_MAX_ROLLS];
+            mark_kept(vbuf, n, t->mode, t->k, standing_kept);
             subtotal = 0;
-            for (int j = 0; j < t->count; j++)
-                vals[j] = rules_rng_die(rng, t->sides);
-            mark_kept(vals, t->count, t->mode, t->k, kept);
-            for (int j = 0; j < t->count; j++) {
-                json_t *die = must(json_object());
-                set_new(die, "sides", json_integer(t->sides));
-                set_new(die, "value", json_integer(vals[j]));
-                set_new(die, "kept", json_boolean(kept[j]));
-                set_new(die, "term", json_integer((json_int_t)i));
-                append_new(dice, die);
-                if (kept[j])
-                    subtotal += vals[j];
+            for (int j = 0, s = 0; j < r->ndice; j++) {
+                const die *d = &r->dice[j];
+                kept[j] = d->rerolled ? false : standing_kept[s++];
+                json_t *o = must(json_object());
+                set_new(o, "sides", json_integer(t->sides));
+                set_new(o, "value", json_integer(d->value));
+                set_new(o, "kept", json_boolean(kept[j]));
+                set_new(o, "term", json_integer((json_int_t)i));
+                if (t->fate)
+                    set_new(o, "fate", json_true());
+                if (d->rerolled)
+                    set_new(o, "rerolled", json_true());
+                if (d->exploded)
+                    set_new(o, "exploded", json_true());
+                if (d->nrolls > 1) {
+                    json_t *rolls = must(json_array());
+                    for (int k = 0; k < d->nrolls; k++)
+                        append_new(rolls, json_integer(r->rolls[d->rolls_at + k]));
+                    set_new(o, "rolls", rolls);
+                }
+                if (kept[j] && t->succ.kind != CMP_NONE) {
+                    if (cmp_match(t->succ, d->value, top_face(t))) {
+                        set_new(o, "success", json_true());
+                        subtotal++;
+                    } else if (t->fail.kind != CMP_NONE &&
+                               cmp_match(t->fail, d->value, top_face(t))) {
+                        set_new(o, "failure", json_true());
+                        subtotal--;
+                    }
+                } else if (kept[j]) {
+                    subtotal += d->value;
+                }
+                append_new(dice, o);
             }
         }
+        vals[i] = subtotal;
         json_t *term = must(json_object());
         set_new(term, "text", json_string(t->text));
         set_new(term, "sign", json_integer(t->sign));
         set_new(term, "subtotal", json_integer(subtotal));
+        if (t->label[0])
+            set_new(term, "label", json_string(t->label));
         append_new(terms, term);
-        total += t->sign * subtotal;
     }
 
     json_t *result = must(json_object());
     set_new(result, "expr", json_string(e->canonical));
     set_new(result, "dice", dice);
     set_new(result, "terms", terms);
-    set_new(result, "total", json_integer(total));
+    set_new(result, "total", json_integer(eval_node(e, e->root, vals)));
+    if (!e->linear) {
+        char buf[RULES_DICE_MAX_TERMS * 24 + RULES_DICE_MAX_LEN];
+        outbuf o = {buf, sizeof buf, 0};
+        buf[0] = '\0';
+        print_node(e, e->root, vals, &o);
+        set_new(result, "formula", json_string(buf));
+    }
+    if (r->capped)
+        set_new(result, "capped", json_true());
     return result;
 }
 
@@ -445,4 +1136,93 @@ int rules_dice_roll_text(const char *text, rules_rng *rng, json_t **result, tb_e
     *result = rules_dice_roll(e, rng);
     rules_dice_free(e);
     return 0;
+}
+
+/* ---- in words ---- */
+
+static void words_put(outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void words_put(outbuf *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->s + o->at, o->cap - o->at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->at += (size_t)n < o->cap - o->at ? (size_t)n : o->cap - o->at - 1;
+}
+
+/* "6, 6, 4": the values of term ti's dice that are (or are not) kept, joined. */
+static int words_values(const json_t *dice, json_int_t ti, int want_kept, outbuf *o)
+{
+    size_t i;
+    json_t *d;
+    int n = 0;
+    json_array_foreach(dice, i, d)
+    {
+        if (json_integer_value(json_object_get(d, "term")) != ti ||
+            json_is_true(json_object_get(d, "kept")) != want_kept)
+            continue;
+        long long v = json_integer_value(json_object_get(d, "value"));
+        if (json_is_true(json_object_get(d, "fate")))
+            words_put(o, "%s%s", n ? ", " : "", v > 0 ? "plus" : v < 0 ? "minus" : "blank");
+        else
+            words_put(o, "%s%lld", n ? ", " : "", v);
+        n++;
+    }
+    return n;
+}
+
+static int term_has_dice(const json_t *dice, json_int_t ti)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(dice, i,
+                       d) if (json_integer_value(json_object_get(d, "term")) == ti) return 1;
+    return 0;
+}
+
+void rules_dice_words(const json_t *result, char *buf, size_t cap)
+{
+    if (!cap)
+        return;
+    outbuf o = {buf, cap, 0};
+    buf[0] = '\0';
+    const json_t *terms = json_object_get(result, "terms"), *dice = json_object_get(result, "dice");
+    const char *expr = json_string_value(json_object_get(result, "expr"));
+    words_put(&o, "%s:", expr ? expr : "roll");
+    size_t i;
+    json_t *t;
+    json_array_foreach(terms, i, t)
+    {
+        long long sub = json_integer_value(json_object_get(t, "subtotal"));
+        int neg = json_integer_value(json_object_get(t, "sign")) < 0;
+        const char *label = json_string_value(json_object_get(t, "label"));
+        const char *text = json_string_value(json_object_get(t, "text"));
+        words_put(&o, "%s%s",
+                  i == 0 ? " "
+                  : neg  ? ", minus "
+                         : ", plus ",
+                  i == 0 && neg ? "minus " : "");
+        if (!term_has_dice(dice, (json_int_t)i)) {
+            words_put(&o, "%lld", sub);
+        } else {
+            /* kept first, then what was set aside; with nothing set aside, no "(kept)" */
+            words_put(&o, "rolled ");
+            int kept_n = words_values(dice, (json_int_t)i, 1, &o);
+            size_t mark = o.at;
+            words_put(&o, "%s", kept_n ? " (kept) and " : "nothing kept and ");
+            if (!words_values(dice, (json_int_t)i, 0, &o)) {
+                o.at = mark;
+                buf[mark] = '\0';
+            }
+            if (text && (strchr(text, '>') || strchr(text, '<') || strchr(text, '=')))
+                words_put(&o, ": %lld success%s", sub, sub == 1 || sub == -1 ? "" : "es");
+        }
+        if (label)
+            words_put(&o, " (%s)", label);
+    }
+    const char *formula = json_string_value(json_object_get(result, "formula"));
+    if (formula)
+        words_put(&o, "; %s", formula);
+    words_put(&o, " = %lld", (long long)json_integer_value(json_object_get(result, "total")));
 }

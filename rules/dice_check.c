@@ -19,33 +19,54 @@ static int dice_roll(const rules_args *a, rules_rng *rng, json_t *result, tb_err
     return 0;
 }
 
-/* "4d6kh3+2 → ([2] 5 3 6) + 2 = 16": each term's dice (dropped in brackets) or constant. */
+/* The dice of term t: " (5 [2] 3)", dropped dice in brackets; 0 when it rolled none. */
+static int format_term_dice(const json_t *dice, size_t t, rules_str *out)
+{
+    size_t i;
+    json_t *d;
+    int n = 0;
+    json_array_foreach(dice, i, d)
+    {
+        if ((size_t)json_integer_value(json_object_get(d, "term")) != t)
+            continue;
+        int v = (int)json_integer_value(json_object_get(d, "value"));
+        int kept = json_is_true(json_object_get(d, "kept"));
+        rules_str_printf(out, "%s%s%d%s", n ? " " : " (", kept ? "" : "[", v, kept ? "" : "]");
+        n++;
+    }
+    if (n)
+        rules_str_printf(out, ")");
+    return n;
+}
+
+/* "4d6kh3+2 → ([2] 5 3 6) + 2 = 16": each term's dice (dropped in brackets) or constant. With
+ * '*' or '/' (a "formula"): "(1d4+1)*2 → 1d4 (3); (3+1)*2 = 8". */
 static void dice_format(const json_t *result, rules_str *out)
 {
     rules_str_printf(out, "%s →", json_string_value(json_object_get(result, "expr")));
     const json_t *dice = json_object_get(result, "dice");
-    size_t t, i;
-    json_t *term, *d;
+    const char *formula = json_string_value(json_object_get(result, "formula"));
+    size_t t;
+    json_t *term;
+    int groups = 0;
     json_array_foreach(json_object_get(result, "terms"), t, term)
     {
+        if (formula) { /* only the terms that rolled dice; the formula shows the rest */
+            rules_str tmp = {0};
+            if (format_term_dice(dice, t, &tmp))
+                rules_str_printf(out, "%s %s%s", groups++ ? ";" : "",
+                                 json_string_value(json_object_get(term, "text")), tmp.s);
+            rules_str_free(&tmp);
+            continue;
+        }
         int neg = json_integer_value(json_object_get(term, "sign")) < 0;
         rules_str_printf(out, t ? (neg ? " -" : " +") : (neg ? " -" : ""));
-        int n = 0;
-        json_array_foreach(dice, i, d)
-        {
-            if ((size_t)json_integer_value(json_object_get(d, "term")) != t)
-                continue;
-            int v = (int)json_integer_value(json_object_get(d, "value"));
-            int kept = json_is_true(json_object_get(d, "kept"));
-            rules_str_printf(out, "%s%s%d%s", n ? " " : " (", kept ? "" : "[", v, kept ? "" : "]");
-            n++;
-        }
-        if (n)
-            rules_str_printf(out, ")");
-        else
+        if (!format_term_dice(dice, t, out))
             rules_str_printf(out, " %lld",
                              (long long)json_integer_value(json_object_get(term, "subtotal")));
     }
+    if (formula)
+        rules_str_printf(out, "%s %s", groups ? ";" : "", formula);
     rules_str_printf(out, " = %lld",
                      (long long)json_integer_value(json_object_get(result, "total")));
 }
@@ -57,12 +78,13 @@ static const rules_param dice_params[] = {
 };
 
 static const rules_check dice_checks[] = {
-    {"dice", "a generic dice expression (NdS, kh/kl/dh/dl, + and - terms)", dice_params, dice_roll,
-     dice_format},
+    {"dice",
+     "a generic dice expression (NdS or dF, kh/kl/dh/dl, ! !! r ro, >N f, + - * / ( ), [labels])",
+     dice_params, dice_roll, dice_format},
     {0},
 };
 
-static const char *const dice_modules[] = {NULL};
+static const struct rules_module *const dice_modules[] = {NULL}; /* no encounters */
 
 const rules_system rules_system_dice = {
     .id = "dice",

@@ -110,6 +110,19 @@ json_t *rules_enc_stats(rules_enc *e, const char *cid)
     return c ? obj_child(c, "stats") : obj_child(rules_enc_hidden_of(e, cid), "stats");
 }
 
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid)
+{
+    json_t *hid = json_object_get(json_object_get(e->hidden, "combatants"), cid);
+    json_t *c = rules_enc_combatant(e, cid);
+    return json_object_get(rules_enc_is_npc(e, cid) || !c ? hid : c, "stats");
+}
+
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def)
+{
+    json_t *v = json_object_get(rules_enc_stats_peek(e, cid), key);
+    return json_is_integer(v) ? (int)json_integer_value(v) : def;
+}
+
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def)
 {
     json_t *v = json_object_get(rules_enc_stats(e, cid), key);
@@ -761,7 +774,8 @@ static json_t *conds_of(const rules_enc *e, const char *cid)
 
 json_t *rules_enc_cond(const rules_enc *e, const char *cid, const char *name)
 {
-    json_t *conds = conds_of(e, cid);
+    /* a reader: a combatant without a conditions list has none (nothing is created) */
+    json_t *conds = json_object_get(rules_enc_combatant(e, cid), "conditions");
     size_t i;
     json_t *v;
     json_array_foreach(conds, i, v)
@@ -819,8 +833,11 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid)
         if (json_is_integer(turns)) {
             json_int_t left = json_integer_value(turns) - 1;
             if (left <= 0) {
-                rules_enc_log(e, "expire", NULL, NULL, "%s is no longer %s",
-                              rules_enc_name(e, cid), json_string_value(json_object_get(c, "name")));
+                rules_log *x = rules_log_begin(e, "expire", "expire");
+                rules_log_who(x, "who", cid);
+                rules_log_name(x, "condition", json_string_value(json_object_get(c, "name")),
+                               RULES_AUD_PUBLIC);
+                rules_log_end(x);
                 json_array_remove(conds, i);
                 expired++;
                 continue;
@@ -830,186 +847,6 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid)
         i++;
     }
     return expired;
-}
-
-/* ---- the log ---- */
-
-static json_t *log_entry(rules_enc *e, json_t *into, const char *action, json_t *dice,
-                         json_t *result, const char *fmt, va_list ap)
-{
-    char text[512], cite[128];
-    vsnprintf(text, sizeof text, fmt, ap);
-    /* the table reads the sentence; the rulebook lines it cites go to `cite` (RULES.md) */
-    tb_cite_strip(text, cite, sizeof cite);
-    json_t *entry = json_pack("{s:s, s:s, s:i, s:s, s:s}", "kind", "enc", "module", e->mod->id,
-                              "round", rules_enc_round(e), "action", action, "text", text);
-    if (cite[0])
-        json_object_set_new(entry, "cite", json_string(cite));
-    if (e->actor)
-        json_object_set_new(entry, "actor", json_string(e->actor));
-    if (dice)
-        json_object_set_new(entry, "dice", dice);
-    if (result)
-        json_object_set_new(entry, "result", result);
-    json_array_append_new(into, entry);
-    return entry;
-}
-
-json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *result,
-                      const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    json_t *entry = log_entry(e, e->log, action, dice, result, fmt, ap);
-    va_end(ap);
-    return entry;
-}
-
-json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
-                         const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    json_t *entry = log_entry(e, e->gm_log, action, dice, result, fmt, ap);
-    va_end(ap);
-    return entry;
-}
-
-/* ---- log entries whose values carry their audience ---- */
-
-#define ENTRY_TEXT 512
-
-struct rules_enc_entry {
-    rules_enc *e;
-    const char *action;
-    char pub[ENTRY_TEXT], all[ENTRY_TEXT]; /* the public pieces; every piece */
-    json_t *pub_dice, *all_dice, *pub_res, *all_res;
-    int secret; /* something is the GM's: a GM entry is written */
-};
-
-rules_aud rules_enc_aud_of(const rules_enc *e, const char *cid)
-{
-    return rules_enc_is_npc(e, cid) ? RULES_AUD_GM : RULES_AUD_PUBLIC;
-}
-
-rules_enc_entry *rules_enc_entry_begin(rules_enc *e, const char *action)
-{
-    rules_enc_entry *x = calloc(1, sizeof *x);
-    if (!x)
-        abort();
-    x->e = e;
-    x->action = action;
-    x->pub_dice = json_array();
-    x->all_dice = json_array();
-    x->pub_res = json_object();
-    x->all_res = json_object();
-    return x;
-}
-
-static void entry__append(char *buf, const char *piece)
-{
-    size_t n = strlen(buf);
-    snprintf(buf + n, ENTRY_TEXT - n, "%s", piece);
-}
-
-void rules_enc_entry_say(rules_enc_entry *x, rules_aud aud, const char *fmt, ...)
-{
-    char piece[ENTRY_TEXT];
-    if (!fmt) /* never, but the sanitizer build's -O2 checks for it */
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(piece, sizeof piece, fmt, ap);
-    va_end(ap);
-    entry__append(x->all, piece);
-    if (aud == RULES_AUD_PUBLIC)
-        entry__append(x->pub, piece);
-    else if (piece[0])
-        x->secret = 1;
-}
-
-static void entry__die(rules_enc_entry *x, rules_aud aud, json_t *d)
-{
-    json_array_append(x->all_dice, d);
-    if (aud == RULES_AUD_PUBLIC)
-        json_array_append(x->pub_dice, d);
-    else
-        x->secret = 1;
-}
-
-void rules_enc_entry_dice(rules_enc_entry *x, rules_aud aud, const json_t *dice)
-{
-    size_t i;
-    json_t *d;
-    json_array_foreach(dice, i, d) entry__die(x, aud, d);
-}
-
-void rules_enc_entry_dice_by(rules_enc_entry *x, const json_t *dice, const char *key,
-                             rules_aud other)
-{
-    size_t i;
-    json_t *d;
-    json_array_foreach(dice, i, d)
-    {
-        const char *by = json_string_value(json_object_get(d, key));
-        entry__die(x, by && rules_enc_combatant(x->e, by) ? rules_enc_aud_of(x->e, by) : other, d);
-    }
-}
-
-void rules_enc_entry_set(rules_enc_entry *x, rules_aud aud, const char *key, json_t *v)
-{
-    json_object_set(x->all_res, key, v);
-    if (aud == RULES_AUD_PUBLIC) {
-        json_object_set_new(x->pub_res, key, v);
-        return;
-    }
-    json_decref(v);
-    x->secret = 1;
-}
-
-void rules_enc_entry_merge(rules_enc_entry *x, rules_aud aud, json_t *values)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(values, k, v) rules_enc_entry_set(x, aud, k, json_incref(v));
-    json_decref(values);
-}
-
-/* An empty array or object is left out of an entry. */
-static json_t *entry__or_null(json_t *v)
-{
-    if (json_array_size(v) || json_object_size(v))
-        return v;
-    json_decref(v);
-    return NULL;
-}
-
-json_t *rules_enc_entry_end(rules_enc_entry *x)
-{
-    json_t *pub = NULL;
-    if (x->pub[0]) {
-        if (x->pub[0] >= 'a' && x->pub[0] <= 'z')
-            x->pub[0] = (char)(x->pub[0] - 'a' + 'A');
-        pub = rules_enc_log(x->e, x->action, entry__or_null(json_incref(x->pub_dice)),
-                            entry__or_null(json_incref(x->pub_res)), "%s", x->pub);
-    }
-    /* the GM's half gets copies: no die or value is shared between /log and /gm/log */
-    if (x->secret)
-        rules_enc_log_gm(x->e, x->action, entry__or_null(json_deep_copy(x->all_dice)),
-                         entry__or_null(json_deep_copy(x->all_res)), "%s", x->all);
-    rules_enc_entry_drop(x);
-    return pub;
-}
-
-void rules_enc_entry_drop(rules_enc_entry *x)
-{
-    if (!x)
-        return;
-    json_decref(x->pub_dice);
-    json_decref(x->all_dice);
-    json_decref(x->pub_res);
-    json_decref(x->all_res);
-    free(x);
 }
 
 int rules_enc_rule(tb_err *err, const char *fmt, ...)

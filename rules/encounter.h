@@ -18,11 +18,13 @@
  *   short and document them in rules/RULES.md).
  *
  * HOW A MODULE PLUGS IN
- *   1. rules/<system>/enc_<system>.c defines `const rules_module rules_module_<system>_<name>`
- *      (non-static) with its action table, and adds its id to the system's `modules` list.
- *   2. One line in rules/modules.c (the module registry) and one in rules/meson.build.
+ *   1. rules/<system>/<module>.c defines `const rules_module rules_module_<system>_<name>`
+ *      (non-static) with its action table (each action a pure check and a resolve), its choices
+ *      hook and its phrasings, and rules/<system>/meson.build adds the file.
+ *   2. Its pointer goes in its system's `modules` list (system.h): the one registration.
  *   Nothing else: the server runs every module through the same ops (enc.start, enc.add, enc.act,
- *   enc.set, enc.end) and checks `who` for every action before the module's function runs.
+ *   enc.moves, enc.set, enc.end) and rules_enc_act checks `who`, the parameters and the action's
+ *   check before its resolve runs.
  *
  * Purity: no I/O, no clock, no globals; every die comes from e->rng. Errors: 0 or a tb_code with
  * err filled: TB_RULE when the rules forbid it (the message names the rule and, where it helps,
@@ -53,16 +55,36 @@ typedef enum rules_enc_who {
     RULES_ENC_ANY,    /* any seat; no actor needed */
 } rules_enc_who;
 
+/* An action's resolve: rolls the dice and writes the state. The engine calls it only after the
+ * action's check passed (and the who-check, the parameter parse and the target check), so it
+ * never refuses for a reason the check could have seen: over every state the tests and the
+ * fuzzer reach, check passes => resolve returns 0 (tests/unit/test_module_props.c). */
 typedef int (*rules_enc_fn)(rules_enc *e, const rules_args *a, tb_err *err);
+/* An action's check: the arguments against the state, before any die. Pure: reads e (e->actor is
+ * the acting combatant, already who-checked; e->seat/e->is_gm the caller), draws nothing from
+ * e->rng and writes nothing (not /enc, /gm/enc, /private, the log). 0, or the refusal in the
+ * table's words: TB_RULE (the rules forbid it now), TB_BAD_REQUEST/TB_NOT_FOUND (an argument
+ * names nothing usable). */
+typedef int (*rules_enc_check_fn)(const rules_enc *e, const rules_args *a, tb_err *err);
 
+/* rules_enc_action.flags */
+enum {
+    RULES_ENC_RARE = 1 << 0,    /* seldom used: the table folds it away (still offered) */
+    RULES_ENC_CONFIRM = 1 << 1, /* the table asks "are you sure?" first (choosing to die) */
+};
+
+/* One action of a module. The field order keeps older positional tables compiling:
+ * {name, label, who, params, resolve, cite, check, flags}. */
 typedef struct rules_enc_action {
     const char *name;  /* "attack": the `action` of enc.act */
     const char *label; /* button text: "Attack" */
     rules_enc_who who;
     const rules_param *params; /* ends with {0}; a STRING parameter named "target" (or
-                                  "target2") must name a combatant: checked before fn runs */
-    rules_enc_fn fn;
-    const char *cite; /* rulebook file:line */
+                                  "target2") must name a combatant: checked before check runs */
+    rules_enc_fn resolve;      /* rolls and writes (was `fn`) */
+    const char *cite;          /* rulebook file:line */
+    rules_enc_check_fn check;  /* may be NULL only when nothing can refuse beyond who/params */
+    unsigned flags;            /* RULES_ENC_RARE, RULES_ENC_CONFIRM */
 } rules_enc_action;
 
 typedef struct rules_module {
@@ -114,6 +136,14 @@ typedef struct rules_module {
      * between, is counted too); an action may call it itself first. Pure; may roll dice (a
      * healer's day). May be NULL. */
     void (*catch_up)(rules_enc *e);
+    /* ---- moves and words (issue 23; see "Moves" and "The log" below) ---- */
+    /* The choices of parameter p of action a for actor (NULL for an action without one), as the
+     * state holds them: see rules_enc_choices_fn. May be NULL (the engine's defaults only). */
+    int (*choices)(const rules_enc *e, const char *actor, const rules_enc_action *a,
+                   const rules_param *p, json_t *out);
+    /* The module's phrasings (see "The log"); ends with {0}; the system's and the common ones
+     * are looked up after it. */
+    const struct rules_phrase *phrases;
 } rules_module;
 
 /* The context an action runs in. The server fills it; modules read and write through it. */
@@ -127,6 +157,8 @@ struct rules_enc {
     const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
     json_t *log;       /* public log entries of this command (array; the server stamps them) */
     json_t *gm_log;    /* GM-only log entries of this command (array) */
+    json_t *seat_log;  /* one seat's log entries of this command (array; each names its seat in
+                          `for`: the server writes it to /private/<for>/log); NULL drops them */
     json_t *priv;      /* /private (mutable; may be NULL): what one seat knows, by path
                           /private/<seat>/... (a social call's learned knowledge: cot.social) */
     /* The campaign clock (rules/clock.h), in seconds: the campaign time the action happens at
@@ -134,6 +166,10 @@ struct rules_enc {
      * counted up to (since_s: catch_up), and the in-world time the action took (took_s,
      * rules_enc_take_time; the server moves the scene's time on by it). */
     long now_s, since_s, took_s;
+    /* Where rules_enc_who_check keeps the acting combatant's id that e->actor points to (the
+     * default actor is read from the order, which the action may replace). */
+    char actor_id[40];
+    int log_refs; /* events logged by this command so far (rules_log_end: each entry's `ref`) */
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):
@@ -157,6 +193,11 @@ const char *rules_enc_side(const rules_enc *e, const char *cid);
 int rules_enc_is_npc(const rules_enc *e, const char *cid);
 /* The combatant's stats object (created if missing): public for a PC, /gm/enc for an NPC. */
 json_t *rules_enc_stats(rules_enc *e, const char *cid);
+/* The same, read without creating anything (NULL when it has none): for checks and choices,
+ * which take a const rules_enc and write nothing. */
+const json_t *rules_enc_stats_peek(const rules_enc *e, const char *cid);
+/* An integer stat read without creating anything (def when absent): for checks. */
+int rules_enc_stat_peek(const rules_enc *e, const char *cid, const char *key, int def);
 /* An integer stat (def when absent) and setting one. */
 int rules_enc_stat(rules_enc *e, const char *cid, const char *key, int def);
 void rules_enc_stat_set(rules_enc *e, const char *cid, const char *key, int value);
@@ -244,7 +285,8 @@ int rules_enc_cond_remove(rules_enc *e, const char *cid, const char *name);
  * "<name> is no longer <condition>". Returns how many expired. */
 int rules_enc_cond_tick(rules_enc *e, const char *cid);
 
-/* ---- the log ---- */
+/* ---- the log (OLD: free text; being replaced by rules_log_* below, and removed when every
+ * module has moved: issue 23) ---- */
 /*
  * Appends a public log entry {kind:"enc", module, round, actor, action, text, cite?, dice?,
  * result?}: `dice` (stolen, may be NULL) is every die rolled for it ([{sides,value,kept}]),
@@ -329,6 +371,7 @@ int rules_enc_streq(const char *a, const char *b);
 typedef enum rules_aud {
     RULES_AUD_PUBLIC = 0, /* every seat */
     RULES_AUD_GM,         /* the GM only */
+    RULES_AUD_SEAT,       /* the entry's seat (rules_log_seat) and the GM: rules_log_* only */
 } rules_aud;
 
 /* The audience of what cid rolls, owns or is hit with: public for a PC, the GM's for an NPC. */
@@ -359,6 +402,150 @@ void rules_enc_entry_merge(rules_enc_entry *x, rules_aud aud, json_t *values);
 json_t *rules_enc_entry_end(rules_enc_entry *x);
 /* Frees x without writing anything (the action failed). NULL is fine. */
 void rules_enc_entry_drop(rules_enc_entry *x);
+
+/* ---- running an action: the one path (server, Check fixture, fuzzer, moves) ----
+ *
+ * rules_enc_act runs action `action` of e->mod for the caller (e->seat, e->is_gm) with `actor`
+ * (NULL: the current combatant for a RULES_ENC_TURN action) and `params` (a JSON object,
+ * borrowed; NULL = {}), in this order, stopping at the first refusal:
+ *   1. the action exists;                       TB_NOT_FOUND
+ *   2. who may take it (rules_enc_who_check);   TB_FORBIDDEN / TB_RULE / TB_BAD_REQUEST
+ *   3. the parameters parse (rules_args_parse) and every "target"/"target2" names a combatant;
+ *   4. the action's check;
+ *   5. the action's resolve.
+ * Steps 1-4 draw no die and write nothing: a refusal before 5 leaves e->rng and every tree of e
+ * exactly as they were. Sets e->actor. 0 or the tb_code with err filled.
+ */
+int rules_enc_act(rules_enc *e, const char *action, const char *actor, const json_t *params,
+                  tb_err *err);
+/* Steps 1-4 only (no die, no write): whether the caller may take the action with these
+ * arguments now. On success *a holds the parsed arguments (strings borrowed from params). */
+int rules_enc_act_check(rules_enc *e, const rules_enc_action *act, const char *actor,
+                        const json_t *params, rules_args *a, tb_err *err);
+/* Steps 3-4 only, after rules_enc_who_check set e->actor (the moves try many arguments for one
+ * actor). */
+int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t *params,
+                         rules_args *a, tb_err *err);
+/* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
+ * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
+ * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
+int rules_enc_who_check(rules_enc *e, const rules_enc_action *act, const char *actor,
+                        tb_err *err);
+
+/* ---- moves: what a seat may do now ----
+ *
+ * A module's choices hook lists, for one parameter, the values the state holds for it, most
+ * likely first, as objects {"value": <string|integer|null>, "label": "words a person reads"}
+ * (null: leave the parameter out). It returns
+ *   RULES_CHOICES_NONE    nothing to add: the engine's default applies: a STRING parameter named
+ *                         target/target2 picks among the combatants not out (foes of actor
+ *                         first), BOOL picks no/yes, INT is a number field in min..max with
+ *                         `def` as default, any other STRING is free text a person types (only
+ *                         for what the game cannot know: a name, a description);
+ *   RULES_CHOICES_PICK    the parameter is a pick among out;
+ *   RULES_CHOICES_DEFAULT out[0].value is the default of an open field (an INT the state
+ *                         suggests, e.g. the Need of a task).
+ * Pure, like a check. */
+enum { RULES_CHOICES_NONE = 0, RULES_CHOICES_PICK = 1, RULES_CHOICES_DEFAULT = 2 };
+typedef int (*rules_enc_choices_fn)(const rules_enc *e, const char *actor,
+                                    const rules_enc_action *a, const rules_param *p, json_t *out);
+
+/*
+ * The moves open to the caller (e->seat, e->is_gm) now, as a new array (caller owns):
+ *   [{"action", "label", "actor"?, "actor_name"?, "who", "cite"?, "rare"?, "confirm"?,
+ *     "params": [{name, type, label, min, max, required, secret, "pick": bool,
+ *                 "choices"?: [{value, label}], "default"?: value}],
+ *     "args": {the defaults as enc.act's params: sending it as it is passes the check}}]
+ * For each action and each actor the caller may act for (RULES_ENC_TURN and RULES_ENC_OWNER: those
+ * rules_enc_who_check accepts now: for an owner action every combatant the caller controls, one
+ * who is out too, whom the action's check refuses where the rules say; GM and ANY actions: no
+ * actor), the engine searches the choices (first choices first, a bounded number of
+ * tries) for arguments that pass rules_enc_act_check; an (action, actor) with none is not
+ * offered. A required free-text parameter (no choices: a name, a description) is searched with
+ * its own name as a stand-in and left out of args: the person types it. For the GM the moves of
+ * the combatant whose turn it is come first. Pure: draws no die, writes nothing (e->actor is put
+ * back). The server delivers them on request: the read-only op enc.moves (server/ops_enc.c;
+ * their cost: tests/bench/README.md, bench_moves). Properties (tests/unit/test_module_props.c, over
+ * every state the scenario tests and the fuzzer reach): every offered move's args pass the check;
+ * every (action, actor) whose check passes with some arguments is offered.
+ */
+json_t *rules_enc_moves(rules_enc *e);
+
+/* ---- the log: values with their audience, words from a table ----
+ *
+ * A log entry is an event of a kind (its phrase key, e.g. "sprint") with values, each for an
+ * audience; the words are rendered from the values a reader may see by one renderer
+ * (rules/log.c), from the phrasings of the module (rules_module.phrases), then of its system
+ * (rules_system.phrases), then the common ones (rules/log.c). A phrasing is a template:
+ *   {"sprint", "{actor} sprints: {spaces} more spaces of movement this round{spin?}"},
+ *   {"sprint", "{actor} sprints"},
+ *   {"sprint.spin+", ", +1 spin"},
+ * `{key}` is a value that must be visible to the reader for the phrasing to be used; `{key?}`
+ * renders as nothing when the value is absent or not visible; `{key+}` (`{key+?}`) renders an int
+ * with its sign ("+3", "-2", "+0"). For each reader the renderer
+ * takes the first phrasing of the event whose required values it may all see. An int renders
+ * in decimal, a combatant (rules_log_who) as its name, a name as itself, a word as the phrasing
+ * it names (rendered for the same reader). No phrasing holds a printf conversion; no module
+ * formats a number into a string it logs (tests/unit/test_log_words.c checks both).
+ *
+ * What is written (the server stamps seq, at, seat, scene; every rendering of one event carries
+ * the same `ref`, its index among the command's events):
+ *   /log                        the public rendering, when some phrasing renders for everyone;
+ *   /private/<seat>/log         the seat's rendering (public + that seat's values), when the
+ *                               entry holds a value for the seat (rules_log_seat);
+ *   /gm/log                     the GM's rendering (every value), when a value is the GM's.
+ * Each entry: {kind:"enc", module, round, actor?, action, event, ref, text, cite?, dice?,
+ * result?}: `result` holds the int and json values the reader may see, `dice` the dice. The
+ * entry's seat is the GM's when rules_log_seat named none (or "gm"): its RULES_AUD_SEAT values
+ * are then the GM's.
+ *
+ * An event that no phrasing renders even with every value (none written for it: a programming
+ * error) is logged publicly as "<actor's name>: <the action's label>" with `unphrased` naming the
+ * event; the Check fixture (tests/unit/enc_fixture.h) and the fuzzer fail on such an entry.
+ */
+typedef struct rules_phrase {
+    const char *event; /* "sprint"; a word's key ("sprint.spin+") */
+    const char *text;  /* the template; a rulebook reference "(003:72)" in it goes to `cite` */
+} rules_phrase;
+
+typedef struct rules_log rules_log;
+/* Starts an event of `event` for action `action` (both borrowed, static). Owned by the caller
+ * until rules_log_end / rules_log_drop. Aborts on allocation failure. */
+rules_log *rules_log_begin(rules_enc *e, const char *action, const char *event);
+/* A combatant (its name renders; public: names are on the table). */
+void rules_log_who(rules_log *x, const char *key, const char *cid);
+void rules_log_int(rules_log *x, const char *key, int v, rules_aud aud);
+/* An int the words say but `result` leaves out (a count said in passing). */
+void rules_log_count(rules_log *x, const char *key, int v, rules_aud aud);
+/* A name the state holds (a character's, a task's, a skill's), copied: never a formatted
+ * number. */
+void rules_log_name(rules_log *x, const char *key, const char *s, rules_aud aud);
+/* The faces of a rolled pool as log.c writes dice: the kept high to low, then the dropped high
+ * to low in brackets ("6 5 [3 1]"; no brackets when none was dropped). Words only. */
+void rules_log_pool(rules_log *x, const char *key, const rules_pool *p, rules_aud aud);
+/* A list (items stolen: an array of objects {key: int or string}) rendered item by item with
+ * the phrasing item_event, whose {keys} are read from the item, joined by ", ". Words only. */
+void rules_log_list(rules_log *x, const char *key, const char *item_event, json_t *items,
+                    rules_aud aud);
+/* A word: the phrasing `event` renders in its place (same reader). */
+void rules_log_word(rules_log *x, const char *key, const char *event, rules_aud aud);
+/* A structured value for `result` only (never in the words); stolen. */
+void rules_log_json(rules_log *x, const char *key, json_t *v, rules_aud aud);
+/* Dice (borrowed array of {sides,value,kept,...}), for aud. */
+void rules_log_dice(rules_log *x, const json_t *dice, rules_aud aud);
+/* Dice each for the audience of the combatant its `key` field names (an NPC's die is the
+ * GM's); dice naming no combatant go to `other`. */
+void rules_log_dice_by(rules_log *x, const json_t *dice, const char *key, rules_aud other);
+/* The seat RULES_AUD_SEAT values are for. */
+void rules_log_seat(rules_log *x, const char *seat);
+/* Renders and writes the entries (above), frees x; returns the public entry (borrowed) or
+ * NULL. */
+json_t *rules_log_end(rules_log *x);
+/* Frees x without writing anything. NULL is fine. */
+void rules_log_drop(rules_log *x);
+/* The common phrasings (join, leave, start, end, adjust, expire...), after the module's and the
+ * system's; ends with {0}. */
+const rules_phrase *rules_log_common(void);
 
 /* Common failures: TB_RULE with the message. A rulebook line reference in it ("(004:666)") stays
  * in err->msg for the server's own use and leaves on the wire in the nack's `cite`. */

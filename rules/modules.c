@@ -1,47 +1,26 @@
 /*
- * modules.c — the registry of encounter modules (encounter.h). Each system's encounter file
- * (rules/<system>/enc_<system>.c) defines a NULL-terminated array `rules_modules_<system>` of
- * its modules; adding a system is its extern and one line below. A module is found by its id
- * ("cot.initiative"); the order below is the order of rules_module_at.
+ * modules.c — the registry of encounter modules (encounter.h): every module of every registered
+ * system, in the order of the systems (rules/registry.c) and of each system's `modules` list
+ * (system.h). A module is registered in one place only: its system's list.
  */
 #include <string.h>
 
 #include "encounter.h"
 
-extern const rules_module *const rules_modules_cot[];
-extern const rules_module *const rules_modules_heimr[];
-extern const rules_module *const rules_modules_heimr_between[];
-extern const rules_module *const rules_modules_grimwire[];
-extern const rules_module *const rules_modules_grimwire_between[];
-extern const rules_module *const rules_modules_tenacity[];
-extern const rules_module *const rules_modules_fivey[];
-
-/* clang-format off */
-static const rules_module *const *const ALL[] = {
-    rules_modules_cot,
-    rules_modules_heimr,
-    rules_modules_heimr_between,
-    rules_modules_grimwire,
-    rules_modules_grimwire_between,
-    rules_modules_tenacity,
-    rules_modules_fivey,
-    NULL,
-};
-/* clang-format on */
-
 const rules_module *rules_module_at(size_t i)
 {
-    for (size_t s = 0; ALL[s]; s++)
-        for (size_t m = 0; ALL[s][m]; m++)
+    const rules_system *s;
+    for (size_t k = 0; (s = rules_system_at(k)); k++)
+        for (size_t m = 0; s->modules && s->modules[m]; m++)
             if (i-- == 0)
-                return ALL[s][m];
+                return s->modules[m];
     return NULL;
 }
 
 const rules_module *rules_module_find(const char *id)
 {
     const rules_module *m;
-    for (size_t i = 0; (m = rules_module_at(i)); i++)
+    for (size_t i = 0; id && (m = rules_module_at(i)); i++)
         if (strcmp(m->id, id) == 0)
             return m;
     return NULL;

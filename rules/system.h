@@ -4,9 +4,11 @@
  * mechanisms (dice pools with keep/drop, modifiers, target comparison, opposed rolls, result
  * building, the human-readable line) that every system uses instead of copying.
  *
- * HOW A SYSTEM PLUGS IN
+ * HOW A SYSTEM PLUGS IN (its folder and one word: nothing outside rules/<id>/ names it)
  *   1. rules/<id>/<id>.c defines `const rules_system rules_system_<id> = {...}` (non-static):
- *      its id, name, sheet field table, validate/derive callbacks, check table and module names.
+ *      its id, name, summary, sheet field table, validate/derive callbacks, check table, its
+ *      encounter modules (pointers: the one registration of a module), the clock of its scenes,
+ *      its shared phrasings and what changes at a session's beginning.
  *      Every table below ends with an all-zero sentinel entry ({0}).
  *   2. Each check is a row of rules_check: name, parameter table (rules_param), a roll function
  *      and an optional formatter. The roll function gets already-validated arguments
@@ -16,8 +18,9 @@
  *      and must set "total" (integer) and "success" (true/false, or null when there is nothing to
  *      compare against), plus its own fields. Cross-parameter rules (e.g. "adv and dis are
  *      exclusive") are the roll function's job: return TB_BAD_REQUEST naming the parameters.
- *   3. Add one line `&rules_system_<id>,` (and its extern) to the table in rules/registry.c, and
- *      the sources to rules/meson.build under "# --- rule systems ---".
+ *   3. rules/<id>/meson.build adds its sources (`rules_src += files(...)`), and its id is one
+ *      word of `rule_systems` in rules/meson.build: the registry (rules/registry.c.in) and the
+ *      build are generated from that list. tests/toy/ shows a whole system made that way.
  *   4. Sheets: a rules_field table describes the character sheet (the browser builds a form from
  *      rules_sheet_schema); rules_sheet_validate checks the table generically (types, ranges,
  *      required, unknown keys, enum choices) and then calls the system's validate callback for
@@ -175,6 +178,14 @@ typedef json_t *(*rules_derive_fn)(const json_t *sheet);
 /* A rule system                                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
+/* What session.alter reports of a change (rules_system.session_alter): the words the table reads
+ * and those the GM reads, and the result fields beside `char` (a new object). */
+typedef struct rules_session_change {
+    char public_text[200];
+    char gm_text[300];
+    json_t *result;
+} rules_session_change;
+
 typedef struct rules_system {
     const char *id;             /* "cot", "heimr", ..., "dice" */
     const char *name;           /* "City of Thieves" */
@@ -183,10 +194,28 @@ typedef struct rules_system {
     rules_validate_fn validate; /* may be NULL */
     rules_derive_fn derive;     /* may be NULL (derive then returns {}) */
     const rules_check *checks;  /* ends with {0} */
-    const char *const *modules; /* encounter module names ("cot.initiative"), NULL-terminated */
+    /* The system's encounter modules (encounter.h), NULL-terminated; the order is the order of
+     * rules_module_at and of the pickers. The one place a module is registered. */
+    const struct rules_module *const *modules;
     /* Top-level sheet fields only a PC's player and the GM see: the server keeps them at
      * /private/<seat>/sheets/<char id>, not in the public sheet. NULL-terminated; may be NULL. */
     const char *const *sheet_private;
+    /* ---- issue 23: everything system-specific the server core and the client need comes from
+     * here (the core holds no list of system ids) ---- */
+    const char *summary;                /* one line for the campaign picker */
+    const struct rules_phrase *phrases; /* the system's shared phrasings (encounter.h, "The log") */
+    /* How long a round of its scenes lasts on the campaign clock (clock.h): rows {id, label,
+     * unit_s, cite, module, word}, the first row whose module (NULL: any) and stage word (the
+     * scene's /enc/stage; NULL: any, or none) match; ends with {0}. NULL or no match: a
+     * one-minute "Round". */
+    const struct rules_clock_stage *clock;
+    /* What a character may change at the beginning of a session (session.alter; cot 000:237:
+     * one Loyalty): applies args (the op's {loyalty, to?, prime?}) to the character's whole sheet
+     * (public and private fields, changed in place; `name` is the character's), and fills
+     * *change. 0 or a tb_code with err filled (nothing the caller keeps changed). NULL: nothing
+     * changes at a session's beginning in this system (session.alter refuses). */
+    int (*session_alter)(json_t *sheet, const json_t *args, const char *name,
+                         struct rules_session_change *change, tb_err *err);
 } rules_system;
 
 /* ------------------------------------------------------------------------------------------ */

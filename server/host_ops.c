@@ -46,8 +46,8 @@ static void host_campaign_list(engine *e, engine_conn *c, const char *cmd_id, co
         return;
     }
     pending *p = engine__push_pending(e, c, cmd_id, "campaign.list");
-    p->reply =
-        engine__dump_free(proto_msg_ack(cmd_id, -1, json_pack("{s:o}", "campaigns", l.list)));
+    p->reply = engine__dump_free(proto_msg_ack(
+        cmd_id, -1, json_pack("{s:o, s:o}", "campaigns", l.list, "systems", ops_systems_json())));
 }
 
 static void host_campaign_create(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)

@@ -15,11 +15,11 @@
  * oldest entries beyond cap. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
 {
-    json_t *parent = gm ? json_object_get(state, "gm") : state;
-    if (!json_is_object(parent)) {
-        parent = json_object();
-        json_object_set_new(state, "gm", parent);
-    }
+    ops_log_append_in(gm ? ops_child(state, "gm") : state, entry, cap);
+}
+
+void ops_log_append_in(json_t *parent, json_t *entry, int cap)
+{
     json_t *log = json_object_get(parent, "log");
     if (!json_is_array(log)) {
         log = json_array();
@@ -474,8 +474,8 @@ static const op_def OPS_CORE[] = {
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 
-/* A campaign runs "generic" (free dice only) or one of the rule systems of rules/registry.c; the
- * "dice" pseudo-system is not a campaign system. */
+/* A campaign runs "generic" (free dice only) or one of the registered rule systems
+ * (rules/meson.build); the "dice" pseudo-system is not a campaign system. */
 int ops_system_known(const char *system)
 {
     if (strcmp(system, "generic") == 0)
@@ -483,7 +483,22 @@ int ops_system_known(const char *system)
     return strcmp(system, "dice") != 0 && rules_system_find(system) != NULL;
 }
 
-static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, NULL};
+json_t *ops_systems_json(void)
+{
+    json_t *out = json_pack("[{s:s, s:s, s:s}]", "id", "generic", "name", "Free dice only",
+                            "summary", "Dice rolls and notes, no rule system");
+    const rules_system *s;
+    for (size_t i = 0; (s = rules_system_at(i)); i++)
+        if (ops_system_known(s->id) && strcmp(s->id, "generic") != 0) {
+            json_t *o = json_pack("{s:s, s:s}", "id", s->id, "name", s->name);
+            if (s->summary)
+                json_object_set_new(o, "summary", json_string(s->summary));
+            json_array_append_new(out, o);
+        }
+    return out;
+}
+
+static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT, NULL};
 
 const op_def *ops_row_at(size_t i)
 {

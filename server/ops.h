@@ -109,6 +109,8 @@ extern const op_def OPS_PLAY[];
 extern const op_def OPS_ENC[];
 /* The sessions of play (ops_session.c): session.begin, session.close, session.alter. */
 extern const op_def OPS_SESSION[];
+/* Table talk (ops_chat.c): chat.send, chat.delete. */
+extern const op_def OPS_CHAT[];
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */
@@ -116,6 +118,8 @@ void ops_session_scene_starts(json_t *state);
 
 /* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
+/* The same for the log of object parent (its key "log", made when missing): /private/<seat>. */
+void ops_log_append_in(json_t *parent, json_t *entry, int cap);
 
 /* The campaign's rule system id (/campaign/system), "generic" when it has none. */
 const char *ops_campaign_system(const json_t *state);
@@ -159,6 +163,9 @@ int ops_state_upgrade(json_t *state);
 
 /* Whether system names a system a campaign may be created with ("generic" or a rule system). */
 int ops_system_known(const char *system);
+/* The systems a campaign may run, for the campaign picker: a new array (caller owns) of {id,
+ * name, summary?}, "generic" first, then the rule systems in registry order. */
+json_t *ops_systems_json(void);
 
 /* Writes a fresh join code ("K7QF-2M9X": Crockford base32, no I L O U) to buf (>= 10 bytes). */
 void ops_join_code(rules_rng *secret, char buf[10]);

@@ -134,6 +134,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->is_gm = ctx->is_gm;
     e->log = json_array();
     e->gm_log = json_array();
+    e->seat_log = json_array();
     clock_open(state, sid, e);
     return TB_OK;
 }
@@ -148,7 +149,8 @@ static int enc_open_usable(const op_ctx *ctx, json_t *state, const char *sid, ru
     if (rules_enc_check(e, err)) {
         json_decref(e->log);
         json_decref(e->gm_log);
-        e->log = e->gm_log = NULL;
+        json_decref(e->seat_log);
+        e->log = e->gm_log = e->seat_log = NULL;
         return err->code;
     }
     return TB_OK;
@@ -237,16 +239,18 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     }
 }
 
-/* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log and
- * /gm/log; returns the public entries (new reference) for the caller's result. */
+/* Stamps the module's log entries (seq, at, seat, and the scene they happened in) into /log,
+ * /gm/log and each seat's /private/<seat>/log; returns the entries the caller may read (new
+ * reference) for its result: the public ones, the GM's to the GM, a seat's to that seat and the
+ * GM. */
 static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, int ok)
 {
     json_t *out = json_array();
-    for (int gm = 0; gm < 2; gm++) {
-        json_t *entries = gm ? e->gm_log : e->log;
+    json_t *all[] = {e->log, e->gm_log, e->seat_log};
+    for (int k = 0; k < 3; k++) {
         size_t i;
         json_t *v;
-        json_array_foreach(entries, i, v)
+        json_array_foreach(all[k], i, v)
         {
             if (!ok)
                 break;
@@ -254,14 +258,29 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
             json_object_set_new(v, "at", json_integer(ctx->now_ms));
             json_object_set_new(v, "seat", json_string(ctx->seat));
             json_object_set_new(v, "scene", json_string(sid));
-            if (!gm || ctx->is_gm)
+            if (k < 2) {
+                if (!k || ctx->is_gm)
+                    json_array_append(out, v);
+                ops_log_append(state, k, json_incref(v), ctx->log_cap);
+                continue;
+            }
+            /* `for` names the seat whose log it is; the entry itself has the shape of the others */
+            const char *to = json_string_value(json_object_get(v, "for"));
+            char seat[40];
+            snprintf(seat, sizeof seat, "%s", to ? to : "");
+            json_object_del(v, "for");
+            if (!seat[0] || strchr(seat, '/'))
+                continue;
+            if (ctx->is_gm || strcmp(seat, ctx->seat) == 0)
                 json_array_append(out, v);
-            ops_log_append(state, gm, json_incref(v), ctx->log_cap);
+            ops_log_append_in(ops_child(ops_child(state, "private"), seat), json_incref(v),
+                              ctx->log_cap);
         }
     }
     json_decref(e->log);
     json_decref(e->gm_log);
-    e->log = e->gm_log = NULL;
+    json_decref(e->seat_log);
+    e->log = e->gm_log = e->seat_log = NULL;
     return out;
 }
 
@@ -694,11 +713,25 @@ static int scene_move_all(const op_ctx *ctx, json_t *state, rules_enc *src, cons
                      json_string_value(json_object_get(src->enc, "name")));
     size_t i;
     json_t *one;
+    /* what scene_join would refuse of someone, refused before anyone joins (a join rolls) */
+    json_array_foreach(who, i, one)
+    {
+        const json_t *sheet = json_object_get(json_object_get(one, "npc"), "sheet");
+        if (rc == TB_OK && sheet && rules_sheet_validate(ops_campaign_system(state), sheet, err))
+            rc = err->code;
+    }
+    if (rc) {
+        json_decref(who);
+        return rc;
+    }
     json_array_foreach(who, i, one)
     {
         const char *from = json_string_value(json_object_get(one, "from"));
-        rules_enc_log(src, "leave", NULL, NULL, "%s leaves for %s", rules_enc_name(src, from),
-                      json_string_value(json_object_get(dst->enc, "name")));
+        rules_log *x = rules_log_begin(src, "leave", "leave_for");
+        rules_log_who(x, "who", from);
+        rules_log_name(x, "scene", json_string_value(json_object_get(dst->enc, "name")),
+                       RULES_AUD_PUBLIC);
+        rules_log_end(x);
         scene_drop(src, from);
     }
     json_array_foreach(who, i, one)
@@ -787,8 +820,11 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     }
     e.now_s = e.since_s = clock_start_new(state, from ? from_id : NULL);
     int rc = m->start ? m->start(&e, &opts, err) : TB_OK;
-    if (rc == TB_OK)
-        rules_enc_log(&e, "start", NULL, NULL, "The GM starts an encounter: %s", m->name);
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(&e, "start", "start");
+        rules_log_name(x, "module", m->name, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     if (rc == TB_OK)
         carry_restore(state, &e, json_object_get(args, "options"));
     if (rc == TB_OK && from)
@@ -949,8 +985,12 @@ static int scene_join(const op_ctx *ctx, json_t *state, const char *sid, rules_e
     e->actor = actor;
     if (rc == TB_OK && !npc)
         carry_join(state, e, chid, cid);
-    if (rc == TB_OK)
-        rules_enc_log(e, "join", NULL, NULL, "%s joins the encounter (%s)", name, side);
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(e, "join", "join");
+        rules_log_who(x, "who", cid);
+        rules_log_name(x, "side", side, RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     (void)ctx;
     return rc;
 }
@@ -1004,7 +1044,9 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
         json_decref(enc_finish(ctx, state, sid, &e, 0));
         return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in the encounter", cid);
     }
-    rules_enc_log(&e, "leave", NULL, NULL, "%s leaves the encounter", rules_enc_name(&e, cid));
+    rules_log *x = rules_log_begin(&e, "leave", "leave");
+    rules_log_who(x, "who", cid);
+    rules_log_end(x);
     scene_drop(&e, cid);
     json_t *entries = enc_finish(ctx, state, sid, &e, 1);
     clock_update(state, NULL, NULL);
@@ -1013,50 +1055,6 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
 }
 
 /* ---- enc.act ---- */
-
-/* The who-check of encounter.h for action a by the caller; sets e->actor (to a copy in buf: a
- * module may replace the order the default actor was read from). */
-static int check_who(rules_enc *e, const rules_enc_action *a, const char *actor, char buf[40],
-                     tb_err *err)
-{
-    if (a->who == RULES_ENC_GM && !e->is_gm)
-        return tb_fail(err, TB_FORBIDDEN, "only the GM may %s", a->label ? a->label : a->name);
-    if (a->who == RULES_ENC_TURN && !actor) {
-        actor = rules_enc_current(e);
-        if (!actor)
-            return tb_fail(err, TB_BAD_REQUEST, "enc.act %s: name the acting combatant "
-                                                "('actor')",
-                           a->name);
-    }
-    if (actor && !rules_enc_combatant(e, actor))
-        return tb_fail(err, TB_NOT_FOUND, "no combatant '%.32s' in the encounter", actor);
-    if ((a->who == RULES_ENC_OWNER) && !actor)
-        return tb_fail(err, TB_BAD_REQUEST, "enc.act %s: name the acting combatant ('actor')",
-                       a->name);
-    if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) && !rules_enc_controls(e, actor))
-        return tb_fail(err, TB_FORBIDDEN, "%s is not your character", rules_enc_name(e, actor));
-    if (actor) {
-        snprintf(buf, 40, "%s", actor);
-        actor = buf;
-    }
-    e->actor = actor;
-    if (a->who != RULES_ENC_TURN)
-        return TB_OK;
-    if (rules_enc_is_out(e, actor))
-        return tb_fail(err, TB_RULE, "%s is out of the fight (%s)", rules_enc_name(e, actor),
-                       json_string_value(json_object_get(rules_enc_combatant(e, actor), "out")));
-    if (e->mod->may_act)
-        return e->mod->may_act(e, actor, err);
-    const char *cur = rules_enc_current(e);
-    if (!cur)
-        return tb_fail(err, TB_RULE, rules_enc_round(e) == 0
-                                         ? "the encounter has not started: nobody has a turn yet"
-                                         : "nobody has the turn now");
-    if (strcmp(cur, actor) != 0)
-        return tb_fail(err, TB_RULE, "it is %s's turn, not %s's", rules_enc_name(e, cur),
-                       rules_enc_name(e, actor));
-    return TB_OK;
-}
 
 static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
@@ -1067,35 +1065,14 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         return err->code;
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
-    const rules_enc_action *a = rules_module_action(e.mod, name);
-    int rc = TB_OK;
-    rules_args pa;
-    char what[80], actor_buf[40];
-    snprintf(what, sizeof what, "enc.act %s", name);
-    if (!a)
-        rc = tb_fail(err, TB_NOT_FOUND, "%s has no action '%.32s'", e.mod->id, name);
-    else if ((rc = check_who(&e, a, actor, actor_buf, err)) != TB_OK)
-        ;
-    else if ((rc = rules_args_parse(what, a->params, json_object_get(args, "params"), &pa, err)))
-        ;
-    else {
-        for (int i = 0; a->params && a->params[i].name && rc == TB_OK; i++) {
-            const char *pn = a->params[i].name;
-            if (strncmp(pn, "target", 6) == 0 && a->params[i].type == RULES_PARAM_STRING &&
-                pa.sval[i] && !rules_enc_combatant(&e, pa.sval[i]))
-                rc = tb_fail(err, TB_NOT_FOUND, "%s: no combatant '%.32s' in the encounter", pn,
-                             pa.sval[i]);
-        }
-        if (rc == TB_OK) {
-            json_t *before = stats_before(&e);
-            rc = a->fn(&e, &pa, err);
-            if (rc == TB_OK) {
-                clock_after(state, sid, &e); /* what the clock passed may change stats too */
-                write_back(state, &e, before);
-            }
-            json_decref(before);
-        }
+    /* who may, the parameters and the action's check, then its resolve (rules_enc_act) */
+    json_t *before = stats_before(&e);
+    int rc = rules_enc_act(&e, name, actor, json_object_get(args, "params"), err);
+    if (rc == TB_OK) {
+        clock_after(state, sid, &e); /* what the clock passed may change stats too */
+        write_back(state, &e, before);
     }
+    json_decref(before);
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
@@ -1105,6 +1082,68 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     *result = json_pack("{s:s, s:s, s:o}", "action", name, "scene", sid, "log", entries);
     if (e.actor)
         json_object_set_new(*result, "actor", json_string(e.actor));
+    return TB_OK;
+}
+
+/* ---- enc.moves ---- */
+
+typedef struct moves_pass {
+    const op_ctx *ctx;
+    json_t *state, *out;
+    const char *only; /* the scene asked for, or NULL for every running one */
+} moves_pass;
+
+/* The caller's moves in scene sid (rules_enc_moves), read without writing anything: a scene
+ * whose GM half or /private is missing reads empty ones, the module's checks get no dice, and
+ * what they might log is dropped. A scene the module cannot use offers nothing. */
+static void moves_one(const char *sid, json_t *pub, void *arg)
+{
+    moves_pass *mp = arg;
+    if (mp->only && strcmp(mp->only, sid) != 0)
+        return;
+    json_t *gm = json_object_get(mp->state, "gm");
+    json_t *hid = strcmp(sid, "enc") == 0 ? json_object_get(gm, "enc")
+                                          : json_object_get(json_object_get(gm, "scenes"), sid);
+    json_t *priv = json_object_get(mp->state, "private");
+    json_t *own = json_pack("{s:O?, s:O?}", "hid", json_is_object(hid) ? hid : NULL, "priv",
+                            json_is_object(priv) ? priv : NULL);
+    rules_enc e;
+    memset(&e, 0, sizeof e);
+    const char *mid = json_string_value(json_object_get(pub, "module"));
+    e.mod = mid ? rules_module_find(mid) : NULL;
+    e.enc = pub;
+    e.hidden = json_is_object(hid) ? hid : ops_child(own, "hid");
+    e.priv = json_is_object(priv) ? priv : ops_child(own, "priv");
+    e.rng = rules_rng_scripted(NULL, 0);
+    e.seat = mp->ctx->seat;
+    e.is_gm = mp->ctx->is_gm;
+    e.log = json_array();
+    e.gm_log = json_array();
+    e.seat_log = json_array();
+    clock_open(mp->state, sid, &e);
+    tb_err err = {0};
+    json_t *moves =
+        e.mod && rules_enc_check(&e, &err) == TB_OK ? rules_enc_moves(&e) : json_array();
+    json_object_set_new(mp->out, sid, moves);
+    rules_rng_destroy(e.rng);
+    json_decref(e.log);
+    json_decref(e.gm_log);
+    json_decref(e.seat_log);
+    json_decref(own);
+}
+
+/* enc.moves: what the caller may do now in each running scene (or in `scene`): {moves: {<sid>:
+ * [move]}} (rules/encounter.h, rules_enc_moves). Read-only: it writes nothing. */
+static int op_enc_moves(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    char sid[16];
+    const char *want = json_string_value(json_object_get(args, "scene"));
+    if (want && scene_pick(state, args, sid, err))
+        return err->code;
+    moves_pass mp = {.ctx = ctx, .state = state, .out = json_object(), .only = want ? sid : NULL};
+    scene_each(state, moves_one, &mp);
+    *result = json_pack("{s:o}", "moves", mp.out);
     return TB_OK;
 }
 
@@ -1200,15 +1239,11 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         write_back(state, &e, before);
     json_decref(before);
     if (rc == TB_OK) {
-        char what[100];
+        rules_log *x = rules_log_begin(&e, "adjust", "adjust");
         if (cid[0])
-            snprintf(what, sizeof what, "%.40s's %s", rules_enc_name(&e, cid), f->label);
-        else
-            snprintf(what, sizeof what, "%s", f->label);
-        if (gm)
-            rules_enc_log_gm(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
-        else
-            rules_enc_log(&e, "adjust", NULL, NULL, "The GM adjusts %s", what);
+            rules_log_who(x, "who", cid);
+        rules_log_name(x, "field", f->label, gm ? RULES_AUD_GM : RULES_AUD_PUBLIC);
+        rules_log_end(x);
     }
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
@@ -1238,9 +1273,13 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
             write_back(state, &e, before);
         json_decref(before);
     }
-    if (rc == TB_OK)
-        rules_enc_log(&e, "end", NULL, NULL, "The encounter ends after %d round%s", rounds,
-                      rounds == 1 ? "" : "s");
+    if (rc == TB_OK) {
+        rules_log *x = rules_log_begin(&e, "end", "end");
+        rules_log_int(x, "rounds", rounds, RULES_AUD_PUBLIC);
+        if (rounds != 1)
+            rules_log_word(x, "plural", "plural", RULES_AUD_PUBLIC);
+        rules_log_end(x);
+    }
     json_t *entries = enc_finish(ctx, state, sid, &e, rc == TB_OK);
     if (rc) {
         json_decref(entries);
@@ -1305,6 +1344,10 @@ static const op_arg ARGS_END[] = {
     ARG_SCENE,
     {NULL, 0, 0, 0, 0},
 };
+static const op_arg ARGS_MOVES[] = {
+    ARG_SCENE,
+    {NULL, 0, 0, 0, 0},
+};
 
 /* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
  * characters its combatants were made from (write_back), what one seat learned
@@ -1322,6 +1365,7 @@ static const op_write W_ENC[] = {{"/enc", 0},
                                  {"/gm/between", 0},
                                  OP_WRITES_LOGS,
                                  {NULL, 0}};
+static const op_write W_NONE[] = {{NULL, 0}};
 
 const op_def OPS_ENC[] = {
     {"enc.start", op_enc_start, WHO_GM, 0, ARGS_START, W_ENC},
@@ -1330,5 +1374,6 @@ const op_def OPS_ENC[] = {
     {"enc.act", op_enc_act, WHO_ANY, 0, ARGS_ACT, W_ENC},
     {"enc.set", op_enc_set, WHO_GM, 0, ARGS_SET, W_ENC},
     {"enc.end", op_enc_end, WHO_GM, 0, ARGS_END, W_ENC},
+    {"enc.moves", op_enc_moves, WHO_ANY, 1, ARGS_MOVES, W_NONE},
     {NULL, NULL, 0, 0, NULL, NULL},
 };

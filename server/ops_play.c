@@ -481,6 +481,18 @@ static int op_gm_hide(const op_ctx *ctx, json_t *state, const json_t *args, json
 
 /* ---- the table ---- */
 
+/* system.list: the systems a campaign may run, as the pickers and the pages name them
+ * (ops_systems_json). Read-only. */
+static int op_system_list(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                          tb_err *err)
+{
+    *result = json_pack("{s:o}", "systems", ops_systems_json());
+    return TB_OK;
+}
+
+static const op_arg ARGS_NONE_PLAY[] = {
+    {NULL, 0, 0, 0, 0},
+};
 static const op_arg ARGS_DESCRIBE[] = {
     {"system", ARG_STRING, 0, 1, 32},
     {NULL, 0, 0, 0, 0},
@@ -532,6 +544,7 @@ static const op_write W_NOTHING[] = {{NULL, 0}};
 
 const op_def OPS_PLAY[] = {
     {"system.describe", op_system_describe, WHO_ANY, 1, ARGS_DESCRIBE, W_NOTHING},
+    {"system.list", op_system_list, WHO_ANY, 1, ARGS_NONE_PLAY, W_NOTHING},
     {"char.create", op_char_create, WHO_ANY, 0, ARGS_CHAR_CREATE, W_CHAR_SET},
     {"char.update", op_char_update, WHO_ANY, 0, ARGS_CHAR_UPDATE, W_CHARS},
     {"char.delete", op_char_delete, WHO_ANY, 0, ARGS_ID, W_CHAR_SET},

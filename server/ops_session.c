@@ -1,22 +1,25 @@
 /*
  * ops_session.c — sessions of play: the GM begins one (session.begin), which numbers it and opens
  * "the beginning of a session" until the GM closes it (session.close) or the first scene starts
- * (enc.start calls ops_session_scene_starts); while it is open a City of Thieves character's
- * player (or the GM) may alter one of its Loyalties once (session.alter, 000:237 "A Character may
- * alter one of their Loyalties in the same way at the beginning of a session"). Rows of
+ * (enc.start calls ops_session_scene_starts); while it is open a character's player (or the GM)
+ * may change what the campaign's rule system lets a character change then, once
+ * (session.alter: the system's session_alter hook, system.h; City of Thieves: one Loyalty,
+ * 000:237 "A Character may alter one of their Loyalties in the same way at the beginning of a
+ * session"). Rows of
  * OPS_SESSION; see ops.h for the handler contract and protocol/PROTOCOL.md for the wire shapes.
  *
  * Where things live (every part public: the session and who altered are table facts, never what):
  *   /session = {number, open, altered: {<char id>: <session number>}}
  * A campaign saved before sessions existed has no /session: it reads as no session yet (number 0,
  * closed), and the first session.begin creates it; nothing stored has to be rewritten.
- * The altered Loyalty itself lands on the PC's private sheet (/private/<seat>/sheets/<id>); the
- * public log says only that one of the character's Loyalties changed, the GM's log what it became.
+ * The change lands on the PC's sheet: its private fields (the system's sheet_private: cot's
+ * Loyalties) on /private/<seat>/sheets/<id>, the others on the public sheet; the public log says
+ * what the system's words for the table say (cot: that one of the character's Loyalties
+ * changed), the GM's log what it became.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cot/cot.h"
 #include "ops.h"
 #include "system.h"
 
@@ -112,25 +115,33 @@ static int in_a_scene(json_t *state, const char *id)
     return found;
 }
 
+/* Whether key is one of the system's private sheet fields (system.h, sheet_private). */
+static int is_private(const rules_system *rs, const char *key)
+{
+    for (const char *const *k = rs->sheet_private; k && *k; k++)
+        if (strcmp(*k, key) == 0)
+            return 1;
+    return 0;
+}
+
 /*
- * 000:237: one Loyalty of PC args.char changes "in the same way" as in a Social Call (to "Kind:
- * Target", or swapped with the Prime), once per session, while its beginning is open. Checked
- * before anything changes: the campaign is cot, the character exists and is the caller's (or the
- * caller is the GM), the window is open, the character has not altered one this session and is in
- * no running scene (whose copy of its Loyalties would go stale), and the sheet still validates.
+ * What the campaign's rule system lets PC args.char change at the beginning of a session
+ * (rules_system.session_alter: cot's one Loyalty, 000:237), once per session, while its
+ * beginning is open. Checked before anything changes: the system has such a rule, the character
+ * exists and is the caller's (or the caller is the GM), the window is open, the character has
+ * not changed anything this session and is in no running scene (whose copy of its sheet would go
+ * stale), the system accepts the change and the sheet still validates.
  */
 static int op_session_alter(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                             tb_err *err)
 {
     const char *id = json_string_value(json_object_get(args, "char"));
-    const char *to = json_string_value(json_object_get(args, "to"));
-    int n = (int)json_integer_value(json_object_get(args, "loyalty"));
-    int prime = json_is_true(json_object_get(args, "prime"));
     const rules_system *rs = rules_system_find(ops_campaign_system(state));
-    if (!rs || strcmp(rs->id, "cot") != 0)
+    if (!rs || !rs->session_alter)
         return tb_fail(err, TB_RULE,
-                       "only a City of Thieves campaign has Loyalties to change "
-                       "at the beginning of a session");
+                       "%s has nothing a character changes at the beginning of a "
+                       "session",
+                       rs ? rs->name : "a campaign without a rule system");
     json_t *c = json_object_get(json_object_get(state, "chars"), id);
     const char *seat = json_string_value(json_object_get(c, "seat"));
     if (!c || !seat)
@@ -162,29 +173,38 @@ static int op_session_alter(const op_ctx *ctx, json_t *state, const json_t *args
                        "beginning of a session, before play",
                        name);
     /* the whole sheet as its player keeps it: public fields plus the private ones */
-    json_t *priv = json_object_get(
-        json_object_get(json_object_get(json_object_get(state, "private"), seat), "sheets"), id);
+    json_t *priv = ops_child(ops_child(ops_child(ops_child(state, "private"), seat), "sheets"), id);
     json_t *full = json_deep_copy(json_object_get(c, "sheet"));
     json_object_update_missing(full, priv);
-    json_t *loy = json_object_get(full, "loyalties");
-    int rc = cot_loyalty_alter(loy, n, to, prime, name, NULL, err);
+    rules_session_change change = {.result = NULL};
+    int rc = rs->session_alter(full, args, name, &change, err);
     if (!rc)
         rc = rules_sheet_validate(rs->id, full, err);
     if (rc) {
+        json_decref(change.result);
         json_decref(full);
         return rc;
     }
-    /* only the Loyalties changed: the derived values (which never read them) stay */
-    json_object_set(priv, "loyalties", loy);
+    /* each changed field lands where it lives; the derived values never read a private one */
+    json_t *pub = json_object_get(c, "sheet");
+    const char *k;
+    json_t *v;
+    int pub_changed = 0;
+    json_object_foreach(full, k, v)
+    {
+        json_t *where = is_private(rs, k) ? priv : pub;
+        if (!json_equal(json_object_get(where, k), v)) {
+            json_object_set(where, k, v);
+            pub_changed |= where == pub;
+        }
+    }
+    if (pub_changed)
+        json_object_set_new(c, "derived", rules_sheet_derive(rs->id, pub));
     json_object_set_new(json_object_get(s, "altered"), id, json_integer(session_number(state)));
-    char now[160], text[300];
-    cot_loyalty_text(json_array_get(loy, (size_t)n - 1), now, sizeof now);
-    snprintf(text, sizeof text, "One of %s's Loyalties changes", name);
-    session_log(ctx, state, 0, text);
-    snprintf(text, sizeof text, "%s's Loyalty %d is now %s", name, n, now);
-    session_log(ctx, state, 1, text);
-    *result =
-        json_pack("{s:s, s:i, s:s, s:O}", "char", id, "loyalty", n, "now", now, "loyalties", loy);
+    session_log(ctx, state, 0, change.public_text);
+    session_log(ctx, state, 1, change.gm_text);
+    *result = change.result ? change.result : json_object();
+    json_object_set_new(*result, "char", json_string(id));
     json_decref(full);
     return TB_OK;
 }
@@ -201,7 +221,8 @@ static const op_arg ARGS_ALTER[] = {
 };
 
 static const op_write W_SESSION[] = {{"/session", 0}, OP_WRITES_LOGS, {NULL, 0}};
-static const op_write W_ALTER[] = {{"/session", 0}, {"/private", 0}, OP_WRITES_LOGS, {NULL, 0}};
+static const op_write W_ALTER[] = {
+    {"/session", 0}, {"/private", 0}, {"/chars", 0}, OP_WRITES_LOGS, {NULL, 0}};
 
 const op_def OPS_SESSION[] = {
     {"session.begin", op_session_begin, WHO_GM, 0, ARGS_NONE, W_SESSION},

@@ -23,6 +23,7 @@
 #include "heaptrim.h"
 #include "osrand.h"
 #include "rng.h"
+#include "static.h"
 #include "store.h"
 #include "system.h"
 
@@ -62,6 +63,7 @@ typedef struct server {
     uv_prepare_t flush;
     heaptrim *trim;
     struct lws_context *lws;
+    static_files *web; /* the browser client's files (static.h) */
     store *st;
     engine *eng;
     osrand osr;
@@ -711,7 +713,7 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         return json_pack("{s:{s:s, s:s}}", "error", "code", "not_found", "message",
                          "no such rule system");
     }
-    char dir[512];
+    char dir[1024];
     snprintf(dir, sizeof dir, "%s/../rules/%s/samples", web, system);
     json_t *samples = json_array();
     DIR *d = opendir(dir);
@@ -726,7 +728,7 @@ static json_t *api_samples(const char *web, const char *system, int *status)
         closedir(d);
     qsort(names, (size_t)n, sizeof names[0], by_name);
     for (int i = 0; i < n; i++) {
-        char path[800];
+        char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         json_t *sheet = json_load_file(path, 0, NULL);
         names[i][strlen(names[i]) - 5] = '\0';
@@ -739,6 +741,71 @@ static json_t *api_samples(const char *web, const char *system, int *status)
     }
     *status = HTTP_STATUS_OK;
     return json_pack("{s:s, s:o}", "system", system, "samples", samples);
+}
+
+/* Whether the request's header `token` holds `word` (an ETag in If-None-Match, "gzip" in
+ * Accept-Encoding). */
+static int header_has(struct lws *wsi, enum lws_token_indexes token, const char *word)
+{
+    char buf[512];
+    if (lws_hdr_copy(wsi, buf, sizeof buf, token) <= 0)
+        return 0;
+    return strstr(buf, word) != NULL;
+}
+
+/*
+ * A file of the browser client (static.h): 304 when the browser's copy is current (its ETag),
+ * else the file, gzipped when the browser takes it; 404 when there is no such file. The body goes
+ * out on the writable callback like every other answer here.
+ */
+static int serve_static(server *srv, struct lws *wsi, http_req *req, const char *uri)
+{
+    static_file f;
+    unsigned char hdr[LWS_PRE + 2048], *start = hdr + LWS_PRE, *p = start,
+                                       *end = hdr + sizeof hdr - 1;
+    static const char NOT_FOUND[] = "not found\n";
+    const unsigned char *body;
+    size_t len;
+    if (static_files_get(srv->web, uri, &f)) {
+        body = (const unsigned char *)NOT_FOUND;
+        len = sizeof NOT_FOUND - 1;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_NOT_FOUND, "text/plain", len, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+    } else if (header_has(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, f.etag)) {
+        if (lws_add_http_header_status(wsi, HTTP_STATUS_NOT_MODIFIED, &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_ETAG, (const unsigned char *)f.etag,
+                                         (int)strlen(f.etag), &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                         (const unsigned char *)"no-cache", 8, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    } else {
+        int gz = f.gz && header_has(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, "gzip");
+        body = gz ? f.gz : f.body;
+        len = gz ? f.gzlen : f.len;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, f.ctype, len, &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_ETAG, (const unsigned char *)f.etag,
+                                         (int)strlen(f.etag), &p, end) ||
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+                                         (const unsigned char *)"no-cache", 8, &p, end) ||
+            (f.gz &&
+             lws_add_http_header_by_name(wsi, (const unsigned char *)"vary:",
+                                         (const unsigned char *)"accept-encoding", 15, &p, end)) ||
+            (gz && lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_ENCODING,
+                                                (const unsigned char *)"gzip", 4, &p, end)) ||
+            static_security_headers(wsi, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+    }
+    req->len = len;
+    req->body = xmalloc(LWS_PRE + (len ? len : 1));
+    memcpy(req->body + LWS_PRE, body, len);
+    lws_callback_on_writable(wsi);
+    return 0;
 }
 
 static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -756,7 +823,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_HTTP: {
         char *text;
         const char *ctype;
-        char uri[128];
+        char uri[512];
         int status = HTTP_STATUS_OK;
         if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
             uri[0] = '\0';
@@ -777,7 +844,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             text = metrics_text(srv);
             ctype = "text/plain; version=0.0.4";
         } else {
-            return lws_callback_http_dummy(wsi, reason, user, in, len);
+            return serve_static(srv, wsi, req, uri);
         }
         req->len = strlen(text);
         req->body = xmalloc(LWS_PRE + req->len);
@@ -788,6 +855,7 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
         if (lws_add_http_common_headers(wsi, (unsigned)status, ctype, req->len, &p, end) ||
             lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
                                          (const unsigned char *)"no-store", 8, &p, end) ||
+            static_security_headers(wsi, &p, end) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
             return 1;
         lws_callback_on_writable(wsi);
@@ -1141,9 +1209,9 @@ int serve_run(const serve_opts *o)
     mounts[1].origin_protocol = LWSMPRO_CALLBACK;
     mounts[2].mountpoint = "/";
     mounts[2].mountpoint_len = 1;
-    mounts[2].origin = o->web;
-    mounts[2].def = "index.html";
-    mounts[2].origin_protocol = LWSMPRO_FILE;
+    mounts[2].origin = "http"; /* the client's files: serve_static */
+    mounts[2].origin_protocol = LWSMPRO_CALLBACK;
+    srv.web = static_files_create(o->web);
 
     void *loops[1] = {&srv.loop};
     struct lws_context_creation_info info;
@@ -1152,8 +1220,9 @@ int serve_run(const serve_opts *o)
     info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
-    info.options =
-        LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    /* the security headers are our own (static_security_headers): lws's best-practice set
+     * forbids the web app manifest */
+    info.options = LWS_SERVER_OPTION_LIBUV;
     info.foreign_loops = loops;
     info.user = &srv;
     info.pcontext = &srv.lws;
@@ -1270,6 +1339,7 @@ out:
     free(srv.batch);
     engine_destroy(srv.eng);
     store_close(srv.st);
+    static_files_destroy(srv.web);
     rules_rng_destroy(srv.dice);
     rules_rng_destroy(srv.secret);
     return rc;

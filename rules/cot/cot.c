@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
+
 /* ---- resolution ---- */
 
 int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err)
@@ -493,9 +496,54 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-/* The encounter modules of rules/cot/enc_cot.c and rules/cot/heist.c. */
-static const char *const cot_modules[] = {"cot.initiative", "cot.warfare", "cot.heist",
-                                          "cot.chase",      "cot.social",  NULL};
+/* The encounter modules of rules/cot/enc_cot.c and rules/cot/heist.c: their one registration. */
+extern const rules_module rules_module_cot_initiative, rules_module_cot_warfare,
+    rules_module_cot_heist, rules_module_cot_chase, rules_module_cot_social;
+static const rules_module *const cot_modules[] = {
+    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
+    &rules_module_cot_chase,      &rules_module_cot_social,  NULL};
+
+/* 000:17-22 "the stages are listed below, along with how long a round of that kind of stage
+ * lasts": a scene's stage word (/enc/stage) first, else its module. The Action stage covers
+ * violence and both chases (000:35-36 roll their initiative; a chase is action at the table). */
+#define COT_PREP "prep", "Prep", 24L * 60 * 60, "000:19"
+#define COT_SOCIAL "social_call", "Social Call", 10L * 60, "000:20"
+#define COT_HEIST "heist", "Heist", 5L * 60, "000:21"
+#define COT_ACTION "action", "Action", 60L, "000:22"
+/* clang-format off */
+static const rules_clock_stage cot_clock[] = {
+    {COT_PREP, NULL, "prep"},
+    {COT_SOCIAL, NULL, "social"},
+    {COT_HEIST, NULL, "heist"},
+    {COT_ACTION, NULL, "violence"},
+    {COT_ACTION, NULL, "foot_chase"},
+    {COT_ACTION, NULL, "vehicle_chase"},
+    {COT_SOCIAL, "cot.social", NULL},
+    {COT_HEIST, "cot.heist", NULL},
+    {COT_ACTION, NULL, NULL},
+    {0},
+};
+/* clang-format on */
+
+/* 000:237 "A Character may alter one of their Loyalties in the same way at the beginning of a
+ * session": args {loyalty, to?, prime?} as in a Social Call (cot_loyalty_alter). */
+static int cot_session_alter(json_t *sheet, const json_t *args, const char *name,
+                             rules_session_change *change, tb_err *err)
+{
+    int n = (int)json_integer_value(json_object_get(args, "loyalty"));
+    json_t *loy = json_object_get(sheet, "loyalties");
+    int rc = cot_loyalty_alter(loy, n, json_string_value(json_object_get(args, "to")),
+                               json_is_true(json_object_get(args, "prime")), name, NULL, err);
+    if (rc)
+        return rc;
+    char now[160];
+    cot_loyalty_text(json_array_get(loy, (size_t)n - 1), now, sizeof now);
+    snprintf(change->public_text, sizeof change->public_text, "One of %s's Loyalties changes",
+             name);
+    snprintf(change->gm_text, sizeof change->gm_text, "%s's Loyalty %d is now %s", name, n, now);
+    change->result = json_pack("{s:i, s:s, s:O}", "loyalty", n, "now", now, "loyalties", loy);
+    return 0;
+}
 
 /* 000:227 "Loyalties are representative of the ideals and relationships that drive your
  * character": what a character holds dear is the player's to reveal (issue 11). */
@@ -511,4 +559,8 @@ const rules_system rules_system_cot = {
     .checks = cot_checks,
     .modules = cot_modules,
     .sheet_private = cot_private,
+    .summary = "A heist system: pools of d6 by skill and ability, the ability's dice kept; heists, "
+               "social calls, gang warfare and chases",
+    .clock = cot_clock,
+    .session_alter = cot_session_alter,
 };

@@ -2781,9 +2781,3 @@ const rules_module rules_module_cot_chase = {
     .editable = COT_CHASE_EDITABLE,
     .check = cot_check,
 };
-
-extern const rules_module rules_module_cot_heist; /* rules/cot/heist.c */
-
-const rules_module *const rules_modules_cot[] = {
-    &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
-    &rules_module_cot_chase,      &rules_module_cot_social,  NULL};

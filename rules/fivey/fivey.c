@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dice.h"
+#include "fivey_enc.h"
 
 /* ---- resolution ---- */
 
@@ -751,7 +753,15 @@ static json_t *fivey_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const fivey_modules[] = {"fivey.combat", "fivey.social", "fivey.between", NULL};
+/* The encounter modules: their one registration. */
+extern const rules_module rules_module_fivey_combat, rules_module_fivey_social,
+    rules_module_fivey_between;
+static const rules_module *const fivey_modules[] = {
+    &rules_module_fivey_combat, &rules_module_fivey_social, &rules_module_fivey_between, NULL};
+
+/* The book gives no length for a combat round (004:668-672 "another round of combat ensues");
+ * reading (RULES.md): 10 seconds. */
+static const rules_clock_stage fivey_clock[] = {{"round", "Round", 10, "004:668"}, {0}};
 
 const rules_system rules_system_fivey = {
     .id = "fivey",
@@ -762,4 +772,9 @@ const rules_system rules_system_fivey = {
     .derive = fivey_derive,
     .checks = fivey_checks,
     .modules = fivey_modules,
+    .phrases = fivey_enc_phrases,
+    .summary =
+        "Fantasy after the fifth edition: stat bonuses of 1 to 5, a d20, two actions a turn, "
+        "spells and morale",
+    .clock = fivey_clock,
 };

@@ -2,7 +2,7 @@
  * fivey.h — FIVEY (rulebook 004_110cc4af3ff93059.txt, cited as 004:LINE): the d20 + stat check
  * (doubled when skilled) against a DC, advantage and disadvantage, contests, passive scores,
  * inspiration dice, defense class, levels and the monster tables, as plain C for the encounter
- * module fivey.combat, which rolls without going through JSON parameters.
+ * modules (rules/fivey/fivey_enc.h), which roll without going through JSON parameters.
  *
  * The rule system itself (checks "check", "contest", "cooperate", "xp", "encounter",
  * "reaction"; the sheet) is rules_system_fivey, found through rules/system.h. Readings of
@@ -97,21 +97,5 @@ int fivey_spell_dc(int intelligence);
 int fivey_monster_hd(char bracket);
 int fivey_monster_ga(char bracket);
 int fivey_monster_xp(char bracket, int dc);
-
-/* ---- shared by the encounter modules fivey.combat (enc_fivey.c) and fivey.social ---- */
-struct rules_enc;
-/*
- * The join hook of fivey.combat: a combatant's numbers from its fivey sheet (stats, defense
- * class, move, weapons), or a quick NPC's from the example monster it is named after, else a
- * grunt (004:715-773). Returns 0.
- */
-int fivey_enc_join(struct rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
-/*
- * The collective morale check of side (NULL: the side due one) with the parameters `wis` and
- * `dc` of a (004:670): d20 + wisdom against DC 14, then 16, then 18; failing, every standing
- * member flees. TB_RULE for the party's side or a side with nobody standing, TB_BAD_REQUEST
- * when no side is named or due.
- */
-int fivey_enc_morale(struct rules_enc *e, const char *side, const rules_args *a, tb_err *err);
 
 #endif

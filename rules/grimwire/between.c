@@ -970,5 +970,3 @@ const rules_module rules_module_grimwire_between = {
     .carry_each_gm = CARRY_EACH_GM,
     .catch_up = between_catch_up,
 };
-
-const rules_module *const rules_modules_grimwire_between[] = {&rules_module_grimwire_between, NULL};

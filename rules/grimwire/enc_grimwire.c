@@ -2895,5 +2895,3 @@ const rules_module rules_module_grimwire_conflict = {
     .sheet_stats = SHEET_STATS,
     .editable = GRIMWIRE_EDITABLE,
 };
-
-const rules_module *const rules_modules_grimwire[] = {&rules_module_grimwire_conflict, NULL};

@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
+
 #include "dice.h"
 
 /* ---- resolution ---- */
@@ -728,7 +731,13 @@ static json_t *grimwire_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const grimwire_modules[] = {"grimwire.conflict", "grimwire.between", NULL};
+/* The encounter modules: their one registration. */
+extern const rules_module rules_module_grimwire_conflict, rules_module_grimwire_between;
+static const rules_module *const grimwire_modules[] = {&rules_module_grimwire_conflict,
+                                                       &rules_module_grimwire_between, NULL};
+
+/* 002:415 "Each round lasts 6 seconds of in-game time." */
+static const rules_clock_stage grimwire_clock[] = {{"round", "Round", 6, "002:415"}, {0}};
 
 const rules_system rules_system_grimwire = {
     .id = "grimwire",
@@ -739,4 +748,7 @@ const rules_system rules_system_grimwire = {
     .derive = grimwire_derive,
     .checks = grimwire_checks,
     .modules = grimwire_modules,
+    .summary = "A d20 and an attribute against a target number the GM keeps; condition, focus and "
+               "burnout",
+    .clock = grimwire_clock,
 };

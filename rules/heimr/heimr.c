@@ -5,9 +5,13 @@
  * printed examples that contradict their rule are listed in rules/RULES.md, "## heimr".
  */
 #include "heimr.h"
+#include "heimr_enc.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "clock.h"
+#include "encounter.h"
 
 /* ---- resolution ---- */
 
@@ -493,8 +497,8 @@ static const rules_field item_fields[] = {
     {0},
 };
 
-static const char *const body_parts[] = {"torso",     "sword_arm", "other_arm",
-                                         "right_leg", "left_leg",  NULL};
+const char *const heimr_parts[] = {"torso",     "sword_arm", "other_arm",
+                                   "right_leg", "left_leg",  NULL};
 
 static const rules_field heimr_sheet[] = {
     {"name", RULES_FIELD_STRING, 1, 100, 1, 0, "Name", "Character", NULL, NULL, NULL},
@@ -523,7 +527,7 @@ static const rules_field heimr_sheet[] = {
     {0},
 };
 
-static int attr_of(const json_t *sheet, const char *name)
+int heimr_attr(const json_t *sheet, const char *name)
 {
     return (int)json_integer_value(json_object_get(json_object_get(sheet, "attributes"), name));
 }
@@ -550,7 +554,7 @@ static int heimr_validate(const json_t *sheet, tb_err *err)
                        "field 'willpower' must be at most willpower_max = %lld (got %lld)", wpmax,
                        wp);
     /* 001:292 fatigue returns to base fatigue, 001:384 "can not be lower then the base fatigue" */
-    int base = heimr_base_fatigue(attr_of(sheet, "sta"));
+    int base = heimr_base_fatigue(heimr_attr(sheet, "sta"));
     long long fat = json_integer_value(json_object_get(sheet, "fatigue"));
     if (fat < base)
         return tb_fail(err, TB_BAD_REQUEST,
@@ -561,12 +565,12 @@ static int heimr_validate(const json_t *sheet, tb_err *err)
     json_t *prog = json_object_get(sheet, "attribute_progress");
     for (int i = 0; prog && attr_names[i]; i++) {
         json_t *v = json_object_get(prog, attr_names[i]);
-        int need = heimr_attribute_progress_required(attr_of(sheet, attr_names[i]) + 1);
+        int need = heimr_attribute_progress_required(heimr_attr(sheet, attr_names[i]) + 1);
         if (v && json_integer_value(v) >= need)
             return tb_fail(err, TB_BAD_REQUEST,
                            "field 'attribute_progress.%s' must be below %d, the progress that "
                            "raises %s to %d (got %lld) (001:229-232)",
-                           attr_names[i], need, attr_names[i], attr_of(sheet, attr_names[i]) + 1,
+                           attr_names[i], need, attr_names[i], heimr_attr(sheet, attr_names[i]) + 1,
                            json_integer_value(v));
     }
     json_t *abilities = json_object_get(sheet, "abilities"), *ab;
@@ -595,7 +599,7 @@ static int heimr_validate(const json_t *sheet, tb_err *err)
     json_t *inj = json_object_get(sheet, "injuries"), *bp;
     json_array_foreach(inj, i, bp)
     {
-        if (!is_in(json_string_value(bp), body_parts))
+        if (!is_in(json_string_value(bp), heimr_parts))
             return tb_fail(err, TB_BAD_REQUEST,
                            "field 'injuries[%zu]' must be one of: torso, sword_arm, other_arm, "
                            "right_leg, left_leg (001:413)",
@@ -604,11 +608,11 @@ static int heimr_validate(const json_t *sheet, tb_err *err)
     return 0;
 }
 
-static const char *injury_level(long long hp)
+const char *heimr_injury_level(long long hp)
 {
     /* 001:145 zero or less hit points: injured; 001:163-166 the three levels */
     if (hp > 0)
-        return "none";
+        return NULL;
     if (hp >= -1)
         return "bloodied";
     if (hp >= -3)
@@ -619,22 +623,23 @@ static const char *injury_level(long long hp)
 static json_t *heimr_derive(const json_t *sheet)
 {
     json_t *d = json_object();
-    json_object_set_new(d, "base_fatigue", json_integer(heimr_base_fatigue(attr_of(sheet, "sta"))));
+    json_object_set_new(d, "base_fatigue",
+                        json_integer(heimr_base_fatigue(heimr_attr(sheet, "sta"))));
     json_t *ini = json_object();
-    json_object_set_new(ini, "c", json_integer(attr_of(sheet, "dex")));
+    json_object_set_new(ini, "c", json_integer(heimr_attr(sheet, "dex")));
     json_object_set_new(ini, "p",
                         json_object_get(sheet, "willpower")
                             ? json_integer(json_integer_value(json_object_get(sheet, "willpower")))
                             : json_integer(0));
     json_object_set_new(d, "initiative", ini); /* 001:242 */
-    json_object_set_new(
-        d, "injury", json_string(injury_level(json_integer_value(json_object_get(sheet, "hp")))));
+    const char *injury = heimr_injury_level(json_integer_value(json_object_get(sheet, "hp")));
+    json_object_set_new(d, "injury", json_string(injury ? injury : "none"));
 
     json_t *req = json_object();
     for (int i = 0; attr_names[i]; i++)
         json_object_set_new(
             req, attr_names[i],
-            json_integer(heimr_attribute_progress_required(attr_of(sheet, attr_names[i]) + 1)));
+            json_integer(heimr_attribute_progress_required(heimr_attr(sheet, attr_names[i]) + 1)));
     json_object_set_new(d, "attribute_progress_required", req);
 
     /* 001:204-209: the six standard abilities and their attribute */
@@ -645,7 +650,7 @@ static json_t *heimr_derive(const json_t *sheet)
     for (size_t i = 0; i < sizeof standard / sizeof standard[0]; i++) {
         json_t *o = json_object();
         json_object_set_new(o, "attribute", json_string(standard[i][1]));
-        json_object_set_new(o, "base_potential", json_integer(attr_of(sheet, standard[i][1])));
+        json_object_set_new(o, "base_potential", json_integer(heimr_attr(sheet, standard[i][1])));
         json_object_set_new(std, standard[i][0], o);
     }
     json_object_set_new(d, "standard_abilities", std);
@@ -660,7 +665,7 @@ static json_t *heimr_derive(const json_t *sheet)
         size_t k;
         json_t *an;
         json_array_foreach(json_object_get(ab, "attributes"), k, an) if (n < 6) attrs[n++] =
-            attr_of(sheet, json_string_value(an));
+            heimr_attr(sheet, json_string_value(an));
         int bp = heimr_base_potential(attrs, n);
         int tc = (int)json_integer_value(json_object_get(ab, "trained_consistency"));
         int tp = (int)json_integer_value(json_object_get(ab, "trained_potential"));
@@ -683,15 +688,27 @@ static json_t *heimr_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const heimr_modules[] = {"heimr.combat", "heimr.chase", "heimr.between", NULL};
+/* The encounter modules: their one registration. */
+extern const rules_module rules_module_heimr_combat, rules_module_heimr_chase,
+    rules_module_heimr_between;
+static const rules_module *const heimr_modules[] = {
+    &rules_module_heimr_combat, &rules_module_heimr_chase, &rules_module_heimr_between, NULL};
+
+/* 001:238 "Every turn lasts two seconds." (every combatant acts once per round) */
+static const rules_clock_stage heimr_clock[] = {{"turn", "Turn", 2, "001:238"}, {0}};
+
 
 const rules_system rules_system_heimr = {
     .id = "heimr",
-    .name = "Heimr Tabletop RPG Core",
+    .name = "Heimr", /* the rulebook: "Heimr Tabletop RPG Core" */
     .rulebook = "001_660a93111b0de833.txt",
     .sheet = heimr_sheet,
     .validate = heimr_validate,
     .derive = heimr_derive,
     .checks = heimr_checks,
     .modules = heimr_modules,
+    .summary = "A core without a set setting: a d6 and d10s by capability against a challenge, "
+               "fatigue and willpower",
+    .clock = heimr_clock,
+    .phrases = heimr_phrases, /* words.c */
 };

@@ -68,4 +68,14 @@ long heimr_xp_total(int level);
 /* Attribute progress required to reach attribute value `new_value` (001:231-232). */
 int heimr_attribute_progress_required(int new_value);
 
+/* An attribute of a sheet (borrowed; NULL or missing: 0), "str" ... "emp" (001:29-37). */
+int heimr_attr(const json_t *sheet, const char *name);
+
+/* The injury level of hp hit points (001:145, 163-166): NULL uninjured, "bloodied" (0, -1),
+ * "mangled" (-2, -3), "mutilated" (-4 and below). */
+const char *heimr_injury_level(long long hp);
+
+/* The body parts of 001:413 as the sheet and the encounter name them, NULL-terminated. */
+extern const char *const heimr_parts[];
+
 #endif

@@ -1697,9 +1697,3 @@ const rules_module rules_module_tenacity_spotlight = {
     .sheet_stats = ten_sheet_stats,
     .editable = ten_editable,
 };
-
-extern const rules_module rules_module_tenacity_social;  /* social.c */
-extern const rules_module rules_module_tenacity_between; /* between.c */
-const rules_module *const rules_modules_tenacity[] = {&rules_module_tenacity_spotlight,
-                                                      &rules_module_tenacity_social,
-                                                      &rules_module_tenacity_between, NULL};

@@ -8,6 +8,9 @@
 
 #include <string.h>
 
+#include "clock.h"
+#include "encounter.h"
+
 /* ---- resolution ---- */
 
 void tenacity_judge(tenacity_roll *r)
@@ -656,8 +659,15 @@ static json_t *tenacity_derive(const json_t *sheet)
     return d;
 }
 
-static const char *const tenacity_modules[] = {"tenacity.spotlight", "tenacity.social",
-                                               "tenacity.between", NULL};
+/* The encounter modules: their one registration. */
+extern const rules_module rules_module_tenacity_spotlight, rules_module_tenacity_social,
+    rules_module_tenacity_between;
+static const rules_module *const tenacity_modules[] = {&rules_module_tenacity_spotlight,
+                                                       &rules_module_tenacity_social,
+                                                       &rules_module_tenacity_between, NULL};
+
+/* No round length in the book (003:91 rounds of the spotlight); reading (RULES.md): 6 seconds. */
+static const rules_clock_stage tenacity_clock[] = {{"round", "Round", 6, "003:91"}, {0}};
 
 const rules_system rules_system_tenacity = {
     .id = "tenacity",
@@ -668,4 +678,8 @@ const rules_system rules_system_tenacity = {
     .derive = tenacity_derive,
     .checks = tenacity_checks,
     .modules = tenacity_modules,
+    .summary =
+        "10acity Tactics: skill rolls against a challenge rating, impact dice, the spotlight "
+        "passed in combat, spin",
+    .clock = tenacity_clock,
 };

@@ -5,7 +5,7 @@
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
  *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
- *                                       roll, act, join (default all)
+ *                                       roll, act, moves, join (default all)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
@@ -188,6 +188,10 @@ int main(int argc, char **argv)
         timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
     if (bench_wants(only, "act"))
         timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
+    if (bench_wants(only, "moves")) {
+        timed("enc.moves (GM):", n, gc, &gs, "enc.moves", "{}");
+        timed("enc.moves (player):", n, pc[0], &ps[0], "enc.moves", "{}");
+    }
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;

@@ -13,7 +13,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { launchBrowser, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, statInBoth, table, finish, teardown } from './enc_page.mjs';
+import { launchBrowser, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, statInBoth, tableByApi as table, finish, teardown } from './pages.mjs';
 
 // The GM starts `module` from the panel and adds the player's character.
 async function startBetween(t, module) {

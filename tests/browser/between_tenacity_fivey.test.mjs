@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
-import { waitFor, Api, instrument, parsed, doing, acked, stateOf, card, actionButtons, act, logShown, statInBoth, overflowAt360 } from './enc_page.mjs';
+import { waitFor, Api, instrumentAll as instrument, parsed, doing, acked, stateOf, card, actionButtons, act, logShown, statInBoth, overflowAt360 } from './pages.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');

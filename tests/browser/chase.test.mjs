@@ -21,7 +21,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, doing, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shot } from './ui.mjs';
+import { launch, atTable, doing, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shotPanel as shot } from './pages.mjs';
 
 const STEP = { timeout: 240000 };
 

@@ -36,10 +36,10 @@ import {
   logShown,
   statText,
   statInBoth,
-  table,
+  tableByApi as table,
   finish,
   teardown,
-} from './enc_page.mjs';
+} from './pages.mjs';
 
 // ---- one system's scenario --------------------------------------------------------------------
 

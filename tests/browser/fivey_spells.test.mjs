@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../integration/lib.mjs';
 import { campaignOf, sample, ok, makeChar } from '../integration/enc_lib.mjs';
-import { ARTIFACTS, waitFor, instrument, act, actionButtons, seqOf, statText, launchBrowser } from './enc_page.mjs';
+import { ARTIFACTS, waitFor, instrumentAll as instrument, act, actionButtons, seqOf, statText, launchBrowser } from './pages.mjs';
 
 test('fivey spells on a phone: Cast offers the sheet\'s spells as a pick and spends a cast', { timeout: 120000 }, async (t) => {
   const srv = await startServer(t, { args: ['--seed', '6', '--rate-limit', '0'] });

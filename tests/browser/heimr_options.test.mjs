@@ -14,7 +14,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { launchBrowser, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, table, finish, teardown } from './enc_page.mjs';
+import { launchBrowser, ARTIFACTS, STEP, waitFor, acked, stateOf, card, actionButtons, act, logShown, tableByApi as table, finish, teardown } from './pages.mjs';
 
 const BANDIT = {
   attributes: { str: 1, dex: -2, sta: 3, int: 0, soc: 0, emp: 0 },

@@ -1,23 +1,39 @@
-// Helpers for browser tests that drive pages of the real server (tests/browser/server.mjs): wait
-// for a condition, record a page's WebSocket frames and errors, run a tap and wait for its reply,
-// check that the result is on screen where the person tapped, that the visible text has no
-// jargon, axe-core, touch targets and screenshots. The same checks as table.test.mjs, shared for
-// the newer tests (social.test.mjs).
+// THE helper module of the browser tests (issue 23: one module, where pages.mjs, enc_page.mjs and
+// ui.mjs each had their own waitFor, doing and shot). Every test file imports what it needs from
+// here; where two tests meant different things by one name, each has its own name below and the
+// test imports it under the name it uses (`shotAt as shot`).
+//
+//   waiting       sleep, waitFor, seen, STEP
+//   the pages     launch, launchBrowser, instrument (errors) / instrumentAll (errors and warnings),
+//                 parsed, doing, acked, tapped, arrived, stateOf, seqOf
+//   what a person reads and touches
+//                 JARGON, assertPlain, axe, noSideways, touchTargets, overflowAt360
+//   screenshots   shot (a page or an element), shotPanel (the page and its encounter panel),
+//                 shotAt (at a width: the page and the panel)
+//   the encounter panel
+//                 card, actionButtons, act, logShown, statText, statInBoth
+//   a table       Api (a WebSocket client for the set-up), tableOnPages / atTable (made through
+//                 the pages: the console link, the join link), tableByApi / finish / teardown
+//                 (made through the API, then the pages opened)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import WebSocket from 'ws';
-import { repoRoot } from './server.mjs';
+import { chromium } from 'playwright-core';
+import { startServer, repoRoot } from './server.mjs';
+import { plain } from '../../web-static/js/words.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
 export const LAPTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const STEP = { timeout: 120000 };
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls fn until it returns something truthy (returned), or throws after timeoutMs. */
 export async function waitFor(what, fn, timeoutMs = 15000) {
@@ -59,19 +75,30 @@ export async function assertPlain(page, where) {
   }
 }
 
-/** Records the page's WebSocket frames, page errors and console errors: {label, received, sent, errors}. */
-export function instrument(page, label) {
-  const rec = { label, received: [], sent: [], errors: [] };
+/**
+ * Records the page's WebSocket frames (and the sockets' URLs, across reloads), the requests it
+ * makes, its page errors and console errors: {label, received, sent, sockets, requests, errors}.
+ * `warnings`: console warnings count as errors too; `ignore`: console messages expected (a
+ * regexp), left out.
+ */
+export function instrument(page, label, { warnings = false, ignore = null } = {}) {
+  const rec = { label, received: [], sent: [], sockets: [], requests: [], errors: [] };
   page.on('websocket', (ws) => {
+    rec.sockets.push(ws.url());
     ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
     ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
   });
+  page.on('request', (req) => rec.requests.push(req.url()));
   page.on('pageerror', (err) => rec.errors.push(String(err)));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') rec.errors.push(`console: ${msg.text()}`);
+    const counts = msg.type() === 'error' || (warnings && msg.type() === 'warning');
+    if (counts && !(ignore && ignore.test(msg.text()))) rec.errors.push(warnings ? `console ${msg.type()}: ${msg.text()}` : `console: ${msg.text()}`);
   });
   return rec;
 }
+
+/** The same, where a console warning is an error too (the encounter panel tests). */
+export const instrumentAll = (page, label) => instrument(page, label, { warnings: true, ignore: /^$/ });
 
 export const parsed = (frames) =>
   frames.flatMap((f) => {
@@ -82,18 +109,36 @@ export const parsed = (frames) =>
     }
   });
 
-/** Runs fn (a tap) and returns the first `op` command it made and its reply. */
-export async function doing(rec, op, fn) {
+/**
+ * Runs fn (a tap, a key press) and returns the first `op` command it made and its reply. `nth`:
+ * the tap sends several commands of that op, the reply is of the nth (0: the first).
+ */
+export async function doing(rec, op, fn, { nth = 0, timeoutMs = 15000 } = {}) {
   const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
   await fn();
-  const cmd = await waitFor(`a new ${op} from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n]);
-  const reply = await waitFor(`the reply to ${op} on ${rec.label}`, () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id));
+  const cmd = await waitFor(`a new ${op} cmd from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n + nth]);
+  const reply = await waitFor(
+    `the reply to ${op} (${cmd.id}) on ${rec.label}`,
+    () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id),
+    timeoutMs,
+  );
   return { cmd, reply };
 }
 
-/** The tap succeeded and its result box (the log lines of its seq) is inside p.page's viewport. */
-export async function tapped(p, op, fn, what) {
-  const { cmd, reply } = await doing(p.rec, op, fn);
+/** doing, and the reply is an ack. */
+export async function acked(rec, op, fn) {
+  const { cmd, reply } = await doing(rec, op, fn);
+  assert.equal(reply.t, 'ack', `${rec.label} ${op} ${JSON.stringify(cmd.args)}: ${JSON.stringify(reply)}`);
+  return { cmd, reply };
+}
+
+/**
+ * The tap succeeded, and its result is on screen where the person is looking: the result box
+ * with the log lines of the command's seq, inside p.page's viewport. `nth`: the tap sends several
+ * commands of that op, the result shown is of the nth (0: the first).
+ */
+export async function tapped(p, op, fn, what, nth = 0) {
+  const { cmd, reply } = await doing(p.rec, op, fn, { nth });
   assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
   const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
   await box.first().waitFor({ timeout: 10000 });
@@ -110,7 +155,13 @@ export async function tapped(p, op, fn, what) {
   return { cmd, reply };
 }
 
+/** The other page received the event: its log shows a line of that seq. */
+export async function arrived(p, seq) {
+  await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
+}
+
 export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
+export const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
 
 /** axe-core finds no serious or critical violation on the page. */
 export async function axe(page, where) {
@@ -131,12 +182,157 @@ export async function noSideways(page, where) {
   assert.ok(w <= 1, `${where}: the page scrolls sideways by ${w}px`);
 }
 
+/** Every visible, enabled control on the phone is at least 44 px tall. */
+export async function touchTargets(page, where) {
+  const small = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('button, select, input:not([type=hidden]), summary, a[href]'))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || el.closest('[hidden]')) return false;
+        if (el.type === 'checkbox' || el.type === 'radio') return false;
+        if (el.tagName === 'A' && !el.closest('nav')) return false;
+        return r.height < 43.5;
+      })
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} "${(el.textContent || el.value || '').trim().slice(0, 20)}" ${Math.round(el.getBoundingClientRect().height)}px`),
+  );
+  assert.deepEqual(small, [], `${where}: touch targets under 44 px`);
+}
+
+/** How far the page (and which elements of the panel) stick out at 360 px. */
+export async function overflowAt360(page) {
+  const old = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 900 });
+  await sleep(200);
+  // Open every action form in turn would be slow; the panel as it is now must fit.
+  const px = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const wide = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('#enc *'))
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName}.${el.className}`),
+  );
+  await page.setViewportSize(old);
+  return { px, wide };
+}
+
 /** A screenshot into tests/artifacts: a page (the full page) or a locator (that element). */
 export async function shot(what, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const full = typeof what.goto === 'function' ? { fullPage: true } : {};
   await what.screenshot({ path: path.join(ARTIFACTS, name), ...full });
 }
+
+/** The whole page, and the encounter panel alone (<name>-enc.png: the part to look at). */
+export async function shotPanel(page, name) {
+  await shot(page, name);
+  await shot(page.locator('#enc'), name.replace(/\.png$/, '-enc.png'));
+}
+
+/** The whole page at `width` (from its top), and the panel alone (<name>-panel.png). */
+export async function shotAt(page, name, width) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const old = page.viewportSize();
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header belongs at the top
+  await sleep(200);
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+  // The panel alone, at full resolution.
+  await page.locator('#enc').screenshot({ path: path.join(ARTIFACTS, name.replace(/\.png$/, '-panel.png')) });
+  await page.setViewportSize(old);
+}
+
+/** Debian's headless Chromium, as every browser test launches it (never a downloaded build). */
+export function launchBrowser(browserType = chromium) {
+  return browserType.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** launchBrowser, with tests/artifacts ready for screenshots. */
+export async function launch() {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return launchBrowser();
+}
+
+// ---- the encounter panel ----------------------------------------------------------------------
+
+// The combatant card of `name` in the page's encounter panel.
+export const card = (page, name) => page.locator('#enc li.enc-card').filter({ has: page.locator('.enc-name', { hasText: name }) });
+
+// The encounter action buttons the page shows now.
+export const actionButtons = (page) => page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+
+// Clicks the action's button, fills its form and submits it. fields: {name: value}; a <select>
+// takes the option with that label, a checkbox is ticked for a truthy value. Returns the reply.
+// An action with nothing to ask runs on the tap (no form); one under "More actions" is reached by
+// opening it; "Who acts" is asked only when it is not obvious (else the actor is whoever has the
+// turn, checked against `actor` through the log line the caller reads).
+export async function act(page, rec, action, { actor, fields = {} } = {}) {
+  const button = page.locator(`#enc .enc-actions [data-action="${action}"]`);
+  if (await button.evaluate((el) => Boolean(el.closest('details:not([open])')))) await page.locator('#enc details.enc-more > summary').click();
+  if (await button.evaluate((el) => el.classList.contains('one-tap'))) {
+    assert.deepEqual(fields, {}, `${action} runs on one tap: no fields to fill`);
+    const { cmd, reply } = await acked(rec, 'enc.act', () => button.click());
+    assert.equal(cmd.args.action, action);
+    return reply;
+  }
+  await button.click();
+  const form = page.locator(`#enc form.enc-form[data-key="act-${action}"]`);
+  await form.waitFor();
+  if (actor && (await form.locator('select[name="actor"]').count())) await form.locator('select[name="actor"]').selectOption({ label: actor });
+  const more = form.locator('details.more-options:not([open]) > summary');
+  if (Object.keys(fields).length && (await more.count())) await more.click();
+  for (const [name, v] of Object.entries(fields)) {
+    const el = form.locator(`[name="${name}"]`);
+    const kind = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
+    // A pick: by the value the server takes (a weapon's number, a skill's key) or by its label.
+    if (kind === 'select') {
+      const byValue = await el.evaluate((e, x) => Array.from(e.options).some((o) => o.value === x), String(v));
+      await el.selectOption(byValue ? { value: String(v) } : { label: String(v) });
+    }
+    else if (kind === 'checkbox') await el.setChecked(Boolean(v));
+    else await el.fill(String(v));
+  }
+  const { cmd, reply } = await acked(rec, 'enc.act', () => form.locator('button[type=submit]').click());
+  assert.equal(cmd.args.action, action);
+  await form.waitFor({ state: 'detached' });
+  return reply;
+}
+
+// Every public log line of the event `seq` shows in both pages' logs; the GM-only lines of it
+// only in the GM's. Returns the public texts.
+export async function logShown(pages, seq) {
+  const [gm, player] = pages;
+  // Both pages, not only the one that did not act: the GM's state is read below, and the tap may
+  // have been the player's (its ack reached the player's page, the GM's diff may still be on its way).
+  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, async () => (await seqOf(p)) >= seq);
+  const st = await stateOf(gm);
+  const pub = st.log.filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
+  const secret = (st.gm?.log || []).filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
+  assert.ok(pub.length > 0, `event ${seq} wrote a public log line`);
+  for (const p of pages) {
+    const entries = p.locator(`#log li.entry[data-seq="${seq}"]:not(.secret)`);
+    await waitFor(`the log lines of ${seq}`, async () => (await entries.count()) >= pub.length);
+    const shown = await entries.allTextContents();
+    // The page shows each line in plain words (no rulebook line reference: issue 15).
+    for (const text of pub) assert.ok(shown.some((s) => s.includes(plain(text))), `${plain(text)} in ${shown.join(' | ')}`);
+  }
+  const playerLog = await player.locator('#log').textContent();
+  for (const text of secret) assert.ok(!playerLog.includes(plain(text)), `the player's log shows the GM-only line ${text}`);
+  if (secret.length) assert.ok((await gm.locator(`#log li.entry.secret[data-seq="${seq}"]`).count()) > 0, 'the GM sees the GM-only lines');
+  return pub;
+}
+
+// The text of a stat (data-stat) on a combatant's card.
+export const statText = (page, name, stat) => card(page, name).locator(`[data-stat="${stat}"]`).first().textContent();
+
+// Waits until both pages show `expected` for the stat and returns it.
+export async function statInBoth(pages, name, stat, expected) {
+  for (const p of pages) {
+    await waitFor(`${name} ${stat} to show ${expected}`, async () => ((await statText(p, name, stat)) || '').includes(expected));
+  }
+}
+
+// ---- a table ----------------------------------------------------------------------------------
 
 /** A small WebSocket client for the set-up that is not about the UI: hello, join, ok(op, args). */
 export class Api {
@@ -197,5 +393,108 @@ export class Api {
 
   close() {
     this.ws.close();
+  }
+}
+
+// A table for `system`: the server (seeded), the campaign, the player "Ann" with the sample
+// character `sample`, the prepared NPC (when `npc.sheet`), the GM's page at 1280 px and Ann's at
+// 360 px, each connected.
+export async function tableByApi(browser, { system, seed, sample, npc }) {
+  const server = await startServer({ extraArgs: ['--seed', String(seed)] });
+  const host = await Api.open(server.url);
+  await host.hello(server.hostToken);
+  const made = await host.ok('campaign.create', { name: `A ${system} fight`, system });
+  const gmApi = await Api.open(server.url);
+  await gmApi.hello(made.gm_token);
+  const annApi = await Api.open(server.url);
+  const joined = await annApi.join(made.join_code, 'Ann');
+  const samples = await (await fetch(`${server.url}/samples/${system}`)).json();
+  const sheet = samples.samples.find((s) => s.file.replace(/\.json$/, '') === sample)?.sheet;
+  assert.ok(sheet, `sample ${sample} of ${system}: ${samples.samples.map((s) => s.file)}`);
+  const pc = { name: sheet.name, id: (await annApi.ok('char.create', { name: sheet.name, sheet })).id };
+  let npcChar = null;
+  if (npc.sheet) npcChar = (await gmApi.ok('char.create', { name: npc.name, sheet: { ...npc.sheet, name: npc.name }, npc: true })).id;
+  for (const c of [host, gmApi, annApi]) c.close();
+
+  const ctx = {};
+  const page = {};
+  const rec = {};
+  for (const [who, width, token] of [
+    ['gm', 1280, made.gm_token],
+    ['ann', 360, joined.token],
+  ]) {
+    ctx[who] = await browser.newContext({ viewport: { width, height: 900 } });
+    page[who] = await ctx[who].newPage();
+    rec[who] = instrumentAll(page[who], `${system}/${who}`);
+    await page[who].goto(`${server.url}/#token=${token}`);
+    await page[who].locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  }
+  return { server, ctx, page, rec, pc, npcChar, seat: joined.seat, pages: [page.gm, page.ann] };
+}
+
+export async function finish(t, system) {
+  await shotAt(t.page.gm, `enc-${system}-gm-1280.png`, 1280);
+  await shotAt(t.page.ann, `enc-${system}-player-360.png`, 360);
+  for (const [who, p] of Object.entries(t.page)) {
+    const o = await overflowAt360(p);
+    assert.deepEqual(o, { px: 0, wide: [] }, `${system}/${who}: horizontal overflow at 360 px`);
+  }
+  for (const who of ['gm', 'ann']) assert.deepEqual(t.rec[who].errors, [], `${system}/${who}: page errors`);
+}
+
+export async function teardown(t) {
+  for (const c of Object.values(t?.ctx || {})) await c.close().catch(() => {});
+  await t?.server?.stop().catch(() => {});
+  if (t?.server?.dir) fs.rmSync(t.server.dir, { recursive: true, force: true });
+}
+
+// A GM (laptop) and a player "Ann" (phone) at a new campaign of `system`, made through the pages; the player picked the
+// first ready-made character. Returns {gm, ann, pcName, contexts} (gm/ann: {page, rec}).
+export async function tableOnPages(browser, server, system) {
+  const gctx = await browser.newContext({ viewport: LAPTOP });
+  const actx = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const gm = { page: await gctx.newPage() };
+  gm.rec = instrument(gm.page, `${system}/gm`);
+  const ann = { page: await actx.newPage() };
+  ann.rec = instrument(ann.page, `${system}/player`);
+
+  await gm.page.goto(`${server.url}/#host=${server.hostToken}`);
+  await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  await gm.page.locator('#new-campaign-name').fill(`Friday ${system}`);
+  await gm.page.locator('#new-campaign-system').selectOption(system);
+  await gm.page.locator('form.campaign-create button[type=submit]').click();
+  await waitFor(`the GM's page on the ${system} campaign`, async () => (await stateOf(gm.page))?.campaign?.system === system);
+  await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  const join = await waitFor('the join link', async () => gm.page.locator('#invite-link').inputValue());
+
+  await ann.page.goto(join.replace('localhost', '127.0.0.1'));
+  await ann.page.locator('#join-name').fill('Ann');
+  await ann.page.locator('#join-submit').click();
+  await ann.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
+  const pick = ann.page.locator('.samples li.sample button.primary').first();
+  await pick.waitFor();
+  await doing(ann.rec, 'char.create', () => pick.click());
+  const mine = ann.page.locator('.char-list.mine li.char').first();
+  await mine.waitFor();
+  const pcName = (await mine.locator('.char-name').textContent()).trim();
+  // The GM's page knows the character before the set-up lists it.
+  await waitFor('the character on the GM page', async () => Object.values((await stateOf(gm.page))?.chars || {}).some((c) => c.name === pcName));
+  return { gm, ann, pcName, contexts: [gctx, actx] };
+}
+
+// Runs fn({gm, ann, pcName, server}) at a table of `system` on a fresh server seeded with `seed`;
+// checks that neither page logged an error; closes the pages and stops the server either way.
+export async function atTable(browser, system, seed, fn) {
+  const server = await startServer({ extraArgs: ['--seed', String(seed)] });
+  let contexts = [];
+  try {
+    const t = await tableOnPages(browser, server, system);
+    contexts = t.contexts;
+    await fn({ ...t, server });
+    for (const p of [t.gm, t.ann]) assert.deepEqual(p.rec.errors, [], `${p.rec.label}: page errors`);
+  } finally {
+    for (const c of contexts) await c.close().catch(() => {});
+    await server.stop().catch(() => {});
+    fs.rmSync(server.dir, { recursive: true, force: true });
   }
 }

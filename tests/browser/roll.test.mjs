@@ -11,50 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
+import { sleep, waitFor, instrument, parsed, CHROMIUM, ARTIFACTS } from './pages.mjs';
 import { plain } from '../../web-static/js/words.js';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
 const SECRET_EXPR = '7d7+77';
 const PLAYER_NAME = 'Ann <b>the Bold</b>'; // must show as text, never as markup
 const STEP = { timeout: 90000 };
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-// Records every WebSocket frame of a page (across reloads) and every request it makes.
-function instrument(page, label) {
-  const rec = { label, received: [], sent: [], sockets: [], requests: [], errors: [] };
-  page.on('websocket', (ws) => {
-    rec.sockets.push(ws.url());
-    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
-    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
-  });
-  page.on('request', (req) => rec.requests.push(req.url()));
-  page.on('pageerror', (err) => rec.errors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') rec.errors.push(`console: ${msg.text()}`);
-  });
-  return rec;
-}
-
-const parsed = (frames) =>
-  frames.flatMap((f) => {
-    try {
-      return [JSON.parse(f)];
-    } catch {
-      return [];
-    }
-  });
 
 // The id of the (last) `cmd` a page sent for this dice expression, and the ack it got.
 async function ackOf(rec, expr, timeoutMs = 15000) {

@@ -17,52 +17,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
-import { seen } from './pages.mjs';
+import { seen, sleep, waitFor, instrument as record, parsed, doing, CHROMIUM, ARTIFACTS } from './pages.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
 const STEP = { timeout: 90000 };
 const SECRET_EXPR = '9d9+99';
 const NOTE = 'The butler did it in the library';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-function instrument(page, label) {
-  const rec = { label, received: [], sent: [], requests: [], errors: [] };
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
-    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
-  });
-  page.on('request', (req) => rec.requests.push(req.url()));
-  page.on('pageerror', (err) => rec.errors.push(String(err)));
-  page.on('console', (msg) => {
-    // A rule system without a panel of its own: app.js tries js/enc/<system>.js and uses the
-    // generic panel when the file is missing (the browser logs the 404).
-    // While the server is down (the restart step) the browser logs each refused reconnect.
-    const expected = /Failed to load resource.*404|WebSocket connection to .* failed/;
-    if (msg.type() === 'error' && !expected.test(msg.text())) rec.errors.push(`console: ${msg.text()}`);
-  });
-  return rec;
-}
-
-const parsed = (frames) =>
-  frames.flatMap((f) => {
-    try {
-      return [JSON.parse(f)];
-    } catch {
-      return [];
-    }
-  });
+// A rule system without a panel of its own: app.js tries js/enc/<system>.js and uses the generic
+// panel when the file is missing (the browser logs the 404). While the server is down (the
+// restart step) the browser logs each refused reconnect.
+const instrument = (page, label) =>
+  record(page, label, { ignore: /Failed to load resource.*404|WebSocket connection to .* failed/ });
 
 async function waitConnected(page, timeout = 20000) {
   await page.locator('#conn-status[data-status="connected"]').waitFor({ timeout });
@@ -73,18 +38,6 @@ async function replyOf(rec, op, pred = () => true, timeoutMs = 15000) {
   const cmd = await waitFor(`a ${op} cmd from ${rec.label}`, () =>
     parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op && pred(m)).at(-1),
   );
-  const reply = await waitFor(`the reply to ${op} (${cmd.id}) on ${rec.label}`, () =>
-    parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id),
-    timeoutMs,
-  );
-  return { cmd, reply };
-}
-
-// Runs `fn` (a click, a key press) and returns the first `op` command it made and its reply.
-async function doing(rec, op, fn, timeoutMs = 15000) {
-  const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
-  await fn();
-  const cmd = await waitFor(`a new ${op} cmd from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n]);
   const reply = await waitFor(`the reply to ${op} (${cmd.id}) on ${rec.label}`, () =>
     parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id),
     timeoutMs,

@@ -15,20 +15,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot, sleep } from '../integration/lib.mjs';
 import { campaignOf, sample, ok, makeChar } from '../integration/enc_lib.mjs';
+import { waitFor, CHROMIUM, ARTIFACTS } from './pages.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
 const DISPOSITIONS = ['hostile', 'uncertain', 'friendly'];
-
-async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 // What a phone received that could carry the disposition: every frame but the rule system's
 // description (system.describe), whose action labels name the three dispositions to everyone.

@@ -23,30 +23,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
-import { seen } from './pages.mjs';
+import { seen, CHROMIUM, ARTIFACTS, sleep, waitFor, parsed, doing, tapped, arrived, stateOf, axe, touchTargets, shot, tableOnPages } from './pages.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARTIFACTS = path.join(repoRoot, 'tests', 'artifacts');
 const STEP = { timeout: 300000 };
-const LAPTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 // ---- what a person must never read -------------------------------------------------------------
 
@@ -67,99 +48,6 @@ async function assertPlain(page, where) {
   }
 }
 
-// ---- the browser side ----------------------------------------------------------------------------
-
-function instrument(page, label) {
-  const rec = { label, received: [], sent: [], errors: [] };
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => rec.received.push(String(f.payload)));
-    ws.on('framesent', (f) => rec.sent.push(String(f.payload)));
-  });
-  page.on('pageerror', (err) => rec.errors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') rec.errors.push(`console: ${msg.text()}`);
-  });
-  return rec;
-}
-
-const parsed = (frames) =>
-  frames.flatMap((f) => {
-    try {
-      return [JSON.parse(f)];
-    } catch {
-      return [];
-    }
-  });
-
-// Runs `fn` (a tap) and returns the first `op` command it made and its reply.
-async function doing(rec, op, fn) {
-  const n = parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op).length;
-  await fn();
-  const cmd = await waitFor(`a new ${op} from ${rec.label}`, () => parsed(rec.sent).filter((m) => m.t === 'cmd' && m.op === op)[n]);
-  const reply = await waitFor(`the reply to ${op} on ${rec.label}`, () => parsed(rec.received).find((m) => (m.t === 'ack' || m.t === 'nack') && m.id === cmd.id));
-  return { cmd, reply };
-}
-
-// The tap succeeded, and its result is on screen where the person is looking: the result box
-// with the log lines of the command's seq, inside the viewport.
-async function tapped(p, op, fn, what) {
-  const { cmd, reply } = await doing(p.rec, op, fn);
-  assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
-  const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
-  await box.first().waitFor({ timeout: 10000 });
-  const inView = await waitFor(
-    `the result of ${what} in the viewport`,
-    () =>
-      box.first().evaluate((el) => {
-        const r = el.getBoundingClientRect();
-        return r.height > 0 && r.top < window.innerHeight && r.bottom > 0;
-      }),
-    5000,
-  ).catch(() => false);
-  assert.ok(inView, `${p.rec.label}: the result of ${what} is not in the viewport`);
-  return { cmd, reply };
-}
-
-// The other page received the event: its log shows a line of that seq.
-async function arrived(p, seq) {
-  await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
-}
-
-const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
-
-async function axe(page, where) {
-  // Through the DevTools protocol: the page's Content-Security-Policy allows no inline script.
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const r = await page.evaluate(async () => {
-    // eslint-disable-next-line no-undef
-    const res = await axe.run(document, { resultTypes: ['violations'] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-  });
-  const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${where}: axe-core found serious violations`);
-}
-
-// Every visible, enabled control on the phone is at least 44 px tall and wide enough to hit.
-async function touchTargets(page, where) {
-  const small = await page.evaluate(() =>
-    Array.from(document.querySelectorAll('button, select, input:not([type=hidden]), summary, a[href]'))
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        if (!r.width || !r.height || el.closest('[hidden]')) return false;
-        if (el.type === 'checkbox' || el.type === 'radio') return false; // their label is the target
-        if (el.tagName === 'A' && !el.closest('nav')) return false; // links inside running text
-        return r.height < 43.5;
-      })
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} "${(el.textContent || el.value || '').trim().slice(0, 20)}" ${Math.round(el.getBoundingClientRect().height)}px`),
-  );
-  assert.deepEqual(small, [], `${where}: touch targets under 44 px`);
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
-}
-
 // ---- one system's evening ------------------------------------------------------------------------
 
 const SYSTEMS = [
@@ -176,37 +64,11 @@ async function evening(browser, system, module, seed) {
   const t = { server, ctx: [] };
   try {
     // The console link opens a fresh campaign of this system (made here over the host API is
-    // not the point: the GM's own page creates it).
-    const gm = { rec: null, page: null };
-    const ann = { rec: null, page: null };
-    const gctx = await browser.newContext({ viewport: LAPTOP });
-    const actx = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
-    t.ctx.push(gctx, actx);
-    gm.page = await gctx.newPage();
-    gm.rec = instrument(gm.page, `${system}/gm`);
-    ann.page = await actx.newPage();
-    ann.rec = instrument(ann.page, `${system}/player`);
-
-    await gm.page.goto(`${server.url}/#host=${server.hostToken}`);
-    await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
-    await gm.page.locator('#new-campaign-name').fill(`Friday ${system}`);
-    await gm.page.locator('#new-campaign-system').selectOption(system);
-    await gm.page.locator('form.campaign-create button[type=submit]').click();
-    await waitFor(`the GM's page on the ${system} campaign`, async () => (await stateOf(gm.page))?.campaign?.system === system);
-    await gm.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
-    const join = await waitFor('the join link', async () => gm.page.locator('#invite-link').inputValue());
-
-    // The player joins from the link on a phone and picks the first ready-made character.
-    await ann.page.goto(join.replace('localhost', '127.0.0.1'));
-    await ann.page.locator('#join-name').fill('Ann');
-    await ann.page.locator('#join-submit').click();
-    await ann.page.locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
-    const pick = ann.page.locator('.samples li.sample button.primary').first();
-    await pick.waitFor();
-    await doing(ann.rec, 'char.create', () => pick.click());
+    // not the point: the GM's own page creates it); the player joins from the link on a phone and
+    // picks the first ready-made character (tableOnPages).
+    const { gm, ann, pcName, contexts } = await tableOnPages(browser, server, system);
+    t.ctx.push(...contexts);
     const mine = ann.page.locator('.char-list.mine li.char').first();
-    await mine.waitFor();
-    const pcName = (await mine.locator('.char-name').textContent()).trim();
     await assertPlain(ann.page, `${system}/player with a character`);
 
     // A check from each sheet button, with what the form offers.

@@ -22,10 +22,10 @@ import {
   act,
   logShown,
   statInBoth,
-  table,
+  tableByApi as table,
   finish,
   teardown,
-} from './enc_page.mjs';
+} from './pages.mjs';
 
 // Sends op over api and returns the ack (its seq included).
 function send(api, op, args) {

@@ -79,6 +79,8 @@ static int pick_in(int lo, int hi)
 typedef struct fz_stats {
     long calls, accepted;
     long acts, acts_ok;
+    long checked, check_passed, check_refused; /* enc.act whose check half was probed */
+    long moves;                                /* moves offered and checked */
     long sets, sets_ok;
     long drew_on_refusal;
     long act_tried[64], act_ok[64]; /* per action of the module's table */
@@ -114,6 +116,7 @@ static int op_index(const op_def *def)
     return -1;
 }
 static char g_last_args[600];
+static char g_last_err[300]; /* the last refused call's message */
 
 static void fail(const fz *z, const char *what, const char *msg)
 {
@@ -186,6 +189,36 @@ static void learn(const char *msg)
     }
 }
 
+/* The event of a log entry of command seq that no phrasing rendered (encounter.h, "The log"),
+ * in /log, /gm/log or a seat's /private/<seat>/log, or NULL. */
+static const char *unphrased_in(const json_t *log, long seq)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(log, i, v)
+    {
+        const char *ev = json_string_value(json_object_get(v, "unphrased"));
+        if (ev && json_integer_value(json_object_get(v, "seq")) == seq)
+            return ev;
+    }
+    return NULL;
+}
+
+static const char *unphrased(const json_t *state, long seq)
+{
+    const char *ev = unphrased_in(json_object_get(state, "log"), seq);
+    if (!ev)
+        ev = unphrased_in(json_object_get(json_object_get(state, "gm"), "log"), seq);
+    const char *seat;
+    json_t *mine;
+    json_object_foreach(json_object_get(state, "private"), seat, mine)
+    {
+        if (!ev)
+            ev = unphrased_in(json_object_get(mine, "log"), seq);
+    }
+    return ev;
+}
+
 /*
  * Runs op as seat (gm when is_gm) with args (stolen) through the command table, the way the
  * engine does, and checks the invariants above. Returns 1 when the call was accepted.
@@ -245,8 +278,12 @@ static int run(fz *z, const char *opname, json_t *args, const char *seat, int is
      * other ops: only a usable state must stay usable) */
     if (usable_before && enc_view(z, &e) && rules_enc_check(&e, &cerr))
         fail(z, "an accepted call left an encounter its module cannot use", cerr.msg);
+    const char *ev = unphrased(z->state, ctx.seq);
+    if (ev)
+        fail(z, "an event no phrasing renders", ev);
     goto out;
 refused:
+    snprintf(g_last_err, sizeof g_last_err, "%s", err.msg);
     learn(err.msg);
     if (getenv("FUZZ_VERBOSE"))
         fprintf(stderr, "refused %s: %s\n", opname, err.msg);
@@ -394,6 +431,9 @@ static json_t *param_value(fz *z, const rules_param *p)
             strcmp(p->name, "by") == 0 || strcmp(p->name, "ally") == 0 ||
             strcmp(p->name, "who") == 0)
             return json_string(chance(90) ? some_cid(z) : dict_word(z));
+        /* a side (cot's and heimr's chase `target_side`): one of those combatants are added on */
+        if (strstr(p->name, "side") && chance(85))
+            return json_string(chance(50) ? "party" : "foes");
         char word[64];
         json_t *known = json_object_get(z->learned, p->name);
         if (json_array_size(known) && chance(60)) {
@@ -521,6 +561,176 @@ static const char *pc_of(fz *z, const char *seat)
     return found;
 }
 
+/* A copy of what a module may read or write (the first scene's halves and /private) with the
+ * rules_enc the server would build on it for seat, dice counted (rules_enc_check passed). */
+typedef struct view {
+    json_t *copy, *before;
+    rules_enc e;
+    fz_src src;
+} view;
+
+static int view_open(fz *z, view *v, const char *seat, int is_gm)
+{
+    memset(v, 0, sizeof *v);
+    /* before: the committed trees themselves (nothing here writes them), copy: what runs */
+    json_t *priv = json_object_get(z->state, "private");
+    v->before = json_pack("{s:O?, s:{s:O?}, s:o}", "enc", json_object_get(z->state, "enc"), "gm",
+                          "enc", json_object_get(json_object_get(z->state, "gm"), "enc"), "private",
+                          json_is_object(priv) ? json_incref(priv) : json_object());
+    v->copy = json_deep_copy(v->before);
+    tb_err err = {0};
+    if (!enc_view_of(v->copy, &v->e) || rules_enc_check(&v->e, &err)) {
+        json_decref(v->copy);
+        json_decref(v->before);
+        return 0;
+    }
+    v->e.seat = seat;
+    v->e.is_gm = is_gm;
+    v->e.priv = ops_child(v->copy, "private");
+    v->e.log = json_array();
+    v->e.gm_log = json_array();
+    v->e.seat_log = json_array();
+    v->src.s = z->seed;
+    v->e.rng = rules_rng_from_source(src_next, &v->src);
+    return 1;
+}
+
+/* Fails unless the view drew no die, changed nothing and logged nothing since view_open. */
+static void view_untouched(fz *z, view *v, const char *what, const char *name)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s drew a die", what);
+    if (v->src.draws)
+        fail(z, msg, name);
+    snprintf(msg, sizeof msg, "%s changed the state or logged", what);
+    if (!json_equal(v->before, v->copy) || json_array_size(v->e.log) ||
+        json_array_size(v->e.gm_log) || json_array_size(v->e.seat_log))
+        fail(z, msg, name);
+}
+
+static void view_close(view *v)
+{
+    json_decref(v->before);
+    json_decref(v->e.log);
+    json_decref(v->e.gm_log);
+    json_decref(v->e.seat_log);
+    rules_rng_destroy(v->e.rng);
+    json_decref(v->copy);
+}
+
+/* Whether moves (rules_enc_moves) offer action a for actor (any actor for an action taken
+ * without one). */
+static int offered(const json_t *moves, const rules_enc_action *a, const char *actor)
+{
+    int needs_actor = a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        if (rules_enc_streq(json_string_value(json_object_get(m, "action")), a->name) &&
+            (!needs_actor ||
+             rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * The property of "running an action" (encounter.h, tests/fuzz/README.md): on a copy of the
+ * state, as the server would run enc.act with args (borrowed) for seat, the steps before the
+ * resolve (who, parameters, targets, the action's check: rules_enc_act_check) draw no die and
+ * change no tree, whether they pass or refuse. Returns their code, with *act the action, or -1
+ * (and *act NULL) when the server would refuse before them (the op's schema, no encounter, a
+ * state the module cannot use, no such action). The caller then runs the real op: a check that
+ * passed must be followed by a resolve that does not refuse (for an action with a check), one
+ * that refused by a refusal. And for a module that lists its choices (a choices hook), an
+ * (action, actor) whose check passed with these arguments must be among the seat's moves.
+ */
+static int probe_check(fz *z, const json_t *args, const char *seat, int is_gm,
+                       const rules_enc_action **act)
+{
+    *act = NULL;
+    json_t *norm = NULL;
+    tb_err err = {0};
+    if (ops_check_args(ops_find("any", "enc.act"), args, &norm, &err))
+        return -1;
+    view v;
+    int rc = -1;
+    const char *name = json_string_value(json_object_get(norm, "action"));
+    if (json_string_value(json_object_get(norm, "scene")) || !view_open(z, &v, seat, is_gm))
+        goto out;
+    if (!(*act = rules_module_action(v.e.mod, name))) {
+        view_close(&v);
+        goto out;
+    }
+    rules_args pa;
+    rc = rules_enc_act_check(&v.e, *act, json_string_value(json_object_get(norm, "actor")),
+                             json_object_get(norm, "params"), &pa, &err);
+    view_untouched(z, &v, "the steps before the resolve", (*act)->name);
+    z->st->checked++;
+    if (rc == TB_OK)
+        z->st->check_passed++;
+    else
+        z->st->check_refused++;
+    if (rc == TB_OK && v.e.mod->choices) {
+        char actor[40];
+        snprintf(actor, sizeof actor, "%s", v.e.actor ? v.e.actor : "");
+        json_t *moves = rules_enc_moves(&v.e);
+        if (!offered(moves, *act, actor))
+            fail(z, "an action whose check passes is not among the seat's moves", (*act)->name);
+        json_decref(moves);
+    }
+    view_close(&v);
+out:
+    json_decref(norm);
+    if (rc < 0)
+        *act = NULL;
+    return rc;
+}
+
+/*
+ * The properties of the moves (encounter.h, "moves") for seat now: computing them draws no die
+ * and changes nothing; a player is offered no GM action and acts only for its own characters;
+ * every offered move's args (a required text the person types filled with a word) pass the
+ * action's check.
+ */
+static void check_moves(fz *z, const char *seat, int is_gm)
+{
+    view v;
+    if (!view_open(z, &v, seat, is_gm))
+        return;
+    json_t *moves = rules_enc_moves(&v.e);
+    view_untouched(z, &v, "the moves", seat);
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const rules_enc_action *a =
+            rules_module_action(v.e.mod, json_string_value(json_object_get(m, "action")));
+        const char *actor = json_string_value(json_object_get(m, "actor"));
+        if (!a)
+            fail(z, "a move names no action of the module", seat);
+        if (!is_gm && (a->who == RULES_ENC_GM || (actor && !rules_enc_controls(&v.e, actor))))
+            fail(z, "a player is offered a move that is not theirs", a->name);
+        json_t *params = json_deep_copy(json_object_get(m, "args"));
+        for (const rules_param *p = a->params; p && p->name; p++)
+            if ((p->flags & RULES_PARAM_REQUIRED) && !json_object_get(params, p->name))
+                json_object_set_new(params, p->name, json_string(p->name));
+        rules_args pa;
+        tb_err err = {0};
+        if (rules_enc_act_check(&v.e, a, actor, params, &pa, &err)) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "%s: %s", a->name, err.msg);
+            fail(z, "an offered move does not pass its check", msg);
+        }
+        json_decref(params);
+        z->st->moves++;
+    }
+    view_untouched(z, &v, "checking the moves", seat);
+    json_decref(moves);
+    view_close(&v);
+}
+
 static void do_act(fz *z)
 {
     const rules_module *m = z->mod;
@@ -567,7 +777,13 @@ static void do_act(fz *z)
     if (a->params || chance(10))
         json_object_set_new(args, "params", params_for(z, a->params));
     z->st->acts++;
+    const rules_enc_action *probed = NULL;
+    int check_rc = probe_check(z, args, seat, gm, &probed);
     int ok = run(z, "enc.act", args, seat, gm);
+    if (probed && check_rc == TB_OK && !ok && probed->check)
+        fail(z, "the action's check passed but its resolve refused", g_last_err);
+    if (probed && check_rc != TB_OK && ok)
+        fail(z, "the action went through though its check refused", probed->name);
     k = (int)(a - m->actions);
     if (k < 64) {
         z->st->act_tried[k]++;
@@ -871,6 +1087,12 @@ static void play(fz *z, int steps)
         }
         if (pick(1000) < g_damage)
             old_build_write(z);
+        /* the moves' properties, for the GM and for a player in turn (a sample of the states:
+         * computing them for every seat after every step would double the run) */
+        if (z->step % 6 == 0)
+            check_moves(z, "gm", 1);
+        else if (z->step % 6 == 3 && z->nseats)
+            check_moves(z, z->seats[pick(z->nseats)], 0);
         int r = pick(100);
         if (r < 66)
             do_act(z);
@@ -912,8 +1134,8 @@ int main(int argc, char **argv)
         }
     }
     printf("fuzz_enc: seed %" PRIu64 ", %d runs of %d steps per module\n", seed, runs, steps);
-    printf("%-20s %9s %9s %16s %14s %9s\n", "module", "calls", "accepted", "actions ok/tried",
-           "sets ok/tried", "drew-dice");
+    printf("%-20s %9s %9s %16s %14s %9s %15s %7s\n", "module", "calls", "accepted",
+           "actions ok/tried", "sets ok/tried", "drew-dice", "checks ok/all", "moves");
     const rules_module *m;
     int modules = 0;
     long drew = 0;
@@ -929,9 +1151,10 @@ int main(int argc, char **argv)
         g_pick = seed * 104729 + i;
         for (int r = 0; r < runs; r++)
             play(&z, steps);
-        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld\n", m->id, st.calls, st.accepted,
-               st.acts_ok, st.acts, st.acts ? 100.0 * st.acts_ok / st.acts : 0.0, st.sets_ok,
-               st.sets, st.drew_on_refusal);
+        printf("%-20s %9ld %9ld %7ld/%-7ld %5.1f%% %6ld/%-6ld %9ld %7ld/%-7ld %7ld\n", m->id,
+               st.calls, st.accepted, st.acts_ok, st.acts,
+               st.acts ? 100.0 * st.acts_ok / st.acts : 0.0, st.sets_ok, st.sets,
+               st.drew_on_refusal, st.check_passed, st.checked, st.moves);
         drew += st.drew_on_refusal;
         json_decref(z.state);
         json_decref(z.dict);

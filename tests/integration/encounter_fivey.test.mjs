@@ -1,4 +1,4 @@
-// FIVEY encounters through the real server (issue 5; module fivey.combat, rules/fivey/enc_fivey.c;
+// FIVEY encounters through the real server (issue 5; module fivey.combat, rules/fivey/combat.c;
 // rulebook 004_110cc4af3ff93059.txt cited 004:LINE): the DEX contest against the opposing party
 // that orders the fight (004:666), two-action turns (004:674), attacks against the defense class
 // with damage landing on the sheets (004:676-682), monsters from the example table (004:744-767),

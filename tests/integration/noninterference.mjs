@@ -21,7 +21,7 @@
 // them. A scenario that varies one seat's private inputs (a PC's Loyalties) names the seats that
 // must not tell the runs apart in `observers` (default: every player). ctx offers: gm (the GM's client), p.<name> (a player's client), seat.<name>,
 // ok(client, op, args) (asserts an ack, returns the result), act(client, action, params, actor)
-// (enc.act), char(client, {name, sheet, seat, npc}) (a character id) and log(text) (a note in the
+// (enc.act, then every player's enc.moves), char(client, {name, sheet, seat, npc}) (a character id) and log(text) (a note in the
 // failure message). The harness also checks that the GM's own frames differ between the runs, so
 // a scenario whose variation does nothing fails instead of passing vacuously.
 import assert from 'node:assert/strict';
@@ -81,8 +81,13 @@ export async function runOnce(t, sc, variant) {
     p,
     seat,
     ok,
-    act: (client, action, params, actor) =>
-      ok(client, 'enc.act', { action, ...(params ? { params } : {}), ...(actor ? { actor } : {}) }),
+    // every player then asks what it may do now (enc.moves): its moves must not depend on what
+    // the GM alone knows either
+    act: async (client, action, params, actor) => {
+      const r = await ok(client, 'enc.act', { action, ...(params ? { params } : {}), ...(actor ? { actor } : {}) });
+      for (const name of sc.players) await ok(p[name], 'enc.moves', {});
+      return r;
+    },
     char: async (client, { name, sheet, seat: s, npc }) =>
       (await ok(client, 'char.create', { name, sheet, ...(s ? { seat: s } : {}), ...(npc ? { npc: true } : {}) })).id,
   };

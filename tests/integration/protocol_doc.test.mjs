@@ -10,7 +10,11 @@ import path from 'node:path';
 import { startServer, repoRoot, closeAll } from './lib.mjs';
 
 const DOC = path.join(repoRoot, 'protocol', 'PROTOCOL.md');
-const OPS_FILES = ['ops.c', 'ops_play.c', 'ops_enc.c', 'ops_session.c'].map((f) => path.join(repoRoot, 'server', f));
+// every command table of the server: server/ops.c and server/ops_*.c
+const OPS_FILES = fs
+  .readdirSync(path.join(repoRoot, 'server'))
+  .filter((f) => /^ops(_\w+)?\.c$/.test(f))
+  .map((f) => path.join(repoRoot, 'server', f));
 const FIXED = ['roll', 'seat.rename', 'seat.remove', 'join.rotate', 'join.close', 'campaign.create', 'campaign.list'];
 
 /** Ops documented as headings "### `op`" (with or without the " — who" suffix). */

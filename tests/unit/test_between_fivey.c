@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enc_fx.h"
+#include "enc_fixture.h"
+#include "rules_util.h"
 
 /* Brunhild (e1, p1: level 1, STR 3, 20 crowns), Sylla (e2, p2: level 0, 60 crowns) and Vesper
  * (e3, p3: level 2, CHA 4, 3 damage, 45 crowns) from the sample sheets. */
@@ -249,6 +250,112 @@ START_TEST(level_up_needs_the_experience_and_raises_hp_and_a_stat)
 }
 END_TEST
 
+/* 004:402 the GM awards experience; an NPC's experience is the GM's (its stats are under
+ * /gm/enc): the table hears the award, the GM alone reads its total (issue 27, item 12). A PC's
+ * total stays on the public line. */
+START_TEST(an_npcs_experience_total_is_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *s = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, s);
+    json_decref(s);
+    EFX_OK(&f, "gm", NULL, "award", "{\"target\":\"e4\",\"xp\":20}");
+    ck_assert_int_eq(efx_stat(&f, "e4", "xp"), 60);
+    ck_assert_str_eq(efx_last_text(&f), "Mira gains 20 experience");
+    json_t *pub = json_object_get(json_array_get(f.e.log, json_array_size(f.e.log) - 1), "result");
+    ck_assert_ptr_null(json_object_get(pub, "total"));
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Mira gains 20 experience (60)");
+    ck_assert_int_eq(ru_ival(json_object_get(gm, "result"), "total"), 60);
+    size_t gm_entries = json_array_size(f.e.gm_log);
+    EFX_OK(&f, "gm", NULL, "award", "{\"target\":\"e1\",\"xp\":20}");
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild gains 20 experience (120)");
+    ck_assert_uint_eq(json_array_size(f.e.gm_log), gm_entries);
+    efx_free(&f);
+}
+END_TEST
+
+/* 004:122 (the sheet's rule) and 004:554: a character attunes to an item it carries, a weapon or
+ * a line of the inventory; anything else is refused before the night's rest is spent (it would
+ * leave a sheet that no longer validates). */
+START_TEST(attuning_needs_an_item_the_character_carries)
+{
+    efx f;
+    party(&f);
+    efx_refused(&f, "p1", "e1", "rest", "{\"action\":\"attune\",\"item\":\"Crown jewels\"}",
+                TB_RULE, "carries no Crown jewels");
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"attune\",\"item\":\"Rope\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild attunes to Rope");
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 24: the lifestyle was free text matched exactly ("Squalid" refused though the labels
+ * show capitals). The lifestyles and activities offered are the book's words (004:566-572), and
+ * each lifestyle with its own activity (and a stat where it rolls one) passes the check for a
+ * character who can pay; the rest actions offered first are the ones that pass: recovering when
+ * hurt, a die back when one is missing. */
+START_TEST(lifestyles_and_rest_actions_are_picks_that_pass)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_set(&f.e, "e2", "crowns", 500);
+    const rules_enc_action *dt = rules_module_action(f.m, "downtime");
+    json_t *life = json_array(), *acts = json_array();
+    ck_assert_int_eq(f.m->choices(&f.e, "e2", dt, &dt->params[0], life), RULES_CHOICES_PICK);
+    ck_assert_int_eq(f.m->choices(&f.e, "e2", dt, &dt->params[1], acts), RULES_CHOICES_PICK);
+    const char *want[] = {"squalid", "poor", "modest", "comfortable", "wealthy", "decadent"};
+    ck_assert_uint_eq(json_array_size(life), 6);
+    f.e.seat = "p2";
+    f.e.is_gm = 0;
+    for (size_t i = 0; i < 6; i++) {
+        json_t *l = json_object_get(json_array_get(life, i), "value");
+        ck_assert_str_eq(json_string_value(l), want[i]);
+        json_t *params =
+            json_pack("{s:O, s:O, s:s}", "lifestyle", l, "activity",
+                      json_object_get(json_array_get(acts, i), "value"), "stat", "dex");
+        if (i == 0 || i == 5)
+            json_object_del(params, "stat");
+        rules_args a;
+        ck_assert_msg(rules_enc_act_check(&f.e, dt, "e2", params, &a, &f.err) == 0, "%s: %s",
+                      want[i], f.err.msg);
+        json_decref(params);
+    }
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(life, 0), "label")),
+                     "Squalid (free)");
+    json_decref(life);
+    json_decref(acts);
+
+    const rules_enc_action *rest = rules_module_action(f.m, "rest");
+    const char *first[] = {"cook", "cook", "recover"}; /* Vesper (e3) has 3 damage */
+    for (int i = 0; i < 3; i++) {
+        char cid[4];
+        snprintf(cid, sizeof cid, "e%d", i + 1);
+        json_t *out = json_array();
+        ck_assert_int_eq(f.m->choices(&f.e, cid, rest, &rest->params[0], out), RULES_CHOICES_PICK);
+        ck_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 0), "value")),
+                         first[i]);
+        json_decref(out);
+    }
+    rules_enc_stat_set(&f.e, "e2", "level", 1);
+    json_t *out = json_array(), *items = json_array();
+    f.m->choices(&f.e, "e2", rest, &rest->params[0], out);
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 0), "value")),
+                     "practice");
+    /* what Sylla may attune to: what she carries, not the bow she is attuned to */
+    f.m->choices(&f.e, "e2", rest, &rest->params[1], items);
+    ck_assert(json_is_null(json_object_get(json_array_get(items, 0), "value")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(items, 1), "value")),
+                     "Quiver of arrows");
+    ck_assert_uint_eq(json_array_size(items), 5);
+    json_decref(out);
+    json_decref(items);
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -272,6 +379,9 @@ int main(void)
     tcase_add_test(tc, leftover_inspiration_becomes_experience);
     tcase_add_test(tc, level_up_needs_the_experience_and_raises_hp_and_a_stat);
     tcase_add_test(tc, a_damaged_clock_is_refused);
+    tcase_add_test(tc, an_npcs_experience_total_is_the_gms);
+    tcase_add_test(tc, attuning_needs_an_item_the_character_carries);
+    tcase_add_test(tc, lifestyles_and_rest_actions_are_picks_that_pass);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }

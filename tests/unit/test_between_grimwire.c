@@ -1,6 +1,7 @@
 /* grimwire.between (rules/grimwire/between.c), driven directly with scripted dice. Rulebook
  * 002_c1f3df0ad7b1e31f.txt, cited 002:LINE. Every action's dice are scripted exactly and a
  * refusal rolls nothing (enc_fixture.h). */
+#define ENC_FIXTURE_SHORT_NAMES
 #include "enc_fixture.h"
 #include "grimwire/grimwire.h"
 

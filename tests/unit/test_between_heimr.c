@@ -1,6 +1,7 @@
 /* heimr.between (rules/heimr/between.c), driven directly with scripted dice. Rulebook
  * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly and a
  * refusal rolls nothing (enc_fixture.h). */
+#define ENC_FIXTURE_SHORT_NAMES
 #include "enc_fixture.h"
 
 /* A heimr sheet: str, dex, hp of hp_max, fatigue, xp and abilities JSON (or NULL). */
@@ -287,6 +288,91 @@ START_TEST(the_action_table_says_who_may_act)
 }
 END_TEST
 
+/* ---- issue 25 item 8: the breath back (001:292), a failed CR tried again (001:113) ---- */
+
+/* A short rest's five quiet minutes are a breather too: fatigue back to its base, 4 - stamina 3
+ * = 1 (001:292, 001:294). */
+START_TEST(a_short_rest_gives_the_breath_back_too)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Astrid", "p1", 0, sheet(1, 1, 3, 10, 6, 0, NULL));
+    ACT_NODICE(&f, "e1", "rest", NULL);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "hp"), 10);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "fatigue"), 1);
+    ck_assert_str_eq(fx_last_text(&f, "rest"), "Astrid takes a short rest of five quiet minutes: "
+                                               "hit points 10 of 10, fatigue back to 1");
+    fx_free(&f);
+}
+END_TEST
+
+/* An injured character cannot rest (001:164) but can stand still for half a minute (001:292). */
+START_TEST(an_injured_character_catches_their_breath_without_resting)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Astrid", "p1", 0, sheet(1, 1, 0, 10, 5, 0, NULL));
+    refused(&f, "e1", "rest", NULL, "cannot take a short rest");
+    long took = f.e.took_s;
+    ACT_NODICE(&f, "e1", "breather", NULL);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "fatigue"), 1);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "hp"), 0);
+    ck_assert_str_eq(fx_last_text(&f, "breather"), "Astrid catches their breath: fatigue 1");
+    ck_assert_int_eq(f.e.took_s - took, 30);
+    refused(&f, "e1", "breather", NULL, "not out of breath");
+    fx_free(&f);
+}
+END_TEST
+
+static const char *LOCKS = "[{\"name\":\"Lock picking\",\"attributes\":[\"dex\"],"
+                           "\"base_consistency\":1}]";
+
+/* 001:113 "Characters are allowed to re-roll a failed CR at the cost of one willpower for each
+ * roll." Lock picking C1 P1 (dex 1) against CR 8. */
+START_TEST(a_failed_challenge_is_tried_again_for_one_willpower)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Astrid", "p1", 0, sheet(1, 1, 5, 5, 1, 0, LOCKS));
+    refused(&f, "e1", "reroll", NULL, "no failed challenge");
+    refused(&f, "e1", "challenge", "{\"ability\":\"Lute\",\"cr\":8}", "no ability called Lute");
+    ACT_OK(&f, "e1", "challenge", "{\"ability\":\"lock picking\",\"cr\":8}", 2, 3); /* 3+1 */
+    ck_assert_str_eq(fx_last_text(&f, "challenge"),
+                     "Astrid rolls Lock picking: 4 against 8 — failed");
+    ck_assert_ptr_nonnull(json_object_get(rules_enc_combatant(&f.e, "e1"), "failed"));
+    ACT_OK(&f, "e1", "reroll", NULL, 5, 9); /* 9 + 1 = 10 */
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "willpower"), 1);
+    ck_assert_str_eq(fx_last_text(&f, "reroll"), "Astrid spends one willpower (1 left) to try "
+                                                 "again: Lock picking 10 against 8 — made it");
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e1"), "failed"));
+    refused(&f, "e1", "reroll", NULL, "no failed challenge");
+    /* two failures: the first re-roll spends the last willpower, the second is refused */
+    ACT_OK(&f, "e1", "challenge", "{\"ability\":\"Lock picking\",\"cr\":8,\"penalty\":1}", 2);
+    ACT_OK(&f, "e1", "reroll", NULL, 3);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "willpower"), 0);
+    refused(&f, "e1", "reroll", NULL, "no willpower left");
+    fx_free(&f);
+}
+END_TEST
+
+/* 001:284 only a roll based on a physical attribute has the fatigue requirement: Persuasion
+ * (sociability) passes whatever the fatigue, and raises none. */
+START_TEST(a_mental_challenge_ignores_fatigue)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Astrid", "p1", 0, sheet(1, 1, 5, 5, 6, 0, NULL));
+    ACT_OK(&f, "e1", "challenge", "{\"ability\":\"Persuasion\",\"cr\":3}", 4); /* C0: the d6 */
+    ck_assert_str_eq(fx_last_text(&f, "challenge"),
+                     "Astrid rolls Persuasion: 4 against 3 — made it");
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "fatigue"), 6);
+    ACT_OK(&f, "e1", "challenge", "{\"ability\":\"Agility\",\"cr\":3}", 4); /* 4 + dex 1 */
+    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "challenge"), "too tired"));
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "fatigue"), 7);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("between_heimr");
@@ -306,6 +392,12 @@ int main(void)
     tcase_add_test(tc, crossing_succeeds_and_a_failed_climb_is_a_fall);
     tcase_add_test(tc, the_action_table_says_who_may_act);
     suite_add_tcase(s, tc);
+    TCase *i25 = tcase_create("issue25");
+    tcase_add_test(i25, a_short_rest_gives_the_breath_back_too);
+    tcase_add_test(i25, an_injured_character_catches_their_breath_without_resting);
+    tcase_add_test(i25, a_failed_challenge_is_tried_again_for_one_willpower);
+    tcase_add_test(i25, a_mental_challenge_ignores_fatigue);
+    suite_add_tcase(s, i25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enc_fx.h"
+#include "enc_fixture.h"
+#include "rules_util.h"
 
 /* Missa (e1, p1), Brakka (e2, p2) and Odessa (e3, p3) from the sample sheets; Missa's Medicine
  * raised to rank 4 (2 impact d4) to be the healer, Brakka with 3 wounds of 4 and no recovery. */

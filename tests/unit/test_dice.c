@@ -1,9 +1,13 @@
 /*
  * test_dice.c — dice expressions: what the parser accepts and how it says no, canonical forms,
- * the exact shape of a roll result, every limit at and just over its boundary, and the
- * distributions of 4d6kh3, 2d20kl1 and 3d6-1 against exact enumerations.
+ * the exact shape of a roll result, every limit at and just over its boundary, the
+ * distributions of 4d6kh3, 2d20kl1 and 3d6-1 against exact enumerations, and each form players
+ * type from Roll20 (explode, compound, reroll, reroll once, successes and failures, a bare 'd'
+ * drop, Fate dice, arithmetic with * / ( ), labels) against its exact distribution with a wrong
+ * reading rejected by the same sample; the roll in words.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +46,29 @@ static const struct {
     {"4d6dl0", "4d6dl0"},
     {"2d6-3d4+10-1", "2d6-3d4+10-1"},
     {"d20-d20", "1d20-1d20"},
+    /* the forms players know from Roll20 */
+    {"3d6!", "3d6!"},
+    {"5d10!!>9", "5d10!!>9"},
+    {"1d6!=5", "1d6!5"},
+    {"2d6r<2", "2d6r<2"},
+    {"1d20ro1", "1d20ro1"},
+    {"1d20RO", "1d20ro1"},
+    {"1d6r", "1d6r1"},
+    {"6d10>8f1", "6d10>8f1"},
+    {"6d10f1>8", "6d10>8f1"},
+    {"3d6=6", "3d6=6"},
+    {"3d6<2", "3d6<2"},
+    {"8d100d3", "8d100dl3"},
+    {"2d6kh1!", "2d6!kh1"},
+    {"4dF+1", "4dF+1"},
+    {"4df", "4dF"},
+    {"(2d6+3)*2", "(2d6+3)*2"},
+    {" ( 1d4 + 1 ) * 2 ", "(1d4+1)*2"},
+    {"1d8/2", "1d8/2"},
+    {"-(1d4+2)", "-(1d4+2)"},
+    {"2*3-4/2", "2*3-4/2"},
+    {"d20+5 [to hit]", "1d20+5[to hit]"},
+    {"1d8 [fire] + 2d6 [slashing]", "1d8[fire]+2d6[slashing]"},
 };
 
 START_TEST(parser_accepts_and_canonicalizes)
@@ -76,7 +103,7 @@ static const struct {
     {"3d6 - ", "trailing operator '-' at position 5"},
     {"-", "trailing operator '-' at position 1"},
     {"1d6 x", "unknown character 'x' at position 5"},
-    {"2d6*2", "unknown character '*' at position 4"},
+    {"2d6%2", "unknown character '%' at position 4"},
     {"1d6\xc3\xa9", "unknown character 0xC3 at position 4"},
     {"1d6\n", "unknown character 0x0A at position 4"},
     {"3d", "missing number of sides after 'd' at position 2"},
@@ -101,9 +128,32 @@ static const struct {
     {"99999999999999999999d6", "too many dice at position 1"},
     {"50d6+51d6", "too many dice at position 6"},
     {"1d99999999999999999999", "sides out of range at position 3"},
-    {"3d6 2", "expected '+' or '-' at position 5, found '2'"},
-    {"3d6d6", "expected '+' or '-' at position 4, found 'd'"},
-    {"2d6kh1kl1", "expected '+' or '-' at position 7, found 'kl'"},
+    {"3d6 2", "expected '+', '-', '*' or '/' at position 5, found '2'"},
+    {"3d6d6", "drop count out of range at position 4: d6 with 3 dice (allowed 0..2)"},
+    {"2d6kh1kl1", "'kl' at position 7: a dice term takes each kind of modifier once"},
+    {"1d6!!!", "'!' at position 6: a dice term takes each kind of modifier once"},
+    {"1d6r1r2", "'r' at position 6: a dice term takes each kind of modifier once"},
+    {"1d6!>1", "explosion at position 4 matches every face: it would never stop"},
+    {"1d1!", "explosion at position 4 matches every face"},
+    {"4dF!<1", "explosion at position 4 matches every face"},
+    {"1d6r<6", "reroll at position 4 matches every face: it would never stop"},
+    {"6d10f1", "failures at position 5 count only with a success target (e.g. 6d10>8f1)"},
+    {"1d6>", "missing number after '>' at position 4"},
+    {"1d6!>", "missing number after '!' at position 4"},
+    {"1d6>1001", "compare number out of range at position 5: 1001 (allowed 0..1000)"},
+    {"1d6/0", "the divisor could be 0"},
+    {"1d6/(1d2-1)", "the divisor could be 0"},
+    {"(1d6", "'(' at position 1 is not closed"},
+    {"1d6)", "')' at position 4 closes nothing"},
+    {"((((((((((1))))))))))", "too many parentheses inside each other at position 9 (at most 8)"},
+    {"1d6[abc", "label not closed with ']' at position 4"},
+    {"1d6[[1d6]]", "'[' inside a label at position 5"},
+    {"1d6[0123456789012345678901234567890123456789x]",
+     "label too long at position 4: 41 characters (limit 40)"},
+    {"(1d6)[x]", "a label at position 6 must follow dice or a number"},
+    {"[x]1d6", "expected dice or a number at position 1, found '[x]'"},
+    {"(50d1000!!)*(50d1000!!)", "the total could pass 1000000000"},
+    {"1d6*", "trailing operator '*' at position 4"},
     {"3d6++2", "expected dice or a number at position 5, found '+'"},
     {"--1", "expected dice or a number at position 2, found '-'"},
     {"kh3", "expected dice or a number at position 1, found 'kh'"},
@@ -386,6 +436,86 @@ static const struct {
      "{\"sides\":4,\"value\":3,\"kept\":true,\"term\":1}],"
      "\"terms\":[{\"text\":\"2\",\"sign\":1,\"subtotal\":2},"
      "{\"text\":\"2d4kh1\",\"sign\":1,\"subtotal\":3}],\"total\":5}"},
+    /* explode: the 6 brings a 3 right after it (an extra die), the 3 does not explode */
+    {"2d6!",
+     {6, 3, 2},
+     3,
+     "{\"expr\":\"2d6!\",\"dice\":[{\"sides\":6,\"value\":6,\"kept\":true,\"term\":0},"
+     "{\"sides\":6,\"value\":3,\"kept\":true,\"term\":0,\"exploded\":true},"
+     "{\"sides\":6,\"value\":2,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"2d6!\",\"sign\":1,\"subtotal\":11}],\"total\":11}"},
+    /* compound: 6 + 6 + 2 is one die of 14 */
+    {"1d6!!",
+     {6, 6, 2},
+     3,
+     "{\"expr\":\"1d6!!\",\"dice\":[{\"sides\":6,\"value\":14,\"kept\":true,\"term\":0,"
+     "\"rolls\":[6,6,2]}],"
+     "\"terms\":[{\"text\":\"1d6!!\",\"sign\":1,\"subtotal\":14}],\"total\":14}"},
+    /* reroll until it is not a 1: two 1s are rerolled away and never count */
+    {"2d6r1",
+     {1, 1, 4, 5},
+     4,
+     "{\"expr\":\"2d6r1\",\"dice\":[{\"sides\":6,\"value\":1,\"kept\":false,\"term\":0,"
+     "\"rerolled\":true},{\"sides\":6,\"value\":1,\"kept\":false,\"term\":0,"
+     "\"rerolled\":true},{\"sides\":6,\"value\":4,\"kept\":true,\"term\":0},"
+     "{\"sides\":6,\"value\":5,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"2d6r1\",\"sign\":1,\"subtotal\":9}],\"total\":9}"},
+    /* reroll once: the second 1 stands */
+    {"2d6ro1",
+     {1, 1, 5},
+     3,
+     "{\"expr\":\"2d6ro1\",\"dice\":[{\"sides\":6,\"value\":1,\"kept\":false,\"term\":0,"
+     "\"rerolled\":true},{\"sides\":6,\"value\":1,\"kept\":true,\"term\":0},"
+     "{\"sides\":6,\"value\":5,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"2d6ro1\",\"sign\":1,\"subtotal\":6}],\"total\":6}"},
+    /* successes: 8 or higher counts, a 1 takes one away: 9, 8, 10 less the 1 */
+    {"4d10>8f1",
+     {9, 1, 8, 10},
+     4,
+     "{\"expr\":\"4d10>8f1\",\"dice\":[{\"sides\":10,\"value\":9,\"kept\":true,\"term\":0,"
+     "\"success\":true},{\"sides\":10,\"value\":1,\"kept\":true,\"term\":0,\"failure\":true},"
+     "{\"sides\":10,\"value\":8,\"kept\":true,\"term\":0,\"success\":true},"
+     "{\"sides\":10,\"value\":10,\"kept\":true,\"term\":0,\"success\":true}],"
+     "\"terms\":[{\"text\":\"4d10>8f1\",\"sign\":1,\"subtotal\":2}],\"total\":2}"},
+    /* Fate dice: faces 1, 2, 3 of the rng are -1, 0, +1 */
+    {"4dF",
+     {1, 2, 3, 3},
+     4,
+     "{\"expr\":\"4dF\",\"dice\":[{\"sides\":3,\"value\":-1,\"kept\":true,\"term\":0,"
+     "\"fate\":true},{\"sides\":3,\"value\":0,\"kept\":true,\"term\":0,\"fate\":true},"
+     "{\"sides\":3,\"value\":1,\"kept\":true,\"term\":0,\"fate\":true},"
+     "{\"sides\":3,\"value\":1,\"kept\":true,\"term\":0,\"fate\":true}],"
+     "\"terms\":[{\"text\":\"4dF\",\"sign\":1,\"subtotal\":1}],\"total\":1}"},
+    /* arithmetic: the formula shows each term's subtotal; signs are 1 */
+    {"(1d4+1)*2",
+     {3},
+     1,
+     "{\"expr\":\"(1d4+1)*2\",\"dice\":[{\"sides\":4,\"value\":3,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"1d4\",\"sign\":1,\"subtotal\":3},"
+     "{\"text\":\"1\",\"sign\":1,\"subtotal\":1},{\"text\":\"2\",\"sign\":1,\"subtotal\":2}],"
+     "\"total\":8,\"formula\":\"(3+1)*2\"}"},
+    /* a division rounds down */
+    {"1d8/2",
+     {7},
+     1,
+     "{\"expr\":\"1d8/2\",\"dice\":[{\"sides\":8,\"value\":7,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"1d8\",\"sign\":1,\"subtotal\":7},"
+     "{\"text\":\"2\",\"sign\":1,\"subtotal\":2}],\"total\":3,\"formula\":\"7/2\"}"},
+    {"-(1d4+2)",
+     {4},
+     1,
+     "{\"expr\":\"-(1d4+2)\",\"dice\":[{\"sides\":4,\"value\":4,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"1d4\",\"sign\":-1,\"subtotal\":4},"
+     "{\"text\":\"2\",\"sign\":-1,\"subtotal\":2}],\"total\":-6}"},
+    /* a label names its term; a bare 'd' drops the lowest */
+    {"3d6d1 [stats]+1",
+     {2, 5, 4},
+     3,
+     "{\"expr\":\"3d6dl1[stats]+1\",\"dice\":[{\"sides\":6,\"value\":2,\"kept\":false,"
+     "\"term\":0},{\"sides\":6,\"value\":5,\"kept\":true,\"term\":0},"
+     "{\"sides\":6,\"value\":4,\"kept\":true,\"term\":0}],"
+     "\"terms\":[{\"text\":\"3d6dl1\",\"sign\":1,\"subtotal\":9,\"label\":\"stats\"},"
+     "{\"text\":\"1\",\"sign\":1,\"subtotal\":1}],\"total\":10}"},
 };
 
 START_TEST(roll_with_scripted_faces_gives_exact_result)
@@ -650,6 +780,299 @@ START_TEST(mean_of_3d6_minus_1_is_exactly_9_5)
 }
 END_TEST
 
+/* ---- the forms players know from Roll20: each against its exact distribution ---- */
+
+/* Rolls expr n times (seeded) and counts totals lo..hi into counts[total - lo]; a total outside
+ * lo..hi fails the test. */
+static void sample(const char *expr, uint64_t seed, long n, long *counts, int lo, int hi)
+{
+    rules_dice_expr *e = NULL;
+    tb_err err;
+    tb_err_clear(&err);
+    ck_assert_msg(rules_dice_parse(expr, &e, &err) == 0, "%s: %s", expr, err.msg);
+    rules_rng *rng = rules_rng_seeded(seed);
+    memset(counts, 0, (size_t)(hi - lo + 1) * sizeof counts[0]);
+    for (long i = 0; i < n; i++) {
+        json_t *r = rules_dice_roll(e, rng);
+        json_int_t total = json_integer_value(json_object_get(r, "total"));
+        ck_assert_msg(total >= lo && total <= hi, "%s rolled %lld", expr, (long long)total);
+        counts[total - lo]++;
+        json_decref(r);
+    }
+    rules_rng_destroy(rng);
+    rules_dice_free(e);
+}
+
+/* dist[k] of one die's face (1..sides), each 1/sides. */
+static void uniform(double *dist, int size, int lo, int hi)
+{
+    memset(dist, 0, (size_t)size * sizeof dist[0]);
+    for (int v = lo; v <= hi; v++)
+        dist[v] = 1.0 / (hi - lo + 1);
+}
+
+/* out = a convolved with b (sizes na, nb; out has na + nb - 1 entries). */
+static void convolve(const double *a, int na, const double *b, int nb, double *out)
+{
+    memset(out, 0, (size_t)(na + nb - 1) * sizeof out[0]);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            out[i + j] += a[i] * b[j];
+}
+
+enum { DN = 60000, XMAX = 90 };
+
+/* One d6 that explodes on a 6: total 6a + b (b 1..5) with probability 6^-(a+1); index = total. */
+static void exploding_d6(double *dist)
+{
+    memset(dist, 0, (XMAX + 1) * sizeof dist[0]);
+    double p = 1.0 / 6;
+    for (int a = 0; 6 * a + 5 <= XMAX; a++, p /= 6)
+        for (int b = 1; b <= 5; b++)
+            dist[6 * a + b] = p;
+}
+
+START_TEST(dist_1d6_explode)
+{
+    long counts[XMAX + 1];
+    double right[XMAX + 1], plain[XMAX + 1];
+    exploding_d6(right);
+    uniform(plain, XMAX + 1, 1, 6);
+    sample("1d6!", 0xe1ULL, DN, counts, 0, XMAX);
+    const double *wrong[] = {plain};
+    const char *names[] = {"no explosion"};
+    stats_assert_fits_only("1d6!", counts, DN, right, wrong, names, 1, XMAX + 1);
+}
+END_TEST
+
+START_TEST(dist_2d6_compound_keep_highest)
+{
+    /* !! adds the extra rolls into one die, so keeping the highest die keeps a whole chain:
+     * max of two exploded totals. Read as '!' (extra dice apart), the highest die is at most 6. */
+    long counts[XMAX + 1];
+    double x[XMAX + 1], right[XMAX + 1], cdf = 0, wrong_d[XMAX + 1];
+    exploding_d6(x);
+    for (int t = 0; t <= XMAX; t++) {
+        double next = cdf + x[t];
+        right[t] = next * next - cdf * cdf;
+        cdf = next;
+    }
+    /* '!' then kh1: the highest single face among the dice rolled: 6 whenever any die is 6 */
+    memset(wrong_d, 0, sizeof wrong_d);
+    for (int t = 1; t <= 5; t++)
+        wrong_d[t] = (double)(t * t - (t - 1) * (t - 1)) / 36.0;
+    wrong_d[6] = 11.0 / 36.0;
+    sample("2d6!!kh1", 0xc0ULL, DN, counts, 0, XMAX);
+    const double *wrong[] = {wrong_d};
+    const char *names[] = {"exploded dice kept apart"};
+    stats_assert_fits_only("2d6!!kh1", counts, DN, right, wrong, names, 1, XMAX + 1);
+}
+END_TEST
+
+START_TEST(dist_reroll_and_reroll_once)
+{
+    long counts[7];
+    double until[7], once[7];
+    uniform(until, 7, 2, 6);
+    memset(once, 0, sizeof once);
+    once[1] = 1.0 / 36;
+    for (int v = 2; v <= 6; v++)
+        once[v] = 7.0 / 36;
+    const double *w1[] = {once};
+    const double *w2[] = {until};
+    const char *n1[] = {"rerolled once"}, *n2[] = {"rerolled until it is not 1"};
+    sample("1d6r1", 0x71ULL, DN, counts, 0, 6);
+    stats_assert_fits_only("1d6r1", counts, DN, until, w1, n1, 1, 7);
+    sample("1d6ro1", 0x72ULL, DN, counts, 0, 6);
+    stats_assert_fits_only("1d6ro1", counts, DN, once, w2, n2, 1, 7);
+
+    /* 2d6r<2: each die 3..6 */
+    long c2[13];
+    double one[7], right[13], wrong_once[13], die_once[7];
+    uniform(one, 7, 3, 6);
+    convolve(one, 7, one, 7, right);
+    memset(die_once, 0, sizeof die_once);
+    for (int v = 1; v <= 6; v++) /* a 1 or 2 rerolled once */
+        die_once[v] = (v <= 2 ? 2.0 / 36 : 1.0 / 6 + 2.0 / 36);
+    convolve(die_once, 7, die_once, 7, wrong_once);
+    const double *w3[] = {wrong_once};
+    const char *n3[] = {"rerolled once"};
+    sample("2d6r<2", 0x73ULL, DN, c2, 0, 12);
+    stats_assert_fits_only("2d6r<2", c2, DN, right, w3, n3, 1, 13);
+}
+END_TEST
+
+/* Binomial(n, p) over 0..n into dist. */
+static void binomial(double *dist, int n, double p)
+{
+    for (int k = 0; k <= n; k++) {
+        double c = 1;
+        for (int i = 0; i < k; i++)
+            c = c * (n - i) / (i + 1);
+        dist[k] = c * pow(p, k) * pow(1 - p, n - k);
+    }
+}
+
+START_TEST(dist_successes_and_failures)
+{
+    /* 5d6>5: '>' is "5 or higher" (Roll20), p = 1/3; the wrong reading "higher than 5" 1/6 */
+    long counts[6];
+    double right[6], strict[6];
+    binomial(right, 5, 1.0 / 3);
+    binomial(strict, 5, 1.0 / 6);
+    const double *w[] = {strict};
+    const char *n[] = {"strictly greater"};
+    sample("5d6>5", 0x55ULL, DN, counts, 0, 5);
+    stats_assert_fits_only("5d6>5", counts, DN, right, w, n, 1, 6);
+
+    /* 6d10>8f1: each die +1 (8, 9, 10), -1 (a 1) or 0; totals -6..6 at index total + 6 */
+    long c2[13];
+    double die[3] = {0.1, 0.6, 0.3}, acc[13] = {1}, tmp[13], nofail[13];
+    int size = 1;
+    for (int d = 0; d < 6; d++) {
+        convolve(acc, size, die, 3, tmp);
+        size += 2;
+        memcpy(acc, tmp, (size_t)size * sizeof acc[0]);
+    }
+    memset(nofail, 0, sizeof nofail);
+    binomial(nofail + 6, 6, 0.3);
+    const double *w2[] = {nofail};
+    const char *n2[] = {"failures not counted"};
+    sample("6d10>8f1", 0x68ULL, DN, c2, -6, 6);
+    stats_assert_fits_only("6d10>8f1", c2, DN, acc, w2, n2, 1, 13);
+}
+END_TEST
+
+START_TEST(dist_bare_d_drops_the_lowest)
+{
+    long counts[19], exact[19], wrong[19];
+    double right[19], high[19];
+    enumerate_4d6_keep3(exact, 1);
+    enumerate_4d6_keep3(wrong, 0);
+    for (int t = 0; t <= 18; t++) {
+        right[t] = exact[t] / 1296.0;
+        high[t] = wrong[t] / 1296.0;
+    }
+    const double *w[] = {high};
+    const char *n[] = {"drops the highest"};
+    sample("4d6d1", 0x4d61ULL, DN, counts, 0, 18);
+    stats_assert_fits_only("4d6d1", counts, DN, right, w, n, 1, 19);
+}
+END_TEST
+
+START_TEST(dist_fate_dice)
+{
+    /* 4dF: four of -1/0/+1; index = total + 4. Wrong: a coin of -1/+1 (no blank). */
+    long counts[9];
+    double f[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3}, acc[9] = {1}, tmp[9], coin[9] = {0};
+    int size = 1;
+    for (int d = 0; d < 4; d++) {
+        convolve(acc, size, f, 3, tmp);
+        size += 2;
+        memcpy(acc, tmp, (size_t)size * sizeof acc[0]);
+    }
+    double c[5];
+    binomial(c, 4, 0.5);
+    for (int k = 0; k <= 4; k++)
+        coin[2 * k] = c[k]; /* k pluses of 4: total 2k - 4 */
+    const double *w[] = {coin};
+    const char *n[] = {"no blank face"};
+    sample("4dF", 0xfULL, DN, counts, -4, 4);
+    stats_assert_fits_only("4dF", counts, DN, acc, w, n, 1, 9);
+}
+END_TEST
+
+START_TEST(dist_arithmetic)
+{
+    /* (1d4+1)*2: 4, 6, 8, 10; read without the parentheses (1d4+2): 3..6 */
+    long counts[11];
+    double right[11] = {0}, flat[11] = {0};
+    for (int v = 1; v <= 4; v++) {
+        right[(v + 1) * 2] = 0.25;
+        flat[v + 2] = 0.25;
+    }
+    const double *w[] = {flat};
+    const char *n[] = {"parentheses ignored"};
+    sample("(1d4+1)*2", 0xa1ULL, DN, counts, 0, 10);
+    stats_assert_fits_only("(1d4+1)*2", counts, DN, right, w, n, 1, 11);
+
+    /* 1d6/2 rounds down: 0, 1, 1, 2, 2, 3; rounding up would give 1, 1, 2, 2, 3, 3 */
+    long c2[4];
+    double down[4] = {1.0 / 6, 2.0 / 6, 2.0 / 6, 1.0 / 6}, up[4] = {0, 2.0 / 6, 2.0 / 6, 2.0 / 6};
+    const double *w2[] = {up};
+    const char *n2[] = {"rounded up"};
+    sample("1d6/2", 0xa2ULL, DN, c2, 0, 3);
+    stats_assert_fits_only("1d6/2", c2, DN, down, w2, n2, 1, 4);
+
+    /* exactly, over every face: -(1d4+2) is minus the sum; 2*3-4/2 is 4 */
+    json_t *r = NULL;
+    for (int f = 1; f <= 4; f++) {
+        rules_rng *rng = rules_rng_scripted(&f, 1);
+        ck_assert_int_eq(rules_dice_roll_text("-(1d4+2)", rng, &r, NULL), 0);
+        ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), -(f + 2));
+        json_decref(r);
+        rules_rng_destroy(rng);
+    }
+    rules_rng *rng = rules_rng_seeded(1);
+    ck_assert_int_eq(rules_dice_roll_text("2*3-4/2", rng, &r, NULL), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), 4);
+    ck_assert_str_eq(json_string_value(json_object_get(r, "formula")), "2*3-4/2");
+    json_decref(r);
+    ck_assert_int_eq(rules_dice_roll_text("(0-7)/2", rng, &r, NULL), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(r, "total")), -4); /* down: -3.5 -> -4 */
+    json_decref(r);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
+START_TEST(explosions_stop_at_the_roll_cap)
+{
+    /* 100d1000!>2 explodes 999 times in 1000: the cap ends it, and says so */
+    rules_rng *rng = rules_rng_seeded(7);
+    json_t *r = NULL;
+    ck_assert_int_eq(rules_dice_roll_text("100d1000!>2", rng, &r, NULL), 0);
+    ck_assert(json_is_true(json_object_get(r, "capped")));
+    ck_assert_int_eq(json_array_size(json_object_get(r, "dice")), RULES_DICE_MAX_ROLLS);
+    json_decref(r);
+    /* an ordinary explosion is not capped */
+    ck_assert_int_eq(rules_dice_roll_text("3d6!", rng, &r, NULL), 0);
+    ck_assert_ptr_null(json_object_get(r, "capped"));
+    json_decref(r);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
+static const struct {
+    const char *expr;
+    int faces[6];
+    size_t nfaces;
+    const char *words;
+} worded[] = {
+    {"4d6kh3", {3, 6, 6, 4}, 4, "4d6kh3: rolled 6, 6, 4 (kept) and 3 = 16"},
+    {"d20+5 [to hit]", {14}, 1, "1d20+5[to hit]: rolled 14, plus 5 (to hit) = 19"},
+    {"6d10>8", {9, 10, 3, 8, 1, 2}, 6, "6d10>8: rolled 9, 10, 3, 8, 1, 2: 3 successes = 3"},
+    {"-1d4+3", {2}, 1, "-1d4+3: minus rolled 2, plus 3 = 1"},
+    {"4dF", {1, 2, 3, 3}, 4, "4dF: rolled minus, blank, plus, plus = 1"},
+    {"(1d4+1)*2", {3}, 1, "(1d4+1)*2: rolled 3, plus 1, plus 2; (3+1)*2 = 8"},
+};
+
+START_TEST(a_roll_in_words)
+{
+    rules_rng *rng = rules_rng_scripted(worded[_i].faces, worded[_i].nfaces);
+    json_t *r = NULL;
+    ck_assert_int_eq(rules_dice_roll_text(worded[_i].expr, rng, &r, NULL), 0);
+    char buf[256];
+    rules_dice_words(r, buf, sizeof buf);
+    ck_assert_str_eq(buf, worded[_i].words);
+    /* a short buffer is cut, never overrun */
+    char small[8];
+    rules_dice_words(r, small, sizeof small);
+    ck_assert_int_eq(strlen(small), 7);
+    json_decref(r);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
 static Suite *dice_suite(void)
 {
     Suite *s = suite_create("dice");
@@ -682,6 +1105,15 @@ static Suite *dice_suite(void)
     tcase_add_test(tc, dist_2d20kl1_matches_exact_distribution);
     tcase_add_test(tc, exhaustive_4d6kh3_over_all_1296_outcomes);
     tcase_add_test(tc, mean_of_3d6_minus_1_is_exactly_9_5);
+    tcase_add_test(tc, dist_1d6_explode);
+    tcase_add_test(tc, dist_2d6_compound_keep_highest);
+    tcase_add_test(tc, dist_reroll_and_reroll_once);
+    tcase_add_test(tc, dist_successes_and_failures);
+    tcase_add_test(tc, dist_bare_d_drops_the_lowest);
+    tcase_add_test(tc, dist_fate_dice);
+    tcase_add_test(tc, dist_arithmetic);
+    tcase_add_test(tc, explosions_stop_at_the_roll_cap);
+    tcase_add_loop_test(tc, a_roll_in_words, 0, (int)N_ELEMS(worded));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,145 +6,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 
-/* ---- a hand-built encounter, run the way server/ops_enc.c runs it ---- */
+/* ---- the encounter, run the way server/ops_enc.c runs it (enc_fixture.h) ---- */
 
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden, *priv;
-    rules_rng *rng;
-    tb_err err;
-} fixture;
+typedef efx fixture;
 
 static void fx_start(fixture *f, const char *module, const char *options_json)
 {
-    memset(f, 0, sizeof *f);
-    const rules_module *m = rules_module_find(module);
-    ck_assert_ptr_nonnull(m);
-    json_t *opts = options_json ? json_loads(options_json, 0, NULL) : json_object();
-    f->enc =
-        json_pack("{s:s, s:s, s:i, s:i, s:[], s:{}, s:i, s:O}", "module", m->id, "name", m->name,
-                  "round", 0, "turn", -1, "order", "combatants", "next_id", 1, "options", opts);
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->priv = json_object();
-    f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = m,
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .priv = f->priv,
-                       .rng = f->rng,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    rules_args a;
-    ck_assert_int_eq(rules_args_parse("start", m->options, opts, &a, &f->err), 0);
-    if (m->start)
-        ck_assert_int_eq(m->start(&f->e, &a, &f->err), 0);
-    json_decref(opts);
+    efx_start(f, module, options_json);
 }
 
 static void fx_free(fixture *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->priv);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 static void fx_dice(fixture *f, const int *faces, size_t n)
 {
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, n);
 }
 
 /* The next step rolls exactly these faces (checked by used_all). */
-#define DICE(f, ...)                                                                               \
-    do {                                                                                           \
-        static const int faces_[] = {__VA_ARGS__};                                                 \
-        fx_dice(f, faces_, sizeof faces_ / sizeof faces_[0]);                                      \
-    } while (0)
+#define DICE(f, ...) EFX_DICE(f, __VA_ARGS__)
 #define NO_DICE(f) fx_dice(f, NULL, 0)
 
 static void used_all(fixture *f)
 {
-    ck_assert_msg(!rules_rng_exhausted(f->rng), "the step wanted more dice than scripted");
-    (void)rules_rng_die(f->rng, 6);
-    ck_assert_msg(rules_rng_exhausted(f->rng), "the step rolled fewer dice than scripted");
-    fx_dice(f, NULL, 0); /* the next step rolls nothing unless it says so */
+    efx_dice_used_all(f, "the step");
+    efx_dice(f, NULL, 0); /* the next step rolls nothing unless it says so */
 }
 
-/* Adds a combatant as enc.add does (sheet_stats copied, then the module's join). */
+/* Adds a combatant as enc.add does (sheet_stats copied, then the module's join); a PC names a
+ * character. */
 static void fx_add(fixture *f, const char *cid, const char *name, const char *side,
                    const char *seat, int npc, const char *sheet_json)
 {
     json_t *sheet = sheet_json ? json_loads(sheet_json, 0, NULL) : NULL;
     ck_assert(!sheet_json || sheet);
-    json_t *c = json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name, "side", side,
-                          "seat", seat, "npc", npc, "conditions");
+    json_t *c = efx_combatant(f, cid, name, side, seat, npc);
     if (!npc)
         json_object_set_new(c, "char", json_string("c1"));
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid, c);
-    json_t *stats = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = f->e.mod->sheet_stats; k && *k && sheet; k++)
-        if (json_object_get(sheet, *k))
-            json_object_set(stats, *k, json_object_get(sheet, *k));
-    f->e.actor = cid;
-    f->e.seat = "gm";
-    f->e.is_gm = 1;
-    ck_assert_int_eq(f->e.mod->join(&f->e, cid, sheet, &f->err), 0);
+    efx_join(f, cid, sheet);
     used_all(f);
     json_decref(sheet);
 }
 
-/* enc.act: the who-check of ops_enc.c, the module's may_act, the params, the action; on an error
- * the working copy is thrown away (as the server does). Returns 0 or the tb_code. */
+/* enc.act through rules_enc_act; a step that went through used exactly its dice. Returns 0 or
+ * the tb_code. */
 static int fx_act(fixture *f, const char *seat, const char *actor, const char *action,
                   const char *params_json)
 {
-    const rules_enc_action *a = rules_module_action(f->e.mod, action);
-    ck_assert_msg(a != NULL, "no action %s", action);
-    json_t *saved = json_deep_copy(f->enc), *saved_h = json_deep_copy(f->hidden),
-           *saved_p = json_deep_copy(f->priv);
-    json_t *params = params_json ? json_loads(params_json, 0, NULL) : NULL;
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    f->e.actor = actor;
-    memset(&f->err, 0, sizeof f->err);
-    int rc = 0;
-    rules_args pa;
-    if (a->who == RULES_ENC_GM && !f->e.is_gm)
-        rc = tb_fail(&f->err, TB_FORBIDDEN, "only the GM");
-    else if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) &&
-             !rules_enc_controls(&f->e, actor))
-        rc = tb_fail(&f->err, TB_FORBIDDEN, "%s is not your character",
-                     rules_enc_name(&f->e, actor));
-    else if (a->who == RULES_ENC_TURN && rules_enc_is_out(&f->e, actor))
-        rc = tb_fail(&f->err, TB_RULE, "out of the fight");
-    else if (a->who == RULES_ENC_TURN && (rc = f->e.mod->may_act(&f->e, actor, &f->err)))
-        ;
-    else if ((rc = rules_args_parse(action, a->params, params, &pa, &f->err)))
-        ;
-    else
-        rc = a->fn(&f->e, &pa, &f->err);
-    if (rc) {
-        json_object_clear(f->enc);
-        json_object_update(f->enc, saved);
-        json_object_clear(f->hidden);
-        json_object_update(f->hidden, saved_h);
-        json_object_clear(f->priv);
-        json_object_update(f->priv, saved_p);
-    } else {
+    int rc = efx_act(f, seat, actor, action, params_json);
+    if (rc == 0)
         used_all(f);
-    }
-    json_decref(saved);
-    json_decref(saved_h);
-    json_decref(saved_p);
-    json_decref(params);
     return rc;
 }
 
@@ -282,9 +197,9 @@ START_TEST(registered_modules_match_the_system_list)
 {
     const rules_system *s = rules_system_find("cot");
     size_t n = 0;
-    for (const char *const *m = s->modules; *m; m++, n++) {
-        const rules_module *mod = rules_module_find(*m);
-        ck_assert_msg(mod != NULL, "%s is listed but not registered", *m);
+    for (const rules_module *const *m = s->modules; *m; m++, n++) {
+        const rules_module *mod = rules_module_find((*m)->id);
+        ck_assert_msg(mod != NULL, "%s is listed but not registered", (*m)->id);
         ck_assert_str_eq(mod->system, "cot");
     }
     ck_assert_int_eq(n, 5);

@@ -1,4 +1,4 @@
-/* The fivey encounter module fivey.combat (rules/fivey/enc_fivey.c), driven directly with a
+/* The fivey encounter module fivey.combat (rules/fivey/combat.c), driven directly with a
  * scripted RNG: the combatants are made as server/ops_enc.c makes them (sheet_stats copied from
  * the sample sheets, then the join hook), and every step's state is asserted exactly. Rulebook
  * 004_110cc4af3ff93059.txt, cited 004:LINE. */
@@ -7,15 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 #include "rules_util.h"
 
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    tb_err err;
-} fixture;
+typedef efx fixture;
 
 static const rules_module *mod(void)
 {
@@ -25,17 +20,11 @@ static const rules_module *mod(void)
 }
 
 /* The next dice, exactly these faces (the step must use them all). */
-#define DICE(f, ...)                                                                               \
-    do {                                                                                           \
-        static const int faces_[] = {__VA_ARGS__};                                                 \
-        fx_dice(f, faces_, N_ELEMS(faces_));                                                       \
-    } while (0)
+#define DICE(f, ...) EFX_DICE(f, __VA_ARGS__)
 
 static void fx_dice(fixture *f, const int *faces, size_t n)
 {
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, n);
 }
 
 static void fx_no_dice(fixture *f)
@@ -45,95 +34,32 @@ static void fx_no_dice(fixture *f)
 
 static void fx_init(fixture *f)
 {
-    memset(f, 0, sizeof *f);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "fivey.combat", "round", 0,
-                       "turn", -1, "order", "combatants", "next_id", 1);
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = mod(),
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .rng = f->rng,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    rules_args o;
-    ck_assert_int_eq(rules_args_parse("start", mod()->options, NULL, &o, &f->err), 0);
-    ck_assert_int_eq(mod()->start(&f->e, &o, &f->err), 0);
+    efx_init(f, "fivey.combat");
 }
 
 static void fx_free(fixture *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* Adds a combatant as op_enc_add does: a PC from a sample sheet (seat), an NPC from a sheet or a
- * quick NPC (sheet NULL). Returns its id (static storage per call site is not needed: ids are
- * "e1".. and live in the state). */
+ * quick NPC (sheet NULL). Returns its id (it lives in the state). */
 static const char *fx_add(fixture *f, const char *name, const char *seat, int npc,
                           const char *sample, const char *side)
 {
-    json_int_t n = json_integer_value(json_object_get(f->enc, "next_id"));
-    char cid[16];
-    snprintf(cid, sizeof cid, "e%lld", (long long)n);
-    json_object_set_new(f->enc, "next_id", json_integer(n + 1));
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side",
-                                  side  ? side
-                                  : npc ? "foes"
-                                        : "party",
-                                  "seat", seat, "npc", npc, "conditions"));
+    json_t *c = efx_combatant(f, NULL, name, side ? side : npc ? "foes" : "party", seat, npc);
     json_t *sheet = sample ? ru_load_sample("fivey", sample) : NULL;
-    json_t *st = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = mod()->sheet_stats; k && *k && sheet; k++)
-        if (json_object_get(sheet, *k))
-            json_object_set_new(st, *k, json_deep_copy(json_object_get(sheet, *k)));
-    f->e.actor = cid;
-    ck_assert_int_eq(mod()->join(&f->e, cid, sheet, &f->err), 0);
+    efx_join(f, efx_cid(c), sheet);
     json_decref(sheet);
-    const char *key;
-    json_t *v;
-    json_object_foreach(json_object_get(f->enc, "combatants"), key,
-                        v) if (strcmp(key, cid) == 0) return key;
-    return NULL;
+    return efx_cid(c);
 }
 
-static json_t *args_obj;
-
 /* Runs action `name` as `seat` for actor (NULL: the current combatant) with params given as a
- * JSON text; returns the module's code (0 or the tb_code). The who-check is the server's; the
- * TURN timing check (may_act) is run here as the server does. */
+ * JSON text, as the server runs it (rules_enc_act); returns 0 or the tb_code. */
 static int fx_act(fixture *f, const char *seat, const char *actor, const char *name,
                   const char *params)
 {
-    const rules_enc_action *a = rules_module_action(mod(), name);
-    ck_assert_ptr_nonnull(a);
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    if (!actor && a->who == RULES_ENC_TURN)
-        actor = rules_enc_current(&f->e);
-    f->e.actor = actor;
-    memset(&f->err, 0, sizeof f->err);
-    if (a->who == RULES_ENC_TURN) {
-        int rc = mod()->may_act(&f->e, actor, &f->err);
-        if (rc)
-            return rc;
-    }
-    json_decref(args_obj);
-    json_error_t je;
-    args_obj = json_loads(params ? params : "{}", 0, &je);
-    ck_assert_ptr_nonnull(args_obj);
-    rules_args pa;
-    int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
-    if (rc)
-        return rc;
-    return a->fn(&f->e, &pa, &f->err);
+    return efx_act(f, seat, actor, name, params);
 }
 
 static json_t *comb(fixture *f, const char *cid)
@@ -201,10 +127,10 @@ START_TEST(describes_actions_and_who)
                       a->name);
     /* the system lists exactly the modules it registers */
     const rules_system *s = rules_system_find("fivey");
-    ck_assert_str_eq(s->modules[0], "fivey.combat");
+    ck_assert_str_eq(s->modules[0]->id, "fivey.combat");
     size_t listed = 0, registered = 0;
     for (; s->modules[listed]; listed++)
-        ck_assert_ptr_nonnull(rules_module_find(s->modules[listed]));
+        ck_assert_ptr_nonnull(rules_module_find(s->modules[listed]->id));
     for (size_t i = 0; rules_module_at(i); i++)
         registered += strcmp(rules_module_at(i)->system, "fivey") == 0;
     ck_assert_uint_eq(listed, registered);
@@ -700,6 +626,7 @@ START_TEST(cast_refusals_draw_no_die_and_change_nothing)
     rules_enc_set_out(&f.e, "e3", "fled");
     json_t *enc0 = json_deep_copy(f.enc), *hid0 = json_deep_copy(f.hidden);
     fx_no_dice(&f);
+    /* (Brunhild's player asks for the first: a seat acts for its own character only) */
     static const struct {
         const char *actor, *params;
         int code;
@@ -719,7 +646,8 @@ START_TEST(cast_refusals_draw_no_die_and_change_nothing)
          "Goblin is out of the fight"},
     };
     for (size_t i = 0; i < N_ELEMS(cases); i++) {
-        ck_assert_int_eq(fx_act(&f, "p1", cases[i].actor, "cast", cases[i].params), cases[i].code);
+        ck_assert_int_eq(fx_act(&f, i == 0 ? "p2" : "p1", cases[i].actor, "cast", cases[i].params),
+                         cases[i].code);
         ck_assert_str_eq(f.err.msg, cases[i].msg);
     }
     ck_assert(!rules_rng_exhausted(f.rng));
@@ -897,6 +825,5 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    json_decref(args_obj);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

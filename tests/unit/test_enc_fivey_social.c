@@ -7,15 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 #include "rules_util.h"
 
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    tb_err err;
-} fixture;
+typedef efx fixture;
 
 static const rules_module *mod(void)
 {
@@ -25,17 +20,11 @@ static const rules_module *mod(void)
 }
 
 /* The next dice, exactly these faces. */
-#define DICE(f, ...)                                                                               \
-    do {                                                                                           \
-        static const int faces_[] = {__VA_ARGS__};                                                 \
-        fx_dice(f, faces_, N_ELEMS(faces_));                                                       \
-    } while (0)
+#define DICE(f, ...) EFX_DICE(f, __VA_ARGS__)
 
 static void fx_dice(fixture *f, const int *faces, size_t n)
 {
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, n);
 }
 
 /* No die may be drawn: a draw exhausts the empty script (assert_no_die). */
@@ -51,74 +40,29 @@ static void assert_used_up(fixture *f)
 
 static void fx_init(fixture *f)
 {
-    memset(f, 0, sizeof *f);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "fivey.social", "round", 0,
-                       "turn", -1, "order", "combatants", "next_id", 1);
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->rng = rules_rng_scripted(NULL, 0);
-    f->e = (rules_enc){.mod = mod(),
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .rng = f->rng,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    rules_args o;
-    ck_assert_int_eq(rules_args_parse("start", mod()->options, NULL, &o, &f->err), 0);
-    ck_assert_int_eq(mod()->start(&f->e, &o, &f->err), 0);
+    efx_init(f, "fivey.social");
 }
 
 static void fx_free(fixture *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* Adds a combatant as op_enc_add does (sheet_stats copied, then the join hook). */
 static void fx_add(fixture *f, const char *name, const char *seat, int npc, const char *sample)
 {
-    json_int_t n = json_integer_value(json_object_get(f->enc, "next_id"));
-    char cid[16];
-    snprintf(cid, sizeof cid, "e%lld", (long long)n);
-    json_object_set_new(f->enc, "next_id", json_integer(n + 1));
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", npc ? "villagers" : "party", "seat", seat, "npc", npc,
-                                  "conditions"));
+    json_t *c = efx_combatant(f, NULL, name, npc ? "villagers" : "party", seat, npc);
     json_t *sheet = sample ? ru_load_sample("fivey", sample) : NULL;
-    json_t *st = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = mod()->sheet_stats; k && *k && sheet; k++)
-        if (json_object_get(sheet, *k))
-            json_object_set_new(st, *k, json_deep_copy(json_object_get(sheet, *k)));
-    ck_assert_int_eq(mod()->join(&f->e, cid, sheet, &f->err), 0);
+    efx_join(f, efx_cid(c), sheet);
     json_decref(sheet);
 }
 
-static json_t *args_obj;
-
-/* Runs action `name` as `seat` for actor with params (a JSON text); the module's code. The
- * who-check is the server's (tested in the integration test). */
+/* Runs action `name` as `seat` for actor with params (a JSON text) as the server runs it
+ * (rules_enc_act); 0 or the tb_code. */
 static int fx_act(fixture *f, const char *seat, const char *actor, const char *name,
                   const char *params)
 {
-    const rules_enc_action *a = rules_module_action(mod(), name);
-    ck_assert_ptr_nonnull(a);
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    f->e.actor = actor;
-    memset(&f->err, 0, sizeof f->err);
-    json_decref(args_obj);
-    args_obj = json_loads(params ? params : "{}", 0, NULL);
-    ck_assert_ptr_nonnull(args_obj);
-    rules_args pa;
-    int rc = rules_args_parse(name, a->params, args_obj, &pa, &f->err);
-    if (rc)
-        return rc;
-    return a->fn(&f->e, &pa, &f->err);
+    return efx_act(f, seat, actor, name, params);
 }
 
 static const char *str_at(const json_t *o, const char *k)
@@ -194,7 +138,7 @@ START_TEST(describes_actions_and_who)
         ck_assert_msg(a->cite && strncmp(a->cite, "004:", 4) == 0, "%s cites the rulebook",
                       a->name);
     const rules_system *s = rules_system_find("fivey");
-    ck_assert_str_eq(s->modules[1], "fivey.social");
+    ck_assert_str_eq(s->modules[1]->id, "fivey.social");
 }
 END_TEST
 
@@ -473,6 +417,104 @@ START_TEST(a_damaged_state_is_named)
 }
 END_TEST
 
+/* The choices the module offers for parameter `param` of action `name` (a new array). */
+static json_t *choices_of(fixture *f, const char *name, const char *param, const char *actor,
+                          int *kind)
+{
+    const rules_enc_action *a = rules_module_action(mod(), name);
+    const rules_param *p = a->params;
+    while (p->name && strcmp(p->name, param) != 0)
+        p++;
+    ck_assert_ptr_nonnull(p->name);
+    json_t *out = json_array();
+    *kind = mod()->choices(&f->e, actor, a, p, out);
+    return out;
+}
+
+/* Issue 24: "Who speaks for the party" opened on the NPC, and the request's ask was free text
+ * matched exactly ("Help" refused). The speakers offered are the party's standing members, a
+ * player's character first, and the first passes the check; the asks are the three the rules
+ * know, each passing as it is offered; the talker's skills are a pick too. */
+START_TEST(the_speaker_and_the_ask_are_picks_that_pass)
+{
+    fixture f;
+    fx_init(&f);
+    json_t *c = efx_combatant(&f, NULL, "Hireling", "party", "gm", 1);
+    DICE(&f, 3, 3); /* a grunt's 2 hit dice (004:742) */
+    efx_join(&f, efx_cid(c), NULL);
+    fx_add(&f, "Vesper", "p1", 0, "vesper.json");
+    DICE(&f, 4, 4);
+    fx_add(&f, "Mayor", "gm", 1, NULL);
+    assert_used_up(&f);
+    int kind;
+    json_t *who = choices_of(&f, "talker", "target", NULL, &kind);
+    ck_assert_int_eq(kind, RULES_CHOICES_PICK);
+    ck_assert_uint_eq(json_array_size(who), 2); /* not the Mayor: not of the party */
+    ck_assert_str_eq(str_at(json_array_get(who, 0), "value"), "e2");
+    ck_assert_str_eq(str_at(json_array_get(who, 0), "label"), "Vesper");
+    ck_assert_str_eq(str_at(json_array_get(who, 1), "value"), "e1");
+    rules_args args;
+    json_t *params = json_pack("{s:O}", "target", json_object_get(json_array_get(who, 0), "value"));
+    f.e.seat = "gm";
+    f.e.is_gm = 1;
+    const rules_enc_action *talker = rules_module_action(mod(), "talker");
+    ck_assert_int_eq(rules_enc_act_check(&f.e, talker, NULL, params, &args, &f.err), 0);
+    json_decref(params);
+    json_decref(who);
+
+    json_t *asks = choices_of(&f, "terms", "ask", NULL, &kind);
+    ck_assert_int_eq(kind, RULES_CHOICES_PICK);
+    ck_assert_uint_eq(json_array_size(asks), 3);
+    const char *want[] = {"help", "danger", "spare"};
+    const rules_enc_action *terms = rules_module_action(mod(), "terms");
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = json_object_get(json_array_get(asks, i), "value");
+        ck_assert_str_eq(json_string_value(v), want[i]);
+        params = json_pack("{s:O}", "ask", v);
+        ck_assert_int_eq(rules_enc_act_check(&f.e, terms, NULL, params, &args, &f.err), 0);
+        json_decref(params);
+    }
+    ck_assert_str_eq(str_at(json_array_get(asks, 0), "label"), "Help (at no risk to them)");
+    json_decref(asks);
+
+    json_t *skills = choices_of(&f, "request", "skill", "e2", &kind);
+    ck_assert_int_eq(kind, RULES_CHOICES_PICK);
+    ck_assert(json_is_null(json_object_get(json_array_get(skills, 0), "value")));
+    ck_assert_str_eq(str_at(json_array_get(skills, 1), "value"), "Deception");
+    json_decref(skills);
+    fx_free(&f);
+}
+END_TEST
+
+/* Found by the moves' property (issue 23): a form sends every flag, adv and dis both false
+ * among them; that is no edge, not two (the reaction and the terms were never offered as
+ * moves). A morale check of a side nobody stands on is refused even with the GM's wisdom. */
+START_TEST(both_edges_false_are_no_edge_and_morale_needs_someone)
+{
+    fixture f;
+    fx_init(&f);
+    fx_scene(&f);
+    DICE(&f, 12);
+    ck_assert_int_eq(fx_act(&f, "gm", NULL, "reaction", "{\"adv\":false,\"dis\":false}"), 0);
+    assert_used_up(&f);
+    fx_no_dice(&f);
+    ck_assert_int_eq(
+        fx_act(&f, "gm", NULL, "terms", "{\"ask\":\"help\",\"adv\":false,\"dis\":false}"), 0);
+    assert_refused(&f, "gm", NULL, "morale", "{\"side\":\"bandits\",\"wis\":2}", TB_RULE,
+                   "nobody of the bandits is left standing");
+    f.e.seat = "gm";
+    f.e.is_gm = 1;
+    json_t *moves = rules_enc_moves(&f.e);
+    int reaction = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m) reaction |= strcmp(str_at(m, "action"), "reaction") == 0;
+    ck_assert_msg(reaction, "the GM's pick of the reaction is a move");
+    json_decref(moves);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_fivey_social");
@@ -486,8 +528,9 @@ int main(void)
     tcase_add_test(tc, morale_in_a_conversation);
     tcase_add_test(tc, a_removed_speaker_speaks_no_more);
     tcase_add_test(tc, a_damaged_state_is_named);
+    tcase_add_test(tc, the_speaker_and_the_ask_are_picks_that_pass);
+    tcase_add_test(tc, both_edges_false_are_no_edge_and_morale_needs_someone);
     suite_add_tcase(s, tc);
     int rc = ru_run_suite(s);
-    json_decref(args_obj);
     return rc;
 }

@@ -7,42 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 #include "rules_util.h"
 
-typedef struct fx {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    const rules_module *m;
-    tb_err err;
-} fx;
+typedef efx fx;
 
 static void fx_init(fx *f)
 {
-    memset(f, 0, sizeof *f);
-    f->m = rules_module_find("grimwire.conflict");
-    ck_assert_ptr_nonnull(f->m);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}, s:i}", "module", "grimwire.conflict", "round",
-                       0, "turn", -1, "order", "combatants", "next_id", 1);
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->e = (rules_enc){.mod = f->m,
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
+    efx_init(f, "grimwire.conflict");
 }
 
 static void fx_free(fx *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* The next dice, exactly. */
@@ -54,26 +31,15 @@ static void dice(fx *f, int n, ...)
     for (int i = 0; i < n; i++)
         faces[i] = va_arg(ap, int);
     va_end(ap);
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, (size_t)n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, (size_t)n);
 }
 
 /* Adds combatant cid as ops_enc.c does: its sheet's stats (public for a PC, /gm for an NPC). */
 static void add(fx *f, const char *cid, const char *name, const char *side, const char *seat,
                 int npc, json_t *sheet /* stolen, may be NULL */)
 {
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", side, "seat", seat, "npc", npc, "conditions"));
-    json_t *st = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = f->m->sheet_stats; sheet && *k; k++) {
-        json_t *v = json_object_get(sheet, *k);
-        if (v)
-            json_object_set_new(st, *k, json_deep_copy(v));
-    }
-    f->e.actor = cid;
-    ck_assert_int_eq(f->m->join(&f->e, cid, sheet, &f->err), 0);
+    efx_combatant(f, cid, name, side, seat, npc);
+    efx_join(f, cid, sheet);
     json_decref(sheet);
 }
 
@@ -90,38 +56,12 @@ static json_t *quick(int tog, int agl, int cor, int mnd, int per, int cond, int 
                      "current", cond, "max", cond > 10 ? cond : 10, "armor", armor);
 }
 
-/* enc.act as the server runs it: who-check, may_act for TURN actions, params, the action. */
+/* enc.act as the server runs it (rules_enc_act): who-check, may_act for TURN actions, params,
+ * the action's check, the action. */
 static int act_as(fx *f, const char *seat, const char *action, const char *actor,
                   const char *params)
 {
-    const rules_enc_action *a = rules_module_action(f->m, action);
-    ck_assert_msg(a != NULL, "no action %s", action);
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    memset(&f->err, 0, sizeof f->err);
-    if (a->who == RULES_ENC_GM && !f->e.is_gm)
-        return TB_FORBIDDEN;
-    if (a->who == RULES_ENC_TURN && !actor)
-        actor = rules_enc_current(&f->e);
-    if ((a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) &&
-        !rules_enc_controls(&f->e, actor))
-        return TB_FORBIDDEN;
-    f->e.actor = actor;
-    if (a->who == RULES_ENC_TURN) {
-        if (rules_enc_is_out(&f->e, actor))
-            return TB_RULE;
-        int rc = f->m->may_act(&f->e, actor, &f->err);
-        if (rc)
-            return rc;
-    }
-    json_t *p = json_loads(params ? params : "{}", 0, NULL);
-    ck_assert_ptr_nonnull(p);
-    rules_args pa;
-    int rc = rules_args_parse(action, a->params, p, &pa, &f->err);
-    if (rc == 0)
-        rc = a->fn(&f->e, &pa, &f->err);
-    json_decref(p);
-    return rc;
+    return efx_act(f, seat, actor, action, params);
 }
 
 static int act(fx *f, const char *action, const char *actor, const char *params)
@@ -187,8 +127,8 @@ START_TEST(registered_and_listed_by_the_system)
     ck_assert_ptr_nonnull(m);
     ck_assert_str_eq(m->system, "grimwire");
     const rules_system *s = rules_system_find("grimwire");
-    ck_assert_str_eq(s->modules[0], "grimwire.conflict");
-    ck_assert_str_eq(s->modules[1], "grimwire.between"); /* issue 17 */
+    ck_assert_str_eq(s->modules[0]->id, "grimwire.conflict");
+    ck_assert_str_eq(s->modules[1]->id, "grimwire.between"); /* issue 17 */
     ck_assert_ptr_null(s->modules[2]);
 }
 END_TEST

@@ -1,7 +1,8 @@
-/* heimr.combat (rules/heimr/enc_heimr.c), driven directly with scripted dice. Rulebook
- * 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are scripted exactly: a script
- * must be used up, no more and no less (fx_act checks it). */
+/* heimr.combat (rules/heimr/combat.c) and heimr.chase (rules/heimr/chase.c), driven directly
+ * with scripted dice. Rulebook 001_660a93111b0de833.txt, cited 001:LINE. Every action's dice are
+ * scripted exactly: a script must be used up, no more and no less (fx_act checks it). */
 
+#define ENC_FIXTURE_SHORT_NAMES
 #include "enc_fixture.h"
 
 static void fx_init(fixture *f)
@@ -499,8 +500,11 @@ START_TEST(an_odd_daze_allows_defending_from_the_start_of_its_last_turn)
     ACT_NODICE(&f, "e1", "end_turn", NULL); /* still holds its dodge 6 */
     ck_assert_str_eq(rules_enc_current(&f.e), "e2");
     ck_assert(json_is_true(json_object_get(rules_enc_cond(&f.e, "e2", "daze"), "defend")));
-    /* its held dodge 3 meets e1's attack (d6 4: hit), and counts as used */
+    /* its held dodge 3 meets e1's attack (d6 4: hit), and counts as used; the GM hands e1 the
+     * turn for it and back (enc.set /enc/turn: an attack is a turn action, enc_fixture.h) */
+    json_object_set_new(f.enc, "turn", json_integer(0));
     ACT_OK(&f, "e1", "attack", "{\"target\":\"e2\",\"c\":0,\"p\":0}", 4);
+    json_object_set_new(f.enc, "turn", json_integer(1));
     ck_assert_int_eq(ival(json_object_get(comb(&f, "e2"), "defended"), "dodge"), 1);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "hp", 0), 4);
     refused(&f, "e2", "attack", "{\"target\":\"e1\",\"c\":0,\"p\":0}", "dazed");
@@ -632,7 +636,10 @@ START_TEST(chase_squares_move_by_three_and_a_tired_target_is_caught)
 {
     fixture f;
     fx_chase(&f, 2);
+    /* the GM moves the turn on to the Orc (enc.set /enc/turn) before Ann ran */
+    json_object_set_new(f.enc, "turn", json_integer(1));
     refused(&f, "e2", "run", NULL, "Ann has not run yet: the target rolls first");
+    json_object_set_new(f.enc, "turn", json_integer(0));
     /* Ann: d6 1 below fatigue 2 raises it to 3 (001:286); d10 5 + 2 = 7 */
     ACT_OK(&f, "e1", "run", NULL, 1, 5);
     ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 3);
@@ -1001,6 +1008,241 @@ START_TEST(an_effect_on_the_holder_loosens_the_grip)
 }
 END_TEST
 
+/* ---- issue 23: checks before dice, the book's action types, an NPC's readied action ---- */
+
+/* RULES.md heimr encounter reading 21: C -20, a penalty of 20 and aiming is C -42, rolled as
+ * C -40 (before issue 23 it was refused after the Orc's dodge had been rolled). */
+START_TEST(a_consistency_past_forty_rolls_forty_d10s_instead_of_refusing)
+{
+    fixture f;
+    fx_four(&f);
+    /* the Orc's dodge (d6 6 → 6), then Ann's roll: d6 1 and forty d10s of 5: lowest 1 */
+    ACT_OK(&f, "e1", "attack",
+           "{\"target\":\"e4\",\"c\":-20,\"p\":0,\"penalty\":20,\"aim\":\"torso\"}", 6, 1, 5, 5, 5,
+           5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+           5, 5, 5, 5, 5, 5, 5);
+    json_t *roll = json_object_get(fx_last_result(&f, "attack"), "attack");
+    ck_assert_int_eq(ival(roll, "consistency"), -40);
+    ck_assert_uint_eq(json_array_size(json_object_get(roll, "d10s")), 40);
+    ck_assert_int_eq(ival(roll, "result"), 1);
+    ck_assert(json_is_false(json_object_get(fx_last_result(&f, "attack"), "hit")));
+    fx_free(&f);
+}
+END_TEST
+
+/* 001:335-391 the list of combat actions gives each its type: "Run Ongoing", "Speak Free". */
+START_TEST(other_actions_take_their_type_from_the_book)
+{
+    fixture f;
+    fx_four(&f);
+    /* Run is ongoing: the turn ends, C-2 on defences (001:326): the dodge d6 4, d10 5 6 */
+    ACT_OK(&f, "e1", "act", "{\"what\":\"Run\"}", 4, 5, 6);
+    ck_assert_str_eq(last_text(&f, "act"), "Ann: Run (ongoing action)");
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "ongoing"));
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    refused_same(&f, "e2", "act", "{\"what\":\"juggle\"}", "give 'type'");
+    ACT_NODICE(&f, "e2", "act", "{\"what\":\"speak\"}");
+    ck_assert_str_eq(last_text(&f, "act"), "Bob: speak (free action)");
+    refused_same(&f, "e2", "act", "{\"what\":\"Speak\"}", "already used the free action 'Speak'");
+    ACT_NODICE(&f, "e2", "act", "{\"what\":\"Speak\",\"type\":\"standard\"}"); /* the GM's say */
+    fx_free(&f);
+}
+END_TEST
+
+/* RULES.md, "What the table sees (heimr)": what an NPC readies and its trigger are the GM's,
+ * also when it fires (before issue 23 the firing line said both to the table). */
+START_TEST(an_npc_readied_action_fires_without_telling_the_table_what_it_was)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    ACT_OK(&f, "e2", "end_turn", NULL, 3);
+    ACT_NODICE(&f, "e4", "ready", "{\"trigger\":\"the bell rings\",\"action\":\"pull the lever\"}");
+    ACT_OK(&f, "e4", "end_turn", NULL, 3);
+    size_t pub0 = json_array_size(f.e.log), gm0 = json_array_size(f.e.gm_log);
+    ACT_NODICE(&f, "e4", "trigger", "{\"target\":\"e3\"}");
+    ck_assert_uint_eq(json_array_size(f.e.log), pub0 + 2);
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0), "text"),
+                     "Orc's readied action fires: Orc acts just before Cat");
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0 + 1), "text"),
+                     "Orc does what they readied (the GM resolves it)");
+    for (size_t i = 0; i < json_array_size(f.e.log); i++) {
+        const char *text = str_of(json_array_get(f.e.log, i), "text");
+        ck_assert_msg(!strstr(text, "bell") && !strstr(text, "lever"), "public: %s", text);
+    }
+    ck_assert_str_eq(str_of(json_array_get(f.e.gm_log, gm0), "text"),
+                     "Orc's trigger (the bell rings) occurs: Orc acts just before Cat");
+    ck_assert_str_eq(str_of(json_array_get(f.e.gm_log, gm0 + 1), "text"),
+                     "Orc does what they readied: pull the lever (the GM resolves it)");
+    fx_free(&f);
+}
+END_TEST
+
+/* What the resolve would refuse is the check's: a readied attack whose sword arm was grabbed in
+ * between, a turn's end that would pre-roll a block without a shield. Nothing changes, no die. */
+START_TEST(a_check_refuses_what_the_resolve_would_before_anything_changes)
+{
+    fixture f;
+    fx_four(&f);
+    ACT_NODICE(&f, "e1", "ready",
+               "{\"trigger\":\"the Orc moves\",\"target\":\"e4\",\"c\":0,\"p\":1}");
+    /* a block without a shield would be pre-rolled: refused before the turn ends */
+    refused_same(&f, "e1", "end_turn", "{\"defence\":\"block\"}", "blocking needs a shield");
+    ACT_OK(&f, "e1", "end_turn", NULL, 1); /* a dodge: d6 1 → 1 */
+    /* Bob holds a dodge already: what he asks of a new defence does not matter */
+    ACT_OK(&f, "e2", "defend", "{\"kind\":\"dodge\"}", 2);
+    ACT_NODICE(&f, "e2", "end_turn", "{\"defence\":\"block\"}");
+    /* the Orc grabs Ann by her sword arm: Brawl aimed, C-2 P1: d6 6, d10 6 6 → 7 */
+    ACT_OK(&f, "e4", "attack",
+           "{\"target\":\"e1\",\"brawl\":1,\"bind\":1,\"ability\":\"Brawl\",\"aim\":\"sword_arm\"}",
+           6, 6, 6);
+    ck_assert_str_eq(str_of(json_object_get(comb(&f, "e1"), "held_by"), "part"), "sword_arm");
+    /* 001:131 a held sword arm wields no weapon: the readied attack cannot fire */
+    refused_same(&f, "e1", "trigger", "{\"target\":\"e4\"}", "sword arm is held");
+    fx_free(&f);
+}
+END_TEST
+
+/* The moves' choices (choices.c): End turn asks nothing (a dodge with Agility: 001:395, 422);
+ * an attack's first item is the first weapon on the sheet, its ability then the item's. */
+static json_t *choices_of(fixture *f, const char *actor, const char *action, const char *param,
+                          int *kind)
+{
+    const rules_enc_action *a = rules_module_action(f->m, action);
+    ck_assert_ptr_nonnull(a);
+    json_t *out = json_array();
+    for (const rules_param *p = a->params; p && p->name; p++)
+        if (strcmp(p->name, param) == 0)
+            *kind = f->m->choices(&f->e, actor, a, p, out);
+    return out;
+}
+
+START_TEST(end_turn_asks_nothing_and_an_attack_offers_the_sheet_s_weapon)
+{
+    fixture f;
+    fx_init(&f);
+    json_t *s = sheet(0, 2, 1, 5, 2, "[{\"name\":\"Swordmanship\",\"attributes\":[\"str\"]}]");
+    json_object_set_new(s, "items",
+                        json_loads("[{\"name\":\"Cloak\"},{\"name\":\"Longsword\","
+                                   "\"ability\":\"Swordmanship\"}]",
+                                   0, NULL));
+    fx_add(&f, "e1", "Ann", "p1", 0, s);
+    fx_add(&f, "e2", "Orc", "gm", 1, sheet(0, 2, 1, 5, 2, NULL));
+    ACT_OK(&f, NULL, "begin", NULL, 6, 1);
+    static const char *const END[] = {"defence", "ability", "item"};
+    for (int i = 0; i < 3; i++) {
+        int kind = -1;
+        json_t *c = choices_of(&f, "e1", "end_turn", END[i], &kind);
+        ck_assert_int_eq(kind, RULES_CHOICES_PICK);
+        ck_assert(json_is_null(json_object_get(json_array_get(c, 0), "value")));
+        json_decref(c);
+    }
+    int kind = -1;
+    json_t *c = choices_of(&f, "e1", "attack", "item", &kind);
+    ck_assert_str_eq(str_of(json_array_get(c, 0), "value"), "Longsword");
+    json_decref(c);
+    c = choices_of(&f, "e1", "attack", "ability", &kind);
+    ck_assert(json_is_null(json_object_get(json_array_get(c, 0), "value")));
+    ck_assert_str_eq(str_of(json_array_get(c, 1), "value"), "Swordmanship"); /* the sheet's own */
+    json_decref(c);
+    c = choices_of(&f, "e2", "attack", "ability", &kind); /* no weapon: the abilities */
+    ck_assert_str_eq(str_of(json_array_get(c, 0), "value"), "Brawl");
+    json_decref(c);
+    fx_free(&f);
+}
+END_TEST
+
+/* The moves a player gets (rules_enc_moves): End turn is one tap (its args ask nothing), an
+ * attack is offered with arguments that pass, and no GM action is among them. */
+START_TEST(a_players_end_turn_is_one_tap_and_every_offered_move_passes)
+{
+    fixture f;
+    fx_four(&f);
+    f.e.seat = "p1";
+    f.e.is_gm = 0;
+    json_t *moves = rules_enc_moves(&f.e);
+    int end = 0, attack = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const char *action = str_of(m, "action");
+        ck_assert_str_ne(str_of(m, "who"), "gm");
+        ck_assert_str_eq(str_of(m, "actor"), "e1");
+        const rules_enc_action *a = rules_module_action(f.m, action);
+        rules_args args;
+        tb_err err = {0};
+        ck_assert_msg(rules_enc_act_check(&f.e, a, "e1", json_object_get(m, "args"), &args, &err) ==
+                              0 ||
+                          rules_enc_streq(action, "ready"), /* its trigger is the person's */
+                      "%s: %s", action, err.msg);
+        if (rules_enc_streq(action, "end_turn")) {
+            end = 1;
+            ck_assert_uint_eq(json_object_size(json_object_get(m, "args")), 0);
+        }
+        if (rules_enc_streq(action, "attack")) {
+            attack = 1;
+            ck_assert_str_eq(str_of(json_object_get(m, "args"), "target"), "e4"); /* the foe */
+        }
+    }
+    ck_assert(end && attack);
+    json_decref(moves);
+    f.e.seat = "gm";
+    f.e.is_gm = 1;
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- issue 25 item 8: fatigue back to its base when the scene is over (001:292, 001:304) ---- */
+
+/* The module's end hook, as enc.end runs it (its stats then land on the sheets). */
+static void end_scene(fixture *f)
+{
+    f->e.actor = NULL;
+    ck_assert_ptr_nonnull(f->m->end);
+    ck_assert_int_eq(f->m->end(&f->e, &f->err), 0);
+}
+
+START_TEST(the_chase_over_everyone_gets_their_breath_back)
+{
+    fixture f;
+    fx_chase(&f, 2);
+    ACT_OK(&f, "e1", "run", NULL, 1, 5); /* Ann: fatigue 2 → 3 */
+    ACT_OK(&f, "e2", "run", NULL, 4, 9);
+    ACT_OK(&f, "e1", "run", NULL, 2, 3); /* 3 → 4 */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 4);
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 6); /* the GM's number for the Orc */
+    size_t pub0 = json_array_size(f.e.log), gm0 = json_array_size(f.e.gm_log);
+    end_scene(&f);
+    /* base fatigue 4 - stamina 2 = 2 for both (001:294-296) */
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 2);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 2);
+    ck_assert_uint_eq(json_array_size(f.e.log), pub0 + 1); /* the Orc's is the GM's */
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0), "text"),
+                     "Ann gets their breath back: fatigue 2");
+    ck_assert_str_eq(str_of(json_array_get(f.e.gm_log, gm0), "text"),
+                     "Orc gets their breath back: fatigue 2");
+    fx_free(&f);
+}
+END_TEST
+
+START_TEST(the_fight_over_fatigue_returns_to_base_and_no_lower)
+{
+    fixture f;
+    fx_four(&f);
+    rules_enc_stat_set(&f.e, "e1", "fatigue", 9);
+    rules_enc_stat_set(&f.e, "e2", "fatigue", 2); /* at its base: nothing to say */
+    size_t pub0 = json_array_size(f.e.log);
+    end_scene(&f);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "fatigue", 0), 2);
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "fatigue", 0), 2);
+    ck_assert_uint_eq(json_array_size(f.e.log), pub0 + 1);
+    ck_assert_str_eq(str_of(json_array_get(f.e.log, pub0), "text"),
+                     "Ann gets their breath back: fatigue 2");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_heimr");
@@ -1035,6 +1277,18 @@ int main(void)
     tcase_add_test(op, an_effect_on_the_holder_loosens_the_grip);
     tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
     suite_add_tcase(s, op);
+    TCase *i23 = tcase_create("issue23");
+    tcase_add_test(i23, a_consistency_past_forty_rolls_forty_d10s_instead_of_refusing);
+    tcase_add_test(i23, other_actions_take_their_type_from_the_book);
+    tcase_add_test(i23, an_npc_readied_action_fires_without_telling_the_table_what_it_was);
+    tcase_add_test(i23, a_check_refuses_what_the_resolve_would_before_anything_changes);
+    tcase_add_test(i23, end_turn_asks_nothing_and_an_attack_offers_the_sheet_s_weapon);
+    tcase_add_test(i23, a_players_end_turn_is_one_tap_and_every_offered_move_passes);
+    suite_add_tcase(s, i23);
+    TCase *i25 = tcase_create("issue25");
+    tcase_add_test(i25, the_chase_over_everyone_gets_their_breath_back);
+    tcase_add_test(i25, the_fight_over_fatigue_returns_to_base_and_no_lower);
+    suite_add_tcase(s, i25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

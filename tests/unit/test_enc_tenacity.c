@@ -6,61 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 #include "tenacity/enc_tenacity.h"
 #include "rules_util.h"
 
-typedef struct fx {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-    const rules_module *m;
-    tb_err err;
-} fx;
+typedef efx fx;
 
 /* An encounter of module `id` (tenacity.spotlight or tenacity.social), started. */
 static void fx_init_module(fx *f, const char *id, const char *options)
 {
-    memset(f, 0, sizeof *f);
-    f->m = rules_module_find(id);
-    ck_assert_ptr_nonnull(f->m);
-    f->enc =
-        json_pack("{s:s, s:i, s:i, s:[], s:{}, s:o}", "module", id, "round", 0, "turn", -1, "order",
-                  "combatants", "options", json_loads(options ? options : "{}", 0, NULL));
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->e = (rules_enc){.mod = f->m,
-                       .enc = f->enc,
-                       .hidden = f->hidden,
-                       .seat = "gm",
-                       .is_gm = 1,
-                       .log = json_array(),
-                       .gm_log = json_array()};
-    ck_assert_int_eq(f->m->start(&f->e, NULL, &f->err), 0);
+    efx_start(f, id, options);
 }
 
 static void fx_free(fx *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* Adds a combatant as enc.add does: public object, sheet_stats copied, then join. */
 static void fx_add(fx *f, const char *cid, const char *name, const char *side, const char *seat,
                    int npc, const char *sample)
 {
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", side, "seat", seat, "npc", npc, "conditions"));
     json_t *sheet = sample ? ru_load_sample("tenacity", sample) : NULL;
-    json_t *stats = rules_enc_stats(&f->e, cid);
-    for (const char *const *k = f->m->sheet_stats; sheet && *k; k++)
-        if (json_object_get(sheet, *k))
-            json_object_set_new(stats, *k, json_deep_copy(json_object_get(sheet, *k)));
-    f->e.actor = cid;
-    ck_assert_int_eq(f->m->join(&f->e, cid, sheet, &f->err), 0);
+    efx_combatant(f, cid, name, side, seat, npc);
+    efx_join(f, cid, sheet);
     f->e.actor = NULL;
     json_decref(sheet);
 }
@@ -82,55 +51,17 @@ static void fx_party(fx *f, const char *options)
 
 static void fx_dice(fx *f, const int *faces, size_t n)
 {
-    rules_rng_destroy(f->rng);
-    f->rng = rules_rng_scripted(faces, n);
-    f->e.rng = f->rng;
+    efx_dice(f, faces, n);
 }
 
 /*
- * Runs enc.act as server/ops_enc.c does (who-check, params, the module's fn) as `seat` for
- * `actor` (NULL: the current combatant). On an error the state is restored, as the server
- * discards its working copy. Returns the code; f->err holds the message.
+ * Runs enc.act as server/ops_enc.c does (rules_enc_act) as `seat` for `actor` (NULL: the current
+ * combatant). On an error the state is restored, as the server discards its working copy.
+ * Returns the code; f->err holds the message.
  */
 static int act(fx *f, const char *seat, const char *actor, const char *name, const char *params)
 {
-    json_t *enc0 = json_deep_copy(f->enc), *hid0 = json_deep_copy(f->hidden);
-    const rules_enc_action *a = rules_module_action(f->m, name);
-    ck_assert_msg(a != NULL, "no action %s", name);
-    f->e.seat = seat;
-    f->e.is_gm = strcmp(seat, "gm") == 0;
-    memset(&f->err, 0, sizeof f->err);
-    int rc = 0;
-    if (a->who == RULES_ENC_GM && !f->e.is_gm)
-        rc = tb_fail(&f->err, TB_FORBIDDEN, "only the GM");
-    if (!rc && a->who == RULES_ENC_TURN && !actor)
-        actor = rules_enc_current(&f->e);
-    if (!rc && (a->who == RULES_ENC_TURN || a->who == RULES_ENC_OWNER) &&
-        !rules_enc_controls(&f->e, actor))
-        rc = tb_fail(&f->err, TB_FORBIDDEN, "%s is not your character",
-                     rules_enc_name(&f->e, actor));
-    f->e.actor = actor;
-    if (!rc && a->who == RULES_ENC_TURN && rules_enc_is_out(&f->e, actor))
-        rc = tb_fail(&f->err, TB_RULE, "out of the fight");
-    if (!rc && a->who == RULES_ENC_TURN)
-        rc = f->m->may_act(&f->e, actor, &f->err);
-    rules_args pa;
-    json_t *p = json_loads(params ? params : "{}", 0, NULL);
-    ck_assert_ptr_nonnull(p);
-    if (!rc)
-        rc = rules_args_parse(name, a->params, p, &pa, &f->err);
-    if (!rc)
-        rc = a->fn(&f->e, &pa, &f->err);
-    json_decref(p);
-    if (rc) {
-        json_object_clear(f->enc);
-        json_object_update(f->enc, enc0);
-        json_object_clear(f->hidden);
-        json_object_update(f->hidden, hid0);
-    }
-    json_decref(enc0);
-    json_decref(hid0);
-    return rc;
+    return efx_act(f, seat, actor, name, params);
 }
 
 #define OK(f, seat, actor, name, params)                                                           \

@@ -4,43 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encounter.h"
+#include "enc_fixture.h"
 
 static const rules_module TEST_MODULE = {.id = "test.module", .system = "test", .name = "Test"};
 
-typedef struct fixture {
-    rules_enc e;
-    json_t *enc, *hidden;
-    rules_rng *rng;
-} fixture;
+typedef efx fixture;
 
 static void fx_init(fixture *f, int is_gm, const char *seat)
 {
-    memset(f, 0, sizeof *f);
-    f->enc = json_pack("{s:s, s:i, s:i, s:[], s:{}}", "module", "test.module", "round", 0, "turn",
-                       -1, "order", "combatants");
-    f->hidden = json_pack("{s:{}}", "combatants");
-    f->rng = rules_rng_seeded(1);
-    f->e = (rules_enc){.mod = &TEST_MODULE, .enc = f->enc, .hidden = f->hidden, .rng = f->rng,
-                       .seat = seat, .is_gm = is_gm, .log = json_array(),
-                       .gm_log = json_array()};
+    efx_start_module(f, &TEST_MODULE, NULL);
+    efx_dice_seeded(f, 1);
+    f->e.seat = seat;
+    f->e.is_gm = is_gm;
 }
 
 static void fx_add(fixture *f, const char *cid, const char *name, const char *seat, int npc)
 {
-    json_object_set_new(json_object_get(f->enc, "combatants"), cid,
-                        json_pack("{s:s, s:s, s:s, s:s, s:b, s:[]}", "id", cid, "name", name,
-                                  "side", npc ? "foes" : "party", "seat", seat, "npc", npc,
-                                  "conditions"));
+    efx_combatant(f, cid, name, npc ? "foes" : "party", seat, npc);
 }
 
 static void fx_free(fixture *f)
 {
-    json_decref(f->enc);
-    json_decref(f->hidden);
-    json_decref(f->e.log);
-    json_decref(f->e.gm_log);
-    rules_rng_destroy(f->rng);
+    efx_free(f);
 }
 
 /* Four combatants ordered by (score, tiebreak): e3 (15), e1 (12, 3), e4 (12, 1), e2 (8). */
@@ -355,7 +340,7 @@ START_TEST(every_module_describes_itself)
         ck_assert(json_is_array(json_object_get(d, "actions")));
         for (const rules_enc_action *a = m->actions; a && a->name; a++) {
             ck_assert_ptr_eq(rules_module_action(m, a->name), a);
-            ck_assert_ptr_nonnull(a->fn);
+            ck_assert_ptr_nonnull(a->resolve);
             ck_assert(a->who >= RULES_ENC_GM && a->who <= RULES_ENC_ANY);
         }
         json_decref(d);

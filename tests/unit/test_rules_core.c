@@ -153,7 +153,7 @@ static const rules_check probe_checks[] = {
     {0},
 };
 
-static const char *const no_modules[] = {NULL};
+static const struct rules_module *const no_modules[] = {NULL};
 static const rules_system probe_system = {
     .id = "probe", .name = "Probe", .checks = probe_checks, .modules = no_modules};
 

@@ -20,8 +20,9 @@ import { CharsView } from './views/chars.js';
 import { ChecksView } from './views/checks.js';
 import { AsksView } from './views/asks.js';
 import { NotesView, renderRevealed } from './views/notes.js';
-import { CampaignView, systemName } from './views/campaign.js';
+import { CampaignView, systemName, learnSystem } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
+import { ChatView } from './views/chat.js';
 import { plain, words } from './words.js';
 
 const els = {
@@ -100,6 +101,13 @@ const els = {
 };
 
 const conn = new Connection({ store: storage });
+
+// The sticky top bar's height, for the scroll padding (style.css): a result scrolled into view
+// lands below the bar, on every phone size, also when the bar wraps to two lines.
+const topbar = document.querySelector('.topbar');
+if (topbar && 'ResizeObserver' in window) {
+  new ResizeObserver(() => document.documentElement.style.setProperty('--topbar-h', `${topbar.offsetHeight}px`)).observe(topbar);
+}
 const logView = new LogView(els.log, els.logEmpty);
 const send = commandSender(conn);
 const announce = (text) => setText(els.announce, text);
@@ -118,6 +126,20 @@ const campaignView = new CampaignView(els.campaign, {
 });
 const encPanel = new EncounterPanel(els.enc);
 const asksView = new AsksView($('#asks'), { send });
+const chatView = new ChatView(
+  {
+    list: $('#chat-list'),
+    empty: $('#chat-empty'),
+    form: $('#chat-form'),
+    to: $('#chat-to'),
+    text: $('#chat-text'),
+    send: $('#chat-send'),
+    error: $('#chat-error'),
+    errorText: $('#chat-error-text'),
+    errorClose: $('#chat-error-close'),
+  },
+  { send },
+);
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -127,6 +149,7 @@ const ui = {
   savedSeatInfo: null, // what was last written to storage (write only on change)
   describe: {}, // system id -> system.describe result (or {error})
   describing: new Set(), // systems asked for
+  systemsAsked: false, // system.list sent (the names of every system)
   samples: {}, // system id -> [{file, sheet}]
   panels: new Set(), // systems whose js/enc/<system>.js was imported (or tried)
   qr: null, // /api/join answer for the current join code
@@ -190,8 +213,20 @@ function render() {
   });
 }
 
+// A campaign switch (the GM's console, a phone joining another campaign, another seat) starts
+// every view from nothing: no result box, status line or open form of the campaign before.
+function startCleanOnSwitch() {
+  const key = `${conn.campaign?.id ?? ''}/${conn.seat?.id ?? ''}`;
+  if (key === ui.viewKey) return;
+  ui.viewKey = key;
+  ui.nack = null;
+  setText(els.announce, '');
+  for (const v of [charsView, checksView, asksView, notesView, encPanel, campaignView]) v.reset?.();
+}
+
 function renderNow() {
   renderStatus(els.status, conn);
+  startCleanOnSwitch();
   const state = conn.state;
   const seatId = conn.seat?.id ?? null;
   const mySeat = seatId !== null ? seatsOf(state)[seatId] : null;
@@ -242,6 +277,7 @@ function renderNow() {
   checksView.setLive(live);
   checksView.render({ describe: d, live, state, isGm: isGM });
   asksView.render(m);
+  chatView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
@@ -273,10 +309,23 @@ function renderNow() {
 
 // system.describe and the sample characters of the campaign's system, and its encounter panel.
 function ensureSystem(system) {
+  if (!ui.systemsAsked) {
+    // the names of every system (a character file made for another one names it): system.list
+    ui.systemsAsked = true;
+    send('system.list', {}).then((r) => {
+      if (!r.ok) {
+        ui.systemsAsked = false;
+        return;
+      }
+      for (const s of r.result.systems || []) learnSystem(s.id, s.name, s.summary);
+      render();
+    });
+  }
   if (system === 'generic' || ui.describing.has(system)) return;
   ui.describing.add(system);
   send('system.describe', {}).then((r) => {
     ui.describe[system] = r.ok ? r.result : { error: r.message || r.code };
+    if (r.ok) learnSystem(system, r.result.name); // the header names the system as the server does
     if (!r.ok) ui.describing.delete(system); // ask again after the next welcome
     render();
   });

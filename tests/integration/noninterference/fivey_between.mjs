@@ -1,7 +1,9 @@
 // fivey.between: the day, travel, the site clock and downtime are public, so what is the GM's is
 // an NPC in the scene and what the GM does to it. Varied: the crowns and experience of Sylla, an
 // NPC of /gm/npcs, set by the GM with enc.set (written to her GM-only sheet at once), and a GM
-// note; the clocks carry over a second scene either way.
+// note; the GM then awards her experience (the same amount: her total is hers to know, issue 27
+// item 12) and has her beg through a tennite (what she ends with is hers to know too: an NPC's
+// numbers are the GM's, issue 23); the clocks carry over a second scene either way.
 import { sample } from '../enc_lib.mjs';
 
 export const scenario = {
@@ -22,6 +24,8 @@ export const scenario = {
     await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${eS}/stats/crowns`, value: v.crowns });
     await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${eS}/stats/xp`, value: v.xp });
     await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${eS}/note`, value: v.note });
+    await act(gm, 'award', { target: eS, xp: 20 });
+    await act(gm, 'downtime', { lifestyle: 'squalid', activity: 'beg', event: 0 }, eS);
     await act(gm, 'travel');
     await act(gm, 'enter');
     await act(gm, 'site_turn');

@@ -287,6 +287,11 @@ export function cardFor(c, enc, ctx) {
 export class EncounterPanel {
   constructor(root) {
     this.root = root;
+    this.reset();
+  }
+
+  // What the panel keeps of one campaign at one seat; a campaign switch starts from nothing.
+  reset() {
     this.open = null; // {kind: 'act', action} | {kind: 'start'|'add'|'set'|'end'}
     this.error = null; // {text}
     this.note = null; // a short line after a success

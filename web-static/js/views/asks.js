@@ -13,6 +13,11 @@ export class AsksView {
   constructor(root, { send }) {
     this.root = root;
     this.send = send;
+    this.reset();
+  }
+
+  // A campaign switch starts from nothing.
+  reset() {
     this.errors = {}; // ask key -> the refusal's message
     this.busy = {};
     this.sig = null;

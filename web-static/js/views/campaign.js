@@ -7,16 +7,16 @@ import { h } from '../dom.js';
 import { hostCall } from '../api.js';
 import { count, plain } from '../words.js';
 
-export const SYSTEMS = [
-  ['generic', 'Free dice only'],
-  ['cot', 'City of Thieves'],
-  ['heimr', 'Heimr'],
-  ['grimwire', 'GRIMWIRE'],
-  ['tenacity', '10acity Tactics'],
-  ['fivey', 'FIVEY'],
-];
+// The systems a campaign may run, as the server names them: campaign.list's `systems` (the host's
+// picker) and each seat's system.describe (its own campaign's). The client holds no list of its
+// own; "generic" (free dice only) is no rule system.
+const known = new Map([['generic', { name: 'Free dice only' }]]);
 
-export const systemName = (id) => (SYSTEMS.find(([s]) => s === id) || [id, id])[1];
+export function learnSystem(id, name, summary) {
+  if (typeof id === 'string' && typeof name === 'string' && name) known.set(id, { name, summary: typeof summary === 'string' ? summary : known.get(id)?.summary });
+}
+
+export const systemName = (id) => known.get(id)?.name ?? id;
 
 export class CampaignView {
   constructor(root, { send, hostToken, useGmToken }) {
@@ -25,6 +25,7 @@ export class CampaignView {
     this.hostToken = hostToken; // () → token | null
     this.useGmToken = useGmToken; // (campaignId, token) → void
     this.list = null; // campaigns from campaign.list
+    this.systems = []; // [{id, name, summary?}] from campaign.list: what campaign.create takes
     this.listError = null;
     this.renaming = false;
     this.error = null;
@@ -40,13 +41,16 @@ export class CampaignView {
     const a = document.activeElement;
     const focus = a && this.root.contains(a) ? a.id : null;
     const vals = {};
-    for (const el of this.root.querySelectorAll('input[id]')) vals[el.id] = el.value;
+    for (const el of this.root.querySelectorAll('input[id], select[id]')) vals[el.id] = el.value;
     this.sig = sig;
     this.root.replaceChildren(...this.build(m));
     for (const [id, v] of Object.entries(vals)) {
       const el = this.root.querySelector(`#${CSS.escape(id)}`);
       if (el) el.value = v;
     }
+    const chosen = this.root.querySelector('#new-campaign-system');
+    const hint = this.root.querySelector('#new-campaign-system-summary');
+    if (chosen && hint) hint.textContent = known.get(chosen.value)?.summary ?? '';
     if (focus) this.root.querySelector(`#${CSS.escape(focus)}`)?.focus();
   }
 
@@ -61,6 +65,8 @@ export class CampaignView {
     const r = await hostCall(token, 'campaign.list', {});
     if (r.ok) {
       this.list = r.result.campaigns || [];
+      this.systems = Array.isArray(r.result.systems) ? r.result.systems : [];
+      for (const s of this.systems) learnSystem(s.id, s.name, s.summary);
       this.listError = null;
     } else {
       this.listError = plain(r.message || 'refused');
@@ -138,7 +144,21 @@ export class CampaignView {
         'div',
         { class: 'field' },
         h('label', { htmlFor: 'new-campaign-system' }, 'Rule system'),
-        h('select', { id: 'new-campaign-system', required: true }, h('option', { value: '', selected: true }, 'Choose…'), SYSTEMS.map(([id, name]) => h('option', { value: id }, name))),
+        h(
+          'select',
+          {
+            id: 'new-campaign-system',
+            required: true,
+            attrs: { 'aria-describedby': 'new-campaign-system-summary' },
+            onchange: (ev) => {
+              const hint = this.root.querySelector('#new-campaign-system-summary');
+              if (hint) hint.textContent = known.get(ev.target.value)?.summary ?? '';
+            },
+          },
+          h('option', { value: '', selected: true }, 'Choose…'),
+          this.systems.map((s) => h('option', { value: s.id, title: s.summary ?? null }, s.name)),
+        ),
+        h('p', { class: 'small muted', id: 'new-campaign-system-summary' }, ''),
         h('p', { class: 'field-error', id: 'new-campaign-system-error', attrs: { role: 'alert' }, hidden: true }, 'Choose the rule system the table plays.'),
       ),
       h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'new-campaign-create', disabled: this.busy }, 'Create and open')),

@@ -11,6 +11,7 @@ import { quickRolls } from './quickrolls.js';
 import { resultBox } from './result.js';
 import { label, words, plain } from '../words.js';
 import { sessionBar, LoyaltyChanger } from './loyalty.js';
+import { systemName } from './campaign.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
 
@@ -54,6 +55,12 @@ export class CharsView {
     this.els = els; // {title, body, formSlot, jump}
     this.send = send;
     this.rollQuick = rollQuick; // (char, quickRoll) → void
+    this.loyalty = new LoyaltyChanger(send, () => this.rerender()); // cot: at a session's beginning
+    this.reset();
+  }
+
+  // What the view keeps of one campaign at one seat; a campaign switch starts from nothing.
+  reset() {
     this.sig = null;
     this.form = null; // {key, el}
     this.confirmDelete = null;
@@ -62,8 +69,9 @@ export class CharsView {
     this.pickFrom = ''; // sample chosen in "start from"
     this.m = null;
     this.result = null; // {char, seq, text}: the last one-tap check, shown on its character's card
-    this.loyalty = new LoyaltyChanger(send, () => this.rerender()); // cot: at a session's beginning
+    this.loyalty.reset();
     this.sessionShown = null; // the outcome of the GM's last session.begin / session.close
+    this.els.formSlot?.replaceChildren();
   }
 
   // Shows the outcome of a one-tap check on the card of the character who rolled it.
@@ -90,6 +98,50 @@ export class CharsView {
   rerender() {
     this.sig = null;
     if (this.m) this.render(this.m);
+  }
+
+  // "Bring a character": a file saved from another campaign of the same system (exportCharacter)
+  // becomes a new character here — the GM's as an NPC, a player's as their own. The server checks
+  // the sheet like any other.
+  importButton(m, { npc }) {
+    const input = h('input', {
+      type: 'file',
+      accept: '.json,application/json',
+      hidden: true,
+      onchange: async () => {
+        const file = input.files?.[0];
+        input.value = '';
+        if (file) await this.importFile(file, m, npc);
+      },
+    });
+    return h(
+      'span',
+      { class: 'import' },
+      input,
+      h('button', { type: 'button', class: 'char-import', onclick: () => input.click() }, npc ? 'Bring an NPC from a file' : 'Bring a character from a file'),
+    );
+  }
+
+  async importFile(file, m, npc) {
+    let data;
+    try {
+      data = JSON.parse(await file.text());
+    } catch {
+      this.note = 'That file is not a saved character.';
+      this.rerender();
+      return;
+    }
+    if (data?.tabled !== 'character' || !isObj(data.sheet) || typeof data.name !== 'string') {
+      this.note = 'That file is not a saved character.';
+    } else if (data.system !== m.system) {
+      this.note = `${data.name} was made for ${systemLabel(data.system)}, not for this campaign's rules.`;
+    } else {
+      const args = { name: data.name, sheet: data.sheet };
+      if (npc) args.npc = true;
+      const r = await this.send('char.create', args);
+      this.note = r.ok ? `${data.name} joined this campaign.` : `${data.name} could not be brought in: ${r.message}`;
+    }
+    this.rerender();
   }
 
   charsOf(st) {
@@ -121,6 +173,7 @@ export class CharsView {
           { class: 'actions' },
           h('button', { type: 'button', id: 'new-npc', onclick: () => this.openCreate({ npc: true }) }, 'New NPC'),
           h('button', { type: 'button', id: 'new-pc', onclick: () => this.openCreate({ npc: false }) }, 'New PC for a player'),
+          this.importButton(m, { npc: true }),
         ),
       );
       out.push(h('h3', {}, `Player characters (${pcs.length})`));
@@ -149,7 +202,14 @@ export class CharsView {
           ),
         ),
       );
-      out.push(h('div', { class: 'actions' }, h('button', { type: 'button', id: 'build-own', onclick: () => this.openCreate({ npc: false, seat: m.seat }) }, 'Build your own')));
+      out.push(
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', id: 'build-own', onclick: () => this.openCreate({ npc: false, seat: m.seat }) }, 'Build your own'),
+          this.importButton(m, { npc: false }),
+        ),
+      );
     }
     const party = this.charsOf(st).filter((c) => c.seat !== m.seat);
     if (party.length) {
@@ -218,6 +278,7 @@ export class CharsView {
               'div',
               { class: 'actions' },
               h('button', { type: 'button', class: 'char-edit', onclick: () => this.openEdit(c) }, 'Edit'),
+              h('button', { type: 'button', class: 'char-export', onclick: () => exportCharacter(st, c, m.system) }, 'Save to a file'),
               del
                 ? h('button', { type: 'button', class: 'danger', onclick: () => this.remove(c) }, `Really delete ${c.name}`)
                 : h(
@@ -369,4 +430,21 @@ function askOf(r, isGm) {
 }
 function waitsOf(r, isGm) {
   return isGm ? [] : r.need.filter((n) => (r.gmOnly || []).includes(n));
+}
+
+// The name a person knows a rule system by.
+function systemLabel(system) {
+  return typeof system === 'string' && system ? systemName(system) : 'another game';
+}
+
+// Saves a character as a file the table can bring into another campaign of the same system:
+// {tabled: "character", version: 1, system, name, sheet} (the whole sheet the saver may read).
+export function exportCharacter(st, c, system) {
+  const data = { tabled: 'character', version: 1, system, name: c.name, sheet: fullSheet(st, c) };
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const a = h('a', { href: URL.createObjectURL(blob), download: `${(c.name || 'character').replace(/[^\w -]+/g, '').trim() || 'character'}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }

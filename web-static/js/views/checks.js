@@ -14,6 +14,11 @@ export class ChecksView {
     this.send = send;
     this.secretBox = secretBox;
     this.announce = announce;
+    this.reset();
+  }
+
+  // What the box keeps of one campaign at one seat; a campaign switch starts from nothing.
+  reset() {
     this.describe = null;
     this.check = null; // selected check name
     this.values = {}; // prefilled values of the open form

@@ -1,4 +1,5 @@
-// The roll log: /log (and /gm/log for the GM, marked secret), newest first. Elements are kept per
+// The roll log: /log, a seat's own /private/<seat>/log (marked as that seat's alone) and, for the
+// GM, /gm/log (marked secret), newest first. Elements are kept per
 // entry and rebuilt only when the entry object (unchanged entries keep their identity through
 // patch.js) or the roller's name changed.
 
@@ -89,9 +90,18 @@ export function entryText(state, entry) {
 }
 
 // One entry as an element (the log's renderers), for the result shown where a person tapped.
-export function entryEl(entry, state, secret = false) {
+export function entryEl(entry, state, secret = false, only = null) {
   const render = Object.prototype.hasOwnProperty.call(entryRenderers, entry.kind) ? entryRenderers[entry.kind] : fallback;
-  return h('div', { class: ['entry', secret && 'secret'], dataset: { seq: entry.seq, kind: entry.kind } }, render(entry, state));
+  return h('div', { class: ['entry', secret && 'secret', only && 'private'], dataset: { seq: entry.seq, kind: entry.kind } }, render(entry, state));
+}
+
+// The badge of an entry one seat alone reads (with the GM): "only you" for that seat, the seat's
+// name for the GM.
+function onlyBadge(state, only, mySeat) {
+  if (!only) return null;
+  const mine = only === mySeat;
+  const who = mine ? 'you' : seatName(state, only);
+  return h('span', { class: 'badge private-badge', title: `Only ${who} and the GM see this` }, mine ? 'only you' : `${who} only`);
 }
 
 export class LogView {
@@ -108,8 +118,7 @@ export class LogView {
     const next = new Map();
     const els = [];
     const added = [];
-    for (const { entry, secret } of items) {
-      const key = `${secret ? 'gm' : 'pub'}:${entry.seq}`;
+    for (const { entry, secret, only, key } of items) {
       // An encounter line names the character who acted (while the encounter lasts), not the seat.
       // (a line of a scene beside the first names it: `scene`, PROTOCOL.md "Scenes and the clock")
       const scene = entry.scene && entry.scene !== 'enc' ? state?.scenes?.[entry.scene] : state?.enc;
@@ -124,7 +133,7 @@ export class LogView {
         const el = h(
           'li',
           {
-            class: ['entry', secret && 'secret', mine && 'mine', isNew && 'new'],
+            class: ['entry', secret && 'secret', only && 'private', mine && 'mine', isNew && 'new'],
             dataset: { seq: entry.seq, kind: entry.kind, seat: entry.seat },
           },
           h(
@@ -132,6 +141,7 @@ export class LogView {
             { class: 'entry-head' },
             h('span', { class: 'who' }, name),
             secret ? h('span', { class: 'badge secret-badge', title: 'Only the GM sees this roll' }, 'secret') : null,
+            onlyBadge(state, only, mySeat),
             timeEl(entry.at),
           ),
           render(entry, state),

@@ -73,6 +73,11 @@ export class LoyaltyChanger {
   constructor(send, rerender) {
     this.send = send;
     this.rerender = rerender;
+    this.reset();
+  }
+
+  // A campaign switch starts from nothing.
+  reset() {
     this.open = null; // {char, n, mode: 'to' | 'prime', kind, target}
     this.busy = false;
     this.error = null;

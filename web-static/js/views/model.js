@@ -29,13 +29,21 @@ export function rosterOf(state) {
     });
 }
 
-// The log a seat sees: the public /log and, for the GM, the secret /gm/log, newest first.
+// The log a seat sees, newest first: the public /log; a seat's own /private/<seat>/log (what the
+// rules tell that seat alone; the GM receives every seat's) with `only` naming the seat; and, for
+// the GM, the secret /gm/log. `key` tells the entries apart (one command may log several lines).
 export function logOf(state) {
   const out = [];
-  const pub = state && Array.isArray(state.log) ? state.log : [];
-  for (const entry of pub) if (entry && typeof entry === 'object') out.push({ entry, secret: false });
-  const gm = state && state.gm && Array.isArray(state.gm.log) ? state.gm.log : [];
-  for (const entry of gm) if (entry && typeof entry === 'object') out.push({ entry, secret: true });
+  const add = (list, src, extra) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, i) => {
+      if (entry && typeof entry === 'object') out.push({ entry, secret: false, key: `${src}:${entry.seq}:${i}`, ...extra });
+    });
+  };
+  add(state?.log, 'pub', {});
+  add(state?.gm?.log, 'gm', { secret: true });
+  const priv = state?.private && typeof state.private === 'object' ? state.private : {};
+  for (const seat of Object.keys(priv)) add(priv[seat]?.log, `seat-${seat}`, { only: seat });
   const seqOf = (e) => (Number.isFinite(e.entry.seq) ? e.entry.seq : -1);
   out.sort((a, b) => seqOf(b) - seqOf(a));
   return out;

@@ -79,6 +79,11 @@ export class NotesView {
   constructor(root, { send }) {
     this.root = root;
     this.send = send;
+    this.reset();
+  }
+
+  // A campaign switch starts from nothing.
+  reset() {
     this.sig = null;
     this.editing = null; // key being edited
     this.error = null;

@@ -15,7 +15,7 @@ export function resultBox(state, result, { onClose } = {}) {
   return h(
     'div',
     { class: 'result-box', attrs: { role: 'status', 'aria-live': 'polite' }, dataset: { seq: result.seq ?? '' } },
-    items.length ? items.map(({ entry, secret }) => entryEl(entry, state, secret)) : h('p', { class: 'result-text' }, result.text),
+    items.length ? items.map(({ entry, secret, only }) => entryEl(entry, state, secret, only)) : h('p', { class: 'result-text' }, result.text),
     onClose ? h('button', { type: 'button', class: 'icon-button result-close', attrs: { 'aria-label': 'Dismiss the result' }, onclick: onClose }, '×') : null,
   );
 }
