@@ -154,6 +154,23 @@ static int is_base64url(char c)
            c == '_';
 }
 
+/* The string field `name` of root, min..max base64url characters, into *out. 0 or TB_BAD_REQUEST
+ * (the message names the field, never its value: a token is a secret). */
+static int base64url_field(json_t *root, const char *name, size_t min, size_t max, const char **out,
+                           tb_err *err)
+{
+    if (string_field(root, name, out, err))
+        return TB_BAD_REQUEST;
+    size_t len = strlen(*out);
+    int ok = len >= min && len <= max;
+    for (size_t i = 0; ok && i < len; i++)
+        ok = is_base64url((*out)[i]);
+    if (!ok)
+        return tb_fail(err, TB_BAD_REQUEST, "field '%s' must be %zu to %zu base64url characters",
+                       name, min, max);
+    return 0;
+}
+
 static int parse_hello(json_t *root, proto_msg *m, tb_err *err)
 {
     json_t *v = json_object_get(root, "v");
@@ -161,14 +178,8 @@ static int parse_hello(json_t *root, proto_msg *m, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST, "unsupported protocol version (\"v\" must be 1)");
 
     /* The token is a secret: no message below may quote it, not even in part. */
-    if (string_field(root, "token", &m->token, err))
+    if (base64url_field(root, "token", 16, 256, &m->token, err))
         return TB_BAD_REQUEST;
-    size_t len = strlen(m->token);
-    int ok = len >= 16 && len <= 256;
-    for (size_t i = 0; ok && i < len; i++)
-        ok = is_base64url(m->token[i]);
-    if (!ok)
-        return tb_fail(err, TB_BAD_REQUEST, "field 'token' must be 16 to 256 base64url characters");
 
     json_t *seq = json_object_get(root, "last_seq");
     if (seq) {
@@ -177,6 +188,9 @@ static int parse_hello(json_t *root, proto_msg *m, tb_err *err)
         m->has_last_seq = 1;
         m->last_seq = json_integer_value(seq);
     }
+    if (json_object_get(root, "history") &&
+        base64url_field(root, "history", 1, 64, &m->history, err))
+        return TB_BAD_REQUEST;
     return 0;
 }
 

@@ -197,6 +197,7 @@ typedef struct proto_msg {
     const char *token;
     int has_last_seq;
     long long last_seq;
+    const char *history; /* NULL when absent: the history the client's last_seq belongs to */
 
     /* join */
     const char *code;
@@ -217,7 +218,8 @@ typedef struct proto_msg {
  * proto_msg_clear); or TB_BAD_REQUEST with err set and *out zeroed. Checks:
  *   - valid JSON (UTF-8, no NUL, no duplicate keys), an object with a string "t" that is
  *     "hello", "join", "cmd" or "ping";
- *   - hello: "v" == 1, "token" 16..256 base64url characters, optional integer "last_seq" >= 0;
+ *   - hello: "v" == 1, "token" 16..256 base64url characters, optional integer "last_seq" >= 0,
+ *     optional "history" 1..64 base64url characters;
  *   - join: "code" 1..32 characters; "name" 1..40 characters (code points) after trimming ASCII
  *     whitespace, no control characters;
  *   - cmd: "id" 1..64 printable ASCII characters, "op" 1..64 characters of [a-z][a-z0-9_.]*,

@@ -1,42 +1,65 @@
 #include "cli_backup.h"
 
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backup.h"
+#include "preflight.h"
 #include "store.h"
 
-/* Splits argv into --db/--campaign/--out values and at most one positional argument. Returns 0,
- * or 2 after printing the usage error. */
-typedef struct cli_args {
-    const char *db, *campaign, *out, *pos;
-} cli_args;
+static const char USAGE_BACKUP[] =
+    "usage: tabled backup [--db PATH] DEST\n"
+    "Writes a complete, checked copy of the database (default ./tabled.db) to DEST, also while\n"
+    "a server runs; DEST must not exist. tabled serve --db DEST starts from it.\n";
+static const char USAGE_EXPORT[] =
+    "usage: tabled export [--db PATH] --campaign ID [--out FILE]\n"
+    "One campaign as JSON (to standard output, or FILE), with its whole event log and its\n"
+    "seats' token hashes (never a token): every seat's link keeps working where it is imported.\n"
+    "The database must exist (exit 3 otherwise).\n";
+static const char USAGE_IMPORT[] =
+    "usage: tabled import [--db PATH] FILE\n"
+    "Adds an exported campaign (FILE, or - for standard input) to the database, which is made\n"
+    "when missing; a running server loads it at its next start.\n";
 
-static int cli__parse(const char *cmd, int argc, char **argv, int want_campaign, cli_args *a)
+int cli_parse(const char *cmd, const char *usage, int argc, char **argv, int want, cli_args *a)
 {
-    a->db = "tabled.db";
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--db") == 0 && v) {
-            a->db = v;
-            i++;
-        } else if (want_campaign && strcmp(argv[i], "--campaign") == 0 && v) {
-            a->campaign = v;
-            i++;
-        } else if (want_campaign && strcmp(argv[i], "--out") == 0 && v) {
-            a->out = v;
-            i++;
-        } else if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
-            fprintf(stderr, "tabled %s: unknown option %s (or it needs a value)\n", cmd, argv[i]);
-            return 2;
-        } else if (!a->pos) {
-            a->pos = argv[i];
+    static const struct option LONG[] = {
+        {"db", required_argument, NULL, 'd'},  {"campaign", required_argument, NULL, 'c'},
+        {"out", required_argument, NULL, 'o'}, {"from-zero", no_argument, NULL, 'z'},
+        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    int opt;
+    optind = 0; /* GNU getopt: start over */
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", LONG, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(usage, stdout);
+            return -1;
+        } else if (opt == 'd') {
+            a->db = optarg;
+        } else if ((want & CLI_CAMPAIGN) && opt == 'c') {
+            a->campaign = optarg;
+        } else if ((want & CLI_OUT) && opt == 'o') {
+            a->out = optarg;
+        } else if ((want & CLI_FROM_ZERO) && opt == 'z') {
+            a->from_zero = 1;
         } else {
-            fprintf(stderr, "tabled %s: unexpected argument %s\n", cmd, argv[i]);
+            fprintf(stderr, "tabled %s: %s %s (tabled %s --help)\n", cmd,
+                    opt == ':' ? "a value is missing after" : "unknown option", argv[optind - 1],
+                    cmd);
             return 2;
         }
+    }
+    for (; optind < argc; optind++) {
+        if (a->pos || !(want & CLI_POSITIONAL)) {
+            fprintf(stderr, "tabled %s: unexpected argument %s (tabled %s --help)\n", cmd,
+                    argv[optind], cmd);
+            return 2;
+        }
+        a->pos = argv[optind];
     }
     return 0;
 }
@@ -44,8 +67,11 @@ static int cli__parse(const char *cmd, int argc, char **argv, int want_campaign,
 int cli_backup_main(int argc, char **argv)
 {
     cli_args a = {0};
-    if (cli__parse("backup", argc, argv, 0, &a))
-        return 2;
+    int rc = cli_parse("backup", USAGE_BACKUP, argc, argv, CLI_POSITIONAL, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.pos) {
         fprintf(stderr, "tabled backup: give the file to write: tabled backup [--db PATH] DEST\n");
         return 2;
@@ -62,8 +88,11 @@ int cli_backup_main(int argc, char **argv)
 int cli_export_main(int argc, char **argv)
 {
     cli_args a = {0};
-    if (cli__parse("export", argc, argv, 1, &a))
-        return 2;
+    int prc = cli_parse("export", USAGE_EXPORT, argc, argv, CLI_CAMPAIGN | CLI_OUT, &a);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.campaign || a.pos) {
         fprintf(stderr,
                 "tabled export: usage: tabled export [--db PATH] --campaign ID [--out FILE]\n");
@@ -73,6 +102,11 @@ int cli_export_main(int argc, char **argv)
     store *st = NULL;
     json_t *doc = NULL;
     int rc = 1;
+    /* never create an empty database where one was meant to be read (issue 27) */
+    if (store_preflight(a.db, STORE_PREFLIGHT_MUST_EXIST, &err)) {
+        fprintf(stderr, "tabled export: %s\n", err.msg);
+        return 3;
+    }
     if (store_open_reader(a.db, &st, &err) || store_export_campaign(st, a.campaign, &doc, &err)) {
         fprintf(stderr, "tabled export: %s\n", err.msg);
         goto out;
@@ -105,8 +139,11 @@ out:
 int cli_import_main(int argc, char **argv)
 {
     cli_args a = {0};
-    if (cli__parse("import", argc, argv, 0, &a))
-        return 2;
+    int prc = cli_parse("import", USAGE_IMPORT, argc, argv, CLI_POSITIONAL, &a);
+    if (prc)
+        return prc < 0 ? 0 : prc;
+    if (!a.db)
+        a.db = "tabled.db";
     if (!a.pos) {
         fprintf(stderr, "tabled import: usage: tabled import [--db PATH] FILE (- for stdin)\n");
         return 2;
@@ -122,6 +159,11 @@ int cli_import_main(int argc, char **argv)
     tb_err err = {0};
     store *st = NULL;
     int rc = 1;
+    if (store_preflight(a.db, 0, &err)) {
+        fprintf(stderr, "tabled import: %s\n", err.msg);
+        json_decref(doc);
+        return 3;
+    }
     if (store_open(a.db, 0, &st, &err) || store_import_campaign(st, doc, &err)) {
         fprintf(stderr, "tabled import: %s\n", err.msg);
         goto out;

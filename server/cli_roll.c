@@ -5,6 +5,7 @@
 #include "cli_roll.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,74 +109,89 @@ static int roll_fail(const char *fmt, ...)
 
 int cli_roll_main(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return 0;
+    static const struct option LONG[] = {{"seed", required_argument, NULL, 's'},
+                                         {"times", required_argument, NULL, 't'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    /* Options may come anywhere ("--seed=3" or "--seed 3"); the other words, in order, are the
+     * system, the check and its name=value parameters ("-" first in the option string keeps
+     * them in order; after "--" every word is one, `tabled roll dice -- --weird`). */
+    const char **words = xcalloc((size_t)argc + 1, sizeof *words);
+    /* A word that starts with '-' and a digit is a (negative) expression or number, not an
+     * option: getopt sees it with a leading space, taken off below. */
+    char **args = xcalloc((size_t)argc + 1, sizeof *args);
+    for (int i = 0; i < argc; i++) {
+        int negative = i > 0 && argv[i][0] == '-' && argv[i][1] >= '0' && argv[i][1] <= '9';
+        size_t n = strlen(argv[i]) + 2;
+        args[i] = xmalloc(n);
+        snprintf(args[i], n, "%s%s", negative ? " " : "", argv[i]);
     }
-    if (argc < 3) {
+    argv = args;
+    int n_words = 0, as_json = 0, seeded = 0, rc = 0, opt;
+    uint64_t seed = 0;
+    long long times = 1;
+    json_t *params = json_object();
+    optind = 0; /* GNU getopt: start over (main may have parsed before) */
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "-:h", LONG, NULL)) != -1) {
+        switch (opt) {
+        case 1:
+            words[n_words++] = optarg[0] == ' ' ? optarg + 1 : optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            goto out;
+        case 'j':
+            as_json = 1;
+            break;
+        case 's':
+            if (parse_u64(optarg, &seed)) {
+                rc = roll_fail("--seed must be an integer in 0..18446744073709551615 (got '%s')",
+                               optarg);
+                goto out;
+            }
+            seeded = 1;
+            break;
+        case 't':
+            if (parse_ll(optarg, 1, ROLL_MAX_TIMES, &times)) {
+                rc = roll_fail("--times must be an integer in 1..1000000 (got '%s')", optarg);
+                goto out;
+            }
+            break;
+        case ':':
+            rc = roll_fail("option '%s' needs a value", argv[optind - 1]);
+            goto out;
+        default:
+            rc = roll_fail("unknown option '%s' (try `tabled roll --help`)", argv[optind - 1]);
+            goto out;
+        }
+    }
+    for (; optind < argc; optind++)
+        words[n_words++] = argv[optind][0] == ' ' ? argv[optind] + 1 : argv[optind];
+    if (n_words < 2) {
         usage(stderr);
-        return 2;
+        rc = 2;
+        goto out;
     }
-    const rules_system *sys = rules_system_find(argv[1]);
-    if (!sys)
-        return roll_fail("unknown system '%s' (try `tabled roll --help`)", argv[1]);
-    int argi = 2;
-    const rules_check *chk = rules_check_find(sys, argv[2]);
+    const rules_system *sys = rules_system_find(words[0]);
+    if (!sys) {
+        rc = roll_fail("unknown system '%s' (try `tabled roll --help`)", words[0]);
+        goto out;
+    }
+    int argi = 1;
+    const rules_check *chk = rules_check_find(sys, words[1]);
     if (chk) {
-        argi = 3;
+        argi = 2;
     } else if (sys->checks && sys->checks[0].name && !sys->checks[1].name) {
         chk = &sys->checks[0]; /* a one-check system: `tabled roll dice 2d6` */
     } else {
-        return roll_fail("%s has no check '%s' (try `tabled roll --help`)", sys->id, argv[2]);
+        rc = roll_fail("%s has no check '%s' (try `tabled roll --help`)", sys->id, words[1]);
+        goto out;
     }
 
-    json_t *params = json_object();
-    uint64_t seed = 0;
-    int seeded = 0, as_json = 0, rc = 0;
-    long long times = 1;
-    int options_done = 0;
-    for (int i = argi; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done && strcmp(arg, "--") == 0) {
-            options_done = 1; /* `tabled roll dice -- --weird` */
-            continue;
-        }
-        if (!options_done && strncmp(arg, "--", 2) == 0) {
-            const char *opt = arg + 2;
-            const char *val = NULL;
-            const char *eq = strchr(opt, '=');
-            size_t olen = eq ? (size_t)(eq - opt) : strlen(opt);
-            if (olen == 4 && strncmp(opt, "json", 4) == 0 && !eq) {
-                as_json = 1;
-                continue;
-            }
-            int is_seed = olen == 4 && strncmp(opt, "seed", 4) == 0;
-            int is_times = olen == 5 && strncmp(opt, "times", 5) == 0;
-            if (!is_seed && !is_times) {
-                rc = roll_fail("unknown option '%s'", arg);
-                goto out;
-            }
-            if (eq) {
-                val = eq + 1;
-            } else if (i + 1 < argc) {
-                val = argv[++i];
-            } else {
-                rc = roll_fail("option '%s' needs a value", arg);
-                goto out;
-            }
-            if (is_seed) {
-                if (parse_u64(val, &seed)) {
-                    rc = roll_fail(
-                        "--seed must be an integer in 0..18446744073709551615 (got '%s')", val);
-                    goto out;
-                }
-                seeded = 1;
-            } else if (parse_ll(val, 1, ROLL_MAX_TIMES, &times)) {
-                rc = roll_fail("--times must be an integer in 1..1000000 (got '%s')", val);
-                goto out;
-            }
-            continue;
-        }
+    for (int i = argi; i < n_words; i++) {
+        const char *arg = words[i];
         const char *eq = strchr(arg, '=');
         const rules_param *p = eq ? find_param(chk, arg, (size_t)(eq - arg)) : NULL;
         if (!p) {
@@ -244,5 +260,9 @@ int cli_roll_main(int argc, char **argv)
         rc = roll_fail("cannot write the output");
 out:
     json_decref(params);
+    free(words);
+    for (int i = 0; i < argc; i++)
+        free(args[i]);
+    free(args);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "playerseq.h"
 
 /* ---- the batch ---------------------------------------------------------------------------- */
 
@@ -136,7 +137,7 @@ int engine_flush(engine *e)
             p->next = joins;
             joins = p;
             if (ok && p->patch)
-                engine__fan_out(p->camp, p->seq, p->patch, p->patch_text, p->patch_len,
+                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
                                 e->opt.headroom);
             engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
             engine__observe_latency(e, p->t0_ns);
@@ -145,7 +146,7 @@ int engine_flush(engine *e)
         }
         if (ok) {
             if (p->patch)
-                engine__fan_out(p->camp, p->seq, p->patch, p->patch_text, p->patch_len,
+                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
                                 e->opt.headroom);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
@@ -213,6 +214,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
     json_t *patch = proto_patch_diff_shared(base, new_state); /* states never change */
+    int64_t pseq = playerseq_advance(base, seq - 1, new_state, patch);
     size_t patch_len;
     char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
     store_event ev = {.campaign = k->id,
@@ -224,6 +226,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                       .patch = patch,
                       .at_ms = now_ms,
                       .cmd_id = cmd_id,
+                      .ack_seq = cmd_id && p->ack_pseq ? pseq : 0,
+                      .ack_entry = cmd_id ? p->ack_entry : 0,
                       .patch_text = patch_text,
                       .patch_len = patch_len};
     engine__mark_work(e, k);
@@ -284,6 +288,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     k->work_seq = seq;
     p->camp = k;
     p->seq = seq;
+    p->pseq = pseq;
     p->patch = patch;
     p->patch_text = patch_text;
     p->patch_len = patch_len;

@@ -9,6 +9,7 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "playerseq.h"
 
 static const double BUCKETS[N_BUCKETS] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                           0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
@@ -108,6 +109,11 @@ void engine__mint_token(rules_rng *rng, char out[23])
             out[j++] = A[(v >> (6 * k)) & 63];
     }
     out[22] = '\0';
+}
+
+void engine_mint_token(rules_rng *rng, char out[23])
+{
+    engine__mint_token(rng, out);
 }
 
 /* A campaign id: 'c' and 9 Crockford base32 characters from rng, into out. */
@@ -383,6 +389,33 @@ void engine_opts_default(engine_opts *o)
     o->idle_close_ms = 60000;
     o->max_loaded = 0;
     o->links_max = 1000;
+    o->max_per_seat = 8;
+    o->max_seats = 100;
+    o->seats_per_addr = 20;
+}
+
+/* Seats per address (issue 27 item 4): opt.seats_per_addr new seats, then a wait before each
+ * next one, from 3 minutes doubling to an hour; forgotten after an hour without a new seat. With
+ * 0, no limit (the limiter never waits). */
+static joinlimit_opts seats_limit(const engine_opts *o)
+{
+    /* the wait starts with the failure past free_fails: the seats_per_addr-th seat sets it */
+    joinlimit_opts l = {o->seats_per_addr > 0 ? o->seats_per_addr - 1 : 1 << 30, 3 * 60000, 3600000,
+                        3600000, 4096};
+    return l;
+}
+
+void engine_set_limits(engine *e, const engine_opts *opts)
+{
+    e->opt.rate_per_sec = opts->rate_per_sec;
+    e->opt.max_per_seat = opts->max_per_seat;
+    e->opt.max_seats = opts->max_seats;
+    if (e->opt.seats_per_addr != opts->seats_per_addr) {
+        e->opt.seats_per_addr = opts->seats_per_addr;
+        joinlimit_opts l = seats_limit(&e->opt);
+        joinlimit_destroy(e->seats_by_addr);
+        e->seats_by_addr = joinlimit_create(&l);
+    }
 }
 
 /*
@@ -400,6 +433,7 @@ static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
         return 0;
     }
     json_t *patch = proto_patch_diff(k->state, next), *none = json_object();
+    playerseq_advance(k->state, k->seq, next, patch); /* the player seq counts it too */
     store_event ev = {.campaign = k->id,
                       .seq = k->seq + 1,
                       .seat = "server",
@@ -506,13 +540,17 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
         free(e);
         return err->code;
     }
+    snprintf(e->history, sizeof e->history, "%s", e->opt.history ? e->opt.history : "");
+    e->opt.history = NULL; /* the copy above is the engine's */
     /* Per address: 5 free failures, then 1 s, 2 s, 4 s … up to a minute; forgotten after 15
      * quiet minutes. Server-wide: 50 free failures, then 250 ms doubling up to 15 s, forgotten
      * after a quiet minute, so a guessing swarm costs real players at most a short wait. */
     joinlimit_opts per_addr = {e->opt.join_free_per_addr, 1000, 60000, 15 * 60000, 4096};
     joinlimit_opts all = {e->opt.join_free_all, 250, 15000, 60000, 1};
+    joinlimit_opts seats = seats_limit(&e->opt);
     e->join_by_addr = joinlimit_create(&per_addr);
     e->join_all = joinlimit_create(&all);
+    e->seats_by_addr = joinlimit_create(&seats);
     *out = e;
     return TB_OK;
 }
@@ -612,6 +650,7 @@ void engine_destroy(engine *e)
     free(e->tab);
     joinlimit_destroy(e->join_by_addr);
     joinlimit_destroy(e->join_all);
+    joinlimit_destroy(e->seats_by_addr);
     while (e->counters) {
         counter *c = e->counters;
         e->counters = c->next;

@@ -78,7 +78,14 @@ typedef struct engine_opts {
                                (ops.h); costs a serialization of the state per command. Default:
                                on in the sanitizer build (TABLED_CHECK_SHARED), off otherwise */
     int join_free_per_addr; /* wrong join codes per address before delays start (default 5) */
+    int max_per_seat;       /* connections welcomed at once as one player seat (default 8; 0: no
+                               limit) */
+    int max_seats;          /* player seats of one campaign (default 100; 0: no limit) */
+    int seats_per_addr;     /* new seats one address makes before it must wait (default 20 an
+                               hour; 0: no limit) */
     int join_free_all;      /* wrong join codes server-wide before delays start (default 50) */
+    const char *history;    /* the database's history id (storage/history.h), copied; NULL or
+                               "": none (a page's last_seq is then taken as it is) */
     int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
                                campaign sees is test_clock_ms + n seconds (--test-clock: runs
                                that compare bytes, tests/integration/noninterference.mjs) */
@@ -94,6 +101,10 @@ typedef struct engine_opts {
 /* Fills opts with the defaults above. */
 void engine_opts_default(engine_opts *opts);
 
+/* Changes the limits of a running engine (SIGHUP): rate_per_sec, max_per_seat, max_seats and
+ * seats_per_addr of opts; the counts so far are kept. */
+void engine_set_limits(engine *e, const engine_opts *opts);
+
 /* Creates an engine over an open store (no campaign is loaded yet: each is loaded on first use).
  * dice draws every die; secret draws tokens, join codes and ids (always a CSPRNG in production).
  * All three are borrowed and must outlive the engine. *out is owned by the caller
@@ -108,6 +119,9 @@ void engine_destroy(engine *e);
 /* The host token for this run: a fresh token is minted, stored (hash only) and returned as a
  * new malloc'd string (caller frees). Earlier host tokens keep working. */
 char *engine_mint_host_token(engine *e, tb_err *err);
+
+/* A fresh random token (128 bits, base64url, 22 characters) from rng into out. */
+void engine_mint_token(rules_rng *rng, char out[23]);
 
 /* Creates the first campaign ("My campaign", system generic) when there is none. */
 int engine_ensure_campaign(engine *e, tb_err *err);

@@ -45,6 +45,7 @@ typedef struct joiner {
     char *name;
     char token[23];
     char *seat; /* the new seat, once run */
+    tb_err why; /* why its seat.join refused it (why.code != 0), told at the welcome */
     struct joiner *next;
 } joiner;
 
@@ -112,6 +113,9 @@ typedef struct pending {
     engine_conn *conn; /* the sender; replies skip it if it died meanwhile */
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
+    int64_t pseq;      /* events only: the player seq after it (server/playerseq.h) */
+    int64_t ack_entry; /* a GM's command: the `entry` of its ack (0: none); set before the event */
+    int ack_pseq;      /* a player's command: its ack carries pseq, not seq; set likewise */
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
     size_t patch_len;
@@ -152,8 +156,10 @@ struct engine {
     engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
     pending *head, *tail;
     int batch_failed;
-    joinlimit *join_by_addr; /* failed joins per remote address */
-    joinlimit *join_all;     /* failed joins against every campaign of this server */
+    joinlimit *join_by_addr;  /* failed joins per remote address */
+    joinlimit *join_all;      /* failed joins against every campaign of this server */
+    joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
+    char history[65];         /* opt.history, copied ("" when none) */
     /* metrics */
     counter *counters;
     uint64_t hist[N_BUCKETS + 1];
@@ -231,6 +237,6 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, const char *patch_text,
-                     size_t patch_len, size_t headroom);
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+                     const char *patch_text, size_t patch_len, size_t headroom);
 #endif

@@ -22,7 +22,7 @@ struct fanout {
     const json_t *patch;
     const char *patch_text; /* the patch encoded (may be NULL): the GM's ops, as they are */
     size_t patch_len;
-    int64_t seq;
+    int64_t seq, pseq; /* the GM's diff carries seq, every player's pseq */
     size_t headroom;
     int split;      /* proto_patch_audiences ran: 0 no, 1 yes */
     int per_viewer; /* every player's view is its own */
@@ -81,34 +81,36 @@ engine_msg *fanout_msg_json(size_t headroom, const json_t *msg)
 }
 
 fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
-                     size_t headroom)
+                     int64_t pseq, size_t headroom)
 {
     fanout *f = xcalloc(1, sizeof *f);
     f->patch = patch;
     f->patch_text = patch_text;
     f->patch_len = patch_len;
     f->seq = seq;
+    f->pseq = pseq;
     f->headroom = headroom;
     return f;
 }
 
-/* {"t":"diff","seq":N,"ops":OPS} (proto_msg_diff's text) with the ops' text already encoded. */
-static engine_msg *fanout__diff_text(fanout *f, const char *ops, size_t len)
+/* {"t":"diff","seq":SEQ,"ops":OPS} (proto_msg_diff's text) with the ops' text already encoded. */
+static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, size_t len)
 {
     proto_buf b = {0};
     fanout_msg_open(&b, f->headroom);
     static const char HEAD[] = "{\"t\":\"diff\",\"seq\":", OPS[] = ",\"ops\":";
     proto_buf_add(&b, HEAD, sizeof HEAD - 1);
-    proto_buf_add_int(&b, (long long)f->seq);
+    proto_buf_add_int(&b, (long long)seq);
     proto_buf_add(&b, OPS, sizeof OPS - 1);
     proto_buf_add(&b, ops, len);
     proto_buf_addc(&b, '}');
     return fanout_msg_close(&b, f->headroom);
 }
 
-/* Encodes {"t":"diff","seq","ops"} (ops stolen) into a message, or NULL when ops is empty. When
- * ops is the patch itself, op for op (a view that hides nothing), its text is the patch's. */
-static engine_msg *fanout__encode(fanout *f, json_t *ops)
+/* Encodes {"t":"diff","seq","ops"} (ops stolen; seq: the GM's seq or the player seq) into a
+ * message, or NULL when ops is empty. When ops is the patch itself, op for op (a view that hides
+ * nothing), its text is the patch's. */
+static engine_msg *fanout__encode(fanout *f, int64_t seq, json_t *ops)
 {
     size_t n = json_array_size(ops);
     if (n == 0) {
@@ -120,11 +122,11 @@ static engine_msg *fanout__encode(fanout *f, json_t *ops)
         same = json_array_get(ops, i) == json_array_get(f->patch, i);
     engine_msg *m;
     if (same) {
-        m = fanout__diff_text(f, f->patch_text, f->patch_len);
+        m = fanout__diff_text(f, seq, f->patch_text, f->patch_len);
     } else {
         proto_buf b = {0};
         proto_json_append(&b, ops);
-        m = fanout__diff_text(f, b.data, b.len);
+        m = fanout__diff_text(f, seq, b.data, b.len);
         free(b.data);
     }
     json_decref(ops);
@@ -152,7 +154,7 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
 {
     if (is_gm) {
         if (!f->gm.encoded) {
-            f->gm.msg = fanout__encode(f, json_incref((json_t *)f->patch));
+            f->gm.msg = fanout__encode(f, f->seq, json_incref((json_t *)f->patch));
             f->gm.encoded = 1;
         }
         return f->gm.msg;
@@ -167,14 +169,14 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
         if (!a->encoded) {
             proto_viewer v = {.seat = seat, .is_gm = 0};
             json_t *ops = proto_filter_patch(f->patch, &v);
-            a->msg = fanout__encode(f, ops ? ops : json_array()); /* NULL: a move/copy out of a
-                                                                     hidden area, never diffed */
+            /* NULL: a move/copy out of a hidden area, never diffed */
+            a->msg = fanout__encode(f, f->pseq, ops ? ops : json_array());
             a->encoded = 1;
         }
         return a->msg;
     }
     if (!f->everyone.encoded) {
-        f->everyone.msg = fanout__encode(f, json_incref(f->everyone_ops));
+        f->everyone.msg = fanout__encode(f, f->pseq, json_incref(f->everyone_ops));
         f->everyone.encoded = 1;
     }
     return f->everyone.msg;
@@ -198,10 +200,10 @@ void fanout_end(fanout *f)
 
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
-void engine__fan_out(campaign *k, int64_t seq, const json_t *patch, const char *patch_text,
-                     size_t patch_len, size_t headroom)
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+                     const char *patch_text, size_t patch_len, size_t headroom)
 {
-    fanout *f = fanout_begin(patch, patch_text, patch_len, seq, headroom);
+    fanout *f = fanout_begin(patch, patch_text, patch_len, seq, pseq, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing)
             engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));

@@ -24,10 +24,11 @@
 typedef struct fanout fanout;
 
 /* A fan-out of one event: patch borrowed (it must outlive the fanout), patch_text its compact
- * text (patch_len bytes; borrowed likewise; NULL: encoded when needed), seq its seq, headroom the
- * engine_msg headroom. Owned by the caller (fanout_end). */
+ * text (patch_len bytes; borrowed likewise; NULL: encoded when needed), seq its seq (the GM's
+ * diff carries it), pseq its player seq (every player's diff carries it: server/playerseq.h),
+ * headroom the engine_msg headroom. Owned by the caller (fanout_end). */
 fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
-                     size_t headroom);
+                     int64_t pseq, size_t headroom);
 
 /* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */

@@ -67,6 +67,12 @@ int64_t joinlimit_wait_ms(joinlimit *jl, const char *key, int64_t now_ms)
     return x && x->next_ok_ms > now_ms ? x->next_ok_ms - now_ms : 0;
 }
 
+int joinlimit_fails(joinlimit *jl, const char *key, int64_t now_ms)
+{
+    jl_entry *x = joinlimit__find(jl, key, now_ms);
+    return x ? x->fails : 0;
+}
+
 void joinlimit_fail(joinlimit *jl, const char *key, int64_t now_ms)
 {
     jl_entry *x = joinlimit__find(jl, key, now_ms);

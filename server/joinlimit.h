@@ -32,6 +32,9 @@ void joinlimit_destroy(joinlimit *jl);
 /* Milliseconds `key` must still wait before its next attempt at time now_ms (0: it may try). */
 int64_t joinlimit_wait_ms(joinlimit *jl, const char *key, int64_t now_ms);
 
+/* Failures of `key` not yet forgotten at now_ms (0 for a key with none). */
+int joinlimit_fails(joinlimit *jl, const char *key, int64_t now_ms);
+
 /* Records a failed attempt of `key` at now_ms. */
 void joinlimit_fail(joinlimit *jl, const char *key, int64_t now_ms);
 

@@ -52,6 +52,50 @@ static json_t *seats_of(json_t *state)
     return ops_child(state, "seats");
 }
 
+/* Two names are the same seat name when they match ignoring ASCII case and runs of white space
+ * ("Ann", " ann", "ANN"). (Look-alike letters of other scripts are not folded.) */
+static int seat_names_clash(const char *a, const char *b)
+{
+    for (;;) {
+        while (isspace((unsigned char)*a) && (a[1] == '\0' || isspace((unsigned char)a[1])))
+            a++;
+        while (isspace((unsigned char)*b) && (b[1] == '\0' || isspace((unsigned char)b[1])))
+            b++;
+        int ca = isspace((unsigned char)*a) ? ' ' : tolower((unsigned char)*a);
+        int cb = isspace((unsigned char)*b) ? ' ' : tolower((unsigned char)*b);
+        if (ca != cb)
+            return 0;
+        if (!ca)
+            return 1;
+        a++;
+        b++;
+    }
+}
+
+/* Issue 27 item 13: a player seat may not take the name of another seat, nor a name the table
+ * reads as the GM's or the server's, so nobody can pass for the GM or for another player in the
+ * log and the roster. `seat` is the seat taking the name (NULL for a seat not made yet), gm
+ * whether it is the GM's own seat. 0, or TB_CONFLICT with a sentence a person can read. */
+static int seat_name_free(json_t *state, const char *seat, int gm, const char *name, tb_err *err)
+{
+    static const char *const RESERVED[] = {"GM", "Game Master", "Host", "Server", NULL};
+    for (int i = 0; !gm && RESERVED[i]; i++)
+        if (seat_names_clash(name, RESERVED[i]))
+            return tb_fail(err, TB_CONFLICT,
+                           "\"%s\" is kept for the game master; pick another name", RESERVED[i]);
+    const char *id;
+    json_t *v;
+    json_object_foreach(seats_of(state), id, v)
+    {
+        const char *other = json_string_value(json_object_get(v, "name"));
+        if ((!seat || strcmp(id, seat) != 0) && other && seat_names_clash(name, other))
+            return tb_fail(err, TB_CONFLICT,
+                           "another seat at this table is already called %.40s; pick another name",
+                           other);
+    }
+    return TB_OK;
+}
+
 /* ---- core ops ----------------------------------------------------------------------------- */
 
 static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -83,6 +127,9 @@ static int op_seat_rename(const op_ctx *ctx, json_t *state, const json_t *args, 
     json_t *entry = json_object_get(seats_of(state), seat);
     if (!entry)
         return tb_fail(err, TB_NOT_FOUND, "no seat '%.40s' in this campaign", seat);
+    const char *role = json_string_value(json_object_get(entry, "role"));
+    if (seat_name_free(state, seat, role && strcmp(role, "gm") == 0, name, err))
+        return err->code;
     json_object_set_new(entry, "name", json_string(name));
     *result = json_pack("{s:s, s:s}", "seat", seat, "name", name);
     return TB_OK;
@@ -131,6 +178,8 @@ static int op_join_close(const op_ctx *ctx, json_t *state, const json_t *args, j
 static int op_seat_join(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                         tb_err *err)
 {
+    if (seat_name_free(state, NULL, 0, json_string_value(json_object_get(args, "name")), err))
+        return err->code;
     json_int_t n = json_integer_value(json_object_get(state, "next_seat"));
     if (n < 1)
         n = 1;
@@ -498,7 +547,8 @@ json_t *ops_systems_json(void)
     return out;
 }
 
-static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT, NULL};
+static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT,
+                                       OPS_JOURNAL, OPS_HANDOUT, NULL};
 
 const op_def *ops_row_at(size_t i)
 {

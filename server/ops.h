@@ -67,7 +67,11 @@ typedef struct op_ctx {
     rules_rng *dice;   /* every die a handler rolls */
     rules_rng *secret; /* join codes and other values players must not predict */
     int64_t now_ms;
-    int64_t seq; /* the seq the event will get if the handler succeeds */
+    int64_t seq; /* the number of the event players know (its player seq, server/playerseq.h): log
+                    entries, keys and ids carry it. An event only the GM sees shares it with the
+                    next public one, so a GM-only item that must be unique uses event_seq */
+    int64_t event_seq; /* the campaign seq the event will get: write it only where players never
+                          read (under /gm): it counts the GM's secret events */
     int log_cap; /* newest entries kept in /log and /gm/log */
 } op_ctx;
 
@@ -111,6 +115,10 @@ extern const op_def OPS_ENC[];
 extern const op_def OPS_SESSION[];
 /* Table talk (ops_chat.c): chat.send, chat.delete. */
 extern const op_def OPS_CHAT[];
+/* The journal of the evening (ops_journal.c): journal.export. */
+extern const op_def OPS_JOURNAL[];
+/* Handouts (ops_handout.c): handout.add, handout.show, handout.hide, handout.delete. */
+extern const op_def OPS_HANDOUT[];
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */

@@ -10,8 +10,11 @@
  *                               the GM's own whisper lands only at /private/<B>/chat)
  *   a player's /gmroll          /gm/chat (the roll, for the GM) and /private/<sender>/chat (the
  *                               sender's copy says what was rolled, never the number)
+ *   the GM's /gmroll            /gm/chat alone
  * Every copy of one message has the same `id` ("m<seq>"), so a reader who sees two copies (the GM)
- * shows one. Each list keeps its newest CHAT_CAP messages. A message:
+ * shows one. A message only the GM reads (the GM's own /gmroll) is "g<event seq>": its player seq
+ * is the next public message's too (server/playerseq.h). Each list keeps its newest CHAT_CAP
+ * messages. A message:
  *   {id, seq, at, from: <seat>, to: "all" | "gm" | <seat>, text, rolls?: [roll...],
  *    hidden?: true}     (hidden: the sender's copy of a /gmroll: rolls hold only {expr})
  * `text` keeps the inline rolls' `[[...]]` in place; rolls[i] is the i-th of them (or the roll of
@@ -233,12 +236,16 @@ static int op_chat_send(const op_ctx *ctx, json_t *state, const json_t *args, js
         chat_msg_free(&m);
         return rc;
     }
-    if (strcmp(m.to, ctx->seat) == 0) {
+    /* (the GM's own /gmroll is "to" the GM's seat: a roll the GM keeps, not a whisper) */
+    if (!m.gmroll && strcmp(m.to, ctx->seat) == 0) {
         chat_msg_free(&m);
         return tb_fail(err, TB_BAD_REQUEST, "a whisper goes to someone else");
     }
     char id[32];
-    snprintf(id, sizeof id, "m%lld", (long long)ctx->seq);
+    if (m.gmroll && ctx->is_gm)
+        snprintf(id, sizeof id, "g%lld", (long long)ctx->event_seq);
+    else
+        snprintf(id, sizeof id, "m%lld", (long long)ctx->seq);
     json_t *msg =
         json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "id", id, "seq", (json_int_t)ctx->seq, "at",
                   (json_int_t)ctx->now_ms, "from", ctx->seat, "to", m.to, "text", m.text);

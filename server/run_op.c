@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engine_int.h"
+#include "playerseq.h"
 #include "workcopy.h"
 
 /* Runs def's handler on a copy-on-write working copy of base (workcopy.h). Returns the handler's
@@ -42,28 +43,52 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
 {
     tb_err err = {0};
     json_t *result = NULL, *work;
-    int64_t now = engine__command_ms(e, engine__current_seq(k) + 1);
+    /* the number the event's log entries and keys carry: its player seq (server/playerseq.h) */
+    int64_t number = playerseq_get(engine__current_state(k), engine__current_seq(k)) + 1;
+    int64_t now = engine__command_ms(e, number);
     op_ctx ctx = {.seat = c->seat,
                   .is_gm = c->role == ROLE_GM,
                   .dice = e->dice,
                   .secret = e->secret,
                   .now_ms = now,
-                  .seq = engine__current_seq(k) + 1,
+                  .seq = number,
+                  .event_seq = engine__current_seq(k) + 1,
                   .log_cap = e->opt.log_cap};
     if (engine__run_handler(e, def, &ctx, engine__current_state(k), args, &result, &work, &err)) {
-        engine__hold_nack(e, c, k->id, cmd_id, def->name, &err);
+        /* a read-only op stores nothing, not even its refusal (issue 27 item 1) */
+        engine__hold_nack(e, c, def->readonly ? NULL : k->id, cmd_id, def->name, &err);
+        goto out;
+    }
+    if (def->readonly) {
+        /* Read-only (system.describe): no event, no idempotency row; the answer (seq null) is
+         * held like any reply so it comes after the diffs of this turn. Running it again for a
+         * re-sent id gives the same answer, so nothing needs remembering: one player asking in a
+         * loop must not be able to fill the disk (issue 27 item 1). */
+        json_decref(work);
+        pending *p = engine__push_pending(e, c, cmd_id, def->name);
+        p->reply = engine__dump_free(proto_msg_ack(cmd_id, -1, json_incref(result)));
         goto out;
     }
     pending *p = engine__push_pending(e, c, cmd_id, def->name);
     /* The event carries its command's id: it is the idempotency record (store.h), and the ack
-     * a retry gets is rebuilt from it byte for byte. */
+     * a retry gets is rebuilt from it byte for byte: the GM's with `entry`, a player's with the
+     * player seq (below). */
+    p->ack_entry = c->role == ROLE_GM ? number : 0;
+    p->ack_pseq = c->role != ROLE_GM;
     if (engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err)) {
         p->reply = engine__dump_free(
             proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
         p->outcome = xstrdup("internal");
         goto out;
     }
-    p->reply = engine__dump_free(proto_msg_ack(cmd_id, p->seq, json_incref(result)));
+    if (c->role == ROLE_GM) {
+        /* the GM's seq is the campaign's; `entry` is the number the event's log entries carry */
+        json_t *ack = proto_msg_ack(cmd_id, p->seq, json_incref(result));
+        json_object_set_new(ack, "entry", json_integer(number));
+        p->reply = engine__dump_free(ack);
+    } else {
+        p->reply = engine__dump_free(proto_msg_ack(cmd_id, p->pseq, json_incref(result)));
+    }
 out:
     json_decref(result);
 }

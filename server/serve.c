@@ -8,12 +8,17 @@
 #include <libwebsockets.h>
 #include <netinet/in.h>
 #include <qrencode.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stddef.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
@@ -21,7 +26,13 @@
 #include "backup.h"
 #include "engine.h"
 #include "heaptrim.h"
+#include "history.h"
+#include "log.h"
+#include "netaddr.h"
 #include "osrand.h"
+#include "places.h"
+#include "sdnotify.h"
+#include "preflight.h"
 #include "rng.h"
 #include "static.h"
 #include "store.h"
@@ -43,6 +54,10 @@
 #define TRIM_PERIOD_MS 1000
 #define TRIM_MIN_FREE (1024 * 1024)
 #define LWS_WRITE_CLOSE_ 4 /* lws's opcode for a close frame; its enum hides the name */
+/* Descriptors never given to a client connection (issue 27 item 4): SQLite, its WAL, a backup,
+ * the listening socket and the loop's own keep working when connections come in a flood. */
+#define FD_RESERVE 32
+#define DEFAULT_MAX_PER_ADDRESS 32
 
 /* The addresses the server can be reached at (for the printed links and the join QR codes). */
 typedef struct banner {
@@ -57,9 +72,11 @@ typedef struct banner {
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
  * lws context user pointer. */
 typedef struct server {
-    const serve_opts *opt;
+    const serve_opts *opt; /* = &now */
+    serve_opts now;        /* the options in force (SIGHUP changes the reloadable ones) */
     uv_loop_t loop;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sighup;
+    int64_t started; /* unix seconds (process_start_time_seconds) */
     uv_prepare_t flush;
     heaptrim *trim;
     struct lws_context *lws;
@@ -70,7 +87,13 @@ typedef struct server {
     rules_rng *dice;
     rules_rng *secret;
     int connections;
-    int max_conns;           /* WebSockets at most (handshakes past it get 503) */
+    int max_conns;       /* WebSockets at most (handshakes past it get 503) */
+    long nofile;         /* the open-file limit in force */
+    places *ws_by_addr;  /* WebSockets per client address key */
+    places *tcp_by_peer; /* TCP connections per peer address key (not for trusted proxies) */
+    char tcp_pending[NETADDR_TEXT]; /* the key of the socket being accepted, until its wsi exists */
+    int tcp_pending_set;
+    uint64_t refused[TB_LOG_KIND__COUNT]; /* connections refused, by reason (/metrics) */
     int gm_room;             /* the last gm_room of them are kept for a GM or the host */
     struct ws_conn *ws_list; /* every WebSocket, for the deadline sweep */
     struct ws_conn *dirty;   /* WebSockets with messages queued in this loop turn */
@@ -79,6 +102,10 @@ typedef struct server {
     uint64_t bytes_sent;
     int stopping;
     banner where;
+    netaddr_range trusted[SERVE_MAX_RANGES]; /* --trusted-proxy */
+    int n_trusted;
+    netaddr_range metrics_allow[SERVE_MAX_RANGES]; /* --metrics-allow */
+    int n_metrics_allow;
     /* this machine's addresses, for the Host allow-list */
 #define SERVE_MAX_OWN 32
     char own[SERVE_MAX_OWN][INET6_ADDRSTRLEN];
@@ -89,8 +116,10 @@ typedef struct server {
     uv_work_t backup_work;
     int backup_running;
     char *backup_dir;
-    char *backup_written; /* set by the worker */
-    tb_err backup_err;    /* set by the worker */
+    int backup_keep;       /* the worker's copy of --backup-keep, taken when it is queued */
+    char *backup_dir_next; /* a reload's new --backup-dir, taken when no copy is under way */
+    char *backup_written;  /* set by the worker */
+    tb_err backup_err;     /* set by the worker */
     uint64_t backups_ok, backups_failed;
     int64_t backup_last_ok; /* unix seconds */
     /* the WAL's sync under --sync normal */
@@ -99,6 +128,9 @@ typedef struct server {
     int wal_running;
     char **wal_paths; /* the files the running sync works on (store_take_dirty) */
 } server;
+
+static void engine_limits_from(const serve_opts *o, engine_opts *eo);
+static int parse_ranges(const char *const *list, int n, int has, netaddr_range *out);
 
 /* ---- WebSocket connections ------------------------------------------------------------------ */
 
@@ -127,6 +159,7 @@ typedef struct ws_conn {
     int dirty;       /* on server.dirty */
     int ping_due;    /* a ping frame goes out with the next write (the deadline sweep) */
     int wants_write; /* lws was asked for a writeable callback */
+    char client[NETADDR_TEXT]; /* the client's address (netaddr_client), for limits and logs */
     uint64_t opened_ms, last_rx_ms, last_ping_ms;
     struct ws_conn *prev, *next; /* server.ws_list */
     struct ws_conn *dirty_next;  /* server.dirty */
@@ -293,6 +326,63 @@ static void sink_close(void *ctx, int status, const char *reason)
 
 static const engine_sink SINK = {sink_send, sink_close};
 
+/* ---- who is on the other end ---------------------------------------------------------------- */
+
+/* The client's address for wsi (an HTTP request or a WebSocket handshake, while its headers are
+ * there): the TCP peer, or the client a trusted proxy names in X-Forwarded-For (netaddr.h). */
+static void client_address(server *srv, struct lws *wsi, char out[NETADDR_TEXT])
+{
+    char peer[NETADDR_TEXT], xff[512];
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    int n = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0
+                ? lws_hdr_copy(wsi, xff, sizeof xff, WSI_TOKEN_X_FORWARDED_FOR)
+                : -1;
+    netaddr_client(peer, n > 0 ? xff : NULL, srv->trusted, srv->n_trusted, out);
+}
+
+/* Connections one client address may hold at once (--max-per-address). */
+static int max_per_address(const server *srv)
+{
+    return srv->opt->max_per_address > 0 ? srv->opt->max_per_address : DEFAULT_MAX_PER_ADDRESS;
+}
+
+/* A new TCP connection (fd, just accepted; its wsi does not exist yet). Issue 27 item 4: the
+ * descriptors of FD_RESERVE stay free whatever comes, and one peer that is not a trusted proxy
+ * may hold at most --max-per-address connections (a proxy's are counted by the client it
+ * names, at the WebSocket handshake). Returns 1 to refuse it (lws closes it at once). */
+static int admit_tcp(server *srv, int fd)
+{
+    srv->tcp_pending_set = 0;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char peer[NETADDR_TEXT] = "?";
+    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        const void *a = ss.ss_family == AF_INET6
+                            ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                            : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+        inet_ntop(ss.ss_family, a, peer, sizeof peer);
+    }
+    if (fd >= srv->nofile - FD_RESERVE) {
+        srv->refused[TB_LOG_KIND_FD_RESERVE]++;
+        tb_log_limited(TB_LOG_KIND_FD_RESERVE, TB_LOG_WARNING,
+                       "refused %s: out of open files (limit %ld, %d kept in reserve)", peer,
+                       srv->nofile, FD_RESERVE);
+        return 1;
+    }
+    if (netaddr_in(peer, srv->trusted, srv->n_trusted))
+        return 0;
+    netaddr_key(peer, srv->tcp_pending);
+    if (places_count(srv->tcp_by_peer, srv->tcp_pending) >= max_per_address(srv)) {
+        srv->refused[TB_LOG_KIND_TCP_PER_ADDRESS]++;
+        tb_log_limited(TB_LOG_KIND_TCP_PER_ADDRESS, TB_LOG_WARNING,
+                       "refused %s: %d connections from one address already (--max-per-address)",
+                       peer, max_per_address(srv));
+        return 1;
+    }
+    srv->tcp_pending_set = 1;
+    return 0;
+}
+
 /* ---- Host allow-list (DNS rebinding) -------------------------------------------------------- */
 
 /* Is ip (a numeric address) one of this machine's? Loopback always is; other addresses are read
@@ -390,7 +480,14 @@ static int refuse_foreign_host(server *srv, struct lws *wsi)
 {
     if (host_allowed(srv, wsi))
         return 0;
-    lwsl_warn("tabled: refused a request for a foreign Host (DNS rebinding?)\n");
+    char who[NETADDR_TEXT], host[128];
+    client_address(srv, wsi, who);
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        host[0] = '\0';
+    srv->refused[TB_LOG_KIND_FOREIGN]++;
+    tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
+                   "refused %s: a request for the foreign host name \"%.100s\" (DNS rebinding?)",
+                   who, host);
     lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN,
                            "this server does not answer to that host name; start it with "
                            "--allow-host NAME to allow it");
@@ -438,14 +535,39 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (refuse_foreign_host(srv, wsi))
             return 1;
         if (!origin_allowed(wsi, srv->opt)) {
-            lwsl_warn("tabled: refused a WebSocket from a foreign origin\n");
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            srv->refused[TB_LOG_KIND_FOREIGN]++;
+            tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
+                           "refused %s: a WebSocket from a foreign origin", who);
             lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, "origin not allowed");
             return 1;
         }
         if (srv->connections >= srv->max_conns) {
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            srv->refused[TB_LOG_KIND_FULL]++;
+            tb_log_limited(TB_LOG_KIND_FULL, TB_LOG_WARNING,
+                           "refused %s: the server is full (%d WebSockets, --max-connections)", who,
+                           srv->max_conns);
             lws_return_http_status(wsi, HTTP_STATUS_SERVICE_UNAVAILABLE,
                                    "the server is full; try again later");
             return 1;
+        }
+        {
+            /* one client address may not hold every place (issue 27 item 4) */
+            char who[NETADDR_TEXT], key[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            netaddr_key(who, key);
+            if (places_count(srv->ws_by_addr, key) >= max_per_address(srv)) {
+                srv->refused[TB_LOG_KIND_WS_PER_ADDRESS]++;
+                tb_log_limited(TB_LOG_KIND_WS_PER_ADDRESS, TB_LOG_WARNING,
+                               "refused %s: %d WebSockets from one address already "
+                               "(--max-per-address)",
+                               who, max_per_address(srv));
+                lws_return_http_status(wsi, 429, "too many connections from your address");
+                return 1;
+            }
         }
         return 0;
     case LWS_CALLBACK_ESTABLISHED:
@@ -453,8 +575,11 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         w->srv = srv;
         w->ec = engine_conn_open(srv->eng, &SINK, w);
         {
-            char peer[64];
-            engine_conn_set_peer(w->ec, lws_get_peer_simple(wsi, peer, sizeof peer));
+            char key[NETADDR_TEXT];
+            client_address(srv, wsi, w->client);
+            netaddr_key(w->client, key);
+            engine_conn_set_peer(w->ec, key);
+            places_add(srv->ws_by_addr, key, w);
         }
         w->gm_only = srv->connections >= srv->max_conns - srv->gm_room;
         if (w->gm_only)
@@ -470,6 +595,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
         if (w->ec) {
             engine_conn_closed(srv->eng, w->ec);
             w->ec = NULL;
+            places_drop_handle(srv->ws_by_addr, w);
             srv->connections--;
             if (w->prev)
                 w->prev->next = w->next;
@@ -570,10 +696,77 @@ typedef struct http_req {
     size_t len;
 } http_req;
 
+/* The standard process metrics of a Prometheus client (CPU, memory, open files, start time),
+ * from /proc/self, appended to buf (size n). */
+static void process_metrics(const server *srv, char *buf, size_t n)
+{
+    double cpu = 0;
+    unsigned long long vsize = 0, rss_pages = 0;
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (f) {
+        char line[1024];
+        if (fgets(line, sizeof line, f)) {
+            /* fields after "(comm)": state is field 3; utime 14, stime 15, vsize 23, rss 24 */
+            const char *p = strrchr(line, ')');
+            unsigned long long ut = 0, st = 0;
+            if (p && sscanf(p + 2,
+                            "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d "
+                            "%*d %*d %*u %llu %llu",
+                            &ut, &st, &vsize, &rss_pages) == 4)
+                cpu = (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+        }
+        fclose(f);
+    }
+    long fds = 0;
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *de; d && (de = readdir(d));)
+        fds += de->d_name[0] != '.';
+    if (d) {
+        closedir(d);
+        fds--; /* the directory's own descriptor */
+    }
+    snprintf(buf, n,
+             "# HELP process_cpu_seconds_total User and system CPU time spent in seconds.\n"
+             "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total %.2f\n"
+             "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+             "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %llu\n"
+             "# HELP process_virtual_memory_bytes Virtual memory size in bytes.\n"
+             "# TYPE process_virtual_memory_bytes gauge\nprocess_virtual_memory_bytes %llu\n"
+             "# HELP process_open_fds Number of open file descriptors.\n"
+             "# TYPE process_open_fds gauge\nprocess_open_fds %ld\n"
+             "# HELP process_max_fds Maximum number of open file descriptors.\n"
+             "# TYPE process_max_fds gauge\nprocess_max_fds %ld\n"
+             "# HELP process_start_time_seconds Start time of the process since unix epoch in "
+             "seconds.\n# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %lld\n"
+             "# HELP tabled_build_info The version of tabled and of the libraries it runs on.\n"
+             "# TYPE tabled_build_info gauge\ntabled_build_info{version=\"%s\",sqlite=\"%s\","
+             "libwebsockets=\"%.20s\",libuv=\"%s\",jansson=\"%s\"} 1\n",
+             cpu, rss_pages * (unsigned long long)sysconf(_SC_PAGESIZE), vsize, fds, srv->nofile,
+             (long long)srv->started, TABLED_VERSION, sqlite3_libversion(),
+             lws_get_library_version(), uv_version_string(), JANSSON_VERSION);
+}
+
 static char *metrics_text(server *srv)
 {
+    static const char *const REFUSED[TB_LOG_KIND__COUNT] = {
+        [TB_LOG_KIND_FD_RESERVE] = "open_files",
+        [TB_LOG_KIND_TCP_PER_ADDRESS] = "tcp_per_address",
+        [TB_LOG_KIND_WS_PER_ADDRESS] = "per_address",
+        [TB_LOG_KIND_FULL] = "full",
+        [TB_LOG_KIND_FOREIGN] = "foreign_host_or_origin"};
+    char proc[2048], refused[1024];
+    process_metrics(srv, proc, sizeof proc);
+    size_t used = (size_t)snprintf(refused, sizeof refused,
+                                   "# HELP tabled_refused_total Connections refused before a "
+                                   "WebSocket or request was served, by reason.\n"
+                                   "# TYPE tabled_refused_total counter\n");
+    for (int i = 0; i < TB_LOG_KIND__COUNT; i++)
+        if (REFUSED[i] && used < sizeof refused)
+            used += (size_t)snprintf(refused + used, sizeof refused - used,
+                                     "tabled_refused_total{reason=\"%s\"} %llu\n", REFUSED[i],
+                                     (unsigned long long)srv->refused[i]);
     char *eng = engine_metrics_text(srv->eng);
-    size_t n = strlen(eng) + 1024;
+    size_t n = strlen(eng) + strlen(proc) + strlen(refused) + 1024;
     char *out = xmalloc(n);
     snprintf(out, n,
              "%s# HELP tabled_connections Open WebSocket connections.\n"
@@ -586,10 +779,10 @@ static char *metrics_text(server *srv)
              "tabled_backups_total{outcome=\"failed\"} %llu\n"
              "# HELP tabled_backup_last_success_seconds Unix time of the newest rolling backup"
              " (0: none yet).\n# TYPE tabled_backup_last_success_seconds gauge\n"
-             "tabled_backup_last_success_seconds %lld\n",
+             "tabled_backup_last_success_seconds %lld\n%s%s",
              eng, srv->connections, (unsigned long long)srv->bytes_sent,
              (unsigned long long)srv->backups_ok, (unsigned long long)srv->backups_failed,
-             (long long)srv->backup_last_ok);
+             (long long)srv->backup_last_ok, refused, proc);
     free(eng);
     return out;
 }
@@ -623,7 +816,7 @@ static char *qr_svg(const char *text)
 static int is_loopback(const char *addr)
 {
     return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "localhost") == 0 ||
-           strcmp(addr, "::1") == 0;
+           strcmp(addr, "::1") == 0 || strcmp(addr, "[::1]") == 0;
 }
 
 /* "https" when a TLS proxy in front (deploy/nginx-tabled.conf) says the browser came over HTTPS
@@ -817,6 +1010,20 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* A WebSocket upgrade without the tabled.v1 subprotocol lands here: refuse it. */
         return 1;
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        /* every accepted TCP connection, before lws makes a connection of it (in: the fd) */
+        return admit_tcp(srv, (int)(intptr_t)in);
+    case LWS_CALLBACK_WSI_CREATE:
+        /* the connection admit_tcp let in (lws makes it right after the filter) */
+        if (srv && srv->tcp_pending_set) {
+            places_add(srv->tcp_by_peer, srv->tcp_pending, wsi);
+            srv->tcp_pending_set = 0;
+        }
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (srv)
+            places_drop_handle(srv->tcp_by_peer, wsi);
+        return 0;
     case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
         /* every HTTP request, the file mount included, before anything is served */
         return refuse_foreign_host(srv, wsi);
@@ -833,16 +1040,30 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             text = json_dumps(body, JSON_COMPACT);
             json_decref(body);
             ctype = "application/json";
-        } else if (uri_is(wsi, "/healthz")) {
-            size_t n = 160;
-            text = xmalloc(n);
-            snprintf(text, n,
-                     "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
-                     engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
+        } else if (uri_is(wsi, "/healthz") || uri_is(wsi, "/metrics")) {
+            /* Issue 27 item 9: the counts (campaigns, connections, every op of every campaign)
+             * are the operator's, read from this machine or an address --metrics-allow names;
+             * anyone else is told only that the server is up. */
+            char who[NETADDR_TEXT];
+            client_address(srv, wsi, who);
+            int insider = netaddr_in(who, srv->metrics_allow, srv->n_metrics_allow);
             ctype = "application/json";
-        } else if (uri_is(wsi, "/metrics")) {
-            text = metrics_text(srv);
-            ctype = "text/plain; version=0.0.4";
+            if (uri[1] == 'h' && insider) {
+                size_t n = 160;
+                text = xmalloc(n);
+                snprintf(text, n,
+                         "{\"ok\":true,\"campaigns\":%d,\"connections\":%d,\"version\":\"%s\"}",
+                         engine_campaign_count(srv->eng), srv->connections, TABLED_VERSION);
+            } else if (uri[1] == 'h') {
+                text = xstrdup("{\"ok\":true}");
+            } else if (insider) {
+                text = metrics_text(srv);
+                ctype = "text/plain; version=0.0.4";
+            } else {
+                status = HTTP_STATUS_FORBIDDEN;
+                text = xstrdup("{\"error\":{\"code\":\"forbidden\",\"message\":\"the metrics "
+                               "are read from the server's own machine (--metrics-allow)\"}}");
+            }
         } else {
             return serve_static(srv, wsi, req, uri);
         }
@@ -955,6 +1176,17 @@ static long raise_nofile(void)
 
 /* ---- rolling backups, off the loop thread ------------------------------------------------- */
 
+/* The directory of rolling backups: --backup-dir, or "<db>.backups". malloc'd. */
+static char *backup_dir_for(const char *dir, const char *db)
+{
+    if (dir)
+        return xstrdup(dir);
+    size_t n = strlen(db) + 16;
+    char *d = xmalloc(n);
+    snprintf(d, n, "%s.backups", db);
+    return d;
+}
+
 /* Runs on a libuv worker thread: a VACUUM INTO copy of the database on a connection of its own
  * (storage/backup.c), so the loop keeps serving; then a passive checkpoint, which moves what the
  * copy's read transaction held back from the WAL into the database without waiting for the
@@ -965,12 +1197,12 @@ static void backup_work_run(uv_work_t *req)
     tb_err_clear(&srv->backup_err);
     free(srv->backup_written);
     srv->backup_written = NULL;
-    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->opt->backup_keep,
+    if (store_backup_rolling(srv->opt->db, srv->backup_dir, "tabled-", srv->backup_keep,
                              &srv->backup_written, &srv->backup_err))
         return;
     tb_err ck;
     if (store_checkpoint(srv->opt->db, NULL, NULL, &ck))
-        fprintf(stderr, "tabled: %s\n", ck.msg);
+        tb_log(TB_LOG_WARNING, "%s", ck.msg);
 }
 
 static void backup_work_done(uv_work_t *req, int status)
@@ -981,11 +1213,11 @@ static void backup_work_done(uv_work_t *req, int status)
         return;
     if (srv->backup_err.code) {
         srv->backups_failed++;
-        fprintf(stderr, "tabled: rolling backup failed: %s\n", srv->backup_err.msg);
+        tb_log(TB_LOG_ERR, "rolling backup failed: %s", srv->backup_err.msg);
     } else {
         srv->backups_ok++;
         srv->backup_last_ok = (int64_t)time(NULL);
-        fprintf(stderr, "tabled: backup written to %s\n", srv->backup_written);
+        tb_log(TB_LOG_INFO, "backup written to %s", srv->backup_written);
     }
 }
 
@@ -1001,7 +1233,7 @@ static void wal_work_run(uv_work_t *req)
     tb_err err;
     for (char **p = srv->wal_paths; *p; p++)
         if (store_checkpoint(*p, NULL, NULL, &err))
-            fprintf(stderr, "tabled: %s\n", err.msg);
+            tb_log(TB_LOG_ERR, "%s", err.msg);
 }
 
 static void wal_work_done(uv_work_t *req, int status)
@@ -1036,7 +1268,13 @@ static void on_backup_timer(uv_timer_t *h)
 {
     server *srv = h->data;
     if (srv->backup_running || srv->stopping)
-        return; /* the previous copy is still being written: skip this turn */
+        return;                 /* the previous copy is still being written: skip this turn */
+    if (srv->backup_dir_next) { /* a reload named another directory */
+        free(srv->backup_dir);
+        srv->backup_dir = srv->backup_dir_next;
+        srv->backup_dir_next = NULL;
+    }
+    srv->backup_keep = srv->opt->backup_keep;
     srv->backup_running = 1;
     srv->backup_work.data = srv;
     if (uv_queue_work(&srv->loop, &srv->backup_work, backup_work_run, backup_work_done) != 0)
@@ -1049,8 +1287,137 @@ static void on_signal(uv_signal_t *h, int signum)
     if (srv->stopping)
         return;
     srv->stopping = 1;
-    fprintf(stderr, "tabled: signal %d, shutting down\n", signum);
+    tb_log(TB_LOG_NOTICE, "signal %d, shutting down", signum);
+    sdnotify("STOPPING=1");
     uv_stop(&srv->loop);
+}
+
+/* ---- SIGHUP: the config file again --------------------------------------------------------- */
+
+/* The address ranges of o (--trusted-proxy or --metrics-allow; the default is loopback) into
+ * out. Returns how many, or -1 when one is not an address or a range. */
+static int parse_ranges(const char *const *list, int n, int has, netaddr_range *out)
+{
+    static const char *const LOOPBACK[] = {"127.0.0.1", "::1"};
+    int count = has ? n : 2;
+    for (int i = 0; i < count; i++)
+        if (netaddr_range_parse(has ? list[i] : LOOPBACK[i], &out[i]))
+            return -1;
+    return count;
+}
+
+/* The WebSocket cap (--max-connections, or the open-file limit less 64) and the places kept for
+ * the GM. */
+static void set_max_conns(server *srv)
+{
+    long nofile = srv->nofile;
+    srv->max_conns = srv->opt->max_connections > 0 ? srv->opt->max_connections
+                     : nofile > 128 ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
+                                    : 64;
+    srv->gm_room = srv->max_conns / 4 < 16 ? srv->max_conns / 4 : 16;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* SIGHUP (systemctl reload tabled): the command line and config file are read again and what can
+ * change while serving changes now — the limits, timeouts, allow-lists, trusted proxies and
+ * backup settings; a changed address, port, database, web directory, sync mode, snapshot
+ * interval or test option is named as needing a restart. A config that does not parse changes
+ * nothing. Connections already open keep going. */
+static void on_reload(uv_signal_t *h, int signum)
+{
+    server *srv = h->data;
+    (void)signum;
+    if (srv->stopping)
+        return;
+    if (!srv->now.reload) {
+        tb_log(TB_LOG_NOTICE, "SIGHUP: nothing to reload");
+        return;
+    }
+    sdnotify("RELOADING=1");
+    serve_opts fresh;
+    netaddr_range trusted[SERVE_MAX_RANGES], allow[SERVE_MAX_RANGES];
+    int n_trusted = -1, n_allow = -1;
+    if (srv->now.reload(srv->now.reload_ctx, &fresh) == 0) {
+        n_trusted = parse_ranges(fresh.trusted_proxies, fresh.n_trusted_proxies,
+                                 fresh.has_trusted_proxies, trusted);
+        n_allow = parse_ranges(fresh.metrics_allow, fresh.n_metrics_allow, fresh.has_metrics_allow,
+                               allow);
+    }
+    if (n_trusted < 0 || n_allow < 0) {
+        tb_log(TB_LOG_ERR, "SIGHUP: the config did not load; nothing changed");
+        sdnotify("READY=1");
+        return;
+    }
+    const serve_opts *o = &srv->now;
+    char restart[256] = "";
+#define TB_RESTART_IF(cond, name)                                                                  \
+    if (cond)                                                                                      \
+    snprintf(restart + strlen(restart), sizeof restart - strlen(restart), "%s%s",                  \
+             restart[0] ? ", " : "", name)
+    TB_RESTART_IF(fresh.port != o->port, "port");
+    TB_RESTART_IF(!same_str(fresh.bind, o->bind), "bind");
+    TB_RESTART_IF(!same_str(fresh.db, o->db), "db");
+    TB_RESTART_IF(!same_str(fresh.web, o->web), "web");
+    TB_RESTART_IF(fresh.sync_full != o->sync_full, "sync");
+    TB_RESTART_IF(fresh.snapshot_every != o->snapshot_every, "snapshot-every");
+    TB_RESTART_IF(fresh.has_seed != o->has_seed || fresh.seed != o->seed ||
+                      fresh.test_clock_ms != o->test_clock_ms,
+                  "seed/test-clock");
+#undef TB_RESTART_IF
+    /* what changes now */
+    memcpy(srv->now.allow_origins, fresh.allow_origins, sizeof fresh.allow_origins);
+    srv->now.n_allow_origins = fresh.n_allow_origins;
+    memcpy(srv->now.allow_hosts, fresh.allow_hosts, sizeof fresh.allow_hosts);
+    srv->now.n_allow_hosts = fresh.n_allow_hosts;
+    memcpy(srv->trusted, trusted, sizeof trusted);
+    srv->n_trusted = n_trusted;
+    memcpy(srv->metrics_allow, allow, sizeof allow);
+    srv->n_metrics_allow = n_allow;
+    srv->now.rate = fresh.rate;
+    srv->now.max_message = fresh.max_message;
+    srv->now.max_connections = fresh.max_connections;
+    srv->now.max_per_address = fresh.max_per_address;
+    srv->now.max_per_seat = fresh.max_per_seat;
+    srv->now.max_seats = fresh.max_seats;
+    srv->now.joins_per_address = fresh.joins_per_address;
+    srv->now.hello_timeout = fresh.hello_timeout;
+    srv->now.idle_timeout = fresh.idle_timeout;
+    set_max_conns(srv);
+    engine_opts eo;
+    engine_opts_default(&eo);
+    engine_limits_from(&srv->now, &eo);
+    engine_set_limits(srv->eng, &eo);
+    /* backups: the next copy uses the new directory and count; a new interval starts now */
+    if (!same_str(fresh.backup_dir, o->backup_dir) || fresh.backup_every_ms != o->backup_every_ms) {
+        free(srv->backup_dir_next);
+        srv->backup_dir_next = backup_dir_for(fresh.backup_dir, o->db);
+        if (!srv->backup_dir) {
+            srv->backup_dir = srv->backup_dir_next;
+            srv->backup_dir_next = NULL;
+        }
+    }
+    srv->now.backup_dir = fresh.backup_dir;
+    srv->now.backup_keep = fresh.backup_keep;
+    if (fresh.backup_every_ms != o->backup_every_ms) {
+        srv->now.backup_every_ms = fresh.backup_every_ms;
+        uv_timer_stop(&srv->backup_timer);
+        if (fresh.backup_every_ms)
+            uv_timer_start(&srv->backup_timer, on_backup_timer, fresh.backup_every_ms,
+                           fresh.backup_every_ms);
+    }
+    tb_log(TB_LOG_NOTICE,
+           "SIGHUP: settings reloaded (rate limit %g/s, %d WebSockets at most, %d per address, "
+           "%d per seat link, %d seats a campaign, %d new seats an address an hour)%s%s%s",
+           srv->now.rate, srv->max_conns,
+           srv->now.max_per_address > 0 ? srv->now.max_per_address : DEFAULT_MAX_PER_ADDRESS,
+           eo.max_per_seat, eo.max_seats, eo.seats_per_addr,
+           restart[0] ? "; changed but needing a restart: " : "", restart,
+           restart[0] ? " (systemctl restart tabled)" : "");
+    sdnotify("READY=1");
 }
 
 /* ---- start-up banner ---------------------------------------------------------------------- */
@@ -1059,7 +1426,8 @@ static void collect_addrs(banner *b, const char *bind)
 {
     b->n = 0;
     if (bind && strcmp(bind, "0.0.0.0") != 0 && strcmp(bind, "::") != 0) {
-        snprintf(b->addrs[b->n++], sizeof b->addrs[0], "%s", bind);
+        /* an IPv6 literal is written in brackets in a URL (and in a Host header) */
+        snprintf(b->addrs[b->n++], sizeof b->addrs[0], strchr(bind, ':') ? "[%s]" : "%s", bind);
         return;
     }
     snprintf(b->addrs[b->n++], sizeof b->addrs[0], "127.0.0.1");
@@ -1110,24 +1478,122 @@ static void print_links(void *ctx, const char *campaign_id, const char *name, co
         write_links(b->links, b, campaign_id, name, gm_token, join_code);
 }
 
-/* Opens <db>.links for writing, readable by the owner only (it holds GM tokens, as the terminal
- * did before). Returns NULL (and says why) when it cannot. */
+/* Opens <db>.links.tmp for writing, readable by the owner only (it holds GM tokens, as the
+ * terminal did before); close_links_file gives it its name. Returns NULL (and says why) when it
+ * cannot. */
 static FILE *open_links_file(const char *db)
 {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s.links", db) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s.links.tmp", db) >= (int)sizeof path)
         return NULL;
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        fprintf(stderr, "tabled: cannot write %s (tabled links will not work)\n", path);
+        tb_log(TB_LOG_WARNING, "cannot write %s (tabled links will not work)", path);
         if (fd >= 0)
             close(fd);
     }
     return f;
 }
 
+/* Closes the links file written by open_links_file and renames it to <db>.links when every byte
+ * was written: on a full disk the links of the last start stay whole rather than half. */
+static void close_links_file(FILE *f, const char *db, int complete)
+{
+    char tmp[4096], path[4096];
+    snprintf(tmp, sizeof tmp, "%s.links.tmp", db);
+    snprintf(path, sizeof path, "%s.links", db);
+    int bad = ferror(f) || fflush(f) != 0;
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad || !complete || rename(tmp, path) != 0) {
+        unlink(tmp);
+        tb_log(TB_LOG_WARNING, "%s not updated; tabled links shows the last start's links", path);
+    }
+}
+
+/* The engine's limits as the options set them (0 in an option: the engine's default). */
+static void engine_limits_from(const serve_opts *o, engine_opts *eo)
+{
+    eo->rate_per_sec = o->rate;
+    if (o->max_per_seat > 0)
+        eo->max_per_seat = o->max_per_seat;
+    if (o->max_seats > 0)
+        eo->max_seats = o->max_seats;
+    if (o->joins_per_address > 0)
+        eo->seats_per_addr = o->joins_per_address;
+}
+
+/* ---- where to listen ---------------------------------------------------------------------- */
+
+/* Issue 27 item 3: lws 4.1 (Debian 12's 4.1.6), built with IPv6, binds an IPv4 literal such as
+ * 127.0.0.1 by writing it into the IPv6 socket address's flow label and leaving the address
+ * "::": the socket then listens on every interface of the machine. So the address is handed to
+ * lws in a form it binds correctly: an IPv4 literal (or "localhost") with IPv6 switched off for
+ * the context, an IPv6 literal as it is; anything else is an interface name (lo, eth0). Returns
+ * the iface string for lws (bind itself, or buf), NULL for every interface. */
+static const char *bind_iface(const char *bind, char *buf, size_t n, uint64_t *options)
+{
+    if (!bind || strcmp(bind, "::") == 0)
+        return NULL;
+    if (strcmp(bind, "0.0.0.0") == 0) {
+        *options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+        return NULL;
+    }
+    struct in_addr a4;
+    if (strcmp(bind, "localhost") == 0)
+        bind = "127.0.0.1";
+    if (inet_pton(AF_INET, bind, &a4) == 1) {
+        *options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+        snprintf(buf, n, "%s", bind);
+        return buf;
+    }
+    return bind;
+}
+
+/* After lws listens: 0 when its listening socket is bound to the address asked for (an IP
+ * literal as bind_iface passed it on; an interface name is trusted to lws), else -1. The socket
+ * is found among the process's descriptors (the one that accepts connections). */
+static int check_bound(const char *iface)
+{
+    unsigned char want[16];
+    int fam = inet_pton(AF_INET, iface, want) == 1    ? AF_INET
+              : inet_pton(AF_INET6, iface, want) == 1 ? AF_INET6
+                                                      : 0;
+    if (!fam)
+        return 0;
+    for (int fd = 3; fd < 4096; fd++) {
+        int acc = 0;
+        socklen_t len = sizeof acc;
+        struct sockaddr_storage ss;
+        socklen_t sl = sizeof ss;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) != 0 || !acc ||
+            getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+            continue;
+        if (ss.ss_family == AF_INET && fam == AF_INET)
+            return memcmp(&((struct sockaddr_in *)&ss)->sin_addr, want, 4) == 0 ? 0 : -1;
+        if (ss.ss_family == AF_INET6 && fam == AF_INET6)
+            return memcmp(&((struct sockaddr_in6 *)&ss)->sin6_addr, want, 16) == 0 ? 0 : -1;
+        return -1; /* a socket of the other family: not what was asked */
+    }
+    return -1;
+}
+
 /* ---- run ---------------------------------------------------------------------------------- */
+
+/* 1 when the file system that holds path (a file, maybe not made yet) has no block left. */
+static int disk_full_at(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    struct statvfs vfs;
+    return statvfs(dir, &vfs) == 0 && vfs.f_bavail == 0;
+}
 
 void serve_opts_default(serve_opts *o)
 {
@@ -1147,32 +1613,55 @@ int serve_run(const serve_opts *o)
 {
     server srv;
     memset(&srv, 0, sizeof srv);
-    srv.opt = o;
+    srv.now = *o;
+    srv.opt = &srv.now;
+    o = &srv.now;
+    srv.started = (int64_t)time(NULL);
     int rc = 1;
     tb_err err = {0};
     char *host_token = NULL;
+
+    srv.n_trusted =
+        parse_ranges(o->trusted_proxies, o->n_trusted_proxies, o->has_trusted_proxies, srv.trusted);
+    srv.n_metrics_allow =
+        parse_ranges(o->metrics_allow, o->n_metrics_allow, o->has_metrics_allow, srv.metrics_allow);
+    if (srv.n_trusted < 0 || srv.n_metrics_allow < 0) {
+        tb_log(TB_LOG_ERR, "--trusted-proxy and --metrics-allow take ADDR or ADDR/BITS");
+        return 2;
+    }
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
 
+    if (store_preflight(o->db, 0, &err)) {
+        tb_log(TB_LOG_ERR, "refusing to start: %s", err.msg);
+        return 3;
+    }
     if (store_open(o->db, o->sync_full, &srv.st, &err)) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s%s", err.msg,
+               disk_full_at(o->db) ? " (the disk that holds it is full: free some space)" : "");
         return 1;
     }
     srv.secret = rules_rng_from_source(osrand_next64, &srv.osr);
+    /* which history this database holds (storage/history.h): a restored copy gets a new one */
+    char fresh[23], history[STORE_HISTORY_MAX];
+    engine_mint_token(srv.secret, fresh);
+    if (store_history(srv.st, fresh, history, &err))
+        tb_log(TB_LOG_WARNING, "%s: pages resume by seq alone this run", err.msg);
     srv.dice =
         o->has_seed ? rules_rng_seeded(o->seed) : rules_rng_from_source(osrand_next64, &srv.osr);
     engine_opts eo;
     engine_opts_default(&eo);
-    eo.rate_per_sec = o->rate;
+    engine_limits_from(o, &eo);
+    eo.history = history;
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
     if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||
         engine_ensure_campaign(srv.eng, &err)) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out;
     }
 
@@ -1181,10 +1670,10 @@ int serve_run(const serve_opts *o)
      * listening socket and HTTP requests. The last gm_room places are kept for a GM or the
      * host: a socket admitted there is closed unless it says hello as one. */
     long nofile = raise_nofile();
-    srv.max_conns = o->max_connections > 0 ? o->max_connections
-                    : nofile > 128         ? (int)(nofile - 64 > 1000000 ? 1000000 : nofile - 64)
-                                           : 64;
-    srv.gm_room = srv.max_conns / 4 < 16 ? srv.max_conns / 4 : 16;
+    srv.nofile = nofile;
+    srv.ws_by_addr = places_create();
+    srv.tcp_by_peer = places_create();
+    set_max_conns(&srv);
     struct lws_http_mount mounts[5];
     memset(mounts, 0, sizeof mounts);
     mounts[3].mount_next = &mounts[4];
@@ -1217,19 +1706,20 @@ int serve_run(const serve_opts *o)
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = o->port;
-    info.iface = o->bind;
     info.protocols = PROTOCOLS;
     info.mounts = &mounts[3];
     /* the security headers are our own (static_security_headers): lws's best-practice set
      * forbids the web app manifest */
-    info.options = LWS_SERVER_OPTION_LIBUV;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+    char bind_addr[INET6_ADDRSTRLEN + 8];
+    info.iface = bind_iface(o->bind, bind_addr, sizeof bind_addr, &info.options);
     info.foreign_loops = loops;
     info.user = &srv;
     info.pcontext = &srv.lws;
     srv.lws = lws_create_context(&info);
     if (!srv.lws) {
-        fprintf(stderr, "tabled: cannot listen on %s port %d (is it in use?)\n",
-                o->bind ? o->bind : "every interface", o->port);
+        tb_log(TB_LOG_ERR, "cannot listen on %s port %d (is it in use?)",
+               o->bind ? o->bind : "every interface", o->port);
         goto out_loop;
     }
 
@@ -1255,16 +1745,22 @@ int serve_run(const serve_opts *o)
     uv_unref((uv_handle_t *)&srv.wal_timer);
     uv_timer_init(&srv.loop, &srv.backup_timer);
     srv.backup_timer.data = &srv;
+    uv_unref((uv_handle_t *)&srv.backup_timer);
     if (o->backup_every_ms) {
-        if (o->backup_dir) {
-            srv.backup_dir = xstrdup(o->backup_dir);
-        } else {
-            size_t n = strlen(o->db) + 16;
-            srv.backup_dir = xmalloc(n);
-            snprintf(srv.backup_dir, n, "%s.backups", o->db);
-        }
+        srv.backup_dir = backup_dir_for(o->backup_dir, o->db);
         uv_timer_start(&srv.backup_timer, on_backup_timer, o->backup_every_ms, o->backup_every_ms);
-        uv_unref((uv_handle_t *)&srv.backup_timer);
+    }
+    uv_signal_init(&srv.loop, &srv.sighup);
+    srv.sighup.data = &srv;
+    uv_signal_start(&srv.sighup, on_reload, SIGHUP);
+    uv_unref((uv_handle_t *)&srv.sighup);
+
+    if (info.iface && check_bound(info.iface)) {
+        tb_log(TB_LOG_ERR,
+               "asked to listen on %s only, but the listening socket is bound elsewhere; "
+               "refusing to serve on addresses that were not asked for",
+               o->bind);
+        goto out_lws;
     }
 
     banner *b = &srv.where;
@@ -1272,8 +1768,20 @@ int serve_run(const serve_opts *o)
     b->port = vh ? lws_get_vhost_listen_port(vh) : o->port;
     collect_addrs(b, o->bind);
     host_token = engine_mint_host_token(srv.eng, &err);
+    if (!host_token && store_disk_full(srv.st)) {
+        /* Issue 27 item 1: a full disk must not keep the server from starting. No new links
+         * can be stored, but every link printed before keeps working. */
+        printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b->port, o->db);
+        tb_log(TB_LOG_ERR,
+               "the disk is full: no new links this start; the links printed before keep "
+               "working (tabled links --db %s). Free some space.",
+               o->db);
+        printf("Open a link printed before; this start could not make new ones (the disk is "
+               "full).\n");
+        goto run;
+    }
     if (!host_token) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out_lws;
     }
     printf("tabled %s listening on port %d (database %s)\n", TABLED_VERSION, b->port, o->db);
@@ -1289,12 +1797,16 @@ int serve_run(const serve_opts *o)
                 host_token);
     int each = engine_each_gm_link(srv.eng, print_links, b, &err);
     if (b->links)
-        fclose(b->links);
+        close_links_file(b->links, o->db, !each);
     b->links = NULL;
-    if (each) {
-        fprintf(stderr, "tabled: %s\n", err.msg);
+    if (each && !store_disk_full(srv.st)) {
+        tb_log(TB_LOG_ERR, "%s", err.msg);
         goto out_lws;
     }
+    if (each)
+        tb_log(TB_LOG_ERR,
+               "the disk is full: not every campaign got a new GM link; the links printed "
+               "before keep working");
     int stored = engine_campaign_count(srv.eng);
     if (stored > b->campaigns)
         printf("%d more campaigns: %s. Links of the first %d: tabled links --db %s; every "
@@ -1306,6 +1818,8 @@ int serve_run(const serve_opts *o)
             b->campaigns - 1, b->others, o->db);
     printf("Open the console link in your browser; give the join link to your players.\n");
 
+run:
+    sdnotify("READY=1");
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     rc = 0;
 
@@ -1313,10 +1827,12 @@ out_lws:
     /* Clean shutdown: commit what is pending and snapshot every campaign before the sockets
      * close (engine_destroy below finds nothing left to snapshot). */
     if (engine_snapshot_all(srv.eng, &err))
-        fprintf(stderr, "tabled: snapshot at shutdown failed: %s\n", err.msg);
+        tb_log(TB_LOG_ERR, "snapshot at shutdown failed: %s", err.msg);
     lws_context_destroy(srv.lws);
     uv_close((uv_handle_t *)&srv.sigint, NULL);
     uv_close((uv_handle_t *)&srv.sigterm, NULL);
+    if (uv_is_active((uv_handle_t *)&srv.sighup) || srv.sighup.data)
+        uv_close((uv_handle_t *)&srv.sighup, NULL);
     uv_close((uv_handle_t *)&srv.flush, NULL);
     heaptrim_stop(srv.trim);
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
@@ -1333,8 +1849,11 @@ out_lws:
 out_loop:
     uv_loop_close(&srv.loop);
 out:
+    places_destroy(srv.ws_by_addr);
+    places_destroy(srv.tcp_by_peer);
     free(host_token);
     free(srv.backup_dir);
+    free(srv.backup_dir_next);
     free(srv.backup_written);
     free(srv.batch);
     engine_destroy(srv.eng);

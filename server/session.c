@@ -7,6 +7,8 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "log.h"
+#include "playerseq.h"
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new reference to a message). Linear in the seats, and built once for every newcomer until a
@@ -103,17 +105,128 @@ void engine__detach(engine_conn *c)
 
 /* ---- hello, join, welcome ----------------------------------------------------------------- */
 
+/* A resume's diffs: the events after `from` (campaign seq), each with its player seq from
+ * pseqs[ev->seq - from - 1] (NULL for the GM, whose seq is the campaign's). */
 struct resume_ctx {
     engine_conn *c;
+    int64_t from;
+    const int64_t *pseqs;
 };
 
 static int resume_one(void *ctx, const store_event *ev)
 {
     struct resume_ctx *rc = ctx;
-    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, rc->c->headroom);
+    int64_t pseq = rc->pseqs ? rc->pseqs[ev->seq - rc->from - 1] : ev->seq;
+    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, pseq, rc->c->headroom);
     engine__send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
     fanout_end(f);
     return 0;
+}
+
+/* ---- where a player resumes (issue 27 items 10, 11) ---------------------------------------- */
+
+/* What one event says for the walk back: the player seq it sets (if it does), whether it is the
+ * event that first set one, whether it made the resuming seat. */
+typedef struct walk_ev {
+    int64_t seq, value;
+    int sets, intro, joins;
+} walk_ev;
+
+struct walk_ctx {
+    walk_ev *ev;
+    size_t n;
+    const char *seat;
+};
+
+static int walk_one(void *ctx, const store_event *ev)
+{
+    struct walk_ctx *w = ctx;
+    walk_ev *x = &w->ev[w->n++];
+    x->seq = ev->seq;
+    x->sets = playerseq_in_patch(ev->patch, &x->value, &x->intro);
+    x->joins = playerseq_patch_adds_seat(ev->patch, w->seat);
+    return 0;
+}
+
+#define RESUME_WINDOW 256 /* events read at once on the walk back */
+
+/* A player asks to resume after its player seq v. Walks the event log back from the newest event
+ * to the last one after which the player seq was v, and returns its campaign seq (the resume
+ * sends every event after it), with *pseqs (malloc'd, one per event after it) their player seqs.
+ * Returns -1 when the player must get a fresh state instead: v is ahead of the campaign, too
+ * far back (more than opt.resume_max diffs, or 4 × that many events), or from before its seat
+ * existed — a page of a seat made later must not be sent what happened before it (item 10). */
+static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int64_t v,
+                                  int64_t **pseqs)
+{
+    int64_t now = playerseq_get(k->state, k->seq);
+    *pseqs = NULL;
+    if (v < 0 || v > now || now - v > e->opt.resume_max)
+        return -1;
+    int64_t limit = 4 * (int64_t)e->opt.resume_max;
+    int64_t span = k->seq < limit ? k->seq : limit; /* events (k->seq - span, k->seq] */
+    int64_t *after = xmalloc(sizeof *after * (size_t)(span + 1)); /* [k->seq - s]: after s */
+    walk_ev *buf = xmalloc(sizeof *buf * RESUME_WINDOW);
+    int64_t cur = now; /* the player seq after event hi */
+    int64_t hi = k->seq, found = -1;
+    int old = 0, stop = 0;
+    while (found < 0 && !stop) {
+        if (cur == v) {
+            found = hi;
+            break;
+        }
+        if (hi == 0 || k->seq - hi >= span)
+            break;
+        int64_t lo = hi - RESUME_WINDOW;
+        if (lo < k->seq - span)
+            lo = k->seq - span;
+        struct walk_ctx w = {buf, 0, seat};
+        tb_err err;
+        if (store_events_each(e->st, k->id, lo, hi, walk_one, &w, &err)) {
+            tb_log(TB_LOG_ERR, "resume of %s: %s", k->id, err.msg);
+            break;
+        }
+        if (w.n != (size_t)(hi - lo))
+            break;                       /* a hole in the log: no resume from there */
+        for (size_t i = w.n; i-- > 0;) { /* buf[i].seq = lo + 1 + i, newest first */
+            const walk_ev *x = &buf[i];
+            after[k->seq - x->seq] = cur;
+            if (cur == v) {
+                found = x->seq;
+                break;
+            }
+            if (x->joins) {
+                stop = 1; /* v is from before this seat existed */
+                break;
+            }
+            if (old || x->intro) {
+                old = 1;
+                cur = x->seq - 1;
+            } else if (x->sets) {
+                cur--;
+            }
+        }
+        hi = lo;
+    }
+    free(buf);
+    if (found < 0) {
+        free(after);
+        return -1;
+    }
+    int64_t n = k->seq - found;
+    *pseqs = xmalloc(sizeof **pseqs * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) /* event found + 1 + i */
+        (*pseqs)[i] = after[k->seq - (found + 1 + i)];
+    free(after);
+    return found;
+}
+
+/* Sends c a welcome (stolen) with the database's history id (storage/history.h) added. */
+static void send_welcome(engine *e, engine_conn *c, json_t *w)
+{
+    if (e->history[0])
+        json_object_set_new(w, "history", json_string(e->history));
+    engine__send_msg(c, w);
 }
 
 static json_t *seat_json(engine_conn *c)
@@ -149,13 +262,13 @@ static engine_msg *state_text(campaign *k, engine_conn *c)
     return m;
 }
 
-/* {"t":"welcome","seat","campaign","seq","state"} (proto_msg_welcome's text) around a state
+/* {"t":"welcome","seat","campaign","seq","state","history"} (send_welcome's text) around a state
  * already encoded: a copy of its bytes, no encoding. */
-static void send_welcome_state(engine_conn *c, json_t *seat, json_t *camp, int64_t seq,
+static void send_welcome_state(engine *e, engine_conn *c, json_t *seat, json_t *camp, int64_t seq,
                                const engine_msg *state)
 {
     static const char T[] = "{\"t\":\"welcome\",\"seat\":", CAMP[] = ",\"campaign\":",
-                      SEQ[] = ",\"seq\":", STATE[] = ",\"state\":";
+                      SEQ[] = ",\"seq\":", STATE[] = ",\"state\":", HISTORY[] = ",\"history\":";
     proto_buf b = {0};
     fanout_msg_open(&b, c->headroom);
     proto_buf_reserve(&b, state->len + 256);
@@ -167,6 +280,12 @@ static void send_welcome_state(engine_conn *c, json_t *seat, json_t *camp, int64
     proto_buf_add_int(&b, (long long)seq);
     proto_buf_add(&b, STATE, sizeof STATE - 1);
     proto_buf_add(&b, (const char *)state->text, state->len);
+    if (e->history[0]) {
+        json_t *h = json_string(e->history);
+        proto_buf_add(&b, HISTORY, sizeof HISTORY - 1);
+        proto_json_append(&b, h);
+        json_decref(h);
+    }
     proto_buf_addc(&b, '}');
     engine_msg *m = fanout_msg_close(&b, c->headroom);
     engine__send_shared(c, m);
@@ -181,28 +300,50 @@ static void welcome_seat(engine *e, engine_conn *c, campaign *k, const char *sea
 {
     json_t *entry = json_object_get(json_object_get(k->state, "seats"), seat);
     const char *role = json_string_value(json_object_get(entry, "role"));
+    int gm = role && strcmp(role, "gm") == 0;
+    if (!gm && e->opt.max_per_seat > 0 &&
+        engine__seat_rt_get(k, seat)->online >= e->opt.max_per_seat) {
+        /* Issue 27 item 4: one player's link may not hold every place of the server. */
+        tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                       "refused %s: seat %s of %s is open on %d connections already "
+                       "(--max-per-seat)",
+                       c->peer[0] ? c->peer : "a client", seat, k->id, e->opt.max_per_seat);
+        engine__send_error(c, TB_RATE_LIMITED,
+                           "this link is open in too many places at once; close one and try again");
+        engine__close_conn(c, 1013, "this link is open in too many places");
+        return;
+    }
     c->camp = k;
     free(c->seat);
     c->seat = xstrdup(seat);
-    c->role = role && strcmp(role, "gm") == 0 ? ROLE_GM : ROLE_PLAYER;
+    c->role = gm ? ROLE_GM : ROLE_PLAYER;
     json_t *camp = json_object_get(k->state, "campaign");
     json_t *camp_json =
         json_pack("{s:s, s:O, s:O}", "id", k->id, "name", json_object_get(camp, "name"), "system",
                   json_object_get(camp, "system"));
-    int resume = has_last && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max;
-    if (resume) {
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), camp_json, k->seq, NULL));
-        struct resume_ctx rc = {c};
+    /* The GM's seq is the campaign's; a player's counts only what players see, and it resumes
+     * only from a point its own seat has seen (server/playerseq.h). */
+    int64_t seq = gm ? k->seq : playerseq_get(k->state, k->seq), from = -1;
+    int64_t *pseqs = NULL;
+    if (has_last && gm && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max)
+        from = last_seq;
+    else if (has_last && !gm)
+        from = player_resume_from(e, k, seat, last_seq, &pseqs);
+    if (from >= 0) {
+        send_welcome(e, c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
+        struct resume_ctx rc = {c, from, pseqs};
         tb_err err;
-        if (store_events_each(e->st, k->id, last_seq, k->seq, resume_one, &rc, &err)) {
-            fprintf(stderr, "tabled: resume of %s failed: %s\n", k->id, err.msg);
+        int failed = store_events_each(e->st, k->id, from, k->seq, resume_one, &rc, &err);
+        free(pseqs);
+        if (failed) {
+            tb_log(TB_LOG_ERR, "resume of %s failed: %s", k->id, err.msg);
             engine__close_conn(c, 1011, "resume failed");
             return;
         }
     } else {
         engine_msg *state = state_text(k, c);
         json_t *sj = seat_json(c);
-        send_welcome_state(c, sj, camp_json, k->seq, state);
+        send_welcome_state(e, c, sj, camp_json, seq, state);
         json_decref(sj);
         json_decref(camp_json);
         engine_msg_unref(state);
@@ -259,7 +400,9 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         engine__send_error(c, TB_UNAUTHORIZED, "unknown or revoked token");
         goto out;
     }
-    welcome(e, c, k, seat, m->has_last_seq, m->last_seq);
+    /* a last_seq of another history (a restore from a backup) is no place to resume from */
+    int same_history = !m->history || !e->history[0] || strcmp(m->history, e->history) == 0;
+    welcome(e, c, k, seat, m->has_last_seq && same_history, m->last_seq);
 out:
     free(camp_id);
     free(seat);
@@ -286,14 +429,19 @@ static campaign *find_by_join_code(engine *e, const char *code)
 #define MAX_JOINS_PER_CONN 10
 
 /* Join-code guessing (issue 12, item 6): besides the limit per connection, failed joins are
- * counted per remote address and server-wide. A wrong code names no campaign, so the server-wide
- * count stands for every open campaign at once: many addresses guessing together slow down too.
- * An attempt made while its address (or the server) must still wait is refused without looking
- * at the code, so it cannot be used to guess. Returns 1 when the attempt was refused. */
+ * counted per client address (the address a trusted proxy reports: serve.c) and server-wide. A
+ * wrong code names no campaign, so the server-wide count stands for every open campaign at once:
+ * many addresses guessing together slow down too. An attempt made while its address must still
+ * wait is refused without looking at the code, so it cannot be used to guess.
+ * The server-wide wait holds only addresses that have guessed wrong themselves (issue 27 item 2):
+ * strangers guessing cannot lock a player with the right code out, and a guesser gets one
+ * attempt per fresh address before the server-wide wait holds it too. Returns 1 when the attempt
+ * was refused. */
 static int join_throttled(engine *e, engine_conn *c)
 {
     int64_t now = (int64_t)(engine__mono_ns() / 1000000u);
-    int64_t wait = joinlimit_wait_ms(e->join_all, "*", now);
+    int suspect = !c->peer[0] || joinlimit_fails(e->join_by_addr, c->peer, now) > 0;
+    int64_t wait = suspect ? joinlimit_wait_ms(e->join_all, "*", now) : 0;
     if (c->peer[0]) {
         int64_t w = joinlimit_wait_ms(e->join_by_addr, c->peer, now);
         if (w > wait)
@@ -304,8 +452,52 @@ static int join_throttled(engine *e, engine_conn *c)
     char msg[128];
     snprintf(msg, sizeof msg, "too many wrong join codes; try again in %lld seconds",
              (long long)((wait + 999) / 1000));
+    tb_log_limited(TB_LOG_KIND_JOIN, TB_LOG_WARNING,
+                   "refused %s: a join while it must wait %lld s "
+                   "(wrong join codes)",
+                   c->peer[0] ? c->peer : "a client", (long long)((wait + 999) / 1000));
     engine__send_error(c, TB_RATE_LIMITED, msg);
     engine__count_bad(c);
+    return 1;
+}
+
+/* Seats (issue 27 item 4): a campaign holds at most opt.max_seats players, and one address makes
+ * at most opt.seats_per_addr new seats before it must wait. Returns 1 (after the error) when c
+ * may not make a seat in k now. */
+static int seat_refused(engine *e, engine_conn *c, campaign *k)
+{
+    char msg[160];
+    int players = 0;
+    const char *id;
+    json_t *v;
+    json_object_foreach(json_object_get(k->state, "seats"), id, v)
+    {
+        const char *role = json_string_value(json_object_get(v, "role"));
+        players += !role || strcmp(role, "gm") != 0;
+    }
+    for (const joiner *j = k->joiners; j; j = j->next)
+        players++; /* seats this turn will make (engine__joins_run) */
+    if (e->opt.max_seats > 0 && players >= e->opt.max_seats) {
+        tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                       "refused %s: campaign %s has %d player seats already (--max-seats)",
+                       c->peer[0] ? c->peer : "a client", k->id, players);
+        snprintf(msg, sizeof msg,
+                 "this table is full (%d players); the GM can remove a seat to make room", players);
+        engine__send_error(c, TB_CONFLICT, msg);
+        return 1;
+    }
+    int64_t now = (int64_t)(engine__mono_ns() / 1000000u);
+    int64_t wait = c->peer[0] ? joinlimit_wait_ms(e->seats_by_addr, c->peer, now) : 0;
+    if (wait <= 0)
+        return 0;
+    tb_log_limited(TB_LOG_KIND_SEAT, TB_LOG_WARNING,
+                   "refused %s: too many new seats from one address (--joins-per-address)",
+                   c->peer);
+    snprintf(msg, sizeof msg,
+             "too many new seats from your address; try again in %lld minutes, or use the link "
+             "you joined with before",
+             (long long)((wait + 59999) / 60000));
+    engine__send_error(c, TB_RATE_LIMITED, msg);
     return 1;
 }
 
@@ -346,6 +538,11 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     }
     if (c->peer[0])
         joinlimit_forget(e->join_by_addr, c->peer);
+    if (seat_refused(e, c, k))
+        return;
+    /* A connection that already holds a seat becomes the new one (like a second hello). */
+    engine__detach(c);
+    c->role = ROLE_NONE;
     const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
     json_t *args;
     json_t *raw = json_pack("{s:s}", "name", m->name);
@@ -355,13 +552,14 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
         engine__send_error(c, err.code, err.msg);
         return;
     }
-    /* A connection that already holds a seat becomes the new one (like a second hello). */
-    engine__detach(c);
-    c->role = ROLE_NONE;
     joiner *j = xcalloc(1, sizeof *j);
     j->conn = c;
     j->camp = k;
     j->name = xstrdup(json_string_value(json_object_get(args, "name")));
+    /* the seat counts against its address now (issue 27 item 4): a second join from the same
+     * address in this turn must see it */
+    if (c->peer[0])
+        joinlimit_fail(e->seats_by_addr, c->peer, (int64_t)(engine__mono_ns() / 1000000u));
     json_decref(args);
     engine__mint_token(e->secret, j->token);
     c->joining = j;
@@ -419,43 +617,54 @@ void engine__joins_run(engine *e)
             continue;
         tb_err err = {0};
         const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
-        int64_t seq = engine__current_seq(k) + 1, now = engine__command_ms(e, seq);
+        /* the number its log entries carry is its player seq (server/playerseq.h) */
+        json_t *base = engine__current_state(k);
+        int64_t event_seq = engine__current_seq(k) + 1;
+        int64_t number = playerseq_get(base, event_seq - 1) + 1;
+        int64_t now = engine__command_ms(e, number);
         op_ctx ctx = {.seat = "",
                       .dice = e->dice,
                       .secret = e->secret,
                       .now_ms = now,
-                      .seq = seq,
+                      .seq = number,
+                      .event_seq = event_seq,
                       .log_cap = e->opt.log_cap};
-        json_t *work = json_incref(engine__current_state(k)), *names = json_array(),
-               *seats = json_array(), *args1 = NULL, *result1 = NULL;
+        json_t *work = json_incref(base), *names = json_array(), *seats = json_array(),
+               *args1 = NULL, *result1 = NULL;
         int r = engine__ensure_tx(e, &err), n = 0;
-        for (joiner *j = js; j && !r; j = j->next, n++) {
+        joiner *first = NULL;
+        for (joiner *j = js; j && !r; j = j->next) {
             json_t *args = json_pack("{s:s}", "name", j->name), *result = NULL, *next_work;
-            r = engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &err);
-            if (!r) {
-                json_decref(work);
-                work = next_work;
-                j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
-                json_array_append(names, json_object_get(args, "name"));
-                json_array_append_new(seats, json_string(j->seat));
-                r = store_token_put(e->st, j->token, k->id, j->seat, now, &err);
+            if (engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &j->why)) {
+                json_decref(args); /* refused (a name taken): this joiner alone is told */
+                continue;
             }
-            if (!args1) {
+            json_decref(work);
+            work = next_work;
+            j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
+            json_array_append(names, json_object_get(args, "name"));
+            json_array_append_new(seats, json_string(j->seat));
+            r = store_token_put(e->st, j->token, k->id, j->seat, now, &err);
+            if (!first) {
+                first = j;
                 args1 = json_incref(args);
                 result1 = json_incref(result);
             }
+            n++;
             json_decref(args);
             json_decref(result);
         }
         pending *p = engine__push_pending(e, NULL, NULL, "seat.join");
-        p->needs_host = 1; /* the new seats' tokens */
+        p->needs_host = n > 0; /* the new seats' tokens */
         p->joins = js;
         if (r) {
             json_decref(work);
             e->batch_failed = 1;
+        } else if (n == 0) {
+            json_decref(work); /* every joiner was refused: no event */
         } else if (n == 1) {
-            r = engine__append_event(e, k, js->seat, "seat.join", NULL, args1, result1, work, now,
-                                     p, &err);
+            r = engine__append_event(e, k, first->seat, "seat.join", NULL, args1, result1, work,
+                                     now, p, &err);
         } else {
             json_t *args = json_pack("{s:O}", "names", names);
             json_t *result = json_pack("{s:O}", "seats", seats);
@@ -482,6 +691,10 @@ void engine__joins_welcome(engine *e, joiner *list, int ok)
         c->joining = NULL;
         if (c->dead || c->closing)
             continue;
+        if (j->why.code && ok) {
+            engine__send_error(c, j->why.code, j->why.msg);
+            continue;
+        }
         if (!ok || !j->seat) {
             engine__send_error(c, TB_INTERNAL, "the server could not save the new seat");
             continue;

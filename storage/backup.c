@@ -1,4 +1,5 @@
 #include "backup.h"
+#include "history.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,7 +76,8 @@ static int backup__acks(sqlite3 *out, const char *id, tb_err *err)
     sqlite3_stmt *acks = NULL, *put = NULL;
     int rc = SQLITE_ERROR;
     if (sqlite3_prepare_v2(out,
-                           "SELECT seq, seat, cmd_id, result FROM c.events"
+                           "SELECT seq, seat, cmd_id, result, coalesce(ack_seq, seq),"
+                           " coalesce(ack_entry, 0) FROM c.events"
                            " WHERE cmd_id IS NOT NULL ORDER BY seq",
                            -1, &acks, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(out,
@@ -86,9 +88,9 @@ static int backup__acks(sqlite3 *out, const char *id, tb_err *err)
     while ((rc = sqlite3_step(acks)) == SQLITE_ROW) {
         json_t *result =
             json_loads((const char *)sqlite3_column_text(acks, 3), JSON_DECODE_ANY, NULL);
-        char *ack =
-            store__ack_text((const char *)sqlite3_column_text(acks, 2),
-                            sqlite3_column_int64(acks, 0), json_is_null(result) ? NULL : result);
+        char *ack = store__ack_text(
+            (const char *)sqlite3_column_text(acks, 2), sqlite3_column_int64(acks, 4),
+            json_is_null(result) ? NULL : result, sqlite3_column_int64(acks, 5));
         json_decref(result);
         sqlite3_reset(put);
         sqlite3_bind_text(put, 1, id, -1, SQLITE_TRANSIENT);
@@ -231,6 +233,16 @@ int store_backup(const char *db_path, const char *dest, tb_err *err)
     }
     sqlite3_close(db);
     db = NULL;
+    /* the copy is another history from here on (history.h): the first server to open it says so */
+    if ((r = backup__open(tmp, SQLITE_OPEN_READWRITE, &db, err)))
+        goto out;
+    if ((r = store_history_mark_copy(db, err)) ||
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK) {
+        r = r ? r : tb_fail(err, TB_INTERNAL, "cannot mark the backup: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_close(db);
+    db = NULL;
     char dir[4096];
     backup__dirname(dest, dir, sizeof dir);
     if ((r = backup__verify(tmp, err)) || (r = store__fsync_path(tmp, 0, err)))
@@ -249,18 +261,41 @@ out:
     return r;
 }
 
-static int backup__by_name(const void *a, const void *b)
+/* A rolling backup's place in the order of writing: the N of "<prefix><stamp>-n<N>.db", 0 for a
+ * name without one (written by an older tabled: older than every numbered one). */
+static unsigned long long backup__number(const char *name)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *dot = strrchr(name, '.');
+    const char *n = dot;
+    while (n && n > name && n[-1] >= '0' && n[-1] <= '9')
+        n--;
+    if (!n || n == dot || n - name < 2 || n[-1] != 'n' || n[-2] != '-')
+        return 0;
+    return strtoull(n, NULL, 10);
 }
 
-/* Deletes the oldest dir/<prefix>*.db beyond the newest keep (names sort by time). */
-static int backup__prune(const char *dir, const char *prefix, int keep, tb_err *err)
+typedef struct backup__file {
+    char *name;
+    unsigned long long number;
+} backup__file;
+
+static int backup__by_age(const void *a, const void *b)
+{
+    const backup__file *x = a, *y = b;
+    if (x->number != y->number)
+        return x->number < y->number ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* The rolling backups dir/<prefix>*.db, oldest first (by number, then by name), into *out (the
+ * caller frees each name and the array). */
+static int backup__list(const char *dir, const char *prefix, backup__file **out, size_t *n_out,
+                        tb_err *err)
 {
     DIR *d = opendir(dir);
     if (!d)
         return tb_fail(err, TB_INTERNAL, "cannot list %s: %s", dir, strerror(errno));
-    char **names = NULL;
+    backup__file *files = NULL;
     size_t n = 0, cap = 0, plen = strlen(prefix);
     for (struct dirent *de; (de = readdir(d));) {
         size_t l = strlen(de->d_name);
@@ -269,25 +304,41 @@ static int backup__prune(const char *dir, const char *prefix, int keep, tb_err *
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
-            names = xrealloc(names, cap * sizeof *names);
+            files = xrealloc(files, cap * sizeof *files);
         }
-        names[n++] = xstrdup(de->d_name);
+        files[n].name = xstrdup(de->d_name);
+        files[n].number = backup__number(de->d_name);
+        n++;
     }
     closedir(d);
     if (n)
-        qsort(names, n, sizeof *names, backup__by_name);
-    int r = TB_OK;
+        qsort(files, n, sizeof *files, backup__by_age);
+    *out = files;
+    *n_out = n;
+    return TB_OK;
+}
+
+/* Deletes the oldest dir/<prefix>*.db beyond the newest keep. Issue 27 item 6: "oldest" is the
+ * order of writing (the number in the name), not the time stamp: after a clock that ran ahead
+ * was set back, stamps no longer sort, and pruning by them deleted every new backup. */
+static int backup__prune(const char *dir, const char *prefix, int keep, tb_err *err)
+{
+    backup__file *files;
+    size_t n;
+    int r = backup__list(dir, prefix, &files, &n, err);
+    if (r)
+        return r;
     for (size_t i = 0; i < n; i++) {
         if (keep >= 0 && i + (size_t)keep < n && !r) {
             char path[4096];
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
             if (unlink(path) != 0)
                 r = tb_fail(err, TB_INTERNAL, "cannot delete the old backup %s: %s", path,
                             strerror(errno));
         }
-        free(names[i]);
+        free(files[i].name);
     }
-    free(names);
+    free(files);
     return r;
 }
 
@@ -298,6 +349,16 @@ int store_backup_rolling(const char *db_path, const char *dir, const char *prefi
         *written = NULL;
     if (mkdir(dir, 0700) != 0 && errno != EEXIST)
         return tb_fail(err, TB_INTERNAL, "cannot create %s: %s", dir, strerror(errno));
+    /* the next number: one past the newest backup's */
+    backup__file *files;
+    size_t n;
+    int r = backup__list(dir, prefix, &files, &n, err);
+    if (r)
+        return r;
+    unsigned long long next = n ? files[n - 1].number + 1 : 1;
+    for (size_t i = 0; i < n; i++)
+        free(files[i].name);
+    free(files);
     char stamp[48], path[4096];
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -306,15 +367,19 @@ int store_backup_rolling(const char *db_path, const char *dir, const char *prefi
     size_t sl = strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     snprintf(stamp + sl, sizeof stamp - sl, "-%03ld", ts.tv_nsec / 1000000);
     struct stat sb;
-    snprintf(path, sizeof path, "%s/%s%s.db", dir, prefix, stamp);
+    snprintf(path, sizeof path, "%s/%s%s-n%llu.db", dir, prefix, stamp, next);
     for (int i = 2; stat(path, &sb) == 0 && i < 100; i++)
-        snprintf(path, sizeof path, "%s/%s%s-%02d.db", dir, prefix, stamp, i);
-    int r = store_backup(db_path, path, err);
+        snprintf(path, sizeof path, "%s/%s%s-%02d-n%llu.db", dir, prefix, stamp, i, next);
+    r = store_backup(db_path, path, err);
     if (r)
         return r;
     if (written)
         *written = xstrdup(path);
-    return backup__prune(dir, prefix, keep, err);
+    r = backup__prune(dir, prefix, keep, err);
+    if (!r && stat(path, &sb) != 0)
+        r = tb_fail(err, TB_INTERNAL, "the new backup %s was deleted while old ones were pruned",
+                    path);
+    return r;
 }
 
 int store_checkpoint(const char *db_path, int *wal_frames, int *done, tb_err *err)

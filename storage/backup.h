@@ -29,10 +29,11 @@
  * database) to dest, which must not exist. */
 int store_backup(const char *db_path, const char *dest, tb_err *err);
 
-/* Rolling backups: writes dir/<prefix>YYYYmmdd-HHMMSS-mmm.db (UTC, milliseconds; a suffix -NN
- * when that name is taken) and then deletes the oldest files dir/<prefix>*.db beyond the newest
- * `keep`. dir is created when missing. *written (may be NULL) gets the new file's path, malloc'd.
- */
+/* Rolling backups: writes dir/<prefix>YYYYmmdd-HHMMSS-mmm-n<N>.db (UTC, milliseconds; N one past
+ * the newest backup's there) and then deletes the oldest files dir/<prefix>*.db beyond the newest
+ * `keep`, oldest by N (a name without one, from an older tabled, is older than all): the time
+ * stamp is for people, and a wall clock that jumps cannot reorder them. dir is created when
+ * missing. *written (may be NULL) gets the new file's path, malloc'd. */
 int store_backup_rolling(const char *db_path, const char *dir, const char *prefix, int keep,
                          char **written, tb_err *err);
 

@@ -21,7 +21,9 @@
 #include "protocol.h"
 #include "store_internal.h"
 
-#define CAMPFILE_SCHEMA 1
+/* 1: s5-store's first layout; 2: events.ack_seq and events.ack_entry (the acks of issue 27's two
+ * counts), added to a schema-1 file when it is opened. */
+#define CAMPFILE_SCHEMA 2
 
 static const char CAMPFILE_TABLES[] =
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
@@ -33,7 +35,9 @@ static const char CAMPFILE_TABLES[] =
     "  cmd_id TEXT,"
     "  args TEXT NOT NULL,"
     "  result TEXT NOT NULL,"
-    "  patch TEXT NOT NULL"
+    "  patch TEXT NOT NULL,"
+    "  ack_seq INTEGER,"  /* the seq the command's ack carries when not seq (a player's) */
+    "  ack_entry INTEGER" /* the entry the command's ack carries (the GM's) */
     ");"
     "CREATE TABLE replies ("
     "  id INTEGER PRIMARY KEY,"
@@ -66,10 +70,10 @@ static const char *const FSQL[F__COUNT] = {
     [F_BEGIN] = "BEGIN IMMEDIATE",
     [F_COMMIT] = "COMMIT",
     [F_ROLLBACK] = "ROLLBACK",
-    [F_APPEND] = "INSERT INTO events (seq, at_ms, seat, op, cmd_id, args, result, patch)"
-                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    [F_APPEND] = "INSERT INTO events (seq, at_ms, seat, op, cmd_id, args, result, patch, ack_seq,"
+                 " ack_entry) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [F_LAST] = "SELECT coalesce(max(seq), 0) FROM events",
-    [F_EVENT_ONE] = "SELECT seat, cmd_id, result FROM events WHERE seq = ?1",
+    [F_EVENT_ONE] = "SELECT seat, cmd_id, result, ack_seq, ack_entry FROM events WHERE seq = ?1",
     [F_REPLY_PUT] = "INSERT INTO replies (at_ms, seat, cmd_id, reply) VALUES (?1, ?2, ?3, ?4)",
     [F_REPLY_ONE] = "SELECT seat, cmd_id, reply FROM replies WHERE id = ?1",
     [F_SNAP_PUT] = "INSERT OR REPLACE INTO snapshots (seq, state) VALUES (?1, ?2)",
@@ -351,6 +355,25 @@ static int cf_check(campfile *f, tb_err *err)
     return r;
 }
 
+/* Brings a schema-1 file to CAMPFILE_SCHEMA in one transaction: its acks carry their event's seq
+ * and no entry, which the new columns say by being null. */
+static int cf_upgrade(campfile *f, tb_err *err)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d;", CAMPFILE_SCHEMA);
+    if (store__exec(f->db, "BEGIN IMMEDIATE", err))
+        return TB_INTERNAL;
+    if (store__exec(f->db,
+                    "ALTER TABLE events ADD COLUMN ack_seq INTEGER;"
+                    " ALTER TABLE events ADD COLUMN ack_entry INTEGER;",
+                    err) ||
+        store__exec(f->db, sql, err)) {
+        store__exec(f->db, "ROLLBACK", NULL);
+        return TB_INTERNAL;
+    }
+    return store__exec(f->db, "COMMIT", err);
+}
+
 int campfile_open(const char *path, const char *id, int create, int sync_full, campfile **out,
                   tb_err *err)
 {
@@ -376,8 +399,8 @@ int campfile_open(const char *path, const char *id, int create, int sync_full, c
     int64_t ver = store__int(f->db, "PRAGMA user_version", -1);
     if (app == 0 && ver == 0 && create)
         r = cf_create_schema(f, err); /* new, or its creation was cut short by a crash */
-    else
-        r = cf_check(f, err);
+    else if (!(r = cf_check(f, err)) && ver < CAMPFILE_SCHEMA)
+        r = cf_upgrade(f, err);
     if (r || (r = idem_load(f, err)))
         goto fail;
     sqlite3_stmt *s = cf_stmt(f, F_LAST, err);
@@ -516,6 +539,10 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
         sqlite3_bind_text(s, 8, ev->patch_text, (int)ev->patch_len, SQLITE_STATIC);
     else
         bind_json(s, 8, ev->patch);
+    if (ev->cmd_id && ev->ack_seq > 0)
+        sqlite3_bind_int64(s, 9, ev->ack_seq);
+    if (ev->cmd_id && ev->ack_entry > 0)
+        sqlite3_bind_int64(s, 10, ev->ack_entry);
     int r = cf_done(f, s, err, "appending an event");
     if (r)
         return r;
@@ -600,7 +627,10 @@ static int idem_reply_of(campfile *f, int64_t ref, const char *seat, const char 
                 r = tb_fail(err, TB_INTERNAL, "storage: event %lld of %s is not valid JSON",
                             (long long)ref, f->id);
             else
-                *reply = store__ack_text(cmd_id, ref, json_is_null(result) ? NULL : result);
+                *reply = store__ack_text(
+                    cmd_id,
+                    sqlite3_column_type(s, 3) == SQLITE_NULL ? ref : sqlite3_column_int64(s, 3),
+                    json_is_null(result) ? NULL : result, sqlite3_column_int64(s, 4));
             json_decref(result);
         }
     } else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {

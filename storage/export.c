@@ -61,8 +61,8 @@ static json_t *export__idem(sqlite3_stmt *s)
 static json_t *export__ack(sqlite3_stmt *s)
 {
     json_t *result = export__json_col(s, 3);
-    char *ack = store__ack_text((const char *)sqlite3_column_text(s, 2), sqlite3_column_int64(s, 0),
-                                json_is_null(result) ? NULL : result);
+    char *ack = store__ack_text((const char *)sqlite3_column_text(s, 2), sqlite3_column_int64(s, 4),
+                                json_is_null(result) ? NULL : result, sqlite3_column_int64(s, 5));
     json_decref(result);
     json_t *row = json_pack("{s:s, s:s, s:s}", "seat", sqlite3_column_text(s, 1), "cmd_id",
                             sqlite3_column_text(s, 2), "reply", ack);
@@ -110,10 +110,11 @@ int store_export_campaign(store *st, const char *campaign, json_t **out, tb_err 
                      "SELECT seq, seat, op, args, result, patch, at_ms FROM events ORDER BY seq",
                      NULL, events, export__event, err);
     if (!r)
-        r = export__rows(cdb,
-                         "SELECT seq, seat, cmd_id, result FROM events WHERE cmd_id IS NOT NULL"
-                         " ORDER BY seq",
-                         NULL, idem, export__ack, err);
+        r = export__rows(
+            cdb,
+            "SELECT seq, seat, cmd_id, result, coalesce(ack_seq, seq),"
+            " coalesce(ack_entry, 0) FROM events WHERE cmd_id IS NOT NULL ORDER BY seq",
+            NULL, idem, export__ack, err);
     if (!r)
         r = export__rows(cdb, "SELECT seat, cmd_id, reply FROM replies ORDER BY id", NULL, idem,
                          export__idem, err);
@@ -266,7 +267,7 @@ static void import__split_idem(const json_t *doc, json_t **ids, json_t **rest)
             json_is_null(json_array_get(*ids, (size_t)(seq - 1))) &&
             strcmp(json_string_value(json_object_get(ev, "seat")), seat) == 0) {
             json_t *result = json_object_get(ev, "result");
-            char *ack = store__ack_text(cmd_id, seq, json_is_null(result) ? NULL : result);
+            char *ack = store__ack_text(cmd_id, seq, json_is_null(result) ? NULL : result, 0);
             if (strcmp(ack, reply) == 0) {
                 json_array_set_new(*ids, (size_t)(seq - 1), json_string(cmd_id));
                 kept = 1;

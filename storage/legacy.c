@@ -98,7 +98,7 @@ static int legacy__replies(sqlite3 *new, const char *id, tb_err *err)
                     json_loads((const char *)sqlite3_column_text(ev, 1), JSON_DECODE_ANY, NULL);
                 if (result && strcmp((const char *)sqlite3_column_text(ev, 0), seat) == 0) {
                     char *ack = store__ack_text(cmd_id, json_integer_value(seqv),
-                                                json_is_null(result) ? NULL : result);
+                                                json_is_null(result) ? NULL : result, 0);
                     if (strcmp(ack, reply) == 0) {
                         sqlite3_reset(set);
                         sqlite3_bind_int64(set, 1, json_integer_value(seqv));

@@ -190,9 +190,11 @@ int store__fsync_path(const char *path, int dir, tb_err *err)
     return TB_OK;
 }
 
-char *store__ack_text(const char *cmd_id, int64_t seq, const json_t *result)
+char *store__ack_text(const char *cmd_id, int64_t seq, const json_t *result, int64_t entry)
 {
     json_t *msg = proto_msg_ack(cmd_id, seq, result ? json_incref((json_t *)result) : NULL);
+    if (entry > 0)
+        json_object_set_new(msg, "entry", json_integer(entry));
     char *s = proto_json_dump(msg, NULL);
     json_decref(msg);
     return s;

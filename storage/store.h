@@ -71,6 +71,9 @@ typedef struct store_event {
     int64_t at_ms;
     const char *cmd_id;     /* the client's command id: the event is that command's idempotency
                                record (store_idem_get rebuilds its ack); NULL for none */
+    int64_t ack_seq;        /* the seq its ack carries when not the event's own (a player's ack
+                               carries the player seq: server/playerseq.h); 0: seq */
+    int64_t ack_entry;      /* the `entry` its ack carries (the GM's ack); 0: none */
     const char *patch_text; /* patch already encoded as compact JSON (patch_len bytes), written
                                as it is; NULL: patch is encoded */
     size_t patch_len;

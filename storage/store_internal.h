@@ -52,9 +52,10 @@ int store__pragmas(sqlite3 *db, int sync_full, tb_err *err);
 /* fsync of a file or directory by path. */
 int store__fsync_path(const char *path, int dir, tb_err *err);
 
-/* The ack a command's event stands for, as it was sent: {"t":"ack","id","seq","result"} compact
- * (a new malloc'd string). result may be NULL (null). */
-char *store__ack_text(const char *cmd_id, int64_t seq, const json_t *result);
+/* The ack a command's event stands for, as it was sent: {"t":"ack","id","seq","result"} compact,
+ * with "entry" last when entry > 0 (the GM's ack: server/run_op.c); a new malloc'd string. seq is
+ * the seq the ack carries (a player's: its player seq); result may be NULL (null). */
+char *store__ack_text(const char *cmd_id, int64_t seq, const json_t *result, int64_t entry);
 
 /* Whether id is a campaign id this store accepts (1-32 characters of [a-z0-9]). */
 int store__id_ok(const char *id);

@@ -16,6 +16,7 @@
  *   downtime   OWNER  a lifestyle and its activity (004:562-639)
  *   cash_in    OWNER  leftover inspiration becomes experience (004:402)
  *   level_up   OWNER  a new level (004:385-400)
+ *   cast       OWNER  a spell outside a fight: one of the casts, no ◆ (004:481-505; spells.c)
  *
  * The module's own state:
  *   /enc: day (from 1), hours (travel hours spent today), limit (travel hours allowed today: 12,
@@ -50,6 +51,7 @@ static int act_site_turn(rules_enc *e, const rules_args *a, tb_err *err);
 static int act_leave(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_award(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_award(rules_enc *e, const rules_args *a, tb_err *err);
+static int check_tennite(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err);
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err);
 static int act_rest(rules_enc *e, const rules_args *a, tb_err *err);
@@ -99,6 +101,10 @@ static const rules_param P_LEVEL[] = {
     {"roll", RULES_PARAM_BOOL, 0, 1, 0, 0, "roll 1d6 hit points instead of 4"},
     {0},
 };
+static const rules_param P_TENNITE[] = {
+    {"span", RULES_PARAM_STRING, 4, 7, 0, 0, "a tennite, a season (3 tennites) or a year (12)"},
+    {0},
+};
 static const rules_param P_NONE[] = {{0}};
 
 /* clang-format off */
@@ -111,8 +117,8 @@ static const rules_enc_action ACTIONS[] = {
      check_site_turn, 0},
     {"leave", "Leave the site", RULES_ENC_GM, P_NONE, act_leave, "004:547", NULL, 0},
     {"award", "Award experience", RULES_ENC_GM, P_AWARD, act_award, "004:402", check_award, 0},
-    {"tennite", "Run a downtime round", RULES_ENC_GM, P_NONE, act_tennite, "004:144, 004:564",
-     NULL, 0},
+    {"tennite", "Run a downtime round", RULES_ENC_GM, P_TENNITE, act_tennite,
+     "004:144, 004:564, 004:574", check_tennite, 0},
     {"rest", "Rest for the night", RULES_ENC_OWNER, P_REST, act_rest, "004:549-560", check_rest,
      0},
     {"downtime", "Downtime activity", RULES_ENC_OWNER, P_DOWNTIME, fivey_downtime, "004:562-639",
@@ -121,6 +127,8 @@ static const rules_enc_action ACTIONS[] = {
      check_cash_in, RULES_ENC_RARE},
     {"level_up", "Level up", RULES_ENC_OWNER, P_LEVEL, act_level_up, "004:385-400",
      check_level_up, 0},
+    {"cast", "Cast a spell", RULES_ENC_OWNER, fivey_cast_params, fivey_cast_free,
+     "004:481-505, 004:680", fivey_cast_free_check, RULES_ENC_RARE},
     {0},
 };
 /* clang-format on */
@@ -143,6 +151,7 @@ static const rules_phrase PHRASES[] = {
     {"award", "{who} gains {xp} experience ({total})"},
     {"award", "{who} gains {xp} experience"},
     {"tennite", "Ten days of downtime pass; inspiration is restored"},
+    {"tennites", "{turns} tennites of downtime pass ({days} days); inspiration is restored"},
     {"spells_ready", "{who}'s spells are ready again ({spell_casts} casts)"},
     {"spells_ready", "{who}'s spells are ready again"},
     {"rest", "{who} {does}"},
@@ -166,7 +175,9 @@ static const rules_phrase PHRASES[] = {
  * travel, the site clock, the downtime count and who has used tonight's rest or this tennite's
  * downtime action. */
 static const char *const CARRY[] = {"day",     "hours",  "limit",    "site", "turns",
-                                    "tennite", "rested", "downtime", NULL};
+                                    "tennite", "rested", "downtime", "span", NULL};
+/* and each character's institution (004:616-633) */
+static const char *const CARRY_EACH[] = {"institution", NULL};
 
 /* What the GM fixes by hand: the clocks. */
 static const rules_enc_field EDITABLE[] = {
@@ -176,15 +187,25 @@ static const rules_enc_field EDITABLE[] = {
     {"/enc/site", RULES_PARAM_INT, 0, 20, "site clock"},
     {"stats/crowns", RULES_PARAM_INT, 0, 10000000, "crowns"},
     {"stats/xp", RULES_PARAM_INT, 0, XP_MAX, "experience"},
+    /* credit spent on equipment or hirelings (004:631), capital lost to a bad event (004:633) */
+    {"/enc/combatants/*/institution/capital", RULES_PARAM_INT, 0, 10000000,
+     "the institution's capital"},
+    {"/enc/combatants/*/institution/credit", RULES_PARAM_INT, 0, 10000000,
+     "the institution's credit"},
+    /* an NPC's institution is the GM's (004:616; between_check refuses it on the combatant) */
+    {"/gm/enc/combatants/*/institution/capital", RULES_PARAM_INT, 0, 10000000,
+     "an NPC's institution's capital"},
+    {"/gm/enc/combatants/*/institution/credit", RULES_PARAM_INT, 0, 10000000,
+     "an NPC's institution's credit"},
     {NULL, 0, 0, 0, NULL},
 };
 
 /* Healing, inspiration, experience, levels, stats, crowns, attunement and spell casts land on
  * the sheets ("spells" is read only: the card shows a caster's casts; "weapons" and "inventory"
- * are what a character may attune to). */
-static const char *const SHEET_STATS[] = {"level",       "xp",      "stats",     "hp",
-                                          "inspiration", "crowns",  "attuned",   "spell_slots",
-                                          "spells",      "weapons", "inventory", NULL};
+ * are what a character may attune to; "feats" change the night: 004:206, 004:337). */
+static const char *const SHEET_STATS[] = {
+    "level",       "xp",     "stats",   "hp",        "inspiration", "crowns", "attuned",
+    "spell_slots", "spells", "weapons", "inventory", "feats",       NULL};
 
 const rules_module rules_module_fivey_between = {
     .id = "fivey.between",
@@ -197,6 +218,7 @@ const rules_module rules_module_fivey_between = {
     .editable = EDITABLE,
     .check = between_check,
     .carry = CARRY,
+    .carry_each = CARRY_EACH,
     .catch_up = catch_up,
     .choices = between_choices,
     .phrases = PHRASES,
@@ -376,19 +398,30 @@ static int act_award(rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
-/* A downtime turn, a tennite of 10 days (004:564): every character may take a downtime action
- * again, and inspiration dice are restored to the level (004:144 "restored after each downtime
- * phase"). */
+static int check_tennite(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)e;
+    if (!fivey_span_named(rules_arg_str(a, "span")))
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "a downtime round is a tennite, a season or a year (004:574)");
+    return 0;
+}
+
+/* A downtime round: a tennite of 10 days (004:564), or a season or a year of 3 or 12 of them
+ * (004:574: the downtime action then covers them all). Every character may take a downtime
+ * action again, inspiration dice are restored to the level (004:144 "restored after each
+ * downtime phase"), and each institution offers its line of credit (004:618). */
 static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
 {
-    (void)a;
     (void)err;
-    seti(e->enc, "tennite", geti(e->enc, "tennite") + 1);
+    const fivey_span *span = fivey_span_named(rules_arg_str(a, "span"));
+    seti(e->enc, "tennite", geti(e->enc, "tennite") + span->turns);
+    json_object_set_new(e->enc, "span", json_string(span->name));
     json_array_clear(fivey_list(e, "downtime"));
-    /* ten days on the campaign clock, to the start of a day (their new days: catch_up) */
+    /* its days on the campaign clock, to the start of a day (their new days: catch_up) */
     catch_up(e);
     rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY) +
-                               (TENNITE_DAYS - 1) * RULES_CLOCK_DAY);
+                               (TENNITE_DAYS * span->turns - 1) * RULES_CLOCK_DAY);
     catch_up(e);
     const char *cid;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
@@ -396,9 +429,12 @@ static int act_tennite(rules_enc *e, const rules_args *a, tb_err *err)
         if (rules_enc_stat(e, cid, "inspiration", 0) < lvl)
             rules_enc_stat_set(e, cid, "inspiration", lvl);
     }
-    rules_log *x = rules_log_begin(e, "tennite", "tennite");
+    rules_log *x = rules_log_begin(e, "tennite", span->turns == 1 ? "tennite" : "tennites");
     rules_log_int(x, "tennite", geti(e->enc, "tennite"), RULES_AUD_PUBLIC);
+    rules_log_count(x, "turns", span->turns, RULES_AUD_PUBLIC);
+    rules_log_count(x, "days", TENNITE_DAYS * span->turns, RULES_AUD_PUBLIC);
     rules_log_end(x);
+    fivey_institutions_credit(e); /* 004:618 each institution's line of credit */
     return 0;
 }
 
@@ -430,6 +466,20 @@ static int carries(const rules_enc *e, const char *cid, const char *item)
     return 0;
 }
 
+/* Rest actions a night: one (004:549), two with the Sleepwalker feat (004:206 "1 extra rest
+ * action per nighttime phase (2 rest actions total)"). */
+static int rest_actions(const rules_enc *e, const char *cid)
+{
+    return fivey_has_feat(e, cid, "Sleepwalker") ? 2 : 1;
+}
+
+/* The healing rate's die: d6 (004:553), d8 with the Battle-Hardened feat (004:337 "a base
+ * healing rate of 1d8 instead of 1d6"). */
+static int healing_die(const rules_enc *e, const char *cid)
+{
+    return fivey_has_feat(e, cid, "Battle-Hardened") ? 8 : 6;
+}
+
 static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *me = e->actor, *what = rules_arg_str(a, "action");
@@ -437,8 +487,13 @@ static int check_rest(const rules_enc *e, const rules_args *a, tb_err *err)
         return tb_fail(err, TB_BAD_REQUEST,
                        "a rest action is recover, attune, practice, cook, "
                        "scavenge or march");
-    if (fivey_listed(e, "rested", me))
-        return rules_enc_rule(err, "%s has already taken tonight's rest action",
+    int nights_actions = rest_actions(e, me);
+    if (fivey_listed(e, "rested", me) >= nights_actions)
+        return rules_enc_rule(err,
+                              nights_actions == 1
+                                  ? "%s has already taken tonight's rest action"
+                                  : "%s has already taken both of tonight's rest actions "
+                                    "(Sleepwalker, 004:206)",
                               rules_enc_name(e, me));
     int lvl = rules_enc_stat_peek(e, me, "level", 0),
         insp = rules_enc_stat_peek(e, me, "inspiration", 0);
@@ -482,7 +537,8 @@ static int act_rest(rules_enc *e, const rules_args *a, tb_err *err)
     if (strcmp(what, "recover") == 0) {
         /* 004:553 "Restore hit points equal to your healing rate (usually, 1d6 plus your level)" */
         json_t *dice = json_array();
-        int heal = rules_roll_die(e->rng, 6, dice) + lvl, dmg = geti(hp, "damage");
+        int heal = rules_roll_die(e->rng, healing_die(e, me), dice) + lvl;
+        int dmg = geti(hp, "damage");
         int left = dmg > heal ? dmg - heal : 0;
         rules_enc_stat_put(e, me, "hp/damage", json_integer(left));
         rules_log_dice(x, dice, mine);
@@ -586,6 +642,9 @@ static int act_level_up(rules_enc *e, const rules_args *a, tb_err *err)
     int lvl = rules_enc_stat(e, me, "level", 0);
     json_t *dice = json_array();
     int hp = rules_arg_int(a, "roll") ? rules_roll_die(e->rng, 6, dice) : 4;
+    /* 004:337 Battle-Hardened: "gain 1 additional hit point each time they advance" */
+    if (fivey_has_feat(e, me, "Battle-Hardened"))
+        hp++;
     json_t *st = rules_enc_stats(e, me);
     json_t *stats = json_object_get(st, "stats");
     if (!json_is_object(stats)) {
@@ -635,6 +694,19 @@ static int between_check(const rules_enc *e, tb_err *err)
     if (!json_is_array(json_object_get(e->enc, "rested")) ||
         !json_is_array(json_object_get(e->enc, "downtime")))
         return rules_enc_rule(err, "the between-scenes lists are damaged; the GM can end it");
+    const json_t *span = json_object_get(e->enc, "span");
+    if (span && !fivey_span_named(json_string_value(span)))
+        return rules_enc_rule(err,
+                              "the between-scenes downtime span is damaged; the GM can end it");
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        /* an NPC's institution is the GM's (fivey_institution): not on its public combatant */
+        if (rules_enc_is_npc(e, cid) && json_object_get(rules_enc_combatant(e, cid), "institution"))
+            return rules_enc_rule(err,
+                                  "%s is the GM's character: its institution is the GM's to "
+                                  "set, in the GM's copy",
+                                  rules_enc_name(e, cid));
+    }
     return 0;
 }
 
@@ -732,6 +804,14 @@ static int between_choices(const rules_enc *e, const char *actor, const rules_en
     }
     if (strcmp(act, "downtime") == 0)
         return fivey_downtime_choices(e, actor, p, out);
+    if (strcmp(act, "cast") == 0)
+        return fivey_cast_choices(e, actor, p, out);
+    if (strcmp(act, "tennite") == 0) {
+        const fivey_span *sp;
+        for (size_t i = 0; (sp = fivey_span_at(i)); i++)
+            fivey_choice(out, json_string(sp->name), sp->label);
+        return RULES_CHOICES_PICK;
+    }
     if (strcmp(act, "level_up") == 0 && strcmp(name, "stat") == 0) {
         fivey_choose_stats(e, actor, out, 1);
         return RULES_CHOICES_PICK;

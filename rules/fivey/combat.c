@@ -71,11 +71,6 @@ static int combat_choices(const rules_enc *e, const char *actor, const rules_enc
         "target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, label                        \
     }
 
-#define TARGET_OPT(n, label)                                                                       \
-    {                                                                                              \
-        n, RULES_PARAM_STRING, 1, 32, 0, 0, label                                                  \
-    }
-
 static const rules_param P_INITIATIVE[] = {
     {"opp", RULES_PARAM_INT, 0, 10, 0, 0,
      "the opposing party's DEX or power (default: its average DEX, rounded down)"},
@@ -101,14 +96,6 @@ static const rules_param P_MOVE[] = {
 static const rules_param P_OTHER[] = {
     {"what", RULES_PARAM_STRING, 1, 80, 0, RULES_PARAM_REQUIRED, "what the character does"},
     {"cost", RULES_PARAM_INT, 1, 2, 1, 0, "◆ it costs (1 or 2)"},
-    {0},
-};
-static const rules_param P_CAST[] = {
-    {"spell", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "which spell the sheet carries"},
-    TARGET_OPT("target", "on whom (Charm, Fire Ball, Lightning Bolt)"),
-    TARGET_OPT("target2", "a second target in the blast"),
-    TARGET_OPT("target3", "a third target"),
-    TARGET_OPT("target4", "a fourth target"),
     {0},
 };
 static const rules_param P_ARMOR[] = {
@@ -166,7 +153,7 @@ static const rules_enc_action ACTIONS[] = {
     {"move", "Move ◆", RULES_ENC_TURN, P_MOVE, act_move, "004:686-690, 004:381, 004:424",
      check_move, 0},
     {"act", "Other action", RULES_ENC_TURN, P_OTHER, act_other, "004:694-711", check_other, 0},
-    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, P_CAST, fivey_cast_turn,
+    {"cast", "Cast a spell ◆◆", RULES_ENC_TURN, fivey_cast_params, fivey_cast_turn,
      "004:481-505, 004:680, 004:701", fivey_cast_turn_check, 0},
     {"armor", "Armor on or off ◆◆", RULES_ENC_TURN, P_ARMOR, act_armor, "004:424", check_armor,
      RULES_ENC_RARE},

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clock.h"
 #include "dice.h"
@@ -78,6 +79,39 @@ static const struct {
 } armors[] = {
     {"leather", 12, 1}, {"scale", 13, 2}, {"chain", 14, 3}, {"ring", 15, 4}, {"plate", 16, 5},
 };
+
+/* 004:622-629 Level / Investment / Line of Credit */
+static const int INSTITUTION_CAPITAL[] = {0, 10, 30, 120, 240, 360};
+static const int INSTITUTION_CREDIT[] = {0, 1, 5, 20, 50, 100};
+#define INSTITUTION_LARGE 5
+#define MASSIVE_CAPITAL 120 /* 004:629 "Massive +120 capital +50 crowns" */
+#define MASSIVE_CREDIT 50
+
+int fivey_institution_level(int capital)
+{
+    int level = 0;
+    while (level < INSTITUTION_LARGE && capital >= INSTITUTION_CAPITAL[level + 1])
+        level++;
+    if (level == INSTITUTION_LARGE && capital >= INSTITUTION_CAPITAL[INSTITUTION_LARGE])
+        level += (capital - INSTITUTION_CAPITAL[INSTITUTION_LARGE]) / MASSIVE_CAPITAL;
+    return level;
+}
+
+int fivey_institution_credit(int level)
+{
+    if (level <= 0)
+        return 0;
+    if (level <= INSTITUTION_LARGE)
+        return INSTITUTION_CREDIT[level];
+    return INSTITUTION_CREDIT[INSTITUTION_LARGE] + MASSIVE_CREDIT * (level - INSTITUTION_LARGE);
+}
+
+const char *fivey_institution_name(int level)
+{
+    static const char *const NAMES[] = {"dreamstuff", "insignificant", "small",
+                                        "middling",   "ascendant",     "large"};
+    return level <= 0 ? NAMES[0] : level <= INSTITUTION_LARGE ? NAMES[level] : "massive";
+}
 
 int fivey_armor_dc(const char *armor)
 {
@@ -708,9 +742,15 @@ static json_t *fivey_derive(const json_t *sheet)
     /* 004:367 "Once their total damage accumulated equals or exceeds their hit points, they
      * perish" (004:682 says "exceeds": reading 5) */
     json_object_set_new(d, "dead", json_boolean(dmg >= hp));
-    /* 004:553 "usually, 1d6 plus your level" */
+    /* 004:553 "usually, 1d6 plus your level"; 004:337 Battle-Hardened "a base healing rate of
+     * 1d8 instead of 1d6" */
+    int d8 = 0;
+    size_t fi;
+    json_t *feat;
+    json_array_foreach(json_object_get(sheet, "feats"), fi, feat) d8 |=
+        json_is_string(feat) && strcasecmp(json_string_value(feat), "Battle-Hardened") == 0;
     char heal[16];
-    snprintf(heal, sizeof heal, "1d6+%d", level);
+    snprintf(heal, sizeof heal, "1d%d+%d", d8 ? 8 : 6, level);
     json_object_set_new(d, "healing_rate", json_string(heal));
     /* 004:144 inspiration dice at the start of an adventure */
     json_object_set_new(d, "inspiration_start", json_integer(level));

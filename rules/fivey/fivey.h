@@ -59,6 +59,14 @@ const char *fivey_reaction(int natural);
 /* XP that level 0..5 starts at (004:387-393); -1 outside. */
 int fivey_level_xp(int level);
 
+/* Institutions (004:616-633): the level a capital reaches (0 dreamstuff, 1 insignificant at 10,
+ * 2 small at 30, 3 middling at 120, 4 ascendant at 240, 5 large at 360, then massive: a level
+ * more every 120), its line of credit a tennite (0, 1, 5, 20, 50, 100 crowns, +50 a massive
+ * level) and its name ("middling"; "massive" from level 6). */
+int fivey_institution_level(int capital);
+int fivey_institution_credit(int level);
+const char *fivey_institution_name(int level);
+
 /* Armor kinds of 004:416-421; NULL/"none" is unarmored. DC 0 and STR 0 for unknown names. */
 int fivey_armor_dc(const char *armor);
 int fivey_armor_str(const char *armor);

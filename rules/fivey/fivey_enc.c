@@ -25,6 +25,15 @@ int fivey_in_party(const rules_enc *e, const char *cid)
     return strcmp(rules_enc_side(e, cid), fivey_party_side(e)) == 0;
 }
 
+int fivey_stat_of(const rules_enc *e, const char *cid, const char *stat)
+{
+    const json_t *st = rules_enc_stats_peek(e, cid);
+    json_t *v = json_object_get(st, stat);
+    if (!json_is_integer(v))
+        v = json_object_get(json_object_get(st, "stats"), stat);
+    return json_is_integer(v) ? (int)json_integer_value(v) : FIVEY_STAT_MIN;
+}
+
 int fivey_budget_check(const rules_enc *e, const char *cid, int n, tb_err *err)
 {
     json_t *b = json_object_get(rules_enc_combatant(e, cid), "budget");
@@ -63,11 +72,21 @@ int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat)
 
 int fivey_listed(const rules_enc *e, const char *key, const char *cid)
 {
+    int n = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(e->enc, key), i, v)
+    json_array_foreach(json_object_get(e->enc, key), i, v) n +=
+        rules_enc_streq(json_string_value(v), cid);
+    return n;
+}
+
+int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(rules_enc_stats_peek(e, cid), "feats"), i, v)
     {
-        if (rules_enc_streq(json_string_value(v), cid))
+        if (json_is_string(v) && strcasecmp(json_string_value(v), feat) == 0)
             return 1;
     }
     return 0;
@@ -213,6 +232,9 @@ const rules_phrase fivey_enc_phrases[] = {
     {"cast.lasts", " for {duration} {unit}"},
     /* downtime (downtime.c) */
     {"downtime", "{who} lives {life} ({cost} crowns){event_words?} and {what}"},
+    {"downtimes", "{who} lives {life} for a {span_name} ({cost} crowns, {turns} downtime turns"
+                  "{event_words?}) and {what}"},
+    {"downtime.events", "; events: {goods} good, {bads} bad"},
     {"downtime.bad", ", a bad event"},
     {"downtime.good", ", a good event"},
     {"downtime.beg", "begs and gains {crowns_gained} crowns"},
@@ -225,8 +247,13 @@ const rules_phrase fivey_enc_phrases[] = {
     {"downtime.study", "studies: {learned}"},
     {"downtime.learned", "learned"},
     {"downtime.not_yet", "not yet"},
-    {"downtime.establish", "invests {roll} capital in the institution ({capital} in all)"},
-    {"downtime.establish", "invests in the institution"},
+    {"downtime.establish", "invests {roll} capital in the institution{reinvest?} ({capital} in "
+                           "all){grown?}"},
+    {"downtime.establish", "invests in the institution{grown?}"},
+    {"downtime.reinvest", " and reinvests {reinvested} cr. of its credit"},
+    {"downtime.grown", "; it is now {institution} (level {inst_level})"},
+    /* no phrasing without the credit: an NPC's institution is the GM's, even whether it has one */
+    {"credit", "{who}'s institution offers its line of credit: {credit} cr. this tennite"},
     {"downtime.ball", "attends a grand ball"},
     {NULL, NULL},
 };

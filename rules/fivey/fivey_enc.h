@@ -28,6 +28,10 @@
 /* The adventuring party's side (/enc/party, default "party"). */
 const char *fivey_party_side(const rules_enc *e);
 int fivey_in_party(const rules_enc *e, const char *cid);
+/* One of the four stats (004:81) of cid: the encounter's copy (fivey.combat and fivey.social
+ * keep them at the top of its stats), else the sheet's (fivey.between keeps stats.stats), else
+ * +1, the least (004:169). */
+int fivey_stat_of(const rules_enc *e, const char *cid, const char *stat);
 /* 0 when cid has n ◆ left this turn, else TB_RULE in rules_enc_spend's words. */
 int fivey_budget_check(const rules_enc *e, const char *cid, int n, tb_err *err);
 /* The rounded-down average of `stat` over the standing combatants on side `side`
@@ -39,8 +43,11 @@ extern const char *const FIVEY_STATS[];
 /* cid's stat `stat` from the sheet's stats object (stats.stats: fivey.between's copy), 0 when
  * absent. */
 int fivey_sheet_stat(const rules_enc *e, const char *cid, const char *stat);
-/* Whether cid is in the array /enc/<key> (who has rested tonight, ...). */
+/* How many times cid is in the array /enc/<key> (who has rested tonight, ...). */
 int fivey_listed(const rules_enc *e, const char *key, const char *cid);
+/* Whether cid's sheet (stats.feats, as fivey.between copies it) lists the feat, whatever its
+ * case ("Battle-Hardened", 004:337). */
+int fivey_has_feat(const rules_enc *e, const char *cid, const char *feat);
 /* The array /enc/<key>, created if missing. Borrowed. */
 json_t *fivey_list(rules_enc *e, const char *key);
 /* TB_BAD_REQUEST when both `adv` and `dis` of a are set (rules_args_exclusive's words; a form
@@ -161,10 +168,32 @@ int fivey_contest_choices(const rules_enc *e, const rules_enc_action *a, const r
 
 /* ---- downtime (downtime.c), the action of fivey.between ---- */
 
+/* How long a downtime round runs (004:574): a tennite, a season (3 downtime turns, the lifestyle
+ * paid twice) or a year (12 turns, paid ten times). */
+typedef struct fivey_span {
+    const char *name;  /* "tennite", "season", "year" */
+    const char *label; /* "A season (3 tennites)" */
+    int turns;         /* downtime turns: 1, 3, 12 */
+    int cost_times;    /* the lifestyle's cost multiplied: 1, 2, 10 */
+} fivey_span;
+/* The span called name (NULL: a tennite), or NULL for a name the book does not have. */
+const fivey_span *fivey_span_named(const char *name);
+/* The i-th span, NULL past the end. */
+const fivey_span *fivey_span_at(size_t i);
+/* The span of the downtime round running (/enc/span; a tennite when none is set). */
+const fivey_span *fivey_span_of(const rules_enc *e);
+
 /* downtime {lifestyle, activity, stat?, skilled?, settlement?, event?} (004:562-639): once a
- * tennite (/enc/downtime), the lifestyle paid, its activity or a lesser one's. */
+ * downtime round (/enc/downtime), the lifestyle paid for the round's span, its activity or a
+ * lesser one's, once for each of the span's turns. */
 int fivey_downtime_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_downtime(rules_enc *e, const rules_args *a, tb_err *err);
+/* cid's institution {capital, level, credit} (004:616-633), created if missing: on a PC's
+ * combatant (public, kept between scenes: carry_each), on an NPC's GM-only object. Borrowed. */
+json_t *fivey_institution(rules_enc *e, const char *cid);
+/* A tennite begins: every institution of level 1 or more offers its line of credit, which
+ * replaces what was left of the last (004:618 "cannot be accumulated"); logged per owner. */
+void fivey_institutions_credit(rules_enc *e);
 /* The choices of its parameter p (encounter.h, "Moves"). */
 int fivey_downtime_choices(const rules_enc *e, const char *actor, const rules_param *p,
                            json_t *out);
@@ -182,9 +211,15 @@ json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *nam
  */
 int fivey_cast_check(const rules_enc *e, const rules_args *a, int cost, tb_err *err);
 int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err);
+/* The parameters of every module's `cast`: spell, target..target4. */
+extern const rules_param fivey_cast_params[];
 /* `cast` in a fight's turn (fivey.combat): the same at ◆◆ (004:701). */
 int fivey_cast_turn_check(const rules_enc *e, const rules_args *a, tb_err *err);
 int fivey_cast_turn(rules_enc *e, const rules_args *a, tb_err *err);
+/* `cast` outside a fight (fivey.social, fivey.between; rules/RULES.md reading 14): the same with
+ * no ◆ to spend. */
+int fivey_cast_free_check(const rules_enc *e, const rules_args *a, tb_err *err);
+int fivey_cast_free(rules_enc *e, const rules_args *a, tb_err *err);
 /* The choices of its parameter p (encounter.h, "Moves"): the spells actor carries, targets. */
 int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param *p, json_t *out);
 

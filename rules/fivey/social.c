@@ -14,6 +14,7 @@
  *   request   OWNER  the one request: the talker's charisma check (004:660); the disposition then
  *                    decides what a success or a failure gets (004:658); a second is refused
  *   morale    GM     the collective morale check of fivey.combat (004:670), in the same scene
+ *   cast      OWNER  a spell outside a fight: Charm on the other party, say (004:489; spells.c)
  *
  * State. Public (/enc): party (the adventuring party's side), reacted (the GM has decided the
  * reaction), talker (a combatant id), terms {ask, dc, edge}, request {by, what, ask, dc, edge,
@@ -97,6 +98,8 @@ static const rules_enc_action ACTIONS[] = {
      check_request, 0},
     {"morale", "Morale check", RULES_ENC_GM, P_MORALE, act_morale, "004:670", check_morale,
      RULES_ENC_RARE},
+    {"cast", "Cast a spell", RULES_ENC_OWNER, fivey_cast_params, fivey_cast_free,
+     "004:481-505, 004:680", fivey_cast_free_check, RULES_ENC_RARE},
     {0},
 };
 /* clang-format on */
@@ -147,7 +150,8 @@ static const rules_enc_field SOCIAL_EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static const char *const SHEET_STATS[] = {"hp", "inspiration", NULL};
+/* spells and spell_slots: a cast spends one (reading 12) */
+static const char *const SHEET_STATS[] = {"hp", "inspiration", "spells", "spell_slots", NULL};
 
 const rules_module rules_module_fivey_social = {
     .id = "fivey.social",
@@ -630,5 +634,7 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
     }
     if (strcmp(act, "morale") == 0)
         return fivey_morale_choices(e, p, "the other party", out);
+    if (strcmp(act, "cast") == 0)
+        return fivey_cast_choices(e, actor, p, out);
     return RULES_CHOICES_NONE;
 }

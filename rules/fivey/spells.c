@@ -14,6 +14,15 @@
 
 #define MAX_TARGETS 4 /* target, target2, target3, target4 */
 
+const rules_param fivey_cast_params[] = {
+    {"spell", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "which spell the sheet carries"},
+    {"target", RULES_PARAM_STRING, 1, 32, 0, 0, "on whom (Charm, Fire Ball, Lightning Bolt)"},
+    {"target2", RULES_PARAM_STRING, 1, 32, 0, 0, "a second target in the blast"},
+    {"target3", RULES_PARAM_STRING, 1, 32, 0, 0, "a third target"},
+    {"target4", RULES_PARAM_STRING, 1, 32, 0, 0, "a fourth target"},
+    {0},
+};
+
 static const char *const TARGET_PARAMS[] = {"target", "target2", "target3", "target4"};
 
 json_t *fivey_spell_carried(const rules_enc *e, const char *cid, const char *name)
@@ -117,7 +126,7 @@ static void cast_save(rules_enc *e, rules_log *x, int level, int dc, const char 
         const char *t = targets[i];
         const struct target_keys *k = &TK[i];
         rules_aud theirs = rules_enc_aud_of(e, t);
-        int dex = rules_enc_stat(e, t, "dex", 1);
+        int dex = fivey_stat_of(e, t, "dex");
         json_t *sd = json_array();
         fivey_roll r;
         /* 004:375 "a character must succeed at a stat check in order to avoid taking
@@ -161,8 +170,8 @@ static void cast_charm(rules_enc *e, rules_log *x, int level, const char *t)
 {
     const char *me = e->actor;
     rules_aud mine = rules_enc_aud_of(e, me), theirs = rules_enc_aud_of(e, t);
-    int in = rules_enc_stat(e, me, "int", 1);
-    int cha = rules_enc_stat(e, t, "cha", 1), against = fivey_passive(cha);
+    int in = fivey_stat_of(e, me, "int");
+    int cha = fivey_stat_of(e, t, "cha"), against = fivey_passive(cha);
     json_t *dice = json_array();
     fivey_roll r;
     /* 004:680 "magic spells typically use intelligence (with charisma serving as the virtual
@@ -222,7 +231,7 @@ int fivey_cast(rules_enc *e, const rules_args *a, int cost, tb_err *err)
     rules_log_int(x, "level", level, RULES_AUD_PUBLIC);
     rules_log_int(x, "casts_left", max - used - 1, RULES_AUD_PUBLIC);
     if (spell->kind == FIVEY_SPELL_SAVE) {
-        cast_save(e, x, level, fivey_spell_dc(rules_enc_stat(e, me, "int", 1)), targets, nt);
+        cast_save(e, x, level, fivey_spell_dc(fivey_stat_of(e, me, "int")), targets, nt);
         return 0;
     }
     if (spell->kind == FIVEY_SPELL_MENTAL) {
@@ -273,6 +282,17 @@ int fivey_cast_choices(const rules_enc *e, const char *actor, const rules_param 
     if (!name[6])
         fivey_choice(out, NULL, "nobody");
     return RULES_CHOICES_PICK;
+}
+
+/* Outside a fight (reading 14): no ◆, one of the casts all the same. */
+int fivey_cast_free_check(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_cast_check(e, a, 0, err);
+}
+
+int fivey_cast_free(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return fivey_cast(e, a, 0, err);
 }
 
 /* In a fight's turn: 004:701 "Cast spell ... ◆◆". */

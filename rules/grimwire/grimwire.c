@@ -516,8 +516,10 @@ static const rules_field grimwire_sheet[] = {
      learning_fields, "002:306-316"},
     {"items", RULES_FIELD_LIST, 0, 100, 0, 0, "Objects built", "Gear", NULL, item_fields,
      "002:336-385"},
-    {"blueprints", RULES_FIELD_STRINGS, 0, 200, 0, 0, "Kinds of object the character knows how "
-     "to build", "Gear", NULL, NULL, "002:344"},
+    {"blueprints", RULES_FIELD_STRINGS, 0, 200, 0, 0,
+     "Kinds of object the character knows how "
+     "to build",
+     "Gear", NULL, NULL, "002:344"},
     {"weapons", RULES_FIELD_LIST, 0, 20, 0, 0, "Weapons", "Weapons", NULL, weapon_fields,
      "002:543-629"},
     {"status", RULES_FIELD_STRINGS, 0, 19, 0, 0, "Status effects", "Condition", NULL, NULL,

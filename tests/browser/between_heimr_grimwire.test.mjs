@@ -59,18 +59,18 @@ describe('browser: between the scenes, GM and a player on a phone', () => {
       assert.ok(!(await actionButtons(ann)).includes('award'), 'the player has no GM button');
       await statInBoth(t.pages, 'Astrid Ironhand', 'xp', '4');
       const award = await act(gm, t.rec.gm, 'award', { fields: { xp: 10 } });
-      const [line] = await logShown(t.pages, award.seq);
+      const [line] = await logShown(t.pages, award);
       assert.match(line, /^The GM awards 10 XP: 10 XP each for the 1 character present/);
       await statInBoth(t.pages, 'Astrid Ironhand', 'xp', '14');
       // Brawl's first level of potential: 5 XP (001:221); the ability is picked from the sheet
       const trained = await act(ann, t.rec.ann, 'train', { fields: { ability: 'Brawl', kind: 'potential' } });
-      await logShown(t.pages, trained.seq);
+      await logShown(t.pages, trained);
       await statInBoth(t.pages, 'Astrid Ironhand', 'xp', '9');
       const st = await stateOf(gm);
       assert.equal(st.chars[t.pc.id].sheet.abilities.find((a) => a.name === 'Brawl').trained_potential, 1);
       // a rest with one tap (the player's only character)
       const rest = await act(ann, t.rec.ann, 'rest');
-      const [rl] = await logShown(t.pages, rest.seq);
+      const [rl] = await logShown(t.pages, rest);
       assert.match(rl, /^Astrid Ironhand takes a short rest/);
       await statInBoth(t.pages, 'Astrid Ironhand', 'hp', '6 of 6');
       await finish(t, 'heimr-between');
@@ -88,13 +88,13 @@ describe('browser: between the scenes, GM and a player on a phone', () => {
       for (const p of t.pages) await p.locator('#enc .between-banner', { hasText: 'Day 1' }).waitFor();
       await statInBoth(t.pages, 'Cyrus', 'condition', '14 of 16');
       const rest = await act(ann, t.rec.ann, 'short_rest');
-      const [line] = await logShown(t.pages, rest.seq);
+      const [line] = await logShown(t.pages, rest);
       assert.match(line, /^Cyrus takes a short rest \(30 minutes\): Condition 14 → 16, Focus 6 → 8/);
       await statInBoth(t.pages, 'Cyrus', 'condition', '16 of 16');
       await statInBoth(t.pages, 'Cyrus', 'rests', '1 short');
       assert.ok(!(await actionButtons(ann)).includes('next_day'), 'the player has no GM button');
       const day = await act(gm, t.rec.gm, 'next_day');
-      await logShown(t.pages, day.seq);
+      await logShown(t.pages, day);
       for (const p of t.pages) await p.locator('#enc .between-banner', { hasText: 'Day 2' }).waitFor();
       await statInBoth(t.pages, 'Cyrus', 'rests', 'not yet');
       await waitFor('the sheet', async () => (await stateOf(ann)).chars[t.pc.id].sheet.condition.current === 16);

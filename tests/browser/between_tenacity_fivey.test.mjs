@@ -126,13 +126,13 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       for (const a of ['scene_end', 'task', 'advance']) assert.ok(!mine.includes(a), `the player cannot ${a}`);
 
       const salve = await act(ann, t.rec.ann, 'heal_item', { fields: { stress: 2, what: 'a salve' } });
-      await logShown(t.pages, salve.seq);
+      await logShown(t.pages, salve);
       await statInBoth(t.pages, 'Missa', 'stress', '3/10');
       assert.equal((await stateOf(gm)).chars[t.pc.id].sheet.stress.current, 3, 'the salve is on the sheet');
 
       assert.ok(await oneTap(gm, 'scene_end'), 'ending the scene is one tap');
       const end = await act(gm, t.rec.gm, 'scene_end');
-      await logShown(t.pages, end.seq);
+      await logShown(t.pages, end);
       await statInBoth(t.pages, 'Missa', 'stress', '0/10');
 
       // a refusal shows where it was tapped, in plain words
@@ -144,7 +144,7 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       await act(gm, t.rec.gm, 'task', { fields: { task: 'lockpicks', kind: 'craft', need: 3, skill: 'Crafting', challenge_dice: 1 } });
       for (const p of t.pages) await p.locator('#enc .between-line', { hasText: 'lockpicks: 0 of 3 impact' }).waitFor();
       const work = await act(ann, t.rec.ann, 'work', { fields: { task: 'lockpicks' } });
-      await logShown(t.pages, work.seq);
+      await logShown(t.pages, work);
       const total = (await stateOf(gm)).enc.tasks.lockpicks.total;
       for (const p of t.pages) await p.locator('#enc .between-line', { hasText: `lockpicks: ${total} of 3 impact` }).waitFor();
       await finish(t, 'tenacity');
@@ -166,11 +166,11 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       await statInBoth(t.pages, 'Brunhild', 'HP', '6/9');
       assert.ok(await oneTap(gm, 'travel'), 'a hex is one tap');
       const hex = await act(gm, t.rec.gm, 'travel');
-      await logShown(t.pages, hex.seq);
+      await logShown(t.pages, hex);
       for (const p of t.pages) await p.locator('#enc .between-line', { hasText: '4 of 12 travel hours used' }).waitFor();
 
       const rest = await act(ann, t.rec.ann, 'rest', { fields: { action: 'recover' } });
-      await logShown(t.pages, rest.seq);
+      await logShown(t.pages, rest);
       const hp = (await stateOf(gm)).chars[t.pc.id].sheet.hp;
       assert.ok(hp.damage < 3, 'the rest healed Brunhild on her sheet');
       await statInBoth(t.pages, 'Brunhild', 'HP', `${9 - hp.damage}/9`);
@@ -179,7 +179,7 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       assert.ok(await oneTap(gm, 'tennite'), 'a downtime round is one tap');
       await act(gm, t.rec.gm, 'tennite');
       const dt = await act(ann, t.rec.ann, 'downtime', { fields: { lifestyle: 'modest', activity: 'carouse', stat: 'str' } });
-      await logShown(t.pages, dt.seq);
+      await logShown(t.pages, dt);
       const sheet = (await stateOf(gm)).chars[t.pc.id].sheet;
       assert.equal(sheet.crowns, 0);
       assert.ok(sheet.xp > 100);
@@ -188,10 +188,11 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       await act(gm, t.rec.gm, 'award', { fields: { target: 'Brunhild Oakenshield', xp: 300 - sheet.xp } });
       await statInBoth(t.pages, 'Brunhild', 'XP', '300');
       const up = await act(ann, t.rec.ann, 'level_up', { fields: { stat: 'str' } });
-      await logShown(t.pages, up.seq);
+      await logShown(t.pages, up);
       await statInBoth(t.pages, 'Brunhild', 'Level', '2');
       const after = (await stateOf(gm)).chars[t.pc.id].sheet;
-      assert.deepEqual([after.level, after.hp.max, after.stats.str], [2, 13, 4]);
+      // 9 + 4 hit points, +1 for Battle-Hardened (004:337, issue 25)
+      assert.deepEqual([after.level, after.hp.max, after.stats.str], [2, 14, 4]);
       await finish(t, 'fivey');
     } finally {
       await teardown(t);

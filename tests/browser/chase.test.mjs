@@ -43,7 +43,7 @@ function cotChase(browser) {
     await shot(gm.page, 'chase-cot-gm-1366-setup.png');
     const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
     assert.equal(b.cmd.args.action, 'begin');
-    await arrived(ann, b.reply.seq);
+    await arrived(ann, b.reply);
 
     let s = await stateOf(gm.page);
     const all = Object.values(s.enc.combatants);
@@ -76,7 +76,7 @@ function cotChase(browser) {
         assert.ok(!(await actionsOn(gm.page)).includes('close'), 'no Close for the GM on the Target’s slot');
         const r = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="accelerate"]').click(), 'Accelerate');
         playerTurns++;
-        await arrived(gm, r.reply.seq);
+        await arrived(gm, r.reply);
         s = await stateOf(gm.page);
         await laneShows(gm.page, P, s.enc.combatants[P].distance, 'GM after Accelerate');
         if (s.enc.combatants[P].distance !== d) moved++;
@@ -91,7 +91,7 @@ function cotChase(browser) {
         for (const no of ['accelerate', 'escape', 'shake']) assert.ok(!offered.includes(no), `a Pursuer is not offered ${no}`);
         const r = await tapped(gm, 'enc.act', () => gm.page.locator(`#enc .enc-actions button.one-tap[data-action="${move}"]`).click(), move);
         gmTurns++;
-        await arrived(ann, r.reply.seq);
+        await arrived(ann, r.reply);
         s = await stateOf(gm.page);
         await laneShows(ann.page, P, s.enc.combatants[P].distance, `player after ${move}`);
         if (s.enc.combatants[P].distance !== d) moved++;
@@ -122,7 +122,7 @@ function vehicleChase(browser) {
     // two vehicle actions, then Begin: its result is the one shown
     const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the vehicle chase', 2);
     assert.equal(b.cmd.args.action, 'begin');
-    await arrived(ann, b.reply.seq);
+    await arrived(ann, b.reply);
     const s = await stateOf(gm.page);
     assert.equal(s.enc.stage, 'vehicle_chase');
     const V = Object.values(s.enc.combatants).find((c) => c.name === pcName);
@@ -154,7 +154,7 @@ function heimrChase(browser) {
     assert.equal(await setup.locator('select[data-npc="1"] option:checked').textContent(), 'Gives chase', 'a prepared NPC gives chase by default');
     assert.equal(await setup.locator('[name="quick"]').inputValue(), '', 'no other pursuer is asked for');
     const b = await tapped(gm, 'enc.act', () => setup.locator('[data-key="chase-start"]').click(), 'starting the chase');
-    await arrived(ann, b.reply.seq);
+    await arrived(ann, b.reply);
     let s = await stateOf(gm.page);
     assert.equal(Object.keys(s.enc.combatants).length, 2);
     const A = Object.values(s.enc.combatants).find((c) => c.name === pcName).id;
@@ -171,7 +171,7 @@ function heimrChase(browser) {
     assert.equal(s.enc.order[s.enc.turn], A);
     assert.ok(!(await ann.page.locator('#enc [data-action="offer"]').count()), 'offering ground is the GM’s');
     const r = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'Run');
-    await arrived(gm, r.reply.seq);
+    await arrived(gm, r.reply);
     assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on Old Gunnar’s turn');
 
     // Other ground (001:306): the GM offers Survival, the player takes it with one tap.
@@ -181,16 +181,16 @@ function heimrChase(browser) {
     assert.ok(grounds.includes('Survival') && !grounds.includes('Agility'), `the grounds offered are the abilities in the chase but the current one: ${grounds}`);
     await offer.locator('[name="ability"]').selectOption('Survival');
     const o = await tapped(gm, 'enc.act', () => offer.locator('button[type=submit]').click(), 'offering other ground');
-    await arrived(ann, o.reply.seq);
+    await arrived(ann, o.reply);
     await ann.page.locator('#enc .chase-offer', { hasText: 'Survival' }).waitFor();
     const c = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="choose"]').click(), 'taking the ground');
-    await arrived(gm, c.reply.seq);
+    await arrived(gm, c.reply);
     for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
     assert.equal(await ann.page.locator('#enc [data-action="choose"]').count(), 0, 'nothing left to choose');
 
     // Old Gunnar runs (one tap for the GM): the phone's lane says what became of him.
     const g = await tapped(gm, 'enc.act', () => gm.page.locator('#enc .enc-actions button.one-tap[data-action="run"]').click(), 'Old Gunnar’s Run');
-    await arrived(ann, g.reply.seq);
+    await arrived(ann, g.reply);
     s = await stateOf(gm.page);
     const gunnar = s.enc.combatants[G];
     await laneShows(ann.page, G, gunnar.distance, 'player after Old Gunnar ran');

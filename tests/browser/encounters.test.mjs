@@ -30,6 +30,7 @@ import {
   acked,
   stateOf,
   seqOf,
+  reached,
   card,
   actionButtons,
   act,
@@ -130,13 +131,13 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const [gm, ann] = [t.page.gm, t.page.ann];
       await noTurnButtons(t, turn);
       const init = await act(gm, t.rec.gm, 'initiative');
-      await logShown(t.pages, init.seq);
+      await logShown(t.pages, init);
       // Seed 5: the opposition beats Sylla; the goblin has the turn.
       for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
       await noTurnButtons(t, turn);
       await statInBoth(t.pages, 'Sylla', 'HP', '4/4');
       const hit = await act(gm, t.rec.gm, 'attack', { actor: 'Goblin', fields: { target: 'Sylla' } });
-      const [line] = await logShown(t.pages, hit.seq);
+      const [line] = await logShown(t.pages, hit);
       assert.match(line, /^Goblin attacks Sylla/);
       const sylla = (await stateOf(gm)).enc.combatants.e1.stats.hp;
       assert.ok(sylla.damage > 0, `the seeded goblin hits: ${line}`);
@@ -146,7 +147,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       await ann.locator('#enc [data-action="attack"]').waitFor();
       assert.equal(await card(ann, 'Sylla').locator('.fivey-diamonds').textContent(), '◆◆');
       const shotAt = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Goblin' } });
-      const [mine] = await logShown(t.pages, shotAt.seq);
+      const [mine] = await logShown(t.pages, shotAt);
       assert.match(mine, /^Sylla attacks Goblin/);
       for (const p of t.pages) await waitFor('one ◆ left', async () => (await card(p, 'Sylla').locator('.fivey-diamonds').textContent()) === '◆◇');
       await assertNoGmValues(t, 'Goblin', ['HP', 'DC']);
@@ -178,19 +179,19 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       assert.match(await card(gm, 'Watchman Cole').locator('.cot-cover').textContent(), new RegExp(`^Cover ${npcCover}GM only$`));
       await noTurnButtons(t, turn);
       const begun = await act(gm, t.rec.gm, 'begin');
-      await logShown(t.pages, begun.seq);
+      await logShown(t.pages, begun);
       // Seed 5: slot 6 of the party comes first — Vera may take it.
       await ann.locator('#enc [data-action="attack"]').waitFor();
       assert.equal(await card(ann, 'Vera Lockhart').locator('.turn-badge').textContent(), 'may take this slot');
       const hit = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Watchman Cole', skill: 'hand_to_hand', weapon: 'Sap' } });
-      const [line] = await logShown(t.pages, hit.seq);
+      const [line] = await logShown(t.pages, hit);
       assert.match(line, /^Vera Lockhart takes slot 6 and attacks Watchman Cole/);
       for (const p of t.pages) await p.locator('#enc .cot-slot-list li').first().filter({ hasText: 'taken by Vera Lockhart' }).waitFor();
       // The guards' slot: no turn action for the player.
       await waitFor('the foes\' slot', async () => (await stateOf(ann)).enc.turn === 1);
       await noTurnButtons(t, turn);
       const struck = await act(gm, t.rec.gm, 'attack', { actor: 'Watchman Cole', fields: { target: 'Vera Lockhart', skill: 'hand_to_hand' } });
-      const [line2] = await logShown(t.pages, struck.seq);
+      const [line2] = await logShown(t.pages, struck);
       assert.match(line2, /^Watchman Cole takes slot 6 and attacks Vera Lockhart/);
       const vera = (await stateOf(gm)).enc.combatants.e1;
       assert.ok(vera.stats.cover < cover0, `the watchman lowers Vera's Cover: ${line2}`);
@@ -214,7 +215,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const [gm, ann] = [t.page.gm, t.page.ann];
       await noTurnButtons(t, turn);
       const begun = await act(gm, t.rec.gm, 'begin');
-      await logShown(t.pages, begun.seq);
+      await logShown(t.pages, begun);
       const order = (await stateOf(gm)).enc.order;
       if (order[0] !== 'e1') {
         await noTurnButtons(t, turn);
@@ -225,16 +226,16 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const playerTurn = async () => {
         await ann.locator('#enc [data-action="attack"]').waitFor();
         const shotAt = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Bandit', ability: 'Archery', item: 'Bow', ranged: true } });
-        const lines = await logShown(t.pages, shotAt.seq);
+        const lines = await logShown(t.pages, shotAt);
         assert.ok(lines.some((l) => /^Liesbeth van Dam attacks Bandit/.test(l)), lines.join(' | '));
         for (const p of t.pages) await waitFor('the standard action used', async () => ((await statText(p, 'Liesbeth van Dam', 'budget')) || '').includes('used'));
         const ended = await act(ann, t.rec.ann, 'end_turn');
-        await logShown(t.pages, ended.seq);
+        await logShown(t.pages, ended);
       };
       const npcTurn = async () => {
         await noTurnButtons(t, turn);
         const cut = await act(gm, t.rec.gm, 'attack', { actor: 'Bandit', fields: { target: 'Liesbeth van Dam', ability: 'Swordmanship', item: 'Longsword', damage: 2 } });
-        const lines = await logShown(t.pages, cut.seq);
+        const lines = await logShown(t.pages, cut);
         const line = lines.find((l) => /^Bandit attacks Liesbeth van Dam/.test(l));
         assert.ok(line, lines.join(' | '));
         const liesbeth = (await stateOf(gm)).enc.combatants.e1.stats;
@@ -266,7 +267,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const [gm, ann] = [t.page.gm, t.page.ann];
       await noTurnButtons(t, turn);
       const begun = await act(gm, t.rec.gm, 'begin');
-      await logShown(t.pages, begun.seq);
+      await logShown(t.pages, begun);
       // The GM's hidden target numbers (002:29-55): GM only, never in a player's frame.
       await act(gm, t.rec.gm, 'set_tn', { fields: { target: 'Kneecap', tn: 11, attack_tn: 17 } });
       await card(gm, 'Kneecap').locator('.gw-tn').filter({ hasText: 'tn 11 · attack tn 17' }).waitFor();
@@ -275,7 +276,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       await ann.locator('#enc [data-action="attack"]').waitFor();
       assert.equal(await ann.locator('#enc form.enc-form').count(), 0);
       const swing = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Kneecap', weapon: 2 } });
-      const [line] = await logShown(t.pages, swing.seq);
+      const [line] = await logShown(t.pages, swing);
       assert.match(line, /^Cyrus attacks Kneecap/);
       for (const p of t.pages) await card(p, 'Cyrus').locator('.gw-budget[data-kind="action"].spent').waitFor();
       await act(ann, t.rec.ann, 'end_turn');
@@ -283,7 +284,7 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       await noTurnButtons(t, turn);
       await statInBoth(t.pages, 'Cyrus', 'Condition', '14/16');
       const strike = await act(gm, t.rec.gm, 'attack', { actor: 'Kneecap', fields: { target: 'Cyrus', weapon: '', damage: '1d6+2' } });
-      const [line2] = await logShown(t.pages, strike.seq);
+      const [line2] = await logShown(t.pages, strike);
       assert.match(line2, /Kneecap.*Cyrus/);
       const cond = (await stateOf(gm)).enc.combatants.e1.stats.condition;
       assert.ok(cond.current < 14, `the seeded strike hurts Cyrus: ${line2}`);
@@ -298,10 +299,10 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       // (the foe) as it comes (002:661); the trip is offered only on Cyrus's turn, with his action.
       assert.ok(!(await actionButtons(ann)).includes('trip'), 'no trip out of turn');
       const ended = await act(gm, t.rec.gm, 'end_turn');
-      await waitFor('the player to see round 2', async () => (await seqOf(ann)) >= ended.seq && (await stateOf(ann)).enc.round === 2);
+      await waitFor('the player to see round 2', async () => (await reached(ann, ended)) && (await stateOf(ann)).enc.round === 2);
       assert.ok((await actionButtons(ann)).includes('trip'), 'the trip is offered on his turn');
       const trip = await act(ann, t.rec.ann, 'trip');
-      const tripLines = await logShown(t.pages, trip.seq);
+      const tripLines = await logShown(t.pages, trip);
       assert.match(tripLines.join(' '), /Cyrus tries to trip Kneecap/);
       const tripped = (await stateOf(gm)).enc.combatants.e2.conditions.some((c) => c.name === 'knocked_down');
       assert.equal(tripped, false, `seed 2: Kneecap keeps his feet: ${tripLines}`);
@@ -324,23 +325,23 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
       const [gm, ann] = [t.page.gm, t.page.ann];
       await noTurnButtons(t, turn);
       const begun = await act(gm, t.rec.gm, 'initiative');
-      await logShown(t.pages, begun.seq);
+      await logShown(t.pages, begun);
       // Seed 1: Missa rolls highest and holds the spotlight.
       for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Missa' }).waitFor();
       await ann.locator('#enc [data-action="attack"]').waitFor();
       const hit = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Goblin', skill: 'Melee Combat' } });
-      const [line] = await logShown(t.pages, hit.seq);
+      const [line] = await logShown(t.pages, hit);
       assert.match(line, /^Missa attacks Goblin/);
       // `next` names a combatant: a select of them, not a text field wanting an id.
       const ended = await act(ann, t.rec.ann, 'end', { fields: { next: 'Goblin' } });
-      await logShown(t.pages, ended.seq);
+      await logShown(t.pages, ended);
       for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
       await noTurnButtons(t, turn);
       const stress0 = (await stateOf(gm)).enc.combatants.e1.stats.stress;
       await statInBoth(t.pages, 'Missa', 'stress', `${stress0.current}/${stress0.max}`);
       // A sheetless goblin's 2d6 rarely beat Missa's Reaction: the GM gives it +6 (she is cornered).
       const back = await act(gm, t.rec.gm, 'attack', { actor: 'Goblin', fields: { target: 'Missa', skill: 'claws', bonus: 6 } });
-      const [line2] = await logShown(t.pages, back.seq);
+      const [line2] = await logShown(t.pages, back);
       assert.match(line2, /^Goblin attacks Missa: a hit, \d+ stress$/);
       const stress = (await stateOf(gm)).enc.combatants.e1.stats.stress;
       assert.ok(stress.current > stress0.current, `the seeded goblin hits: ${line2}`);

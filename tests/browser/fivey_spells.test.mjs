@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../integration/lib.mjs';
 import { campaignOf, sample, ok, makeChar } from '../integration/enc_lib.mjs';
-import { ARTIFACTS, waitFor, instrumentAll as instrument, act, actionButtons, seqOf, statText, launchBrowser } from './pages.mjs';
+import { ARTIFACTS, waitFor, instrumentAll as instrument, act, actionButtons, reached, statText, launchBrowser } from './pages.mjs';
 
 test('fivey spells on a phone: Cast offers the sheet\'s spells as a pick and spends a cast', { timeout: 120000 }, async (t) => {
   const srv = await startServer(t, { args: ['--seed', '6', '--rate-limit', '0'] });
@@ -52,7 +52,9 @@ test('fivey spells on a phone: Cast offers the sheet\'s spells as a pick and spe
   // the API's acks could beat a page's diff: wait until both pages have seen the GM's seq
   const caughtUp = async () => {
     await gm.ping();
-    for (const p of [G, A]) await waitFor(`${p.rec.label} to reach seq ${gm.seq}`, async () => (await seqOf(p.page)) >= gm.seq);
+    // the GM's page by the campaign's seq, Ann's by the player seq (protocol/PROTOCOL.md, "Two counts")
+    const at = { seq: gm.seq, entry: gm.state.gm.player_seq };
+    for (const p of [G, A]) await waitFor(`${p.rec.label} to reach seq ${gm.seq}`, () => reached(p.page, at));
   };
   await caughtUp();
 

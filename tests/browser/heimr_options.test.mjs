@@ -62,14 +62,14 @@ describe('browser: heimr guarding and grabs on a phone', () => {
       for (const p of t.pages) for (const n of [t.pc.name, 'Bandit', 'Hilde']) await card(p, n).waitFor();
 
       const begun = await act(gm, t.rec.gm, 'begin');
-      await logShown(t.pages, begun.seq);
+      await logShown(t.pages, begun);
       // the GM ends the NPCs' turns until it is Astrid's
       for (;;) {
         const st = await stateOf(gm);
         const cur = st.enc.combatants[st.enc.order[st.enc.turn]];
         if (cur.name === t.pc.name) break;
         const ended = await act(gm, t.rec.gm, 'end_turn', { actor: cur.name });
-        await logShown(t.pages, ended.seq);
+        await logShown(t.pages, ended);
       }
 
       // ---- on the phone: guard Hilde, the one ally, picked already ----
@@ -78,7 +78,7 @@ describe('browser: heimr guarding and grabs on a phone', () => {
       for (const no of ['break_free', 'release', 'stand_down', 'begin', 'effect']) assert.ok(!buttons.includes(no), `the phone offers ${no}: ${buttons}`);
       const guard = await act(ann, t.rec.ann, 'guard');
       assert.equal(guard.result?.action ?? 'guard', 'guard');
-      const [line] = await logShown(t.pages, guard.seq);
+      const [line] = await logShown(t.pages, guard);
       assert.match(line, /^Astrid Ironhand guards Hilde: the next attack on Hilde meets Astrid Ironhand first/);
       for (const p of t.pages) await chipIn(p, t.pc.name, 'guarding').filter({ hasText: 'guards Hilde' }).waitFor();
       await waitFor('the guard button to go (once a turn)', async () => !(await actionButtons(ann)).includes('guard'));
@@ -86,7 +86,7 @@ describe('browser: heimr guarding and grabs on a phone', () => {
 
       // ---- the grab: a brawl attack with bind (P 30 cannot miss), then "Let go" in one tap ----
       const grab = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Bandit', brawl: true, bind: true, c: 3, p: 30 } });
-      const lines = await logShown(t.pages, grab.seq);
+      const lines = await logShown(t.pages, grab);
       assert.ok(lines.some((l) => /Astrid Ironhand grabs Bandit by the /.test(l)), lines.join(' | '));
       for (const p of t.pages) {
         await chipIn(p, t.pc.name, 'holding').filter({ hasText: 'holds Bandit' }).waitFor();
@@ -95,7 +95,7 @@ describe('browser: heimr guarding and grabs on a phone', () => {
       buttons = await actionButtons(ann);
       assert.ok(buttons.includes('release'), `Let go is offered: ${buttons}`);
       const letGo = await act(ann, t.rec.ann, 'release');
-      const [gone] = await logShown(t.pages, letGo.seq);
+      const [gone] = await logShown(t.pages, letGo);
       assert.equal(gone, 'Astrid Ironhand no longer holds Bandit: they let go');
       for (const p of t.pages) await waitFor('the grab chips to go', async () => (await chipIn(p, 'Bandit', 'held').count()) === 0);
       const st = await stateOf(gm);

@@ -81,7 +81,7 @@ function heist(browser) {
 
     // ---- the GM shows the first zone ----
     const r = await tapped(gm, 'enc.act', () => gm.page.locator('#enc [data-key="reveal-z1"]').click(), 'showing Zone 1');
-    await arrived(ann, r.reply.seq);
+    await arrived(ann, r.reply);
     await waitFor('Zone 1 on the phone', async () => (await zonesOn(ann.page)).join() === 'Zone 1');
     const text = await ann.page.evaluate(() => document.body.innerText);
     for (const secret of ['Zone 2', 'Smugglers cellar', 'Guard 1', 'Awareness']) assert.ok(!text.includes(secret), `the player's page shows ${secret}`);
@@ -95,7 +95,7 @@ function heist(browser) {
     await move.waitFor();
     assert.deepEqual(await move.locator('select[name="zone"] option').allTextContents(), ['Zone 1'], 'the zones to pick are the ones the crew knows');
     const m = await tapped(ann, 'enc.act', () => move.locator('button[type=submit]').click(), 'moving into Zone 1');
-    await arrived(gm, m.reply.seq);
+    await arrived(gm, m.reply);
     s = await stateOf(gm.page);
     const C = Object.values(s.enc.combatants).find((c) => c.name === pcName).id;
     assert.equal(s.enc.spot.crew[C], 'z1');
@@ -112,7 +112,7 @@ function heist(browser) {
     assert.equal(await research.locator('select[name="goal"]').inputValue(), 'layout');
     assert.equal(await research.locator('select[name="method"]').inputValue(), 'planning');
     const q = await tapped(ann, 'enc.act', () => research.locator('button[type=submit]').click(), 'researching the layout');
-    await arrived(gm, q.reply.seq);
+    await arrived(gm, q.reply);
     s = await stateOf(ann.page);
     assert.ok(!('z3' in (s.enc.spot.zones || {})), 'layout research never finds the Hidden zone');
     assert.ok(!bytes(ann).includes('Smugglers cellar'), 'the Hidden zone stays the GM’s');

@@ -5,7 +5,7 @@
 //
 //   waiting       sleep, waitFor, seen, STEP
 //   the pages     launch, launchBrowser, instrument (errors) / instrumentAll (errors and warnings),
-//                 parsed, doing, acked, tapped, arrived, stateOf, seqOf
+//                 parsed, doing, acked, tapped, arrived, stateOf, seqOf, entryOf, reached
 //   what a person reads and touches
 //                 JARGON, assertPlain, axe, noSideways, touchTargets, overflowAt360
 //   screenshots   shot (a page or an element), shotPanel (the page and its encounter panel),
@@ -52,8 +52,20 @@ export async function waitFor(what, fn, timeoutMs = 15000) {
  * ack can beat this page's diff, above all on a loaded machine. The event must change something
  * this page may see: a seat gets no diff for an event that changes nothing it may see.
  */
-export async function seen(page, seq, what = `event ${seq}`) {
-  await waitFor(`the page to see ${what}`, async () => (await page.evaluate(() => window.tabled?.conn?.seq ?? -1)) >= seq);
+export async function seen(page, seq, what = `event ${typeof seq === 'object' ? seq.seq : seq}`) {
+  // A reply (an ack) may be given instead of a number: a player's page counts player seqs, the
+  // GM's the campaign's (protocol/PROTOCOL.md, "Two counts"). The GM's ack has `entry`, the number
+  // players know it by; the GM's page knows the player seq it is at from /gm/player_seq.
+  const [entry, campaign] =
+    typeof seq === 'object' ? [Number.isInteger(seq.entry) ? seq.entry : seq.seq, Number.isInteger(seq.entry) ? seq.seq : null] : [seq, seq];
+  const at = () =>
+    page.evaluate(([n, c]) => {
+      const conn = window.tabled?.conn;
+      if (!conn) return false;
+      if (conn.seat?.role !== 'gm') return conn.seq >= n;
+      return c !== null ? conn.seq >= c : (conn.state?.gm?.player_seq ?? conn.seq) >= n;
+    }, [entry, campaign]);
+  await waitFor(`the page to see ${what}`, at);
 }
 
 /** What a person must never read: [regexp, what it is]. */
@@ -140,7 +152,7 @@ export async function acked(rec, op, fn) {
 export async function tapped(p, op, fn, what, nth = 0) {
   const { cmd, reply } = await doing(p.rec, op, fn, { nth });
   assert.equal(reply.t, 'ack', `${p.rec.label}: ${what} (${JSON.stringify(cmd.args)}) was refused: ${reply.message}`);
-  const box = p.page.locator(`.result-box[data-seq="${reply.seq}"]`);
+  const box = p.page.locator(`.result-box[data-seq="${reply.entry ?? reply.seq}"]`);
   await box.first().waitFor({ timeout: 10000 });
   const inView = await waitFor(
     `the result of ${what} in the viewport`,
@@ -155,13 +167,34 @@ export async function tapped(p, op, fn, what, nth = 0) {
   return { cmd, reply };
 }
 
-/** The other page received the event: its log shows a line of that seq. */
-export async function arrived(p, seq) {
+// The other page received the event: its log shows a line of it (the reply's entry number:
+// protocol/PROTOCOL.md, "Two counts"; a bare number is taken as one).
+export async function arrived(p, reply) {
+  const seq = entryOf(reply);
   await p.page.locator(`#log li.entry[data-seq="${seq}"]`).first().waitFor({ timeout: 10000 });
 }
 
 export const stateOf = (page) => page.evaluate(() => window.tabled.conn.state);
 export const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
+
+// The number a command's log entries carry: a player's ack seq, the GM's ack `entry`
+// (protocol/PROTOCOL.md, "Two counts"). A bare number is taken as one.
+export const entryOf = (r) => (typeof r === 'number' ? r : Number.isInteger(r.entry) ? r.entry : r.seq);
+
+// Whether the page has seen the event of reply (an ack, or {seq, entry}). A player's page counts
+// player seqs; the GM's counts the campaign's, and knows the player seq it is at from
+// /gm/player_seq: a GM's reply (it has `entry`) is waited for by its campaign seq, a player's by
+// the player seq.
+export const reached = (page, reply) =>
+  page.evaluate(
+    ([entry, campaign]) => {
+      const c = window.tabled.conn;
+      if (c.seat?.role !== 'gm') return c.seq >= entry;
+      if (campaign !== null) return c.seq >= campaign;
+      return (c.state?.gm?.player_seq ?? c.seq) >= entry;
+    },
+    [entryOf(reply), typeof reply === 'object' && Number.isInteger(reply.entry) ? reply.seq : null],
+  );
 
 /** axe-core finds no serious or critical violation on the page. */
 export async function axe(page, where) {
@@ -300,11 +333,12 @@ export async function act(page, rec, action, { actor, fields = {} } = {}) {
 
 // Every public log line of the event `seq` shows in both pages' logs; the GM-only lines of it
 // only in the GM's. Returns the public texts.
-export async function logShown(pages, seq) {
+export async function logShown(pages, reply) {
   const [gm, player] = pages;
+  const seq = entryOf(reply);
   // Both pages, not only the one that did not act: the GM's state is read below, and the tap may
   // have been the player's (its ack reached the player's page, the GM's diff may still be on its way).
-  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, async () => (await seqOf(p)) >= seq);
+  for (const [who, p] of [['the GM', gm], ['the player', player]]) await waitFor(`${who}'s page to reach the event ${seq}`, () => reached(p, reply));
   const st = await stateOf(gm);
   const pub = st.log.filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);
   const secret = (st.gm?.log || []).filter((e) => e.seq === seq && e.kind === 'enc').map((e) => e.text);

@@ -228,7 +228,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     assert.equal(reply.t, 'ack', JSON.stringify(reply));
     assert.deepEqual(cmd.args.params, { stat: 2, dc: 12 });
     for (const who of ['gm', 'ann', 'bo']) {
-      const entry = page[who].locator(`#log li.entry[data-seq="${reply.seq}"]`);
+      const entry = page[who].locator(`#log li.entry[data-seq="${reply.entry ?? reply.seq}"]`);
       await entry.waitFor();
       assert.equal((await entry.locator('.total').textContent()).trim(), String(reply.result.total));
     }
@@ -236,7 +236,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     await page.bo.locator('#roll-expr').fill('2d6+1');
     const r2 = await doing(rec.bo, 'roll', () => page.bo.locator('#roll-expr').press('Enter'));
     assert.equal(r2.reply.t, 'ack');
-    await page.ann.locator(`#log li.entry[data-seq="${r2.reply.seq}"]`).waitFor();
+    await page.ann.locator(`#log li.entry[data-seq="${r2.reply.entry ?? r2.reply.seq}"]`).waitFor();
   });
 
   it('the GM keeps a note hidden, reveals it, and rolls in secret', STEP, async () => {
@@ -284,7 +284,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
       await gm.locator('#enc-add-char').selectOption({ label: name });
       const added = await doing(rec.gm, 'enc.add', () => gm.locator('#enc [data-key="add-char"]').click());
       assert.equal(added.reply.t, 'ack', JSON.stringify(added.reply));
-      lastAdd = added.reply.seq;
+      lastAdd = added.reply;
       await gm.locator('#enc .enc-card').filter({ hasText: name }).waitFor();
     }
     for (const who of ['ann', 'bo']) {
@@ -359,7 +359,8 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     const ann = page.ann;
     const token = await ann.evaluate(() => localStorage.getItem('tabled.token'));
     // Ann's page has every event of the turns (the last one may have been the GM's)
-    await seen(ann, await page.gm.evaluate(() => window.tabled.conn.seq), 'the last turn');
+    // the player seq the GM's page is at (protocol/PROTOCOL.md, "Two counts")
+    await seen(ann, await page.gm.evaluate(() => window.tabled.conn.state.gm.player_seq), 'the last turn');
     const encView = () => ann.locator('#enc').evaluate((el) => Array.from(el.children).filter((c) => !c.matches('.enc-note, .error-box, .result-box')).map((c) => c.textContent).join('|'));
     const before = await encView();
     await ann.reload();
@@ -397,7 +398,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     assert.equal(reply.t, 'ack');
     await page.bo.locator('#pending').waitFor({ state: 'hidden' });
     for (const who of ['gm', 'ann', 'bo']) {
-      await page[who].locator(`#log li.entry[data-seq="${reply.seq}"]`).waitFor();
+      await page[who].locator(`#log li.entry[data-seq="${reply.entry ?? reply.seq}"]`).waitFor();
       const n = await page[who].locator('#log li.entry').filter({ hasText: '3d6' }).count();
       assert.equal(n, 1, `${who}: the offline roll is in the log once`);
       assert.ok((await page[who].evaluate(() => window.tabled.conn.seq)) >= seqBefore);
@@ -405,7 +406,7 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
     }
     const offlineCheck = await replyOf(rec.ann, 'roll.check', (m) => !checksBefore.has(m.id), 20000);
     assert.equal(offlineCheck.reply.t, 'ack', JSON.stringify(offlineCheck.reply));
-    await page.ann.locator(`.result-box[data-seq="${offlineCheck.reply.seq}"]`).waitFor();
+    await page.ann.locator(`.result-box[data-seq="${offlineCheck.reply.entry ?? offlineCheck.reply.seq}"]`).waitFor();
     assert.equal(new Set(parsed(rec.ann.sent).filter((m) => m.t === 'cmd' && m.op === 'roll.check' && !checksBefore.has(m.id)).map((m) => m.id)).size, 1, 'the offline check was one command');
     const sends = parsed(rec.bo.sent).filter((m) => m.t === 'cmd' && m.id === cmd.id);
     assert.ok(sends.length >= 1);

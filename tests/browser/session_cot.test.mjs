@@ -110,7 +110,7 @@ async function session(browser) {
     const begin = gm.page.locator('#session-begin');
     assert.equal((await begin.innerText()).trim(), 'Begin the session');
     const { reply } = await tapped(gm, 'session.begin', () => begin.click(), 'beginning the session');
-    for (const p of [ann, bob]) await waitFor(`${p.rec.label} to see the session`, async () => (await seqOf(p)) >= reply.seq);
+    for (const p of [ann, bob]) await waitFor(`${p.rec.label} to see the session`, async () => (await seqOf(p)) >= (reply.entry ?? reply.seq)); // a player counts player seqs
     await waitFor("the GM's line", async () => /Session 1 is beginning/.test(await gm.page.locator('.session-bar').innerText()));
 
     // each phone offers it on its own character only

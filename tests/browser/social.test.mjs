@@ -103,9 +103,15 @@ async function move(p, action, fields = {}, what = action) {
 // or any page knows (a tap's ack reaches its own page before the other pages get the diff), so
 // what is read from the GM's state next is not a step behind.
 async function gmCaughtUp(t) {
-  let top = t.gmApi.seq ?? 0;
-  for (const p of Object.values(t.p)) top = Math.max(top, await p.page.evaluate(() => window.tabled.conn.seq));
-  await seen(t.p.gm.page, top);
+  // the GM's page counts the campaign's seq, the players' pages player seqs (protocol/PROTOCOL.md,
+  // "Two counts"): the GM's page must reach the GM's newest and the players' newest
+  let players = 0;
+  for (const p of Object.values(t.p)) {
+    const [role, seq] = await p.page.evaluate(() => [window.tabled.conn.seat?.role, window.tabled.conn.seq]);
+    if (role !== 'gm') players = Math.max(players, seq ?? 0);
+  }
+  if (t.gmApi.seq) await seen(t.p.gm.page, t.gmApi.seq);
+  await seen(t.p.gm.page, { seq: players });
 }
 
 const buttons = (p) => p.page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));

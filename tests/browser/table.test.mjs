@@ -86,7 +86,7 @@ async function evening(browser, system, module, seed) {
         const { reply } = await tapped(ann, 'roll.check', () => b.click(), `the sheet check ${label}`);
         const key = reply.result.asked;
         assert.ok(key, `${system}: the check waits for the GM`);
-        const box = ann.page.locator(`.result-box[data-seq="${reply.seq}"]`).first();
+        const box = ann.page.locator(`.result-box[data-seq="${reply.entry ?? reply.seq}"]`).first();
         assert.match(await box.innerText(), /waiting for the GM/i);
         await ann.page.locator('#asks li.ask').first().waitFor();
         assert.equal(await ann.page.locator('#asks input').count(), 0, 'a player gets no number field');
@@ -95,7 +95,7 @@ async function evening(browser, system, module, seed) {
         await ask.locator('[name="tn"]').fill('12');
         const ansd = await doing(gm.rec, 'roll.answer', () => ask.locator('button[type=submit]').click());
         assert.equal(ansd.reply.t, 'ack', ansd.reply.message);
-        await arrived(ann, ansd.reply.seq);
+        await arrived(ann, ansd.reply);
         await waitFor(`the outcome of ${label} where Ann tapped`, async () => (await box.locator('.entry').count()) > 0);
         await waitFor('the ask card gone', async () => !(await gm.page.locator('#asks').isVisible()));
         await shot(gm.page, `asks-${system}-gm-1366.png`);
@@ -114,7 +114,7 @@ async function evening(browser, system, module, seed) {
     }
     const checkIds = new Set(parsed(ann.rec.sent).filter((m) => m.op === 'roll.check').map((m) => m.id));
     const lastCheck = parsed(ann.rec.received).filter((m) => m.t === 'ack' && checkIds.has(m.id) && !m.result?.asked).pop();
-    if (lastCheck) await arrived(gm, lastCheck.seq); // (a waiting check arrived through the GM's answer)
+    if (lastCheck) await arrived(gm, lastCheck); // (a waiting check arrived through the GM's answer)
     // The log names the character who rolled, not the player (issue 15, item 9).
     const firstWho = (await gm.page.locator('#log li.entry[data-kind="check"] .who').last().textContent()).trim();
     assert.equal(firstWho, pcName, `${system}: the GM's log names the character`);
@@ -148,7 +148,7 @@ async function evening(browser, system, module, seed) {
     const begin = gm.page.locator('#enc .enc-actions button.one-tap').first();
     const beginLabel = (await begin.textContent()).trim();
     const b = await tapped(gm, 'enc.act', () => begin.click(), `${beginLabel}`);
-    await arrived(ann, b.reply.seq);
+    await arrived(ann, b.reply);
     assert.equal(await gm.page.locator('#enc form.enc-form[data-key^="act-"]').count(), 0, `${beginLabel} opened no form`);
     // Campaign admin is out of the way while the encounter runs (issue 15, item 6): folded under
     // one summary, the roster still in sight.
@@ -180,7 +180,7 @@ async function evening(browser, system, module, seed) {
       assert.notEqual(target, cur, `${system}: the attack's target defaults to the attacker`);
       let a = await tapped(p, 'enc.act', () => form.locator('button[type=submit]').click(), `${c.name}'s attack`);
       attacks++;
-      await arrived(p === gm ? ann : gm, a.reply.seq);
+      await arrived(p === gm ? ann : gm, a.reply);
       if (system === 'grimwire' && (await stateOf(gm.page)).enc.waiting) {
         // The player's attack waits for the hidden number: both pages say so, the GM sets it and
         // the attack is rolled; the player sees the outcome arrive.
@@ -195,7 +195,7 @@ async function evening(browser, system, module, seed) {
         await f.locator('select[name="target"]').selectOption({ label: 'Ruffian' });
         await f.locator('[name="tn"]').fill('11');
         a = await tapped(gm, 'enc.act', () => f.locator('button[type=submit]').click(), 'the GM naming the target number');
-        await arrived(ann, a.reply.seq);
+        await arrived(ann, a.reply);
         await waitFor('the wait gone', async () => !(await stateOf(ann.page)).enc.waiting);
         await shot(gm.page, `wait-${system}-gm-1366.png`);
       }
@@ -222,7 +222,7 @@ async function evening(browser, system, module, seed) {
         ended = await tapped(p, 'enc.act', () => f.locator('button[type=submit]').click(), `${c.name} ending the turn`);
       }
       // The next look at whose turn it is reads the GM's page: it must have seen the player's end.
-      await seen((p === gm ? ann : gm).page, ended.reply.seq, `${c.name}'s end of the turn`);
+      await seen((p === gm ? ann : gm).page, ended.reply, `${c.name}'s end of the turn`);
     }
 
     // Phone and laptop: readable, accessible, touchable.

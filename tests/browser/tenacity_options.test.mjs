@@ -17,6 +17,7 @@ import {
   Api,
   waitFor,
   seqOf,
+  reached,
   card,
   actionButtons,
   act,
@@ -40,7 +41,7 @@ function send(api, op, args) {
 
 // Waits until every page has seen the event of ack (an ack can beat a page's diff under load).
 async function seen(pages, ack) {
-  for (const p of pages) await waitFor(`the page to reach seq ${ack.seq}`, async () => (await seqOf(p)) >= ack.seq);
+  for (const p of pages) await waitFor(`the page to reach seq ${ack.seq}`, () => reached(p, ack));
 }
 
 // The seat token the page keeps (web-static/js/storage.js: tabled.token).

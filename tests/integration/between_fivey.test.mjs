@@ -84,7 +84,7 @@ test('fivey between the scenes: travel, rest, downtime and a level-up land on th
   await act(ann.client, 'level_up', { stat: 'str' }, eB);
   s = await settle(gm, players);
   assert.equal(s.chars[brunhild].sheet.level, 2);
-  assert.equal(s.chars[brunhild].sheet.hp.max, 13);
+  assert.equal(s.chars[brunhild].sheet.hp.max, 14, '9 + 4, +1 Battle-Hardened (004:337, issue 25)');
   assert.equal(s.chars[brunhild].sheet.stats.str, 4);
 
   // ---- the site clock (004:547) ----

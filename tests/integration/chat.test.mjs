@@ -72,6 +72,32 @@ test("a player's /gmroll: the GM reads the number, the player that they rolled, 
   assert.equal(messages(bob.state).size, 0);
 });
 
+test("the GM's own /gmroll: an id of its own, though it shares its seq with the next public message", async (t) => {
+  // Only the GM reads it, so it does not move the player seq (PROTOCOL.md "Two counts"): the next
+  // public message has the same seq, and "m<seq>" would be one id for two messages (the GM's view
+  // shows one message per id). Its id is "g<campaign seq>".
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { gm, players } = await table(srv, ['Ann']);
+  const ann = players[0].client;
+  t.after(() => closeAll(gm, ann));
+  const g = await gm.cmd('chat.send', { text: '/gmroll 1d20+2' });
+  assert.equal(g.t, 'ack', g.raw);
+  const pub = await gm.cmd('chat.send', { text: 'Night falls.' });
+  assert.equal(pub.t, 'ack', pub.raw);
+  assert.equal(g.result.seq, pub.result.seq, 'the /gmroll does not count in the player seq');
+  assert.equal(g.result.id, `g${g.seq}`, 'its id names the campaign seq (the GM ack\'s seq)');
+  assert.equal(pub.result.id, `m${pub.result.seq}`);
+  for (const c of [gm, ann]) await c.ping();
+  const mine = messages(gm.state);
+  assert.ok(mine.has(g.result.id) && mine.has(pub.result.id), 'the GM holds both messages');
+  assert.equal(mine.get(g.result.id).rolls.length, 1);
+  assert.ok(!ann.frames.join('\n').includes(`"${g.result.id}"`), "the player receives nothing of the GM's roll");
+  // deleting one leaves the other
+  assert.equal((await gm.cmd('chat.delete', { id: g.result.id })).t, 'ack');
+  const after = messages((await srv.gmView()).state);
+  assert.ok(!after.has(g.result.id) && after.has(pub.result.id));
+});
+
 test('inline rolls and /roll are rolled by the server; a bad roll refuses the whole message', async (t) => {
   const srv = await startServer(t, { args: ['--rate-limit', '0'] });
   const { gm, players } = await table(srv, ['Ann']);

@@ -10,35 +10,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Server, sleep } from './lib.mjs';
+import { Server, sleep, mountTmpfs, fill } from './lib.mjs';
 import { rng, setUp, startLoad, settle, drain, recover, verify, tearDown } from './chaos.mjs';
-
-/** Mounts a tmpfs of `size` at a new directory; returns it, or null when mounting is impossible. */
-function mountTmpfs(size) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-    return dir;
-  } catch (e) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return { error: String(e.stderr || e.message).trim() };
-  }
-}
-
-/** Writes zeros into file until the filesystem is full; returns the bytes written. */
-function fill(file) {
-  const fd = fs.openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024);
-  let n = 0;
-  try {
-    for (;;) n += fs.writeSync(fd, chunk);
-  } catch (e) {
-    if (e.code !== 'ENOSPC') throw e;
-  } finally {
-    fs.closeSync(fd);
-  }
-  return n;
-}
 
 test('disk full mid-load: commands refused clearly, nothing acked lost, recovery when space returns', async (t) => {
   const mnt = mountTmpfs('16m');

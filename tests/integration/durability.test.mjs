@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, table, closeAll, sleep, withoutSecret } from './lib.mjs';
+import { startServer, table, closeAll, sleep, withoutSecret, entryOf } from './lib.mjs';
 
 /**
  * Two seats stream rolls (unique expressions) without waiting for replies. First each sends
@@ -30,7 +30,8 @@ async function streamAndCrash(srv, { perSeat, killAfter, leaveAfter, observer, s
   const replies = [];
   for (const [c, tag, base] of senders) for (let i = 0; i < first; i++) replies.push(send(c, tag, base, i));
   await Promise.all(replies);
-  await observer.waitSeq(Math.max(...acks.map((a) => a.r.seq)));
+  // (a player's seq counts what players see: the GM's acks say it as `entry`)
+  await observer.waitSeq(Math.max(...acks.map((a) => entryOf(a.r))));
   await observer.terminate(); // a dropped network: the observer's last seq is fixed here
   const sendLoop = async (c, tag, base) => {
     for (let i = first; i < perSeat && !stop; i++) {
@@ -48,34 +49,29 @@ async function streamAndCrash(srv, { perSeat, killAfter, leaveAfter, observer, s
   return { acks, nacks, observerSeq: observer.seq };
 }
 
-/** Events of the campaign as stored: [{seq, op, result}] in seq order. */
-function storedEvents(srv) {
-  const out = srv.sqlite(`SELECT json_object('seq', seq, 'op', op, 'result', json(result)) FROM events WHERE campaign='${srv.campaignId}' ORDER BY seq`);
-  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
-
 /** Checks every recovery property after a crash and restart. */
 async function checkRecovery(t, srv, { acks, observerSeq, observer, observerToken }) {
   // the database is sound
   assert.equal(srv.sqlite('PRAGMA integrity_check'), 'ok');
 
   // seqs are contiguous from 1
-  const events = storedEvents(srv);
+  const events = srv.storedEvents();
   const view = await srv.gmView();
   assert.equal(events.length, view.seq, 'one stored event per seq');
   events.forEach((e, i) => assert.equal(e.seq, i + 1, 'contiguous seqs'));
 
-  // every acked command is there, with the acked result
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  // every acked command is there, with the acked result (a public roll is the event that moved
+  // the player seq to its entry number)
+  const byEntry = new Map(events.filter((e) => e.counts).map((e) => [e.pseq, e]));
   const ackSeqs = new Set();
   for (const { r, expr } of acks) {
-    const e = bySeq.get(r.seq);
-    assert.ok(e, `acked seq ${r.seq} (${expr}) is in the event log`);
+    const e = byEntry.get(entryOf(r));
+    assert.ok(e, `acked entry ${entryOf(r)} (${expr}) is in the event log`);
     assert.equal(e.op, 'roll');
     assert.equal(r.result.expr, expr);
-    assert.deepEqual(e.result, r.result, `event ${r.seq} holds the acked result`);
-    assert.ok(!ackSeqs.has(r.seq), `seq ${r.seq} acked once`);
-    ackSeqs.add(r.seq);
+    assert.deepEqual(e.result, r.result, `event ${e.seq} holds the acked result`);
+    assert.ok(!ackSeqs.has(e.seq), `event ${e.seq} acked once`);
+    ackSeqs.add(e.seq);
   }
   // ... and in the live state (its /log keeps the newest 200 rolls)
   const log = view.state.log;
@@ -83,8 +79,8 @@ async function checkRecovery(t, srv, { acks, observerSeq, observer, observerToke
   assert.equal(log.length, Math.min(200, rollEvents.length));
   const oldestKept = log[0].seq;
   const logBySeq = new Map(log.map((e) => [e.seq, e]));
-  for (const { r } of acks) if (r.seq >= oldestKept) assert.deepEqual(logBySeq.get(r.seq)?.roll, withoutSecret(r.result), `seq ${r.seq} in /log`);
-  assert.deepEqual(log.map((e) => e.seq), rollEvents.slice(-log.length).map((e) => e.seq));
+  for (const { r } of acks) if (entryOf(r) >= oldestKept) assert.deepEqual(logBySeq.get(entryOf(r))?.roll, withoutSecret(r.result), `entry ${entryOf(r)} in /log`);
+  assert.deepEqual(log.map((e) => e.seq), rollEvents.slice(-log.length).map((e) => e.pseq));
 
   // the state rebuilt from the database equals the live state
   const [snap] = srv.replay({ campaign: srv.campaignId });
@@ -99,10 +95,11 @@ async function checkRecovery(t, srv, { acks, observerSeq, observer, observerToke
   t.after(() => c.close());
   assert.equal(w.t, 'welcome', w.raw);
   assert.equal(w.resume, true, `resume expected: ${w.raw}`);
-  assert.equal(w.seq, view.seq);
-  await c.waitSeq(view.seq);
+  const pseqNow = events.at(-1).pseq; // a player's seq: what players saw
+  assert.equal(w.seq, pseqNow);
+  await c.waitSeq(pseqNow);
   await c.ping(99); // anything still queued has arrived
-  const want = Array.from({ length: view.seq - observerSeq }, (_, i) => observerSeq + 1 + i);
+  const want = events.filter((e) => e.counts && e.pseq > observerSeq).map((e) => e.pseq);
   assert.deepEqual(c.diffSeqs, want, 'exactly the diffs last_seq+1..current, in order');
   assert.equal(c.msgs[0].t, 'welcome', 'the welcome comes first');
   assert.deepEqual(c.patchErrors, []);
@@ -207,7 +204,7 @@ test('a clean SIGTERM shutdown and restart keeps everything, and writes a snapsh
   assert.deepEqual(snap.state, before.state);
   const [zero] = srv.replay({ campaign: srv.campaignId, fromZero: true });
   assert.deepEqual(zero.state, before.state);
-  for (const a of acks) assert.deepEqual(after.state.log.find((e) => e.seq === a.seq)?.roll, withoutSecret(a.result));
+  for (const a of acks) assert.deepEqual(after.state.log.find((e) => e.seq === entryOf(a))?.roll, withoutSecret(a.result));
   // the rotated join code is what the banner prints now
   assert.equal(srv.joinCode, before.state.gm.join.code);
   // a resume after a clean restart: nothing missed, nothing sent (Bob's last diff was the last
@@ -215,8 +212,10 @@ test('a clean SIGTERM shutdown and restart keeps everything, and writes a snapsh
   const [c, w] = await srv.resume(bob.token, bob.client);
   t.after(() => c.close());
   assert.equal(w.resume, true, w.raw);
+  // his seq counts only what players see: the secret roll and the rotation are not in it
+  assert.equal(bobSeq, before.state.gm.player_seq);
   assert.equal(bobSeq, before.seq - 2);
-  assert.equal(w.seq, before.seq);
+  assert.equal(w.seq, bobSeq);
   await c.ping(5);
   assert.deepEqual(c.diffSeqs, []);
   const [f, fw] = await srv.hello(bob.token);
@@ -226,7 +225,7 @@ test('a clean SIGTERM shutdown and restart keeps everything, and writes a snapsh
   const [fut, fwut] = await srv.hello(bob.token, before.seq + 5);
   assert.equal(fwut.resume, undefined, fwut.raw);
   assert.deepEqual(fwut.state, fw.state);
-  assert.equal(fwut.seq, before.seq);
+  assert.equal(fwut.seq, bobSeq);
   await fut.close();
   // last: the clean shutdown exits 0 and (in the sanitizer build) leaks nothing — after a
   // session with joins, rolls, secrets, a rotation and a resume

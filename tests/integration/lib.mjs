@@ -36,6 +36,65 @@ export function findTool(cmd) {
   return null;
 }
 
+/** Mounts a tmpfs of `size` at a new directory (needs root); returns it, or {error} when
+ * mounting is impossible. The caller unmounts it (umountTmpfs). */
+export function mountTmpfs(size) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+    return dir;
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { error: String(e.stderr || e.message).trim() };
+  }
+}
+
+/** Unmounts a directory made by mountTmpfs and removes it (errors left for the OS). */
+export function umountTmpfs(dir) {
+  try {
+    execFileSync('umount', [dir]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    /* left for the OS */
+  }
+}
+
+/** Writes zeros into file until the filesystem is full; returns the bytes written. */
+export function fill(file) {
+  const fd = fs.openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  let n = 0;
+  try {
+    for (;;) n += fs.writeSync(fd, chunk);
+  } catch (e) {
+    if (e.code !== 'ENOSPC') throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+  return n;
+}
+
+/** The number a command's log entries carry: a player's ack seq, or the GM's ack `entry`
+ * (protocol/PROTOCOL.md, "Two counts"). */
+export const entryOf = (ack) => (Number.isInteger(ack.entry) ? ack.entry : ack.seq);
+
+/**
+ * The player seqs of stored events (protocol/PROTOCOL.md, "Two counts"): rows [{seq, patch, ...}]
+ * in seq order get `pseq` (the player seq after the event) and `counts` (the event moved it: a
+ * player saw it). Before the event that first sets /gm/player_seq it is the campaign seq.
+ */
+export function withPlayerSeqs(rows) {
+  let pseq = null;
+  for (const e of rows) {
+    const op = (e.patch || []).find((o) => o.path === '/gm/player_seq' || (o.path === '/gm' && Number.isInteger(o.value?.player_seq)));
+    const next = op ? (op.path === '/gm' ? op.value.player_seq : op.value) : pseq ?? e.seq;
+    e.counts = pseq === null ? !op || next === e.seq : next !== pseq;
+    e.pseq = next;
+    pseq = next;
+  }
+  return rows;
+}
+
 /** A roll as the log keeps it: the ack's result without its "secret" flag. */
 export const withoutSecret = ({ secret, ...roll }) => roll;
 
@@ -66,8 +125,11 @@ const LEAK_RE = /ERROR: LeakSanitizer/;
  * the output of `tabled links --db` (every campaign's links, issue 15 item 10). */
 function parseBanner(lines, links = null) {
   const text = lines.join('\n');
-  if (!/^Open the console link/m.test(text)) return null;
   const listen = /^tabled (\S+) listening on port (\d+) \(database (.*)\)$/m.exec(text);
+  // a start that could not make new links (a full disk): the links printed before keep working
+  if (listen && /^Open a link printed before/m.test(text))
+    return { version: listen[1], port: Number(listen[2]), dbPath: listen[3], hostToken: null, campaigns: [], noLinks: true };
+  if (!/^Open the console link/m.test(text)) return null;
   const host = /^host token: (\S+)$/m.exec(text);
   if (!listen || !host) return null;
   const more = /^(\d+) more campaigns: /m.exec(text);
@@ -293,6 +355,13 @@ export class Server {
     return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
   }
 
+  /** The campaign's events as stored, with their player seqs: [{seq, pseq, counts, seat, op,
+   * result, patch}] (withPlayerSeqs). */
+  storedEvents(campaign = this.campaignId) {
+    const out = this.sqlite(`SELECT json_object('seq', seq, 'seat', seat, 'op', op, 'result', json(result), 'patch', json(patch)) FROM events WHERE campaign='${campaign}' ORDER BY seq`);
+    return withPlayerSeqs(out.split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+  }
+
   /**
    * Runs SQL through the sqlite3 CLI; returns its stdout (trimmed). The data directory is read as
    * the single file of before (storage/README.md): legacyView attaches every campaign file.
@@ -346,8 +415,8 @@ export class Server {
  * Starts a server for a test and registers its teardown with t.after (when t is given).
  * args: extra `serve` flags, e.g. ['--rate-limit', '0'].
  */
-export async function startServer(t, { args = [], dir, bin } = {}) {
-  const s = new Server({ args, dir, bin });
+export async function startServer(t, { args = [], dir, bin, env, wrap } = {}) {
+  const s = new Server({ args, dir, bin, env, wrap });
   if (t) {
     t.after(async () => {
       await s.stop();
@@ -576,6 +645,7 @@ export class Client {
     if (m.t === 'welcome') {
       this.seat = m.seat;
       this.campaign = m.campaign;
+      if (typeof m.history === 'string') this.history = m.history;
       if (m.state !== undefined) {
         this.state = structuredClone(m.state);
         this.seq = m.seq;
@@ -609,6 +679,7 @@ export class Client {
   adopt(other) {
     this.state = structuredClone(other.state);
     this.seq = other.seq;
+    this.history = other.history;
     return this;
   }
 
@@ -659,7 +730,11 @@ export class Client {
   async hello(token, lastSeq, extra = {}) {
     const from = this.msgs.length;
     const msg = { t: 'hello', v: 1, token, ...extra };
-    if (lastSeq !== undefined && lastSeq !== null) msg.last_seq = lastSeq;
+    if (lastSeq !== undefined && lastSeq !== null) {
+      msg.last_seq = lastSeq;
+      // the history that seq belongs to (a restore from a backup is another: PROTOCOL.md)
+      if (this.history && !('history' in extra)) msg.history = this.history;
+    }
     this.lastHelloSeq = lastSeq;
     await this.send(msg);
     return this.waitFor((m) => m.t === 'welcome' || m.t === 'error', { from, what: 'welcome or error after hello' });

@@ -10,7 +10,8 @@
 // with a CSPRNG, tells nobody anything.
 //
 // Nothing is normalized but the values that are random by design and never derived from a
-// secret: tokens, the campaign id and the join code (a CSPRNG makes them even under --seed).
+// secret: tokens, the campaign id, the join code and the database's history id in each welcome
+// (a CSPRNG makes them even under --seed).
 // Times are made deterministic with `tabled serve --test-clock`, command ids and ping numbers are
 // counters, and the scenario runs one step at a time, so the order of frames is fixed.
 //
@@ -47,6 +48,7 @@ export async function runOnce(t, sc, variant) {
   const hello = async (token, name) => {
     const [c, w] = await srv.hello(token);
     assert.equal(w.t, 'welcome', w.raw);
+    if (w.history) random.set(w.history, '<history>'); // one per database (PROTOCOL.md "Histories")
     c.name = name;
     clients.push(c);
     return c;

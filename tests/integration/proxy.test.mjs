@@ -3,137 +3,27 @@
 // the page over HTTPS, a GM and a player over wss:// (the WebSocket upgrade), a roll that reaches
 // both, the Origin check still refusing a foreign site, and port 80 sending browsers to HTTPS.
 //
-// The recipe is used as it is shipped; only what must differ on a test machine is replaced —
-// ports, certificate paths, the host name — and each replacement must match, so a changed recipe
-// fails here instead of being silently tested in another shape. Skipped, with the reason, where
-// nginx or openssl is missing (deploy/install-deps test installs both).
+// nginx.mjs runs the recipe as it is shipped (only ports, certificate paths and names replaced).
+// Skipped, with the reason, where nginx or openssl is missing (deploy/install-deps test installs
+// both).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import https from 'node:https';
-import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { repoRoot, startServer, tryHandshake, closeAll, sleep, withoutSecret, findTool } from './lib.mjs';
-
-const RECIPE = path.join(repoRoot, 'deploy', 'nginx-tabled.conf');
-const NAME = 'play.example.test'; // the server's public name in this test (in the certificate too)
-
-const NGINX = findTool('nginx');
-const OPENSSL = findTool('openssl');
-const skip = !NGINX ? 'nginx is not installed (deploy/install-deps test installs it)'
-  : !OPENSSL ? 'openssl is not installed (deploy/install-deps test installs it)' : false;
-
-/** A port nothing listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Replaces `from` (string or RegExp) in text; throws if the recipe no longer has it. */
-function must(text, from, to) {
-  const out = typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
-  if (out === text) throw new Error(`deploy/nginx-tabled.conf no longer contains ${from}: update this test with the recipe`);
-  return out;
-}
-
-/** The recipe, adapted to loopback ports and the test certificate, inside a whole nginx.conf. */
-function nginxConf(dir, { httpsPort, httpPort, upstreamPort }) {
-  let site = fs.readFileSync(RECIPE, 'utf8');
-  site = must(site, /^\s*listen \[::\]:(80|443)( ssl)?;\n/gm, ''); // no IPv6 needed on loopback
-  site = must(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`);
-  site = must(site, 'listen 443 ssl;', `listen 127.0.0.1:${httpsPort} ssl;`);
-  site = must(site, '/etc/letsencrypt/live/play.example.org/fullchain.pem', path.join(dir, 'cert.pem'));
-  site = must(site, '/etc/letsencrypt/live/play.example.org/privkey.pem', path.join(dir, 'key.pem'));
-  site = must(site, 'server_name play.example.org;', 'server_name 127.0.0.1;');
-  site = must(site, 'proxy_pass http://127.0.0.1:7777;', `proxy_pass http://127.0.0.1:${upstreamPort};`);
-  site = must(site, 'root /var/www/html;', `root ${dir};`);
-  for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, t));
-  return `# made by tests/integration/proxy.test.mjs from deploy/nginx-tabled.conf
-daemon off;
-master_process on;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log info;
-events { worker_connections 64; }
-http {
-    access_log ${dir}/access.log;
-    client_body_temp_path ${dir}/client_body;
-    proxy_temp_path ${dir}/proxy;
-    fastcgi_temp_path ${dir}/fastcgi;
-    uwsgi_temp_path ${dir}/uwsgi;
-    scgi_temp_path ${dir}/scgi;
-${site}
-}
-`;
-}
-
-/** GET over http(s) with our CA and the given request headers: {status, headers, body}. */
-function get(url, ca, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const mod = url.startsWith('https:') ? https : http;
-    const req = mod.get(url, { ca, headers, timeout: 10000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-  });
-}
+import { startServer, tryHandshake, closeAll, withoutSecret } from './lib.mjs';
+import { NAME, skipNginx as skip, startNginx, get } from './nginx.mjs';
 
 test('nginx recipe: the page, a GM and a player over wss, and a roll through the proxy', { skip }, async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-proxy-'));
-  fs.chmodSync(dir, 0o755); // nginx's workers (user nobody when run as root) read the page path
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  // a self-signed certificate for 127.0.0.1, as a host's certificate authority would issue one
-  execFileSync(OPENSSL, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
-    '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=IP:127.0.0.1,DNS:${NAME},DNS:other.example.test`,
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'pipe' });
-  const ca = fs.readFileSync(path.join(dir, 'cert.pem'));
-
   // as deploy/tabled.conf says for a server with a name: allow-host = <the name>
   const srv = await startServer(t, { args: ['--allow-host', NAME] });
-
-  let nginx;
-  let httpsPort;
-  let httpPort;
-  let log = '';
-  for (let attempt = 0; ; attempt++) {
-    httpsPort = await freePort();
-    httpPort = await freePort();
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(dir, { httpsPort, httpPort, upstreamPort: srv.port }));
-    if (attempt === 0) {
-      const check = spawnSync(NGINX, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { encoding: 'utf8' });
-      assert.equal(check.status, 0, `nginx -t refuses the recipe:\n${check.stderr}`);
-    }
-    nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    nginx.stderr.on('data', (c) => (log += c));
-    const up = await waitUp(`https://127.0.0.1:${httpsPort}/healthz`, ca, nginx);
-    if (up) break;
-    nginx.kill('SIGKILL');
-    if (attempt >= 4) assert.fail(`nginx did not serve:\n${log}\n${readIf(path.join(dir, 'error.log'))}`);
-  }
-  t.after(async () => {
-    nginx.kill('SIGQUIT');
-    await new Promise((r) => (nginx.exitCode !== null ? r() : nginx.once('exit', r)));
-  });
+  const proxy = await startNginx(t, srv);
+  const { ca, httpsPort, httpPort } = proxy;
 
   // the page and /healthz over HTTPS, verified against our certificate
   const page = await get(`https://127.0.0.1:${httpsPort}/`, ca);
   assert.equal(page.status, 200);
   assert.match(page.body, /<html/i);
+  // HSTS: a browser that came once keeps to HTTPS (issue 27, "operating like the anchors")
+  assert.match(page.headers['strict-transport-security'] || '', /max-age=\d{7,}/);
   const health = await get(`https://127.0.0.1:${httpsPort}/healthz`, ca);
   assert.equal(JSON.parse(health.body).ok, true);
 
@@ -188,25 +78,3 @@ test('nginx recipe: the page, a GM and a player over wss, and a roll through the
   assert.match(String(untrusted.error), /self.signed|certificate/i);
   await closeAll(gm, ann);
 });
-
-function readIf(f) {
-  try {
-    return fs.readFileSync(f, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** Polls url until it answers 200 (true) or the process exits or 10 s pass (false). */
-async function waitUp(url, ca, proc) {
-  const deadline = Date.now() + 10000;
-  while (Date.now() < deadline && proc.exitCode === null) {
-    try {
-      if ((await get(url, ca)).status === 200) return true;
-    } catch {
-      /* not yet */
-    }
-    await sleep(50);
-  }
-  return false;
-}

@@ -62,7 +62,7 @@ test("the GM's secret roll and the join code never reach a player socket (live, 
   t.after(() => closeAll(open));
 
   // live: one secret roll, surrounded by public ones
-  await ann.client.cmd('roll', { expr: '1d4' });
+  const a1 = await ann.client.cmd('roll', { expr: '1d4' });
   const s1 = await gm.cmd('roll', { expr: SECRET_EXPR, secret: true });
   secrets.addRoll(s1);
   await bob.client.cmd('roll', { expr: '1d4' });
@@ -74,15 +74,15 @@ test("the GM's secret roll and the join code never reach a player socket (live, 
 
   // the GM saw it all: in the ack, the diff and /gm/log
   assert.ok(gm.frames.some((f) => f.startsWith('{"t":"diff"') && f.includes(SECRET_EXPR) && f.includes(`"total":${s1.result.total}`)));
-  assert.deepEqual(gm.state.gm.log.map((e) => e.seq), [s1.seq, s2.seq]);
+  assert.deepEqual(gm.state.gm.log.map((e) => e.seq), [s1.entry, s2.entry]);
   assert.equal(gm.state.gm.log[0].roll.total, s1.result.total);
   assert.equal(gm.state.log.length, 3);
   // players: no frame at all for a secret event (an empty diff would tell the table when the GM
-  // did something secret: issue 11), so their seqs jump over it; the public log is the same
+  // did something secret: issue 11), and their seqs do not even count it (issue 27 item 11: a
+  // player's seq counts only what players see); the public log is the same
   for (const p of [ann.client, bob.client]) {
-    for (const s of [s1, s2]) assert.equal(p.msgs.filter((m) => m.seq === s.seq).length, 0, `${p.name}: a frame for secret seq ${s.seq}`);
-    const seqs = p.diffSeqs.filter((q) => q > s1.seq - 2);
-    assert.deepEqual(seqs, [s1.seq - 1, s1.seq + 1, s1.seq + 2], `${p.name}: the public diffs only`);
+    const seqs = p.diffSeqs.filter((q) => q >= a1.seq);
+    assert.deepEqual(seqs, [a1.seq, a1.seq + 1, a1.seq + 2], `${p.name}: the public diffs only, numbered without a gap`);
     assert.deepEqual(p.state.log, gm.state.log);
     assert.deepEqual(p.gaps, []);
     assertClean(p, secrets, `${p.name} live`);
@@ -115,15 +115,15 @@ test("the GM's secret roll and the join code never reach a player socket (live, 
   await annR.ping(); // the missed diffs she may see came before the pong
   assertClean(annR, secrets, 'Ann resumed');
 
-  // Bob: a fresh welcome (no last_seq), and a full resume from 0 (the campaign.create event
-  // holds the first join code under /gm)
+  // Bob: a fresh welcome (no last_seq), and a hello from 0: a seat never resumes from before it
+  // existed (issue 27 item 10), so that is a fresh state too
   const [bobF, wF] = await srv.hello(bob.token);
   open.push(bobF);
   assert.ok(wF.state, 'fresh state');
   assertClean(bobF, secrets, 'Bob fresh');
   const [bobZ, wZ] = await srv.hello(bob.token, 0);
   open.push(bobZ);
-  assert.equal(wZ.resume, true, wZ.raw);
+  assert.equal(wZ.resume, undefined, wZ.raw);
   await bobZ.ping();
   assertClean(bobZ, secrets, 'Bob resumed from 0');
   assert.deepEqual(bobZ.state, wF.state, 'resume from 0 == fresh state');
@@ -136,7 +136,7 @@ test("the GM's secret roll and the join code never reach a player socket (live, 
   assertClean(cy, secrets, 'Cy late joiner');
 
   // restart (kill -9): resume from the event log and fresh states stay clean; a new secret roll too
-  const lastBeforeRestart = (await srv.gmView()).seq;
+  const lastBeforeRestart = (await srv.gmView()).state.gm.player_seq; // a player's seq
   await srv.kill('SIGKILL');
   for (const c of open) await c.waitClosed();
   await srv.restart();
@@ -159,7 +159,8 @@ test("the GM's secret roll and the join code never reach a player socket (live, 
   const s4 = await gm2.cmd('roll', { expr: SECRET_EXPR, secret: true });
   secrets.addRoll(s4);
   const pub = await bobA.cmd('roll', { expr: '1d4' });
-  for (const c of [annA, bobA, gm2]) await c.waitSeq(pub.seq);
+  for (const c of [annA, bobA]) await c.waitSeq(pub.seq);
+  await gm2.ping();
   assertClean(annA, secrets, 'Ann after restart');
   assertClean(bobA, secrets, 'Bob after restart');
   assert.equal(gm2.state.gm.log.length, 4, 'the GM still has all 4 secret rolls');

@@ -130,12 +130,13 @@ test("each client's patched state equals a fresh welcome for the same seat after
   const { seq } = await srv.gmView();
   assert.equal(seq, 9);
 
-  for (const [c, token] of [[gm, srv.gmToken], [ann.client, ann.token], [bob.client, bob.token]]) {
-    await c.waitSeq(seq);
+  // the GM's seq is the campaign's (9); a player's counts what players see: not the secret roll
+  for (const [c, token, want] of [[gm, srv.gmToken, 9], [ann.client, ann.token, 8], [bob.client, bob.token, 8]]) {
+    await c.waitSeq(want);
     const [fresh, w] = await srv.hello(token);
     assert.equal(w.t, 'welcome');
-    assert.equal(w.seq, seq);
-    assert.equal(c.seq, seq);
+    assert.equal(w.seq, want);
+    assert.equal(c.seq, want);
     assert.deepEqual(c.state, w.state, `${c.name}: replica built from diffs == fresh welcome state`);
     await fresh.close();
   }

@@ -155,6 +155,48 @@ START_TEST(test_rolling_backups_keep_the_newest_n)
 }
 END_TEST
 
+/* Issue 27 item 6: a clock that ran ahead left backups stamped in the future; pruning by the stamp
+ * then deleted every new backup the moment it was written. The order of writing counts. */
+START_TEST(test_rolling_backups_survive_a_clock_that_ran_ahead)
+{
+    store *st = open_at(path_in("a.db"));
+    fill(st, "c1", 3);
+    tb_err err = {0};
+    mkdir(path_in("bk"), 0700);
+    static const char *const FUTURE[] = {"tabled-29991231-235959-997.db",
+                                         "tabled-29991231-235959-998.db",
+                                         "tabled-29991231-235959-999-n7.db", NULL};
+    for (int i = 0; FUTURE[i]; i++) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", path_in("bk"), FUTURE[i]);
+        FILE *f = fopen(p, "w");
+        ck_assert_ptr_nonnull(f);
+        fclose(f);
+    }
+    char *written[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(
+            store_backup_rolling(path_in("a.db"), path_in("bk"), "tabled-", 2, &written[i], &err),
+            TB_OK);
+    ck_assert_msg(strstr(written[0], "-n8.db"), "numbered after the newest: %s", written[0]);
+    ck_assert_msg(strstr(written[2], "-n10.db"), "%s", written[2]);
+    int n = 0;
+    DIR *d = opendir(path_in("bk"));
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        n++;
+        ck_assert_msg(strstr(e->d_name, "-n9.db") || strstr(e->d_name, "-n10.db"),
+                      "only the two newest written are kept, not %s", e->d_name);
+    }
+    closedir(d);
+    ck_assert_int_eq(n, 2);
+    for (int i = 0; i < 3; i++)
+        free(written[i]);
+    store_close(st);
+}
+END_TEST
+
 START_TEST(test_export_then_import_loads_the_same_campaign_with_idem_and_tokens)
 {
     store *a = open_at(path_in("a.db"));
@@ -260,6 +302,7 @@ static Suite *backup_suite(void)
     tcase_add_checked_fixture(tc, setup_dir, teardown_dir);
     tcase_add_test(tc, test_backup_is_a_complete_copy_and_never_overwrites);
     tcase_add_test(tc, test_rolling_backups_keep_the_newest_n);
+    tcase_add_test(tc, test_rolling_backups_survive_a_clock_that_ran_ahead);
     tcase_add_test(tc, test_export_then_import_loads_the_same_campaign_with_idem_and_tokens);
     tcase_add_test(tc, test_damaged_imports_are_refused_and_write_nothing);
     tcase_add_test(tc, test_checkpoint_on_its_own_connection_copies_the_wal);

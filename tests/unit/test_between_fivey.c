@@ -234,7 +234,8 @@ START_TEST(level_up_needs_the_experience_and_raises_hp_and_a_stat)
     ck_assert_int_eq(efx_stat(&f, "e1", "xp"), 300);
     EFX_OK(&f, "p1", "e1", "level_up", "{\"stat\":\"str\"}");
     ck_assert_int_eq(efx_stat(&f, "e1", "level"), 2);
-    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 13);
+    /* 9 + 4, +1 for Brunhild's Battle-Hardened (004:337; issue 25 item 20: 13 before) */
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 14);
     ck_assert_int_eq(efx_stat(&f, "e1", "stats/str"), 4);
     rules_enc_stat_set(&f.e, "e1", "xp", 600);
     rules_enc_stat_put(&f.e, "e1", "stats/str", json_integer(5));
@@ -356,6 +357,228 @@ START_TEST(lifestyles_and_rest_actions_are_picks_that_pass)
 }
 END_TEST
 
+/* Issue 25 item 20. 004:206 Sleepwalker: "1 extra rest action per nighttime phase (2 rest
+ * actions total)": Sylla (an elf) cooks and scavenges, a third is refused; Brunhild, without the
+ * feat, has one. A new day gives both back. */
+START_TEST(a_sleepwalker_takes_two_rest_actions_a_night)
+{
+    efx f;
+    party(&f);
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"scavenge\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Sylla spends the rest action to scavenge");
+    efx_refused(&f, "p2", "e2", "rest", "{\"action\":\"march\"}", TB_RULE,
+                "both of tonight's rest actions");
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"cook\"}");
+    efx_refused(&f, "p1", "e1", "rest", "{\"action\":\"scavenge\"}", TB_RULE,
+                "already taken tonight's rest action");
+    EFX_OK(&f, "gm", NULL, "new_day", NULL);
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    EFX_OK(&f, "p2", "e2", "rest", "{\"action\":\"cook\"}");
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 20. 004:337 Battle-Hardened: "a base healing rate of 1d8 instead of 1d6" and
+ * "1 additional hit point each time they advance". Brunhild, 9 damage, rolls an 8: 8 + level 1
+ * heals all 9 (a d6 could not show the 8); her level-up by 1d6 (a 3) gives 3 + 1. Vesper heals
+ * with a d6 as before. */
+START_TEST(battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_put(&f.e, "e1", "hp/damage", json_integer(9));
+    dice1(&f, 8);
+    EFX_OK(&f, "p1", "e1", "rest", "{\"action\":\"recover\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/damage"), 0);
+    ck_assert_int_eq(ru_ival(last_result(&f), "healing"), 9);
+    json_t *die = json_array_get(json_object_get(efx_last_entry(f.e.log, "rest"), "dice"), 0);
+    ck_assert_int_eq(ru_ival(die, "sides"), 8);
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild rests and recovers 9 hit points (0 damage left)");
+    dice1(&f, 6);
+    EFX_OK(&f, "p3", "e3", "rest", "{\"action\":\"recover\"}");
+    die = json_array_get(json_object_get(efx_last_entry(f.e.log, "rest"), "dice"), 0);
+    ck_assert_int_eq(ru_ival(die, "sides"), 6);
+    rules_enc_stat_set(&f.e, "e1", "xp", 300);
+    dice1(&f, 3);
+    EFX_OK(&f, "p1", "e1", "level_up", "{\"stat\":\"str\",\"roll\":1}");
+    ck_assert_int_eq(efx_stat(&f, "e1", "hp/max"), 13); /* 9 + 3 + 1 */
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild reaches level 2: +4 hit points, +1 str");
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 21. 004:618-633: Vesper, wealthy, establishes an institution: d20 8 + CHA 4 =
+ * 12 capital (17 with the 5 an older build kept on the combatant), an insignificant institution
+ * (level 1) that offers 1 crown of credit at the next tennite, and 1 again at the one after (it
+ * cannot be accumulated). A massive institution (500 capital) reinvests its credit with the owner's
+ * establish (004:631): 500 + 14 + 150 = 664, level 7. */
+START_TEST(establishing_builds_an_institution_that_offers_credit)
+{
+    efx f;
+    party(&f);
+    rules_enc_stat_set(&f.e, "e3", "crowns", 1000);
+    json_object_set_new(rules_enc_combatant(&f.e, "e3"), "capital", json_integer(5)); /* older */
+    const char *establish = "{\"lifestyle\":\"wealthy\",\"activity\":\"establish\","
+                            "\"stat\":\"cha\",\"event\":0}";
+    dice1(&f, 8);
+    EFX_OK(&f, "p3", "e3", "downtime", establish);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper lives wealthy (100 crowns) and invests 12 capital in "
+                     "the institution (17 in all); it is now insignificant "
+                     "(level 1)");
+    json_t *inst = json_object_get(rules_enc_combatant(&f.e, "e3"), "institution");
+    ck_assert_int_eq(ru_ival(inst, "capital"), 17);
+    ck_assert_int_eq(ru_ival(inst, "level"), 1);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 0);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e3"), "capital"));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 1);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper's institution offers its line of credit: 1 cr. this tennite");
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 1); /* not 2: credit is not accumulated */
+    json_object_set_new(inst, "capital", json_integer(500));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(ru_ival(inst, "level"), 6);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 150);
+    dice1(&f, 10);
+    EFX_OK(&f, "p3", "e3", "downtime", establish);
+    ck_assert_str_eq(efx_last_text(&f),
+                     "Vesper lives wealthy (100 crowns) and invests 14 capital in "
+                     "the institution and reinvests 150 cr. of its credit (664 "
+                     "in all); it is now massive (level 7)");
+    ck_assert_int_eq(ru_ival(inst, "capital"), 664);
+    ck_assert_int_eq(ru_ival(inst, "credit"), 0);
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 21 (and issue 23's secrets). An NPC's institution is the GM's (reading 4): its
+ * line of credit at a tennite is logged to the GM alone (the table read "Mira's institution
+ * offers its line of credit", telling that she has one); the GM sets it in the GM's copy, and
+ * an institution written on her public combatant is refused. */
+static int public_credit_entries(const efx *f)
+{
+    int n = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(f->e.log, i, x) n +=
+        rules_enc_streq(json_string_value(json_object_get(x, "event")), "credit");
+    return n;
+}
+
+START_TEST(an_npcs_institution_is_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *s = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, s);
+    json_decref(s);
+    json_object_set_new(rules_enc_hidden_of(&f.e, "e4"), "institution",
+                        json_pack("{s:i, s:i, s:i}", "capital", 400, "level", 5, "credit", 0));
+    EFX_OK(&f, "gm", NULL, "tennite", NULL);
+    ck_assert_int_eq(public_credit_entries(&f), 0);
+    json_t *gm = efx_last_entry(f.e.gm_log, "tennite");
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Mira's institution offers its line of credit: 100 cr. this tennite");
+    const rules_enc_field *field = NULL;
+    char cid[24];
+    tb_err err = {0};
+    json_t *v = json_integer(30);
+    ck_assert_int_eq(
+        rules_enc_editable(&f.e, "/gm/enc/combatants/e4/institution/capital", v, &field, cid, &err),
+        TB_OK);
+    json_decref(v);
+    ck_assert_str_eq(cid, "e4");
+    json_object_set_new(rules_enc_combatant(&f.e, "e4"), "institution",
+                        json_pack("{s:i}", "capital", 30));
+    ck_assert_int_eq(rules_enc_check(&f.e, &err), TB_RULE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "Mira is the GM's character"));
+    json_object_del(rules_enc_combatant(&f.e, "e4"), "institution");
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 21. 004:574: a season of downtime is 3 downtime turns for twice the lifestyle's
+ * cost, a year 12 for ten times it. Brunhild works a poor season (10 x 2 crowns): each turn its
+ * event (3 bad: the worse of two d20s, 7; 10 none: 9; 18 good: the better, 16) and 1d20 + STR 3:
+ * 10 + 12 + 19 = 41 crowns; 30 days pass. Vesper begs a year: 12 turns of 1d6, 120 days, once. */
+START_TEST(seasonal_and_yearly_downtime_pay_more_for_more_turns)
+{
+    efx f;
+    party(&f);
+    efx_refused(&f, "gm", NULL, "tennite", "{\"span\":\"month\"}", TB_BAD_REQUEST,
+                "a tennite, a season or a year");
+    int day = (int)json_integer_value(json_object_get(f.enc, "day"));
+    EFX_OK(&f, "gm", NULL, "tennite", "{\"span\":\"season\"}");
+    ck_assert_str_eq(efx_last_text(&f),
+                     "3 tennites of downtime pass (30 days); inspiration is restored");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "day")), day + 30);
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "tennite")), 3);
+    efx_refused(&f, "p1", "e1", "downtime",
+                "{\"lifestyle\":\"modest\",\"activity\":\"carouse\",\"stat\":\"str\"}", TB_RULE,
+                "a modest lifestyle costs 40 for a season");
+    rules_enc_stat_set(&f.e, "e1", "crowns", 100);
+    const int season[] = {3, 12, 7, 10, 9, 18, 4, 16};
+    efx_dice(&f, season, 8);
+    EFX_OK(&f, "p1", "e1", "downtime",
+           "{\"lifestyle\":\"poor\",\"activity\":\"work\",\"stat\":\"str\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Brunhild lives poor for a season (20 crowns, 3 downtime "
+                                        "turns; events: 1 good, 1 bad) and works and earns 41 "
+                                        "crowns");
+    ck_assert_int_eq(efx_stat(&f, "e1", "crowns"), 100 - 20 + 41);
+    efx_refused(&f, "p1", "e1", "downtime", "{\"lifestyle\":\"squalid\",\"activity\":\"beg\"}",
+                TB_RULE, "already taken this season's downtime action");
+    EFX_OK(&f, "gm", NULL, "tennite", "{\"span\":\"year\"}");
+    ck_assert_int_eq((int)json_integer_value(json_object_get(f.enc, "day")), day + 150);
+    const int year[] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
+    efx_dice(&f, year, 12);
+    EFX_OK(&f, "p3", "e3", "downtime",
+           "{\"lifestyle\":\"squalid\",\"activity\":\"beg\",\"event\":0}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Vesper lives squalid for a year (0 crowns, 12 downtime "
+                                        "turns) and begs and gains 42 crowns");
+    ck_assert_int_eq(efx_stat(&f, "e3", "crowns"), 45 + 42);
+    efx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 21. 004:481-505 spells outside a fight (reading 14): one of the casts, no ◆.
+ * Vesper turns undead (1d6: 4 hit dice worth), then bolts Mira, an NPC of the GM's with Sylla's
+ * sheet: 1d6 = 5; Mira's d20 9 + DEX 2 = 11 meets Vesper's 10 + INT 1: she saves and takes 2;
+ * her save is the GM's. Out of casts, a third is refused before any die; the night's rest gives
+ * them back. */
+START_TEST(spells_are_cast_between_the_scenes)
+{
+    efx f;
+    party(&f);
+    json_t *sheet = ru_load_sample("fivey", "sylla.json");
+    efx_add_sheet(&f, "e4", "Mira", "gm", 1, sheet);
+    json_decref(sheet);
+    dice1(&f, 4);
+    EFX_OK(&f, "p3", "e3", "cast", "{\"spell\":\"Turn Undead\"}");
+    ck_assert_str_eq(efx_last_text(&f), "Vesper casts Turn Undead: up to 4 hit dice worth of "
+                                        "undead turn away and freeze, each skipping its next "
+                                        "turn");
+    const int bolt[] = {5, 9};
+    efx_dice(&f, bolt, 2);
+    EFX_OK(&f, "p3", "e3", "cast", "{\"spell\":\"Lightning Bolt\",\"target\":\"e4\"}");
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_str_eq(efx_last_text(&f), "Vesper casts Lightning Bolt: 5 damage — Mira saves and "
+                                        "takes 2");
+    ck_assert_int_eq(efx_stat(&f, "e4", "hp/damage"), 2);
+    ck_assert_int_eq(efx_stat(&f, "e3", "spell_slots/used"), 2);
+    efx_refused(&f, "p3", "e3", "cast", "{\"spell\":\"Turn Undead\"}", TB_RULE,
+                "no spell casts left until a rest");
+    EFX_OK(&f, "p3", "e3", "rest", "{\"action\":\"cook\"}");
+    ck_assert_int_eq(efx_stat(&f, "e3", "spell_slots/used"), 0);
+    efx_free(&f);
+}
+END_TEST
+
 START_TEST(a_damaged_clock_is_refused)
 {
     efx f;
@@ -382,6 +605,12 @@ int main(void)
     tcase_add_test(tc, an_npcs_experience_total_is_the_gms);
     tcase_add_test(tc, attuning_needs_an_item_the_character_carries);
     tcase_add_test(tc, lifestyles_and_rest_actions_are_picks_that_pass);
+    tcase_add_test(tc, a_sleepwalker_takes_two_rest_actions_a_night);
+    tcase_add_test(tc, battle_hardened_heals_with_a_d8_and_gains_a_hit_point_a_level);
+    tcase_add_test(tc, establishing_builds_an_institution_that_offers_credit);
+    tcase_add_test(tc, an_npcs_institution_is_the_gms);
+    tcase_add_test(tc, seasonal_and_yearly_downtime_pay_more_for_more_turns);
+    tcase_add_test(tc, spells_are_cast_between_the_scenes);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }

@@ -515,6 +515,31 @@ START_TEST(both_edges_false_are_no_edge_and_morale_needs_someone)
 }
 END_TEST
 
+/* Issue 25 item 21. 004:489 Charm in a conversation (reading 14): Sylla charms the first
+ * commoner: d20 15 + INT 1 = 16 against 10 + CHA 1; charmed for 1d6 = 3 hours; a cast spent, no
+ * ◆. What the charm does to the talk is the GM's. */
+START_TEST(charm_in_a_conversation)
+{
+    fixture f;
+    fx_init(&f);
+    fx_scene(&f);
+    fx_add(&f, "Sylla", "p3", 0, "sylla.json");
+    DICE(&f, 15, 3);
+    ck_assert_int_eq(fx_act(&f, "p3", "e5", "cast", "{\"spell\":\"Charm\",\"target\":\"e3\"}"), 0);
+    assert_used_up(&f);
+    ck_assert_str_eq(str_at(last(f.e.log), "text"),
+                     "Sylla casts Charm on Commoner: charmed, friendly for 3 hours");
+    json_t *c = rules_enc_cond(&f.e, "e3", "charmed");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(ru_ival(c, "hours"), 3);
+    ck_assert_int_eq(ru_ival(json_object_get(rules_enc_stats(&f.e, "e5"), "spell_slots"), "used"),
+                     1);
+    assert_refused(&f, "p3", "e5", "cast", "{\"spell\":\"Charm\",\"target\":\"e4\"}", TB_RULE,
+                   "no spell casts left");
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_fivey_social");
@@ -530,6 +555,7 @@ int main(void)
     tcase_add_test(tc, a_damaged_state_is_named);
     tcase_add_test(tc, the_speaker_and_the_ask_are_picks_that_pass);
     tcase_add_test(tc, both_edges_false_are_no_edge_and_morale_needs_someone);
+    tcase_add_test(tc, charm_in_a_conversation);
     suite_add_tcase(s, tc);
     int rc = ru_run_suite(s);
     return rc;

@@ -1,4 +1,4 @@
-/* The grimwire encounter module grimwire.conflict (rules/grimwire/enc_grimwire.c), driven directly
+/* The grimwire encounter module grimwire.conflict (rules/grimwire/conflict.c), driven directly
  * with scripted dice: each test names the rule (002:LINE) it pins down. The fixture does what
  * server/ops_enc.c does around a module: combatants with the sheet's stats, the who-check and
  * may_act before a TURN action, params parsed from JSON. */
@@ -341,6 +341,156 @@ START_TEST(a_players_attack_waits_for_the_target_number)
     OK(act(&f, "begin", NULL, NULL));
     RULE(act(&f, "attack", "e1", "{\"target\":\"e2\"}"), "has not set the target number");
     ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 24: the GM answers a player's waiting attack with one number (answer), kept as the
+ * target's `tn`; with nothing waiting the answer is refused before any die. */
+START_TEST(the_gm_answers_a_waiting_attack_with_one_number)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "VEX-9", "party", "p1", 0, sheet_of("vex9.json"));
+    add(&f, "e2", "Thug", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 40, 0));
+    dice(&f, 2, 20, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    dice(&f, 0);
+    RULE(act(&f, "answer", NULL, "{\"tn\":10}"), "no attack waits");
+    ck_assert_int_eq(act_as(&f, "p1", "answer", NULL, "{\"tn\":10}"), TB_FORBIDDEN);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\"}"));
+    dice(&f, 2, 10, 4); /* as light_weapon_attacks_by_cor: 13 >= 10, 1d4 4 + TOG 4 = 8 */
+    OK(act(&f, "answer", NULL, "{\"tn\":10}"));
+    ck_assert_int_eq(condition(&f, "e2"), 32);
+    ck_assert_ptr_null(json_object_get(f.enc, "waiting"));
+    ck_assert_int_eq(json_integer_value(json_object_get(
+                         json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "tn")),
+                     10);
+    ck_assert(!last_log_has(f.e.log, "target number to hit Thug: 10"));
+    ck_assert(last_log_has(f.e.gm_log, "target number to hit Thug: 10"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 23: what only an NPC's hidden numbers decide stays the GM's: the light-weapon attacks it
+ * has left (its COR band, 002:569-579) live in /gm/enc, a PC's on its public budget; an NPC
+ * helper's assist total (its attribute); the damage the GM deals an NPC by hand. */
+START_TEST(an_npcs_hidden_numbers_stay_the_gms)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Knife", "foes", "gm", 1,
+        json_pack("{s:{s:i, s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i}, s:[{s:s, s:s, s:s}]}",
+                  "attributes", "tog", 1, "agl", 0, "cor", 6, "mnd", 2, "per", 9, "rsn", 0,
+                  "condition", "current", 20, "max", 20, "weapons", "name", "Knife", "kind",
+                  "light", "damage", "1d4"));
+    add(&f, "e3", "Boss", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 20, 0));
+    dice(&f, 3, 1, 20, 1); /* Knife first */
+    OK(act(&f, "begin", NULL, NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"attack_tn\":12}"));
+    dice(&f, 1, 15); /* Cyrus evades: 15 + AGL 2 */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\"}"));
+    json_t *pub =
+        json_object_get(json_object_get(json_object_get(f.enc, "combatants"), "e2"), "budget");
+    ck_assert_ptr_null(json_object_get(pub, "attacks"));
+    json_t *gm = json_object_get(
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "budget"),
+        "attacks");
+    ck_assert_int_eq(json_integer_value(gm), 2); /* COR 6: three attacks, one made */
+    dice(&f, 1, 15);
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\"}"));
+    OK(act(&f, "end_turn", "e2", NULL));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    ck_assert_str_eq(cur(&f), "e3");
+    OK(act(&f, "end_turn", "e3", NULL));
+    ck_assert_str_eq(cur(&f), "e2");
+    /* a new turn: the count of the last one is gone */
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e2"), "budget"));
+    dice(&f, 1, 12); /* 12 + MND 2 */
+    OK(act(&f, "assist", "e2", "{\"target\":\"e3\",\"attr\":\"mnd\"}"));
+    json_t *c = rules_enc_cond(&f.e, "e3", "assisted");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_null(json_object_get(c, "total"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
+                            "assisted"),
+            "total")),
+        14);
+    json_t *assist = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(assist, "action")), "assist");
+    ck_assert_ptr_null(json_object_get(json_object_get(assist, "result"), "success"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e3\",\"amount\":3}"));
+    ck_assert(last_log_has(f.e.log, "The GM deals untyped damage to Boss"));
+    ck_assert(last_log_has(f.e.gm_log, "The GM deals 3 untyped damage to Boss"));
+    OK(act(&f, "damage", NULL, "{\"target\":\"e1\",\"amount\":1}"));
+    ck_assert(last_log_has(f.e.log, "The GM deals 1 untyped damage to Cyrus"));
+    fx_free(&f);
+}
+END_TEST
+
+/* The move of action (and actor, when given) among the moves of seat, or NULL; the moves draw
+ * no die and change nothing. */
+static json_t *move_of(fx *f, const char *seat, const char *action, const char *actor)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    json_t *before = json_deep_copy(f->enc), *hbefore = json_deep_copy(f->hidden);
+    json_t *moves = rules_enc_moves(&f->e);
+    ck_assert(json_equal(before, f->enc) && json_equal(hbefore, f->hidden));
+    json_decref(before);
+    json_decref(hbefore);
+    json_t *found = NULL, *m;
+    size_t i;
+    json_array_foreach(moves, i, m)
+    {
+        if (!found && rules_enc_streq(json_string_value(json_object_get(m, "action")), action) &&
+            (!actor || rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            found = json_incref(m);
+    }
+    json_decref(moves);
+    return found;
+}
+
+/* Issue 23: the moves offer exactly what the rules allow now: no "Get up" to a standing
+ * character, no "Break free" to a free one; a player may assist (an ally first, the helper's
+ * best attribute first); a waiting attack gives the GM one move with one number (issue 24). */
+START_TEST(the_moves_offer_what_the_rules_allow_now)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    add(&f, "e2", "Aune", "party", "p2", 0, sheet_of("aune.json"));
+    add(&f, "e3", "Thug", "foes", "gm", 1, quick(1, 0, 0, 0, 0, 12, 0));
+    dice(&f, 3, 20, 10, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    ck_assert_str_eq(cur(&f), "e1");
+    ck_assert_ptr_null(move_of(&f, "p1", "get_up", "e1"));
+    ck_assert_ptr_null(move_of(&f, "p1", "break_free", "e1"));
+    ck_assert_ptr_null(move_of(&f, "p1", "begin", NULL));
+    json_t *assist = move_of(&f, "p1", "assist", "e1");
+    ck_assert_ptr_nonnull(assist);
+    json_t *args = json_object_get(assist, "args");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "target")), "e2");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "attr")), "cor"); /* COR 3 */
+    json_decref(assist);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\"}"));
+    json_t *up = move_of(&f, "p1", "get_up", "e1");
+    ck_assert_ptr_nonnull(up);
+    json_decref(up);
+    /* the player's attack on the Thug waits; the GM's one move: answer, one number */
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e3\"}"));
+    ck_assert_ptr_null(move_of(&f, "p1", "end_turn", "e1"));
+    json_t *answer = move_of(&f, "gm", "answer", NULL);
+    ck_assert_ptr_nonnull(answer);
+    ck_assert_int_eq(json_array_size(json_object_get(answer, "params")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(answer, "args"), "tn")),
+                     11);
+    json_decref(answer);
+    ck_assert_ptr_null(move_of(&f, "gm", "damage", NULL)); /* everything else waits */
     fx_free(&f);
 }
 END_TEST
@@ -997,6 +1147,51 @@ START_TEST(drowning_rolls_mnd_each_round_then_hurts)
 }
 END_TEST
 
+/* Issue 25 item 13: the table reads a status in words (002:779-878): "Cyrus is in agony", not
+ * "Cyrus is agony"; "knocked down", not "knocked_down". */
+static int logged(fx *f, const char *text)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(f->e.log, i, v)
+    {
+        if (strcmp(json_string_value(json_object_get(v, "text")), text) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(a_status_is_said_in_words)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Cyrus", "party", "p1", 0, sheet_of("cyrus.json"));
+    static const char *const SAID[][2] = {
+        {"agony", "Cyrus is in agony"},
+        {"terror", "Cyrus is terrified"},
+        {"knocked_down", "Cyrus is knocked down"},
+        {"mind_controlled", "Cyrus is mind controlled"},
+        {"stun", "Cyrus is stunned"},
+        {"sleep", "Cyrus is asleep"},
+    };
+    char q[96];
+    for (size_t i = 0; i < sizeof SAID / sizeof SAID[0]; i++) {
+        snprintf(q, sizeof q, "{\"target\":\"e1\",\"name\":\"%s\"}", SAID[i][0]);
+        OK(act(&f, "status", NULL, q));
+        ck_assert_msg(logged(&f, SAID[i][1]), "not logged: %s", SAID[i][1]);
+    }
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\",\"on\":0}"));
+    ck_assert_msg(logged(&f, "Cyrus is no longer in agony"), "not logged: %s",
+                  "Cyrus is no longer in agony");
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\",\"on\":0}"));
+    ck_assert_msg(logged(&f, "Cyrus is no longer knocked down"), "not logged: %s",
+                  "Cyrus is no longer knocked down");
+    RULE(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"knocked_down\",\"on\":0}"),
+         "Cyrus is not knocked down");
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:805 agony: a temporary, non-lethal level of burnout for 10 rounds; 002:816 frenzy is
  * immune. */
 START_TEST(agony_is_a_temporary_non_lethal_burnout)
@@ -1116,6 +1311,9 @@ int main(void)
     tcase_add_test(tc, passing_acts_later_in_initiative_order);
     tcase_add_test(tc, light_weapon_attacks_by_cor);
     tcase_add_test(tc, a_players_attack_waits_for_the_target_number);
+    tcase_add_test(tc, the_gm_answers_a_waiting_attack_with_one_number);
+    tcase_add_test(tc, an_npcs_hidden_numbers_stay_the_gms);
+    tcase_add_test(tc, the_moves_offer_what_the_rules_allow_now);
     tcase_add_test(tc, damage_types_and_armor);
     tcase_add_test(tc, natural_one_hits_someone_else);
     tcase_add_test(tc, dying_counts_down_to_death);
@@ -1136,6 +1334,7 @@ int main(void)
     tcase_add_test(tc, persistent_area_hurts_at_the_turn_start_unless_left);
     tcase_add_test(tc, drowning_rolls_mnd_each_round_then_hurts);
     tcase_add_test(tc, agony_is_a_temporary_non_lethal_burnout);
+    tcase_add_test(tc, a_status_is_said_in_words);
     tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
     tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);
     suite_add_tcase(s, tc);

@@ -355,6 +355,15 @@ static long long seq_now(void)
     return (long long)seq;
 }
 
+static const json_t *state_now(void);
+
+/* The player seq now (server/playerseq.h): what a player's diffs, acks and welcome count. */
+static long long pseq_now(void)
+{
+    return (long long)json_integer_value(
+        json_object_get(json_object_get(state_now(), "gm"), "player_seq"));
+}
+
 static const json_t *state_now(void)
 {
     const json_t *s = engine_campaign_state(g_e, g_camp, NULL);
@@ -727,11 +736,12 @@ START_TEST(test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat)
     /* the moved connection gets every event it may see exactly once, filtered as a player: the
      * GM's secret roll not at all */
     size_t cfrom = c->n;
-    long long s = seq_now();
+    long long s = pseq_now();
     assert_ack(run_cmd(gm2, "sec", "roll", "{'expr':'9d9+99','secret':true}"));
     assert_ack(run_cmd(gm2, "pub", "roll", "{'expr':'1d4'}"));
     ck_assert_uint_eq(count_type(c, cfrom, "diff"), 1);
-    ck_assert_int_eq(jint(msg_at(c, (size_t)find_type(c, cfrom, "diff")), "/seq"), s + 2);
+    /* a player's seq counts only what players see: the secret roll leaves no gap (issue 27) */
+    ck_assert_int_eq(jint(msg_at(c, (size_t)find_type(c, cfrom, "diff")), "/seq"), s + 1);
     ck_assert_msg(!saw_text(c, cfrom, "9d9"), "the moved connection saw the GM's secret roll");
 }
 END_TEST
@@ -745,7 +755,7 @@ START_TEST(test_player_never_sees_gm_or_other_seats_private_after_restart)
     char t1[64], t2[64];
     join_as("Ann", t1);
     join_as("Bob", t2);
-    long long s = seq_now();
+    long long s = seq_now(), ps = pseq_now();
     close_all_clients();
     engine_destroy(g_e);
     g_e = NULL;
@@ -757,6 +767,9 @@ START_TEST(test_player_never_sees_gm_or_other_seats_private_after_restart)
                                "\"value\":\"the butler\"}]",
                                0, NULL);
     ck_assert_ptr_nonnull(patch);
+    /* as every event the engine writes, it carries the player seq (server/playerseq.h) */
+    json_array_append_new(patch, json_pack("{s:s, s:s, s:I}", "op", "replace", "path",
+                                           "/gm/player_seq", "value", (json_int_t)(ps + 1)));
     json_t *args = json_object();
     store_event ev = {.campaign = g_camp,
                       .seq = s + 1,
@@ -783,9 +796,9 @@ START_TEST(test_player_never_sees_gm_or_other_seats_private_after_restart)
     ck_assert(!saw_text(p1, 0, "theirs"));
     ck_assert(!saw_text(p1, 0, "butler"));
 
-    client *r = connect_resume(t2, s);
+    client *r = connect_resume(t2, ps);
     ck_assert(json_is_true(jget(msg_at(r, 0), "/resume")));
-    long d = find_diff(r, 1, s + 1);
+    long d = find_diff(r, 1, ps + 1);
     ck_assert_int_eq(d, 1);
     json_t *want_ops = json_loads(
         "[{\"op\":\"add\",\"path\":\"/private/p2\",\"value\":{\"note\":\"theirs\"}}]", 0, NULL);
@@ -967,7 +980,7 @@ START_TEST(test_gm_secret_roll_sends_players_nothing_at_all)
     client *gm = connect_as(g_gm_token);
     char token[64];
     client *p1 = join_as("Ann", token);
-    long long n = seq_now();
+    long long n = seq_now(), p0 = pseq_now();
     size_t gm_from = gm->n, p_from = p1->n;
 
     const json_t *ack = run_cmd(gm, "s1", "roll", "{'expr':'7d7+77','secret':true}");
@@ -981,9 +994,11 @@ START_TEST(test_gm_secret_roll_sends_players_nothing_at_all)
      * secret, issue 11); the next public event comes with its own, later seq */
     ck_assert_uint_eq(p1->n - p_from, 0);
     ck_assert(!saw_text(p1, 0, "7d7"));
+    long long pn = pseq_now();
     assert_ack(run_cmd(gm, "s2", "roll", "{'expr':'1d4'}"));
     ck_assert_uint_eq(p1->n - p_from, 1);
-    ck_assert_int_eq(jint(msg_at(p1, p_from), "/seq"), n + 2);
+    /* and the next public event's seq does not count the secret one (issue 27 item 11) */
+    ck_assert_int_eq(jint(msg_at(p1, p_from), "/seq"), pn + 1);
 
     /* the GM: the roll appended to /gm/log */
     long d = find_diff(gm, gm_from, n + 1);
@@ -999,10 +1014,9 @@ START_TEST(test_gm_secret_roll_sends_players_nothing_at_all)
     /* nor in a fresh welcome, nor on resume */
     client *fresh = connect_as(token);
     ck_assert(!saw_text(fresh, 0, "7d7"));
-    client *res = connect_resume(token, n);
+    client *res = connect_resume(token, p0);
     ck_assert(!saw_text(res, 0, "7d7"));
-    ck_assert_int_eq(find_diff(res, 0, n + 1), -1);
-    ck_assert_int_eq(find_diff(res, 0, n + 2), 1);
+    ck_assert_int_eq(find_diff(res, 0, p0 + 1), 1); /* the public roll, numbered right after */
     ck_assert_uint_eq(count_type(res, 0, "diff"), 1);
 }
 END_TEST
@@ -1176,7 +1190,8 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     client *gm = connect_as(g_gm_token);
     char token[64];
     client *live = join_as("Ann", token); /* stays connected: the reference */
-    long long n = seq_now();
+    long long n = seq_now(), pn = pseq_now(); /* the player's seq is pn (server/playerseq.h) */
+    ck_assert_int_eq(jint(msg_at(live, 1), "/seq"), pn);
     json_t *state_n = json_deep_copy(jget(msg_at(live, 1), "/state"));
     size_t live_from = live->n;
 
@@ -1185,33 +1200,34 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     assert_ack(run_cmd(gm, "e3", "seat.rename", "{'seat':'p1','name':'Annie'}"));
     assert_ack(run_cmd(live, "e4", "roll", "{'expr':'1d20'}"));
     assert_ack(run_cmd(gm, "e5", "join.rotate", "{}"));
-    long long m = seq_now();
-    ck_assert_int_eq(m, n + 5);
+    ck_assert_int_eq(seq_now(), n + 5);
+    /* the GM's secret roll (e2) and the new join code (e5) do not change a player's view, and do
+     * not count in a player's seq either (issue 27 item 11) */
+    long long pm = pseq_now();
+    ck_assert_int_eq(pm, pn + 3);
 
-    client *r = connect_resume(token, n);
+    client *r = connect_resume(token, pn);
     const json_t *w = msg_at(r, 0);
     ck_assert(json_is_true(jget(w, "/resume")));
     ck_assert_ptr_null(jget(w, "/state"));
-    ck_assert_int_eq(jint(w, "/seq"), m);
+    ck_assert_int_eq(jint(w, "/seq"), pm);
     ck_assert_str_eq(jstr(w, "/seat/id"), "p1");
     ck_assert_str_eq(jstr(w, "/seat/name"), "Annie");
-    /* exactly the diffs a connected client got, byte for byte: every event but the GM's secret
-     * roll (e2) and the new join code (e5), which do not change a player's view */
+    /* exactly the diffs a connected client got, byte for byte, seqs pn+1..pn+3 */
     size_t i = 1;
-    for (long long s = n + 1; s <= m; s++) {
-        long l = find_diff(live, live_from, s);
-        ck_assert_int_eq(l < 0, s == n + 2 || s == n + 5);
-        if (l < 0)
-            continue;
+    for (long long q = pn + 1; q <= pm; q++) {
+        long l = find_diff(live, live_from, q);
+        ck_assert_int_ge(l, 0);
         ck_assert_str_eq(mtype(r, i), "diff");
-        ck_assert_int_eq(jint(msg_at(r, i), "/seq"), s);
+        ck_assert_int_eq(jint(msg_at(r, i), "/seq"), q);
         ck_assert_str_eq(r->text[i], live->text[l]);
         i++;
     }
-    ck_assert_uint_eq(count_type(r, 0, "diff"), (size_t)(m - n) - 2);
+    ck_assert_uint_eq(count_type(live, live_from, "diff"), 3);
+    ck_assert_uint_eq(count_type(r, 0, "diff"), 3);
     ck_assert_msg(r->n == i || strcmp(mtype(r, i), "diff"), "more than the missed diffs");
 
-    /* applying them to the state at n gives exactly what a new client gets */
+    /* applying them to the state at pn gives exactly what a new client gets */
     json_t *s = json_incref(state_n);
     for (size_t q = 1; q < i; q++) {
         tb_err err = {0};
@@ -1227,16 +1243,46 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     json_decref(state_n);
 
     /* last_seq == seq: resume with nothing to send */
-    client *r0 = connect_resume(token, m);
+    client *r0 = connect_resume(token, pm);
     ck_assert(json_is_true(jget(msg_at(r0, 0), "/resume")));
     ck_assert_uint_eq(count_type(r0, 0, "diff"), 0);
 
     /* after a restart too */
     restart();
-    client *rr = connect_resume(token, n);
+    client *rr = connect_resume(token, pn);
     ck_assert(json_is_true(jget(msg_at(rr, 0), "/resume")));
-    ck_assert_uint_eq(count_type(rr, 0, "diff"), (size_t)(m - n) - 2);
-    ck_assert_int_eq(jint(msg_at(rr, 1), "/seq"), n + 1);
+    ck_assert_uint_eq(count_type(rr, 0, "diff"), 3);
+    ck_assert_int_eq(jint(msg_at(rr, 1), "/seq"), pn + 1);
+}
+END_TEST
+
+/* Issue 27 item 10: a seat made later cannot have the events from before it existed replayed by
+ * asking to resume from an old seq: it gets the state as it is now, and nothing of a note the GM
+ * showed and hid before it joined. */
+START_TEST(test_a_late_joiner_cannot_resume_from_before_its_seat)
+{
+    boot();
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "n1", "gm.set", "{'key':'plot','value':'the butler did it'}"));
+    assert_ack(run_cmd(gm, "n2", "gm.reveal", "{'path':'/gm/notes/plot'}"));
+    assert_ack(run_cmd(gm, "n3", "gm.hide", "{'path':'/gm/notes/plot'}"));
+    char token[64];
+    client *bob = join_as("Bob", token);
+    long long at_join = jint(msg_at(bob, 1), "/seq");
+    for (long long from = 0; from < at_join; from++) {
+        client *late = connect_resume(token, from);
+        ck_assert_ptr_null(jget(msg_at(late, 0), "/resume"));
+        ck_assert(json_is_object(jget(msg_at(late, 0), "/state")));
+        ck_assert_uint_eq(count_type(late, 0, "diff"), 0);
+        ck_assert_msg(!saw_text(late, 0, "butler"), "resume from %lld replayed the hidden note",
+                      from);
+    }
+    /* from its own welcome on, it resumes */
+    assert_ack(run_cmd(gm, "r1", "roll", "{'expr':'1d6'}"));
+    client *again = connect_resume(token, at_join);
+    ck_assert(json_is_true(jget(msg_at(again, 0), "/resume")));
+    ck_assert_uint_eq(count_type(again, 0, "diff"), 1);
+    ck_assert(!saw_text(again, 0, "butler"));
 }
 END_TEST
 
@@ -1723,6 +1769,16 @@ START_TEST(test_random_commands_patch_old_into_new_and_refusals_change_nothing)
             nacks++;
             ck_assert_msg(strcmp(before, after) == 0, "refused %s %s changed the state", op, args);
             ck_assert_int_eq(seq_now(), seq0);
+        } else if (strcmp(op, "system.describe") == 0) {
+            /* read-only: stores nothing, changes nothing (issue 27 item 1) */
+            acks++;
+            ck_assert_int_eq(seq_now(), seq0);
+            ck_assert_msg(strcmp(before, after) == 0, "%s changed the state", op);
+            ck_assert(json_is_null(jget(r, "/seq")));
+            json_decref(old);
+            free(before);
+            free(after);
+            continue;
         } else {
             acks++;
             ck_assert_int_eq(seq_now(), seq0 + 1);
@@ -2053,6 +2109,7 @@ static Suite *engine_suite(void)
 
     tc = tcase(s, "resume");
     tcase_add_test(tc, test_resume_sends_exactly_the_missed_diffs);
+    tcase_add_test(tc, test_a_late_joiner_cannot_resume_from_before_its_seat);
     tcase_add_test(tc, test_resume_from_a_future_seq_gets_a_fresh_state);
     tcase_add_test(tc, test_resume_beyond_resume_max_gets_a_fresh_state);
 

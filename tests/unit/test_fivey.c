@@ -507,6 +507,29 @@ START_TEST(every_sample_sheet_validates)
 }
 END_TEST
 
+/* 004:622-629: an institution's level by its capital (10, 30, 120, 240, 360, then massive every
+ * 120 more) and its line of credit a tennite (1, 5, 20, 50, 100, +50 a massive level). */
+START_TEST(institution_levels_and_credit)
+{
+    static const struct {
+        int capital, level, credit;
+        const char *name;
+    } rows[] = {
+        {0, 0, 0, "dreamstuff"},     {9, 0, 0, "dreamstuff"},   {10, 1, 1, "insignificant"},
+        {29, 1, 1, "insignificant"}, {30, 2, 5, "small"},       {119, 2, 5, "small"},
+        {120, 3, 20, "middling"},    {240, 4, 50, "ascendant"}, {359, 4, 50, "ascendant"},
+        {360, 5, 100, "large"},      {479, 5, 100, "large"},    {480, 6, 150, "massive"},
+        {600, 7, 200, "massive"},    {719, 7, 200, "massive"},
+    };
+    for (size_t i = 0; i < N_ELEMS(rows); i++) {
+        int level = fivey_institution_level(rows[i].capital);
+        ck_assert_int_eq(level, rows[i].level);
+        ck_assert_int_eq(fivey_institution_credit(level), rows[i].credit);
+        ck_assert_str_eq(fivey_institution_name(level), rows[i].name);
+    }
+}
+END_TEST
+
 START_TEST(derived_values_of_the_samples)
 {
     json_t *s = sample(0); /* Vesper: unarmored DEX 1, CHA 4, level 2, 340 XP, 3 damage */
@@ -527,6 +550,8 @@ START_TEST(derived_values_of_the_samples)
     s = sample(1); /* Brunhild: chain + shield, STR 3 */
     d = rules_sheet_derive("fivey", s);
     ck_assert_int_eq(ru_ival(d, "defense_class"), 15);
+    /* Battle-Hardened: a d8 healing rate (004:337; issue 25 item 20) */
+    ck_assert_str_eq(json_string_value(json_object_get(d, "healing_rate")), "1d8+1");
     ck_assert_int_eq(ru_ival(d, "movement"), 6);
     json_decref(d);
     json_decref(s);
@@ -678,6 +703,7 @@ static Suite *fivey_suite(void)
     tc = tcase_create("sheets");
     tcase_add_loop_test(tc, every_sample_sheet_validates, 0, (int)N_ELEMS(sample_files));
     tcase_add_test(tc, derived_values_of_the_samples);
+    tcase_add_test(tc, institution_levels_and_credit);
     tcase_add_test(tc, spell_fields_are_optional_and_derived);
     tcase_add_loop_test(tc, bad_sheet_field_fails_with_its_message, 0, (int)N_ELEMS(bad_sheets));
     suite_add_tcase(s, tc);

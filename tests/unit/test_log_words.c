@@ -28,7 +28,7 @@
 #endif
 
 /* The systems whose modules still call the free-text log (remove a word when its system moved). */
-static const char *const NOT_MOVED[] = {"cot", "grimwire", "tenacity", NULL};
+static const char *const NOT_MOVED[] = {"cot", "tenacity", NULL};
 
 static int not_moved(const char *system)
 {

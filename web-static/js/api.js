@@ -10,7 +10,8 @@ import { PROTOCOL } from './conn.js';
 
 // Returns send(op, args) → Promise<{ok: true, seq, result} | {ok: false, code, message}>. The
 // command goes through conn's outbox (same id re-sent after a reconnect until its ack or nack);
-// the promise settles with that reply. It never rejects.
+// the promise settles with that reply. It never rejects. `seq` is the number the command's log
+// entries carry (views find the result in the log by it: the ack's `entry` for the GM).
 export function commandSender(conn) {
   const waiting = new Map(); // id -> resolve
   const owned = new Set(); // ids whose replies a view shows itself
@@ -18,7 +19,9 @@ export function commandSender(conn) {
     const r = waiting.get(ev.detail.id);
     if (r) {
       waiting.delete(ev.detail.id);
-      r({ ok: true, seq: ev.detail.seq, result: ev.detail.result });
+      // secret: a secret roll's log entry carries the number of the next public event too (only
+      // the GM sees both), so the views tell them apart by it
+      r({ ok: true, seq: ev.detail.entry ?? ev.detail.seq, result: ev.detail.result, secret: ev.detail.result?.secret === true });
     }
   });
   conn.addEventListener('nack', (ev) => {

@@ -23,6 +23,8 @@ import { NotesView, renderRevealed } from './views/notes.js';
 import { CampaignView, systemName, learnSystem } from './views/campaign.js';
 import { EncounterPanel } from './enc/panel.js';
 import { ChatView } from './views/chat.js';
+import { JournalView } from './views/journal.js';
+import { HandoutsView } from './views/handouts.js';
 import { plain, words } from './words.js';
 
 const els = {
@@ -140,6 +142,9 @@ const chatView = new ChatView(
   },
   { send },
 );
+
+const journalView = new JournalView($('#journal'), { send });
+const handoutsView = new HandoutsView($('#handouts-card'), $('#handouts'), { send });
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -278,6 +283,8 @@ function renderNow() {
   checksView.render({ describe: d, live, state, isGm: isGM });
   asksView.render(m);
   chatView.render(m);
+  journalView.render(m);
+  handoutsView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
@@ -381,10 +388,10 @@ function rollQuick(char, r) {
     if (reply.ok && reply.result?.asked) {
       const text = `${char.name} rolled ${r.label}: waiting for the GM's target number.`;
       announce(text);
-      charsView.showResult(char.id, reply.seq, text, reply.result.asked);
+      charsView.showResult(char.id, reply.seq, text, reply.result.asked, reply.secret);
     } else if (reply.ok) {
       announce(`${char.name} rolled ${r.label}: ${reply.result?.total}`);
-      charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`);
+      charsView.showResult(char.id, reply.seq, `${char.name} rolled ${r.label}: ${reply.result?.total}`, undefined, reply.secret);
     } else {
       ui.nack = { title: `Could not roll ${r.label}:`, message: plain(reply.message || 'the server refused it') };
     }

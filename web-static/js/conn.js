@@ -155,6 +155,7 @@ export class Connection extends EventTarget {
   resetSession() {
     this.state = null;
     this.seq = null;
+    this.history = null; // the server's history id (welcome), sent back with last_seq
     this.seat = null;
     this.campaign = null;
     this.presence = {};
@@ -301,7 +302,12 @@ export class Connection extends EventTarget {
       this.raw({ t: 'join', code: this.pendingJoin.code, name: this.pendingJoin.name });
     } else {
       const hello = { t: 'hello', v: 1, token: this.token };
-      if (this.state !== null && Number.isInteger(this.seq)) hello.last_seq = this.seq;
+      if (this.state !== null && Number.isInteger(this.seq)) {
+        hello.last_seq = this.seq;
+        // the history that seq belongs to: after a restore from a backup the server's is
+        // another, and it sends the whole state instead of diffs onto ours (PROTOCOL.md)
+        if (this.history) hello.history = this.history;
+      }
       this.raw(hello);
     }
     this.phase = 'hello';
@@ -365,6 +371,13 @@ export class Connection extends EventTarget {
       this.clearTimer('hello');
       this.seat = msg.seat || null;
       this.campaign = msg.campaign || null;
+      if (msg.resume === true && typeof msg.history === 'string' && this.history && msg.history !== this.history) {
+        // another history than the one our state is from: never apply its diffs onto it
+        this.history = msg.history;
+        this.resync(true);
+        return;
+      }
+      if (typeof msg.history === 'string') this.history = msg.history;
       if (msg.state !== undefined && msg.state !== null) {
         this.state = msg.state;
         this.seq = msg.seq;
@@ -410,7 +423,10 @@ export class Connection extends EventTarget {
       if (!cmd) return;
       this.outbox.delete(msg.id);
       this.persistOutbox();
-      this.emit('ack', { id: msg.id, seq: msg.seq, result: msg.result, cmd });
+      // entry: the number the command's log entries carry (the GM's acks say it; a player's
+      // seq is that number already)
+      const entry = Number.isInteger(msg.entry) ? msg.entry : msg.seq;
+      this.emit('ack', { id: msg.id, seq: msg.seq, entry, result: msg.result, cmd });
       this.emit('change');
     },
 

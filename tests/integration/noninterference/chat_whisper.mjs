@@ -1,6 +1,11 @@
 // Table talk (PROTOCOL.md `chat.send`): Ann whispers the GM, rolls /gmroll, whispers Cyd, and the
 // GM whispers Ann, then everyone talks in the open. Varied: what the whispers say and what the
 // /gmroll rolls (same number of dice); Bob, who is in none of it, must not tell the runs apart.
+// What this proves is the content of a whisper, not its existence: both runs whisper as often.
+// Whether a whisper happened at all is not varied here, because a player's seq counts every event
+// some player sees (protocol/PROTOCOL.md, "Two counts"): Ann's whisper to the GM moves Bob's count
+// too, so Bob's next diff shows a jump of one. TODO (issue 29, "a whisper's existence reaches only
+// its audience"): a seq per player seat; noninterference.test.mjs holds that case as `todo`.
 export const scenario = {
   name: 'whispers and a roll for the GM',
   system: 'heimr',

@@ -3,7 +3,9 @@
 // NPC of /gm/npcs, set by the GM with enc.set (written to her GM-only sheet at once), and a GM
 // note; the GM then awards her experience (the same amount: her total is hers to know, issue 27
 // item 12) and has her beg through a tennite (what she ends with is hers to know too: an NPC's
-// numbers are the GM's, issue 23); the clocks carry over a second scene either way.
+// numbers are the GM's, issue 23); the GM sets her institution's capital (nothing to offer, or a
+// large one's 100 crowns of credit) and a tennite passes: whether she has an institution at all
+// is the GM's (issue 25 item 21); the clocks carry over a second scene either way.
 import { sample } from '../enc_lib.mjs';
 
 export const scenario = {
@@ -12,8 +14,8 @@ export const scenario = {
   seed: 5,
   players: ['Ann'],
   variants: [
-    { crowns: 5, xp: 10, note: 'Sylla is a spy' },
-    { crowns: 500, xp: 250, note: 'Sylla is a friend' },
+    { crowns: 5, xp: 10, note: 'Sylla is a spy', capital: 0 },
+    { crowns: 500, xp: 250, note: 'Sylla is a friend', capital: 400 },
   ],
   async script({ gm, p, act, char, ok }, v) {
     const brunhild = await char(p.Ann, { name: 'Brunhild', sheet: sample('fivey', 'brunhild') });
@@ -26,6 +28,8 @@ export const scenario = {
     await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${eS}/note`, value: v.note });
     await act(gm, 'award', { target: eS, xp: 20 });
     await act(gm, 'downtime', { lifestyle: 'squalid', activity: 'beg', event: 0 }, eS);
+    await ok(gm, 'enc.set', { path: `/gm/enc/combatants/${eS}/institution/capital`, value: v.capital });
+    await act(gm, 'tennite');
     await act(gm, 'travel');
     await act(gm, 'enter');
     await act(gm, 'site_turn');

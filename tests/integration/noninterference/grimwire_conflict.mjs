@@ -26,7 +26,7 @@ export const scenario = {
     { tn: 12, attack_tn: 13, per: 1, notes: 'hates salt', assist_tn: 8 },
     { tn: 11, attack_tn: 14, per: 2, notes: 'hates sugar', assist_tn: 12 },
   ],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const au = await char(p.Bob, { name: 'Aune', sheet: sample('grimwire', 'aune') });
     const sc = await char(gm, { name: 'Scrapper', sheet: scrapper(v), npc: true });
@@ -34,7 +34,8 @@ export const scenario = {
     const CY = (await ok(gm, 'enc.add', { char: cy })).id;
     const AU = (await ok(gm, 'enc.add', { char: au })).id;
     const SC = (await ok(gm, 'enc.add', { char: sc })).id;
-    const act = (who, action, actor, params) => ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'set_tn', null, { target: SC, tn: v.tn, attack_tn: v.attack_tn });
     await act(gm, 'begin');
     await act(p.Ann, 'attack', CY, { target: SC, weapon: 2 });

@@ -29,7 +29,7 @@ export const scenario = {
     { tn: 8, attack_tn: 9, raise: 3, cor: 3, splash_tn: 10, stabilize_tn: 3, notes: 'hates salt' },
     { tn: 9, attack_tn: 10, raise: 1, cor: 4, splash_tn: 11, stabilize_tn: 4, notes: 'hates sugar' },
   ],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const au = await char(p.Bob, { name: 'Aune', sheet: sample('grimwire', 'aune') });
     const sc = await char(gm, { name: 'Scrapper', sheet: scrapper(v), npc: true });
@@ -37,8 +37,8 @@ export const scenario = {
     const CY = (await ok(gm, 'enc.add', { char: cy })).id;
     const AU = (await ok(gm, 'enc.add', { char: au })).id;
     const SC = (await ok(gm, 'enc.add', { char: sc })).id;
-    const act = (who, action, actor, params) =>
-      ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'set_tn', null, { target: SC, tn: v.tn, attack_tn: v.attack_tn });
     await act(gm, 'begin'); // Cyrus, Scrapper, Aune
     await act(p.Ann, 'grapple', CY, { target: SC });

@@ -9,7 +9,7 @@ export const scenario = {
   seed: 2,
   players: ['Ann', 'Bob'],
   variants: [{ tn: 5 }, { tn: 6 }],
-  async script({ gm, p, char, ok }, v) {
+  async script({ gm, p, char, ok, act: ctxAct }, v) {
     const cy = await char(p.Ann, { name: 'Cyrus', sheet: sample('grimwire', 'cyrus') });
     const au = await char(p.Bob, { name: 'Aune', sheet: sample('grimwire', 'aune') });
     const sc = await char(gm, {
@@ -21,7 +21,8 @@ export const scenario = {
     const CY = (await ok(gm, 'enc.add', { char: cy })).id;
     await ok(gm, 'enc.add', { char: au });
     const SC = (await ok(gm, 'enc.add', { char: sc })).id;
-    const act = (who, action, actor, params) => ok(who, 'enc.act', { action, ...(actor ? { actor } : {}), ...(params ? { params } : {}) });
+    // through the harness's act: after each action every player asks for its moves too
+    const act = (who, action, actor, params) => ctxAct(who, action, params, actor);
     await act(gm, 'begin');
     await act(p.Ann, 'attack', CY, { target: SC, weapon: 2 });
     await act(gm, 'set_tn', null, { target: SC, tn: v.tn });

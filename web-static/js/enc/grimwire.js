@@ -1,4 +1,4 @@
-// The GRIMWIRE encounter panel (module grimwire.conflict, rules/grimwire/enc_grimwire.c): the
+// The GRIMWIRE encounter panel (module grimwire.conflict, rules/grimwire/conflict.c): the
 // order with who is waiting after a pass (002:421), the action / movement / auxiliary action left
 // to whoever has the turn (002:407-411) and the extra light-weapon attacks, a reaction that already
 // took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
@@ -126,7 +126,7 @@ function waitingNote(enc, ctx) {
 
 function renderCombatant(c, enc, ctx) {
   const st = statsOf(c, ctx) || {};
-  const b = left(c, enc);
+  const b = left(c, enc) && { ...left(c, enc), ...ctx.state?.gm?.enc?.combatants?.[c.id]?.budget }; // an NPC's extra attacks are the GM's
   const rows = [];
   const cond = st.condition;
   if (cond && Number.isFinite(cond.current)) rows.push(['Condition', `${cond.current}/${cond.max ?? '?'}${cond.temporary ? ` +${cond.temporary}` : ''}`]);

@@ -76,8 +76,9 @@ export class CharsView {
 
   // Shows the outcome of a one-tap check on the card of the character who rolled it.
   // ask: the key of a roll waiting for the GM's number; its outcome replaces the text when it lands.
-  showResult(charId, seq, text, ask) {
-    this.result = { char: charId, seq, text, ask };
+  // secret: whether the roll was secret (resultBox).
+  showResult(charId, seq, text, ask, secret) {
+    this.result = { char: charId, seq, text, ask, secret };
     this.rerender();
     document.querySelector(`.char[data-char="${CSS.escape(charId)}"] .result-box`)?.scrollIntoView?.({ block: 'nearest' });
   }

@@ -23,10 +23,12 @@ export function chatMessages(state) {
 
 const nameOf = (state, seat) => (seat === 'gm' ? 'GM' : seatsOf(state)[seat]?.name ?? 'Someone');
 
-// "Ann to the GM", "Ann whispers to Bob", "Ann" (to everyone).
+// "Ann to the GM", "Ann whispers to Bob", "Ann" (to everyone); the GM's own secret roll:
+// "You, for yourself".
 function heading(state, m, me) {
   const from = m.from === me ? 'You' : nameOf(state, m.from);
   if (m.to === 'all') return from;
+  if (m.to === 'gm' && m.from === 'gm') return `${from}, for ${m.from === me ? 'yourself' : 'the GM only'}`;
   if (m.to === 'gm') return `${from} to the GM`;
   const to = m.to === me ? 'you' : nameOf(state, m.to);
   return `${from} whispers to ${to}`;

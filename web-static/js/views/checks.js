@@ -141,14 +141,14 @@ export class ChecksView {
     this.busy = false;
     if (reply.ok && reply.result?.asked) {
       this.label = null;
-      this.result = { seq: reply.seq, ask: reply.result.asked, text: "Waiting for the GM's target number." };
+      this.result = { seq: reply.seq, ask: reply.result.asked, text: "Waiting for the GM's target number.", secret: reply.secret };
       this.rerender();
       this.announce?.("Rolled: waiting for the GM's target number");
       return;
     }
     if (reply.ok) {
       this.label = null;
-      this.result = { seq: reply.seq, text: `Rolled: ${reply.result?.total}` };
+      this.result = { seq: reply.seq, text: `Rolled: ${reply.result?.total}`, secret: reply.secret };
       this.rerender();
       this.root.querySelector('.result-box')?.scrollIntoView?.({ block: 'nearest' });
       const total = reply.result?.total;
