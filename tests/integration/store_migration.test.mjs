@@ -107,3 +107,49 @@ test('tabled replay reads a single-file database without changing it', async () 
   assert.deepEqual(fs.readdirSync(dir), ['old.db'], 'nothing was written beside it');
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a single-file database of main with the two counts (issue 27) is split too: its acks, history id and player seqs keep working', async (t) => {
+  // fixtures/store_sec.db (fixtures/make_store_sec.mjs, main 653b1ca): idempotency rows hold a
+  // player's ack with its player seq and the GM's with `entry`; tabled_meta the history id.
+  const sec = JSON.parse(fs.readFileSync(path.join(fixtures, 'store_sec.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-split-'));
+  fs.copyFileSync(path.join(fixtures, 'store_sec.db'), path.join(dir, 't.db'));
+  const srv = await startServer(t, { dir, args: ['--rate-limit', '0'] });
+  assert.equal(raw(`${srv.db}.campaigns/${sec.campaign}.db`, 'SELECT max(seq) FROM events'), String(sec.seq));
+
+  // the same history: a page open from before resumes from its player seq, not a fresh state
+  const [gm, gw] = await srv.hello(sec.gm_token);
+  const ann = await srv.connect();
+  t.after(() => Promise.all([gm.close(), ann.close()]));
+  assert.equal(gw.history, sec.history, 'the history id survives the split');
+  assert.equal(gw.seq, sec.seq);
+  const aw = await ann.hello(sec.ann_token, sec.player_seq, { history: sec.history });
+  assert.equal(aw.t, 'welcome', aw.raw);
+  assert.equal(aw.resume, true, `a resume, not a fresh state: ${aw.raw}`);
+  assert.equal(aw.seq, sec.player_seq);
+
+  // every re-sent id gets the bytes it got from main: the player seq in Ann's, entry in the GM's
+  const send = async () => {
+    for (const a of sec.acks) {
+      const c = a.seat === 'gm' ? gm : ann;
+      assert.equal((await c.cmd('roll', { expr: '1d4' }, a.id)).raw, a.raw, a.id);
+    }
+  };
+  await send();
+  await gm.ping();
+  assert.equal(gm.seq, sec.seq, 'no re-sent id ran again');
+  const next = await ann.cmd('roll', { expr: '2d6' });
+  assert.equal(next.seq, sec.player_seq + 1, 'the player seq goes on from where main left it');
+
+  // restarted: still the same replies, and the log replays to the live state
+  await srv.restart();
+  const [gm2] = await srv.hello(sec.gm_token);
+  t.after(() => gm2.close());
+  for (const a of sec.acks.filter((x) => x.seat === 'gm')) {
+    assert.equal((await gm2.cmd('roll', { expr: '1d4' }, a.id)).raw, a.raw, a.id);
+  }
+  await gm2.ping();
+  const replayed = srv.replay({ fromZero: true, campaign: sec.campaign })[0];
+  assert.equal(replayed.seq, sec.seq + 1);
+  assert.deepEqual(replayed.state, (await srv.gmView(sec.gm_token)).state);
+});
