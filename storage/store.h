@@ -29,7 +29,7 @@
  *
  * Idempotency: an event appended with a cmd_id is its own idempotency record: the reply to a
  * re-sent id is the ack rebuilt from the event (byte for byte what was sent: {"t":"ack","id","seq",
- * "result"}). Other replies (refusals) go to the campaign's replies table. Lookups use an index
+ * "result"[,"entry"]}, the seq and entry the event row keeps: store_event.ack_seq, ack_entry). Other replies (refusals) go to the campaign's replies table. Lookups use an index
  * held in memory, built when the campaign file is opened, of the newest STORE_IDEM_KEEP commands
  * and refusals of the campaign (protocol/PROTOCOL.md, "Idempotency": how long a client may
  * re-send); older rows stay on disk but are no longer recognised.
