@@ -697,6 +697,44 @@ START_TEST(test_join_with_a_bad_name_is_refused_and_writes_nothing)
 }
 END_TEST
 
+/* Joins of one loop turn make one event (issue 26) that advances the player seq once (issue 27:
+ * its diff is public); a joiner whose name is taken by another joiner of the same turn is
+ * refused alone (issue 27 item 13), the others are seated. */
+START_TEST(test_joins_of_one_turn_are_one_event_and_a_taken_name_is_refused_alone)
+{
+    boot();
+    client *watcher = join_as("Watcher", NULL);
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "sec", "roll", "{'expr':'1d6','secret':true}")); /* pseq behind seq */
+    long long s0 = seq_now(), p0 = pseq_now();
+    ck_assert_int_lt(p0, s0);
+    size_t wfrom = watcher->n;
+    client *a = client_new(), *b = client_new(), *c = client_new();
+    sendq(a, "{'t':'join','code':'%s','name':'Ann'}", g_code);
+    sendq(b, "{'t':'join','code':'%s','name':'ann'}", g_code); /* the same name */
+    sendq(c, "{'t':'join','code':'%s','name':'Bob'}", g_code);
+    engine_flush(g_e);
+    ck_assert_int_eq(seq_now(), s0 + 1);
+    ck_assert_int_eq(pseq_now(), p0 + 1);
+    ck_assert_str_eq(mtype(a, 0), "joined");
+    ck_assert_str_eq(mtype(c, 0), "joined");
+    ck_assert_str_eq(mtype(b, 0), "error");
+    ck_assert_str_eq(jstr(msg_at(b, 0), "/code"), "conflict");
+    ck_assert_uint_eq(count_type(b, 0, "welcome"), 0);
+    for (client *x = a; x; x = x == a ? c : NULL) {
+        long w = find_type(x, 0, "welcome");
+        ck_assert_msg(w > 0, "no welcome after joined");
+        ck_assert_int_eq(jint(msg_at(x, (size_t)w), "/seq"), p0 + 1);
+    }
+    /* the player already seated gets one diff for both seats, numbered with the player seq */
+    ck_assert_uint_eq(count_type(watcher, wfrom, "diff"), 1);
+    ck_assert_int_eq(jint(msg_at(watcher, (size_t)find_type(watcher, wfrom, "diff")), "/seq"),
+                     p0 + 1);
+    const json_t *seats = jget(state_now(), "/seats");
+    ck_assert_uint_eq(json_object_size(seats), 4); /* gm, Watcher, Ann, Bob */
+}
+END_TEST
+
 /* A connection already welcomed as a seat that sends join becomes the new seat only: it is no
  * longer counted as the old seat and gets each diff once ("answered by joined, then exactly as a
  * hello", PROTOCOL.md). */
@@ -1189,7 +1227,7 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     boot();
     client *gm = connect_as(g_gm_token);
     char token[64];
-    client *live = join_as("Ann", token); /* stays connected: the reference */
+    client *live = join_as("Ann", token);     /* stays connected: the reference */
     long long n = seq_now(), pn = pseq_now(); /* the player's seq is pn (server/playerseq.h) */
     ck_assert_int_eq(jint(msg_at(live, 1), "/seq"), pn);
     json_t *state_n = json_deep_copy(jget(msg_at(live, 1), "/state"));
@@ -2089,6 +2127,7 @@ static Suite *engine_suite(void)
     tc = tcase(s, "join");
     tcase_add_test(tc, test_join_creates_player_seat_welcomes_it_filtered_and_tells_the_gm);
     tcase_add_test(tc, test_join_with_a_bad_name_is_refused_and_writes_nothing);
+    tcase_add_test(tc, test_joins_of_one_turn_are_one_event_and_a_taken_name_is_refused_alone);
     tcase_add_test(tc, test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat);
     tcase_add_test(tc, test_player_never_sees_gm_or_other_seats_private_after_restart);
 
