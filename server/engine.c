@@ -373,6 +373,7 @@ void engine__reap_dead(engine *e)
 
 void engine_opts_default(engine_opts *o)
 {
+    *o = (engine_opts){0}; /* every field has a value (history: none) */
     o->snapshot_every = 0;
     o->rate_per_sec = 20;
     o->rate_burst = 40;
