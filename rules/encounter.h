@@ -92,7 +92,8 @@ typedef struct rules_module {
     const char *system; /* "cot" */
     const char *name;   /* "Initiative slots" */
     const char *cite;
-    const rules_param *options; /* enc.start options (stage type, ...); ends with {0}; may be NULL */
+    const rules_param
+        *options; /* enc.start options (stage type, ...); ends with {0}; may be NULL */
     /* After /enc and /gm/enc were created, with the parsed options. May be NULL. */
     int (*start)(rules_enc *e, const rules_args *options, tb_err *err);
     /* A combatant joined: its public object and stats exist (stats copied from the sheet's
@@ -149,9 +150,9 @@ typedef struct rules_module {
 /* The context an action runs in. The server fills it; modules read and write through it. */
 struct rules_enc {
     const rules_module *mod;
-    json_t *enc;     /* /enc (mutable) */
-    json_t *hidden;  /* /gm/enc (mutable) */
-    rules_rng *rng;  /* every die */
+    json_t *enc;      /* /enc (mutable) */
+    json_t *hidden;   /* /gm/enc (mutable) */
+    rules_rng *rng;   /* every die */
     const char *seat; /* the caller's seat ("gm", "p1", ...) */
     int is_gm;
     const char *actor; /* the acting combatant id (NULL for RULES_ENC_ANY without one) */
@@ -287,21 +288,6 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid);
 
 /* ---- the log (OLD: free text; being replaced by rules_log_* below, and removed when every
  * module has moved: issue 23) ---- */
-/*
- * Appends a public log entry {kind:"enc", module, round, actor, action, text, cite?, dice?,
- * result?}: `dice` (stolen, may be NULL) is every die rolled for it ([{sides,value,kept}]),
- * `result` (stolen, may be NULL) the numbers a player needs to check the arithmetic. Rulebook
- * line references in the formatted text ("(000:37)") are taken out of `text` and put in `cite`
- * (tb_cite_strip), so a module may keep writing them where it says a rule; the table reads plain
- * sentences. The server adds seq,
- * at and seat. Returns the entry (borrowed) so a module may add fields.
- */
-json_t *rules_enc_log(rules_enc *e, const char *action, json_t *dice, json_t *result,
-                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* The same for the GM-only log (/gm/log): rolls against hidden values, NPC numbers. */
-json_t *rules_enc_log_gm(rules_enc *e, const char *action, json_t *dice, json_t *result,
-                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
 /* ---- what the GM may edit, and what a module can use ---- */
 /*
  * One field the GM may set with enc.set, typed like an action parameter (rules_param: INT in
@@ -377,32 +363,6 @@ typedef enum rules_aud {
 /* The audience of what cid rolls, owns or is hit with: public for a PC, the GM's for an NPC. */
 rules_aud rules_enc_aud_of(const rules_enc *e, const char *cid);
 
-typedef struct rules_enc_entry rules_enc_entry;
-
-/* Starts an entry of `action` (borrowed, must outlive the entry). Owned by the caller until
- * rules_enc_entry_end or rules_enc_entry_drop. Aborts on allocation failure. */
-rules_enc_entry *rules_enc_entry_begin(rules_enc *e, const char *action);
-/* Appends a piece of text for aud. */
-void rules_enc_entry_say(rules_enc_entry *x, rules_aud aud, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Appends the dice of `dice` (borrowed array of {sides,value,kept,...}) for aud. */
-void rules_enc_entry_dice(rules_enc_entry *x, rules_aud aud, const json_t *dice);
-/* Appends the dice of `dice` (borrowed) each for the audience of the combatant named by its
- * `key` field ("by": a die rolled by an NPC is the GM's); dice whose field names no combatant
- * go to `other`. */
-void rules_enc_entry_dice_by(rules_enc_entry *x, const json_t *dice, const char *key,
-                             rules_aud other);
-/* Sets result[key] = v (stolen) for aud. A later set of the same key replaces it for its
- * audience: a GM value set after a public one shows the GM more than the table (an NPC's natural
- * die in a list of rolls). */
-void rules_enc_entry_set(rules_enc_entry *x, rules_aud aud, const char *key, json_t *v);
-/* Sets every key of `values` (stolen, may be NULL) for aud. */
-void rules_enc_entry_merge(rules_enc_entry *x, rules_aud aud, json_t *values);
-/* Writes the entries (see above) and frees x. Returns the public entry (borrowed) or NULL. */
-json_t *rules_enc_entry_end(rules_enc_entry *x);
-/* Frees x without writing anything (the action failed). NULL is fine. */
-void rules_enc_entry_drop(rules_enc_entry *x);
-
 /* ---- running an action: the one path (server, Check fixture, fuzzer, moves) ----
  *
  * rules_enc_act runs action `action` of e->mod for the caller (e->seat, e->is_gm) with `actor`
@@ -429,8 +389,7 @@ int rules_enc_args_check(rules_enc *e, const rules_enc_action *act, const json_t
 /* Step 2: the GM may take every action; RULES_ENC_GM only the GM; RULES_ENC_TURN/OWNER only
  * whoever controls actor, RULES_ENC_TURN only when the module's may_act (default: actor is the
  * current entry) allows it now. Sets e->actor (actor, or the current combatant). */
-int rules_enc_who_check(rules_enc *e, const rules_enc_action *act, const char *actor,
-                        tb_err *err);
+int rules_enc_who_check(rules_enc *e, const rules_enc_action *act, const char *actor, tb_err *err);
 
 /* ---- moves: what a seat may do now ----
  *

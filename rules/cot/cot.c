@@ -4,6 +4,7 @@
  * in rules/RULES.md, "## cot".
  */
 #include "cot.h"
+#include "cot_enc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +14,9 @@
 
 /* ---- resolution ---- */
 
-int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err)
+int cot_pool_check(const cot_pool_spec *spec, tb_err *err)
 {
-    /* 000:9 "roll a number of six-sided dice equal to the relevant skill plus the connected
-     * ability and keep a number of those dice equal to the ability"; 000:11 factors "add or
-     * subtract from the dice pool"; 000:27 bonuses are written +XkY (X rolled, Y kept). */
     int rolled = spec->skill + spec->ability + spec->bonus;
-    int keep = spec->ability + spec->kept_bonus;
     if (rolled < 1)
         return tb_fail(err, TB_BAD_REQUEST,
                        "cot: skill + ability + bonus = %d dice; at least 1 die must be rolled",
@@ -28,6 +25,19 @@ int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_e
         return tb_fail(err, TB_BAD_REQUEST,
                        "cot: skill + ability + bonus = %d dice; at most %d can be rolled", rolled,
                        RULES_POOL_MAX);
+    return 0;
+}
+
+int cot_pool_roll(const cot_pool_spec *spec, rules_rng *rng, cot_roll *out, tb_err *err)
+{
+    /* 000:9 "roll a number of six-sided dice equal to the relevant skill plus the connected
+     * ability and keep a number of those dice equal to the ability"; 000:11 factors "add or
+     * subtract from the dice pool"; 000:27 bonuses are written +XkY (X rolled, Y kept). */
+    int rolled = spec->skill + spec->ability + spec->bonus;
+    int keep = spec->ability + spec->kept_bonus;
+    int bad = cot_pool_check(spec, err);
+    if (bad)
+        return bad;
     /* Keeping more than were rolled keeps them all (a -XkO penalty can leave fewer dice than the
      * ability: RULES.md, "cot", reading 2). */
     int rc = rules_pool_roll(&out->pool, rng, rolled, 6, keep, RULES_KEEP_HIGHEST, err);
@@ -101,6 +111,14 @@ int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const
         return tb_fail(err, TB_BAD_REQUEST,
                        "to: the kind holds at most 40 characters and the person or idea at most "
                        "100");
+    /* (after the shape: a malformed `to` is a bad request whichever Loyalty it names)
+     * 000:237 "changing the regular Loyalties to something different, or switching one of
+     * their existing Loyalites with the Prime": the Prime is swapped, never rewritten */
+    if (json_is_true(json_object_get(l, "prime")))
+        return tb_fail(err, TB_RULE,
+                       "Loyalty %d is %s's Prime: the Prime is not changed, only swapped with "
+                       "another (000:237)",
+                       n, who);
     json_object_set_new(l, "kind", json_stringn(to, kind));
     json_object_set_new(l, "target", json_stringn(t, tlen));
     return 0;
@@ -496,9 +514,7 @@ static json_t *cot_derive(const json_t *sheet)
     return d;
 }
 
-/* The encounter modules of rules/cot/enc_cot.c and rules/cot/heist.c: their one registration. */
-extern const rules_module rules_module_cot_initiative, rules_module_cot_warfare,
-    rules_module_cot_heist, rules_module_cot_chase, rules_module_cot_social;
+/* The encounter modules, one a file in rules/cot/ (cot_enc.h): their one registration. */
 static const rules_module *const cot_modules[] = {
     &rules_module_cot_initiative, &rules_module_cot_warfare, &rules_module_cot_heist,
     &rules_module_cot_chase,      &rules_module_cot_social,  NULL};
@@ -563,4 +579,5 @@ const rules_system rules_system_cot = {
                "social calls, gang warfare and chases",
     .clock = cot_clock,
     .session_alter = cot_session_alter,
+    .phrases = cot_phrases,
 };

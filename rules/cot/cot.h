@@ -27,6 +27,10 @@ typedef struct cot_roll {
     int catastrophe; /* every die shows 1 (000:9) */
 } cot_roll;
 
+/* Whether the pool can be rolled (no die drawn): TB_BAD_REQUEST as cot_pool_roll would refuse
+ * it, else 0. */
+int cot_pool_check(const cot_pool_spec *spec, tb_err *err);
+
 /*
  * Rolls the pool: rolled = skill + ability + bonus, kept = min(ability + kept_bonus, rolled),
  * highest kept (000:9). TB_BAD_REQUEST (message names the parameters) when fewer than 1 or more
@@ -44,11 +48,12 @@ int cot_guard_score(int rolled, int kept);
  * 000:237 "changing the regular Loyalties to something different, or switching one of their
  * existing Loyalites with the Prime Loyalty": Loyalty n (1-based) of `loyalties` (an array of
  * {kind, target, prime}, changed in place) becomes `to` ("Kind: Target", like "Desire:
- * Knowledge"; kind 1-40 and target 1-100 bytes, as on the sheet), or, with `prime` set, trades
- * places with the Prime. Exactly one of the two. `who` names the character in messages.
+ * Knowledge"; kind 1-40 and target 1-100 bytes, as on the sheet; a regular Loyalty: the Prime
+ * is never rewritten), or, with `prime` set, trades places with the Prime. Exactly one of the
+ * two. `who` names the character in messages.
  * On success *was_prime (may be NULL) is the 1-based number of the Loyalty that was the Prime
  * before a swap, else 0. TB_BAD_REQUEST when `to` is malformed or neither/both are given,
- * TB_RULE when there is no Loyalty n or it already is the Prime; nothing changes on failure.
+ * TB_RULE when there is no Loyalty n, it is the Prime (both ways); nothing changes on failure.
  */
 int cot_loyalty_alter(json_t *loyalties, int n, const char *to, int prime, const char *who,
                       int *was_prime, tb_err *err);

@@ -12,9 +12,10 @@
 
 #include "system.h"
 
-#define TENACITY_NEGATIVE_SPIN_MAX 10 /* 003:37 "never have more than 10 points of negative spin"  \
-                                       */
-#define TENACITY_RANK_MAX 10          /* 003:27 Legendary: rank 10 */
+#define TENACITY_NEGATIVE_SPIN_MAX                                                                 \
+    10                       /* 003:37 "never have more than 10 points of negative spin"           \
+                              */
+#define TENACITY_RANK_MAX 10 /* 003:27 Legendary: rank 10 */
 
 /* What a critical (a natural 10, 003:28) buys. */
 typedef enum tenacity_crit {

@@ -49,7 +49,7 @@ async function table(browser, { system, seed, sample, edit = (s) => s }) {
     await page[who].goto(`${server.url}/#token=${token}`);
     await page[who].locator('#conn-status[data-status="connected"]').waitFor({ timeout: 20000 });
   }
-  return { server, ctx, page, rec, pc, pages: [page.gm, page.ann] };
+  return { server, ctx, page, rec, pc, samples: samples.samples, gmToken: made.gm_token, pages: [page.gm, page.ann] };
 }
 
 // The GM starts `module` from the panel and adds the player's character.
@@ -147,6 +147,24 @@ describe('browser: between the scenes, the GM on a laptop and a player on a phon
       await logShown(t.pages, work);
       const total = (await stateOf(gm)).enc.tasks.lockpicks.total;
       for (const p of t.pages) await p.locator('#enc .between-line', { hasText: `lockpicks: ${total} of 3 impact` }).waitFor();
+
+      // an NPC tends Missa: the skill she tends with is on her GM-only sheet (/gm/enc/care), so
+      // the GM's line names it and Ann's names none (no "(undefined)")
+      const gmApi = await Api.open(t.server.url);
+      await gmApi.hello(t.gmToken);
+      const sheet = { ...structuredClone(t.samples.find((s) => s.file.replace(/\.json$/, '') === 'odessa').sheet), name: 'Sister Vey' };
+      sheet.attributes[3].skills[3].rank = 2; // Medicine 2: an impact die to heal with
+      const vey = (await gmApi.ok('char.create', { name: 'Sister Vey', sheet, npc: true })).id;
+      const eV = (await gmApi.ok('enc.add', { char: vey })).id;
+      const missa = Object.entries((await stateOf(gm)).enc.combatants).find(([, c]) => c.name === t.pc.name)[0];
+      await gmApi.ok('enc.set', { path: `/enc/combatants/${missa}/stats/wounds/current`, value: 1 });
+      await gmApi.ok('enc.act', { action: 'tend', actor: eV, params: { target: missa, skill: 'Medicine' } });
+      gmApi.close();
+      await gm.locator('#enc .between-line', { hasText: `Sister Vey tends ${t.pc.name} (Medicine)` }).waitFor();
+      await ann.locator('#enc .between-line', { hasText: `Sister Vey tends ${t.pc.name}` }).waitFor();
+      const annLines = await ann.locator('#enc .between-line').allTextContents();
+      assert.ok(!annLines.some((l) => /Medicine|undefined|\(/.test(l)), `Ann's lines name no skill: ${annLines}`);
+      assert.equal(await gm.locator('#enc .enc-gm').count(), 0, 'the care is in the line, not in the GM-only list');
       await finish(t, 'tenacity');
     } finally {
       await teardown(t);

@@ -174,8 +174,11 @@ function heimrChase(browser) {
     await arrived(gm, r.reply);
     assert.ok(!(await actionsOn(ann.page)).includes('run'), 'no Run for the player on Old Gunnar’s turn');
 
-    // Other ground (001:306): the GM offers Survival, the player takes it with one tap.
-    await gm.page.locator('#enc [data-action="offer"]').click();
+    // Other ground (001:306): the GM offers Survival, the player takes it with one tap. The server
+    // marks the offer a rare move (issue 24): it waits under "More".
+    const offerButton = gm.page.locator('#enc [data-action="offer"]');
+    if (await offerButton.evaluate((el) => Boolean(el.closest('details:not([open])')))) await gm.page.locator('#enc details.enc-more > summary').click();
+    await offerButton.click();
     const offer = gm.page.locator('#enc form.enc-form[data-key="act-offer"]');
     const grounds = await offer.locator('[name="ability"] option').allTextContents();
     assert.ok(grounds.includes('Survival') && !grounds.includes('Agility'), `the grounds offered are the abilities in the chase but the current one: ${grounds}`);
@@ -183,7 +186,12 @@ function heimrChase(browser) {
     const o = await tapped(gm, 'enc.act', () => offer.locator('button[type=submit]').click(), 'offering other ground');
     await arrived(ann, o.reply);
     await ann.page.locator('#enc .chase-offer', { hasText: 'Survival' }).waitFor();
-    const c = await tapped(ann, 'enc.act', () => ann.page.locator('#enc .enc-actions button.one-tap[data-action="choose"]').click(), 'taking the ground');
+    // Taking it or letting it lie is a real choice (issue 24: a pick of the server's yes/no, no
+    // longer a one-tap "yes" the client made up): the form opens, the player picks taking it.
+    await ann.page.locator('#enc .enc-actions [data-action="choose"]').click();
+    const choose = ann.page.locator('#enc form.enc-form[data-key="act-choose"]');
+    await choose.locator('[name="take"]').selectOption({ label: 'take the new ground' });
+    const c = await tapped(ann, 'enc.act', () => choose.locator('button[type=submit]').click(), 'taking the ground');
     await arrived(gm, c.reply);
     for (const p of [gm, ann]) await p.page.locator('#enc .chase-where', { hasText: 'Terrain: Survival' }).waitFor();
     assert.equal(await ann.page.locator('#enc [data-action="choose"]').count(), 0, 'nothing left to choose');

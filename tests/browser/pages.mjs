@@ -291,16 +291,30 @@ export async function launch() {
 // The combatant card of `name` in the page's encounter panel.
 export const card = (page, name) => page.locator('#enc li.enc-card').filter({ has: page.locator('.enc-name', { hasText: name }) });
 
-// The encounter action buttons the page shows now.
-export const actionButtons = (page) => page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+// The panel holds the server's answer to enc.moves for what it shows (no question on its way);
+// a page without an encounter has nothing to wait for.
+export async function movesReady(page) {
+  if (!(await page.locator('#enc .enc-moves').count())) return;
+  await page.locator('#enc .enc-moves[data-moves="fresh"]').waitFor({ timeout: 15000 });
+}
+
+// The encounter action buttons the page shows now (the server's moves, once they came).
+export async function actionButtons(page) {
+  await movesReady(page);
+  return page.locator('#enc .enc-actions [data-action]').evaluateAll((els) => els.map((e) => e.dataset.action));
+}
 
 // Clicks the action's button, fills its form and submits it. fields: {name: value}; a <select>
 // takes the option with that label, a checkbox is ticked for a truthy value. Returns the reply.
-// An action with nothing to ask runs on the tap (no form); one under "More actions" is reached by
-// opening it; "Who acts" is asked only when it is not obvious (else the actor is whoever has the
-// turn, checked against `actor` through the log line the caller reads).
+// An action with nothing to ask runs on the tap (no form); one under "More" is reached by opening
+// it; when several combatants may take it (one button each), `actor` names whose button, else the
+// first (for the GM: whoever has the turn).
 export async function act(page, rec, action, { actor, fields = {} } = {}) {
-  const button = page.locator(`#enc .enc-actions [data-action="${action}"]`);
+  await movesReady(page);
+  // one button per combatant who may take it (the GM's: whoever has the turn first)
+  const all = page.locator(`#enc .enc-actions [data-action="${action}"]`);
+  const named = actor && (await all.count()) > 1 ? all.filter({ hasText: actor }) : all;
+  const button = ((await named.count()) ? named : all).first();
   if (await button.evaluate((el) => Boolean(el.closest('details:not([open])')))) await page.locator('#enc details.enc-more > summary').click();
   if (await button.evaluate((el) => el.classList.contains('one-tap'))) {
     assert.deepEqual(fields, {}, `${action} runs on one tap: no fields to fill`);
@@ -319,8 +333,11 @@ export async function act(page, rec, action, { actor, fields = {} } = {}) {
     const kind = await el.evaluate((e) => (e.tagName === 'SELECT' ? 'select' : e.type));
     // A pick: by the value the server takes (a weapon's number, a skill's key) or by its label.
     if (kind === 'select') {
-      const byValue = await el.evaluate((e, x) => Array.from(e.options).some((o) => o.value === x), String(v));
-      await el.selectOption(byValue ? { value: String(v) } : { label: String(v) });
+      // a yes/no is a pick of the server's choices (values 1/0, or true/false)
+      const wanted = typeof v === 'boolean' ? (v ? ['1', 'true', 'yes'] : ['0', 'false', 'no']) : [String(v)];
+      const value = await el.evaluate((e, xs) => xs.find((x) => Array.from(e.options).some((o) => o.value === x || o.label === x)) ?? null, wanted);
+      const byValue = value !== null && (await el.evaluate((e, x) => Array.from(e.options).some((o) => o.value === x), value));
+      await el.selectOption(byValue ? { value } : { label: value ?? String(v) });
     }
     else if (kind === 'checkbox') await el.setChecked(Boolean(v));
     else await el.fill(String(v));

@@ -5,7 +5,7 @@
 //     picks her second Loyalty, types what it becomes and sees the outcome where she tapped; Bob's
 //     phone never receives a byte of it; the button is gone (one a session); the GM taps "Start
 //     play".
-//   - In a Social Call the Countess's agenda to change Ann's Prime Loyalty is achieved (the GM's
+//   - In a Social Call the Countess's agenda to change Ann's second Loyalty is achieved (the GM's
 //     moves, over the API); only then does Ann's phone offer "Alter a Loyalty", with that
 //     Loyalty as its pick, and she alters it from the panel.
 // Every tap gets an ack and its result is in the viewport; the visible text has no rulebook line
@@ -145,7 +145,8 @@ async function session(browser) {
     await tapped(gm, 'session.close', () => gm.page.locator('#session-close').click(), 'starting play');
     await waitFor("Bob's button gone", async () => (await card(bob, t.chars.bob).locator('.loyalty-open').count()) === 0);
 
-    // A Social Call: the Countess's agenda to change Ann's Prime Loyalty (the GM's moves)
+    // A Social Call: the Countess's agenda to change Ann's second Loyalty (the GM's moves; a
+    // Prime is swapped, never rewritten: 000:237, issue 25)
     await gmDoes(t, 'enc.start', { module: 'cot.social' });
     const A = (await gmDoes(t, 'enc.add', { char: t.chars.ann })).id;
     const N = (await gmDoes(t, 'enc.add', { char: t.chars.npc, side: 'foes' })).id;
@@ -161,27 +162,27 @@ async function session(browser) {
       assert.fail('the Countess never got a slot');
     };
     await countessActs('read_room', { target: A });
-    await gmDoes(t, 'enc.act', { action: 'agenda', actor: N, params: { target: A, text: 'Turn on the crew', alters: 1 } });
+    await gmDoes(t, 'enc.act', { action: 'agenda', actor: N, params: { target: A, text: 'Turn on the crew', alters: 2 } });
     await countessActs('build_up', { target: A, skill: 'convince' });
     assert.ok(!(await encButtons(ann)).includes('alter'), 'Alter offered before the agenda was achieved');
     const done = await countessActs('follow_through', { target: A, skill: 'convince' });
     assert.ok(done, 'follow through');
     assert.ok((await stateOf(gm.page)).gm.enc.known[A].agenda.achieved, 'the agenda is achieved');
 
-    // only now does Ann's phone offer Alter, with her Prime as the pick; Bob (watching) has none
+    // only now does Ann's phone offer Alter, with that Loyalty as the pick; Bob (watching) has none
     await waitFor("Ann's phone to offer Alter", async () => (await encButtons(ann)).includes('alter'));
     assert.ok(!(await encButtons(bob)).includes('alter'), "Bob's phone offers Alter");
     assert.ok(!bob.rec.received.some((f) => f.includes('Turn on the crew')), "the Countess's agenda reached Bob");
     await ann.page.locator('#enc [data-action="alter"]').first().click();
     const af = ann.page.locator('#enc form.enc-form[data-key="act-alter"]');
     await af.waitFor();
-    assert.deepEqual(await af.locator('select[name="loyalty"] option').allInnerTexts(), ['1. Devoted: Crew (Prime)']);
+    assert.deepEqual(await af.locator('select[name="loyalty"] option').allInnerTexts(), ['2. Desire: Revenge']);
     if (await af.locator('details.more-options').count()) await af.locator('details.more-options > summary').click();
     await af.locator('[name="to"]').fill('Desire: The Countess');
     await tapped(ann, 'enc.act', () => af.locator('button[type=submit]').click(), "Ann's Alter");
     await waitFor('Alter gone once made', async () => !(await encButtons(ann)).includes('alter'));
     const sheet = (await stateOf(ann.page)).private[Object.keys((await stateOf(ann.page)).private)[0]].sheets[t.chars.ann];
-    assert.deepEqual(sheet.loyalties[0], { kind: 'Desire', target: 'The Countess', prime: true });
+    assert.deepEqual(sheet.loyalties[1], { kind: 'Desire', target: 'The Countess' });
     assert.ok(!bob.rec.received.some((f) => f.includes('The Countess"') && f.includes('Desire')), "Ann's new Loyalty reached Bob");
     await plainEverywhere(t, 'after the Alter');
     await ann.page.evaluate(() => window.scrollTo(0, 0));

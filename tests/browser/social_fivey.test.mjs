@@ -100,8 +100,10 @@ test('fivey.social on a laptop and two phones: the reaction stays the GM\'s unti
   assert.deepEqual(await actionButtons(A.page), [], 'one request: the button is gone');
   for (const p of phones) for (const d of DISPOSITIONS) assert.ok(!leaked(p.rec, d), `${p.rec.label} received '${d}' with the answer`);
 
-  // the reveal: one tap for the GM (a second roll is no longer offered), and the phones learn it
-  assert.deepEqual(await actionButtons(G.page), ['reveal', 'morale']);
+  // the reveal: one tap for the GM, and the phones learn it. The buttons are the server's moves
+  // (issue 24): its Reaction stays offered, as the GM's own pick of the disposition (the rules take
+  // it after the roll: a correction, never a second roll), where the old client hid it.
+  assert.deepEqual(await actionButtons(G.page), ['reaction', 'reveal', 'morale']);
   await G.page.locator('#enc .enc-actions [data-action="reveal"]').click();
   for (const p of phones) {
     await waitFor(`${p.rec.label} to show the disposition`, async () => ((await socialRow(p.page, 'disposition').textContent()) || '').includes(disposition));

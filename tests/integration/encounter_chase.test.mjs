@@ -17,12 +17,12 @@ test('cot.chase: Vera runs from a constable; Distance follows the opposed rolls,
   const pike = await makeChar(gm, { name: 'Constable Pike', sheet: COP, npc: true });
 
   await refused(gm, 'enc.start', { module: 'cot.chase', options: {} }, 'bad_request', /target_side/);
-  await ok(gm, 'enc.start', { module: 'cot.chase', options: { target_side: 'party', distance: 1 } });
+  await ok(gm, 'enc.start', { module: 'cot.chase', options: { target_side: 'party', distance: 2 } });
   const V = (await ok(gm, 'enc.add', { char: vera })).id;
   const P = (await ok(gm, 'enc.add', { char: pike, side: 'law' })).id;
   let s = await settle(gm, players);
   assert.equal(s.enc.pool, 'Muscle+Athletics');
-  assert.equal(s.enc.combatants[P].distance, 1, "the GM's initial Distance (000:146)");
+  assert.equal(s.enc.combatants[P].distance, 2, "the GM's initial Distance (000:146)");
   assert.equal(typeof s.gm.enc.combatants[P].stats.cover, 'number', "the constable's Cover is the GM's");
   assert.equal(ann.client.state.enc.combatants[P].stats, undefined);
   await ok(gm, 'enc.act', { action: 'begin' });

@@ -170,7 +170,7 @@ test('cot: the Drop in a heist, then Gang Warfare with a Focus Round, Cover to W
   // round 2: the guards' slot passes, nobody is left to take it (000:38)
   await ok(ann.client, 'enc.act', { action: 'wait', actor: V2 });
   s = await settle(gm, players);
-  assert.equal(s.log.at(-1).text, 'slot 11 (guards) passes: nobody on that side can take it');
+  assert.equal(s.log.at(-1).text, 'Slot 11 (guards) passes: nobody on that side can take it');
   assert.equal(s.enc.turn, 2);
   assert.deepEqual(slots(s), [[13, 'party', V2], [11, 'guards', null], [1, 'party', null]]);
   await refused(ann.client, 'enc.act', { action: 'attack', actor: V2, params: { target: C2 } }, 'rule', /already taken a slot this round/);

@@ -74,7 +74,8 @@ test('cot heist: hidden zones stay the GM\'s until the crew discovers them', asy
   s = await settle(gm, players);
   assert.equal(s.enc.combatants[A].stats.reputation, 1);
   assert.equal(s.enc.combatants[A].stats.foresight, 0);
-  assert.deepEqual(s.enc.combatants[A].conditions.find((c) => c.name === 'training'), { name: 'training', level: 2, kept: 1 });
+  // +1k1: one die rolled and one kept (000:218; issue 25 item 3: a kept die no longer brings a free rolled one)
+  assert.deepEqual(s.enc.combatants[A].conditions.find((c) => c.name === 'training'), { name: 'training', level: 1, kept: 1 });
   const sheet = s.chars?.[ada]?.sheet;
   if (sheet) assert.equal(sheet.foresight, 0, 'Foresight is written back to the sheet');
 

@@ -54,7 +54,7 @@ test('a campaign saved before issue 11: Loyalties move to the private area of th
   // Ann edits her sheet as a whole; the Loyalties stay private
   const [ann2] = await srv.hello(old.ann.token);
   t.after(() => ann2.close());
-  const edited = [{ kind: 'Devoted', target: 'Crew', prime: true }];
+  const edited = [{ kind: 'Devoted', target: 'Crew', prime: true }, { kind: 'Hated', target: 'Police' }];
   const r = await ann2.cmd('char.update', { id: old.vera, sheet: { ...sample('cot', 'vera_lockhart'), loyalties: edited } });
   assert.equal(r.t, 'ack', r.raw);
   await ann2.ping();
@@ -64,8 +64,9 @@ test('a campaign saved before issue 11: Loyalties move to the private area of th
   assert.equal(gw2.state.session, undefined);
   const b = await gm2.cmd('session.begin', {});
   assert.deepEqual(b.result, { number: 1, open: true }, b.raw);
-  const a = await ann2.cmd('session.alter', { char: old.vera, loyalty: 1, to: 'Desire: Gold' });
+  // (a regular Loyalty: a Prime is swapped, never rewritten, 000:237, issue 25)
+  const a = await ann2.cmd('session.alter', { char: old.vera, loyalty: 2, to: 'Desire: Gold' });
   assert.equal(a.t, 'ack', a.raw);
   await ann2.ping();
-  assert.deepEqual(ann2.state.private[old.ann.seat].sheets[old.vera].loyalties, [{ kind: 'Desire', target: 'Gold', prime: true }]);
+  assert.deepEqual(ann2.state.private[old.ann.seat].sheets[old.vera].loyalties, [{ kind: 'Devoted', target: 'Crew', prime: true }, { kind: 'Desire', target: 'Gold' }]);
 });

@@ -27,7 +27,7 @@ test('session.alter: one Loyalty at the beginning of a session, private to its p
       { kind: 'Hatred', target: 'Annsecret Police' },
     ]),
   });
-  const bobChar = await makeChar(bob.client, { name: 'Bob Reyes', sheet: PC('Bob Reyes', [{ kind: 'Desire', target: 'Bobsecret Jazz', prime: true }]) });
+  const bobChar = await makeChar(bob.client, { name: 'Bob Reyes', sheet: PC('Bob Reyes', [{ kind: 'Desire', target: 'Bobsecret Jazz', prime: true }, { kind: 'Hatred', target: 'Bobsecret Mob' }]) });
 
   // a campaign without sessions: nothing is open, nothing to close
   assert.equal((await settle(gm, players)).session, undefined, 'a campaign starts without /session');
@@ -64,10 +64,11 @@ test('session.alter: one Loyalty at the beginning of a session, private to its p
   // one a session: a second change is refused, whichever kind
   await refused(ann.client, 'session.alter', { char: annChar, loyalty: 2, prime: true }, 'rule', /one a session/);
   await refused(gm, 'session.alter', { char: annChar, loyalty: 1, to: 'Desire: Annsecret Gold' }, 'rule', /one a session/);
-  // the GM may make Bob's (a swap needs a second Loyalty: Bob has one, so a change)
-  await ok(gm, 'session.alter', { char: bobChar, loyalty: 1, to: 'Devoted: Bobsecret Sister' });
+  // the GM may make Bob's: not his Prime, which is swapped, never rewritten (000:237, issue 25)
+  await refused(gm, 'session.alter', { char: bobChar, loyalty: 1, to: 'Devoted: Bobsecret Sister' }, 'rule', /the Prime is not changed, only swapped/);
+  await ok(gm, 'session.alter', { char: bobChar, loyalty: 2, to: 'Devoted: Bobsecret Sister' });
   await settle(gm, players);
-  assert.equal(bob.client.state.private[bob.seat].sheets[bobChar].loyalties[0].target, 'Bobsecret Sister');
+  assert.equal(bob.client.state.private[bob.seat].sheets[bobChar].loyalties[1].target, 'Bobsecret Sister');
 
   // Bob's socket never carried a byte of Ann's Loyalties, old or new; Ann never saw Bob's
   assertNoGmBytes([bob], ['Annsecret']);

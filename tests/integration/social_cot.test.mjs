@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { startServer } from './lib.mjs';
 import { campaignOf, ok, refused, makeChar, assertNoGmBytes, settle } from './enc_lib.mjs';
 
-const PC = (name, loyalty) => ({
+const PC = (name, loyalty, ...more) => ({
   name,
   abilities: { muscle: 1, fingers: 1, brains: 1, it: 3 },
   skills: { size_up: 2, convince: 2, intimidate: 1 },
-  loyalties: [loyalty],
+  loyalties: [loyalty, ...more],
 });
 
 const sees = (p, s) => p.client.frames.some((raw) => raw.includes(s));
@@ -21,7 +21,7 @@ test('cot.social: Read Room and agendas land only with the seats that learned th
   const srv = await startServer(t, { args: ['--seed', '7'] });
   const { gm, players } = await campaignOf(srv, t, 'cot', ['Ann', 'Bob']);
   const [ann, bob] = players;
-  const annChar = await makeChar(ann.client, { name: 'Ann Vale', sheet: PC('Ann Vale', { kind: 'Devoted', target: 'Annsecret Crew', prime: true }) });
+  const annChar = await makeChar(ann.client, { name: 'Ann Vale', sheet: PC('Ann Vale', { kind: 'Devoted', target: 'Annsecret Crew', prime: true }, { kind: 'Hatred', target: 'Annsecret Police' }) });
   const bobChar = await makeChar(bob.client, { name: 'Bob Reyes', sheet: PC('Bob Reyes', { kind: 'Desire', target: 'Bobsecret Jazz', prime: true }) });
   const npc = await makeChar(gm, {
     name: 'The Countess',
@@ -111,10 +111,11 @@ test('cot.social: Read Room and agendas land only with the seats that learned th
   // The GM rules that Ann's Loyalty changes (000:237): it lands in her private sheet, the table
   // reads only that one of her Loyalties changed; once per call
   await refused(bob.client, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Bobsees Nothing' } }, 'forbidden');
-  await refused(ann.client, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Annsecret Revenge' } }, 'rule', /achieved/);
-  await ok(gm, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, to: 'Desire: Annsecret Revenge' } });
+  // (her regular Loyalty 2: a Prime is swapped, never rewritten, 000:237, issue 25)
+  await refused(ann.client, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 2, to: 'Desire: Annsecret Revenge' } }, 'rule', /achieved/);
+  await ok(gm, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 2, to: 'Desire: Annsecret Revenge' } });
   s = await settle(gm, players);
-  assert.equal(ann.client.state.private[ann.seat].sheets[annChar].loyalties[0].target, 'Annsecret Revenge');
+  assert.equal(ann.client.state.private[ann.seat].sheets[annChar].loyalties[1].target, 'Annsecret Revenge');
   assert.ok(!sees(bob, 'Annsecret Revenge'), "Ann's new Loyalty reached Bob");
   assert.ok(bob.client.state.log.some((e) => e.action === 'alter' && /Loyalties changes/.test(e.text)));
   await refused(gm, 'enc.act', { action: 'alter', actor: A, params: { loyalty: 1, prime: true } }, 'rule', /one per call/);

@@ -94,6 +94,70 @@ START_TEST(the_cliff_and_the_monkeys)
 }
 END_TEST
 
+/* The move of action for actor (NULL: the GM's own) among the seat's moves, or NULL. */
+static json_t *move_for(efx *f, const char *seat, const char *action, const char *actor)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    json_t *moves = rules_enc_moves(&f->e), *found = NULL;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const char *who = json_string_value(json_object_get(m, "actor"));
+        if (strcmp(json_string_value(json_object_get(m, "action")), action) == 0 &&
+            (actor ? who && strcmp(who, actor) == 0 : !who))
+            found = json_incref(m);
+    }
+    json_decref(moves);
+    return found;
+}
+
+/* Issue 24: "Set a task" refused its own form ("parameter 'need'") and the task was typed, matched
+ * to the letter ("The cliff" refused). The GM's move comes with a need that passes (003:63's
+ * five) and a kind to pick; the task's name is the one thing typed; a player's work names the
+ * task from a pick of the tasks by name, and its arguments as offered go through. */
+START_TEST(set_a_task_from_its_form_and_work_on_it_by_name)
+{
+    efx f;
+    party(&f);
+    json_t *m = move_for(&f, "gm", "task", NULL);
+    ck_assert_ptr_nonnull(m);
+    json_t *args = json_deep_copy(json_object_get(m, "args"));
+    ck_assert_int_eq(ru_ival(args, "need"), 5);
+    ck_assert_str_eq(json_string_value(json_object_get(args, "kind")), "impact");
+    json_object_set_new(args, "task", json_string("The cliff"));
+    json_object_set_new(args, "skill", json_string("Athletics"));
+    char *text = json_dumps(args, JSON_COMPACT);
+    EFX_OK(&f, "gm", NULL, "task", text);
+    free(text);
+    json_decref(args);
+    json_decref(m);
+    m = move_for(&f, "p2", "work", "e2");
+    ck_assert_ptr_nonnull(m);
+    json_t *param = json_array_get(json_object_get(m, "params"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(param, "name")), "task");
+    ck_assert(json_is_true(json_object_get(param, "pick")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "args"), "task")),
+                     "The cliff");
+    text = json_dumps(json_object_get(m, "args"), JSON_COMPACT);
+    /* Brakka: Athletics 3d10 [6,2,1] + 4 = 10 against 2d6 [3,4] = 7; impact 2d4 [2,1] = 3 */
+    const int d[] = {6, 2, 1, 3, 4, 2, 1};
+    efx_dice(&f, d, N_ELEMS(d));
+    EFX_OK(&f, "p2", "e2", "work", text);
+    free(text);
+    json_decref(m);
+    ck_assert_int_eq(ru_ival(last_result(&f), "progress"), 3);
+    ck_assert_str_eq(efx_last_text(&f), "Brakka rolls Athletics: 10 against 7, 3 impact: 3 of 5");
+    /* done: no more work on it for Brakka */
+    const int d2[] = {6, 2, 1, 3, 4, 2, 1};
+    efx_dice(&f, d2, N_ELEMS(d2));
+    EFX_OK(&f, "p2", "e2", "work", "{\"task\":\"The cliff\"}");
+    ck_assert_ptr_null(move_for(&f, "p2", "work", "e2"));
+    efx_free(&f);
+}
+END_TEST
+
 /* 003:64: Missa's investigation succeeds for 3 impact, another succeeds for 2 (Brakka fails):
  * a pool of 5; the narrator's options cost 1, 1, 2 and 4; 4 + 1 spent, nothing left. */
 START_TEST(missa_explores_a_scene_with_a_shared_pool)
@@ -187,6 +251,43 @@ START_TEST(wounds_heal_under_a_healer_15_then_10_then_5)
 }
 END_TEST
 
+/* An NPC healer (issue 23): who tends whom is open, the skill she tends with is on her GM-only
+ * sheet (/gm/enc/care, the GM's log); her dice are hers, Brakka's recovery is his (open). */
+START_TEST(an_npc_healers_skill_and_dice_are_the_gms)
+{
+    efx f;
+    party(&f);
+    json_t *v = ru_load_sample("tenacity", "missa.json");
+    json_t *intellect = json_array_get(json_object_get(v, "attributes"), 3);
+    json_object_set_new(json_array_get(json_object_get(intellect, "skills"), 3), "rank",
+                        json_integer(4)); /* Medicine: 2 impact d4 */
+    efx_add_sheet(&f, "e4", "Sister Vey", "gm", 1, v);
+    json_decref(v);
+    EFX_OK(&f, "gm", "e4", "tend", "{\"target\":\"e2\",\"skill\":\"Medicine\"}");
+    json_t *care = json_object_get(json_object_get(f.enc, "care"), "e2");
+    ck_assert_str_eq(json_string_value(json_object_get(care, "by")), "e4");
+    ck_assert_ptr_null(json_object_get(care, "skill"));
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_object_get(json_object_get(f.hidden, "care"), "e2"), "skill")),
+                     "Medicine");
+    ck_assert_str_eq(efx_last_text(&f), "Sister Vey takes Brakka into care");
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Sister Vey takes Brakka into care (Medicine)");
+    const int d[] = {4, 3};
+    efx_dice(&f, d, N_ELEMS(d));
+    EFX_OK(&f, "gm", NULL, "advance", NULL);
+    ck_assert(!efx_dice_bad(&f));
+    ck_assert_int_eq(efx_stat(&f, "e2", "recovery"), 7);
+    json_t *day = json_array_get(f.e.log, json_array_size(f.e.log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(day, "text")),
+                     "Sister Vey tends Brakka: 7 recovery, 7 of 15 for the next wound");
+    ck_assert_ptr_null(json_object_get(day, "dice"));
+    ck_assert_int_eq(ru_ival(json_object_get(day, "result"), "recovery"), 7);
+    efx_free(&f);
+}
+END_TEST
+
 /* 003:74 stress: a healing item at once, all of it at the end of the scene; 003:76 the short rest
  * recovers one 10acity only when none is left. */
 START_TEST(stress_recovers_and_a_short_rest_gives_one_10acity)
@@ -246,9 +347,11 @@ int main(void)
     Suite *s = suite_create("between_tenacity");
     TCase *tc = tcase_create("between");
     tcase_add_test(tc, the_cliff_and_the_monkeys);
+    tcase_add_test(tc, set_a_task_from_its_form_and_work_on_it_by_name);
     tcase_add_test(tc, missa_explores_a_scene_with_a_shared_pool);
     tcase_add_test(tc, crafting_progress_until_the_item_is_complete);
     tcase_add_test(tc, wounds_heal_under_a_healer_15_then_10_then_5);
+    tcase_add_test(tc, an_npc_healers_skill_and_dice_are_the_gms);
     tcase_add_test(tc, stress_recovers_and_a_short_rest_gives_one_10acity);
     tcase_add_test(tc, missa_pilots_a_ship_of_rank_3_with_plus_2);
     tcase_add_test(tc, a_damaged_task_list_is_refused);

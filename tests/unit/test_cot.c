@@ -548,6 +548,9 @@ START_TEST(a_loyalty_changes_or_swaps_with_the_prime_and_refusals_change_nothing
         {2, "  Hated :  Police  ", 0, 0, "Hated: Police", 0},
         {2, NULL, 1, 0, "Hatred: Germans (Prime)", 1},
         {1, NULL, 1, TB_RULE, "already is Ann's Prime", 0},
+        /* issue 25: the Prime itself is not rewritten (000:237 "changing the regular
+         * Loyalties"; the Prime only trades places) */
+        {1, "Desire: Money", 0, TB_RULE, "the Prime", 0},
         {3, NULL, 1, TB_RULE, "Ann has no Loyalty 3", 0},
         {0, "Desire: Money", 0, TB_RULE, "no Loyalty 0", 0},
         {2, NULL, 0, TB_BAD_REQUEST, "one of the two", 0},

@@ -1,4 +1,4 @@
-/* The cot encounter modules (rules/cot/enc_cot.c), driven directly with a scripted RNG: slots and
+/* The cot encounter modules (rules/cot/<module>.c), driven directly with a scripted RNG: slots and
  * claims, the Focus Round, Bolster and Wait, Getting the Drop (Subdue and Murder tables), Gang
  * Warfare (Cover, Attack, Restrain, Break free, Reposition, Flee). The rulebook is
  * 000_d2a475e9ec148dd1.txt, cited 000:LINE. */
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "enc_fixture.h"
 
 /* ---- the encounter, run the way server/ops_enc.c runs it (enc_fixture.h) ---- */
@@ -601,6 +602,111 @@ START_TEST(the_target_of_a_drop_chooses_flee_help_or_square_up)
 }
 END_TEST
 
+/* ---- the moves each seat is offered (issue 23) ---- */
+
+/* The move of `action` for `actor` (NULL: none) among seat's moves now, or NULL; *all (may be
+ * NULL) gets every move (the caller frees it). */
+static json_t *move_of(fixture *f, const char *seat, const char *action, const char *actor,
+                       json_t **all)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    json_t *moves = rules_enc_moves(&f->e), *m, *found = NULL;
+    size_t i;
+    json_array_foreach(moves, i, m)
+    {
+        if (strcmp(json_string_value(json_object_get(m, "action")), action) == 0 &&
+            (!actor || rules_enc_streq(json_string_value(json_object_get(m, "actor")), actor)))
+            found = found ? found : m;
+    }
+    if (all)
+        *all = moves;
+    return found;
+}
+
+/* The choices' values of parameter `name` of move m, as one string "a,b,c". */
+static void choice_values(const json_t *m, const char *name, char *out, size_t n)
+{
+    size_t i, j, len = 0;
+    json_t *p, *c;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(m, "params"), i, p)
+    {
+        if (strcmp(json_string_value(json_object_get(p, "name")), name) != 0)
+            continue;
+        json_array_foreach(json_object_get(p, "choices"), j, c)
+        {
+            const char *v = json_string_value(json_object_get(c, "value"));
+            len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "," : "", v ? v : "-");
+        }
+    }
+}
+
+/* A player never had a button for `react` (issue 23): whose character a Drop left Conscious and
+ * Aware is offered its answer, the three answers a pick, and the default goes through. */
+START_TEST(a_player_is_offered_the_answer_to_a_drop)
+{
+    fixture f;
+    fx_start(&f, "cot.initiative", NULL);
+    DICE(&f, 6, 6); /* the guard: Brains+Planning 2k2 = 12 */
+    fx_add(&f, "e1", "Guard", "guards", "gm", 1, GUARD);
+    DICE(&f, 1, 1, 1); /* Vera: 3k2 = 2 */
+    fx_add(&f, "e2", "Vera", "party", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    json_t *all;
+    ck_assert_ptr_null(move_of(&f, "p1", "react", "e2", &all)); /* nothing to answer yet */
+    json_decref(all);
+    /* the guard's Drop on Vera: Muscle 2k2 = 3 < her Training 4 (Muscle 1 + Resist 1): Aware */
+    DICE(&f, 1, 2);
+    ACT_OK(&f, "gm", "e1", "drop", "{\"target\":\"e2\"}");
+    json_t *m = move_of(&f, "p1", "react", "e2", &all);
+    ck_assert_ptr_nonnull(m);
+    char values[120];
+    choice_values(m, "choice", values, sizeof values);
+    ck_assert_str_eq(values, "flee,call_for_help,square_up");
+    json_t *args = json_incref(json_object_get(m, "args"));
+    json_decref(all);
+    char *params = json_dumps(args, JSON_COMPACT);
+    ACT_OK(&f, "p1", "e2", "react", params);
+    ck_assert_str_eq(json_string_value(json_object_get(comb(&f, "e2"), "drop_choice")), "flee");
+    free(params);
+    json_decref(args);
+    ck_assert_ptr_null(move_of(&f, "p1", "react", "e2", &all)); /* once only */
+    json_decref(all);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 24: a name-only NPC's attack skill was free text where only "hand_to_hand" worked: the
+ * skill is a pick, Hand to Hand first for the untrained, and the default attack goes through. */
+START_TEST(a_name_only_npc_attacks_with_a_pick_of_skills)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 6, 3, 3); /* the thug: initiative 2k2 = 12, Cover 2k2 = 6 */
+    fx_add(&f, "e1", "Thug", "foes", "gm", 1, NULL);
+    DICE(&f, 1, 4, 4); /* Vera: initiative 1k1 = 1, Cover 2k1 = 4 */
+    fx_add(&f, "e2", "Vera", "party", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    json_t *all, *m = move_of(&f, "gm", "attack", "e1", &all);
+    ck_assert_ptr_nonnull(m);
+    char values[200];
+    choice_values(m, "skill", values, sizeof values);
+    ck_assert_str_eq(values, "hand_to_hand,shooting,explosives,driving");
+    choice_values(m, "target", values, sizeof values);
+    ck_assert_str_eq(values, "e2");
+    json_t *args = json_object_get(m, "args");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "skill")), "hand_to_hand");
+    ck_assert_str_eq(json_string_value(json_object_get(args, "target")), "e2");
+    char *params = json_dumps(args, JSON_COMPACT);
+    json_decref(all);
+    DICE(&f, 5, 5); /* Muscle 2k2 = 10 against Vera's Cover 4 */
+    ACT_OK(&f, "gm", "e1", "attack", params);
+    free(params);
+    fx_free(&f);
+}
+END_TEST
+
 /* ---- heists, research, Foresight, schemes (000:174-222) ---- */
 
 static json_t *at(json_t *root, const char *a, const char *b, const char *c)
@@ -634,6 +740,40 @@ static void spot(fixture *f)
            "{\"id\":\"g1\",\"name\":\"Night porter\",\"zone\":\"lobby\",\"lookout\":1,"
            "\"resist\":1}");
 }
+
+/* What a player is offered in a Spot is what the crew has seen: no move until a zone is known,
+ * then only the known zones; a barrier the GM prepares between zones the crew knows is shown at
+ * once (reading 3), a known zone prepared again shows its new name. */
+START_TEST(a_barrier_between_known_zones_is_shown_when_prepared)
+{
+    fixture f;
+    spot(&f);
+    json_t *all;
+    ck_assert_ptr_null(move_of(&f, "p1", "move", "e1", &all));
+    json_decref(all);
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"lobby\"}");
+    json_t *m = move_of(&f, "p1", "move", "e1", &all);
+    char values[120];
+    choice_values(m, "zone", values, sizeof values);
+    ck_assert_str_eq(values, "lobby"); /* never the hidden vault */
+    json_decref(all);
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"hall\"}");
+    ck_assert_ptr_null(at(f.enc, "spot", "barriers", "arch"));
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"arch\",\"from\":\"lobby\",\"to\":\"hall\",\"tag\":\"lock\",\"score\":20}");
+    ck_assert_str_eq(
+        json_string_value(at(at(f.enc, "spot", "barriers", "arch"), "tag", NULL, NULL)), "lock");
+    ck_assert_ptr_null(at(at(f.enc, "spot", "barriers", "arch"), "score", NULL, NULL));
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Great hall\",\"tags\":\"noisy\"}");
+    ck_assert_str_eq(
+        json_string_value(at(f.enc, "spot", "zones", "hall")
+                              ? at(at(f.enc, "spot", "zones", "hall"), "name", NULL, NULL)
+                              : NULL),
+        "Great hall");
+    fx_free(&f);
+}
+END_TEST
 
 /* The GM's preparation is GM-only; research reveals the layout but not a Hidden zone; entering
  * shows the zone's guards; a failed Sneak roll against the zone's Awareness makes them Aware
@@ -709,11 +849,117 @@ START_TEST(research_foresight_and_schemes)
     NO_DICE(&f);
     ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"rolled\":1,\"kept\":1}");
     ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
-    /* the next roll: Brains+Planning 6k3 + 2 dice, 1 more kept: 8k4 */
-    DICE(&f, 1, 1, 1, 1, 1, 1, 6, 6);
+    /* the next roll: Brains+Planning 6k3 +1k1: 7k4 (issue 25: before, 8k4) */
+    DICE(&f, 1, 1, 1, 1, 1, 6, 6);
     ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
     ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 14);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "training"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 3: Training's kept die is a kept die, not a rolled one too (000:218 "1 Foresight
+ * per rolled die and 2 Foresight per kept die added"; cot.h's +0kK): +0k1 keeps one more of the
+ * same dice (before, 6k3 became 7k4, not 6k4). */
+START_TEST(training_adds_the_dice_it_pays_for)
+{
+    fixture f;
+    spot(&f);
+    rules_enc_stat_set(&f.e, "e2", "foresight", 4);
+    NO_DICE(&f);
+    ACT_OK(&f, "p2", "e2", "scheme", "{\"scheme\":\"training\",\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "foresight", -1), 2);
+    ck_assert_str_eq(log_text(last_log(&f, "scheme")),
+                     "Ada spends 2 Foresight: trained for it: +0 dice rolled, +1 kept on the next "
+                     "roll");
+    /* Brains+Planning 6k3 +0k1: 6k4 = 6 + 5 + 4 + 3 = 18 */
+    DICE(&f, 6, 5, 4, 3, 1, 1);
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"itinerary\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "total"), 18); /* six dice, no more */
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: the mark's Connections are the GM's number (000:209): the GM sets them
+ * (`mark`), the crew's research rolls against 25 - them unseen; a player cannot type them
+ * (before, `connections` was the researcher's own parameter). */
+START_TEST(the_marks_connections_are_the_gms)
+{
+    fixture f;
+    spot(&f);
+    refused(&f, "p2", "e2", "research",
+            "{\"goal\":\"mark\",\"method\":\"planning\",\"connections\":9}", TB_BAD_REQUEST,
+            "connections");
+    ACT_OK(&f, "gm", NULL, "mark", "{\"connections\":5,\"name\":\"The banker\"}");
+    ck_assert_ptr_null(last_log(&f, "mark")); /* the GM's number */
+    ck_assert_int_eq(result_int(last_gm_log(&f, "mark"), "connections"), 5);
+    DICE(&f, 6, 6, 6, 1, 1, 1); /* Brains+Planning 6k3 = 18 < 25 - 5 */
+    ACT_OK(&f, "p2", "e2", "research", "{\"goal\":\"mark\",\"method\":\"planning\"}");
+    ck_assert_int_eq(result_int(last_gm_log(&f, "research"), "difficulty"), 20);
+    ck_assert_ptr_null(
+        json_object_get(json_object_get(last_log(&f, "research"), "result"), "difficulty"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:186 Crowded: "Rolls made with Cat Burglar ... cause all Guards in the Zone
+ * to become Aware" — also a climb out of it (before, only a Cat Burglary roll into a Crowded
+ * zone did). */
+START_TEST(a_climb_out_of_a_crowd_alarms_its_guards)
+{
+    fixture f;
+    fx_start(&f, "cot.heist", NULL);
+    fx_add(&f, "e1", "Vera", "crew", "p1", 0, VERA);
+    ACT_OK(&f, "gm", NULL, "zone",
+           "{\"id\":\"market\",\"name\":\"Market\",\"tags\":\"crowded\",\"edge\":1}");
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"roof\",\"name\":\"Roof\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"gate\",\"from\":\"outside\",\"to\":\"market\",\"tag\":\"none\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"wall\",\"from\":\"market\",\"to\":\"roof\",\"tag\":\"height\",\"score\":5}");
+    ACT_OK(&f, "gm", NULL, "guard", "{\"id\":\"g1\",\"name\":\"Beat cop\",\"zone\":\"market\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"market\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"roof\"}");
+    DICE(&f, 3, 3, 3); /* Vera sneaks in: Fingers+Sneak 3k3 = 9 against Awareness 6: unseen */
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"market\"}");
+    ck_assert(!json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    DICE(&f, 2, 2, 2); /* the wall by Cat Burglary: 3k3 = 6 >= 5 */
+    ACT_OK(&f, "p1", "e1", "bypass", "{\"barrier\":\"wall\",\"skill\":\"cat_burglary\"}");
+    ck_assert(json_is_true(at(at(f.enc, "spot", "guards", "g1"), "aware", NULL, NULL)));
+    ck_assert_str_eq(log_text(last_log(&f, "aware")),
+                     "The crowd draws the guards' eyes: the guards of Market are Aware");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: a heist scene moves on the campaign clock (000:21 "Heist: 5 minutes" a round,
+ * 000:24): each crew member's move or bypass is its action of a round, so the round begins when
+ * the first acts and the next when one acts again. Before, /enc/round stayed 0 and the clock
+ * always said the heist plays next, beside a Social Call too. */
+START_TEST(a_heist_moves_on_the_campaign_clock)
+{
+    fixture f;
+    spot(&f);
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"lobby\"}");
+    ACT_OK(&f, "gm", NULL, "zone", "{\"id\":\"hall\",\"name\":\"Hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"hall\"}");
+    ACT_OK(&f, "gm", NULL, "reveal", "{\"zone\":\"vault\"}");
+    ACT_OK(&f, "gm", NULL, "barrier",
+           "{\"id\":\"arch\",\"from\":\"lobby\",\"to\":\"hall\",\"tag\":\"none\"}");
+    ck_assert_int_eq(rules_enc_round(&f.e), 0);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"lobby\",\"stealth\":0}");
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    ACT_OK(&f, "p2", "e2", "move", "{\"zone\":\"lobby\",\"stealth\":0}"); /* Ada, same round */
+    ck_assert_int_eq(rules_enc_round(&f.e), 1);
+    DICE(&f, 1, 1, 1); /* Ada at the safe, Brains+Safecracking 3k3 = 3 against 10: it holds */
+    ACT_OK(&f, "p2", "e2", "bypass", "{\"barrier\":\"safe\"}"); /* Ada again: round 2 */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    ACT_OK(&f, "p1", "e1", "move", "{\"zone\":\"hall\",\"stealth\":0}"); /* Vera's 2nd */
+    ck_assert_int_eq(rules_enc_round(&f.e), 2);
+    /* beside a Social Call started at the same time: after 2 Heist rounds (10 minutes) the call's
+     * first round ends first, so the call plays next (000:24) */
+    rules_clock_scene s[2] = {{0, 300, rules_enc_round(&f.e), 0}, {0, 600, 0, 0}};
+    ck_assert_int_eq(rules_clock_next(s, 2), 1);
     fx_free(&f);
 }
 END_TEST
@@ -834,7 +1080,7 @@ START_TEST(attacks_lower_cover_to_wounded_then_dead)
                      "6 6 6 [1 1 1 1] = 18: Guard is Dead");
     /* the guards' slot passes: nobody is left to take it; round 5 is Tommy's */
     ck_assert_str_eq(log_text(last_log(&f, "pass")),
-                     "slot 5 (guards) passes: nobody on that side can take it");
+                     "Slot 5 (guards) passes: nobody on that side can take it");
     ck_assert_int_eq(round_no(&f), 5);
     ck_assert_int_eq(turn(&f), 0);
     refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}", TB_RULE, "out of the fight (dead)");
@@ -894,6 +1140,64 @@ START_TEST(a_wounded_pc_dies_and_the_sheet_learns_wounds)
 }
 END_TEST
 
+/* Issue 25 item 7: 000:239 "Leaning Onto your own Loyalties, you can apply the bonus from any
+ * Loyalty of immediate relevance to any type of action. For example, you could Lean Onto your
+ * Hatred of Police in a shootout": +1k0 outside a Social Call too (before, only its rolls had
+ * the parameter). */
+START_TEST(lean_onto_my_loyalty_in_a_fight)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 5, 4, 1, 1, 3, 3, 2, 1, 1, 1);
+    fx_add(&f, "e1", "Tommy", "party", "p1", 0,
+           "{\"abilities\":{\"muscle\":3,\"fingers\":1,\"brains\":1,\"it\":2},"
+           "\"skills\":{\"hand_to_hand\":3,\"shooting\":2,\"athletics\":2,\"resist\":2},"
+           "\"loyalties\":[{\"kind\":\"Hatred\",\"target\":\"Police\",\"prime\":true}],"
+           "\"gear\":[{\"name\":\"Brass knuckles\",\"kind\":\"weapon\",\"bonus\":1,"
+           "\"blunt\":true},{\"name\":\"Leather coat\",\"kind\":\"armour\",\"bonus\":1}]}");
+    DICE(&f, 3, 2, 1, 4, 4, 1);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    refused(&f, "p1", "e1", "attack", "{\"target\":\"e2\",\"lean_onto\":2}", TB_RULE,
+            "no Loyalty 2");
+    /* Hatred: Police in a shootout: Muscle 3 + Hand to Hand 3 + the knuckles 1 + 1 = 8k3 */
+    DICE(&f, 6, 6, 6, 1, 1, 1, 1, 1);
+    ACT_OK(&f, "p1", "e1", "attack",
+           "{\"target\":\"e2\",\"weapon\":\"Brass knuckles\",\"lean_onto\":1}");
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "rolled"), 8);
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "bonus"), 2);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:218 "Training- Add dice on action": Foresight is spent outside a heist
+ * too (before, only the heist's scheme could): +1k1 on Tommy's next attack. */
+START_TEST(foresight_trains_an_action_in_a_fight)
+{
+    fixture f;
+    fx_start(&f, "cot.warfare", NULL);
+    DICE(&f, 6, 5, 4, 1, 1, 3, 3, 2, 1, 1, 1);
+    fx_add(&f, "e1", "Tommy", "party", "p1", 0,
+           "{\"abilities\":{\"muscle\":3,\"fingers\":1,\"brains\":1,\"it\":2},"
+           "\"skills\":{\"hand_to_hand\":3,\"athletics\":2,\"resist\":2,\"planning\":2},"
+           "\"foresight\":3,"
+           "\"gear\":[{\"name\":\"Leather coat\",\"kind\":\"armour\",\"bonus\":1}]}");
+    DICE(&f, 3, 2, 1, 4, 4, 1);
+    fx_add(&f, "e2", "Guard", "guards", "gm", 1, GUARD);
+    refused(&f, "p1", "e1", "train", "{\"kept\":2}", TB_RULE, "this takes 4");
+    refused(&f, "gm", "e2", "train", "{\"rolled\":1}", TB_RULE, "the crew's");
+    ACT_OK(&f, "p1", "e1", "train", "{\"rolled\":1,\"kept\":1}");
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "foresight", -1), 0);
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    /* Muscle 3 + Hand to Hand 3 = 6k3, trained +1k1: 7k4 = 6 + 6 + 6 + 6 = 24 */
+    DICE(&f, 6, 6, 6, 6, 1, 1, 1);
+    ACT_OK(&f, "p1", "e1", "attack", "{\"target\":\"e2\"}");
+    ck_assert_int_eq(result_int(last_log(&f, "attack"), "total"), 24);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "training"));
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(name_only_npcs_roll_a_new_sheets_numbers)
 {
     fixture f;
@@ -949,8 +1253,9 @@ static void social_setup(fixture *f)
 {
     fx_start(f, "cot.social", NULL);
     json_object_set_new(f->priv, "p1",
-                        json_pack("{s:{s:{s:[{s:s, s:s, s:b}]}}}", "sheets", "c1", "loyalties",
-                                  "kind", "Devoted", "target", "Crew", "prime", 1));
+                        json_pack("{s:{s:{s:[{s:s, s:s, s:b}, {s:s, s:s}]}}}", "sheets", "c1",
+                                  "loyalties", "kind", "Devoted", "target", "Crew", "prime", 1,
+                                  "kind", "Hated", "target", "Police"));
     DICE(f, 6, 6, 1);
     fx_add(f, "e1", "Ann", "party", "p1", 0, PC_SOCIAL);
     DICE(f, 5, 5, 1);
@@ -992,7 +1297,7 @@ START_TEST(read_room_knowledge_lands_with_the_seat_that_learned_it)
     ck_assert_int_eq(
         json_array_size(json_object_get(
             json_object_get(json_object_get(f.hidden, "combatants"), "e1"), "loyalties")),
-        1);
+        2);
     /* unidentified: a Loyalty cannot be asked yet, and nothing is rolled */
     refused(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}",
             TB_RULE, "identified");
@@ -1081,23 +1386,24 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     DICE(&f, 1, 2, 6, 6, 1);
     ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
     ACT_OK(&f, "p1", "e1", "agenda",
-           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":1}");
+           "{\"target\":\"e3\",\"text\":\"Desire: Handsome German\",\"alters\":2}");
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     ACT_OK(&f, "gm", "e3", "wait", NULL);
     DICE(&f, 1, 2, 6, 6, 1);
-    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":1}");
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\",\"ask\":\"loyalty\",\"loyalty\":2}");
     ck_assert_ptr_nonnull(
-        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+        json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "2"));
     /* Ann's own Loyalty: no agenda altered it, so her player cannot change it mid-call */
     refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
             "achieved");
     refused(&f, "p2", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_FORBIDDEN, "");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
-    refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Money\"}", TB_BAD_REQUEST,
+    refused(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"to\":\"Money\"}", TB_BAD_REQUEST,
             "Kind: Target");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":3,\"prime\":true}", TB_RULE, "no Loyalty 3");
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
-    /* the agenda is achieved (Build Up, Follow Through) and the GM alters Vera's Loyalty 1 */
+    /* the agenda is achieved (Build Up, Follow Through) and the GM alters Vera's Loyalty 2 (her
+     * Prime, Loyalty 1, is never rewritten: issue 25) */
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     ACT_OK(&f, "gm", "e3", "wait", NULL);
     DICE(&f, 1, 2, 6, 6, 1);
@@ -1107,26 +1413,26 @@ START_TEST(one_loyalty_altered_per_call_and_knowledge_ends_with_the_call)
     DICE(&f, 1, 2, 6, 6, 1);
     ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"convince\"}");
     ck_assert(json_is_true(agenda_known(&f, "gm", "e3", "achieved")));
-    ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":1,\"to\":\"Desire: Handsome German\"}");
+    ACT_OK(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"to\":\"Desire: Handsome German\"}");
     json_t *l1 = json_array_get(
         json_object_get(json_object_get(json_object_get(f.hidden, "combatants"), "e3"),
                         "loyalties"),
-        0);
+        1);
     ck_assert_str_eq(json_string_value(json_object_get(l1, "kind")), "Desire");
     ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Handsome German");
     /* what Ann had learned of it is no longer true: forgotten */
-    ck_assert_ptr_null(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "1"));
+    ck_assert_ptr_null(json_object_get(json_object_get(knows(&f, "p1", "e3"), "loyalties"), "2"));
     /* one per call: the swap with the Prime waits for the next one */
     refused(&f, "gm", "e3", "alter", "{\"loyalty\":2,\"prime\":true}", TB_RULE, "one per call");
-    /* a PC's change lands in its private sheet: the GM rules Ann's Loyalty 1 changes */
-    ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Revenge\"}");
+    /* a PC's change lands in its private sheet: the GM rules Ann's Loyalty 2 changes */
+    ACT_OK(&f, "gm", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Revenge\"}");
     ck_assert_str_eq(
         json_string_value(json_object_get(
             json_array_get(
                 json_object_get(
                     json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
                     "loyalties"),
-                0),
+                1),
             "target")),
         "Revenge");
     /* the public log says that a Loyalty changed, never what it is */
@@ -1156,13 +1462,13 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
     DICE(&f, 1, 2, 1, 6, 6);
     ACT_OK(&f, "gm", "e3", "read_room", "{\"target\":\"e1\"}");
     ACT_OK(&f, "gm", "e3", "agenda",
-           "{\"target\":\"e1\",\"text\":\"Turn on the crew\",\"alters\":1}");
+           "{\"target\":\"e1\",\"text\":\"Turn on the crew\",\"alters\":2}");
     ACT_OK(&f, "p1", "e1", "wait", NULL);
     ACT_OK(&f, "gm", "e2", "wait", NULL);
     DICE(&f, 1, 2, 1, 6, 6);
     ACT_OK(&f, "gm", "e3", "build_up", "{\"target\":\"e1\",\"skill\":\"convince\"}");
     /* not achieved yet: the player may not change it */
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera\"}", TB_RULE,
             "achieved");
     ACT_OK(&f, "p1", "e1", "wait", NULL);
     ACT_OK(&f, "gm", "e2", "wait", NULL);
@@ -1170,23 +1476,24 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
     ACT_OK(&f, "gm", "e3", "follow_through", "{\"target\":\"e1\",\"skill\":\"convince\"}");
     ck_assert(json_is_true(agenda_known(&f, "gm", "e1", "achieved")));
     /* Ann's seat learns which Loyalty, not what Vera wanted; Bob's seat learns nothing */
-    ck_assert_int_eq(json_integer_value(json_object_get(knows(&f, "p1", "e1"), "alterable")), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(knows(&f, "p1", "e1"), "alterable")), 2);
     ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "agenda"));
     ck_assert_ptr_null(json_object_get(knows(&f, "p2", "e1"), "alterable"));
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1}", TB_BAD_REQUEST, "one of the two");
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"prime\":true}", TB_RULE, "already");
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2}", TB_BAD_REQUEST, "one of the two");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Money\"}", TB_BAD_REQUEST,
+            "Kind: Target");
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera\"}", TB_RULE,
             "achieved");
-    ACT_OK(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Vera's Approval\"}");
+    ACT_OK(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Vera's Approval\"}");
     json_t *l1 = json_array_get(
         json_object_get(
             json_object_get(json_object_get(json_object_get(f.priv, "p1"), "sheets"), "c1"),
             "loyalties"),
-        0);
+        1);
     ck_assert_str_eq(json_string_value(json_object_get(l1, "target")), "Vera's Approval");
-    ck_assert(json_is_true(json_object_get(l1, "prime")));
+    ck_assert(!json_is_true(json_object_get(l1, "prime")));
     ck_assert_ptr_null(json_object_get(knows(&f, "p1", "e1"), "alterable"));
-    refused(&f, "p1", "e1", "alter", "{\"loyalty\":1,\"to\":\"Desire: Money\"}", TB_RULE,
+    refused(&f, "p1", "e1", "alter", "{\"loyalty\":2,\"to\":\"Desire: Money\"}", TB_RULE,
             "one per call");
     fx_free(&f);
 }
@@ -1255,6 +1562,60 @@ START_TEST(build_up_and_follow_through_move_the_emotional_state)
     ACT_OK(&f, "p1", "e1", "follow_through", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
     ck_assert(json_is_true(agenda_known(&f, "p1", "e3", "achieved")));
     ck_assert(json_is_true(agenda_known(&f, "p2", "e3", "achieved")));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 4: an agenda is its pusher's (RULES.md reading 13; 000:269 "the Emotional State
+ * you, or another character created"): Bob's agenda on Vera leaves Ann's in place (before, his
+ * wiped hers and her Build Up was refused). */
+START_TEST(each_pusher_keeps_its_own_agenda)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"the key\"}");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p2", "e2", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p2", "e2", "agenda", "{\"target\":\"e3\",\"text\":\"the car\"}");
+    json_t *mine = json_object_get(knows(&f, "p1", "e3"), "agendas");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(mine, "e1"), "text")),
+                     "the key");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(mine, "e2"), "text")),
+                     "the car");
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    /* round 2: Ann builds up on her own agenda: Vera 1+2, Ann 6+6 */
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Engaged");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 5: 000:259 "The emotional state is set and cannot be altered until another
+ * character attempts a Build Up": Ann cannot Build Up again on the state she set (before, she
+ * could), until she presents as someone else (a disguise makes another character of her). */
+START_TEST(a_state_stays_until_another_builds_up)
+{
+    fixture f;
+    social_setup(&f);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    ACT_OK(&f, "p1", "e1", "agenda", "{\"target\":\"e3\",\"text\":\"the key\"}");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"convince\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Engaged");
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    ACT_OK(&f, "gm", "e3", "wait", NULL);
+    refused(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}", TB_RULE,
+            "until another character attempts a Build Up");
+    ACT_OK(&f, "gm", NULL, "identity", "{\"target\":\"e1\",\"presented\":\"a police officer\"}");
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "build_up", "{\"target\":\"e3\",\"skill\":\"intimidate\"}");
+    ck_assert_str_eq(emotion_of(&f, "e3"), "Fearful");
     fx_free(&f);
 }
 END_TEST
@@ -1418,6 +1779,117 @@ START_TEST(chase_vehicle_passengers_and_body)
 }
 END_TEST
 
+/* Issue 25 item 1: a passenger's Distance is its vehicle's (000:147, 000:153, 000:169): the
+ * Cop's successful Close brings his Deputy along (before, she stayed at 2 and could not Board or
+ * Take down; one left behind could not let the van Escape). */
+START_TEST(a_passenger_is_where_its_vehicle_is)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":2,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3); /* Runner: Fingers+Driving 3k2 = 11; Cover 6 */
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1); /* Cop: 4k2 = 7; Cover 5 */
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    DICE(&f, 2, 1, 1, 1, 1, 1, 1); /* Deputy: 4k2 = 3; Cover 3 */
+    fx_add(&f, "e3", "Deputy", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e3\",\"vehicle\":\"cruiser\"}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* the Cop closes: the van's Fingers+Driving 3k2 = 2 against his 4k2 = 12: Distance 1 */
+    DICE(&f, 1, 1, 1, 6, 6, 1, 1);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 1);
+    ck_assert_int_eq(dist_of(&f, "e3"), 1); /* the Deputy rides along */
+    refused(&f, "gm", "e3", "takedown", "{\"target\":\"e1\"}", TB_RULE,
+            "Deputy is at Distance 1: a Takedown needs Distance 0");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 2: the Target may not Ram (000:159-167 list it among the Pursuers' actions);
+ * refused before any die (before, the van's driver rammed the cruiser). */
+START_TEST(only_a_pursuer_rams)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    refused(&f, "p1", "e1", "ram", "{\"target\":\"e2\"}", TB_RULE, "only a Pursuer may Ram");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:169 "On a successful roll, the Pursuer may also attempt a Takedown or
+ * Ram" — in the same turn; 000:161 a Takedown on foot may be followed at once by a hold. Before,
+ * the Close ended the turn (the Takedown waited a round) and the caught Target could not be
+ * held. */
+START_TEST(a_close_goes_on_into_a_takedown_and_a_hold)
+{
+    fixture f;
+    chase(&f, "{\"target_side\":\"crew\",\"distance\":1}");
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    refused(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}", TB_RULE, "successful Takedown");
+    /* the Cop closes: Runner 3k2 = 2 against his 3k3 = 18: Distance 0, and his turn goes on */
+    DICE(&f, 1, 1, 1, 6, 6, 6);
+    ACT_OK(&f, "gm", "e2", "close", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(dist_of(&f, "e2"), 0);
+    refused(&f, "gm", "e2", "roll", "{\"skill\":\"athletics\"}", TB_RULE,
+            "goes on only with a Takedown or a Ram");
+    /* the Takedown at once: 2 against 18: the crew are caught (000:161) */
+    DICE(&f, 1, 1, 1, 6, 6, 6);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_str_eq(out_of(&f, "e1"), "caught");
+    ck_assert_int_eq(round_no(&f), 1);
+    /* on foot: the hold, at once */
+    NO_DICE(&f);
+    ACT_OK(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "restrained"));
+    ck_assert_str_eq(log_text(last_log(&f, "hold")), "Cop holds Runner");
+    ck_assert_ptr_null(json_object_get(f.enc, "follow_up"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 7: 000:161 "If the Pursuer is in a Vehicle and successfully performs a Takedown,
+ * the Target is subject to an immediate Ram attack" (before, the caught Target was out and the
+ * Ram refused). */
+START_TEST(a_takedown_in_a_vehicle_goes_on_into_a_ram)
+{
+    fixture f;
+    fx_start(&f, "cot.chase",
+             "{\"target_side\":\"crew\",\"distance\":0,\"stage\":\"vehicle_chase\"}");
+    DICE(&f, 6, 5, 1, 3, 3);
+    fx_add(&f, "e1", "Runner", "crew", "p1", 0, RUNNER);
+    DICE(&f, 4, 3, 1, 1, 2, 2, 1);
+    fx_add(&f, "e2", "Cop", "police", "gm", 1, COP);
+    ACT_OK(&f, "gm", NULL, "vehicle", "{\"target\":\"e1\",\"vehicle\":\"van\",\"driver\":1}");
+    ACT_OK(&f, "gm", NULL, "vehicle",
+           "{\"target\":\"e2\",\"vehicle\":\"cruiser\",\"driver\":1,\"ram_bonus\":1}");
+    ACT_OK(&f, "gm", NULL, "begin", NULL);
+    ACT_OK(&f, "p1", "e1", "wait", NULL);
+    /* the Cop's Takedown: the van's Fingers+Driving 3k2 = 2 against his 4k2 = 12: caught */
+    DICE(&f, 1, 1, 1, 6, 6, 1, 1);
+    ACT_OK(&f, "gm", "e2", "takedown", "{\"target\":\"e1\"}");
+    ck_assert_str_eq(out_of(&f, "e1"), "caught");
+    refused(&f, "gm", "e2", "hold", "{\"target\":\"e1\"}", TB_RULE, "successful Takedown");
+    /* the Ram at once: Fingers 2 + Driving 2 + 1 = 5k2 = 12 against Runner's Cover 6: Cover 0,
+     * Wounded (000:134-135) */
+    DICE(&f, 6, 6, 1, 1, 1);
+    ACT_OK(&f, "gm", "e2", "ram", "{\"target\":\"e1\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "wounded"));
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(chase_speed_closes_on_muscles_to_zero_and_rams)
 {
     fixture f;
@@ -1501,6 +1973,12 @@ int main(void)
     tcase_add_test(drop, the_target_of_a_drop_chooses_flee_help_or_square_up);
     tcase_add_test(drop, heist_zones_stay_hidden_until_the_crew_discovers_them);
     tcase_add_test(drop, research_foresight_and_schemes);
+    tcase_add_test(drop, training_adds_the_dice_it_pays_for);
+    tcase_add_test(drop, the_marks_connections_are_the_gms);
+    tcase_add_test(drop, a_climb_out_of_a_crowd_alarms_its_guards);
+    tcase_add_test(drop, a_heist_moves_on_the_campaign_clock);
+    tcase_add_test(drop, a_barrier_between_known_zones_is_shown_when_prepared);
+    tcase_add_test(drop, a_player_is_offered_the_answer_to_a_drop);
     suite_add_tcase(s, drop);
     TCase *war = tcase_create("warfare");
     tcase_add_test(war, cover_is_rolled_on_joining_public_for_pcs_hidden_for_npcs);
@@ -1508,6 +1986,9 @@ int main(void)
     tcase_add_test(war, restrain_needs_hand_to_hand_and_flee_takes_two_actions);
     tcase_add_test(war, a_wounded_pc_dies_and_the_sheet_learns_wounds);
     tcase_add_test(war, name_only_npcs_roll_a_new_sheets_numbers);
+    tcase_add_test(war, a_name_only_npc_attacks_with_a_pick_of_skills);
+    tcase_add_test(war, lean_onto_my_loyalty_in_a_fight);
+    tcase_add_test(war, foresight_trains_an_action_in_a_fight);
     suite_add_tcase(s, war);
     TCase *social = tcase_create("social");
     tcase_add_test(social, read_room_knowledge_lands_with_the_seat_that_learned_it);
@@ -1516,6 +1997,8 @@ int main(void)
     tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
     tcase_add_test(social, a_player_alters_the_loyalty_an_achieved_agenda_alters);
     tcase_add_test(social, identity_and_impedes_refusals_change_nothing);
+    tcase_add_test(social, each_pusher_keeps_its_own_agenda);
+    tcase_add_test(social, a_state_stays_until_another_builds_up);
     suite_add_tcase(s, social);
     TCase *ch = tcase_create("chase");
     tcase_add_test(ch, chase_accelerate_close_and_escape);
@@ -1524,6 +2007,10 @@ int main(void)
     tcase_add_test(ch, chase_vehicle_passengers_and_body);
     tcase_add_test(ch, chase_speed_closes_on_muscles_to_zero_and_rams);
     tcase_add_test(ch, chase_board_and_dislodge);
+    tcase_add_test(ch, a_passenger_is_where_its_vehicle_is);
+    tcase_add_test(ch, only_a_pursuer_rams);
+    tcase_add_test(ch, a_close_goes_on_into_a_takedown_and_a_hold);
+    tcase_add_test(ch, a_takedown_in_a_vehicle_goes_on_into_a_ram);
     suite_add_tcase(s, ch);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

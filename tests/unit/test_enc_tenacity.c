@@ -1,4 +1,4 @@
-/* The tenacity encounter module tenacity.spotlight (rules/tenacity/enc_tenacity.c, spotlight.c),
+/* The tenacity encounter module tenacity.spotlight (rules/tenacity/spotlight.c and its files),
  * driven directly with scripted dice: the spotlight chain (003:84-90), responses (003:91), group
  * initiative (003:92), attacks and stress (003:45, 003:66, 003:106), conditions (003:96-103),
  * spin (003:30, 003:95), the coup de grâce (003:107) and the refusals. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "enc_fixture.h"
-#include "tenacity/enc_tenacity.h"
+#include "tenacity/tenacity_enc.h"
 #include "rules_util.h"
 
 typedef efx fx;
@@ -1311,6 +1311,131 @@ START_TEST(one_standing_scale_clamps_for_both_modules)
 }
 END_TEST
 
+/* ---- the moves (issue 23): what a seat may do now, filled so that it goes through ---- */
+
+static json_t *moves_of(fx *f, const char *seat)
+{
+    f->e.seat = seat;
+    f->e.is_gm = strcmp(seat, "gm") == 0;
+    return rules_enc_moves(&f->e);
+}
+
+/* The move of action for actor (NULL: one taken without an actor), or NULL. */
+static json_t *move_in(json_t *moves, const char *action, const char *actor)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m)
+    {
+        const char *who = json_string_value(json_object_get(m, "actor"));
+        if (strcmp(json_string_value(json_object_get(m, "action")), action) == 0 &&
+            (actor ? who && strcmp(who, actor) == 0 : !who))
+            return m;
+    }
+    return NULL;
+}
+
+/* The values a parameter of a move may take, as one string ("e3 e2"). */
+static const char *choices_of(json_t *m, const char *param, char *buf, size_t cap)
+{
+    size_t i, k, n = 0;
+    json_t *p, *c;
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(m, "params"), i, p)
+    {
+        if (strcmp(json_string_value(json_object_get(p, "name")), param) != 0)
+            continue;
+        json_array_foreach(json_object_get(p, "choices"), k, c)
+        {
+            const char *v = json_string_value(json_object_get(c, "value"));
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", v ? v : "-");
+            if (n >= cap)
+                break;
+        }
+    }
+    return buf;
+}
+
+/* Every move goes through its check as it is offered (a text the person types filled in), and the
+ * moves that are not folded away are `plain`. */
+static void moves_go_through(fx *f, json_t *moves, int plain)
+{
+    size_t i;
+    json_t *m;
+    int n = 0;
+    json_array_foreach(moves, i, m)
+    {
+        const rules_enc_action *a =
+            rules_module_action(f->m, json_string_value(json_object_get(m, "action")));
+        json_t *args = json_deep_copy(json_object_get(m, "args"));
+        for (const rules_param *p = a->params; p && p->name; p++)
+            if ((p->flags & RULES_PARAM_REQUIRED) && !json_object_get(args, p->name))
+                json_object_set_new(args, p->name, json_string(p->name));
+        rules_args pa;
+        tb_err err = {0};
+        ck_assert_msg(rules_enc_act_check(&f->e, a, json_string_value(json_object_get(m, "actor")),
+                                          args, &pa, &err) == 0,
+                      "%s: %s", a->name, err.msg);
+        json_decref(args);
+        n += !json_is_true(json_object_get(m, "rare"));
+    }
+    ck_assert_int_eq(n, plain);
+}
+
+/* Issue 23: a phone showed 24 actions, "Choose to die" and "Coup de grâce" at full health among
+ * them. Missa, first at initiative, is offered what she may do now (the pass of the initiative
+ * winner, 003:86; her attack on the goblin with her best skill), ten moves in plain sight and the
+ * seldom ones folded away; the choice to die (003:108, legal at any time) asks to be confirmed;
+ * a coup de grâce is offered only on a helpless character (003:106-107), nothing that needs a
+ * grapple, a hold, a trade or a condition is offered without one. */
+START_TEST(the_moves_offer_only_the_legal_ones_filled_so_that_they_go_through)
+{
+    fx f;
+    char buf[200];
+    fx_party(&f, NULL);
+    json_t *m = moves_of(&f, "gm");
+    ck_assert_ptr_nonnull(move_in(m, "initiative", NULL));
+    ck_assert_ptr_null(move_in(m, "attack", "e3")); /* nobody acts before initiative */
+    json_decref(m);
+    fx_dice(&f, INIT, N_ELEMS(INIT));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    m = moves_of(&f, "p1");
+    json_t *atk = move_in(m, "attack", "e1");
+    ck_assert_ptr_nonnull(atk);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(atk, "args"), "target")),
+                     "e3");
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(atk, "args"), "skill")),
+                     "Telekinesis");
+    ck_assert_str_eq(choices_of(atk, "target", buf, sizeof buf), "e3 e2");
+    ck_assert_ptr_nonnull(move_in(m, "pass", "e1"));
+    static const char *const never[] = {"coup",    "recover",  "escape",     "lock",
+                                        "release", "parting",  "respond",    "accept",
+                                        "decline", "overcome", "initiative", NULL};
+    for (int i = 0; never[i]; i++)
+        ck_assert_msg(!move_in(m, never[i], "e1") && !move_in(m, never[i], NULL), "%s offered",
+                      never[i]);
+    json_t *die = move_in(m, "die", "e1");
+    ck_assert(json_is_true(json_object_get(die, "confirm")));
+    ck_assert(json_is_true(json_object_get(die, "rare")));
+    ck_assert_ptr_null(move_in(m, "attack", "e2")); /* Brakka's are Brakka's player's */
+    moves_go_through(&f, m, 10);
+    json_decref(m);
+    /* the goblin is knocked out: now a coup de grâce is Missa's to take, on the goblin alone */
+    json_object_set_new(rules_enc_stats(&f.e, "e3"), "unconscious", json_true());
+    m = moves_of(&f, "p1");
+    json_t *coup = move_in(m, "coup", "e1");
+    ck_assert_ptr_nonnull(coup);
+    ck_assert_str_eq(choices_of(coup, "target", buf, sizeof buf), "e3");
+    moves_go_through(&f, m, 11);
+    json_decref(m);
+    m = moves_of(&f, "gm"); /* the GM may take them too: hers first, all else folded away */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(m, 0), "actor")), "e1");
+    moves_go_through(&f, m, 11);
+    json_decref(m);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -1320,6 +1445,7 @@ int main(void)
     tcase_add_test(tc, a_response_costs_10acity_or_spin_and_is_one_action);
     tcase_add_test(tc, group_initiative_second_group_gets_an_advantage_die);
     tcase_add_test(tc, group_edge_is_an_extra_hero_die);
+    tcase_add_test(tc, the_moves_offer_only_the_legal_ones_filled_so_that_they_go_through);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("resolution");
     tcase_add_test(tr, stress_over_the_maximum_is_a_wound_then_unconscious);

@@ -7,10 +7,8 @@
  *     module's, the system's or the common ones);
  *   - no rules_log_name argument is a buffer a printf-family call filled in the same function (a
  *     number formatted into a name would reach every reader);
- *   - no call of the free-text rules_enc_log / rules_enc_log_gm / rules_enc_entry_* remains in
- *     rules/, except in the systems of NOT_MOVED (issue 23: each system's engineer removes its
- *     word when the system has moved; a listed system without any such call fails, so the list
- *     only shrinks, to empty).
+ * (The free-text rules_enc_log / rules_enc_entry_* this test also counted are gone: every system
+ * logs values with their audience, issue 23.)
  * The sources are read from TB_SOURCE_ROOT/rules (comments dropped, string literals kept).
  */
 #include <check.h>
@@ -28,16 +26,6 @@
 #endif
 
 /* The systems whose modules still call the free-text log (remove a word when its system moved). */
-static const char *const NOT_MOVED[] = {"cot", "tenacity", NULL};
-
-static int not_moved(const char *system)
-{
-    for (const char *const *s = NOT_MOVED; *s; s++)
-        if (strcmp(*s, system) == 0)
-            return 1;
-    return 0;
-}
-
 /* ---- the sources ---- */
 
 typedef struct src {
@@ -278,8 +266,6 @@ START_TEST(no_logged_name_is_a_buffer_printf_filled)
     ck_assert_int_eq(regcomp(&call, "rules_log_name[[:space:]]*\\(", REG_EXTENDED), 0);
     for (int k = 0; k < g_nsrc; k++) {
         const src *s = &g_src[k];
-        if (not_moved(s->system))
-            continue;
         const char *end;
         for (const char *body = next_body(s->text, &end); body; body = next_body(end, &end)) {
             char *fn = strndup(body, (size_t)(end - body + 1));
@@ -317,38 +303,6 @@ START_TEST(no_logged_name_is_a_buffer_printf_filled)
 }
 END_TEST
 
-START_TEST(the_free_text_log_is_left_only_where_a_system_has_not_moved)
-{
-    load_sources();
-    regex_t old;
-    ck_assert_int_eq(
-        regcomp(&old, "(rules_enc_log(_gm)?|rules_enc_entry_[a-z_]+)[[:space:]]*\\(", REG_EXTENDED),
-        0);
-    int calls_of[16] = {0};
-    for (int k = 0; k < g_nsrc; k++) {
-        const src *s = &g_src[k];
-        if (strstr(s->path, "/rules/log.c"))
-            continue; /* where the old API lives until it goes */
-        int n = 0;
-        regmatch_t m;
-        for (const char *p = s->text; regexec(&old, p, 1, &m, 0) == 0; p += m.rm_eo)
-            n++;
-        ck_assert_msg(n == 0 || not_moved(s->system),
-                      "%s calls the free-text log %d times: log values with rules_log_*", s->path,
-                      n);
-        for (int i = 0; NOT_MOVED[i]; i++)
-            if (strcmp(NOT_MOVED[i], s->system) == 0)
-                calls_of[i] += n;
-    }
-    for (int i = 0; NOT_MOVED[i]; i++)
-        ck_assert_msg(calls_of[i] > 0,
-                      "%s no longer calls the free-text log: take it off NOT_MOVED in "
-                      "tests/unit/test_log_words.c",
-                      NOT_MOVED[i]);
-    regfree(&old);
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("log_words");
@@ -356,7 +310,6 @@ int main(void)
     tcase_add_test(tc, no_phrasing_holds_a_printf_conversion);
     tcase_add_test(tc, every_event_logged_has_a_phrasing);
     tcase_add_test(tc, no_logged_name_is_a_buffer_printf_filled);
-    tcase_add_test(tc, the_free_text_log_is_left_only_where_a_system_has_not_moved);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

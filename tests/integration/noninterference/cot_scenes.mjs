@@ -27,7 +27,7 @@ export const scenario = {
     await ok(gm, 'enc.start', { module: 'cot.social' });
     await ok(gm, 'enc.add', { char: tommy });
     await ok(gm, 'enc.add', { npc: { name: 'The Fence' }, side: 'fence' });
-    await ok(gm, 'enc.start', { module: 'cot.chase', scene: 'new', options: { target_side: 'party', distance: 1 } });
+    await ok(gm, 'enc.start', { module: 'cot.chase', scene: 'new', options: { target_side: 'party', distance: 2 } });
     const V = (await ok(gm, 'enc.add', { scene: 's2', char: vera })).id;
     const P = (await ok(gm, 'enc.add', { scene: 's2', char: pike, side: 'law' })).id;
     await ok(gm, 'enc.set', { path: `/gm/scenes/s2/combatants/${P}/stats/cover`, value: v.cover });

@@ -18,7 +18,7 @@ export const scenario = {
   players: ['Ann', 'Bob'],
   variants: [
     [{ kind: 'Devoted', target: 'Husband Karl', prime: true }, { kind: 'Hatred', target: 'Germans' }],
-    [{ kind: 'Desire', target: 'The Crown Jewels', prime: true }],
+    [{ kind: 'Desire', target: 'The Crown Jewels', prime: true }, { kind: 'Hatred', target: 'Rivals' }],
   ],
   async script({ gm, p, char, ok, act }, loyalties) {
     const vera = await char(p.Ann, {
@@ -33,7 +33,7 @@ export const scenario = {
     await ok(gm, 'enc.add', { char: vera });
     const N = (await ok(gm, 'enc.add', { char: countess, side: 'foes' })).id;
     await act(gm, 'identity', { target: N, identity: 'Countess Orlova' });
-    await act(gm, 'alter', { loyalty: 1, to: 'Desire: Vengeance' }, N);
+    await act(gm, 'alter', { loyalty: 2, to: 'Desire: Vengeance' }, N); // not the Prime (000:237)
     await ok(gm, 'enc.end', {});
     await ok(gm, 'session.begin', {});
   },

@@ -9,7 +9,7 @@
 import { isMine, statsOf, h } from './panel.js';
 
 // The enc argument of each hook (renderCombatant gets the combatant first).
-const ENC_AT = { renderBanner: 0, renderOrder: 0, renderCombatant: 1, actionsFor: 0, extraFields: 0 };
+const ENC_AT = { renderBanner: 0, renderOrder: 0, renderCombatant: 1, extraFields: 0 };
 
 /* Hooks that dispatch on enc.module: `between` for moduleId, `fight` otherwise. A hook missing
  * on the chosen side returns null (the generic panel's rendering). */
@@ -62,8 +62,7 @@ export const words = (s) => String(s).replace(/_/g, ' ');
 // The pieces the "between the scenes" panels share (modules tenacity.between and fivey.between,
 // rules/<system>/between.c; rules/RULES.md "Between the scenes"): a head listing where the party
 // stands (the day, the clocks, the tasks) and a card per character with the numbers that change
-// between the fights. Who may take which move is the generic panel's rule (gm / owner), so the
-// system panels return null from actionsFor for these modules.
+// between the fights. What may be done is the server's moves (./panel.js draws them).
 
 // lines: [text or Node] shown above the cards, in order; null entries are skipped.
 export function betweenHead(lines, label = 'Between the scenes') {

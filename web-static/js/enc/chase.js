@@ -3,19 +3,16 @@
 // to the generic encounter panel (./panel.js):
 //   - the track: one lane per Pursuer with its Distance (heimr: squares) to the Target, which the
 //     whole table sees (the combatants' public `distance`);
-//   - only the actions the rules allow the viewer now: by turn (cot's slots, heimr's order), by
-//     role (Target or Pursuer), by driving (in a vehicle only the driver accelerates, shakes,
-//     closes, rams or falls off) and by Distance (Takedown, Board, Ram at 0; Escape only as far as
-//     the viewer can know the Pursuers' Velocity); a move against the lone Target in one tap;
+//   - the banner once the chase is over (what may be done is the server's moves, drawn by
+//     ./panel.js);
 //   - the GM's set-up: the kind of chase, who runs and who gives chase from the people of the
 //     campaign, the initial Distance, in one form whose defaults start a chase.
 // An NPC's numbers (pool, Velocity, fatigue, a vehicle's Body) stay where the server keeps them:
 // the track shows only public Distances, and no hint derived from the GM's numbers is drawn.
-import { registerPanel, combatantsOf, currentId, isMine, statsOf, turnTakers, h } from './panel.js';
+import { registerPanel, combatantsOf, isMine, statsOf, h } from './panel.js';
 
 const list = (x) => (Array.isArray(x) ? x : []);
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
-const obj = (v) => (isObj(v) ? v : {});
 const heimrOf = (enc) => enc?.module === 'heimr.chase';
 const isTarget = (enc, c) => c.side === enc.target_side;
 
@@ -122,85 +119,7 @@ function renderOrder(enc, ctx) {
   );
 }
 
-// -- what the viewer may do now ------------------------------------------------------------------
-
-// Whether a cot combatant in a vehicle may do what only its driver does (000:153-171).
-const driving = (st) => !st?.vehicle || Boolean(st.driver);
-
-// The highest Velocity among the Pursuers the viewer can see the numbers of (000:157; RULES.md,
-// cot chases, reading 2): Speed at Speed, else Muscle. An NPC's numbers are the GM's: for a
-// player they count as 1 (Escape is offered and the server answers).
-function knownVelocity(enc, ctx, pursuers) {
-  let v = 1;
-  for (const p of pursuers) {
-    const st = statsOf(p, ctx);
-    if (!isObj(st)) continue;
-    const speed = Number(st.speed) > 0 && st.vehicle && !enc.cramped ? Number(st.speed) : 0;
-    v = Math.max(v, speed || Number(st.abilities?.muscle) || 1);
-  }
-  return v;
-}
-
-// cot: the combatants of the viewer who may take the current slot (a Focus Round gives one
-// character more: ./cot.js limitOf; here a character who took a slot this round waits).
-function cotTakers(enc, ctx) {
-  const f = enc.focus;
-  return turnTakers(enc).filter((c) => (ctx.isGm || isMine(c, ctx)) && (f?.by === c.id || !list(c.claimed).length || enc.order?.[enc.turn]?.claimed_by === c.id));
-}
-
-// The cot.chase actions the rules leave combatant c on its slot (000:151-171).
-function cotRoleActions(enc, ctx, c) {
-  const all = combatantsOf(enc);
-  const st = statsOf(c, ctx) || {};
-  const pursuers = all.filter((p) => !isTarget(enc, p) && !p.out);
-  const out = new Set(['claim', 'wait', 'bolster', 'roll', 'attack']);
-  if (isTarget(enc, c)) {
-    if (driving(st) && pursuers.length) out.add('accelerate').add('shake');
-    const nearest = Math.min(...pursuers.map((p) => p.distance ?? 0));
-    if (driving(st) && (!pursuers.length || nearest >= knownVelocity(enc, ctx, pursuers))) out.add('escape');
-  } else {
-    const d = c.distance ?? 0;
-    if (d === 0) out.add('takedown');
-    if (d === 0 && st.vehicle) out.add('board');
-    if (d === 0 && st.vehicle && driving(st)) out.add('ram');
-    if (d > 0 && driving(st)) out.add('close');
-    if (driving(st)) out.add('fall_off');
-  }
-  return out;
-}
-
-// cot.chase: the role actions of the viewer's combatants who may take the slot, the GM's round
-// and vehicle actions, and a player's Focus Round (./cot.js has the same for cot.initiative).
-function cotActions(enc, ctx) {
-  const started = Number(enc.round) > 0;
-  const ok = new Set();
-  for (const c of started ? cotTakers(enc, ctx) : []) for (const a of cotRoleActions(enc, ctx, c)) ok.add(a);
-  if (ctx.isGm) {
-    if (!started) ok.add('begin');
-    if (started && Number.isInteger(enc.turn) && enc.turn >= 0) ok.add('skip');
-    ok.add('vehicle');
-  } else {
-    const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-    const f = enc.focus;
-    if (!f && mine.some((c) => !c.stats?.focus_used)) ok.add('focus');
-    if (f && mine.some((c) => c.id !== f.by && c.side === enc.combatants?.[f.by]?.side && !list(f.given).includes(c.id) && !list(c.claimed).length)) ok.add('give');
-  }
-  return ok;
-}
-
-// heimr.chase: Run for whoever's turn it is, the GM's Begin and other ground, the target's choice.
-function heimrActions(enc, ctx) {
-  const started = Number(enc.round) > 0;
-  const cur = currentId(enc);
-  const c = cur ? { id: cur, ...enc.combatants?.[cur] } : null;
-  const all = combatantsOf(enc);
-  const ok = new Set();
-  if (started && c && !c.out && (ctx.isGm || isMine(c, ctx))) ok.add('run');
-  if (ctx.isGm && !started) ok.add('begin');
-  if (ctx.isGm && started) ok.add('offer'); // again, too: the target may let an offer lie
-  if (enc.offer && all.some((x) => isTarget(enc, x) && !x.out && (ctx.isGm || isMine(x, ctx)))) ok.add('choose');
-  return ok;
-}
+// -- the end of a chase --------------------------------------------------------------------------
 
 // A chase is over once its Target is out (caught, escaped) or no Pursuer is left (000:157-171,
 // 001:304): nothing is left to do in it but end it.
@@ -217,49 +136,6 @@ function banner(enc, ctx) {
   const how = targets.some((c) => c.out) ? targets.map((c) => `${c.name}: ${outText(c)}`).join(', ') : 'every pursuer dropped out';
   return h('p', { class: 'turn-banner idle chase-over', attrs: { role: 'status' } }, `The chase is over (${how}).${ctx.isGm ? ' End it when the scene moves on.' : ''}`);
 }
-
-// The hook: the names of the actions to show, in the module's order.
-function actionsFor(enc, ctx) {
-  if (isOver(enc)) return [];
-  const ok = heimrOf(enc) ? heimrActions(enc, ctx) : cotActions(enc, ctx);
-  return list(ctx.module?.actions)
-    .map((a) => a.name)
-    .filter((n) => ok.has(n));
-}
-
-// One tap: a Pursuer's move against the lone Target; heimr's run (an NPC without the terrain's
-// ability rolls C 0, P 0); the Target taking the ground the GM offered.
-function oneTap(a, enc, ctx) {
-  if (heimrOf(enc)) {
-    const cur = currentId(enc);
-    if (a.name === 'run' && cur) return { action: 'run', actor: cur };
-    if (a.name === 'choose') {
-      const t = combatantsOf(enc).find((x) => isTarget(enc, x) && !x.out && (ctx.isGm || isMine(x, ctx)));
-      return t ? { action: 'choose', actor: t.id, params: { take: 1 } } : null;
-    }
-    return undefined;
-  }
-  if (!['takedown', 'close', 'board', 'ram'].includes(a.name)) return undefined;
-  const takers = cotTakers(enc, ctx).filter((c) => !isTarget(enc, c));
-  const targets = combatantsOf(enc).filter((c) => isTarget(enc, c) && !c.out);
-  if (takers.length !== 1 || targets.length !== 1) return undefined;
-  return { action: a.name, actor: takers[0].id, params: { target: targets[0].id } };
-}
-
-// heimr's other ground (001:306): the abilities the chase's combatants have, as far as the viewer
-// sees their numbers, but the one the chase already rolls.
-function picks(action, param, enc, ctx) {
-  if (!heimrOf(enc) || action !== 'offer' || param !== 'ability') return null;
-  const names = new Set();
-  for (const c of combatantsOf(enc)) for (const a of Object.values(obj(statsOf(c, ctx)?.abilities))) if (a?.name) names.add(a.name);
-  names.delete(enc.ability);
-  return [...names].sort().map((n) => ({ value: n, label: n }));
-}
-
-// The chase's own moves are the main buttons; claiming, waiting, bolstering and skill rolls (and
-// the GM's vehicles) wait under "More actions".
-const MOVES = new Set(['begin', 'skip', 'attack', 'accelerate', 'shake', 'escape', 'takedown', 'board', 'ram', 'close', 'fall_off', 'run', 'offer', 'choose', 'focus', 'give']);
-const common = (a) => MOVES.has(a.name);
 
 // The Distance is on the track; the stage, pool and cramped line head it.
 const extraFields = () => ({});
@@ -409,6 +285,6 @@ async function startChase(form, ctx, heimr) {
   }
 }
 
-const hooks = { renderBanner: banner, renderOrder, actionsFor, oneTap, common, picks, extraFields, renderStart };
+const hooks = { renderBanner: banner, renderOrder, extraFields, renderStart };
 registerPanel('cot.chase', hooks);
 registerPanel('heimr.chase', hooks);

@@ -20,22 +20,8 @@ function currentSlot(enc) {
   return Number.isInteger(enc.turn) && enc.turn >= 0 && enc.turn < order.length ? order[enc.turn] : null;
 }
 
-// How many slots cid may take this round: one; in a Focus Round its character one plus the slots
-// given, a crewmate who gave none (000:38-40). Mirrors claim_limit in enc_cot.c.
-function limitOf(enc, cid) {
-  const f = enc.focus;
-  if (f && f.by === cid) return 1 + list(f.given).length;
-  if (f && list(f.given).includes(cid)) return 0;
-  return 1;
-}
-
-// Whether combatant c may act at the current slot (cot_may_act in enc_cot.c).
-function mayTakeSlot(enc, c) {
-  const s = currentSlot(enc);
-  if (!s || c.out) return false;
-  if (s.claimed_by) return s.claimed_by === c.id;
-  return c.side === s.side && list(c.claimed).length < limitOf(enc, c.id);
-}
+// Whether combatant c may take the current slot: the server offers a turn move for it.
+const mayTakeSlot = (c, ctx) => list(ctx.moves).some((m) => m.actor === c.id && m.who === 'turn');
 
 function renderOrder(enc, ctx) {
   const order = list(enc.order);
@@ -110,7 +96,7 @@ function renderCombatant(c, enc, ctx) {
       c.side ? h('span', { class: ['badge', 'side-badge'], dataset: { side: c.side } }, c.side) : null,
       c.npc ? h('span', { class: 'badge' }, 'NPC') : null,
       isMine(c, ctx) ? h('span', { class: 'badge you-badge' }, 'yours') : null,
-      mayTakeSlot(enc, c) && !c.npc ? h('span', { class: 'badge turn-badge' }, 'may take this slot') : null,
+      mayTakeSlot(c, ctx) && !c.npc ? h('span', { class: 'badge turn-badge' }, 'may take this slot') : null,
     ),
     enc.module === 'cot.warfare' || cover !== null
       ? h(
@@ -126,26 +112,7 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
-// The actions the viewer may take now: the GM every one; a player the turn actions when one of
-// their characters may take the current slot, Focus Round and Give when the rules allow them.
-function actionsFor(enc, ctx) {
-  const actions = list(ctx.module?.actions);
-  if (ctx.isGm) return actions.filter((a) => a.name !== 'begin' || !(enc.round > 0)).map((a) => a.name);
-  const mine = Object.entries(enc.combatants || {})
-    .map(([id, c]) => ({ id, ...c }))
-    .filter((c) => isMine(c, ctx) && !c.out);
-  const myTurn = mine.some((c) => mayTakeSlot(enc, c));
-  const f = enc.focus;
-  const out = [];
-  for (const a of actions) {
-    if (a.who === 'turn' && myTurn) out.push(a.name);
-    if (a.name === 'focus' && !f && mine.some((c) => !c.stats?.focus_used)) out.push(a.name);
-    if (a.name === 'give' && f && mine.some((c) => c.id !== f.by && c.side === enc.combatants?.[f.by]?.side && !list(f.given).includes(c.id) && !list(c.claimed).length)) out.push(a.name);
-  }
-  return out;
-}
-
 // Stage and pool head the slots, the Focus Round is shown there; next_slot is bookkeeping.
 const extraFields = () => ({});
 
-registerPanel('cot', withSocial({ renderOrder, renderCombatant, actionsFor, extraFields }));
+registerPanel('cot', withSocial({ renderOrder, renderCombatant, extraFields }));

@@ -118,52 +118,6 @@ function castsLeft(st) {
   return s && Number.isFinite(s.max) ? Math.max(0, s.max - (s.used ?? 0)) : 0;
 }
 
-// ◆◆ actions (004:701 cast, 004:424 armor in a jiffy) need both ◆ of the turn.
-const TWO_DIAMONDS = new Set(['cast', 'armor']);
-
-// Turn actions only for whoever has the turn, and those costing ◆ only while ◆ are left; Cast
-// only for a caster with a cast left.
-function actionsFor(enc, ctx) {
-  const mod = ctx.module;
-  const acts = Array.isArray(mod?.actions) ? mod.actions : [];
-  const cur = currentId(enc);
-  const c = cur ? enc.combatants?.[cur] : null;
-  const mayTurn = Boolean(c) && (ctx.isGm || isMine(c, ctx));
-  const left = Number(c?.budget?.actions ?? 0);
-  const st = c ? statsOf(c, ctx) : null;
-  return acts
-    .filter((a) => {
-      if (a.who === 'gm') return ctx.isGm;
-      if (a.who !== 'turn') return true;
-      if (!mayTurn) return false;
-      if (a.name === 'cast' && (!spellsOf(st).length || castsLeft(st) < 1)) return false;
-      if (TWO_DIAMONDS.has(a.name)) return left >= 2;
-      return a.name === 'end' || left > 0;
-    })
-    .map((a) => a.name);
-}
-
-// What a choice the sheet (or the book) knows is offered as: the caster's spells, the armor kinds
-// (004:416-421), the ways of moving (004:381, 004:690).
-const ARMORS = ['leather', 'scale', 'chain', 'ring', 'plate'];
-const HOW = [
-  ['walk', 'walk'],
-  ['climb', 'climb (twice the cost)'],
-  ['crawl', 'crawl (twice the cost)'],
-  ['swim', 'swim (twice the cost)'],
-  ['jump', 'jump (twice the cost)'],
-];
-function picks(action, param, enc, ctx) {
-  if (action === 'cast' && param === 'spell') {
-    const c = enc.combatants?.[currentId(enc)];
-    const list = spellsOf(c ? statsOf(c, ctx) : null);
-    return list.length ? list.map((x) => ({ value: x.name, label: x.level > 1 ? `${x.name} (level ${x.level})` : x.name })) : null;
-  }
-  if (action === 'armor' && param === 'don') return ARMORS.map((k) => ({ value: k, label: k }));
-  if (action === 'move' && param === 'how') return HOW.map(([value, label]) => ({ value, label }));
-  return null;
-}
-
 // ---- fivey.social ----
 
 const isSocial = (enc) => enc?.module === 'fivey.social';
@@ -222,22 +176,6 @@ function socialBanner(enc, ctx) {
   return h('p', { class: ['turn-banner', yourMove && 'mine'], attrs: { role: 'status' } }, text);
 }
 
-// The GM: judge the reaction, reveal it once, set the speaker and the terms until the request is
-// made, ask for the speaker, morale. A player: the one request, when their character speaks.
-function socialActions(enc, ctx) {
-  const talker = enc.talker ? enc.combatants?.[enc.talker] : null;
-  const open = !enc.request;
-  const canAsk = open && Boolean(enc.reacted && enc.terms && talker && !talker.out);
-  if (!ctx.isGm) return canAsk && isMine(talker, ctx) ? ['request'] : [];
-  // A second roll is refused; the GM's own pick (enc.act reaction {disposition}) corrects it.
-  const names = enc.reacted ? [] : ['reaction'];
-  if (enc.reacted && !enc.disposition) names.push('reveal');
-  if (open) names.push('talker', 'terms');
-  if (canAsk) names.push('request');
-  names.push('morale');
-  return names;
-}
-
 // /enc/party, /enc/budget and /enc/phase are shown above; morale as a badge on the cards; the
 // social module's fields in its conversation box.
 const extraFields = () => ({});
@@ -279,8 +217,5 @@ registerPanel('fivey', {
   renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : isSocial(enc) ? renderSocial(enc, ctx) : renderOrder(enc, ctx)),
   gmShown: ['disposition', 'reaction', 'will'], // fivey.social: shown in the conversation box
   renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
-  actionsFor: (enc, ctx) => (between(enc) ? null : isSocial(enc) ? socialActions(enc, ctx) : actionsFor(enc, ctx)),
-  picks: (action, param, enc, ctx) => (between(enc) || isSocial(enc) ? null : picks(action, param, enc, ctx)),
-  combatantParams: ['target3', 'target4'],
   extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
 });

@@ -2,9 +2,8 @@
 // order with who is waiting after a pass (002:421), the action / movement / auxiliary action left
 // to whoever has the turn (002:407-411) and the extra light-weapon attacks, a reaction that already
 // took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
-// dying and the dead (002:256); the combat options of issue 17 (trip, shove, grapple, shield, let
-// go, stabilize, and moving out of a lasting area) offered only when they can go through.
-// Everything else is the generic panel's (js/enc/panel.js).
+// dying and the dead (002:256). What may be done (the combat options of issue 17 too) is the
+// server's moves, drawn by the generic panel (js/enc/panel.js), like everything else.
 import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
 import { withBetween, banner, card, sheetStats as betweenStats, words as betweenWords } from './between.js';
 
@@ -13,49 +12,7 @@ const KINDS = [
   ['move', 'Move'],
   ['aux', 'Aux'],
 ];
-const TURN_ACTIONS = ['attack', 'technique', 'move', 'dash', 'aux', 'get_up', 'help_up', 'break_free', 'trip', 'shove', 'grapple', 'stabilize', 'pass', 'end_turn'];
-const ANYTIME = ['reaction', 'swap', 'shield', 'release'];
-// In a lasting area of damage at the start of the turn: move out or stay first (002:727).
-const AREA_CHOICE = ['leave', 'stay'];
-
 const hasCond = (c, name) => (Array.isArray(c?.conditions) ? c.conditions : []).some((x) => x?.name === name);
-const holds = (c, o) => (Array.isArray(o?.conditions) ? o.conditions : []).some((x) => x?.name === 'grappled' && x.by === c.id);
-
-// Whether combatant c may take the combat option `name` now (issue 17): the same checks the server
-// makes before any die, so the panel offers only the moves that can go through.
-function allowedNow(name, c, enc) {
-  const all = combatantsOf(enc).filter((o) => o.id !== c.id && !o.out);
-  const action = Number(c.budget?.action) > 0 && currentId(enc) === c.id;
-  const foes = all.filter((o) => o.side !== c.side);
-  switch (name) {
-    case 'trip':
-      return action && foes.some((o) => !hasCond(o, 'knocked_down') && !hasCond(o, 'dying'));
-    case 'shove':
-    case 'grapple':
-      return action && foes.some((o) => !hasCond(o, 'grappled') || name === 'shove');
-    case 'stabilize':
-      return action && all.some((o) => hasCond(o, 'dying'));
-    case 'shield':
-      return !dyingState(c) && c.shield?.round !== enc.round && all.some((o) => o.side === c.side);
-    case 'release':
-      return all.some((o) => holds(c, o));
-    default:
-      return true;
-  }
-}
-
-// The combatants a move of `action` may name, best first: allies to shield, the dying to
-// stabilize, whoever one holds to let go (defaults that go through).
-function picks(action, param, enc, ctx) {
-  if (param !== 'target' || !['shield', 'stabilize', 'release'].includes(action)) return null;
-  const all = combatantsOf(enc);
-  const mine = all.filter((c) => ctx.isGm || isMine(c, ctx));
-  const me = mine.find((c) => c.id === currentId(enc)) ?? mine[0];
-  if (!me) return null;
-  const fit = all.filter((o) => o.id !== me.id && !o.out && (action === 'shield' ? o.side === me.side : action === 'stabilize' ? hasCond(o, 'dying') : holds(me, o)));
-  return fit.length ? fit.map((o) => ({ value: o.id, label: o.name ?? o.id })) : null;
-}
-
 const label = (s) => String(s).replace(/_/g, ' ');
 
 // {action, move, aux, attacks?} left to c, only while c has the turn.
@@ -169,26 +126,6 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
-// The GM may take every action. A player: the turn actions while one of theirs has the turn (and
-// no natural 1 waits for the GM), reactions and tie swaps for their own once the conflict began.
-function actionsFor(enc, ctx) {
-  const all = (ctx.module?.actions || []).map((a) => a.name);
-  // while an attack waits for the GM's number, only setting it does anything
-  if (enc.waiting) return ctx.isGm ? all.filter((n) => n === 'set_tn') : [];
-  if (ctx.isGm) return all;
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-  if (!mine.length || !(enc.round > 0)) return [];
-  const out = [];
-  const cur = currentId(enc);
-  const turnC = mine.find((c) => c.id === cur);
-  if (turnC && !enc.pending) {
-    if (turnC.area_due === enc.round && hasCond(turnC, 'area')) out.push(...AREA_CHOICE);
-    else out.push(...TURN_ACTIONS.filter((n) => allowedNow(n, turnC, enc)));
-  }
-  for (const n of ANYTIME) if (mine.some((c) => !dyingState(c) && allowedNow(n, c, enc))) out.push(n);
-  return all.filter((n) => out.includes(n));
-}
-
 // The order, the round's seconds, the budget and a pending natural 1 are shown above.
 const extraFields = () => ({});
 
@@ -230,6 +167,6 @@ function betweenCard(c, enc, ctx) {
   );
 }
 
-const betweenGrim = { renderBanner: dayBanner, renderOrder: () => h('span'), renderCombatant: betweenCard, actionsFor: () => null, extraFields: () => ({}) };
+const betweenGrim = { renderBanner: dayBanner, renderOrder: () => h('span'), renderCombatant: betweenCard, extraFields: () => ({}) };
 
-registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, actionsFor, extraFields, picks }, betweenGrim));
+registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, extraFields }, betweenGrim));

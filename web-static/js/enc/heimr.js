@@ -114,68 +114,6 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
-// The generic who-rule, narrowed by what heimr's state makes pointless right now.
-function actionsFor(enc, ctx) {
-  const acts = Array.isArray(ctx.module?.actions) ? ctx.module.actions : [];
-  const cur = currentId(enc);
-  const all = combatantsOf(enc);
-  const mine = ctx.isGm ? all : all.filter((c) => isMine(c, ctx) && !c.out);
-  const curC = all.find((c) => c.id === cur);
-  const myTurn = Boolean(curC && mine.some((c) => c.id === cur));
-  const started = Number(enc.round) > 0;
-  const ok = {
-    begin: ctx.isGm && !started,
-    effect: ctx.isGm && started,
-    trigger: mine.some((c) => c.readied && c.id !== cur),
-    defend: started && mine.length > 0,
-    cancel: myTurn && Boolean(curC.continuing) && !curC.acted,
-    delay: myTurn && !curC.acted,
-    stand: myTurn && (curC.conditions || []).some((x) => x.name === 'prone'),
-    drop_prone: myTurn && !(curC.conditions || []).some((x) => x.name === 'prone'),
-    // guarding, grabs and moving someone (001:345, 401-407, 448-465): offered only when they can
-    // succeed now — an ally to guard, a grip to break, someone held to let go
-    guard: myTurn && started && !curC.held_by && allies(enc, curC).length > 0 && !(curC.free_used || []).includes('guard'),
-    stand_down: mine.some((c) => c.guarding),
-    break_free: myTurn && started && Boolean(curC.held_by) && standardLeft(curC),
-    release: mine.some((c) => c.holding),
-    carry: myTurn && started && !heldInPlace(curC) && standardLeft(curC) && all.some((c) => c.id !== cur),
-    ground: ctx.isGm && all.length > 0,
-  };
-  return acts
-    .map((a) => a.name)
-    .filter((n) => (n in ok ? ok[n] : myTurn && started));
-}
-
-// Whether c still has the turn's standard action (breaking free and moving someone spend it).
-const standardLeft = (c) => !(c?.budget && Number(c.budget.standard) === 0);
-
-// cid's allies still in the fight (a guard protects one of its own side, 001:450).
-function allies(enc, c) {
-  return c ? combatantsOf(enc).filter((x) => x.id !== c.id && x.side === c.side && !x.out) : [];
-}
-
-// Held by the legs or the body: no moving (001:134-135).
-const heldInPlace = (c) => Boolean(c?.held_by && (c.held_by.part === 'torso' || /leg/.test(c.held_by.part ?? '')));
-
-// Selects whose first choice succeeds: a guard's ally; for moving someone, allies first (one pair
-// of hands moves a willing one, 001:462); to break free, the physical abilities, Brawl first.
-function picks(action, param, enc, ctx) {
-  const cur = combatantsOf(enc).find((c) => c.id === currentId(enc));
-  if (!cur) return null;
-  const opt = (c) => ({ value: c.id, label: c.name ?? c.id });
-  if (action === 'guard' && param === 'target') return allies(enc, cur).map(opt);
-  if (action === 'carry' && param === 'target') {
-    const others = combatantsOf(enc).filter((c) => c.id !== cur.id);
-    return [...others.filter((c) => c.side === cur.side), ...others.filter((c) => c.side !== cur.side)].map(opt);
-  }
-  if (action === 'break_free' && param === 'ability') {
-    const abilities = Object.values(statsOf(cur, ctx)?.abilities ?? {}).filter((a) => a && a.physical);
-    abilities.sort((a, b) => (b.name === 'Brawl') - (a.name === 'Brawl'));
-    return abilities.map((a) => ({ value: a.name, label: a.name }));
-  }
-  return null;
-}
-
 // The seconds are in the order's header, the standard action on the current card.
 const extraFields = () => ({});
 
@@ -200,8 +138,7 @@ const between = {
       (Array.isArray(st.conditions) ? st.conditions : []).map(words),
     );
   },
-  actionsFor: () => null,
   extraFields: () => ({}),
 };
 
-registerPanel('heimr', withBetween('heimr.between', { renderOrder, renderCombatant, actionsFor, extraFields, picks }, between));
+registerPanel('heimr', withBetween('heimr.between', { renderOrder, renderCombatant, extraFields }, between));

@@ -8,8 +8,8 @@
 //   - A player sees /enc/spot only: the zones the crew discovered, the barriers between known
 //     places, the crew's positions and the guards a crew member has seen (Aware or not). The page
 //     draws nothing from the GM's half, so nothing of it can show.
-//   - The crew's actions (move, bypass, research, plan, scheme) are the generic panel's forms, with
-//     picks for the places and barriers the crew knows of.
+//   - The crew's actions (move, bypass, research, plan, scheme) are the server's moves, drawn by
+//     the generic panel with the places and barriers the crew knows of as its choices.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
@@ -273,46 +273,7 @@ function renderCombatant(c, enc, ctx) {
   );
 }
 
-// The GM prepares with the forms above; the crew's actions by what they know.
-function actionsFor(enc, ctx) {
-  if (ctx.isGm) return [];
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-  if (!mine.length) return [];
-  const closed = Object.values(obj(enc.spot?.barriers)).some((b) => b.tag !== 'none' && !b.open);
-  const ok = new Set(['research', 'plan', 'move']);
-  if (closed) ok.add('bypass');
-  if (mine.some((c) => Number(c.stats?.foresight) > 0)) ok.add('scheme');
-  return list(ctx.module?.actions)
-    .map((a) => a.name)
-    .filter((n) => ok.has(n));
-}
-
-// Places and barriers the crew knows of, by name.
-function picks(action, param, enc) {
-  const spot = obj(enc.spot);
-  if (param === 'zone') return Object.entries(obj(spot.zones)).map(([id, z]) => ({ value: id, label: z.name ?? id }));
-  if (param === 'barrier' && action === 'bypass') {
-    return Object.entries(obj(spot.barriers))
-      .filter(([, b]) => b.tag !== 'none' && !b.open)
-      .map(([id, b]) => ({ value: id, label: `${placeName(spot, b.from)} → ${placeName(spot, b.to)}` }));
-  }
-  if (param === 'skill' && action === 'bypass') {
-    return ['lockpicking', 'safecracking', 'athletics', 'cat_burglary', 'build'].map((s) => ({ value: s, label: s === 'cat_burglary' ? 'Cat Burglary' : s.charAt(0).toUpperCase() + s.slice(1) }));
-  }
-  return null;
-}
-
-// Planning asks nothing: one tap for the crew member of the viewer (when there is one).
-function oneTap(a, enc, ctx) {
-  if (a.name !== 'plan' || ctx.isGm) return undefined;
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-  return mine.length === 1 ? { action: 'plan', actor: mine[0].id } : undefined;
-}
-
 const extraFields = () => ({});
-
-// The crew's few actions are all main buttons (they are at most five).
-const common = () => true;
 
 // The GM's spot is drawn above, not listed as numbers.
 const gmShown = ['spot'];
@@ -343,4 +304,4 @@ function renderStart(ctx) {
   return form;
 }
 
-registerPanel('cot.heist', { renderBanner: banner, renderOrder: renderSpot, renderCombatant, actionsFor, picks, oneTap, common, gmShown, extraFields, renderStart });
+registerPanel('cot.heist', { renderBanner: banner, renderOrder: renderSpot, renderCombatant, gmShown, extraFields, renderStart });

@@ -7,21 +7,19 @@
 //   registerPanel('fivey', {
 //     renderOrder(enc, ctx)        → Node   replaces the generic turn-order strip
 //     renderCombatant(c, enc, ctx) → Node   replaces the generic card of one combatant
-//     actionsFor(enc, ctx)         → [name] the module actions the viewer may take now
 //     extraFields(enc, ctx)        → {key: value} the module fields listed under the cards ({}
 //                                    when the panel shows them itself); default: every /enc
 //                                    field the generic panel does not show
-//     combatantParams              [name] string action parameters (besides target, actor) that
-//                                    name a combatant: offered as a select of combatants
 //     renderBanner(enc, ctx)       → Node   replaces the generic "whose turn" line (a module
 //                                    without turns: a social scene, between the scenes)
 //     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
 //                                    of the generic GM-only list)
-//     oneTap(a, enc, ctx)          → args   the enc.act args of action a in one tap (no form)
-//     common(a, enc, ctx)          → bool   whether action a is a main button (else "More actions")
-//     picks(action, param, enc, ctx) → [{value, label}]  a select for a parameter
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
 //   });
+//   What the viewer may do is not a panel's to decide: the action buttons and their forms are
+//   the server's moves (enc.moves, PROTOCOL.md), drawn by this file for every system. A panel
+//   that draws a button of its own (a zone board's "show to the crew") offers it only when
+//   ctx.moves holds that action.
 //   registerPanel('cot.chase', {...}) registers hooks for one module: they win over the system's.
 //
 // Every hook is optional; a missing hook (or one returning null/undefined) falls back to the
@@ -43,6 +41,7 @@
 //   act(action, {actor, params}) → Promise<reply>  = send('enc.act', ...), and shows a refusal
 //             in the panel's error line.
 //   run(op, args) → Promise<reply>  = send(op, args) with the panel's result box and error line.
+//   moves     the server's moves for this scene and seat ([] until the first answer)
 //   rerender() re-renders the panel (after a hook's own open/closed state changed).
 //   state     the whole replica (read-only): enc = state.enc, GM-only parts at state.gm.enc
 //
@@ -57,10 +56,9 @@
 // ------------------------------------------------------------------------------------------------
 
 import { h } from '../dom.js';
-import { paramFields, readParams, showFieldError, paramInMessage } from '../views/params.js';
-import { picksFor, sheetOf, substitutesFor } from '../views/picks.js';
+import { paramFields, paramLabel, paramType, readParams, showFieldError, paramInMessage } from '../views/params.js';
 import { resultBox } from '../views/result.js';
-import { label as keyLabel, words, plain, choicesIn } from '../words.js';
+import { label as keyLabel, words, plain } from '../words.js';
 
 export { h };
 
@@ -107,25 +105,6 @@ function genericExtra(enc) {
   return extra;
 }
 
-// A select of the encounter's combatants for a string parameter that names one (the structure of
-// views/params.js fields, so field errors land beside it).
-function combatantField(p, combatants, idPrefix) {
-  const id = `${idPrefix}-c-${p.name}`;
-  return h(
-    'div',
-    { class: 'field', dataset: { param: p.name } },
-    h('label', { htmlFor: id }, p.label || p.name),
-    h(
-      'select',
-      { id, name: p.name, dataset: { kind: 'combatant' }, required: Boolean(p.required) },
-      p.required ? null : h('option', { value: '' }, '—'),
-      combatants.map((c) => h('option', { value: c.id }, `${c.name ?? c.id}`)),
-    ),
-    h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
-  );
-}
-
-// Combatants in turn order (those not in the order, e.g. just added, at the end).
 export function combatantsOf(enc) {
   const all = enc && enc.combatants && typeof enc.combatants === 'object' ? enc.combatants : {};
   const seen = new Set();
@@ -179,28 +158,6 @@ function moduleEntry(describe, id) {
 }
 
 const who = (a) => String(a?.who ?? 'any').toLowerCase();
-
-// The generic rule for "may take now" (rules/encounter.h, who): the GM may take every action; a
-// player takes `any` actions always, `owner` actions when they control a combatant, and `turn`
-// actions when the current combatant is theirs.
-function genericActions(enc, ctx) {
-  const mod = ctx.module;
-  const actions = Array.isArray(mod?.actions) ? mod.actions : [];
-  // The GM acts for whoever has the turn: turn actions only while someone has it.
-  if (ctx.isGm) return actions.filter((a) => who(a) !== 'turn' || currentId(enc) !== null).map((a) => a.name);
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-  const cur = currentId(enc);
-  const myTurn = mine.some((c) => c.id === cur);
-  return actions
-    .filter((a) => {
-      const w = who(a);
-      if (w === 'gm') return false;
-      if (w === 'any') return true;
-      if (w === 'owner') return mine.length > 0;
-      return myTurn;
-    })
-    .map((a) => a.name);
-}
 
 // -- generic pieces ----------------------------------------------------------------------------
 
@@ -302,6 +259,13 @@ export class EncounterPanel {
     this.ctx = null;
     this.scene = null; // the scene the viewer picked (null: their own, else the first)
     this.startNew = false; // the GM's "Start another scene" form is open
+    this.moves = null; // {sid, list}: the server's answer to enc.moves for the scene shown
+    this.movesFor = null; // {sid, key}: what the last question was about
+    this.movesGen = (this.movesGen ?? 0) + 1; // an answer to an older question is dropped
+    this.movesAsking = 0;
+    this.movesAgain = false;
+    this.confirming = null; // the move whose "Really?" is showing
+    this.scrollAgain = null; // {sel, until}: the result to bring into view once the moves came
   }
 
   // ctx as in the contract, without `module`/`act` (added here). Re-renders only when something
@@ -318,7 +282,8 @@ export class EncounterPanel {
     const state = shown && shown.sid !== 'enc' ? sceneView(full, shown) : full;
     const enc = shown ? shown.pub : null;
     const hid = shown && shown.sid !== 'enc' ? shown.hid : state.gm?.enc;
-    const sig = [enc, hid, full.scenes, full.gm?.scenes, full.clock, sid, this.startNew, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy];
+    this.wantMoves(ctx.send, sid, [enc, hid, state.chars, state.gm?.npcs, ctx.seat, ctx.live]);
+    const sig = [enc, hid, full.scenes, full.gm?.scenes, full.clock, sid, this.startNew, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy, this.moves, this.movesAsking, this.confirming];
     if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
     this.given = ctx; // what app.js passed: rerender() starts from it, never from a scene's view
@@ -331,6 +296,7 @@ export class EncounterPanel {
       full,
       scenes,
       scene: sid,
+      moves: this.moves && this.moves.sid === sid ? this.moves.list : [],
       run: (op, args) => this.run(op, args, null, []),
       rerender: () => this.rerender(),
     };
@@ -486,8 +452,10 @@ export class EncounterPanel {
       const f = this.root.querySelector('form.enc-form');
       if (f) showFieldError(f, this.error.param, reply.message);
     }
-    const box = this.root.querySelector(reply.ok ? '.result-box' : '.enc-error');
-    box?.scrollIntoView?.({ block: 'nearest' });
+    const sel = reply.ok ? '.result-box' : '.enc-error';
+    this.root.querySelector(sel)?.scrollIntoView?.({ block: 'nearest' });
+    // the moves of the new state come after the reply and may push the result away: again then
+    this.scrollAgain = { sel, until: Date.now() + 3000 };
     return reply;
   }
 
@@ -554,161 +522,163 @@ export class EncounterPanel {
       out.push(h('div', { class: 'enc-gm' }, h('span', { class: 'badge secret-badge' }, 'GM only'), statsList(gmExtra, 'stats')));
     }
 
-    // Actions the viewer may take now: the common ones (no question to ask, an attack, ending the
-    // turn) as buttons, the rest under "More actions". An action with nothing to ask runs on the
-    // tap; its result appears right below the buttons.
-    const names = call(hooks.actionsFor, [enc, ctx]) ?? genericActions(enc, ctx);
-    const actions = (Array.isArray(mod?.actions) ? mod.actions : []).filter((a) => names.includes(a.name));
-    if (actions.length) {
-      const button = (a) => {
-        const direct = call(hooks.oneTap, [a, enc, ctx]) ?? this.oneTap(a, enc, ctx);
-        const isOpen = this.open?.kind === 'act' && this.open.action === a.name;
-        return h(
-          'button',
-          {
-            type: 'button',
-            class: ['enc-action', isOpen && 'active', direct && 'one-tap'],
-            dataset: { key: `act-${a.name}`, action: a.name },
-            disabled: this.busy,
-            attrs: direct ? {} : { 'aria-expanded': String(isOpen) },
-            onclick: () => (direct ? this.run('enc.act', direct, null, []) : this.setOpen(isOpen ? null : { kind: 'act', action: a.name })),
-          },
-          a.label || keyLabel(a.name),
-        );
-      };
-      // On a player's turn the player acts: the GM's override for it waits under "More actions".
-      const takers = turnTakers(enc);
-      const playersTurn = ctx.isGm && takers.length > 0 && takers.every((c) => !c.npc);
-      const main = (a) => (call(hooks.common, [a, enc, ctx]) ?? isCommon(a)) && !(playersTurn && who(a) === 'turn');
-      const common = actions.filter(main);
-      const more = actions.filter((a) => !main(a));
-      out.push(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
-      if (common.length && more.length) {
-        const moreOpen = this.open?.kind === 'act' && more.some((a) => a.name === this.open.action);
-        out.push(h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', { ontoggle: null }, `More actions (${more.length})`), h('div', { class: 'enc-actions' }, more.map(button))));
-        const d = out[out.length - 1];
-        d.addEventListener('toggle', () => (this.moreOpen = d.open));
-      }
-    } else if (!ctx.isGm) {
-      const mine = combatantsOf(enc).some((c) => isMine(c, ctx));
-      out.push(h('p', { class: 'muted small enc-wait' }, mine ? 'Wait for your turn.' : 'You are watching this encounter.'));
-    }
-    if (this.open?.kind === 'act') {
-      const a = actions.find((x) => x.name === this.open.action);
-      if (a) out.push(this.actForm(a, enc, ctx));
-    }
+    // What the viewer may do now: the server's moves for this scene (enc.moves), and only those.
+    // The common ones are buttons, the rarely used ones fold under "More"; for the GM, the moves
+    // of the NPC whose turn it is come first and everything else folds away. A move whose
+    // arguments need nothing more runs on one tap; one that asks opens its form, filled with the
+    // server's defaults; a move that cannot be undone asks "Really?" before it is sent.
+    out.push(this.movesBlock(enc, ctx));
+    const open = this.open?.kind === 'act' ? this.movesShown().find((m) => moveKey(m) === this.open.key) : null;
+    if (open) out.push(this.moveForm(open, ctx));
     out.push(feedback());
     if (ctx.isGm) out.push(...this.gmRunning(enc, ctx));
     return out;
   }
 
-  // The args of an action that needs no question (no parameter without a default, an obvious
-  // actor), or null when it needs its form.
-  oneTap(a, enc, ctx) {
-    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
-    const w = who(a);
-    // Optional parameters are a reason for a form except on the GM's own actions (begin a round
-    // with the defaults); a player's "end the turn" may name who goes next.
-    if (params.some((p) => p.required) || (params.length && w !== 'gm')) return null;
-    const args = { action: a.name };
-    if (w === 'any' || w === 'gm') return args;
-    const all = combatantsOf(enc);
-    const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
-    if (w === 'turn') {
-      const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
-      if (takers.length === 1) return { ...args, actor: takers[0].id };
+  // -- the server's moves (PROTOCOL.md, enc.moves) ------------------------------------------------
+
+  // Asks the server for the moves of scene sid once the scene (or the sheets, or the seat) changed
+  // since the last question. One question at a time: a change while one is on its way asks again
+  // when it comes back, and that answer, already stale, is dropped.
+  wantMoves(send, sid, key) {
+    if (!sid) {
+      this.movesFor = null;
+      this.moves = null;
+      return;
     }
-    if (actors.length === 1) return { ...args, actor: actors[0].id };
-    return null;
+    const same = this.movesFor && this.movesFor.sid === sid && key.length === this.movesFor.key.length && key.every((x, i) => x === this.movesFor.key[i]);
+    if (same) return;
+    this.movesFor = { sid, key };
+    if (this.movesAsking) {
+      this.movesAgain = true;
+      return;
+    }
+    this.askMoves(send);
   }
 
-  actForm(a, enc, ctx) {
-    const all = combatantsOf(enc);
-    const cur = currentId(enc);
-    const actors = ctx.isGm ? all : all.filter((c) => isMine(c, ctx));
-    const chosen = this.open?.actor && actors.some((c) => c.id === this.open.actor) ? this.open.actor : null;
-    const takers = turnTakers(enc).filter((c) => actors.some((x) => x.id === c.id));
-    const defActor = chosen ?? takers[0]?.id ?? actors.find((c) => c.id === cur)?.id ?? actors[0]?.id ?? '';
-    // A secret parameter (a grimwire target number) is the GM's to give: players never see it.
-    const params = Array.isArray(a.params) ? a.params.filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret)) : [];
-    const w = who(a);
-    const needsActor = w === 'turn' || w === 'owner';
-    // Who acts is asked only when it is not obvious: the turn's owner acts on a turn action.
-    const askActor = needsActor && actors.length > 1 && !(w === 'turn' && takers.length === 1 && !chosen);
-    const hooks = panelHooks(ctx.system, enc.module);
-    const hooked = hooks.combatantParams;
-    const refs = ['target2', ...(Array.isArray(hooked) ? hooked : [])];
-    // Picks from the acting character's sheet (skills, weapons, items, techniques).
-    const actorC = all.find((c) => c.id === defActor);
-    const { sheet, derived } = sheetOf(actorC, ctx.state, actorC ? statsOf(actorC, ctx) : null);
-    const picks = {};
-    for (const p of params) {
-      if (choicesIn(p.label)) continue; // the rules name the choices (cot's attack skills)
-      const list = call(hooks.picks, [a.name, p.name, enc, ctx]) ?? picksFor(ctx.system, p.name, sheet, derived, a.name);
-      if (list) picks[p.name] = p.required || ATTACKS.test(a.name) ? list : [{ value: '', label: 'none' }, ...list];
+  async askMoves(send) {
+    const want = this.movesFor;
+    const gen = ++this.movesGen;
+    this.movesAsking = gen;
+    this.movesAgain = false;
+    const reply = await send('enc.moves', { scene: want.sid });
+    if (this.movesAsking === gen) this.movesAsking = 0;
+    if (gen !== this.movesGen) return; // a campaign switch (reset) since
+    if (this.movesAgain) {
+      this.askMoves(send);
+      return;
     }
-    // The default target: someone on another side who is still in, else anyone but the actor.
-    const others = all.filter((c) => c.id !== defActor);
-    const defTarget = (others.find((c) => !c.out && actorC && c.side !== actorC.side) || others.find((c) => !c.out) || others[0] || all[0])?.id;
-    const field = (p) =>
-      refs.includes(p.name) && String(p.type ?? '').toLowerCase().startsWith('str')
-        ? combatantField(p, all, `act-${a.name}`)
-        : paramFields([p], { combatants: all, idPrefix: 'act', picks, values: filled, defaultTarget: defTarget });
-    // Numbers standing in for an empty pick are asked with their defaults filled in.
-    const stand = new Set(params.filter((p) => !picks[p.name]).flatMap((p) => substitutesFor(ctx.system, p.name) || []));
-    const filled = {};
-    for (const p of params) if (stand.has(p.name) && Number.isFinite(p.default)) filled[p.name] = p.default;
-    const main = params.filter((p) => p.required || picks[p.name] || p.name === 'target' || p.secret || stand.has(p.name));
-    const extra = params.filter((p) => !main.includes(p));
+    const list = reply.ok ? reply.result?.moves?.[want.sid] : null;
+    this.moves = { sid: want.sid, list: Array.isArray(list) ? list : [] };
+    this.rerender();
+    if (this.scrollAgain && Date.now() < this.scrollAgain.until) this.root.querySelector(this.scrollAgain.sel)?.scrollIntoView?.({ block: 'nearest' });
+    this.scrollAgain = null;
+  }
+
+  // The moves of the scene shown (none until the first answer).
+  movesShown() {
+    return this.moves && this.moves.sid === this.ctx?.scene ? this.moves.list : [];
+  }
+
+  movesBlock(enc, ctx) {
+    const moves = this.movesShown();
+    const fresh = Boolean(this.moves && this.moves.sid === ctx.scene && !this.movesAsking);
+    const box = h('div', { class: 'enc-moves', dataset: { moves: fresh ? 'fresh' : 'asking', count: String(moves.length) } });
+    if (!moves.length) {
+      if (!ctx.isGm && fresh) {
+        const mine = combatantsOf(enc).some((c) => isMine(c, ctx));
+        box.append(h('p', { class: 'muted small enc-wait' }, mine ? 'Wait for your turn.' : 'You are watching this encounter.'));
+      }
+      return box;
+    }
+    // An action several of the viewer's combatants may take names who takes it.
+    const actors = new Set(moves.filter((m) => m.actor).map((m) => m.actor));
+    const takers = new Set(turnTakers(enc).map((c) => c.id));
+    const npc = (id) => Boolean(enc.combatants?.[id]?.npc);
+    const main = (m) => !m.rare && (!ctx.isGm || !m.actor || (takers.has(m.actor) && npc(m.actor)));
+    const button = (m) => {
+      const key = moveKey(m);
+      const direct = oneTapArgs(m, ctx);
+      const isOpen = this.open?.kind === 'act' && this.open.key === key;
+      const really = this.confirming === key;
+      const label = `${m.label || keyLabel(m.action)}${actors.size > 1 && m.actor ? ` (${m.actor_name ?? enc.combatants?.[m.actor]?.name ?? 'someone'})` : ''}`;
+      return h(
+        'button',
+        {
+          type: 'button',
+          class: ['enc-action', isOpen && 'active', direct && 'one-tap', really && 'danger'],
+          dataset: { key: `act-${key}`, action: m.action, actor: m.actor ?? '' },
+          disabled: this.busy,
+          attrs: direct ? {} : { 'aria-expanded': String(isOpen) },
+          onclick: () => {
+            if (!direct) return this.setOpen(isOpen ? null : { kind: 'act', key });
+            if (m.confirm && !really) {
+              this.confirming = key;
+              return this.rerender();
+            }
+            this.confirming = null;
+            return this.run('enc.act', direct, null, []);
+          },
+        },
+        really ? `Really: ${label}?` : label,
+      );
+    };
+    const common = moves.filter(main);
+    const more = moves.filter((m) => !main(m));
+    box.append(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
+    if (common.length && more.length) {
+      const moreOpen = this.open?.kind === 'act' && more.some((m) => moveKey(m) === this.open.key);
+      const d = h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', {}, `More (${more.length})`), h('div', { class: 'enc-actions' }, more.map(button)));
+      d.addEventListener('toggle', () => (this.moreOpen = d.open));
+      box.append(d);
+    }
+    return box;
+  }
+
+  // The form of a move that asks: one field per parameter the viewer may give, a pick for each
+  // with choices (never free text), everything filled with the arguments the server found.
+  moveForm(m, ctx) {
+    const key = moveKey(m);
+    const params = shownParams(m, ctx);
+    // up front: what must be given, and every real choice (what made the form open)
+    const primary = params.filter((p) => p.required || p.name === 'target' || p.secret || several(p));
+    const extra = params.filter((p) => !primary.includes(p));
+    const field = (p) => moveField(m, p);
+    const really = this.confirming === key;
+    const label = m.label || keyLabel(m.action);
     const form = h(
       'form',
-      { class: 'enc-form stack', dataset: { key: `act-${a.name}` }, noValidate: true },
-      h('h3', {}, a.label || keyLabel(a.name)),
-      askActor
-        ? h(
-            'div',
-            { class: 'field', dataset: { param: 'actor' } },
-            h('label', { htmlFor: 'enc-actor' }, 'Who acts'),
-            h(
-              'select',
-              {
-                id: 'enc-actor',
-                name: 'actor',
-                onchange: (ev) => {
-                  this.open = { ...this.open, actor: ev.target.value };
-                  this.rerender();
-                },
-              },
-              actors.map((c) => h('option', { value: c.id, selected: c.id === defActor }, c.name ?? c.id)),
-            ),
-          )
-        : null,
-      main.map(field),
+      { class: 'enc-form stack', dataset: { key: `act-${m.action}`, action: m.action, actor: m.actor ?? '' }, noValidate: true },
+      h('h3', {}, m.actor_name ? `${label}: ${m.actor_name}` : label),
+      primary.map(field),
       extra.length ? h('details', { class: 'more-options' }, h('summary', {}, 'More options'), extra.map(field)) : null,
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'submit', class: 'primary', dataset: { key: 'act-submit' }, disabled: this.busy }, a.label || a.name),
-        h('button', { type: 'button', dataset: { key: 'act-cancel' }, onclick: () => this.setOpen(null) }, 'Cancel'),
+        h('button', { type: 'submit', class: really ? 'danger' : 'primary', dataset: { key: 'act-submit' }, disabled: this.busy }, really ? `Really: ${label}?` : label),
+        h('button', { type: 'button', dataset: { key: 'act-cancel' }, onclick: () => ((this.confirming = null), this.setOpen(null)) }, 'Cancel'),
       ),
     );
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
-      const { params: values, error } = readParams(form, params);
+      const { params: values, error } = readMove(form, params);
       if (error) {
         showFieldError(form, error.name, error.message);
         return;
       }
-      const actor = needsActor ? form.elements.namedItem('actor')?.value || defActor || undefined : undefined;
-      for (const p of params) if (p.name === 'target' && values.target === undefined && defTarget && p.required) values.target = defTarget;
-      const args = { action: a.name };
-      if (actor) args.actor = actor;
+      if (m.confirm && !really) {
+        this.confirming = key;
+        this.rerender();
+        return;
+      }
+      this.confirming = null;
+      const args = { action: m.action };
+      if (m.actor) args.actor = m.actor;
       if (Object.keys(values).length) args.params = values;
       this.run('enc.act', args, form, params);
     });
     return form;
   }
-
   gmStart(ctx, another = false) {
     const mods = Array.isArray(ctx.describe?.modules) ? ctx.describe.modules : [];
     if (ctx.system === 'generic' || !ctx.system) return [h('p', { class: 'muted small' }, 'This campaign plays with free dice only: create one with a rule system (Campaign) to run encounters.')];
@@ -915,17 +885,6 @@ function editableNumbers(enc, ctx) {
   return out.filter((f) => declaredEditable(ctx, f.path));
 }
 
-// Actions whose sheet picks (the ability, weapon, item) are needed in practice: the first pick is
-// the default. Elsewhere an optional pick starts at "none".
-const ATTACKS = /attack|ready|defend|drop|technique|reaction/;
-
-// The common actions: the ones with nothing to ask, attacks, and ending a turn.
-function isCommon(a) {
-  const params = Array.isArray(a.params) ? a.params : [];
-  if (!params.some((p) => p.required)) return true;
-  return /attack|^end|^pass$|^roll$|spotlight|harm|damage/.test(a.name);
-}
-
 // Whether the running module has turns at all: a module without `turn` actions (between the
 // scenes) has no rounds and nobody's turn to announce. Unknown until describe loads: yes.
 function hasTurns(ctx) {
@@ -1032,4 +991,97 @@ function nextSceneWords(scenes, next, shownSid) {
 // "Chase · Action, round 3, 3 minutes in"; a scene named after its stage says it once.
 function foldedTitle(name, clockWords) {
   return clockWords.startsWith(`${name},`) ? clockWords : `${name} · ${clockWords}`;
+}
+
+// -- moves (enc.moves: PROTOCOL.md) ----------------------------------------------------------------
+
+// One move: an action and who takes it.
+export const moveKey = (m) => (m.actor ? `${m.action}-${m.actor}` : m.action);
+
+// The parameters a viewer may give: a secret one (a GRIMWIRE target number) is the GM's only.
+const shownParams = (m, ctx) => (Array.isArray(m.params) ? m.params : []).filter((p) => p.name !== 'actor' && (ctx.isGm || !p.secret));
+
+const choicesOf = (p) => (Array.isArray(p.choices) ? p.choices : []);
+const given = (m, p) => (m.args && typeof m.args === 'object' && p.name in m.args ? m.args[p.name] : p.default);
+
+// Whether parameter p offers a real choice: two picks or more.
+const several = (p) => Boolean(p.pick) && choicesOf(p).filter((c) => c.value !== null && c.value !== undefined).length > 1;
+
+// The enc.act args of a move that asks nothing, or null when it needs its form: a move asks when
+// a required parameter is not settled by the server's args (missing, an open number, two picks or
+// more: the target), or when a combatant's move offers a real choice (the weapon, who is next).
+// The GM's own moves run on one tap with the defaults (rolling a reaction; the GM's pick of it
+// waits in the form no one needs), and an optional open number is never a reason for a form.
+function oneTapArgs(m, ctx) {
+  const asks = shownParams(m, ctx).some((p) => {
+    if (!p.required) return Boolean(m.actor) && several(p);
+    return !m.args || !(p.name in m.args) || !p.pick || several(p);
+  });
+  if (asks) return null;
+  const args = { action: m.action };
+  if (m.actor) args.actor = m.actor;
+  if (m.args && Object.keys(m.args).length) args.params = { ...m.args };
+  return args;
+}
+
+// One field of a move's form: a <select> of the choices (the server's default selected; a null
+// choice leaves the parameter out), else a number or a text filled with the server's value.
+function moveField(m, p) {
+  const id = `mv-${moveKey(m)}-${p.name}`;
+  const value = given(m, p);
+  const choices = choicesOf(p);
+  let input;
+  if (p.pick && choices.length) {
+    const sel = choices.some((c) => c.value !== null && String(c.value) === String(value)) ? String(value) : '';
+    const seen = new Set();
+    input = h(
+      'select',
+      { id, name: p.name, dataset: { kind: 'pick' } },
+      choices
+        .map((c) => ({ value: c.value === null || c.value === undefined ? '' : String(c.value), label: c.label ?? String(c.value) }))
+        .filter((c) => !seen.has(c.value) && seen.add(c.value))
+        .map((c) => h('option', { value: c.value, selected: c.value === sel }, c.label)),
+    );
+  } else if (paramType(p) === 'int' || paramType(p) === 'bool') {
+    input = h('input', {
+      type: 'number',
+      id,
+      name: p.name,
+      inputMode: 'numeric',
+      step: 1,
+      value: Number.isFinite(value) ? String(value) : '',
+      attrs: { min: Number.isFinite(p.min) ? p.min : null, max: Number.isFinite(p.max) ? p.max : null },
+    });
+  } else {
+    input = h('input', { type: 'text', id, name: p.name, value: typeof value === 'string' ? value : '', autocomplete: 'off', spellcheck: false, maxLength: Number.isFinite(p.max) && p.max > 0 ? p.max : 200 });
+  }
+  if (p.required) input.required = true;
+  const range = !p.pick && paramType(p) === 'int' && Number.isFinite(p.min) && Number.isFinite(p.max) ? ` (${p.min}–${p.max})` : '';
+  return h(
+    'div',
+    { class: 'field', dataset: { param: p.name } },
+    h('label', { htmlFor: id }, paramLabel(p), h('span', { class: 'muted small' }, range), p.secret ? h('span', { class: 'badge secret-badge' }, 'hidden from players') : null),
+    input,
+    h('p', { class: 'field-error', attrs: { role: 'alert' }, hidden: true }),
+  );
+}
+
+// A move's form back into enc.act params: a pick gives its choice's own value (a number stays a
+// number), an empty optional field is left out.
+function readMove(form, params) {
+  const out = {};
+  const open = [];
+  for (const p of params) {
+    const el = form.elements.namedItem(p.name);
+    if (!el) continue;
+    if (el.tagName !== 'SELECT') {
+      open.push(p);
+      continue;
+    }
+    const c = choicesOf(p).find((x) => x.value !== null && x.value !== undefined && String(x.value) === el.value);
+    if (c) out[p.name] = c.value;
+    else if (p.required) return { params: out, error: { name: p.name, message: `${paramLabel(p)}: pick one.` } };
+  }
+  const rest = readParams(form, open.map((p) => (paramType(p) === 'bool' ? { ...p, type: 'int' } : p)));
+  return { params: { ...out, ...rest.params }, error: rest.error };
 }

@@ -5,12 +5,11 @@
 //   socialView(enc, ctx)    → Node | null  who is talking to whom, the agendas, the emotional
 //                                          state or the standing scale, as this seat knows them
 //                                          (null for a module that is not social)
-//   socialActions(enc, ctx) → [name] | null  the social moves this seat may make now (null: not
-//                                          a social module, the system panel decides)
-//   withSocial(hooks)       → hooks        a system's panel hooks with the two above in front:
-//                                          the view above (cot: beside) the order, the moves added
-//                                          to (tenacity: instead of) the system's own; a tenacity
-//                                          social scene's banner says what one can do (no turns)
+//   withSocial(hooks)       → hooks        a system's panel hooks with the view above in front:
+//                                          above (cot: beside) the order (tenacity:
+//                                          instead of it); a tenacity social scene's banner says
+//                                          what one can do (no turns). The moves are the server's
+//                                          (enc.moves), drawn by panel.js.
 //
 // What a seat knows is what its replica holds, nothing else: a player's own knowledge under
 // /private/<seat>/social/<cid> and its characters' Loyalties under /private/<seat>/sheets; the
@@ -108,54 +107,6 @@ function cotView(enc, ctx) {
   );
 }
 
-// The seat's characters in the call whose Loyalty an achieved agenda alters (000:271): the server
-// tells their seat which one (`alterable` in what the seat knows about its own character) and
-// forgets it once the Loyalty changed. [{c, n}]
-function alterable(enc, ctx) {
-  const known = knowledge(ctx);
-  return combatantsOf(enc)
-    .filter((c) => isMine(c, ctx) && Number.isInteger(obj(known[c.id]).alterable))
-    .map((c) => ({ c, n: known[c.id].alterable }));
-}
-
-// A player's own social moves in a call (the turn moves are cot.js's): an agenda once one of the
-// seat's characters knows who it faces; Lean Into while someone else is in the call; Alter once an
-// agenda that alters one of its characters' Loyalties was achieved (else the GM alters it).
-function cotActions(enc, ctx) {
-  if (ctx.isGm) return null;
-  const mine = combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out);
-  if (!mine.length) return [];
-  const known = knowledge(ctx);
-  const out = [];
-  if (Object.values(known).some((k) => k && k.identified)) out.push('agenda');
-  if (combatantsOf(enc).some((c) => !isMine(c, ctx))) out.push('lean_into');
-  if (alterable(enc, ctx).length) out.push('alter');
-  return out;
-}
-
-// The Loyalty an Alter changes, as a pick: for a player the one the achieved agenda alters, for
-// the GM each of the acting combatant's Loyalties (the panel asks who acts first). null: not ours.
-function cotPicks(action, param, enc, ctx) {
-  if (enc?.module !== 'cot.social' || action !== 'alter' || param !== 'loyalty') return null;
-  if (ctx.isGm) return null;
-  return alterable(enc, ctx).map(({ c, n }) => {
-    const l = ownLoyalties(c, ctx)?.[n - 1];
-    return { value: n, label: `${n}. ${l ? loyaltyText(l) : 'a Loyalty'}${alterable(enc, ctx).length > 1 ? ` (${c.name})` : ''}` };
-  });
-}
-
-// The turn moves of a Push Agenda a player's slot offers only when they can work (000:258-271):
-// Build Up needs an agenda of one of the seat's characters, Follow Through one whose target is in
-// an emotional state and not denied.
-function cotKeep(names, enc, ctx) {
-  if (ctx.isGm || enc?.module !== 'cot.social') return names;
-  const mine = new Set(combatantsOf(enc).filter((c) => isMine(c, ctx)).map((c) => c.id));
-  const agendas = Object.entries(knowledge(ctx)).filter(([, k]) => k?.agenda && mine.has(k.agenda.by) && !k.agenda.denied && !k.agenda.achieved);
-  const canBuild = agendas.length > 0;
-  const canFollow = agendas.some(([about]) => enc.combatants?.[about]?.emotion);
-  return names.filter((n) => (n !== 'build_up' || canBuild) && (n !== 'follow_through' || canFollow));
-}
-
 // ---- tenacity.social --------------------------------------------------------------------------
 
 // [{who, eyes, value}] of every contest whose two sides are still in the scene.
@@ -199,20 +150,6 @@ function tenacityView(enc, ctx) {
   );
 }
 
-// A player's moves: win over someone while one of the seat's characters talks in an open contest
-// (or give up on it); work against a talker in an open contest the seat's character is not
-// leading. The GM may make every move.
-function tenacityActions(enc, ctx) {
-  if (ctx.isGm) return null;
-  const mine = new Set(combatantsOf(enc).filter((c) => isMine(c, ctx) && !c.out).map((c) => c.id));
-  const open = contests(enc).filter((c) => !decided(c.value));
-  const out = [];
-  if (open.some((c) => mine.has(c.who))) out.push('sway');
-  if (open.some((c) => !mine.has(c.who) && mine.size)) out.push('scrutiny');
-  if (open.some((c) => mine.has(c.who))) out.push('quit');
-  return out;
-}
-
 // The line over a scene without turns: what this person can do now.
 function socialBanner(enc, ctx) {
   if (enc?.module !== 'tenacity.social') return null;
@@ -237,27 +174,13 @@ export function socialView(enc, ctx) {
   return null;
 }
 
-export function socialActions(enc, ctx) {
-  if (enc?.module === 'cot.social') return cotActions(enc, ctx);
-  if (enc?.module === 'tenacity.social') return tenacityActions(enc, ctx);
-  return null;
-}
-
-// A system's hooks (js/enc/panel.js contract) with the social view and moves in front. `replace`:
-// the social view and moves stand in for the system's order and actions (a tenacity social scene
+// A system's hooks (js/enc/panel.js contract) with the social view in front. `replace`:
+// the social view stands in for the system's order (a tenacity social scene
 // has no spotlight); otherwise they come beside them (a cot Social Call keeps its slots).
 export function withSocial(hooks, { replace = false } = {}) {
-  const { renderOrder, actionsFor, renderBanner, picks, common } = hooks;
+  const { renderOrder, renderBanner } = hooks;
   return {
     ...hooks,
-    // a player's Alter is offered only when it is theirs to make: a main button, not "More"
-    common(a, enc, ctx) {
-      if (enc?.module === 'cot.social' && a?.name === 'alter' && !ctx.isGm) return true;
-      return common?.(a, enc, ctx);
-    },
-    picks(action, param, enc, ctx) {
-      return cotPicks(action, param, enc, ctx) ?? picks?.(action, param, enc, ctx);
-    },
     gmShown: [...(Array.isArray(hooks.gmShown) ? hooks.gmShown : []), 'known'],
     renderBanner(enc, ctx) {
       return (replace && socialBanner(enc, ctx)) || renderBanner?.(enc, ctx);
@@ -267,13 +190,6 @@ export function withSocial(hooks, { replace = false } = {}) {
       const order = view && replace ? null : renderOrder?.(enc, ctx);
       if (!view) return order;
       return order ? h('div', { class: 'social-with-order' }, order, view) : view;
-    },
-    actionsFor(enc, ctx) {
-      const moves = socialActions(enc, ctx);
-      if (moves && replace) return moves;
-      const base = actionsFor?.(enc, ctx);
-      if (!moves) return base && cotKeep(base, enc, ctx);
-      return cotKeep([...new Set([...(base ?? []), ...moves])], enc, ctx);
     },
   };
 }

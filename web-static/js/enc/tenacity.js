@@ -139,80 +139,6 @@ function extraFields(enc) {
   return out;
 }
 
-const GM_ONLY = new Set(['initiative', 'spotlight', 'resist', 'offer', 'size']);
-const OWNER = new Set(['respond', 'overflow', 'parting', 'release', 'cover', 'prone', 'high_ground', 'accept', 'decline', 'die']);
-// Always open to a player for their own character (003:108, 003:113-117).
-const ANY_TIME = ['overflow', 'cover', 'prone', 'high_ground', 'die'];
-
-// An unconscious combatant in the spotlight can only try to recover (003:106) or end the turn.
-const WHILE_OUT = new Set(['recover', 'end']);
-
-function actionsFor(enc, ctx) {
-  const every = list(ctx.module?.actions).map((a) => a.name);
-  const holder = enc.responder || enc.spotlight;
-  const hc = holder ? enc.combatants?.[holder] : null;
-  const out_ = Boolean(hc) && (hc.stats?.unconscious === true || ctx.state?.gm?.enc?.combatants?.[holder]?.stats?.unconscious === true);
-  const all = out_ ? every.filter((a) => GM_ONLY.has(a) || OWNER.has(a) || WHILE_OUT.has(a)) : every;
-  const cs = combatantsOf(enc);
-  const allowed = (ids) => optionsAllowed(enc, cs.filter((c) => ids.has(c.id)), holder);
-  if (ctx.isGm) {
-    const ok = allowed(new Set(cs.map((c) => c.id)));
-    return all.filter((a) => !OPTIONAL.has(a) || ok.has(a));
-  }
-  const mine = cs.filter((c) => isMine(c, ctx));
-  if (!mine.length) return [];
-  const ids = new Set(mine.map((c) => c.id));
-  const out = new Set(ANY_TIME);
-  if (list(enc.recalled).some((id) => ids.has(id))) out.add('respond');
-  const acting = enc.responder ? ids.has(enc.responder) : !enc.responder && ids.has(enc.spotlight);
-  if (acting) for (const a of all) if (!GM_ONLY.has(a) && !OWNER.has(a)) out.add(a);
-  const ok = allowed(ids);
-  for (const a of OPTIONAL) if (!ok.has(a)) out.delete(a);
-  for (const a of ['parting', 'release', 'accept', 'decline']) if (ok.has(a)) out.add(a);
-  return all.filter((a) => out.has(a));
-}
-
-// The options that are open only in a situation (rules/tenacity/options.c): a lock and its
-// escape need a grapple, a release a hold, a parting strike someone leaving melee, an answer an
-// offer; a second grapple or hold waits for the first to end.
-const OPTIONAL = new Set(['grapple', 'lock', 'escape', 'hold', 'release', 'parting', 'accept', 'decline']);
-function optionsAllowed(enc, who, holder) {
-  const ok = new Set();
-  const mover = holder ? enc.combatants?.[holder] : null;
-  const moved = mover && (Number(mover.budget?.move) === 0 || list(mover.conditions).some((x) => (x?.name ?? x) === 'sprinting'));
-  const withdrew = mover && list(mover.conditions).some((x) => (x?.name ?? x) === 'withdrawing');
-  for (const c of who) {
-    if (!c.gripping) ok.add('grapple');
-    if (c.gripping) ok.add('lock');
-    if (c.grip) ok.add('escape');
-    if (!c.held) ok.add('hold');
-    if (c.held) ok.add('release');
-    if (c.offer) ok.add('accept').add('decline');
-    if (moved && !withdrew && c.id !== mover.id && c.side !== mover.side && !c.out && !list(enc.parted).includes(c.id)) ok.add('parting');
-  }
-  return ok;
-}
-
-// Selects that make the default succeed: the parting strike's target is the one leaving; the lock
-// is on the one held; help names a skill with a rank (003:57).
-function picks(action, param, enc, ctx) {
-  const cs = combatantsOf(enc);
-  const name = (c) => c.name ?? c.id;
-  const holder = enc.responder || enc.spotlight;
-  if (action === 'parting' && param === 'target' && holder) return [{ value: holder, label: name(enc.combatants[holder]) }];
-  if (action === 'lock' && param === 'target') {
-    const held = cs.filter((c) => c.grip && (ctx.isGm || isMine(enc.combatants?.[c.grip.by] ?? {}, ctx)));
-    return held.length ? held.map((c) => ({ value: c.id, label: name(c) })) : null;
-  }
-  if (action === 'help' && param === 'skill') {
-    const skills = statsOf(enc.combatants?.[holder] ?? {}, enc, ctx)?.skills;
-    if (!skills) return null;
-    const ranked = Object.entries(skills).filter(([, v]) => Array.isArray(v) && v[1] >= 1).map(([k]) => ({ value: k, label: k }));
-    return ranked.length ? ranked : null;
-  }
-  return null;
-}
-
 // ---- Between the scenes (module tenacity.between, rules/tenacity/between.c) -------------------
 // The day, every task with its progress (each climber's impact against the deadline, the explored
 // scene's pool, the craft's total) and who tends whom; a card with stress, wounds, the recovery
@@ -227,9 +153,15 @@ function taskLine(name, t, enc) {
   return who.length ? `${head} — ${who.join(', ')}` : head;
 }
 
-function betweenOrder(enc) {
+// Who tends whom, with the healer's skill: a PC's is in /enc/care, an NPC's only the GM sees
+// (/gm/enc/care/<patient>.skill); without one the line names no skill.
+function betweenOrder(enc, ctx) {
   const tasks = Object.entries(enc.tasks || {}).map(([n, t]) => taskLine(n, t, enc));
-  const care = Object.entries(enc.care || {}).map(([p, c]) => `${nameIn(enc, c.by)} tends ${nameIn(enc, p)} (${c.skill})`);
+  const hidden = ctx?.isGm ? ctx.state?.gm?.enc?.care || {} : {};
+  const care = Object.entries(enc.care || {}).map(([p, c]) => {
+    const skill = c.skill ?? hidden[p]?.skill;
+    return `${nameIn(enc, c.by)} tends ${nameIn(enc, p)}${skill ? ` (${skill})` : ''}`;
+  });
   return betweenHead([`Day ${enc.day ?? 0}`, ...tasks, ...care]);
 }
 
@@ -251,14 +183,10 @@ registerPanel(
   'tenacity',
   withSocial(
     {
-      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc) : renderOrder(enc, ctx)),
+      renderOrder: (enc, ctx) => (between(enc) ? betweenOrder(enc, ctx) : renderOrder(enc, ctx)),
       renderCombatant: (c, enc, ctx) => (between(enc) ? betweenCombatant(c, enc, ctx) : renderCombatant(c, enc, ctx)),
-      actionsFor: (enc, ctx) => (between(enc) ? null : actionsFor(enc, ctx)),
       extraFields: (enc) => (between(enc) ? {} : extraFields(enc)),
-      combatantParams: ['next', 'to'],
-      picks: (action, param, enc, ctx) => (between(enc) ? null : picks(action, param, enc, ctx)),
-      // Moves open at any time wait under "More actions"; the choice to die never sits up front.
-      common: (a, enc) => (!between(enc) && ANY_TIME.includes(a.name) ? false : null),
+      gmShown: ['care'], // tenacity.between: an NPC healer's skill, in the line of who tends whom
     },
     { replace: true },
   ),

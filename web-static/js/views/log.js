@@ -52,7 +52,7 @@ export const entryRenderers = {
       ),
     ];
   },
-  // An encounter event (rules/encounter.h, rules_enc_log): its sentence and every die rolled.
+  // An encounter event (rules/encounter.h, "The log"): its sentence and every die rolled.
   enc(entry) {
     const dice = Array.isArray(entry.dice) ? entry.dice : [];
     return [
