@@ -270,11 +270,15 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
         return RULES_CHOICES_DEFAULT; /* a disguise (000:259): the GM names it */
     } else if (strcmp(par, "lean_onto") == 0)
         cot_choose_loyalties(e, actor, 0, "none", out);
-    else if (strcmp(par, "loyalty") == 0)
-        cot_choose_loyalties(e, actor,
-                             cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable"),
-                             NULL, out);
-    else
+    else if (strcmp(par, "loyalty") == 0) {
+        int alterable = cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable");
+        cot_choose_loyalties(e, actor, alterable, NULL, out);
+        /* a player alters only the Loyalty the achieved agenda named (check_alter; the GM may
+         * rule any): the others are no pick of hers */
+        if (strcmp(act, "alter") == 0 && !e->is_gm && alterable)
+            while (json_array_size(out) > 1)
+                json_array_remove(out, json_array_size(out) - 1);
+    } else
         return RULES_CHOICES_NONE;
     return RULES_CHOICES_PICK;
 }

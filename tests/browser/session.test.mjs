@@ -331,11 +331,12 @@ describe('browser: a whole session — GM console, two players, encounter, reloa
         assert.equal(r.cmd.args.actor, cur.id, 'the GM ends the turn of whoever has it');
       } else {
         const p = page[who];
-        // It is this player's turn: their page shows the turn actions, the others' do not.
-        await p.locator('#enc [data-action="attack"]').waitFor();
+        // It is this player's turn: their page shows the turn actions (End turn always; Attack
+        // only for one who may attack: the server's moves), the others' do not.
+        await p.locator('#enc [data-action="end"]').waitFor();
         const other = who === 'ann' ? 'bo' : 'ann';
         await page[other].locator('#enc .enc-order-item.current').filter({ hasText: who === 'ann' ? 'Sylla' : 'Bo the Brave' }).waitFor();
-        assert.equal(await page[other].locator('#enc [data-action="attack"]').count(), 0, `${other} cannot act on ${who}'s turn`);
+        assert.equal(await page[other].locator('#enc [data-action="end"]').count(), 0, `${other} cannot act on ${who}'s turn`);
         // Ann (Sylla has a bow) attacks the goblin; Bo (no weapon on his sheet) moves.
         const action = who === 'ann' ? 'attack' : 'move';
         let act;

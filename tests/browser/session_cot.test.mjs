@@ -176,9 +176,13 @@ async function session(browser) {
     await ann.page.locator('#enc [data-action="alter"]').first().click();
     const af = ann.page.locator('#enc form.enc-form[data-key="act-alter"]');
     await af.waitFor();
-    assert.deepEqual(await af.locator('select[name="loyalty"] option').allInnerTexts(), ['2. Desire: Revenge']);
+    // the server's pick: only the Loyalty the achieved agenda named (no number, no Prime)
+    assert.deepEqual(await af.locator('select[name="loyalty"] option').allInnerTexts(), ['Desire: Revenge']);
     if (await af.locator('details.more-options').count()) await af.locator('details.more-options > summary').click();
     await af.locator('[name="to"]').fill('Desire: The Countess');
+    // the server's default is the one move that needs no words (a swap with the Prime): a new
+    // Loyalty typed is no swap
+    if (await af.locator('select[name="prime"]').count()) await af.locator('select[name="prime"]').selectOption({ label: 'no' });
     await tapped(ann, 'enc.act', () => af.locator('button[type=submit]').click(), "Ann's Alter");
     await waitFor('Alter gone once made', async () => !(await encButtons(ann)).includes('alter'));
     const sheet = (await stateOf(ann.page)).private[Object.keys((await stateOf(ann.page)).private)[0]].sheets[t.chars.ann];

@@ -282,7 +282,7 @@ export class EncounterPanel {
     const state = shown && shown.sid !== 'enc' ? sceneView(full, shown) : full;
     const enc = shown ? shown.pub : null;
     const hid = shown && shown.sid !== 'enc' ? shown.hid : state.gm?.enc;
-    this.wantMoves(ctx.send, sid, [enc, hid, state.chars, state.gm?.npcs, ctx.seat, ctx.live]);
+    this.wantMoves(ctx.send, sid, [enc, hid, state.chars, state.gm?.npcs, full.private, ctx.seat, ctx.live]); // a seat's private part too (what it knows, its sheets: cot's Alter)
     const sig = [enc, hid, full.scenes, full.gm?.scenes, full.clock, sid, this.startNew, state.chars, state.gm?.npcs, state.log, state.gm?.log, ctx.describe, ctx.seat, ctx.isGm, ctx.live, this.open, this.error, this.note, this.result, this.busy, this.moves, this.movesAsking, this.confirming];
     if (this.sig && sig.length === this.sig.length && sig.every((x, i) => x === this.sig[i])) return;
     this.sig = sig;
