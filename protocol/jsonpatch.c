@@ -169,14 +169,21 @@ static void pb_pop(pathbuf *pb, size_t len)
 }
 
 /* Appends {"op","path"[,"value": deep copy of value]} to ops. */
-static void emit(json_t *ops, const char *op, const pathbuf *pb, const json_t *value)
+/* The ops being built, and whether their values are deep copies or the new document's own. */
+typedef struct diffout {
+    json_t *ops;
+    int share;
+} diffout;
+
+static void emit(diffout *out, const char *op, const pathbuf *pb, const json_t *value)
 {
     json_t *o = json_object();
     json_object_set_new(o, "op", json_string(op));
     json_object_set_new(o, "path", json_string(pb->s));
     if (value)
-        json_object_set_new(o, "value", json_deep_copy(value));
-    json_array_append_new(ops, o);
+        json_object_set_new(o, "value",
+                            out->share ? json_incref((json_t *)value) : json_deep_copy(value));
+    json_array_append_new(out->ops, o);
 }
 
 static int cmp_keys(const void *a, const void *b)
@@ -198,10 +205,77 @@ static const char **sorted_keys(const json_t *obj, size_t *n)
     return keys;
 }
 
-static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops);
+static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops);
 
-static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static int cmp_keys(const void *a, const void *b);
+
+/* A list of keys that starts in a caller's array of 8 and moves to the heap when it grows. */
+typedef struct keylist {
+    const char *local[8], **k;
+    size_t n, cap;
+} keylist;
+
+static void keylist_push(keylist *l, const char *key)
 {
+    if (l->n == l->cap) {
+        l->cap *= 2;
+        const char **grown = xmalloc(l->cap * sizeof *grown);
+        memcpy(grown, l->k, l->n * sizeof *grown);
+        if (l->k != l->local)
+            free(l->k);
+        l->k = grown;
+    }
+    l->k[l->n++] = key;
+}
+
+/* Two objects with the same keys in the same order (a copy and its original: copy-on-write keeps
+ * the order), b perhaps with new keys after them (an object that grew: /seats on a join), are
+ * walked in step: only the members that differ and the new ones are visited, in strcmp order, and
+ * no sort of every key is needed. Returns 0 when the keys do not pair up (nothing emitted). */
+static int diff_object_in_step(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
+{
+    keylist l;
+    l.k = l.local;
+    l.n = 0;
+    l.cap = 8;
+    void *ia = json_object_iter((json_t *)a);
+    for (void *ib = json_object_iter((json_t *)b); ib;
+         ib = json_object_iter_next((json_t *)b, ib)) {
+        const char *kb = json_object_iter_key(ib);
+        if (!ia) { /* a key b added */
+            keylist_push(&l, kb);
+            continue;
+        }
+        if (strcmp(json_object_iter_key(ia), kb) != 0) {
+            if (l.k != l.local)
+                free(l.k);
+            return 0;
+        }
+        void *va = json_object_iter_value(ia);
+        ia = json_object_iter_next((json_t *)a, ia);
+        if (va != json_object_iter_value(ib))
+            keylist_push(&l, kb);
+    }
+    if (l.n > 1)
+        qsort(l.k, l.n, sizeof *l.k, cmp_keys);
+    for (size_t i = 0; i < l.n; i++) {
+        size_t mark = pb_push_key(pb, l.k[i]);
+        json_t *va = json_object_get(a, l.k[i]), *vb = json_object_get(b, l.k[i]);
+        if (va)
+            diff_value(va, vb, pb, ops);
+        else
+            emit(ops, "add", pb, vb);
+        pb_pop(pb, mark);
+    }
+    if (l.k != l.local)
+        free(l.k);
+    return 1;
+}
+
+static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
+{
+    if (json_object_size(a) <= json_object_size(b) && diff_object_in_step(a, b, pb, ops))
+        return;
     size_t na, nb, i = 0, j = 0;
     const char **ka = sorted_keys(a, &na);
     const char **kb = sorted_keys(b, &nb);
@@ -236,7 +310,7 @@ static int range_equal(const json_t *a, size_t ai, const json_t *b, size_t bi, s
     return 1;
 }
 
-static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     size_t n = json_array_size(a), m = json_array_size(b), p = 0, s = 0;
     while (p < n && p < m && json_equal(json_array_get(a, p), json_array_get(b, p)))
@@ -282,29 +356,41 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, json_t *op
     }
 }
 
-static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, json_t *ops)
+static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     /* The engine's states share every subtree a command did not touch (server/workcopy.h): a
-     * shared subtree costs one pointer comparison, whatever its size. */
-    if (a == b || json_equal(a, b))
+     * shared subtree costs one pointer comparison, whatever its size. Two containers of the
+     * same kind are walked directly (an equal pair emits nothing): comparing them first would
+     * walk them twice. */
+    if (a == b)
         return;
     if (json_is_object(a) && json_is_object(b))
         diff_object(a, b, pb, ops);
     else if (json_is_array(a) && json_is_array(b))
         diff_array(a, b, pb, ops);
-    else
+    else if (!json_equal(a, b))
         emit(ops, "replace", pb, b);
+}
+
+static json_t *patch_diff(const json_t *old_doc, const json_t *new_doc, int share)
+{
+    diffout out = {json_array(), share};
+    pathbuf pb = {0};
+    pb_reserve(&pb, 0);
+    pb.s[0] = '\0';
+    diff_value(old_doc, new_doc, &pb, &out);
+    free(pb.s);
+    return out.ops;
 }
 
 json_t *proto_patch_diff(const json_t *old_doc, const json_t *new_doc)
 {
-    json_t *ops = json_array();
-    pathbuf pb = {0};
-    pb_reserve(&pb, 0);
-    pb.s[0] = '\0';
-    diff_value(old_doc, new_doc, &pb, ops);
-    free(pb.s);
-    return ops;
+    return patch_diff(old_doc, new_doc, 0);
+}
+
+json_t *proto_patch_diff_shared(const json_t *old_doc, const json_t *new_doc)
+{
+    return patch_diff(old_doc, new_doc, 1);
 }
 
 /* --- apply ------------------------------------------------------------------------------------ */

@@ -107,7 +107,7 @@ int cli_export_main(int argc, char **argv)
         fprintf(stderr, "tabled export: %s\n", err.msg);
         return 3;
     }
-    if (store_open(a.db, 0, &st, &err) || store_export_campaign(st, a.campaign, &doc, &err)) {
+    if (store_open_reader(a.db, &st, &err) || store_export_campaign(st, a.campaign, &doc, &err)) {
         fprintf(stderr, "tabled export: %s\n", err.msg);
         goto out;
     }

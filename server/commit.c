@@ -47,6 +47,11 @@ void engine__hold_nack(engine *e, engine_conn *c, const char *idem_campaign, con
     if (idem_campaign && why->code != TB_RATE_LIMITED && why->code != TB_INTERNAL &&
         why->code != TB_UNAUTHORIZED) {
         tb_err err;
+        if (strcmp(idem_campaign, STORE_HOST) == 0) {
+            p->needs_host = 1;
+        } else if ((p->idem_camp = engine__find_campaign(e, idem_campaign))) {
+            engine__mark_work(e, p->idem_camp);
+        }
         if (store_idem_put(e->st, idem_campaign, c->seat, cmd_id, p->reply, &err))
             e->batch_failed = 1;
     }
@@ -64,35 +69,47 @@ static void drop_removed_seats(campaign *k)
     }
 }
 
+/* Whether a held item may be delivered as it is: everything it stands on committed. */
+static int pending_ok(const pending *p, int failed, int host_ok)
+{
+    return !failed && (!p->camp || p->camp->batch_ok) &&
+           (!p->idem_camp || p->idem_camp->batch_ok) && (!p->needs_host || host_ok);
+}
+
+/*
+ * Commits the turn (store.h: each campaign file written in it, then the host file) and delivers.
+ * What committed is published and delivered; a campaign whose file failed drops its working state
+ * and its commands are answered nack internal, without touching the others (a damaged file takes
+ * down its campaign alone). A write that failed before the commit (batch_failed) fails the turn.
+ */
 int engine_flush(engine *e)
 {
+    engine__joins_run(e); /* this turn's joins: one event per campaign, in this batch */
     engine__presence_flush(e);
     if (!e->head && !store_in_transaction(e->st)) {
         engine__reap_dead(e);
         return 0;
     }
     tb_err err = {0};
-    int ok = !e->batch_failed;
+    int failed = e->batch_failed;
     if (store_in_transaction(e->st)) {
-        if (ok && store_commit(e->st, &err) == TB_OK)
-            e->commits++;
-        else {
-            if (ok)
-                fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
+        if (failed) {
             store_rollback(e->st);
-            ok = 0;
+        } else if (store_commit(e->st, &err) == TB_OK) {
+            e->commits++;
+        } else {
+            fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
+            e->commits++; /* some files may have committed */
         }
     }
-    /* Publish (or drop) the working states. */
-    for (campaign **pp = &e->camps; *pp;) {
-        campaign *k = *pp;
-        if (!ok && k->fresh) {
-            *pp = k->next;
-            engine__free_campaign(k);
-            continue;
-        }
+    int host_ok = !failed && store_batch_ok(e->st, STORE_HOST);
+    /* Publish (or drop) the working states: only the campaigns written in this turn. */
+    campaign *list = e->work;
+    e->work = NULL;
+    for (campaign *k = list; k; k = k->work_next) {
+        k->batch_ok = !failed && store_batch_ok(e->st, k->id) && (!k->fresh || host_ok);
         if (k->work) {
-            if (ok) {
+            if (k->batch_ok) {
                 json_decref(k->state);
                 k->state = k->work;
                 k->seq = k->work_seq;
@@ -102,18 +119,35 @@ int engine_flush(engine *e)
             }
             k->work = NULL;
         }
-        k->fresh = 0;
-        pp = &k->next;
+        if (k->fresh && k->batch_ok) {
+            k->fresh = 0;
+            e->n_campaigns++;
+        }
     }
-    /* Deliver in arrival order: each event's diff to every seat, then the sender's reply. */
-    pending *p = e->head;
+    /* Deliver in arrival order: each event's diff to every seat, then the sender's reply; the
+     * joiners are welcomed last, with the state after every event of the turn. */
+    pending *p = e->head, *joins = NULL;
     e->head = e->tail = NULL;
     e->batch_failed = 0;
     while (p) {
         pending *next = p->next;
+        int ok = pending_ok(p, failed, host_ok);
+        if (p->joins) {
+            p->ok = ok;
+            p->next = joins;
+            joins = p;
+            if (ok && p->patch)
+                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
+                                e->opt.headroom);
+            engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
+            engine__observe_latency(e, p->t0_ns);
+            p = next;
+            continue;
+        }
         if (ok) {
             if (p->patch)
-                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, e->opt.headroom);
+                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
+                                e->opt.headroom);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -129,6 +163,7 @@ int engine_flush(engine *e)
         }
         engine__observe_latency(e, p->t0_ns);
         json_decref(p->patch);
+        free(p->patch_text);
         free(p->reply);
         free(p->cmd_id);
         free(p->op_label);
@@ -136,10 +171,31 @@ int engine_flush(engine *e)
         free(p);
         p = next;
     }
-    for (campaign *k = e->camps; k; k = k->next) {
+    while (joins) { /* in arrival order: the list was built backwards */
+        pending *first = NULL;
+        for (pending **pp = &joins; *pp; pp = &(*pp)->next)
+            if (!(*pp)->next) {
+                first = *pp;
+                *pp = NULL;
+                break;
+            }
+        engine__joins_welcome(e, first->joins, first->ok);
+        json_decref(first->patch);
+        free(first->patch_text);
+        free(first->cmd_id);
+        free(first->op_label);
+        free(first);
+        engine__presence_flush(e); /* the others learn the newcomers are here, this turn */
+    }
+    for (campaign *k = list, *next; k; k = next) {
+        next = k->work_next;
+        k->work_next = NULL;
+        k->in_work = 0;
         if (k->changed)
             drop_removed_seats(k);
         k->changed = 0;
+        if (k->fresh) /* created in a turn that did not commit: its file is an orphan */
+            engine__campaign_drop(e, k);
     }
     engine__reap_dead(e);
     return 1;
@@ -147,16 +203,20 @@ int engine_flush(engine *e)
 
 /* ---- the event ---------------------------------------------------------------------------- */
 
-/* Applies a successful handler's new state as one event of the open transaction. new_state is
- * stolen. Returns 0, or TB_INTERNAL (the batch is then marked failed). */
+/* Applies a successful handler's new state as one event of the open transaction; cmd_id (may be
+ * NULL) makes the event its command's idempotency record (store.h). new_state is stolen. The
+ * registry's summary of the campaign follows when the event changes it (name, join code, seats).
+ * Returns 0, or TB_INTERNAL (the batch is then marked failed). */
 int engine__append_event(engine *e, campaign *k, const char *seat, const char *op,
-                         const json_t *args, const json_t *result, json_t *new_state,
-                         int64_t now_ms, pending *p, tb_err *err)
+                         const char *cmd_id, const json_t *args, const json_t *result,
+                         json_t *new_state, int64_t now_ms, pending *p, tb_err *err)
 {
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
-    json_t *patch = proto_patch_diff(base, new_state);
+    json_t *patch = proto_patch_diff_shared(base, new_state); /* states never change */
     int64_t pseq = playerseq_advance(base, seq - 1, new_state, patch);
+    size_t patch_len;
+    char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -164,24 +224,61 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                       .args = args,
                       .result = result,
                       .patch = patch,
-                      .at_ms = now_ms};
+                      .at_ms = now_ms,
+                      .cmd_id = cmd_id,
+                      .ack_seq = cmd_id && p->ack_pseq ? pseq : 0,
+                      .ack_entry = cmd_id ? p->ack_entry : 0,
+                      .patch_text = patch_text,
+                      .patch_len = patch_len};
+    engine__mark_work(e, k);
     int r = store_event_append(e->st, &ev, err);
-    /* Seats that disappeared lose their tokens in the same transaction. */
-    const char *id;
-    json_t *v;
+    /* Seats that disappeared lose their tokens in the same batch. */
+    json_t *old_seats = json_object_get(base, "seats");
     json_t *new_seats = json_object_get(new_state, "seats");
-    json_object_foreach(json_object_get(base, "seats"), id, v)
-    {
-        if (!r && !json_object_get(new_seats, id))
-            r = store_token_revoke_seat(e->st, k->id, id, err);
+    if (old_seats != new_seats) {
+        const char *id;
+        json_t *v;
+        json_object_foreach(old_seats, id, v)
+        {
+            if (!r && !json_object_get(new_seats, id)) {
+                r = store_token_revoke_seat(e->st, k->id, id, err);
+                p->needs_host = 1;
+            }
+        }
     }
-    if (!r && seq - k->snap_seq >= e->opt.snapshot_every) {
-        r = store_snapshot_put(e->st, k->id, seq, new_state, err);
-        if (!r)
+    store_summary was, now;
+    store_summary_of_state(base, seq - 1, &was);
+    store_summary_of_state(new_state, seq, &now);
+    if (!r && (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
+               !engine__str_eq(was.system, now.system) ||
+               !engine__str_eq(was.join_code, now.join_code))) {
+        r = store_campaign_summary_put(e->st, k->id, &now, err);
+        if (r == TB_NOT_FOUND)
+            r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
+    }
+    /* By default a snapshot is due after 100 events, and once the patches since the last one
+     * weigh as much as it did: encoding the whole state then costs, spread over the events, what
+     * encoding their own patches cost, whatever the size of the campaign (issue 26), and a
+     * rebuild reads at most a state's weight of log after the snapshot. --snapshot-every N
+     * (opt.snapshot_every) asks for one every N events instead. */
+    k->tail_bytes += patch_len;
+    int due = e->opt.snapshot_every > 0
+                  ? seq - k->snap_seq >= e->opt.snapshot_every
+                  : seq - k->snap_seq >= 100 && k->tail_bytes >= k->snap_bytes;
+    if (!r && due) {
+        size_t len;
+        char *text = proto_json_dump(new_state, &len);
+        r = store_snapshot_put_text(e->st, k->id, seq, text, len, err);
+        free(text);
+        if (!r) {
             k->snap_seq = seq;
+            k->snap_bytes = len;
+            k->tail_bytes = 0;
+        }
     }
     if (r) {
         json_decref(patch);
+        free(patch_text);
         json_decref(new_state);
         e->batch_failed = 1;
         return TB_INTERNAL;
@@ -193,5 +290,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     p->seq = seq;
     p->pseq = pseq;
     p->patch = patch;
+    p->patch_text = patch_text;
+    p->patch_len = patch_len;
     return TB_OK;
 }

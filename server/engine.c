@@ -38,15 +38,17 @@ int64_t engine__command_ms(const engine *e, int64_t seq)
     return e->opt.test_clock_ms ? e->opt.test_clock_ms + seq * 1000 : engine__wall_ms();
 }
 
+/* Two strings, either of which may be NULL, are equal. */
+int engine__str_eq(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 /* Serializes and frees a message built by protocol/. Returns a new malloc'd string. */
 char *engine__dump_free(json_t *msg)
 {
-    char *s = json_dumps(msg, JSON_COMPACT);
+    char *s = proto_json_dump(msg, NULL);
     json_decref(msg);
-    if (!s) {
-        fprintf(stderr, "tabled: cannot serialize a message\n");
-        abort();
-    }
     return s;
 }
 
@@ -70,9 +72,12 @@ void engine__send_text(engine_conn *c, const char *text)
 /* Serializes msg (stolen) and sends it to c alone. */
 void engine__send_msg(engine_conn *c, json_t *msg)
 {
-    char *s = engine__dump_free(msg);
-    engine__send_text(c, s);
-    free(s);
+    if (!c->dead && !c->closing) {
+        engine_msg *m = fanout_msg_json(c->headroom, msg);
+        engine__send_shared(c, m);
+        engine_msg_unref(m);
+    }
+    json_decref(msg);
 }
 
 /* Sends c an error message {code, message}. */
@@ -121,13 +126,99 @@ void engine__mint_id(rules_rng *rng, char out[11])
     out[10] = '\0';
 }
 
+static size_t camp_hash(const char *id)
+{
+    size_t h = 5381;
+    for (; *id; id++)
+        h = h * 33 + (unsigned char)*id;
+    return h;
+}
+
 /* The loaded campaign with this id (borrowed), or NULL. */
 campaign *engine__find_campaign(const engine *e, const char *id)
 {
-    for (campaign *k = e->camps; k; k = k->next)
+    if (!e->ntab)
+        return NULL;
+    for (campaign *k = e->tab[camp_hash(id) % e->ntab]; k; k = k->hnext)
         if (strcmp(k->id, id) == 0)
             return k;
     return NULL;
+}
+
+/* Makes k (new, not loaded yet) a loaded campaign: in the table and at the end of the ring. */
+void engine__campaign_add(engine *e, campaign *k)
+{
+    if (e->nloaded + 1 > e->ntab) {
+        size_t n = e->ntab ? e->ntab * 2 : 64;
+        campaign **tab = xcalloc(n, sizeof *tab);
+        for (size_t i = 0; i < e->ntab; i++)
+            for (campaign *c = e->tab[i], *next; c; c = next) {
+                next = c->hnext;
+                size_t b = camp_hash(c->id) % n;
+                c->hnext = tab[b];
+                tab[b] = c;
+            }
+        free(e->tab);
+        e->tab = tab;
+        e->ntab = n;
+    }
+    size_t b = camp_hash(k->id) % e->ntab;
+    k->hnext = e->tab[b];
+    e->tab[b] = k;
+    if (e->loaded) {
+        k->next = e->loaded;
+        k->prev = e->loaded->prev;
+        k->prev->next = k;
+        e->loaded->prev = k;
+    } else {
+        e->loaded = k->next = k->prev = k;
+    }
+    e->nloaded++;
+    k->idle_since_ns = engine__mono_ns();
+}
+
+/* Unloads k: out of the table and the ring, its file closed, freed. k must be on no list (work,
+ * presence) and have no connection. */
+void engine__campaign_drop(engine *e, campaign *k)
+{
+    for (campaign **pp = &e->tab[camp_hash(k->id) % e->ntab]; *pp; pp = &(*pp)->hnext)
+        if (*pp == k) {
+            *pp = k->hnext;
+            break;
+        }
+    if (k->next == k) {
+        e->loaded = NULL;
+    } else {
+        k->prev->next = k->next;
+        k->next->prev = k->prev;
+        if (e->loaded == k)
+            e->loaded = k->next;
+    }
+    e->nloaded--;
+    tb_err err;
+    if (store_campaign_close(e->st, k->id, &err))
+        fprintf(stderr, "tabled: %s\n", err.msg);
+    engine__free_campaign(k);
+}
+
+/* Puts k on the list of campaigns written in the open batch (once). */
+void engine__mark_work(engine *e, campaign *k)
+{
+    if (k->in_work)
+        return;
+    k->in_work = 1;
+    k->work_next = e->work;
+    e->work = k;
+}
+
+/* Marks k's presence to be told at the end of this loop turn (once). */
+void engine__mark_presence(engine *e, campaign *k)
+{
+    if (k->presence_due)
+        return;
+    k->presence_due = 1;
+    k->presence_next = e->presence;
+    e->presence = k;
 }
 
 /* The state the next command runs on: this turn's uncommitted state, else the committed one
@@ -189,6 +280,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 /* Frees k and its run-time seat records (its connections are not freed). */
 void engine__free_campaign(campaign *k)
 {
+    engine__welcome_cache_clear(&k->wc);
     json_decref(k->state);
     json_decref(k->work);
     while (k->seats) {
@@ -206,12 +298,15 @@ void engine__free_campaign(campaign *k)
 engine_conn *engine_conn_open(engine *e, const engine_sink *sink, void *ctx)
 {
     engine_conn *c = xcalloc(1, sizeof *c);
+    c->eng = e;
     c->sink = *sink;
     c->ctx = ctx;
     c->headroom = e->opt.headroom;
     c->host_bucket.tokens = -1;
     c->bad_since = engine__mono_ns();
     c->all_next = e->conns;
+    if (e->conns)
+        e->conns->all_prev = c;
     e->conns = c;
     return c;
 }
@@ -233,39 +328,44 @@ enum engine_seated engine_conn_seated(const engine_conn *c)
                                     : ENGINE_SEATED_GM;
 }
 
-void engine_conn_closed(engine *e, engine_conn *c)
+/* Takes c out of the list of every connection and frees it. */
+static void conn_free(engine *e, engine_conn *c)
 {
-    c->dead = 1;
-    engine__detach(c);
-    /* Held replies may still name this connection: it is freed once the batch is delivered. */
-    int held = 0;
-    for (pending *p = e->head; p; p = p->next)
-        if (p->conn == c)
-            held = 1;
-    if (held)
-        return;
-    for (engine_conn **pp = &e->conns; *pp; pp = &(*pp)->all_next) {
-        if (*pp == c) {
-            *pp = c->all_next;
-            break;
-        }
-    }
+    if (c->all_prev)
+        c->all_prev->all_next = c->all_next;
+    else
+        e->conns = c->all_next;
+    if (c->all_next)
+        c->all_next->all_prev = c->all_prev;
     free(c->seat);
     free(c);
 }
 
-/* Frees connections that died while a batch held replies for them. */
+void engine_conn_closed(engine *e, engine_conn *c)
+{
+    c->dead = 1;
+    engine__detach(c);
+    /* Held replies (or a join that ran) may still name this connection: it is freed once the
+     * batch is delivered. */
+    int held = !engine__joiner_gone(c);
+    for (pending *p = e->head; p && !held; p = p->next)
+        held = p->conn == c;
+    if (held) {
+        c->dead_next = e->dead;
+        e->dead = c;
+        return;
+    }
+    conn_free(e, c);
+}
+
+/* Frees connections that died while a batch held replies for them (only those: a walk of the
+ * dead list, not of every connection). */
 void engine__reap_dead(engine *e)
 {
-    for (engine_conn **pp = &e->conns; *pp;) {
-        engine_conn *c = *pp;
-        if (c->dead) {
-            *pp = c->all_next;
-            free(c->seat);
-            free(c);
-        } else {
-            pp = &c->all_next;
-        }
+    while (e->dead) {
+        engine_conn *c = e->dead;
+        e->dead = c->dead_next;
+        conn_free(e, c);
     }
 }
 
@@ -273,7 +373,8 @@ void engine__reap_dead(engine *e)
 
 void engine_opts_default(engine_opts *o)
 {
-    o->snapshot_every = 100;
+    *o = (engine_opts){0}; /* every field has a value (history: none) */
+    o->snapshot_every = 0;
     o->rate_per_sec = 20;
     o->rate_burst = 40;
     o->resume_max = 1000;
@@ -286,6 +387,9 @@ void engine_opts_default(engine_opts *o)
 #endif
     o->join_free_per_addr = 5;
     o->join_free_all = 50;
+    o->idle_close_ms = 60000;
+    o->max_loaded = 0;
+    o->links_max = 1000;
     o->max_per_seat = 8;
     o->max_seats = 100;
     o->seats_per_addr = 20;
@@ -317,9 +421,10 @@ void engine_set_limits(engine *e, const engine_opts *opts)
 
 /*
  * Brings a campaign just loaded to the current shape of the state (ops_state_upgrade) as one
- * event of its own (op "state.upgrade", seat "server"), committed before any client connects, so
- * the event log still replays to the live state and a client resuming from an older seq is sent
- * the change as a diff filtered for its seat. 0, or the store's error (nothing changed then).
+ * event of its own (op "state.upgrade", seat "server"), committed before any client of the
+ * campaign is welcomed, so the event log still replays to the live state and a client resuming
+ * from an older seq is sent the change as a diff filtered for its seat. 0, or the store's error
+ * (nothing changed then). No batch may be open.
  */
 static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
 {
@@ -358,6 +463,69 @@ static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
     return 0;
 }
 
+/* Writes k's summary to the registry on its own (outside a batch); a failure is only logged: the
+ * registry is a cache of the campaign's state, written again at the next change or load. */
+static void put_summary(engine *e, const campaign *k)
+{
+    store_summary sum;
+    tb_err err;
+    store_summary_of_state(k->state, k->seq, &sum);
+    if (store_campaign_summary_put(e->st, k->id, &sum, &err) && err.code != TB_NOT_FOUND)
+        fprintf(stderr, "tabled: %s\n", err.msg);
+}
+
+campaign *engine__campaign_get(engine *e, const char *id, tb_err *err)
+{
+    campaign *k = engine__find_campaign(e, id);
+    if (k)
+        return k;
+    int known = store_campaign_exists(e->st, id, err);
+    if (known <= 0) {
+        if (known == 0)
+            tb_fail(err, TB_NOT_FOUND, "no campaign '%.40s'", id);
+        return NULL;
+    }
+    /* Loading commits the campaign's upgrade on its own: the turn's batch goes first. */
+    if (store_in_transaction(e->st) || e->head)
+        engine_flush(e);
+    k = xcalloc(1, sizeof *k);
+    k->id = xstrdup(id);
+    tb_err why = {0};
+    if (store_campaign_load(e->st, id, 0, &k->state, &k->seq, &why)) {
+        fprintf(stderr, "tabled: campaign %s cannot be opened: %s\n", id, why.msg);
+        tb_fail(err, TB_INTERNAL,
+                "this campaign cannot be opened now; the server's operator has "
+                "been told");
+        store_campaign_close(e->st, id, NULL);
+        free(k->id);
+        free(k);
+        return NULL;
+    }
+    if (k->seq == 0) { /* registered, so it has its first event: the file is gone */
+        fprintf(stderr, "tabled: campaign %s has no events: its file %s/%s.db is missing\n", id,
+                store_campaign_dir(e->st), id);
+        tb_fail(err, TB_INTERNAL,
+                "this campaign cannot be opened now; the server's operator has "
+                "been told");
+        json_decref(k->state);
+        free(k->id);
+        free(k);
+        return NULL;
+    }
+    k->snap_seq = k->seq; /* conservatively: the next snapshot comes N events from now */
+    engine__campaign_add(e, k);
+    if (upgrade_campaign(e, k, &why)) {
+        fprintf(stderr, "tabled: campaign %s cannot be upgraded: %s\n", id, why.msg);
+        tb_fail(err, TB_INTERNAL,
+                "this campaign cannot be opened now; the server's operator has "
+                "been told");
+        engine__campaign_drop(e, k);
+        return NULL;
+    }
+    put_summary(e, k); /* the registry may lag the file after a failed host commit */
+    return k;
+}
+
 int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,
                   engine **out, tb_err *err)
 {
@@ -369,6 +537,10 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
         e->opt = *opts;
     else
         engine_opts_default(&e->opt);
+    if (store_campaign_count(st, &e->n_campaigns, err)) {
+        free(e);
+        return err->code;
+    }
     snprintf(e->history, sizeof e->history, "%s", e->opt.history ? e->opt.history : "");
     e->opt.history = NULL; /* the copy above is the engine's */
     /* Per address: 5 free failures, then 1 s, 2 s, 4 s … up to a minute; forgotten after 15
@@ -380,60 +552,80 @@ int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_op
     e->join_by_addr = joinlimit_create(&per_addr);
     e->join_all = joinlimit_create(&all);
     e->seats_by_addr = joinlimit_create(&seats);
-    json_t *ids;
-    if (store_campaign_ids(st, &ids, err)) {
-        joinlimit_destroy(e->join_by_addr);
-        joinlimit_destroy(e->join_all);
-        joinlimit_destroy(e->seats_by_addr);
-        free(e);
-        return err->code;
-    }
-    size_t i;
-    json_t *v;
-    campaign **tail = &e->camps;
-    json_array_foreach(ids, i, v)
-    {
-        campaign *k = xcalloc(1, sizeof *k);
-        k->id = xstrdup(json_string_value(v));
-        if (store_campaign_load(st, k->id, 0, &k->state, &k->seq, err)) {
-            free(k->id);
-            free(k);
-            json_decref(ids);
-            engine_destroy(e);
-            return err->code;
-        }
-        k->snap_seq = k->seq; /* conservatively: the next snapshot comes N events from now */
-        *tail = k;
-        tail = &k->next;
-        if (upgrade_campaign(e, k, err)) {
-            json_decref(ids);
-            engine_destroy(e);
-            return err->code;
-        }
-    }
-    json_decref(ids);
     *out = e;
     return TB_OK;
 }
 
-int engine_snapshot_all(engine *e, tb_err *err)
+/* Snapshots of every loaded campaign whose newest snapshot is older than its seq, with their
+ * summaries, in one batch. No batch may be open. */
+static int snapshot_loaded(engine *e, tb_err *err)
 {
-    engine_flush(e);
     int r = store_begin(e->st, err);
     if (r)
         return r;
-    for (campaign *k = e->camps; k && !r; k = k->next)
-        if (k->seq > 0 && k->snap_seq < k->seq)
-            r = store_snapshot_put(e->st, k->id, k->seq, k->state, err);
+    campaign *k = e->loaded;
+    for (size_t i = 0; i < e->nloaded && !r; i++, k = k->next) {
+        if (k->seq == 0 || k->snap_seq >= k->seq)
+            continue;
+        store_summary sum;
+        store_summary_of_state(k->state, k->seq, &sum);
+        r = store_snapshot_put(e->st, k->id, k->seq, k->state, err);
+        if (!r && store_campaign_summary_put(e->st, k->id, &sum, err) && err->code != TB_NOT_FOUND)
+            r = err->code;
+    }
     if (!r)
         r = store_commit(e->st, err);
     if (r) {
         store_rollback(e->st);
         return r;
     }
-    for (campaign *k = e->camps; k; k = k->next)
+    k = e->loaded;
+    for (size_t i = 0; i < e->nloaded; i++, k = k->next)
         k->snap_seq = k->seq;
     return TB_OK;
+}
+
+int engine_snapshot_all(engine *e, tb_err *err)
+{
+    engine_flush(e);
+    return snapshot_loaded(e, err);
+}
+
+/* Puts k away: a snapshot when the newest is older than its seq, its summary (seq and seats) in
+ * the registry, its file closed, its memory freed. k is idle (no connection, no batch). */
+static void put_away(engine *e, campaign *k)
+{
+    tb_err err;
+    if (k->seq > 0 && k->snap_seq < k->seq) {
+        if (store_snapshot_put(e->st, k->id, k->seq, k->state, &err))
+            fprintf(stderr, "tabled: snapshot of %s failed: %s\n", k->id, err.msg);
+        else
+            k->snap_seq = k->seq;
+    }
+    put_summary(e, k);
+    engine__campaign_drop(e, k);
+}
+
+int engine_tick(engine *e)
+{
+    if (!e->nloaded)
+        return 0;
+    engine_flush(e); /* the turn's batch and presence first: then what is idle is idle */
+    uint64_t now = engine__mono_ns(), idle_ns = (uint64_t)e->opt.idle_close_ms * 1000000u;
+    int closed = 0;
+    campaign *k = e->loaded;
+    for (size_t i = 0, n = e->nloaded; i < n; i++) {
+        campaign *next = k->next;
+        int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && !k->joiners &&
+                   k->idle_since_ns;
+        int over = e->opt.max_loaded > 0 && e->nloaded > (size_t)e->opt.max_loaded;
+        if (idle && (over || now - k->idle_since_ns >= idle_ns)) {
+            put_away(e, k);
+            closed++;
+        }
+        k = next;
+    }
+    return closed;
 }
 
 void engine_destroy(engine *e)
@@ -450,11 +642,13 @@ void engine_destroy(engine *e)
         free(c->seat);
         free(c);
     }
-    while (e->camps) {
-        campaign *k = e->camps;
-        e->camps = k->next;
-        engine__free_campaign(k);
+    while (e->loaded) {
+        campaign *k = e->loaded;
+        k->conns = NULL;
+        k->in_work = k->presence_due = 0;
+        engine__campaign_drop(e, k);
     }
+    free(e->tab);
     joinlimit_destroy(e->join_by_addr);
     joinlimit_destroy(e->join_all);
     joinlimit_destroy(e->seats_by_addr);
@@ -479,7 +673,7 @@ char *engine_mint_host_token(engine *e, tb_err *err)
 
 int engine_ensure_campaign(engine *e, tb_err *err)
 {
-    if (e->camps)
+    if (e->n_campaigns > 0)
         return TB_OK;
     if (engine__ensure_tx(e, err))
         return err->code;
@@ -488,27 +682,50 @@ int engine_ensure_campaign(engine *e, tb_err *err)
     if (!engine__create_campaign(e, "My campaign", "generic", gm_token, code, p, err))
         e->batch_failed = 1;
     engine_flush(e);
-    if (!e->camps)
+    if (e->n_campaigns == 0)
         return tb_fail(err, TB_INTERNAL, "could not create the first campaign");
     return TB_OK;
 }
 
+struct links {
+    engine *e;
+    engine_link_fn fn;
+    void *ctx;
+    tb_err *err;
+    int left; /* links still to make (opt.links_max) */
+};
+
+#define LINKS_ENOUGH (-1) /* link_one's "stop": not an error */
+
+static int link_one(void *ctx, const char *id, const store_summary *sum)
+{
+    struct links *l = ctx;
+    if (l->left-- <= 0)
+        return LINKS_ENOUGH;
+    char token[23];
+    engine__mint_token(l->e->secret, token);
+    if (store_token_put(l->e->st, token, id, "gm", engine__wall_ms(), l->err))
+        return l->err->code;
+    l->fn(l->ctx, id, sum->name ? sum->name : id, token, sum->join_code);
+    return 0;
+}
+
 int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err)
 {
-    for (campaign *k = e->camps; k; k = k->next) {
-        char token[23];
-        engine__mint_token(e->secret, token);
-        if (store_token_put(e->st, token, k->id, "gm", engine__wall_ms(), err))
-            return err->code;
-        json_t *join = json_object_get(json_object_get(k->state, "gm"), "join");
-        const char *code = json_is_true(json_object_get(join, "open"))
-                               ? json_string_value(json_object_get(join, "code"))
-                               : NULL;
-        fn(ctx, k->id,
-           json_string_value(json_object_get(json_object_get(k->state, "campaign"), "name")), token,
-           code);
-    }
-    return TB_OK;
+    /* The registry holds what a link needs (name, join code): no campaign is loaded for it. One
+     * batch for every token: one commit, however many campaigns. */
+    engine_flush(e);
+    struct links l = {e, fn, ctx, err, e->opt.links_max > 0 ? e->opt.links_max : INT32_MAX};
+    int r = store_begin(e->st, err);
+    if (!r)
+        r = store_campaigns_each(e->st, link_one, &l, err);
+    if (r == LINKS_ENOUGH)
+        r = TB_OK;
+    if (!r)
+        r = store_commit(e->st, err);
+    else
+        store_rollback(e->st);
+    return r;
 }
 
 int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err)
@@ -517,7 +734,7 @@ int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err)
     int r = store_token_find(e->st, token, &camp_id, &seat, err);
     if (r)
         return r;
-    campaign *k = strcmp(camp_id, STORE_HOST) == 0 ? NULL : engine__find_campaign(e, camp_id);
+    campaign *k = strcmp(camp_id, STORE_HOST) == 0 ? NULL : engine__campaign_get(e, camp_id, NULL);
     json_t *seat_obj = k ? json_object_get(json_object_get(k->state, "seats"), seat) : NULL;
     const char *role = json_string_value(json_object_get(seat_obj, "role"));
     if (!seat_obj) {
@@ -539,15 +756,17 @@ int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err)
 
 int engine_campaign_count(const engine *e)
 {
-    int n = 0;
-    for (campaign *k = e->camps; k; k = k->next)
-        n++;
-    return n;
+    return (int)e->n_campaigns;
 }
 
-const json_t *engine_campaign_state(const engine *e, const char *campaign_id, int64_t *seq)
+int engine_campaigns_loaded(const engine *e)
 {
-    campaign *k = engine__find_campaign(e, campaign_id);
+    return (int)e->nloaded;
+}
+
+const json_t *engine_campaign_state(engine *e, const char *campaign_id, int64_t *seq)
+{
+    campaign *k = engine__campaign_get(e, campaign_id, NULL);
     if (!k)
         return NULL;
     if (seq)
@@ -581,8 +800,10 @@ char *engine_metrics_text(const engine *e)
     buf[0] = '\0';
     appendf(&buf, &len, &cap,
             "# HELP tabled_campaigns Campaigns loaded in this process.\n"
-            "# TYPE tabled_campaigns gauge\ntabled_campaigns %d\n",
-            engine_campaign_count(e));
+            "# TYPE tabled_campaigns gauge\ntabled_campaigns %d\n"
+            "# HELP tabled_campaigns_stored Campaigns in this process's data directory.\n"
+            "# TYPE tabled_campaigns_stored gauge\ntabled_campaigns_stored %d\n",
+            engine_campaigns_loaded(e), engine_campaign_count(e));
     appendf(&buf, &len, &cap,
             "# HELP tabled_commands_total Commands by op and outcome (ack or the nack code).\n"
             "# TYPE tabled_commands_total counter\n");

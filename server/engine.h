@@ -2,17 +2,22 @@
  * engine.h — the campaign engine: runs the one loop of a command (DESIGN.md).
  *
  * The engine owns every loaded campaign (state + seq), the connections' seats, the command
- * tables, idempotency and the group commit. It knows nothing of sockets or event loops: the
- * transport (server/serve.c) hands it complete client messages and gives it a sink per
+ * tables, idempotency and the group commit. A campaign is loaded on first use (a hello with one
+ * of its tokens, a join with its code) from its snapshot and the events after it, and put away
+ * (snapshot, file closed, memory freed) by engine_tick once it has been idle for a while: a
+ * server holding 100 000 campaigns keeps only those in play. It knows nothing of sockets or event
+ * loops: the transport (server/serve.c) hands it complete client messages and gives it a sink per
  * connection to send messages back and to ask for a close. That is what lets tests drive it with
  * a real SQLite file and recording sinks.
  *
  * Flow: engine_receive runs a command at once against the campaign's working state and appends
- * its event to the open transaction; replies are held. engine_flush (the transport calls it once
- * per loop turn, before the loop sleeps) commits the transaction — every command of the turn in
- * one COMMIT — and only then sends each event's diff to every seat of the campaign whose view it
- * changes (encoded once per audience: server/fanout.h), and the ack/nack to each sender. If COMMIT fails, every command of the turn is answered with
- * nack internal and the working states are dropped: nothing unacknowledged is ever sent.
+ * its event to the open batch; replies are held. A join waits for the end of the turn. engine_flush
+ * (the transport calls it once per loop turn, before the loop sleeps) makes the turn's joins one
+ * event per campaign, commits the batch — every command of a campaign in one COMMIT of its file
+ * (storage/README.md) — and only then sends each event's diff to every seat of the campaign whose
+ * view it changes (encoded once per audience: server/fanout.h), the ack/nack to each sender, and
+ * the newcomers their welcome. If a campaign's COMMIT fails, its commands are answered with nack
+ * internal and its working state is dropped: nothing unacknowledged is ever sent.
  *
  * Inside, a command is a pipeline with a file per step (decode → authorize → op → commit → fan
  * out): see server/engine_int.h.
@@ -39,8 +44,8 @@ typedef struct engine_conn engine_conn;
  * write it without a copy; the text itself never changes. Not thread-safe (one loop). */
 typedef struct engine_msg {
     int refs;
-    size_t len;         /* bytes of text, without a terminating NUL */
-    size_t head;        /* bytes of headroom before text */
+    size_t len;          /* bytes of text, without a terminating NUL */
+    size_t head;         /* bytes of headroom before text */
     unsigned char *text; /* = buf + head, NUL-terminated */
     unsigned char buf[];
 } engine_msg;
@@ -61,7 +66,9 @@ typedef struct engine_sink {
 } engine_sink;
 
 typedef struct engine_opts {
-    int snapshot_every;     /* events between snapshots (default 100) */
+    int snapshot_every;     /* events between snapshots; 0 (the default): by size, at least
+                               100 events apart and once the events since the last snapshot
+                               weigh as much as it did (commit.c) */
     double rate_per_sec;    /* commands per seat per second; 0 = unlimited (default 20) */
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
@@ -82,6 +89,13 @@ typedef struct engine_opts {
     int64_t test_clock_ms;  /* 0: commands see the wall clock; else the time event n of a
                                campaign sees is test_clock_ms + n seconds (--test-clock: runs
                                that compare bytes, tests/integration/noninterference.mjs) */
+    int idle_close_ms;      /* a campaign nobody is connected to is put away after this long
+                               (engine_tick; default 60 000) */
+    int max_loaded;         /* more loaded campaigns than this: idle ones are put away at the
+                               next engine_tick whatever their idle time (0: no bound) */
+    int links_max;          /* engine_each_gm_link mints links for the first this many
+                               campaigns (default 1 000: a start of a big host stays short; the
+                               host's campaign.open links any other); 0: all */
 } engine_opts;
 
 /* Fills opts with the defaults above. */
@@ -91,14 +105,15 @@ void engine_opts_default(engine_opts *opts);
  * seats_per_addr of opts; the counts so far are kept. */
 void engine_set_limits(engine *e, const engine_opts *opts);
 
-/* Creates an engine over an open store and loads every campaign (snapshot + tail). dice draws
- * every die; secret draws tokens, join codes and ids (always a CSPRNG in production). All three
- * are borrowed and must outlive the engine. *out is owned by the caller (engine_destroy). */
+/* Creates an engine over an open store (no campaign is loaded yet: each is loaded on first use).
+ * dice draws every die; secret draws tokens, join codes and ids (always a CSPRNG in production).
+ * All three are borrowed and must outlive the engine. *out is owned by the caller
+ * (engine_destroy). */
 int engine_create(store *st, rules_rng *dice, rules_rng *secret, const engine_opts *opts,
                   engine **out, tb_err *err);
 
-/* Flushes, writes a snapshot of every campaign whose last snapshot is older than its seq, and
- * frees the engine. Connections must have been closed first. NULL is a no-op. */
+/* Flushes, writes a snapshot of every loaded campaign whose last snapshot is older than its seq,
+ * and frees the engine. Connections must have been closed first. NULL is a no-op. */
 void engine_destroy(engine *e);
 
 /* The host token for this run: a fresh token is minted, stored (hash only) and returned as a
@@ -111,8 +126,9 @@ void engine_mint_token(rules_rng *rng, char out[23]);
 /* Creates the first campaign ("My campaign", system generic) when there is none. */
 int engine_ensure_campaign(engine *e, tb_err *err);
 
-/* Calls fn for every campaign with a freshly minted GM token and the current join code (NULL when
- * joining is closed). The strings are borrowed for the call. */
+/* Calls fn for every campaign (the first opt.links_max, oldest first) with a freshly minted GM
+ * token and the current join code (NULL when joining is closed), from the registry (no campaign
+ * is loaded for it). The strings are borrowed for the call. */
 typedef void (*engine_link_fn)(void *ctx, const char *campaign_id, const char *name,
                                const char *gm_token, const char *join_code);
 int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err);
@@ -148,20 +164,27 @@ void engine_receive_refused(engine *e, engine_conn *c, tb_code code, const char 
  * there was something to flush. */
 int engine_flush(engine *e);
 
-/* Writes a snapshot of every campaign at its current seq (clean shutdown). */
+/* Writes a snapshot of every loaded campaign at its current seq (clean shutdown). */
 int engine_snapshot_all(engine *e, tb_err *err);
+
+/* Puts away the campaigns idle for opt.idle_close_ms (or beyond opt.max_loaded): the transport
+ * calls it about once a second. Returns how many were put away. */
+int engine_tick(engine *e);
 
 /* The open join code of the campaign whose GM seat holds `token` (for the join QR code over
  * HTTP, which a player must not be able to fetch). Writes code (NUL-terminated) and returns 0, or
  * TB_UNAUTHORIZED (unknown token), TB_FORBIDDEN (not a GM seat), TB_CONFLICT (joining closed). */
 int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err);
 
-/* Counters for /healthz and /metrics. engine_metrics_text appends Prometheus text (metric
- * families of the engine) to a new malloc'd string the caller frees. */
+/* Counters for /healthz and /metrics: campaigns stored, campaigns loaded. engine_metrics_text
+ * appends Prometheus text (metric families of the engine) to a new malloc'd string the caller
+ * frees. */
 int engine_campaign_count(const engine *e);
+int engine_campaigns_loaded(const engine *e);
 char *engine_metrics_text(const engine *e);
 
-/* The campaign's committed state (borrowed) and seq, or NULL when unknown. For tests and tools. */
-const json_t *engine_campaign_state(const engine *e, const char *campaign_id, int64_t *seq);
+/* The campaign's committed state (borrowed, loading the campaign if needed) and seq, or NULL
+ * when unknown. For tests and tools. */
+const json_t *engine_campaign_state(engine *e, const char *campaign_id, int64_t *seq);
 
 #endif

@@ -37,22 +37,57 @@ typedef struct seat_rt {
     struct seat_rt *next;
 } seat_rt;
 
+/* A join waiting for the end of its loop turn (session.c): the joins of one campaign in one turn
+ * are one event, fanned out once. */
+typedef struct joiner {
+    engine_conn *conn;
+    struct campaign *camp;
+    char *name;
+    char token[23];
+    char *seat; /* the new seat, once run */
+    tb_err why; /* why its seat.join refused it (why.code != 0), told at the welcome */
+    struct joiner *next;
+} joiner;
+
+/* A welcome's state encoded once per audience and seq (session.c): the GM's, and a player's
+ * who has no private area (every such player sees the same bytes). */
+typedef struct welcome_cache {
+    int64_t seq;             /* -1: empty */
+    engine_msg *gm, *player; /* the state's text only (no headroom), NULL until first asked */
+    engine_msg *presence;    /* the whole presence list's message (headroom) */
+    uint64_t presence_ver;
+} welcome_cache;
+
+/* A loaded campaign (engine.c: loaded on first use, put away when idle). */
 typedef struct campaign {
     char *id;
     json_t *state; /* committed */
     int64_t seq;
     json_t *work; /* state after this turn's uncommitted events; NULL when none */
     int64_t work_seq;
-    int64_t snap_seq; /* seq of the newest snapshot written */
-    int fresh;        /* created in the open transaction: dropped if it rolls back */
-    int changed;      /* its state changed in the batch being delivered */
-    int presence_due; /* a seat went online or offline since the seats were last told */
+    int64_t snap_seq;       /* seq of the newest snapshot written (or under way) */
+    size_t snap_bytes;      /* its size (0: unknown) */
+    size_t tail_bytes;      /* bytes of the patches appended since */
+    int fresh;              /* created in the open transaction: dropped if it rolls back */
+    int changed;            /* its state changed in the batch being delivered */
+    int presence_due;       /* a seat went online or offline since the seats were last told */
+    int in_work;            /* on engine.work: written in the open batch */
+    int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */
+    uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
-    struct campaign *next;
+    joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
+    welcome_cache wc;
+    uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
+    struct campaign *hnext;         /* engine.tab chain */
+    struct campaign *prev, *next;   /* engine.loaded, in load order */
+    struct campaign *work_next;     /* engine.work */
+    struct campaign *presence_next; /* engine.presence */
+    struct campaign *joins_next;    /* engine.joins */
 } campaign;
 
 struct engine_conn {
+    engine *eng;
     engine_sink sink;
     void *ctx;
     size_t headroom; /* engine_opts.headroom */
@@ -68,7 +103,9 @@ struct engine_conn {
     uint64_t bad_since;  /* start of the window */
     seat_rt host_bucket; /* the host has no campaign: its bucket lives here */
     engine_conn *camp_next;
-    engine_conn *all_next;
+    engine_conn *all_prev, *all_next; /* engine.conns */
+    engine_conn *dead_next;           /* engine.dead: closed while a reply was held */
+    joiner *joining;                  /* its join, waiting for the end of the turn */
 };
 
 /* One held reply or event of the open batch, in arrival order. */
@@ -77,12 +114,20 @@ typedef struct pending {
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
     int64_t pseq;      /* events only: the player seq after it (server/playerseq.h) */
+    int64_t ack_entry; /* a GM's command: the `entry` of its ack (0: none); set before the event */
+    int ack_pseq;      /* a player's command: its ack carries pseq, not seq; set likewise */
     json_t *patch;     /* events only */
-    char *reply;       /* ack/nack text for the sender, may be NULL */
+    char *patch_text;  /* events only: the patch's compact text, as stored */
+    size_t patch_len;
+    char *reply; /* ack/nack text for the sender, may be NULL */
     char *cmd_id;
     char *op_label; /* metrics: the op, or "unknown" */
     char *outcome;  /* metrics: "ack" or the nack code */
     uint64_t t0_ns;
+    int needs_host;      /* the reply stands on a host-file write (a token, a registration) */
+    joiner *joins;       /* a join event's joiners: welcomed once the batch is delivered */
+    int ok;              /* (joins) whether the event committed */
+    campaign *idem_camp; /* the campaign whose file recorded the reply, or NULL */
     struct pending *next;
 } pending;
 
@@ -100,12 +145,19 @@ struct engine {
     rules_rng *dice;
     rules_rng *secret;
     engine_opts opt;
-    campaign *camps;
+    campaign **tab; /* loaded campaigns by id: a chained hash table */
+    size_t ntab, nloaded;
+    campaign *loaded;    /* every loaded campaign, oldest first (a ring: loaded->prev is last) */
+    campaign *work;      /* campaigns written in the open batch (dirty list) */
+    campaign *presence;  /* campaigns with presence_due */
+    campaign *joins;     /* campaigns with joiners this turn */
+    int64_t n_campaigns; /* registered (the registry's count, kept up to date) */
     engine_conn *conns;
+    engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
     pending *head, *tail;
     int batch_failed;
-    joinlimit *join_by_addr; /* failed joins per remote address */
-    joinlimit *join_all;     /* failed joins against every campaign of this server */
+    joinlimit *join_by_addr;  /* failed joins per remote address */
+    joinlimit *join_all;      /* failed joins against every campaign of this server */
     joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
     char history[65];         /* opt.history, copied ("" when none) */
     /* metrics */
@@ -119,6 +171,7 @@ struct engine {
 struct host_op;
 
 /* engine.c — small helpers, connections, life cycle, metrics */
+int engine__str_eq(const char *a, const char *b);
 uint64_t engine__mono_ns(void);
 int64_t engine__wall_ms(void);
 int64_t engine__command_ms(const engine *e, int64_t seq);
@@ -131,6 +184,11 @@ void engine__close_conn(engine_conn *c, int status, const char *reason);
 void engine__mint_token(rules_rng *rng, char out[23]);
 void engine__mint_id(rules_rng *rng, char out[11]);
 campaign *engine__find_campaign(const engine *e, const char *id);
+campaign *engine__campaign_get(engine *e, const char *id, tb_err *err);
+void engine__mark_work(engine *e, campaign *k);
+void engine__mark_presence(engine *e, campaign *k);
+void engine__campaign_add(engine *e, campaign *k);
+void engine__campaign_drop(engine *e, campaign *k);
 json_t *engine__current_state(const campaign *k);
 int64_t engine__current_seq(const campaign *k);
 seat_rt *engine__seat_rt_get(campaign *k, const char *id);
@@ -144,6 +202,10 @@ void engine__count_bad(engine_conn *c);
 
 /* session.c — hello, join, welcome, resume and presence */
 void engine__presence_flush(engine *e);
+void engine__joins_run(engine *e);
+void engine__joins_welcome(engine *e, joiner *list, int ok);
+int engine__joiner_gone(engine_conn *c);
+void engine__welcome_cache_clear(welcome_cache *wc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
 void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m);
@@ -171,9 +233,10 @@ int engine__ensure_tx(engine *e, tb_err *err);
 void engine__hold_nack(engine *e, engine_conn *c, const char *idem_campaign, const char *cmd_id,
                        const char *op_label, const tb_err *why);
 int engine__append_event(engine *e, campaign *k, const char *seat, const char *op,
-                         const json_t *args, const json_t *result, json_t *new_state,
-                         int64_t now_ms, pending *p, tb_err *err);
+                         const char *cmd_id, const json_t *args, const json_t *result,
+                         json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch, size_t headroom);
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+                     const char *patch_text, size_t patch_len, size_t headroom);
 #endif

@@ -20,7 +20,9 @@ typedef struct audience {
 
 struct fanout {
     const json_t *patch;
-    int64_t seq, pseq;
+    const char *patch_text; /* the patch encoded (may be NULL): the GM's ops, as they are */
+    size_t patch_len;
+    int64_t seq, pseq; /* the GM's diff carries seq, every player's pseq */
     size_t headroom;
     int split;      /* proto_patch_audiences ran: 0 no, 1 yes */
     int per_viewer; /* every player's view is its own */
@@ -44,42 +46,90 @@ void engine_msg_unref(engine_msg *m)
 
 engine_msg *fanout_msg_new(size_t headroom, const char *text, size_t len)
 {
-    engine_msg *m = xmalloc(sizeof *m + headroom + len + 1);
+    proto_buf b = {0};
+    fanout_msg_open(&b, headroom);
+    proto_buf_add(&b, text, len);
+    return fanout_msg_close(&b, headroom);
+}
+
+void fanout_msg_open(proto_buf *b, size_t headroom)
+{
+    proto_buf_reserve(b, sizeof(engine_msg) + headroom + 256);
+    b->len = sizeof(engine_msg) + headroom;
+}
+
+/* The buffer becomes the message in place: no copy of the text. */
+engine_msg *fanout_msg_close(proto_buf *b, size_t headroom)
+{
+    proto_buf_addc(b, '\0');
+    engine_msg *m = (engine_msg *)(void *)b->data;
     m->refs = 1;
-    m->len = len;
     m->head = headroom;
+    m->len = b->len - 1 - sizeof(engine_msg) - headroom;
     m->text = m->buf + headroom;
-    memcpy(m->text, text, len);
-    m->text[len] = '\0';
+    b->data = NULL;
+    b->len = b->cap = 0;
     return m;
 }
 
-fanout *fanout_begin(const json_t *patch, int64_t seq, int64_t pseq, size_t headroom)
+engine_msg *fanout_msg_json(size_t headroom, const json_t *msg)
+{
+    proto_buf b = {0};
+    fanout_msg_open(&b, headroom);
+    proto_json_append(&b, msg);
+    return fanout_msg_close(&b, headroom);
+}
+
+fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
+                     int64_t pseq, size_t headroom)
 {
     fanout *f = xcalloc(1, sizeof *f);
     f->patch = patch;
+    f->patch_text = patch_text;
+    f->patch_len = patch_len;
     f->seq = seq;
     f->pseq = pseq;
     f->headroom = headroom;
     return f;
 }
 
-/* Encodes {"t":"diff","seq","ops"} (ops stolen) into a message, or NULL when ops is empty. */
+/* {"t":"diff","seq":SEQ,"ops":OPS} (proto_msg_diff's text) with the ops' text already encoded. */
+static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, size_t len)
+{
+    proto_buf b = {0};
+    fanout_msg_open(&b, f->headroom);
+    static const char HEAD[] = "{\"t\":\"diff\",\"seq\":", OPS[] = ",\"ops\":";
+    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
+    proto_buf_add_int(&b, (long long)seq);
+    proto_buf_add(&b, OPS, sizeof OPS - 1);
+    proto_buf_add(&b, ops, len);
+    proto_buf_addc(&b, '}');
+    return fanout_msg_close(&b, f->headroom);
+}
+
+/* Encodes {"t":"diff","seq","ops"} (ops stolen; seq: the GM's seq or the player seq) into a
+ * message, or NULL when ops is empty. When ops is the patch itself, op for op (a view that hides
+ * nothing), its text is the patch's. */
 static engine_msg *fanout__encode(fanout *f, int64_t seq, json_t *ops)
 {
-    if (json_array_size(ops) == 0) {
+    size_t n = json_array_size(ops);
+    if (n == 0) {
         json_decref(ops);
         return NULL;
     }
-    json_t *msg = proto_msg_diff(seq, ops);
-    char *s = json_dumps(msg, JSON_COMPACT);
-    json_decref(msg);
-    if (!s) {
-        fprintf(stderr, "tabled: cannot serialize a diff\n");
-        abort();
+    int same = f->patch_text && n == json_array_size(f->patch);
+    for (size_t i = 0; same && i < n; i++)
+        same = json_array_get(ops, i) == json_array_get(f->patch, i);
+    engine_msg *m;
+    if (same) {
+        m = fanout__diff_text(f, seq, f->patch_text, f->patch_len);
+    } else {
+        proto_buf b = {0};
+        proto_json_append(&b, ops);
+        m = fanout__diff_text(f, seq, b.data, b.len);
+        free(b.data);
     }
-    engine_msg *m = fanout_msg_new(f->headroom, s, strlen(s));
-    free(s);
+    json_decref(ops);
     return m;
 }
 
@@ -150,9 +200,10 @@ void fanout_end(fanout *f)
 
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
-void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch, size_t headroom)
+void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+                     const char *patch_text, size_t patch_len, size_t headroom)
 {
-    fanout *f = fanout_begin(patch, seq, pseq, headroom);
+    fanout *f = fanout_begin(patch, patch_text, patch_len, seq, pseq, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing)
             engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));

@@ -19,13 +19,16 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "protocol.h"
 
 typedef struct fanout fanout;
 
-/* A fan-out of one event: patch borrowed (it must outlive the fanout), seq its seq (the GM's
+/* A fan-out of one event: patch borrowed (it must outlive the fanout), patch_text its compact
+ * text (patch_len bytes; borrowed likewise; NULL: encoded when needed), seq its seq (the GM's
  * diff carries it), pseq its player seq (every player's diff carries it: server/playerseq.h),
  * headroom the engine_msg headroom. Owned by the caller (fanout_end). */
-fanout *fanout_begin(const json_t *patch, int64_t seq, int64_t pseq, size_t headroom);
+fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
+                     int64_t pseq, size_t headroom);
 
 /* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
@@ -36,5 +39,14 @@ void fanout_end(fanout *f);
 
 /* A new message (one reference) holding a copy of the len bytes of text after headroom bytes. */
 engine_msg *fanout_msg_new(size_t headroom, const char *text, size_t len);
+
+/* A new message holding the compact JSON text of msg (borrowed), encoded in place. */
+engine_msg *fanout_msg_json(size_t headroom, const json_t *msg);
+
+/* Building a message in place: fanout_msg_open makes b (empty) hold the room for the message's
+ * header and headroom; append the text with proto_buf_*; fanout_msg_close turns b into the
+ * message (one reference) and empties it. */
+void fanout_msg_open(proto_buf *b, size_t headroom);
+engine_msg *fanout_msg_close(proto_buf *b, size_t headroom);
 
 #endif

@@ -14,22 +14,40 @@
  * normalized copy. */
 typedef void (*host_handler)(engine *e, engine_conn *c, const char *cmd_id, const json_t *args);
 
+struct list_ctx {
+    engine *e;
+    json_t *list;
+};
+
+/* One campaign of campaign.list: a loaded campaign's live figures, else the registry's. */
+static int list_one(void *ctx, const char *id, const store_summary *sum)
+{
+    struct list_ctx *l = ctx;
+    campaign *k = engine__find_campaign(l->e, id);
+    store_summary live;
+    if (k) {
+        store_summary_of_state(engine__current_state(k), engine__current_seq(k), &live);
+        sum = &live;
+    }
+    json_array_append_new(l->list,
+                          json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "id", id, "name", sum->name,
+                                    "system", sum->system, "seq", (json_int_t)sum->seq, "seats",
+                                    (json_int_t)sum->seats));
+    return 0;
+}
+
 static void host_campaign_list(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
 {
-    json_t *list = json_array();
-    for (campaign *k = e->camps; k; k = k->next) {
-        json_t *s = engine__current_state(k);
-        json_t *camp = json_object_get(s, "campaign");
-        json_array_append_new(list,
-                              json_pack("{s:s, s:O, s:O, s:I, s:I}", "id", k->id, "name",
-                                        json_object_get(camp, "name"), "system",
-                                        json_object_get(camp, "system"), "seq",
-                                        (json_int_t)engine__current_seq(k), "seats",
-                                        (json_int_t)json_object_size(json_object_get(s, "seats"))));
+    tb_err err = {0};
+    struct list_ctx l = {e, json_array()};
+    if (store_campaigns_each(e->st, list_one, &l, &err)) {
+        json_decref(l.list);
+        engine__hold_nack(e, c, NULL, cmd_id, "campaign.list", &err);
+        return;
     }
     pending *p = engine__push_pending(e, c, cmd_id, "campaign.list");
     p->reply = engine__dump_free(proto_msg_ack(
-        cmd_id, -1, json_pack("{s:o, s:o}", "campaigns", list, "systems", ops_systems_json())));
+        cmd_id, -1, json_pack("{s:o, s:o}", "campaigns", l.list, "systems", ops_systems_json())));
 }
 
 static void host_campaign_create(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
@@ -71,8 +89,7 @@ static void host_campaign_open(engine *e, engine_conn *c, const char *cmd_id, co
 {
     tb_err err = {0};
     const char *id = json_string_value(json_object_get(args, "campaign"));
-    campaign *k = engine__find_campaign(e, id);
-    if (!k) {
+    if (!engine__find_campaign(e, id) && store_campaign_exists(e->st, id, &err) != 1) {
         tb_fail(&err, TB_NOT_FOUND, "campaign.open: no campaign '%.32s'", id);
         engine__hold_nack(e, c, STORE_HOST, cmd_id, "campaign.open", &err);
         return;
@@ -80,7 +97,8 @@ static void host_campaign_open(engine *e, engine_conn *c, const char *cmd_id, co
     char gm_token[23];
     engine__mint_token(e->secret, gm_token);
     pending *p = engine__push_pending(e, c, cmd_id, "campaign.open");
-    if (store_token_put(e->st, gm_token, k->id, "gm", engine__wall_ms(), &err)) {
+    p->needs_host = 1;
+    if (store_token_put(e->st, gm_token, id, "gm", engine__wall_ms(), &err)) {
         e->batch_failed = 1;
         p->reply = engine__dump_free(
             proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
@@ -88,9 +106,9 @@ static void host_campaign_open(engine *e, engine_conn *c, const char *cmd_id, co
         return;
     }
     char *redacted = engine__dump_free(
-        proto_msg_ack(cmd_id, -1, json_pack("{s:s, s:s}", "campaign", k->id, "gm_token", "")));
-    p->reply = engine__dump_free(proto_msg_ack(
-        cmd_id, -1, json_pack("{s:s, s:s}", "campaign", k->id, "gm_token", gm_token)));
+        proto_msg_ack(cmd_id, -1, json_pack("{s:s, s:s}", "campaign", id, "gm_token", "")));
+    p->reply = engine__dump_free(
+        proto_msg_ack(cmd_id, -1, json_pack("{s:s, s:s}", "campaign", id, "gm_token", gm_token)));
     if (store_idem_put(e->st, STORE_HOST, "host", cmd_id, redacted, &err))
         e->batch_failed = 1;
     free(redacted);

@@ -483,7 +483,7 @@ static int cmd_replay(int argc, char **argv)
         return EXIT_REFUSED;
     }
     rc = 1;
-    if (store_open(db, 0, &st, &err)) {
+    if (store_open_reader(db, &st, &err)) {
         fprintf(stderr, "tabled replay: %s\n", err.msg);
         return 1;
     }

@@ -108,11 +108,12 @@ static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t 
     json_t *roll;
     if (rules_dice_roll_text(expr, ctx->dice, &roll, err))
         return err->code;
-    json_t *res = json_deep_copy(roll); /* the caller's copy; the log keeps its own */
+    json_t *res = json_copy(roll); /* the caller's object (its values are shared and never
+                                      changed); the log keeps its own */
     json_object_set_new(res, "secret", json_boolean(secret));
-    json_t *entry = json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
-                              (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll",
-                              roll);
+    json_t *entry =
+        json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
+                  (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll", roll);
     ops_log_append(state, secret, entry, ctx->log_cap);
     *result = res;
     return TB_OK;
@@ -184,9 +185,9 @@ static int op_seat_join(const op_ctx *ctx, json_t *state, const json_t *args, js
         n = 1;
     char id[32];
     snprintf(id, sizeof id, "p%lld", (long long)n);
-    json_object_set_new(seats_of(state), id,
-                        json_pack("{s:O, s:s}", "name", json_object_get(args, "name"), "role",
-                                  "player"));
+    json_object_set_new(
+        seats_of(state), id,
+        json_pack("{s:O, s:s}", "name", json_object_get(args, "name"), "role", "player"));
     json_object_set_new(state, "next_seat", json_integer(n + 1));
     *result = json_pack("{s:s}", "seat", id);
     return TB_OK;
@@ -369,8 +370,8 @@ static int roll__ask(const op_ctx *ctx, json_t *state, const rules_system *rs,
     json_object_update(pub, (json_t *)who);
     json_object_set_new(ops_child(state, "asks"), key, pub);
     json_t *given = json_is_object(params) ? json_deep_copy(params) : json_object();
-    json_t *q = json_pack("{s:s, s:s, s:s, s:o, s:O}", "seat", ctx->seat, "system", rs->id,
-                          "check", rc->name, "params", given, "need", need);
+    json_t *q = json_pack("{s:s, s:s, s:s, s:o, s:O}", "seat", ctx->seat, "system", rs->id, "check",
+                          rc->name, "params", given, "need", need);
     if (json_object_size(who))
         json_object_set_new(q, "who", json_deep_copy(who));
     json_object_set_new(ops_child(ops_child(state, "gm"), "asks"), key, q);
@@ -411,8 +412,8 @@ static int op_roll_check(const op_ctx *ctx, json_t *state, const json_t *args, j
         rc_ = roll__ask(ctx, state, rs, rc, params, need, who, result, err);
     } else {
         json_decref(need);
-        rc_ = roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, who, secret, result,
-                              err);
+        rc_ =
+            roll__check_log(ctx, state, rs, rc, params, ctx->seat, NULL, who, secret, result, err);
     }
     json_decref(who);
     return rc_;
@@ -503,8 +504,8 @@ static const op_arg ARGS_NONE[] = {
 
 /* What each handler may change (ops.h, "copy-on-write"). */
 static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
-static const op_write W_CHECK[] = {OP_WRITES_LOGS, {"/gm/hidden", 1}, {"/asks", 1},
-                                   {"/gm/asks", 1}, {NULL, 0}};
+static const op_write W_CHECK[] = {
+    OP_WRITES_LOGS, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
 static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
 static const op_write W_SEAT_REMOVE[] = {{"/seats", 1}, {"/private", 1}, {NULL, 0}};
 static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
@@ -680,8 +681,9 @@ int ops_check_args(const op_def *def, const json_t *args, json_t **out, tb_err *
             break;
         }
         if (!ok) {
-            static const char *const TYPE_NAMES[] = {"", "a string", "a name (string)",
-                                                     "an integer", "a boolean", "an object", "a value"};
+            static const char *const TYPE_NAMES[] = {"",           "a string",  "a name (string)",
+                                                     "an integer", "a boolean", "an object",
+                                                     "a value"};
             json_decref(norm);
             return tb_fail(err, TB_BAD_REQUEST, "%s: '%s' must be %s", def->name, a->name,
                            TYPE_NAMES[a->type]);
@@ -698,10 +700,10 @@ json_t *ops_campaign_initial(const char *id, const char *name, const char *syste
 {
     return json_pack("{s:{s:s, s:s, s:s}, s:{s:{s:s, s:s}}, s:i, s:[], s:{s:{s:s?, s:b}, s:[]},"
                      " s:{}}",
-                     "campaign", "id", id, "name", name, "system", system, /* */
-                     "seats", "gm", "name", "GM", "role", "gm",            /* */
-                     "next_seat", 1,                                       /* */
-                     "log",                                                /* */
+                     "campaign", "id", id, "name", name, "system", system,              /* */
+                     "seats", "gm", "name", "GM", "role", "gm",                         /* */
+                     "next_seat", 1,                                                    /* */
+                     "log",                                                             /* */
                      "gm", "join", "code", join_code, "open", join_code != NULL, "log", /* */
                      "private");
 }

@@ -38,11 +38,11 @@
 #include "rng.h"
 
 typedef enum op_who {
-    WHO_ANY = 1,     /* any seat of the campaign */
-    WHO_GM,          /* the campaign's GM seat */
-    WHO_SELF_OR_GM,  /* the GM, or the seat named by the "seat" argument */
-    WHO_INTERNAL,    /* never callable by a client (e.g. seat.join, run by the engine on join) */
-    WHO_HOST,        /* the host token (campaign.create, campaign.list: server/engine.c) */
+    WHO_ANY = 1,    /* any seat of the campaign */
+    WHO_GM,         /* the campaign's GM seat */
+    WHO_SELF_OR_GM, /* the GM, or the seat named by the "seat" argument */
+    WHO_INTERNAL,   /* never callable by a client (e.g. seat.join, run by the engine on join) */
+    WHO_HOST,       /* the host token (campaign.create, campaign.list: server/engine.c) */
 } op_who;
 
 typedef enum op_arg_type {
@@ -81,7 +81,11 @@ typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, 
 /* A subtree a handler may change: a JSON pointer of object keys, and how: shallow = 1 when the
  * handler only adds, removes or replaces the container's direct members and never changes one in
  * place (a log, /seats for seat.join), so only the container is copied and its members are shared;
- * 0 when it may change anything below (every object and array of the subtree is copied). */
+ * 0 when it may change anything below (every object and array of the subtree is copied);
+ * OP_WRITE_COMBATANTS for an object of characters (/chars, /gm/npcs) of which a handler changes
+ * only those a running scene's combatants were made from: they are copied whole, the others are
+ * shared (issue 26: an encounter's action costs its combatants, not the campaign's cast). */
+#define OP_WRITE_COMBATANTS 2
 typedef struct op_write {
     const char *path;
     int shallow;
@@ -92,12 +96,16 @@ typedef struct op_def {
     op_handler fn;
     op_who who;
     int readonly;
-    const op_arg *args;      /* terminated by a row with name == NULL */
-    const op_write *writes;  /* terminated by a row with path == NULL; NULL = the whole state */
+    const op_arg *args;     /* terminated by a row with name == NULL */
+    const op_write *writes; /* terminated by a row with path == NULL; NULL = the whole state */
 } op_def;
 
 /* The logs, shared by every row that writes a log entry. */
-#define OP_WRITES_LOGS {"/log", 1}, {"/gm/log", 1}
+#define OP_WRITES_LOGS                                                                             \
+    {"/log", 1},                                                                                   \
+    {                                                                                              \
+        "/gm/log", 1                                                                               \
+    }
 
 /* The tables of ops_play.c (characters, GM notes, system.describe, campaign.rename) and
  * ops_enc.c (encounters); ops_find searches them after the core table. */
@@ -132,7 +140,8 @@ json_t *ops_child(json_t *parent, const char *key);
 int ops_pointer_set(json_t *doc, const char *path, json_t *value, tb_err *err);
 
 /* What a rule system offers the browser (system.describe): a new object, NULL if unknown. Its
- * texts (summaries, labels) hold no rulebook line reference: those are in the `cite` beside them. */
+ * texts (summaries, labels) hold no rulebook line reference: those are in the `cite` beside them.
+ */
 json_t *ops_system_describe(const char *system);
 
 /* The op named name in the command table of a campaign of the given system, or NULL. Every

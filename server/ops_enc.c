@@ -1353,10 +1353,18 @@ static const op_arg ARGS_MOVES[] = {
  * characters its combatants were made from (write_back), what one seat learned
  * (/private/<seat>/social: cot.social), the campaign clock, what a between-scenes module keeps
  * for the next scene (/between, /gm/between) and the logs. */
-static const op_write W_ENC[] = {{"/enc", 0},        {"/gm/enc", 0},  {"/scenes", 0},
-                                 {"/gm/scenes", 0},  {"/clock", 0},   {"/chars", 0},
-                                 {"/gm/npcs", 0},    {"/private", 0}, {"/between", 0},
-                                 {"/gm/between", 0}, OP_WRITES_LOGS,  {NULL, 0}};
+static const op_write W_ENC[] = {{"/enc", 0},
+                                 {"/gm/enc", 0},
+                                 {"/scenes", 0},
+                                 {"/gm/scenes", 0},
+                                 {"/clock", 0},
+                                 {"/chars", OP_WRITE_COMBATANTS},
+                                 {"/gm/npcs", OP_WRITE_COMBATANTS},
+                                 {"/private", 0},
+                                 {"/between", 0},
+                                 {"/gm/between", 0},
+                                 OP_WRITES_LOGS,
+                                 {NULL, 0}};
 static const op_write W_NONE[] = {{NULL, 0}};
 
 const op_def OPS_ENC[] = {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine_int.h"
 #include "playerseq.h"
@@ -69,7 +70,12 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
         goto out;
     }
     pending *p = engine__push_pending(e, c, cmd_id, def->name);
-    if (engine__append_event(e, k, c->seat, def->name, args, result, work, now, p, &err)) {
+    /* The event carries its command's id: it is the idempotency record (store.h), and the ack
+     * a retry gets is rebuilt from it byte for byte: the GM's with `entry`, a player's with the
+     * player seq (below). */
+    p->ack_entry = c->role == ROLE_GM ? number : 0;
+    p->ack_pseq = c->role != ROLE_GM;
+    if (engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err)) {
         p->reply = engine__dump_free(
             proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
         p->outcome = xstrdup("internal");
@@ -83,8 +89,6 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
     } else {
         p->reply = engine__dump_free(proto_msg_ack(cmd_id, p->pseq, json_incref(result)));
     }
-    if (store_idem_put(e->st, k->id, c->seat, cmd_id, p->reply, &err))
-        e->batch_failed = 1;
 out:
     json_decref(result);
 }
@@ -95,12 +99,19 @@ campaign *engine__create_campaign(engine *e, const char *name, const char *syste
                                   char gm_token[23], char join_code[10], pending *p, tb_err *err)
 {
     char id[11];
-    do
+    char path[4096];
+    int taken;
+    do {
         engine__mint_id(e->secret, id);
-    while (engine__find_campaign(e, id));
+        /* an id that is registered, or whose file was left by a creation that never committed */
+        taken = engine__find_campaign(e, id) || store_campaign_exists(e->st, id, NULL) != 0 ||
+                (store_campaign_path(e->st, id, path, sizeof path, NULL) == TB_OK &&
+                 access(path, F_OK) == 0);
+    } while (taken);
     ops_join_code(e->secret, join_code);
     engine__mint_token(e->secret, gm_token);
     int64_t now = engine__wall_ms();
+    p->needs_host = 1; /* the registration and the GM's token */
     if (store_campaign_insert(e->st, id, now, err) ||
         store_token_put(e->st, gm_token, id, "gm", now, err)) {
         e->batch_failed = 1;
@@ -110,11 +121,10 @@ campaign *engine__create_campaign(engine *e, const char *name, const char *syste
     k->id = xstrdup(id);
     k->state = json_object();
     k->fresh = 1;
-    k->next = e->camps;
-    e->camps = k;
+    engine__campaign_add(e, k);
     json_t *args = json_pack("{s:s, s:s}", "name", name, "system", system);
     json_t *result = json_pack("{s:s}", "campaign", id);
-    int r = engine__append_event(e, k, "host", "campaign.create", args, result,
+    int r = engine__append_event(e, k, "host", "campaign.create", NULL, args, result,
                                  ops_campaign_initial(id, name, system, join_code), now, p, err);
     json_decref(args);
     json_decref(result);

@@ -33,9 +33,9 @@ typedef struct serve_opts {
     uint64_t seed;
     int64_t test_clock_ms; /* 0, or the clock of engine_opts.test_clock_ms (tests) */
     double rate;           /* commands per seat per second, 0 = unlimited */
-    int snapshot_every;
-    size_t max_message;   /* bytes over all fragments of one client message */
-    size_t max_queue;     /* bytes waiting to be sent to one connection */
+    int snapshot_every;    /* 0: by size (engine_opts.snapshot_every) */
+    size_t max_message;    /* bytes over all fragments of one client message */
+    size_t max_queue;      /* bytes waiting to be sent to one connection */
     int max_connections;  /* WebSockets at most; 0: from RLIMIT_NOFILE (raised to its hard limit) */
     double hello_timeout; /* seconds a new WebSocket has to say hello or join (default 10) */
     double idle_timeout;  /* seconds without a message before a socket is closed (default 300) */

@@ -32,10 +32,59 @@ static json_t *workcopy__containers(json_t *v)
     return json_incref(v);
 }
 
+/* Adds to ids (an object used as a set) the "char" of every combatant of scene (an encounter's
+ * public or GM-only half). */
+static void workcopy__scene_chars(json_t *ids, const json_t *scene)
+{
+    const char *cid;
+    json_t *c;
+    json_object_foreach(json_object_get(scene, "combatants"), cid, c)
+    {
+        const char *ch = json_string_value(json_object_get(c, "char"));
+        if (ch)
+            json_object_set_new(ids, ch, json_true());
+    }
+}
+
+/* The characters the running scenes' combatants were made from (a new object used as a set):
+ * the first scene at /enc (and /gm/enc), the others under /scenes (and /gm/scenes). */
+static json_t *workcopy__combatant_chars(const json_t *base)
+{
+    json_t *ids = json_object();
+    const json_t *gm = json_object_get(base, "gm");
+    workcopy__scene_chars(ids, json_object_get(base, "enc"));
+    workcopy__scene_chars(ids, json_object_get(gm, "enc"));
+    const char *sid;
+    json_t *scene;
+    json_object_foreach(json_object_get(base, "scenes"), sid, scene)
+        workcopy__scene_chars(ids, scene);
+    json_object_foreach(json_object_get(gm, "scenes"), sid, scene)
+        workcopy__scene_chars(ids, scene);
+    return ids;
+}
+
+/* A copy of the object of characters v: its members named in ids are copied whole, the others
+ * shared (OP_WRITE_COMBATANTS). */
+static json_t *workcopy__cast(json_t *v, const json_t *ids)
+{
+    json_t *out = json_copy(v);
+    if (!json_is_object(out))
+        return out;
+    const char *id;
+    json_t *member;
+    json_object_foreach(out, id, member)
+    {
+        if (json_object_get(ids, id))
+            json_object_set_new(out, id, workcopy__containers(member));
+    }
+    return out;
+}
+
 /* Makes the declared subtree w private in work, copying the containers on the way that are still
  * the base's own. Declared paths are never prefixes of one another (ops.h), so a container that is
- * no longer pointer-equal to the base's was copied on the way to another path and is ours. */
-static void workcopy__path(json_t *work, const json_t *base, const op_write *w)
+ * no longer pointer-equal to the base's was copied on the way to another path and is ours.
+ * *cast holds the combatants' characters once one OP_WRITE_COMBATANTS row needed them. */
+static void workcopy__path(json_t *work, const json_t *base, const op_write *w, json_t **cast)
 {
     proto_pointer p;
     if (proto_pointer_parse(w->path, &p, NULL) || p.n == 0) {
@@ -52,10 +101,15 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w)
         int last = i + 1 == p.n;
         if (wchild == bchild) {
             json_t *copy;
-            if (last && !w->shallow)
+            if (last && w->shallow == OP_WRITE_COMBATANTS) {
+                if (!*cast)
+                    *cast = workcopy__combatant_chars(base);
+                copy = workcopy__cast(wchild, *cast);
+            } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
-            else
+            } else {
                 copy = json_copy(wchild); /* shallow: a new container of shared children */
+            }
             json_object_set_new(wnode, p.tokens[i], copy);
             wchild = copy;
         }
@@ -71,9 +125,10 @@ json_t *workcopy_make(const json_t *base, const op_write *writes)
 {
     if (!writes || !json_is_object(base))
         return json_deep_copy(base);
-    json_t *work = json_copy((json_t *)base);
+    json_t *work = json_copy((json_t *)base), *cast = NULL;
     for (const op_write *w = writes; w->path; w++)
-        workcopy__path(work, base, w);
+        workcopy__path(work, base, w, &cast);
+    json_decref(cast);
     return work;
 }
 

@@ -12,32 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Opens db_path on a connection of its own (never creating the file). */
+#include "store_internal.h"
+
+/* Opens db_path on a connection of its own (a long busy wait: a server may be writing). */
 static int backup__open(const char *path, int flags, sqlite3 **db, tb_err *err)
 {
-    if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
-        tb_fail(err, TB_INTERNAL, "cannot open %s: %s", path,
-                *db ? sqlite3_errmsg(*db) : "out of memory");
-        sqlite3_close(*db);
-        *db = NULL;
-        return TB_INTERNAL;
-    }
-    sqlite3_busy_timeout(*db, 10000);
-    return TB_OK;
-}
-
-/* fsync of a file or directory by path. */
-static int backup__fsync_path(const char *path, int dir, tb_err *err)
-{
-    int fd = open(path, dir ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-    if (fd < 0 || fsync(fd) != 0) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return tb_fail(err, TB_INTERNAL, "cannot sync %s: %s", path, strerror(e));
-    }
-    close(fd);
-    return TB_OK;
+    int r = store__open_db(path, flags, db, err);
+    if (!r)
+        sqlite3_busy_timeout(*db, 10000);
+    return r;
 }
 
 /* The directory part of path ("." when none), into out. */
@@ -86,6 +69,122 @@ out:
     return r;
 }
 
+/* The acks of campaign id's commands (attached as c) as the single file kept them: one
+ * idempotency row each, rebuilt from its event (store__ack_text). */
+static int backup__acks(sqlite3 *out, const char *id, tb_err *err)
+{
+    sqlite3_stmt *acks = NULL, *put = NULL;
+    int rc = SQLITE_ERROR;
+    if (sqlite3_prepare_v2(out,
+                           "SELECT seq, seat, cmd_id, result, coalesce(ack_seq, seq),"
+                           " coalesce(ack_entry, 0) FROM c.events"
+                           " WHERE cmd_id IS NOT NULL ORDER BY seq",
+                           -1, &acks, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(out,
+                           "INSERT OR IGNORE INTO idempotency (campaign, seat, cmd_id, reply)"
+                           " VALUES (?1, ?2, ?3, ?4)",
+                           -1, &put, NULL) != SQLITE_OK)
+        goto out;
+    while ((rc = sqlite3_step(acks)) == SQLITE_ROW) {
+        json_t *result =
+            json_loads((const char *)sqlite3_column_text(acks, 3), JSON_DECODE_ANY, NULL);
+        char *ack = store__ack_text(
+            (const char *)sqlite3_column_text(acks, 2), sqlite3_column_int64(acks, 4),
+            json_is_null(result) ? NULL : result, sqlite3_column_int64(acks, 5));
+        json_decref(result);
+        sqlite3_reset(put);
+        sqlite3_bind_text(put, 1, id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(put, 2, (const char *)sqlite3_column_text(acks, 1), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(put, 3, (const char *)sqlite3_column_text(acks, 2), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(put, 4, ack, -1, free);
+        if (sqlite3_step(put) != SQLITE_DONE) {
+            rc = SQLITE_ERROR;
+            break;
+        }
+    }
+out:
+    if (rc != SQLITE_DONE)
+        tb_fail(err, TB_INTERNAL, "cannot write the backup: %s", sqlite3_errmsg(out));
+    sqlite3_finalize(acks);
+    sqlite3_finalize(put);
+    return rc == SQLITE_DONE ? TB_OK : TB_INTERNAL;
+}
+
+/* Copies campaign id's file at path into out, inside one read transaction of that file. */
+static int backup__campaign(sqlite3 *out, const char *id, const char *path, tb_err *err)
+{
+    int r = store__run1(out, "ATTACH DATABASE ?1 AS c", path, err);
+    if (r)
+        return r;
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "BEGIN;"
+             "INSERT INTO events SELECT '%s', seq, seat, op, args, result, patch, at_ms"
+             " FROM c.events ORDER BY seq;"
+             "INSERT INTO snapshots SELECT '%s', seq, state FROM c.snapshots;"
+             "INSERT OR IGNORE INTO idempotency SELECT '%s', seat, cmd_id, reply FROM c.replies;",
+             id, id, id); /* the id is checked: [a-z0-9] */
+    r = store__exec(out, sql, err);
+    if (!r)
+        r = backup__acks(out, id, err);
+    if (!r)
+        r = store__exec(out, "COMMIT", err);
+    else
+        store__exec(out, "ROLLBACK", NULL);
+    store__exec(out, "DETACH DATABASE c", NULL);
+    return r;
+}
+
+/* Copies the store whose host file is db_path into out, a new file with the schema-1 tables
+ * (legacy.c): the host's rows, then each campaign's file attached in turn and copied inside one
+ * read transaction of its own (a consistent campaign while the server keeps writing). An event
+ * that carries its command's id gives back the ack row the single file kept for it. */
+static int backup__bundle(sqlite3 *out, const char *db_path, tb_err *err)
+{
+    int r;
+    if ((r = store__exec(out, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err)) ||
+        (r = store__exec(out, LEGACY_SCHEMA_1, err)) ||
+        (r = store__exec(out, "PRAGMA user_version = 1", err)) ||
+        (r = store__run1(out, "ATTACH DATABASE ?1 AS h", db_path, err)))
+        return r;
+    r = store__exec(out,
+                    "BEGIN;"
+                    "INSERT INTO campaigns (id, created_ms) SELECT id, created_ms FROM h.campaigns;"
+                    "INSERT INTO tokens SELECT hash, campaign, seat, created_ms FROM h.tokens;"
+                    "INSERT INTO idempotency SELECT campaign, seat, cmd_id, reply"
+                    " FROM h.idempotency WHERE campaign = '';"
+                    "COMMIT;",
+                    err);
+    store__exec(out, "DETACH DATABASE h", NULL);
+    if (r)
+        return r;
+    /* The ids first: a statement still running keeps the read transaction DETACH refuses. */
+    json_t *ids = json_array();
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(out, "SELECT id FROM campaigns ORDER BY created_ms, id", -1, &s, NULL) !=
+        SQLITE_OK) {
+        json_decref(ids);
+        return tb_fail(err, TB_INTERNAL, "cannot write the backup: %s", sqlite3_errmsg(out));
+    }
+    while (sqlite3_step(s) == SQLITE_ROW)
+        json_array_append_new(ids, json_string((const char *)sqlite3_column_text(s, 0)));
+    sqlite3_finalize(s);
+    size_t i;
+    json_t *v;
+    json_array_foreach(ids, i, v)
+    {
+        const char *id = json_string_value(v);
+        char path[4300];
+        snprintf(path, sizeof path, "%s.campaigns/%s.db", db_path, id);
+        if (!store__id_ok(id) || access(path, F_OK) != 0)
+            continue; /* registered, never written */
+        if ((r = backup__campaign(out, id, path, err)))
+            break;
+    }
+    json_decref(ids);
+    return r;
+}
+
 int store_backup(const char *db_path, const char *dest, tb_err *err)
 {
     struct stat sb;
@@ -102,18 +201,36 @@ int store_backup(const char *db_path, const char *dest, tb_err *err)
     int r = backup__open(db_path, SQLITE_OPEN_READWRITE, &db, err);
     if (r)
         goto out;
-    /* One read transaction: a consistent snapshot, while the server keeps committing. */
-    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK) {
-        r = tb_fail(err, TB_INTERNAL, "cannot back up %s: %s", db_path, sqlite3_errmsg(db));
+    sqlite3_busy_timeout(db, 10000);
+    int64_t version = store__int(db, "PRAGMA user_version", -1);
+    if (version < 1) {
+        r = tb_fail(err, TB_BAD_REQUEST, "%s is not a tabled database", db_path);
         goto out;
     }
-    sqlite3_bind_text(s, 1, tmp, -1, SQLITE_STATIC);
-    if (sqlite3_step(s) != SQLITE_DONE) {
-        r = tb_fail(err, TB_INTERNAL, "cannot write the backup %s: %s", dest, sqlite3_errmsg(db));
-        goto out;
+    if (version == 1) {
+        /* The single-file layout: one read transaction gives a consistent snapshot of the whole
+         * file, while a server keeps committing. */
+        if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &s, NULL) != SQLITE_OK) {
+            r = tb_fail(err, TB_INTERNAL, "cannot back up %s: %s", db_path, sqlite3_errmsg(db));
+            goto out;
+        }
+        sqlite3_bind_text(s, 1, tmp, -1, SQLITE_STATIC);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            r = tb_fail(err, TB_INTERNAL, "cannot write the backup %s: %s", dest,
+                        sqlite3_errmsg(db));
+            goto out;
+        }
+        sqlite3_finalize(s);
+        s = NULL;
+    } else {
+        sqlite3 *out = NULL;
+        if ((r = backup__open(tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &out, err)))
+            goto out;
+        r = backup__bundle(out, db_path, err);
+        sqlite3_close(out);
+        if (r)
+            goto out;
     }
-    sqlite3_finalize(s);
-    s = NULL;
     sqlite3_close(db);
     db = NULL;
     /* the copy is another history from here on (history.h): the first server to open it says so */
@@ -128,13 +245,13 @@ int store_backup(const char *db_path, const char *dest, tb_err *err)
     db = NULL;
     char dir[4096];
     backup__dirname(dest, dir, sizeof dir);
-    if ((r = backup__verify(tmp, err)) || (r = backup__fsync_path(tmp, 0, err)))
+    if ((r = backup__verify(tmp, err)) || (r = store__fsync_path(tmp, 0, err)))
         goto out;
     if (rename(tmp, dest) != 0) {
         r = tb_fail(err, TB_INTERNAL, "cannot rename the backup to %s: %s", dest, strerror(errno));
         goto out;
     }
-    r = backup__fsync_path(dir, 1, err);
+    r = store__fsync_path(dir, 1, err);
 out:
     sqlite3_finalize(s);
     sqlite3_close(db);

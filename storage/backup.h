@@ -1,15 +1,18 @@
 /*
- * backup.h — copies of a tabled database a GM can trust, and moving one campaign between servers.
+ * backup.h — copies of a tabled store a GM can trust, and moving one campaign between servers.
  *
- * Backups use SQLite's VACUUM INTO on a connection of their own: one read transaction gives a
- * consistent snapshot of the whole file while the server keeps writing (WAL: a reader never
- * blocks the writer). The copy is written under a temporary name, checked (integrity_check and
- * schema version), fsync'd — VACUUM INTO does not sync its output — and only then renamed into
- * place, with the directory fsync'd. So a backup either exists complete or not at all, and a crash
- * mid-backup leaves at most a stray "*.tmp-<pid>" file.
+ * A backup is one file: the single-file layout of schema 1 (store.h), which `tabled serve --db`
+ * starts from (it splits it into the data directory at open) and `tabled replay` reads. It is
+ * written on connections of its own, the host file's rows first, then each campaign's file
+ * attached in turn and copied inside a read transaction of its own: every campaign in the copy is
+ * consistent, while the server keeps writing (WAL: a reader never blocks the writer). The copy is
+ * written under a temporary name, checked (integrity_check and schema version), fsync'd and only
+ * then renamed into place, with the directory fsync'd. So a backup either exists complete or not
+ * at all, and a crash mid-backup leaves at most a stray "*.tmp-<pid>" file.
  *
- * These functions open their own SQLite connections and touch no store: a worker thread may run
- * them while the loop's store keeps serving (SQLite connections are independent across threads).
+ * The backup functions open their own SQLite connections and touch no store: a worker thread may
+ * run them while the loop's store keeps serving (SQLite connections are independent across
+ * threads).
  *
  * Errors: 0 (TB_OK) or a tb_code with *err filled; TB_CONFLICT when the destination exists,
  * TB_INTERNAL for SQLite or file-system failures (with their message).
@@ -22,7 +25,8 @@
 #include "err.h"
 #include "store.h"
 
-/* Writes a complete, checked copy of the database at db_path to dest (which must not exist). */
+/* Writes a complete, checked copy of the store whose host file is db_path (or of a single-file
+ * database) to dest, which must not exist. */
 int store_backup(const char *db_path, const char *dest, tb_err *err);
 
 /* Rolling backups: writes dir/<prefix>YYYYmmdd-HHMMSS-mmm-n<N>.db (UTC, milliseconds; N one past
@@ -33,8 +37,9 @@ int store_backup(const char *db_path, const char *dest, tb_err *err);
 int store_backup_rolling(const char *db_path, const char *dir, const char *prefix, int keep,
                          char **written, tb_err *err);
 
-/* A passive checkpoint on a connection of its own: copies what it can of the WAL into the
- * database without waiting for (or blocking) the writer. *wal_frames / *done (may be NULL) get
+/* A passive checkpoint of one file (the host file or a campaign's) on a connection of its own:
+ * syncs its WAL and copies what it can into the file without waiting for (or blocking) the
+ * writer. *wal_frames / *done (may be NULL) get
  * the WAL's frames and how many are checkpointed. */
 int store_checkpoint(const char *db_path, int *wal_frames, int *done, tb_err *err);
 

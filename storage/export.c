@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backup.h"
 #include "protocol.h"
@@ -20,16 +21,18 @@ static json_t *export__json_col(sqlite3_stmt *s, int i)
     return v ? v : json_null();
 }
 
-/* Runs sql with the campaign id bound as ?1 and appends one object per row to arr, built by row. */
+/* Runs sql with text bound as ?1 (may be NULL: nothing bound) and appends one object per row to
+ * arr, built by row. */
 typedef json_t *(*export_row_fn)(sqlite3_stmt *s);
 
-static int export__rows(sqlite3 *db, const char *sql, const char *campaign, json_t *arr,
+static int export__rows(sqlite3 *db, const char *sql, const char *text, json_t *arr,
                         export_row_fn row, tb_err *err)
 {
     sqlite3_stmt *s = NULL;
     if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
         return tb_fail(err, TB_INTERNAL, "export: %s", sqlite3_errmsg(db));
-    sqlite3_bind_text(s, 1, campaign, -1, SQLITE_TRANSIENT);
+    if (text)
+        sqlite3_bind_text(s, 1, text, -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW)
         json_array_append_new(arr, row(s));
@@ -54,6 +57,19 @@ static json_t *export__idem(sqlite3_stmt *s)
                      sqlite3_column_text(s, 1), "reply", sqlite3_column_text(s, 2));
 }
 
+/* An event's command as the idempotency row the export format keeps: its ack, rebuilt. */
+static json_t *export__ack(sqlite3_stmt *s)
+{
+    json_t *result = export__json_col(s, 3);
+    char *ack = store__ack_text((const char *)sqlite3_column_text(s, 2), sqlite3_column_int64(s, 4),
+                                json_is_null(result) ? NULL : result, sqlite3_column_int64(s, 5));
+    json_decref(result);
+    json_t *row = json_pack("{s:s, s:s, s:s}", "seat", sqlite3_column_text(s, 1), "cmd_id",
+                            sqlite3_column_text(s, 2), "reply", ack);
+    free(ack);
+    return row;
+}
+
 static json_t *export__campaign(sqlite3_stmt *s)
 {
     return json_pack("{s:s, s:I}", "id", sqlite3_column_text(s, 0), "created_ms",
@@ -71,31 +87,44 @@ int store_export_campaign(store *st, const char *campaign, json_t **out, tb_err 
 {
     sqlite3 *db = store__sqlite(st);
     *out = NULL;
-    /* One read transaction: a consistent campaign while a server keeps writing. */
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        return tb_fail(err, TB_INTERNAL, "export: %s", sqlite3_errmsg(db));
     json_t *camp = json_array(), *events = json_array(), *idem = json_array(),
            *tokens = json_array();
     int r = export__rows(db, "SELECT id, created_ms FROM campaigns WHERE id = ?1", campaign, camp,
                          export__campaign, err);
     if (!r && json_array_size(camp) == 0)
         r = tb_fail(err, TB_NOT_FOUND, "no campaign '%.40s' in this database", campaign);
+    campfile *f = NULL;
     if (!r)
-        r = export__rows(db,
-                         "SELECT seq, seat, op, args, result, patch, at_ms FROM events"
-                         " WHERE campaign = ?1 ORDER BY seq",
-                         campaign, events, export__event, err);
+        r = store__campfile(st, campaign, 0, &f, err);
+    if (r)
+        goto out;
+    /* One read transaction on the campaign's file: a consistent campaign while a server keeps
+     * writing. (The tokens come from the host file: they change only when a seat joins, leaves or
+     * a GM link is made.) */
+    sqlite3 *cdb = campfile_sqlite(f);
+    if (sqlite3_exec(cdb, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        r = tb_fail(err, TB_INTERNAL, "export: %s", sqlite3_errmsg(cdb));
+        goto out;
+    }
+    r = export__rows(cdb,
+                     "SELECT seq, seat, op, args, result, patch, at_ms FROM events ORDER BY seq",
+                     NULL, events, export__event, err);
     if (!r)
-        r = export__rows(db,
-                         "SELECT seat, cmd_id, reply FROM idempotency WHERE campaign = ?1"
-                         " ORDER BY seat, cmd_id",
-                         campaign, idem, export__idem, err);
+        r = export__rows(
+            cdb,
+            "SELECT seq, seat, cmd_id, result, coalesce(ack_seq, seq),"
+            " coalesce(ack_entry, 0) FROM events WHERE cmd_id IS NOT NULL ORDER BY seq",
+            NULL, idem, export__ack, err);
+    if (!r)
+        r = export__rows(cdb, "SELECT seat, cmd_id, reply FROM replies ORDER BY id", NULL, idem,
+                         export__idem, err);
+    sqlite3_exec(cdb, "COMMIT", NULL, NULL, NULL);
     if (!r)
         r = export__rows(db,
                          "SELECT hash, seat, created_ms FROM tokens WHERE campaign = ?1"
                          " ORDER BY created_ms, hash",
                          campaign, tokens, export__token, err);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+out:
     if (!r) {
         *out = json_pack("{s:s, s:i, s:i, s:O, s:o, s:o, s:o}", "format", EXPORT_FORMAT, "version",
                          EXPORT_VERSION, "schema", STORE_SCHEMA_VERSION, "campaign",
@@ -108,18 +137,6 @@ int store_export_campaign(store *st, const char *campaign, json_t **out, tb_err 
     json_decref(idem);
     json_decref(tokens);
     return r;
-}
-
-/* A campaign id as the engine mints them: 1-32 characters of [a-z0-9]. */
-static int export__id_ok(const char *id)
-{
-    size_t n = id ? strlen(id) : 0;
-    if (n < 1 || n > 32)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9')))
-            return 0;
-    return 1;
 }
 
 static int export__is_str(const json_t *o, const char *k)
@@ -148,7 +165,7 @@ static int import__check(const json_t *doc, json_t **state, tb_err *err)
                        "the export comes from a newer tabled (schema %lld, this one has %d)",
                        (long long)json_integer_value(schema), STORE_SCHEMA_VERSION);
     json_t *camp = json_object_get(doc, "campaign");
-    if (!export__id_ok(json_string_value(json_object_get(camp, "id"))) ||
+    if (!store__id_ok(json_string_value(json_object_get(camp, "id"))) ||
         !json_is_integer(json_object_get(camp, "created_ms")))
         return tb_fail(err, TB_BAD_REQUEST, "the export has no valid campaign id");
     json_t *events = json_object_get(doc, "events");
@@ -223,20 +240,76 @@ static int import__token(sqlite3 *db, const char *campaign, const json_t *row, t
     return TB_OK;
 }
 
+/* Which events of the export carry their command's id: an idempotency row whose reply is exactly
+ * the ack its event rebuilds (store__ack_text) is kept as that event's cmd_id; every other row
+ * is returned in *rest (a new array) to be kept as a reply of its own. *ids is a new array, one
+ * string or null per event. */
+static void import__split_idem(const json_t *doc, json_t **ids, json_t **rest)
+{
+    json_t *events = json_object_get(doc, "events");
+    *ids = json_array();
+    *rest = json_array();
+    for (size_t i = 0; i < json_array_size(events); i++)
+        json_array_append_new(*ids, json_null());
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(doc, "idempotency"), i, row)
+    {
+        const char *seat = json_string_value(json_object_get(row, "seat"));
+        const char *cmd_id = json_string_value(json_object_get(row, "cmd_id"));
+        const char *reply = json_string_value(json_object_get(row, "reply"));
+        json_t *msg = json_loads(reply, 0, NULL);
+        json_int_t seq = json_integer_value(json_object_get(msg, "seq"));
+        const char *t = json_string_value(json_object_get(msg, "t"));
+        json_t *ev = json_array_get(events, (size_t)(seq - 1));
+        int kept = 0;
+        if (t && strcmp(t, "ack") == 0 && seq >= 1 && ev &&
+            json_is_null(json_array_get(*ids, (size_t)(seq - 1))) &&
+            strcmp(json_string_value(json_object_get(ev, "seat")), seat) == 0) {
+            json_t *result = json_object_get(ev, "result");
+            char *ack = store__ack_text(cmd_id, seq, json_is_null(result) ? NULL : result, 0);
+            if (strcmp(ack, reply) == 0) {
+                json_array_set_new(*ids, (size_t)(seq - 1), json_string(cmd_id));
+                kept = 1;
+            }
+            free(ack);
+        }
+        json_decref(msg);
+        if (!kept)
+            json_array_append(*rest, row);
+    }
+}
+
 int store_import_campaign(store *st, const json_t *doc, tb_err *err)
 {
-    json_t *state = NULL;
+    json_t *state = NULL, *ids = NULL, *rest = NULL;
     int r = import__check(doc, &state, err);
     if (r)
         return r;
     json_t *camp = json_object_get(doc, "campaign");
     const char *id = json_string_value(json_object_get(camp, "id"));
     json_t *events = json_object_get(doc, "events");
+    char path[4096];
+    if ((r = store_campaign_path(st, id, path, sizeof path, err)))
+        goto out;
+    int known = store_campaign_exists(st, id, err);
+    if (known < 0) {
+        r = TB_INTERNAL;
+        goto out;
+    }
+    if (known) {
+        r = tb_fail(err, TB_CONFLICT, "campaign %s is already in this database", id);
+        goto out;
+    }
+    if (access(path, F_OK) == 0) {
+        r = tb_fail(err, TB_CONFLICT,
+                    "%s exists but names no campaign of this database: move it away first", path);
+        goto out;
+    }
+    import__split_idem(doc, &ids, &rest);
     if ((r = store_begin(st, err)))
         goto out;
     r = store_campaign_insert(st, id, json_integer_value(json_object_get(camp, "created_ms")), err);
-    if (r == TB_CONFLICT)
-        tb_fail(err, TB_CONFLICT, "campaign %s is already in this database", id);
     size_t i;
     json_t *v;
     json_array_foreach(events, i, v)
@@ -251,10 +324,11 @@ int store_import_campaign(store *st, const json_t *doc, tb_err *err)
                           .args = json_object_get(v, "args"),
                           .result = json_is_null(result) ? NULL : result,
                           .patch = json_object_get(v, "patch"),
-                          .at_ms = json_integer_value(json_object_get(v, "at_ms"))};
+                          .at_ms = json_integer_value(json_object_get(v, "at_ms")),
+                          .cmd_id = json_string_value(json_array_get(ids, i))};
         r = store_event_append(st, &ev, err);
     }
-    json_array_foreach(json_object_get(doc, "idempotency"), i, v)
+    json_array_foreach(rest, i, v)
     {
         if (r)
             break;
@@ -262,6 +336,8 @@ int store_import_campaign(store *st, const json_t *doc, tb_err *err)
                            json_string_value(json_object_get(v, "cmd_id")),
                            json_string_value(json_object_get(v, "reply")), err);
     }
+    if (!r)
+        r = store__host_w(st, err);
     json_array_foreach(json_object_get(doc, "tokens"), i, v)
     {
         if (r)
@@ -270,11 +346,18 @@ int store_import_campaign(store *st, const json_t *doc, tb_err *err)
     }
     if (!r)
         r = store_snapshot_put(st, id, (int64_t)json_array_size(events), state, err);
+    if (!r) {
+        store_summary sum;
+        store_summary_of_state(state, (int64_t)json_array_size(events), &sum);
+        r = store_campaign_summary_put(st, id, &sum, err);
+    }
     if (!r)
         r = store_commit(st, err);
     else
         store_rollback(st);
 out:
     json_decref(state);
+    json_decref(ids);
+    json_decref(rest);
     return r;
 }

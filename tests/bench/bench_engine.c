@@ -4,7 +4,8 @@
  * sink), on a campaign whose log is full (issue 10, "No copy of the world per command").
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
- *     bench_engine [COMMANDS]        default 2000 per scenario
+ *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
+ *                                       roll, act, moves, join (default all)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "engine.h"
 #include "rng.h"
 #include "store.h"
@@ -64,13 +66,6 @@ static const engine_sink SINK = {on_send, on_close};
 
 static engine *g_e;
 static int g_cmd;
-
-static double clock_s(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void say(engine_conn *c, json_t *msg)
 {
@@ -115,14 +110,15 @@ static void timed(const char *label, int n, engine_conn *c, sink_ctx *s, const c
                   const char *args_text)
 {
     json_t *args = json_loads(args_text, 0, NULL);
-    double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    double t0 = bench_clock_s(CLOCK_MONOTONIC), c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
     for (int i = 0; i < n; i++) {
         char id[32];
         snprintf(id, sizeof id, "t%d", ++g_cmd);
         say(c, json_pack("{s:s, s:s, s:s, s:O}", "t", "cmd", "id", id, "op", op, "args", args));
         engine_flush(g_e);
     }
-    double dt = clock_s(CLOCK_MONOTONIC) - t0, dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    double dt = bench_clock_s(CLOCK_MONOTONIC) - t0,
+           dc = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
     (void)s;
     printf("%-22s %d commands in %.3f s = %.1f us/command wall, %.1f us CPU\n", label, n, dt,
            dt * 1e6 / n, dc * 1e6 / n);
@@ -132,6 +128,7 @@ static void timed(const char *label, int n, engine_conn *c, sink_ctx *s, const c
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 2000;
+    const char *only = argc > 2 ? argv[2] : NULL;
     char dir[] = "/tmp/tabled-bench-XXXXXX", path[64];
     if (!mkdtemp(dir))
         return 1;
@@ -187,10 +184,14 @@ int main(int argc, char **argv)
         json_decref(cmd(gc, &gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
     json_decref(cmd(gc, &gs, "enc.act", json_pack("{s:s}", "action", "initiative")));
 
-    timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
-    timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
-    timed("enc.moves (GM):", n, gc, &gs, "enc.moves", "{}");
-    timed("enc.moves (player):", n, pc[0], &ps[0], "enc.moves", "{}");
+    if (bench_wants(only, "roll"))
+        timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+    if (bench_wants(only, "act"))
+        timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
+    if (bench_wants(only, "moves")) {
+        timed("enc.moves (GM):", n, gc, &gs, "enc.moves", "{}");
+        timed("enc.moves (player):", n, pc[0], &ps[0], "enc.moves", "{}");
+    }
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;
@@ -200,8 +201,9 @@ int main(int argc, char **argv)
      * public roll fans out to all of them. */
     static sink_ctx crowd[CROWD];
     static engine_conn *cc[CROWD];
-    double j0 = clock_s(CLOCK_MONOTONIC), jc0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (int k = 0; k < CROWD; k++) {
+    int crowd_n = bench_wants(only, "join") ? CROWD : 0;
+    double j0 = bench_clock_s(CLOCK_MONOTONIC), jc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    for (int k = 0; k < crowd_n; k++) {
         char name[16];
         snprintf(name, sizeof name, "Crowd %d", k + 1);
         cc[k] = engine_conn_open(g_e, &SINK, &crowd[k]);
@@ -209,16 +211,19 @@ int main(int argc, char **argv)
                              json_string_value(json_object_get(made, "join_code")), "name", name));
         engine_flush(g_e);
     }
-    printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
-           clock_s(CLOCK_MONOTONIC) - j0, (clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
-    int nc = n / 10 > 0 ? n / 10 : 1;
-    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
-    printf("%-22s %.2f us CPU per recipient\n", "",
-           (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
-    for (int k = 0; k < CROWD; k++)
+    if (crowd_n) {
+        printf("%-22s %d seats in %.3f s wall, %.1f us CPU per join\n", "join:", CROWD,
+               bench_clock_s(CLOCK_MONOTONIC) - j0,
+               (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - jc0) * 1e6 / CROWD);
+        int nc = n / 10 > 0 ? n / 10 : 1;
+        double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        timed("roll, 1009 seats:", nc, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+        printf("%-22s %.2f us CPU per recipient\n", "",
+               (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / nc / (CROWD + PLAYERS + 1));
+    }
+    for (int k = 0; k < crowd_n; k++)
         engine_conn_closed(g_e, cc[k]);
-    for (int k = 0; k < CROWD; k++)
+    for (int k = 0; k < crowd_n; k++)
         json_decref(crowd[k].last);
 
     json_decref(made);

@@ -2,8 +2,9 @@
  * crashfs.c — an LD_PRELOAD shim that simulates a power loss for crash-consistency tests
  * (tests/integration/crash.test.mjs), in the spirit of SQLite's own crash tests.
  *
- * It watches the files whose path starts with $CRASHFS_MATCH (the database, its -wal and
- * -journal; never the -shm, which SQLite rebuilds on open). Before each write to them it saves
+ * It watches the database $CRASHFS_MATCH (the host file) and its campaign files
+ * ($CRASHFS_MATCH.campaigns/<id>.db), each with its -wal and -journal; never the -shm, which
+ * SQLite rebuilds on open. Before each write to them it saves
  * what the write overwrites and the file's size; an fsync/fdatasync of a file forgets what was
  * saved for it: that much is on the disk. When the $CRASHFS_AFTER-th write comes, it does not
  * happen: instead every write not yet synced is undone, newest first (so each file is exactly as
@@ -73,12 +74,24 @@ __attribute__((constructor)) static void crashfs_init(void)
         crash_after = atol(after);
 }
 
+/* The database file rest names after the match: "" (the file itself), "-wal", "-journal". */
+static int db_part(const char *rest)
+{
+    return !*rest || strcmp(rest, "-wal") == 0 || strcmp(rest, "-journal") == 0;
+}
+
+/* The host file ($CRASHFS_MATCH) and every campaign file beside it ($CRASHFS_MATCH.campaigns/
+ * <id>.db), each with its -wal and -journal. */
 static int watched_path(const char *path)
 {
     if (!match_len || !path || strncmp(path, match, match_len) != 0)
         return 0;
     const char *rest = path + match_len;
-    return !*rest || strcmp(rest, "-wal") == 0 || strcmp(rest, "-journal") == 0;
+    if (strncmp(rest, ".campaigns/", 11) == 0) {
+        const char *dot = strstr(rest + 11, ".db");
+        return dot && !strchr(rest + 11, '/') && db_part(dot + 3);
+    }
+    return db_part(rest);
 }
 
 static void note_open(int fd, const char *path)

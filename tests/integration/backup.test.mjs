@@ -154,7 +154,7 @@ test('export / import move a campaign between servers: seats keep their links, r
 
   // refused imports change nothing
   await b.kill('SIGTERM');
-  const count = () => sqlite(b.db, 'SELECT count(*) FROM campaigns') + '/' + sqlite(b.db, 'SELECT count(*) FROM events');
+  const count = () => b.sqlite('SELECT count(*) FROM campaigns') + '/' + b.sqlite('SELECT count(*) FROM events');
   const before = count();
   await assert.rejects(run(BIN, ['import', '--db', b.db, file]), /already in this database/);
   const bad = structuredClone(doc);

@@ -9,7 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { sleep } from './lib.mjs';
+import { legacyView, sleep } from './lib.mjs';
 
 /** A small seeded generator (mulberry32): the same seed gives the same kill moments. */
 export function rng(seed) {
@@ -189,7 +189,7 @@ export async function recover(tab, rand, { timeout = 30000, mayLose = false } = 
  */
 export async function verify(srv, tab, { mayLose = false } = {}) {
   assert.equal(srv.sqlite('PRAGMA integrity_check'), 'ok');
-  const rows = execFileSync('sqlite3', [srv.db, "SELECT campaign || ' ' || seq || ' ' || json_extract(args, '$.expr') || ' ' || json(result) FROM events WHERE op = 'roll'"], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const rows = execFileSync('sqlite3', [srv.db, legacyView(srv.db) + "SELECT campaign || ' ' || seq || ' ' || json_extract(args, '$.expr') || ' ' || json(result) FROM events WHERE op = 'roll'"], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const byExpr = new Map();
   let duplicated = 0;
   for (const line of rows.split('\n').filter(Boolean)) {

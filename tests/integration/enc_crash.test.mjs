@@ -61,7 +61,7 @@ test('a campaign saved by an older build with a slot without a side is refused, 
   ];
   bad.forEach((patch, i) => {
     const q = (o) => JSON.stringify(o).replaceAll("'", "''");
-    srv.sqlite(`INSERT INTO events (campaign, seq, seat, op, args, result, patch, at_ms) VALUES ('${campaignId}', ${seq + 1 + i}, 'gm', 'enc.set', '${q({ path: patch[0].path, value: patch[0].value })}', '{}', '${q(patch)}', 0)`);
+    srv.sqliteCampaign(campaignId, `INSERT INTO events (seq, seat, op, args, result, patch, at_ms) VALUES (${seq + 1 + i}, 'gm', 'enc.set', '${q({ path: patch[0].path, value: patch[0].value })}', '{}', '${q(patch)}', 0)`);
   });
 
   await srv.start();

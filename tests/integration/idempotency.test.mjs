@@ -202,3 +202,34 @@ test('60 re-sent ids after a restart all get their original acks, none rate_limi
   const fresh = await Promise.all(freshIds.map((id) => annC.cmd('roll', { expr: '1d6' }, id)));
   assert.ok(fresh.some((m) => m.t === 'nack' && m.code === 'rate_limited'), 'new commands are still limited');
 });
+
+test('after a restart a re-sent id gets its ack of the two counts: a player\'s player seq, the GM\'s seq and entry', async (t) => {
+  // The acks are rebuilt from the event row (storage/README.md): the player seq of a player's ack
+  // and the `entry` of the GM's (protocol/PROTOCOL.md "Two counts") must come back as they went.
+  const srv = await startServer(t, { args: ['--rate-limit', '0'] });
+  const { gm, players } = await table(srv, ['Ann']);
+  const ann = players[0];
+  t.after(() => closeAll(gm, ann.client));
+  const secret = [];
+  for (let i = 0; i < 3; i++) secret.push(await gm.cmd('roll', { expr: '1d20', secret: true }, `gm-secret-${i}`));
+  const annAck = await ann.client.cmd('roll', { expr: '2d6' }, 'ann-after-secrets');
+  const gmPublic = await gm.cmd('roll', { expr: '1d8' }, 'gm-public');
+  for (const a of [...secret, annAck, gmPublic]) assert.equal(a.t, 'ack', a.raw);
+  const seqBefore = (await srv.gmView()).seq;
+  assert.ok(annAck.seq < gmPublic.seq - 1, `the player's ack carries its player seq (${annAck.seq}), behind the campaign's (${gmPublic.seq - 1}): the GM's secrets are not counted`);
+  assert.equal(typeof secret[2].entry, 'number', secret[2].raw);
+  assert.equal(secret[2].entry, secret[1].entry, 'a GM-only event does not move the player seq its entry is numbered by');
+
+  await srv.kill('SIGKILL');
+  await srv.restart();
+
+  const [annC] = await srv.hello(ann.token);
+  const [gmC] = await srv.hello(srv.gmToken);
+  t.after(() => closeAll(annC, gmC));
+  assert.equal((await annC.cmd('roll', { expr: '2d6' }, 'ann-after-secrets')).raw, annAck.raw, "the player's ack, byte for byte");
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await gmC.cmd('roll', { expr: '1d20', secret: true }, `gm-secret-${i}`)).raw, secret[i].raw, `the GM's ack ${i}, byte for byte`);
+  }
+  assert.equal((await gmC.cmd('roll', { expr: '1d8' }, 'gm-public')).raw, gmPublic.raw);
+  assert.equal((await srv.gmView()).seq, seqBefore, 'nothing ran twice');
+});

@@ -151,6 +151,29 @@ function parseBanner(lines, links = null) {
   return { version: listen[1], port: Number(listen[2]), dbPath: listen[3], hostToken: host[1], campaigns };
 }
 
+/**
+ * SQL that attaches every campaign file of the data directory whose host file is db and creates
+ * temp views with the shape the single file had before issue 26/28: events, snapshots and
+ * idempotency with a campaign column. A test's SQL then reads the data directory as it read the
+ * one file (a write goes to a campaign's own file: Server.sqliteCampaign). PRAGMA integrity_check checks every
+ * attached file. At most 9 campaign files (SQLite attaches 10 databases).
+ */
+export function legacyView(db) {
+  const dir = `${db}.campaigns`;
+  const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^[a-z0-9]+\.db$/.test(f)).map((f) => f.slice(0, -3)).sort() : [];
+  if (ids.length > 9) throw new Error(`legacyView: ${ids.length} campaign files, at most 9`);
+  const q = (s) => s.replaceAll("'", "''");
+  const parts = ids.map((id, i) => ({ id, c: `c${i}` }));
+  const union = (rows, none) => (rows.length ? rows.join(' UNION ALL ') : none);
+  return [
+    ...parts.map(({ id, c }) => `ATTACH DATABASE '${q(dir)}/${id}.db' AS ${c};`),
+    `CREATE TEMP VIEW events AS ${union(parts.map(({ id, c }) => `SELECT '${id}' AS campaign, seq, seat, op, args, result, patch, at_ms FROM ${c}.events`), 'SELECT NULL AS campaign, NULL AS seq, NULL AS seat, NULL AS op, NULL AS args, NULL AS result, NULL AS patch, NULL AS at_ms WHERE 0')};`,
+    `CREATE TEMP VIEW snapshots AS ${union(parts.map(({ id, c }) => `SELECT '${id}' AS campaign, seq, state FROM ${c}.snapshots`), 'SELECT NULL AS campaign, NULL AS seq, NULL AS state WHERE 0')};`,
+    `CREATE TEMP VIEW idempotency AS SELECT campaign, seat, cmd_id, reply FROM main.idempotency${parts.map(({ id, c }) => ` UNION ALL SELECT '${id}', seat, cmd_id, reply FROM ${c}.replies UNION ALL SELECT '${id}', seat, cmd_id, CASE WHEN ack_entry IS NULL THEN json_object('t', 'ack', 'id', cmd_id, 'seq', coalesce(ack_seq, seq), 'result', json(result)) ELSE json_object('t', 'ack', 'id', cmd_id, 'seq', seq, 'result', json(result), 'entry', ack_entry) END FROM ${c}.events WHERE cmd_id IS NOT NULL`).join('')};`,
+    '',
+  ].join('\n');
+}
+
 export class Server {
   /**
    * args: extra `serve` flags (after the test's own, so they win); wrap: a command the server
@@ -339,9 +362,17 @@ export class Server {
     return withPlayerSeqs(out.split('\n').filter(Boolean).map((l) => JSON.parse(l)));
   }
 
-  /** Runs SQL through the sqlite3 CLI; returns its stdout (trimmed). */
+  /**
+   * Runs SQL through the sqlite3 CLI; returns its stdout (trimmed). The data directory is read as
+   * the single file of before (storage/README.md): legacyView attaches every campaign file.
+   */
   sqlite(sql) {
-    return execFileSync('sqlite3', [this.db, sql], { encoding: 'utf8', timeout: 30000 }).trim();
+    return execFileSync('sqlite3', [this.db, legacyView(this.db) + sql], { encoding: 'utf8', timeout: 30000 }).trim();
+  }
+
+  /** Runs SQL on one campaign's own file (its tables: storage/README.md); returns stdout. */
+  sqliteCampaign(campaign, sql) {
+    return execFileSync('sqlite3', [`${this.db}.campaigns/${campaign}.db`, sql], { encoding: 'utf8', timeout: 30000 }).trim();
   }
 
   /** Connects a client (see Client.connect). */

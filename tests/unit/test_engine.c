@@ -33,6 +33,7 @@
 #include "store.h"
 #include "workcopy.h"
 #include "ops.h"
+#include "store_view.h"
 
 /* ---- the recording sink ------------------------------------------------------------------- */
 
@@ -155,19 +156,7 @@ static void teardown(void)
     g_nclients = 0;
     rules_rng_destroy(g_dice);
     rules_rng_destroy(g_secret);
-    DIR *d = opendir(g_dir);
-    if (d) {
-        struct dirent *de;
-        char p[512];
-        while ((de = readdir(d)) != NULL) {
-            if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                continue;
-            snprintf(p, sizeof p, "%s/%s", g_dir, de->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(g_dir);
+    store_view_rmdir(g_dir);
 }
 
 /* Opens the store and creates the engine (no campaign yet). */
@@ -435,11 +424,7 @@ static long long commits_total(void)
 
 static sqlite3 *raw_open(void)
 {
-    sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(g_path, &db, SQLITE_OPEN_READONLY, NULL);
-    ck_assert_msg(rc == SQLITE_OK, "sqlite3_open_v2: %s", db ? sqlite3_errmsg(db) : "?");
-    sqlite3_busy_timeout(db, 5000);
-    return db;
+    return store_view_open(g_path, SQLITE_OPEN_READONLY);
 }
 
 /* First column of the first row as an integer (-1 when there is no row). */
@@ -709,6 +694,44 @@ START_TEST(test_join_with_a_bad_name_is_refused_and_writes_nothing)
     ck_assert_str_eq(jstr(msg_at(c, 0), "/code"), "bad_request");
     ck_assert_str_eq(jstr(msg_at(c, 1), "/code"), "bad_request");
     ck_assert_int_eq(seq_now(), s0);
+}
+END_TEST
+
+/* Joins of one loop turn make one event (issue 26) that advances the player seq once (issue 27:
+ * its diff is public); a joiner whose name is taken by another joiner of the same turn is
+ * refused alone (issue 27 item 13), the others are seated. */
+START_TEST(test_joins_of_one_turn_are_one_event_and_a_taken_name_is_refused_alone)
+{
+    boot();
+    client *watcher = join_as("Watcher", NULL);
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "sec", "roll", "{'expr':'1d6','secret':true}")); /* pseq behind seq */
+    long long s0 = seq_now(), p0 = pseq_now();
+    ck_assert_int_lt(p0, s0);
+    size_t wfrom = watcher->n;
+    client *a = client_new(), *b = client_new(), *c = client_new();
+    sendq(a, "{'t':'join','code':'%s','name':'Ann'}", g_code);
+    sendq(b, "{'t':'join','code':'%s','name':'ann'}", g_code); /* the same name */
+    sendq(c, "{'t':'join','code':'%s','name':'Bob'}", g_code);
+    engine_flush(g_e);
+    ck_assert_int_eq(seq_now(), s0 + 1);
+    ck_assert_int_eq(pseq_now(), p0 + 1);
+    ck_assert_str_eq(mtype(a, 0), "joined");
+    ck_assert_str_eq(mtype(c, 0), "joined");
+    ck_assert_str_eq(mtype(b, 0), "error");
+    ck_assert_str_eq(jstr(msg_at(b, 0), "/code"), "conflict");
+    ck_assert_uint_eq(count_type(b, 0, "welcome"), 0);
+    for (client *x = a; x; x = x == a ? c : NULL) {
+        long w = find_type(x, 0, "welcome");
+        ck_assert_msg(w > 0, "no welcome after joined");
+        ck_assert_int_eq(jint(msg_at(x, (size_t)w), "/seq"), p0 + 1);
+    }
+    /* the player already seated gets one diff for both seats, numbered with the player seq */
+    ck_assert_uint_eq(count_type(watcher, wfrom, "diff"), 1);
+    ck_assert_int_eq(jint(msg_at(watcher, (size_t)find_type(watcher, wfrom, "diff")), "/seq"),
+                     p0 + 1);
+    const json_t *seats = jget(state_now(), "/seats");
+    ck_assert_uint_eq(json_object_size(seats), 4); /* gm, Watcher, Ann, Bob */
 }
 END_TEST
 
@@ -1204,7 +1227,7 @@ START_TEST(test_resume_sends_exactly_the_missed_diffs)
     boot();
     client *gm = connect_as(g_gm_token);
     char token[64];
-    client *live = join_as("Ann", token); /* stays connected: the reference */
+    client *live = join_as("Ann", token);     /* stays connected: the reference */
     long long n = seq_now(), pn = pseq_now(); /* the player's seq is pn (server/playerseq.h) */
     ck_assert_int_eq(jint(msg_at(live, 1), "/seq"), pn);
     json_t *state_n = json_deep_copy(jget(msg_at(live, 1), "/state"));
@@ -2015,6 +2038,72 @@ START_TEST(test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline
 }
 END_TEST
 
+/* ---- campaigns loaded on first use, put away when idle (issue 26/28) ------------------------ */
+
+/* engine.h: a campaign nobody is connected to is put away by engine_tick (snapshot, file closed)
+ * and loaded again by the next hello; nothing is lost and the log goes on. */
+START_TEST(test_idle_campaign_is_put_away_and_loaded_again_by_hello)
+{
+    g_opts.idle_close_ms = 0;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "a", "roll", "{'expr':'2d6'}"));
+    long long n = seq_now();
+    json_t *before = json_deep_copy(state_now());
+    ck_assert_int_eq(engine_tick(g_e), 0); /* someone is connected */
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    client_gone(gm);
+    ck_assert_int_eq(engine_tick(g_e), 1);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0);
+    ck_assert_int_eq(engine_campaign_count(g_e), 1);
+    ck_assert_int_eq(sql_int("SELECT max(seq) FROM snapshots WHERE campaign='%s'", g_camp), n);
+
+    client *again = connect_as(g_gm_token);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    ck_assert_int_eq(jint(msg_at(again, 0), "/seq"), n);
+    ck_assert(json_equal(before, json_object_get(msg_at(again, 0), "state")));
+    /* a re-sent id is still recognised; a new one runs with the next seq */
+    const json_t *re = run_cmd(again, "a", "roll", "{'expr':'2d6'}");
+    assert_ack(re);
+    ck_assert_int_eq(jint(re, "/seq"), n);
+    const json_t *next = run_cmd(again, "b", "roll", "{'expr':'1d4'}");
+    ck_assert_int_eq(jint(next, "/seq"), n + 1);
+    json_decref(before);
+}
+END_TEST
+
+/* A join code finds a campaign that is not loaded (the registry knows it); the host lists
+ * a put-away campaign with the figures it had. */
+START_TEST(test_join_and_campaign_list_reach_a_campaign_that_is_put_away)
+{
+    g_opts.idle_close_ms = 0;
+    boot();
+    client *gm = connect_as(g_gm_token);
+    assert_ack(run_cmd(gm, "r", "campaign.rename", "{'name':'The Salt Road'}"));
+    long long n = seq_now();
+    client_gone(gm);
+    ck_assert_int_eq(engine_tick(g_e), 1);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0);
+
+    client *host = client_new();
+    char *host_token = engine_mint_host_token(g_e, NULL);
+    sendq(host, "{'t':'hello','v':1,'token':'%s'}", host_token);
+    free(host_token);
+    const json_t *list = run_cmd(host, "l", "campaign.list", "{}");
+    assert_ack(list);
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 0); /* listed without loading it */
+    ck_assert_str_eq(jstr(list, "/result/campaigns/0/name"), "The Salt Road");
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seq"), n);
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seats"), 1);
+
+    client *p1 = join_as("Ann", NULL); /* by the code, through the registry */
+    ck_assert_int_eq(engine_campaigns_loaded(g_e), 1);
+    ck_assert_int_eq(jint(msg_at(p1, 1), "/seq"), n + 1);
+    list = run_cmd(host, "l2", "campaign.list", "{}");
+    ck_assert_int_eq(jint(list, "/result/campaigns/0/seats"), 2);
+}
+END_TEST
+
 /* ---- suite -------------------------------------------------------------------------------- */
 
 static TCase *tcase(Suite *s, const char *name)
@@ -2038,6 +2127,7 @@ static Suite *engine_suite(void)
     tc = tcase(s, "join");
     tcase_add_test(tc, test_join_creates_player_seat_welcomes_it_filtered_and_tells_the_gm);
     tcase_add_test(tc, test_join_with_a_bad_name_is_refused_and_writes_nothing);
+    tcase_add_test(tc, test_joins_of_one_turn_are_one_event_and_a_taken_name_is_refused_alone);
     tcase_add_test(tc, test_join_on_an_already_welcomed_connection_moves_it_to_the_new_seat);
     tcase_add_test(tc, test_player_never_sees_gm_or_other_seats_private_after_restart);
 
@@ -2081,6 +2171,10 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
+
+    tc = tcase(s, "lifecycle");
+    tcase_add_test(tc, test_idle_campaign_is_put_away_and_loaded_again_by_hello);
+    tcase_add_test(tc, test_join_and_campaign_list_reach_a_campaign_that_is_put_away);
 
     tc = tcase(s, "connections");
     tcase_add_test(tc, test_connection_closed_with_a_held_reply_is_skipped_and_shown_offline);

@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "sha256.h"
 #include "store.h"
+#include "store_view.h"
 
 /* ---- fixture: one fresh temporary directory per test, holding the database file ---- */
 
@@ -35,19 +37,7 @@ static void setup_dir(void)
 
 static void teardown_dir(void)
 {
-    DIR *d = opendir(g_dir);
-    if (d) {
-        struct dirent *e;
-        char p[512];
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(p, sizeof p, "%s/%s", g_dir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(g_dir);
+    store_view_rmdir(g_dir);
 }
 
 /* ---- helpers ---- */
@@ -78,6 +68,25 @@ static void raw_exec(sqlite3 *db, const char *sql)
     int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
     ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, msg ? msg : "?");
     sqlite3_free(msg);
+}
+
+/* The host file with the campaign files attached, read through views of the single file's shape
+ * (store_view.h). */
+static sqlite3 *raw_view(void)
+{
+    return store_view_open(g_path, SQLITE_OPEN_READWRITE);
+}
+
+/* One campaign's own file. */
+static sqlite3 *raw_open_campaign(const char *id)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s.campaigns/%s.db", g_path, id);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+    ck_assert_msg(rc == SQLITE_OK, "sqlite3_open_v2 %s: %s", path, db ? sqlite3_errmsg(db) : "?");
+    sqlite3_busy_timeout(db, 5000);
+    return db;
 }
 
 /* The integer in the first column of the first row of sql. */
@@ -313,7 +322,7 @@ START_TEST(test_new_file_is_migrated_to_current_schema_with_all_tables)
 
     sqlite3 *db = raw_open();
     ck_assert_int_eq(raw_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    const char *tables[] = {"campaigns", "events", "idempotency", "snapshots", "tokens"};
+    const char *tables[] = {"campaigns", "idempotency", "tokens"};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         char sql[160];
         snprintf(sql, sizeof sql,
@@ -847,7 +856,7 @@ START_TEST(test_commit_persists_across_close_and_reopen)
     ck_assert_int_eq(store_in_transaction(st), 0);
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events WHERE campaign = 'c'"), PARTY_N);
     sqlite3_close(db);
 
@@ -883,7 +892,7 @@ START_TEST(test_reads_inside_transaction_see_uncommitted_rows_others_do_not)
     json_decref(c.first);
 
     /* another connection does not see them before COMMIT */
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), 0);
     ck_assert_int_eq(store_commit(st, &err), TB_OK);
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), 3);
@@ -1166,7 +1175,7 @@ START_TEST(test_only_newest_two_snapshots_are_kept_per_campaign)
     snapshot_ok(st, "c", 5, "{\"k\":0}");
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM snapshots WHERE campaign = 'c'"), 2);
     ck_assert_int_eq(raw_int(db, "SELECT min(seq) FROM snapshots WHERE campaign = 'c'"), 40);
     ck_assert_int_eq(raw_int(db, "SELECT max(seq) FROM snapshots WHERE campaign = 'c'"), 50);
@@ -1186,7 +1195,7 @@ START_TEST(test_snapshot_at_same_seq_replaces)
     snapshot_ok(st, "c", 3, "{\"v\":1}");
     snapshot_ok(st, "c", 3, "{\"v\":2}");
     load_ok(st, "c", 0, "{\"v\":2}", 3);
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM snapshots WHERE campaign = 'c'"), 1);
     sqlite3_close(db);
     store_close(st);
@@ -1195,10 +1204,10 @@ END_TEST
 
 /* Bad JSON written over a snapshot row: truncated, trailing garbage, empty, not JSON at all. */
 static const char *const BAD_SNAPSHOTS[] = {
-    "UPDATE snapshots SET state = '{\"party\": [1, 2' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = '{\"party\": {}} trailing' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = '' WHERE campaign = 'c'",
-    "UPDATE snapshots SET state = x'00ff00' WHERE campaign = 'c'",
+    "UPDATE snapshots SET state = '{\"party\": [1, 2'",
+    "UPDATE snapshots SET state = '{\"party\": {}} trailing'",
+    "UPDATE snapshots SET state = ''",
+    "UPDATE snapshots SET state = x'00ff00'",
 };
 #define N_BAD_SNAPSHOTS (int)(sizeof BAD_SNAPSHOTS / sizeof BAD_SNAPSHOTS[0])
 
@@ -1209,7 +1218,7 @@ START_TEST(test_corrupted_snapshot_is_an_error_not_a_crash)
     snapshot_ok(st, "c", 3, PARTY_STATES[3]);
     store_close(st);
 
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_open_campaign("c");
     raw_exec(db, BAD_SNAPSHOTS[_i]);
     sqlite3_close(db);
 
@@ -1234,8 +1243,8 @@ START_TEST(test_corrupted_event_patch_is_an_error_not_a_crash)
     append_party(st, "c", 1, 3);
     store_close(st);
 
-    sqlite3 *db = raw_open();
-    raw_exec(db, "UPDATE events SET patch = 'not json' WHERE campaign = 'c' AND seq = 2");
+    sqlite3 *db = raw_open_campaign("c");
+    raw_exec(db, "UPDATE events SET patch = 'not json' WHERE seq = 2");
     sqlite3_close(db);
 
     st = open_store();
@@ -1458,9 +1467,273 @@ START_TEST(test_integrity_check_ok_after_mixed_workload_and_reopen)
     ck_assert_int_eq(c.seqs[1], 3);
     ck_assert_int_eq(c.seqs[2], 5);
     json_decref(c.first);
-    sqlite3 *db = raw_open();
+    sqlite3 *db = raw_view();
     ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM idempotency"), 10);
     sqlite3_close(db);
+    store_close(st);
+}
+END_TEST
+
+/* ============== the data directory: a file per campaign (issue 26/28) ============== */
+
+static int exists_in_dir(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    return access(p, F_OK) == 0;
+}
+
+/* Appends event seq of campaign with the command id cmd_id and a result {"n": seq}. */
+static void append_cmd(store *st, const char *campaign, int64_t seq, const char *seat,
+                       const char *cmd_id)
+{
+    json_t *patch =
+        json_pack("[{s:s, s:s, s:I}]", "op", "add", "path", "/n", "value", (json_int_t)seq);
+    json_t *args = json_object(), *result = json_pack("{s:I}", "n", (json_int_t)seq);
+    store_event ev = {.campaign = campaign,
+                      .seq = seq,
+                      .seat = seat,
+                      .op = "roll",
+                      .args = args,
+                      .result = result,
+                      .patch = patch,
+                      .at_ms = 1000 + seq,
+                      .cmd_id = cmd_id};
+    tb_err err = {0};
+    ck_assert_msg(store_event_append(st, &ev, &err) == TB_OK, "append: %s", err.msg);
+    json_decref(patch);
+    json_decref(args);
+    json_decref(result);
+}
+
+static char *idem(store *st, const char *campaign, const char *seat, const char *cmd_id)
+{
+    char *reply = NULL;
+    tb_err err = {0};
+    ck_assert_int_eq(store_idem_get(st, campaign, seat, cmd_id, &reply, &err), TB_OK);
+    return reply;
+}
+
+START_TEST(test_each_campaign_has_a_file_of_its_own_and_the_host_file_none_of_its_rows)
+{
+    store *st = open_store();
+    append_party(st, "alpha", 1, 2);
+    append_ok(st, "beta", 1, PARTY_PATCHES[1]);
+    ck_assert(exists_in_dir("tabled.db.campaigns/alpha.db"));
+    ck_assert(exists_in_dir("tabled.db.campaigns/beta.db"));
+    ck_assert_int_eq(store_open_campaigns(st), 2);
+    store_close(st);
+
+    sqlite3 *db = raw_open();
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN "
+                                 "('events', 'snapshots')"),
+                     0);
+    sqlite3_close(db);
+    db = raw_open_campaign("alpha");
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), 2);
+    const char *tables[] = {"events", "replies", "snapshots", "meta"};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE name = '%s'",
+                 tables[i]);
+        ck_assert_msg(raw_int(db, sql) == 1, "table %s missing", tables[i]);
+    }
+    char who[64];
+    ck_assert_str_eq(raw_text(db, "SELECT value FROM meta WHERE key = 'campaign'", who, sizeof who),
+                     "alpha");
+    sqlite3_close(db);
+
+    /* closed, then opened again by the next call that names it */
+    st = open_store();
+    ck_assert_int_eq(store_open_campaigns(st), 0);
+    load_ok(st, "alpha", 1, PARTY_STATES[2], 2);
+    ck_assert_int_eq(store_open_campaigns(st), 1);
+    tb_err err = {0};
+    ck_assert_int_eq(store_campaign_close(st, "alpha", &err), TB_OK);
+    ck_assert_int_eq(store_open_campaigns(st), 0);
+    ck_assert_int_eq(last_seq(st, "alpha"), 2);
+    /* a read of a campaign without a file creates none */
+    ck_assert_int_eq(last_seq(st, "nobody"), 0);
+    ck_assert(!exists_in_dir("tabled.db.campaigns/nobody.db"));
+    store_close(st);
+}
+END_TEST
+
+/* store.h: an event with a cmd_id is its command's idempotency record; the reply is the ack
+ * rebuilt from it, byte for byte, also after a reopen; another seat's id is another command. */
+START_TEST(test_a_commands_event_is_its_idempotency_record)
+{
+    store *st = open_store();
+    append_cmd(st, "c", 1, "p1", "x\"1");
+    char *reply = idem(st, "c", "p1", "x\"1");
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(reply, "{\"t\":\"ack\",\"id\":\"x\\\"1\",\"seq\":1,\"result\":{\"n\":1}}");
+    free(reply);
+    ck_assert_ptr_null(idem(st, "c", "p2", "x\"1"));
+    ck_assert_ptr_null(idem(st, "c", "p1", "x"));
+    tb_err err = {0};
+    ck_assert_int_eq(store_idem_put(st, "c", "p1", "x\"1", "other", &err), TB_CONFLICT);
+    store_close(st);
+    st = open_store();
+    reply = idem(st, "c", "p1", "x\"1");
+    ck_assert_ptr_nonnull(reply);
+    ck_assert_str_eq(reply, "{\"t\":\"ack\",\"id\":\"x\\\"1\",\"seq\":1,\"result\":{\"n\":1}}");
+    free(reply);
+    store_close(st);
+}
+END_TEST
+
+/* store.h, STORE_IDEM_KEEP: the newest 10 000 commands of a campaign are recognised, the one
+ * before them no longer (also after a reopen); its row stays on disk. */
+START_TEST(test_the_newest_idem_keep_commands_are_recognised)
+{
+    store *st = open_store();
+    tb_err err = {0};
+    ck_assert_int_eq(store_begin(st, &err), TB_OK);
+    char id[32];
+    for (int i = 0; i <= STORE_IDEM_KEEP; i++) {
+        snprintf(id, sizeof id, "k%d", i);
+        append_cmd(st, "c", i + 1, i % 2 ? "p1" : "p2", id);
+    }
+    ck_assert_int_eq(store_commit(st, &err), TB_OK);
+    for (int round = 0; round < 2; round++) {
+        ck_assert_ptr_null(idem(st, "c", "p2", "k0"));
+        char *r = idem(st, "c", "p1", "k1");
+        ck_assert_ptr_nonnull(r);
+        free(r);
+        snprintf(id, sizeof id, "k%d", STORE_IDEM_KEEP);
+        r = idem(st, "c", "p2", id);
+        ck_assert_ptr_nonnull(r);
+        free(r);
+        store_close(st);
+        st = open_store();
+    }
+    sqlite3 *db = raw_open_campaign("c");
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events WHERE cmd_id = 'k0'"), 1);
+    sqlite3_close(db);
+    store_close(st);
+}
+END_TEST
+
+/* A rollback forgets the ids and the seq its batch recorded; store_batch_ok says what is
+ * durable: the files the batch wrote to are not, the others are. */
+START_TEST(test_rollback_forgets_the_ids_it_recorded_and_batch_ok_says_what_is_durable)
+{
+    store *st = open_store();
+    tb_err err = {0};
+    append_cmd(st, "c", 1, "p1", "a");
+    append_ok(st, "d", 1, PARTY_PATCHES[1]);
+    ck_assert_int_eq(store_begin(st, &err), TB_OK);
+    append_cmd(st, "c", 2, "p1", "b");
+    ck_assert_int_eq(store_idem_put(st, "c", "p1", "n", "{\"t\":\"nack\"}", &err), TB_OK);
+    ck_assert_int_eq(store_token_put(st, "TOKEN-0123456789abcdefgh", "c", "p1", 1, &err), TB_OK);
+    char *r = idem(st, "c", "p1", "b");
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    store_rollback(st);
+    ck_assert_ptr_null(idem(st, "c", "p1", "b"));
+    ck_assert_ptr_null(idem(st, "c", "p1", "n"));
+    r = idem(st, "c", "p1", "a");
+    ck_assert_ptr_nonnull(r);
+    free(r);
+    ck_assert_int_eq(last_seq(st, "c"), 1);
+    ck_assert_int_eq(store_batch_ok(st, "c"), 0);
+    ck_assert_int_eq(store_batch_ok(st, STORE_HOST), 0);
+    ck_assert_int_eq(store_batch_ok(st, "d"), 1);
+    char *camp = NULL, *seat = NULL;
+    ck_assert_int_eq(store_token_find(st, "TOKEN-0123456789abcdefgh", &camp, &seat, &err),
+                     TB_UNAUTHORIZED);
+
+    ck_assert_int_eq(store_begin(st, &err), TB_OK);
+    append_cmd(st, "c", 2, "p1", "b");
+    ck_assert_int_eq(store_commit(st, &err), TB_OK);
+    ck_assert_int_eq(store_batch_ok(st, "c"), 1);
+    ck_assert_int_eq(store_batch_ok(st, STORE_HOST), 1);
+    ck_assert_int_eq(last_seq(st, "c"), 2);
+    store_close(st);
+}
+END_TEST
+
+/* Issue 27 item 7, here for the data directory: a host file that is gone (or empty) beside a
+ * campaigns directory is refused, not started over as a new database; a campaign file that is
+ * empty is refused for that campaign alone. */
+START_TEST(test_a_lost_host_file_is_refused_and_an_empty_campaign_file_takes_down_only_its_campaign)
+{
+    store *st = open_store();
+    append_party(st, "alpha", 1, 3);
+    append_party(st, "beta", 1, 2);
+    store_close(st);
+
+    char p[256];
+    snprintf(p, sizeof p, "%s/tabled.db.campaigns/alpha.db", g_dir);
+    FILE *f = fopen(p, "w"); /* what a copy onto a full disk leaves */
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    st = open_store();
+    json_t *state = NULL;
+    int64_t seq;
+    tb_err err = {0};
+    ck_assert_int_eq(store_campaign_load(st, "alpha", 0, &state, &seq, &err), TB_INTERNAL);
+    ck_assert_msg(strstr(err.msg, "empty") != NULL, "%s", err.msg);
+    load_ok(st, "beta", 0, PARTY_STATES[2], 2);
+    store_close(st);
+
+    for (int k = 0; k < 2; k++) {
+        if (k == 0) {
+            unlink(g_path);
+        } else {
+            f = fopen(g_path, "w");
+            ck_assert_ptr_nonnull(f);
+            fclose(f);
+        }
+        st = (store *)&g_dir;
+        ck_assert_int_eq(store_open(g_path, 0, &st, &err), TB_INTERNAL);
+        ck_assert_ptr_null(st);
+        ck_assert_msg(strstr(err.msg, "missing or empty") != NULL, "%s", err.msg);
+    }
+    struct stat sb;
+    ck_assert_int_eq(stat(g_path, &sb), 0);
+    ck_assert_int_eq(sb.st_size, 0); /* nothing was written into it */
+}
+END_TEST
+
+/* store.h: a database in the single-file layout (fixtures/store_v1.db, written by main 1b6115d)
+ * is split at open; a split cut short by a crash (a stray temporary file, a damaged campaign
+ * file renamed into place) is done again over it. */
+START_TEST(test_a_single_file_database_is_split_and_a_cut_split_is_redone)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cp %s/tests/integration/fixtures/store_v1.db %s", TB_SOURCE_ROOT,
+             g_path);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "mkdir %s.campaigns && echo junk > %s.campaigns/cr4pknt7v8.db && "
+             "echo junk > %s.campaigns/cr4pknt7v8.db.tmp-1",
+             g_path, g_path, g_path);
+    ck_assert_int_eq(system(cmd), 0);
+    store *st = open_store();
+    ck_assert_int_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
+    json_t *ids = NULL;
+    tb_err err = {0};
+    ck_assert_int_eq(store_campaign_ids(st, &ids, &err), TB_OK);
+    ck_assert_int_eq(json_array_size(ids), 3);
+    json_decref(ids);
+    ck_assert_int_eq(last_seq(st, "cr4pknt7v8"), 17);
+    char *r = idem(st, "cr4pknt7v8", "p1", "ann-roll-3");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_nonnull(strstr(r, "\"seq\":8"));
+    free(r);
+    r = idem(st, "cr4pknt7v8", "p1", "ann-bad-1");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_nonnull(strstr(r, "\"t\":\"nack\""));
+    free(r);
+    json_t *state = NULL;
+    int64_t seq;
+    ck_assert_int_eq(store_campaign_load(st, "cr4pknt7v8", 1, &state, &seq, &err), TB_OK);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(state, "campaign"), "name")),
+                     "Old fivey table");
+    json_decref(state);
+    ck_assert_int_eq(store_integrity_check(st, &err), TB_OK);
     store_close(st);
 }
 END_TEST
@@ -1490,6 +1763,19 @@ static Suite *storage_suite(void)
     tcase_add_test(tc, test_open_in_missing_directory_fails_without_store);
     tcase_add_test(tc, test_open_refuses_file_that_is_not_a_database);
     tcase_add_test(tc, test_close_null_is_a_noop);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layout");
+    tcase_add_checked_fixture(tc, setup_dir, teardown_dir);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_each_campaign_has_a_file_of_its_own_and_the_host_file_none_of_its_rows);
+    tcase_add_test(tc, test_a_commands_event_is_its_idempotency_record);
+    tcase_add_test(tc, test_the_newest_idem_keep_commands_are_recognised);
+    tcase_add_test(tc, test_rollback_forgets_the_ids_it_recorded_and_batch_ok_says_what_is_durable);
+    tcase_add_test(
+        tc,
+        test_a_lost_host_file_is_refused_and_an_empty_campaign_file_takes_down_only_its_campaign);
+    tcase_add_test(tc, test_a_single_file_database_is_split_and_a_cut_split_is_redone);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("events");

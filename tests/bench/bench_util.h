@@ -1,0 +1,30 @@
+/*
+ * bench_util.h — the small helpers the engine benchmarks share (bench_engine.c, bench_curves.c).
+ */
+#ifndef TABLED_BENCH_UTIL_H
+#define TABLED_BENCH_UTIL_H
+
+#include <string.h>
+#include <time.h>
+
+/* Seconds on clock id (CLOCK_MONOTONIC for wall time, CLOCK_PROCESS_CPUTIME_ID for CPU). */
+static inline double bench_clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether name is in the comma list only (NULL: every name). */
+static inline int bench_wants(const char *only, const char *name)
+{
+    if (!only)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = only; (p = strstr(p, name)); p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,155 @@
+// Saved databases keep working when storage gives each campaign a file of its own (issues 26 and
+// 28): fixtures/store_v1.db was written by main 1b6115d in the single-file layout (every
+// campaign's events, idempotency rows and snapshots in one file; made by
+// fixtures/make_store_v1.mjs). Opening it splits it into PATH.campaigns/<id>.db — and then every
+// link printed by the old server still works, a re-sent command id gets the very bytes of its
+// old reply (ack or nack), the join code still joins, and each campaign's log replays to the live
+// state. `tabled replay` reads such a file (a backup is one) without changing it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BIN, startServer } from './lib.mjs';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const old = JSON.parse(fs.readFileSync(path.join(fixtures, 'store_v1.json'), 'utf8'));
+const raw = (db, sql) => execFileSync('sqlite3', [db, sql], { encoding: 'utf8' }).trim();
+const sha = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+test('a single-file database of 1b6115d is split into a file per campaign; links, replies and join codes keep working', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-split-'));
+  fs.copyFileSync(path.join(fixtures, 'store_v1.db'), path.join(dir, 't.db'));
+  const srv = await startServer(t, { dir, args: ['--rate-limit', '0'] });
+
+  // the layout: one file per campaign, the host file without the campaigns' tables
+  const ids = [old.first, old.campaign, old.cot.campaign].sort();
+  assert.deepEqual(srv.banner.campaigns.map((c) => c.id).sort(), ids);
+  assert.deepEqual(fs.readdirSync(`${srv.db}.campaigns`).filter((f) => f.endsWith('.db')).sort(), ids.map((id) => `${id}.db`));
+  assert.equal(raw(srv.db, 'PRAGMA user_version'), '2');
+  assert.equal(raw(srv.db, "SELECT count(*) FROM sqlite_master WHERE name IN ('events', 'snapshots')"), '0');
+  assert.equal(raw(`${srv.db}.campaigns/${old.campaign}.db`, 'SELECT count(*) || max(seq) FROM events'), `${old.seq}${old.seq}`);
+
+  // every old link: the GM's, the players', the host's; a removed seat's stays refused
+  const [gm, gw] = await srv.hello(old.gm_token);
+  const [ann, aw] = await srv.hello(old.ann.token);
+  const [bob, bw] = await srv.hello(old.bob.token);
+  t.after(() => Promise.all([gm.close(), ann.close(), bob.close()]));
+  for (const w of [gw, aw, bw]) {
+    assert.equal(w.t, 'welcome', w.raw);
+    assert.equal(w.seq, old.seq);
+  }
+  assert.ok(gw.state.chars[old.char], 'the character is there');
+  assert.equal(gw.state.seats[old.cy.seat], undefined, 'the removed seat stays removed');
+  const [cy, cw] = await srv.hello(old.cy.token);
+  t.after(() => cy.close());
+  assert.equal(cw.t, 'error');
+  assert.equal(cw.code, 'unauthorized');
+
+  // re-sent ids get the very bytes of their old replies: acks (rebuilt from their events) and a nack
+  for (const a of old.acks) {
+    const seat = a.id.startsWith('gm') ? gm : ann;
+    const again = await seat.cmd('roll', { expr: '1d4' }, a.id);
+    assert.equal(again.raw, a.raw, a.id);
+  }
+  assert.equal((await ann.cmd('roll', { expr: '1d4' }, old.nack.id)).raw, old.nack.raw);
+  assert.equal(gm.seq, old.seq, 'no re-sent id ran again');
+
+  // the log goes on; the join code joins; a closed one does not
+  const next = await ann.cmd('roll', { expr: '2d6' });
+  assert.equal(next.seq, old.seq + 1);
+  const dee = await srv.connect();
+  t.after(() => dee.close());
+  const j = await dee.join(old.join_code, 'Dee');
+  assert.equal(j.welcome.campaign.id, old.campaign);
+
+  // the host: its old token, a re-sent campaign.create (same campaign, a fresh GM token), the list
+  const [host, hw] = await srv.hello(old.host_token);
+  t.after(() => host.close());
+  assert.equal(hw.t, 'welcome');
+  const re = await host.cmd('campaign.create', { name: 'ignored', system: 'generic' }, old.host_create.id);
+  assert.equal(re.result.campaign, old.campaign);
+  const [gm2, gw2] = await srv.hello(re.result.gm_token);
+  t.after(() => gm2.close());
+  assert.equal(gw2.campaign.id, old.campaign);
+  const list = (await host.cmd('campaign.list')).result.campaigns;
+  const cot = list.find((c) => c.id === old.cot.campaign);
+  assert.deepEqual(cot, { id: old.cot.campaign, name: 'Old heist', system: 'cot', seq: 3, seats: 1 });
+
+  // each campaign's log replays to its live state
+  await gm.ping();
+  for (const c of srv.replay({ fromZero: true })) {
+    if (c.campaign !== old.campaign) continue;
+    assert.equal(c.seq, gm.seq);
+    assert.deepEqual(c.state, (await srv.gmView(old.gm_token)).state);
+  }
+
+  // restarted: nothing is split again, everything is still there
+  await srv.restart();
+  const [gm3, gw3] = await srv.hello(old.gm_token);
+  t.after(() => gm3.close());
+  assert.equal(gw3.seq, old.seq + 2, 'the roll and Dee joining');
+});
+
+test('tabled replay reads a single-file database without changing it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-split-'));
+  const file = path.join(dir, 'old.db');
+  fs.copyFileSync(path.join(fixtures, 'store_v1.db'), file);
+  const before = sha(file);
+  const out = execFileSync(BIN, ['replay', '--db', file], { encoding: 'utf8' });
+  const camps = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  assert.equal(camps.length, 3);
+  assert.equal(camps.find((c) => c.campaign === old.campaign).seq, old.seq);
+  assert.equal(sha(file), before, 'the file is unchanged');
+  assert.deepEqual(fs.readdirSync(dir), ['old.db'], 'nothing was written beside it');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a single-file database of main with the two counts (issue 27) is split too: its acks, history id and player seqs keep working', async (t) => {
+  // fixtures/store_sec.db (fixtures/make_store_sec.mjs, main 653b1ca): idempotency rows hold a
+  // player's ack with its player seq and the GM's with `entry`; tabled_meta the history id.
+  const sec = JSON.parse(fs.readFileSync(path.join(fixtures, 'store_sec.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-split-'));
+  fs.copyFileSync(path.join(fixtures, 'store_sec.db'), path.join(dir, 't.db'));
+  const srv = await startServer(t, { dir, args: ['--rate-limit', '0'] });
+  assert.equal(raw(`${srv.db}.campaigns/${sec.campaign}.db`, 'SELECT max(seq) FROM events'), String(sec.seq));
+
+  // the same history: a page open from before resumes from its player seq, not a fresh state
+  const [gm, gw] = await srv.hello(sec.gm_token);
+  const ann = await srv.connect();
+  t.after(() => Promise.all([gm.close(), ann.close()]));
+  assert.equal(gw.history, sec.history, 'the history id survives the split');
+  assert.equal(gw.seq, sec.seq);
+  const aw = await ann.hello(sec.ann_token, sec.player_seq, { history: sec.history });
+  assert.equal(aw.t, 'welcome', aw.raw);
+  assert.equal(aw.resume, true, `a resume, not a fresh state: ${aw.raw}`);
+  assert.equal(aw.seq, sec.player_seq);
+
+  // every re-sent id gets the bytes it got from main: the player seq in Ann's, entry in the GM's
+  const send = async () => {
+    for (const a of sec.acks) {
+      const c = a.seat === 'gm' ? gm : ann;
+      assert.equal((await c.cmd('roll', { expr: '1d4' }, a.id)).raw, a.raw, a.id);
+    }
+  };
+  await send();
+  await gm.ping();
+  assert.equal(gm.seq, sec.seq, 'no re-sent id ran again');
+  const next = await ann.cmd('roll', { expr: '2d6' });
+  assert.equal(next.seq, sec.player_seq + 1, 'the player seq goes on from where main left it');
+
+  // restarted: still the same replies, and the log replays to the live state
+  await srv.restart();
+  const [gm2] = await srv.hello(sec.gm_token);
+  t.after(() => gm2.close());
+  for (const a of sec.acks.filter((x) => x.seat === 'gm')) {
+    assert.equal((await gm2.cmd('roll', { expr: '1d4' }, a.id)).raw, a.raw, a.id);
+  }
+  await gm2.ping();
+  const replayed = srv.replay({ fromZero: true, campaign: sec.campaign })[0];
+  assert.equal(replayed.seq, sec.seq + 1);
+  assert.deepEqual(replayed.state, (await srv.gmView(sec.gm_token)).state);
+});
