@@ -160,6 +160,8 @@ const rules_phrase gw_conflict_phrases[] = {
     {"leave", "{who} moves out of the area before it hurts again (002:727)"},
     /* the GM's actions (conflict_gm.c) */
     {"set_tn", "The GM sets the hidden target numbers of {who} (002:53){aud}"},
+    {"standing_attack_tn", "{who}'s attacks are evaded against {tn} from now on"},
+    {"standing_tn", "{who} is hit against {tn} from now on"},
     {"answer", "The GM names the target number to hit {who}: {tn} (002:53)"},
     {"traits", "The GM sets {who}'s damage weaknesses, resistances and immunities (002:693){aud}"},
     {"status_off", "{who} is no longer {sname}"},

@@ -251,6 +251,21 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
 {
     const char *type = gw_attack_type(a, w);
     int thrown = rules_arg_int(a, "thrown"), extra = rules_arg_int(a, "mod");
+    /* the GM's number given with an attack stands (issue 24): for an NPC's attacks (`attack_tn`,
+     * what a PC rolls to evade it) or for hitting an NPC (its `tn`) where none stood yet, so the
+     * next attack is one tap; GM-only like every number (002:53) */
+    if (!pc_vs_pc && rules_arg_given(a, "tn")) {
+        const char *who = evade ? cid : t, *key = evade ? "attack_tn" : "tn";
+        json_t *h = rules_enc_hidden_of(e, who);
+        if (!json_is_integer(json_object_get(h, key))) {
+            json_object_set_new(h, key, json_integer(tn));
+            rules_log *g =
+                rules_log_begin(e, "set_tn", evade ? "standing_attack_tn" : "standing_tn");
+            rules_log_int(g, "tn", tn, RULES_AUD_GM);
+            rules_log_who(g, "who", who);
+            rules_log_end(g);
+        }
+    }
     /* the target number is known before any die: a grappled attacker's roll comes after */
     if (first && gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;

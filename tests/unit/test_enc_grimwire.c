@@ -1226,6 +1226,37 @@ START_TEST(agony_is_a_temporary_non_lethal_burnout)
 }
 END_TEST
 
+/* Issue 24 item 3: the GM's number given once with an NPC's attack stands as its `attack_tn`
+ * (GM-only), so its next attack is one tap: the move's arguments leave the number out. */
+START_TEST(an_npcs_number_given_once_stands_for_its_next_attacks)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    json_t *m = move_of(&f, "gm", "attack", "e2");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(m, "args"), "tn")), 11);
+    json_decref(m);
+    dice(&f, 1, 15); /* AGL 15 meets 12: evaded */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"tn\":12,\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e2"), "attack_tn")), 12);
+    ck_assert(!public_result_has(&f, "attack_tn"));
+    OK(act(&f, "end_turn", "e2", NULL));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    m = move_of(&f, "gm", "attack", "e2");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_null(json_object_get(json_object_get(m, "args"), "tn")); /* one tap */
+    json_decref(m);
+    dice(&f, 2, 11, 2); /* AGL 11 misses 12: hit for 1d4 2 */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 8);
+    fx_free(&f);
+}
+END_TEST
+
 /* Issue 25 item 12. 002:816 a frenzy is "Immune to agony and fear": terror is refused on a
  * frenzied character and a frenzy ends both (reading G23); 002:805 agony's level is "a temporary
  * level": agony given at level 4 added none, so none goes when it ends. */
@@ -1435,6 +1466,7 @@ int main(void)
     tcase_add_test(tc, a_miss_on_a_grappled_target_may_hit_the_grappler);
     tcase_add_test(tc, a_sleeping_or_knocked_out_character_is_woken_with_the_aux_action);
     tcase_add_test(tc, armor_too_heavy_for_its_wearer_costs_agl);
+    tcase_add_test(tc, an_npcs_number_given_once_stands_for_its_next_attacks);
     tcase_add_test(tc, a_status_is_said_in_words);
     tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
     tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);
