@@ -170,6 +170,8 @@ function betweenCard(c, enc, ctx) {
     [
       ['level', `${st.level ?? 1} · ${st.xp ?? 0} XP`, 'level'],
       ['Condition', `${cond.current ?? '?'} of ${cond.max ?? '?'}`, 'condition'],
+      // dying out of a fight: 1 Condition every 6 seconds until stabilized; dead below -10
+      c.out === 'dead' ? ['state', 'dead', 'dying'] : Number(cond.current) <= 0 ? ['state', 'dying: loses 1 Condition every 6 seconds until stabilized', 'dying'] : null,
       ['Focus', `${focus.current ?? '?'} of ${focus.max ?? '?'}`, 'focus'],
       Number(st.burnout) > 0 ? ['burnout', st.burnout, 'burnout'] : null,
       ['rested today', rests.length ? rests.join(' and ') : 'not yet', 'rests'],
