@@ -72,7 +72,7 @@ typedef struct op_ctx {
                     next public one, so a GM-only item that must be unique uses event_seq */
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
-    int log_cap; /* newest entries kept in /log and /gm/log */
+    int log_cap;       /* newest entries kept in /log and /gm/log */
 } op_ctx;
 
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -98,6 +98,9 @@ typedef struct op_def {
     int readonly;
     const op_arg *args;     /* terminated by a row with name == NULL */
     const op_write *writes; /* terminated by a row with path == NULL; NULL = the whole state */
+    /* Optional: the part of writes that a call with these (normalized) args may write, so that
+     * the rest is not copied (issue 26: a public roll copies /log, not /gm/log too). */
+    const op_write *(*writes_of)(const json_t *args);
 } op_def;
 
 /* The logs, shared by every row that writes a log entry. */
