@@ -25,6 +25,7 @@ import { EncounterPanel } from './enc/panel.js';
 import { ChatView } from './views/chat.js';
 import { JournalView } from './views/journal.js';
 import { HandoutsView } from './views/handouts.js';
+import { MapView } from './views/map.js';
 import { plain, words } from './words.js';
 
 const els = {
@@ -145,6 +146,7 @@ const chatView = new ChatView(
 
 const journalView = new JournalView($('#journal'), { send });
 const handoutsView = new HandoutsView($('#handouts-card'), $('#handouts'), { send });
+const mapView = new MapView($('#map-card'), { send });
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -285,6 +287,7 @@ function renderNow() {
   chatView.render(m);
   journalView.render(m);
   handoutsView.render(m);
+  mapView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
