@@ -9,7 +9,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, doing, acked, waitFor, axe, touchTargets, noSideways, stateOf, sleep } from './pages.mjs';
+import { launch, atTable, doing, acked, waitFor, axe, touchTargets, noSideways, stateOf, sleep, shot } from './pages.mjs';
 
 const STEP = { timeout: 180000 };
 
@@ -144,6 +144,8 @@ describe('the scene map on a phone and a laptop', () => {
       await acked(gm.rec, 'map.token', () => gm.page.locator('#map-card .map-token-show').click());
       await phone.locator('.map-token[data-name="ZZ-Ambush"]').waitFor();
       assert.equal(secret(), true);
+      await shot(phone, 'map-phone-390.png');
+      await shot(card, 'map-laptop-1366.png');
       await axe(gm.page, 'the map on the laptop');
       await noSideways(gm.page, 'the map on the laptop');
 

@@ -332,6 +332,10 @@ export class MapView {
     if (image) this.img.src = image;
     else this.img.removeAttribute('src');
     show(this.img, Boolean(image));
+    // the view as tall as the map at its width (a wide map leaves no empty band), within reason
+    const vw = this.viewport.clientWidth || 320;
+    const tall = Math.max(220, Math.min(vw * (map.h / map.w), 520, (globalThis.innerHeight || 800) * 0.65));
+    this.viewport.style.height = `${Math.round(tall)}px`;
     this.grid.width = map.w;
     this.grid.height = map.h;
     const c = this.grid.getContext('2d');
