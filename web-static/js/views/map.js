@@ -236,6 +236,13 @@ export class MapView {
 
   // What this seat sees of the chosen scene's map: {scene, map, tokens, image}.
   current() {
+    const cur = this.seen();
+    // a fighter's token whose fighter has left the scene is not drawn
+    cur.tokens = cur.tokens.filter((t) => !t.cid || cur.scene?.combatants?.[t.cid]);
+    return cur;
+  }
+
+  seen() {
     const { state, isGm } = this.m || {};
     const scene = scenesOf(state).find(([sid]) => sid === this.sid)?.[1];
     const gmMap = state?.gm?.maps?.[this.sid];
