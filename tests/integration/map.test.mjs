@@ -158,3 +158,32 @@ test('a move outlives kill -9; replay rebuilds the live state; a plain grid has 
   assert.deepEqual(rebuilt.state.maps, view.state.maps);
   assert.deepEqual(rebuilt.state.gm.maps, view.state.gm.maps);
 });
+
+test('heimr reads the map: a melee attack from another square is refused before any die, in the same square it is made', async (t) => {
+  const { gm, ann, A, ok } = await fight(t);
+  const O = (await ok(gm, 'enc.add', { npc: { name: 'Bandit' } })).id;
+  await ok(gm, 'map.set', { size: 40, cols: 8, rows: 6 });
+  await ok(gm, 'map.token', { cid: A, x: 0, y: 0 });
+  await ok(gm, 'map.token', { cid: O, x: 1, y: 1 });
+  await ok(gm, 'map.show', {});
+  await ok(gm, 'enc.act', { action: 'begin' });
+  const st = gm.state.enc;
+  const actor = st.order[st.turn];
+  const target = actor === A ? O : A;
+  const who = actor === A ? ann : gm;
+  const seq = gm.seq;
+  const far = await who.cmd('enc.act', { action: 'attack', actor, params: { target, c: 0, p: 0 } });
+  assert.equal(far.t, 'nack', far.raw);
+  assert.equal(far.code, 'rule');
+  assert.match(far.message, /2 squares away from .*: a melee attack needs the same square/);
+  assert.equal(far.cite, '001:256');
+  await gm.ping();
+  assert.equal(gm.seq, seq, 'refused before any die: nothing stored');
+  // a hidden token decides nothing: the bandit hidden, the attack is the GM's word again
+  await ok(gm, 'map.token', { id: O, x: 1, y: 1, hidden: true });
+  const moves = await ok(who, 'enc.moves', {});
+  assert.ok(JSON.stringify(moves).includes('"attack"'), 'the attack is offered again');
+  await ok(gm, 'map.token', { id: O, x: 0, y: 0, hidden: false }); // shown, in Ann's square
+  const near = await who.cmd('enc.act', { action: 'attack', actor, params: { target, c: 0, p: 0 } });
+  assert.equal(near.t, 'ack', near.raw);
+});
