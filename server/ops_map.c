@@ -140,50 +140,58 @@ static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     return TB_OK;
 }
 
-static int op_map_show(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
-                       tb_err *err)
+/* The scene args name and its map (the GM's copy, borrowed): TB_NOT_FOUND when the scene is
+ * not running or has no map yet. */
+static int map_open(json_t *state, const json_t *args, const char **sid, json_t **g, tb_err *err)
 {
-    (void)ctx;
-    const char *sid;
-    if (map_pick(state, args, &sid, err))
+    if (map_pick(state, args, sid, err))
         return err->code;
-    json_t *g = map_gm(state, sid);
-    if (!g)
+    *g = map_gm(state, *sid);
+    if (!*g)
         return tb_fail(err, TB_NOT_FOUND, "this scene has no map yet");
-    if (!map_pub(state, sid)) {
+    return TB_OK;
+}
+
+/* map.show (on) and map.hide: the table's copy made from the GM's, its shown tokens back from
+ * `kept`; or taken away, its shown tokens kept. Nothing changes when it already is so. */
+static int map_shown(json_t *state, const json_t *args, int on, json_t **result, tb_err *err)
+{
+    const char *sid;
+    json_t *g;
+    if (map_open(state, args, &sid, &g, err))
+        return err->code;
+    json_t *pub = map_pub(state, sid);
+    if (on && !pub) {
         json_t *kept = json_object_get(g, "kept");
-        json_t *pub = json_object();
+        pub = json_object();
         json_object_set(pub, "tokens", json_object_get(kept, "tokens"));
         json_object_set(pub, "next", json_object_get(kept, "next"));
         map_face(pub, g);
         json_object_set_new(ops_child(state, "maps"), sid, pub);
         json_object_del(g, "kept");
-        json_object_set_new(g, "shown", json_true());
+    } else if (!on && pub) {
+        json_object_set_new(g, "kept",
+                            json_pack("{s:O, s:O}", "tokens", json_object_get(pub, "tokens"),
+                                      "next", json_object_get(pub, "next")));
+        json_object_del(json_object_get(state, "maps"), sid);
     }
+    json_object_set_new(g, "shown", json_boolean(on));
     *result = json_pack("{s:s}", "scene", sid);
     return TB_OK;
+}
+
+static int op_map_show(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                       tb_err *err)
+{
+    (void)ctx;
+    return map_shown(state, args, 1, result, err);
 }
 
 static int op_map_hide(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                        tb_err *err)
 {
     (void)ctx;
-    const char *sid;
-    if (map_pick(state, args, &sid, err))
-        return err->code;
-    json_t *g = map_gm(state, sid);
-    json_t *pub = map_pub(state, sid);
-    if (!g)
-        return tb_fail(err, TB_NOT_FOUND, "this scene has no map yet");
-    if (pub) {
-        json_object_set_new(g, "kept",
-                            json_pack("{s:O, s:O}", "tokens", json_object_get(pub, "tokens"),
-                                      "next", json_object_get(pub, "next")));
-        json_object_set_new(g, "shown", json_false());
-        json_object_del(json_object_get(state, "maps"), sid);
-    }
-    *result = json_pack("{s:s}", "scene", sid);
-    return TB_OK;
+    return map_shown(state, args, 0, result, err);
 }
 
 static int op_map_clear(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -246,11 +254,9 @@ static int op_map_token(const op_ctx *ctx, json_t *state, const json_t *args, js
 {
     (void)ctx;
     const char *sid;
-    if (map_pick(state, args, &sid, err))
+    json_t *g;
+    if (map_open(state, args, &sid, &g, err))
         return err->code;
-    json_t *g = map_gm(state, sid);
-    if (!g)
-        return tb_fail(err, TB_NOT_FOUND, "this scene has no map yet");
     if (map_in_grid(g, args, err))
         return err->code;
     const char *id = json_string_value(json_object_get(args, "id"));
