@@ -265,7 +265,10 @@ export class MapView {
     this.m = m;
     const { state, seat, isGm, live } = m;
     const scenes = scenesOf(state);
-    const withMap = scenes.filter(([sid]) => (isGm ? true : state?.maps?.[sid]));
+    // the GM: every running scene; a player: the shown maps of the scenes they have a fighter in
+    // (the picture goes to no one else: PROTOCOL.md "The scene map")
+    const seated = (s) => Object.values(s.combatants || {}).some((c) => c.seat === seat);
+    const withMap = scenes.filter(([sid, s]) => (isGm ? true : state?.maps?.[sid] && seated(s)));
     if (!withMap.length) {
       show(this.card, false);
       return;
@@ -274,7 +277,7 @@ export class MapView {
     // the scene: the one picked, else (a player) the one with their own fighter in it
     const ids = withMap.map(([sid]) => sid);
     const picked = this.pick.value && ids.includes(this.pick.value) ? this.pick.value : null;
-    const mineIn = withMap.find(([, s]) => Object.values(s.combatants || {}).some((c) => c.seat === seat))?.[0];
+    const mineIn = withMap.find(([, s]) => seated(s))?.[0];
     this.sid = picked || (ids.includes(this.sid) ? this.sid : mineIn || ids[0]);
     const pickSig = JSON.stringify(withMap.map(([sid, s]) => [sid, s.name]));
     if (this.pick.dataset.sig !== pickSig) {
