@@ -26,6 +26,7 @@ import { ChatView } from './views/chat.js';
 import { JournalView } from './views/journal.js';
 import { HandoutsView } from './views/handouts.js';
 import { plain, words } from './words.js';
+import { keepRoute } from './route.js';
 
 const els = {
   campaignName: $('#campaign-name'),
@@ -459,6 +460,7 @@ conn.addEventListener('unauthorized', () => {
 });
 
 conn.addEventListener('welcome', (ev) => {
+  keepRoute(ev.detail.campaign?.id); // behind a router: the page's path names its campaign
   // Another campaign (a switch): its own system, join code and seat.
   if (ev.detail.campaign?.id !== ui.campaignId) {
     ui.campaignId = ev.detail.campaign?.id ?? null;
@@ -553,6 +555,7 @@ els.join.form.addEventListener('submit', (ev) => {
 
 els.join.back.addEventListener('click', () => {
   const token = storage.loadToken();
+  if (token) keepRoute(storage.loadSeatInfo()?.campaignId); // a bookmark of / : to its owner
   if (token) showTable(token);
 });
 
