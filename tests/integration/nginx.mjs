@@ -68,12 +68,12 @@ export function loopbackSite(site, dir, { httpsPort, httpPort }) {
 
 /** A site inside a whole nginx.conf of its own (pid, logs and temp files in dir). httpExtra: more
  * lines of the http block (e.g. a log_format). */
-export function wholeConf(dir, site, { workerConnections = 768, accessLog = `${dir}/access.log`, httpExtra = '' } = {}) {
+export function wholeConf(dir, site, { workerConnections = 768, workerProcesses = 1, accessLog = `${dir}/access.log`, httpExtra = '' } = {}) {
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, t), { recursive: true });
   return `# made by tests/integration/nginx.mjs from a deploy/ recipe
 daemon off;
 master_process on;
-worker_processes 1;
+worker_processes ${workerProcesses};
 worker_rlimit_nofile ${Math.max(1024, 2 * workerConnections + 64)};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log info;
@@ -138,8 +138,9 @@ export function startNginx(t, srv, opts = {}) {
 }
 
 /** Starts nginx with the whole configuration makeConf(dir, {httpsPort, httpPort}) returns (the
- * same teardown and answer as startNginx). */
-export async function startNginxConf(t, makeConf) {
+ * same teardown and answer as startNginx). scheme 'http': the conf serves plain HTTP on
+ * httpsPort (a benchmark's client without TLS). */
+export async function startNginxConf(t, makeConf, { scheme = 'https' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-proxy-'));
   fs.chmodSync(dir, 0o755); // nginx's workers (user nobody when run as root) read the page path
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -162,7 +163,7 @@ export async function startNginxConf(t, makeConf) {
     }
     nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
     nginx.stderr.on('data', (c) => (log += c));
-    const up = await waitUp(`https://127.0.0.1:${httpsPort}/healthz`, ca, nginx);
+    const up = await waitUp(`${scheme}://127.0.0.1:${httpsPort}/healthz`, ca, nginx);
     if (up) break;
     nginx.kill('SIGKILL');
     if (attempt >= 4) assert.fail(`nginx did not serve:\n${log}\n${readIf(path.join(dir, 'error.log'))}`);

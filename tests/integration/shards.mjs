@@ -39,20 +39,29 @@ export async function startShards(t, names = ['a', 'b', 'c'], { args = [], dirs 
  * nginx with the shards recipe in front of servers (the recipe's a, b, c in this order; with
  * fewer, the recipe's later ports point at the first ones, so its map still loads).
  * Returns startNginxConf's answer plus accessLog(): [{uri, upstream, status}].
+ * bench: for tests/bench/shards.mjs — plain HTTP on the HTTPS port (its C client has no TLS),
+ * the limits per address lifted (every bot comes from 127.0.0.1), and Debian's worker count and
+ * connections (nginx.conf: worker_processes auto) instead of one worker.
  */
-export async function startRouter(t, servers) {
+export async function startRouter(t, servers, { bench = false } = {}) {
   let logFile;
   const proxy = await startNginxConf(t, (dir, ports) => {
     let site = loopbackSite(fs.readFileSync(SHARDS_RECIPE, 'utf8'), dir, ports);
     RECIPE_SHARDS.forEach(([, port], i) => {
       site = must(site, `127.0.0.1:${port}`, `127.0.0.1:${servers[Math.min(i, servers.length - 1)].port}`);
     });
+    if (bench) {
+      site = must(site, `listen 127.0.0.1:${ports.httpsPort} ssl;`, `listen 127.0.0.1:${ports.httpsPort};`);
+      site = must(site, /^\s*ssl_[a-z_]+ .*;\n/gm, '');
+      site = must(site, /^\s*limit_(conn|req) (tabled_conn|zone=tabled_ws).*;\n/gm, '');
+    }
     logFile = path.join(dir, 'route.log');
     return wholeConf(dir, site, {
-      accessLog: `${logFile} route`,
+      accessLog: bench ? 'off' : `${logFile} route`,
       httpExtra: "    log_format route '$request_uri $upstream_addr $status';",
+      ...(bench ? { workerConnections: 8192, workerProcesses: 'auto' } : {}),
     });
-  });
+  }, { scheme: bench ? 'http' : 'https' });
   proxy.accessLog = () => {
     const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
     return text.split('\n').filter(Boolean).map((l) => {
