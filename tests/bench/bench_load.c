@@ -54,8 +54,8 @@ typedef struct table {
     int id;
     char gm_token[64], code[40];
     char campaign[48]; /* its id (--route: its seats connect to /c/<id>/ws) */
-    seat *seats;      /* S of them; seats[0] is the GM */
-    long long target; /* seq of the command in flight (tabled: from its ack), or -1 */
+    seat *seats;       /* S of them; seats[0] is the GM */
+    long long target;  /* seq of the command in flight (tabled: from its ack), or -1 */
     int got, acked, inflight, done;
     double t_sent; /* when the GM's frame was written */
     double t_last; /* when the last other seat had the diff */
