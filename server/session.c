@@ -393,7 +393,11 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         free(c->seat);
         c->seat = xstrdup(creator ? seat : "host");
         c->role = creator ? ROLE_CREATOR : ROLE_HOST;
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), json_null(), 0, json_object()));
+        /* a creation code is told the rule systems campaign.create takes (host_ops.c) */
+        engine__send_msg(
+            c, proto_msg_welcome(seat_json(c), json_null(), 0,
+                                 creator ? json_pack("{s:o}", "systems", ops_systems_json())
+                                         : json_object()));
         goto out;
     }
     campaign *k = engine__campaign_get(e, camp_id, &err);

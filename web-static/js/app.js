@@ -27,6 +27,7 @@ import { JournalView } from './views/journal.js';
 import { HandoutsView } from './views/handouts.js';
 import { plain, words } from './words.js';
 import { keepRoute } from './route.js';
+import { showCreate } from './views/create.js';
 
 const els = {
   campaignName: $('#campaign-name'),
@@ -173,6 +174,8 @@ function showScreen(name) {
 }
 
 function showJoin({ code = null, message = null } = {}) {
+  els.joinScreen.querySelector('.create-card')?.remove(); // an invitation's form (views/create.js)
+  show(els.joinScreen.querySelector('.join-card'), true);
   ui.joinCode = code;
   ui.joining = false;
   const j = els.join;
@@ -633,7 +636,7 @@ async function openAsHost(hostToken) {
 // A link opened in the tab that already shows the page (a second campaign's join link, the
 // console link) changes only the fragment: start again from it.
 window.addEventListener('hashchange', () => {
-  if (/^#(host|token|join)=/.test(window.location.hash)) start();
+  if (/^#(host|token|join|create)=/.test(window.location.hash)) start();
 });
 
 function start() {
@@ -652,6 +655,18 @@ function start() {
   }
   if (frag.join) {
     showJoin({ code: frag.join });
+    return;
+  }
+  if (frag.create) {
+    showScreen('join');
+    showCreate(els.joinScreen, frag.create, {
+      onCreated: ({ campaign, gm_token: token }) => {
+        storage.saveGmToken(campaign, token);
+        storage.saveToken(token);
+        keepRoute(campaign);
+        showTable(token);
+      },
+    });
     return;
   }
   const token = storage.loadToken();

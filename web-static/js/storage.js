@@ -78,7 +78,7 @@ export function saveOutbox(token, items) {
   else set(session(), OUTBOX, JSON.stringify({ token, items }));
 }
 
-// Reads the secrets of the URL fragment (#token=..., #join=... or #host=...) and removes the fragment from
+// Reads the secrets of the URL fragment (#token=, #join=, #host= or #create=...) and removes the fragment from
 // the address bar, so it is not left in the history, bookmarks or a shared screenshot.
 export function takeFragment(loc = globalThis.location, hist = globalThis.history) {
   const raw = (loc.hash || '').replace(/^#/, '');
@@ -88,6 +88,8 @@ export function takeFragment(loc = globalThis.location, hist = globalThis.histor
   const token = params.get('token');
   const join = params.get('join');
   const host = params.get('host');
+  const create = params.get('create');
+  if (create) out.create = create.trim(); // an invitation to open a table (views/create.js)
   if (token) out.token = token.trim();
   if (join) out.join = join.trim();
   if (host) out.host = host.trim();
