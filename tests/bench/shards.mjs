@@ -16,7 +16,10 @@
 // The recipe runs as shipped but for what a benchmark on loopback must change
 // (tests/integration/shards.mjs: plain HTTP on the HTTPS port — the C client has no TLS —, no
 // limits per address, Debian's worker count). Uses build/ (plain; `deploy/build build`).
-// Results and what they mean on 2 cores: tests/bench/README.md, "The shards benchmark".
+// Also, from the CPU each part used per command, the ceiling an idle machine with this many cores
+// would reach (each process is one loop thread: at most a core; tabled, nginx and the clients
+// share the cores). Results and what they mean on 2 cores: tests/bench/README.md, "The shards
+// benchmark".
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +32,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const LOAD = path.join(root, 'build', 'tests', 'bench', 'bench_load');
 const NAMES = ['a', 'b', 'c'];
+const CORES = (await import('node:os')).cpus().length;
 
 const opt = { seconds: 5, tables: 100, processes: [1, 2, 3], runs: 1, json: null };
 for (let i = 2; i < process.argv.length; i++) {
@@ -111,19 +115,30 @@ async function layout(n, proxy) {
       '--seats', '8', '--seconds', String(opt.seconds), '--window', '16', '--timeout', '600', '--pid', String(s.proc.pid),
       ...(proxy ? ['--route', s.shard] : [])])));
     const wall = (Date.now() - t0) / 1000;
-    const cpu = servers.map((s, i) => (cpuOf(s.proc.pid) - cpu0[i]) / wall * 100);
+    const perCmd = (pcts, rate) => (pcts.reduce((a, c) => a + c, 0) / 100) * 1e6 / rate; // CPU µs per command
+    const runCpu = servers.map((s, i) => (cpuOf(s.proc.pid) - cpu0[i]) / wall * 100);
     const ngCpu = (ng.reduce((a, p) => a + cpuOf(p), 0) - ng0) / wall * 100;
-    return {
+    const cmds = rs.reduce((a, r) => a + r.cmds_per_s, 0);
+    const cpu = { tabled: perCmd(rs.map((r) => r.srv_cpu_pct), cmds), clients: perCmd(rs.map((r) => r.cli_cpu_pct), cmds) };
+    const r = {
       layout: proxy ? `${n} behind nginx` : '1 direct',
+      cpu_us_per_cmd: cpu,
       processes: n,
       cmds_per_s: rs.reduce((a, r) => a + r.cmds_per_s, 0),
       p50_us: Math.max(...rs.map((r) => r.lat_us.p50)),
       p99_us: Math.max(...rs.map((r) => r.lat_us.p99)),
       srv_cpu_pct_load: rs.map((r) => r.srv_cpu_pct),
-      srv_cpu_pct_run: cpu,
+      srv_cpu_pct_run: runCpu,
       cli_cpu_pct: rs.map((r) => r.cli_cpu_pct),
       nginx_cpu_pct_run: ngCpu,
     };
+    // nginx's CPU over the whole run (joins too) per command of the load phase: an upper bound
+    r.cpu_us_per_cmd.nginx = proxy ? (ngCpu / 100) * 1e6 * wall / (cmds * opt.seconds) : 0;
+    // What an idle machine of CORES cores would reach at these CPU costs: each process is one
+    // loop thread (at most one core), and tabled + nginx + the clients share the cores.
+    const c = r.cpu_us_per_cmd;
+    r.ceiling_per_s = Math.min((n * 1e6) / c.tabled, (CORES * 1e6) / (c.tabled + c.nginx + c.clients));
+    return r;
   } finally {
     await t.close();
   }
@@ -132,12 +147,12 @@ async function layout(n, proxy) {
 const results = [];
 const fmt = (v) => Math.round(v).toLocaleString('en-US').replace(/,/g, ' ');
 console.log(`shards benchmark: ${opt.tables} tables x 8 seats, ${opt.seconds} s of load, ${opt.runs} run(s); load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-console.log('layout              commands/s   p50 µs    p99 µs   tabled CPU % (load phase, each)   clients CPU %   nginx CPU % (whole run)');
+console.log('layout              commands/s   p50 µs    p99 µs   tabled CPU % (load phase, each)   clients CPU %   nginx CPU % (whole run)   CPU µs/command: tabled, nginx, clients   ceiling on idle cores');
 for (let run = 0; run < opt.runs; run++) {
   for (const [n, proxy] of [[1, false], ...opt.processes.map((n) => [n, true])]) {
     const r = await layout(n, proxy);
     results.push({ run, ...r });
-    console.log(`${r.layout.padEnd(18)} ${fmt(r.cmds_per_s).padStart(11)} ${fmt(r.p50_us).padStart(8)} ${fmt(r.p99_us).padStart(9)}   ${r.srv_cpu_pct_load.map((c) => c.toFixed(0)).join(' + ').padEnd(32)} ${r.cli_cpu_pct.map((c) => c.toFixed(0)).join(' + ').padEnd(15)} ${proxy ? r.nginx_cpu_pct_run.toFixed(0) : '-'}`);
+    console.log(`${r.layout.padEnd(18)} ${fmt(r.cmds_per_s).padStart(11)} ${fmt(r.p50_us).padStart(8)} ${fmt(r.p99_us).padStart(9)}   ${r.srv_cpu_pct_load.map((c) => c.toFixed(0)).join(' + ').padEnd(32)} ${r.cli_cpu_pct.map((c) => c.toFixed(0)).join(' + ').padEnd(15)} ${(proxy ? r.nginx_cpu_pct_run.toFixed(0) : '-').padEnd(25)} ${[r.cpu_us_per_cmd.tabled, r.cpu_us_per_cmd.nginx, r.cpu_us_per_cmd.clients].map(fmt).join(', ').padEnd(40)} ${fmt(r.ceiling_per_s)}/s`);
   }
 }
 if (opt.json) fs.writeFileSync(opt.json, JSON.stringify(results, null, 2));
