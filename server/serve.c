@@ -1390,6 +1390,7 @@ static void on_reload(uv_signal_t *h, int signum)
     TB_RESTART_IF(!same_str(fresh.bind, o->bind), "bind");
     TB_RESTART_IF(!same_str(fresh.db, o->db), "db");
     TB_RESTART_IF(!same_str(fresh.web, o->web), "web");
+    TB_RESTART_IF(!same_str(fresh.shard, o->shard), "shard");
     TB_RESTART_IF(fresh.sync_full != o->sync_full, "sync");
     TB_RESTART_IF(fresh.snapshot_every != o->snapshot_every, "snapshot-every");
     TB_RESTART_IF(fresh.has_seed != o->has_seed || fresh.seed != o->seed ||
