@@ -8,7 +8,7 @@ const KEYED = /^\/c\/([a-z0-9][a-z0-9-]{0,39})(\/|$)/;
 
 // "/c/<key>/" or "/".
 export function routeBase(loc = globalThis.location) {
-  const m = KEYED.exec(loc.pathname || '');
+  const m = KEYED.exec(loc?.pathname || '');
   return m ? `/c/${m[1]}/` : '/';
 }
 
