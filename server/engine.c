@@ -434,7 +434,9 @@ static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
         return 0;
     }
     json_t *patch = proto_patch_diff(k->state, next), *none = json_object();
-    playerseq_advance(k->state, k->seq, next, patch); /* the player seq counts it too */
+    playerseq_step ps; /* the players' counts count it too */
+    playerseq_advance(k->state, k->seq, next, patch, &ps);
+    playerseq_step_free(&ps);
     store_event ev = {.campaign = k->id,
                       .seq = k->seq + 1,
                       .seat = "server",

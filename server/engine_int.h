@@ -22,6 +22,7 @@
 
 #include "engine.h"
 #include "joinlimit.h"
+#include "playerseq.h"
 #include "ops.h"
 #include "protocol.h"
 
@@ -113,7 +114,8 @@ typedef struct pending {
     engine_conn *conn; /* the sender; replies skip it if it died meanwhile */
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
-    int64_t pseq;      /* events only: the player seq after it (server/playerseq.h) */
+    int64_t pseq;      /* events only: the sender seat's seq after it (server/playerseq.h) */
+    playerseq_step ps; /* events only: who sees it, each seat's seq after it (its references) */
     int64_t ack_entry; /* a GM's command: the `entry` of its ack (0: none); set before the event */
     int ack_pseq;      /* a player's command: its ack carries pseq, not seq; set likewise */
     json_t *patch;     /* events only */
@@ -237,6 +239,6 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
                      const char *patch_text, size_t patch_len, size_t headroom);
 #endif

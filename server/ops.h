@@ -72,7 +72,7 @@ typedef struct op_ctx {
                     next public one, so a GM-only item that must be unique uses event_seq */
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
-    int log_cap; /* newest entries kept in /log and /gm/log */
+    int log_cap;       /* newest entries kept in /log and /gm/log */
 } op_ctx;
 
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -131,6 +131,15 @@ void ops_log_append_in(json_t *parent, json_t *entry, int cap);
 
 /* The campaign's rule system id (/campaign/system), "generic" when it has none. */
 const char *ops_campaign_system(const json_t *state);
+
+/* The id of something made by the event ctx (a message, a handout's key) that only the GM and the
+ * player seats in `seats` (an array of seat ids; "gm" and repeats are ignored) read: prefix, the
+ * event's number (ctx->seq: the public count + 1, server/playerseq.h), the seats sorted, and a
+ * count of the ids made for exactly that audience at that number: "m12-p1-p3-1". Built only from
+ * what every seat of the audience sees (the public count and their own items), so nobody outside
+ * the audience moves it and it tells nobody inside about anyone else; the count is kept at
+ * /gm/ids, which the handler must declare writable (a shallow /gm). A new string (free it). */
+char *ops_audience_id(const op_ctx *ctx, json_t *state, const char *prefix, const json_t *seats);
 
 /* The object at state[key] (created if missing; borrowed). */
 json_t *ops_child(json_t *parent, const char *key);

@@ -9,8 +9,10 @@
  *   /handouts/<key>                   shown to everyone: {id: <key>, title, text, image?}
  *   /private/<seat>/handouts/<key>    shown to that seat (the same shape)
  * The GM's id ("h<event seq>") counts the GM's secret events, so it never leaves /gm; readers get
- * a key of their own, "s<player seq>" of the show (server/playerseq.h): a count players see
- * anyway, so nothing the GM keeps (how many handouts wait unshown) shows in it.
+ * a key of their own: "s<seq>", the public count of the show (server/playerseq.h), for one shown
+ * to everyone, and "s<seq>-<seat>...-<n>" (ops_audience_id) for one shown to chosen seats: counts
+ * its readers see anyway, so nothing the GM keeps (how many handouts wait unshown) and nothing
+ * shown to others alone shows in it (issue 29).
  * A change touches only the places the handout leaves or enters, so a seat it is not shown to
  * receives no frame at all. The image travels inside the state as a data URL (PNG, JPEG, WebP or
  * GIF, base64, at most HANDOUT_MAX_IMAGE characters: a command fits one 64 KB message); no other
@@ -195,8 +197,14 @@ static int op_handout_show(const op_ctx *ctx, json_t *state, const json_t *args,
     if (handout_audience(state, json_object_get(args, "to"), &to, err))
         return err->code;
     handout_withdraw_of(state, old);
-    char key[32];
-    snprintf(key, sizeof key, "s%lld", (long long)ctx->seq);
+    /* readers' key: the public count of the show, plus its seats when some seats alone read it */
+    char *key;
+    if (json_is_string(to)) {
+        key = xmalloc(32);
+        snprintf(key, 32, "s%lld", (long long)ctx->seq);
+    } else {
+        key = ops_audience_id(ctx, state, "s", to);
+    }
     json_t *hs = gm_handouts(state);
     json_t *g = json_copy(old);
     json_object_set(g, "to", to);
@@ -204,6 +212,7 @@ static int op_handout_show(const op_ctx *ctx, json_t *state, const json_t *args,
     json_object_set_new(hs, id, g);
     handout_place(state, g, key, to);
     *result = json_pack("{s:s, s:o, s:s}", "id", id, "to", to, "key", key);
+    free(key);
     return TB_OK;
 }
 

@@ -105,7 +105,7 @@ void engine__detach(engine_conn *c)
 
 /* ---- hello, join, welcome ----------------------------------------------------------------- */
 
-/* A resume's diffs: the events after `from` (campaign seq), each with its player seq from
+/* A resume's diffs: the events after `from` (campaign seq), each with the seat's seq from
  * pseqs[ev->seq - from - 1] (NULL for the GM, whose seq is the campaign's). */
 struct resume_ctx {
     engine_conn *c;
@@ -117,7 +117,7 @@ static int resume_one(void *ctx, const store_event *ev)
 {
     struct resume_ctx *rc = ctx;
     int64_t pseq = rc->pseqs ? rc->pseqs[ev->seq - rc->from - 1] : ev->seq;
-    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, pseq, rc->c->headroom);
+    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, NULL, pseq, rc->c->headroom);
     engine__send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
     fanout_end(f);
     return 0;
@@ -125,11 +125,11 @@ static int resume_one(void *ctx, const store_event *ev)
 
 /* ---- where a player resumes (issue 27 items 10, 11) ---------------------------------------- */
 
-/* What one event says for the walk back: the player seq it sets (if it does), whether it is the
- * event that first set one, whether it made the resuming seat. */
+/* What one event says for the walk back: whether it moved the resuming seat's seq, whether it is
+ * the event that first set the player seq, whether it made the resuming seat. */
 typedef struct walk_ev {
-    int64_t seq, value;
-    int sets, intro, joins;
+    int64_t seq;
+    int moves, intro, joins;
 } walk_ev;
 
 struct walk_ctx {
@@ -143,23 +143,23 @@ static int walk_one(void *ctx, const store_event *ev)
     struct walk_ctx *w = ctx;
     walk_ev *x = &w->ev[w->n++];
     x->seq = ev->seq;
-    x->sets = playerseq_in_patch(ev->patch, &x->value, &x->intro);
+    x->moves = playerseq_moves_seat(ev->patch, w->seat, &x->intro);
     x->joins = playerseq_patch_adds_seat(ev->patch, w->seat);
     return 0;
 }
 
 #define RESUME_WINDOW 256 /* events read at once on the walk back */
 
-/* A player asks to resume after its player seq v. Walks the event log back from the newest event
- * to the last one after which the player seq was v, and returns its campaign seq (the resume
- * sends every event after it), with *pseqs (malloc'd, one per event after it) their player seqs.
+/* A player asks to resume after its seat's seq v. Walks the event log back from the newest event
+ * to the last one after which the seat's seq was v, and returns its campaign seq (the resume
+ * sends every event after it), with *pseqs (malloc'd, one per event after it) the seat's seqs.
  * Returns -1 when the player must get a fresh state instead: v is ahead of the campaign, too
  * far back (more than opt.resume_max diffs, or 4 × that many events), or from before its seat
  * existed — a page of a seat made later must not be sent what happened before it (item 10). */
 static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int64_t v,
                                   int64_t **pseqs)
 {
-    int64_t now = playerseq_get(k->state, k->seq);
+    int64_t now = playerseq_seat(k->state, k->seq, seat);
     *pseqs = NULL;
     if (v < 0 || v > now || now - v > e->opt.resume_max)
         return -1;
@@ -167,7 +167,7 @@ static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int6
     int64_t span = k->seq < limit ? k->seq : limit; /* events (k->seq - span, k->seq] */
     int64_t *after = xmalloc(sizeof *after * (size_t)(span + 1)); /* [k->seq - s]: after s */
     walk_ev *buf = xmalloc(sizeof *buf * RESUME_WINDOW);
-    int64_t cur = now; /* the player seq after event hi */
+    int64_t cur = now; /* the seat's seq after event hi */
     int64_t hi = k->seq, found = -1;
     int old = 0, stop = 0;
     while (found < 0 && !stop) {
@@ -202,7 +202,7 @@ static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int6
             if (old || x->intro) {
                 old = 1;
                 cur = x->seq - 1;
-            } else if (x->sets) {
+            } else if (x->moves) {
                 cur--;
             }
         }
@@ -323,7 +323,7 @@ static void welcome_seat(engine *e, engine_conn *c, campaign *k, const char *sea
                   json_object_get(camp, "system"));
     /* The GM's seq is the campaign's; a player's counts only what players see, and it resumes
      * only from a point its own seat has seen (server/playerseq.h). */
-    int64_t seq = gm ? k->seq : playerseq_get(k->state, k->seq), from = -1;
+    int64_t seq = gm ? k->seq : playerseq_seat(k->state, k->seq, seat), from = -1;
     int64_t *pseqs = NULL;
     if (has_last && gm && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max)
         from = last_seq;
