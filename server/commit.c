@@ -220,6 +220,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     playerseq_step ps;
     playerseq_advance(base, seq - 1, new_state, patch, &ps);
     int64_t pseq = playerseq_step_seat(&ps, seat); /* the sender's (a player's ack carries it) */
+    if (p->ack_pseq && p->ack_entry == pseq)
+        p->ack_entry = 0; /* a player's ack says `entry` only when it is not its seq */
     size_t patch_len;
     char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
     store_event ev = {.campaign = k->id,

@@ -116,7 +116,8 @@ typedef struct pending {
     int64_t seq;       /* events only */
     int64_t pseq;      /* events only: the sender seat's seq after it (server/playerseq.h) */
     playerseq_step ps; /* events only: who sees it, each seat's seq after it (its references) */
-    int64_t ack_entry; /* a GM's command: the `entry` of its ack (0: none); set before the event */
+    int64_t ack_entry; /* a command: the `entry` of its ack (0: none); set before the event (a
+                          player's is dropped when it equals its seq) */
     int ack_pseq;      /* a player's command: its ack carries pseq, not seq; set likewise */
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
