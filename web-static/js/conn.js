@@ -445,7 +445,10 @@ export class Connection extends EventTarget {
       this.emit('change');
     },
 
-    pong() {},
+    pong(msg) {
+      // the newest ping answered: every diff sent to this socket before it arrived came first
+      if (Number.isInteger(msg.n)) this.pongN = msg.n;
+    },
 
     error(msg) {
       const detail = { code: msg.code, message: msg.message };
