@@ -67,9 +67,11 @@ typedef struct op_ctx {
     rules_rng *dice;   /* every die a handler rolls */
     rules_rng *secret; /* join codes and other values players must not predict */
     int64_t now_ms;
-    int64_t seq; /* the number of the event players know (its player seq, server/playerseq.h): log
-                    entries, keys and ids carry it. An event only the GM sees shares it with the
-                    next public one, so a GM-only item that must be unique uses event_seq */
+    int64_t seq;       /* the number of the event players know (its public count + 1,
+                          server/playerseq.h): log entries, keys and ids carry it. An event that no
+                          public change follows shares it with the next public one, so an item only the
+                          GM reads that must be unique uses event_seq, one only some seats read
+                          ops_audience_id */
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
     int log_cap;       /* newest entries kept in /log and /gm/log */

@@ -321,8 +321,8 @@ static void welcome_seat(engine *e, engine_conn *c, campaign *k, const char *sea
     json_t *camp_json =
         json_pack("{s:s, s:O, s:O}", "id", k->id, "name", json_object_get(camp, "name"), "system",
                   json_object_get(camp, "system"));
-    /* The GM's seq is the campaign's; a player's counts only what players see, and it resumes
-     * only from a point its own seat has seen (server/playerseq.h). */
+    /* The GM's seq is the campaign's; a player's counts only the diffs its seat receives, and it
+     * resumes only from a point its own seat has seen (server/playerseq.h). */
     int64_t seq = gm ? k->seq : playerseq_seat(k->state, k->seq, seat), from = -1;
     int64_t *pseqs = NULL;
     if (has_last && gm && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max)
@@ -617,7 +617,7 @@ void engine__joins_run(engine *e)
             continue;
         tb_err err = {0};
         const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
-        /* the number its log entries carry is its player seq (server/playerseq.h) */
+        /* the number its log entries carry is its public count (server/playerseq.h) */
         json_t *base = engine__current_state(k);
         int64_t event_seq = engine__current_seq(k) + 1;
         int64_t number = playerseq_get(base, event_seq - 1) + 1;
