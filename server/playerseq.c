@@ -121,7 +121,7 @@ void playerseq_advance(const json_t *base, int64_t base_seq, json_t *new_state, 
     int had_gm = json_is_object(gm);
     gm = had_gm ? json_copy(gm) : json_object();
     json_object_set_new(new_state, "gm", gm);
-    json_t *own_old = json_object_get(gm, "seat_seq");
+    json_t *own_old = json_incref(json_object_get(gm, "seat_seq")); /* replaced below */
     json_t *own = json_is_object(own_old) ? json_copy(own_old) : json_object();
     size_t i;
     json_t *v;
@@ -160,6 +160,7 @@ void playerseq_advance(const json_t *base, int64_t base_seq, json_t *new_state, 
         }
     }
     json_decref(own);
+    json_decref(own_old);
     json_decref(bump);
     json_decref(gone);
 }

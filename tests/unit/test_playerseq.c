@@ -156,10 +156,10 @@ START_TEST(a_public_diff_is_encoded_once_and_framed_per_seq)
     engine_msg *m1 = fanout_for(f, "p1", 0), *m2 = fanout_for(f, "p2", 0),
                *m3 = fanout_for(f, "p3", 0), *g = fanout_for(f, "gm", 1);
     ck_assert_str_eq((const char *)m1->text,
-                     "{\"t\":\"diff\",\"seq\":8,\"ops\":[{\"op\":\"add\",\"path\":\"/log/-\","
+                     "{\"t\":\"diff\",\"seq\":8,\"ops\":[{\"op\":\"add\",\"path\":\"/log/0\","
                      "\"value\":1}]}");
     ck_assert_str_eq((const char *)m2->text,
-                     "{\"t\":\"diff\",\"seq\":6,\"ops\":[{\"op\":\"add\",\"path\":\"/log/-\","
+                     "{\"t\":\"diff\",\"seq\":6,\"ops\":[{\"op\":\"add\",\"path\":\"/log/0\","
                      "\"value\":1}]}");
     ck_assert_ptr_eq(m2, m3); /* the same seq: one message */
     ck_assert_ptr_ne(m1, m2);
