@@ -281,6 +281,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
+    engine__resume_cache_clear(&k->rcache);
     json_decref(k->state);
     json_decref(k->work);
     while (k->seats) {

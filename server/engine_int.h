@@ -59,6 +59,21 @@ typedef struct welcome_cache {
     uint64_t presence_ver;
 } welcome_cache;
 
+/* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each
+ * decoded once with its fan-out (its ops split and encoded once, framed per seq), shared by
+ * every seat that resumes over them while the campaign's seq is hi (issue 26: a burst of N
+ * resumes reads and encodes each event once, not N times). */
+typedef struct resume_ev {
+    int64_t seq;
+    json_t *patch;
+    struct fanout *f; /* made on first use */
+} resume_ev;
+typedef struct resume_cache {
+    int64_t lo, hi;
+    resume_ev *ev; /* ev[i] is event lo + 1 + i */
+    size_t n;
+} resume_cache;
+
 /* A loaded campaign (engine.c: loaded on first use, put away when idle). */
 typedef struct campaign {
     char *id;
@@ -79,6 +94,7 @@ typedef struct campaign {
     seat_rt *seats;
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
+    resume_cache rcache;
     uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
     struct campaign *hnext;         /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
@@ -209,6 +225,7 @@ void engine__joins_run(engine *e);
 void engine__joins_welcome(engine *e, joiner *list, int ok);
 int engine__joiner_gone(engine_conn *c);
 void engine__welcome_cache_clear(welcome_cache *wc);
+void engine__resume_cache_clear(resume_cache *rc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
 void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m);

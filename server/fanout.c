@@ -183,8 +183,8 @@ static audience *fanout__seat(fanout *f, const char *seat)
     return a;
 }
 
-/* The public diff under the seq of seat: the ops encoded once, framed once per seq. */
-static engine_msg *fanout__public(fanout *f, const char *seat)
+/* The public diff under seq: the ops encoded once, framed once per seq. */
+static engine_msg *fanout__public(fanout *f, int64_t seq)
 {
     if (!f->pub_encoded) {
         f->pub_encoded = 1;
@@ -192,7 +192,6 @@ static engine_msg *fanout__public(fanout *f, const char *seat)
     }
     if (!f->pub_text)
         return NULL;
-    int64_t seq = fanout__seq_of(f, seat);
     for (size_t i = 0; i < f->n_pubs; i++)
         if (f->pubs[i].seq == seq)
             return f->pubs[i].msg;
@@ -207,6 +206,11 @@ static engine_msg *fanout__public(fanout *f, const char *seat)
 }
 
 engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
+{
+    return fanout_for_seq(f, seat, is_gm, is_gm ? f->seq : fanout__seq_of(f, seat));
+}
+
+engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq)
 {
     if (is_gm) {
         if (!f->gm.encoded) {
@@ -226,12 +230,12 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
             proto_viewer v = {.seat = seat, .is_gm = 0};
             json_t *ops = proto_filter_patch(f->patch, &v);
             /* NULL: a move/copy out of a hidden area, never diffed */
-            a->msg = fanout__encode(f, fanout__seq_of(f, seat), ops ? ops : json_array());
+            a->msg = fanout__encode(f, seq, ops ? ops : json_array());
             a->encoded = 1;
         }
         return a->msg;
     }
-    return fanout__public(f, seat);
+    return fanout__public(f, seq);
 }
 
 void fanout_end(fanout *f)

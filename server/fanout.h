@@ -39,6 +39,11 @@ fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_l
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
 engine_msg *fanout_for(fanout *f, const char *seat, int is_gm);
 
+/* The same with the seq a player's diff carries given (a resume knows each seat's seq at each
+ * event: server/session.c); the GM's carries the event's. A seat's own view is kept per seat, the
+ * public one per seq, so one fanout serves every seat that resumes over its event. */
+engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq);
+
 /* Frees f and drops its references to the messages (queued ones live on). NULL is a no-op. */
 void fanout_end(fanout *f);
 

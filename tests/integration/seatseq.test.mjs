@@ -109,4 +109,24 @@ test("each seat's seq counts its own diffs; a seat resumes from its own seq, als
     assertConsecutive(diffSeqs(c), replica[name].seq, `${Name} after restart`);
     assert.deepEqual(c.state, fresh[name].state, `${Name} after restart: resumed == fresh`);
   }
+
+  // more events after those resumes (the tail the resumes shared is read again): the same
+  // replicas resume to the new state
+  const [gm2] = await srv.hello(srv.gmToken);
+  open.push(gm2);
+  await ok(gm2, 'chat.send', { text: 'psst again', to: seat.Bob });
+  await ok(gm2, 'chat.send', { text: 'Dawn.' });
+  for (const name of ['ann', 'bob']) {
+    const Name = name[0].toUpperCase() + name.slice(1);
+    const [f, fw] = await srv.hello(token[Name]);
+    open.push(f);
+    const [c, w] = await srv.resume(token[Name], replica[name], { name: `${Name} after more` });
+    open.push(c);
+    assert.equal(w.resume, true, w.raw);
+    assert.equal(w.seq, fw.seq);
+    await c.ping();
+    assertConsecutive(diffSeqs(c), replica[name].seq, `${Name} after more`);
+    assert.deepEqual(c.state, fw.state, `${Name} after more: resumed == fresh`);
+  }
+  assert.equal(fresh.bob.seq + 2, (await srv.hello(token.Bob).then(([c, w]) => (open.push(c), w))).seq, 'Bob: his whisper and the public message');
 });
