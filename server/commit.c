@@ -114,6 +114,7 @@ int engine_flush(engine *e)
                 k->state = k->work;
                 k->seq = k->work_seq;
                 k->changed = 1;
+                engine__resume_cache_clear(&k->rcache); /* kept only while nothing happens */
             } else {
                 json_decref(k->work);
             }
