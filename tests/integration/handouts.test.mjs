@@ -71,8 +71,15 @@ test('a handout reaches exactly the seats it is shown to, on the wire', async (t
 
   // shown again to both by name, then deleted: gone everywhere
   const both = await step('handout.show', { id, to: [seat.Ann, seat.Bob, seat.Ann] }, 'ZZ-WORDS');
-  const key3 = both.r.result.key;
-  assert.ok(ann.state.private[seat.Ann].handouts[key3] && bob.state.private[seat.Bob].handouts[key3]);
+  // each reader's copy has a key of its own that names only that reader (issue 29: a shared key
+  // naming both would tell Ann who else was shown it, which is the GM's `to`)
+  const keys3 = both.r.result.keys;
+  assert.deepEqual(Object.keys(keys3).sort(), [seat.Ann, seat.Bob].sort());
+  for (const [who, c] of [['Ann', ann], ['Bob', bob]]) {
+    assert.match(keys3[seat[who]], new RegExp(`^s\\d+-${seat[who]}-1$`));
+    assert.ok(c.state.private[seat[who]].handouts[keys3[seat[who]]]);
+  }
+  assert.ok(!bytesSince(ann, 0).includes(`"${keys3[seat.Bob]}"`), "Ann never reads Bob's key");
   await step('handout.delete', { id }, 'ZZ-WORDS');
   assert.deepEqual(ann.state.private[seat.Ann].handouts, {});
   assert.equal(gm.state.gm.handouts[id], undefined);

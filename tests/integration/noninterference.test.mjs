@@ -145,5 +145,23 @@ const handoutToBob = {
 test('non-interference: a handout shown to Bob alone does not show in Ann\'s seq or ids', (t) =>
   assertNonInterference(t, handoutToBob));
 
+// A handout shown to Ann alone or to Ann and Bob: Ann reads the same bytes (her copy's key names
+// only her seat, not who else was shown it: the GM's `to`).
+const handoutToAnnOrBoth = {
+  name: 'a handout shown to Ann, or to Ann and Bob',
+  system: 'cot',
+  seed: 31,
+  players: ['Ann', 'Bob'],
+  observers: ['Ann'],
+  variants: [{ both: false }, { both: true }],
+  async script({ gm, seat, ok }, v) {
+    const letter = (await ok(gm, 'handout.add', { title: 'A letter', text: 'Meet me at the docks' })).id;
+    await ok(gm, 'handout.show', { id: letter, to: v.both ? [seat.Ann, seat.Bob] : [seat.Ann] });
+    await ok(gm, 'handout.hide', { id: letter });
+  },
+};
+test('non-interference: who else a handout is shown to does not show in Ann\'s copy', (t) =>
+  assertNonInterference(t, handoutToAnnOrBoth));
+
 test('non-interference: a whisper Bob is not in does not show in his seq', (t) =>
   assertNonInterference(t, whisperThenTalk));
