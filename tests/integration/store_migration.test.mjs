@@ -206,6 +206,13 @@ test('a data directory of main 09e2d41 (one player seq for every player) keeps w
   assert.equal(live.bob.seq, v.player_seq + 1, 'Bob: only the public message');
   assert.equal(live.ann.seq, v.player_seq + 2, 'Ann: the whisper and the public message');
   assert.equal(pub.result.id, `m${v.player_seq + 1}`);
+  // the handout main showed Ann alone (its key then: "s<shared count>") is taken back as before
+  const [hid] = Object.keys(gm.state.gm.handouts);
+  assert.equal((await gm.cmd('handout.hide', { id: hid }, 'after-3')).t, 'ack');
+  for (const c of Object.values(live)) await c.ping();
+  assert.deepEqual(live.ann.state.private[v.ann.seat].handouts, {});
+  assert.equal(live.ann.seq, v.player_seq + 3, 'Ann: the hiding too');
+  assert.equal(live.bob.seq, v.player_seq + 1, 'Bob: nothing more');
 
   // kill -9: the same resumes from before the whispers, and from the seqs just reached
   const reached = { ann: { seq: live.ann.seq, state: live.ann.state, history: v.history }, bob: { seq: live.bob.seq, state: live.bob.state, history: v.history } };
