@@ -121,6 +121,13 @@ extern const op_def OPS_CHAT[];
 extern const op_def OPS_JOURNAL[];
 /* Handouts (ops_handout.c): handout.add, handout.show, handout.hide, handout.delete. */
 extern const op_def OPS_HANDOUT[];
+/* The scene map (ops_map.c): map.set, map.show, map.hide, map.clear, map.token, map.move,
+ * map.remove, map.image. */
+extern const op_def OPS_MAP[];
+
+/* A data URL of a PNG, JPEG, WebP or GIF image in base64 (no SVG: it could carry a script), or
+ * TB_BAD_REQUEST: a handout's picture and a scene map's (ops_handout.c). */
+int ops_check_image(const char *url, tb_err *err);
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */
