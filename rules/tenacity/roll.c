@@ -117,6 +117,21 @@ static void extra_hero(rules_enc *e, ten_side *s, json_t *dice)
     s->total = s->r.total;
 }
 
+int ten_crit(rules_enc *e, ten_side *s, const char *crit, int against, json_t *dice, char took[8])
+{
+    took[0] = 0;
+    if (!s->hero || !s->r.critical)
+        return 0;
+    /* 003:28 "an additional die of your choice between rolling an additional Hero die ... in case
+     * your natural 10 was not high enough to succeed on its own, or ... an additional impact
+     * die"; without a choice, the hero die exactly when the roll fails without it (reading 2) */
+    int hero = crit ? strcmp(crit, "hero") == 0 : !tenacity_beats(s->total, against);
+    if (hero)
+        extra_hero(e, s, dice);
+    snprintf(took, 8, "%s", hero ? "hero" : "impact");
+    return !hero;
+}
+
 /*
  * The checks of a roll's parameters that do not need the dice (crit, push, push_with), done
  * before any die so that a refused action draws nothing: `crit` is hero or impact (003:28),
@@ -287,14 +302,7 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     /* 003:28 on "any of your hero dice": the defender's critical adds its hero die (reading 7) */
     if (c->def.hero && c->def.r.critical)
         extra_hero(e, &c->def, dd);
-    if (c->atk.hero && c->atk.r.critical) {
-        const char *crit = ten_arg_str(a, "crit");
-        int hero = crit ? strcmp(crit, "hero") == 0
-                        : !tenacity_beats(c->atk.total, c->def.total); /* reading 2 */
-        if (hero)
-            extra_hero(e, &c->atk, ad);
-        snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
-    }
+    ten_crit(e, &c->atk, ten_arg_str(a, "crit"), c->def.total, ad, c->took);
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
@@ -333,12 +341,7 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
         ten_tag_last(cd, "challenge", "gm");
     }
     c->def.total = ch;
-    if (c->atk.hero && c->atk.r.critical) {
-        int hero = !tenacity_beats(c->atk.total, ch);
-        if (hero)
-            extra_hero(e, &c->atk, ad);
-        snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
-    }
+    ten_crit(e, &c->atk, ten_arg_str(a, "crit"), ch, ad, c->took);
     c->success = tenacity_beats(c->atk.total, ch);
     spin_and_push(e, &c->atk, ch, &c->success, push_of(a), 1, x);
     if (c->success)

@@ -187,7 +187,10 @@ const char *ten_skill_arg(const rules_args *a);
 /* ---- the hooks the modules share ---- */
 /* A combatant's skills, its sheet's conditions, a quick NPC's card (003:13-14). */
 int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
-/* 003:94 the end of a scene: positive spin is lost. */
+/* 003:94 the end of a scene: positive spin is lost; 003:74 stress is recovered. */
+/* The end of a scene (003:74): every combatant's stress back to 0, said under `action` (an NPC's
+ * that it had some, to the GM only). */
+void ten_recover_stress(rules_enc *e, const char *action);
 int ten_end(rules_enc *e, tb_err *err);
 extern const rules_enc_field ten_editable[];
 extern const char *const ten_sheet_stats[];
@@ -212,6 +215,11 @@ int ten_skill_check(const rules_enc *e, const char *cid, const char *skill, tb_e
  * on); every die goes to `dice` tagged with role and cid. */
 void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
               const char *role, json_t *dice, ten_side *s);
+/* A natural 10 on s's hero dice (003:28): the critical's extra die, the one `crit` names ("hero" or
+ * "impact"; NULL: the hero die exactly when s does not beat `against`, reading 2). The hero die
+ * is rolled into dice and added to s; took is "hero", "impact" or "" (no critical). Returns 1
+ * when the caller owes an extra impact die. */
+int ten_crit(rules_enc *e, ten_side *s, const char *crit, int against, json_t *dice, char took[8]);
 /* The roll parameters' checks that need no die (crit, push, push_with): 0 or TB_BAD_REQUEST. */
 int ten_roll_params(const rules_args *a, tb_err *err);
 /* The impact of side s: half its rank in d4 (+1 d4 for a critical's impact die) + bonus + its

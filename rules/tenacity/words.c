@@ -27,6 +27,7 @@ const rules_phrase ten_phrases[] = {
     {"wound_npc", "{who} marks a wound ({wounds}/{max}); stress back to 0"},
     {"unconscious", "{who} falls unconscious (003:106)"},
     {"death", "{who} perishes: {why}"},
+    {"recovers", "{who} recovers all stress at the end of the scene{aud}"},
     {"death.choice", "their player's choice (003:108)"},
     {"death.hardcore", "no wound left to take (hardcore mode, 003:109)"},
     {"death.coup", "{by}'s coup de grâce (003:107)"},
@@ -192,7 +193,6 @@ const rules_phrase ten_phrases_social[] = {
 };
 
 const rules_phrase ten_phrases_between[] = {
-    {"recovers", "{who} recovers all stress at the end of the scene{aud}"},
     {"scene_end", "The scene ends: stress is recovered"},
     {"task_deadline", "{task}: each character needs {need} impact within {rounds} rounds"},
     {"task_impact", "{task}: each character needs {need} impact"},

@@ -922,6 +922,81 @@ static int public_log_has(fx *f, const char *needle)
     return found;
 }
 
+/* ---- issue 25, items 15-19: what a rulebook audit found ---- */
+
+/* Issue 25 item 15: 003:74 "Stress is recovered automatically at the end of a scene": the end of a
+ * fight (enc.end, the module's end hook) brings everyone's stress back to 0; wounds stay. The
+ * goblin's recovery is the GM's (its stress is). */
+START_TEST(stress_is_recovered_when_the_fight_ends)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init as in the chain; Missa hits the goblin: [9,1]+3 = 12 vs [1,1] = 2: 1d4 [4] = 4 stress
+     * (max 6). Missa ends; the goblin strikes back: [6,6] = 12 vs Missa's Reaction [2,1]+2 = 4:
+     * 1d4 [3] = 3 stress. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 9, 1, 1, 1, 4, 6, 6, 2, 1, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 3);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 4);
+    int brakka_wounds = stat_track(&f, "e2", "wounds");
+    ck_assert_int_gt(stat_track(&f, "e2", "stress"), 0); /* Brakka's sample starts stressed */
+    fx_script_done(&f);
+    size_t pub = json_array_size(f.e.log);
+    ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "wounds"), brakka_wounds);
+    /* the table reads the PCs' recovery; the goblin's is the GM's */
+    ck_assert(public_log_has(&f, "Missa recovers all stress at the end of the scene"));
+    ck_assert(!public_log_has(&f, "Goblin recovers"));
+    ck_assert_int_eq(json_array_size(f.e.log), pub + 2);
+    char *gm = json_dumps(f.e.gm_log, JSON_COMPACT);
+    ck_assert_ptr_nonnull(strstr(gm, "Goblin recovers all stress"));
+    free(gm);
+    fx_free(&f);
+
+    /* the end of a social scene is the end of a scene too */
+    fx_party_in(&f, "tenacity.social", NULL);
+    ck_assert_int_gt(stat_track(&f, "e2", "stress"), 0);
+    ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 0);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 16: an `end` with `shake` whose `next` may not have the spotlight is refused
+ * before the free roll's die (validate before you roll): the refusal draws nothing, changes
+ * nothing, and the same end with a lawful `next` then rolls exactly its own dice. */
+START_TEST(a_refused_end_draws_no_shake_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init as in the chain; Missa stops the goblin's move: [8,2]+3 = 11 vs [1,2] = 3. The goblin's
+     * free roll: 2d6 [6,6] = 12 vs 11: gone. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, 6, 6};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":\"Telekinesis\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* Missa has acted: the spotlight goes to Brakka (003:88) */
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"movement\",\"next\":\"e1\"}", TB_RULE,
+            "cannot go to Missa");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    OK(&f, "gm", NULL, "end", "{\"shake\":\"movement\",\"next\":\"e2\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    ck_assert_str_eq(holder(&f), "e2");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll)
 {
     fx f;
@@ -1477,6 +1552,10 @@ int main(void)
         to, help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_player_may_die);
     tcase_add_test(to, one_standing_scale_clamps_for_both_modules);
     suite_add_tcase(s, to);
+    TCase *t25 = tcase_create("issue25");
+    tcase_add_test(t25, stress_is_recovered_when_the_fight_ends);
+    tcase_add_test(t25, a_refused_end_draws_no_shake_die);
+    suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
