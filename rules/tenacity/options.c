@@ -347,8 +347,9 @@ TEN_ACTION_RESOLVE(release)
 
 /* 003:57 "you can give another character an advantage hero die as long as you have at least one
  * rank of the appropriate skill"; 003:79 "You cannot benefit from more than one creature helping
- * you at a time". The die goes to the ally's next action roll; it lapses at the helper's next turn
- * (reading O1). Cooperating on impact (003:80) is each character rolling its own action here. */
+ * you at a time". The help waits on the ally's next action roll and lapses at the helper's next
+ * turn: on a quick pass/fail roll it is the advantage die, on an impact action the helper
+ * cooperates (003:57, 003:79-80: its skill and impact added on a success; roll.c, reading O1). */
 TEN_ACTION_CHECK(help)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
@@ -379,6 +380,8 @@ TEN_ACTION_RESOLVE(help)
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
     json_object_set_new(rules_enc_combatant(e, target), "helped_by", json_string(actor));
+    json_object_set_new(rules_enc_combatant(e, target), "help_skill",
+                        json_string(rules_arg_str(a, "skill")));
     rules_log *x = rules_log_begin(e, "help", "help");
     rules_log_who(x, "who", actor);
     rules_log_who(x, "target", target);

@@ -576,6 +576,14 @@ int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
     return 0;
 }
 
+void ten_help_end(rules_enc *e, const char *cid)
+{
+    json_t *me = rules_enc_combatant(e, cid);
+    json_object_del(me, "helped_by");
+    json_object_del(me, "help_skill");
+    rules_enc_cond_remove(e, cid, "helped");
+}
+
 /* 003:74 "Stress is recovered automatically at the end of a scene" */
 void ten_recover_stress(rules_enc *e, const char *action)
 {

@@ -28,7 +28,7 @@
  *         edge [cid]; standing {who: {eyes: 0..10}}
  *   combatant: init (PCs), overflow ("wound"|"unconscious"), coup {target, stage, done}, cover,
  *              prone, elevated, size, grip {by, locked, limbs}, gripping, held {what, trigger},
- *              helped_by, offer {negative, cost}, resist {type: n} (PCs)
+ *              helped_by, help_skill, offer {negative, cost}, resist {type: n} (PCs)
  *   stats: skills {name: [dice, rank, impact_bonus, attribute]} and the sheet's stress, wounds,
  *          tenacity, spin, unconscious, conditions; a sheetless NPC: challenge_dice,
  *          challenge_bonus, impact_dice, impact_bonus, stress, wounds
@@ -183,6 +183,11 @@ int ten_arg_int(const rules_args *a, const char *name, int def);
 int ten_arg_given(const rules_args *a, const char *name);
 /* The `skill` parameter, "-" when absent (a sheetless NPC rolls its challenge dice). */
 const char *ten_skill_arg(const rules_args *a);
+
+/* ---- help (003:57, 003:79) ---- */
+/* The help waiting on cid's next action roll is over (taken, or lapsed): the condition `helped`
+ * and the combatant's helped_by, help_skill. */
+void ten_help_end(rules_enc *e, const char *cid);
 
 /* ---- the hooks the modules share ---- */
 /* A combatant's skills, its sheet's conditions, a quick NPC's card (003:13-14). */

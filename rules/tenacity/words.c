@@ -99,6 +99,10 @@ const rules_phrase ten_phrases[] = {
     {"size.halved", "halved"},
     {"size.doubled", "doubled"},
     {"flank", "{who} flanks with {ally}: {ally} gains 1 spin (003:110)"},
+    /* cooperating on an impact action (003:57, 003:79-80) */
+    {"cooperate", "{who} cooperates with {helped}{with?}{vs?}: {outcome}"},
+    {"coop.adds", "+{impact} impact (003:80)"},
+    {"coop.fails", "no impact added"},
     {NULL, NULL},
 };
 
@@ -116,7 +120,8 @@ const rules_phrase ten_phrases_spotlight[] = {
     {"noun.action", "action"},
     {"noun.move", "movement"},
     {"release", "{who}'s trigger happens: {who} takes the held {noun} now (003:81)"},
-    {"help", "{who} helps {target} with {skill}: an advantage die on the next action (003:57)"},
+    {"help", "{who} helps {target} with {skill}: an advantage die on a quick roll, or cooperating on "
+             "an impact action (003:57)"},
     {"state", "{who} {how}"},
     {"cover.none", "leaves cover"},
     {"cover.partial", "takes partial cover (003:114)"},

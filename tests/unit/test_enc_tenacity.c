@@ -997,6 +997,45 @@ START_TEST(a_refused_end_draws_no_shake_die)
 }
 END_TEST
 
+/* Issue 25 item 18: help on a quick pass/fail roll is the advantage die (003:57, 003:79): Missa
+ * helps Brakka (Athletics 1) and his sprint rolls 3 + 1 dice: [2,3,4,9] + 4 = 13 spaces; the
+ * help is spent. A stop condition is a pass/fail roll too; an attack is not (the test above). */
+START_TEST(help_is_an_advantage_die_on_a_quick_roll)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Athletics\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "sprint", NULL);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e2", "sprinting"), "level")), 13);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "helped"));
+    fx_script_done(&f);
+    fx_free(&f);
+
+    /* a stop condition: Missa helps Brakka again, and his stop (Intimidation: Presence 1d10,
+     * rank 3) rolls 1 + 1 dice: [2,9] + 3 = 12 vs [5,5] = 10; no impact, nobody cooperates */
+    fx_party(&f, NULL);
+    static const int D2[] = {7, 3, 4, 2, 3, 3, 2, 9, 5, 5};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Athletics\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    OK(&f, "p2", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":\"Intimidation\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    ck_assert(!public_log_has(&f, "cooperates"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll)
 {
     fx f;
@@ -1320,9 +1359,11 @@ START_TEST(help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_pl
 {
     fx f;
     fx_party(&f, NULL);
-    /* Missa helps Brakka (Persuasion 1); Brakka's next attack rolls 3 + 1 dice: [2,3,4,9]+6 =
-     * 15 vs [5,5] = 10 (without the helper's die: 10, a tie): 3d4 [1,1,1]+2 = 5 */
-    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9, 5, 5, 1, 1, 1};
+    /* Missa helps Brakka (Telekinesis 3). An attack is an impact action: no advantage die, Missa
+     * cooperates (003:57, 003:79-80; issue 25 item 18: before, Brakka rolled 3 + 1 dice). Brakka
+     * [2,3,9]+6 = 15 vs [5,5] = 10: 3d4 [1,1,1]+2 = 5; Missa cooperates: [8,1]+3 = 11 vs the
+     * same 10: her 1d4 [1] is added: 6 stress */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 9, 5, 5, 1, 1, 1, 8, 1, 1};
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
     refused(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Melee Combat\"}", TB_RULE,
@@ -1330,14 +1371,17 @@ START_TEST(help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_pl
     refused(&f, "p1", NULL, "help", "{\"target\":\"e3\",\"skill\":\"Persuasion\"}", TB_RULE,
             "allies");
     refused(&f, "p1", NULL, "help", "{\"target\":\"e2\"}", TB_BAD_REQUEST, "skill");
-    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Persuasion\"}");
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Telekinesis\"}");
     ck_assert(rules_enc_cond_has(&f.e, "e2", "helped"));
     OK(&f, "p1", NULL, "end", NULL);
     OK(&f, "gm", NULL, "end", NULL);
     ck_assert_str_eq(holder(&f), "e2");
     OK(&f, "p2", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Melee Combat\"}");
-    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 5);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 6);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "helped"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e2"), "help_skill"));
+    ck_assert(public_log_has(&f, "Missa cooperates with Brakka with Telekinesis: +1 impact"));
+    ck_assert(!public_log_has(&f, "11 vs 10")); /* the goblin's defence is the GM's */
 
     /* 003:39 the narrator's trade: Brakka has 2 negative spin */
     refused(&f, "gm", NULL, "offer", "{\"target\":\"e2\",\"negative\":3,\"cost\":\"x\"}", TB_RULE,
@@ -1555,6 +1599,7 @@ int main(void)
     TCase *t25 = tcase_create("issue25");
     tcase_add_test(t25, stress_is_recovered_when_the_fight_ends);
     tcase_add_test(t25, a_refused_end_draws_no_shake_die);
+    tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
     suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
