@@ -39,7 +39,8 @@ int ten_skill_check(const rules_enc *e, const char *cid, const char *skill, tb_e
 static int action_role(const char *role)
 {
     return role && (strcmp(role, "attack") == 0 || strcmp(role, "advantage") == 0 ||
-                    strcmp(role, "sprint") == 0);
+                    strcmp(role, "sprint") == 0 || strcmp(role, "stealth") == 0 ||
+                    strcmp(role, "seek") == 0);
 }
 
 /* A help waiting on cid's next action roll (003:57, 003:79): taken (it helps one roll) and its
@@ -71,7 +72,7 @@ static int help_die(rules_enc *e, const char *cid)
 
 /* The advantage (or, negative, disadvantage) dice cid's roll of skill for `role` gets from its
  * states: elevation on Perception (003:116), a helper's die on a quick pass/fail action roll
- * (sprint, recovering: 003:57, spent here), a lock's disadvantage die on its action rolls
+ * (sprint, recovering, seeking: 003:57, spent here), a lock's disadvantage die on its action rolls
  * (003:105). */
 static int roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role)
 {
@@ -79,7 +80,7 @@ static int roll_edges(rules_enc *e, const char *cid, const char *skill, const ch
     /* 003:116 "Being in an elevated position gives an advantage die to perception checks" */
     if (ten_is(e, cid, "elevated") && ten_same(skill, "Perception"))
         adv++;
-    if (strcmp(role, "sprint") == 0 || strcmp(role, "recover") == 0)
+    if (strcmp(role, "sprint") == 0 || strcmp(role, "recover") == 0 || strcmp(role, "seek") == 0)
         adv += help_die(e, cid);
     if (!action_role(role))
         return adv;

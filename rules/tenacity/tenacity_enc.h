@@ -33,7 +33,7 @@
  *          tenacity, spin, unconscious, conditions; a sheetless NPC: challenge_dice,
  *          challenge_bonus, impact_dice, impact_bonus, stress, wounds
  *   /gm/enc/combatants/<cid>: init (NPCs), conds {<condition name>: challenge}, resist,
- * held_trigger
+ * held_trigger, stealth (the hider's roll, 003:73)
  *
  * Checks (an action's `check`) take a const rules_enc and read only: every reader below that
  * takes `const rules_enc *` creates nothing.
@@ -411,6 +411,10 @@ TEN_ACTION_CHECK(release);
 TEN_ACTION_RESOLVE(release);
 TEN_ACTION_CHECK(help);
 TEN_ACTION_RESOLVE(help);
+TEN_ACTION_CHECK(hide);
+TEN_ACTION_RESOLVE(hide);
+TEN_ACTION_CHECK(seek);
+TEN_ACTION_RESOLVE(seek);
 TEN_ACTION_CHECK(state); /* cover, prone, high_ground, size */
 TEN_ACTION_RESOLVE(state);
 TEN_ACTION_RESOLVE(resist);

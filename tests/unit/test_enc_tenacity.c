@@ -1036,6 +1036,44 @@ START_TEST(help_is_an_advantage_die_on_a_quick_roll)
 }
 END_TEST
 
+/* Issue 25 item 19: 003:52, 003:73 stealth sets the challenge "for anyone else attempting to
+ * discover your location". Missa hides (Stealth 1, Dexterity 2d10): [6,2] + 1 = 7, open; the
+ * goblin hides: [4,4] = 8, the GM's; Brakka looks for it (Perception 2, Awareness 1d10): [7] + 2 =
+ * 9 beats 8: found. */
+START_TEST(stealth_sets_the_challenge_to_find_the_hider)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 6, 2, 4, 4, 7};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "seek", "{\"target\":\"e3\"}", TB_RULE, "not hidden");
+    refused(&f, "p1", NULL, "hide", "{\"skill\":\"Flying\"}", TB_BAD_REQUEST, "no skill");
+    OK(&f, "p1", NULL, "hide", NULL);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e1", "hidden"), "level")), 7);
+    ck_assert(public_log_has(&f, "Missa hides with Stealth: 7 to find them"));
+    refused(&f, "p1", NULL, "hide", NULL, TB_RULE, "no action left");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "hide", NULL);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "hidden"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "stealth")), 8);
+    ck_assert(public_log_has(&f, "Goblin hides"));
+    ck_assert(!public_log_has(&f, "8 to find"));
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "seek", "{\"target\":\"e3\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "hidden"));
+    ck_assert(public_log_has(&f, "Brakka looks for Goblin with Perception: found"));
+    ck_assert(!public_log_has(&f, "9 vs 8")); /* the goblin's roll stays the GM's */
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "hidden"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll)
 {
     fx f;
@@ -1600,6 +1638,7 @@ int main(void)
     tcase_add_test(t25, stress_is_recovered_when_the_fight_ends);
     tcase_add_test(t25, a_refused_end_draws_no_shake_die);
     tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
+    tcase_add_test(t25, stealth_sets_the_challenge_to_find_the_hider);
     suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
