@@ -99,6 +99,7 @@ test('tenacity between the scenes: stress, a healer, crafting and a rest land on
   assert.equal(crit.result.success, true);
   assert.equal(faces(crit, 'impact').length, 2, "the critical's extra impact die");
   assert.equal(crit.result.impact, sum(faces(crit, 'impact')) + 1);
+  s = await settle(gm, players);
   for (const p of players) assert.equal(p.client.state.log.filter((x) => x.action === 'work').at(-1).result.crit, 'impact', 'a PC\'s critical is open');
 
   // ---- the short rest: 10acity only when none is left (003:76) ----
