@@ -429,15 +429,10 @@ TEN_ACTION_RESOLVE(hide)
     const char *actor = e->actor;
     int extra = ten_take_action(e, actor);
     json_t *dice = json_array();
-    ten_side s;
-    ten_roll(e, actor, stealth_skill(a), rules_arg_int(a, "adv") + extra, rules_arg_int(a, "bonus"),
-             "stealth", dice, &s);
-    int total = s.total < 0 ? 0 : s.total;
-    int gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
-    if (gain)
-        ten_spin_add(e, actor, gain);
+    int gain;
+    int total = ten_roll_to_cond(e, actor, stealth_skill(a), rules_arg_int(a, "adv") + extra,
+                                 rules_arg_int(a, "bonus"), "stealth", TEN_HIDDEN, dice, &gain);
     rules_aud aud = rules_enc_aud_of(e, actor);
-    rules_enc_cond_add(e, actor, TEN_HIDDEN, 0, aud == RULES_AUD_PUBLIC ? total : 0);
     json_object_set_new(rules_enc_hidden_of(e, actor), "stealth", json_integer(total));
     rules_log *x = rules_log_begin(e, "hide", "hide");
     rules_log_who(x, "who", actor);
@@ -485,11 +480,8 @@ TEN_ACTION_RESOLVE(seek)
     rules_log *x = rules_log_begin(e, "seek", "seek");
     rules_log_who(x, "who", actor);
     rules_log_who(x, "target", target);
-    ten_log_side(e, x, dice, actor, "total", s.total);
+    ten_log_try(e, x, dice, actor, skill, target, 0, s.total, challenge, found);
     json_decref(dice);
-    ten_log_skill(e, x, actor, skill);
-    ten_log_versus(e, x, actor, target, 0, s.total, challenge);
-    rules_log_json(x, "success", json_boolean(found), RULES_AUD_PUBLIC);
     rules_log_int(x, "spin", gain, rules_enc_aud_of(e, actor));
     rules_log_word(x, "outcome", found ? "seek.found" : "seek.unseen", RULES_AUD_PUBLIC);
     rules_log_end(x);

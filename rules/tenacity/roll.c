@@ -285,6 +285,30 @@ void ten_log_gm_only(rules_log *x, int gm_only)
     rules_log_word(x, "gm", "w.gm", gm_only ? RULES_AUD_GM : RULES_AUD_PUBLIC);
 }
 
+void ten_log_try(rules_enc *e, rules_log *x, json_t *dice, const char *cid, const char *skill,
+                 const char *other, int other_hidden, int total, int against, int ok)
+{
+    ten_log_side(e, x, dice, cid, "total", total);
+    ten_log_skill(e, x, cid, skill);
+    ten_log_versus(e, x, cid, other, other_hidden, total, against);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+}
+
+int ten_roll_to_cond(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+                     const char *role, const char *cond, json_t *dice, int *gain)
+{
+    ten_side s;
+    ten_roll(e, cid, skill, adv, bonus, role, dice, &s);
+    int total = s.total < 0 ? 0 : s.total;
+    /* an action roll: doubles gain spin, a fumble negative spin (003:95, 003:30) */
+    *gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
+    if (*gain)
+        ten_spin_add(e, cid, *gain);
+    /* the number is the total: an NPC's is the GM's (its challenge bonus is in it) */
+    rules_enc_cond_add(e, cid, cond, 0, rules_enc_aud_of(e, cid) == RULES_AUD_PUBLIC ? total : 0);
+    return total;
+}
+
 /* ---- cooperating (003:57, 003:79-80) ---- */
 
 /* 003:57 "On impact actions you roll your skill and impact to add to that character's impact
@@ -310,11 +334,8 @@ static int cooperate(rules_enc *e, const char *helper, const char *skill, const 
     rules_log *x = rules_log_begin(e, "cooperate", "cooperate");
     rules_log_who(x, "who", helper);
     rules_log_who(x, "helped", helped);
-    ten_log_side(e, x, dice, helper, "total", s.total);
+    ten_log_try(e, x, dice, helper, skill, defender, hidden, s.total, against, ok);
     json_decref(dice);
-    ten_log_skill(e, x, helper, skill);
-    ten_log_versus(e, x, helper, defender, hidden, s.total, against);
-    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
     rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
     rules_log_word(x, "outcome", ok ? "coop.adds" : "coop.fails", RULES_AUD_PUBLIC);
     rules_log_end(x);

@@ -719,16 +719,11 @@ RESOLVE(sprint)
     const char *actor = e->actor;
     int extra = ten_take_action(e, actor);
     json_t *dice = json_array();
-    ten_side s;
-    ten_roll(e, actor, sprint_skill(a), rules_arg_int(a, "adv") + extra, rules_arg_int(a, "bonus"),
-             "sprint", dice, &s);
-    int total = s.total < 0 ? 0 : s.total;
-    int gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
-    if (gain)
-        ten_spin_add(e, actor, gain);
+    int gain;
     /* the spaces are the total: an NPC's are the GM's (its challenge bonus is in them) */
+    int total = ten_roll_to_cond(e, actor, sprint_skill(a), rules_arg_int(a, "adv") + extra,
+                                 rules_arg_int(a, "bonus"), "sprint", "sprinting", dice, &gain);
     rules_aud aud = rules_enc_aud_of(e, actor);
-    rules_enc_cond_add(e, actor, "sprinting", 0, aud == RULES_AUD_PUBLIC ? total : 0);
     rules_log *x = rules_log_begin(e, "sprint", "sprint");
     rules_log_who(x, "who", actor);
     rules_log_dice(x, dice, aud);

@@ -246,6 +246,15 @@ void ten_log_skill(rules_enc *e, rules_log *x, const char *cid, const char *skil
 /* {vs}: ": <a> vs <b>" for the GM when one total is hidden (an NPC's, or other_hidden). */
 void ten_log_versus(rules_enc *e, rules_log *x, const char *a_cid, const char *b_cid,
                     int other_hidden, int a, int b);
+/* A try against a number: cid's dice and total, {with} its skill, {vs} against `against` (for the
+ * GM when a total is hidden: other's, or other_hidden), and the public success. */
+void ten_log_try(rules_enc *e, rules_log *x, json_t *dice, const char *cid, const char *skill,
+                 const char *other, int other_hidden, int total, int against, int ok);
+/* An action roll whose total (at least 0) becomes condition cond's level on cid (a PC's; an NPC's
+ * level is 0: its number is the GM's): sprint's spaces, a hider's stealth (003:72, 003:73). The
+ * roll's spin (doubles, a fumble) is applied and put in *gain. Returns the total. */
+int ten_roll_to_cond(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+                     const char *role, const char *cond, json_t *dice, int *gain);
 /* {gm}: required by a phrasing only the GM reads (gm_only), or said to everyone. */
 void ten_log_gm_only(rules_log *x, int gm_only);
 
