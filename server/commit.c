@@ -114,6 +114,7 @@ int engine_flush(engine *e)
                 k->state = k->work;
                 k->seq = k->work_seq;
                 k->changed = 1;
+                engine__resume_cache_clear(&k->rcache); /* kept only while nothing happens */
             } else {
                 json_decref(k->work);
             }
@@ -137,7 +138,7 @@ int engine_flush(engine *e)
             p->next = joins;
             joins = p;
             if (ok && p->patch)
-                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
+                engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
                                 e->opt.headroom);
             engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
             engine__observe_latency(e, p->t0_ns);
@@ -146,7 +147,7 @@ int engine_flush(engine *e)
         }
         if (ok) {
             if (p->patch)
-                engine__fan_out(p->camp, p->seq, p->pseq, p->patch, p->patch_text, p->patch_len,
+                engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
                                 e->opt.headroom);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
@@ -163,6 +164,7 @@ int engine_flush(engine *e)
         }
         engine__observe_latency(e, p->t0_ns);
         json_decref(p->patch);
+        playerseq_step_free(&p->ps);
         free(p->patch_text);
         free(p->reply);
         free(p->cmd_id);
@@ -181,6 +183,7 @@ int engine_flush(engine *e)
             }
         engine__joins_welcome(e, first->joins, first->ok);
         json_decref(first->patch);
+        playerseq_step_free(&first->ps);
         free(first->patch_text);
         free(first->cmd_id);
         free(first->op_label);
@@ -214,7 +217,12 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     json_t *base = engine__current_state(k);
     int64_t seq = engine__current_seq(k) + 1;
     json_t *patch = proto_patch_diff_shared(base, new_state); /* states never change */
-    int64_t pseq = playerseq_advance(base, seq - 1, new_state, patch);
+    /* the players' counts, and who sees the event: worked out once, for the fan-out too */
+    playerseq_step ps;
+    playerseq_advance(base, seq - 1, new_state, patch, &ps);
+    int64_t pseq = playerseq_step_seat(&ps, seat); /* the sender's (a player's ack carries it) */
+    if (p->ack_pseq && p->ack_entry == pseq)
+        p->ack_entry = 0; /* a player's ack says `entry` only when it is not its seq */
     size_t patch_len;
     char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
     store_event ev = {.campaign = k->id,
@@ -278,6 +286,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     }
     if (r) {
         json_decref(patch);
+        playerseq_step_free(&ps);
         free(patch_text);
         json_decref(new_state);
         e->batch_failed = 1;
@@ -289,6 +298,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     p->camp = k;
     p->seq = seq;
     p->pseq = pseq;
+    playerseq_step_free(&p->ps);
+    p->ps = ps;
     p->patch = patch;
     p->patch_text = patch_text;
     p->patch_len = patch_len;

@@ -281,6 +281,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
+    engine__resume_cache_clear(&k->rcache);
     json_decref(k->state);
     json_decref(k->work);
     while (k->seats) {
@@ -434,7 +435,9 @@ static int upgrade_campaign(engine *e, campaign *k, tb_err *err)
         return 0;
     }
     json_t *patch = proto_patch_diff(k->state, next), *none = json_object();
-    playerseq_advance(k->state, k->seq, next, patch); /* the player seq counts it too */
+    playerseq_step ps; /* the players' counts count it too */
+    playerseq_advance(k->state, k->seq, next, patch, &ps);
+    playerseq_step_free(&ps);
     store_event ev = {.campaign = k->id,
                       .seq = k->seq + 1,
                       .seat = "server",

@@ -22,6 +22,7 @@
 
 #include "engine.h"
 #include "joinlimit.h"
+#include "playerseq.h"
 #include "ops.h"
 #include "protocol.h"
 
@@ -60,6 +61,21 @@ typedef struct welcome_cache {
     uint64_t presence_ver;
 } welcome_cache;
 
+/* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each
+ * decoded once with its fan-out (its ops split and encoded once, framed per seq), shared by
+ * every seat that resumes over them while the campaign's seq is hi (issue 26: a burst of N
+ * resumes reads and encodes each event once, not N times). */
+typedef struct resume_ev {
+    int64_t seq;
+    json_t *patch;
+    struct fanout *f; /* made on first use */
+} resume_ev;
+typedef struct resume_cache {
+    int64_t lo, hi;
+    resume_ev *ev; /* ev[i] is event lo + 1 + i */
+    size_t n;
+} resume_cache;
+
 /* A loaded campaign (engine.c: loaded on first use, put away when idle). */
 typedef struct campaign {
     char *id;
@@ -80,6 +96,7 @@ typedef struct campaign {
     seat_rt *seats;
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
+    resume_cache rcache;
     uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
     struct campaign *hnext;         /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
@@ -115,8 +132,10 @@ typedef struct pending {
     engine_conn *conn; /* the sender; replies skip it if it died meanwhile */
     campaign *camp;    /* events only */
     int64_t seq;       /* events only */
-    int64_t pseq;      /* events only: the player seq after it (server/playerseq.h) */
-    int64_t ack_entry; /* a GM's command: the `entry` of its ack (0: none); set before the event */
+    int64_t pseq;      /* events only: the sender seat's seq after it (server/playerseq.h) */
+    playerseq_step ps; /* events only: who sees it, each seat's seq after it (its references) */
+    int64_t ack_entry; /* a command: the `entry` of its ack (0: none); set before the event (a
+                          player's is dropped when it equals its seq) */
     int ack_pseq;      /* a player's command: its ack carries pseq, not seq; set likewise */
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
@@ -208,6 +227,7 @@ void engine__joins_run(engine *e);
 void engine__joins_welcome(engine *e, joiner *list, int ok);
 int engine__joiner_gone(engine_conn *c);
 void engine__welcome_cache_clear(welcome_cache *wc);
+void engine__resume_cache_clear(resume_cache *rc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
 void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m);
@@ -241,6 +261,6 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
 /* fanout.c — step 5: diffs to every seat, encoded once per audience */
-void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
                      const char *patch_text, size_t patch_len, size_t headroom);
 #endif

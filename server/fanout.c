@@ -18,16 +18,29 @@ typedef struct audience {
     engine_msg *msg;
 } audience;
 
+/* The public ops framed under one seq (the seats that were told the same private things). */
+typedef struct framed {
+    int64_t seq;
+    engine_msg *msg;
+} framed;
+
 struct fanout {
     const json_t *patch;
     const char *patch_text; /* the patch encoded (may be NULL): the GM's ops, as they are */
     size_t patch_len;
-    int64_t seq, pseq; /* the GM's diff carries seq, every player's pseq */
+    int64_t seq, pseq; /* the GM's diff carries seq; every player's pseq when ps is NULL */
+    const playerseq_step *ps;
     size_t headroom;
-    int split;      /* proto_patch_audiences ran: 0 no, 1 yes */
+    int split;      /* the audiences are known: 0 no, 1 yes */
     int per_viewer; /* every player's view is its own */
     json_t *everyone_ops, *touched;
-    audience gm, everyone;
+    audience gm;
+    int pub_encoded;      /* pub_text is known (NULL: the public view is empty) */
+    const char *pub_text; /* the public ops' text: the patch's own, or pub_buf's */
+    size_t pub_len;
+    proto_buf pub_buf;
+    framed *pubs; /* the public diff, one message per seq met */
+    size_t n_pubs, cap_pubs;
     audience *seats; /* touched seats (or every seat when per_viewer), as met */
     size_t n_seats, cap_seats;
 };
@@ -81,15 +94,22 @@ engine_msg *fanout_msg_json(size_t headroom, const json_t *msg)
 }
 
 fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
-                     int64_t pseq, size_t headroom)
+                     const playerseq_step *ps, int64_t pseq, size_t headroom)
 {
     fanout *f = xcalloc(1, sizeof *f);
     f->patch = patch;
     f->patch_text = patch_text;
     f->patch_len = patch_len;
     f->seq = seq;
+    f->ps = ps;
     f->pseq = pseq;
     f->headroom = headroom;
+    if (ps && ps->everyone) { /* the audiences are known already (playerseq_advance) */
+        f->split = 1;
+        f->per_viewer = ps->per_viewer;
+        f->everyone_ops = json_incref(ps->everyone);
+        f->touched = json_incref(ps->touched);
+    }
     return f;
 }
 
@@ -107,30 +127,43 @@ static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, si
     return fanout_msg_close(&b, f->headroom);
 }
 
-/* Encodes {"t":"diff","seq","ops"} (ops stolen; seq: the GM's seq or the player seq) into a
- * message, or NULL when ops is empty. When ops is the patch itself, op for op (a view that hides
- * nothing), its text is the patch's. */
-static engine_msg *fanout__encode(fanout *f, int64_t seq, json_t *ops)
+/* The text of ops (stolen), *len its length, or NULL when ops is empty. When ops is the patch
+ * itself, op for op (a view that hides nothing), it is the patch's text; else it is encoded into
+ * b (the caller frees b->data). */
+static const char *fanout__text(fanout *f, json_t *ops, proto_buf *b, size_t *len)
 {
     size_t n = json_array_size(ops);
-    if (n == 0) {
-        json_decref(ops);
-        return NULL;
-    }
-    int same = f->patch_text && n == json_array_size(f->patch);
+    const char *text = NULL;
+    int same = n > 0 && f->patch_text && n == json_array_size(f->patch);
     for (size_t i = 0; same && i < n; i++)
         same = json_array_get(ops, i) == json_array_get(f->patch, i);
-    engine_msg *m;
     if (same) {
-        m = fanout__diff_text(f, seq, f->patch_text, f->patch_len);
-    } else {
-        proto_buf b = {0};
-        proto_json_append(&b, ops);
-        m = fanout__diff_text(f, seq, b.data, b.len);
-        free(b.data);
+        text = f->patch_text;
+        *len = f->patch_len;
+    } else if (n > 0) {
+        proto_json_append(b, ops);
+        text = b->data;
+        *len = b->len;
     }
     json_decref(ops);
+    return text;
+}
+
+/* Encodes {"t":"diff","seq","ops"} (ops stolen) into a message, or NULL when ops is empty. */
+static engine_msg *fanout__encode(fanout *f, int64_t seq, json_t *ops)
+{
+    proto_buf b = {0};
+    size_t len = 0;
+    const char *text = fanout__text(f, ops, &b, &len);
+    engine_msg *m = text ? fanout__diff_text(f, seq, text, len) : NULL;
+    free(b.data);
     return m;
+}
+
+/* The seq a player seat's diff carries (server/playerseq.h). */
+static int64_t fanout__seq_of(const fanout *f, const char *seat)
+{
+    return f->ps ? playerseq_step_seat(f->ps, seat) : f->pseq;
 }
 
 /* The audience of one seat's own view (a touched seat, or any seat when per_viewer). */
@@ -150,7 +183,34 @@ static audience *fanout__seat(fanout *f, const char *seat)
     return a;
 }
 
+/* The public diff under seq: the ops encoded once, framed once per seq. */
+static engine_msg *fanout__public(fanout *f, int64_t seq)
+{
+    if (!f->pub_encoded) {
+        f->pub_encoded = 1;
+        f->pub_text = fanout__text(f, json_incref(f->everyone_ops), &f->pub_buf, &f->pub_len);
+    }
+    if (!f->pub_text)
+        return NULL;
+    for (size_t i = 0; i < f->n_pubs; i++)
+        if (f->pubs[i].seq == seq)
+            return f->pubs[i].msg;
+    if (f->n_pubs == f->cap_pubs) {
+        f->cap_pubs = f->cap_pubs ? 2 * f->cap_pubs : 2;
+        f->pubs = xrealloc(f->pubs, f->cap_pubs * sizeof *f->pubs);
+    }
+    framed *x = &f->pubs[f->n_pubs++];
+    x->seq = seq;
+    x->msg = fanout__diff_text(f, seq, f->pub_text, f->pub_len);
+    return x->msg;
+}
+
 engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
+{
+    return fanout_for_seq(f, seat, is_gm, is_gm ? f->seq : fanout__seq_of(f, seat));
+}
+
+engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq)
 {
     if (is_gm) {
         if (!f->gm.encoded) {
@@ -170,16 +230,12 @@ engine_msg *fanout_for(fanout *f, const char *seat, int is_gm)
             proto_viewer v = {.seat = seat, .is_gm = 0};
             json_t *ops = proto_filter_patch(f->patch, &v);
             /* NULL: a move/copy out of a hidden area, never diffed */
-            a->msg = fanout__encode(f, f->pseq, ops ? ops : json_array());
+            a->msg = fanout__encode(f, seq, ops ? ops : json_array());
             a->encoded = 1;
         }
         return a->msg;
     }
-    if (!f->everyone.encoded) {
-        f->everyone.msg = fanout__encode(f, f->pseq, json_incref(f->everyone_ops));
-        f->everyone.encoded = 1;
-    }
-    return f->everyone.msg;
+    return fanout__public(f, seq);
 }
 
 void fanout_end(fanout *f)
@@ -187,7 +243,10 @@ void fanout_end(fanout *f)
     if (!f)
         return;
     engine_msg_unref(f->gm.msg);
-    engine_msg_unref(f->everyone.msg);
+    for (size_t i = 0; i < f->n_pubs; i++)
+        engine_msg_unref(f->pubs[i].msg);
+    free(f->pubs);
+    free(f->pub_buf.data);
     for (size_t i = 0; i < f->n_seats; i++) {
         engine_msg_unref(f->seats[i].msg);
         free(f->seats[i].seat);
@@ -200,10 +259,10 @@ void fanout_end(fanout *f)
 
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
-void engine__fan_out(campaign *k, int64_t seq, int64_t pseq, const json_t *patch,
+void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
                      const char *patch_text, size_t patch_len, size_t headroom)
 {
-    fanout *f = fanout_begin(patch, patch_text, patch_len, seq, pseq, headroom);
+    fanout *f = fanout_begin(patch, patch_text, patch_len, seq, ps, 0, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing)
             engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));

@@ -3,11 +3,13 @@
  *
  * A committed patch has at most these audiences: the GM (the whole patch), every player whose
  * private area it does not touch (the public ops), and each player whose /private/<seat> it
- * touches (proto_patch_audiences). Each audience's `diff` message is encoded once, on first use,
- * into a reference-counted engine_msg that every socket of the audience queues as is. An
- * audience whose view is empty gets nothing at all (issue 11: an empty diff would tell the table
- * that the GM did something secret); seqs a seat receives are therefore increasing, not
- * consecutive (protocol/PROTOCOL.md).
+ * touches (proto_patch_audiences). Each audience's ops are encoded once, on first use; a player's
+ * `diff` carries its own seat's seq (server/playerseq.h), so the public ops' text is framed once
+ * per distinct seq into a reference-counted engine_msg that every socket of that seq queues as
+ * is (at a table where nobody was told anything alone, that is one message for every player).
+ * An audience whose view is empty gets nothing at all (issue 11: an empty diff would tell the
+ * table that the GM did something secret); the seqs a seat receives count exactly the diffs it
+ * receives (issue 29).
  *
  * Internal to server/: fanout_* are pure apart from malloc; engine__fan_out (engine_int.h), the
  * pipeline's last step, walks a campaign's connections with them.
@@ -19,20 +21,28 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "playerseq.h"
 #include "protocol.h"
 
 typedef struct fanout fanout;
 
 /* A fan-out of one event: patch borrowed (it must outlive the fanout), patch_text its compact
  * text (patch_len bytes; borrowed likewise; NULL: encoded when needed), seq its seq (the GM's
- * diff carries it), pseq its player seq (every player's diff carries it: server/playerseq.h),
- * headroom the engine_msg headroom. Owned by the caller (fanout_end). */
+ * diff carries it), ps what it does for the players (borrowed likewise: the audiences, and each
+ * seat's seq after it, server/playerseq.h; NULL: the audiences are worked out here and every
+ * player's diff carries pseq), headroom the engine_msg headroom. Owned by the caller
+ * (fanout_end). */
 fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
-                     int64_t pseq, size_t headroom);
+                     const playerseq_step *ps, int64_t pseq, size_t headroom);
 
 /* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
 engine_msg *fanout_for(fanout *f, const char *seat, int is_gm);
+
+/* The same with the seq a player's diff carries given (a resume knows each seat's seq at each
+ * event: server/session.c); the GM's carries the event's. A seat's own view is kept per seat, the
+ * public one per seq, so one fanout serves every seat that resumes over its event. */
+engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq);
 
 /* Frees f and drops its references to the messages (queued ones live on). NULL is a no-op. */
 void fanout_end(fanout *f);

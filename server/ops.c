@@ -47,6 +47,45 @@ json_t *ops_child(json_t *parent, const char *key)
     return o;
 }
 
+static int ops__cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *ops_audience_id(const op_ctx *ctx, json_t *state, const char *prefix, const json_t *seats)
+{
+    size_t n = json_array_size(seats), k = 0, len = strlen(prefix) + 48;
+    const char **list = xmalloc(sizeof *list * (n ? n : 1));
+    for (size_t i = 0; i < n; i++) {
+        const char *s = json_string_value(json_array_get(seats, i));
+        if (s && strcmp(s, "gm") != 0)
+            list[k++] = s;
+    }
+    qsort(list, k, sizeof *list, ops__cmp_str);
+    for (size_t i = 0; i < k; i++)
+        len += strlen(list[i]) + 1;
+    char *audience = xmalloc(len), *id = xmalloc(len + 24);
+    size_t at = (size_t)snprintf(audience, len, "%s", prefix);
+    for (size_t i = 0; i < k; i++)
+        if (i == 0 || strcmp(list[i], list[i - 1]) != 0)
+            at += (size_t)snprintf(audience + at, len - at, "-%s", list[i]);
+    free(list);
+    /* /gm/ids {seq, <audience>: count}: the counts of this number only */
+    json_t *gm = ops_child(state, "gm");
+    json_t *old = json_object_get(gm, "ids");
+    json_t *ids = json_is_object(old) && json_integer_value(json_object_get(old, "seq")) == ctx->seq
+                      ? json_copy(old)
+                      : json_pack("{s:I}", "seq", (json_int_t)ctx->seq);
+    json_int_t count = json_integer_value(json_object_get(ids, audience)) + 1;
+    json_object_set_new(ids, audience, json_integer(count));
+    json_object_set_new(gm, "ids", ids);
+    const char *dash = strchr(audience, '-');
+    snprintf(id, len + 24, "%s%lld%s-%lld", prefix, (long long)ctx->seq, dash ? dash : "",
+             (long long)count);
+    free(audience);
+    return id;
+}
+
 static json_t *seats_of(json_t *state)
 {
     return ops_child(state, "seats");

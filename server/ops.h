@@ -67,9 +67,11 @@ typedef struct op_ctx {
     rules_rng *dice;   /* every die a handler rolls */
     rules_rng *secret; /* join codes and other values players must not predict */
     int64_t now_ms;
-    int64_t seq; /* the number of the event players know (its player seq, server/playerseq.h): log
-                    entries, keys and ids carry it. An event only the GM sees shares it with the
-                    next public one, so a GM-only item that must be unique uses event_seq */
+    int64_t seq;       /* the number of the event players know (its public count + 1,
+                          server/playerseq.h): log entries, keys and ids carry it. An event that no
+                          public change follows shares it with the next public one, so an item only the
+                          GM reads that must be unique uses event_seq, one only some seats read
+                          ops_audience_id */
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
     int log_cap;       /* newest entries kept in /log and /gm/log */
@@ -141,6 +143,15 @@ void ops_log_append_in(json_t *parent, json_t *entry, int cap);
 
 /* The campaign's rule system id (/campaign/system), "generic" when it has none. */
 const char *ops_campaign_system(const json_t *state);
+
+/* The id of something made by the event ctx (a message, a handout's key) that only the GM and the
+ * player seats in `seats` (an array of seat ids; "gm" and repeats are ignored) read: prefix, the
+ * event's number (ctx->seq: the public count + 1, server/playerseq.h), the seats sorted, and a
+ * count of the ids made for exactly that audience at that number: "m12-p1-p3-1". Built only from
+ * what every seat of the audience sees (the public count and their own items), so nobody outside
+ * the audience moves it and it tells nobody inside about anyone else; the count is kept at
+ * /gm/ids, which the handler must declare writable (a shallow /gm). A new string (free it). */
+char *ops_audience_id(const op_ctx *ctx, json_t *state, const char *prefix, const json_t *seats);
 
 /* The object at state[key] (created if missing; borrowed). */
 json_t *ops_child(json_t *parent, const char *key);

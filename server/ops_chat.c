@@ -11,10 +11,12 @@
  *   a player's /gmroll          /gm/chat (the roll, for the GM) and /private/<sender>/chat (the
  *                               sender's copy says what was rolled, never the number)
  *   the GM's /gmroll            /gm/chat alone
- * Every copy of one message has the same `id` ("m<seq>"), so a reader who sees two copies (the GM)
- * shows one. A message only the GM reads (the GM's own /gmroll) is "g<event seq>": its player seq
- * is the next public message's too (server/playerseq.h). Each list keeps its newest CHAT_CAP
- * messages. A message:
+ * Every copy of one message has the same `id`, so a reader who sees two copies (the GM) shows one:
+ * "m<seq>" for a message to everyone (seq: the event's public count, server/playerseq.h); for one
+ * that some seats alone read, their seats and a count are added, "m<seq>-<seat>[-<seat>]-<n>"
+ * (ops_audience_id: a whisper moves nobody else's numbers, issue 29). A message only the GM reads
+ * (the GM's own /gmroll) is "g<event seq>". Each list keeps its newest CHAT_CAP messages. A
+ * message:
  *   {id, seq, at, from: <seat>, to: "all" | "gm" | <seat>, text, rolls?: [roll...],
  *    hidden?: true}     (hidden: the sender's copy of a /gmroll: rolls hold only {expr})
  * `text` keeps the inline rolls' `[[...]]` in place; rolls[i] is the i-th of them (or the roll of
@@ -241,14 +243,24 @@ static int op_chat_send(const op_ctx *ctx, json_t *state, const json_t *args, js
         chat_msg_free(&m);
         return tb_fail(err, TB_BAD_REQUEST, "a whisper goes to someone else");
     }
-    char id[32];
-    if (m.gmroll && ctx->is_gm)
-        snprintf(id, sizeof id, "g%lld", (long long)ctx->event_seq);
-    else
-        snprintf(id, sizeof id, "m%lld", (long long)ctx->seq);
+    /* the id: the public count of the event for a public message, plus its audience for one
+     * some seats alone read (ops_audience_id), the campaign seq for the GM's own /gmroll */
+    char *id;
+    if (m.gmroll && ctx->is_gm) {
+        id = xmalloc(32);
+        snprintf(id, 32, "g%lld", (long long)ctx->event_seq);
+    } else if (strcmp(m.to, "all") == 0) {
+        id = xmalloc(32);
+        snprintf(id, 32, "m%lld", (long long)ctx->seq);
+    } else {
+        json_t *audience = json_pack("[s, s]", ctx->seat, m.gmroll ? ctx->seat : m.to);
+        id = ops_audience_id(ctx, state, "m", audience);
+        json_decref(audience);
+    }
     json_t *msg =
         json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "id", id, "seq", (json_int_t)ctx->seq, "at",
                   (json_int_t)ctx->now_ms, "from", ctx->seat, "to", m.to, "text", m.text);
+    free(id);
     json_t *rolls = json_array(), *shown = json_array();
     for (int i = 0; i < m.nexpr; i++) {
         json_array_append_new(rolls, rules_dice_roll(m.parsed[i], ctx->dice));

@@ -4,13 +4,16 @@
  * the handler contract and protocol/PROTOCOL.md ("Handouts") for the wire shapes.
  *
  * Where a handout lives decides who reads it (visibility is by path alone, DESIGN.md):
- *   /gm/handouts/<id>                 the GM's copy, always: {id, title, text, image?, to?, key?}
- *                                     (to: "all" or [seat...], key: its readers' id, while shown)
+ *   /gm/handouts/<id>                 the GM's copy, always: {id, title, text, image?, to?, key?,
+ *                                     keys?} (to: "all" or [seat...]; while shown, key: everyone's
+ *                                     copy's id, or keys: {seat: that seat's copy's id})
  *   /handouts/<key>                   shown to everyone: {id: <key>, title, text, image?}
  *   /private/<seat>/handouts/<key>    shown to that seat (the same shape)
  * The GM's id ("h<event seq>") counts the GM's secret events, so it never leaves /gm; readers get
- * a key of their own, "s<player seq>" of the show (server/playerseq.h): a count players see
- * anyway, so nothing the GM keeps (how many handouts wait unshown) shows in it.
+ * keys of their own: "s<seq>", the public count of the show (server/playerseq.h), for everyone's
+ * copy, and "s<seq>-<seat>-<n>" (ops_audience_id) for one seat's: counts its reader sees anyway,
+ * so nothing the GM keeps (how many handouts wait unshown, who else was shown one) and nothing
+ * shown to others alone shows in it (issue 29).
  * A change touches only the places the handout leaves or enters, so a seat it is not shown to
  * receives no frame at all. The image travels inside the state as a data URL (PNG, JPEG, WebP or
  * GIF, base64, at most HANDOUT_MAX_IMAGE characters: a command fits one 64 KB message); no other
@@ -75,31 +78,33 @@ static json_t *handout_public(json_t *g, const char *key)
     json_t *out = json_copy(g);
     json_object_del(out, "to");
     json_object_del(out, "key");
+    json_object_del(out, "keys");
     json_object_set_new(out, "id", json_string(key));
     return out;
 }
 
-/* Puts handout g under key where `to` says ("all" or an array of seats). */
-static void handout_place(json_t *state, json_t *g, const char *id, json_t *to)
+/* Puts handout g where it is shown: under g's `key` at /handouts (shown to everyone), or under
+ * each seat's own key (g's `keys`) at /private/<seat>/handouts. */
+static void handout_place(json_t *state, json_t *g)
 {
-    if (json_is_string(to)) {
+    const char *key = json_string_value(json_object_get(g, "key"));
+    if (key) {
         json_t *pub = json_object_get(state, "handouts");
         json_t *copy = json_is_object(pub) ? json_copy(pub) : json_object();
-        json_object_set_new(copy, id, handout_public(g, id));
+        json_object_set_new(copy, key, handout_public(g, key));
         json_object_set_new(state, "handouts", copy);
         return;
     }
     json_t *priv = ops_child(state, "private");
-    size_t i;
-    json_t *s;
-    json_array_foreach(to, i, s)
+    const char *seat;
+    json_t *k;
+    json_object_foreach(json_object_get(g, "keys"), seat, k)
     {
-        const char *seat = json_string_value(s);
         json_t *old = json_object_get(priv, seat);
         json_t *mine = json_is_object(old) ? json_copy(old) : json_object();
         json_t *h = json_object_get(mine, "handouts");
         json_t *hs = json_is_object(h) ? json_copy(h) : json_object();
-        json_object_set_new(hs, id, handout_public(g, id));
+        json_object_set_new(hs, json_string_value(k), handout_public(g, json_string_value(k)));
         json_object_set_new(mine, "handouts", hs);
         json_object_set_new(priv, seat, mine);
     }
@@ -181,6 +186,10 @@ static void handout_withdraw_of(json_t *state, json_t *old)
     const char *key = json_string_value(json_object_get(old, "key"));
     if (key)
         handout_withdraw(state, key);
+    const char *seat;
+    json_t *k;
+    json_object_foreach(json_object_get(old, "keys"), seat, k)
+        handout_withdraw(state, json_string_value(k));
 }
 
 static int op_handout_show(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -194,15 +203,43 @@ static int op_handout_show(const op_ctx *ctx, json_t *state, const json_t *args,
     if (handout_audience(state, json_object_get(args, "to"), &to, err))
         return err->code;
     handout_withdraw_of(state, old);
-    char key[32];
-    snprintf(key, sizeof key, "s%lld", (long long)ctx->seq);
-    json_t *hs = gm_handouts(state);
+    /* the readers' keys: the public count of the show for everyone's copy; a seat's own copy
+     * adds that seat and a count (ops_audience_id), so no reader's key tells who else was shown
+     * it (the GM's `to`) or what others were shown alone */
     json_t *g = json_copy(old);
     json_object_set(g, "to", to);
-    json_object_set_new(g, "key", json_string(key));
-    json_object_set_new(hs, id, g);
-    handout_place(state, g, key, to);
-    *result = json_pack("{s:s, s:o, s:s}", "id", id, "to", to, "key", key);
+    json_object_del(g, "key");
+    json_object_del(g, "keys");
+    if (json_is_string(to)) {
+        char key[32];
+        snprintf(key, sizeof key, "s%lld", (long long)ctx->seq);
+        json_object_set_new(g, "key", json_string(key));
+    } else {
+        json_t *keys = json_object();
+        size_t i;
+        json_t *s;
+        json_array_foreach(to, i, s)
+        {
+            json_t *one = json_pack("[O]", s);
+            char *key = ops_audience_id(ctx, state, "s", one);
+            json_object_set_new(keys, json_string_value(s), json_string(key));
+            free(key);
+            json_decref(one);
+        }
+        json_object_set_new(g, "keys", keys);
+    }
+    json_object_set_new(gm_handouts(state), id, g);
+    handout_place(state, g);
+    *result = json_pack("{s:s, s:O}", "id", id, "to", to);
+    if (json_object_get(g, "key"))
+        json_object_set(*result, "key", json_object_get(g, "key"));
+    else
+        json_object_set(*result, "keys", json_object_get(g, "keys"));
+    if (json_array_size(to) == 1) /* one reader: its key, as for everyone */
+        json_object_set(
+            *result, "key",
+            json_object_get(json_object_get(g, "keys"), json_string_value(json_array_get(to, 0))));
+    json_decref(to);
     return TB_OK;
 }
 
@@ -220,6 +257,7 @@ static int op_handout_hide(const op_ctx *ctx, json_t *state, const json_t *args,
         json_t *g = json_copy(old);
         json_object_del(g, "to");
         json_object_del(g, "key");
+        json_object_del(g, "keys");
         json_object_set_new(hs, id, g);
     }
     *result = json_pack("{s:s}", "id", id);

@@ -86,9 +86,9 @@ static void add_chat(jlist *l, json_t *chat, int secret, const char *only)
     }
 }
 
-/* Oldest first. Entries carry the player seq (ops.h): an event only the GM sees shares its number
- * with the next public one and came before it, so among equal numbers the earlier time, then the
- * GM's lines, then the order the lists keep. */
+/* Oldest first. Entries carry the public count (ops.h): an event only the GM or some seats see
+ * shares its number with the next public one and came before it, so among equal numbers the earlier
+ * time, then the GM's lines, then the order the lists keep. */
 static int jitem_cmp(const void *a, const void *b)
 {
     const jitem *x = a, *y = b;

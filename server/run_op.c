@@ -44,7 +44,7 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
 {
     tb_err err = {0};
     json_t *result = NULL, *work;
-    /* the number the event's log entries and keys carry: its player seq (server/playerseq.h) */
+    /* the number the event's log entries and keys carry: its public count (server/playerseq.h) */
     int64_t number = playerseq_get(engine__current_state(k), engine__current_seq(k)) + 1;
     int64_t now = engine__command_ms(e, number);
     op_ctx ctx = {.seat = c->seat,
@@ -72,9 +72,9 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
     }
     pending *p = engine__push_pending(e, c, cmd_id, def->name);
     /* The event carries its command's id: it is the idempotency record (store.h), and the ack
-     * a retry gets is rebuilt from it byte for byte: the GM's with `entry`, a player's with the
-     * player seq (below). */
-    p->ack_entry = c->role == ROLE_GM ? number : 0;
+     * a retry gets is rebuilt from it byte for byte: the GM's with `entry`, a player's with its
+     * seat's seq, and `entry` when that is not the seq (engine__append_event). */
+    p->ack_entry = number;
     p->ack_pseq = c->role != ROLE_GM;
     if (engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err)) {
         p->reply = engine__dump_free(
@@ -82,14 +82,12 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
         p->outcome = xstrdup("internal");
         goto out;
     }
-    if (c->role == ROLE_GM) {
-        /* the GM's seq is the campaign's; `entry` is the number the event's log entries carry */
-        json_t *ack = proto_msg_ack(cmd_id, p->seq, json_incref(result));
-        json_object_set_new(ack, "entry", json_integer(number));
-        p->reply = engine__dump_free(ack);
-    } else {
-        p->reply = engine__dump_free(proto_msg_ack(cmd_id, p->pseq, json_incref(result)));
-    }
+    /* the GM's seq is the campaign's, a player's its seat's (server/playerseq.h); `entry` is the
+     * number the event's log entries and ids carry (its public count) */
+    json_t *ack = proto_msg_ack(cmd_id, c->role == ROLE_GM ? p->seq : p->pseq, json_incref(result));
+    if (p->ack_entry)
+        json_object_set_new(ack, "entry", json_integer(p->ack_entry));
+    p->reply = engine__dump_free(ack);
 out:
     json_decref(result);
 }

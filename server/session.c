@@ -106,69 +106,108 @@ void engine__detach(engine_conn *c)
 
 /* ---- hello, join, welcome ----------------------------------------------------------------- */
 
-/* A resume's diffs: the events after `from` (campaign seq), each with its player seq from
- * pseqs[ev->seq - from - 1] (NULL for the GM, whose seq is the campaign's). */
-struct resume_ctx {
-    engine_conn *c;
-    int64_t from;
-    const int64_t *pseqs;
+/* ---- the tail of the log that resumes read (resume_cache: engine_int.h) ------------------- */
+
+void engine__resume_cache_clear(resume_cache *rc)
+{
+    for (size_t i = 0; i < rc->n; i++) {
+        json_decref(rc->ev[i].patch);
+        fanout_end(rc->ev[i].f);
+    }
+    free(rc->ev);
+    rc->ev = NULL;
+    rc->n = 0;
+    rc->lo = rc->hi = 0;
+}
+
+struct cache_read {
+    resume_ev *ev;
+    size_t n;
+    int64_t next; /* the seq the next event must have */
+    int hole;
 };
 
-static int resume_one(void *ctx, const store_event *ev)
+static int cache_one(void *ctx, const store_event *ev)
 {
-    struct resume_ctx *rc = ctx;
-    int64_t pseq = rc->pseqs ? rc->pseqs[ev->seq - rc->from - 1] : ev->seq;
-    fanout *f = fanout_begin(ev->patch, NULL, 0, ev->seq, pseq, rc->c->headroom);
-    engine__send_shared(rc->c, fanout_for(f, rc->c->seat, rc->c->role == ROLE_GM));
-    fanout_end(f);
+    struct cache_read *r = ctx;
+    if (ev->seq != r->next) {
+        r->hole = 1; /* a hole in the log: no resume from there */
+        return 1;
+    }
+    r->ev[r->n++] = (resume_ev){ev->seq, json_incref((json_t *)ev->patch), NULL};
+    r->next++;
     return 0;
+}
+
+/* Makes k's resume cache hold the events (from, k->seq] (from >= 0), reading only those it does
+ * not hold yet; it starts over when the campaign's seq moved. 0, or -1 when the log cannot give
+ * them (a read failure, logged, or a hole). */
+static int resume_cover(engine *e, campaign *k, int64_t from)
+{
+    resume_cache *rc = &k->rcache;
+    if (rc->hi != k->seq || !rc->ev) {
+        engine__resume_cache_clear(rc);
+        rc->lo = rc->hi = k->seq;
+    }
+    if (from >= rc->lo)
+        return 0;
+    size_t want = (size_t)(rc->lo - from);
+    struct cache_read r = {xmalloc(sizeof *r.ev * (want + rc->n)), 0, from + 1, 0};
+    tb_err err = {0};
+    int failed = store_events_each(e->st, k->id, from, rc->lo, cache_one, &r, &err);
+    if (failed || r.n != want) {
+        if (failed && !r.hole)
+            tb_log(TB_LOG_ERR, "resume of %s: %s", k->id, err.msg);
+        for (size_t i = 0; i < r.n; i++)
+            json_decref(r.ev[i].patch);
+        free(r.ev);
+        return -1;
+    }
+    if (rc->n)
+        memcpy(r.ev + want, rc->ev, rc->n * sizeof *rc->ev);
+    free(rc->ev);
+    rc->ev = r.ev;
+    rc->n += want;
+    rc->lo = from;
+    return 0;
+}
+
+/* Sends c the diffs of the events (from, k->seq] as its seat sees them, from the resume cache
+ * (resume_cover(from) done), each with the seat's seq from pseqs[seq - from - 1] (NULL for the
+ * GM, whose seq is the campaign's). */
+static void resume_send(campaign *k, engine_conn *c, int64_t from, const int64_t *pseqs)
+{
+    resume_cache *rc = &k->rcache;
+    for (int64_t s = from + 1; s <= k->seq; s++) {
+        resume_ev *ev = &rc->ev[s - rc->lo - 1];
+        if (!ev->f)
+            ev->f = fanout_begin(ev->patch, NULL, 0, ev->seq, NULL, 0, c->headroom);
+        int64_t seq = pseqs ? pseqs[s - from - 1] : s;
+        engine__send_shared(c, fanout_for_seq(ev->f, c->seat, c->role == ROLE_GM, seq));
+    }
 }
 
 /* ---- where a player resumes (issue 27 items 10, 11) ---------------------------------------- */
 
-/* What one event says for the walk back: the player seq it sets (if it does), whether it is the
- * event that first set one, whether it made the resuming seat. */
-typedef struct walk_ev {
-    int64_t seq, value;
-    int sets, intro, joins;
-} walk_ev;
-
-struct walk_ctx {
-    walk_ev *ev;
-    size_t n;
-    const char *seat;
-};
-
-static int walk_one(void *ctx, const store_event *ev)
-{
-    struct walk_ctx *w = ctx;
-    walk_ev *x = &w->ev[w->n++];
-    x->seq = ev->seq;
-    x->sets = playerseq_in_patch(ev->patch, &x->value, &x->intro);
-    x->joins = playerseq_patch_adds_seat(ev->patch, w->seat);
-    return 0;
-}
-
 #define RESUME_WINDOW 256 /* events read at once on the walk back */
 
-/* A player asks to resume after its player seq v. Walks the event log back from the newest event
- * to the last one after which the player seq was v, and returns its campaign seq (the resume
- * sends every event after it), with *pseqs (malloc'd, one per event after it) their player seqs.
+/* A player asks to resume after its seat's seq v. Walks the event log back from the newest event
+ * to the last one after which the seat's seq was v, and returns its campaign seq (the resume
+ * sends every event after it), with *pseqs (malloc'd, one per event after it) the seat's seqs.
  * Returns -1 when the player must get a fresh state instead: v is ahead of the campaign, too
  * far back (more than opt.resume_max diffs, or 4 × that many events), or from before its seat
  * existed — a page of a seat made later must not be sent what happened before it (item 10). */
 static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int64_t v,
                                   int64_t **pseqs)
 {
-    int64_t now = playerseq_get(k->state, k->seq);
+    int64_t now = playerseq_seat(k->state, k->seq, seat);
     *pseqs = NULL;
     if (v < 0 || v > now || now - v > e->opt.resume_max)
         return -1;
     int64_t limit = 4 * (int64_t)e->opt.resume_max;
     int64_t span = k->seq < limit ? k->seq : limit; /* events (k->seq - span, k->seq] */
     int64_t *after = xmalloc(sizeof *after * (size_t)(span + 1)); /* [k->seq - s]: after s */
-    walk_ev *buf = xmalloc(sizeof *buf * RESUME_WINDOW);
-    int64_t cur = now; /* the player seq after event hi */
+    int64_t cur = now; /* the seat's seq after event hi */
     int64_t hi = k->seq, found = -1;
     int old = 0, stop = 0;
     while (found < 0 && !stop) {
@@ -181,35 +220,30 @@ static int64_t player_resume_from(engine *e, campaign *k, const char *seat, int6
         int64_t lo = hi - RESUME_WINDOW;
         if (lo < k->seq - span)
             lo = k->seq - span;
-        struct walk_ctx w = {buf, 0, seat};
-        tb_err err;
-        if (store_events_each(e->st, k->id, lo, hi, walk_one, &w, &err)) {
-            tb_log(TB_LOG_ERR, "resume of %s: %s", k->id, err.msg);
-            break;
-        }
-        if (w.n != (size_t)(hi - lo))
-            break;                       /* a hole in the log: no resume from there */
-        for (size_t i = w.n; i-- > 0;) { /* buf[i].seq = lo + 1 + i, newest first */
-            const walk_ev *x = &buf[i];
-            after[k->seq - x->seq] = cur;
+        if (resume_cover(e, k, lo))
+            break; /* a hole in the log (or a read failure): no resume from there */
+        const resume_cache *rc = &k->rcache;
+        for (int64_t s = hi; s > lo; s--) { /* newest first */
+            const json_t *patch = rc->ev[s - rc->lo - 1].patch;
+            int intro = 0, moves = playerseq_moves_seat(patch, seat, &intro);
+            after[k->seq - s] = cur;
             if (cur == v) {
-                found = x->seq;
+                found = s;
                 break;
             }
-            if (x->joins) {
+            if (playerseq_patch_adds_seat(patch, seat)) {
                 stop = 1; /* v is from before this seat existed */
                 break;
             }
-            if (old || x->intro) {
+            if (old || intro) {
                 old = 1;
-                cur = x->seq - 1;
-            } else if (x->sets) {
+                cur = s - 1;
+            } else if (moves) {
                 cur--;
             }
         }
         hi = lo;
     }
-    free(buf);
     if (found < 0) {
         free(after);
         return -1;
@@ -324,25 +358,19 @@ static void welcome_seat(engine *e, engine_conn *c, campaign *k, const char *sea
     json_t *camp_json =
         json_pack("{s:s, s:O, s:O}", "id", k->id, "name", json_object_get(camp, "name"), "system",
                   json_object_get(camp, "system"));
-    /* The GM's seq is the campaign's; a player's counts only what players see, and it resumes
-     * only from a point its own seat has seen (server/playerseq.h). */
-    int64_t seq = gm ? k->seq : playerseq_get(k->state, k->seq), from = -1;
+    /* The GM's seq is the campaign's; a player's counts only the diffs its seat receives, and it
+     * resumes only from a point its own seat has seen (server/playerseq.h). */
+    int64_t seq = gm ? k->seq : playerseq_seat(k->state, k->seq, seat), from = -1;
     int64_t *pseqs = NULL;
-    if (has_last && gm && last_seq <= k->seq && k->seq - last_seq <= e->opt.resume_max)
-        from = last_seq;
+    if (has_last && gm && last_seq >= 0 && last_seq <= k->seq &&
+        k->seq - last_seq <= e->opt.resume_max && resume_cover(e, k, last_seq) == 0)
+        from = last_seq; /* (a player's walk back covered its events already) */
     else if (has_last && !gm)
         from = player_resume_from(e, k, seat, last_seq, &pseqs);
     if (from >= 0) {
         send_welcome(e, c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
-        struct resume_ctx rc = {c, from, pseqs};
-        tb_err err;
-        int failed = store_events_each(e->st, k->id, from, k->seq, resume_one, &rc, &err);
+        resume_send(k, c, from, pseqs);
         free(pseqs);
-        if (failed) {
-            tb_log(TB_LOG_ERR, "resume of %s failed: %s", k->id, err.msg);
-            engine__close_conn(c, 1011, "resume failed");
-            return;
-        }
     } else {
         engine_msg *state = state_text(k, c);
         json_t *sj = seat_json(c);
@@ -626,7 +654,7 @@ void engine__joins_run(engine *e)
             continue;
         tb_err err = {0};
         const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
-        /* the number its log entries carry is its player seq (server/playerseq.h) */
+        /* the number its log entries carry is its public count (server/playerseq.h) */
         json_t *base = engine__current_state(k);
         int64_t event_seq = engine__current_seq(k) + 1;
         int64_t number = playerseq_get(base, event_seq - 1) + 1;

@@ -70,6 +70,7 @@ static const rules_param P_WORK[] = {
     {"task", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "which task"},
     {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "the skill rolled (the task's)"},
     P_ROLL,
+    {"crit", RULES_PARAM_STRING, 4, 6, 0, 0, "natural 10: hero or impact (003:28)"},
     {0},
 };
 static const rules_param P_SPEND[] = {
@@ -226,21 +227,7 @@ RESOLVE(scene_end)
 {
     (void)a;
     (void)err;
-    const char *cid;
-    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        json_t *st = track(e, cid, "stress");
-        /* an NPC's stress is the GM's: that it had some, too */
-        if (geti(st, "current") > 0) {
-            rules_aud aud = rules_enc_aud_of(e, cid);
-            rules_log *x = rules_log_begin(e, "scene_end", "recovers");
-            rules_log_who(x, "who", cid);
-            rules_log_int(x, "stress", 0, aud);
-            rules_log_int(x, "was", geti(st, "current"), aud);
-            rules_log_word(x, "aud", "w.gm", aud);
-            rules_log_end(x);
-            seti(st, "current", 0);
-        }
-    }
+    ten_recover_stress(e, "scene_end");
     rules_log_end(rules_log_begin(e, "scene_end", "scene_end"));
     return 0;
 }
@@ -441,6 +428,8 @@ CHECK(work)
     if (!skill)
         return tb_fail(err, TB_BAD_REQUEST, "name the skill %s rolls (parameter 'skill')",
                        rules_enc_name(e, me));
+    if (ten_roll_params(a, err)) /* crit: hero or impact, before any die */
+        return err->code;
     return ten_skill_check(e, me, skill, err);
 }
 
@@ -463,8 +452,12 @@ RESOLVE(work)
     ten_side s;
     ten_roll(e, me, skill, rules_arg_int(a, "adv"), rules_arg_int(a, "bonus"), "skill", dice, &s);
     int ch = challenge_roll(e, geti(t, "challenge_dice"), geti(t, "challenge_bonus"), dice);
+    /* 003:28 "on any of your hero dice": a natural 10 is a critical between the scenes too
+     * (reading 5) */
+    char took[8];
+    int crit_die = ten_crit(e, &s, rules_arg_str(a, "crit"), ch, dice, took);
     int ok = tenacity_beats(s.total, ch); /* 003:8, 003:20: ties to the challenge */
-    int impact = ok ? ten_impact_roll(e, &s, 0, 0, dice) : 0;
+    int impact = ok ? ten_impact_roll(e, &s, crit_die, 0, dice) : 0;
     /* the task, its challenge and its progress are open (RULES.md); what an NPC rolls with and
      * its total are the GM's */
     rules_aud aud = rules_enc_aud_of(e, me);
@@ -476,6 +469,8 @@ RESOLVE(work)
     rules_log_int(x, "challenge", ch, RULES_AUD_PUBLIC);
     rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
     rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
+    if (took[0])
+        rules_log_json(x, "crit", json_string(took), aud);
     rules_log_word(x, "roll", "work.roll", aud);
     if (strcmp(skill, "-") != 0) /* a sheetless NPC's challenge dice */
         rules_log_name(x, "skill", skill, aud);
@@ -692,6 +687,10 @@ RESOLVE(pilot)
              "skill", dice, &s);
     int ch = challenge_roll(e, rules_arg_int(a, "challenge_dice"),
                             rules_arg_int(a, "challenge_bonus"), dice);
+    /* 003:28 a natural 10: piloting is pass/fail (no impact to add to), so the critical's die is
+     * the hero die, rolled when the roll fails without it (reading 5) */
+    char took[8];
+    ten_crit(e, &s, NULL, ch, dice, took);
     int ok = tenacity_beats(s.total, ch);
     /* the outcome is open; an NPC's rank (in its pilot bonus), dice and total are the GM's */
     rules_aud aud = rules_enc_aud_of(e, e->actor);
@@ -703,6 +702,8 @@ RESOLVE(pilot)
     rules_log_int(x, "total", s.total, aud);
     rules_log_int(x, "challenge", ch, RULES_AUD_PUBLIC);
     rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    if (strcmp(took, "hero") == 0)
+        rules_log_json(x, "crit", json_string(took), aud);
     rules_log_count(x, "vehicle", vehicle, aud);
     rules_log_word(x, "detail", "pilot.detail", aud);
     rules_log_word(x, "outcome", ok ? "pilot.success" : "pilot.failure", RULES_AUD_PUBLIC);

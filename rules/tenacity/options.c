@@ -1,7 +1,8 @@
 /*
  * options.c — the combat options of the 10acity fight, module tenacity.spotlight (whose action
  * table is in spotlight.c): the parting strike (003:111), grapple and lock and their escape
- * (003:104-105), holding an action (003:58, 003:81), help (003:57, 003:79), cover, prone, high
+ * (003:104-105), holding an action (003:58, 003:81), help (003:57, 003:79), stealth and seeking
+ * the hidden (003:52, 003:73), cover, prone, high
  * ground and size (003:113-123), resistances (003:120), the narrator's trade of negative spin
  * (003:39) and the player's choice to die (003:108). Each action's check (pure: before any die)
  * and resolve, in the table's order. Rulebook 003_632e2c704060b738.txt, cited 003:LINE; readings
@@ -347,8 +348,9 @@ TEN_ACTION_RESOLVE(release)
 
 /* 003:57 "you can give another character an advantage hero die as long as you have at least one
  * rank of the appropriate skill"; 003:79 "You cannot benefit from more than one creature helping
- * you at a time". The die goes to the ally's next action roll; it lapses at the helper's next turn
- * (reading O1). Cooperating on impact (003:80) is each character rolling its own action here. */
+ * you at a time". The help waits on the ally's next action roll and lapses at the helper's next
+ * turn: on a quick pass/fail roll it is the advantage die, on an impact action the helper
+ * cooperates (003:57, 003:79-80: its skill and impact added on a success; roll.c, reading O1). */
 TEN_ACTION_CHECK(help)
 {
     const char *actor = e->actor, *target = rules_arg_str(a, "target");
@@ -379,12 +381,115 @@ TEN_ACTION_RESOLVE(help)
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
     json_object_set_new(rules_enc_combatant(e, target), "helped_by", json_string(actor));
+    json_object_set_new(rules_enc_combatant(e, target), "help_skill",
+                        json_string(rules_arg_str(a, "skill")));
     rules_log *x = rules_log_begin(e, "help", "help");
     rules_log_who(x, "who", actor);
     rules_log_who(x, "target", target);
     rules_log_name(x, "skill", rules_arg_str(a, "skill"), RULES_AUD_PUBLIC);
     rules_log_json(x, "to", json_string(target), RULES_AUD_PUBLIC);
     rules_log_end(x);
+    ten_done(e);
+    return 0;
+}
+
+/* ---- stealth (003:52, 003:73) ---- */
+
+#define TEN_HIDDEN "hidden"
+
+static const char *stealth_skill(const rules_args *a)
+{
+    return rules_arg_given(a, "skill") ? rules_arg_str(a, "skill") : "Stealth";
+}
+
+static const char *seek_skill(const rules_args *a)
+{
+    /* 003:8 "spotting an ambush" is Perception's; 003:116 an elevated seeker's die is on it */
+    return rules_arg_given(a, "skill") ? rules_arg_str(a, "skill") : "Perception";
+}
+
+TEN_ACTION_CHECK(hide)
+{
+    const char *actor = e->actor, *skill = stealth_skill(a);
+    int rc = ten_require_able(e, actor, "hide", err);
+    if (!rc)
+        rc = ten_require_skill_free(e, actor, skill, err);
+    if (!rc)
+        rc = ten_skill_check(e, actor, skill, err);
+    return rc ? rc : ten_require_budget(e, actor, "action", 1, err);
+}
+
+/* 003:73 "When you wish to be unseen or unheard, roll a stealth skill check. That roll establishes
+ * the difficulty number of anyone attempting to perceive you" (003:52 "a challenge rating that
+ * others need to beat"): the condition `hidden`, its challenge the total (reading O9: a PC's is
+ * open as every PC roll, its level; an NPC's the GM's, /gm/enc/combatants/<id>/stealth). Hiding
+ * again replaces the number. An action roll: doubles gain spin, a fumble negative spin (003:95). */
+TEN_ACTION_RESOLVE(hide)
+{
+    const char *actor = e->actor;
+    int extra = ten_take_action(e, actor);
+    json_t *dice = json_array();
+    int gain;
+    int total = ten_roll_to_cond(e, actor, stealth_skill(a), rules_arg_int(a, "adv") + extra,
+                                 rules_arg_int(a, "bonus"), "stealth", TEN_HIDDEN, dice, &gain);
+    rules_aud aud = rules_enc_aud_of(e, actor);
+    json_object_set_new(rules_enc_hidden_of(e, actor), "stealth", json_integer(total));
+    rules_log *x = rules_log_begin(e, "hide", "hide");
+    rules_log_who(x, "who", actor);
+    rules_log_dice(x, dice, aud);
+    json_decref(dice);
+    rules_log_int(x, "total", total, aud);
+    ten_log_skill(e, x, actor, stealth_skill(a));
+    rules_log_int(x, "spin", gain, aud);
+    rules_log_end(x);
+    ten_done(e);
+    return 0;
+}
+
+TEN_ACTION_CHECK(seek)
+{
+    const char *actor = e->actor, *target = rules_arg_str(a, "target"), *skill = seek_skill(a);
+    int rc = ten_require_contest(e, actor, target, "seek", skill, err);
+    if (!rc)
+        rc = ten_skill_check(e, actor, skill, err);
+    if (rc)
+        return rc;
+    if (!rules_enc_cond_has(e, target, TEN_HIDDEN))
+        return rules_enc_rule(err, "%s is not hidden", rules_enc_name(e, target));
+    return ten_require_budget(e, actor, "action", 1, err);
+}
+
+/* 003:73 "that would become the challenge rating for anyone else attempting to discover your
+ * location": the seeker's skill (Perception) must beat the hider's roll (ties to the hider,
+ * 003:20); found, the hider is hidden no more. A quick pass/fail action (a helper's die, 003:57;
+ * a failure or doubles gain spin, 003:95); it brings the hider into the spotlight (reading 10). */
+TEN_ACTION_RESOLVE(seek)
+{
+    const char *actor = e->actor, *target = rules_arg_str(a, "target"), *skill = seek_skill(a);
+    int extra = ten_take_action(e, actor);
+    int challenge =
+        (int)json_integer_value(json_object_get(rules_enc_hidden_of(e, target), "stealth"));
+    json_t *dice = json_array();
+    ten_side s;
+    ten_roll(e, actor, skill, rules_arg_int(a, "adv") + extra, rules_arg_int(a, "bonus"), "seek",
+             dice, &s);
+    int found = tenacity_beats(s.total, challenge);
+    int gain = s.hero ? tenacity_spin_gain(&s.r, !found, 1) : 0;
+    if (gain)
+        ten_spin_add(e, actor, gain);
+    rules_log *x = rules_log_begin(e, "seek", "seek");
+    rules_log_who(x, "who", actor);
+    rules_log_who(x, "target", target);
+    ten_log_try(e, x, dice, actor, skill, target, 0, s.total, challenge, found);
+    json_decref(dice);
+    rules_log_int(x, "spin", gain, rules_enc_aud_of(e, actor));
+    rules_log_word(x, "outcome", found ? "seek.found" : "seek.unseen", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    if (found) {
+        rules_enc_cond_remove(e, target, TEN_HIDDEN);
+        json_object_del(rules_enc_hidden_of(e, target), "stealth");
+    }
+    ten_bring(e, target);
     ten_done(e);
     return 0;
 }

@@ -39,27 +39,51 @@ int ten_skill_check(const rules_enc *e, const char *cid, const char *skill, tb_e
 static int action_role(const char *role)
 {
     return role && (strcmp(role, "attack") == 0 || strcmp(role, "advantage") == 0 ||
-                    strcmp(role, "sprint") == 0);
+                    strcmp(role, "sprint") == 0 || strcmp(role, "stealth") == 0 ||
+                    strcmp(role, "seek") == 0);
+}
+
+/* A help waiting on cid's next action roll (003:57, 003:79): taken (it helps one roll) and its
+ * helper returned, the helper's skill copied into skill; NULL when there is none. */
+static const char *take_help(rules_enc *e, const char *cid, char skill[64])
+{
+    json_t *me = rules_enc_combatant(e, cid);
+    const char *by = json_string_value(json_object_get(me, "helped_by"));
+    if (!rules_enc_cond_has(e, cid, "helped") || !by)
+        return NULL;
+    /* the helper's id and skill outlive the keys: the combatant's own id, and a copy */
+    const char *helper = NULL, *c;
+    for (size_t i = 0; (c = rules_enc_cid_at(e, i)); i++)
+        if (strcmp(c, by) == 0)
+            helper = c;
+    const char *sk = json_string_value(json_object_get(me, "help_skill"));
+    snprintf(skill, 64, "%s", sk ? sk : "-");
+    ten_help_end(e, cid);
+    return helper;
+}
+
+/* 003:57 "On a quick pass/fail action you can give another character an advantage hero die":
+ * 1 when cid's help is taken on a quick pass/fail roll (reading O1), else 0. */
+static int help_die(rules_enc *e, const char *cid)
+{
+    char skill[64];
+    return take_help(e, cid, skill) != NULL;
 }
 
 /* The advantage (or, negative, disadvantage) dice cid's roll of skill for `role` gets from its
- * states: elevation on Perception (003:116), a helper's die on its next action roll (003:57,
- * spent here), a lock's disadvantage die on its action rolls (003:105). */
+ * states: elevation on Perception (003:116), a helper's die on a quick pass/fail action roll
+ * (sprint, recovering, seeking: 003:57, spent here), a lock's disadvantage die on its action rolls
+ * (003:105). */
 static int roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role)
 {
     int adv = 0;
     /* 003:116 "Being in an elevated position gives an advantage die to perception checks" */
     if (ten_is(e, cid, "elevated") && ten_same(skill, "Perception"))
         adv++;
+    if (strcmp(role, "sprint") == 0 || strcmp(role, "recover") == 0 || strcmp(role, "seek") == 0)
+        adv += help_die(e, cid);
     if (!action_role(role))
         return adv;
-    /* 003:57 help gives "an advantage hero die" (003:79): on the helped character's next action
-     * roll (reading O1) */
-    if (rules_enc_cond_has(e, cid, "helped")) {
-        adv++;
-        rules_enc_cond_remove(e, cid, "helped");
-        json_object_del(rules_enc_combatant(e, cid), "helped_by");
-    }
     /* 003:105 "the character can still take a standard action but with one disadvantage die" */
     if (rules_enc_cond_has(e, cid, TEN_LOCKED))
         adv--;
@@ -115,6 +139,21 @@ static void extra_hero(rules_enc *e, ten_side *s, json_t *dice)
     ten_tag_last(dice, "critical", s->cid);
     tenacity_judge(&s->r);
     s->total = s->r.total;
+}
+
+int ten_crit(rules_enc *e, ten_side *s, const char *crit, int against, json_t *dice, char took[8])
+{
+    took[0] = 0;
+    if (!s->hero || !s->r.critical)
+        return 0;
+    /* 003:28 "an additional die of your choice between rolling an additional Hero die ... in case
+     * your natural 10 was not high enough to succeed on its own, or ... an additional impact
+     * die"; without a choice, the hero die exactly when the roll fails without it (reading 2) */
+    int hero = crit ? strcmp(crit, "hero") == 0 : !tenacity_beats(s->total, against);
+    if (hero)
+        extra_hero(e, s, dice);
+    snprintf(took, 8, "%s", hero ? "hero" : "impact");
+    return !hero;
 }
 
 /*
@@ -246,6 +285,63 @@ void ten_log_gm_only(rules_log *x, int gm_only)
     rules_log_word(x, "gm", "w.gm", gm_only ? RULES_AUD_GM : RULES_AUD_PUBLIC);
 }
 
+void ten_log_try(rules_enc *e, rules_log *x, json_t *dice, const char *cid, const char *skill,
+                 const char *other, int other_hidden, int total, int against, int ok)
+{
+    ten_log_side(e, x, dice, cid, "total", total);
+    ten_log_skill(e, x, cid, skill);
+    ten_log_versus(e, x, cid, other, other_hidden, total, against);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+}
+
+int ten_roll_to_cond(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+                     const char *role, const char *cond, json_t *dice, int *gain)
+{
+    ten_side s;
+    ten_roll(e, cid, skill, adv, bonus, role, dice, &s);
+    int total = s.total < 0 ? 0 : s.total;
+    /* an action roll: doubles gain spin, a fumble negative spin (003:95, 003:30) */
+    *gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
+    if (*gain)
+        ten_spin_add(e, cid, *gain);
+    /* the number is the total: an NPC's is the GM's (its challenge bonus is in it) */
+    rules_enc_cond_add(e, cid, cond, 0, rules_enc_aud_of(e, cid) == RULES_AUD_PUBLIC ? total : 0);
+    return total;
+}
+
+/* ---- cooperating (003:57, 003:79-80) ---- */
+
+/* 003:57 "On impact actions you roll your skill and impact to add to that character's impact
+ * total upon success"; 003:80 "for each one that succeeds their check, they can add their impact
+ * roll": after the helped character's success, the helper rolls skill against the same defence
+ * (defender's total) or the narrator's challenge (hidden) `against` and, on its own
+ * success, its impact. No spin either way: it is not the helper's action (003:95). A helper who
+ * is out or unconscious by then adds nothing. Returns the impact added; logs one line. */
+static int cooperate(rules_enc *e, const char *helper, const char *skill, const char *helped,
+                     const char *defender, int against, int hidden)
+{
+    if (!helper || rules_enc_is_out(e, helper) || ten_unconscious(e, helper))
+        return 0;
+    if (ten_skills(e, helper) && !json_is_array(json_object_get(ten_skills(e, helper), skill)))
+        return 0;
+    json_t *dice = json_array();
+    ten_side s;
+    ten_roll(e, helper, skill, 0, 0, "cooperate", dice, &s);
+    char took[8];
+    int crit_die = ten_crit(e, &s, NULL, against, dice, took);
+    int ok = tenacity_beats(s.total, against);
+    int impact = ok ? ten_impact_roll(e, &s, crit_die, 0, dice) : 0;
+    rules_log *x = rules_log_begin(e, "cooperate", "cooperate");
+    rules_log_who(x, "who", helper);
+    rules_log_who(x, "helped", helped);
+    ten_log_try(e, x, dice, helper, skill, defender, hidden, s.total, against, ok);
+    json_decref(dice);
+    rules_log_int(x, "impact", impact, RULES_AUD_PUBLIC);
+    rules_log_word(x, "outcome", ok ? "coop.adds" : "coop.fails", RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    return impact;
+}
+
 /* ---- the contest: actor against a defender (003:66, 003:68) ---- */
 
 static const char *def_skill_of(const rules_args *a)
@@ -279,7 +375,16 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     int def_adv =
         ten_arg_int(a, "def_adv", 0) + rules_enc_cond_has(e, target, "defensive") + m->def_adv;
     json_t *ad = json_array(), *dd = json_array();
-    ten_roll(e, actor, skill, ten_arg_int(a, "adv", 0) + m->atk_adv,
+    /* a help on the actor's action: on an impact action the helper cooperates after a success,
+     * on a quick pass/fail one (a stop condition) it is an advantage die (reading O1) */
+    char coop_skill[64] = "-";
+    const char *helper = NULL;
+    int help_adv = 0;
+    if (!m->reaction && want_impact)
+        helper = take_help(e, actor, coop_skill);
+    else if (!m->reaction)
+        help_adv = help_die(e, actor);
+    ten_roll(e, actor, skill, ten_arg_int(a, "adv", 0) + m->atk_adv + help_adv,
              ten_arg_int(a, "bonus", 0) + m->atk_bonus, m->reaction ? "reaction" : "attack", ad,
              &c->atk);
     ten_roll(e, target, def_skill_of(a), def_adv, ten_arg_int(a, "def_bonus", 0) + m->def_bonus,
@@ -287,14 +392,7 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     /* 003:28 on "any of your hero dice": the defender's critical adds its hero die (reading 7) */
     if (c->def.hero && c->def.r.critical)
         extra_hero(e, &c->def, dd);
-    if (c->atk.hero && c->atk.r.critical) {
-        const char *crit = ten_arg_str(a, "crit");
-        int hero = crit ? strcmp(crit, "hero") == 0
-                        : !tenacity_beats(c->atk.total, c->def.total); /* reading 2 */
-        if (hero)
-            extra_hero(e, &c->atk, ad);
-        snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
-    }
+    ten_crit(e, &c->atk, ten_arg_str(a, "crit"), c->def.total, ad, c->took);
     /* 003:66 "If the attack result is higher than the defense result, then the attack is
      * successful"; 003:68 "defenders win all ties" */
     c->success = tenacity_beats(c->atk.total, c->def.total);
@@ -305,6 +403,8 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     if (c->success && want_impact)
         c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0,
                                     ten_arg_int(a, "impact_bonus", 0), ad);
+    if (c->success && helper)
+        c->impact += cooperate(e, helper, coop_skill, actor, target, c->def.total, 0);
     ten_log_side(e, x, ad, actor, "attack", c->atk.total);
     ten_log_side(e, x, dd, target, "defence", c->def.total);
     json_decref(ad);
@@ -325,6 +425,8 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
     /* against "challenge dice as assigned by the narrator": the GM's roll stays hidden */
     memset(c, 0, sizeof *c);
     json_t *ad = json_array(), *cd = json_array();
+    char coop_skill[64] = "-";
+    const char *helper = take_help(e, actor, coop_skill); /* reading O1 */
     ten_roll(e, actor, skill, ten_arg_int(a, "adv", 0) + adv, ten_arg_int(a, "bonus", 0),
              "advantage", ad, &c->atk);
     int ch = 0;
@@ -333,16 +435,13 @@ void ten_challenge_contest(rules_enc *e, const char *actor, const char *skill, c
         ten_tag_last(cd, "challenge", "gm");
     }
     c->def.total = ch;
-    if (c->atk.hero && c->atk.r.critical) {
-        int hero = !tenacity_beats(c->atk.total, ch);
-        if (hero)
-            extra_hero(e, &c->atk, ad);
-        snprintf(c->took, sizeof c->took, "%s", hero ? "hero" : "impact");
-    }
+    ten_crit(e, &c->atk, ten_arg_str(a, "crit"), ch, ad, c->took);
     c->success = tenacity_beats(c->atk.total, ch);
     spin_and_push(e, &c->atk, ch, &c->success, push_of(a), 1, x);
     if (c->success)
         c->impact = ten_impact_roll(e, &c->atk, strcmp(c->took, "impact") == 0, 0, ad);
+    if (c->success && helper)
+        c->impact += cooperate(e, helper, coop_skill, actor, NULL, ch, 1);
     ten_log_side(e, x, ad, actor, "total", c->atk.total);
     rules_log_dice(x, cd, RULES_AUD_GM);
     rules_log_int(x, "challenge", ch, RULES_AUD_GM);
@@ -531,7 +630,10 @@ void ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skil
     int challenge = ten_cond_challenge(e, cid, name);
     json_t *dice = json_array();
     ten_side s;
-    ten_roll(e, cid, skill, 0, 0, ten_grip_cond(name) ? "escape" : "shake", dice, &s);
+    /* the action spent on shaking a condition off is a quick pass/fail roll: a help's die (003:57,
+     * reading O1) */
+    ten_roll(e, cid, skill, action ? help_die(e, cid) : 0, 0,
+             ten_grip_cond(name) ? "escape" : "shake", dice, &s);
     int ok = tenacity_beats(s.total, challenge);
     if (s.hero) {
         int gain = tenacity_spin_gain(&s.r, !ok, action); /* 003:95 */

@@ -102,6 +102,19 @@ static const rules_param P_HELP[] = {
     {"skill", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the skill you help with"},
     {0},
 };
+static const rules_param P_HIDE[] = {
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill (Stealth)"},
+    {"adv", RULES_PARAM_INT, 0, 10, 0, 0, "advantage dice"},
+    {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "equipment or ability bonus (003:73)"},
+    {0},
+};
+static const rules_param P_SEEK[] = {
+    TEN_P_TARGET,
+    {"skill", RULES_PARAM_STRING, 1, 60, 0, 0, "skill (Perception)"},
+    {"adv", RULES_PARAM_INT, 0, 10, 0, 0, "advantage dice"},
+    {"bonus", RULES_PARAM_INT, -20, 20, 0, 0, "situational bonus"},
+    {0},
+};
 static const rules_param P_COVER[] = {
     {"cover", RULES_PARAM_STRING, 4, 7, 0, RULES_PARAM_REQUIRED,
      "cover: none, partial, full or soft"},
@@ -222,6 +235,8 @@ static const rules_enc_action ACTIONS[] = {
     {"release", "Act on the hold", OWNER, P_NONE, ten_act_release, "003:58, 003:81",
      ten_chk_release},
     {"help", "Help", TURN, P_HELP, ten_act_help, "003:57, 003:79", ten_chk_help, RARE},
+    {"hide", "Hide (stealth)", TURN, P_HIDE, ten_act_hide, "003:52, 003:73", ten_chk_hide, RARE},
+    {"seek", "Look for someone hidden", TURN, P_SEEK, ten_act_seek, "003:73", ten_chk_seek},
     {"cover", "Take cover", OWNER, P_COVER, ten_act_state, "003:113-115", ten_chk_state, RARE},
     {"prone", "Go prone or stand up", OWNER, P_PRONE, ten_act_state, "003:117", ten_chk_state,
      RARE},
@@ -704,16 +719,11 @@ RESOLVE(sprint)
     const char *actor = e->actor;
     int extra = ten_take_action(e, actor);
     json_t *dice = json_array();
-    ten_side s;
-    ten_roll(e, actor, sprint_skill(a), rules_arg_int(a, "adv") + extra, rules_arg_int(a, "bonus"),
-             "sprint", dice, &s);
-    int total = s.total < 0 ? 0 : s.total;
-    int gain = s.hero ? tenacity_spin_gain(&s.r, 0, 1) : 0;
-    if (gain)
-        ten_spin_add(e, actor, gain);
+    int gain;
     /* the spaces are the total: an NPC's are the GM's (its challenge bonus is in them) */
+    int total = ten_roll_to_cond(e, actor, sprint_skill(a), rules_arg_int(a, "adv") + extra,
+                                 rules_arg_int(a, "bonus"), "sprint", "sprinting", dice, &gain);
     rules_aud aud = rules_enc_aud_of(e, actor);
-    rules_enc_cond_add(e, actor, "sprinting", 0, aud == RULES_AUD_PUBLIC ? total : 0);
     rules_log *x = rules_log_begin(e, "sprint", "sprint");
     rules_log_who(x, "who", actor);
     rules_log_dice(x, dice, aud);

@@ -576,6 +576,35 @@ int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err)
     return 0;
 }
 
+void ten_help_end(rules_enc *e, const char *cid)
+{
+    json_t *me = rules_enc_combatant(e, cid);
+    json_object_del(me, "helped_by");
+    json_object_del(me, "help_skill");
+    rules_enc_cond_remove(e, cid, "helped");
+}
+
+/* 003:74 "Stress is recovered automatically at the end of a scene" */
+void ten_recover_stress(rules_enc *e, const char *action)
+{
+    const char *cid;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        json_t *st = ten_track(e, cid, "stress", 0);
+        int was = (int)json_integer_value(json_object_get(st, "current"));
+        if (was <= 0)
+            continue;
+        /* an NPC's stress is the GM's: that it had some, too */
+        rules_aud aud = rules_enc_aud_of(e, cid);
+        rules_log *x = rules_log_begin(e, action, "recovers");
+        rules_log_who(x, "who", cid);
+        rules_log_int(x, "stress", 0, aud);
+        rules_log_int(x, "was", was, aud);
+        rules_log_word(x, "aud", "w.gm", aud);
+        rules_log_end(x);
+        json_object_set_new(st, "current", json_integer(0));
+    }
+}
+
 /* 003:94 (and 003:92): "After an encounter is over, you lose all points of Spin UNLESS you have
  * negative Spin"; negative spin stays until earned back. */
 int ten_end(rules_enc *e, tb_err *err)
@@ -585,6 +614,8 @@ int ten_end(rules_enc *e, tb_err *err)
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++)
         if (rules_enc_stat(e, cid, "spin", 0) > 0)
             rules_enc_stat_set(e, cid, "spin", 0);
+    /* 003:74 the end of a fight or a conversation is the end of a scene */
+    ten_recover_stress(e, "end");
     return 0;
 }
 

@@ -28,12 +28,12 @@
  *         edge [cid]; standing {who: {eyes: 0..10}}
  *   combatant: init (PCs), overflow ("wound"|"unconscious"), coup {target, stage, done}, cover,
  *              prone, elevated, size, grip {by, locked, limbs}, gripping, held {what, trigger},
- *              helped_by, offer {negative, cost}, resist {type: n} (PCs)
+ *              helped_by, help_skill, offer {negative, cost}, resist {type: n} (PCs)
  *   stats: skills {name: [dice, rank, impact_bonus, attribute]} and the sheet's stress, wounds,
  *          tenacity, spin, unconscious, conditions; a sheetless NPC: challenge_dice,
  *          challenge_bonus, impact_dice, impact_bonus, stress, wounds
  *   /gm/enc/combatants/<cid>: init (NPCs), conds {<condition name>: challenge}, resist,
- * held_trigger
+ * held_trigger, stealth (the hider's roll, 003:73)
  *
  * Checks (an action's `check`) take a const rules_enc and read only: every reader below that
  * takes `const rules_enc *` creates nothing.
@@ -184,10 +184,18 @@ int ten_arg_given(const rules_args *a, const char *name);
 /* The `skill` parameter, "-" when absent (a sheetless NPC rolls its challenge dice). */
 const char *ten_skill_arg(const rules_args *a);
 
+/* ---- help (003:57, 003:79) ---- */
+/* The help waiting on cid's next action roll is over (taken, or lapsed): the condition `helped`
+ * and the combatant's helped_by, help_skill. */
+void ten_help_end(rules_enc *e, const char *cid);
+
 /* ---- the hooks the modules share ---- */
 /* A combatant's skills, its sheet's conditions, a quick NPC's card (003:13-14). */
 int ten_join(rules_enc *e, const char *cid, const json_t *sheet, tb_err *err);
-/* 003:94 the end of a scene: positive spin is lost. */
+/* 003:94 the end of a scene: positive spin is lost; 003:74 stress is recovered. */
+/* The end of a scene (003:74): every combatant's stress back to 0, said under `action` (an NPC's
+ * that it had some, to the GM only). */
+void ten_recover_stress(rules_enc *e, const char *action);
 int ten_end(rules_enc *e, tb_err *err);
 extern const rules_enc_field ten_editable[];
 extern const char *const ten_sheet_stats[];
@@ -212,6 +220,11 @@ int ten_skill_check(const rules_enc *e, const char *cid, const char *skill, tb_e
  * on); every die goes to `dice` tagged with role and cid. */
 void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
               const char *role, json_t *dice, ten_side *s);
+/* A natural 10 on s's hero dice (003:28): the critical's extra die, the one `crit` names ("hero" or
+ * "impact"; NULL: the hero die exactly when s does not beat `against`, reading 2). The hero die
+ * is rolled into dice and added to s; took is "hero", "impact" or "" (no critical). Returns 1
+ * when the caller owes an extra impact die. */
+int ten_crit(rules_enc *e, ten_side *s, const char *crit, int against, json_t *dice, char took[8]);
 /* The roll parameters' checks that need no die (crit, push, push_with): 0 or TB_BAD_REQUEST. */
 int ten_roll_params(const rules_args *a, tb_err *err);
 /* The impact of side s: half its rank in d4 (+1 d4 for a critical's impact die) + bonus + its
@@ -233,6 +246,15 @@ void ten_log_skill(rules_enc *e, rules_log *x, const char *cid, const char *skil
 /* {vs}: ": <a> vs <b>" for the GM when one total is hidden (an NPC's, or other_hidden). */
 void ten_log_versus(rules_enc *e, rules_log *x, const char *a_cid, const char *b_cid,
                     int other_hidden, int a, int b);
+/* A try against a number: cid's dice and total, {with} its skill, {vs} against `against` (for the
+ * GM when a total is hidden: other's, or other_hidden), and the public success. */
+void ten_log_try(rules_enc *e, rules_log *x, json_t *dice, const char *cid, const char *skill,
+                 const char *other, int other_hidden, int total, int against, int ok);
+/* An action roll whose total (at least 0) becomes condition cond's level on cid (a PC's; an NPC's
+ * level is 0: its number is the GM's): sprint's spaces, a hider's stealth (003:72, 003:73). The
+ * roll's spin (doubles, a fumble) is applied and put in *gain. Returns the total. */
+int ten_roll_to_cond(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+                     const char *role, const char *cond, json_t *dice, int *gain);
 /* {gm}: required by a phrasing only the GM reads (gm_only), or said to everyone. */
 void ten_log_gm_only(rules_log *x, int gm_only);
 
@@ -398,6 +420,10 @@ TEN_ACTION_CHECK(release);
 TEN_ACTION_RESOLVE(release);
 TEN_ACTION_CHECK(help);
 TEN_ACTION_RESOLVE(help);
+TEN_ACTION_CHECK(hide);
+TEN_ACTION_RESOLVE(hide);
+TEN_ACTION_CHECK(seek);
+TEN_ACTION_RESOLVE(seek);
 TEN_ACTION_CHECK(state); /* cover, prone, high_ground, size */
 TEN_ACTION_RESOLVE(state);
 TEN_ACTION_RESOLVE(resist);

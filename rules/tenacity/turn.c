@@ -90,10 +90,8 @@ static void options_turn(rules_enc *e, const char *cid)
     const char *other;
     for (size_t i = 0; (other = rules_enc_cid_at(e, i)); i++) {
         json_t *o = rules_enc_combatant(e, other);
-        if (rules_enc_streq(json_string_value(json_object_get(o, "helped_by")), cid)) {
-            json_object_del(o, "helped_by");
-            rules_enc_cond_remove(e, other, "helped");
-        }
+        if (rules_enc_streq(json_string_value(json_object_get(o, "helped_by")), cid))
+            ten_help_end(e, other);
     }
 }
 

@@ -27,6 +27,7 @@ const rules_phrase ten_phrases[] = {
     {"wound_npc", "{who} marks a wound ({wounds}/{max}); stress back to 0"},
     {"unconscious", "{who} falls unconscious (003:106)"},
     {"death", "{who} perishes: {why}"},
+    {"recovers", "{who} recovers all stress at the end of the scene{aud}"},
     {"death.choice", "their player's choice (003:108)"},
     {"death.hardcore", "no wound left to take (hardcore mode, 003:109)"},
     {"death.coup", "{by}'s coup de grâce (003:107)"},
@@ -98,6 +99,10 @@ const rules_phrase ten_phrases[] = {
     {"size.halved", "halved"},
     {"size.doubled", "doubled"},
     {"flank", "{who} flanks with {ally}: {ally} gains 1 spin (003:110)"},
+    /* cooperating on an impact action (003:57, 003:79-80) */
+    {"cooperate", "{who} cooperates with {helped}{with?}{vs?}: {outcome}"},
+    {"coop.adds", "+{impact} impact (003:80)"},
+    {"coop.fails", "no impact added"},
     {NULL, NULL},
 };
 
@@ -115,7 +120,13 @@ const rules_phrase ten_phrases_spotlight[] = {
     {"noun.action", "action"},
     {"noun.move", "movement"},
     {"release", "{who}'s trigger happens: {who} takes the held {noun} now (003:81)"},
-    {"help", "{who} helps {target} with {skill}: an advantage die on the next action (003:57)"},
+    {"help", "{who} helps {target} with {skill}: an advantage die on a quick roll, or cooperating on "
+             "an impact action (003:57)"},
+    {"hide", "{who} hides{with?}: {total} to find them (003:73)"},
+    {"hide", "{who} hides"},
+    {"seek", "{who} looks for {target}{with?}{vs?}: {outcome}"},
+    {"seek.found", "found"},
+    {"seek.unseen", "still unseen"},
     {"state", "{who} {how}"},
     {"cover.none", "leaves cover"},
     {"cover.partial", "takes partial cover (003:114)"},
@@ -192,7 +203,6 @@ const rules_phrase ten_phrases_social[] = {
 };
 
 const rules_phrase ten_phrases_between[] = {
-    {"recovers", "{who} recovers all stress at the end of the scene{aud}"},
     {"scene_end", "The scene ends: stress is recovered"},
     {"task_deadline", "{task}: each character needs {need} impact within {rounds} rounds"},
     {"task_impact", "{task}: each character needs {need} impact"},

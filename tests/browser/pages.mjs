@@ -53,18 +53,16 @@ export async function waitFor(what, fn, timeoutMs = 15000) {
  * this page may see: a seat gets no diff for an event that changes nothing it may see.
  */
 export async function seen(page, seq, what = `event ${typeof seq === 'object' ? seq.seq : seq}`) {
-  // A reply (an ack) may be given instead of a number: a player's page counts player seqs, the
-  // GM's the campaign's (protocol/PROTOCOL.md, "Two counts"). The GM's ack has `entry`, the number
-  // players know it by; the GM's page knows the player seq it is at from /gm/player_seq.
-  const [entry, campaign] =
-    typeof seq === 'object' ? [Number.isInteger(seq.entry) ? seq.entry : seq.seq, Number.isInteger(seq.entry) ? seq.seq : null] : [seq, seq];
+  // A reply (an ack) may be given instead of a number (reached, below). A number is a seq as the
+  // page counts it (a player's page: its seat's seq; the GM's: the campaign's, protocol/PROTOCOL.md
+  // "Two counts, and a seq per seat").
+  if (typeof seq === 'object') return waitFor(`the page to see ${what}`, () => reached(page, seq));
   const at = () =>
-    page.evaluate(([n, c]) => {
+    page.evaluate((n) => {
       const conn = window.tabled?.conn;
       if (!conn) return false;
-      if (conn.seat?.role !== 'gm') return conn.seq >= n;
-      return c !== null ? conn.seq >= c : (conn.state?.gm?.player_seq ?? conn.seq) >= n;
-    }, [entry, campaign]);
+      return conn.seq >= n;
+    }, seq);
   await waitFor(`the page to see ${what}`, at);
 }
 
@@ -181,19 +179,33 @@ export const seqOf = (page) => page.evaluate(() => window.tabled.conn.seq);
 // (protocol/PROTOCOL.md, "Two counts"). A bare number is taken as one.
 export const entryOf = (r) => (typeof r === 'number' ? r : Number.isInteger(r.entry) ? r.entry : r.seq);
 
-// Whether the page has seen the event of reply (an ack, or {seq, entry}). A player's page counts
-// player seqs; the GM's counts the campaign's, and knows the player seq it is at from
-// /gm/player_seq: a GM's reply (it has `entry`) is waited for by its campaign seq, a player's by
-// the player seq.
+// Whether the page has seen the event of reply (an ack, or {seq, entry}), which the test holds.
+// The numbers first: a player's page counts its seat's seq; the GM's the campaign's, and knows the
+// public count from /gm/player_seq: a reply with `entry` is taken as the GM's (its campaign seq),
+// one without by its number. Seats told different things alone count differently (issue 29), so
+// the numbers may be reached early; a ping settles it: an event's diffs go to every socket before
+// its maker's reply, and a pong comes after every diff sent to its socket before the ping arrived
+// (PROTOCOL.md). One ping per reply and socket.
 export const reached = (page, reply) =>
   page.evaluate(
-    ([entry, campaign]) => {
-      const c = window.tabled.conn;
-      if (c.seat?.role !== 'gm') return c.seq >= entry;
-      if (campaign !== null) return c.seq >= campaign;
-      return (c.state?.gm?.player_seq ?? c.seq) >= entry;
+    ([entry, campaign, key]) => {
+      const c = window.tabled?.conn;
+      if (!c) return false;
+      const counted =
+        c.seat?.role !== 'gm' ? c.seq >= entry : campaign !== null ? c.seq >= campaign : (c.state?.gm?.player_seq ?? c.seq) >= entry;
+      if (!counted || key === null) return counted;
+      if (c.phase !== 'live') return false;
+      if (c.settling?.key !== key || c.settling.ws !== c.ws) {
+        c.ping();
+        c.settling = { key, ws: c.ws, n: c.pingN };
+      }
+      return (c.pongN ?? 0) >= c.settling.n;
     },
-    [entryOf(reply), typeof reply === 'object' && Number.isInteger(reply.entry) ? reply.seq : null],
+    [
+      entryOf(reply),
+      typeof reply === 'object' && Number.isInteger(reply.entry) ? reply.seq : null,
+      typeof reply === 'object' ? JSON.stringify([reply.id ?? null, entryOf(reply), reply.seq ?? null]) : null,
+    ],
   );
 
 /** axe-core finds no serious or critical violation on the page. */

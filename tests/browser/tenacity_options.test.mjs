@@ -93,6 +93,14 @@ describe('tenacity combat options on a phone', () => {
       assert.match(line2, /^Missa attacks Goblin/);
       // the response is over: the spotlight stayed with the goblin
       for (const p of t.pages) await p.locator('#enc .enc-order-item.current').filter({ hasText: 'Goblin' }).waitFor();
+      // ---- the goblin hides (003:73, issue 25 item 19): the GM's card shows the number to find it,
+      // Ann's only that it is unseen ----
+      await seen(t.pages, await send(gmApi, 'enc.act', { action: 'hide', actor: goblin }));
+      const hidden = (p) => card(p, 'Goblin').locator('[data-stat="hidden"]');
+      for (const p of t.pages) await hidden(p).waitFor();
+      assert.match(await hidden(gm).textContent(), /\d+ to find/);
+      assert.match(await hidden(ann).textContent(), /unseen/);
+      assert.doesNotMatch(await hidden(ann).textContent(), /\d/);
       assert.ok(!t.rec.ann.received.some((f) => f.includes('"/gm')), 'the player got a /gm path');
       await finish(t, 'tenacity-options');
       void gm;

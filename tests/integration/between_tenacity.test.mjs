@@ -75,13 +75,32 @@ test('tenacity between the scenes: stress, a healer, crafting and a rest land on
     const [ch] = faces(e, 'challenge');
     const success = hero + 2 > ch;
     assert.equal(e.result.success, success, `${hero} + 2 against ${ch}`);
-    if (success) total += faces(e, 'impact')[0] + 1;
+    if (success) total += sum(faces(e, 'impact')) + 1;
     s = await settle(gm, players);
     assert.equal(s.enc.tasks.charm.total, total);
   }
   assert.ok(total >= 3, 'six tries finish a need of 3');
   assert.equal(s.enc.tasks.charm.done, true);
   await refused(ann.client, 'enc.act', { action: 'work', actor: eM, params: { task: 'charm' } }, 'rule', /already finished/);
+
+  // ---- issue 25 item 17: a natural 10 is a critical between the scenes too (003:28) ----
+  // Missa works on a long project until her d10 shows a 10: it beats any one d6 on its own, so
+  // (no `crit` named) the critical's die is an impact die: 2d4 + 1 instead of 1d4 + 1
+  await act(gm, 'task', { task: 'clock', kind: 'craft', need: 999, skill: 'Crafting', challenge_dice: 1 });
+  let crit = null;
+  for (let i = 0; i < 60 && !crit; i++) {
+    const r = await act(ann.client, 'work', { task: 'clock' }, eM);
+    const e = r.log.find((x) => x.action === 'work');
+    if (faces(e, 'skill')[0] === 10) crit = e;
+    else assert.equal(e.result.crit, undefined, 'no critical without a natural 10');
+  }
+  assert.ok(crit, 'seed 3: a natural 10 within 60 tries');
+  assert.equal(crit.result.crit, 'impact');
+  assert.equal(crit.result.success, true);
+  assert.equal(faces(crit, 'impact').length, 2, "the critical's extra impact die");
+  assert.equal(crit.result.impact, sum(faces(crit, 'impact')) + 1);
+  s = await settle(gm, players);
+  for (const p of players) assert.equal(p.client.state.log.filter((x) => x.action === 'work').at(-1).result.crit, 'impact', 'a PC\'s critical is open');
 
   // ---- the short rest: 10acity only when none is left (003:76) ----
   await refused(ann.client, 'enc.act', { action: 'rest', actor: eM }, 'rule', /still has 3 10acity/);

@@ -191,10 +191,20 @@ test('tenacity spotlight: a chain, a pass to an opponent, a round reset, stress 
   await ok(gm, 'char.update', { id: brakka, sheet: { ...s.chars[brakka].sheet, spin: -3 } });
   assert.ok(s.gm.npcs[gorrak].sheet.spin > 0, "Gorrak's positive spin is on his sheet");
   assert.equal(s.gm.npcs[gorrak].sheet.spin, s.gm.enc.combatants[eG].stats.spin);
+  // issue 25 item 15: 003:74 "Stress is recovered automatically at the end of a scene"
+  assert.ok(s.chars[brakka].sheet.stress.current > 0, 'Brakka leaves the fight stressed');
+  const gorrakStressed = s.gm.npcs[gorrak].sheet.stress.current > 0;
   await ok(gm, 'enc.end', {});
   s = await settle(gm, players);
   assert.equal(s.gm.npcs[gorrak].sheet.spin, 0, 'positive spin is lost after the encounter');
   assert.equal(s.chars[brakka].sheet.spin, -3, 'negative spin stays');
+  assert.equal(s.chars[brakka].sheet.stress.current, 0, 'stress is recovered when the fight ends');
+  assert.equal(s.gm.npcs[gorrak].sheet.stress.current, 0);
+  for (const p of players) {
+    assert.ok(p.client.state.log.some((e) => /^Brakka Vell recovers all stress at the end of the scene$/.test(e.text)));
+    assert.ok(!p.client.state.log.some((e) => /Gorrak recovers/.test(e.text)), "an NPC's stress is the GM's");
+  }
+  if (gorrakStressed) assert.ok(s.gm.log.some((e) => /^Gorrak recovers all stress/.test(e.text)));
 
   // replaying the log rebuilds the live state
   await gm.ping();

@@ -45,7 +45,9 @@ test('a handout reaches exactly the seats it is shown to, on the wire', async (t
 
   const toBob = await step('handout.show', { id, to: [seat.Bob] }, 'ZZ-WORDS');
   const key = toBob.r.result.key; // the readers' id of the handout, never the GM's
-  assert.match(key, /^s\d+$/);
+  // a key of its readers: the public count of the show and the seats it is shown to (issue 29:
+  // "s<seq>" alone would be the next public key too, or move with what others are shown)
+  assert.match(key, new RegExp(`^s\\d+-${seat.Bob}-1$`));
   assert.deepEqual(toBob.got.ann, { frames: 0, marker: false }, 'shown to Bob: Ann gets no frame');
   assert.equal(toBob.got.bob.marker, true);
   assert.deepEqual(bob.state.private[seat.Bob].handouts[key], { id: key, title: 'The map ZZ-TITLE', text: 'X marks ZZ-WORDS', image: PNG });
@@ -55,6 +57,7 @@ test('a handout reaches exactly the seats it is shown to, on the wire', async (t
   const all = await step('handout.show', { id }, 'ZZ-WORDS');
   assert.equal(all.got.ann.marker, true);
   const key2 = all.r.result.key;
+  assert.match(key2, /^s\d+$/, "shown to everyone: the public count alone");
   assert.equal(ann.state.handouts[key2].title, 'The map ZZ-TITLE');
   assert.equal(bob.state.private[seat.Bob].handouts[key], undefined, "Bob's own copy went: he reads the table's");
   assert.ok(bob.state.handouts[key2]);
@@ -68,8 +71,15 @@ test('a handout reaches exactly the seats it is shown to, on the wire', async (t
 
   // shown again to both by name, then deleted: gone everywhere
   const both = await step('handout.show', { id, to: [seat.Ann, seat.Bob, seat.Ann] }, 'ZZ-WORDS');
-  const key3 = both.r.result.key;
-  assert.ok(ann.state.private[seat.Ann].handouts[key3] && bob.state.private[seat.Bob].handouts[key3]);
+  // each reader's copy has a key of its own that names only that reader (issue 29: a shared key
+  // naming both would tell Ann who else was shown it, which is the GM's `to`)
+  const keys3 = both.r.result.keys;
+  assert.deepEqual(Object.keys(keys3).sort(), [seat.Ann, seat.Bob].sort());
+  for (const [who, c] of [['Ann', ann], ['Bob', bob]]) {
+    assert.match(keys3[seat[who]], new RegExp(`^s\\d+-${seat[who]}-1$`));
+    assert.ok(c.state.private[seat[who]].handouts[keys3[seat[who]]]);
+  }
+  assert.ok(!bytesSince(ann, 0).includes(`"${keys3[seat.Bob]}"`), "Ann never reads Bob's key");
   await step('handout.delete', { id }, 'ZZ-WORDS');
   assert.deepEqual(ann.state.private[seat.Ann].handouts, {});
   assert.equal(gm.state.gm.handouts[id], undefined);

@@ -169,7 +169,7 @@ export function legacyView(db) {
     ...parts.map(({ id, c }) => `ATTACH DATABASE '${q(dir)}/${id}.db' AS ${c};`),
     `CREATE TEMP VIEW events AS ${union(parts.map(({ id, c }) => `SELECT '${id}' AS campaign, seq, seat, op, args, result, patch, at_ms FROM ${c}.events`), 'SELECT NULL AS campaign, NULL AS seq, NULL AS seat, NULL AS op, NULL AS args, NULL AS result, NULL AS patch, NULL AS at_ms WHERE 0')};`,
     `CREATE TEMP VIEW snapshots AS ${union(parts.map(({ id, c }) => `SELECT '${id}' AS campaign, seq, state FROM ${c}.snapshots`), 'SELECT NULL AS campaign, NULL AS seq, NULL AS state WHERE 0')};`,
-    `CREATE TEMP VIEW idempotency AS SELECT campaign, seat, cmd_id, reply FROM main.idempotency${parts.map(({ id, c }) => ` UNION ALL SELECT '${id}', seat, cmd_id, reply FROM ${c}.replies UNION ALL SELECT '${id}', seat, cmd_id, CASE WHEN ack_entry IS NULL THEN json_object('t', 'ack', 'id', cmd_id, 'seq', coalesce(ack_seq, seq), 'result', json(result)) ELSE json_object('t', 'ack', 'id', cmd_id, 'seq', seq, 'result', json(result), 'entry', ack_entry) END FROM ${c}.events WHERE cmd_id IS NOT NULL`).join('')};`,
+    `CREATE TEMP VIEW idempotency AS SELECT campaign, seat, cmd_id, reply FROM main.idempotency${parts.map(({ id, c }) => ` UNION ALL SELECT '${id}', seat, cmd_id, reply FROM ${c}.replies UNION ALL SELECT '${id}', seat, cmd_id, CASE WHEN ack_entry IS NULL THEN json_object('t', 'ack', 'id', cmd_id, 'seq', coalesce(ack_seq, seq), 'result', json(result)) ELSE json_object('t', 'ack', 'id', cmd_id, 'seq', coalesce(ack_seq, seq), 'result', json(result), 'entry', ack_entry) END FROM ${c}.events WHERE cmd_id IS NOT NULL`).join('')};`,
     '',
   ].join('\n');
 }

@@ -82,11 +82,9 @@ test("non-interference: the GM's /gmroll does not show in the players' seqs or i
   assertNonInterference(t, gmRollThenTalk));
 
 // Whether a whisper happened at all (issue 29: "a whisper's content and its existence reach only
-// its audience"). Not yet: a player's seq counts every event some player sees (one count for all
-// players, so a public diff is encoded once for every player: PROTOCOL.md "Two counts"), so Ann's
-// whisper to the GM moves Bob's count and Bob's next diff shows a jump of one. It shows that
-// something was told to someone, never what or to whom (chat_whisper.mjs varies the content). A
-// count per player seat would close it.
+// its audience"): each player seat has its own seq, counting only the diffs it receives, and a
+// public message's id is the public count (PROTOCOL.md "Two counts"), so Ann's whisper to the GM
+// moves nothing of Bob's: not his seq, not the next message's id.
 const whisperThenTalk = {
   name: 'a whisper to the GM or none, then a public message',
   system: 'heimr',
@@ -100,5 +98,70 @@ const whisperThenTalk = {
     await ok(gm, 'chat.send', { text: 'Night falls on the city.' });
   },
 };
-test('non-interference: a whisper Bob is not in does not show in his seq', { todo: "a player's seq counts every event some player sees, not per seat (issue 29)" }, (t) =>
+
+// The same for a whisper between two other players (Ann to Cyd, and Cyd's answer), for a roll
+// Ann keeps for the GM (/gmroll), and for the GM's whisper to Ann: Bob sees none of it.
+const whispersAroundBob = {
+  name: 'whispers among the others or none, then public talk',
+  system: 'heimr',
+  seed: 29,
+  players: ['Ann', 'Bob', 'Cyd'],
+  observers: ['Bob'],
+  variants: [{ whisper: false }, { whisper: true }],
+  async script({ gm, p, ok }, v) {
+    await ok(p.Bob, 'chat.send', { text: 'who goes first?' });
+    if (v.whisper) {
+      await ok(p.Ann, 'chat.send', { text: '/w Cyd watch the door [[1d6]]' });
+      await ok(p.Cyd, 'chat.send', { text: '/w Ann done' });
+      await ok(p.Ann, 'chat.send', { text: '/gmroll 1d4' });
+      await ok(gm, 'chat.send', { text: '/w Ann the duke lies' });
+    }
+    await ok(gm, 'chat.send', { text: 'Night falls on the city.' });
+    await ok(p.Bob, 'chat.send', { text: 'I keep watch' });
+  },
+};
+test('non-interference: whispers among the others do not show in his seq or ids', (t) =>
+  assertNonInterference(t, whispersAroundBob));
+
+// A handout shown to Bob alone, or not at all (issue 29): Ann's seq and the ids she reads (the
+// key of a handout shown to everyone next) do not move with it.
+const handoutToBob = {
+  name: 'a handout shown to Bob alone or not, then one to everyone',
+  system: 'cot',
+  seed: 31,
+  players: ['Ann', 'Bob'],
+  observers: ['Ann'],
+  variants: [{ show: false }, { show: true }],
+  async script({ gm, seat, ok }, v) {
+    const bob = (await ok(gm, 'handout.add', { title: 'A letter for Bob', text: 'Meet me at the docks' })).id;
+    const map = (await ok(gm, 'handout.add', { title: 'The city map', text: 'Streets and sewers' })).id;
+    if (v.show) await ok(gm, 'handout.show', { id: bob, to: [seat.Bob] });
+    await ok(gm, 'handout.show', { id: map });
+    if (v.show) await ok(gm, 'handout.hide', { id: bob });
+    await ok(gm, 'handout.hide', { id: map });
+    await ok(gm, 'handout.show', { id: map, to: [seat.Ann] });
+  },
+};
+test('non-interference: a handout shown to Bob alone does not show in Ann\'s seq or ids', (t) =>
+  assertNonInterference(t, handoutToBob));
+
+// A handout shown to Ann alone or to Ann and Bob: Ann reads the same bytes (her copy's key names
+// only her seat, not who else was shown it: the GM's `to`).
+const handoutToAnnOrBoth = {
+  name: 'a handout shown to Ann, or to Ann and Bob',
+  system: 'cot',
+  seed: 31,
+  players: ['Ann', 'Bob'],
+  observers: ['Ann'],
+  variants: [{ both: false }, { both: true }],
+  async script({ gm, seat, ok }, v) {
+    const letter = (await ok(gm, 'handout.add', { title: 'A letter', text: 'Meet me at the docks' })).id;
+    await ok(gm, 'handout.show', { id: letter, to: v.both ? [seat.Ann, seat.Bob] : [seat.Ann] });
+    await ok(gm, 'handout.hide', { id: letter });
+  },
+};
+test('non-interference: who else a handout is shown to does not show in Ann\'s copy', (t) =>
+  assertNonInterference(t, handoutToAnnOrBoth));
+
+test('non-interference: a whisper Bob is not in does not show in his seq', (t) =>
   assertNonInterference(t, whisperThenTalk));

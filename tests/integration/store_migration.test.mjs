@@ -153,3 +153,77 @@ test('a single-file database of main with the two counts (issue 27) is split too
   assert.equal(replayed.seq, sec.seq + 1);
   assert.deepEqual(replayed.state, (await srv.gmView(sec.gm_token)).state);
 });
+
+test('a data directory of main 09e2d41 (one player seq for every player) keeps working with a seq per seat', async (t) => {
+  // fixtures/seat_seq_v1*.db (fixtures/make_seat_seq_v1.mjs, main 09e2d41): its log holds
+  // whispers and a handout for one seat, which moved every player's seq then. Every seat's seq
+  // goes on from that shared count; pages left open before the whispers resume (the walk back
+  // reads the old events as they were counted); from now on what one seat is told moves only its
+  // own seq; also after kill -9.
+  const v = JSON.parse(fs.readFileSync(path.join(fixtures, 'seat_seq_v1.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-seatseq-'));
+  fs.copyFileSync(path.join(fixtures, 'seat_seq_v1.db'), path.join(dir, 't.db'));
+  fs.mkdirSync(path.join(dir, 't.db.campaigns'));
+  fs.copyFileSync(path.join(fixtures, 'seat_seq_v1.campaign.db'), path.join(dir, 't.db.campaigns', `${v.campaign}.db`));
+  const srv = await startServer(t, { dir, args: ['--rate-limit', '0'] });
+  const open = [];
+  t.after(() => Promise.all(open.map((c) => c.close())));
+  const hello = async (token, last) => {
+    const [c, w] = await srv.hello(token, last);
+    open.push(c);
+    assert.equal(w.t, 'welcome', w.raw);
+    return [c, w];
+  };
+  const [gm, gw] = await hello(v.gm_token);
+  assert.equal(gw.seq, v.seq);
+  assert.equal(gw.history, v.history);
+  const players = ['ann', 'bob'];
+  const fresh = {};
+  for (const p of players) {
+    fresh[p] = (await hello(v[p].token))[1];
+    assert.equal(fresh[p].seq, v.player_seq, `${p}: the seq goes on from the shared count`);
+  }
+  const resumeAll = async (what) => {
+    const out = {};
+    for (const p of players) {
+      const [c, w] = await srv.resume(v[p].token, v.before[p], { name: `${p} ${what}` });
+      open.push(c);
+      assert.equal(w.resume, true, `${p} ${what}: a resume, ${w.raw}`);
+      await c.ping();
+      assert.deepEqual(c.state, (await hello(v[p].token))[1].state, `${p} ${what}: resumed == fresh`);
+      out[p] = c;
+    }
+    return out;
+  };
+  const live = await resumeAll('from before the whispers');
+
+  // now: the GM whispers Ann; Bob's seq does not move, the next public diff is his seq + 1
+  // (ids of their own: the fixture's GM used c1, c2, ... and a re-sent id gets its old reply)
+  assert.equal((await gm.cmd('chat.send', { text: 'psst', to: v.ann.seat }, 'after-1')).t, 'ack');
+  const pub = await gm.cmd('chat.send', { text: 'Night falls.' }, 'after-2');
+  assert.equal(pub.entry, v.player_seq + 1, "the public message's number");
+  for (const c of Object.values(live)) await c.ping();
+  assert.equal(live.bob.seq, v.player_seq + 1, 'Bob: only the public message');
+  assert.equal(live.ann.seq, v.player_seq + 2, 'Ann: the whisper and the public message');
+  assert.equal(pub.result.id, `m${v.player_seq + 1}`);
+  // the handout main showed Ann alone (its key then: "s<shared count>") is taken back as before
+  const [hid] = Object.keys(gm.state.gm.handouts);
+  assert.equal((await gm.cmd('handout.hide', { id: hid }, 'after-3')).t, 'ack');
+  for (const c of Object.values(live)) await c.ping();
+  assert.deepEqual(live.ann.state.private[v.ann.seat].handouts, {});
+  assert.equal(live.ann.seq, v.player_seq + 3, 'Ann: the hiding too');
+  assert.equal(live.bob.seq, v.player_seq + 1, 'Bob: nothing more');
+
+  // kill -9: the same resumes from before the whispers, and from the seqs just reached
+  const reached = { ann: { seq: live.ann.seq, state: live.ann.state, history: v.history }, bob: { seq: live.bob.seq, state: live.bob.state, history: v.history } };
+  await srv.kill('SIGKILL');
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  await srv.restart();
+  await resumeAll('after kill -9');
+  for (const p of players) {
+    const [c, w] = await srv.resume(v[p].token, reached[p]);
+    open.push(c);
+    assert.equal(w.resume, true, w.raw);
+    assert.equal(w.seq, reached[p].seq);
+  }
+});

@@ -85,14 +85,26 @@ test('tenacity options: cover, help, a held action, a parting strike, the trade,
   assert.equal(holder(), eB);
 
   // ---- Brakka attacks the goblin with fire, helped, against partial cover ----
-  await act(bob.client, 'attack', { target: eQ, skill: 'Melee Combat', type: 'fire' }, eB);
+  // (a bonus of 10 makes the hit certain: 3d10 + 6 + 10 against at most 2d6 + 1)
+  await act(bob.client, 'attack', { target: eQ, skill: 'Melee Combat', type: 'fire', bonus: 10 }, eB);
   s = await check('attack');
   assert.ok(!s.enc.combatants[eB].conditions.some((c) => c.name === 'helped'), 'the help is spent');
   const atk = lastLog(ann.client, 'attack');
   assert.match(atk.text, /behind partial cover/);
-  assert.equal(atk.dice.filter((d) => d.by === eB && d.role === 'attack').length, 4, 'Might 3d10 + the helper\'s die');
+  // issue 25 item 18: an attack is an impact action: no advantage die, Missa cooperates (003:57, 003:79-80)
+  assert.equal(atk.dice.filter((d) => d.by === eB && d.role === 'attack').length, 3, 'Might 3d10, no helper\'s die on an impact action');
   assert.ok(!(atk.dice || []).some((d) => d.by === eQ), "the goblin's dice are the GM's");
-  assert.equal(atk.result.success, true, 'seed 2: the attack hits');
+  assert.equal(atk.result.success, true, 'the attack hits');
+  const coop = lastLog(ann.client, 'cooperate');
+  for (const c of all) {
+    const line = lastLog(c, 'cooperate');
+    assert.ok(line, 'every seat reads the cooperation');
+    assert.equal(line.result.success, coop.result.success);
+  }
+  assert.match(coop.text, /^Missa cooperates with Brakka Vell with Persuasion: (\+0 impact|no impact added)$/);
+  assert.ok(gm.state.gm.log.some((e) => e.action === 'cooperate' && /Persuasion: \d+ vs \d+: /.test(e.text)), "the GM reads the goblin's defence");
+  // Persuasion 1: Presence 1d10 and no impact die (half of rank 1, 003:15): it adds nothing
+  assert.equal(coop.dice.filter((d) => d.by === eM && d.role === 'cooperate').length, 1, "Missa's Presence 1d10, open");
   {
     assert.match(atk.text, /a hit, \d+ impact$/, 'a partly resisted hit shows the impact, not the stress');
     assert.match(lastLog(ann.client, 'stress').text, /^Goblin takes the hit/);
@@ -180,4 +192,51 @@ test('tenacity options: cover, help, a held action, a parting strike, the trade,
   assert.equal(s.enc.combatants[fB].out, 'dead');
   assert.equal(s.enc.combatants[fQ].grip, undefined, 'a dead grappler holds nobody');
   for (const c of all) assert.ok(c.state.log.some((e) => /perishes: their player's choice/.test(e.text)));
+});
+
+// Issue 25 item 19: stealth (003:52, 003:73). A PC's roll is the open challenge to find her; the
+// goblin's is the GM's: no player receives its number, in /enc, the log or anywhere.
+test('tenacity stealth: hiding sets the challenge to find the hider; an NPC\'s stays the GM\'s', async (t) => {
+  const srv = await startServer(t, { args: ['--seed', '3'] });
+  const { gm, players } = await campaignOf(srv, t, 'tenacity');
+  const [ann, bob] = players;
+  const missa = await makeChar(ann.client, { name: 'Missa', sheet: sample('tenacity', 'missa') });
+  const brakka = await makeChar(bob.client, { name: 'Brakka Vell', sheet: sample('tenacity', 'brakka') });
+  await ok(gm, 'enc.start', { module: 'tenacity.spotlight' });
+  const eM = (await ok(gm, 'enc.add', { char: missa })).id;
+  const eB = (await ok(gm, 'enc.add', { char: brakka })).id;
+  const eQ = (await ok(gm, 'enc.add', { npc: { name: 'Goblin' } })).id;
+  const act = (c, action, params, actor) => ok(c, 'enc.act', { action, params, ...(actor ? { actor } : {}) });
+  const lastLog = (c, action) => c.state.log.filter((e) => e.action === action).at(-1);
+  await act(gm, 'initiative');
+  await act(gm, 'spotlight', { target: eQ });
+  await refused(bob.client, 'enc.act', { action: 'seek', actor: eB, params: { target: eQ } }, 'rule', /Goblin holds the spotlight/);
+  await act(gm, 'hide', undefined, eQ);
+  let s = await settle(gm, players);
+  assert.ok(s.enc.combatants[eQ].conditions.some((c) => c.name === 'hidden'));
+  const number = s.gm.enc.combatants[eQ].stealth;
+  assert.ok(Number.isInteger(number), "the goblin's roll is the GM's");
+  for (const p of players) {
+    assert.equal(lastLog(p.client, 'hide').text, 'Goblin hides');
+    assert.deepEqual(p.client.state.enc, gm.state.enc);
+  }
+  assertNoGmBytes(players, ['"stealth":']);
+  await act(gm, 'end', undefined, eQ);
+  await act(gm, 'spotlight', { target: eM });
+  // Missa hides: her roll is open (the challenge to find her)
+  await act(ann.client, 'hide', undefined, eM);
+  s = await settle(gm, players);
+  const mine = s.enc.combatants[eM].conditions.find((c) => c.name === 'hidden');
+  assert.match(lastLog(bob.client, 'hide').text, new RegExp(`^Missa hides with Stealth: ${mine.level} to find them$`));
+  await act(ann.client, 'end', undefined, eM);
+  await act(gm, 'spotlight', { target: eB });
+  // Brakka looks for the goblin (Perception): found or not, its number stays the GM's
+  await act(bob.client, 'seek', { target: eQ }, eB);
+  s = await settle(gm, players);
+  const seek = lastLog(ann.client, 'seek');
+  assert.match(seek.text, /^Brakka Vell looks for Goblin with Perception: (found|still unseen)$/);
+  assert.equal(seek.result.success, seek.result.total > number);
+  assert.equal(s.enc.combatants[eQ].conditions.some((c) => c.name === 'hidden'), !seek.result.success);
+  assert.ok(gm.state.gm.log.some((e) => e.action === 'seek' && new RegExp(`: ${seek.result.total} vs ${number}: `).test(e.text)));
+  assertNoGmBytes(players, ['"stealth":', ` vs ${number}`]);
 });

@@ -83,7 +83,8 @@ static sqlite3 *store_view_open(const char *host_path, int flags)
                         " UNION ALL SELECT '%s', seat, cmd_id, CASE WHEN ack_entry IS NULL"
                         " THEN json_object('t', 'ack', 'id', cmd_id, 'seq', coalesce(ack_seq, seq),"
                         " 'result', json(result)) ELSE json_object('t', 'ack', 'id', cmd_id, 'seq',"
-                        " seq, 'result', json(result), 'entry', ack_entry) END FROM c%d.events"
+                        " coalesce(ack_seq, seq), 'result', json(result), 'entry', ack_entry) END "
+                        "FROM c%d.events"
                         " WHERE cmd_id IS NOT NULL",
                         ids[i], i, ids[i], i);
     store_view__cat(&sql, &len, ";");

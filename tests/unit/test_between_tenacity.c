@@ -330,6 +330,56 @@ START_TEST(missa_pilots_a_ship_of_rank_3_with_plus_2)
 }
 END_TEST
 
+/* Issue 25 item 17: 003:28 "When you roll a natural 10 on any of your hero dice, it qualifies as a
+ * critical roll": between the scenes too (crafting, exploring, timed tasks, piloting). The choice
+ * is the player's (`crit`); without it the hero die comes exactly when the roll fails without it,
+ * else the impact die. The critical gives no spin. */
+START_TEST(a_natural_10_is_a_critical_between_the_scenes)
+{
+    efx f;
+    party(&f);
+    EFX_OK(&f, "gm", NULL, "task",
+           "{\"task\":\"lockpicks\",\"kind\":\"craft\",\"need\":9,\"skill\":\"Crafting\"}");
+    efx_refused(&f, "p1", "e1", "work", "{\"task\":\"lockpicks\",\"crit\":\"spin\"}",
+                TB_BAD_REQUEST, "crit");
+    /* [10] + 2 = 12 vs [3,3] = 6: a success on its own, so the impact die: 2d4 [2,3] + 1 = 6 */
+    const int c1[] = {10, 3, 3, 2, 3};
+    efx_dice(&f, c1, N_ELEMS(c1));
+    EFX_OK(&f, "p1", "e1", "work", "{\"task\":\"lockpicks\"}");
+    efx_dice_used_all(&f, "crafting");
+    ck_assert_int_eq(ru_ival(task(&f, "lockpicks"), "total"), 6);
+    ck_assert_str_eq(json_string_value(json_object_get(last_result(&f), "crit")), "impact");
+    ck_assert_int_eq(efx_stat(&f, "e1", "spin"), 0);
+    /* the player asks for the hero die: [10] + 2 + [4] = 16 vs [6,6] = 12: 1d4 [1] + 1 = 2 */
+    const int c2[] = {10, 6, 6, 4, 1};
+    efx_dice(&f, c2, N_ELEMS(c2));
+    EFX_OK(&f, "p1", "e1", "work", "{\"task\":\"lockpicks\",\"crit\":\"hero\"}");
+    efx_dice_used_all(&f, "crafting with the hero die");
+    ck_assert_int_eq(ru_ival(task(&f, "lockpicks"), "total"), 8);
+
+    /* exploring: Investigation [10,1] + 2 = 12 vs [6,6] + 1 = 13 fails without it: the hero die
+     * [4] makes 16; impact 1d4 [2] */
+    EFX_OK(&f, "gm", NULL, "task",
+           "{\"task\":\"crime scene\",\"kind\":\"explore\",\"skill\":\"Investigation\","
+           "\"challenge_bonus\":1}");
+    const int x1[] = {10, 1, 6, 6, 4, 2};
+    efx_dice(&f, x1, N_ELEMS(x1));
+    EFX_OK(&f, "p1", "e1", "work", "{\"task\":\"crime scene\"}");
+    efx_dice_used_all(&f, "exploring");
+    ck_assert(ru_bval(last_result(&f), "success"));
+    ck_assert_int_eq(ru_ival(task(&f, "crime scene"), "pool"), 2);
+
+    /* piloting (pass/fail): [10,1] + 2 = 12 vs [3,3] + 10 = 16: the hero die [5]: 17, a success */
+    const int p1[] = {10, 1, 3, 3, 5};
+    efx_dice(&f, p1, N_ELEMS(p1));
+    EFX_OK(&f, "p1", "e1", "pilot", "{\"vehicle\":3,\"challenge_dice\":2,\"challenge_bonus\":10}");
+    efx_dice_used_all(&f, "piloting");
+    ck_assert(ru_bval(last_result(&f), "success"));
+    ck_assert_int_eq(ru_ival(last_result(&f), "total"), 17);
+    efx_free(&f);
+}
+END_TEST
+
 /* The module's check refuses a damaged task list. */
 START_TEST(a_damaged_task_list_is_refused)
 {
@@ -355,6 +405,7 @@ int main(void)
     tcase_add_test(tc, stress_recovers_and_a_short_rest_gives_one_10acity);
     tcase_add_test(tc, missa_pilots_a_ship_of_rank_3_with_plus_2);
     tcase_add_test(tc, a_damaged_task_list_is_refused);
+    tcase_add_test(tc, a_natural_10_is_a_critical_between_the_scenes);
     suite_add_tcase(s, tc);
     return ru_run_suite(s);
 }

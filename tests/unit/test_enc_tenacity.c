@@ -922,6 +922,158 @@ static int public_log_has(fx *f, const char *needle)
     return found;
 }
 
+/* ---- issue 25, items 15-19: what a rulebook audit found ---- */
+
+/* Issue 25 item 15: 003:74 "Stress is recovered automatically at the end of a scene": the end of a
+ * fight (enc.end, the module's end hook) brings everyone's stress back to 0; wounds stay. The
+ * goblin's recovery is the GM's (its stress is). */
+START_TEST(stress_is_recovered_when_the_fight_ends)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init as in the chain; Missa hits the goblin: [9,1]+3 = 12 vs [1,1] = 2: 1d4 [4] = 4 stress
+     * (max 6). Missa ends; the goblin strikes back: [6,6] = 12 vs Missa's Reaction [2,1]+2 = 4:
+     * 1d4 [3] = 3 stress. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 9, 1, 1, 1, 4, 6, 6, 2, 1, 3};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "attack", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 3);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 4);
+    int brakka_wounds = stat_track(&f, "e2", "wounds");
+    ck_assert_int_gt(stat_track(&f, "e2", "stress"), 0); /* Brakka's sample starts stressed */
+    fx_script_done(&f);
+    size_t pub = json_array_size(f.e.log);
+    ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "wounds"), brakka_wounds);
+    /* the table reads the PCs' recovery; the goblin's is the GM's */
+    ck_assert(public_log_has(&f, "Missa recovers all stress at the end of the scene"));
+    ck_assert(!public_log_has(&f, "Goblin recovers"));
+    ck_assert_int_eq(json_array_size(f.e.log), pub + 2);
+    char *gm = json_dumps(f.e.gm_log, JSON_COMPACT);
+    ck_assert_ptr_nonnull(strstr(gm, "Goblin recovers all stress"));
+    free(gm);
+    fx_free(&f);
+
+    /* the end of a social scene is the end of a scene too */
+    fx_party_in(&f, "tenacity.social", NULL);
+    ck_assert_int_gt(stat_track(&f, "e2", "stress"), 0);
+    ck_assert_int_eq(f.m->end(&f.e, &f.err), 0);
+    ck_assert_int_eq(stat_track(&f, "e2", "stress"), 0);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 16: an `end` with `shake` whose `next` may not have the spotlight is refused
+ * before the free roll's die (validate before you roll): the refusal draws nothing, changes
+ * nothing, and the same end with a lawful `next` then rolls exactly its own dice. */
+START_TEST(a_refused_end_draws_no_shake_die)
+{
+    fx f;
+    fx_party(&f, NULL);
+    /* init as in the chain; Missa stops the goblin's move: [8,2]+3 = 11 vs [1,2] = 3. The goblin's
+     * free roll: 2d6 [6,6] = 12 vs 11: gone. */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 8, 2, 1, 2, 6, 6};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":\"Telekinesis\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* Missa has acted: the spotlight goes to Brakka (003:88) */
+    refused(&f, "gm", NULL, "end", "{\"shake\":\"movement\",\"next\":\"e1\"}", TB_RULE,
+            "cannot go to Missa");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    OK(&f, "gm", NULL, "end", "{\"shake\":\"movement\",\"next\":\"e2\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    ck_assert_str_eq(holder(&f), "e2");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 18: help on a quick pass/fail roll is the advantage die (003:57, 003:79): Missa
+ * helps Brakka (Athletics 1) and his sprint rolls 3 + 1 dice: [2,3,4,9] + 4 = 13 spaces; the
+ * help is spent. A stop condition is a pass/fail roll too; an attack is not (the test above). */
+START_TEST(help_is_an_advantage_die_on_a_quick_roll)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Athletics\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "sprint", NULL);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e2", "sprinting"), "level")), 13);
+    ck_assert(!rules_enc_cond_has(&f.e, "e2", "helped"));
+    fx_script_done(&f);
+    fx_free(&f);
+
+    /* a stop condition: Missa helps Brakka again, and his stop (Intimidation: Presence 1d10,
+     * rank 3) rolls 1 + 1 dice: [2,9] + 3 = 12 vs [5,5] = 10; no impact, nobody cooperates */
+    fx_party(&f, NULL);
+    static const int D2[] = {7, 3, 4, 2, 3, 3, 2, 9, 5, 5};
+    fx_dice(&f, D2, N_ELEMS(D2));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Athletics\"}");
+    OK(&f, "p1", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    OK(&f, "p2", NULL, "condition",
+       "{\"target\":\"e3\",\"kind\":\"stop\",\"what\":\"movement\",\"skill\":\"Intimidation\"}");
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "stop:movement"));
+    ck_assert(!public_log_has(&f, "cooperates"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 19: 003:52, 003:73 stealth sets the challenge "for anyone else attempting to
+ * discover your location". Missa hides (Stealth 1, Dexterity 2d10): [6,2] + 1 = 7, open; the
+ * goblin hides: [4,4] = 8, the GM's; Brakka looks for it (Perception 2, Awareness 1d10): [7] + 2 =
+ * 9 beats 8: found. */
+START_TEST(stealth_sets_the_challenge_to_find_the_hider)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 6, 2, 4, 4, 7};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    refused(&f, "p1", NULL, "seek", "{\"target\":\"e3\"}", TB_RULE, "not hidden");
+    refused(&f, "p1", NULL, "hide", "{\"skill\":\"Flying\"}", TB_BAD_REQUEST, "no skill");
+    OK(&f, "p1", NULL, "hide", NULL);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e1", "hidden"), "level")), 7);
+    ck_assert(public_log_has(&f, "Missa hides with Stealth: 7 to find them"));
+    refused(&f, "p1", NULL, "hide", NULL, TB_RULE, "no action left");
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    OK(&f, "gm", NULL, "hide", NULL);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "hidden"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e3"), "stealth")), 8);
+    ck_assert(public_log_has(&f, "Goblin hides"));
+    ck_assert(!public_log_has(&f, "8 to find"));
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    OK(&f, "p2", NULL, "seek", "{\"target\":\"e3\"}");
+    ck_assert(!rules_enc_cond_has(&f.e, "e3", "hidden"));
+    ck_assert(public_log_has(&f, "Brakka looks for Goblin with Perception: found"));
+    ck_assert(!public_log_has(&f, "9 vs 8")); /* the goblin's roll stays the GM's */
+    ck_assert(rules_enc_cond_has(&f.e, "e1", "hidden"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(grapple_hinders_by_impact_lock_stops_movement_and_escapes_beat_the_roll)
 {
     fx f;
@@ -1245,9 +1397,11 @@ START_TEST(help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_pl
 {
     fx f;
     fx_party(&f, NULL);
-    /* Missa helps Brakka (Persuasion 1); Brakka's next attack rolls 3 + 1 dice: [2,3,4,9]+6 =
-     * 15 vs [5,5] = 10 (without the helper's die: 10, a tie): 3d4 [1,1,1]+2 = 5 */
-    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9, 5, 5, 1, 1, 1};
+    /* Missa helps Brakka (Telekinesis 3). An attack is an impact action: no advantage die, Missa
+     * cooperates (003:57, 003:79-80; issue 25 item 18: before, Brakka rolled 3 + 1 dice). Brakka
+     * [2,3,9]+6 = 15 vs [5,5] = 10: 3d4 [1,1,1]+2 = 5; Missa cooperates: [8,1]+3 = 11 vs the
+     * same 10: her 1d4 [1] is added: 6 stress */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 9, 5, 5, 1, 1, 1, 8, 1, 1};
     fx_dice(&f, D, N_ELEMS(D));
     OK(&f, "gm", NULL, "initiative", NULL);
     refused(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Melee Combat\"}", TB_RULE,
@@ -1255,14 +1409,17 @@ START_TEST(help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_pl
     refused(&f, "p1", NULL, "help", "{\"target\":\"e3\",\"skill\":\"Persuasion\"}", TB_RULE,
             "allies");
     refused(&f, "p1", NULL, "help", "{\"target\":\"e2\"}", TB_BAD_REQUEST, "skill");
-    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Persuasion\"}");
+    OK(&f, "p1", NULL, "help", "{\"target\":\"e2\",\"skill\":\"Telekinesis\"}");
     ck_assert(rules_enc_cond_has(&f.e, "e2", "helped"));
     OK(&f, "p1", NULL, "end", NULL);
     OK(&f, "gm", NULL, "end", NULL);
     ck_assert_str_eq(holder(&f), "e2");
     OK(&f, "p2", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Melee Combat\"}");
-    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 5);
+    ck_assert_int_eq(stat_track(&f, "e3", "stress"), 6);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "helped"));
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e2"), "help_skill"));
+    ck_assert(public_log_has(&f, "Missa cooperates with Brakka with Telekinesis: +1 impact"));
+    ck_assert(!public_log_has(&f, "11 vs 10")); /* the goblin's defence is the GM's */
 
     /* 003:39 the narrator's trade: Brakka has 2 negative spin */
     refused(&f, "gm", NULL, "offer", "{\"target\":\"e2\",\"negative\":3,\"cost\":\"x\"}", TB_RULE,
@@ -1477,6 +1634,12 @@ int main(void)
         to, help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_player_may_die);
     tcase_add_test(to, one_standing_scale_clamps_for_both_modules);
     suite_add_tcase(s, to);
+    TCase *t25 = tcase_create("issue25");
+    tcase_add_test(t25, stress_is_recovered_when_the_fight_ends);
+    tcase_add_test(t25, a_refused_end_draws_no_shake_die);
+    tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
+    tcase_add_test(t25, stealth_sets_the_challenge_to_find_the_hider);
+    suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -420,8 +420,8 @@ export class Connection extends EventTarget {
       if (!cmd) return;
       this.outbox.delete(msg.id);
       this.persistOutbox();
-      // entry: the number the command's log entries carry (the GM's acks say it; a player's
-      // seq is that number already)
+      // entry: the number the command's log entries carry (the GM's acks say it, a player's when
+      // it is not the player's seq: the seat was told something alone before)
       const entry = Number.isInteger(msg.entry) ? msg.entry : msg.seq;
       this.emit('ack', { id: msg.id, seq: msg.seq, entry, result: msg.result, cmd });
       this.emit('change');
@@ -442,7 +442,10 @@ export class Connection extends EventTarget {
       this.emit('change');
     },
 
-    pong() {},
+    pong(msg) {
+      // the newest ping answered: every diff sent to this socket before it arrived came first
+      if (Number.isInteger(msg.n)) this.pongN = msg.n;
+    },
 
     error(msg) {
       const detail = { code: msg.code, message: msg.message };

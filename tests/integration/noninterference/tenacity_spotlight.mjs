@@ -3,7 +3,8 @@
 // it by one; both are misses, and his later defence is still beaten), the names of his skills,
 // his notes, and the bonus the GM gives his attack (a miss either way). Then a second fight for
 // the combat options (issue 17): the goblin's fire resistance (2 or 3: Missa's hit shows its
-// impact, never the stress) and the trigger of its held action (rules/RULES.md, "Combat options").
+// impact, never the stress) and the trigger of its held action (rules/RULES.md, "Combat options");
+// a third fight: the bonus to the goblin's stealth roll (issue 25 item 19).
 import { sample } from '../enc_lib.mjs';
 
 function gorrak(v) {
@@ -20,8 +21,8 @@ export const scenario = {
   seed: 1,
   players: ['Ann', 'Bob'],
   variants: [
-    { notes: 'Gorrak fears silver', lore: 'Shadow Lore', reaction: 2, bonus: 0, resist: 2, trigger: 'when the bell rings' },
-    { notes: 'Gorrak fears gold', lore: 'Old Lore', reaction: 3, bonus: 1, resist: 3, trigger: 'when Missa blinks' },
+    { notes: 'Gorrak fears silver', lore: 'Shadow Lore', reaction: 2, bonus: 0, resist: 2, trigger: 'when the bell rings', hide: 0 },
+    { notes: 'Gorrak fears gold', lore: 'Old Lore', reaction: 3, bonus: 1, resist: 3, trigger: 'when Missa blinks', hide: 5 },
   ],
   async script({ gm, p, seat, act, char, ok }, v) {
     const missa = await char(p.Ann, { name: 'Missa', sheet: sample('tenacity', 'missa') });
@@ -58,6 +59,17 @@ export const scenario = {
     await act(p.Ann, 'attack', { target: fQ, skill: 'Telekinesis', type: 'fire' }, fM);
     await act(gm, 'release', undefined, fQ);
     await act(gm, 'grapple', { target: fM }, fQ);
+
+    // issue 25 item 19: the goblin hides (003:73); the GM's bonus changes its number, which no
+    // player reads ("Goblin hides")
+    await ok(gm, 'enc.end', {});
+    await ok(gm, 'enc.start', { module: 'tenacity.spotlight' });
+    await ok(gm, 'enc.add', { char: missa });
+    const hQ = (await ok(gm, 'enc.add', { npc: { name: 'Goblin' } })).id;
+    await act(gm, 'initiative');
+    await act(gm, 'spotlight', { target: hQ });
+    await act(gm, 'hide', { bonus: v.hide }, hQ);
+    await act(gm, 'end', undefined, hQ);
     void seat;
   },
 };

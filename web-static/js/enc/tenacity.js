@@ -123,7 +123,11 @@ function optionBits(c, enc, ctx) {
     const trigger = c.held.trigger ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.held_trigger : null);
     out.push(['waiting', `holds the ${c.held.what === 'move' ? 'movement' : 'action'}${trigger ? ` until ${trigger}` : ''}`]);
   }
-  if (c.helped_by) out.push(['help', `an extra die from ${name(c.helped_by)}`]);
+  if (c.helped_by) out.push(['help', `from ${name(c.helped_by)}${c.help_skill ? ` (${c.help_skill})` : ''}: a die on a quick roll, or added impact`]);
+  // a hider's roll is the challenge to find them (003:73): a PC's open, an NPC's the GM's
+  const hidden = (c.conditions ?? []).find((x) => x?.name === 'hidden');
+  const stealth = hidden?.level || (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.stealth : null);
+  if (hidden) out.push(['hidden', stealth ? `${stealth} to find` : 'unseen']);
   if (c.offer) out.push(['offer', `${c.offer.cost}, for ${c.offer.negative} negative spin`]);
   const resist = c.resist ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.resist : null);
   if (resist && Object.keys(resist).length) out.push(['resists', Object.entries(resist).map(([k, v]) => `${k} ${v}`).join(', ')]);

@@ -11,7 +11,9 @@ const KINDS = /^data:image\/(png|jpeg|webp|gif);base64,/;
 // The handouts this reader is shown, oldest first.
 export function handoutsShown(state, seat) {
   const all = { ...(state?.handouts || {}), ...(state?.private?.[seat]?.handouts || {}) };
-  return Object.values(all).sort((a, b) => Number(String(a.id).slice(1)) - Number(String(b.id).slice(1)));
+  // an id is "s<seq>" or "s<seq>-<seats>-<n>" (PROTOCOL.md "Handouts"): by seq, then as text
+  const seqOf = (x) => parseInt(String(x.id).slice(1), 10) || 0;
+  return Object.values(all).sort((a, b) => seqOf(a) - seqOf(b) || String(a.id).localeCompare(String(b.id)));
 }
 
 function readDataUrl(file) {
