@@ -15,6 +15,9 @@
 //     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
 //                                    of the generic GM-only list)
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
+//     ownMoves                     [action] moves the panel draws itself (a heist board's zone
+//                                    form), each only while ctx.moves holds it; left out of the
+//                                    generic buttons
 //   });
 //   What the viewer may do is not a panel's to decide: the action buttons and their forms are
 //   the server's moves (enc.moves, PROTOCOL.md), drawn by this file for every system. A panel
@@ -581,7 +584,8 @@ export class EncounterPanel {
   }
 
   movesBlock(enc, ctx) {
-    const moves = this.movesShown();
+    const own = panelHooks(ctx.system, enc?.module).ownMoves || [];
+    const moves = this.movesShown().filter((m) => !own.includes(m.action));
     const fresh = Boolean(this.moves && this.moves.sid === ctx.scene && !this.movesAsking);
     const box = h('div', { class: 'enc-moves', dataset: { moves: fresh ? 'fresh' : 'asking', count: String(moves.length) } });
     if (!moves.length) {
