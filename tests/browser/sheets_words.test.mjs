@@ -24,17 +24,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { startServer } from './server.mjs';
-import { launch, Api, LAPTOP, PHONE, JARGON, instrumentAll, sleep, doing } from './pages.mjs';
+import { launch, Api, LAPTOP, PHONE, JARGON, SHORT_FORMS, instrumentAll, sleep, doing } from './pages.mjs';
 
 const SYSTEMS = ['fivey', 'heimr', 'cot', 'grimwire', 'tenacity'];
 const picked = (process.env.SHEETS_SYSTEMS || SYSTEMS.join(',')).split(',').filter((s) => SYSTEMS.includes(s));
-
-// What the issue found on these screens, besides JARGON.
-const SHORT_FORMS = [
-  [/\b[a-z] -?\d+, [a-z] -?\d+\b/, "a check's numbers by their parameter letters"],
-  [/\b(str|dex|sta|int|soc|emp|cha|tog|agl|cor|mnd|per|rsn) [-+]?\d/, "a stat's short name in lower case"],
-  [/\b\d+k\d+ → \d/, 'a rolled pool without its dice in words'],
-];
 
 // The text a screen shows: its visible text, every choice of its picks, every details opened.
 const shown = (page, sel) =>

@@ -274,7 +274,6 @@ export class CharsView {
                         type: 'button',
                         class: 'chip qc',
                         dataset: { check: r.check, params: JSON.stringify(r.params) },
-                        attrs: r.words ? { 'aria-label': r.words } : {},
                         title: askOf(r, m.isGm).length ? `asks for the ${askOf(r, m.isGm).map(words).join(', ')}` : waitsOf(r, m.isGm).length ? "the GM names the target number" : 'rolls at once',
                         onclick: () => this.rollQuick(c, r),
                       },

@@ -3,8 +3,7 @@
 // needs a number the sheet cannot know (a fivey DC, a grimwire target number) lists it in `need`;
 // the page asks for it (remembering the last value) before rolling.
 //
-// quickRolls(system, char) → [{group, label, words?, check, params, need: [param names], gmOnly?}]
-// (`words`: the label spelled out, for the button's title, where the label keeps the book's short form)
+// quickRolls(system, char) → [{group, label, check, params, need: [param names], gmOnly?}]
 // `gmOnly` lists the needs only the GM knows: a player's roll goes without them and waits for the
 // GM's answer (views/asks.js).
 
@@ -45,8 +44,8 @@ const SYSTEMS = {
     const fatigue = num(sheet.fatigue) ?? 1;
     for (const a of Array.isArray(derived?.abilities) ? derived.abilities : []) {
       if (num(a.consistency) === null || num(a.potential) === null) continue;
-      // the book's C and P (001:71), spelled out in the group's name and the button's title
-      out.push({ group: 'Abilities (C consistency, P potential)', label: `${a.name} C${a.consistency} P${a.potential}`, words: `${a.name}: consistency ${a.consistency}, potential ${a.potential}`, check: 'challenge', params: { c: a.consistency, p: a.potential, fatigue }, need: [] });
+      // the book's C and P (001:71), spelled out in the group's name
+      out.push({ group: 'Abilities (C consistency, P potential)', label: `${a.name} C${a.consistency} P${a.potential}`, check: 'challenge', params: { c: a.consistency, p: a.potential, fatigue }, need: [] });
     }
     const attrs = sheet.attributes || {};
     if (num(attrs.dex) !== null && num(sheet.willpower) !== null) {
