@@ -56,11 +56,12 @@ async function settle(pages) {
   for (const p of pages) await fresh(p.page);
 }
 
-// The moves the page shows: {key, action, actor, pc (the actor is a player's character), label}.
+// The moves the page shows: {key, action, actor, pc (the actor is a player's character), label};
+// a one-tap move's "More options" (its form) counts as a move of its own, walked with its form.
 const offered = (page) =>
-  page.locator('#enc .enc-moves [data-action]').evaluateAll((els) => {
+  page.locator('#enc .enc-moves [data-action], #enc .enc-moves [data-options]').evaluateAll((els) => {
     const cs = window.tabled.conn.state?.enc?.combatants || {};
-    return els.map((e) => ({ key: e.dataset.key, action: e.dataset.action, actor: e.dataset.actor, pc: Boolean(e.dataset.actor && cs[e.dataset.actor] && !cs[e.dataset.actor].npc), label: e.textContent }));
+    return els.map((e) => ({ key: e.dataset.key, action: e.dataset.action ?? e.dataset.options, actor: e.dataset.actor, pc: Boolean(e.dataset.actor && cs[e.dataset.actor] && !cs[e.dataset.actor].npc), label: e.dataset.options ? `${e.getAttribute('aria-label')}` : e.textContent }));
   });
 
 // Submits the move whose button is `key` with what its form opens with.
@@ -161,7 +162,8 @@ async function fight(browser, system) {
     const ann = await open('phone', PHONE, true, joined.token);
     const pages = [gm, ann];
     await settle(pages);
-    const count = { gm: (await offered(gm.page)).length, phone: (await offered(ann.page)).length };
+    const moves = async (page) => (await offered(page)).filter((m) => !m.key.endsWith('-options')).length;
+    const count = { gm: await moves(gm.page), phone: await moves(ann.page) };
     for (const p of pages) await axe(p.page, `${system}/${p.who} at the start`);
     const walked = { gm: [], phone: [] };
     const refused = [];

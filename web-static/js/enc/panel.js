@@ -627,12 +627,34 @@ export class EncounterPanel {
         really ? `Really: ${label}?` : label,
       );
     };
+    // A one-tap move of the GM's own with optional questions (a reaction rolled, or the GM's own
+    // pick of it) keeps its tap and gets a second button that opens its form.
+    const buttons = (m) => {
+      const b = button(m);
+      if (!oneTapArgs(m, ctx) || m.actor || !shownParams(m, ctx).some((p) => !p.required)) return b;
+      const key = moveKey(m);
+      const isOpen = this.open?.kind === 'act' && this.open.key === key;
+      const label = m.label || keyLabel(m.action);
+      const opts = h(
+        'button',
+        {
+          type: 'button',
+          class: ['enc-action', 'enc-options', isOpen && 'active'],
+          dataset: { key: `act-${key}-options`, options: m.action, actor: m.actor ?? '' },
+          disabled: this.busy,
+          attrs: { 'aria-expanded': String(isOpen), 'aria-label': `${label}: more options` },
+          onclick: () => this.setOpen(isOpen ? null : { kind: 'act', key }),
+        },
+        'More options',
+      );
+      return [b, opts];
+    };
     const common = moves.filter(main);
     const more = moves.filter((m) => !main(m));
-    box.append(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
+    box.append(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(buttons)));
     if (common.length && more.length) {
       const moreOpen = this.open?.kind === 'act' && more.some((m) => moveKey(m) === this.open.key);
-      const d = h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', {}, `More (${more.length})`), h('div', { class: 'enc-actions' }, more.map(button)));
+      const d = h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', {}, `More (${more.length})`), h('div', { class: 'enc-actions' }, more.map(buttons)));
       d.addEventListener('toggle', () => (this.moreOpen = d.open));
       box.append(d);
     }
