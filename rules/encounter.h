@@ -171,6 +171,10 @@ struct rules_enc {
      * default actor is read from the order, which the action may replace). */
     char actor_id[40];
     int log_refs; /* events logged by this command so far (rules_log_end: each entry's `ref`) */
+    /* The scene's map (issue 30): the shown tokens of /maps/<scene>/tokens, {<id>: {id, x, y,
+     * cid?}} (borrowed, read only; a fighter's token has its combatant's id), or NULL when no map
+     * is shown. Only what the players see is here: no rule reads a hidden token's square. */
+    const json_t *squares;
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):

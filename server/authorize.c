@@ -69,7 +69,9 @@ void engine__handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
         engine__hold_nack(e, c, NULL, m->id, "unknown", &err);
         return;
     }
-    const char *idem_campaign = c->role == ROLE_HOST ? STORE_HOST : c->camp->id;
+    /* the host and a creation code have no campaign: their rows are the host file's */
+    int hostish = c->role == ROLE_HOST || c->role == ROLE_CREATOR;
+    const char *idem_campaign = hostish ? STORE_HOST : c->camp->id;
     char *stored = NULL;
     if (store_idem_get(e->st, idem_campaign, c->seat, m->id, &stored, &err)) {
         e->batch_failed = 1;
@@ -78,12 +80,11 @@ void engine__handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
     }
     if (stored) {
         pending *p = engine__push_pending(e, c, m->id, "replay");
-        p->reply = c->role == ROLE_HOST ? engine__replay_host_reply(e, stored) : stored;
+        p->reply = hostish ? engine__replay_host_reply(e, stored) : stored;
         p->outcome = xstrdup("replay");
         return;
     }
-    seat_rt *bucket =
-        c->role == ROLE_HOST ? &c->host_bucket : engine__seat_rt_get(c->camp, c->seat);
+    seat_rt *bucket = hostish ? &c->host_bucket : engine__seat_rt_get(c->camp, c->seat);
     if (!rate_take(e, bucket)) {
         tb_fail(&err, TB_RATE_LIMITED, "too many commands; slow down");
         engine__hold_nack(e, c, NULL, m->id, "unknown", &err);
@@ -91,6 +92,10 @@ void engine__handle_cmd(engine *e, engine_conn *c, const proto_msg *m)
     }
     if (c->role == ROLE_HOST) {
         engine__run_host_op(e, c, m->op, m->id, m->args);
+        return;
+    }
+    if (c->role == ROLE_CREATOR) {
+        engine__run_creator_op(e, c, m->op, m->id, m->args);
         return;
     }
     if (engine__host_op_find(m->op)) {

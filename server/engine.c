@@ -323,9 +323,9 @@ void engine_conn_refuse_join(engine_conn *c)
 
 enum engine_seated engine_conn_seated(const engine_conn *c)
 {
-    return c->role == ROLE_NONE     ? ENGINE_SEATED_NONE
-           : c->role == ROLE_PLAYER ? ENGINE_SEATED_PLAYER
-                                    : ENGINE_SEATED_GM;
+    return c->role == ROLE_NONE                                ? ENGINE_SEATED_NONE
+           : c->role == ROLE_PLAYER || c->role == ROLE_CREATOR ? ENGINE_SEATED_PLAYER
+                                                               : ENGINE_SEATED_GM;
 }
 
 /* Takes c out of the list of every connection and frees it. */

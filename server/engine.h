@@ -96,6 +96,8 @@ typedef struct engine_opts {
     int links_max;          /* engine_each_gm_link mints links for the first this many
                                campaigns (default 1 000: a start of a big host stays short; the
                                host's campaign.open links any other); 0: all */
+    const char *shard;      /* --shard (server/route.h): new campaigns' ids are "<shard>-c…";
+                               NULL: "c…" (borrowed: it outlives the engine) */
 } engine_opts;
 
 /* Fills opts with the defaults above. */

@@ -25,7 +25,9 @@
 #include "ops.h"
 #include "protocol.h"
 
-enum role { ROLE_NONE = 0, ROLE_HOST, ROLE_GM, ROLE_PLAYER };
+/* ROLE_CREATOR: a creation code's connection (storage/invites.h, host_ops.c): campaign.create
+ * alone, as many times as its invite allows */
+enum role { ROLE_NONE = 0, ROLE_HOST, ROLE_GM, ROLE_PLAYER, ROLE_CREATOR };
 
 /* Run-time facts about a seat that are not part of the state: presence and the rate bucket. */
 typedef struct seat_rt {
@@ -226,6 +228,8 @@ const struct host_op *engine__host_op_find(const char *name);
 void engine__run_host_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
                          const json_t *raw_args);
 char *engine__replay_host_reply(engine *e, char *stored);
+void engine__run_creator_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
+                            const json_t *raw_args);
 
 /* commit.c — step 4: the event appended, the batch committed, replies released */
 pending *engine__push_pending(engine *e, engine_conn *c, const char *cmd_id, const char *op_label);

@@ -21,6 +21,7 @@
 #include "cli_backup.h"
 #include "cli_roll.h"
 #include "config.h"
+#include "route.h"
 #include "preflight.h"
 #include "serve.h"
 #include "store.h"
@@ -78,6 +79,9 @@ static const char USAGE_SERVE[] =
     "  --backup-every DURATION  a rolling backup every 30s / 15m / 6h (off), by a worker thread\n"
     "  --backup-keep N          rolling backups kept, the oldest deleted first (10)\n"
     "  --backup-dir DIR         where rolling backups go (<db>.backups/)\n"
+    "  --shard NAME             this process's name behind a router of several (a-z, 0-9, at\n"
+    "                           most 12): its new campaigns' ids start NAME-, its links carry\n"
+    "                           /c/<campaign>/ (deploy/nginx-tabled-shards.conf)\n"
     "  --seed N                 tests: dice from a seeded generator\n"
     "  --test-clock MS          tests: event n is stamped MS + n seconds, not the wall clock\n"
     "Signals: SIGTERM and SIGINT stop it cleanly; SIGHUP reads the config file again and\n"
@@ -175,6 +179,7 @@ enum serve_opt {
     O_BACKUP_EVERY,
     O_BACKUP_KEEP,
     O_BACKUP_DIR,
+    O_SHARD,
     O_SEED,
     O_TEST_CLOCK,
     O_HELP
@@ -203,6 +208,7 @@ static const struct option SERVE_OPTIONS[] = {
     {"backup-every", required_argument, NULL, O_BACKUP_EVERY},
     {"backup-keep", required_argument, NULL, O_BACKUP_KEEP},
     {"backup-dir", required_argument, NULL, O_BACKUP_DIR},
+    {"shard", required_argument, NULL, O_SHARD},
     {"seed", required_argument, NULL, O_SEED},
     {"test-clock", required_argument, NULL, O_TEST_CLOCK},
     {"help", no_argument, NULL, O_HELP},
@@ -342,6 +348,11 @@ static int serve_parse(int argc, char **argv, serve_opts *o)
             break;
         case O_BACKUP_DIR:
             o->backup_dir = v;
+            break;
+        case O_SHARD:
+            if (!route_shard_ok(v))
+                rc = usage_error("serve", "--shard takes 1 to 12 letters a-z or digits");
+            o->shard = v;
             break;
         case O_SEED:
             if (parse_u64(v, UINT64_MAX, &n))

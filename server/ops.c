@@ -548,7 +548,7 @@ json_t *ops_systems_json(void)
 }
 
 static const op_def *const TABLES[] = {OPS_CORE, OPS_PLAY, OPS_ENC, OPS_SESSION, OPS_CHAT,
-                                       OPS_JOURNAL, OPS_HANDOUT, NULL};
+                                       OPS_JOURNAL, OPS_HANDOUT, OPS_MAP, NULL};
 
 const op_def *ops_row_at(size_t i)
 {

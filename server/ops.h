@@ -72,7 +72,7 @@ typedef struct op_ctx {
                     next public one, so a GM-only item that must be unique uses event_seq */
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
-    int log_cap; /* newest entries kept in /log and /gm/log */
+    int log_cap;       /* newest entries kept in /log and /gm/log */
 } op_ctx;
 
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -119,6 +119,13 @@ extern const op_def OPS_CHAT[];
 extern const op_def OPS_JOURNAL[];
 /* Handouts (ops_handout.c): handout.add, handout.show, handout.hide, handout.delete. */
 extern const op_def OPS_HANDOUT[];
+/* The scene map (ops_map.c): map.set, map.show, map.hide, map.clear, map.token, map.move,
+ * map.remove, map.image. */
+extern const op_def OPS_MAP[];
+
+/* A data URL of a PNG, JPEG, WebP or GIF image in base64 (no SVG: it could carry a script), or
+ * TB_BAD_REQUEST: a handout's picture and a scene map's (ops_handout.c). */
+int ops_check_image(const char *url, tb_err *err);
 
 /* A scene starts (enc.start): the beginning of the session, if open, is over (ops_session.c).
  * Replaces /session (a root key) rather than changing the committed object. */

@@ -135,6 +135,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->log = json_array();
     e->gm_log = json_array();
     e->seat_log = json_array();
+    e->squares = json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
     clock_open(state, sid, e);
     return TB_OK;
 }

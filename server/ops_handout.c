@@ -105,8 +105,7 @@ static void handout_place(json_t *state, json_t *g, const char *id, json_t *to)
     }
 }
 
-/* A data URL of a PNG, JPEG, WebP or GIF image in base64, or TB_BAD_REQUEST. */
-static int handout_check_image(const char *url, tb_err *err)
+int ops_check_image(const char *url, tb_err *err)
 {
     static const char *const KINDS[] = {"data:image/png;base64,", "data:image/jpeg;base64,",
                                         "data:image/webp;base64,", "data:image/gif;base64,", NULL};
@@ -128,7 +127,7 @@ static int op_handout_add(const op_ctx *ctx, json_t *state, const json_t *args, 
                           tb_err *err)
 {
     const char *image = json_string_value(json_object_get(args, "image"));
-    if (image && handout_check_image(image, err))
+    if (image && ops_check_image(image, err))
         return err->code;
     if (json_object_size(json_object_get(json_object_get(state, "gm"), "handouts")) >= HANDOUT_MAX)
         return tb_fail(err, TB_CONFLICT, "at most %d handouts: delete one first", HANDOUT_MAX);

@@ -8,6 +8,7 @@
 
 #include "engine_int.h"
 #include "playerseq.h"
+#include "route.h"
 #include "workcopy.h"
 
 /* Runs def's handler on a copy-on-write working copy of base (workcopy.h). Returns the handler's
@@ -98,11 +99,16 @@ out:
 campaign *engine__create_campaign(engine *e, const char *name, const char *system,
                                   char gm_token[23], char join_code[10], pending *p, tb_err *err)
 {
-    char id[11];
+    char id[11 + ROUTE_SHARD_MAX + 1], minted[11];
     char path[4096];
     int taken;
     do {
-        engine__mint_id(e->secret, id);
+        /* behind a router, the id starts with this process's name: the route to it (route.h) */
+        engine__mint_id(e->secret, minted);
+        if (e->opt.shard)
+            snprintf(id, sizeof id, "%s-%s", e->opt.shard, minted);
+        else
+            memcpy(id, minted, sizeof minted);
         /* an id that is registered, or whose file was left by a creation that never committed */
         taken = engine__find_campaign(e, id) || store_campaign_exists(e->st, id, NULL) != 0 ||
                 (store_campaign_path(e->st, id, path, sizeof path, NULL) == TB_OK &&

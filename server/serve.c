@@ -31,6 +31,7 @@
 #include "netaddr.h"
 #include "osrand.h"
 #include "places.h"
+#include "route.h"
 #include "sdnotify.h"
 #include "preflight.h"
 #include "rng.h"
@@ -64,9 +65,10 @@ typedef struct banner {
     char addrs[16][64];
     int n;
     int port;
-    int campaigns;    /* seen so far by print_links */
-    FILE *links;      /* <db>.links: every campaign's links (NULL if it could not be written) */
-    char others[512]; /* the other campaigns' names, for the summary line */
+    int campaigns;     /* seen so far by print_links */
+    FILE *links;       /* <db>.links: every campaign's links (NULL if it could not be written) */
+    char others[512];  /* the other campaigns' names, for the summary line */
+    const char *shard; /* --shard: links carry /c/<campaign>/ (route.h); NULL: "/" */
 } banner;
 
 /* Everything the process holds. One instance, on main's stack; callbacks reach it through the
@@ -515,12 +517,25 @@ static int origin_allowed(struct lws *wsi, const serve_opts *o)
     return rest && strcasecmp(rest, host) == 0;
 }
 
-static int uri_is(struct lws *wsi, const char *path)
+/* Issue 28 item 2: "/ws" or "/c/<key>/ws" (route.h). 0 when the path is one of them and the key
+ * may be ours; else the answer is sent (404, or 421 for a key of another shard: the router sent
+ * it to the wrong process) and 1 is returned. */
+static int refuse_ws_path(server *srv, struct lws *wsi)
 {
-    char uri[128];
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
-        return 0;
-    return strcmp(uri, path) == 0;
+    char uri[128], key[ROUTE_KEY_MAX + 1];
+    const char *rest;
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+        route_split(uri, key, &rest) < 0 || strcmp(rest, "/ws") != 0)
+        return 1;
+    if (route_foreign(srv->opt->shard, key)) {
+        tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
+                       "refused a WebSocket for %s: another process owns it (this is shard %s; "
+                       "check the router's map)",
+                       key, srv->opt->shard);
+        lws_return_http_status(wsi, 421, "this campaign is served by another process");
+        return 1;
+    }
+    return 0;
 }
 
 static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -530,7 +545,7 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
     server *srv = lws_context_user(lws_get_context(wsi));
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        if (!uri_is(wsi, "/ws"))
+        if (refuse_ws_path(srv, wsi))
             return 1;
         if (refuse_foreign_host(srv, wsi))
             return 1;
@@ -834,7 +849,7 @@ static const char *forwarded_scheme(struct lws *wsi)
 /* GET /api/join with "Authorization: Bearer <GM seat token>": the players' join links — one per
  * address the server listens on, and the one of the Host the GM used — each with its QR code.
  * The join code is a GM secret, so it is never put in a URL anyone could fetch. */
-static json_t *api_join(server *srv, struct lws *wsi, int *status)
+static json_t *api_join(server *srv, struct lws *wsi, const char *key, int *status)
 {
     char auth[128], host[128], code[33];
     tb_err err = {0};
@@ -852,7 +867,9 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
                          err.msg);
     }
     json_t *links = json_array();
-    char url[256];
+    char url[256], base[ROUTE_KEY_MAX + 5];
+    /* the page's own form: /c/<campaign>/ when it came with its key (route.h), else / */
+    snprintf(base, sizeof base, key[0] ? "/c/%s/" : "/", key);
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) > 0) {
         int seen = 0;
         for (int i = 0; i < srv->where.n; i++) {
@@ -866,7 +883,7 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
             char *colon = strrchr(name, ':');
             if (colon && !strchr(colon, ']'))
                 *colon = '\0';
-            snprintf(url, sizeof url, "%s://%s/#join=%s", forwarded_scheme(wsi), host, code);
+            snprintf(url, sizeof url, "%s://%s%s#join=%s", forwarded_scheme(wsi), host, base, code);
             char *svg = qr_svg(url);
             json_array_append_new(links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback",
                                                    is_loopback(name), "svg", svg));
@@ -877,8 +894,8 @@ static json_t *api_join(server *srv, struct lws *wsi, int *status)
         for (int i = 0; i < srv->where.n; i++) {
             if (is_loopback(srv->where.addrs[i]) != pass)
                 continue;
-            snprintf(url, sizeof url, "http://%s:%d/#join=%s", srv->where.addrs[i], srv->where.port,
-                     code);
+            snprintf(url, sizeof url, "http://%s:%d%s#join=%s", srv->where.addrs[i],
+                     srv->where.port, base, code);
             char *svg = qr_svg(url);
             json_array_append_new(
                 links, json_pack("{s:s, s:b, s:s?}", "url", url, "loopback", pass, "svg", svg));
@@ -1030,17 +1047,28 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_HTTP: {
         char *text;
         const char *ctype;
-        char uri[512];
+        char full[512], key[ROUTE_KEY_MAX + 1];
+        const char *uri;
         int status = HTTP_STATUS_OK;
-        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
-            uri[0] = '\0';
-        if (strcmp(uri, "/api/join") == 0 || strncmp(uri, "/samples/", 9) == 0) {
-            json_t *body = uri[1] == 'a' ? api_join(srv, wsi, &status)
+        if (lws_hdr_copy(wsi, full, sizeof full, WSI_TOKEN_GET_URI) <= 0)
+            full[0] = '\0';
+        /* /c/<key>/… is the same site as /… (route.h): the page, its files, its /api/join */
+        if (route_split(full, key, &uri) < 0)
+            uri = "/-"; /* no such file: 404 */
+        else if (!*uri)
+            uri = "/"; /* /c/<key> typed without its last slash */
+        if (strcmp(uri, "/api/join") == 0 && route_foreign(srv->opt->shard, key)) {
+            status = 421;
+            text = xstrdup("{\"error\":{\"code\":\"misdirected\",\"message\":\"this campaign "
+                           "is served by another process\"}}");
+            ctype = "application/json";
+        } else if (strcmp(uri, "/api/join") == 0 || strncmp(uri, "/samples/", 9) == 0) {
+            json_t *body = uri[1] == 'a' ? api_join(srv, wsi, key, &status)
                                          : api_samples(srv->opt->web, uri + 9, &status);
             text = json_dumps(body, JSON_COMPACT);
             json_decref(body);
             ctype = "application/json";
-        } else if (uri_is(wsi, "/healthz") || uri_is(wsi, "/metrics")) {
+        } else if (strcmp(uri, "/healthz") == 0 || strcmp(uri, "/metrics") == 0) {
             /* Issue 27 item 9: the counts (campaigns, connections, every op of every campaign)
              * are the operator's, read from this machine or an address --metrics-allow names;
              * anyone else is told only that the server is up. */
@@ -1362,6 +1390,7 @@ static void on_reload(uv_signal_t *h, int signum)
     TB_RESTART_IF(!same_str(fresh.bind, o->bind), "bind");
     TB_RESTART_IF(!same_str(fresh.db, o->db), "db");
     TB_RESTART_IF(!same_str(fresh.web, o->web), "web");
+    TB_RESTART_IF(!same_str(fresh.shard, o->shard), "shard");
     TB_RESTART_IF(fresh.sync_full != o->sync_full, "sync");
     TB_RESTART_IF(fresh.snapshot_every != o->snapshot_every, "snapshot-every");
     TB_RESTART_IF(fresh.has_seed != o->has_seed || fresh.seed != o->seed ||
@@ -1450,12 +1479,15 @@ static void collect_addrs(banner *b, const char *bind)
 static void write_links(FILE *f, const banner *b, const char *campaign_id, const char *name,
                         const char *gm_token, const char *join_code)
 {
+    char base[64];
+    route_base(b->shard, campaign_id, base, sizeof base);
     fprintf(f, "campaign: %s (%s)\n", name, campaign_id);
     for (int i = 0; i < b->n; i++)
-        fprintf(f, "GM link: http://%s:%d/#token=%s\n", b->addrs[i], b->port, gm_token);
+        fprintf(f, "GM link: http://%s:%d%s#token=%s\n", b->addrs[i], b->port, base, gm_token);
     if (join_code)
         for (int i = 0; i < b->n; i++)
-            fprintf(f, "join link: http://%s:%d/#join=%s\n", b->addrs[i], b->port, join_code);
+            fprintf(f, "join link: http://%s:%d%s#join=%s\n", b->addrs[i], b->port, base,
+                    join_code);
     else
         fprintf(f, "join link: (joining is closed; the GM can open it with a new code)\n");
 }
@@ -1657,6 +1689,7 @@ int serve_run(const serve_opts *o)
     eo.history = history;
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
+    eo.shard = o->shard;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
     if (engine_create(srv.st, srv.dice, srv.secret, &eo, &srv.eng, &err) ||
@@ -1766,6 +1799,7 @@ int serve_run(const serve_opts *o)
     banner *b = &srv.where;
     struct lws_vhost *vh = lws_get_vhost_by_name(srv.lws, "default");
     b->port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+    b->shard = o->shard;
     collect_addrs(b, o->bind);
     host_token = engine_mint_host_token(srv.eng, &err);
     if (!host_token && store_disk_full(srv.st)) {
@@ -1788,12 +1822,15 @@ int serve_run(const serve_opts *o)
     printf("host token: %s\n", host_token);
     /* The console link carries the host token (create, list and open campaigns); it is printed
      * for this machine only: the GM opens it on the laptop that runs the server. */
-    printf("console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port, host_token);
+    char console[ROUTE_SHARD_MAX + 5] = "/";
+    if (o->shard) /* behind a router: this process's console (route.h) */
+        snprintf(console, sizeof console, "/c/%s/", o->shard);
+    printf("console link: http://%s:%d%s#host=%s\n", b->addrs[0], b->port, console, host_token);
     b->campaigns = 0;
     b->others[0] = '\0';
     b->links = open_links_file(o->db);
     if (b->links)
-        fprintf(b->links, "console link: http://%s:%d/#host=%s\n", b->addrs[0], b->port,
+        fprintf(b->links, "console link: http://%s:%d%s#host=%s\n", b->addrs[0], b->port, console,
                 host_token);
     int each = engine_each_gm_link(srv.eng, print_links, b, &err);
     if (b->links)

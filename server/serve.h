@@ -42,6 +42,10 @@ typedef struct serve_opts {
     uint64_t backup_every_ms; /* rolling backups (0: none), run off the loop thread */
     int backup_keep;          /* newest rolling backups kept (default 10) */
     const char *backup_dir;   /* NULL: "<db>.backups" */
+    /* Behind a router of several processes (issue 28, server/route.h): this process's name; its
+     * new campaigns' ids start "<shard>-" and its links carry /c/<key>/. NULL: one process, the
+     * links of before. */
+    const char *shard;
     /* Places and seats (issue 27 item 4); 0: the default */
     int max_per_address;   /* connections at once from one client address (32) */
     int max_per_seat;      /* WebSockets at once with one seat's token (8) */

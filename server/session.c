@@ -7,6 +7,7 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "invites.h"
 #include "log.h"
 #include "playerseq.h"
 
@@ -233,6 +234,8 @@ static json_t *seat_json(engine_conn *c)
 {
     if (c->role == ROLE_HOST)
         return json_pack("{s:s, s:s, s:s}", "id", "host", "role", "host", "name", "Host");
+    if (c->role == ROLE_CREATOR)
+        return json_pack("{s:s, s:s, s:s}", "id", "creator", "role", "creator", "name", "New GM");
     json_t *seat = json_object_get(json_object_get(c->camp->state, "seats"), c->seat);
     return json_pack("{s:s, s:s, s:O}", "id", c->seat, "role", c->role == ROLE_GM ? "gm" : "player",
                      "name", json_object_get(seat, "name"));
@@ -385,10 +388,16 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         goto out;
     }
     if (strcmp(camp_id, STORE_HOST) == 0) {
+        /* the host token, or a creation code (storage/invites.h: campaign.create alone) */
+        int creator = strncmp(seat, STORE_INVITE_SEAT, strlen(STORE_INVITE_SEAT)) == 0;
         free(c->seat);
-        c->seat = xstrdup("host");
-        c->role = ROLE_HOST;
-        engine__send_msg(c, proto_msg_welcome(seat_json(c), json_null(), 0, json_object()));
+        c->seat = xstrdup(creator ? seat : "host");
+        c->role = creator ? ROLE_CREATOR : ROLE_HOST;
+        /* a creation code is told the rule systems campaign.create takes (host_ops.c) */
+        engine__send_msg(
+            c, proto_msg_welcome(seat_json(c), json_null(), 0,
+                                 creator ? json_pack("{s:o}", "systems", ops_systems_json())
+                                         : json_object()));
         goto out;
     }
     campaign *k = engine__campaign_get(e, camp_id, &err);

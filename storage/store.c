@@ -206,7 +206,8 @@ int store__id_ok(const char *id)
     if (n < 1 || n > 32)
         return 0;
     for (size_t i = 0; i < n; i++)
-        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9')))
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9') ||
+              (id[i] == '-' && i > 0))) /* "<shard>-c…": server/route.h */
             return 0;
     return 1;
 }

@@ -30,6 +30,8 @@
 #define DAY_MAX 100000               /* the day count's editable range (EDITABLE below) */
 #define SHORT_REST_S (30L * 60L)     /* 002:208 "a short rest of 30 minutes" */
 #define LONG_REST_S (5L * 60L * 60L) /* 002:212 "a long rest ... 5 hours" */
+#define DYING_STEP_S 6L              /* 002:256 "drops by 1 ... every 6 seconds out of conflict" */
+#define WAIT_MAX_S (60L * 60L)       /* the GM's `wait`: an hour at most */
 
 /* Each action: chk_<name> (the check) and act_<name> (the resolve). */
 #define ACTION(x)                                                                                  \
@@ -43,6 +45,9 @@ ACTION(cause)
 ACTION(award)
 ACTION(level_up)
 ACTION(fall)
+ACTION(set_stabilize)
+ACTION(stabilize)
+ACTION(wait)
 #undef ACTION
 
 static const rules_param P_NONE[] = {{0}};
@@ -89,6 +94,8 @@ static const rules_param P_SET_BUILD[] = {
      "COR target number to assemble it"},
     {"mnd_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
      "MND target number, for a kind of object new to the builder"},
+    {"rsn_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "RSN target number, for a supernatural object"},
     {0},
 };
 static const rules_param P_CRAFT[] = {
@@ -98,8 +105,23 @@ static const rules_param P_CRAFT[] = {
      "GM: MND target number (else the one set for the build)"},
     {"cor_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
      "GM: COR target number (else the one set for the build)"},
+    {"rsn_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: RSN target number (else the one set for the build)"},
     {"extended", RULES_PARAM_BOOL, 0, 1, 0, 0, "a long build: 2 of 3 COR rolls"},
     {"consumable", RULES_PARAM_BOOL, 0, 1, 0, 0, "a consumable"},
+    {"supernatural", RULES_PARAM_BOOL, 0, 1, 0, 0,
+     "of a supernatural nature or made with magic: a RSN roll too"},
+    {0},
+};
+static const rules_param P_REPAIR[] = {
+    {"item", RULES_PARAM_STRING, 1, 100, 0, RULES_PARAM_REQUIRED, "the broken object"},
+    {"mnd_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: MND target number (else the one set for the build)"},
+    {"cor_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: COR target number (else the one set for the build)"},
+    {"rsn_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "GM: RSN target number (else the one set for the build)"},
+    {"extended", RULES_PARAM_BOOL, 0, 1, 0, 0, "a long repair: 2 of 3 COR rolls"},
     {0},
 };
 static const rules_param P_USE[] = {
@@ -111,6 +133,22 @@ static const rules_param P_FALL[] = {
     {"jump", RULES_PARAM_BOOL, 0, 1, 0, 0, "jumped on purpose"},
     {"soft", RULES_PARAM_BOOL, 0, 1, 0, 0, "lands on something soft"},
     {"water", RULES_PARAM_BOOL, 0, 1, 0, 0, "lands in water"},
+    {0},
+};
+
+static const rules_param P_SET_STABILIZE[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "the dying character"},
+    {"tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_REQUIRED | RULES_PARAM_SECRET,
+     "target number of the rolls to stabilize them (how hurt, how long dying)"},
+    {0},
+};
+static const rules_param P_STABILIZE[] = {
+    {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "the dying character"},
+    {"medkit", RULES_PARAM_BOOL, 0, 1, 0, 0, "with a medkit or medical knowledge (no INT roll)"},
+    {0},
+};
+static const rules_param P_WAIT[] = {
+    {"seconds", RULES_PARAM_INT, 1, WAIT_MAX_S, DYING_STEP_S, 0, "seconds that pass"},
     {0},
 };
 
@@ -135,8 +173,13 @@ static const rules_enc_action ACTIONS[] = {
     XROW(exchange, "Exchange a technique", RULES_ENC_OWNER, P_EXCHANGE, "002:302-304", 0),
     XROW(set_build, "Set build numbers", RULES_ENC_GM, P_SET_BUILD, "002:29-55,344,356", 0),
     XROW(craft, "Build something", RULES_ENC_OWNER, P_CRAFT, "002:336-385", 0),
+    XROW(repair, "Repair something", RULES_ENC_OWNER, P_REPAIR, "002:381-385", 0),
     XROW(use, "Use an unstable object", RULES_ENC_OWNER, P_USE, "002:366-379", 0),
     ROW(fall, "Fall or jump down", RULES_ENC_OWNER, P_FALL, "002:483-505", RULES_ENC_RARE),
+    ROW(set_stabilize, "Set how hard to stabilize", RULES_ENC_GM, P_SET_STABILIZE, "002:29-55,258",
+        0),
+    ROW(stabilize, "Stabilize", RULES_ENC_OWNER, P_STABILIZE, "002:258-260", 0),
+    ROW(wait, "Let time pass", RULES_ENC_GM, P_WAIT, "002:256", RULES_ENC_RARE),
     {0},
 };
 #undef ROW
@@ -284,7 +327,7 @@ static int chk_rest_all(const rules_enc *e, const rules_args *a, tb_err *err)
     size_t len = 0;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
         tb_err why = {0};
-        if (gw_npc(e, cid))
+        if (gw_npc(e, cid) || rules_enc_is_out(e, cid))
             continue;
         if (can_rest(e, cid, long_rest, &why) == 0)
             return 0;
@@ -304,9 +347,11 @@ static int act_rest_all(rules_enc *e, const rules_args *a, tb_err *err)
     int why[RULES_ENC_MAX_COMBATANTS];
     size_t n = 0;
     for (; (cid = rules_enc_cid_at(e, n)) && n < RULES_ENC_MAX_COMBATANTS; n++)
-        why[n] = gw_npc(e, cid) ? REST_OK : rest_blocked(e, cid, long_rest);
+        why[n] =
+            gw_npc(e, cid) || rules_enc_is_out(e, cid) ? REST_OK : rest_blocked(e, cid, long_rest);
     for (size_t i = 0; i < n; i++)
-        if (why[i] == REST_OK && !gw_npc(e, rules_enc_cid_at(e, i)))
+        if (why[i] == REST_OK && !gw_npc(e, rules_enc_cid_at(e, i)) &&
+            !rules_enc_is_out(e, rules_enc_cid_at(e, i)))
             rest_one(e, rules_enc_cid_at(e, i), long_rest, 0);
     /* who cannot rest though the place allows it (the check saw that someone can), one line each,
      * in the words of the refusal they would get */
@@ -375,14 +420,57 @@ static void day_begins(rules_enc *e)
     }
 }
 
+/* ---- dying out of conflict (002:254-260) ---- */
+
+/* Whether cid is dying: Condition 0 or below, not yet below -10 (002:256), still in the scene. */
+static int dying(const rules_enc *e, const char *cid)
+{
+    int c = gw_sub_int(e, cid, "condition", "current");
+    return !gw_npc(e, cid) && c <= 0 && c >= GRIMWIRE_DEAD_BELOW && !rules_enc_is_out(e, cid);
+}
+
+/* 002:256 a dying character's Condition "drops by 1 ... every 6 seconds out of conflict"; below
+ * -10 they are dead (out of the scene). Counts the 6-second marks of the campaign clock in
+ * (from, to]. */
+static void dying_countdown(rules_enc *e, long from, long to)
+{
+    long n = rules_clock_periods_between(from, to, DYING_STEP_S);
+    const char *cid;
+    for (size_t i = 0; n > 0 && (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!dying(e, cid))
+            continue;
+        int c = gw_sub_int(e, cid, "condition", "current");
+        int after = n > c + 100L ? -100 : c - (int)n; /* the sheet's floor */
+        gw_sub_set(e, cid, "condition", "current", after);
+        rules_log *x = rules_log_begin(e, "dying", "bleeding_out");
+        rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
+        rules_log_int(x, "condition_before", c, RULES_AUD_PUBLIC);
+        rules_log_int(x, "condition", after, RULES_AUD_PUBLIC);
+        rules_log_who(x, "pc", cid);
+        if (after < GRIMWIRE_DEAD_BELOW)
+            rules_log_word(x, "outcome", "dying.dead", RULES_AUD_PUBLIC);
+        rules_log_end(x);
+        if (after < GRIMWIRE_DEAD_BELOW)
+            rules_enc_set_out(e, cid, "dead");
+    }
+}
+
 /* The days follow the campaign clock (RULES.md reading): every day that began between the
- * module's last count and now is a new day, also when another scene (a fight) took the time. */
+ * module's last count and now is a new day, also when another scene (a fight) took the time; a
+ * dying character's Condition runs down with the same clock, up to each day's start first (a
+ * day's burnout may leave someone dying). */
 static void between_catch_up(rules_enc *e)
 {
-    long days = rules_clock_periods_between(e->since_s, e->now_s, RULES_CLOCK_DAY);
-    e->since_s = e->now_s;
-    for (long i = 0; i < days && i < DAY_MAX; i++)
+    long t = e->since_s;
+    long days = rules_clock_periods_between(t, e->now_s, RULES_CLOCK_DAY);
+    for (long i = 0; i < days && i < DAY_MAX; i++) {
+        long next = t + rules_clock_to_next(t, RULES_CLOCK_DAY);
+        dying_countdown(e, t, next);
         day_begins(e);
+        t = next;
+    }
+    dying_countdown(e, t, e->now_s);
+    e->since_s = e->now_s;
 }
 
 /* The GM moves the day on: the clock runs to the start of the next day, which begins. The day
@@ -613,6 +701,7 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
     const char *cid = e->actor;
+    between_catch_up(e); /* the countdown of someone dying already runs up to the fall */
     int stories = rules_arg_int(a, "stories"), jump = rules_arg_int(a, "jump");
     int soft = rules_arg_int(a, "soft"), water = rules_arg_int(a, "water");
     size_t r = 0;
@@ -650,7 +739,7 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
     if (after < -100)
         after = -100; /* the sheet's floor */
     gw_sub_set(e, cid, "condition", "current", after);
-    int dying = cur > 0 && after <= 0;
+    int dying = cur > 0 && after <= 0, dead = after < GRIMWIRE_DEAD_BELOW;
     if (dying) {
         int b = gw_stat_int(e, cid, "burnout", 0);
         if (b < GRIMWIRE_BURNOUT_MAX)
@@ -676,11 +765,137 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
     if (how == FALL_ROLL)
         rules_log_count(x, "fall_tn", row->tn, RULES_AUD_PUBLIC);
     rules_log_word(x, "outcome", broken ? "fall.broken" : "fall.down", RULES_AUD_PUBLIC);
-    if (dying)
+    if (dead) /* 002:256 "If a character falls below -10 Condition, they are dead" */
+        rules_log_word(x, "dying", "fall.dead", RULES_AUD_PUBLIC);
+    else if (dying)
         rules_log_word(x, "dying", "fall.dying", RULES_AUD_PUBLIC);
     rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
     rules_log_end(x);
+    if (dead)
+        rules_enc_set_out(e, cid, "dead");
+    return 0;
+}
+
+/* ---- stabilizing out of conflict (002:258-260) ---- */
+
+/* cid's Condition once the time the module has not counted yet has run (pure; a dying
+ * character's countdown, 002:256). */
+static int condition_now(const rules_enc *e, const char *cid)
+{
+    int c = gw_sub_int(e, cid, "condition", "current");
+    if (!dying(e, cid))
+        return c;
+    long n = rules_clock_periods_between(e->since_s, e->now_s, DYING_STEP_S);
+    return n > c + 100L ? -100 : c - (int)n;
+}
+
+static int dying_target(const rules_enc *e, const char *t, tb_err *err)
+{
+    int c = condition_now(e, t);
+    if (gw_npc(e, t) || !dying(e, t) || c < GRIMWIRE_DEAD_BELOW)
+        return rules_enc_rule(err, "%s is not dying", gw_nm(e, t));
+    return 0;
+}
+
+/* The GM's number for stabilizing t (002:258 "based on the extent of their injuries and how long
+ * they have lain dying"; 002:53 the GM keeps it): /gm/enc/combatants/<t>/stabilize_tn. */
+static int chk_set_stabilize(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return dying_target(e, rules_arg_str(a, "target"), err);
+}
+
+static int act_set_stabilize(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *t = rules_arg_str(a, "target");
+    json_object_set_new(rules_enc_hidden_of(e, t), "stabilize_tn",
+                        json_integer(rules_arg_int(a, "tn")));
+    rules_log *g = rules_log_begin(e, "set_stabilize", "stabilize_tn");
+    rules_log_int(g, "tn", rules_arg_int(a, "tn"), RULES_AUD_GM);
+    rules_log_who(g, "pc", t);
+    rules_log_end(g);
+    return 0;
+}
+
+/* 002:258 a medkit or medical knowledge (`medkit`) or an INT (RSN, reading G17) roll, and a COR
+ * roll, both against the GM's number; refused before a die while the GM has not set it. */
+static int chk_stabilize(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *t = rules_arg_str(a, "target");
+    if (gw_able(e, err) || dying_target(e, t, err))
+        return err->code;
+    if (!json_is_integer(json_object_get(gw_hidden_get(e, t), "stabilize_tn")))
+        return rules_enc_rule(
+            err, "the GM has not yet said how hard %s is to stabilize: ask the GM", gw_nm(e, t));
+    return 0;
+}
+
+/* The attempt is one action, 6 seconds (002:415; RULES.md reading between 12): the countdown runs
+ * up to it first and, when it fails, on through it. Both rolls pass: 1 Condition, 0 Focus, out
+ * cold and a level of burnout (002:260). */
+static int act_stabilize(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *cid = e->actor, *t = rules_arg_str(a, "target");
+    between_catch_up(e);
+    int tn = (int)json_integer_value(json_object_get(gw_hidden_get(e, t), "stabilize_tn"));
+    json_t *dice = json_array();
+    rules_log *x = rules_log_begin(e, "stabilize", "stabilize");
+    int ok = 1;
+    if (!rules_arg_int(a, "medkit")) {
+        grimwire_roll k = gw_sheet_roll(e, cid, "rsn", tn, dice);
+        rules_log_int(x, "rsn_total", k.total, RULES_AUD_PUBLIC);
+        rules_log_word(x, "kit", "stabilize.rsn", RULES_AUD_PUBLIC);
+        ok = k.success;
+    } else {
+        rules_log_word(x, "kit", "stabilize.medkit", RULES_AUD_PUBLIC);
+    }
+    grimwire_roll c = gw_sheet_roll(e, cid, "cor", tn, dice);
+    ok = ok && c.success;
+    rules_log_int(x, "cor_total", c.total, RULES_AUD_PUBLIC);
+    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
+    rules_log_int(x, "tn", tn, RULES_AUD_GM);
+    rules_log_who(x, "pc", cid);
+    rules_log_who(x, "other", t);
+    rules_log_word(x, "outcome", ok ? "stabilize.works" : "stabilize.not_yet", RULES_AUD_PUBLIC);
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    rules_log_end(x);
+    if (ok) {
+        gw_sub_set(e, t, "condition", "current", 1);
+        gw_sub_set(e, t, "focus", "current", 0);
+        json_t *status = gw_stat_list(e, t, "status");
+        if (gw_list_find(status, "out_cold") < 0 && json_array_size(status) < 19)
+            json_array_append_new(status, json_string("out_cold"));
+        int b = gw_stat_int(e, t, "burnout", 0);
+        if (b < GRIMWIRE_BURNOUT_MAX)
+            rules_enc_stat_set(e, t, "burnout", b + 1);
+        json_object_del(rules_enc_hidden_of(e, t), "stabilize_tn");
+    }
+    rules_enc_take_time(e, DYING_STEP_S);
+    between_catch_up(e);
+    return 0;
+}
+
+/* The GM lets time pass (a dying character's countdown, 002:256). */
+static int chk_wait(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)e;
+    (void)a;
+    (void)err;
+    return 0;
+}
+
+static int act_wait(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    between_catch_up(e);
+    rules_log *x = rules_log_begin(e, "wait", "wait");
+    rules_log_count(x, "seconds", rules_arg_int(a, "seconds"), RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    rules_enc_take_time(e, rules_arg_int(a, "seconds"));
+    between_catch_up(e);
     return 0;
 }
 
@@ -733,9 +948,10 @@ static const rules_param P_START[] = {
     {0},
 };
 
-static const char *const SHEET_STATS[] = {
-    "xp",      "level",    "attributes",     "condition", "focus",      "burnout", "techniques",
-    "learned", "learning", "learning_hours", "items",     "blueprints", "status",  NULL};
+static const char *const SHEET_STATS[] = {"xp",       "level",          "attributes", "condition",
+                                          "focus",    "burnout",        "techniques", "learned",
+                                          "learning", "learning_hours", "items",      "blueprints",
+                                          "status",   "armor_tog",      NULL};
 
 /* What outlives the scene (RULES.md, "Between the scenes: what carries over"): the day; each
  * character's rests today, days without a long rest and burnout causes; the GM's numbers for a

@@ -6,6 +6,7 @@
  * before any die) and a resolve, in the order of the module's table (between.c). Calls
  * grimwire_enc.h.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "between.h"
@@ -65,7 +66,7 @@ static int study_of(const rules_enc *e, const rules_args *a, study *s, tb_err *e
 int gw_chk_learn(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     study s;
-    if (gw_pc_only(e, err) || study_of(e, a, &s, err))
+    if (gw_able(e, err) || study_of(e, a, &s, err))
         return err->code;
     return 0;
 }
@@ -118,7 +119,7 @@ int gw_act_learn(rules_enc *e, const rules_args *a, tb_err *err)
 int gw_chk_exchange(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *cid = e->actor, *take = rules_arg_str(a, "take"), *drop = rules_arg_str(a, "drop");
-    if (gw_pc_only(e, err))
+    if (gw_able(e, err))
         return err->code;
     if (!gw_comb_true(e, cid, "long_rest"))
         return rules_enc_rule(err,
@@ -184,6 +185,8 @@ int gw_act_set_build(rules_enc *e, const rules_args *a, tb_err *err)
     json_t *tns = json_pack("{s:i}", "cor_tn", rules_arg_int(a, "cor_tn"));
     if (rules_arg_given(a, "mnd_tn"))
         json_object_set_new(tns, "mnd_tn", json_integer(rules_arg_int(a, "mnd_tn")));
+    if (rules_arg_given(a, "rsn_tn"))
+        json_object_set_new(tns, "rsn_tn", json_integer(rules_arg_int(a, "rsn_tn")));
     json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);
     rules_log *x = rules_log_begin(e, "set_build", "set_build");
     rules_log_json(x, "target", json_string(cid), RULES_AUD_GM);
@@ -211,12 +214,38 @@ static const char *build_kind(const rules_args *a)
     return rules_arg_str(a, "kind") ? rules_arg_str(a, "kind") : rules_arg_str(a, "item");
 }
 
-int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
+/* Which of cid's objects item_of finds. */
+enum { ITEM_ANY, ITEM_BROKEN, ITEM_WHOLE };
+
+/* The first of cid's objects named `item` (of `which`), its index through *at; NULL if none. */
+static json_t *item_of(const rules_enc *e, const char *cid, const char *item, int which, size_t *at)
 {
-    const char *cid = e->actor, *know = build_kind(a), *name = gw_nm(e, e->actor);
-    if (gw_pc_only(e, err))
+    json_t *it;
+    size_t i;
+    json_array_foreach(gw_stat_list_get(e, cid, "items"), i, it)
+    {
+        int broken = json_is_true(json_object_get(it, "broken"));
+        if (rules_enc_streq(json_string_value(json_object_get(it, "name")), item) &&
+            (which == ITEM_ANY || broken == (which == ITEM_BROKEN))) {
+            *at = i;
+            return it;
+        }
+    }
+    return NULL;
+}
+
+/* What a build or a repair of `kind` needs the GM to have said, before any die: the COR number,
+ * the MND number for a kind new to cid (002:344), the RSN number for a supernatural object
+ * (002:340). 0 or the refusal. */
+static int build_ready(const rules_enc *e, const rules_args *a, const char *know, int supernatural,
+                       tb_err *err)
+{
+    const char *cid = e->actor, *name = gw_nm(e, cid);
+    if (gw_able(e, err))
         return err->code;
-    if ((rules_arg_given(a, "mnd_tn") || rules_arg_given(a, "cor_tn")) && !e->is_gm)
+    if ((rules_arg_given(a, "mnd_tn") || rules_arg_given(a, "cor_tn") ||
+         rules_arg_given(a, "rsn_tn")) &&
+        !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers");
     int known = gw_list_find(gw_stat_list_get(e, cid, "blueprints"), know) >= 0;
     if (build_tn(e, a, "cor_tn") < 0)
@@ -226,32 +255,24 @@ int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
                               "%s has never built a %s: the GM sets the MND number for it "
                               "first",
                               name, know);
-    if (json_array_size(gw_stat_list_get(e, cid, "items")) >= 100)
-        return rules_enc_rule(err, "%s carries 100 objects already", name);
-    if (!known && json_array_size(gw_stat_list_get(e, cid, "blueprints")) >= 200)
-        return rules_enc_rule(err, "%s knows 200 kinds of object already", name);
+    if (supernatural && build_tn(e, a, "rsn_tn") < 0)
+        return rules_enc_rule(err, "a supernatural object needs a RSN roll: the GM sets its number "
+                                   "first");
     return 0;
 }
 
-static const char *quality(int mnd_ok, int cor_ok)
+/* The rolls of a build or a repair (checked with build_ready), logged in x: MND only for a kind
+ * new to the builder (002:344), COR to assemble (002:356; a long build 2 of 3, 002:360), RSN for
+ * a supernatural object (002:340). The quality (002:364, RULES.md reading 12 for the RSN roll):
+ * every roll passed: "well made"; every roll failed: "failed"; else "unstable". */
+static const char *build_rolls(rules_enc *e, const rules_args *a, const char *know,
+                               int supernatural, rules_log *x, json_t *res)
 {
-    /* 002:364 both: well made; neither: fails; one but not the other: unstable */
-    return mnd_ok && cor_ok ? "well made" : !mnd_ok && !cor_ok ? "failed" : "unstable";
-}
-
-int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)err;
-    const char *cid = e->actor, *item = rules_arg_str(a, "item"), *know = build_kind(a);
+    const char *cid = e->actor;
     int mnd_tn = build_tn(e, a, "mnd_tn"), cor_tn = build_tn(e, a, "cor_tn");
-    int extended = rules_arg_int(a, "extended"), consumable = rules_arg_int(a, "consumable");
-    json_t *blueprints = gw_stat_list(e, cid, "blueprints"), *items = gw_stat_list(e, cid, "items");
-    int known = gw_list_find(blueprints, know) >= 0;
-    /* the totals and outcomes are the table's; the numbers they met, the GM's */
-    rules_log *x = rules_log_begin(e, "craft", "craft");
+    int extended = rules_arg_int(a, "extended");
+    int known = gw_list_find(gw_stat_list_get(e, cid, "blueprints"), know) >= 0;
     json_t *dice = json_array();
-    rules_log_who(x, "pc", cid);
-    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
     /* 002:344 the MND roll only the first time; a failure still builds, unstable */
     int mnd_ok = 1;
     if (!known) {
@@ -284,7 +305,59 @@ int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
                        RULES_AUD_PUBLIC);
     rules_log_word(x, "cor", extended ? "build.cor3" : "build.cor1", RULES_AUD_PUBLIC);
     rules_log_word(x, "cor_against", "build.against_cor", RULES_AUD_GM);
-    const char *q = quality(mnd_ok, cor_ok);
+    rules_log_int(x, "cor_tn", cor_tn, RULES_AUD_GM);
+    /* 002:340 "of a supernatural nature or using magic ... requires a RSN roll" */
+    int rsn_ok = 1;
+    if (supernatural) {
+        int rsn_tn = build_tn(e, a, "rsn_tn");
+        grimwire_roll r = gw_sheet_roll(e, cid, "rsn", rsn_tn, dice);
+        rsn_ok = r.success;
+        rules_log_int(x, "rsn_total", r.total, RULES_AUD_PUBLIC);
+        rules_log_int(x, "rsn_tn", rsn_tn, RULES_AUD_GM);
+        rules_log_word(x, "rsn_how", rsn_ok ? "build.rsn_holds" : "build.rsn_fails",
+                       RULES_AUD_PUBLIC);
+        rules_log_word(x, "rsn_against", "build.against_rsn", RULES_AUD_GM);
+        rules_log_word(x, "rsn", "build.rsn", RULES_AUD_PUBLIC);
+        json_object_set_new(res, "rsn_ok", json_boolean(rsn_ok));
+    }
+    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
+    json_decref(dice);
+    json_object_set_new(res, "mnd_ok", json_boolean(mnd_ok));
+    json_object_set_new(res, "cor_ok", json_boolean(cor_ok));
+    json_object_set_new(res, "cor_totals", totals);
+    if (!known && mnd_ok)
+        json_array_append_new(gw_stat_list(e, cid, "blueprints"), json_string(know));
+    /* the numbers were for this build */
+    json_object_del(rules_enc_hidden_of(e, cid), "build");
+    int passed = mnd_ok + cor_ok + (supernatural ? rsn_ok : 0), all = 2 + (supernatural != 0);
+    return passed == all ? "well made" : passed == 0 ? "failed" : "unstable";
+}
+
+int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *know = build_kind(a), *name = gw_nm(e, e->actor);
+    if (build_ready(e, a, know, rules_arg_int(a, "supernatural"), err))
+        return err->code;
+    int known = gw_list_find(gw_stat_list_get(e, cid, "blueprints"), know) >= 0;
+    if (json_array_size(gw_stat_list_get(e, cid, "items")) >= 100)
+        return rules_enc_rule(err, "%s carries 100 objects already", name);
+    if (!known && json_array_size(gw_stat_list_get(e, cid, "blueprints")) >= 200)
+        return rules_enc_rule(err, "%s knows 200 kinds of object already", name);
+    return 0;
+}
+
+int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *cid = e->actor, *item = rules_arg_str(a, "item"), *know = build_kind(a);
+    int consumable = rules_arg_int(a, "consumable"),
+        supernatural = rules_arg_int(a, "supernatural");
+    /* the totals and outcomes are the table's; the numbers they met, the GM's */
+    rules_log *x = rules_log_begin(e, "craft", "craft");
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+    json_t *res = json_pack("{s:s, s:s}", "who", cid, "item", item);
+    const char *q = build_rolls(e, a, know, supernatural, x, res);
     int failed = strcmp(q, "failed") == 0, unstable = strcmp(q, "unstable") == 0;
     int die = consumable ? 10 : 20; /* 002:368, 002:375 */
     rules_log_word(x, "made",
@@ -294,43 +367,83 @@ int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
                    RULES_AUD_PUBLIC);
     if (unstable)
         rules_log_word(x, "die", consumable ? "build.d10" : "build.d20", RULES_AUD_PUBLIC);
-    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
-    json_decref(dice);
-    gw_log_res(x,
-               json_pack("{s:s, s:s, s:b, s:b, s:s, s:i, s:o}", "who", cid, "item", item, "mnd_ok",
-                         mnd_ok, "cor_ok", cor_ok, "quality", q, "unstable_die", unstable ? die : 0,
-                         "cor_totals", totals),
-               RULES_AUD_PUBLIC);
-    rules_log_int(x, "cor_tn", cor_tn, RULES_AUD_GM);
+    json_object_set_new(res, "quality", json_string(q));
+    json_object_set_new(res, "unstable_die", json_integer(unstable ? die : 0));
+    gw_log_res(x, res, RULES_AUD_PUBLIC);
     rules_log_end(x);
-    if (!known && mnd_ok)
-        json_array_append_new(blueprints, json_string(know));
     if (!failed) {
         json_t *o = json_pack("{s:s}", "name", item);
         if (unstable)
             json_object_set_new(o, "unstable_die", json_integer(die));
         if (consumable)
             json_object_set_new(o, "consumable", json_true());
-        json_array_append_new(items, o);
+        if (strcmp(know, item) != 0)
+            json_object_set_new(o, "kind", json_string(know));
+        if (supernatural)
+            json_object_set_new(o, "supernatural", json_true());
+        json_array_append_new(gw_stat_list(e, cid, "items"), o);
     }
-    /* the numbers were for this build */
-    json_object_del(rules_enc_hidden_of(e, cid), "build");
     return 0;
 }
 
-/* The first of cid's objects named `item` (its index through *at), or NULL. */
-static json_t *item_of(const rules_enc *e, const char *cid, const char *item, size_t *at)
+/* The kind of object `o` is (its `kind`, else its name) and whether it is supernatural. */
+static const char *item_kind(const json_t *o)
 {
-    json_t *it;
-    size_t i;
-    json_array_foreach(gw_stat_list_get(e, cid, "items"), i, it)
-    {
-        if (rules_enc_streq(json_string_value(json_object_get(it, "name")), item)) {
-            *at = i;
-            return it;
-        }
+    const char *k = json_string_value(json_object_get(o, "kind"));
+    return k ? k : json_string_value(json_object_get(o, "name"));
+}
+
+/* 002:385 "Repairing ... follows the same rules for building and crafting, but with a lower
+ * target number" (the GM's numbers, set_build); the broken object itself is mended, and 002:381
+ * "Unstable objects are still unstable even after being repaired" (issue 25 item 9). */
+int gw_chk_repair(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *item = rules_arg_str(a, "item");
+    size_t at;
+    if (gw_able(e, err))
+        return err->code;
+    const json_t *o = item_of(e, e->actor, item, ITEM_BROKEN, &at);
+    if (!o)
+        return item_of(e, e->actor, item, ITEM_ANY, &at)
+                   ? rules_enc_rule(err, "%s is not broken", item)
+                   : rules_enc_rule(err, "%s has no %s", gw_nm(e, e->actor), item);
+    return build_ready(e, a, item_kind(o), json_is_true(json_object_get(o, "supernatural")), err);
+}
+
+int gw_act_repair(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    (void)err;
+    const char *cid = e->actor, *item = rules_arg_str(a, "item");
+    size_t at = 0;
+    json_t *o = item_of(e, cid, item, ITEM_BROKEN, &at);
+    char know[104];
+    snprintf(know, sizeof know, "%s", item_kind(o));
+    int supernatural = json_is_true(json_object_get(o, "supernatural"));
+    rules_log *x = rules_log_begin(e, "repair", "repair");
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+    json_t *res = json_pack("{s:s, s:s}", "who", cid, "item", item);
+    const char *q = build_rolls(e, a, know, supernatural, x, res);
+    o = json_array_get(gw_stat_list(e, cid, "items"), at); /* the list may have been copied */
+    const char *how = "repair.still_broken";
+    if (strcmp(q, "failed") != 0) {
+        json_object_del(o, "broken");
+        int die = (int)json_integer_value(json_object_get(o, "unstable_die"));
+        /* a repair that goes half right leaves it working but unstable (reading 12); an unstable
+         * object stays as unstable as it was (002:381) */
+        if (strcmp(q, "unstable") == 0 && die <= 0)
+            json_object_set_new(o, "unstable_die", json_integer(20));
+        how = json_integer_value(json_object_get(o, "unstable_die")) > 0 ? "repair.unstable"
+                                                                         : "repair.mended";
+        rules_log_count(x, "sides", (int)json_integer_value(json_object_get(o, "unstable_die")),
+                        RULES_AUD_PUBLIC);
     }
-    return NULL;
+    rules_log_word(x, "made", how, RULES_AUD_PUBLIC);
+    json_object_set_new(res, "quality", json_string(q));
+    json_object_set_new(res, "broken", json_boolean(strcmp(q, "failed") == 0));
+    gw_log_res(x, res, RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    return 0;
 }
 
 /* Uses an unstable object: its instability die (002:366-379). */
@@ -338,9 +451,12 @@ int gw_chk_use(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     const char *item = rules_arg_str(a, "item");
     size_t at;
-    if (gw_pc_only(e, err))
+    if (gw_able(e, err))
         return err->code;
-    json_t *o = item_of(e, e->actor, item, &at);
+    /* a whole copy first: one broken copy does not stop the use of another */
+    json_t *o = item_of(e, e->actor, item, ITEM_WHOLE, &at);
+    if (!o)
+        o = item_of(e, e->actor, item, ITEM_ANY, &at);
     if (!o)
         return rules_enc_rule(err, "%s has no %s", gw_nm(e, e->actor), item);
     if (json_is_true(json_object_get(o, "broken")))
@@ -354,7 +470,7 @@ int gw_act_use(rules_enc *e, const rules_args *a, tb_err *err)
     const char *cid = e->actor, *item = rules_arg_str(a, "item");
     json_t *items = gw_stat_list(e, cid, "items");
     size_t at = 0;
-    json_t *o = item_of(e, cid, item, &at);
+    json_t *o = item_of(e, cid, item, ITEM_WHOLE, &at);
     int die = (int)json_integer_value(json_object_get(o, "unstable_die"));
     int consumable = json_is_true(json_object_get(o, "consumable"));
     if (die <= 0) {

@@ -88,6 +88,20 @@ static int standing(const rules_enc *e, const char *actor, const char *cid)
     return !gw_has(e, cid, "knocked_down") && !gw_dying(e, cid);
 }
 
+/* A player's character at 0 Condition or below, not yet dead (between the scenes, 002:256). */
+static int sheet_dying(const rules_enc *e, const char *actor, const char *cid)
+{
+    (void)actor;
+    int c = gw_sub_int(e, cid, "condition", "current");
+    return !gw_npc(e, cid) && c <= 0 && c >= GRIMWIRE_DEAD_BELOW;
+}
+
+static int asleep(const rules_enc *e, const char *actor, const char *cid)
+{
+    (void)actor;
+    return gw_has(e, cid, "sleep") || gw_has(e, cid, "knocked_out");
+}
+
 static int not_held(const rules_enc *e, const char *actor, const char *cid)
 {
     (void)actor;
@@ -313,6 +327,11 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
         and_the_out(out, e, actor, on_the_ground);
         return RULES_CHOICES_PICK;
     }
+    if (IS("wake", "target")) {
+        combatants(out, e, actor, 1, asleep);
+        and_the_out(out, e, actor, asleep);
+        return RULES_CHOICES_PICK;
+    }
     if (IS("assist", "target") || IS("shield", "target"))
         return combatants(out, e, actor, 1, NULL), RULES_CHOICES_PICK;
     if (IS("assist", "attr"))
@@ -471,8 +490,20 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
     }
     if (IS("set_build", "cor_tn"))
         return dflt(out, json_integer(DEFAULT_TN), "COR target number");
-    if (IS("set_build", "mnd_tn") || IS("craft", "mnd_tn") || IS("craft", "cor_tn"))
+    /* set_build's optional numbers, craft's and repair's */
+    if (strcmp(k, "mnd_tn") == 0 || strcmp(k, "cor_tn") == 0 || strcmp(k, "rsn_tn") == 0)
         return dflt(out, NULL, e->is_gm ? "the number set" : "the GM's number");
+    if (IS("repair", "item")) {
+        size_t i;
+        json_t *it;
+        json_array_foreach(gw_stat_list_get(e, actor, "items"), i, it)
+        {
+            const char *n = json_string_value(json_object_get(it, "name"));
+            if (n && json_is_true(json_object_get(it, "broken")))
+                add(out, json_string(n), n);
+        }
+        return RULES_CHOICES_PICK;
+    }
     if (IS("craft", "kind")) {
         add(out, NULL, "as named");
         names(out, e, actor, "blueprints");
@@ -491,6 +522,10 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
             }
         return RULES_CHOICES_PICK;
     }
+    if (IS("stabilize", "target") || IS("set_stabilize", "target"))
+        return anyone(out, e, NULL, sheet_dying);
+    if (IS("set_stabilize", "tn"))
+        return dflt(out, json_integer(DEFAULT_TN), "target number to stabilize");
     if (IS("fall", "stories"))
         return dflt(out, json_integer(1), "stories");
 #undef IS

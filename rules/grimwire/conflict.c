@@ -36,6 +36,7 @@ ACTION(dash)
 ACTION(aux)
 ACTION(get_up)
 ACTION(help_up)
+ACTION(wake)
 ACTION(assist)
 ACTION(break_free)
 ACTION(pass)
@@ -209,6 +210,7 @@ static const rules_enc_action ACTIONS[] = {
     ROW(aux, "Auxiliary action", RULES_ENC_TURN, P_AUX, "002:427-431", 0),
     ROW(get_up, "Get up", RULES_ENC_TURN, P_NONE, "002:800", 0),
     ROW(help_up, "Help up", RULES_ENC_TURN, P_TARGET, "002:801", 0),
+    ROW(wake, "Wake someone", RULES_ENC_TURN, P_TARGET, "002:868-875", 0),
     ROW(assist, "Assist", RULES_ENC_TURN, P_ASSIST, "002:81-83", 0),
     ROW(break_free, "Break free", RULES_ENC_TURN, P_NONE, "002:678-682", 0),
     XROW(trip, "Trip", RULES_ENC_TURN, P_TRIP, "002:661, 002:794-801", 0),
@@ -503,6 +505,30 @@ static void do_help_up(rules_enc *e, const rules_args *a)
     gw_log_pair(e, "help_up", "help_up", cid, t);
 }
 
+/* 002:870 the sleeping "can be awakened by noise or other stimuli"; 002:874 a knocked out
+ * character "can be woken instantly as an auxiliary action by a conscious character" (the one
+ * whose turn it is: reading G25, the same auxiliary action for both). */
+static int chk_wake(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const char *cid = e->actor, *t = rules_arg_str(a, "target");
+    if (gw_turn_ready(e, err))
+        return err->code;
+    if (!gw_has(e, t, "sleep") && !gw_has(e, t, "knocked_out"))
+        return rules_enc_rule(err, "%s is not asleep or knocked out", gw_nm(e, t));
+    if (gw_budget_left(e, cid, "aux") < 1)
+        return rules_enc_rule(err, "%s has no auxiliary action left this turn", gw_nm(e, cid));
+    return 0;
+}
+
+static void do_wake(rules_enc *e, const rules_args *a)
+{
+    const char *cid = e->actor, *t = rules_arg_str(a, "target");
+    gw_use_aux(e, cid);
+    rules_enc_cond_remove(e, t, "sleep");
+    rules_enc_cond_remove(e, t, "knocked_out");
+    gw_log_pair(e, "wake", "wake", cid, t);
+}
+
 /* ---- assist (002:81-83) ---- */
 
 /*
@@ -770,6 +796,7 @@ RESOLVE(dash)
 RESOLVE(aux)
 RESOLVE(get_up)
 RESOLVE(help_up)
+RESOLVE(wake)
 RESOLVE(assist)
 RESOLVE(break_free)
 RESOLVE(pass)
@@ -850,8 +877,9 @@ static const rules_enc_field GRIMWIRE_EDITABLE[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static const char *const SHEET_STATS[] = {"attributes", "condition",  "focus",   "burnout", "armor",
-                                          "status",     "techniques", "weapons", NULL};
+static const char *const SHEET_STATS[] = {"attributes", "condition", "focus",  "burnout",
+                                          "armor",      "armor_tog", "status", "techniques",
+                                          "weapons",    NULL};
 
 const rules_module rules_module_grimwire_conflict = {
     .id = "grimwire.conflict",

@@ -165,8 +165,11 @@ int gw_chk_status(const rules_enc *e, const rules_args *a, tb_err *err)
         return 0;
     }
     int agony = strcmp(name, "agony") == 0;
-    if (agony && (gw_has(e, t, "frenzy") || gw_has(e, t, "amok")))
+    int frenzied = gw_has(e, t, "frenzy") || gw_has(e, t, "amok"); /* 002:820 amok: the same */
+    if (agony && frenzied)
         return rules_enc_rule(err, "%s is in a frenzy: immune to agony (002:816)", gw_nm(e, t));
+    if (strcmp(name, "terror") == 0 && frenzied)
+        return rules_enc_rule(err, "%s is in a frenzy: immune to fear (002:816)", gw_nm(e, t));
     if (agony && gw_has(e, t, "agony"))
         return rules_enc_rule(err, "%s is already in agony", gw_nm(e, t));
     if (strcmp(name, "grappled") == 0 && by && !gw_comb(e, by))
@@ -198,9 +201,11 @@ static void do_status(rules_enc *e, const rules_args *a)
         return;
     }
     int agony = strcmp(name, "agony") == 0;
-    /* 002:805 agony lasts 10 rounds of conflict unless the GM says otherwise */
+    /* 002:805 agony lasts 10 rounds of conflict, 002:874 a knocked out character wakes "after a
+     * minute" (10 rounds of 6 seconds), unless the GM says otherwise */
+    int minute = agony || strcmp(name, "knocked_out") == 0;
     rules_enc_cond_add(e, t, name,
-                       agony && !rules_arg_given(a, "turns") ? 10 : rules_arg_int(a, "turns"),
+                       minute && !rules_arg_given(a, "turns") ? 10 : rules_arg_int(a, "turns"),
                        rules_arg_int(a, "level"));
     if (by && strcmp(name, "grappled") == 0)
         json_object_set_new(rules_enc_cond(e, t, name), "by", json_string(by));
@@ -209,7 +214,19 @@ static void do_status(rules_enc *e, const rules_args *a)
                             json_integer(rules_arg_int(a, "tn")));
     log_status(e, t, name, 1, rules_arg_int(a, "turns") > 0);
     if (agony)
-        gw_burnout_up(e, t, "why.agony");
+        gw_agony_begins(e, t);
+    if (strcmp(name, "frenzy") == 0 || strcmp(name, "amok") == 0) {
+        /* 002:816 "Immune to agony and fear": a frenzy ends both (RULES.md G23) */
+        static const char *const gone[] = {"terror", "agony"};
+        for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+            if (!gw_has(e, t, gone[i]))
+                continue;
+            rules_enc_cond_remove(e, t, gone[i]);
+            if (strcmp(gone[i], "agony") == 0)
+                gw_agony_ends(e, t);
+            log_status(e, t, gone[i], 0, 0);
+        }
+    }
     if (strcmp(name, "unconscious") == 0 || strcmp(name, "out_cold") == 0 ||
         strcmp(name, "knocked_out") == 0 || strcmp(name, "sleep") == 0)
         gw_grapples_end(e, t, "end.is_out");

@@ -138,7 +138,12 @@ static int enc_has(const void *ctx, const char *status)
 static int roll_mod(const rules_enc *e, const char *cid, const char *a, grimwire_roll_use use)
 {
     who_has w = {e, cid};
-    return grimwire_burnout_penalty(gw_burnout(e, cid)) + grimwire_status_mod(a, use, enc_has, &w);
+    int heavy =
+        strcmp(a, "agl") == 0
+            ? grimwire_armor_agl(gw_attr(e, cid, "tog"), gw_geti(gw_stats(e, cid), "armor_tog", 0))
+            : 0; /* 002:753 */
+    return grimwire_burnout_penalty(gw_burnout(e, cid)) + heavy +
+           grimwire_status_mod(a, use, enc_has, &w);
 }
 
 grimwire_roll gw_roll_attr(rules_enc *e, const char *cid, const char *a, grimwire_roll_use use,
@@ -378,11 +383,25 @@ void gw_grapples_end(rules_enc *e, const char *cid, const char *why)
     }
 }
 
-void gw_agony_ends(rules_enc *e, const char *cid)
+/* Agony's level is the one it added (002:805 "a temporary level"): a character already at level 4
+ * when the agony came took none, so none goes (issue 25 item 12). The mark is GM-only: for an NPC
+ * it would say whether its burnout was below 4. */
+void gw_agony_begins(rules_enc *e, const char *cid)
 {
     int b = gw_burnout(e, cid);
-    if (b > 0)
+    if (b >= GRIMWIRE_BURNOUT_MAX)
+        return;
+    json_object_set_new(rules_enc_hidden_of(e, cid), "agony_level", json_true());
+    gw_burnout_up(e, cid, "why.agony");
+}
+
+void gw_agony_ends(rules_enc *e, const char *cid)
+{
+    json_t *h = rules_enc_hidden_of(e, cid);
+    int b = gw_burnout(e, cid);
+    if (b > 0 && json_is_true(json_object_get(h, "agony_level")))
         rules_enc_stat_set(e, cid, "burnout", b - 1);
+    json_object_del(h, "agony_level");
     if (json_is_true(json_object_get(gw_comb(e, cid), "agony_out"))) {
         json_object_del(gw_comb(e, cid), "agony_out");
         rules_enc_cond_remove(e, cid, "out_cold");

@@ -67,6 +67,11 @@ int grimwire_armor(int damage, int armor)
     return d < 1 ? 1 : d;
 }
 
+int grimwire_armor_agl(int tog, int armor_tog)
+{
+    return armor_tog > tog ? tog - armor_tog : 0;
+}
+
 int grimwire_melee_damage(int weapon_roll, int tog, int critical)
 {
     /* 002:108, 002:563 TOG adds to melee and thrown damage; "Damage for a successful attack
@@ -484,6 +489,10 @@ static const rules_field item_fields[] = {
     {"consumable", RULES_FIELD_BOOL, 0, 0, 0, 0, "Consumable", "Gear", NULL, NULL, "002:373"},
     {"broken", RULES_FIELD_BOOL, 0, 0, 0, 0, "Broken (can be repaired)", "Gear", NULL, NULL,
      "002:370"},
+    {"kind", RULES_FIELD_STRING, 1, 100, 0, 0, "Type of object (its name if absent)", "Gear", NULL,
+     NULL, "002:344"},
+    {"supernatural", RULES_FIELD_BOOL, 0, 0, 0, 0, "Supernatural (a RSN roll to build or repair)",
+     "Gear", NULL, NULL, "002:340"},
     {0},
 };
 
@@ -506,6 +515,8 @@ static const rules_field grimwire_sheet[] = {
     {"burnout", RULES_FIELD_INT, 0, GRIMWIRE_BURNOUT_MAX, 0, 0, "Burnout level", "Condition", NULL,
      NULL, "002:220-252"},
     {"armor", RULES_FIELD_INT, 0, 50, 0, 0, "Armor", "Gear", NULL, NULL, "002:747-751"},
+    {"armor_tog", RULES_FIELD_INT, 0, 10, 0, 0, "Armor's TOG requirement", "Gear", NULL, NULL,
+     "002:753"},
     {"techniques", RULES_FIELD_STRINGS, 0, 500, 0, 0, "Special techniques", "Techniques", NULL,
      NULL, "002:300-302"},
     {"learning_hours", RULES_FIELD_INT, 0, 10000, 0, 0, "Specialty learning hours left",
@@ -652,10 +663,12 @@ static json_t *grimwire_derive(const json_t *sheet)
      * against pain and terror (002:790), attacks by COR and evasion by AGL (002:832). */
     json_t *mods = json_object();
     int bp = grimwire_burnout_penalty(burnout);
+    int heavy = grimwire_armor_agl(tog, geti(sheet, "armor_tog", NULL)); /* 002:753 */
     for (size_t i = 0; i < 6; i++)
         json_object_set_new(
             mods, attrs[i],
-            json_integer(bp + grimwire_status_mod(attrs[i], GRIMWIRE_USE_PLAIN, sheet_has, sheet)));
+            json_integer(bp + (i == 1 ? heavy : 0) +
+                         grimwire_status_mod(attrs[i], GRIMWIRE_USE_PLAIN, sheet_has, sheet)));
     json_object_set_new(
         mods, "mnd_pain_terror",
         json_integer(bp + grimwire_status_mod("mnd", GRIMWIRE_USE_PAIN_TERROR, sheet_has, sheet)));
@@ -664,7 +677,8 @@ static json_t *grimwire_derive(const json_t *sheet)
         json_integer(bp + grimwire_status_mod("cor", GRIMWIRE_USE_ATTACK, sheet_has, sheet)));
     json_object_set_new(
         mods, "evasion",
-        json_integer(bp + grimwire_status_mod("agl", GRIMWIRE_USE_EVASION, sheet_has, sheet)));
+        json_integer(bp + heavy +
+                     grimwire_status_mod("agl", GRIMWIRE_USE_EVASION, sheet_has, sheet)));
     json_object_set_new(d, "roll_mod", mods);
     json_t *fails = json_array(); /* rolls that fail automatically */
     if (has_status(sheet, "stun"))

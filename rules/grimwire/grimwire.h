@@ -49,6 +49,11 @@ int grimwire_light_attacks(int cor);
  * less (no hit) stays 0. */
 int grimwire_armor(int damage, int armor);
 
+/* AGL modifier of armor whose TOG requirement is above the wearer's TOG (002:753 "Not meeting the
+ * requirement causes a penalty to the PCs AGL"; its size is not given: minus the shortfall,
+ * reading 10); 0 otherwise. */
+int grimwire_armor_agl(int tog, int armor_tog);
+
 /* Melee/thrown damage: weapon roll + TOG, never below 1 (002:108, 002:563); doubled on a
  * critical (002:59) before armor (reading 6). */
 int grimwire_melee_damage(int weapon_roll, int tog, int critical);

@@ -82,6 +82,8 @@ int gw_list_find(const json_t *l, const char *s);
 int gw_in_list(const char *s, const char *const *list);
 /* Refuses an NPC actor: between the scenes is for the players' characters. */
 int gw_pc_only(const rules_enc *e, tb_err *err);
+/* gw_pc_only, and the actor is not dying (002:256): 0 or the refusal. */
+int gw_able(const rules_enc *e, tb_err *err);
 /* cid's d20 + attribute + burnout penalty + the status effects of its sheet's `status` against tn
  * (002:19-21, 002:244-248); the die to dice. */
 grimwire_roll gw_sheet_roll(rules_enc *e, const char *cid, const char *attr, int tn, json_t *dice);
@@ -131,7 +133,8 @@ int gw_take_damage(rules_enc *e, const char *cid, int dmg, const char *t, gw_sou
                    int nonlethal);
 /* cid lets go of everyone it grapples; `why` the phrasing of why ("end.out_cold", ...). */
 void gw_grapples_end(rules_enc *e, const char *cid, const char *why);
-/* 002:805 the temporary level of agony goes. */
+/* 002:805 agony's temporary level of burnout comes (none at level 4 already), and goes. */
+void gw_agony_begins(rules_enc *e, const char *cid);
 void gw_agony_ends(rules_enc *e, const char *cid);
 /* Counts cid's timed conditions down and ends what expired with them. */
 void gw_tick(rules_enc *e, const char *cid);

@@ -223,6 +223,17 @@ int gw_pc_only(const rules_enc *e, tb_err *err)
     return 0;
 }
 
+int gw_able(const rules_enc *e, tb_err *err)
+{
+    if (gw_pc_only(e, err))
+        return err->code;
+    /* 002:256 "A dying character is out cold and therefore can't do anything" */
+    if (e->actor && gw_sub_int(e, e->actor, "condition", "current") <= 0)
+        return rules_enc_rule(err, "%s is dying: out cold, and can do nothing until stabilized",
+                              gw_nm(e, e->actor));
+    return 0;
+}
+
 /* Rolls cid's d20 + attribute `attr` + burnout penalty (002:244-248) + status effects against tn
  * (002:19-21); appends the die to dice. */
 grimwire_roll gw_sheet_roll(rules_enc *e, const char *cid, const char *attr, int tn, json_t *dice)
@@ -231,6 +242,9 @@ grimwire_roll gw_sheet_roll(rules_enc *e, const char *cid, const char *attr, int
     r.attr = gw_sub_int(e, cid, "attributes", attr);
     r.mod = grimwire_burnout_penalty(gw_stat_int(e, cid, "burnout", 0)) +
             grimwire_status_mod(attr, GRIMWIRE_USE_PLAIN, has_status, gw_stats(e, cid));
+    if (strcmp(attr, "agl") == 0) /* 002:753 armor too heavy for the wearer */
+        r.mod += grimwire_armor_agl(gw_sub_int(e, cid, "attributes", "tog"),
+                                    gw_stat_int(e, cid, "armor_tog", 0));
     r.tn = tn;
     r.ff = 1;
     grimwire_roll_d20(&r, e->rng, dice);

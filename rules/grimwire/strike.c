@@ -193,6 +193,8 @@ int gw_hit_tn(const rules_enc *e, const rules_args *a, const char *cid, const ch
 
 /* ---- attacks ---- */
 
+static void stray(rules_enc *e, const char *t, int spare_given, int spare, const char *event);
+
 /* Hidden pending natural 1 (002:553-559): what the attack would do to whoever it hits. */
 static void set_pending(rules_enc *e, const char *cid, const char *target, const gw_weapon *w,
                         int thrown, const char *type)
@@ -249,6 +251,21 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
 {
     const char *type = gw_attack_type(a, w);
     int thrown = rules_arg_int(a, "thrown"), extra = rules_arg_int(a, "mod");
+    /* the GM's number given with an attack stands (issue 24): for an NPC's attacks (`attack_tn`,
+     * what a PC rolls to evade it) or for hitting an NPC (its `tn`) where none stood yet, so the
+     * next attack is one tap; GM-only like every number (002:53) */
+    if (!pc_vs_pc && rules_arg_given(a, "tn")) {
+        const char *who = evade ? cid : t, *key = evade ? "attack_tn" : "tn";
+        json_t *h = rules_enc_hidden_of(e, who);
+        if (!json_is_integer(json_object_get(h, key))) {
+            json_object_set_new(h, key, json_integer(tn));
+            rules_log *g =
+                rules_log_begin(e, "set_tn", evade ? "standing_attack_tn" : "standing_tn");
+            rules_log_int(g, "tn", tn, RULES_AUD_GM);
+            rules_log_who(g, "who", who);
+            rules_log_end(g);
+        }
+    }
     /* the target number is known before any die: a grappled attacker's roll comes after */
     if (first && gw_has(e, cid, "grappled") && !gw_grapple_roll(e, cid, 0))
         return;
@@ -365,6 +382,17 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
     if (!hit) {
         rules_log_word(x, "outcome", "attack.miss", RULES_AUD_PUBLIC);
         rules_log_end(x);
+        /* 002:674 "Attacks against the grappled target have a chance to hit you. You must roll
+         * an AGL 11 if they miss, reduced by the attackers COR if they don't wish to hit as with
+         * friendly fire" (the grappler on the attacker's side: spared, reading G24) */
+        json_t *held = rules_enc_cond(e, t, "grappled");
+        const char *by = json_string_value(json_object_get(held, "by"));
+        char g[40];
+        snprintf(g, sizeof g, "%s", by ? by : "");
+        if (g[0] && strcmp(g, cid) != 0 && gw_comb(e, g) && !rules_enc_is_out(e, g)) {
+            set_pending(e, cid, t, w, thrown, type);
+            stray(e, g, 0, 0, "stray_grappler");
+        }
         return;
     }
     if (effect) { /* on the shield too: it takes what the attack does (reading G15) */
@@ -405,6 +433,13 @@ void gw_attack_resolve(rules_enc *e, const rules_args *a, const char *cid, const
 
 void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare)
 {
+    stray(e, t, spare_given, spare, "stray");
+}
+
+/* The attack waiting in /gm/enc/pending may hit t (the natural 1's pick, 002:553-559, or the one
+ * who holds the missed target, 002:674: event "stray" or "stray_grappler"); t NULL: nobody. */
+static void stray(rules_enc *e, const char *t, int spare_given, int spare, const char *event)
+{
     json_t *hid = json_object_get(e->hidden, "pending");
     char atk[48];
     snprintf(atk, sizeof atk, "%s", json_string_value(json_object_get(hid, "attacker")));
@@ -425,7 +460,7 @@ void gw_collateral(rules_enc *e, const char *t, int spare_given, int spare)
     int hit;
     rules_log *g = rules_log_begin(e, "collateral", "stray_tn");
     rules_log_int(g, "tn", tn, RULES_AUD_GM);
-    rules_log *x = rules_log_begin(e, "collateral", "stray");
+    rules_log *x = rules_log_begin(e, "collateral", event);
     gw_log_res(x, json_pack("{s:s, s:b}", "target", t, "spare", spare), RULES_AUD_PUBLIC);
     if (gw_dying(e, t)) {
         hit = 1;

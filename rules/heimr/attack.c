@@ -120,6 +120,15 @@ int heimr_attack_check(const rules_enc *e, const char *cid, const heimr_attack *
                                   "first (001:517)",
                                   rules_enc_name(e, dh > 0 ? at : cid), dh > 0 ? dh : -dh,
                                   rules_enc_name(e, dh > 0 ? cid : at));
+        /* 001:256 "Characters can only attack each other with melee attacks when they are in
+         * the same square": read from the map when both tokens are shown on it */
+        int d = heimr_grid_between(e, cid, at);
+        if (d > 0)
+            return rules_enc_rule(err,
+                                  "%s is %d square%s away from %s: a melee attack needs the same "
+                                  "square (001:256)",
+                                  rules_enc_name(e, at), d, d == 1 ? "" : "s",
+                                  rules_enc_name(e, cid));
     }
     heimr_spec s;
     return heimr_spec_resolve(e, cid, k->ability[0] ? k->ability : NULL,
@@ -305,6 +314,12 @@ void heimr_attack_run(rules_enc *e, const char *cid, const heimr_attack *k, cons
         /* 001:438, 540-552 concealment: its effectiveness off a ranged attack; never against a
          * melee attacker, who shares the target's cluster (heimr encounter reading 19) */
         pen += heimr_ground(e, at, "concealment");
+        /* 001:262-264 a target in another square: half the distance, rounded down, read from the
+         * map (moves along the axes; climbing to a higher target counts, jumping down is free) */
+        int d = heimr_grid_between(e, cid, at);
+        int up = heimr_ground(e, at, "height") - heimr_ground(e, cid, "height");
+        if (d > 0)
+            pen += (d + (up > 0 ? up : 0)) / 2;
     }
     heimr_enc_roll(w.s.c - pen, w.s.p, e->rng, &w.r);
     w.fat = rules_enc_stat(e, cid, "fatigue", 1);

@@ -16,7 +16,9 @@
  * CPU is read from /proc/<pid>/stat (utime+stime) of the server (--pid) and getrusage of this
  * process, RSS from /proc/<pid>/status (VmRSS). --save FILE writes the seats' tokens and seqs after
  * the joins; --resume FILE reconnects those seats (hello with last_seq) instead of joining, e.g.
- * after a server restart. Prints one JSON object on stdout; progress and errors on stderr.
+ * after a server restart. --route KEY: behind a router of several processes (issue 28,
+ * tests/bench/shards.mjs), the host socket opens /c/KEY/ws and each table's seats
+ * /c/<campaign>/ws. Prints one JSON object on stdout; progress and errors on stderr.
  * Exits 1 on any protocol error, refused command or time-out (--timeout, default 300 s).
  */
 #include <jansson.h>
@@ -51,8 +53,9 @@ typedef struct seat {
 typedef struct table {
     int id;
     char gm_token[64], code[40];
-    seat *seats;      /* S of them; seats[0] is the GM */
-    long long target; /* seq of the command in flight (tabled: from its ack), or -1 */
+    char campaign[48]; /* its id (--route: its seats connect to /c/<id>/ws) */
+    seat *seats;       /* S of them; seats[0] is the GM */
+    long long target;  /* seq of the command in flight (tabled: from its ack), or -1 */
     int got, acked, inflight, done;
     double t_sent; /* when the GM's frame was written */
     double t_last; /* when the last other seat had the diff */
@@ -63,6 +66,7 @@ static struct {
     double seconds, timeout, hold, settle;
     long pid;
     const char *host_token, *save, *resume;
+    const char *route; /* --route KEY: behind a router (issue 28), the host socket at /c/KEY/ws */
     struct lws_context *ctx;
     seat host;
     table *tabs;
@@ -168,9 +172,13 @@ static void seat_sendf(seat *s, double *stamp, const char *fmt, ...)
 
 static void seat_connect(seat *s)
 {
-    char path[32], host[64];
+    char path[80], host[64];
     if (B.relay)
         snprintf(path, sizeof path, "/t/%d", s->tab->id);
+    else if (B.route && s->is_host)
+        snprintf(path, sizeof path, "/c/%s/ws", B.route);
+    else if (B.route)
+        snprintf(path, sizeof path, "/c/%s/ws", s->tab->campaign);
     else
         snprintf(path, sizeof path, "/ws");
     snprintf(host, sizeof host, "127.0.0.1:%d", B.port);
@@ -337,13 +345,15 @@ static void on_host_message(seat *h, json_t *m, const char *type)
         json_t *r = json_object_get(m, "result");
         const char *gm = json_string_value(json_object_get(r, "gm_token"));
         const char *code = json_string_value(json_object_get(r, "join_code"));
-        if (!gm || !code) {
+        const char *id = json_string_value(json_object_get(r, "campaign"));
+        if (!gm || !code || !id) {
             fail("campaign.create: no gm_token/join_code in the ack", NULL);
             return;
         }
         table *t = &B.tabs[B.created++];
         snprintf(t->gm_token, sizeof t->gm_token, "%s", gm);
         snprintf(t->code, sizeof t->code, "%s", code);
+        snprintf(t->campaign, sizeof t->campaign, "%s", id);
         snprintf(t->seats[0].token, sizeof t->seats[0].token, "%s", gm);
         if (B.created < B.tables)
             host_create_next(h);
@@ -607,7 +617,7 @@ static void usage(void)
             "usage: bench_load --port N [--relay] [--pid PID] [--host-token TOK]\n"
             "                  [--tables T] [--seats S] [--seconds X] [--commands N] [--idle]\n"
             "                  [--window W] [--save FILE | --resume FILE] [--timeout SECONDS]\n"
-            "                  [--settle SECONDS] [--hold SECONDS]\n");
+            "                  [--settle SECONDS] [--hold SECONDS] [--route KEY]\n");
     exit(2);
 }
 
@@ -653,6 +663,8 @@ int main(int argc, char **argv)
             B.hold = atof(argv[++i]);
         else if (!strcmp(a, "--timeout"))
             B.timeout = atof(argv[++i]);
+        else if (!strcmp(a, "--route"))
+            B.route = argv[++i];
         else
             usage();
     }

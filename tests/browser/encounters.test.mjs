@@ -316,6 +316,41 @@ describe('browser: the encounter panel of every rule system, GM and player', () 
     }
   });
 
+  // Issue 24 item 3: a player's attack on a foe whose number the GM has not set waits (RULES.md
+  // G4); the GM gets one prompt with one number, filled in, and one tap rolls it; the player's
+  // result box, where the attack was tapped, shows the outcome; the number stays the GM's.
+  it('grimwire.conflict: a waiting attack is one prompt for the GM, and the phone sees how it went', STEP, async () => {
+    const npc = { name: 'Kneecap' };
+    const t = await table(browser, { system: 'grimwire', seed: 2, sample: 'cyrus', npc });
+    try {
+      await startAndAdd(t, { module: 'grimwire.conflict', npc });
+      const [gm, ann] = [t.page.gm, t.page.ann];
+      await act(gm, t.rec.gm, 'begin');
+      await ann.locator('#enc [data-action="attack"]').waitFor();
+      const swing = await act(ann, t.rec.ann, 'attack', { fields: { target: 'Kneecap', weapon: 2 } });
+      await ann.locator(`.result-box[data-seq="${swing.seq}"]`).filter({ hasText: 'the GM names the target number' }).waitFor();
+      await ann.locator('#enc .gw-waiting').filter({ hasText: "waits for the GM's target number" }).waitFor();
+      assert.equal(await ann.locator('#enc form.gw-answer').count(), 0, 'the prompt is the GM\'s');
+      const prompt = gm.locator('#enc form.gw-answer');
+      await prompt.waitFor();
+      assert.equal(await prompt.locator('input').count(), 1, 'one number');
+      assert.equal(await prompt.locator('input').inputValue(), '11', 'filled in: one tap');
+      const { reply } = await acked(t.rec.gm, 'enc.act', () => prompt.locator('button[type=submit]').click());
+      const lines = await logShown(t.pages, reply);
+      assert.match(lines.join(' '), /Cyrus attacks Kneecap with .*: (a hit|a miss)/);
+      // the phone's result box follows the attack to its outcome
+      await ann.locator('.result-box').filter({ hasText: /Cyrus attacks Kneecap with .*: (a hit|a miss)/ }).waitFor();
+      await waitFor('the prompt to go', async () => (await gm.locator('#enc form.gw-answer').count()) === 0);
+      assert.equal((await stateOf(gm)).gm.enc.combatants.e2.tn, 11, 'the number stands for Kneecap');
+      for (const f of t.rec.ann.received.filter((x) => x.startsWith('{"t":"diff"') || x.startsWith('{"t":"welcome"'))) {
+        assert.ok(!/"tn":11/.test(f), `the target number reached the player: ${f.slice(0, 300)}`);
+      }
+      await finish(t, 'grimwire-answer');
+    } finally {
+      await teardown(t);
+    }
+  });
+
   it('tenacity.spotlight: initiative, Missa attacks the goblin and hands it the spotlight, the goblin attacks', STEP, async () => {
     const npc = { name: 'Goblin' };
     const t = await table(browser, { system: 'tenacity', seed: 1, sample: 'missa', npc });

@@ -142,9 +142,9 @@ function parseBanner(lines, links = null) {
     if ((m = /^campaign: (.*) \(([^()]+)\)$/.exec(l))) {
       cur = { name: m[1], id: m[2], gmToken: null, joinCode: null };
       campaigns.push(cur);
-    } else if (cur && (m = /^GM link: http:\/\/127\.0\.0\.1:\d+\/#token=(\S+)$/.exec(l))) {
+    } else if (cur && (m = /^GM link: http:\/\/127\.0\.0\.1:\d+\/(?:c\/[a-z0-9-]+\/)?#token=(\S+)$/.exec(l))) {
       cur.gmToken = m[1];
-    } else if (cur && (m = /^join link: http:\/\/127\.0\.0\.1:\d+\/#join=(\S+)$/.exec(l))) {
+    } else if (cur && (m = /^join link: http:\/\/127\.0\.0\.1:\d+\/(?:c\/[a-z0-9-]+\/)?#join=(\S+)$/.exec(l))) {
       cur.joinCode = decodeURIComponent(m[1]);
     }
   }

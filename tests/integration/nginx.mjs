@@ -40,7 +40,7 @@ export function freePort() {
 }
 
 /** Replaces `from` (string or RegExp) in text; throws if the recipe no longer has it. */
-function must(text, from, to) {
+export function must(text, from, to) {
   const out = typeof from === 'string' ? text.split(from).join(to) : text.replace(from, to);
   if (out === text) throw new Error(`deploy/nginx-tabled.conf no longer contains ${from}: update tests/integration/nginx.mjs with the recipe`);
   return out;
@@ -49,26 +49,38 @@ function must(text, from, to) {
 /** The recipe, adapted to loopback ports and the test certificate, inside a whole nginx.conf.
  * workerConnections: as Debian's /etc/nginx/nginx.conf has it (768) unless a test says. */
 function nginxConf(dir, { httpsPort, httpPort, upstreamPort, workerConnections = 768 }) {
-  let site = fs.readFileSync(RECIPE, 'utf8');
+  let site = loopbackSite(fs.readFileSync(RECIPE, 'utf8'), dir, { httpsPort, httpPort });
+  site = must(site, 'proxy_pass http://127.0.0.1:7777;', `proxy_pass http://127.0.0.1:${upstreamPort};`);
+  return wholeConf(dir, site, { workerConnections });
+}
+
+/** What every recipe changes on loopback: its listen ports, certificate, name and webroot. */
+export function loopbackSite(site, dir, { httpsPort, httpPort }) {
   site = must(site, /^\s*listen \[::\]:(80|443)( ssl)?;\n/gm, ''); // no IPv6 needed on loopback
   site = must(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`);
   site = must(site, 'listen 443 ssl;', `listen 127.0.0.1:${httpsPort} ssl;`);
   site = must(site, '/etc/letsencrypt/live/play.example.org/fullchain.pem', path.join(dir, 'cert.pem'));
   site = must(site, '/etc/letsencrypt/live/play.example.org/privkey.pem', path.join(dir, 'key.pem'));
   site = must(site, 'server_name play.example.org;', 'server_name 127.0.0.1;');
-  site = must(site, 'proxy_pass http://127.0.0.1:7777;', `proxy_pass http://127.0.0.1:${upstreamPort};`);
   site = must(site, 'root /var/www/html;', `root ${dir};`);
+  return site;
+}
+
+/** A site inside a whole nginx.conf of its own (pid, logs and temp files in dir). httpExtra: more
+ * lines of the http block (e.g. a log_format). */
+export function wholeConf(dir, site, { workerConnections = 768, workerProcesses = 1, accessLog = `${dir}/access.log`, httpExtra = '' } = {}) {
   for (const t of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, t), { recursive: true });
-  return `# made by tests/integration/nginx.mjs from deploy/nginx-tabled.conf
+  return `# made by tests/integration/nginx.mjs from a deploy/ recipe
 daemon off;
 master_process on;
-worker_processes 1;
+worker_processes ${workerProcesses};
 worker_rlimit_nofile ${Math.max(1024, 2 * workerConnections + 64)};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log info;
 events { worker_connections ${workerConnections}; }
 http {
-    access_log ${dir}/access.log;
+${httpExtra}
+    access_log ${accessLog};
     client_body_temp_path ${dir}/client_body;
     proxy_temp_path ${dir}/proxy;
     fastcgi_temp_path ${dir}/fastcgi;
@@ -121,7 +133,14 @@ async function waitUp(url, ca, proc) {
  * Starts nginx with the recipe in front of srv (a started lib.mjs Server) and registers its
  * teardown with t.after. Returns {httpsPort, httpPort, ca, origin, wsUrl, url(p), dir}.
  */
-export async function startNginx(t, srv, opts = {}) {
+export function startNginx(t, srv, opts = {}) {
+  return startNginxConf(t, (dir, ports) => nginxConf(dir, { ...ports, upstreamPort: srv.port, ...opts }));
+}
+
+/** Starts nginx with the whole configuration makeConf(dir, {httpsPort, httpPort}) returns (the
+ * same teardown and answer as startNginx). scheme 'http': the conf serves plain HTTP on
+ * httpsPort (a benchmark's client without TLS). */
+export async function startNginxConf(t, makeConf, { scheme = 'https' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-proxy-'));
   fs.chmodSync(dir, 0o755); // nginx's workers (user nobody when run as root) read the page path
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -137,14 +156,14 @@ export async function startNginx(t, srv, opts = {}) {
   for (let attempt = 0; ; attempt++) {
     httpsPort = await freePort();
     httpPort = await freePort();
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConf(dir, { httpsPort, httpPort, upstreamPort: srv.port, ...opts }));
+    fs.writeFileSync(path.join(dir, 'nginx.conf'), makeConf(dir, { httpsPort, httpPort }));
     if (attempt === 0) {
       const check = spawnSync(NGINX, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { encoding: 'utf8' });
       assert.equal(check.status, 0, `nginx -t refuses the recipe:\n${check.stderr}`);
     }
     nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
     nginx.stderr.on('data', (c) => (log += c));
-    const up = await waitUp(`https://127.0.0.1:${httpsPort}/healthz`, ca, nginx);
+    const up = await waitUp(`${scheme}://127.0.0.1:${httpsPort}/healthz`, ca, nginx);
     if (up) break;
     nginx.kill('SIGKILL');
     if (attempt >= 4) assert.fail(`nginx did not serve:\n${log}\n${readIf(path.join(dir, 'error.log'))}`);

@@ -186,3 +186,37 @@ test('every system call of a played table passes the unit\'s SystemCallFilter', 
   const refused = [...used].filter((s) => !allowed.has(s)).sort();
   assert.deepEqual(refused, [], `system calls the unit's SystemCallFilter refuses: ${refused.join(' ')}`);
 });
+
+test('install-service --shards: tabled@.service and a config per process; verify and hardening as tabled.service', {
+  skip: noBin || (!SYSTEMD_ANALYZE && 'systemd-analyze is not installed (no systemd here): the unit is not verified'),
+}, (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-svc-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  execFileSync(INSTALL, ['--root', root, '--bin', PLAIN_BIN, '--shards', 'a,b,c'], { encoding: 'utf8', stdio: 'pipe' });
+  // one config per process: its own port and database, the rest as tabled.conf
+  const ports = ['a', 'b', 'c'].map((n) => {
+    const conf = fs.readFileSync(path.join(root, `etc/tabled/${n}.conf`), 'utf8');
+    assert.match(conf, new RegExp(`^db = /var/lib/tabled/${n}/tabled\\.db$`, 'm'));
+    assert.match(conf, /^bind = 127\.0\.0\.1$/m);
+    return /^port = (\d+)$/m.exec(conf)[1];
+  });
+  assert.deepEqual(ports, ['7781', '7782', '7783'], 'the ports of deploy/nginx-tabled-shards.conf');
+  assert.throws(() => execFileSync(INSTALL, ['--root', root, '--bin', PLAIN_BIN, '--shards', 'a,B!'], { stdio: 'pipe' }), 'a bad name is refused');
+  // the template, as instance b, with its two absolute paths under root
+  const unit = fs.readFileSync(path.join(root, 'etc/systemd/system/tabled@.service'), 'utf8');
+  const exec = 'ExecStart=/usr/local/bin/tabled serve --config /etc/tabled/%i.conf --shard %i';
+  assert.ok(unit.includes(exec));
+  const single = fs.readFileSync(path.join(repoRoot, 'deploy', 'tabled.service'), 'utf8');
+  const hardening = (u) => u.split('\n').filter((l) => /^(Protect|Restrict|Private|SystemCall|Capability|NoNew|Lock|Memory|RemoveIPC|User=|Group=|Restart|UMask)/.test(l));
+  assert.deepEqual(hardening(unit), hardening(single), 'the same hardening line for line');
+  const dir = fs.mkdtempSync(path.join(root, 'unit-'));
+  const f = path.join(dir, 'tabled@b.service');
+  fs.writeFileSync(f, unit.replace(exec, `ExecStart=${root}/usr/local/bin/tabled serve --config ${root}/etc/tabled/%i.conf --shard %i`));
+  const r = spawnSync(SYSTEMD_ANALYZE, ['verify', '--man=no', f], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr.trim(), '', 'no warning about the unit');
+  const sec = spawnSync(SYSTEMD_ANALYZE, ['security', '--offline=yes', '--no-pager', f], { encoding: 'utf8' });
+  const m = /Overall exposure level for tabled@b\.service: (\d+\.\d+)/.exec(sec.stdout);
+  assert.ok(m, sec.stdout + sec.stderr);
+  assert.ok(Number(m[1]) <= 2.0, `exposure ${m[1]}`);
+});

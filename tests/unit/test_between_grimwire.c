@@ -406,8 +406,6 @@ START_TEST(the_instability_die_decides_each_use)
 }
 END_TEST
 
-/* ---- falling (002:483-505) ---- */
-
 static int has_status_str(fixture *f, const char *cid, const char *st)
 {
     json_t *l = json_object_get(fx_stats(f, cid), "status");
@@ -416,6 +414,118 @@ static int has_status_str(fixture *f, const char *cid, const char *st)
     json_array_foreach(l, i, v) if (strcmp(json_string_value(v), st) == 0) return 1;
     return 0;
 }
+
+/* Issue 25 item 9. 002:385 a repair follows the rules of building with the GM's (lower) numbers
+ * and mends the broken object itself; 002:381 an unstable object stays unstable. */
+START_TEST(a_repair_mends_the_broken_object_and_it_stays_unstable)
+{
+    fixture f;
+    fx_init(&f);
+    json_t *s = sheet(2, 35, 14, 16, 6, 8, 0, 3, 2);
+    json_object_set_new(s, "items",
+                        json_pack("[{s:s, s:i, s:b}, {s:s, s:b}]", "name", "Gun", "unstable_die",
+                                  20, "broken", 1, "name", "Saw", "broken", 1));
+    json_object_set_new(s, "blueprints", json_pack("[s]", "Gun"));
+    fx_add(&f, "e1", "Cyrus", "p1", 0, s);
+    json_t *items = json_object_get(fx_stats(&f, "e1"), "items");
+    refused(&f, "e1", "repair", "{\"item\": \"Knife\"}", "has no Knife");
+    refused(&f, "e1", "repair", "{\"item\": \"Gun\"}", "has not set the numbers");
+    ACT_NODICE(&f, NULL, "set_build", "{\"target\": \"e1\", \"cor_tn\": 8}");
+    /* a gun is known: COR 6 + 3 = 9 meets 8: mended, still unstable (d20) and still one gun */
+    ACT_OK(&f, "e1", "repair", "{\"item\": \"Gun\"}", 6);
+    ck_assert_int_eq(json_array_size(items), 2);
+    json_t *gun = json_array_get(items, 0);
+    ck_assert_ptr_null(json_object_get(gun, "broken"));
+    ck_assert_int_eq(json_integer_value(json_object_get(gun, "unstable_die")), 20);
+    ck_assert_str_eq(fx_last_text(&f, "repair"),
+                     "Cyrus repairs Gun: knows how; COR 9, assembled — it works again, unstable "
+                     "(instability die d20)");
+    refused(&f, "e1", "repair", "{\"item\": \"Gun\"}", "Gun is not broken");
+    ACT_OK(&f, "e1", "use", "{\"item\": \"Gun\"}", 15); /* it works again */
+    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "use"), "it works"));
+    /* a saw was never built: MND and COR; both fail: still broken, nothing added */
+    ACT_OK(&f, "e1", "repair", "{\"item\": \"Saw\", \"mnd_tn\": 15, \"cor_tn\": 15}", 2, 2);
+    ck_assert_int_eq(json_is_true(json_object_get(json_array_get(items, 1), "broken")), 1);
+    ck_assert_int_eq(json_array_size(items), 2);
+    /* MND 12 + 2 passes, COR 2 + 3 fails: it works, but unstable now (d20) */
+    ACT_OK(&f, "e1", "repair", "{\"item\": \"Saw\", \"mnd_tn\": 12, \"cor_tn\": 12}", 12, 2);
+    ck_assert_ptr_null(json_object_get(json_array_get(items, 1), "broken"));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(items, 1), "unstable_die")),
+                     20);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 14. 002:340 "Creating an object of a supernatural nature or using magic to create
+ * an object requires a RSN roll": one more roll against the GM's number (reading 12: every roll
+ * passed, well made; every one failed, nothing; else unstable). */
+START_TEST(a_supernatural_object_needs_a_rsn_roll)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2)); /* RSN 0 */
+    refused(&f, "e1", "craft",
+            "{\"item\": \"Hex lamp\", \"supernatural\": 1, \"mnd_tn\": 10, \"cor_tn\": 10}",
+            "RSN roll");
+    /* MND 10 + 2, COR 9 + 3 pass; RSN 5 + 0 misses 12: unstable */
+    ACT_OK(&f, "e1", "craft",
+           "{\"item\": \"Hex lamp\", \"supernatural\": 1, \"mnd_tn\": 10, \"cor_tn\": 10, "
+           "\"rsn_tn\": 12}",
+           10, 9, 5);
+    ck_assert_str_eq(item_q(&f), "unstable");
+    ck_assert_str_eq(fx_last_text(&f, "craft"),
+                     "Cyrus builds Hex lamp: MND 12, understood; COR 12, assembled; RSN 5, the "
+                     "supernatural part goes wrong — unstable (instability die d20)");
+    json_t *lamp = json_array_get(json_object_get(fx_stats(&f, "e1"), "items"), 0);
+    ck_assert_int_eq(json_is_true(json_object_get(lamp, "supernatural")), 1);
+    /* the RSN number is the GM's, like every number (002:53) */
+    ck_assert_ptr_null(strstr(fx_last_text(&f, "craft"), "against"));
+    /* set with the build's numbers; all three pass: well made */
+    ACT_NODICE(&f, NULL, "set_build", "{\"target\": \"e1\", \"cor_tn\": 10, \"rsn_tn\": 4}");
+    ACT_OK(&f, "e1", "craft", "{\"item\": \"Ward\", \"kind\": \"Hex lamp\", \"supernatural\": 1}",
+           9, 5);
+    ck_assert_str_eq(item_q(&f), "well made");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 11. 002:256 out of conflict a dying character's Condition "drops by 1 ... every
+ * 6 seconds", and below -10 they are dead; 002:258-260 stabilizing: the GM's number, an INT (RSN)
+ * roll unless a medkit, and a COR roll; 1 Condition, 0 Focus, out cold, a level of burnout. */
+START_TEST(dying_between_the_scenes_counts_down_until_stabilized)
+{
+    fixture f;
+    fx_init(&f);
+    fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, -3, 16, 6, 8, 0, 3, 2));
+    fx_add(&f, "e2", "Aune", "p2", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2)); /* COR 3, RSN 0 */
+    fx_add(&f, "e3", "Vex", "p3", 0, sheet(2, 35, -8, 16, 6, 8, 0, 3, 2));
+    refused(&f, "e1", "learn", "{\"technique\": \"Throw\", \"attribute\": \"cor\", \"effort\": 5}",
+            "dying");
+    /* 30 seconds: 5 marks of 6; Vex falls below -10 */
+    ACT_NODICE(&f, NULL, "wait", "{\"seconds\": 30}");
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), -8);
+    ck_assert_str_eq(fx_last_text(&f, "dying"), "Vex is dying: Condition -8 → -13: dead");
+    ck_assert_int_eq(rules_enc_is_out(&f.e, "e3"), 1);
+    refused(&f, "e2", "stabilize", "{\"target\": \"e3\"}", "not dying");
+    refused(&f, "e2", "stabilize", "{\"target\": \"e1\"}", "ask the GM");
+    ACT_NODICE(&f, NULL, "set_stabilize", "{\"target\": \"e1\", \"tn\": 10}");
+    /* INT 5 + 0 fails, COR 15 + 3: not yet; the attempt's 6 seconds cost a point */
+    ACT_OK(&f, "e2", "stabilize", "{\"target\": \"e1\"}", 5, 15);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), -9);
+    ck_assert_ptr_null(strstr(fx_last_text(&f, "stabilize"), "10")); /* the number is the GM's */
+    /* with a medkit: COR 12 + 3 = 15 meets 10 */
+    ACT_OK(&f, "e2", "stabilize", "{\"target\": \"e1\", \"medkit\": 1}", 12);
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 1);
+    ck_assert_int_eq(fx_stat(&f, "e1", "focus", "current"), 0);
+    ck_assert_int_eq(fx_stat(&f, "e1", NULL, "burnout"), 1);
+    ck_assert_int_eq(has_status_str(&f, "e1", "out_cold"), 1);
+    ACT_NODICE(&f, NULL, "wait", "{\"seconds\": 60}"); /* stabilized: no more countdown */
+    ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), 1);
+    fx_free(&f);
+}
+END_TEST
+
+/* ---- falling (002:483-505) ---- */
 
 START_TEST(a_fall_deals_the_table_damage_and_a_broken_fall_half)
 {
@@ -458,7 +568,10 @@ START_TEST(a_high_fall_needs_something_soft_and_can_leave_a_character_dying)
     ACT_OK(&f, "e1", "fall", "{\"stories\": 4}", 2, 11, 9);
     ck_assert_int_eq(fx_stat(&f, "e1", "condition", "current"), -15);
     ck_assert_int_eq(fx_stat(&f, "e1", NULL, "burnout"), 1);
-    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "fall"), "dying"));
+    /* below -10: dead, not dying (002:256; issue 25 item 11) */
+    ck_assert_ptr_nonnull(strstr(fx_last_text(&f, "fall"), "dead"));
+    ck_assert_ptr_null(strstr(fx_last_text(&f, "fall"), "dying"));
+    ck_assert_int_eq(rules_enc_is_out(&f.e, "e1"), 1);
     fx_free(&f);
     fx_init(&f);
     fx_add(&f, "e1", "Cyrus", "p1", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
@@ -507,6 +620,9 @@ int main(void)
     tcase_add_test(tc, extended_crafting_needs_two_of_three_and_consumables_use_a_d10);
     tcase_add_test(tc, build_numbers_are_the_gms_and_stay_out_of_the_public_log);
     tcase_add_test(tc, the_instability_die_decides_each_use);
+    tcase_add_test(tc, a_repair_mends_the_broken_object_and_it_stays_unstable);
+    tcase_add_test(tc, a_supernatural_object_needs_a_rsn_roll);
+    tcase_add_test(tc, dying_between_the_scenes_counts_down_until_stabilized);
     tcase_add_test(tc, a_fall_deals_the_table_damage_and_a_broken_fall_half);
     tcase_add_test(tc, a_high_fall_needs_something_soft_and_can_leave_a_character_dying);
     tcase_add_test(tc, the_action_table_says_who_may_act);

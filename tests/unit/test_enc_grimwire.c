@@ -1226,6 +1226,134 @@ START_TEST(agony_is_a_temporary_non_lethal_burnout)
 }
 END_TEST
 
+/* Issue 24 item 3: the GM's number given once with an NPC's attack stands as its `attack_tn`
+ * (GM-only), so its next attack is one tap: the move's arguments leave the number out. */
+START_TEST(an_npcs_number_given_once_stands_for_its_next_attacks)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    json_t *m = move_of(&f, "gm", "attack", "e2");
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(m, "args"), "tn")), 11);
+    json_decref(m);
+    dice(&f, 1, 15); /* AGL 15 meets 12: evaded */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"tn\":12,\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_hidden_of(&f.e, "e2"), "attack_tn")), 12);
+    ck_assert(!public_result_has(&f, "attack_tn"));
+    OK(act(&f, "end_turn", "e2", NULL));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    m = move_of(&f, "gm", "attack", "e2");
+    ck_assert_ptr_nonnull(m);
+    ck_assert_ptr_null(json_object_get(json_object_get(m, "args"), "tn")); /* one tap */
+    json_decref(m);
+    dice(&f, 2, 11, 2); /* AGL 11 misses 12: hit for 1d4 2 */
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 8);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 12. 002:816 a frenzy is "Immune to agony and fear": terror is refused on a
+ * frenzied character and a frenzy ends both (reading G23); 002:805 agony's level is "a temporary
+ * level": agony given at level 4 added none, so none goes when it ends. */
+START_TEST(frenzy_is_immune_to_fear_and_agony_takes_back_only_its_own_level)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 5, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"terror\"}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"agony\"}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 1);
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"frenzy\"}"));
+    ck_assert(!has_c(&f, "e1", "terror"));
+    ck_assert(!has_c(&f, "e1", "agony"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e1", "burnout", 0), 0);
+    ck_assert_str_eq(efx_last_text(&f), "Ann is no longer in agony");
+    refused(&f, "gm", "status", NULL, "{\"target\":\"e1\",\"name\":\"terror\"}", TB_RULE,
+            "immune to fear");
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"frenzy\",\"on\":0}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"amok\"}"));
+    refused(&f, "gm", "status", NULL, "{\"target\":\"e1\",\"name\":\"terror\"}", TB_RULE,
+            "immune to fear");
+    /* the Brute at burnout 4 (0 Condition, dying): agony adds no level and takes none away */
+    rules_enc_stat_set(&f.e, "e2", "burnout", 4);
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"agony\"}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 4);
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"agony\",\"on\":0}"));
+    ck_assert_int_eq(rules_enc_stat(&f.e, "e2", "burnout", 0), 4);
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 14. 002:674 a miss on a grappled target may hit the one who holds it: AGL 11,
+ * minus the attacker's COR when it does not wish to hit them (an ally: reading G24). */
+START_TEST(a_miss_on_a_grappled_target_may_hit_the_grappler)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 2, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Bob", "party", "p2", 0, quick(0, 1, 0, 0, 0, 10, 0));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"tn\":15}"));
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"grappled\",\"target2\":\"e3\"}"));
+    /* COR 5 + 2 misses 15; Bob rolls AGL 3 + 1 = 4 against 11 - 2: hit for 1d4 3 */
+    dice(&f, 3, 5, 3, 3);
+    OK(act_as(&f, "p1", "attack", "e1", "{\"target\":\"e2\",\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e3"), 7);
+    ck_assert_int_eq(condition(&f, "e2"), 10);
+    ck_assert_msg(logged(&f, "Bob is hit for 3 damage"), "not logged: the stray hit");
+    ck_assert(!json_object_get(f.enc, "pending"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 14. 002:874 a knocked out character "can be woken instantly as an auxiliary action
+ * by a conscious character" and wakes "after a minute" (10 rounds); 002:870 the sleeping too. */
+START_TEST(a_sleeping_or_knocked_out_character_is_woken_with_the_aux_action)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 10, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    add(&f, "e3", "Bob", "party", "p2", 0, quick(0, 0, 0, 0, 0, 10, 0));
+    refused(&f, "p1", "wake", "e1", "{\"target\":\"e3\"}", TB_RULE, "not asleep");
+    OK(act(&f, "status", NULL, "{\"target\":\"e3\",\"name\":\"knocked_out\"}"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e3", "knocked_out"), "turns")),
+        10);
+    OK(act(&f, "status", NULL, "{\"target\":\"e2\",\"name\":\"sleep\"}"));
+    OK(act_as(&f, "p1", "wake", "e1", "{\"target\":\"e3\"}"));
+    ck_assert(!has_c(&f, "e3", "knocked_out"));
+    ck_assert_int_eq(budget(&f, "e1", "aux"), 0);
+    ck_assert_str_eq(efx_last_text(&f), "Ann wakes Bob up as an auxiliary action");
+    refused(&f, "p1", "wake", "e1", "{\"target\":\"e2\"}", TB_RULE, "no auxiliary action");
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 25 item 14. 002:753 armor above the wearer's TOG requirement: a penalty to AGL (minus the
+ * shortfall, reading 10): the evasion roll takes it. */
+START_TEST(armor_too_heavy_for_its_wearer_costs_agl)
+{
+    fx f;
+    fx_init(&f);
+    json_t *ann = quick(1, 0, 0, 0, 0, 10, 0);
+    json_object_set_new(ann, "armor_tog", json_integer(4));
+    duel(&f, ann, quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act(&f, "set_tn", NULL, "{\"target\":\"e2\",\"attack_tn\":10}"));
+    OK(act_as(&f, "p1", "end_turn", "e1", NULL));
+    /* AGL 12 + 0 - 3 = 9 misses 10: hit for 1d4 2 */
+    dice(&f, 2, 12, 2);
+    OK(act(&f, "attack", "e2", "{\"target\":\"e1\",\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 8);
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:258-260 stabilizing: the GM's number, an INT (RSN) roll unless a medkit, and a COR roll. */
 START_TEST(stabilizing_a_dying_ally_takes_rsn_and_cor)
 {
@@ -1334,6 +1462,11 @@ int main(void)
     tcase_add_test(tc, persistent_area_hurts_at_the_turn_start_unless_left);
     tcase_add_test(tc, drowning_rolls_mnd_each_round_then_hurts);
     tcase_add_test(tc, agony_is_a_temporary_non_lethal_burnout);
+    tcase_add_test(tc, frenzy_is_immune_to_fear_and_agony_takes_back_only_its_own_level);
+    tcase_add_test(tc, a_miss_on_a_grappled_target_may_hit_the_grappler);
+    tcase_add_test(tc, a_sleeping_or_knocked_out_character_is_woken_with_the_aux_action);
+    tcase_add_test(tc, armor_too_heavy_for_its_wearer_costs_agl);
+    tcase_add_test(tc, an_npcs_number_given_once_stands_for_its_next_attacks);
     tcase_add_test(tc, a_status_is_said_in_words);
     tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
     tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);

@@ -996,6 +996,38 @@ START_TEST(the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_atta
 }
 END_TEST
 
+/* Heimr's grid read from the scene's map (issue 30; rules/RULES.md, heimr encounter reading 23):
+ * a melee attack needs the same square (001:256); a shot at another square has half the
+ * distance along the axes as its penalty (001:262-264: a diagonal neighbour is two away); a
+ * combatant whose token is not shown on the map is placed by the GM's word (no refusal). */
+START_TEST(the_map_decides_melee_reach_and_the_range_penalty)
+{
+    fixture f;
+    fx_four(&f);
+    json_t *sq = json_loads("{\"e1\":{\"id\":\"e1\",\"cid\":\"e1\",\"x\":0,\"y\":0},"
+                            "\"e4\":{\"id\":\"e4\",\"cid\":\"e4\",\"x\":1,\"y\":1},"
+                            "\"m1\":{\"id\":\"m1\",\"label\":\"Door\",\"x\":0,\"y\":0}}",
+                            0, NULL);
+    f.e.squares = sq;
+    refused_same(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}",
+                 "Orc is 2 squares away from Ann: a melee attack needs the same square");
+    /* three squares away (two right, one down): C-1, the dice of the ground test's C-1 */
+    json_object_set_new(json_object_get(sq, "e4"), "x", json_integer(2));
+    ACT_OK(&f, "e1", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0,\"ranged\":1}", 2, 5, 7);
+    json_t *res = json_object_get(last_entry(f.e.log, "attack"), "result");
+    ck_assert_int_eq(ival(json_object_get(res, "attack"), "consistency"), -1);
+    ACT_OK(&f, "e1", "end_turn", NULL, 3);
+    /* Bob is not on the map: his melee attack is the GM's word, not refused (the Orc's second
+     * dodge and Bob's roll) */
+    json_object_set_new(json_object_get(sq, "e4"), "x", json_integer(0));
+    json_object_set_new(json_object_get(sq, "e4"), "y", json_integer(0));
+    ACT_OK(&f, "e2", "attack", "{\"target\":\"e4\",\"c\":0,\"p\":0}", 3, 4, 5, 6);
+    f.e.squares = NULL;
+    json_decref(sq);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(an_effect_on_the_holder_loosens_the_grip)
 {
     fixture f;
@@ -1283,6 +1315,7 @@ int main(void)
     tcase_add_test(op, moving_someone_takes_as_many_hands_as_the_book_says);
     tcase_add_test(op, an_effect_on_the_holder_loosens_the_grip);
     tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
+    tcase_add_test(op, the_map_decides_melee_reach_and_the_range_penalty);
     suite_add_tcase(s, op);
     TCase *i23 = tcase_create("issue23");
     tcase_add_test(i23, a_consistency_past_forty_rolls_forty_d10s_instead_of_refusing);

@@ -5,6 +5,7 @@
 //              GET /samples/<system> (the rule system's sample characters)
 
 import { PROTOCOL } from './conn.js';
+import { routeBase, wsUrl } from './route.js';
 
 // -- commands on the table connection -----------------------------------------------------------
 
@@ -52,10 +53,6 @@ export function commandSender(conn) {
 
 // -- host ops -----------------------------------------------------------------------------------
 
-function wsUrl() {
-  const loc = globalThis.location;
-  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
-}
 
 let hostSerial = 0;
 
@@ -113,7 +110,7 @@ export function hostCall(token, op, args = {}, { timeoutMs = 10000 } = {}) {
 // or {ok: false, status, message}.
 export async function fetchJoin(gmToken) {
   try {
-    const res = await fetch('/api/join', { headers: { Authorization: `Bearer ${gmToken}` }, cache: 'no-store' });
+    const res = await fetch(`${routeBase()}api/join`, { headers: { Authorization: `Bearer ${gmToken}` }, cache: 'no-store' });
     const body = await res.json().catch(() => ({}));
     if (!res.ok) return { ok: false, status: res.status, message: body?.error?.message || res.statusText };
     return { ok: true, ...body };

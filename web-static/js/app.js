@@ -25,7 +25,10 @@ import { EncounterPanel } from './enc/panel.js';
 import { ChatView } from './views/chat.js';
 import { JournalView } from './views/journal.js';
 import { HandoutsView } from './views/handouts.js';
+import { MapView } from './views/map.js';
 import { plain, words } from './words.js';
+import { keepRoute } from './route.js';
+import { showCreate } from './views/create.js';
 
 const els = {
   campaignName: $('#campaign-name'),
@@ -145,6 +148,7 @@ const chatView = new ChatView(
 
 const journalView = new JournalView($('#journal'), { send });
 const handoutsView = new HandoutsView($('#handouts-card'), $('#handouts'), { send });
+const mapView = new MapView($('#map-card'), { send });
 
 const ui = {
   screen: null, // 'join' | 'table'
@@ -172,6 +176,8 @@ function showScreen(name) {
 }
 
 function showJoin({ code = null, message = null } = {}) {
+  els.joinScreen.querySelector('.create-card')?.remove(); // an invitation's form (views/create.js)
+  show(els.joinScreen.querySelector('.join-card'), true);
   ui.joinCode = code;
   ui.joining = false;
   const j = els.join;
@@ -285,6 +291,7 @@ function renderNow() {
   chatView.render(m);
   journalView.render(m);
   handoutsView.render(m);
+  mapView.render(m);
   charsView.render(m);
   encPanel.render({ state: state || {}, seat: seatId, isGm: isGM, system, describe: d, live, send });
   show(els.notesCard, isGM);
@@ -459,6 +466,7 @@ conn.addEventListener('unauthorized', () => {
 });
 
 conn.addEventListener('welcome', (ev) => {
+  keepRoute(ev.detail.campaign?.id); // behind a router: the page's path names its campaign
   // Another campaign (a switch): its own system, join code and seat.
   if (ev.detail.campaign?.id !== ui.campaignId) {
     ui.campaignId = ev.detail.campaign?.id ?? null;
@@ -553,6 +561,7 @@ els.join.form.addEventListener('submit', (ev) => {
 
 els.join.back.addEventListener('click', () => {
   const token = storage.loadToken();
+  if (token) keepRoute(storage.loadSeatInfo()?.campaignId); // a bookmark of / : to its owner
   if (token) showTable(token);
 });
 
@@ -630,7 +639,7 @@ async function openAsHost(hostToken) {
 // A link opened in the tab that already shows the page (a second campaign's join link, the
 // console link) changes only the fragment: start again from it.
 window.addEventListener('hashchange', () => {
-  if (/^#(host|token|join)=/.test(window.location.hash)) start();
+  if (/^#(host|token|join|create)=/.test(window.location.hash)) start();
 });
 
 function start() {
@@ -649,6 +658,18 @@ function start() {
   }
   if (frag.join) {
     showJoin({ code: frag.join });
+    return;
+  }
+  if (frag.create) {
+    showScreen('join');
+    showCreate(els.joinScreen, frag.create, {
+      onCreated: ({ campaign, gm_token: token }) => {
+        storage.saveGmToken(campaign, token);
+        storage.saveToken(token);
+        keepRoute(campaign);
+        showTable(token);
+      },
+    });
     return;
   }
   const token = storage.loadToken();

@@ -17,6 +17,7 @@
 //   servererror   {code, message}                an `error` not tied to a command
 
 import { applyPatch } from './patch.js';
+import { wsUrl } from './route.js';
 
 export const PROTOCOL = 'tabled.v1';
 
@@ -28,10 +29,6 @@ export const Status = Object.freeze({
   OFFLINE: 'offline', // lost, and the browser says there is no network
 });
 
-function defaultUrl() {
-  const loc = globalThis.location;
-  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
-}
 
 function randomId() {
   const bytes = new Uint8Array(6);
@@ -42,7 +39,7 @@ function randomId() {
 export class Connection extends EventTarget {
   constructor(opts = {}) {
     super();
-    this.url = opts.url || defaultUrl();
+    this.url = opts.url || null; // null: the page's own (route.js), read at each connect
     this.WebSocket = opts.WebSocket || globalThis.WebSocket;
     this.setTimeout = opts.setTimeout || globalThis.setTimeout.bind(globalThis);
     this.clearTimeout = opts.clearTimeout || globalThis.clearTimeout.bind(globalThis);
@@ -199,7 +196,7 @@ export class Connection extends EventTarget {
   open() {
     let ws;
     try {
-      ws = new this.WebSocket(this.url, PROTOCOL);
+      ws = new this.WebSocket(this.url || wsUrl(), PROTOCOL);
     } catch (e) {
       this.lastClose = { code: 0, reason: String(e && e.message) };
       this.scheduleReconnect();

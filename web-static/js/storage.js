@@ -10,6 +10,8 @@
 // Every access is guarded: storage may be disabled (private modes, file://), and the page must
 // still work for the length of a visit.
 
+import { routeBase } from './route.js';
+
 const TOKEN = 'tabled.token';
 const SEAT = 'tabled.seat';
 const OUTBOX = 'tabled.outbox';
@@ -78,7 +80,7 @@ export function saveOutbox(token, items) {
   else set(session(), OUTBOX, JSON.stringify({ token, items }));
 }
 
-// Reads the secrets of the URL fragment (#token=..., #join=... or #host=...) and removes the fragment from
+// Reads the secrets of the URL fragment (#token=, #join=, #host= or #create=...) and removes the fragment from
 // the address bar, so it is not left in the history, bookmarks or a shared screenshot.
 export function takeFragment(loc = globalThis.location, hist = globalThis.history) {
   const raw = (loc.hash || '').replace(/^#/, '');
@@ -88,6 +90,8 @@ export function takeFragment(loc = globalThis.location, hist = globalThis.histor
   const token = params.get('token');
   const join = params.get('join');
   const host = params.get('host');
+  const create = params.get('create');
+  if (create) out.create = create.trim(); // an invitation to open a table (views/create.js)
   if (token) out.token = token.trim();
   if (join) out.join = join.trim();
   if (host) out.host = host.trim();
@@ -100,20 +104,27 @@ export function takeFragment(loc = globalThis.location, hist = globalThis.histor
 }
 
 // The host token (from the console link's #host=...): it creates, lists and opens campaigns.
-const HOST = 'tabled.host';
+// Behind a router of several processes (route.js) each has its own host token, kept under the
+// process's name: "b" for a page at /c/b/ (its console) or /c/b-c…/ (one of its campaigns). One
+// process, or a campaign of before the shards (/c/c…/): 'tabled.host'.
+function hostKey() {
+  const key = routeBase().slice(3, -1); // "/c/<key>/" → key; "/" → ""
+  const shard = key.includes('-') ? key.split('-')[0] : /^c[0-9a-z]{9}$/.test(key) ? '' : key;
+  return shard ? `tabled.host.${shard}` : 'tabled.host';
+}
 // GM tokens of the campaigns this browser opened, by campaign id (switching back needs no new one).
 const GMS = 'tabled.gm';
 
 export function loadHostToken() {
-  return get(local(), HOST);
+  return get(local(), hostKey());
 }
 
 export function saveHostToken(token) {
-  set(local(), HOST, token);
+  set(local(), hostKey(), token);
 }
 
 export function forgetHostToken() {
-  set(local(), HOST, null);
+  set(local(), hostKey(), null);
 }
 
 export function loadGmTokens() {

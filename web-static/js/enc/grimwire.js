@@ -70,15 +70,31 @@ function renderOrder(enc, ctx) {
 }
 
 // A player's attack waiting for the GM's hidden target number (/enc/waiting, RULES.md G4): the
-// table sees it wait; the GM is told which number to set.
+// table sees it wait; the GM gets one prompt with one number (the server's `answer` move, its
+// default filled in): one tap rolls it, and the number stands for that target from then on.
 function waitingNote(enc, ctx) {
   const w = enc.waiting;
   if (!w) return null;
   const all = enc.combatants || {};
   const who = all[w.attacker]?.name ?? 'Someone';
   const target = all[w.target]?.name ?? 'the target';
-  const text = ctx.isGm ? `${who}'s attack on ${target} waits for you: set the target number to hit ${target}.` : `${who}'s attack on ${target} waits for the GM's target number.`;
-  return h('p', { class: 'gw-waiting', attrs: { role: 'status' } }, text);
+  if (!ctx.isGm) return h('p', { class: 'gw-waiting', attrs: { role: 'status' } }, `${who}'s attack on ${target} waits for the GM's target number.`);
+  const move = (Array.isArray(ctx.moves) ? ctx.moves : []).find((m) => m.action === 'answer');
+  const input = h('input', { type: 'number', min: 1, max: 60, required: true, value: String(move?.args?.tn ?? 11), class: 'gw-answer-tn', attrs: { inputmode: 'numeric' } });
+  return h(
+    'form',
+    {
+      class: 'gw-waiting gw-answer',
+      attrs: { role: 'status', 'aria-label': `${who}'s attack waits for you` },
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        ctx.act('answer', { params: { tn: Number(input.value) } });
+      },
+    },
+    h('p', {}, `${who} attacks ${target}: how hard is ${target} to hit?`),
+    h('label', {}, 'Target number to hit ', input),
+    h('button', { type: 'submit', class: 'primary gw-answer-go' }, 'Roll it'),
+  );
 }
 
 function renderCombatant(c, enc, ctx) {
@@ -154,6 +170,8 @@ function betweenCard(c, enc, ctx) {
     [
       ['level', `${st.level ?? 1} · ${st.xp ?? 0} XP`, 'level'],
       ['Condition', `${cond.current ?? '?'} of ${cond.max ?? '?'}`, 'condition'],
+      // dying out of a fight: 1 Condition every 6 seconds until stabilized; dead below -10
+      c.out === 'dead' ? ['state', 'dead', 'dying'] : Number(cond.current) <= 0 ? ['state', 'dying: loses 1 Condition every 6 seconds until stabilized', 'dying'] : null,
       ['Focus', `${focus.current ?? '?'} of ${focus.max ?? '?'}`, 'focus'],
       Number(st.burnout) > 0 ? ['burnout', st.burnout, 'burnout'] : null,
       ['rested today', rests.length ? rests.join(' and ') : 'not yet', 'rests'],

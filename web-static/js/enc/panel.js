@@ -61,11 +61,15 @@
 import { h } from '../dom.js';
 import { paramFields, paramLabel, paramType, readParams, showFieldError, paramInMessage } from '../views/params.js';
 import { resultBox } from '../views/result.js';
+import { logOf } from '../views/model.js';
 import { label as keyLabel, words, plain } from '../words.js';
 
 export { h };
 
 const registry = new Map();
+
+// The actions whose roll may wait for the GM's number (grimwire G4): the outcome the answer rolls.
+const WAITED = new Set(['attack', 'shove', 'grapple']);
 
 // What a success says when it wrote no log line of its own (the log lines of the command's seq
 // are shown instead, with their dice, where the person tapped).
@@ -462,6 +466,22 @@ export class EncounterPanel {
     return reply;
   }
 
+  // A move of this seat that waits for the GM's number (/enc/waiting {attacker}, grimwire G4): its
+  // result box follows it, and shows the outcome the GM's answer rolled (the first entry after it
+  // of the action that waited) once the wait is gone.
+  followWait(enc, ctx) {
+    const r = this.result;
+    if (!r || r.op !== 'enc.act' || !Number.isFinite(r.seq)) return;
+    const w = enc?.waiting;
+    if (w && !r.waits && isMine(enc.combatants?.[w.attacker], ctx)) this.result = { ...r, waits: true };
+    if (w || !r.waits) return;
+    const next = logOf(ctx.state)
+      .map((x) => x.entry)
+      .filter((x) => x.seq > r.seq && WAITED.has(x.action))
+      .sort((a, b) => a.seq - b.seq)[0];
+    if (next) this.result = { ...r, seq: next.seq, waits: false };
+  }
+
   act(action, actor, params) {
     const args = { action };
     if (actor) args.actor = actor;
@@ -471,6 +491,7 @@ export class EncounterPanel {
 
   build(enc, ctx) {
     const hooks = panelHooks(ctx.system, enc?.module);
+    this.followWait(enc, ctx);
     const out = [];
     out.push(h('h2', { id: 'enc-title' }, (ctx.scenes?.length ?? 0) > 1 ? `Encounter: ${enc?.name ?? 'scene'}` : 'Encounter'));
     const feedback = () => {

@@ -5,6 +5,7 @@
 
 import { h } from '../dom.js';
 import { hostCall } from '../api.js';
+import { routeBase } from '../route.js';
 import { count, plain } from '../words.js';
 
 // The systems a campaign may run, as the server names them: campaign.list's `systems` (the host's
@@ -191,7 +192,7 @@ export class CampaignView {
       if (el) el.value = '';
       this.useGmToken(r.result.campaign, r.result.gm_token);
     });
-    out.push(form);
+    out.push(form, this.inviteForm());
     // During an encounter the campaign admin folds away (one tap opens it).
     const fold = out.findIndex((el) => el?.tagName === 'H3');
     if (fold < 0) return out;
@@ -202,6 +203,33 @@ export class CampaignView {
       out.slice(fold),
     );
     return [...out.slice(0, fold), admin];
+  }
+
+  // Invite a GM (issue 28 item 5): a link that lets someone open campaigns of their own on this
+  // server (as many as the host says) and run them as GM, without the host's console link.
+  inviteForm() {
+    const form = h(
+      'form',
+      { class: 'stack campaign-invite', noValidate: true },
+      h('h3', {}, 'Invite a GM'),
+      h('p', { class: 'small muted' }, 'A link that lets someone open campaigns of their own on this server and run them. It opens none of yours.'),
+      h('div', { class: 'field' }, h('label', { htmlFor: 'invite-gm-campaigns' }, 'Campaigns they may open'), h('input', { id: 'invite-gm-campaigns', type: 'number', min: 1, max: 1000, value: '1' })),
+      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'invite-gm-make', disabled: this.busy }, 'Make the link')),
+      // no id: render() must not put the last link back over a new one
+      this.inviteLink ? h('input', { class: 'invite-gm-link', type: 'text', readOnly: true, value: this.inviteLink, attrs: { 'aria-label': 'Invitation link' } }) : null,
+    );
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const campaigns = Math.min(1000, Math.max(1, Math.round(Number(form.querySelector('#invite-gm-campaigns').value) || 1)));
+      this.busy = true;
+      this.rerender();
+      const r = await hostCall(this.hostToken(), 'invite.create', { campaigns });
+      this.busy = false;
+      this.error = r.ok ? null : `Could not make the invitation: ${plain(r.message || 'refused')}`;
+      if (r.ok) this.inviteLink = `${globalThis.location.origin}${routeBase()}#create=${encodeURIComponent(r.result.code)}`;
+      this.rerender();
+    });
+    return form;
   }
 
   async open(id) {

@@ -24,8 +24,8 @@ function readDataUrl(file) {
 }
 
 // The picture as a data URL the server takes: as it is when it is small enough, else redrawn
-// smaller as a JPEG until it fits.
-async function pictureOf(file) {
+// smaller as a JPEG until it fits. (The scene map's picture too: views/map.js.)
+export async function pictureOf(file) {
   const url = await readDataUrl(file);
   if (KINDS.test(url) && url.length <= MAX_IMAGE) return url;
   let bmp;

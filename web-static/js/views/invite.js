@@ -4,9 +4,10 @@
 
 import { h, setText, show } from '../dom.js';
 import { joinOf } from './model.js';
+import { routeBase } from '../route.js';
 
-export function joinLink(code, origin = globalThis.location.origin) {
-  return `${origin}/#join=${encodeURIComponent(code)}`;
+export function joinLink(code, origin = globalThis.location.origin, base = routeBase()) {
+  return `${origin}${base}#join=${encodeURIComponent(code)}`;
 }
 
 // A link on 127.0.0.1 / localhost cannot be opened by a phone at the table.

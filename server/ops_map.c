@@ -1,0 +1,436 @@
+/*
+ * ops_map.c — the scene picture (issue 30, first phase): a map image or a plain grid for a
+ * running scene, and tokens on it. Rows of OPS_MAP; see ops.h for the handler contract and
+ * protocol/PROTOCOL.md ("The scene map") for the wire shapes.
+ *
+ * Where a map lives decides who reads it (visibility is by path alone, DESIGN.md):
+ *   /gm/maps/<sid>  the GM's copy, always: {image?, key?, w, h, grid: {size, x, y, cols, rows},
+ *                   shown, tokens: {<id>: token} (the hidden ones: an unseen guard, a trap),
+ *                   next (the hidden markers' counter), kept? (the shown tokens while the map
+ *                   itself is hidden: {tokens, next})}
+ *   /maps/<sid>     while the map is shown: {key?, w, h, grid, tokens: {<id>: token}, next}
+ * A token is {id, x, y, cid?, label?}: x, y a square of the grid (0-based column and row), cid
+ * the combatant it stands for (its id is then the combatant's), label a free marker's words.
+ * Ids are the map's own: a combatant's id, "m<n>" for a shown marker (n counts only shown
+ * markers, /maps/<sid>/next) and "g<n>" for a hidden one (/gm/maps/<sid>/next): no count a
+ * secret moves ever reaches a player.
+ *
+ * The picture never travels in the state a player receives: the public copy holds only its key
+ * (a hash of the picture), and a seat of the scene (a seat one of its combatants belongs to)
+ * fetches it once with the read-only map.image and keeps it by key; another seat is refused.
+ * The picture is a data URL checked like a handout's (ops_check_image) and shrunk by the page as
+ * a handout's is, so map.set fits one 64 KB message.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ops.h"
+
+#define MAP_MAX_TOKENS 200 /* tokens on one map, shown and hidden */
+#define MAP_MAX_IMAGE 60000
+
+/* The public half of running scene sid, or NULL. */
+static json_t *map_scene(json_t *state, const char *sid)
+{
+    if (strcmp(sid, "enc") == 0)
+        return json_object_get(state, "enc");
+    return json_object_get(json_object_get(state, "scenes"), sid);
+}
+
+/* The scene args name ("enc" when none); TB_NOT_FOUND when it is not running. */
+static int map_pick(json_t *state, const json_t *args, const char **sid, tb_err *err)
+{
+    const char *want = json_string_value(json_object_get(args, "scene"));
+    *sid = want ? want : "enc";
+    if (!json_is_object(map_scene(state, *sid)))
+        return tb_fail(err, TB_NOT_FOUND, "no scene '%.16s' is running", *sid);
+    return TB_OK;
+}
+
+/* The GM's copy of scene sid's map (borrowed), or NULL. */
+static json_t *map_gm(json_t *state, const char *sid)
+{
+    return json_object_get(json_object_get(json_object_get(state, "gm"), "maps"), sid);
+}
+
+/* The public copy (borrowed), or NULL while the map is not shown. */
+static json_t *map_pub(json_t *state, const char *sid)
+{
+    return json_object_get(json_object_get(state, "maps"), sid);
+}
+
+/* Where the shown tokens live: the public copy while the map is shown, else the GM's kept
+ * (borrowed; NULL when the scene has no map). */
+static json_t *map_visible(json_t *state, const char *sid)
+{
+    json_t *pub = map_pub(state, sid);
+    json_t *g = map_gm(state, sid);
+    return pub ? pub : g ? ops_child(g, "kept") : NULL;
+}
+
+/* FNV-1a of the picture, 16 hex digits: its key, for the pages' caches. */
+static void map_key(const char *image, char out[17])
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)image; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The public face of the GM's copy g: {key?, w, h, grid}. */
+static void map_face(json_t *dst, json_t *g)
+{
+    json_object_del(dst, "key");
+    json_t *key = json_object_get(g, "key");
+    if (key)
+        json_object_set(dst, "key", key);
+    json_object_set(dst, "w", json_object_get(g, "w"));
+    json_object_set(dst, "h", json_object_get(g, "h"));
+    json_object_set_new(dst, "grid", json_deep_copy(json_object_get(g, "grid")));
+}
+
+static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                      tb_err *err)
+{
+    (void)ctx;
+    const char *sid;
+    if (map_pick(state, args, &sid, err))
+        return err->code;
+    const char *image = json_string_value(json_object_get(args, "image"));
+    if (image && *image && ops_check_image(image, err))
+        return err->code;
+    json_int_t size = json_integer_value(json_object_get(args, "size"));
+    json_int_t ox = json_integer_value(json_object_get(args, "x"));
+    json_int_t oy = json_integer_value(json_object_get(args, "y"));
+    if (ox >= size || oy >= size)
+        return tb_fail(err, TB_BAD_REQUEST, "map.set: the offset must be smaller than a square");
+    json_t *g = ops_child(ops_child(ops_child(state, "gm"), "maps"), sid);
+    if (image && *image) {
+        char key[17];
+        map_key(image, key);
+        json_object_set_new(g, "image", json_string(image));
+        json_object_set_new(g, "key", json_string(key));
+    } else if (image) {
+        json_object_del(g, "image");
+        json_object_del(g, "key");
+    }
+    json_int_t cols = json_integer_value(json_object_get(args, "cols"));
+    json_int_t rows = json_integer_value(json_object_get(args, "rows"));
+    json_t *w = json_object_get(args, "w"), *h = json_object_get(args, "h");
+    int pictured = json_object_get(g, "image") != NULL;
+    if (pictured && (!w || !h))
+        return tb_fail(err, TB_BAD_REQUEST, "map.set: a picture needs its width and height");
+    json_object_set_new(g, "w", json_integer(pictured ? json_integer_value(w) : ox + cols * size));
+    json_object_set_new(g, "h", json_integer(pictured ? json_integer_value(h) : oy + rows * size));
+    json_object_set_new(g, "grid",
+                        json_pack("{s:I, s:I, s:I, s:I, s:I}", "size", size, "x", ox, "y", oy,
+                                  "cols", cols, "rows", rows));
+    if (!json_object_get(g, "tokens"))
+        json_object_set_new(g, "tokens", json_object());
+    if (!json_object_get(g, "next"))
+        json_object_set_new(g, "next", json_integer(1));
+    if (!json_object_get(g, "shown")) {
+        json_object_set_new(g, "shown", json_false());
+        json_object_set_new(g, "kept", json_pack("{s:{}, s:i}", "tokens", "next", 1));
+    }
+    json_t *pub = map_pub(state, sid);
+    if (pub)
+        map_face(pub, g);
+    *result = json_pack("{s:s, s:O}", "scene", sid, "grid", json_object_get(g, "grid"));
+    return TB_OK;
+}
+
+/* The scene args name and its map (the GM's copy, borrowed): TB_NOT_FOUND when the scene is
+ * not running or has no map yet. */
+static int map_open(json_t *state, const json_t *args, const char **sid, json_t **g, tb_err *err)
+{
+    if (map_pick(state, args, sid, err))
+        return err->code;
+    *g = map_gm(state, *sid);
+    if (!*g)
+        return tb_fail(err, TB_NOT_FOUND, "this scene has no map yet");
+    return TB_OK;
+}
+
+/* map.show (on) and map.hide: the table's copy made from the GM's, its shown tokens back from
+ * `kept`; or taken away, its shown tokens kept. Nothing changes when it already is so. */
+static int map_shown(json_t *state, const json_t *args, int on, json_t **result, tb_err *err)
+{
+    const char *sid;
+    json_t *g;
+    if (map_open(state, args, &sid, &g, err))
+        return err->code;
+    json_t *pub = map_pub(state, sid);
+    if (on && !pub) {
+        json_t *kept = json_object_get(g, "kept");
+        pub = json_object();
+        json_object_set(pub, "tokens", json_object_get(kept, "tokens"));
+        json_object_set(pub, "next", json_object_get(kept, "next"));
+        map_face(pub, g);
+        json_object_set_new(ops_child(state, "maps"), sid, pub);
+        json_object_del(g, "kept");
+    } else if (!on && pub) {
+        json_object_set_new(g, "kept",
+                            json_pack("{s:O, s:O}", "tokens", json_object_get(pub, "tokens"),
+                                      "next", json_object_get(pub, "next")));
+        json_object_del(json_object_get(state, "maps"), sid);
+    }
+    json_object_set_new(g, "shown", json_boolean(on));
+    *result = json_pack("{s:s}", "scene", sid);
+    return TB_OK;
+}
+
+static int op_map_show(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                       tb_err *err)
+{
+    (void)ctx;
+    return map_shown(state, args, 1, result, err);
+}
+
+static int op_map_hide(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                       tb_err *err)
+{
+    (void)ctx;
+    return map_shown(state, args, 0, result, err);
+}
+
+static int op_map_clear(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    (void)ctx;
+    const char *sid = json_string_value(json_object_get(args, "scene"));
+    if (!sid)
+        sid = "enc";
+    if (!map_gm(state, sid))
+        return tb_fail(err, TB_NOT_FOUND, "scene '%.16s' has no map", sid);
+    json_object_del(json_object_get(json_object_get(state, "gm"), "maps"), sid);
+    json_object_del(json_object_get(state, "maps"), sid);
+    *result = json_pack("{s:s}", "scene", sid);
+    return TB_OK;
+}
+
+/* The token id of scene sid's map, where it is (*hidden), or NULL (borrowed). */
+static json_t *map_token(json_t *state, const char *sid, const char *id, int *hidden)
+{
+    json_t *t = json_object_get(json_object_get(map_visible(state, sid), "tokens"), id);
+    *hidden = 0;
+    if (!t) {
+        t = json_object_get(json_object_get(map_gm(state, sid), "tokens"), id);
+        *hidden = t != NULL;
+    }
+    return t;
+}
+
+/* Checks x, y against the grid of map g. */
+static int map_in_grid(json_t *g, const json_t *args, tb_err *err)
+{
+    json_t *grid = json_object_get(g, "grid");
+    json_int_t x = json_integer_value(json_object_get(args, "x"));
+    json_int_t y = json_integer_value(json_object_get(args, "y"));
+    if (x >= json_integer_value(json_object_get(grid, "cols")) ||
+        y >= json_integer_value(json_object_get(grid, "rows")))
+        return tb_fail(err, TB_BAD_REQUEST, "that square is off the map");
+    return TB_OK;
+}
+
+static int map_count(json_t *state, const char *sid)
+{
+    return (int)(json_object_size(json_object_get(map_visible(state, sid), "tokens")) +
+                 json_object_size(json_object_get(map_gm(state, sid), "tokens")));
+}
+
+/* A new id for a marker: "m<n>" from the shown count or "g<n>" from the GM's. */
+static void map_marker_id(json_t *holder, char prefix, char id[24])
+{
+    json_int_t n = json_integer_value(json_object_get(holder, "next"));
+    if (n < 1)
+        n = 1;
+    snprintf(id, 24, "%c%lld", prefix, (long long)n);
+    json_object_set_new(holder, "next", json_integer(n + 1));
+}
+
+static int op_map_token(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    (void)ctx;
+    const char *sid;
+    json_t *g;
+    if (map_open(state, args, &sid, &g, err))
+        return err->code;
+    if (map_in_grid(g, args, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    const char *cid = json_string_value(json_object_get(args, "cid"));
+    json_t *label = json_object_get(args, "label");
+    int was_hidden = 0;
+    json_t *old = NULL;
+    if (id && !(old = map_token(state, sid, id, &was_hidden)))
+        return tb_fail(err, TB_NOT_FOUND, "no token '%.24s' on this map", id);
+    if (!id && cid) {
+        if (!json_object_get(json_object_get(map_scene(state, sid), "combatants"), cid))
+            return tb_fail(err, TB_NOT_FOUND, "no combatant '%.16s' in this scene", cid);
+        id = cid;
+        old = map_token(state, sid, id, &was_hidden);
+    }
+    if (!old && !cid && !label)
+        return tb_fail(err, TB_BAD_REQUEST, "map.token: a marker needs a label");
+    if (!old && map_count(state, sid) >= MAP_MAX_TOKENS)
+        return tb_fail(err, TB_CONFLICT, "at most %d tokens on a map", MAP_MAX_TOKENS);
+    json_t *hid = json_object_get(args, "hidden");
+    int hidden = hid ? json_is_true(hid) : (old ? was_hidden : 0);
+    json_t *t = old ? json_copy(old) : json_object();
+    if (old) {
+        json_t *from = ops_child(was_hidden ? g : map_visible(state, sid), "tokens");
+        json_object_del(from, id);
+    }
+    if (label)
+        json_object_set(t, "label", label);
+    json_object_set(t, "x", json_object_get(args, "x"));
+    json_object_set(t, "y", json_object_get(args, "y"));
+    char nid[24];
+    json_t *to = hidden ? g : map_visible(state, sid);
+    const char *tcid = json_string_value(json_object_get(t, "cid"));
+    if (!old && cid) {
+        json_object_set_new(t, "cid", json_string(cid));
+        snprintf(nid, sizeof nid, "%s", cid);
+    } else if (tcid)
+        snprintf(nid, sizeof nid, "%s", tcid);
+    else if (old && hidden == was_hidden)
+        snprintf(nid, sizeof nid, "%s", id);
+    else
+        map_marker_id(to, hidden ? 'g' : 'm', nid);
+    json_object_set_new(t, "id", json_string(nid));
+    json_object_set_new(ops_child(to, "tokens"), nid, t);
+    *result = json_pack("{s:s, s:s, s:b}", "scene", sid, "id", nid, "hidden", hidden);
+    return TB_OK;
+}
+
+/* Whether seat owns combatant cid of scene sid. */
+static int map_owns(json_t *state, const char *sid, const char *cid, const char *seat)
+{
+    json_t *c = json_object_get(json_object_get(map_scene(state, sid), "combatants"), cid);
+    const char *s = json_string_value(json_object_get(c, "seat"));
+    return s && strcmp(s, seat) == 0;
+}
+
+static int op_map_move(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                       tb_err *err)
+{
+    const char *sid;
+    if (map_pick(state, args, &sid, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    json_t *g = map_gm(state, sid);
+    json_t *pub = map_pub(state, sid);
+    if (!ctx->is_gm && !pub)
+        return tb_fail(err, TB_NOT_FOUND, "this scene's map is not shown");
+    int hidden = 0;
+    json_t *old = ctx->is_gm ? map_token(state, sid, id, &hidden)
+                             : json_object_get(json_object_get(pub, "tokens"), id);
+    if (!old)
+        return tb_fail(err, TB_NOT_FOUND, "no token '%.24s' on this map", id);
+    const char *cid = json_string_value(json_object_get(old, "cid"));
+    if (!ctx->is_gm && !(cid && map_owns(state, sid, cid, ctx->seat)))
+        return tb_fail(err, TB_FORBIDDEN, "you may move only your own token");
+    if (map_in_grid(ctx->is_gm ? g : pub, args, err))
+        return err->code;
+    json_t *t = json_copy(old);
+    json_object_set(t, "x", json_object_get(args, "x"));
+    json_object_set(t, "y", json_object_get(args, "y"));
+    json_object_set_new(ops_child(hidden ? g : map_visible(state, sid), "tokens"), id, t);
+    *result = json_pack("{s:s, s:s, s:O, s:O}", "scene", sid, "id", id, "x",
+                        json_object_get(args, "x"), "y", json_object_get(args, "y"));
+    return TB_OK;
+}
+
+static int op_map_remove(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                         tb_err *err)
+{
+    (void)ctx;
+    const char *sid;
+    if (map_pick(state, args, &sid, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    int hidden = 0;
+    if (!map_token(state, sid, id, &hidden))
+        return tb_fail(err, TB_NOT_FOUND, "no token '%.24s' on this map", id);
+    json_object_del(
+        json_object_get(hidden ? map_gm(state, sid) : map_visible(state, sid), "tokens"), id);
+    *result = json_pack("{s:s, s:s}", "scene", sid, "removed", id);
+    return TB_OK;
+}
+
+/* Whether seat is a seat of scene sid (one of its combatants belongs to it). */
+static int map_seated(json_t *state, const char *sid, const char *seat)
+{
+    const char *cid;
+    json_t *c;
+    json_object_foreach(json_object_get(map_scene(state, sid), "combatants"), cid, c)
+    {
+        const char *s = json_string_value(json_object_get(c, "seat"));
+        if (s && strcmp(s, seat) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int op_map_image(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                        tb_err *err)
+{
+    const char *sid;
+    if (map_pick(state, args, &sid, err))
+        return err->code;
+    json_t *pub = map_pub(state, sid);
+    if (!ctx->is_gm && !pub)
+        return tb_fail(err, TB_NOT_FOUND, "this scene's map is not shown");
+    if (!ctx->is_gm && !map_seated(state, sid, ctx->seat))
+        return tb_fail(err, TB_FORBIDDEN, "the map is shown only to the people in that scene");
+    json_t *g = map_gm(state, sid);
+    json_t *key = json_object_get(ctx->is_gm ? g : pub, "key");
+    if (!key)
+        return tb_fail(err, TB_NOT_FOUND, "this map has no picture");
+    *result = json_pack("{s:s, s:O, s:O}", "scene", sid, "key", key, "image",
+                        json_object_get(g, "image"));
+    return TB_OK;
+}
+
+static const op_arg ARGS_SET[] = {
+    {"scene", ARG_STRING, 0, 1, 16}, {"image", ARG_STRING, 0, 0, MAP_MAX_IMAGE},
+    {"w", ARG_INT, 0, 1, 8000},      {"h", ARG_INT, 0, 1, 8000},
+    {"size", ARG_INT, 1, 8, 400},    {"x", ARG_INT, 0, 0, 399},
+    {"y", ARG_INT, 0, 0, 399},       {"cols", ARG_INT, 1, 1, 100},
+    {"rows", ARG_INT, 1, 1, 100},    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_SCENE[] = {
+    {"scene", ARG_STRING, 0, 1, 16},
+    {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_TOKEN[] = {
+    {"scene", ARG_STRING, 0, 1, 16}, {"id", ARG_STRING, 0, 1, 24}, {"cid", ARG_STRING, 0, 1, 16},
+    {"label", ARG_NAME, 0, 1, 40},   {"x", ARG_INT, 1, 0, 99},     {"y", ARG_INT, 1, 0, 99},
+    {"hidden", ARG_BOOL, 0, 0, 0},   {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_MOVE[] = {
+    {"scene", ARG_STRING, 0, 1, 16}, {"id", ARG_STRING, 1, 1, 24}, {"x", ARG_INT, 1, 0, 99},
+    {"y", ARG_INT, 1, 0, 99},        {NULL, 0, 0, 0, 0},
+};
+static const op_arg ARGS_REMOVE[] = {
+    {"scene", ARG_STRING, 0, 1, 16},
+    {"id", ARG_STRING, 1, 1, 24},
+    {NULL, 0, 0, 0, 0},
+};
+
+static const op_write W_MAP[] = {{"/maps", 0}, {"/gm/maps", 0}, {NULL, 0}};
+static const op_write W_NONE[] = {{NULL, 0}};
+
+const op_def OPS_MAP[] = {
+    {"map.set", op_map_set, WHO_GM, 0, ARGS_SET, W_MAP},
+    {"map.show", op_map_show, WHO_GM, 0, ARGS_SCENE, W_MAP},
+    {"map.hide", op_map_hide, WHO_GM, 0, ARGS_SCENE, W_MAP},
+    {"map.clear", op_map_clear, WHO_GM, 0, ARGS_SCENE, W_MAP},
+    {"map.token", op_map_token, WHO_GM, 0, ARGS_TOKEN, W_MAP},
+    {"map.move", op_map_move, WHO_ANY, 0, ARGS_MOVE, W_MAP},
+    {"map.remove", op_map_remove, WHO_GM, 0, ARGS_REMOVE, W_MAP},
+    {"map.image", op_map_image, WHO_ANY, 1, ARGS_SCENE, W_NONE},
+    {NULL, NULL, 0, 0, NULL, NULL},
+};
