@@ -124,6 +124,14 @@ static const rules_param P_REPAIR[] = {
     {"extended", RULES_PARAM_BOOL, 0, 1, 0, 0, "a long repair: 2 of 3 COR rolls"},
     {0},
 };
+static const rules_param P_ANSWER_BUILD[] = {
+    {"mnd_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "MND target number, for a kind of object new to the builder"},
+    {"cor_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET, "COR target number to assemble it"},
+    {"rsn_tn", RULES_PARAM_INT, 1, 60, 0, RULES_PARAM_SECRET,
+     "RSN target number, for a supernatural object"},
+    {0},
+};
 static const rules_param P_USE[] = {
     {"item", RULES_PARAM_STRING, 1, 100, 0, RULES_PARAM_REQUIRED, "the object"},
     {0},
@@ -174,6 +182,9 @@ static const rules_enc_action ACTIONS[] = {
     XROW(set_build, "Set build numbers", RULES_ENC_GM, P_SET_BUILD, "002:29-55,344,356", 0),
     XROW(craft, "Build something", RULES_ENC_OWNER, P_CRAFT, "002:336-385", 0),
     XROW(repair, "Repair something", RULES_ENC_OWNER, P_REPAIR, "002:381-385", 0),
+    /* the GM's numbers for a player's build that waits for them (issue 24 item 2) */
+    {"answer", "Name the build's numbers", RULES_ENC_GM, P_ANSWER_BUILD, gw_act_answer_build,
+     "002:29-55,344,356", gw_chk_answer_build, 0},
     XROW(use, "Use an unstable object", RULES_ENC_OWNER, P_USE, "002:366-379", 0),
     ROW(fall, "Fall or jump down", RULES_ENC_OWNER, P_FALL, "002:483-505", RULES_ENC_RARE),
     ROW(set_stabilize, "Set how hard to stabilize", RULES_ENC_GM, P_SET_STABILIZE, "002:29-55,258",

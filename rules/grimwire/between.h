@@ -20,6 +20,7 @@ GW_BETWEEN_ACTION(set_build)
 GW_BETWEEN_ACTION(craft)
 GW_BETWEEN_ACTION(repair)
 GW_BETWEEN_ACTION(use)
+GW_BETWEEN_ACTION(answer_build)
 #undef GW_BETWEEN_ACTION
 
 #endif

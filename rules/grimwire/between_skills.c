@@ -234,11 +234,31 @@ static json_t *item_of(const rules_enc *e, const char *cid, const char *item, in
     return NULL;
 }
 
-/* What a build or a repair of `kind` needs the GM to have said, before any die: the COR number,
- * the MND number for a kind new to cid (002:344), the RSN number for a supernatural object
- * (002:340). 0 or the refusal. */
+/* The numbers of the GM's a build still lacks (of enum need): COR always, MND for a kind new to
+ * the builder (002:344), RSN for a supernatural object (002:340). */
+enum { NEED_MND = 1, NEED_COR = 2, NEED_RSN = 4 };
+static const char *const NEED_KEYS[] = {"mnd_tn", "cor_tn", "rsn_tn"};
+
+static int build_needs(const rules_enc *e, const rules_args *a, const char *know, int supernatural)
+{
+    int known = gw_list_find(gw_stat_list_get(e, e->actor, "blueprints"), know) >= 0;
+    return (!known && build_tn(e, a, "mnd_tn") < 0 ? NEED_MND : 0) |
+           (build_tn(e, a, "cor_tn") < 0 ? NEED_COR : 0) |
+           (supernatural && build_tn(e, a, "rsn_tn") < 0 ? NEED_RSN : 0);
+}
+
+/* The builder whose build waits for the GM's numbers (/gm/enc/waiting), or NULL. */
+static const char *build_waiting(const rules_enc *e)
+{
+    return json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "builder"));
+}
+
+/* What a build or a repair of `kind` needs before any die (`resumed`: the GM's answer gives the
+ * numbers, build_answer): an able builder, no number named by a player, and the GM's numbers.
+ * A player's build the GM's numbers are missing for is not refused: it waits for them
+ * (build_wait), one build at a time. 0 or the refusal. */
 static int build_ready(const rules_enc *e, const rules_args *a, const char *know, int supernatural,
-                       tb_err *err)
+                       int resumed, tb_err *err)
 {
     const char *cid = e->actor, *name = gw_nm(e, cid);
     if (gw_able(e, err))
@@ -247,18 +267,67 @@ static int build_ready(const rules_enc *e, const rules_args *a, const char *know
          rules_arg_given(a, "rsn_tn")) &&
         !e->is_gm)
         return tb_fail(err, TB_FORBIDDEN, "only the GM sets target numbers");
-    int known = gw_list_find(gw_stat_list_get(e, cid, "blueprints"), know) >= 0;
-    if (build_tn(e, a, "cor_tn") < 0)
+    if (resumed)
+        return 0;
+    const char *w = build_waiting(e);
+    if (w && rules_enc_streq(w, cid))
+        return rules_enc_rule(err, "%s's build already waits for the GM's numbers", name);
+    int needs = build_needs(e, a, know, supernatural);
+    if (needs && !e->is_gm)
+        return w ? rules_enc_rule(err, "%s's build waits for the GM's numbers first", gw_nm(e, w))
+                 : 0;
+    if (needs & NEED_COR)
         return rules_enc_rule(err, "the GM has not set the numbers of %s's build yet", name);
-    if (!known && build_tn(e, a, "mnd_tn") < 0)
+    if (needs & NEED_MND)
         return rules_enc_rule(err,
                               "%s has never built a %s: the GM sets the MND number for it "
                               "first",
                               name, know);
-    if (supernatural && build_tn(e, a, "rsn_tn") < 0)
+    if (needs & NEED_RSN)
         return rules_enc_rule(err, "a supernatural object needs a RSN roll: the GM sets its number "
                                    "first");
     return 0;
+}
+
+/* The words of the numbers a waiting build needs (build.need.<bits>). */
+static const char *const NEED_WORDS[] = {
+    NULL,           "build.need.1", "build.need.2", "build.need.3",
+    "build.need.4", "build.need.5", "build.need.6", "build.need.7",
+};
+
+/*
+ * A player's build or repair the GM has not given the numbers for (issue 24 item 2): checked like
+ * any build, no die rolled; it waits in /gm/enc/waiting {builder, action, params, needs} (the
+ * GM's question: the numbers it needs) and /enc/waiting {builder, action, item} (the table sees
+ * it wait, never a number) until the GM's `answer` rolls it. 1 when it waits.
+ */
+static int build_wait(rules_enc *e, const char *action, const rules_args *a, const char *item,
+                      const char *know, int supernatural)
+{
+    int needs = build_needs(e, a, know, supernatural);
+    if (!needs || e->is_gm)
+        return 0;
+    const char *cid = e->actor;
+    json_t *keys = json_array();
+    for (int k = 0; k < 3; k++)
+        if (needs & (1 << k))
+            json_array_append_new(keys, json_string(NEED_KEYS[k]));
+    json_object_set_new(e->hidden, "waiting",
+                        json_pack("{s:s, s:s, s:o, s:o}", "builder", cid, "action", action,
+                                  "params", rules_args_json(a), "needs", keys));
+    json_object_set_new(
+        e->enc, "waiting",
+        json_pack("{s:s, s:s, s:s}", "builder", cid, "action", action, "item", item));
+    rules_log *x = rules_log_begin(e, action, "build_waits");
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+    rules_log_end(x);
+    x = rules_log_begin(e, action, "build_asks");
+    rules_log_who(x, "pc", cid);
+    rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
+    rules_log_word(x, "needs", NEED_WORDS[needs], RULES_AUD_GM);
+    rules_log_end(x);
+    return 1;
 }
 
 /* The rolls of a build or a repair (checked with build_ready), logged in x: MND only for a kind
@@ -333,10 +402,10 @@ static const char *build_rolls(rules_enc *e, const rules_args *a, const char *kn
     return passed == all ? "well made" : passed == 0 ? "failed" : "unstable";
 }
 
-int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
+static int craft_check(const rules_enc *e, const rules_args *a, int resumed, tb_err *err)
 {
     const char *cid = e->actor, *know = build_kind(a), *name = gw_nm(e, e->actor);
-    if (build_ready(e, a, know, rules_arg_int(a, "supernatural"), err))
+    if (build_ready(e, a, know, rules_arg_int(a, "supernatural"), resumed, err))
         return err->code;
     int known = gw_list_find(gw_stat_list_get(e, cid, "blueprints"), know) >= 0;
     if (json_array_size(gw_stat_list_get(e, cid, "items")) >= 100)
@@ -346,12 +415,19 @@ int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
     return 0;
 }
 
+int gw_chk_craft(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return craft_check(e, a, 0, err);
+}
+
 int gw_act_craft(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
     const char *cid = e->actor, *item = rules_arg_str(a, "item"), *know = build_kind(a);
     int consumable = rules_arg_int(a, "consumable"),
         supernatural = rules_arg_int(a, "supernatural");
+    if (build_wait(e, "craft", a, item, know, supernatural))
+        return 0;
     /* the totals and outcomes are the table's; the numbers they met, the GM's */
     rules_log *x = rules_log_begin(e, "craft", "craft");
     rules_log_who(x, "pc", cid);
@@ -396,7 +472,7 @@ static const char *item_kind(const json_t *o)
 /* 002:385 "Repairing ... follows the same rules for building and crafting, but with a lower
  * target number" (the GM's numbers, set_build); the broken object itself is mended, and 002:381
  * "Unstable objects are still unstable even after being repaired" (issue 25 item 9). */
-int gw_chk_repair(const rules_enc *e, const rules_args *a, tb_err *err)
+static int repair_check(const rules_enc *e, const rules_args *a, int resumed, tb_err *err)
 {
     const char *item = rules_arg_str(a, "item");
     size_t at;
@@ -407,7 +483,13 @@ int gw_chk_repair(const rules_enc *e, const rules_args *a, tb_err *err)
         return item_of(e, e->actor, item, ITEM_ANY, &at)
                    ? rules_enc_rule(err, "%s is not broken", item)
                    : rules_enc_rule(err, "%s has no %s", gw_nm(e, e->actor), item);
-    return build_ready(e, a, item_kind(o), json_is_true(json_object_get(o, "supernatural")), err);
+    return build_ready(e, a, item_kind(o), json_is_true(json_object_get(o, "supernatural")),
+                       resumed, err);
+}
+
+int gw_chk_repair(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    return repair_check(e, a, 0, err);
 }
 
 int gw_act_repair(rules_enc *e, const rules_args *a, tb_err *err)
@@ -419,6 +501,8 @@ int gw_act_repair(rules_enc *e, const rules_args *a, tb_err *err)
     char know[104];
     snprintf(know, sizeof know, "%s", item_kind(o));
     int supernatural = json_is_true(json_object_get(o, "supernatural"));
+    if (build_wait(e, "repair", a, item, know, supernatural))
+        return 0;
     rules_log *x = rules_log_begin(e, "repair", "repair");
     rules_log_who(x, "pc", cid);
     rules_log_name(x, "iname", item, RULES_AUD_PUBLIC);
@@ -444,6 +528,76 @@ int gw_act_repair(rules_enc *e, const rules_args *a, tb_err *err)
     gw_log_res(x, res, RULES_AUD_PUBLIC);
     rules_log_end(x);
     return 0;
+}
+
+/* ---- answer: the GM's numbers for the build that waits for them (issue 24 item 2) ---- */
+
+/* The waiting build's action and arguments (borrowed from /gm/enc/waiting) and its builder, and
+ * the build checked again as its builder's with the GM's numbers to come: 0 or the refusal. */
+static int waiting_build(const rules_enc *e, const rules_enc_action **act, rules_args *aa,
+                         tb_err *err)
+{
+    json_t *wait = json_object_get(e->hidden, "waiting");
+    const char *cid = build_waiting(e);
+    if (!cid)
+        return rules_enc_rule(err, "no build waits for the GM's numbers");
+    *act = rules_module_action(e->mod, json_string_value(json_object_get(wait, "action")));
+    if (!*act || !rules_enc_combatant(e, cid))
+        return rules_enc_rule(err, "the waiting build's builder has left the scene");
+    if (rules_args_parse("the waiting build", (*act)->params, json_object_get(wait, "params"), aa,
+                         err))
+        return err->code;
+    rules_enc as = *e; /* read only: the builder's check, as when the player asked */
+    as.actor = cid;
+    return strcmp((*act)->name, "repair") == 0 ? repair_check(&as, aa, 1, err)
+                                               : craft_check(&as, aa, 1, err);
+}
+
+int gw_chk_answer_build(const rules_enc *e, const rules_args *a, tb_err *err)
+{
+    const rules_enc_action *act;
+    rules_args aa;
+    if (waiting_build(e, &act, &aa, err))
+        return err->code;
+    static const char *const SAID[] = {"MND", "COR", "RSN"};
+    json_t *needs = json_object_get(json_object_get(e->hidden, "waiting"), "needs");
+    for (int k = 0; k < 3; k++)
+        if (gw_list_find(needs, NEED_KEYS[k]) >= 0 && !rules_arg_given(a, NEED_KEYS[k]))
+            return tb_fail(err, TB_BAD_REQUEST, "give the %s target number the build needs",
+                           SAID[k]);
+    return 0;
+}
+
+/* The GM's numbers become the builder's for this build (as set_build would) and the build is
+ * rolled at once, as its builder's; the waiting marks are gone. */
+int gw_act_answer_build(rules_enc *e, const rules_args *a, tb_err *err)
+{
+    json_t *wait = json_incref(json_object_get(e->hidden, "waiting"));
+    const rules_enc_action *act;
+    rules_args aa;
+    int rc = waiting_build(e, &act, &aa, err);
+    char cid[40];
+    snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(wait, "builder")));
+    json_object_del(e->hidden, "waiting");
+    json_object_del(e->enc, "waiting");
+    if (rc == 0) {
+        json_t *tns = json_object();
+        for (int k = 0; k < 3; k++)
+            if (rules_arg_given(a, NEED_KEYS[k]))
+                json_object_set_new(tns, NEED_KEYS[k],
+                                    json_integer(rules_arg_int(a, NEED_KEYS[k])));
+        rules_log *x = rules_log_begin(e, "answer", "answer_build");
+        rules_log_who(x, "pc", cid);
+        rules_log_json(x, "tn", json_deep_copy(tns), RULES_AUD_GM);
+        rules_log_end(x);
+        json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);
+        const char *was = e->actor;
+        e->actor = cid; /* the log names the builder, as when the player asked */
+        rc = act->resolve(e, &aa, err);
+        e->actor = was;
+    }
+    json_decref(wait);
+    return rc;
 }
 
 /* Uses an unstable object: its instability die (002:366-379). */

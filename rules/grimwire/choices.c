@@ -490,6 +490,13 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
     }
     if (IS("set_build", "cor_tn"))
         return dflt(out, json_integer(DEFAULT_TN), "COR target number");
+    if (strcmp(act, "answer") == 0) {
+        /* the numbers the waiting build needs, filled with the usual one; the others left out */
+        json_t *needs = json_object_get(json_object_get(e->hidden, "waiting"), "needs");
+        if (gw_list_find(needs, k) >= 0)
+            return dflt(out, json_integer(DEFAULT_TN), p->label);
+        return dflt(out, NULL, "not needed");
+    }
     /* set_build's optional numbers, craft's and repair's */
     if (strcmp(k, "mnd_tn") == 0 || strcmp(k, "cor_tn") == 0 || strcmp(k, "rsn_tn") == 0)
         return dflt(out, NULL, e->is_gm ? "the number set" : "the GM's number");

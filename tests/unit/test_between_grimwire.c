@@ -372,9 +372,74 @@ START_TEST(build_numbers_are_the_gms_and_stay_out_of_the_public_log)
                                  "assembled (against 13)"));
     ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(gm, "result"), "cor_tn")),
                      13);
-    /* the numbers were for that build */
+    /* the numbers were for that build: the next one waits for the GM's (issue 24 item 2) */
     ck_assert_ptr_null(json_object_get(rules_enc_hidden_of(&f.e, "e1"), "build"));
+    ACT_NODICE(&f, "e1", "craft", "{\"item\": \"Drone\"}");
+    ck_assert_ptr_nonnull(json_object_get(f.e.enc, "waiting"));
+    fx_free(&f);
+}
+END_TEST
+
+/* Issue 24 item 2: a player's build the GM has not given the numbers for is not refused; it
+ * waits (no die) with the numbers it needs (002:53 the GM keeps them), and the GM's one answer,
+ * filled with the usual number, rolls it as the player's. */
+START_TEST(a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it)
+{
+    fixture f;
+    fx_init(&f);
+    json_t *s = sheet(2, 35, 14, 16, 6, 8, 0, 3, 2);
+    json_object_set_new(s, "items", json_pack("[{s:s, s:b}]", "name", "Gun", "broken", 1));
+    json_object_set_new(s, "blueprints", json_pack("[s]", "Gun"));
+    fx_add(&f, "e1", "Cyrus", "p1", 0, s);
+    fx_add(&f, "e2", "Aune", "p2", 0, sheet(2, 35, 14, 16, 6, 8, 0, 3, 2));
+    refused(&f, NULL, "answer", "{\"cor_tn\": 11}", "no build waits");
+    /* the GM acting for the builder still names the numbers (it knows them) */
     refused(&f, "e1", "craft", "{\"item\": \"Drone\"}", "has not set the numbers");
+    f.e.is_gm = 0;
+    f.e.seat = "p1";
+    ACT_NODICE(&f, "e1", "craft", "{\"item\": \"Drone\", \"supernatural\": 1}");
+    json_t *w = json_object_get(f.e.enc, "waiting");
+    ck_assert_str_eq(json_string_value(json_object_get(w, "builder")), "e1");
+    ck_assert_str_eq(json_string_value(json_object_get(w, "item")), "Drone");
+    json_t *hw = json_object_get(f.e.hidden, "waiting");
+    ck_assert_int_eq(json_array_size(json_object_get(hw, "needs")), 3); /* new, supernatural */
+    ck_assert_str_eq(fx_last_text(&f, "craft"),
+                     "Cyrus sets to work on Drone: the GM names the numbers");
+    json_t *gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_str_eq(json_string_value(json_object_get(gm, "text")),
+                     "Cyrus's work on Drone waits for your target numbers: MND, COR and RSN");
+    ck_assert_int_eq(json_array_size(json_object_get(fx_stats(&f, "e1"), "items")), 1);
+    /* one build at a time: the builder's next, and another's that needs numbers, are refused */
+    refused(&f, "e1", "repair", "{\"item\": \"Gun\"}", "already waits");
+    f.e.seat = "p2";
+    refused(&f, "e2", "craft", "{\"item\": \"Rope\"}", "Cyrus's build waits");
+    /* the GM's answer: every number the build needs, checked before any die */
+    f.e.is_gm = 1;
+    f.e.seat = "gm";
+    ck_assert_int_eq(refused(&f, NULL, "answer", "{\"cor_tn\": 10, \"mnd_tn\": 10}", "RSN"),
+                     TB_BAD_REQUEST);
+    ck_assert_ptr_nonnull(json_object_get(f.e.enc, "waiting"));
+    /* MND 10 + 2, COR 9 + 3 meet 12; RSN 5 + 0 misses 12: unstable, Cyrus's */
+    ACT_OK(&f, NULL, "answer", "{\"cor_tn\": 12, \"mnd_tn\": 12, \"rsn_tn\": 12}", 10, 9, 5);
+    ck_assert_str_eq(item_q(&f), "unstable");
+    ck_assert_str_eq(fx_last_text(&f, "craft"),
+                     "Cyrus builds Drone: MND 12, understood; COR 12, assembled; RSN 5, the "
+                     "supernatural part goes wrong — unstable (instability die d20)");
+    ck_assert_ptr_null(json_object_get(f.e.enc, "waiting"));
+    ck_assert_ptr_null(json_object_get(f.e.hidden, "waiting"));
+    ck_assert_ptr_null(json_object_get(rules_enc_hidden_of(&f.e, "e1"), "build"));
+    ck_assert_int_eq(json_array_size(json_object_get(fx_stats(&f, "e1"), "items")), 2);
+    /* a repair of a known kind needs only COR; the answer's other numbers are not asked */
+    f.e.is_gm = 0;
+    f.e.seat = "p1";
+    ACT_NODICE(&f, "e1", "repair", "{\"item\": \"Gun\"}");
+    gm = json_array_get(f.e.gm_log, json_array_size(f.e.gm_log) - 1);
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(gm, "text")), "numbers: COR"));
+    f.e.is_gm = 1;
+    f.e.seat = "gm";
+    ACT_OK(&f, NULL, "answer", "{\"cor_tn\": 8}", 6); /* COR 6 + 3 meets 8 */
+    ck_assert_ptr_null(
+        json_object_get(json_array_get(json_object_get(fx_stats(&f, "e1"), "items"), 0), "broken"));
     fx_free(&f);
 }
 END_TEST
@@ -618,6 +683,7 @@ int main(void)
     tcase_add_test(tc, techniques_are_exchanged_on_a_long_rest_within_the_slots);
     tcase_add_test(tc, crafting_both_rolls_well_made_one_unstable_none_failed);
     tcase_add_test(tc, extended_crafting_needs_two_of_three_and_consumables_use_a_d10);
+    tcase_add_test(tc, a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it);
     tcase_add_test(tc, build_numbers_are_the_gms_and_stay_out_of_the_public_log);
     tcase_add_test(tc, the_instability_die_decides_each_use);
     tcase_add_test(tc, a_repair_mends_the_broken_object_and_it_stays_unstable);
