@@ -582,12 +582,18 @@ int gw_act_answer_build(rules_enc *e, const rules_args *a, tb_err *err)
     json_object_del(e->enc, "waiting");
     if (rc == 0) {
         json_t *tns = json_object();
-        for (int k = 0; k < 3; k++)
+        int needs = 0;
+        for (int k = 0; k < 3; k++) {
             if (rules_arg_given(a, NEED_KEYS[k]))
                 json_object_set_new(tns, NEED_KEYS[k],
                                     json_integer(rules_arg_int(a, NEED_KEYS[k])));
+            if (gw_list_find(json_object_get(wait, "needs"), NEED_KEYS[k]) >= 0)
+                needs |= 1 << k;
+        }
+        /* the GM's line only: which numbers it named (their values in `result`) */
         rules_log *x = rules_log_begin(e, "answer", "answer_build");
         rules_log_who(x, "pc", cid);
+        rules_log_word(x, "needs", NEED_WORDS[needs ? needs : NEED_COR], RULES_AUD_GM);
         rules_log_json(x, "tn", json_deep_copy(tns), RULES_AUD_GM);
         rules_log_end(x);
         json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);

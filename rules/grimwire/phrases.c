@@ -280,7 +280,7 @@ const rules_phrase gw_between_phrases[] = {
     {"build.need.5", "MND and RSN"},
     {"build.need.6", "COR and RSN"},
     {"build.need.7", "MND, COR and RSN"},
-    {"answer_build", "The GM names the numbers of {pc}'s work"},
+    {"answer_build", "The GM names the {needs} numbers of {pc}'s work (002:53)"},
     {"craft", "{pc} builds {iname}: {mnd}{cor}{rsn?} — {made}{die?}"},
     {"repair", "{pc} repairs {iname}: {mnd}{cor}{rsn?} — {made}"},
     {"build.rsn", "; RSN {rsn_total}, {rsn_how}{rsn_against?}"},

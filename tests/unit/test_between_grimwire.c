@@ -427,6 +427,11 @@ START_TEST(a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it)
                      "supernatural part goes wrong — unstable (instability die d20)");
     ck_assert_ptr_null(json_object_get(f.e.enc, "waiting"));
     ck_assert_ptr_null(json_object_get(f.e.hidden, "waiting"));
+    /* the GM's answer is the GM's line: the table sees only the build */
+    ck_assert_ptr_null(fx_last_text(&f, "answer"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(efx_last_entry(f.e.gm_log, "answer"), "text")),
+        "The GM names the MND, COR and RSN numbers of Cyrus's work");
     ck_assert_ptr_null(json_object_get(rules_enc_hidden_of(&f.e, "e1"), "build"));
     ck_assert_int_eq(json_array_size(json_object_get(fx_stats(&f, "e1"), "items")), 2);
     /* a repair of a known kind needs only COR; the answer's other numbers are not asked */

@@ -4,7 +4,7 @@
 // took a later round's action (002:439), Condition, Focus and burnout, the status effects, and the
 // dying and the dead (002:256). What may be done (the combat options of issue 17 too) is the
 // server's moves, drawn by the generic panel (js/enc/panel.js), like everything else.
-import { registerPanel, combatantsOf, currentId, isMine, statsOf, h } from './panel.js';
+import { registerPanel, combatantsOf, currentId, isMine, statsOf, turnBanner, h } from './panel.js';
 import { withBetween, banner, card, sheetStats as betweenStats, words as betweenWords } from './between.js';
 
 const KINDS = [
@@ -69,32 +69,67 @@ function renderOrder(enc, ctx) {
   );
 }
 
-// A player's attack waiting for the GM's hidden target number (/enc/waiting, RULES.md G4): the
-// table sees it wait; the GM gets one prompt with one number (the server's `answer` move, its
-// default filled in): one tap rolls it, and the number stands for that target from then on.
-function waitingNote(enc, ctx) {
+// A player's move waiting for the GM's hidden numbers (/enc/waiting): an attack (RULES.md G4)
+// needs the target number to hit its target; a build or a repair between the scenes the numbers
+// the GM has not set (/gm/enc/waiting/needs: Mind to understand a new kind of object, Coordination
+// to assemble it, Resonance for a supernatural one). The table sees it wait; the GM gets one
+// prompt with those numbers (the server's `answer` move, its defaults filled in): one tap rolls it.
+const BUILD_NUMBERS = [
+  ['mnd_tn', 'Mind: to understand how it works'],
+  ['cor_tn', 'Coordination: to put it together'],
+  ['rsn_tn', 'Resonance: for its supernatural part'],
+];
+
+// {who, asks, line, numbers: [[param, label]]} of the waiting move, or null.
+function waitOf(enc, ctx) {
   const w = enc.waiting;
   if (!w) return null;
   const all = enc.combatants || {};
+  if (w.builder) {
+    const who = all[w.builder]?.name ?? 'Someone';
+    const item = w.item ?? 'something';
+    const needs = ctx.state?.gm?.enc?.waiting?.needs;
+    const numbers = BUILD_NUMBERS.filter(([k]) => (Array.isArray(needs) ? needs.includes(k) : k === 'cor_tn'));
+    return {
+      who,
+      asks: `${who} ${w.action === 'repair' ? 'repairs' : 'builds'} ${item}: how hard is it?`,
+      line: `${who}'s work on ${item} waits for the GM's numbers.`,
+      numbers: numbers.map(([k, l]) => [k, `Target number, ${l}`]),
+    };
+  }
   const who = all[w.attacker]?.name ?? 'Someone';
   const target = all[w.target]?.name ?? 'the target';
-  if (!ctx.isGm) return h('p', { class: 'gw-waiting', attrs: { role: 'status' } }, `${who}'s attack on ${target} waits for the GM's target number.`);
+  return { who, asks: `${who} attacks ${target}: how hard is ${target} to hit?`, line: `${who}'s attack on ${target} waits for the GM's target number.`, numbers: [['tn', 'Target number to hit']] };
+}
+
+// The waiting move as the table sees it: a line for a player, the GM's prompt (`short`: the
+// banner's one line).
+function waitingNote(enc, ctx, short = false) {
+  const w = waitOf(enc, ctx);
+  if (!w) return null;
+  if (!ctx.isGm) return short ? null : h('p', { class: 'gw-waiting', attrs: { role: 'status' } }, w.line);
   const move = (Array.isArray(ctx.moves) ? ctx.moves : []).find((m) => m.action === 'answer');
-  const input = h('input', { type: 'number', min: 1, max: 60, required: true, value: String(move?.args?.tn ?? 11), class: 'gw-answer-tn', attrs: { inputmode: 'numeric' } });
+  const inputs = w.numbers.map(([k]) => h('input', { type: 'number', min: 1, max: 60, required: true, value: String(move?.args?.[k] ?? 11), class: 'gw-answer-tn', dataset: { param: k }, attrs: { inputmode: 'numeric' } }));
   return h(
     'form',
     {
-      class: 'gw-waiting gw-answer',
-      attrs: { role: 'status', 'aria-label': `${who}'s attack waits for you` },
+      class: short ? 'gw-banner-answer' : 'gw-waiting gw-answer',
+      attrs: { role: short ? null : 'status', 'aria-label': `${w.who}'s move waits for you${short ? ' (banner)' : ''}` },
       onsubmit: (ev) => {
         ev.preventDefault();
-        ctx.act('answer', { params: { tn: Number(input.value) } });
+        ctx.act('answer', { params: Object.fromEntries(w.numbers.map(([k], i) => [k, Number(inputs[i].value)])) });
       },
     },
-    h('p', {}, `${who} attacks ${target}: how hard is ${target} to hit?`),
-    h('label', {}, 'Target number to hit ', input),
+    h('p', {}, short ? `Waiting for you: ${w.asks}` : w.asks),
+    w.numbers.map(([, l], i) => h('label', {}, `${l} `, inputs[i])),
     h('button', { type: 'submit', class: 'primary gw-answer-go' }, 'Roll it'),
   );
+}
+
+// The GM's turn banner repeats a waiting prompt, and stays in view while it waits.
+function askingBanner(enc, ctx, line) {
+  const ask = ctx.isGm ? waitingNote(enc, ctx, true) : null;
+  return ask ? h('div', { class: 'gw-banner asks' }, line, ask) : line;
 }
 
 function renderCombatant(c, enc, ctx) {
@@ -148,11 +183,11 @@ const extraFields = () => ({});
 // ---- grimwire.between (rules/grimwire/between.c): rests, days, burnout, levels, learning,
 // building ----
 
-function dayBanner(enc) {
+function dayBanner(enc, ctx) {
   const notes = [];
   if (enc.sheltered === false) notes.push('no shelter: nobody can rest');
   else if (enc.supplied === false) notes.push('no food or beds: short rests only');
-  return banner(`Day ${enc.day ?? 1}${notes.length ? ` · ${notes.join(' · ')}` : ''}`);
+  return askingBanner(enc, ctx, banner(`Day ${enc.day ?? 1}${notes.length ? ` · ${notes.join(' · ')}` : ''}`));
 }
 
 function betweenCard(c, enc, ctx) {
@@ -185,6 +220,10 @@ function betweenCard(c, enc, ctx) {
   );
 }
 
-const betweenGrim = { renderBanner: dayBanner, renderOrder: () => h('span'), renderCombatant: betweenCard, extraFields: () => ({}) };
+// a build waiting for the GM: the player's line, the GM's prompt
+const betweenWait = (enc, ctx) => waitingNote(enc, ctx) ?? h('span');
+const betweenGrim = { renderBanner: dayBanner, renderOrder: betweenWait, renderCombatant: betweenCard, extraFields: () => ({}) };
+// the GM's turn banner with the waiting attack's prompt (null: the generic banner alone)
+const fightBanner = (enc, ctx) => (ctx.isGm && enc.waiting ? askingBanner(enc, ctx, turnBanner(enc, ctx)) : null);
 
-registerPanel('grimwire', withBetween('grimwire.between', { renderOrder, renderCombatant, extraFields }, betweenGrim));
+registerPanel('grimwire', withBetween('grimwire.between', { renderBanner: fightBanner, renderOrder, renderCombatant, extraFields }, betweenGrim));

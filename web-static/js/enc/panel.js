@@ -68,8 +68,9 @@ export { h };
 
 const registry = new Map();
 
-// The actions whose roll may wait for the GM's number (grimwire G4): the outcome the answer rolls.
-const WAITED = new Set(['attack', 'shove', 'grapple']);
+// The actions whose roll may wait for the GM's number (grimwire G4, a GRIMWIRE build): the outcome
+// the answer rolls.
+const WAITED = new Set(['attack', 'shove', 'grapple', 'craft', 'repair']);
 
 // What a success says when it wrote no log line of its own (the log lines of the command's seq
 // are shown instead, with their dice, where the person tapped).
@@ -466,14 +467,15 @@ export class EncounterPanel {
     return reply;
   }
 
-  // A move of this seat that waits for the GM's number (/enc/waiting {attacker}, grimwire G4): its
+  // A move of this seat that waits for the GM's number (/enc/waiting {attacker} or {builder},
+  // grimwire G4 and a build): its
   // result box follows it, and shows the outcome the GM's answer rolled (the first entry after it
   // of the action that waited) once the wait is gone.
   followWait(enc, ctx) {
     const r = this.result;
     if (!r || r.op !== 'enc.act' || !Number.isFinite(r.seq)) return;
     const w = enc?.waiting;
-    if (w && !r.waits && isMine(enc.combatants?.[w.attacker], ctx)) this.result = { ...r, waits: true };
+    if (w && !r.waits && isMine(enc.combatants?.[w.attacker ?? w.builder], ctx)) this.result = { ...r, waits: true };
     if (w || !r.waits) return;
     const next = logOf(ctx.state)
       .map((x) => x.entry)
@@ -939,8 +941,9 @@ function hasTurns(ctx) {
   return !Array.isArray(acts) || acts.some((a) => who(a) === 'turn');
 }
 
-// "Round 2 · Vera's turn" or "Your turn, Vera!": who acts now, in large type.
-function turnBanner(enc, ctx) {
+// "Round 2 · Vera's turn" or "Your turn, Vera!": who acts now, in large type (a panel's banner
+// hook may add to it).
+export function turnBanner(enc, ctx) {
   const cur = currentId(enc);
   const c = cur ? enc.combatants?.[cur] : null;
   const takers = turnTakers(enc);
