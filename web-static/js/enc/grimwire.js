@@ -75,12 +75,12 @@ function renderOrder(enc, ctx) {
 // to assemble it, Resonance for a supernatural one). The table sees it wait; the GM gets one
 // prompt with those numbers (the server's `answer` move, its defaults filled in): one tap rolls it.
 const BUILD_NUMBERS = [
-  ['mnd_tn', 'Mind: to understand how it works'],
-  ['cor_tn', 'Coordination: to put it together'],
-  ['rsn_tn', 'Resonance: for its supernatural part'],
+  ['mnd_tn', 'Mind: to understand how it works', 'Mind'],
+  ['cor_tn', 'Coordination: to put it together', 'Coordination'],
+  ['rsn_tn', 'Resonance: for its supernatural part', 'Resonance'],
 ];
 
-// {who, asks, line, numbers: [[param, label]]} of the waiting move, or null.
+// {who, asks, line, numbers: [[param, label, short label]]} of the waiting move, or null.
 function waitOf(enc, ctx) {
   const w = enc.waiting;
   if (!w) return null;
@@ -94,12 +94,12 @@ function waitOf(enc, ctx) {
       who,
       asks: `${who} ${w.action === 'repair' ? 'repairs' : 'builds'} ${item}: how hard is it?`,
       line: `${who}'s work on ${item} waits for the GM's numbers.`,
-      numbers: numbers.map(([k, l]) => [k, `Target number, ${l}`]),
+      numbers: numbers.map(([k, l, short]) => [k, `Target number, ${l}`, short]),
     };
   }
   const who = all[w.attacker]?.name ?? 'Someone';
   const target = all[w.target]?.name ?? 'the target';
-  return { who, asks: `${who} attacks ${target}: how hard is ${target} to hit?`, line: `${who}'s attack on ${target} waits for the GM's target number.`, numbers: [['tn', 'Target number to hit']] };
+  return { who, asks: `${who} attacks ${target}: how hard is ${target} to hit?`, line: `${who}'s attack on ${target} waits for the GM's target number.`, numbers: [['tn', 'Target number to hit', 'Target number']] };
 }
 
 // The waiting move as the table sees it: a line for a player, the GM's prompt (`short`: the
@@ -121,7 +121,7 @@ function waitingNote(enc, ctx, short = false) {
       },
     },
     h('p', {}, short ? `Waiting for you: ${w.asks}` : w.asks),
-    w.numbers.map(([, l], i) => h('label', {}, `${l} `, inputs[i])),
+    w.numbers.map(([, l, brief], i) => h('label', {}, `${short ? brief : l} `, inputs[i])),
     h('button', { type: 'submit', class: 'primary gw-answer-go' }, 'Roll it'),
   );
 }
@@ -226,4 +226,6 @@ const betweenGrim = { renderBanner: dayBanner, renderOrder: betweenWait, renderC
 // the GM's turn banner with the waiting attack's prompt (null: the generic banner alone)
 const fightBanner = (enc, ctx) => (ctx.isGm && enc.waiting ? askingBanner(enc, ctx, turnBanner(enc, ctx)) : null);
 
-registerPanel('grimwire', withBetween('grimwire.between', { renderBanner: fightBanner, renderOrder, renderCombatant, extraFields }, betweenGrim));
+// the GM's question of a waiting move and its answer are the prompt's (not a raw line of the GM's
+// values, not a second button)
+registerPanel('grimwire', { ...withBetween('grimwire.between', { renderBanner: fightBanner, renderOrder, renderCombatant, extraFields }, betweenGrim), gmShown: ['waiting'], ownMoves: ['answer'] });
