@@ -596,7 +596,11 @@ int gw_act_answer_build(rules_enc *e, const rules_args *a, tb_err *err)
         rules_log_word(x, "needs", NEED_WORDS[needs ? needs : NEED_COR], RULES_AUD_GM);
         rules_log_json(x, "tn", json_deep_copy(tns), RULES_AUD_GM);
         rules_log_end(x);
-        json_object_set_new(rules_enc_hidden_of(e, cid), "build", tns);
+        /* with the numbers the GM set before (set_build), which the answer did not need */
+        json_t *h = rules_enc_hidden_of(e, cid), *had = json_object_get(h, "build");
+        if (json_is_object(had))
+            json_object_update_missing(tns, had);
+        json_object_set_new(h, "build", tns);
         const char *was = e->actor;
         e->actor = cid; /* the log names the builder, as when the player asked */
         rc = act->resolve(e, &aa, err);

@@ -80,10 +80,19 @@ test('grimwire.between: a dying character runs down, is stabilized; a repair men
 
   // ---- a supernatural object (002:340): a RSN roll against the GM's number ----
   await act(gm, 'set_build', undefined, { target: A, cor_tn: 30, mnd_tn: 30 });
-  await no(bob.client, 'craft', A, { item: 'Ward', supernatural: true }, 'rule', /RSN roll/);
-  await act(gm, 'set_build', undefined, { target: A, cor_tn: 30, mnd_tn: 30, rsn_tn: 31 });
-  const c = await act(bob.client, 'craft', A, { item: 'Ward', supernatural: true });
-  const line = c.log.find((l) => /builds Ward/.test(l.text ?? ''));
+  // issue 24 item 2: the RSN number is missing, so the player's build waits (no die) for the
+  // GM's one answer, the RSN number alone (the numbers set stand), which rolls it as Aune's
+  const waits = await act(bob.client, 'craft', A, { item: 'Ward', supernatural: true });
+  assert.ok(waits.log.some((l) => l.text === 'Aune sets to work on Ward: the GM names the numbers'), JSON.stringify(waits.log));
+  assert.ok(waits.log.every((l) => !(l.dice ?? []).length), 'no die while it waits');
+  s = await settle(gm, players);
+  assert.deepEqual(s.gm.enc.waiting.needs, ['rsn_tn']);
+  assert.deepEqual(bob.client.state.enc.waiting, { builder: A, action: 'craft', item: 'Ward' });
+  await no(gm, 'answer', undefined, { cor_tn: 30 }, 'bad_request', /RSN/);
+  await act(gm, 'answer', undefined, { rsn_tn: 31 });
+  await settle(gm, players);
+  assert.equal(bob.client.state.enc.waiting, undefined);
+  const line = bob.client.state.log.find((l) => /builds Ward/.test(l.text ?? ''));
   assert.match(line.text, /RSN \d+, the supernatural part goes wrong — it does not come together/);
 
   // the GM's numbers (3, 2, 30, 31) never reached a player; no line reference on a screen

@@ -445,6 +445,16 @@ START_TEST(a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it)
     ACT_OK(&f, NULL, "answer", "{\"cor_tn\": 8}", 6); /* COR 6 + 3 meets 8 */
     ck_assert_ptr_null(
         json_object_get(json_array_get(json_object_get(fx_stats(&f, "e1"), "items"), 0), "broken"));
+    /* the numbers the GM set before stand: the answer gives only the one missing (MND) */
+    ACT_NODICE(&f, NULL, "set_build", "{\"target\": \"e2\", \"cor_tn\": 10}");
+    f.e.is_gm = 0;
+    f.e.seat = "p2";
+    ACT_NODICE(&f, "e2", "craft", "{\"item\": \"Rope\"}");
+    f.e.is_gm = 1;
+    f.e.seat = "gm";
+    ACT_OK(&f, NULL, "answer", "{\"mnd_tn\": 5}", 3,
+           2); /* MND 3 + 2 meets 5, COR 2 + 3 misses 10 */
+    ck_assert_str_eq(item_q(&f), "unstable");
     fx_free(&f);
 }
 END_TEST
