@@ -247,10 +247,13 @@ static int build_needs(const rules_enc *e, const rules_args *a, const char *know
            (supernatural && build_tn(e, a, "rsn_tn") < 0 ? NEED_RSN : 0);
 }
 
-/* The builder whose build waits for the GM's numbers (/gm/enc/waiting), or NULL. */
+/* The builder whose build waits for the GM's numbers (/gm/enc/waiting), or NULL (also when the
+ * builder has left the scene: the wait is void, the next one replaces it). */
 static const char *build_waiting(const rules_enc *e)
 {
-    return json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "builder"));
+    const char *cid =
+        json_string_value(json_object_get(json_object_get(e->hidden, "waiting"), "builder"));
+    return cid && rules_enc_combatant(e, cid) ? cid : NULL;
 }
 
 /* What a build or a repair of `kind` needs before any die (`resumed`: the GM's answer gives the

@@ -455,6 +455,15 @@ START_TEST(a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it)
     ACT_OK(&f, NULL, "answer", "{\"mnd_tn\": 5}", 3,
            2); /* MND 3 + 2 meets 5, COR 2 + 3 misses 10 */
     ck_assert_str_eq(item_q(&f), "unstable");
+    /* a builder who left the scene (enc.remove) leaves a void wait: the next build waits */
+    f.e.is_gm = 0;
+    f.e.seat = "p1";
+    ACT_NODICE(&f, "e1", "craft", "{\"item\": \"Kite\"}");
+    json_object_del(json_object_get(f.e.enc, "combatants"), "e1");
+    f.e.seat = "p2";
+    ACT_NODICE(&f, "e2", "craft", "{\"item\": \"Sled\"}");
+    ck_assert_str_eq(
+        json_string_value(json_object_get(json_object_get(f.e.enc, "waiting"), "builder")), "e2");
     fx_free(&f);
 }
 END_TEST

@@ -86,7 +86,8 @@ function waitOf(enc, ctx) {
   if (!w) return null;
   const all = enc.combatants || {};
   if (w.builder) {
-    const who = all[w.builder]?.name ?? 'Someone';
+    if (!all[w.builder]) return null; // the builder left the scene: the wait is void
+    const who = all[w.builder].name ?? 'Someone';
     const item = w.item ?? 'something';
     const needs = ctx.state?.gm?.enc?.waiting?.needs;
     const numbers = BUILD_NUMBERS.filter(([k]) => (Array.isArray(needs) ? needs.includes(k) : k === 'cor_tn'));
