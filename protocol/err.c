@@ -28,28 +28,17 @@ void tb_err_clear(tb_err *err)
 const char *tb_code_name(tb_code code)
 {
     switch (code) {
-    case TB_OK:
-        return "ok";
-    case TB_BAD_REQUEST:
-        return "bad_request";
-    case TB_UNAUTHORIZED:
-        return "unauthorized";
-    case TB_FORBIDDEN:
-        return "forbidden";
-    case TB_NOT_FOUND:
-        return "not_found";
-    case TB_CONFLICT:
-        return "conflict";
-    case TB_RULE:
-        return "rule";
-    case TB_RATE_LIMITED:
-        return "rate_limited";
-    case TB_TOO_LARGE:
-        return "too_large";
-    case TB_INTERNAL:
-        return "internal";
-    case TB_MOVED:
-        return "moved";
+    case TB_OK: return "ok";
+    case TB_BAD_REQUEST: return "bad_request";
+    case TB_UNAUTHORIZED: return "unauthorized";
+    case TB_FORBIDDEN: return "forbidden";
+    case TB_NOT_FOUND: return "not_found";
+    case TB_CONFLICT: return "conflict";
+    case TB_RULE: return "rule";
+    case TB_RATE_LIMITED: return "rate_limited";
+    case TB_TOO_LARGE: return "too_large";
+    case TB_INTERNAL: return "internal";
+    case TB_MOVED: return "moved";
     }
     return "internal";
 }
