@@ -183,5 +183,6 @@ export async function startNginxConf(t, makeConf, { scheme = 'https' } = {}) {
     conf: path.join(dir, 'nginx.conf'),
     /** What an operator's `nginx -s reload` does: the master reads the config again. */
     reload: () => nginx.kill('SIGHUP'),
+    pid: nginx.pid,
   };
 }

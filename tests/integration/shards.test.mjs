@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { BIN, Client, closeAll, sleep, tryHandshake } from './lib.mjs';
+import { BIN, Client, closeAll, repoRoot, sleep, tryHandshake } from './lib.mjs';
 import { get, skipNginx as skip } from './nginx.mjs';
 import { routeCampaign, startRouter, startShards } from './shards.mjs';
 
@@ -246,9 +246,9 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
   const stayGm = await b.connect({ url: ws(stay.campaign), ca, origin, name: 'stay-gm' });
   assert.equal((await stayGm.hello(stay.gm_token)).t, 'welcome');
 
-  // the moving table: its GM and three players, each a page rolling as fast as it is answered
+  // the moving table: its GM and seven players, each a page rolling as fast as it is answered
   const tokens = [['gm', mv.gm_token]];
-  for (const name of ['Ann', 'Bob', 'Cyd']) {
+  for (const name of ['Ann', 'Bob', 'Cyd', 'Dee', 'Eve', 'Fay', 'Gus']) {
     const p = await b.connect({ url: ws(X), ca, origin, name: `join-${name}` });
     const j = await p.join(mv.join_code, name);
     assert.ok(j.joined, JSON.stringify(j.error));
@@ -264,7 +264,7 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
       await sleep(20);
     }
   };
-  await until('5 acks per page on b', () => pages.every((p) => p.acks.size >= 5));
+  await until('10 acks per page on b', () => pages.every((p) => p.acks.size >= 10));
 
   // 1. the old owner lets it go: its pages are told `moved` and keep retrying (the map still says b)
   const rel = await host.cmd('campaign.release', { campaign: X, to: 'c' });
@@ -300,7 +300,7 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
 
   // 4. every page resumes on c, sends its outbox again, and goes on
   const before = new Map(pages.map((p) => [p.name, p.acks.size]));
-  await until('5 more acks per page on c', () => pages.every((p) => p.acks.size >= before.get(p.name) + 5));
+  await until('10 more acks per page on c', () => pages.every((p) => p.acks.size >= before.get(p.name) + 10));
   for (const p of pages) p.stop = true;
   await Promise.all(running);
 
@@ -344,8 +344,22 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
   }
   assert.equal(Number(c.sqliteCampaign(X, "SELECT count(*) FROM events WHERE op = 'roll'")), rolls, 'the re-sent commands changed nothing');
 
+  // the operator's tool does the four steps in one go: b's other table goes to a
+  const out = execFileSync(path.join(repoRoot, 'deploy', 'move-campaign'), [stay.campaign, 'b', 'a',
+    '--from-url', b.wsUrl('/c/b/ws'), '--from-db', b.db, '--to-db', servers[0].db, '--map', proxy.conf,
+    '--reload', `kill -HUP ${proxy.pid}`, '--tabled', BIN], { encoding: 'utf8', env: { ...process.env, TABLED_HOST_TOKEN: b.hostToken } });
+  assert.match(out, /^4\/4 /m, out);
+  assert.equal((await stayGm.waitFor((m) => m.t === 'error')).code, 'moved');
+  await stayGm.waitClosed();
+  const stayPage = new MovePage('stay', stay.gm_token, (n) => Client.connect(null, { url: ws(stay.campaign), ca, origin, name: n }));
+  stayPage.client = stayGm;
+  await stayPage.open();
+  const sr2 = await stayPage.client.cmd('roll', { expr: '1d4' }, sr.id);
+  assert.equal(sr2.raw, sr.raw, 'the staying table, now on a, answers a re-sent id as b did');
+  await stayPage.client.close();
+
   t.diagnostic(`moved: ${pages.map((p) => `${p.name} ${ackedOnB.get(p.name).size} acks on b + ${p.acks.size - ackedOnB.get(p.name).size} on c, told moved ${p.moved}x, ${p.refused} refused handshakes, ${p.welcomes.length} welcomes`).join('; ')}`);
-  await closeAll(host, stayGm);
+  await closeAll(host);
   await sleep(300); // nginx writes a WebSocket's log line when it closes
   // after the reload, X's sockets went to c; before it, to b; nothing else ever served it
   const portOf = { b: `127.0.0.1:${b.port}`, c: `127.0.0.1:${c.port}` };
