@@ -31,10 +31,13 @@ static int list_one(void *ctx, const char *id, const store_summary *sum)
         store_summary_of_state(engine__current_state(k), engine__current_seq(k), &live);
         sum = &live;
     }
-    json_array_append_new(l->list,
-                          json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "id", id, "name", sum->name,
-                                    "system", sum->system, "seq", (json_int_t)sum->seq, "seats",
-                                    (json_int_t)sum->seats));
+    json_t *row =
+        json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "id", id, "name", sum->name, "system", sum->system,
+                  "seq", (json_int_t)sum->seq, "seats", (json_int_t)sum->seats);
+    char to[81];
+    if (store_moved_find(l->e->st, id, to, sizeof to, NULL) == 1) /* campaign.release */
+        json_object_set_new(row, "moved", json_string(to));
+    json_array_append_new(l->list, row);
     return 0;
 }
 

@@ -287,6 +287,8 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
   const dapi = await get(b.url(`/c/${X}/api/join`), undefined, { authorization: `Bearer ${mv.gm_token}` });
   assert.equal(dapi.status, 421, dapi.body);
   assert.equal(JSON.parse(dapi.body).error.code, 'moved');
+  const list = await host.cmd('campaign.list', {});
+  assert.deepEqual(list.result.campaigns.filter((k) => k.moved).map((k) => [k.id, k.moved]), [[X, 'c']]);
   // a second release is acknowledged again; an unknown campaign is not found
   assert.equal((await host.cmd('campaign.release', { campaign: X })).t, 'ack');
   const nf = await host.cmd('campaign.release', { campaign: 'b-cnothere00' });
@@ -366,4 +368,12 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
   const mine = proxy.accessLog().filter((l) => l.uri.startsWith(`/c/${X}/`));
   assert.ok(mine.some((l) => l.upstream === portOf.c), 'X reached c after the move');
   assert.deepEqual(mine.filter((l) => l.upstream !== portOf.b && l.upstream !== portOf.c), []);
+
+  // b, restarted, still says moved (the release is kept) and prints no link of X
+  const printed = b.stdout.length;
+  await b.restart();
+  assert.ok(!b.stdout.slice(printed).includes(X), 'no link of the moved campaign at start');
+  const after = await b.connect({ name: 'after-restart' });
+  assert.equal((await after.hello(mv.gm_token)).code, 'moved');
+  await after.waitClosed();
 });
