@@ -64,9 +64,9 @@ json_t *rules_module_describe(const rules_module *m)
     for (int t = 0; t < 2; t++)
         for (const rules_enc_field *f = tables[t]; f && f->path; f++)
             if (f->type == RULES_PARAM_INT)
-                json_array_append_new(ed, json_pack("{s:s, s:s, s:i, s:i}", "path", f->path,
-                                                    "label", f->label, "min", f->min, "max",
-                                                    f->max));
+                json_array_append_new(ed,
+                                      json_pack("{s:s, s:s, s:i, s:i}", "path", f->path, "label",
+                                                f->label, "min", f->min, "max", f->max));
     json_object_set_new(d, "editable", ed);
     return d;
 }
@@ -388,8 +388,7 @@ int rules_enc_spend(rules_enc *e, const char *cid, const char *kind, int n, tb_e
     int left = rules_enc_budget_left(e, cid, kind);
     if (left < n) {
         if (n == 1)
-            return rules_enc_rule(err, "%s has no %s left this turn", rules_enc_name(e, cid),
-                                  kind);
+            return rules_enc_rule(err, "%s has no %s left this turn", rules_enc_name(e, cid), kind);
         return rules_enc_rule(err, "%s has %d %s left this turn, not %d", rules_enc_name(e, cid),
                               left, kind, n);
     }
@@ -833,10 +832,18 @@ int rules_enc_cond_tick(rules_enc *e, const char *cid)
         if (json_is_integer(turns)) {
             json_int_t left = json_integer_value(turns) - 1;
             if (left <= 0) {
+                const char *name = json_string_value(json_object_get(c, "name"));
+                /* "cond.<name>", the word a module may have for it; the name in words */
+                char word[64] = "cond.", said[64];
+                size_t n = 0;
+                for (const char *u = name ? name : "?"; *u && n + 1 < sizeof said; u++)
+                    said[n++] = *u == '_' ? ' ' : *u; /* "knocked_down" → "knocked down" */
+                said[n] = '\0';
+                strncat(word, name ? name : "", sizeof word - strlen(word) - 1);
                 rules_log *x = rules_log_begin(e, "expire", "expire");
                 rules_log_who(x, "who", cid);
-                rules_log_name(x, "condition", json_string_value(json_object_get(c, "name")),
-                               RULES_AUD_PUBLIC);
+                rules_log_word(x, "state", word, RULES_AUD_PUBLIC);
+                rules_log_name(x, "condition", said, RULES_AUD_PUBLIC);
                 rules_log_end(x);
                 json_array_remove(conds, i);
                 expired++;

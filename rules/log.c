@@ -13,6 +13,9 @@
 
 /* clang-format off */
 static const rules_phrase COMMON[] = {
+    /* {state}: the word "cond.<name>" of the module's or system's phrasings ("cond.daze" →
+     * "dazed"); a condition without one is said by its name in words */
+    {"expire", "{who} is no longer {state}"},
     {"expire", "{who} is no longer {condition}"},
     {"join", "{who} joins the encounter ({side})"},
     {"leave", "{who} leaves the encounter"},

@@ -543,6 +543,15 @@ static const op_arg ARGS_NONE[] = {
 
 /* What each handler may change (ops.h, "copy-on-write"). */
 static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
+static const op_write W_LOG_PUBLIC[] = {{"/log", 1}, {NULL, 0}};
+static const op_write W_LOG_GM[] = {{"/gm/log", 1}, {NULL, 0}};
+
+/* A roll writes the one log its secret flag names (op_roll): the other is not copied. */
+static const op_write *roll_writes(const json_t *args)
+{
+    return json_is_true(json_object_get(args, "secret")) ? W_LOG_GM : W_LOG_PUBLIC;
+}
+
 static const op_write W_CHECK[] = {
     OP_WRITES_LOGS, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
 static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
@@ -551,7 +560,7 @@ static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
 static const op_write W_SEAT_JOIN[] = {{"/seats", 1}, {"/next_seat", 0}, {NULL, 0}};
 
 static const op_def OPS_CORE[] = {
-    {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS},
+    {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS, roll_writes},
     {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK, W_CHECK},
     {"roll.answer", op_roll_answer, WHO_GM, 0, ARGS_ROLL_ANSWER, W_CHECK},
     {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME, W_SEATS},

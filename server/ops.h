@@ -100,6 +100,9 @@ typedef struct op_def {
     int readonly;
     const op_arg *args;     /* terminated by a row with name == NULL */
     const op_write *writes; /* terminated by a row with path == NULL; NULL = the whole state */
+    /* Optional: the part of writes that a call with these (normalized) args may write, so that
+     * the rest is not copied (issue 26: a public roll copies /log, not /gm/log too). */
+    const op_write *(*writes_of)(const json_t *args);
 } op_def;
 
 /* The logs, shared by every row that writes a log entry. */

@@ -19,7 +19,7 @@ int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t 
                         const json_t *args, json_t **result, json_t **work, tb_err *err)
 {
     uint64_t before = e->opt.check_shared ? workcopy_fingerprint(base) : 0;
-    *work = workcopy_make(base, def->writes);
+    *work = workcopy_make(base, def->writes_of ? def->writes_of(args) : def->writes);
     int r = def->fn(ctx, *work, args, result, err);
     if (e->opt.check_shared && workcopy_check(base, before)) {
         fprintf(stderr,

@@ -68,7 +68,7 @@ static const rules_param ATTACK_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to attack"},
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for circumstances (+1k0 each)"},
     {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
     COT_LEAN_ONTO_PARAM,
     {0},
@@ -83,7 +83,7 @@ static const rules_param SHAKE_PARAMS[] = {
 
 static const rules_param RAM_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "whom to ram"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for circumstances (+1k0 each)"},
     {"at_vehicle", RULES_PARAM_BOOL, 0, 1, 0, 0, "hit the vehicle (its Body), not the person"},
     COT_LEAN_ONTO_PARAM,
     {0},

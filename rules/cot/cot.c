@@ -282,8 +282,8 @@ static void opposed_format(const json_t *result, rules_str *out)
 static const rules_param pool_params[] = {
     SKILL_PARAM("skill", "skill rank"),
     ABILITY_PARAM("ability", "ability rank: dice kept"),
-    BONUS_PARAM("bonus", "+Bk0: extra dice rolled, none kept (negative: fewer)"),
-    KEPT_PARAM("kept_bonus", "+0kK: extra dice kept"),
+    BONUS_PARAM("bonus", "Bonus dice: rolled, none kept (+1k0 each; negative: fewer)"),
+    KEPT_PARAM("kept_bonus", "Extra dice kept"),
     {"difficulty", RULES_PARAM_INT, 0, 200, COT_DIFFICULTY_BASE, 0, "difficulty (default 9)"},
     {0},
 };
@@ -291,12 +291,12 @@ static const rules_param pool_params[] = {
 static const rules_param opposed_params[] = {
     SKILL_PARAM("skill", "actor's skill rank"),
     ABILITY_PARAM("ability", "actor's ability rank"),
-    BONUS_PARAM("bonus", "actor's +Bk0"),
-    KEPT_PARAM("kept_bonus", "actor's +0kK"),
+    BONUS_PARAM("bonus", "Actor's bonus dice (+1k0 each)"),
+    KEPT_PARAM("kept_bonus", "Actor's extra dice kept"),
     SKILL_PARAM("opp_skill", "opponent's skill rank"),
     ABILITY_PARAM("opp_ability", "opponent's ability rank"),
-    BONUS_PARAM("opp_bonus", "opponent's +Bk0"),
-    KEPT_PARAM("opp_kept_bonus", "opponent's +0kK"),
+    BONUS_PARAM("opp_bonus", "Opponent's bonus dice (+1k0 each)"),
+    KEPT_PARAM("opp_kept_bonus", "Opponent's extra dice kept"),
     {0},
 };
 
@@ -369,7 +369,8 @@ static const rules_field gear_fields[] = {
     {"kind", RULES_FIELD_ENUM, 0, 0, 1, 0, "Kind", "Gear", gear_kinds, NULL, "000:102,123,140"},
     /* 000:102 "the bonus from any wielded weapon", 000:123 "armour bonuses", 000:167 "Vehicle
      * grants a weapon bonus": read as +Bk0 dice (RULES.md, "cot", reading 5). */
-    {"bonus", RULES_FIELD_INT, 0, 10, 0, 0, "Bonus dice (+Bk0)", "Gear", NULL, NULL, "000:102"},
+    {"bonus", RULES_FIELD_INT, 0, 10, 0, 0, "Bonus dice (+1k0 each)", "Gear", NULL, NULL,
+     "000:102"},
     {"blunt", RULES_FIELD_BOOL, 0, 0, 0, 0, "Blunt tag (Subdue, not Murder)", "Gear", NULL, NULL,
      "000:102"},
     {"speed", RULES_FIELD_INT, 0, 20, 0, 0, "Speed rating (vehicles)", "Gear", NULL, NULL,

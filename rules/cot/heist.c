@@ -99,7 +99,7 @@ static const rules_param MOVE_PARAMS[] = {
 static const rules_param BYPASS_PARAMS[] = {
     {"barrier", RULES_PARAM_STRING, 1, 24, 0, RULES_PARAM_REQUIRED, "barrier id"},
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "the skill (lockpicking, safecracking...)"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for tools"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for tools (+1k0 each)"},
     {0},
 };
 static const rules_param RESEARCH_PARAMS[] = {
@@ -107,11 +107,11 @@ static const rules_param RESEARCH_PARAMS[] = {
      "layout, hidden, mark or itinerary"},
     {"method", RULES_PARAM_STRING, 1, 12, 0, RULES_PARAM_REQUIRED,
      "planning, connections or stakeout"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice (+1k0 each)"},
     {0},
 };
 static const rules_param PLAN_PARAMS[] = {
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice (+1k0 each)"},
     {0},
 };
 static const rules_param SCHEME_PARAMS[] = {

@@ -33,7 +33,7 @@ static const rules_param DROP_PARAMS[] = {
     {"target", RULES_PARAM_STRING, 1, 32, 0, RULES_PARAM_REQUIRED, "the unaware target"},
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0, "hand_to_hand (default), shooting or explosives"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: fists)"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for circumstances (+1k0 each)"},
     {"several", RULES_PARAM_BOOL, 0, 1, 0, 0,
      "part of a Drop on several people at once (then an alarm reaches their allies)"},
     COT_LEAN_ONTO_PARAM,

@@ -365,7 +365,7 @@ const rules_param cot_target_params[] = {
 const rules_param cot_roll_params[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, RULES_PARAM_REQUIRED, "skill (lockpicking, sneak...)"},
     {"difficulty", RULES_PARAM_INT, 0, 200, COT_DIFFICULTY_BASE, 0, "difficulty (default 9)"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for gear or circumstances"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for gear or circumstances (+1k0 each)"},
     COT_LEAN_ONTO_PARAM,
     {0},
 };

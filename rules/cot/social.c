@@ -226,14 +226,47 @@ static const char *const ASK[][2] = {
     {"impedes", "Whether a Loyalty stands in the way"},
 };
 
-/* Loyalty numbers 1-4 of someone else (what the actor's side knows of them is the seat's). */
-static void choose_numbers(const char *none, json_t *out)
+/* Loyalty numbers 1-4 of someone else (what the actor's side knows of them is the seat's), but
+ * `skip` (0: none). */
+static void choose_numbers(const char *none, int skip, json_t *out)
 {
     static const char *const N[] = {"Loyalty 1", "Loyalty 2", "Loyalty 3", "Loyalty 4"};
     if (none)
         cot_choice(out, NULL, none);
     for (int i = 0; i < 4; i++)
-        cot_choice(out, json_integer(i + 1), N[i]);
+        if (i + 1 != skip)
+            cot_choice(out, json_integer(i + 1), N[i]);
+}
+
+/* The number (1-4) of cid's Prime Loyalty, 0 when it has none. */
+static int prime_of(const rules_enc *e, const char *cid)
+{
+    size_t i;
+    json_t *l;
+    json_array_foreach(cot_loyalties_of(e, cid), i,
+                       l) if (json_is_true(json_object_get(l, "prime"))) return (int)i +
+        1;
+    return 0;
+}
+
+/* 000:237 the Prime is only swapped, never altered: the Loyalty an agenda may not alter, when the
+ * actor's seat knows it (the GM's: an NPC's agenda) and it is the same for every character the
+ * agenda may be pushed on (a player does not learn a Prime from the choices); 0 otherwise. */
+static int prime_not_alterable(const rules_enc *e, const char *actor)
+{
+    if (strcmp(cot_seat_of(e, actor), "gm") != 0)
+        return 0;
+    const char *cid;
+    int p = 0;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (rules_enc_is_out(e, cid) || !known_party(e, actor, cid))
+            continue;
+        int q = prime_of(e, cid);
+        if (!q || (p && q != p))
+            return 0;
+        p = q;
+    }
+    return p;
 }
 
 static int social_choices(const rules_enc *e, const char *actor, const rules_enc_action *a,
@@ -262,9 +295,11 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
             if (s->follow || strcmp(act, "build_up") == 0)
                 cot_choice(out, json_string(s->skill), cot_skill_find(s->skill)->label);
     } else if (strcmp(par, "loyalty") == 0 && strcmp(act, "read_room") == 0)
-        choose_numbers(NULL, out);
-    else if (strcmp(par, "alters") == 0 || strcmp(par, "lean_onto_target") == 0)
-        choose_numbers("none", out);
+        choose_numbers(NULL, 0, out);
+    else if (strcmp(par, "alters") == 0)
+        choose_numbers("none", prime_not_alterable(e, actor), out);
+    else if (strcmp(par, "lean_onto_target") == 0)
+        choose_numbers("none", 0, out);
     else if (strcmp(par, "presented") == 0) {
         cot_choice(out, json_string("A stranger"), "who they present as");
         return RULES_CHOICES_DEFAULT; /* a disguise (000:259): the GM names it */
@@ -273,6 +308,12 @@ static int social_choices(const rules_enc *e, const char *actor, const rules_enc
     else if (strcmp(par, "loyalty") == 0) {
         int alterable = cot_int(cot_known_get(e, cot_seat_of(e, actor), actor), "alterable");
         cot_choose_loyalties(e, actor, alterable, NULL, out);
+        /* 000:237 the Prime is swapped with another, never altered itself (cot_loyalty_alter):
+         * it is no pick of an Alter */
+        int prime = strcmp(act, "alter") == 0 ? prime_of(e, actor) : 0;
+        for (size_t i = 0; prime && i < json_array_size(out); i++)
+            if (json_integer_value(json_object_get(json_array_get(out, i), "value")) == prime)
+                json_array_remove(out, i);
         /* a player alters only the Loyalty the achieved agenda named (check_alter; the GM may
          * rule any): the others are no pick of hers */
         if (strcmp(act, "alter") == 0 && !e->is_gm && alterable)

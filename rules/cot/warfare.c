@@ -29,7 +29,7 @@ static const rules_param ATTACK_PARAMS[] = {
     {"skill", RULES_PARAM_STRING, 1, 20, 0, 0,
      "hand_to_hand (default), shooting, explosives or driving"},
     {"weapon", RULES_PARAM_STRING, 1, 100, 0, 0, "a weapon from the sheet (none: bare hands)"},
-    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "+Bk0 for circumstances"},
+    {"bonus", RULES_PARAM_INT, -10, 10, 0, 0, "Bonus dice for circumstances (+1k0 each)"},
     {"restrain", RULES_PARAM_BOOL, 0, 1, 0, 0, "Restrain on a hit (Hand to Hand)"},
     COT_LEAN_ONTO_PARAM,
     {0},

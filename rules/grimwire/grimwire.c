@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "encounter.h"
+#include "grimwire_enc.h"
 
 #include "dice.h"
 
@@ -767,4 +768,5 @@ const rules_system rules_system_grimwire = {
     .summary = "A d20 and an attribute against a target number the GM keeps; condition, focus and "
                "burnout",
     .clock = grimwire_clock,
+    .phrases = gw_system_phrases,
 };

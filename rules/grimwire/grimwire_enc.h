@@ -252,6 +252,7 @@ int gw_between_choices(const rules_enc *e, const char *actor, const rules_enc_ac
 /* ---- the log (words.c; the phrasings: phrases.c) ---- */
 
 /* The phrasings of grimwire.conflict and grimwire.between (rules_module.phrases). */
+extern const rules_phrase gw_system_phrases[];
 extern const rules_phrase gw_conflict_phrases[];
 extern const rules_phrase gw_between_phrases[];
 

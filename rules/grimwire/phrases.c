@@ -9,6 +9,21 @@
 #include "grimwire_enc.h"
 
 /* clang-format off */
+/* The system's words: each status (stats.c's gw_is_status knows them by these keys) as the table
+ * reads it after "is" and "is no longer". */
+const rules_phrase gw_system_phrases[] = {
+    {"cond.inebriated", "inebriated"},   {"cond.knocked_down", "knocked down"},
+    {"cond.agony", "in agony"},          {"cond.frenzy", "in a frenzy"},
+    {"cond.amok", "running amok"},       {"cond.stun", "stunned"},
+    {"cond.paralysis", "paralysed"},     {"cond.sensory", "impaired in the senses"},
+    {"cond.burning", "burning"},         {"cond.bleeding", "bleeding"},
+    {"cond.brainwashed", "brainwashed"}, {"cond.mind_controlled", "mind controlled"},
+    {"cond.terror", "terrified"},        {"cond.hex", "hexed"},
+    {"cond.unconscious", "unconscious"}, {"cond.sleep", "asleep"},
+    {"cond.knocked_out", "knocked out"}, {"cond.out_cold", "out cold"},
+    {"cond.grappled", "grappled"},       {NULL, NULL},
+};
+
 const rules_phrase gw_conflict_phrases[] = {
     /* the rounds (rounds.c) */
     {"initiative", "{who} rolls initiative: d20 {natural} {attr+} {mod+} = {total}"},

@@ -4,6 +4,7 @@
  * without creating anything (a check may), and writing it. Shared by the modules grimwire.conflict
  * and grimwire.between (grimwire_enc.h); calls only rules/encounter.h and grimwire.h.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "grimwire_enc.h"
@@ -80,21 +81,9 @@ int gw_dying(const rules_enc *e, const char *cid)
 
 /* ---- status effects (shared conditions, mirrored to the sheet's `status`) ---- */
 
-/* Each status (the sheet's name) and what the table reads after "is" / "is no longer" (issue 25
- * item 13: "Cyrus is agony" was not English, "is knocked_down" not words). */
-static const struct {
-    const char *name, *said;
-} STATUSES[] = {{"inebriated", "inebriated"},   {"knocked_down", "knocked down"},
-                {"agony", "in agony"},          {"frenzy", "in a frenzy"},
-                {"amok", "running amok"},       {"stun", "stunned"},
-                {"paralysis", "paralysed"},     {"sensory", "impaired in the senses"},
-                {"burning", "burning"},         {"bleeding", "bleeding"},
-                {"brainwashed", "brainwashed"}, {"mind_controlled", "mind controlled"},
-                {"terror", "terrified"},        {"hex", "hexed"},
-                {"unconscious", "unconscious"}, {"sleep", "asleep"},
-                {"knocked_out", "knocked out"}, {"out_cold", "out cold"},
-                {"grappled", "grappled"},       {NULL, NULL}};
-
+/* Each status is the sheet's name; what the table reads after "is" / "is no longer" is its word
+ * "cond.<name>" in the system's phrasings (phrases.c: issue 25 item 13, "Cyrus is agony" was not
+ * English; the common "expire" line reads the same word). */
 int gw_is_status(const char *s)
 {
     return gw_status_said(s) != NULL;
@@ -102,9 +91,12 @@ int gw_is_status(const char *s)
 
 const char *gw_status_said(const char *s)
 {
-    for (size_t i = 0; s && STATUSES[i].name; i++)
-        if (strcmp(STATUSES[i].name, s) == 0)
-            return STATUSES[i].said;
+    char key[48];
+    if (!s || snprintf(key, sizeof key, "cond.%s", s) >= (int)sizeof key)
+        return NULL;
+    for (const rules_phrase *p = gw_system_phrases; p->event; p++)
+        if (strcmp(p->event, key) == 0)
+            return p->text;
     return NULL;
 }
 

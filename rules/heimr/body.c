@@ -133,7 +133,7 @@ int heimr_take_damage(rules_enc *e, const char *cid, int dmg, const char *part, 
         if (!have)
             json_array_append_new(inj, json_string(part));
         rules_log_word(x, "injured", "injured", RULES_AUD_PUBLIC);
-        rules_log_name(x, "at", part, RULES_AUD_PUBLIC);
+        rules_log_name(x, "at", heimr_part_words(part), RULES_AUD_PUBLIC);
         rules_log_name(x, "injury", injury_effect(e, cid, part), RULES_AUD_PUBLIC);
     }
     heimr_update_injury(e, cid);

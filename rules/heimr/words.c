@@ -45,6 +45,13 @@ const rules_phrase heimr_phrases[] = {
     {"hit", "{whom} takes hit {damage} (001:123){hurt?}{injured?}"},
     {"hit-hp", "{whom}: HP {hp}"},
     {"timed", "{whom}: {what} {seconds} — {turns} turn{plural?} (001:270)"},
+    /* a timed effect that ends (rules/encounter.c, "expire": "{who} is no longer {state}") */
+    {"cond.fall", "down from the fall"},
+    {"cond.drop", "kept from picking up what they dropped"},
+    {"cond.stumble", "stumbling"},
+    {"cond.daze", "dazed"},
+    {"cond.weaken", "weakened"},
+    {"cond.bind", "bound"},
 
     /* defence.c */
     {"defend", "{who} pre-rolls a {stance} ({with}, C{consistency} P{potential}): {result}"},

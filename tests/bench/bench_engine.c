@@ -143,6 +143,7 @@ int main(int argc, char **argv)
     engine_opts opts;
     engine_opts_default(&opts);
     opts.rate_per_sec = 0;
+    opts.max_seats = 0; /* the crowd of 1 000 (the default limit is 100 players) */
     if (engine_create(st, dice, secret, &opts, &g_e, &err)) {
         fprintf(stderr, "bench_engine: %s\n", err.msg);
         return 1;

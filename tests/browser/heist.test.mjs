@@ -2,7 +2,8 @@
 // against the real server with seeded dice. A GM on a laptop (1366×768) and a player on a phone
 // (390×844):
 //   - the GM picks Heist and starts preparing with the crew as the form opens (the player's
-//     character); adds two zones with the zone form as it opens, a third one Hidden (named
+//     character); the board offers only what the server's moves hold (no barrier or guard before
+//     a zone, and its moves are not drawn again as buttons); adds two zones with the zone form as it opens, a third one Hidden (named
 //     "Smugglers cellar"), a barrier and a guard in the first zone with the forms' defaults; each
 //     result shows in the GM's viewport; the GM's page lists every zone, the player's none;
 //   - the GM shows the first zone with one tap: the player's page shows that zone and nothing
@@ -19,7 +20,7 @@
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, atTable, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, shotPanel as shot } from './pages.mjs';
+import { launch, atTable, tapped, arrived, stateOf, waitFor, assertPlain, axe, touchTargets, noSideways, movesReady, shotPanel as shot } from './pages.mjs';
 
 const STEP = { timeout: 240000 };
 
@@ -35,6 +36,11 @@ function heist(browser) {
     await setup.waitFor();
     await tapped(gm, 'enc.add', () => setup.locator('[data-key="heist-start"]').click(), 'starting the heist with the crew');
     await gm.page.locator('#enc .enc-name', { hasText: pcName }).waitFor();
+    // The board's own forms follow the server's moves (issue 24): with no zone yet, neither a
+    // barrier nor a guard may be prepared, and the board's moves are not drawn twice.
+    await movesReady(gm.page);
+    assert.deepEqual(await gm.page.locator('#enc .heist-tools button').allTextContents(), ['Add a zone'], 'before any zone, the board offers only a zone');
+    assert.equal(await gm.page.locator('#enc .enc-moves [data-action="zone"], #enc .enc-moves [data-action="barrier"], #enc .enc-moves [data-action="guard"]').count(), 0, 'the board draws its own moves, once');
 
     const zoneForm = gm.page.locator('#enc form[data-key^="heist-zone"]');
     const addZone = async (what, fill) => {

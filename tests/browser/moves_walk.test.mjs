@@ -7,7 +7,8 @@
 // (at most BUDGET a page and phase). The GM's screen offers the player's character's moves too
 // (folded): those the phone makes.
 // Every submission must be accepted (no refusal, no error box), its result must be in the
-// viewport, the panel must show no rulebook line reference, no snake_case word and no JSON, and
+// viewport, the panel must show no rulebook line reference, no snake_case word and no JSON (nor,
+// after the walk, the log: issue 24's short forms included), and
 // axe-core finds nothing serious at the start and after the walk. The number of moves each page shows at the start of the fight is
 // written to tests/artifacts/moves-count.json (the note's before/after table).
 //
@@ -19,7 +20,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from './server.mjs';
-import { launch, Api, ARTIFACTS, LAPTOP, PHONE, JARGON, instrumentAll, waitFor, doing, sleep, shotAt, axe } from './pages.mjs';
+import { launch, Api, ARTIFACTS, LAPTOP, PHONE, JARGON, SHORT_FORMS, instrumentAll, waitFor, doing, sleep, shotAt, axe } from './pages.mjs';
 
 const SYSTEMS = {
   fivey: { module: 'fivey.combat', sample: 'sylla', seed: 5 },
@@ -36,12 +37,13 @@ const PENDING = {};
 const PHASES = 2; // GM, then phone, twice over
 const BUDGET = 12; // submissions per page and phase at most
 
-// The panel's text holds no line reference, snake_case word, JSON path or JSON.
-async function assertPanelPlain(page, where) {
-  const text = await page.locator('#enc').innerText();
-  for (const [re, what] of [...JARGON, [/[{[]\s*"[^"]*"\s*:/, 'JSON']]) {
+// The panel's text (or the text of `sel`) holds no line reference, snake_case word, JSON path or
+// JSON, nor a short form the table was left to decode (a pool without its dice in words).
+async function assertPanelPlain(page, where, sel = '#enc') {
+  const text = await page.locator(sel).innerText();
+  for (const [re, what] of [...JARGON, ...SHORT_FORMS, [/[{[]\s*"[^"]*"\s*:/, 'JSON']]) {
     const m = re.exec(text);
-    assert.equal(m, null, `${where}: the panel shows ${what}: "${m && text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, ' ')}"`);
+    assert.equal(m, null, `${where}: ${sel} shows ${what}: "${m && text.slice(Math.max(0, m.index - 60), m.index + 60).replace(/\s+/g, ' ')}"`);
   }
 }
 
@@ -54,11 +56,12 @@ async function settle(pages) {
   for (const p of pages) await fresh(p.page);
 }
 
-// The moves the page shows: {key, action, actor, pc (the actor is a player's character), label}.
+// The moves the page shows: {key, action, actor, pc (the actor is a player's character), label};
+// a one-tap move's "More options" (its form) counts as a move of its own, walked with its form.
 const offered = (page) =>
-  page.locator('#enc .enc-moves [data-action]').evaluateAll((els) => {
+  page.locator('#enc .enc-moves [data-action], #enc .enc-moves [data-options]').evaluateAll((els) => {
     const cs = window.tabled.conn.state?.enc?.combatants || {};
-    return els.map((e) => ({ key: e.dataset.key, action: e.dataset.action, actor: e.dataset.actor, pc: Boolean(e.dataset.actor && cs[e.dataset.actor] && !cs[e.dataset.actor].npc), label: e.textContent }));
+    return els.map((e) => ({ key: e.dataset.key, action: e.dataset.action ?? e.dataset.options, actor: e.dataset.actor, pc: Boolean(e.dataset.actor && cs[e.dataset.actor] && !cs[e.dataset.actor].npc), label: e.dataset.options ? `${e.getAttribute('aria-label')}` : e.textContent }));
   });
 
 // Submits the move whose button is `key` with what its form opens with.
@@ -159,7 +162,8 @@ async function fight(browser, system) {
     const ann = await open('phone', PHONE, true, joined.token);
     const pages = [gm, ann];
     await settle(pages);
-    const count = { gm: (await offered(gm.page)).length, phone: (await offered(ann.page)).length };
+    const moves = async (page) => (await offered(page)).filter((m) => !m.key.endsWith('-options')).length;
+    const count = { gm: await moves(gm.page), phone: await moves(ann.page) };
     for (const p of pages) await axe(p.page, `${system}/${p.who} at the start`);
     const walked = { gm: [], phone: [] };
     const refused = [];
@@ -167,6 +171,8 @@ async function fight(browser, system) {
       for (const p of pages) walked[p.who].push(...(await walk(p, pages, `${system}/${p.who} phase ${phase + 1}`, refused)));
     }
     for (const p of pages) await axe(p.page, `${system}/${p.who} after the walk`);
+    // the log of the whole walk reads in words too (every move's line, each die)
+    for (const p of pages) await assertPanelPlain(p.page, `${system}/${p.who} after the walk`, '#log-card');
     await shotAt(gm.page, `moves-${system}-gm-1366.png`, 1366);
     await shotAt(ann.page, `moves-${system}-phone-390.png`, 390);
     for (const p of pages) assert.deepEqual(p.rec.errors, [], `${system}/${p.who}: page errors`);

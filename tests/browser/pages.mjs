@@ -7,7 +7,7 @@
 //   the pages     launch, launchBrowser, instrument (errors) / instrumentAll (errors and warnings),
 //                 parsed, doing, acked, tapped, arrived, stateOf, seqOf, entryOf, reached
 //   what a person reads and touches
-//                 JARGON, assertPlain, axe, noSideways, touchTargets, overflowAt360
+//                 JARGON, SHORT_FORMS, assertPlain, axe, noSideways, touchTargets, overflowAt360
 //   screenshots   shot (a page or an element), shotPanel (the page and its encounter panel),
 //                 shotAt (at a width: the page and the panel)
 //   the encounter panel
@@ -74,6 +74,13 @@ export const JARGON = [
   [/\b(bad_request|unauthorized|forbidden|not_found|conflict|rule|rate_limited|too_large|internal)\s*:/i, 'an error code'],
   [/\/(gm|enc|private)\/\w+/, 'a JSON path'],
   [/\b(null|undefined|NaN|\[object Object\])\b/, 'a programming value'],
+];
+
+/** Short forms the table was left to decode (issue 24): [regexp, what it is]. */
+export const SHORT_FORMS = [
+  [/\b[a-z] -?\d+, [a-z] -?\d+\b/, "a check's numbers by their parameter letters"],
+  [/\b(str|dex|sta|int|soc|emp|cha|tog|agl|cor|mnd|per|rsn) [-+]?\d/, "a stat's short name in lower case"],
+  [/\b\d+k\d+ → \d/, 'a rolled pool without its dice in words'],
 ];
 
 /** The page's visible text (document.body.innerText) holds nothing of JARGON. */

@@ -71,6 +71,16 @@ test('fivey.social on a laptop and two phones: the reaction stays the GM\'s unti
   await waitFor('the GM\'s reaction button', async () => (await actionButtons(G.page)).includes('reaction'));
   for (const p of phones) assert.deepEqual(await talk(p.page), [], `${p.rec.label} has no action yet`);
 
+  // the reaction's own form is one tap away (issue 24): its "More options" opens it, with the GM's
+  // own pick of the disposition among the three the book names; closed again, nothing was sent
+  await G.page.locator('#enc .enc-actions [data-options="reaction"]').click();
+  const reactionForm = G.page.locator('#enc form.enc-form[data-action="reaction"]');
+  await reactionForm.waitFor();
+  const picks = (await reactionForm.locator('select[name="disposition"] option').allTextContents()).join(' ');
+  for (const d of ['Hostile', 'Uncertain', 'Friendly']) assert.ok(picks.includes(d), `the GM may pick ${d}: ${picks}`);
+  await reactionForm.locator('[data-key="act-cancel"]').click();
+  await reactionForm.waitFor({ state: 'detached' });
+
   // the GM rolls the reaction from the panel (one tap: no bias asked)
   await G.page.locator('#enc .enc-actions [data-action="reaction"]').click();
   const disposition = await waitFor('the GM to see the disposition', async () => {

@@ -135,7 +135,7 @@ test('heimr.combat: a readied attack and a delay move characters in the order; a
   assert.equal(hitB.result.part, 'left_leg');
   assert.equal(hitB.result.hit, true);
   assert.equal(hitB.result.fatigue_rose, true, "Astrid's d6 1 is below her fatigue 2 (001:286)");
-  assert.match(hitB.text, /^Readied: Astrid Ironhand attacks Bandit \(dodge\): hit, left_leg \(d6 1\); Bandit is injured \(left_leg\): fall/);
+  assert.match(hitB.text, /^Readied: Astrid Ironhand attacks Bandit \(dodge\): hit, left leg \(d6 1\); Bandit is injured \(left leg\): fall/);
   assert.equal(s.gm.enc.combatants[B].stats.hp, -1);
   assert.equal(s.enc.combatants[B].injury, 'bloodied', '0 or -1 (001:164)');
   assert.deepEqual(s.enc.combatants[B].conditions.map((c) => c.name), ['fall', 'prone'], 'a leg injury: fall (001:156)');

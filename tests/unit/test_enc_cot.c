@@ -1499,6 +1499,63 @@ START_TEST(a_player_alters_the_loyalty_an_achieved_agenda_alters)
 }
 END_TEST
 
+/* The numbers of parameter `name`'s choices of move m, "1,2" (a null choice as "-"). */
+static void choice_numbers(const json_t *m, const char *name, char *out, size_t n)
+{
+    size_t i, j, len = 0;
+    json_t *p, *c;
+    out[0] = '\0';
+    json_array_foreach(json_object_get(m, "params"), i, p)
+    {
+        if (strcmp(json_string_value(json_object_get(p, "name")), name) != 0)
+            continue;
+        json_array_foreach(json_object_get(p, "choices"), j, c)
+        {
+            json_t *v = json_object_get(c, "value");
+            len += (size_t)snprintf(out + len, n - len, "%s", len ? "," : "");
+            len += json_is_integer(v) ? (size_t)snprintf(out + len, n - len, "%lld",
+                                                         (long long)json_integer_value(v))
+                                      : (size_t)snprintf(out + len, n - len, "-");
+        }
+    }
+}
+
+/* 000:237 the Prime Loyalty is only swapped with another, never altered itself: the GM's Alter
+ * picks leave it out, and so does an NPC's agenda's `alters` once the NPC knows whom it pushes (the
+ * GM knows the Prime); a player's agenda offers every number (the choices tell no Prime). */
+START_TEST(the_prime_is_no_pick_of_alter_nor_of_an_agenda_that_alters)
+{
+    fixture f;
+    social_setup(&f);
+    char values[64];
+    json_t *all;
+    /* Vera's Prime is her Loyalty 1: the GM's Alter offers her Loyalty 2 only */
+    json_t *m = move_of(&f, "gm", "alter", "e3", &all);
+    ck_assert_ptr_nonnull(m);
+    choice_numbers(m, "loyalty", values, sizeof values);
+    ck_assert_str_eq(values, "2");
+    json_decref(all);
+    /* Ann (Prime: her Loyalty 1) pushes on Vera: her player's choices name no Prime */
+    DICE(&f, 1, 2, 6, 6, 1);
+    ACT_OK(&f, "p1", "e1", "read_room", "{\"target\":\"e3\"}");
+    m = move_of(&f, "p1", "agenda", "e1", &all);
+    ck_assert_ptr_nonnull(m);
+    choice_numbers(m, "alters", values, sizeof values);
+    ck_assert_str_eq(values, "-,1,2,3,4");
+    json_decref(all);
+    ACT_OK(&f, "gm", "e2", "wait", NULL);
+    /* Vera reads Ann: her agenda on Ann does not offer Ann's Prime (Loyalty 1) */
+    DICE(&f, 1, 2, 1, 6, 6);
+    ACT_OK(&f, "gm", "e3", "read_room", "{\"target\":\"e1\"}");
+    m = move_of(&f, "gm", "agenda", "e3", &all);
+    ck_assert_ptr_nonnull(m);
+    choice_numbers(m, "alters", values, sizeof values);
+    ck_assert_str_eq(values, "-,2,3,4");
+    json_decref(all);
+    fx_free(&f);
+}
+END_TEST
+
 /* The GM's two social rulings refuse what they cannot record, and change nothing: an identity
  * without anything to set (000:257; a target that is no combatant is the server's not_found), an
  * "impedes" for an agenda nobody pushes (000:254). */
@@ -1996,6 +2053,7 @@ int main(void)
     tcase_add_test(social, build_up_and_follow_through_move_the_emotional_state);
     tcase_add_test(social, one_loyalty_altered_per_call_and_knowledge_ends_with_the_call);
     tcase_add_test(social, a_player_alters_the_loyalty_an_achieved_agenda_alters);
+    tcase_add_test(social, the_prime_is_no_pick_of_alter_nor_of_an_agenda_that_alters);
     tcase_add_test(social, identity_and_impedes_refusals_change_nothing);
     tcase_add_test(social, each_pusher_keeps_its_own_agenda);
     tcase_add_test(social, a_state_stays_until_another_builds_up);

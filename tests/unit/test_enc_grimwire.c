@@ -1192,6 +1192,25 @@ START_TEST(a_status_is_said_in_words)
 }
 END_TEST
 
+/* A timed status that runs out is said in the same words (the common "expire" line reads the
+ * system's "cond.<name>"; it said "Ann is no longer hex"). */
+START_TEST(a_status_that_runs_out_is_said_in_words)
+{
+    fx f;
+    fx_init(&f);
+    duel(&f, quick(0, 0, 0, 0, 0, 5, 0), quick(0, 0, 0, 0, 0, 10, 0));
+    OK(act(&f, "status", NULL, "{\"target\":\"e1\",\"name\":\"hex\",\"turns\":1}"));
+    for (int i = 0; i < 4 && has_c(&f, "e1", "hex"); i++) {
+        const char *who = cur(&f);
+        ck_assert_ptr_nonnull(who);
+        OK(act_as(&f, strcmp(who, "e1") == 0 ? "p1" : "gm", "end_turn", who, NULL));
+    }
+    ck_assert(!has_c(&f, "e1", "hex"));
+    ck_assert_msg(logged(&f, "Ann is no longer hexed"), "not logged: Ann is no longer hexed");
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:805 agony: a temporary, non-lethal level of burnout for 10 rounds; 002:816 frenzy is
  * immune. */
 START_TEST(agony_is_a_temporary_non_lethal_burnout)
@@ -1468,6 +1487,7 @@ int main(void)
     tcase_add_test(tc, armor_too_heavy_for_its_wearer_costs_agl);
     tcase_add_test(tc, an_npcs_number_given_once_stands_for_its_next_attacks);
     tcase_add_test(tc, a_status_is_said_in_words);
+    tcase_add_test(tc, a_status_that_runs_out_is_said_in_words);
     tcase_add_test(tc, stabilizing_a_dying_ally_takes_rsn_and_cor);
     tcase_add_test(tc, surprise_gives_the_attackers_a_turn_and_a_bonus);
     suite_add_tcase(s, tc);

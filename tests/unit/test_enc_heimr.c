@@ -494,6 +494,13 @@ START_TEST(an_odd_daze_allows_defending_from_the_start_of_its_last_turn)
     /* got in this very turn, it passes at its end: the next dodge is rolled then (d6 3) */
     ACT_OK(&f, "e2", "end_turn", NULL, 3);
     ck_assert(!rules_enc_cond_has(&f.e, "e2", "daze"));
+    /* its end in words (rules/encounter.c "expire", the word cond.daze): never "no longer daze" */
+    int said = 0;
+    size_t i;
+    json_t *entry;
+    json_array_foreach(f.e.log, i, entry) said |=
+        strstr(json_string_value(json_object_get(entry, "text")), "is no longer dazed") != NULL;
+    ck_assert_msg(said, "the daze's end is not said in words");
     /* daze 3 again, outside e2's turn: odd, so e2 defends from the start of that turn (001:280) */
     ACT_NODICE(&f, NULL, "effect", "{\"target\":\"e2\",\"effect\":\"daze\",\"value\":3}");
     ACT_OK(&f, "e3", "end_turn", NULL, 2);

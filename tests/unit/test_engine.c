@@ -1573,6 +1573,39 @@ START_TEST(test_every_row_declares_parseable_unnested_write_paths)
 }
 END_TEST
 
+/* A row's writes_of (ops.h) narrows its declared writes for one call: what it returns is part of
+ * what the row declares, and a roll's secret flag picks the one log it writes. */
+START_TEST(test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log)
+{
+    json_t *calls[] = {json_pack("{s:s}", "expr", "d6"),
+                       json_pack("{s:s, s:b}", "expr", "d6", "secret", 1)};
+    const op_def *d;
+    for (size_t i = 0; (d = ops_row_at(i)); i++) {
+        if (!d->writes_of)
+            continue;
+        for (size_t c = 0; c < 2; c++) {
+            for (const op_write *w = d->writes_of(calls[c]); w->path; w++) {
+                const op_write *o = d->writes;
+                while (o->path && (strcmp(o->path, w->path) != 0 || o->shallow != w->shallow))
+                    o++;
+                ck_assert_msg(o->path != NULL, "%s: writes_of gives '%s', not in its row", d->name,
+                              w->path);
+            }
+        }
+    }
+    const op_def *roll = ops_find("generic", "roll");
+    ck_assert_ptr_nonnull(roll);
+    ck_assert_ptr_nonnull(roll->writes_of);
+    const op_write *pub = roll->writes_of(calls[0]), *sec = roll->writes_of(calls[1]);
+    ck_assert_str_eq(pub[0].path, "/log");
+    ck_assert_ptr_null(pub[1].path);
+    ck_assert_str_eq(sec[0].path, "/gm/log");
+    ck_assert_ptr_null(sec[1].path);
+    json_decref(calls[0]);
+    json_decref(calls[1]);
+}
+END_TEST
+
 START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it)
 {
     char text[] = "{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
@@ -2167,6 +2200,7 @@ static Suite *engine_suite(void)
     tc = tcase(s, "copy-on-write");
     tcase_set_timeout(tc, 120); /* the property test runs ~1 000 commands (slow under ASan) */
     tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
+    tcase_add_test(tc, test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,

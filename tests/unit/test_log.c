@@ -23,6 +23,7 @@ static const rules_phrase PHRASES[] = {
     {"roll", "{who} rolls {total}"},
     {"join", "{who} arrives ({side})"}, /* the module's words come before the common ones */
     {"hidden", "{who} does something quiet with {x}"},
+    {"cond.dazed_now", "dazed"}, /* a condition's word: "is no longer dazed" */
     {NULL, NULL},
 };
 /* clang-format on */
@@ -249,6 +250,13 @@ START_TEST(common_phrasings_and_the_capital_letter)
     rules_log_who(x, "who", "e1");
     rules_log_end(x);
     ck_assert_str_eq(text_of(at(f.e.log, 1)), "Missa sprints");
+    /* a condition the module has a word for is said in it, another one by its name in words
+     * (never "is no longer knocked_down") */
+    rules_enc_cond_add(&f.e, "e1", "dazed_now", 1, 0);
+    rules_enc_cond_add(&f.e, "e1", "knocked_down", 1, 0);
+    ck_assert_int_eq(rules_enc_cond_tick(&f.e, "e1"), 2);
+    ck_assert_str_eq(text_of(at(f.e.log, 2)), "Missa is no longer dazed");
+    ck_assert_str_eq(text_of(at(f.e.log, 3)), "Missa is no longer knocked down");
     efx_free(&f);
 }
 END_TEST

@@ -10,11 +10,52 @@ const LINE_REF = /\s*\(\s*\d{3}:\d+(?:[-–]\d+)?(?:\s*[,;]\s*\d{3}:\d+(?:[-–]
 const OP_PREFIX = /^(?:[a-z]+\.[a-z_.]+)(?:\s+[a-z_]+)?\s*:\s*/; // "enc.act attack: ", "roll.check: "
 const PATH = /(?:\/(?:gm|private\/[A-Za-z0-9_-]+))?(?:\/[A-Za-z0-9_-]+){2,}/g; // /gm/enc/combatants/e3/stats/stress
 
+// The rulebooks' short names of attributes and stats, and of the parameters the sheets' checks
+// roll with (Heimr 001:32-37 and 001:71; GRIMWIRE 002:97-166; FIVEY 004), as a person says them.
+const SHORT = {
+  str: 'Strength',
+  dex: 'Dexterity',
+  sta: 'Stamina',
+  int: 'Intelligence',
+  soc: 'Sociability',
+  emp: 'Empathy',
+  cha: 'Charisma',
+  tog: 'Toughness',
+  agl: 'Agility',
+  cor: 'Coordination',
+  mnd: 'Mind',
+  per: 'Perception',
+  rsn: 'Resonance',
+  attr: 'attribute',
+  c: 'consistency',
+  p: 'potential',
+};
+
+// The word for a short name ("str" → "Strength", "AGL" → "Agility"), or null.
+export function statWord(key) {
+  return SHORT[String(key ?? '').toLowerCase()] ?? null;
+}
+
+// A key as a person says it: a stat's short name spelled out, else words(key).
+export function said(key) {
+  return statWord(key) ?? words(key);
+}
+
+// A rolled pool in a rule text ("7k3 → 6 6 5 [1 1 1] = 17", the book's 7k3: 7 dice rolled, 3
+// kept) with the dice in words beside: "7k3 (rolled 6, 6, 5 kept and 1, 1, 1 dropped) = 17".
+const POOL = /\b(\d+)k(\d+) → (\d+(?: \d+)*)(?: \[(\d+(?: \d+)*)\])?/g;
+function poolWords(text) {
+  const list = (faces) => faces.split(' ').join(', ');
+  return text.replace(POOL, (m, n, k, kept, dropped) => `${n}k${k} (rolled ${list(kept)}${dropped ? ` kept and ${list(dropped)} dropped` : ''})`);
+}
+
 // A key as words: "kept_bonus" → "kept bonus", "attack_tn" → "attack TN".
 export function words(key) {
   return String(key ?? '')
     .replace(/_/g, ' ')
     .replace(/\b(tn|hp|dc|gm|npc|xp|pc)\b/gi, (m) => m.toUpperCase())
+    .replace(/\battr\b/g, 'attribute')
+    .replace(/\bmod\b/g, 'modifier')
     .trim();
 }
 
@@ -32,6 +73,7 @@ export function plain(text) {
   s = s.replace(LINE_REF, '');
   s = s.replace(PATH, (p) => words(p.split('/').filter(Boolean).slice(-1)[0]));
   s = s.replace(/\b([a-z]+(?:_[a-z0-9]+)+)\b/gi, (m) => words(m));
+  s = poolWords(s);
   s = s.replace(/\s+([,.;:)])/g, '$1').replace(/\(\s*\)/g, '').replace(/\s{2,}/g, ' ').trim();
   if (s && !/[.!?…]$/.test(s)) s += '.';
   return s.charAt(0).toUpperCase() + s.slice(1);

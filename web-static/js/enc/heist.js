@@ -9,7 +9,10 @@
 //     places, the crew's positions and the guards a crew member has seen (Aware or not). The page
 //     draws nothing from the GM's half, so nothing of it can show.
 //   - The crew's actions (move, bypass, research, plan, scheme) are the server's moves, drawn by
-//     the generic panel with the places and barriers the crew knows of as its choices.
+//     the generic panel with the places and barriers the crew knows of as its choices. The board's
+//     own forms and buttons (zone, barrier, guard, reveal, alert: `ownMoves`) show only while the
+//     server's moves (ctx.moves) hold them, a zone's or guard's button only for a zone or guard
+//     among the move's choices.
 import { registerPanel, combatantsOf, isMine, h } from './panel.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
@@ -24,6 +27,17 @@ const TAGS = { hidden: 'Hidden', noisy: 'Noisy', hazardous: 'Hazardous', crowded
 const BARRIERS = { none: 'an open way', lock: 'a lock', vault: 'a vault', height: 'a height', structure: 'a structure' };
 
 let open = null; // which of the GM's forms is open: 'zone' | 'barrier' | 'guard' | null
+
+// The board draws these moves itself (ownMoves), each only while the server offers it (ctx.moves):
+// the move of `action`, or null.
+const OWN = ['zone', 'barrier', 'guard', 'reveal', 'alert'];
+const moveOf = (ctx, action) => list(ctx.moves).find((m) => m.action === action) ?? null;
+// Whether move m may take `value` for parameter `name` (its choices, when the server gave any).
+function offers(m, name, value) {
+  if (!m) return false;
+  const p = list(m.params).find((x) => x.name === name);
+  return !p || !Array.isArray(p.choices) || p.choices.some((c) => c.value === value);
+}
 
 // -- the spot ------------------------------------------------------------------------------------
 
@@ -56,7 +70,7 @@ function zoneCard(id, z, enc, ctx, spot) {
           guards.map(([gid, g]) => guardItem(gid, g, ctx, pub)),
         )
       : null,
-    ctx.isGm && !shown
+    ctx.isGm && !shown && offers(moveOf(ctx, 'reveal'), 'zone', id)
       ? h('button', { type: 'button', class: 'heist-reveal', dataset: { key: `reveal-${id}` }, onclick: () => ctx.act('reveal', { params: { zone: id } }) }, `Show ${z.name ?? id} to the crew`)
       : null,
   );
@@ -72,7 +86,7 @@ function guardItem(gid, g, ctx, pub) {
     ' ',
     aware ? h('span', { class: 'chip cond heist-aware' }, 'Aware') : h('span', { class: 'muted small' }, 'not aware'),
     ctx.isGm ? [' ', h('span', { class: 'muted small' }, `Awareness ${g.awareness}, Training ${g.training}`)] : null,
-    ctx.isGm
+    ctx.isGm && offers(moveOf(ctx, 'alert'), 'guard', gid)
       ? h(
           'button',
           { type: 'button', class: 'link-button heist-alert', dataset: { key: `alert-${gid}` }, onclick: () => ctx.act('alert', { params: { guard: gid, aware: aware ? 0 : 1 } }) },
@@ -135,14 +149,18 @@ function builder(ctx, spot) {
     open = open === what ? null : what;
     ctx.rerender();
   };
+  // only the forms of the moves the server offers now
+  const kinds = [
+    ['zone', 'Add a zone'],
+    ['barrier', 'Add a barrier'],
+    ['guard', 'Place a guard'],
+  ].filter(([k]) => moveOf(ctx, k));
+  if (!kinds.some(([k]) => k === open)) open = null;
+  if (!kinds.length) return null;
   const tools = h(
     'div',
     { class: 'actions heist-tools', attrs: { role: 'group', 'aria-label': 'Prepare the spot' } },
-    [
-      ['zone', 'Add a zone'],
-      ['barrier', 'Add a barrier'],
-      ['guard', 'Place a guard'],
-    ].map(([k, l]) => h('button', { type: 'button', class: open === k ? 'active' : null, dataset: { key: `heist-${k}` }, attrs: { 'aria-expanded': String(open === k) }, onclick: toggle(k) }, l)),
+    kinds.map(([k, l]) => h('button', { type: 'button', class: open === k ? 'active' : null, dataset: { key: `heist-${k}` }, attrs: { 'aria-expanded': String(open === k) }, onclick: toggle(k) }, l)),
   );
   let form = null;
   const submit = (action, read) => (ev) => {
@@ -304,4 +322,4 @@ function renderStart(ctx) {
   return form;
 }
 
-registerPanel('cot.heist', { renderBanner: banner, renderOrder: renderSpot, renderCombatant, gmShown, extraFields, renderStart });
+registerPanel('cot.heist', { renderBanner: banner, renderOrder: renderSpot, renderCombatant, gmShown, extraFields, renderStart, ownMoves: OWN });

@@ -15,6 +15,9 @@
 //     gmShown                      [key] /gm/enc keys the system panel shows itself (left out
 //                                    of the generic GM-only list)
 //     renderStart(ctx)             → Node   the GM's start form of this module (no encounter yet)
+//     ownMoves                     [action] moves the panel draws itself (a heist board's zone
+//                                    form), each only while ctx.moves holds it; left out of the
+//                                    generic buttons
 //   });
 //   What the viewer may do is not a panel's to decide: the action buttons and their forms are
 //   the server's moves (enc.moves, PROTOCOL.md), drawn by this file for every system. A panel
@@ -602,7 +605,8 @@ export class EncounterPanel {
   }
 
   movesBlock(enc, ctx) {
-    const moves = this.movesShown();
+    const own = panelHooks(ctx.system, enc?.module).ownMoves || [];
+    const moves = this.movesShown().filter((m) => !own.includes(m.action));
     const fresh = Boolean(this.moves && this.moves.sid === ctx.scene && !this.movesAsking);
     const box = h('div', { class: 'enc-moves', dataset: { moves: fresh ? 'fresh' : 'asking', count: String(moves.length) } });
     if (!moves.length) {
@@ -644,12 +648,34 @@ export class EncounterPanel {
         really ? `Really: ${label}?` : label,
       );
     };
+    // A one-tap move of the GM's own with optional questions (a reaction rolled, or the GM's own
+    // pick of it) keeps its tap and gets a second button that opens its form.
+    const buttons = (m) => {
+      const b = button(m);
+      if (!oneTapArgs(m, ctx) || m.actor || !shownParams(m, ctx).some((p) => !p.required)) return b;
+      const key = moveKey(m);
+      const isOpen = this.open?.kind === 'act' && this.open.key === key;
+      const label = m.label || keyLabel(m.action);
+      const opts = h(
+        'button',
+        {
+          type: 'button',
+          class: ['enc-action', 'enc-options', isOpen && 'active'],
+          dataset: { key: `act-${key}-options`, options: m.action, actor: m.actor ?? '' },
+          disabled: this.busy,
+          attrs: { 'aria-expanded': String(isOpen), 'aria-label': `${label}: more options` },
+          onclick: () => this.setOpen(isOpen ? null : { kind: 'act', key }),
+        },
+        'More options',
+      );
+      return [b, opts];
+    };
     const common = moves.filter(main);
     const more = moves.filter((m) => !main(m));
-    box.append(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(button)));
+    box.append(h('div', { class: 'enc-actions', attrs: { role: 'group', 'aria-label': 'Actions' } }, (common.length ? common : more).map(buttons)));
     if (common.length && more.length) {
       const moreOpen = this.open?.kind === 'act' && more.some((m) => moveKey(m) === this.open.key);
-      const d = h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', {}, `More (${more.length})`), h('div', { class: 'enc-actions' }, more.map(button)));
+      const d = h('details', { class: 'enc-more', open: moreOpen || this.moreOpen }, h('summary', {}, `More (${more.length})`), h('div', { class: 'enc-actions' }, more.map(buttons)));
       d.addEventListener('toggle', () => (this.moreOpen = d.open));
       box.append(d);
     }

@@ -138,8 +138,8 @@ function optionBits(c, enc, ctx) {
 function extraFields(enc) {
   const o = enc.options || {};
   const out = {};
-  if (o.hardcore) out.mode = 'hardcore (003:109)';
-  if (o.group) out.initiative = 'by group (003:92)';
+  if (o.hardcore) out.mode = 'hardcore';
+  if (o.group) out.initiative = 'by group';
   return out;
 }
 

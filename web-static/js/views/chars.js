@@ -9,32 +9,47 @@ import { seatName, fullSheet } from './model.js';
 import { sheetFields, readSheet, blankSheet, pathInMessage, showSheetError } from './sheetform.js';
 import { quickRolls } from './quickrolls.js';
 import { resultBox } from './result.js';
-import { label, words, plain } from '../words.js';
+import { label, words, plain, said, statWord } from '../words.js';
 import { sessionBar, LoyaltyChanger } from './loyalty.js';
 import { systemName } from './campaign.js';
 
 const isObj = (v) => v && typeof v === 'object' && !Array.isArray(v);
+
+// A value a sheet holds, as a person reads it: a key or a stat's short name in words ("right_leg"
+// → "right leg", "str" → "Strength"), other text as it is.
+const valueWord = (x) => (typeof x === 'string' && /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(x) ? said(x) : String(x));
 
 function short(v) {
   if (v === null || v === undefined) return '—';
   if (Array.isArray(v)) {
     if (!v.length) return '—';
     // a cot Loyalty reads "Hatred: Germans (Prime)" (000:227-235)
-    const item = (x) => x.name ?? (x.kind && x.target ? `${x.kind}: ${x.target}${x.prime ? ' (Prime)' : ''}` : x.kind) ?? JSON.stringify(x);
-    return v.map((x) => (isObj(x) ? item(x) : String(x))).join(', ');
+    const item = (x) => x.name ?? (x.kind && x.target ? `${x.kind}: ${x.target}${x.prime ? ' (Prime)' : ''}` : x.kind) ?? objectWords(x);
+    return v.map((x) => (isObj(x) ? item(x) : valueWord(x))).join(', ');
   }
   if (isObj(v)) {
     if ('current' in v && 'max' in v) return `${v.current}/${v.max}`;
     if ('max' in v && 'damage' in v) return `${v.max - v.damage}/${v.max}`;
-    return Object.entries(v)
-      .filter(([, x]) => x !== 0 || Object.keys(v).length <= 6)
-      .map(([k, x]) => `${words(k)} ${isObj(x) || Array.isArray(x) ? short(x) : x}`)
-      .join(' · ');
+    // a record of records (a skill each, a pool each): "Brawl (attribute Strength, base potential 3); …"
+    const entries = Object.entries(v);
+    if (entries.length && entries.every(([, x]) => isObj(x))) return entries.map(([k, x]) => `${sayLabel(k)} (${objectWords(x, ', ')})`).join('; ');
+    return objectWords(v);
   }
   if (v === true) return 'yes';
   if (v === false) return 'no';
-  return String(v);
+  return valueWord(v);
 }
+
+// {str: 2, sta: 1} → "Strength 2 · Stamina 1" (zeros left out of long records).
+function objectWords(v, sep = ' · ') {
+  return Object.entries(v)
+    .filter(([, x]) => x !== 0 || Object.keys(v).length <= 6)
+    .map(([k, x]) => `${said(k)} ${isObj(x) || Array.isArray(x) ? short(x) : valueWord(x)}`)
+    .join(sep);
+}
+
+// A key as a label, a stat's short name spelled out: "str" → "Strength", "base_fatigue" → "Base fatigue".
+const sayLabel = (k) => statWord(k) ?? label(k);
 
 // The sheet as a compact list, labelled from the schema; `skip` names fields shown elsewhere (the
 // one-tap check buttons already show skills and abilities with their numbers).
@@ -197,7 +212,7 @@ export class CharsView {
               'li',
               { class: 'sample', dataset: { sample: s.file } },
               h('strong', {}, s.sheet?.name ?? s.file),
-              h('span', { class: 'small muted' }, [s.sheet?.origin, s.sheet?.level !== undefined ? `level ${s.sheet.level}` : null].filter(Boolean).join(' · ') || (s.sheet?.notes ? `${s.sheet.notes.slice(0, 70)}…` : '')),
+              h('span', { class: 'small muted' }, [s.sheet?.origin, s.sheet?.level !== undefined ? `level ${s.sheet.level}` : null].filter(Boolean).join(' · ') || (s.sheet?.notes ? clip(plain(s.sheet.notes), 70) : '')),
               h('button', { type: 'button', class: 'primary', disabled: this.busy, onclick: () => this.pickSample(s) }, `Play ${s.sheet?.name ?? s.file}`),
             ),
           ),
@@ -273,7 +288,7 @@ export class CharsView {
         this.result?.char === c.id ? resultBox(st, this.result, { onClose: () => ((this.result = null), this.rerender()) }) : null,
         canEdit && !c.npc ? this.loyalty.render(c, st, m.system) : null,
         sheetSummary(fullSheet(st, c), schema, rolls.length ? new Set(['skills', 'abilities', 'attributes', 'stats']) : new Set()),
-        c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'More numbers'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, label(k)), h('dd', {}, short(v)))))) : null,
+        c.derived && Object.keys(c.derived).length ? h('details', { class: 'derived' }, h('summary', { class: 'small' }, 'More numbers'), h('dl', { class: 'sheet-summary' }, Object.entries(c.derived).map(([k, v]) => h('div', { class: 'kv' }, h('dt', {}, sayLabel(k)), h('dd', {}, short(v)))))) : null,
         canEdit
           ? h(
               'div',
@@ -422,6 +437,13 @@ export class CharsView {
     this.rerender();
     form.querySelector('input, select, textarea')?.focus();
   }
+}
+
+// The first words of a text, at most n characters, cut at a word: "A veteran bruiser: Expert…".
+function clip(text, n) {
+  if (text.length <= n) return text;
+  const cut = text.slice(0, n);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > n / 2 ? cut.lastIndexOf(' ') : n).replace(/[\s,;:(]+$/, '')}…`;
 }
 
 // What a sheet button asks of this person before rolling (a player is never asked for a number only

@@ -6,7 +6,7 @@
 import { h, show } from '../dom.js';
 import { logOf, seatName } from './model.js';
 import { diceEl } from './dice.js';
-import { label, words, plain } from '../words.js';
+import { label, words, plain, phrase, said } from '../words.js';
 
 // A check's name as the table says it: "Pool check", "Challenge".
 export function checkName(c) {
@@ -34,13 +34,14 @@ export const entryRenderers = {
     const c = entry.check || {};
     const hidden = state?.gm?.hidden?.[String(entry.seq)] || {};
     const params = { ...(c.params || {}), ...hidden };
-    const paramText = Object.entries(params).map(([k, v]) => `${words(k)} ${v}`).join(', ');
+    // the numbers it rolled with, named in words ("consistency 2, potential 1", not "c 2, p 1")
+    const paramText = Object.entries(params).map(([k, v]) => `${said(k)} ${v}`).join(', ');
     const outcome = c.success === true ? 'success' : c.success === false ? 'failure' : null;
     return [
       h(
         'div',
         { class: 'entry-expr' },
-        h('span', { class: 'expr check-name' }, entry.label ? plain(entry.label) : checkName(c)),
+        h('span', { class: 'expr check-name' }, entry.label ? phrase(entry.label) : checkName(c)),
         paramText ? h('span', { class: 'check-params' }, ` \u00b7 ${paramText}`) : null,
       ),
       h(

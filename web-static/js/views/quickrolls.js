@@ -7,6 +7,8 @@
 // `gmOnly` lists the needs only the GM knows: a player's roll goes without them and waits for the
 // GM's answer (views/asks.js).
 
+import { statWord } from '../words.js';
+
 // FIVEY: the usual difficulty class, offered (and changeable) when a sheet check opens its form:
 // "a task set at a difficulty class even lower than 12 is only appropriate for unskilled
 // characters" (004:94), and a light defense class is DC 12 (004:426).
@@ -14,6 +16,8 @@ const DEFAULT_DC = 12;
 
 const num = (v) => (Number.isFinite(v) ? v : null);
 const title = (s) => String(s).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+// A stat as the rulebook's sheet names it, spelled out with its short form: "Agility (AGL)".
+const stat = (k) => (statWord(k) ? `${statWord(k)} (${k.toUpperCase()})` : title(k));
 
 const SYSTEMS = {
   // City of Thieves: a pool of ability + skill (the skill's group names its ability).
@@ -26,7 +30,7 @@ const SYSTEMS = {
     for (const [k, v] of Object.entries(sheet.skills || {})) {
       const ability = num(ab[groupOf[k]]);
       if (!num(v) || ability === null) continue;
-      out.push({ group: 'Skills', label: `${title(k)} ${v}+${ability}`, check: 'pool', params: { skill: v, ability }, need: [] });
+      out.push({ group: 'Skills', label: `${title(k)} ${v} + ${title(groupOf[k])} ${ability}`, check: 'pool', params: { skill: v, ability }, need: [] });
     }
     for (const [k, v] of Object.entries(ab)) {
       if (num(v) === null || v < 1) continue;
@@ -40,7 +44,8 @@ const SYSTEMS = {
     const fatigue = num(sheet.fatigue) ?? 1;
     for (const a of Array.isArray(derived?.abilities) ? derived.abilities : []) {
       if (num(a.consistency) === null || num(a.potential) === null) continue;
-      out.push({ group: 'Abilities', label: `${a.name} C${a.consistency} P${a.potential}`, check: 'challenge', params: { c: a.consistency, p: a.potential, fatigue }, need: [] });
+      // the book's C and P (001:71), spelled out in the group's name
+      out.push({ group: 'Abilities (C consistency, P potential)', label: `${a.name} C${a.consistency} P${a.potential}`, check: 'challenge', params: { c: a.consistency, p: a.potential, fatigue }, need: [] });
     }
     const attrs = sheet.attributes || {};
     if (num(attrs.dex) !== null && num(sheet.willpower) !== null) {
@@ -52,7 +57,7 @@ const SYSTEMS = {
   grimwire(sheet) {
     return Object.entries(sheet.attributes || {})
       .filter(([, v]) => num(v) !== null)
-      .map(([k, v]) => ({ group: 'Attributes', label: `${k.toUpperCase()} ${v >= 0 ? '+' : ''}${v}`, check: 'check', params: { attr: v }, need: ['tn'], gmOnly: ['tn'] }));
+      .map(([k, v]) => ({ group: 'Attributes', label: `${stat(k)} ${v >= 0 ? '+' : ''}${v}`, check: 'check', params: { attr: v }, need: ['tn'], gmOnly: ['tn'] }));
   },
   // 10acity Tactics: attribute dice + skill rank (derived skills list both).
   tenacity(sheet, derived) {
@@ -60,7 +65,7 @@ const SYSTEMS = {
     for (const [name, s] of Object.entries(derived?.skills || {})) {
       if (num(s.dice) === null || num(s.rank) === null) continue;
       if (s.rank === 0 && Object.keys(derived.skills).length > 12) continue; // untrained: use the form
-      out.push({ group: s.attribute || 'Skills', label: `${name} ${s.dice}d+${s.rank}`, check: 'check', params: { dice: s.dice, rank: s.rank }, need: [] });
+      out.push({ group: s.attribute || 'Skills', label: `${name}: best of ${s.dice}d10 + ${s.rank}`, check: 'check', params: { dice: s.dice, rank: s.rank }, need: [] });
     }
     return out;
   },
@@ -68,7 +73,7 @@ const SYSTEMS = {
   fivey(sheet) {
     return Object.entries(sheet.stats || {})
       .filter(([, v]) => num(v) !== null)
-      .map(([k, v]) => ({ group: 'Stats', label: `${k.toUpperCase()} ${v}`, check: 'check', params: { stat: v, dc: DEFAULT_DC }, need: ['dc'] }));
+      .map(([k, v]) => ({ group: 'Stats', label: `${stat(k)} ${v}`, check: 'check', params: { stat: v, dc: DEFAULT_DC }, need: ['dc'] }));
   },
 };
 
