@@ -38,6 +38,7 @@ const char *tb_code_name(tb_code code)
     case TB_RATE_LIMITED: return "rate_limited";
     case TB_TOO_LARGE: return "too_large";
     case TB_INTERNAL: return "internal";
+    case TB_MOVED: return "moved";
     }
     return "internal";
 }

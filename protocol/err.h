@@ -26,6 +26,7 @@ typedef enum tb_code {
     TB_RATE_LIMITED,
     TB_TOO_LARGE,
     TB_INTERNAL,
+    TB_MOVED, /* the campaign moved to another process: retry (the router will send you there) */
 } tb_code;
 
 #define TB_ERR_MSG_MAX 256

@@ -22,7 +22,8 @@ static const char USAGE_EXPORT[] =
 static const char USAGE_IMPORT[] =
     "usage: tabled import [--db PATH] FILE\n"
     "Adds an exported campaign (FILE, or - for standard input) to the database, which is made\n"
-    "when missing; a running server loads it at its next start.\n";
+    "when missing. A server running on it serves the campaign at once (its first hello loads\n"
+    "it): the second half of a live move (README, \"Moving a campaign\").\n";
 
 int cli_parse(const char *cmd, const char *usage, int argc, char **argv, int want, cli_args *a)
 {
@@ -168,8 +169,8 @@ int cli_import_main(int argc, char **argv)
         fprintf(stderr, "tabled import: %s\n", err.msg);
         goto out;
     }
-    printf("imported campaign %s (%zu events) into %s; a running server loads it at its next "
-           "start\n",
+    printf("imported campaign %s (%zu events) into %s; a server running on it serves it at "
+           "once\n",
            json_string_value(json_object_get(json_object_get(doc, "campaign"), "id")),
            json_array_size(json_object_get(doc, "events")), a.db);
     rc = 0;

@@ -200,6 +200,7 @@ int engine_flush(engine *e)
         if (k->fresh) /* created in a turn that did not commit: its file is an orphan */
             engine__campaign_drop(e, k);
     }
+    engine__releases_run(e); /* after every reply of the turn: then its sockets are told */
     engine__reap_dead(e);
     return 1;
 }

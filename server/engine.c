@@ -9,6 +9,7 @@
 
 #include "engine_int.h"
 #include "fanout.h"
+#include "moved.h"
 #include "playerseq.h"
 
 static const double BUCKETS[N_BUCKETS] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -480,12 +481,20 @@ static void put_summary(engine *e, const campaign *k)
 campaign *engine__campaign_get(engine *e, const char *id, tb_err *err)
 {
     campaign *k = engine__find_campaign(e, id);
+    if (k && k->moved)
+        tb_fail(err, TB_MOVED, "%s", ENGINE_MOVED_MSG);
     if (k)
-        return k;
+        return k->moved ? NULL : k;
     int known = store_campaign_exists(e->st, id, err);
     if (known <= 0) {
         if (known == 0)
             tb_fail(err, TB_NOT_FOUND, "no campaign '%.40s'", id);
+        return NULL;
+    }
+    int moved = store_moved_find(e->st, id, NULL, 0, err);
+    if (moved) { /* released to another process (host_ops.c): never loaded here again */
+        if (moved > 0)
+            tb_fail(err, TB_MOVED, "%s", ENGINE_MOVED_MSG);
         return NULL;
     }
     /* Loading commits the campaign's upgrade on its own: the turn's batch goes first. */
@@ -622,7 +631,7 @@ int engine_tick(engine *e)
         int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && !k->joiners &&
                    k->idle_since_ns;
         int over = e->opt.max_loaded > 0 && e->nloaded > (size_t)e->opt.max_loaded;
-        if (idle && (over || now - k->idle_since_ns >= idle_ns)) {
+        if (idle && (over || k->moved || now - k->idle_since_ns >= idle_ns)) {
             put_away(e, k);
             closed++;
         }
@@ -703,6 +712,8 @@ struct links {
 static int link_one(void *ctx, const char *id, const store_summary *sum)
 {
     struct links *l = ctx;
+    if (store_moved_find(l->e->st, id, NULL, 0, NULL) == 1)
+        return 0; /* released to another process (host_ops.c): its links are the new owner's */
     if (l->left-- <= 0)
         return LINKS_ENOUGH;
     char token[23];
@@ -731,16 +742,28 @@ int engine_each_gm_link(engine *e, engine_link_fn fn, void *ctx, tb_err *err)
     return r;
 }
 
+int engine_campaign_here(engine *e, const char *id)
+{
+    campaign *k = engine__find_campaign(e, id);
+    if (k)
+        return !k->moved;
+    return store_campaign_exists(e->st, id, NULL) == 1 &&
+           store_moved_find(e->st, id, NULL, 0, NULL) == 0;
+}
+
 int engine_gm_join(engine *e, const char *token, char code[33], tb_err *err)
 {
     char *camp_id = NULL, *seat = NULL;
     int r = store_token_find(e->st, token, &camp_id, &seat, err);
     if (r)
         return r;
-    campaign *k = strcmp(camp_id, STORE_HOST) == 0 ? NULL : engine__campaign_get(e, camp_id, NULL);
+    tb_err why = {0};
+    campaign *k = strcmp(camp_id, STORE_HOST) == 0 ? NULL : engine__campaign_get(e, camp_id, &why);
     json_t *seat_obj = k ? json_object_get(json_object_get(k->state, "seats"), seat) : NULL;
     const char *role = json_string_value(json_object_get(seat_obj, "role"));
-    if (!seat_obj) {
+    if (!k && why.code == TB_MOVED) {
+        r = tb_fail(err, TB_MOVED, "%s", why.msg);
+    } else if (!seat_obj) {
         r = tb_fail(err, TB_UNAUTHORIZED, "unknown or revoked token");
     } else if (!role || strcmp(role, "gm") != 0) {
         r = tb_fail(err, TB_FORBIDDEN, "only the GM may see the join code");

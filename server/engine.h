@@ -185,6 +185,10 @@ int engine_campaign_count(const engine *e);
 int engine_campaigns_loaded(const engine *e);
 char *engine_metrics_text(const engine *e);
 
+/* 1 when campaign id is stored here and was not released (a campaign moved in from another
+ * process keeps its id, whose shard prefix names its first owner: serve.c lets it through). */
+int engine_campaign_here(engine *e, const char *id);
+
 /* The campaign's committed state (borrowed, loading the campaign if needed) and seq, or NULL
  * when unknown. For tests and tools. */
 const json_t *engine_campaign_state(engine *e, const char *campaign_id, int64_t *seq);

@@ -26,6 +26,9 @@
 #include "ops.h"
 #include "protocol.h"
 
+/* What a page of a campaign released to another process is told (error moved, host_ops.c). */
+#define ENGINE_MOVED_MSG "this table is moving to another server; your page reconnects by itself"
+
 /* ROLE_CREATOR: a creation code's connection (storage/invites.h, host_ops.c): campaign.create
  * alone, as many times as its invite allows */
 enum role { ROLE_NONE = 0, ROLE_HOST, ROLE_GM, ROLE_PLAYER, ROLE_CREATOR };
@@ -91,6 +94,8 @@ typedef struct campaign {
     int presence_due;       /* a seat went online or offline since the seats were last told */
     int in_work;            /* on engine.work: written in the open batch */
     int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */
+    int releasing;          /* campaign.release ran in the open batch (host_ops.c) */
+    int moved;              /* released: no hello, join or command reaches it; put away soon */
     uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
@@ -103,6 +108,7 @@ typedef struct campaign {
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
     struct campaign *joins_next;    /* engine.joins */
+    struct campaign *release_next;  /* engine.releases */
 } campaign;
 
 struct engine_conn {
@@ -172,6 +178,7 @@ struct engine {
     campaign *work;      /* campaigns written in the open batch (dirty list) */
     campaign *presence;  /* campaigns with presence_due */
     campaign *joins;     /* campaigns with joiners this turn */
+    campaign *releases;  /* campaigns released in the open batch (host_ops.c) */
     int64_t n_campaigns; /* registered (the registry's count, kept up to date) */
     engine_conn *conns;
     engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
@@ -248,6 +255,7 @@ const struct host_op *engine__host_op_find(const char *name);
 void engine__run_host_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
                          const json_t *raw_args);
 char *engine__replay_host_reply(engine *e, char *stored);
+void engine__releases_run(engine *e);
 void engine__run_creator_op(engine *e, engine_conn *c, const char *op, const char *cmd_id,
                             const json_t *raw_args);
 

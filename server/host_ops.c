@@ -7,6 +7,7 @@
 
 #include "engine_int.h"
 #include "invites.h"
+#include "moved.h"
 
 /* ---- host ops: the host token's command table ---------------------------------------------- */
 
@@ -30,10 +31,13 @@ static int list_one(void *ctx, const char *id, const store_summary *sum)
         store_summary_of_state(engine__current_state(k), engine__current_seq(k), &live);
         sum = &live;
     }
-    json_array_append_new(l->list,
-                          json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "id", id, "name", sum->name,
-                                    "system", sum->system, "seq", (json_int_t)sum->seq, "seats",
-                                    (json_int_t)sum->seats));
+    json_t *row =
+        json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "id", id, "name", sum->name, "system", sum->system,
+                  "seq", (json_int_t)sum->seq, "seats", (json_int_t)sum->seats);
+    char to[81];
+    if (store_moved_find(l->e->st, id, to, sizeof to, NULL) == 1) /* campaign.release */
+        json_object_set_new(row, "moved", json_string(to));
+    json_array_append_new(l->list, row);
     return 0;
 }
 
@@ -198,6 +202,77 @@ static void host_campaign_open(engine *e, engine_conn *c, const char *cmd_id, co
     free(redacted);
 }
 
+/* campaign.release (issue 28 item 4, a live move): this process gives the campaign away. In the
+ * batch, a `moved` row (storage/moved.h); once it committed, after every reply of the turn, each
+ * socket of the campaign is told error moved and closed (engine__releases_run), and from then on
+ * a hello, join or /api/join of it is answered moved, here and after a restart, so pages keep
+ * their tokens and retry until the router sends them to the new owner. Every command this process
+ * acknowledged is in the campaign's file when the host's ack arrives: the operator exports it
+ * then (tabled export), imports it into the new owner, changes the router's line. A second
+ * release is acknowledged again (moved rows are kept). */
+static void host_campaign_release(engine *e, engine_conn *c, const char *cmd_id, const json_t *args)
+{
+    tb_err err = {0};
+    const char *id = json_string_value(json_object_get(args, "campaign"));
+    const char *to = json_string_value(json_object_get(args, "to"));
+    campaign *k = engine__find_campaign(e, id);
+    int known = k ? 1 : store_campaign_exists(e->st, id, &err);
+    if (known == 0 || (k && k->fresh))
+        tb_fail(&err, TB_NOT_FOUND, "campaign.release: no campaign '%.32s'", id);
+    if (known <= 0 || (k && k->fresh)) {
+        if (err.code == TB_INTERNAL)
+            e->batch_failed = 1;
+        engine__hold_nack(e, c, STORE_HOST, cmd_id, "campaign.release", &err);
+        return;
+    }
+    pending *p = engine__push_pending(e, c, cmd_id, "campaign.release");
+    p->needs_host = 1;
+    if (store_moved_put(e->st, id, to, engine__wall_ms(), &err)) {
+        e->batch_failed = 1;
+        p->reply = engine__dump_free(
+            proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
+        p->outcome = xstrdup("internal");
+        return;
+    }
+    if (k && !k->releasing) {
+        k->releasing = 1;
+        k->release_next = e->releases;
+        e->releases = k;
+    }
+    char *reply = engine__dump_free(proto_msg_ack(
+        cmd_id, -1, json_pack("{s:s, s:b, s:s}", "campaign", id, "moved", 1, "to", to ? to : "")));
+    if (store_idem_put(e->st, STORE_HOST, "host", cmd_id, reply, &err))
+        e->batch_failed = 1;
+    p->reply = reply;
+}
+
+/* The end of a turn (engine_flush): each campaign released in it whose moved row committed is
+ * closed to its sockets (error moved, then a close); engine_tick puts it away once they are gone.
+ * A release that did not commit leaves the campaign as it was. */
+void engine__releases_run(engine *e)
+{
+    campaign *list = e->releases;
+    e->releases = NULL;
+    for (campaign *k = list, *next; k; k = next) {
+        next = k->release_next;
+        k->release_next = NULL;
+        k->releasing = 0;
+        if (store_moved_find(e->st, k->id, NULL, 0, NULL) != 1)
+            continue;
+        k->moved = 1;
+        for (engine_conn *c = k->conns; c; c = c->camp_next) {
+            engine__send_error(c, TB_MOVED, ENGINE_MOVED_MSG);
+            engine__close_conn(c, 1012, "moved");
+        }
+    }
+}
+
+static const op_arg ARGS_CAMPAIGN_RELEASE[] = {
+    {"campaign", ARG_STRING, 1, 1, 40},
+    {"to", ARG_NAME, 0, 1, 80},
+    {NULL, 0, 0, 0, 0},
+};
+
 static const op_arg ARGS_CAMPAIGN_OPEN[] = {
     {"campaign", ARG_STRING, 1, 1, 32},
     {NULL, 0, 0, 0, 0},
@@ -226,6 +301,7 @@ static const struct host_op {
     {{"campaign.create", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_CREATE, NULL}, host_campaign_create},
     {{"campaign.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE, NULL}, host_campaign_list},
     {{"campaign.open", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_OPEN, NULL}, host_campaign_open},
+    {{"campaign.release", NULL, WHO_HOST, 0, ARGS_CAMPAIGN_RELEASE, NULL}, host_campaign_release},
     {{"invite.create", NULL, WHO_HOST, 0, ARGS_INVITE_CREATE, NULL}, host_invite_create},
     {{"invite.list", NULL, WHO_HOST, 1, ARGS_HOST_NONE, NULL}, host_invite_list},
     {{"invite.revoke", NULL, WHO_HOST, 0, ARGS_INVITE_REVOKE, NULL}, host_invite_revoke},

@@ -527,7 +527,7 @@ static int refuse_ws_path(server *srv, struct lws *wsi)
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
         route_split(uri, key, &rest) < 0 || strcmp(rest, "/ws") != 0)
         return 1;
-    if (route_foreign(srv->opt->shard, key)) {
+    if (route_foreign(srv->opt->shard, key) && !engine_campaign_here(srv->eng, key)) {
         tb_log_limited(TB_LOG_KIND_FOREIGN, TB_LOG_WARNING,
                        "refused a WebSocket for %s: another process owns it (this is shard %s; "
                        "check the router's map)",
@@ -862,6 +862,7 @@ static json_t *api_join(server *srv, struct lws *wsi, const char *key, int *stat
     if (engine_gm_join(srv->eng, auth + 7, code, &err)) {
         *status = err.code == TB_FORBIDDEN  ? HTTP_STATUS_FORBIDDEN
                   : err.code == TB_CONFLICT ? HTTP_STATUS_CONFLICT
+                  : err.code == TB_MOVED    ? 421 /* the router still sends it here */
                                             : HTTP_STATUS_UNAUTHORIZED;
         return json_pack("{s:{s:s, s:s}}", "error", "code", tb_code_name(err.code), "message",
                          err.msg);
@@ -1057,7 +1058,8 @@ static int callback_http(struct lws *wsi, enum lws_callback_reasons reason, void
             uri = "/-"; /* no such file: 404 */
         else if (!*uri)
             uri = "/"; /* /c/<key> typed without its last slash */
-        if (strcmp(uri, "/api/join") == 0 && route_foreign(srv->opt->shard, key)) {
+        if (strcmp(uri, "/api/join") == 0 && route_foreign(srv->opt->shard, key) &&
+            !engine_campaign_here(srv->eng, key)) {
             status = 421;
             text = xstrdup("{\"error\":{\"code\":\"misdirected\",\"message\":\"this campaign "
                            "is served by another process\"}}");

@@ -429,8 +429,10 @@ void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m)
         goto out;
     }
     campaign *k = engine__campaign_get(e, camp_id, &err);
-    if (!k && err.code == TB_INTERNAL) {
-        engine__send_error(c, TB_INTERNAL, err.msg);
+    if (!k && (err.code == TB_INTERNAL || err.code == TB_MOVED)) {
+        engine__send_error(c, err.code, err.msg);
+        if (err.code == TB_MOVED) /* the page keeps its token and comes back through the router */
+            engine__close_conn(c, 1012, "moved");
         goto out;
     }
     if (!k || !json_object_get(json_object_get(k->state, "seats"), seat)) {
@@ -447,12 +449,12 @@ out:
 
 /* The campaign whose open join code is code: found through the registry (no walk of the
  * campaigns), loaded, and checked against its state, which has the last word. */
-static campaign *find_by_join_code(engine *e, const char *code)
+static campaign *find_by_join_code(engine *e, const char *code, tb_err *err)
 {
     char want[33], have[33], id[33];
     if (!ops_join_code_normalize(code, want) || store_campaign_by_join(e->st, want, id, NULL))
         return NULL;
-    campaign *k = engine__campaign_get(e, id, NULL);
+    campaign *k = engine__campaign_get(e, id, err);
     if (!k)
         return NULL;
     json_t *join = json_object_get(json_object_get(k->state, "gm"), "join");
@@ -567,7 +569,12 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     }
     if (join_throttled(e, c))
         return;
-    campaign *k = find_by_join_code(e, m->code);
+    campaign *k = find_by_join_code(e, m->code, &err);
+    if (!k && err.code == TB_MOVED) { /* not a wrong code: the page tries again elsewhere */
+        engine__send_error(c, TB_MOVED, err.msg);
+        engine__close_conn(c, 1012, "moved");
+        return;
+    }
     if (!k) {
         join_failed(e, c);
         engine__send_error(c, TB_UNAUTHORIZED, "unknown or closed join code");

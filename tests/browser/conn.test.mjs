@@ -101,7 +101,7 @@ function harness({ token = 'tok', random = () => 0.5, online = () => true, store
     idPrefix: 'r4nd',
   });
   const events = [];
-  for (const t of ['welcome', 'joined', 'joinfailed', 'unauthorized', 'ack', 'nack', 'servererror']) {
+  for (const t of ['welcome', 'joined', 'joinfailed', 'unauthorized', 'ack', 'nack', 'servererror', 'moved']) {
     conn.addEventListener(t, (e) => events.push([t, e.detail]));
   }
   if (token) conn.useToken(token);
@@ -266,6 +266,49 @@ test('unauthorized after hello forgets the token and does not reconnect', () => 
   assert.equal(events.at(-1)[0], 'unauthorized');
   clock.advance(60000);
   assert.equal(sockets.length, 1);
+});
+
+test('moved (the table moves to another process): token and outbox kept, retried with the same id until welcomed', () => {
+  const { conn, sock, sockets, clock, saved, events } = harness();
+  sock().open();
+  sock().recv(welcome(3, { state: STATE }));
+  const id = conn.send('roll', { expr: 'd20' });
+  const moved = { t: 'error', code: 'moved', message: 'this table is moving to another server; your page reconnects by itself' };
+  sock().recv(moved);
+  assert.deepEqual(events.at(-1), ['moved', { code: 'moved', message: moved.message }]);
+  assert.equal(saved.forgot, false);
+  assert.equal(conn.token, 'tok');
+  assert.equal(conn.status, Status.RECONNECTING);
+  assert.equal(conn.lastClose.reason, 'moved');
+  assert.equal(conn.pending().length, 1);
+  // the old owner says moved again (the router still sends the page there): still kept
+  clock.advance(10000);
+  assert.equal(sockets.length, 2);
+  sock().open();
+  assert.deepEqual(sock().sent, [{ t: 'hello', v: 1, token: 'tok', last_seq: 3 }]);
+  sock().recv(moved);
+  assert.equal(conn.token, 'tok');
+  // the new owner: resumed, and the command sent again with its id
+  clock.advance(10000);
+  assert.equal(sockets.length, 3);
+  sock().open();
+  assert.deepEqual(sock().sent[0], { t: 'hello', v: 1, token: 'tok', last_seq: 3 });
+  sock().recv(welcome(3, { resume: true }));
+  assert.equal(conn.status, Status.CONNECTED);
+  assert.deepEqual(sock().last(), { t: 'cmd', id, op: 'roll', args: { expr: 'd20' } });
+  assert.equal(events.filter((e) => e[0] === 'servererror' || e[0] === 'unauthorized').length, 0);
+});
+
+test('moved during a join: the join is sent again (it made no seat), not given up', () => {
+  const { conn, sock, sockets, clock, events } = harness({ token: null });
+  conn.join('K7QF-2M9X', 'Ann');
+  sock().open();
+  sock().recv({ t: 'error', code: 'moved', message: 'moving' });
+  assert.equal(events.filter((e) => e[0] === 'joinfailed').length, 0);
+  clock.advance(10000);
+  assert.equal(sockets.length, 2);
+  sock().open();
+  assert.deepEqual(sock().sent, [{ t: 'join', code: 'K7QF-2M9X', name: 'Ann' }]);
 });
 
 test('join: sends join, stores the token from joined, then lives on as that seat', () => {

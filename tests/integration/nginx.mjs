@@ -180,5 +180,9 @@ export async function startNginxConf(t, makeConf, { scheme = 'https' } = {}) {
     origin: `https://127.0.0.1:${httpsPort}`,
     wsUrl: `wss://127.0.0.1:${httpsPort}/ws`,
     url: (p = '/') => `https://127.0.0.1:${httpsPort}${p}`,
+    conf: path.join(dir, 'nginx.conf'),
+    /** What an operator's `nginx -s reload` does: the master reads the config again. */
+    reload: () => nginx.kill('SIGHUP'),
+    pid: nginx.pid,
   };
 }

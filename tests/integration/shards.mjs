@@ -71,3 +71,13 @@ export async function startRouter(t, servers, { bench = false } = {}) {
   };
   return proxy;
 }
+
+/**
+ * The operator's edit of a live move (README, "Moving a campaign"): a line of its own for
+ * campaign id in the recipe's map, sending it to process `to` (a, b or c), then a reload.
+ */
+export function routeCampaign(proxy, id, to) {
+  const conf = fs.readFileSync(proxy.conf, 'utf8');
+  fs.writeFileSync(proxy.conf, must(conf, 'map $tabled_key $tabled_owner {\n', `map $tabled_key $tabled_owner {\n    ${id} tabled_${to};\n`));
+  proxy.reload();
+}

@@ -7,7 +7,8 @@
 // rolls are answered), b's come back when it restarts and their pages resume where they were.
 // Process a keeps the database of a single tabled of before (fixtures/store_sec.db, written by
 // main 653b1ca): its links, without a key, keep working through the router, and so do they with
-// the campaign's key.
+// the campaign's key. The second test moves a campaign live from b to c while its pages roll
+// (issue 28 item 4): campaign.release on b, tabled export / import, the map line and a reload.
 //
 // Skipped, with the reason, where nginx or openssl is missing (deploy/install-deps test).
 
@@ -17,9 +18,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeAll, sleep, tryHandshake } from './lib.mjs';
+import { execFileSync } from 'node:child_process';
+import { BIN, Client, closeAll, repoRoot, sleep, tryHandshake } from './lib.mjs';
 import { get, skipNginx as skip } from './nginx.mjs';
-import { startRouter, startShards } from './shards.mjs';
+import { routeCampaign, startRouter, startShards } from './shards.mjs';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const old = JSON.parse(fs.readFileSync(path.join(fixtures, 'store_sec.json'), 'utf8'));
@@ -156,4 +158,222 @@ test('three processes behind nginx: 30 campaigns, each on one process; kill -9 o
   const keyless = log.filter((l) => l.uri === '/ws' || l.uri === '/api/join');
   assert.ok(keyless.length >= 4);
   for (const l of keyless) assert.equal(l.upstream, portOf.a);
+});
+
+// A page of the live move: it rolls, one command after another, each with a new id; the command
+// not yet acknowledged stays in its outbox. When its socket is told `moved` or closes, it
+// reconnects through the router with backoff, says hello with its last seq (its replica resumes)
+// and sends the outbox again with the same id, as web-static/js/conn.js does.
+class MovePage {
+  constructor(name, token, connect) {
+    this.name = name;
+    this.token = token;
+    this.connect = connect; // () => a new Client through the router
+    this.client = null;
+    this.acks = new Map(); // id -> the ack's raw text (the first one received)
+    this.n = 0;
+    this.moved = 0; // errors `moved` seen
+    this.refused = 0; // handshakes the router or a process refused meanwhile
+    this.welcomes = [];
+    this.stop = false;
+  }
+
+  async open() {
+    for (let attempt = 0; ; attempt++) {
+      let c;
+      try {
+        c = await this.connect(`${this.name}#${attempt}`);
+      } catch {
+        this.refused++;
+        await sleep(Math.min(1000, 50 * 2 ** attempt));
+        continue;
+      }
+      if (this.client) c.adopt(this.client);
+      const w = await c.hello(this.token, this.client ? this.client.seq : undefined).catch((e) => ({ t: 'closed', e }));
+      if (w.t === 'welcome') {
+        this.client = c;
+        this.welcomes.push(w);
+        return;
+      }
+      if (w.t === 'error') assert.equal(w.code, 'moved', `${this.name}: ${w.raw}`);
+      if (w.t === 'error') this.moved++;
+      await c.close();
+      await sleep(Math.min(1000, 50 * 2 ** attempt));
+    }
+  }
+
+  async run() {
+    await this.open();
+    while (!this.stop) {
+      const id = `${this.name}-${this.n}`;
+      for (;;) {
+        const seen = this.client.msgs.length;
+        try {
+          const r = await this.client.cmd('roll', { expr: '1d6' }, id);
+          assert.equal(r.t, 'ack', `${this.name}: ${r.raw}`);
+          this.acks.set(id, r.raw);
+          break;
+        } catch (e) {
+          if (e.code === 'ERR_ASSERTION') throw e;
+          if (this.client.msgs.slice(seen).some((m) => m.t === 'error' && m.code === 'moved')) this.moved++;
+          await this.open(); // the socket is gone: resume elsewhere, then the same id again
+        }
+      }
+      this.n++;
+    }
+  }
+}
+
+test('a campaign moved live from b to c under load: nothing acked is lost, nothing is applied twice', { skip, timeout: 600000 }, async (t) => {
+  const servers = await startShards(t, ['a', 'b', 'c'], { args: ['--rate-limit', '0'] });
+  const [, b, c] = servers;
+  const proxy = await startRouter(t, servers);
+  const { ca, origin } = proxy;
+  const ws = (key) => `wss://127.0.0.1:${proxy.httpsPort}/c/${key}/ws`;
+
+  // two campaigns on b: the one that moves, and one that stays
+  const host = await b.connect({ url: ws('b'), ca, origin, name: 'host-b' });
+  assert.equal((await host.hello(b.hostToken)).t, 'welcome');
+  const made = [];
+  for (const name of ['moving', 'staying']) {
+    const r = await host.cmd('campaign.create', { name, system: 'generic' });
+    assert.equal(r.t, 'ack', r.raw);
+    made.push(r.result);
+  }
+  const [mv, stay] = made;
+  const X = mv.campaign;
+  // the staying table: a GM socket that must never notice
+  const stayGm = await b.connect({ url: ws(stay.campaign), ca, origin, name: 'stay-gm' });
+  assert.equal((await stayGm.hello(stay.gm_token)).t, 'welcome');
+
+  // the moving table: its GM and seven players, each a page rolling as fast as it is answered
+  const tokens = [['gm', mv.gm_token]];
+  for (const name of ['Ann', 'Bob', 'Cyd', 'Dee', 'Eve', 'Fay', 'Gus']) {
+    const p = await b.connect({ url: ws(X), ca, origin, name: `join-${name}` });
+    const j = await p.join(mv.join_code, name);
+    assert.ok(j.joined, JSON.stringify(j.error));
+    tokens.push([name, j.joined.token]);
+    await p.close();
+  }
+  const pages = tokens.map(([name, token]) => new MovePage(name, token, (n) => Client.connect(null, { url: ws(X), ca, origin, name: n })));
+  const running = pages.map((p) => p.run());
+  const until = async (what, pred, ms = 60000) => {
+    const end = Date.now() + ms;
+    while (!pred()) {
+      if (Date.now() > end) assert.fail(`timed out waiting for ${what}: ${pages.map((p) => `${p.name} ${p.acks.size} acks, ${p.moved} moved`).join('; ')}`);
+      await sleep(20);
+    }
+  };
+  await until('10 acks per page on b', () => pages.every((p) => p.acks.size >= 10));
+
+  // 1. the old owner lets it go: its pages are told `moved` and keep retrying (the map still says b)
+  const rel = await host.cmd('campaign.release', { campaign: X, to: 'c' });
+  assert.equal(rel.t, 'ack', rel.raw);
+  assert.deepEqual(rel.result, { campaign: X, moved: true, to: 'c' });
+  await until('every page told moved', () => pages.every((p) => p.moved >= 1));
+  // (an ack comes before the `moved` on its socket: every ack of b has arrived by now)
+  const ackedOnB = new Map(pages.map((p) => [p.name, new Map(p.acks)]));
+  await sleep(500); // they keep knocking at b meanwhile, and b keeps saying moved
+  assert.deepEqual(pages.map((p) => p.acks.size), [...ackedOnB.values()].map((m) => m.size), 'nothing is acknowledged while the campaign is between owners');
+  // b, asked directly: a hello, a join and the GM's join links all say moved (the page keeps its token)
+  const direct = await b.connect({ name: 'direct' });
+  const dw = await direct.hello(mv.gm_token);
+  assert.equal(dw.t, 'error', dw.raw);
+  assert.equal(dw.code, 'moved');
+  assert.doesNotMatch(dw.message, /moved|_/, 'the message is for a person');
+  assert.equal((await direct.waitClosed()).code, 1012);
+  const dj = await (await b.connect({ name: 'direct-join' })).join(mv.join_code, 'Late');
+  assert.equal(dj.error?.code, 'moved', JSON.stringify(dj));
+  const dapi = await get(b.url(`/c/${X}/api/join`), undefined, { authorization: `Bearer ${mv.gm_token}` });
+  assert.equal(dapi.status, 421, dapi.body);
+  assert.equal(JSON.parse(dapi.body).error.code, 'moved');
+  const list = await host.cmd('campaign.list', {});
+  assert.deepEqual(list.result.campaigns.filter((k) => k.moved).map((k) => [k.id, k.moved]), [[X, 'c']]);
+  // a second release is acknowledged again; an unknown campaign is not found
+  assert.equal((await host.cmd('campaign.release', { campaign: X })).t, 'ack');
+  const nf = await host.cmd('campaign.release', { campaign: 'b-cnothere00' });
+  assert.equal(nf.code, 'not_found', nf.raw);
+
+  // 2. export from b, import into c (both running), 3. the map line and a reload
+  const file = path.join(b.dir, `${X}.json`);
+  execFileSync(BIN, ['export', '--db', b.db, '--campaign', X, '--out', file]);
+  execFileSync(BIN, ['import', '--db', c.db, file]);
+  routeCampaign(proxy, X, 'c');
+
+  // 4. every page resumes on c, sends its outbox again, and goes on
+  const before = new Map(pages.map((p) => [p.name, p.acks.size]));
+  await until('10 more acks per page on c', () => pages.every((p) => p.acks.size >= before.get(p.name) + 10));
+  for (const p of pages) p.stop = true;
+  await Promise.all(running);
+
+  // the staying table never noticed
+  assert.equal(stayGm.closeInfo, null);
+  const sr = await stayGm.cmd('roll', { expr: '1d4' });
+  assert.equal(sr.t, 'ack', sr.raw);
+
+  // every acknowledged command is in c's file exactly once, and nothing else is: an event keeps
+  // its command's id, except a GM's whose ack carried an `entry`, which the import keeps as a
+  // reply of its own (storage/export.c, import__split_idem)
+  const ids = (sql) => c.sqliteCampaign(X, sql).split('\n').filter(Boolean);
+  const rows = [...ids("SELECT cmd_id FROM events WHERE op = 'roll' AND cmd_id IS NOT NULL"), ...ids('SELECT cmd_id FROM replies')];
+  const rolls = Number(c.sqliteCampaign(X, "SELECT count(*) FROM events WHERE op = 'roll'"));
+  const acked = pages.flatMap((p) => [...p.acks.keys()]);
+  assert.equal(rows.length, new Set(rows).size, 'no command applied twice');
+  assert.deepEqual([...rows].sort(), [...acked].sort(), 'every acknowledged command, once');
+  assert.equal(rolls, acked.length, 'one event per acknowledged command');
+  // and b's copy stopped at the release: every command it acknowledged, nothing after
+  const onB = b.sqliteCampaign(X, "SELECT cmd_id FROM events WHERE op = 'roll' AND cmd_id IS NOT NULL").split('\n').filter(Boolean);
+  for (const [name, m] of ackedOnB) for (const id of m.keys()) assert.ok(onB.includes(id), `${name}'s ${id} acked by b is in b's file`);
+  assert.equal(Number(b.sqliteCampaign(X, "SELECT count(*) FROM events WHERE op = 'roll'")), [...ackedOnB.values()].reduce((n, m) => n + m.size, 0), 'b applied exactly what it acknowledged');
+  assert.ok(onB.every((id) => rows.includes(id)));
+
+  for (const p of pages) {
+    // it was told moved, and resumed on c from where it was (no fresh state needed)
+    assert.ok(p.moved >= 1, `${p.name} was told moved`);
+    const last = p.welcomes.at(-1);
+    assert.equal(last.campaign.id, X);
+    // its replica is c's state for its seat (a pong comes after every diff sent before it)
+    await p.client.ping();
+    const fresh = await Client.connect(null, { url: ws(X), ca, origin, name: `${p.name}-check` });
+    const fw = await fresh.hello(p.token);
+    assert.equal(fw.t, 'welcome', fw.raw);
+    assert.deepEqual(p.client.state, fw.state, `${p.name}'s page resumed with nothing lost`);
+    // a command b acknowledged, re-sent to c, gets b's very ack
+    const [id, raw] = [...ackedOnB.get(p.name)].at(-1);
+    const again = await fresh.cmd('roll', { expr: '1d6' }, id);
+    assert.equal(again.raw, raw, `${p.name}: a re-sent command gets its original ack`);
+    await closeAll(fresh, p.client);
+  }
+  assert.equal(Number(c.sqliteCampaign(X, "SELECT count(*) FROM events WHERE op = 'roll'")), rolls, 'the re-sent commands changed nothing');
+
+  // the operator's tool does the four steps in one go: b's other table goes to a
+  const out = execFileSync(path.join(repoRoot, 'deploy', 'move-campaign'), [stay.campaign, 'b', 'a',
+    '--from-url', b.wsUrl('/c/b/ws'), '--from-db', b.db, '--to-db', servers[0].db, '--map', proxy.conf,
+    '--reload', `kill -HUP ${proxy.pid}`, '--tabled', BIN], { encoding: 'utf8', env: { ...process.env, TABLED_HOST_TOKEN: b.hostToken } });
+  assert.match(out, /^4\/4 /m, out);
+  assert.equal((await stayGm.waitFor((m) => m.t === 'error')).code, 'moved');
+  await stayGm.waitClosed();
+  const stayPage = new MovePage('stay', stay.gm_token, (n) => Client.connect(null, { url: ws(stay.campaign), ca, origin, name: n }));
+  stayPage.client = stayGm;
+  await stayPage.open();
+  const sr2 = await stayPage.client.cmd('roll', { expr: '1d4' }, sr.id);
+  assert.equal(sr2.raw, sr.raw, 'the staying table, now on a, answers a re-sent id as b did');
+  await stayPage.client.close();
+
+  t.diagnostic(`moved: ${pages.map((p) => `${p.name} ${ackedOnB.get(p.name).size} acks on b + ${p.acks.size - ackedOnB.get(p.name).size} on c, told moved ${p.moved}x, ${p.refused} refused handshakes, ${p.welcomes.length} welcomes`).join('; ')}`);
+  await closeAll(host);
+  await sleep(300); // nginx writes a WebSocket's log line when it closes
+  // after the reload, X's sockets went to c; before it, to b; nothing else ever served it
+  const portOf = { b: `127.0.0.1:${b.port}`, c: `127.0.0.1:${c.port}` };
+  const mine = proxy.accessLog().filter((l) => l.uri.startsWith(`/c/${X}/`));
+  assert.ok(mine.some((l) => l.upstream === portOf.c), 'X reached c after the move');
+  assert.deepEqual(mine.filter((l) => l.upstream !== portOf.b && l.upstream !== portOf.c), []);
+
+  // b, restarted, still says moved (the release is kept) and prints no link of X
+  const printed = b.stdout.length;
+  await b.restart();
+  assert.ok(!b.stdout.slice(printed).includes(X), 'no link of the moved campaign at start');
+  const after = await b.connect({ name: 'after-restart' });
+  assert.equal((await after.hello(mv.gm_token)).code, 'moved');
+  await after.waitClosed();
 });

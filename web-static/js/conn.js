@@ -15,6 +15,8 @@
 //   ack           {id, seq, result, cmd}
 //   nack          {id, code, message, cmd}
 //   servererror   {code, message}                an `error` not tied to a command
+//   moved         {code, message}                the campaign is moving to another server: the
+//                                                page keeps its token and reconnects by itself
 
 import { applyPatch } from './patch.js';
 import { wsUrl } from './route.js';
@@ -449,6 +451,19 @@ export class Connection extends EventTarget {
 
     error(msg) {
       const detail = { code: msg.code, message: msg.message };
+      if (msg.code === 'moved') {
+        // The campaign is moving to another process (a live move): the token, the join being
+        // made and the outbox are kept; the next attempt reaches the new owner once the router
+        // sends it there, and resumes (a re-sent command gets its original ack).
+        // A join refused this way made no seat: it is sent again, unlike one lost mid-way.
+        this.lastClose = { code: 0, reason: 'moved' };
+        this.drop();
+        this.presence = {};
+        for (const c of this.outbox.values()) c.sent = false;
+        this.scheduleReconnect();
+        this.emit('moved', detail);
+        return;
+      }
       if (this.pendingJoin) {
         this.pendingJoin = null;
         this.drop();

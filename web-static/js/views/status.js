@@ -26,6 +26,7 @@ export function renderStatus(els, conn, now = Date.now()) {
       extra = 'trying now…';
     }
     if (st === Status.OFFLINE) extra = `no network · ${extra}`;
+    else if (conn.lastClose?.reason === 'moved') extra = `the table is moving to another server · ${extra}`;
   }
   setText(label, text);
   setText(detail, extra);
