@@ -558,10 +558,8 @@ static int waiting_build(const rules_enc *e, const rules_enc_action **act, rules
 
 int gw_chk_answer_build(const rules_enc *e, const rules_args *a, tb_err *err)
 {
-    const rules_enc_action *act;
-    rules_args aa;
-    if (waiting_build(e, &act, &aa, err))
-        return err->code;
+    if (!build_waiting(e))
+        return rules_enc_rule(err, "no build waits for the GM's numbers");
     static const char *const SAID[] = {"MND", "COR", "RSN"};
     json_t *needs = json_object_get(json_object_get(e->hidden, "waiting"), "needs");
     for (int k = 0; k < 3; k++)
@@ -572,18 +570,21 @@ int gw_chk_answer_build(const rules_enc *e, const rules_args *a, tb_err *err)
 }
 
 /* The GM's numbers become the builder's for this build (as set_build would) and the build is
- * rolled at once, as its builder's; the waiting marks are gone. */
+ * rolled at once, as its builder's; the waiting marks are gone. A build that can no longer be
+ * done (its check, as the builder's, refuses it now: the builder dying, the object gone) is
+ * called off, no die rolled, so a wait never stalls the table. */
 int gw_act_answer_build(rules_enc *e, const rules_args *a, tb_err *err)
 {
     json_t *wait = json_incref(json_object_get(e->hidden, "waiting"));
-    const rules_enc_action *act;
+    const rules_enc_action *act = NULL;
     rules_args aa;
-    int rc = waiting_build(e, &act, &aa, err);
+    tb_err why = {0}; /* why it can no longer be done: called off, not refused */
+    int rc = waiting_build(e, &act, &aa, &why);
     char cid[40];
     snprintf(cid, sizeof cid, "%s", json_string_value(json_object_get(wait, "builder")));
     json_object_del(e->hidden, "waiting");
     json_object_del(e->enc, "waiting");
-    if (rc == 0) {
+    if (rc == 0 && act) {
         json_t *tns = json_object();
         int needs = 0;
         for (int k = 0; k < 3; k++) {
@@ -608,6 +609,14 @@ int gw_act_answer_build(rules_enc *e, const rules_args *a, tb_err *err)
         e->actor = cid; /* the log names the builder, as when the player asked */
         rc = act->resolve(e, &aa, err);
         e->actor = was;
+    } else {
+        rules_log *x = rules_log_begin(e, "answer", "build_off");
+        rules_log_who(x, "pc", cid);
+        rules_log_name(x, "iname",
+                       json_string_value(json_object_get(json_object_get(wait, "params"), "item")),
+                       RULES_AUD_PUBLIC);
+        rules_log_end(x);
+        rc = 0;
     }
     json_decref(wait);
     return rc;

@@ -280,6 +280,7 @@ const rules_phrase gw_between_phrases[] = {
     {"build.need.5", "MND and RSN"},
     {"build.need.6", "COR and RSN"},
     {"build.need.7", "MND, COR and RSN"},
+    {"build_off", "{pc}'s work on {iname} is called off: it can no longer be done"},
     {"answer_build", "The GM names the {needs} numbers of {pc}'s work (002:53)"},
     {"craft", "{pc} builds {iname}: {mnd}{cor}{rsn?} — {made}{die?}"},
     {"repair", "{pc} repairs {iname}: {mnd}{cor}{rsn?} — {made}"},

@@ -455,11 +455,27 @@ START_TEST(a_players_build_waits_for_the_gms_numbers_and_one_answer_rolls_it)
     ACT_OK(&f, NULL, "answer", "{\"mnd_tn\": 5}", 3,
            2); /* MND 3 + 2 meets 5, COR 2 + 3 misses 10 */
     ck_assert_str_eq(item_q(&f), "unstable");
+    /* a build that can no longer be done when the GM answers (Aune is dying) is called off, no
+     * die: the wait never stalls the table */
+    f.e.is_gm = 0;
+    f.e.seat = "p2";
+    ACT_NODICE(&f, "e2", "craft", "{\"item\": \"Net\"}");
+    json_object_set_new(json_object_get(fx_stats(&f, "e2"), "condition"), "current",
+                        json_integer(-1));
+    f.e.is_gm = 1;
+    f.e.seat = "gm";
+    ACT_NODICE(&f, NULL, "answer", "{\"mnd_tn\": 5, \"cor_tn\": 5}");
+    ck_assert_str_eq(fx_last_text(&f, "answer"),
+                     "Aune's work on Net is called off: it can no longer be done");
+    ck_assert_ptr_null(json_object_get(f.e.enc, "waiting"));
+    ck_assert_int_eq(json_array_size(json_object_get(fx_stats(&f, "e2"), "items")), 1);
     /* a builder who left the scene (enc.remove) leaves a void wait: the next build waits */
     f.e.is_gm = 0;
     f.e.seat = "p1";
     ACT_NODICE(&f, "e1", "craft", "{\"item\": \"Kite\"}");
     json_object_del(json_object_get(f.e.enc, "combatants"), "e1");
+    json_object_set_new(json_object_get(fx_stats(&f, "e2"), "condition"), "current",
+                        json_integer(10));
     f.e.seat = "p2";
     ACT_NODICE(&f, "e2", "craft", "{\"item\": \"Sled\"}");
     ck_assert_str_eq(

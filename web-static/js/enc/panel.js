@@ -70,7 +70,7 @@ const registry = new Map();
 
 // The actions whose roll may wait for the GM's number (grimwire G4, a GRIMWIRE build): the outcome
 // the answer rolls.
-const WAITED = new Set(['attack', 'shove', 'grapple', 'craft', 'repair']);
+const WAITED = new Set(['attack', 'shove', 'grapple', 'craft', 'repair', 'answer']); // answer: a build called off
 
 // What a success says when it wrote no log line of its own (the log lines of the command's seq
 // are shown instead, with their dice, where the person tapped).
