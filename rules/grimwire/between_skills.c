@@ -257,8 +257,8 @@ static const char *build_waiting(const rules_enc *e)
 }
 
 /* What a build or a repair of `kind` needs before any die (`resumed`: the GM's answer gives the
- * numbers, build_answer): an able builder, no number named by a player, and the GM's numbers.
- * A player's build the GM's numbers are missing for is not refused: it waits for them
+ * numbers, gw_act_answer_build): an able builder, no number named by a player, and the GM's
+ * numbers. A player's build the GM's numbers are missing for is not refused: it waits for them
  * (build_wait), one build at a time. 0 or the refusal. */
 static int build_ready(const rules_enc *e, const rules_args *a, const char *know, int supernatural,
                        int resumed, tb_err *err)
