@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grid.h"
 #include "grimwire_enc.h"
 
 #define DEFAULT_TN 11 /* RULES.md grimwire: the number read where the GM gives none */
@@ -233,6 +234,30 @@ static int caught(json_t *out, const rules_enc *e)
     return RULES_CHOICES_PICK;
 }
 
+/* A blast's or an area's centre on the scene's map (RULES.md G26): not on the map first (the GM
+ * names who is caught), then the square of each fighter whose token is shown, once a square. */
+static int centres(json_t *out, const rules_enc *e)
+{
+    add(out, NULL, rules_grid_any(e) ? "not on the map: name who is caught" : "no map is shown");
+    const char *cid, *prev;
+    int x, y, px, py;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (rules_enc_is_out(e, cid) || !rules_grid_square(e, cid, &x, &y))
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && (prev = rules_enc_cid_at(e, j)); j++)
+            seen |= !rules_enc_is_out(e, prev) && rules_grid_square(e, prev, &px, &py) && px == x &&
+                    py == y;
+        if (seen)
+            continue;
+        char v[24], label[96];
+        snprintf(v, sizeof v, "%d,%d", x, y);
+        snprintf(label, sizeof label, "%s's square (%d, %d)", gw_nm(e, cid), x, y);
+        add(out, json_string(v), label);
+    }
+    return RULES_CHOICES_PICK;
+}
+
 /* ---- grimwire.conflict ---- */
 
 static int weapons(json_t *out, const rules_enc *e, const char *actor)
@@ -385,8 +410,14 @@ int gw_conflict_choices(const rules_enc *e, const char *actor, const rules_enc_a
     }
     if (IS("damage", "amount") || IS("heal", "amount"))
         return dflt(out, json_integer(1), "amount");
-    if (IS("splash", "who") || IS("area", "who"))
-        return caught(out, e);
+    if (IS("splash", "who") || IS("area", "who")) {
+        caught(out, e);
+        if (rules_grid_any(e))
+            add(out, NULL, "those the map catches around the centre");
+        return RULES_CHOICES_PICK;
+    }
+    if (IS("splash", "centre") || IS("area", "centre"))
+        return centres(out, e);
     if (IS("splash", "damage"))
         return dflt(out, json_string("3d6"), "damage dice");
     if (IS("area", "damage"))

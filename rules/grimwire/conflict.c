@@ -98,17 +98,23 @@ static const rules_param P_TRIP[] = {
     {"mod", RULES_PARAM_INT, -30, 30, 0, 0, "situational modifier"},
     {0},
 };
+/* Who a blast or an area catches: the GM's list, or a centre square on the scene's map and a
+ * radius in squares (conflict_gm.c caught_of; RULES.md reading G26). */
+/* clang-format off */
+#define CAUGHT                                                                                     \
+    {"who", RULES_PARAM_STRING, 1, 400, 0, 0, "who is caught (comma list of combatants)"},         \
+    {"centre", RULES_PARAM_STRING, 3, 9, 0, 0, "or its centre on the map: column,row (3,4)"},      \
+    {"radius", RULES_PARAM_INT, 0, 20, 1, 0, "with a centre: its radius in squares (1)"}
+/* clang-format on */
 static const rules_param P_TARGETS[] = {
-    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
-     "who is caught (comma list of combatants)"},
+    CAUGHT,
     {"damage", RULES_PARAM_STRING, 1, 40, 0, RULES_PARAM_REQUIRED, "damage dice (3d6)"},
     {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (explosions, heat, ...)"},
     SECRET_TN("tn", "GM: target number of the AGL roll for half damage"),
     {0},
 };
 static const rules_param P_AREA[] = {
-    {"who", RULES_PARAM_STRING, 1, 400, 0, RULES_PARAM_REQUIRED,
-     "who is caught (comma list of combatants)"},
+    CAUGHT,
     {"damage", RULES_PARAM_STRING, 1, 40, 0, 0, "damage dice each time (1d6)"},
     {"type", RULES_PARAM_STRING, 1, 16, 0, 0, "damage type (heat, chemical, ...)"},
     {"rounds", RULES_PARAM_INT, 0, 100, 0, 0,

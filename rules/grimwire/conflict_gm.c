@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conflict.h"
+#include "grid.h"
 
 /* ---- collateral: the GM's pick for a natural 1 (002:553-559, 002:631-643) ---- */
 
@@ -295,6 +296,61 @@ static int id_list(const rules_enc *e, const char *s, char ids[16][32], size_t *
     return 0;
 }
 
+/* The square "x,y" of a blast's centre on the map; 0 or the refusal. */
+static int centre_of(const char *s, int *x, int *y, tb_err *err)
+{
+    int used = 0;
+    if (sscanf(s, "%d ,%d%n", x, y, &used) != 2 || s[used] != '\0' || *x < 0 || *y < 0 ||
+        *x > 999 || *y > 999)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "the centre is a square of the map: its column and row (3,4)");
+    return 0;
+}
+
+/*
+ * Who a blast or an area catches: the GM's list `who`, or, placed on the map with `centre` (and
+ * `radius`, default 1: 002:725 "within a certain radius", the size is the GM's), every combatant
+ * whose token is shown within the radius of the centre, measured between the squares' centres
+ * (RULES.md reading G26). A hidden token or a fighter off the map is never caught by the map;
+ * those out of the fight are left out unless `fallen` (an area taken away).
+ */
+static int caught_of(const rules_enc *e, const rules_args *a, int fallen, char ids[16][32],
+                     size_t *n, tb_err *err)
+{
+    const char *who = rules_arg_str(a, "who"), *at = rules_arg_str(a, "centre");
+    int cx, cy, r = rules_arg_int(a, "radius");
+    *n = 0;
+    if (who && at)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "name who is caught or place it on the map with a centre, not both");
+    if (!at && rules_arg_given(a, "radius"))
+        return tb_fail(err, TB_BAD_REQUEST, "a radius needs a centre square on the map");
+    if (!at && !who)
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "name who is caught, or place it on the map with a centre square");
+    if (!at)
+        return id_list(e, who, ids, n, err);
+    if (centre_of(at, &cx, &cy, err))
+        return err->code;
+    if (!rules_grid_any(e))
+        return rules_enc_rule(err, "no map with the fighters on it is shown: name who is caught");
+    const char *cid;
+    int x, y;
+    for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
+        if (!rules_grid_square(e, cid, &x, &y) || (!fallen && rules_enc_is_out(e, cid)))
+            continue;
+        if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > r * r)
+            continue;
+        if (*n == 16)
+            return tb_fail(err, TB_BAD_REQUEST, "at most 16 can be caught in it");
+        snprintf(ids[(*n)++], 32, "%s", cid);
+    }
+    if (*n == 0)
+        return rules_enc_rule(err, "nobody in the fight is within %d square%s of %d,%d", r,
+                              r == 1 ? "" : "s", cx, cy);
+    return 0;
+}
+
 /* The damage expression and type of a blast or an area, read before any die is rolled. */
 static int damage_args(const rules_args *a, tb_err *err)
 {
@@ -322,8 +378,8 @@ int gw_chk_splash(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     char ids[16][32];
     size_t n;
-    if (gw_ready(e, err) || id_list(e, rules_arg_str(a, "who"), ids, &n, err) ||
-        damage_args(a, err) || all_in(e, ids, n, err))
+    if (gw_ready(e, err) || caught_of(e, a, 0, ids, &n, err) || damage_args(a, err) ||
+        all_in(e, ids, n, err))
         return err->code;
     return 0;
 }
@@ -333,7 +389,7 @@ static void do_splash(rules_enc *e, const rules_args *a)
     char ids[16][32];
     size_t n;
     tb_err err = {0};
-    id_list(e, rules_arg_str(a, "who"), ids, &n, &err);
+    caught_of(e, a, 0, ids, &n, &err);
     int tn = rules_arg_int(a, "tn");
     const char *type = rules_arg_str(a, "type");
     json_t *dice = json_array();
@@ -367,7 +423,8 @@ static void do_splash(rules_enc *e, const rules_args *a)
 }
 
 /*
- * 002:727 persistent damage (a molotov's fire): the GM puts `who` in an area of `damage` (type)
+ * 002:727 persistent damage (a molotov's fire): the GM puts `who` (or those the map catches,
+ * caught_of) in an area of `damage` (type)
  * that lasts `rounds` of each one's turns (0: until the GM takes it away with on=0); they take its
  * damage now, and again at the start of each turn unless they move out first (leave).
  */
@@ -375,7 +432,7 @@ int gw_chk_area(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     char ids[16][32];
     size_t n;
-    if (gw_ready(e, err) || id_list(e, rules_arg_str(a, "who"), ids, &n, err))
+    if (gw_ready(e, err) || caught_of(e, a, !rules_arg_int(a, "on"), ids, &n, err))
         return err->code;
     if (!rules_arg_int(a, "on"))
         return 0;
@@ -391,7 +448,7 @@ static void do_area(rules_enc *e, const rules_args *a)
     char ids[16][32];
     size_t n;
     tb_err err = {0};
-    id_list(e, rules_arg_str(a, "who"), ids, &n, &err);
+    caught_of(e, a, !rules_arg_int(a, "on"), ids, &n, &err);
     if (!rules_arg_int(a, "on")) {
         for (size_t i = 0; i < n; i++) {
             if (rules_enc_cond_remove(e, ids[i], "area"))

@@ -313,9 +313,6 @@ int heimr_between_choices(const rules_enc *e, const char *actor, const rules_enc
 /* ---- the grid (grid.c: positions read from the scene's map, issue 30) ---- */
 /* 001:264 "Movement is only possible along horizontal or vertical axes": |dx| + |dy| squares. */
 int heimr_grid_distance(int ax, int ay, int bx, int by);
-/* Combatant cid's square: 1 with *x, *y when its token is shown on the scene's map, else 0 (the
- * GM's word then, as before there were maps). */
-int heimr_grid_square(const rules_enc *e, const char *cid, int *x, int *y);
 /* The distance between combatants a and b on the map, or -1 when either is not on it. */
 int heimr_grid_between(const rules_enc *e, const char *a, const char *b);
 

@@ -1118,6 +1118,105 @@ START_TEST(persistent_area_hurts_at_the_turn_start_unless_left)
 }
 END_TEST
 
+/* Issue 30, RULES.md reading G26: a blast placed on the scene's map (002:725 "anyone within a
+ * certain radius") catches every fighter whose shown token lies within the radius of the centre,
+ * measured between the squares' centres (a diagonal neighbour is 1.4 away: outside radius 1). A
+ * hidden token (not in e->squares) and a marker decide nothing; `who` is the GM's word without a
+ * map; every refusal draws no die and changes nothing. The same for a lasting area (002:727). */
+START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
+{
+    fx f;
+    fx_init(&f);
+    add(&f, "e1", "Ann", "party", "p1", 0, quick(0, 2, 0, 0, 0, 10, 0));
+    add(&f, "e2", "Brute", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 12, 0));
+    add(&f, "e3", "Guard", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 12, 0));
+    add(&f, "e4", "Sneak", "foes", "gm", 1, quick(0, 0, 0, 0, 0, 12, 0));
+    dice(&f, 4, 20, 10, 5, 1);
+    OK(act(&f, "begin", NULL, NULL));
+    const char *blast = "{\"centre\":\"2,2\",\"damage\":\"2d6\",\"type\":\"explosions\",\"tn\":12}";
+    refused(&f, "gm", "splash", NULL, blast, TB_RULE, "no map");
+    /* Ann at 2,2, the Brute next to her, the Guard on the diagonal; the Sneak's token is hidden
+     * (the server puts only shown tokens in squares); a marker on Ann's square */
+    json_t *sq = json_loads("{\"e1\":{\"id\":\"e1\",\"cid\":\"e1\",\"x\":2,\"y\":2},"
+                            "\"e2\":{\"id\":\"e2\",\"cid\":\"e2\",\"x\":3,\"y\":2},"
+                            "\"e3\":{\"id\":\"e3\",\"cid\":\"e3\",\"x\":3,\"y\":3},"
+                            "\"m1\":{\"id\":\"m1\",\"label\":\"Crate\",\"x\":2,\"y\":2}}",
+                            0, NULL);
+    f.e.squares = sq;
+    refused(&f, "gm", "splash", NULL,
+            "{\"who\":\"e1\",\"centre\":\"2,2\",\"damage\":\"2d6\",\"tn\":12}", TB_BAD_REQUEST,
+            "not both");
+    refused(&f, "gm", "splash", NULL, "{\"who\":\"e1\",\"radius\":2,\"damage\":\"2d6\",\"tn\":12}",
+            TB_BAD_REQUEST, "needs a centre");
+    refused(&f, "gm", "splash", NULL, "{\"centre\":\"2;2\",\"damage\":\"2d6\",\"tn\":12}",
+            TB_BAD_REQUEST, "column and row");
+    refused(&f, "gm", "splash", NULL, "{\"centre\":\"-1,2\",\"damage\":\"2d6\",\"tn\":12}",
+            TB_BAD_REQUEST, "column and row");
+    refused(&f, "gm", "splash", NULL, "{\"damage\":\"2d6\",\"tn\":12}", TB_BAD_REQUEST,
+            "name who is caught");
+    refused(&f, "gm", "splash", NULL, "{\"centre\":\"9,9\",\"damage\":\"2d6\",\"tn\":12}", TB_RULE,
+            "nobody in the fight is within 1 square of 9,9");
+    refused(&f, "gm", "splash", NULL, "{\"centre\":\"2,2\",\"damage\":\"2x\",\"tn\":12}",
+            TB_BAD_REQUEST, "");
+    refused(&f, "p1", "splash", NULL, blast, TB_FORBIDDEN, "");
+    /* the GM's move: the centre a pick of the fighters' squares, its default form valid */
+    json_t *m = move_of(&f, "gm", "splash", NULL);
+    ck_assert_ptr_nonnull(m);
+    json_t *ps = json_object_get(m, "params"), *centre = NULL, *pv;
+    size_t i;
+    json_array_foreach(ps, i, pv) if (strcmp(json_string_value(json_object_get(pv, "name")),
+                                             "centre") == 0) centre = pv;
+    ck_assert_ptr_nonnull(centre);
+    json_t *ch = json_object_get(centre, "choices");
+    ck_assert_int_eq(json_array_size(ch), 4); /* not on the map, Ann's, the Brute's, the Guard's */
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ch, 1), "value")), "2,2");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ch, 1), "label")),
+                     "Ann's square (2, 2)");
+    ck_assert_str_eq(json_string_value(json_object_get(json_array_get(ch, 3), "value")), "3,3");
+    json_decref(m);
+    /* 6 + 4 = 10: Ann (AGL 2) d20 10 → 12, half: 5; the Brute d20 3: all 10. The Guard (1.4
+     * away) and the Sneak (hidden) roll nothing and keep their Condition. */
+    dice(&f, 4, 6, 4, 10, 3);
+    OK(act(&f, "splash", NULL, blast));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e1"), 5);
+    ck_assert_int_eq(condition(&f, "e2"), 2);
+    ck_assert_int_eq(condition(&f, "e3"), 12);
+    ck_assert_int_eq(condition(&f, "e4"), 12);
+    /* radius 0 on the Guard's square: only him (d6 4, his AGL d20 2 fails) */
+    dice(&f, 2, 4, 2);
+    OK(act(&f, "splash", NULL, "{\"centre\":\"3,3\",\"radius\":0,\"damage\":\"1d6\",\"tn\":12}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e3"), 8);
+    ck_assert_int_eq(condition(&f, "e2"), 2);
+    /* without the map the GM's word still decides: the Sneak is named by hand (d6 1, d20 1) */
+    f.e.squares = NULL;
+    dice(&f, 2, 1, 1);
+    OK(act(&f, "splash", NULL, "{\"who\":\"e4\",\"damage\":\"1d6\",\"tn\":12}"));
+    dice_used(&f);
+    ck_assert_int_eq(condition(&f, "e4"), 11);
+    f.e.squares = sq;
+    /* a lasting area on the map, radius 2 around the Guard: Ann (1.4), the Brute (1) and him;
+     * each takes its damage now (1d4: 1, 1, 3) */
+    refused(&f, "gm", "area", NULL, "{\"centre\":\"30,30\",\"damage\":\"1d4\"}", TB_RULE,
+            "within 1 square");
+    dice(&f, 3, 1, 1, 3);
+    OK(act(&f, "area", NULL, "{\"centre\":\"3,3\",\"radius\":2,\"damage\":\"1d4\"}"));
+    dice_used(&f);
+    ck_assert(has_c(&f, "e1", "area") && has_c(&f, "e2", "area") && has_c(&f, "e3", "area"));
+    ck_assert(!has_c(&f, "e4", "area"));
+    ck_assert_int_eq(condition(&f, "e1"), 4);
+    ck_assert_int_eq(condition(&f, "e2"), 1);
+    ck_assert_int_eq(condition(&f, "e3"), 5);
+    /* taken away around the Brute's square, radius 0: him only */
+    OK(act(&f, "area", NULL, "{\"centre\":\"3,2\",\"radius\":0,\"on\":0}"));
+    ck_assert(!has_c(&f, "e2", "area") && has_c(&f, "e1", "area"));
+    f.e.squares = NULL;
+    json_decref(sq);
+    fx_free(&f);
+}
+END_TEST
+
 /* 002:735 drowning: MND 11 each round to stay conscious; out cold under water, 6 a round. */
 START_TEST(drowning_rolls_mnd_each_round_then_hurts)
 {
@@ -1479,6 +1578,7 @@ int main(void)
     tcase_add_test(tc, shielding_takes_the_blow_for_an_ally);
     tcase_add_test(tc, splash_damage_is_halved_by_a_good_agl_roll);
     tcase_add_test(tc, persistent_area_hurts_at_the_turn_start_unless_left);
+    tcase_add_test(tc, a_blast_placed_on_the_map_catches_those_within_its_radius);
     tcase_add_test(tc, drowning_rolls_mnd_each_round_then_hurts);
     tcase_add_test(tc, agony_is_a_temporary_non_lethal_burnout);
     tcase_add_test(tc, frenzy_is_immune_to_fear_and_agony_takes_back_only_its_own_level);
