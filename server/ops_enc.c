@@ -114,6 +114,12 @@ static int scene_pick(json_t *state, const json_t *args, char sid[16], tb_err *e
 
 static void clock_open(json_t *state, const char *sid, rules_enc *e);
 
+/* The shown tokens of scene sid's map (rules_enc.squares), or NULL when none is shown. */
+static const json_t *enc_squares(json_t *state, const char *sid)
+{
+    return json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
+}
+
 /* Fills e for the running scene sid; TB_RULE when it is not running. log/gm_log are new arrays
  * the caller releases with enc_finish. */
 static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, tb_err *err)
@@ -135,7 +141,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->log = json_array();
     e->gm_log = json_array();
     e->seat_log = json_array();
-    e->squares = json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
+    e->squares = enc_squares(state, sid);
     clock_open(state, sid, e);
     return TB_OK;
 }
@@ -1121,6 +1127,7 @@ static void moves_one(const char *sid, json_t *pub, void *arg)
     e.log = json_array();
     e.gm_log = json_array();
     e.seat_log = json_array();
+    e.squares = enc_squares(mp->state, sid);
     clock_open(mp->state, sid, &e);
     tb_err err = {0};
     json_t *moves =
