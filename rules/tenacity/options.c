@@ -38,6 +38,19 @@ TEN_ACTION_CHECK(parting)
                               rules_enc_name(e, target));
     if (!ten_opposed(e, actor, target))
         return rules_enc_rule(err, "a parting strike is against an opponent (003:111)");
+    /* the map, when it shows both (reading S1): the mover started next to the striker and has
+     * left its melee range */
+    if (ten_spaces_at_start(e, actor, target) > TEN_MELEE_SPACES)
+        return rules_enc_rule(err,
+                              "%s did not start the turn in %s's melee range: there is no melee "
+                              "range to leave (003:111)",
+                              rules_enc_name(e, target), rules_enc_name(e, actor));
+    int now = ten_spaces_now(e, actor, target);
+    if (now >= 0 && now <= TEN_MELEE_SPACES)
+        return rules_enc_rule(err,
+                              "%s is still in %s's melee range: a parting strike answers leaving "
+                              "it (003:111)",
+                              rules_enc_name(e, target), rules_enc_name(e, actor));
     if (ten_listed(e, "parted", actor))
         return rules_enc_rule(err, "%s has already struck %s in parting this turn",
                               rules_enc_name(e, actor), rules_enc_name(e, target));
@@ -75,6 +88,8 @@ TEN_ACTION_CHECK(grapple)
         return tb_fail(err, TB_BAD_REQUEST, "'what' names a limb, skill or attribute, without ':'");
     ten_mods m = {0};
     int rc = ten_require_contest(e, actor, target, "grapple", skill, err);
+    if (!rc)
+        rc = ten_require_reach(e, actor, target, a, err);
     if (!rc)
         rc = ten_fight_mods(e, actor, target, a, &m, err);
     if (rc)
