@@ -396,12 +396,15 @@ TEN_ACTION_RESOLVE(help)
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
     json_object_set_new(rules_enc_combatant(e, target), "helped_by", json_string(actor));
-    json_object_set_new(rules_enc_combatant(e, target), "help_skill",
-                        json_string(rules_arg_str(a, "skill")));
+    /* an NPC's skill names are the GM's ("What the table sees"): its help's skill too */
+    rules_aud aud = rules_enc_aud_of(e, actor);
+    json_object_set_new(aud == RULES_AUD_GM ? rules_enc_hidden_of(e, target)
+                                            : rules_enc_combatant(e, target),
+                        "help_skill", json_string(rules_arg_str(a, "skill")));
     rules_log *x = rules_log_begin(e, "help", "help");
     rules_log_who(x, "who", actor);
     rules_log_who(x, "target", target);
-    rules_log_name(x, "skill", rules_arg_str(a, "skill"), RULES_AUD_PUBLIC);
+    rules_log_name(x, "skill", rules_arg_str(a, "skill"), aud);
     rules_log_json(x, "to", json_string(target), RULES_AUD_PUBLIC);
     rules_log_end(x);
     ten_done(e);

@@ -56,7 +56,11 @@ static const char *take_help(rules_enc *e, const char *cid, char skill[64])
     for (size_t i = 0; (c = rules_enc_cid_at(e, i)); i++)
         if (strcmp(c, by) == 0)
             helper = c;
-    const char *sk = json_string_value(json_object_get(me, "help_skill"));
+    json_t *kept = json_object_get(me, "help_skill"); /* an NPC helper's: the GM's */
+    const char *sk = json_string_value(
+        kept ? kept
+             : json_object_get(json_object_get(json_object_get(e->hidden, "combatants"), cid),
+                               "help_skill"));
     snprintf(skill, 64, "%s", sk ? sk : "-");
     ten_help_end(e, cid);
     return helper;

@@ -30,12 +30,13 @@
  *         edge [cid]; standing {who: {eyes: 0..10}}
  *   combatant: init (PCs), overflow ("wound"|"unconscious"), coup {target, stage, done}, cover,
  *              prone, elevated, size, grip {by, locked, limbs}, gripping, held {what, trigger},
- *              helped_by, help_skill, offer {negative, cost}, resist {type: n} (PCs)
+ *              helped_by, help_skill (a PC helper's), offer {negative, cost}, resist {type: n}
+ *              (PCs)
  *   stats: skills {name: [dice, rank, impact_bonus, attribute]} and the sheet's stress, wounds,
  *          tenacity, spin, unconscious, conditions; a sheetless NPC: challenge_dice,
  *          challenge_bonus, impact_dice, impact_bonus, stress, wounds
  *   /gm/enc/combatants/<cid>: init (NPCs), conds {<condition name>: challenge}, resist,
- * held_trigger, stealth (the hider's roll, 003:73)
+ * held_trigger, stealth (the hider's roll, 003:73), help_skill (an NPC helper's skill)
  *
  * Checks (an action's `check`) take a const rules_enc and read only: every reader below that
  * takes `const rules_enc *` creates nothing.

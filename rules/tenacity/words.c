@@ -122,6 +122,8 @@ const rules_phrase ten_phrases_spotlight[] = {
     {"release", "{who}'s trigger happens: {who} takes the held {noun} now (003:81)"},
     {"help", "{who} helps {target} with {skill}: an advantage die on a quick roll, or cooperating on "
              "an impact action (003:57)"},
+    {"help", "{who} helps {target}: an advantage die on a quick roll, or cooperating on an impact "
+             "action (003:57)"},
     {"hide", "{who} hides{with?}: {total} to find them (003:73)"},
     {"hide", "{who} hides"},
     {"seek", "{who} looks for {target}{with?}{vs?}: {outcome}"},

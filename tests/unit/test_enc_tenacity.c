@@ -1670,6 +1670,33 @@ START_TEST(the_map_decides_melee_range_parting_strikes_and_withdrawing)
 }
 END_TEST
 
+/* An NPC's skill names are the GM's ("What the table sees"): the goblin helps the orc with
+ * Stealth; the table reads that it helps, the GM with which skill; the skill waits in /gm/enc. */
+START_TEST(an_npc_helpers_skill_is_the_gms)
+{
+    fx f;
+    fx_party(&f, NULL);
+    fx_add(&f, "e4", "Orc", "foes", "gm", 1, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 1, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "spotlight", "{\"target\":\"e3\"}");
+    OK(&f, "gm", "e3", "help", "{\"target\":\"e4\",\"skill\":\"Stealth\"}");
+    ck_assert(public_log_has(&f, "Goblin helps Orc: an advantage die"));
+    char *pub = json_dumps(f.e.log, JSON_COMPACT), *gm = json_dumps(f.e.gm_log, JSON_COMPACT);
+    ck_assert_ptr_null(strstr(pub, "Stealth"));
+    ck_assert_ptr_nonnull(strstr(gm, "Goblin helps Orc with Stealth"));
+    free(pub);
+    free(gm);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e4"), "help_skill"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(rules_enc_hidden_of(&f.e, "e4"), "help_skill")),
+        "Stealth");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -1717,6 +1744,7 @@ int main(void)
     tcase_add_test(t25, a_refused_end_draws_no_shake_die);
     tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
     tcase_add_test(t25, stealth_sets_the_challenge_to_find_the_hider);
+    tcase_add_test(t25, an_npc_helpers_skill_is_the_gms);
     suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
