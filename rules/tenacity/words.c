@@ -103,6 +103,7 @@ const rules_phrase ten_phrases[] = {
     {"cooperate", "{who} cooperates with {helped}{with?}{vs?}: {outcome}"},
     {"coop.adds", "+{impact} impact (003:80)"},
     {"coop.fails", "no impact added"},
+    {"help_rolls", "{who} rolls for {helped}, with the higher rank (003:79)"},
     {NULL, NULL},
 };
 

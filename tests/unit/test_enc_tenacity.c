@@ -1697,6 +1697,31 @@ START_TEST(an_npc_helpers_skill_is_the_gms)
 }
 END_TEST
 
+/* 003:79 "The character with the highest skill rank rolls their ability dice with one additional
+ * advantage die, then adds their skill rank": Brakka (Might 3d10, Athletics 4) helps Missa
+ * (Might 1d10, Athletics 1) sprint: he rolls 3 + 1 dice for her, [2,3,4,9] + 4 = 13 spaces. */
+START_TEST(the_higher_rank_rolls_a_helped_quick_roll)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "pass", "{\"target\":\"e2\"}");
+    OK(&f, "p2", NULL, "help", "{\"target\":\"e1\",\"skill\":\"Athletics\"}");
+    OK(&f, "p2", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e1");
+    OK(&f, "p1", NULL, "sprint", NULL);
+    ck_assert(public_log_has(&f, "Brakka rolls for Missa, with the higher rank"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e1", "sprinting"), "level")), 13);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "helped"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -1745,6 +1770,7 @@ int main(void)
     tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
     tcase_add_test(t25, stealth_sets_the_challenge_to_find_the_hider);
     tcase_add_test(t25, an_npc_helpers_skill_is_the_gms);
+    tcase_add_test(t25, the_higher_rank_rolls_a_helped_quick_roll);
     suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
