@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "fanout.h"
 #include "moved.h"
@@ -282,6 +283,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
+    encmemo_free(k->wc.memo);
     engine__resume_cache_clear(&k->rcache);
     json_decref(k->state);
     json_decref(k->work);

@@ -62,6 +62,8 @@ typedef struct welcome_cache {
     engine_msg *gm, *player; /* the state's text only (no headroom), NULL until first asked */
     engine_msg *presence;    /* the whole presence list's message (headroom) */
     uint64_t presence_ver;
+    struct encmemo *memo; /* subtree texts kept across seqs (encmemo.h; NULL until a welcome):
+                             not emptied by engine__welcome_cache_clear */
 } welcome_cache;
 
 /* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "fanout.h"
 #include "invites.h"
@@ -278,7 +279,9 @@ static json_t *seat_json(engine_conn *c)
 /* The state of k as c's seat sees it, encoded (a new reference to a message without headroom):
  * the GM's and that of a player without a private area are encoded once per seq and shared by
  * every welcome until the state changes (issue 26: a join or resume burst encodes the state once
- * per audience, not once per seat). */
+ * per audience, not once per seat); across seqs, the text of every subtree the new state shares
+ * with the last one encoded is copied, not encoded again (encmemo.h: one join per turn costs
+ * what it changed, not the whole state). */
 static engine_msg *state_text(campaign *k, engine_conn *c)
 {
     welcome_cache *wc = &k->wc;
@@ -292,7 +295,12 @@ static engine_msg *state_text(campaign *k, engine_conn *c)
         return engine_msg_ref(*slot);
     proto_viewer v = {.seat = c->seat, .is_gm = c->role == ROLE_GM};
     json_t *state = proto_filter_state(k->state, &v);
-    engine_msg *m = fanout_msg_json(0, state);
+    if (!wc->memo)
+        wc->memo = encmemo_new();
+    proto_buf b = {0};
+    fanout_msg_open(&b, 0);
+    encmemo_append(wc->memo, &b, state);
+    engine_msg *m = fanout_msg_close(&b, 0);
     json_decref(state);
     if (slot)
         *slot = engine_msg_ref(m);
