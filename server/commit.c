@@ -8,6 +8,7 @@
 
 #include "engine_int.h"
 #include "playerseq.h"
+#include "roster.h"
 
 /* ---- the batch ---------------------------------------------------------------------------- */
 
@@ -244,6 +245,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     /* Seats that disappeared lose their tokens in the same batch. */
     json_t *old_seats = json_object_get(base, "seats");
     json_t *new_seats = json_object_get(new_state, "seats");
+    if (k->roster && old_seats != new_seats) /* from the seats the ops touch (roster.h) */
+        roster_follow_patch(k->roster, old_seats, new_seats, patch);
     if (old_seats != new_seats) {
         const char *id;
         json_t *v;

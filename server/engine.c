@@ -12,6 +12,7 @@
 #include "fanout.h"
 #include "moved.h"
 #include "playerseq.h"
+#include "roster.h"
 
 static const double BUCKETS[N_BUCKETS] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                           0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
@@ -284,6 +285,7 @@ void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
     encmemo_free(k->wc.memo);
+    roster_free(k->roster);
     engine__resume_cache_clear(&k->rcache);
     json_decref(k->state);
     json_decref(k->work);

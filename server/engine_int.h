@@ -104,8 +104,9 @@ typedef struct campaign {
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
-    uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
-    struct campaign *hnext;         /* engine.tab chain */
+    struct roster *roster;  /* player count and seat names (roster.h); NULL until a join asks */
+    uint64_t presence_ver;  /* changes whenever a seat goes online or offline */
+    struct campaign *hnext; /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */

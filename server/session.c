@@ -11,6 +11,7 @@
 #include "invites.h"
 #include "log.h"
 #include "playerseq.h"
+#include "roster.h"
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new reference to a message). Linear in the seats, and built once for every newcomer until a
@@ -508,20 +509,23 @@ static int join_throttled(engine *e, engine_conn *c)
     return 1;
 }
 
+/* k's roster (roster.h) made to describe seats (a /seats object of k's committed or working
+ * state): O(1) when it follows k's events already. */
+static roster *seats_roster(campaign *k, const json_t *seats)
+{
+    if (!k->roster)
+        k->roster = roster_new();
+    roster_follow(k->roster, seats);
+    return k->roster;
+}
+
 /* Seats (issue 27 item 4): a campaign holds at most opt.max_seats players, and one address makes
  * at most opt.seats_per_addr new seats before it must wait. Returns 1 (after the error) when c
  * may not make a seat in k now. */
 static int seat_refused(engine *e, engine_conn *c, campaign *k)
 {
     char msg[160];
-    int players = 0;
-    const char *id;
-    json_t *v;
-    json_object_foreach(json_object_get(k->state, "seats"), id, v)
-    {
-        const char *role = json_string_value(json_object_get(v, "role"));
-        players += !role || strcmp(role, "gm") != 0;
-    }
+    int players = roster_players(seats_roster(k, json_object_get(k->state, "seats")));
     for (const joiner *j = k->joiners; j; j = j->next)
         players++; /* seats this turn will make (engine__joins_run) */
     if (e->opt.max_seats > 0 && players >= e->opt.max_seats) {
@@ -687,13 +691,16 @@ void engine__joins_run(engine *e)
         joiner *first = NULL;
         for (joiner *j = js; j && !r; j = j->next) {
             json_t *args = json_pack("{s:s}", "name", j->name), *result = NULL, *next_work;
+            ctx.names = seats_roster(k, json_object_get(work, "seats")); /* no walk of every name */
             if (engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &j->why)) {
                 json_decref(args); /* refused (a name taken): this joiner alone is told */
                 continue;
             }
+            j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
+            roster_follow_seat(k->roster, json_object_get(work, "seats"),
+                               json_object_get(next_work, "seats"), j->seat);
             json_decref(work);
             work = next_work;
-            j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
             json_array_append(names, json_object_get(args, "name"));
             json_array_append_new(seats, json_string(j->seat));
             r = store_token_put(e->st, j->token, k->id, j->seat, now, &err);
