@@ -41,6 +41,7 @@ typedef struct seat_rt {
     double tokens; /* rate-limit bucket */
     uint64_t last_ns;
     struct seat_rt *next;
+    struct seat_rt *hnext; /* campaign.seat_tab chain */
 } seat_rt;
 
 /* A join waiting for the end of its loop turn (session.c): the joins of one campaign in one turn
@@ -101,6 +102,8 @@ typedef struct campaign {
     uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
+    seat_rt **seat_tab; /* the same by id: a chained hash table of seat_cap (0: none yet) */
+    size_t seat_cap, nseat_rt;
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
@@ -223,6 +226,7 @@ void engine__campaign_drop(engine *e, campaign *k);
 json_t *engine__current_state(const campaign *k);
 int64_t engine__current_seq(const campaign *k);
 seat_rt *engine__seat_rt_get(campaign *k, const char *id);
+seat_rt *engine__seat_rt_find(const campaign *k, const char *id);
 void engine__count_outcome(engine *e, const char *op, const char *outcome);
 void engine__observe_latency(engine *e, uint64_t t0);
 void engine__free_campaign(campaign *k);

@@ -15,23 +15,34 @@
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new reference to a message). Linear in the seats, and built once for every newcomer until a
- * seat's presence or the roster changes (a join burst shares it). */
+ * seat's presence or the roster changes (a join burst shares it). Written as text, the bytes of
+ * proto_msg_presence's message: {"t":"presence","seats":{id:bool,...}} in the state's order. */
 static engine_msg *presence_msg(engine *e, campaign *k)
 {
     welcome_cache *wc = &k->wc;
     if (wc->presence && wc->seq == k->seq && wc->presence_ver == k->presence_ver)
         return engine_msg_ref(wc->presence);
-    json_t *seats = json_object();
+    static const char HEAD[] = "{\"t\":\"presence\",\"seats\":{";
+    proto_buf b = {0};
+    fanout_msg_open(&b, e->opt.headroom);
+    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
     const char *id;
     json_t *v;
-    json_t *all = json_object_get(k->state, "seats");
-    json_object_foreach(all, id, v) json_object_set_new(seats, id, json_false());
-    for (seat_rt *s = k->seats; s; s = s->next)
-        if (s->online > 0 && json_object_get(all, s->id))
-            json_object_set_new(seats, s->id, json_true());
-    json_t *msg = proto_msg_presence(seats);
-    engine_msg *m = fanout_msg_json(e->opt.headroom, msg);
-    json_decref(msg);
+    int first = 1;
+    json_object_foreach(json_object_get(k->state, "seats"), id, v)
+    {
+        const seat_rt *s = engine__seat_rt_find(k, id);
+        if (!first)
+            proto_buf_addc(&b, ',');
+        first = 0;
+        proto_buf_add_string(&b, id, strlen(id));
+        if (s && s->online > 0)
+            proto_buf_add(&b, ":true", 5);
+        else
+            proto_buf_add(&b, ":false", 6);
+    }
+    proto_buf_add(&b, "}}", 2);
+    engine_msg *m = fanout_msg_close(&b, e->opt.headroom);
     if (wc->seq != k->seq)
         engine__welcome_cache_clear(wc);
     engine_msg_unref(wc->presence);
