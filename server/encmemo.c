@@ -8,7 +8,6 @@
 
 #include "encmemo.h"
 
-#define ENCMEMO_DEPTH 2 /* levels below the root whose containers are kept */
 #define ENCMEMO_MIN_CAP 64
 
 typedef struct encmemo_slot {
@@ -147,7 +146,7 @@ static void encmemo__append(encmemo *m, proto_buf *b, const json_t *v, int depth
         }
     }
     size_t at = b->len;
-    if (depth >= ENCMEMO_DEPTH) {
+    if (depth >= ENCMEMO_LEVELS) {
         proto_json_append(b, v);
     } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
         proto_buf_addc(b, '{');

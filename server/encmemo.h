@@ -26,6 +26,8 @@
 
 #include "protocol.h"
 
+#define ENCMEMO_LEVELS 2 /* levels below the root whose objects and arrays are kept */
+
 typedef struct encmemo encmemo;
 
 encmemo *encmemo_new(void);
