@@ -94,6 +94,7 @@ typedef struct campaign {
     size_t tail_bytes;      /* bytes of the patches appended since */
     int fresh;              /* created in the open transaction: dropped if it rolls back */
     int changed;            /* its state changed in the batch being delivered */
+    int seat_gone;          /* an event of the batch removed a seat (its connections go) */
     int presence_due;       /* a seat went online or offline since the seats were last told */
     int in_work;            /* on engine.work: written in the open batch */
     int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */

@@ -475,6 +475,8 @@ START_TEST(joins_give_the_whole_encodings_bytes_and_the_kept_counts_hold)
     ck_assert_msg(refused(dan, "conflict"), "a fifth player joined a table of 4");
     /* a kick makes room, and frees the name */
     cmd(gm, "k1", "seat.remove", "{'seat':'p1'}");
+    long told = find(ann, 0, "{\"t\":\"error\"");
+    ck_assert_msg(told >= 0 && strstr(ann->text[told], "removed"), "a kicked seat was not told");
     client *ann3 = join("Ann");
     engine_flush(g_e);
     const char *on4[] = {"gm", "p2", "p3", "p4", "p5", NULL};
