@@ -114,12 +114,6 @@ static int scene_pick(json_t *state, const json_t *args, char sid[16], tb_err *e
 
 static void clock_open(json_t *state, const char *sid, rules_enc *e);
 
-/* The shown tokens of scene sid's map (rules_enc.squares), or NULL when none is shown. */
-static const json_t *enc_squares(json_t *state, const char *sid)
-{
-    return json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
-}
-
 /* Fills e for the running scene sid; TB_RULE when it is not running. log/gm_log are new arrays
  * the caller releases with enc_finish. */
 static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc *e, tb_err *err)
@@ -141,7 +135,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->log = json_array();
     e->gm_log = json_array();
     e->seat_log = json_array();
-    e->squares = enc_squares(state, sid);
+    e->squares = json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
     clock_open(state, sid, e);
     return TB_OK;
 }
@@ -1127,7 +1121,7 @@ static void moves_one(const char *sid, json_t *pub, void *arg)
     e.log = json_array();
     e.gm_log = json_array();
     e.seat_log = json_array();
-    e.squares = enc_squares(mp->state, sid);
+    e.squares = json_object_get(json_object_get(json_object_get(mp->state, "maps"), sid), "tokens");
     clock_open(mp->state, sid, &e);
     tb_err err = {0};
     json_t *moves =
