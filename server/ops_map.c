@@ -520,6 +520,31 @@ static const char *map_heist_named(json_t *state, const char *sid, const char *n
     return NULL;
 }
 
+/* The scene args name, its map (the GM's copy) and the zone args.id names (NULL when args name
+ * none): TB_NOT_FOUND when the scene has no map or the map no such zone. All borrowed. */
+static int map_zone_open(json_t *state, const json_t *args, const char **sid, json_t **g,
+                         json_t **zone, tb_err *err)
+{
+    if (map_open(state, args, sid, g, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    *zone = id ? json_object_get(json_object_get(*g, "zones"), id) : NULL;
+    if (id && !*zone)
+        return tb_fail(err, TB_NOT_FOUND, "no zone '%.24s' on this map", id);
+    return TB_OK;
+}
+
+/* Whether zone z lies on the grid of map g (x + w columns, y + h rows). */
+static int map_zone_fits(json_t *g, json_t *z)
+{
+    json_t *grid = json_object_get(g, "grid");
+#define MAP_NUM(o, k) json_integer_value(json_object_get(o, k))
+    int fits = MAP_NUM(z, "x") + MAP_NUM(z, "w") <= MAP_NUM(grid, "cols") &&
+               MAP_NUM(z, "y") + MAP_NUM(z, "h") <= MAP_NUM(grid, "rows");
+#undef MAP_NUM
+    return fits;
+}
+
 /* map.zone: draws a new zone (name, x, y, w, h) or changes zone `id` (any of them, and hidden);
  * `heist` binds it to a zone of the scene's heist Spot ("" unbinds). */
 static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -527,34 +552,24 @@ static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, jso
 {
     (void)ctx;
     const char *sid;
-    json_t *g;
-    if (map_open(state, args, &sid, &g, err))
+    json_t *g, *old;
+    if (map_zone_open(state, args, &sid, &g, &old, err))
         return err->code;
-    const char *id = json_string_value(json_object_get(args, "id"));
-    json_t *zones = json_object_get(g, "zones");
-    json_t *old = id ? json_object_get(zones, id) : NULL;
-    if (id && !old)
-        return tb_fail(err, TB_NOT_FOUND, "no zone '%.24s' on this map", id);
     static const char *const FIELDS[] = {"name", "x", "y", "w", "h", "hidden"};
     json_t *z = old ? json_copy(old) : json_pack("{s:b}", "hidden", 0);
-    for (size_t i = 0; i < sizeof FIELDS / sizeof *FIELDS; i++)
+    int whole = 1;
+    for (size_t i = 0; i < sizeof FIELDS / sizeof *FIELDS; i++) {
         if (json_object_get(args, FIELDS[i]))
             json_object_set(z, FIELDS[i], json_object_get(args, FIELDS[i]));
+        whole = whole && json_object_get(z, FIELDS[i]);
+    }
     int rc = TB_OK;
-    json_t *grid = json_object_get(g, "grid");
-    if (!json_object_get(z, "name") || !json_object_get(z, "w") || !json_object_get(z, "h") ||
-        !json_object_get(z, "x") || !json_object_get(z, "y"))
+    if (!whole)
         rc = tb_fail(err, TB_BAD_REQUEST,
-                     "map.zone: a new zone needs a name and its squares "
-                     "(x, y, w, h)");
-    else if (json_integer_value(json_object_get(z, "x")) +
-                     json_integer_value(json_object_get(z, "w")) >
-                 json_integer_value(json_object_get(grid, "cols")) ||
-             json_integer_value(json_object_get(z, "y")) +
-                     json_integer_value(json_object_get(z, "h")) >
-                 json_integer_value(json_object_get(grid, "rows")))
+                     "map.zone: a new zone needs a name and its squares (x, y, w, h)");
+    else if (!map_zone_fits(g, z))
         rc = tb_fail(err, TB_BAD_REQUEST, "that zone runs off the map");
-    else if (!old && json_object_size(zones) >= MAP_MAX_ZONES)
+    else if (!old && json_object_size(json_object_get(g, "zones")) >= MAP_MAX_ZONES)
         rc = tb_fail(err, TB_CONFLICT, "at most %d zones on a map", MAP_MAX_ZONES);
     const char *heist = json_string_value(json_object_get(args, "heist"));
     if (rc == TB_OK && heist && *heist && !map_heist_zone(state, sid, heist, 1))
@@ -571,7 +586,7 @@ static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, jso
         json_object_del(z, "heist");
     char nid[24];
     if (old)
-        snprintf(nid, sizeof nid, "%s", id);
+        snprintf(nid, sizeof nid, "%s", json_string_value(json_object_get(old, "id")));
     else {
         json_int_t n = json_integer_value(json_object_get(g, "znext"));
         snprintf(nid, sizeof nid, "z%lld", (long long)(n < 1 ? 1 : n));
@@ -593,12 +608,10 @@ static int op_map_unzone(const op_ctx *ctx, json_t *state, const json_t *args, j
 {
     (void)ctx;
     const char *sid;
-    json_t *g;
-    if (map_open(state, args, &sid, &g, err))
+    json_t *g, *z;
+    if (map_zone_open(state, args, &sid, &g, &z, err))
         return err->code;
     const char *id = json_string_value(json_object_get(args, "id"));
-    if (!json_object_get(json_object_get(g, "zones"), id))
-        return tb_fail(err, TB_NOT_FOUND, "no zone '%.24s' on this map", id);
     json_object_del(json_object_get(g, "zones"), id);
     map_draw_zones(state, sid);
     *result = json_pack("{s:s, s:s}", "scene", sid, "removed", id);
@@ -633,7 +646,7 @@ static const op_arg ARGS_REMOVE[] = {
 
 static const op_arg ARGS_ZONE[] = {
     {"scene", ARG_STRING, 0, 1, 16}, {"id", ARG_STRING, 0, 1, 24},
-    {"name", ARG_NAME, 0, 1, 40},    {"x", ARG_INT, 0, 0, 99},
+    {"name", ARG_NAME, 0, 1, 60},    {"x", ARG_INT, 0, 0, 99},
     {"y", ARG_INT, 0, 0, 99},        {"w", ARG_INT, 0, 1, 100},
     {"h", ARG_INT, 0, 1, 100},       {"hidden", ARG_BOOL, 0, 0, 0},
     {"heist", ARG_STRING, 0, 0, 24}, {NULL, 0, 0, 0, 0},

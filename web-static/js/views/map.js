@@ -182,7 +182,7 @@ export class MapView {
   zoneControls() {
     this.zoneHeist = h('select', { id: 'map-zone-heist', onchange: () => this.zoneNameShown() });
     this.zoneHeistField = field('map-zone-heist', 'Which place of the heist', this.zoneHeist);
-    this.zoneName = h('input', { id: 'map-zone-name', type: 'text', maxLength: 40, autocomplete: 'off' });
+    this.zoneName = h('input', { id: 'map-zone-name', type: 'text', maxLength: 60, autocomplete: 'off' });
     this.zoneNameField = field('map-zone-name', 'Name of the zone', this.zoneName);
     this.zoneX = numberInput('map-zone-x', 1, 1, 100);
     this.zoneY = numberInput('map-zone-y', 1, 1, 100);
