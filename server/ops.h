@@ -127,8 +127,12 @@ extern const op_def OPS_JOURNAL[];
 /* Handouts (ops_handout.c): handout.add, handout.show, handout.hide, handout.delete. */
 extern const op_def OPS_HANDOUT[];
 /* The scene map (ops_map.c): map.set, map.show, map.hide, map.clear, map.token, map.move,
- * map.remove, map.image. */
+ * map.remove, map.image, map.zone, map.unzone. */
 extern const op_def OPS_MAP[];
+/* After an encounter op: every shown map draws the zones its scene now lets the table see (a
+ * zone bound to a cot heist zone appears once the crew knows that zone, and goes when the scene
+ * ends). Replaces /maps/<sid> when its zones change, so the op declares /maps shallow. */
+void ops_map_follow(json_t *state);
 
 /* A data URL of a PNG, JPEG, WebP or GIF image in base64 (no SVG: it could carry a script), or
  * TB_BAD_REQUEST: a handout's picture and a scene map's (ops_handout.c). */

@@ -843,6 +843,7 @@ static int op_enc_start(const op_ctx *ctx, json_t *state, const json_t *args, js
     json_array_extend(moved, entries);
     json_decref(entries);
     clock_update(state, NULL, from ? from_id : NULL);
+    ops_map_follow(state);
     ops_session_scene_starts(state); /* the first scene ends the session's beginning */
     *result = json_pack("{s:s, s:s, s:o}", "module", m->id, "scene", sid, "log", moved);
     return TB_OK;
@@ -1080,6 +1081,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
         return rc;
     }
     clock_update(state, NULL, NULL);
+    ops_map_follow(state); /* a heist zone the crew now knows shows its map zone */
     *result = json_pack("{s:s, s:s, s:o}", "action", name, "scene", sid, "log", entries);
     if (e.actor)
         json_object_set_new(*result, "actor", json_string(e.actor));
@@ -1253,6 +1255,7 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         return rc;
     }
     clock_update(state, NULL, NULL);
+    ops_map_follow(state); /* a heist zone the crew now knows shows its map zone */
     *result = json_pack("{s:s, s:s, s:o}", "path", real, "scene", sid, "log", entries);
     return TB_OK;
 }
@@ -1303,6 +1306,7 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
         if (json_object_size(gm_scenes) == 0)
             json_object_del(json_object_get(state, "gm"), "scenes");
     }
+    ops_map_follow(state); /* a bound zone goes with its heist */
     *result = json_pack("{s:i, s:s, s:o}", "rounds", rounds, "scene", sid, "log", entries);
     return TB_OK;
 }
@@ -1354,7 +1358,8 @@ static const op_arg ARGS_MOVES[] = {
 /* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
  * characters its combatants were made from (write_back), what one seat learned
  * (/private/<seat>/social: cot.social), the campaign clock, what a between-scenes module keeps
- * for the next scene (/between, /gm/between) and the logs. */
+ * for the next scene (/between, /gm/between), the zones the maps show (ops_map_follow) and the
+ * logs. */
 static const op_write W_ENC[] = {{"/enc", 0},
                                  {"/gm/enc", 0},
                                  {"/scenes", 0},
@@ -1365,6 +1370,7 @@ static const op_write W_ENC[] = {{"/enc", 0},
                                  {"/private", 0},
                                  {"/between", 0},
                                  {"/gm/between", 0},
+                                 {"/maps", 1},
                                  OP_WRITES_LOGS,
                                  {NULL, 0}};
 static const op_write W_NONE[] = {{NULL, 0}};

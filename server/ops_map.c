@@ -20,13 +20,25 @@
  * fetches it once with the read-only map.image and keeps it by key; another seat is refused.
  * The picture is a data URL checked like a handout's (ops_check_image) and shrunk by the page as
  * a handout's is, so map.set fits one 64 KB message.
+ *
+ * Zones (map.zone, map.unzone): named rectangles of squares the GM draws on the map. All of them
+ * live in the GM's copy, /gm/maps/<sid>/zones: {<id>: {id, name, x, y, w, h, hidden, heist?}}
+ * (ids "z<n>" from /gm/maps/<sid>/znext), heist the id of a zone of the scene's cot heist Spot it
+ * is bound to. The table's copy holds /maps/<sid>/zones: [{name, x, y, w, h}], made from the GM's
+ * by map_draw_zones and nothing else: the zones not hidden whose heist zone, when bound, the crew
+ * knows (it is under the scene's public /spot/zones), sorted by where they are. No id, no count
+ * and no order a hidden zone moves ever reaches a player. An encounter op that may reveal a heist
+ * zone redraws them (ops_map_follow).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ops.h"
 
 #define MAP_MAX_TOKENS 200 /* tokens on one map, shown and hidden */
+#define MAP_MAX_ZONES 60   /* zones on one map, shown and hidden */
 #define MAP_MAX_IMAGE 60000
 
 /* The public half of running scene sid, or NULL. */
@@ -88,6 +100,8 @@ static void map_face(json_t *dst, json_t *g)
     json_object_set(dst, "h", json_object_get(g, "h"));
     json_object_set_new(dst, "grid", json_deep_copy(json_object_get(g, "grid")));
 }
+
+static void map_draw_zones(json_t *state, const char *sid);
 
 static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
@@ -169,6 +183,7 @@ static int map_shown(json_t *state, const json_t *args, int on, json_t **result,
         map_face(pub, g);
         json_object_set_new(ops_child(state, "maps"), sid, pub);
         json_object_del(g, "kept");
+        map_draw_zones(state, sid);
     } else if (!on && pub) {
         json_object_set_new(g, "kept",
                             json_pack("{s:O, s:O}", "tokens", json_object_get(pub, "tokens"),
@@ -402,6 +417,215 @@ static int op_map_image(const op_ctx *ctx, json_t *state, const json_t *args, js
     return TB_OK;
 }
 
+/* ---- zones ---- */
+
+/* The GM-only half of running scene sid (borrowed), or NULL. */
+static json_t *map_scene_gm(json_t *state, const char *sid)
+{
+    json_t *gm = json_object_get(state, "gm");
+    if (strcmp(sid, "enc") == 0)
+        return json_object_get(gm, "enc");
+    return json_object_get(json_object_get(gm, "scenes"), sid);
+}
+
+/* Zone zid of the heist Spot of scene sid: the GM's plan (gm = 1) or what the crew knows. */
+static json_t *map_heist_zone(json_t *state, const char *sid, const char *zid, int gm)
+{
+    json_t *half = gm ? map_scene_gm(state, sid) : map_scene(state, sid);
+    return json_object_get(json_object_get(json_object_get(half, "spot"), "zones"), zid);
+}
+
+/* Whether the table sees zone z of scene sid's map: not hidden, and its heist zone (if bound)
+ * known to the crew. */
+static int map_zone_seen(json_t *state, const char *sid, json_t *z)
+{
+    const char *heist = json_string_value(json_object_get(z, "heist"));
+    return !json_is_true(json_object_get(z, "hidden")) &&
+           (!heist || map_heist_zone(state, sid, heist, 0));
+}
+
+static int map_zone_cmp(const void *pa, const void *pb)
+{
+    json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
+    static const char *const KEYS[] = {"y", "x", "h", "w"};
+    for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
+        json_int_t d = json_integer_value(json_object_get(a, KEYS[i])) -
+                       json_integer_value(json_object_get(b, KEYS[i]));
+        if (d)
+            return d < 0 ? -1 : 1;
+    }
+    return strcmp(json_string_value(json_object_get(a, "name")),
+                  json_string_value(json_object_get(b, "name")));
+}
+
+/* The table's zones of scene sid's map: a new array of {name, x, y, w, h}, top to bottom. */
+static json_t *map_zones_seen(json_t *state, const char *sid)
+{
+    json_t *all = json_object_get(map_gm(state, sid), "zones");
+    json_t *seen[MAP_MAX_ZONES];
+    size_t n = 0;
+    const char *id;
+    json_t *z;
+    json_object_foreach(all, id, z)
+    {
+        if (n < MAP_MAX_ZONES && map_zone_seen(state, sid, z))
+            seen[n++] = z;
+    }
+    qsort(seen, n, sizeof *seen, map_zone_cmp);
+    json_t *out = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            out, json_pack("{s:O, s:O, s:O, s:O, s:O}", "name", json_object_get(seen[i], "name"),
+                           "x", json_object_get(seen[i], "x"), "y", json_object_get(seen[i], "y"),
+                           "w", json_object_get(seen[i], "w"), "h", json_object_get(seen[i], "h")));
+    return out;
+}
+
+/* Brings the table's zones of scene sid's map up to date, when the map is shown and they
+ * changed. /maps/<sid> is replaced, never changed in place: an encounter op declares /maps
+ * shallow (ops_map_follow). No zone seen, no `zones` key. */
+static void map_draw_zones(json_t *state, const char *sid)
+{
+    json_t *pub = map_pub(state, sid);
+    if (!pub)
+        return;
+    json_t *want = map_zones_seen(state, sid);
+    json_t *have = json_object_get(pub, "zones");
+    if (have ? json_equal(have, want) : json_array_size(want) == 0) {
+        json_decref(want);
+        return;
+    }
+    json_t *fresh = json_copy(pub);
+    if (json_array_size(want))
+        json_object_set_new(fresh, "zones", want);
+    else {
+        json_object_del(fresh, "zones");
+        json_decref(want);
+    }
+    json_object_set_new(json_object_get(state, "maps"), sid, fresh);
+}
+
+void ops_map_follow(json_t *state)
+{
+    const char *sid;
+    json_t *pub;
+    json_object_foreach(json_object_get(state, "maps"), sid, pub) map_draw_zones(state, sid);
+}
+
+/* The zone of the heist Spot named name (any case), for a new zone drawn without `heist`; NULL
+ * when the scene has no heist or no such zone. */
+static const char *map_heist_named(json_t *state, const char *sid, const char *name)
+{
+    const char *zid;
+    json_t *z;
+    json_object_foreach(json_object_get(json_object_get(map_scene_gm(state, sid), "spot"), "zones"),
+                        zid, z)
+    {
+        const char *zn = json_string_value(json_object_get(z, "name"));
+        if (zn && strcasecmp(zn, name) == 0)
+            return zid;
+    }
+    return NULL;
+}
+
+/* The scene args name, its map (the GM's copy) and the zone args.id names (NULL when args name
+ * none): TB_NOT_FOUND when the scene has no map or the map no such zone. All borrowed. */
+static int map_zone_open(json_t *state, const json_t *args, const char **sid, json_t **g,
+                         json_t **zone, tb_err *err)
+{
+    if (map_open(state, args, sid, g, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    *zone = id ? json_object_get(json_object_get(*g, "zones"), id) : NULL;
+    if (id && !*zone)
+        return tb_fail(err, TB_NOT_FOUND, "no zone '%.24s' on this map", id);
+    return TB_OK;
+}
+
+/* Whether zone z lies on the grid of map g (x + w columns, y + h rows). */
+static int map_zone_fits(json_t *g, json_t *z)
+{
+    json_t *grid = json_object_get(g, "grid");
+#define MAP_NUM(o, k) json_integer_value(json_object_get(o, k))
+    int fits = MAP_NUM(z, "x") + MAP_NUM(z, "w") <= MAP_NUM(grid, "cols") &&
+               MAP_NUM(z, "y") + MAP_NUM(z, "h") <= MAP_NUM(grid, "rows");
+#undef MAP_NUM
+    return fits;
+}
+
+/* map.zone: draws a new zone (name, x, y, w, h) or changes zone `id` (any of them, and hidden);
+ * `heist` binds it to a zone of the scene's heist Spot ("" unbinds). */
+static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                       tb_err *err)
+{
+    (void)ctx;
+    const char *sid;
+    json_t *g, *old;
+    if (map_zone_open(state, args, &sid, &g, &old, err))
+        return err->code;
+    static const char *const FIELDS[] = {"name", "x", "y", "w", "h", "hidden"};
+    json_t *z = old ? json_copy(old) : json_pack("{s:b}", "hidden", 0);
+    int whole = 1;
+    for (size_t i = 0; i < sizeof FIELDS / sizeof *FIELDS; i++) {
+        if (json_object_get(args, FIELDS[i]))
+            json_object_set(z, FIELDS[i], json_object_get(args, FIELDS[i]));
+        whole = whole && json_object_get(z, FIELDS[i]);
+    }
+    int rc = TB_OK;
+    if (!whole)
+        rc = tb_fail(err, TB_BAD_REQUEST,
+                     "map.zone: a new zone needs a name and its squares (x, y, w, h)");
+    else if (!map_zone_fits(g, z))
+        rc = tb_fail(err, TB_BAD_REQUEST, "that zone runs off the map");
+    else if (!old && json_object_size(json_object_get(g, "zones")) >= MAP_MAX_ZONES)
+        rc = tb_fail(err, TB_CONFLICT, "at most %d zones on a map", MAP_MAX_ZONES);
+    const char *heist = json_string_value(json_object_get(args, "heist"));
+    if (rc == TB_OK && heist && *heist && !map_heist_zone(state, sid, heist, 1))
+        rc = tb_fail(err, TB_NOT_FOUND, "no heist zone '%.24s' in this scene", heist);
+    if (rc) {
+        json_decref(z);
+        return rc;
+    }
+    if (!heist && !old)
+        heist = map_heist_named(state, sid, json_string_value(json_object_get(z, "name")));
+    if (heist && *heist)
+        json_object_set_new(z, "heist", json_string(heist));
+    else if (heist)
+        json_object_del(z, "heist");
+    char nid[24];
+    if (old)
+        snprintf(nid, sizeof nid, "%s", json_string_value(json_object_get(old, "id")));
+    else {
+        json_int_t n = json_integer_value(json_object_get(g, "znext"));
+        snprintf(nid, sizeof nid, "z%lld", (long long)(n < 1 ? 1 : n));
+        json_object_set_new(g, "znext", json_integer((n < 1 ? 1 : n) + 1));
+    }
+    json_object_set_new(z, "id", json_string(nid));
+    json_object_set_new(ops_child(g, "zones"), nid, z);
+    map_draw_zones(state, sid);
+    *result = json_pack("{s:s, s:s, s:b, s:b}", "scene", sid, "id", nid, "hidden",
+                        json_is_true(json_object_get(z, "hidden")), "seen",
+                        map_pub(state, sid) && map_zone_seen(state, sid, z));
+    if (json_object_get(z, "heist"))
+        json_object_set(*result, "heist", json_object_get(z, "heist"));
+    return TB_OK;
+}
+
+static int op_map_unzone(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
+                         tb_err *err)
+{
+    (void)ctx;
+    const char *sid;
+    json_t *g, *z;
+    if (map_zone_open(state, args, &sid, &g, &z, err))
+        return err->code;
+    const char *id = json_string_value(json_object_get(args, "id"));
+    json_object_del(json_object_get(g, "zones"), id);
+    map_draw_zones(state, sid);
+    *result = json_pack("{s:s, s:s}", "scene", sid, "removed", id);
+    return TB_OK;
+}
+
 static const op_arg ARGS_SET[] = {
     {"scene", ARG_STRING, 0, 1, 16}, {"image", ARG_STRING, 0, 0, MAP_MAX_IMAGE},
     {"w", ARG_INT, 0, 1, 8000},      {"h", ARG_INT, 0, 1, 8000},
@@ -428,6 +652,14 @@ static const op_arg ARGS_REMOVE[] = {
     {NULL, 0, 0, 0, 0},
 };
 
+static const op_arg ARGS_ZONE[] = {
+    {"scene", ARG_STRING, 0, 1, 16}, {"id", ARG_STRING, 0, 1, 24},
+    {"name", ARG_NAME, 0, 1, 60},    {"x", ARG_INT, 0, 0, 99},
+    {"y", ARG_INT, 0, 0, 99},        {"w", ARG_INT, 0, 1, 100},
+    {"h", ARG_INT, 0, 1, 100},       {"hidden", ARG_BOOL, 0, 0, 0},
+    {"heist", ARG_STRING, 0, 0, 24}, {NULL, 0, 0, 0, 0},
+};
+
 static const op_write W_MAP[] = {{"/maps", 0}, {"/gm/maps", 0}, {NULL, 0}};
 static const op_write W_NONE[] = {{NULL, 0}};
 
@@ -440,5 +672,7 @@ const op_def OPS_MAP[] = {
     {"map.move", op_map_move, WHO_ANY, 0, ARGS_MOVE, W_MAP},
     {"map.remove", op_map_remove, WHO_GM, 0, ARGS_REMOVE, W_MAP},
     {"map.image", op_map_image, WHO_ANY, 1, ARGS_SCENE, W_NONE},
+    {"map.zone", op_map_zone, WHO_GM, 0, ARGS_ZONE, W_MAP},
+    {"map.unzone", op_map_unzone, WHO_GM, 0, ARGS_REMOVE, W_MAP},
     {NULL, NULL, 0, 0, NULL, NULL},
 };

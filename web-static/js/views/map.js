@@ -4,6 +4,10 @@
 // player drags their own token, the GM any (and keeps some hidden from the players). A drop sends
 // map.move; the token stays where it was dropped until the server's diff moves it for good.
 //
+// Zones: named rectangles of squares the GM draws (an outline and a name, under the tokens). The
+// server decides which the table sees (a hidden one, or one bound to a heist zone the crew has not
+// found, is only in the GM's copy); the page draws what it is given. Tap one for its card.
+//
 // The picture: the GM's copy has it in the state; a player fetches it once with map.image and
 // keeps it in the browser by its key (localStorage), so a reload or a token move never fetches it
 // again.
@@ -92,10 +96,15 @@ export class MapView {
     this.grid = h('canvas', { class: 'map-grid', attrs: { 'aria-hidden': 'true' } });
     this.board = h('div', { class: 'map-board' }, this.img, this.grid);
     this.tokens = h('div', { class: 'map-tokens' });
+    this.zoneLayer = h('div', { class: 'map-zones' });
+    this.zoneSig = '';
+    this.selectedZone = null;
+    this.tap = null;
     this.viewport = h(
       'div',
       { class: 'map-view', attrs: { role: 'application', 'aria-label': 'The map: drag to look around, pinch or use the buttons to zoom' } },
       this.board,
+      this.zoneLayer,
       this.tokens,
     );
     const zoom = (f) => () => this.zoomAt(f, this.viewport.clientWidth / 2, this.viewport.clientHeight / 2);
@@ -165,7 +174,171 @@ export class MapView {
     );
     this.gmActions = h('div', { class: 'map-actions' }, this.showBtn, this.hideBtn, this.placeBtn);
     this.markerForm = marker;
-    return h('div', { class: 'map-gm' }, setup, this.gmActions, marker);
+    return h('div', { class: 'map-gm' }, setup, this.gmActions, marker, this.zoneControls());
+  }
+
+  // The GM's "Add a zone" form (the name a pick of the heist's zones when a heist runs) and the
+  // list of the map's zones (each opens its card, as a tap on the map does).
+  zoneControls() {
+    this.zoneHeist = h('select', { id: 'map-zone-heist', onchange: () => this.zoneNameShown() });
+    this.zoneHeistField = field('map-zone-heist', 'Which place of the heist', this.zoneHeist);
+    this.zoneName = h('input', { id: 'map-zone-name', type: 'text', maxLength: 60, autocomplete: 'off' });
+    this.zoneNameField = field('map-zone-name', 'Name of the zone', this.zoneName);
+    this.zoneX = numberInput('map-zone-x', 1, 1, 100);
+    this.zoneY = numberInput('map-zone-y', 1, 1, 100);
+    this.zoneW = numberInput('map-zone-w', 2, 1, 100);
+    this.zoneH = numberInput('map-zone-h', 2, 1, 100);
+    this.zoneHidden = h('input', { id: 'map-zone-hidden', type: 'checkbox' });
+    this.zoneSave = h('button', { type: 'submit', class: 'map-add-zone' }, 'Add the zone');
+    this.zoneForm = h(
+      'details',
+      { class: 'map-zone-setup' },
+      h('summary', {}, 'Add a zone'),
+      h(
+        'form',
+        { class: 'map-zone-form', onsubmit: (ev) => { ev.preventDefault(); this.addZone(); } },
+        this.zoneHeistField,
+        this.zoneNameField,
+        h('div', { class: 'map-numbers' }, field('map-zone-x', 'Left column', this.zoneX), field('map-zone-y', 'Top row', this.zoneY), field('map-zone-w', 'Columns wide', this.zoneW), field('map-zone-h', 'Rows tall', this.zoneH)),
+        h('label', { class: 'checkline', htmlFor: 'map-zone-hidden' }, this.zoneHidden, ' Hidden from the players'),
+        this.zoneSave,
+      ),
+    );
+    this.zoneList = h('div', { class: 'map-zone-list map-actions', attrs: { role: 'group', 'aria-label': 'Zones on this map' } });
+    return h('div', { class: 'map-zone-box' }, this.zoneForm, this.zoneList);
+  }
+
+  // The zones of the heist running in the chosen scene (the GM's plan): [[id, name]].
+  heistZones() {
+    const gm = this.m?.state?.gm;
+    const half = this.sid === 'enc' ? gm?.enc : gm?.scenes?.[this.sid];
+    return Object.entries(half?.spot?.zones || {}).map(([id, z]) => [id, z.name || id]);
+  }
+
+  zoneNameShown() {
+    const picks = this.heistZones();
+    show(this.zoneHeistField, picks.length > 0);
+    show(this.zoneNameField, !picks.length || this.zoneHeist.value === '');
+  }
+
+  fillHeist() {
+    const picks = this.heistZones();
+    const sig = JSON.stringify(picks);
+    const before = this.zoneHeist.dataset.sig;
+    if (before !== sig) {
+      // the GM's pick stays while it is still a place of the heist ("another place" too)
+      const was = this.zoneHeist.value;
+      const keep = before && before !== '[]' && (was === '' || picks.some(([id]) => id === was));
+      this.zoneHeist.dataset.sig = sig;
+      this.zoneHeist.replaceChildren(...picks.map(([id, name]) => h('option', { value: id }, name)), h('option', { value: '' }, 'Another place (type its name)'));
+      this.zoneHeist.value = keep ? was : picks[0]?.[0] || '';
+    }
+    this.zoneNameShown();
+  }
+
+  async addZone() {
+    const { map } = this.current();
+    if (!map) return;
+    const g = map.grid;
+    const picks = this.heistZones();
+    const heist = picks.length ? this.zoneHeist.value : null;
+    const name = heist ? picks.find(([id]) => id === heist)?.[1] : this.zoneName.value.trim();
+    if (!name) return this.fail('Give the zone a name.');
+    const within = (el, lo, hi) => Math.max(lo, Math.min(hi, Math.round(Number(el.value) || lo)));
+    const x = within(this.zoneX, 1, g.cols) - 1;
+    const y = within(this.zoneY, 1, g.rows) - 1;
+    const args = { scene: this.sid, name, x, y, w: within(this.zoneW, 1, g.cols - x), h: within(this.zoneH, 1, g.rows - y), hidden: this.zoneHidden.checked };
+    // a heist runs: a pick binds the zone to that place; "another place" binds it to none
+    if (heist !== null) args.heist = heist;
+    this.zoneSave.disabled = true;
+    const r = await this.run('map.zone', args);
+    this.zoneSave.disabled = false;
+    if (r.ok) this.zoneName.value = '';
+  }
+
+  // The zones this seat sees: the GM all (seen: whether the table's map has it, as the server
+  // made it), a player the table's.
+  zonesOf(gmMap, pub) {
+    const table = pub?.zones || [];
+    if (!gmMap) return table.map((z, i) => ({ ...z, id: `t${i}`, seen: true }));
+    const same = (a, b) => a.name === b.name && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+    return Object.values(gmMap.zones || {}).map((z) => ({ ...z, seen: table.some((t) => same(t, z)) }));
+  }
+
+  zoneState(z) {
+    if (z.seen) return 'The players see it';
+    if (z.hidden) return 'Hidden from the players';
+    if (z.heist) {
+      const place = this.heistZones().find(([id]) => id === z.heist)?.[1];
+      return place ? `Shown once the crew learns of ${place}` : 'Shown when its heist is on and the crew knows the place';
+    }
+    return 'Shown when the map is';
+  }
+
+  drawZones(cur) {
+    const sig = JSON.stringify([this.sid, cur.zones, this.selectedZone]);
+    if (sig === this.zoneSig) return;
+    this.zoneSig = sig;
+    const isGm = this.m.isGm;
+    this.zoneLayer.replaceChildren(
+      ...cur.zones.map((z) =>
+        h(
+          'div',
+          { class: ['map-zone', !z.seen && 'map-zone-hidden', this.selectedZone === z.id && 'map-selected'], dataset: { id: z.id, x: z.x, y: z.y, w: z.w, h: z.h } },
+          h('span', { class: 'map-zone-name' }, z.name),
+          isGm && !z.seen ? h('span', { class: 'visually-hidden' }, ` (${this.zoneState(z).toLowerCase()})`) : null,
+        ),
+      ),
+    );
+    if (isGm)
+      this.zoneList.replaceChildren(
+        ...cur.zones.map((z) =>
+          h('button', { type: 'button', class: ['map-zone-pick', !z.seen && 'map-zone-pick-hidden'], dataset: { id: z.id }, onclick: () => this.pickZone(z.id) }, z.seen ? z.name : `${z.name} (not shown)`),
+        ),
+      );
+    show(this.zoneList, isGm && cur.zones.length > 0);
+  }
+
+  pickZone(id) {
+    this.selectedZone = this.selectedZone === id ? null : id;
+    this.selected = null;
+    this.tokenSig = '';
+    this.rerender();
+  }
+
+  // A tap on the ground at (x, y) in the view: the smallest zone under it, if any.
+  tapZone(at) {
+    const cur = this.current();
+    if (!cur.map) return;
+    const g = cur.map.grid;
+    const v = this.view;
+    const col = Math.floor(((at.x - v.tx) / v.scale - g.x) / g.size);
+    const row = Math.floor(((at.y - v.ty) / v.scale - g.y) / g.size);
+    const hit = cur.zones.filter((z) => col >= z.x && col < z.x + z.w && row >= z.y && row < z.y + z.h).sort((a, b) => a.w * a.h - b.w * b.h)[0];
+    if (hit || this.selectedZone) this.pickZone(hit && hit.id !== this.selectedZone ? hit.id : this.selectedZone);
+  }
+
+  drawZoneInfo(cur) {
+    const z = cur.zones.find((x) => x.id === this.selectedZone);
+    if (!z) {
+      this.selectedZone = null;
+      return false;
+    }
+    const bits = [h('h3', { class: 'map-info-name' }, z.name), h('p', { class: 'muted small' }, `A zone of ${z.w} by ${z.h} squares`)];
+    if (this.m.isGm) {
+      bits.push(h('p', { class: 'map-zone-state' }, this.zoneState(z)));
+      bits.push(
+        h(
+          'div',
+          { class: 'map-actions' },
+          h('button', { type: 'button', class: 'map-zone-show', onclick: () => this.run('map.zone', { scene: this.sid, id: z.id, hidden: !z.hidden }) }, z.hidden ? 'Show to the players' : 'Hide from the players'),
+          h('button', { type: 'button', class: 'map-zone-remove', onclick: () => this.run('map.unzone', { scene: this.sid, id: z.id }) }, 'Take off the map'),
+        ),
+      );
+    }
+    bits.push(h('button', { type: 'button', class: 'link-button map-info-close', onclick: () => this.pickZone(z.id) }, 'Close'));
+    this.info.replaceChildren(h('div', { class: 'map-info-card map-zone-card', dataset: { zone: z.id } }, ...bits));
+    return true;
   }
 
   fail(message) {
@@ -248,13 +421,13 @@ export class MapView {
     const gmMap = state?.gm?.maps?.[this.sid];
     const pub = state?.maps?.[this.sid];
     if (isGm) {
-      if (!gmMap) return { scene, map: null, tokens: [] };
+      if (!gmMap) return { scene, map: null, tokens: [], zones: [] };
       const shown = Object.values((pub || gmMap.kept || {}).tokens || {});
       const hidden = Object.values(gmMap.tokens || {}).map((t) => ({ ...t, hidden: true }));
-      return { scene, map: gmMap, tokens: [...shown, ...hidden], image: gmMap.image || null, shown: Boolean(pub) };
+      return { scene, map: gmMap, tokens: [...shown, ...hidden], zones: this.zonesOf(gmMap, pub), image: gmMap.image || null, shown: Boolean(pub) };
     }
-    if (!pub) return { scene, map: null, tokens: [] };
-    return { scene, map: pub, tokens: Object.values(pub.tokens || {}), image: pub.key ? cached(pub.key) : null, shown: true };
+    if (!pub) return { scene, map: null, tokens: [], zones: [] };
+    return { scene, map: pub, tokens: Object.values(pub.tokens || {}), zones: this.zonesOf(null, pub), image: pub.key ? cached(pub.key) : null, shown: true };
   }
 
   rerender() {
@@ -294,6 +467,9 @@ export class MapView {
     show(this.hideBtn, isGm && cur.map && cur.shown);
     show(this.placeBtn, isGm && Boolean(cur.map));
     show(this.markerForm, isGm && Boolean(cur.map));
+    show(this.zoneForm, isGm && Boolean(cur.map));
+    if (isGm) this.fillHeist();
+    this.zoneSave.disabled = !live;
     if (isGm && cur.map && this.boardSig === '') {
       const g = cur.map.grid;
       this.size.value = g.size;
@@ -315,6 +491,7 @@ export class MapView {
     }
     if (!isGm && cur.map.key && !cur.image) this.fetchImage(cur.map.key);
     this.drawBoard(cur);
+    this.drawZones(cur);
     this.drawTokens(cur);
     this.drawInfo(cur);
   }
@@ -410,6 +587,14 @@ export class MapView {
       el.style.left = `${p.x - side / 2}px`;
       el.style.top = `${p.y - side / 2}px`;
     }
+    const g = cur.map.grid;
+    for (const el of this.zoneLayer.children) {
+      const d = el.dataset;
+      el.style.left = `${v.tx + (g.x + Number(d.x) * g.size) * v.scale}px`;
+      el.style.top = `${v.ty + (g.y + Number(d.y) * g.size) * v.scale}px`;
+      el.style.width = `${Number(d.w) * g.size * v.scale}px`;
+      el.style.height = `${Number(d.h) * g.size * v.scale}px`;
+    }
   }
 
   nameOf(t, scene) {
@@ -447,6 +632,7 @@ export class MapView {
   }
 
   drawInfo(cur) {
+    if (this.selectedZone && this.drawZoneInfo(cur)) return;
     const t = cur.tokens.find((x) => x.id === this.selected);
     if (!t) {
       this.info.replaceChildren();
@@ -488,6 +674,7 @@ export class MapView {
       return;
     }
     this.viewport.setPointerCapture?.(e.pointerId);
+    this.tap = this.pointers.size === 0 ? { id: e.pointerId, at, moved: false } : null;
     this.pointers.set(e.pointerId, at);
     this.gesture = { view: { ...this.view }, points: new Map(this.pointers) };
   }
@@ -506,6 +693,7 @@ export class MapView {
       return;
     }
     if (!this.pointers.has(e.pointerId)) return;
+    if (this.tap?.id === e.pointerId && Math.hypot(at.x - this.tap.at.x, at.y - this.tap.at.y) >= TAP) this.tap.moved = true;
     this.pointers.set(e.pointerId, at);
     const g = this.gesture;
     const [a0, b0] = [...g.points.values()];
@@ -532,6 +720,7 @@ export class MapView {
       if (cancelled) return this.rerender();
       if (!d.moved) {
         this.selected = this.selected === d.t?.id ? null : d.t?.id;
+        this.selectedZone = null;
         this.tokenSig = '';
         return this.rerender();
       }
@@ -556,5 +745,8 @@ export class MapView {
     }
     this.pointers.delete(e.pointerId);
     this.gesture = { view: { ...this.view }, points: new Map(this.pointers) };
+    const tap = this.tap;
+    if (tap?.id === e.pointerId) this.tap = null;
+    if (tap?.id === e.pointerId && !tap.moved && !cancelled) this.tapZone(tap.at);
   }
 }
