@@ -5,26 +5,14 @@
  * 003:111-112) is the fighter's own space and the eight around it (the book gives no number:
  * reading S1). Only shown tokens count (e->squares holds nothing else): a fighter that is not on
  * the map, or larger than one space (size > 0: its spaces are not on the map), is placed by the
- * GM's word, as before there were maps. The square reader is this module's own, small (Heimr's is
- * rules/heimr/grid.c): a common grid helper in rules/ may take both.
+ * GM's word, as before there were maps. A square now is read by the common rules/grid.c; the
+ * squares when the spotlight moved are this module's own (/enc/start_squares).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
 #include "tenacity_enc.h"
-
-/* cid's square on the map now: 1 and *x, *y, or 0 when its token is not shown. */
-static int square_now(const rules_enc *e, const char *cid, int *x, int *y)
-{
-    json_t *t = json_object_get(e->squares, cid);
-    json_t *jx = json_object_get(t, "x"), *jy = json_object_get(t, "y");
-    if (!rules_enc_streq(json_string_value(json_object_get(t, "cid")), cid) ||
-        !json_is_integer(jx) || !json_is_integer(jy))
-        return 0;
-    *x = (int)json_integer_value(jx);
-    *y = (int)json_integer_value(jy);
-    return 1;
-}
 
 /* cid's square when the spotlight last moved (/enc/start_squares/<cid>: [x, y]), or 0. */
 static int square_at_start(const rules_enc *e, const char *cid, int *x, int *y)
@@ -43,7 +31,7 @@ static int between(const rules_enc *e, const char *a, const char *b, int at_star
 {
     int ax, ay, bx, by;
     int (*at)(const rules_enc *, const char *, int *, int *) =
-        at_start ? square_at_start : square_now;
+        at_start ? square_at_start : rules_grid_square;
     if (!a || !b || ten_size(e, a) > 0 || ten_size(e, b) > 0 || !at(e, a, &ax, &ay) ||
         !at(e, b, &bx, &by))
         return -1;
@@ -69,7 +57,7 @@ void ten_mark_start(rules_enc *e)
     int x, y;
     json_object_foreach((json_t *)e->squares, id, t)
     {
-        if (rules_enc_combatant(e, id) && square_now(e, id, &x, &y))
+        if (rules_enc_combatant(e, id) && rules_grid_square(e, id, &x, &y))
             json_object_set_new(all, id, json_pack("[i, i]", x, y));
     }
     if (json_object_size(all))
