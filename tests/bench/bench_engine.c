@@ -5,18 +5,18 @@
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
  *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
- *                                       roll, act, moves, join (default all)
+ *                                       roll, check, act, moves, join (default all)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
  * table with one command in flight does), it prints:
  *     roll d20+5 (player): <N> commands in <s> s = <us> us/command wall, <us> us CPU
  *     enc.act end (GM):    <N> commands in <s> s = <us> us/command wall, <us> us CPU
- * CPU is the process's CPU time (user + system, CLOCK_PROCESS_CPUTIME_ID): on a busy machine it
- * is the steadier figure.
- * Then 1 000 more seats join (one event each; it prints the CPU per join) and the roll runs again
- * with 1 009 seats connected (COMMANDS / 10 times; it prints the CPU per recipient).
- * The SQLite file lives in a fresh directory under /tmp (synchronous=NORMAL).
+ * and for the check phase a player's public `roll.check` (fivey check, DC given) and the GM's
+ * secret one. CPU is the process's CPU time (user + system, CLOCK_PROCESS_CPUTIME_ID): on a busy
+ * machine it is the steadier figure. Then 1 000 more seats join (one event each; it prints the CPU
+ * per join) and the roll runs again with 1 009 seats connected (COMMANDS / 10 times; it prints the
+ * CPU per recipient). The SQLite file lives in a fresh directory under /tmp (synchronous=NORMAL).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -187,6 +187,12 @@ int main(int argc, char **argv)
 
     if (bench_wants(only, "roll"))
         timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+    if (bench_wants(only, "check")) {
+        timed("roll.check (player):", n, pc[0], &ps[0], "roll.check",
+              "{\"check\":\"check\",\"params\":{\"stat\":2,\"dc\":12}}");
+        timed("roll.check secret (GM):", n, gc, &gs, "roll.check",
+              "{\"check\":\"check\",\"params\":{\"stat\":2,\"dc\":12},\"secret\":true}");
+    }
     if (bench_wants(only, "act"))
         timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
     if (bench_wants(only, "moves")) {
