@@ -51,6 +51,8 @@ typedef struct seat {
     int is_host;
     char token[64];
     long long seq; /* last seq seen */
+    long long off; /* --scene: the GM's seq minus this seat's (the GM-only set-up events, e.g.
+                      map.set before map.show, advance the GM's seq alone; server/playerseq.h) */
     double t_seq;  /* when it was seen */
     char *out;     /* one pending frame (LWS_PRE headroom), or NULL */
     size_t out_len;
@@ -72,6 +74,7 @@ typedef struct table {
     int step;         /* --scene: the next set-up command (table_setup) */
     char (*cids)[24]; /* --scene: the fighters' combatant ids (= their tokens' ids) */
     long long fired;  /* commands sent in the warm-up and load phases */
+    int pongs;        /* --scene: players settled after the set-up (table_settled) */
 } table;
 
 static struct {
@@ -385,9 +388,21 @@ static void table_setup_ack(table *t, json_t *m)
         snprintf(t->cids[k - 1], sizeof t->cids[k - 1], "%s", id);
     }
     int last = B.map ? 2 * S + 2 : S;
-    if (++t->step <= last)
+    if (++t->step <= last) {
         table_setup(t);
-    else if (++B.set_up == B.tables)
+        return;
+    }
+    /* settle every player with a ping: its pong comes after every diff of the set-up */
+    for (int i = 1; i < S; i++)
+        seat_sendf(&t->seats[i], NULL, "{\"t\":\"ping\",\"n\":1}");
+}
+
+/* Player s's pong after the set-up: its seq and the GM's now name the same event. */
+static void table_settled(seat *s)
+{
+    table *t = s->tab;
+    s->off = t->seats[0].seq - s->seq;
+    if (++t->pongs == B.seats - 1 && ++B.set_up == B.tables)
         start_warmup();
 }
 
@@ -494,11 +509,15 @@ static void seat_message(seat *s, const char *buf, size_t len)
             s->t_seq = now;
         }
         table *tab = s->tab;
-        if (tab && tab->inflight && seq == tab->target) {
+        if (tab && tab->inflight && seq + s->off == tab->target) {
             if (s->idx > 0 && ++tab->got == B.seats - 1)
                 tab->t_last = now;
             table_check(tab, now);
         }
+        return;
+    }
+    if (strncmp(t, "pong\"", 5) == 0 && B.phase == 5 && s->idx > 0) {
+        table_settled(s);
         return;
     }
     if (strncmp(t, "presence\"", 9) == 0 || strncmp(t, "pong\"", 5) == 0)
@@ -532,7 +551,7 @@ static void seat_message(seat *s, const char *buf, size_t len)
         tab->target = json_integer_value(json_object_get(m, "seq"));
         tab->got = 0;
         for (int i = 1; i < B.seats; i++)
-            if (tab->seats[i].seq >= tab->target) {
+            if (tab->seats[i].seq + tab->seats[i].off >= tab->target) {
                 tab->got++;
                 if (tab->seats[i].t_seq > tab->t_last || tab->got == 1)
                     tab->t_last = tab->seats[i].t_seq;
