@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 enum { ST_IDLE, ST_CONNECTING, ST_WAIT_WELCOME, ST_READY, ST_CLOSED };
 enum { MAP_COLS = 24, MAP_ROWS = 16 }; /* --map: the grid (squares of 50 px on 1200 x 800) */
 
@@ -330,7 +332,6 @@ static void table_map_set(table *t)
                                "\"w\":1200,\"h\":800,\"size\":50,\"cols\":24,\"rows\":16,"
                                "\"image\":\"data:image/png;base64,";
     static const char tail[] = "\"}}";
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t n = (size_t)B.image_chars - (sizeof "data:image/png;base64," - 1);
     n -= n % 4;
     size_t len = sizeof head - 1 + n + sizeof tail - 1;
@@ -338,11 +339,7 @@ static void table_map_set(table *t)
     if (!buf)
         abort();
     memcpy(buf, head, sizeof head - 1);
-    unsigned x = 12345;
-    for (size_t i = 0; i < n; i++) {
-        x = x * 1103515245u + 12345u;
-        buf[sizeof head - 1 + i] = b64[(x >> 16) & 63];
-    }
+    bench_base64_fill(buf + sizeof head - 1, n);
     memcpy(buf + sizeof head - 1 + n, tail, sizeof tail - 1);
     seat_send(&t->seats[0], buf, len, NULL);
     free(buf);
