@@ -8,6 +8,7 @@
 
 #include "engine_int.h"
 #include "playerseq.h"
+#include "roster.h"
 
 /* ---- the batch ---------------------------------------------------------------------------- */
 
@@ -194,9 +195,10 @@ int engine_flush(engine *e)
         next = k->work_next;
         k->work_next = NULL;
         k->in_work = 0;
-        if (k->changed)
+        if (k->changed && k->seat_gone) /* not a walk of every connection per join */
             drop_removed_seats(k);
         k->changed = 0;
+        k->seat_gone = 0;
         if (k->fresh) /* created in a turn that did not commit: its file is an orphan */
             engine__campaign_drop(e, k);
     }
@@ -206,6 +208,42 @@ int engine_flush(engine *e)
 }
 
 /* ---- the event ---------------------------------------------------------------------------- */
+
+/* The ids (a new array) of the seats of old_seats that new_seats no longer has: read from the
+ * event's ops (a key gone from an object is a "remove" at its path, proto_patch_diff_shared), so
+ * a join does not walk every seat; an op on /seats itself or the root: every seat is looked at. */
+static json_t *removed_seats(const json_t *patch, const json_t *old_seats, const json_t *new_seats)
+{
+    json_t *gone = json_array();
+    int whole = 0;
+    for (size_t i = 0; i < json_array_size(patch) && !whole; i++) {
+        const json_t *op = json_array_get(patch, i);
+        const char *path = json_string_value(json_object_get(op, "path"));
+        proto_pointer ptr;
+        if (!path || proto_pointer_parse(path, &ptr, NULL)) {
+            whole = 1;
+            continue;
+        }
+        if (ptr.n == 0 || (ptr.n == 1 && strcmp(ptr.tokens[0], "seats") == 0))
+            whole = 1;
+        else if (ptr.n == 2 && strcmp(ptr.tokens[0], "seats") == 0 &&
+                 !json_object_get(new_seats, ptr.tokens[1]) &&
+                 json_object_get(old_seats, ptr.tokens[1]))
+            json_array_append_new(gone, json_string(ptr.tokens[1]));
+        proto_pointer_free(&ptr);
+    }
+    if (whole) {
+        json_array_clear(gone);
+        const char *id;
+        json_t *v;
+        json_object_foreach((json_t *)old_seats, id, v)
+        {
+            if (!json_object_get(new_seats, id))
+                json_array_append_new(gone, json_string(id));
+        }
+    }
+    return gone;
+}
 
 /* Applies a successful handler's new state as one event of the open transaction; cmd_id (may be
  * NULL) makes the event its command's idempotency record (store.h). new_state is stolen. The
@@ -244,17 +282,15 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     /* Seats that disappeared lose their tokens in the same batch. */
     json_t *old_seats = json_object_get(base, "seats");
     json_t *new_seats = json_object_get(new_state, "seats");
-    if (old_seats != new_seats) {
-        const char *id;
-        json_t *v;
-        json_object_foreach(old_seats, id, v)
-        {
-            if (!r && !json_object_get(new_seats, id)) {
-                r = store_token_revoke_seat(e->st, k->id, id, err);
-                p->needs_host = 1;
-            }
-        }
+    if (k->roster && old_seats != new_seats) /* from the seats the ops touch (roster.h) */
+        roster_follow_patch(k->roster, old_seats, new_seats, patch);
+    json_t *gone = old_seats != new_seats ? removed_seats(patch, old_seats, new_seats) : NULL;
+    for (size_t i = 0; i < json_array_size(gone) && !r; i++) {
+        r = store_token_revoke_seat(e->st, k->id, json_string_value(json_array_get(gone, i)), err);
+        p->needs_host = 1;
+        k->seat_gone = 1;
     }
+    json_decref(gone);
     store_summary was, now;
     store_summary_of_state(base, seq - 1, &was);
     store_summary_of_state(new_state, seq, &now);

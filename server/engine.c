@@ -7,10 +7,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "fanout.h"
 #include "moved.h"
 #include "playerseq.h"
+#include "roster.h"
 
 static const double BUCKETS[N_BUCKETS] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                           0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
@@ -236,16 +238,50 @@ int64_t engine__current_seq(const campaign *k)
 }
 
 /* The run-time record of seat id in k (borrowed), created on first use. */
-seat_rt *engine__seat_rt_get(campaign *k, const char *id)
+static size_t seat_rt_slot(const char *id, size_t cap)
 {
-    for (seat_rt *s = k->seats; s; s = s->next)
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return (size_t)(h & (cap - 1));
+}
+
+/* The run-time record of seat id, or NULL when it has none yet. A hash look-up: a command's rate
+ * bucket, a welcome and the presence list of a 1 000-seat table do not walk every seat. */
+seat_rt *engine__seat_rt_find(const campaign *k, const char *id)
+{
+    if (!k->seat_cap)
+        return NULL;
+    for (seat_rt *s = k->seat_tab[seat_rt_slot(id, k->seat_cap)]; s; s = s->hnext)
         if (strcmp(s->id, id) == 0)
             return s;
-    seat_rt *s = xcalloc(1, sizeof *s);
+    return NULL;
+}
+
+seat_rt *engine__seat_rt_get(campaign *k, const char *id)
+{
+    seat_rt *s = engine__seat_rt_find(k, id);
+    if (s)
+        return s;
+    if (k->nseat_rt >= k->seat_cap) { /* grow: chains of one on average */
+        free(k->seat_tab);
+        k->seat_cap = k->seat_cap ? 2 * k->seat_cap : 16;
+        k->seat_tab = xcalloc(k->seat_cap, sizeof *k->seat_tab);
+        for (seat_rt *o = k->seats; o; o = o->next) {
+            size_t i = seat_rt_slot(o->id, k->seat_cap);
+            o->hnext = k->seat_tab[i];
+            k->seat_tab[i] = o;
+        }
+    }
+    s = xcalloc(1, sizeof *s);
     s->id = xstrdup(id);
     s->tokens = -1; /* filled on first use */
     s->next = k->seats;
     k->seats = s;
+    size_t i = seat_rt_slot(id, k->seat_cap);
+    s->hnext = k->seat_tab[i];
+    k->seat_tab[i] = s;
+    k->nseat_rt++;
     return s;
 }
 
@@ -282,6 +318,8 @@ void engine__observe_latency(engine *e, uint64_t t0)
 void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
+    encmemo_free(k->wc.memo);
+    roster_free(k->roster);
     engine__resume_cache_clear(&k->rcache);
     json_decref(k->state);
     json_decref(k->work);
@@ -291,6 +329,7 @@ void engine__free_campaign(campaign *k)
         free(s->id);
         free(s);
     }
+    free(k->seat_tab);
     free(k->id);
     free(k);
 }

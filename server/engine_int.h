@@ -41,6 +41,7 @@ typedef struct seat_rt {
     double tokens; /* rate-limit bucket */
     uint64_t last_ns;
     struct seat_rt *next;
+    struct seat_rt *hnext; /* campaign.seat_tab chain */
 } seat_rt;
 
 /* A join waiting for the end of its loop turn (session.c): the joins of one campaign in one turn
@@ -62,6 +63,8 @@ typedef struct welcome_cache {
     engine_msg *gm, *player; /* the state's text only (no headroom), NULL until first asked */
     engine_msg *presence;    /* the whole presence list's message (headroom) */
     uint64_t presence_ver;
+    struct encmemo *memo; /* subtree texts kept across seqs (encmemo.h; NULL until a welcome):
+                             not emptied by engine__welcome_cache_clear */
 } welcome_cache;
 
 /* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each
@@ -91,6 +94,7 @@ typedef struct campaign {
     size_t tail_bytes;      /* bytes of the patches appended since */
     int fresh;              /* created in the open transaction: dropped if it rolls back */
     int changed;            /* its state changed in the batch being delivered */
+    int seat_gone;          /* an event of the batch removed a seat (its connections go) */
     int presence_due;       /* a seat went online or offline since the seats were last told */
     int in_work;            /* on engine.work: written in the open batch */
     int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */
@@ -99,11 +103,14 @@ typedef struct campaign {
     uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */
     engine_conn *conns;
     seat_rt *seats;
+    seat_rt **seat_tab; /* the same by id: a chained hash table of seat_cap (0: none yet) */
+    size_t seat_cap, nseat_rt;
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
-    uint64_t presence_ver;          /* changes whenever a seat goes online or offline */
-    struct campaign *hnext;         /* engine.tab chain */
+    struct roster *roster;  /* player count and seat names (roster.h); NULL until a join asks */
+    uint64_t presence_ver;  /* changes whenever a seat goes online or offline */
+    struct campaign *hnext; /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
@@ -220,6 +227,7 @@ void engine__campaign_drop(engine *e, campaign *k);
 json_t *engine__current_state(const campaign *k);
 int64_t engine__current_seq(const campaign *k);
 seat_rt *engine__seat_rt_get(campaign *k, const char *id);
+seat_rt *engine__seat_rt_find(const campaign *k, const char *id);
 void engine__count_outcome(engine *e, const char *op, const char *outcome);
 void engine__observe_latency(engine *e, uint64_t t0);
 void engine__free_campaign(campaign *k);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dice.h"
+#include "roster.h"
 #include "system.h"
 
 #define MAX_ASKS 50 /* player checks waiting for the GM's number at once (roll.check) */
@@ -93,6 +94,22 @@ static json_t *seats_of(json_t *state)
 
 /* Two names are the same seat name when they match ignoring ASCII case and runs of white space
  * ("Ann", " ann", "ANN"). (Look-alike letters of other scripts are not folded.) */
+static int seat_names_clash(const char *a, const char *b);
+
+/* The sequence seat_names_clash compares, written out: a white-space character followed by another
+ * or by the end is skipped, the others become ' ', every other byte its tolower. */
+void ops_seat_name_key(const char *name, char *out)
+{
+    for (;; name++) {
+        while (isspace((unsigned char)*name) &&
+               (name[1] == '\0' || isspace((unsigned char)name[1])))
+            name++;
+        *out++ = (char)(isspace((unsigned char)*name) ? ' ' : tolower((unsigned char)*name));
+        if (!*name)
+            return;
+    }
+}
+
 static int seat_names_clash(const char *a, const char *b)
 {
     for (;;) {
@@ -115,13 +132,19 @@ static int seat_names_clash(const char *a, const char *b)
  * reads as the GM's or the server's, so nobody can pass for the GM or for another player in the
  * log and the roster. `seat` is the seat taking the name (NULL for a seat not made yet), gm
  * whether it is the GM's own seat. 0, or TB_CONFLICT with a sentence a person can read. */
-static int seat_name_free(json_t *state, const char *seat, int gm, const char *name, tb_err *err)
+static int seat_name_free(json_t *state, const roster *names, const char *seat, int gm,
+                          const char *name, tb_err *err)
 {
     static const char *const RESERVED[] = {"GM", "Game Master", "Host", "Server", NULL};
     for (int i = 0; !gm && RESERVED[i]; i++)
         if (seat_names_clash(name, RESERVED[i]))
             return tb_fail(err, TB_CONFLICT,
                            "\"%s\" is kept for the game master; pick another name", RESERVED[i]);
+    /* the index of the names (seat.join, issue 26): no walk unless some seat may have it */
+    if (names && !seat &&
+        json_object_size(roster_seats(names)) == json_object_size(seats_of(state)) &&
+        !roster_name_taken(names, name))
+        return TB_OK;
     const char *id;
     json_t *v;
     json_object_foreach(seats_of(state), id, v)
@@ -167,7 +190,7 @@ static int op_seat_rename(const op_ctx *ctx, json_t *state, const json_t *args, 
     if (!entry)
         return tb_fail(err, TB_NOT_FOUND, "no seat '%.40s' in this campaign", seat);
     const char *role = json_string_value(json_object_get(entry, "role"));
-    if (seat_name_free(state, seat, role && strcmp(role, "gm") == 0, name, err))
+    if (seat_name_free(state, NULL, seat, role && strcmp(role, "gm") == 0, name, err))
         return err->code;
     json_object_set_new(entry, "name", json_string(name));
     *result = json_pack("{s:s, s:s}", "seat", seat, "name", name);
@@ -217,7 +240,8 @@ static int op_join_close(const op_ctx *ctx, json_t *state, const json_t *args, j
 static int op_seat_join(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                         tb_err *err)
 {
-    if (seat_name_free(state, NULL, 0, json_string_value(json_object_get(args, "name")), err))
+    if (seat_name_free(state, ctx->names, NULL, 0, json_string_value(json_object_get(args, "name")),
+                       err))
         return err->code;
     json_int_t n = json_integer_value(json_object_get(state, "next_seat"));
     if (n < 1)

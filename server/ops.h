@@ -75,6 +75,8 @@ typedef struct op_ctx {
     int64_t event_seq; /* the campaign seq the event will get: write it only where players never
                           read (under /gm): it counts the GM's secret events */
     int log_cap;       /* newest entries kept in /log and /gm/log */
+    const struct roster *names; /* seat.join: the seat names of the state's /seats (roster.h),
+                                   or NULL (every seat is looked at) */
 } op_ctx;
 
 typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -140,6 +142,10 @@ void ops_session_scene_starts(json_t *state);
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
 /* The same for the log of object parent (its key "log", made when missing): /private/<seat>. */
 void ops_log_append_in(json_t *parent, json_t *entry, int cap);
+
+/* The key two seat names share when they clash (ops.c seat_names_clash: ASCII case and runs of
+ * white space ignored) into out, which has room for strlen(name) + 1 bytes. */
+void ops_seat_name_key(const char *name, char *out);
 
 /* The campaign's rule system id (/campaign/system), "generic" when it has none. */
 const char *ops_campaign_system(const json_t *state);

@@ -1121,6 +1121,7 @@ static void moves_one(const char *sid, json_t *pub, void *arg)
     e.log = json_array();
     e.gm_log = json_array();
     e.seat_log = json_array();
+    e.squares = json_object_get(json_object_get(json_object_get(mp->state, "maps"), sid), "tokens");
     clock_open(mp->state, sid, &e);
     tb_err err = {0};
     json_t *moves =

@@ -332,6 +332,14 @@ static int op_map_move(const op_ctx *ctx, json_t *state, const json_t *args, jso
     const char *cid = json_string_value(json_object_get(old, "cid"));
     if (!ctx->is_gm && !(cid && map_owns(state, sid, cid, ctx->seat)))
         return tb_fail(err, TB_FORBIDDEN, "you may move only your own token");
+    /* while the scene's fight has a turn order, a player's token moves on its fighter's turn */
+    json_t *enc = map_scene(state, sid), *turn = json_object_get(enc, "turn");
+    const char *now = json_is_integer(turn)
+                          ? json_string_value(json_array_get(json_object_get(enc, "order"),
+                                                             (size_t)json_integer_value(turn)))
+                          : NULL;
+    if (!ctx->is_gm && now && strcmp(now, cid) != 0)
+        return tb_fail(err, TB_RULE, "it is not your turn: you move your token on your turn");
     if (map_in_grid(ctx->is_gm ? g : pub, args, err))
         return err->code;
     json_t *t = json_copy(old);

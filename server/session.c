@@ -5,31 +5,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "fanout.h"
 #include "invites.h"
 #include "log.h"
 #include "playerseq.h"
+#include "roster.h"
 
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
  * (a new reference to a message). Linear in the seats, and built once for every newcomer until a
- * seat's presence or the roster changes (a join burst shares it). */
+ * seat's presence or the roster changes (a join burst shares it). Written as text, the bytes of
+ * proto_msg_presence's message: {"t":"presence","seats":{id:bool,...}} in the state's order. */
 static engine_msg *presence_msg(engine *e, campaign *k)
 {
     welcome_cache *wc = &k->wc;
     if (wc->presence && wc->seq == k->seq && wc->presence_ver == k->presence_ver)
         return engine_msg_ref(wc->presence);
-    json_t *seats = json_object();
+    static const char HEAD[] = "{\"t\":\"presence\",\"seats\":{";
+    proto_buf b = {0};
+    fanout_msg_open(&b, e->opt.headroom);
+    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
     const char *id;
     json_t *v;
-    json_t *all = json_object_get(k->state, "seats");
-    json_object_foreach(all, id, v) json_object_set_new(seats, id, json_false());
-    for (seat_rt *s = k->seats; s; s = s->next)
-        if (s->online > 0 && json_object_get(all, s->id))
-            json_object_set_new(seats, s->id, json_true());
-    json_t *msg = proto_msg_presence(seats);
-    engine_msg *m = fanout_msg_json(e->opt.headroom, msg);
-    json_decref(msg);
+    int first = 1;
+    json_object_foreach(json_object_get(k->state, "seats"), id, v)
+    {
+        const seat_rt *s = engine__seat_rt_find(k, id);
+        if (!first)
+            proto_buf_addc(&b, ',');
+        first = 0;
+        proto_buf_add_string(&b, id, strlen(id));
+        if (s && s->online > 0)
+            proto_buf_add(&b, ":true", 5);
+        else
+            proto_buf_add(&b, ":false", 6);
+    }
+    proto_buf_add(&b, "}}", 2);
+    engine_msg *m = fanout_msg_close(&b, e->opt.headroom);
     if (wc->seq != k->seq)
         engine__welcome_cache_clear(wc);
     engine_msg_unref(wc->presence);
@@ -278,7 +291,9 @@ static json_t *seat_json(engine_conn *c)
 /* The state of k as c's seat sees it, encoded (a new reference to a message without headroom):
  * the GM's and that of a player without a private area are encoded once per seq and shared by
  * every welcome until the state changes (issue 26: a join or resume burst encodes the state once
- * per audience, not once per seat). */
+ * per audience, not once per seat); across seqs, the text of every subtree the new state shares
+ * with the last one encoded is copied, not encoded again (encmemo.h: one join per turn costs
+ * what it changed, not the whole state). */
 static engine_msg *state_text(campaign *k, engine_conn *c)
 {
     welcome_cache *wc = &k->wc;
@@ -292,7 +307,12 @@ static engine_msg *state_text(campaign *k, engine_conn *c)
         return engine_msg_ref(*slot);
     proto_viewer v = {.seat = c->seat, .is_gm = c->role == ROLE_GM};
     json_t *state = proto_filter_state(k->state, &v);
-    engine_msg *m = fanout_msg_json(0, state);
+    if (!wc->memo)
+        wc->memo = encmemo_new();
+    proto_buf b = {0};
+    fanout_msg_open(&b, 0);
+    encmemo_append(wc->memo, &b, state);
+    engine_msg *m = fanout_msg_close(&b, 0);
     json_decref(state);
     if (slot)
         *slot = engine_msg_ref(m);
@@ -500,20 +520,23 @@ static int join_throttled(engine *e, engine_conn *c)
     return 1;
 }
 
+/* k's roster (roster.h) made to describe seats (a /seats object of k's committed or working
+ * state): O(1) when it follows k's events already. */
+static roster *seats_roster(campaign *k, const json_t *seats)
+{
+    if (!k->roster)
+        k->roster = roster_new();
+    roster_follow(k->roster, seats);
+    return k->roster;
+}
+
 /* Seats (issue 27 item 4): a campaign holds at most opt.max_seats players, and one address makes
  * at most opt.seats_per_addr new seats before it must wait. Returns 1 (after the error) when c
  * may not make a seat in k now. */
 static int seat_refused(engine *e, engine_conn *c, campaign *k)
 {
     char msg[160];
-    int players = 0;
-    const char *id;
-    json_t *v;
-    json_object_foreach(json_object_get(k->state, "seats"), id, v)
-    {
-        const char *role = json_string_value(json_object_get(v, "role"));
-        players += !role || strcmp(role, "gm") != 0;
-    }
+    int players = roster_players(seats_roster(k, json_object_get(k->state, "seats")));
     for (const joiner *j = k->joiners; j; j = j->next)
         players++; /* seats this turn will make (engine__joins_run) */
     if (e->opt.max_seats > 0 && players >= e->opt.max_seats) {
@@ -679,13 +702,16 @@ void engine__joins_run(engine *e)
         joiner *first = NULL;
         for (joiner *j = js; j && !r; j = j->next) {
             json_t *args = json_pack("{s:s}", "name", j->name), *result = NULL, *next_work;
+            ctx.names = seats_roster(k, json_object_get(work, "seats")); /* no walk of every name */
             if (engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &j->why)) {
                 json_decref(args); /* refused (a name taken): this joiner alone is told */
                 continue;
             }
+            j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
+            roster_follow_seat(k->roster, json_object_get(work, "seats"),
+                               json_object_get(next_work, "seats"), j->seat);
             json_decref(work);
             work = next_work;
-            j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
             json_array_append(names, json_object_get(args, "name"));
             json_array_append_new(seats, json_string(j->seat));
             r = store_token_put(e->st, j->token, k->id, j->seat, now, &err);

@@ -470,7 +470,7 @@ static void format_named(const json_t *result, rules_str *out)
     }
 
 static const rules_param check_params[] = {
-    STAT_PARAM("stat", RULES_PARAM_REQUIRED, "stat bonus (1..5)"),
+    STAT_PARAM("stat", RULES_PARAM_REQUIRED, "stat bonus, 1 to 5"),
     DC_PARAM,
     BOOL_PARAM("skilled", "1: a relevant skill or attunement doubles the stat"),
     BOOL_PARAM("adv", "1: advantage (best of 2d20)"),

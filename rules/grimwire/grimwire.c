@@ -384,7 +384,7 @@ static void format_versus(const json_t *result, rules_str *out)
     }
 
 static const rules_param check_params[] = {
-    ATTR_PARAM("attr", RULES_PARAM_REQUIRED, "attribute (-10..10)"),
+    ATTR_PARAM("attr", RULES_PARAM_REQUIRED, "attribute, -10 to +10"),
     TN_PARAM,
     {"attack", RULES_PARAM_BOOL, 0, 1, 0, 0, "1: an attack (natural 20 hits, double damage)"},
     MOD_PARAM("mod", "situational bonus or penalty (burnout, terrain, drink...)"),

@@ -513,7 +513,7 @@ static const rules_field heimr_sheet[] = {
      "001:23,113,242"},
     {"willpower_max", RULES_FIELD_INT, 0, 50, 1, 3, "Maximum willpower", "Health", NULL, NULL,
      "001:23"},
-    {"fatigue", RULES_FIELD_INT, 1, 20, 1, 1, "Fatigue (base fatigue..20)", "Health", NULL, NULL,
+    {"fatigue", RULES_FIELD_INT, 1, 20, 1, 1, "Fatigue (from the base fatigue up to 20)", "Health", NULL, NULL,
      "001:282-298"},
     {"xp", RULES_FIELD_INT, 0, 1000000, 0, 0, "Unspent XP", "Experience", NULL, NULL, "001:217"},
     {"abilities", RULES_FIELD_LIST, 0, 60, 0, 0, "Abilities", "Abilities", NULL, ability_fields,

@@ -127,6 +127,8 @@ int ten_strike_check(const rules_enc *e, const char *actor, const char *target, 
     ten_mods m = {0};
     int rc = ten_require_contest(e, actor, target, reaction ? "parting" : "attack",
                                  ten_skill_arg(a), err);
+    if (!rc && !reaction) /* the parting strike's own check reads where the mover was */
+        rc = ten_require_reach(e, actor, target, a, err);
     if (!rc)
         rc = ten_fight_mods(e, actor, target, a, &m, err);
     if (!rc)

@@ -38,6 +38,19 @@ TEN_ACTION_CHECK(parting)
                               rules_enc_name(e, target));
     if (!ten_opposed(e, actor, target))
         return rules_enc_rule(err, "a parting strike is against an opponent (003:111)");
+    /* the map, when it shows both (reading S1): the mover started next to the striker and has
+     * left its melee range */
+    if (ten_spaces_at_start(e, actor, target) > TEN_MELEE_SPACES)
+        return rules_enc_rule(err,
+                              "%s did not start the turn in %s's melee range: there is no melee "
+                              "range to leave (003:111)",
+                              rules_enc_name(e, target), rules_enc_name(e, actor));
+    int now = ten_spaces_now(e, actor, target);
+    if (now >= 0 && now <= TEN_MELEE_SPACES)
+        return rules_enc_rule(err,
+                              "%s is still in %s's melee range: a parting strike answers leaving "
+                              "it (003:111)",
+                              rules_enc_name(e, target), rules_enc_name(e, actor));
     if (ten_listed(e, "parted", actor))
         return rules_enc_rule(err, "%s has already struck %s in parting this turn",
                               rules_enc_name(e, actor), rules_enc_name(e, target));
@@ -75,6 +88,8 @@ TEN_ACTION_CHECK(grapple)
         return tb_fail(err, TB_BAD_REQUEST, "'what' names a limb, skill or attribute, without ':'");
     ten_mods m = {0};
     int rc = ten_require_contest(e, actor, target, "grapple", skill, err);
+    if (!rc)
+        rc = ten_require_reach(e, actor, target, a, err);
     if (!rc)
         rc = ten_fight_mods(e, actor, target, a, &m, err);
     if (rc)
@@ -381,12 +396,15 @@ TEN_ACTION_RESOLVE(help)
     ten_take_action(e, actor);
     rules_enc_cond_add(e, target, "helped", 0, 1);
     json_object_set_new(rules_enc_combatant(e, target), "helped_by", json_string(actor));
-    json_object_set_new(rules_enc_combatant(e, target), "help_skill",
-                        json_string(rules_arg_str(a, "skill")));
+    /* an NPC's skill names are the GM's ("What the table sees"): its help's skill too */
+    rules_aud aud = rules_enc_aud_of(e, actor);
+    json_object_set_new(aud == RULES_AUD_GM ? rules_enc_hidden_of(e, target)
+                                            : rules_enc_combatant(e, target),
+                        "help_skill", json_string(rules_arg_str(a, "skill")));
     rules_log *x = rules_log_begin(e, "help", "help");
     rules_log_who(x, "who", actor);
     rules_log_who(x, "target", target);
-    rules_log_name(x, "skill", rules_arg_str(a, "skill"), RULES_AUD_PUBLIC);
+    rules_log_name(x, "skill", rules_arg_str(a, "skill"), aud);
     rules_log_json(x, "to", json_string(target), RULES_AUD_PUBLIC);
     rules_log_end(x);
     ten_done(e);

@@ -56,32 +56,54 @@ static const char *take_help(rules_enc *e, const char *cid, char skill[64])
     for (size_t i = 0; (c = rules_enc_cid_at(e, i)); i++)
         if (strcmp(c, by) == 0)
             helper = c;
-    const char *sk = json_string_value(json_object_get(me, "help_skill"));
+    json_t *kept = json_object_get(me, "help_skill"); /* an NPC helper's: the GM's */
+    const char *sk = json_string_value(
+        kept ? kept
+             : json_object_get(json_object_get(json_object_get(e->hidden, "combatants"), cid),
+                               "help_skill"));
     snprintf(skill, 64, "%s", sk ? sk : "-");
     ten_help_end(e, cid);
     return helper;
 }
 
 /* 003:57 "On a quick pass/fail action you can give another character an advantage hero die":
- * 1 when cid's help is taken on a quick pass/fail roll (reading O1), else 0. */
-static int help_die(rules_enc *e, const char *cid)
+ * 1 when cid's help is taken on a quick pass/fail roll (reading O1), else 0. 003:79 "The
+ * character with the highest skill rank rolls their ability dice with one additional advantage
+ * die, then adds their skill rank": *better is the helper's entry of `skill` when it helps with
+ * that skill at a higher rank than cid's, both on the table (an NPC's ranks are the GM's, so an
+ * NPC's help is always the die: reading O1). */
+static int help_die(rules_enc *e, const char *cid, const char *skill, json_t **better)
 {
-    char skill[64];
-    return take_help(e, cid, skill) != NULL;
+    char with[64];
+    const char *helper = take_help(e, cid, with);
+    if (!helper)
+        return 0;
+    json_t *mine = json_object_get(ten_skills(e, cid), skill);
+    json_t *theirs = json_object_get(ten_skills(e, helper), skill);
+    if (ten_same(with, skill) && json_is_array(mine) && json_is_array(theirs) &&
+        rules_enc_aud_of(e, cid) == RULES_AUD_PUBLIC &&
+        rules_enc_aud_of(e, helper) == RULES_AUD_PUBLIC &&
+        json_integer_value(json_array_get(theirs, 1)) >
+            json_integer_value(json_array_get(mine, 1))) {
+        *better = theirs;
+        ten_say_to(e, "help", "help_rolls", helper, "helped", cid);
+    }
+    return 1;
 }
 
 /* The advantage (or, negative, disadvantage) dice cid's roll of skill for `role` gets from its
  * states: elevation on Perception (003:116), a helper's die on a quick pass/fail action roll
  * (sprint, recovering, seeking: 003:57, spent here), a lock's disadvantage die on its action rolls
- * (003:105). */
-static int roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role)
+ * (003:105); *better the helper's skill when the helper rolls (003:79). */
+static int roll_edges(rules_enc *e, const char *cid, const char *skill, const char *role,
+                      json_t **better)
 {
     int adv = 0;
     /* 003:116 "Being in an elevated position gives an advantage die to perception checks" */
     if (ten_is(e, cid, "elevated") && ten_same(skill, "Perception"))
         adv++;
     if (strcmp(role, "sprint") == 0 || strcmp(role, "recover") == 0 || strcmp(role, "seek") == 0)
-        adv += help_die(e, cid);
+        adv += help_die(e, cid, skill, better);
     if (!action_role(role))
         return adv;
     /* 003:105 "the character can still take a standard action but with one disadvantage die" */
@@ -90,15 +112,17 @@ static int roll_edges(rules_enc *e, const char *cid, const char *skill, const ch
     return adv;
 }
 
-void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
-              const char *role, json_t *dice, ten_side *s)
+/* ten_roll, with the helper's skill entry `better` rolled instead of cid's (003:79; NULL: cid's,
+ * unless a help taken here gives one). */
+static void roll_side(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+                      const char *role, json_t *dice, ten_side *s, json_t *better)
 {
     memset(s, 0, sizeof *s);
     s->cid = cid;
     json_t *skills = ten_skills(e, cid);
     int escape = strcmp(role, "escape") == 0;
     bonus -= ten_hinder_on(e, cid, skill, NULL, escape ? TEN_GRAPPLED : NULL); /* 003:99, 104 */
-    adv += roll_edges(e, cid, skill, role);
+    adv += roll_edges(e, cid, skill, role, &better);
     if (!skills) {
         /* 003:13 the narrator rolls "the challenge dice ... (or referencing the NPC card)";
          * 003:14 "+1 and a +3 to the challenge roll" */
@@ -113,7 +137,7 @@ void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bon
         s->ibonus = rules_enc_stat(e, cid, "impact_bonus", 0);
         return;
     }
-    json_t *sk = json_object_get(skills, skill);
+    json_t *sk = better ? better : json_object_get(skills, skill);
     s->hero = 1;
     int dice_n = (int)json_integer_value(json_array_get(sk, 0));
     if (dice_n + adv < 1)
@@ -130,6 +154,12 @@ void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bon
         ten_tag_last(dice, role, cid);
     }
     s->total = s->r.total;
+}
+
+void ten_roll(rules_enc *e, const char *cid, const char *skill, int adv, int bonus,
+              const char *role, json_t *dice, ten_side *s)
+{
+    roll_side(e, cid, skill, adv, bonus, role, dice, s, NULL);
 }
 
 /* The critical's extra hero die (003:28), added to s; logs the die into dice. */
@@ -380,13 +410,14 @@ void ten_contest_roll(rules_enc *e, const char *actor, const char *target, const
     char coop_skill[64] = "-";
     const char *helper = NULL;
     int help_adv = 0;
+    json_t *better = NULL;
     if (!m->reaction && want_impact)
         helper = take_help(e, actor, coop_skill);
     else if (!m->reaction)
-        help_adv = help_die(e, actor);
-    ten_roll(e, actor, skill, ten_arg_int(a, "adv", 0) + m->atk_adv + help_adv,
-             ten_arg_int(a, "bonus", 0) + m->atk_bonus, m->reaction ? "reaction" : "attack", ad,
-             &c->atk);
+        help_adv = help_die(e, actor, skill, &better);
+    roll_side(e, actor, skill, ten_arg_int(a, "adv", 0) + m->atk_adv + help_adv,
+              ten_arg_int(a, "bonus", 0) + m->atk_bonus, m->reaction ? "reaction" : "attack", ad,
+              &c->atk, better);
     ten_roll(e, target, def_skill_of(a), def_adv, ten_arg_int(a, "def_bonus", 0) + m->def_bonus,
              "defence", dd, &c->def);
     /* 003:28 on "any of your hero dice": the defender's critical adds its hero die (reading 7) */
@@ -632,8 +663,10 @@ void ten_shake(rules_enc *e, const char *cid, const char *cond, const char *skil
     ten_side s;
     /* the action spent on shaking a condition off is a quick pass/fail roll: a help's die (003:57,
      * reading O1) */
-    ten_roll(e, cid, skill, action ? help_die(e, cid) : 0, 0,
-             ten_grip_cond(name) ? "escape" : "shake", dice, &s);
+    json_t *better = NULL;
+    int help_adv = action ? help_die(e, cid, skill, &better) : 0;
+    roll_side(e, cid, skill, help_adv, 0, ten_grip_cond(name) ? "escape" : "shake", dice, &s,
+              better);
     int ok = tenacity_beats(s.total, challenge);
     if (s.hero) {
         int gain = tenacity_spin_gain(&s.r, !ok, action); /* 003:95 */

@@ -740,6 +740,11 @@ RESOLVE(sprint)
 CHECK(withdraw)
 {
     (void)a;
+    if (ten_started_in_melee(e, e->actor) == 0)
+        return rules_enc_rule(err,
+                              "%s started the turn in no opponent's melee range: there is nothing "
+                              "to withdraw from (003:112)",
+                              rules_enc_name(e, e->actor));
     return able_with_action(e, "withdraw", err);
 }
 

@@ -581,6 +581,7 @@ void ten_help_end(rules_enc *e, const char *cid)
     json_t *me = rules_enc_combatant(e, cid);
     json_object_del(me, "helped_by");
     json_object_del(me, "help_skill");
+    json_object_del(json_object_get(json_object_get(e->hidden, "combatants"), cid), "help_skill");
     rules_enc_cond_remove(e, cid, "helped");
 }
 

@@ -10,6 +10,7 @@
  *   state.c        what an encounter holds and how to read it: the spotlight's lists, stats and
  *                  tracks, skills, conditions and their challenges, the standing scale, the fight's
  *                  states (cover, prone, size, resistances, grips), the module hooks they share
+ *   spaces.c       the spaces of the scene's map: where fighters stand, melee range
  *   roll.c         the dice of an encounter: a side's roll, the contest (ties to the defender,
  *                  criticals, spin and pushes, impact), its log, stress/wounds/unconsciousness,
  *                  shaking a condition off, and the checks every roll makes before its first die
@@ -24,16 +25,18 @@
  * The state of tenacity.spotlight (documented in rules/RULES.md, "Encounters (module
  * tenacity.spotlight)" and "Combat options"):
  *   /enc: spotlight (cid|null), acted [cid], cue [cid], recalled [cid], responder (cid|null),
- *         choosing (bool), opening (bool), parted [cid]; group mode: groups [side], group (index),
+ *         choosing (bool), opening (bool), parted [cid], start_squares {cid: [x, y]} (the
+ *         map's squares when the spotlight last moved); group mode: groups [side], group (index),
  *         edge [cid]; standing {who: {eyes: 0..10}}
  *   combatant: init (PCs), overflow ("wound"|"unconscious"), coup {target, stage, done}, cover,
  *              prone, elevated, size, grip {by, locked, limbs}, gripping, held {what, trigger},
- *              helped_by, help_skill, offer {negative, cost}, resist {type: n} (PCs)
+ *              helped_by, help_skill (a PC helper's), offer {negative, cost}, resist {type: n}
+ *              (PCs)
  *   stats: skills {name: [dice, rank, impact_bonus, attribute]} and the sheet's stress, wounds,
  *          tenacity, spin, unconscious, conditions; a sheetless NPC: challenge_dice,
  *          challenge_bonus, impact_dice, impact_bonus, stress, wounds
  *   /gm/enc/combatants/<cid>: init (NPCs), conds {<condition name>: challenge}, resist,
- * held_trigger, stealth (the hider's roll, 003:73)
+ * held_trigger, stealth (the hider's roll, 003:73), help_skill (an NPC helper's skill)
  *
  * Checks (an action's `check`) take a const rules_enc and read only: every reader below that
  * takes `const rules_enc *` creates nothing.
@@ -199,6 +202,24 @@ void ten_recover_stress(rules_enc *e, const char *action);
 int ten_end(rules_enc *e, tb_err *err);
 extern const rules_enc_field ten_editable[];
 extern const char *const ten_sheet_stats[];
+
+/* ==== spaces.c: the spaces of the scene's map (003:82, 003:111-112, 003:121; reading S1) ====
+ * A fighter's square is its shown token's; one square is one space. -1: the map does not say
+ * (no map shown, a fighter not on it or larger than one space): the GM's word. */
+#define TEN_MELEE_SPACES 1 /* melee range: your space and the ones next to it (reading S1) */
+/* Spaces between a and b now (the larger of the column and row steps), or -1. */
+int ten_spaces_now(const rules_enc *e, const char *a, const char *b);
+/* The same at the start of the turn (/enc/start_squares), or -1. */
+int ten_spaces_at_start(const rules_enc *e, const char *a, const char *b);
+/* Keeps every fighter's square as the spotlight moves (/enc/start_squares {cid: [x, y]},
+ * removed when no fighter is on a shown map). */
+void ten_mark_start(rules_enc *e);
+/* Whether cid started the turn in an opponent's melee range: 1, 0 (every opponent on the map
+ * and none next to it), -1 (the map does not say). */
+int ten_started_in_melee(const rules_enc *e, const char *cid);
+/* Refuses a melee action (`range` not "ranged") on a target the map puts out of melee range. */
+int ten_require_reach(const rules_enc *e, const char *actor, const char *target,
+                      const rules_args *a, tb_err *err);
 
 /* ==== roll.c ==== */
 

@@ -98,6 +98,8 @@ static void options_turn(rules_enc *e, const char *cid)
 void ten_start_turn(rules_enc *e, const char *cid)
 {
     ten_set_str(e, "spotlight", cid);
+    /* 003:112 "any character in which you started your turn within melee range" */
+    ten_mark_start(e);
     set_turn_index(e, cid);
     json_object_set_new(e->enc, "cue", json_array());
     json_object_set_new(e->enc, "recalled", json_array());

@@ -103,6 +103,7 @@ const rules_phrase ten_phrases[] = {
     {"cooperate", "{who} cooperates with {helped}{with?}{vs?}: {outcome}"},
     {"coop.adds", "+{impact} impact (003:80)"},
     {"coop.fails", "no impact added"},
+    {"help_rolls", "{who} rolls for {helped}, with the higher rank (003:79)"},
     {NULL, NULL},
 };
 
@@ -122,6 +123,8 @@ const rules_phrase ten_phrases_spotlight[] = {
     {"release", "{who}'s trigger happens: {who} takes the held {noun} now (003:81)"},
     {"help", "{who} helps {target} with {skill}: an advantage die on a quick roll, or cooperating on "
              "an impact action (003:57)"},
+    {"help", "{who} helps {target}: an advantage die on a quick roll, or cooperating on an impact "
+             "action (003:57)"},
     {"hide", "{who} hides{with?}: {total} to find them (003:73)"},
     {"hide", "{who} hides"},
     {"seek", "{who} looks for {target}{with?}{vs?}: {outcome}"},

@@ -179,6 +179,9 @@ test('heimr reads the map: a melee attack from another square is refused before 
   assert.equal(far.cite, '001:256');
   await gm.ping();
   assert.equal(gm.seq, seq, 'refused before any die: nothing stored');
+  // enc.moves reads the map too: the attack it offers from 2 squares away is a shot, not melee
+  const offered = (await ok(who, 'enc.moves', {})).moves.enc.find((m) => m.action === 'attack' && m.actor === actor);
+  assert.equal(offered?.args.ranged, 1, JSON.stringify(offered?.args));
   // a hidden token decides nothing: the bandit hidden, the attack is the GM's word again
   await ok(gm, 'map.token', { id: O, x: 1, y: 1, hidden: true });
   const moves = await ok(who, 'enc.moves', {});

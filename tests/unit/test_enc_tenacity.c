@@ -1593,6 +1593,135 @@ START_TEST(the_moves_offer_only_the_legal_ones_filled_so_that_they_go_through)
 }
 END_TEST
 
+/* The scene's map decides melee range (issue 30; rules/RULES.md, tenacity reading S1): a square
+ * is a space, melee range the spaces next to you (diagonals too). Missa (0,0) starts next to the
+ * goblin (1,0), Brakka far away (6,6). Every refusal draws no die (the script is used exactly). */
+static void put_square(json_t *sq, const char *cid, int x, int y)
+{
+    json_object_set_new(sq, cid,
+                        json_pack("{s:s, s:s, s:i, s:i}", "id", cid, "cid", cid, "x", x, "y", y));
+}
+
+START_TEST(the_map_decides_melee_range_parting_strikes_and_withdrawing)
+{
+    fx f;
+    char buf[200];
+    fx_party(&f, NULL);
+    json_t *sq = json_object();
+    put_square(sq, "e1", 0, 0);
+    put_square(sq, "e2", 6, 6);
+    put_square(sq, "e3", 1, 0);
+    json_object_set_new(
+        sq, "m1", json_pack("{s:s, s:s, s:i, s:i}", "id", "m1", "label", "Door", "x", 2, "y", 0));
+    f.e.squares = sq;
+    /* init; the goblin strikes Missa in parting: [6,6] = 12 vs [3,2]+2 = 5: 1d4 [2] */
+    static const int D[] = {7, 3, 4, 2, 3, 3, 6, 6, 3, 2, 2};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    json_t *from = json_object_get(f.enc, "start_squares");
+    ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(from, "e3"), 0)), 1);
+    ck_assert_ptr_null(json_object_get(from, "m1")); /* a marker is no fighter */
+    /* Missa steps to (0,1): still next to the goblin (a diagonal): no parting strike */
+    OK(&f, "p1", NULL, "move", NULL);
+    put_square(sq, "e1", 0, 1);
+    refused(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}", TB_RULE,
+            "Missa is still in Goblin's melee range");
+    /* she leaves it: the goblin may strike; Brakka never stood next to her */
+    put_square(sq, "e1", 3, 3);
+    refused(&f, "p2", "e2", "parting", "{\"target\":\"e1\"}", TB_RULE, "against an opponent");
+    OK(&f, "gm", "e3", "parting", "{\"target\":\"e1\"}");
+    ck_assert_int_eq(stat_track(&f, "e1", "stress"), 2);
+    /* from (3,3) the goblin at (1,0) is 3 spaces away: no melee attack or grapple, no die */
+    refused(&f, "p1", NULL, "attack", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "Goblin is 3 spaces away from Missa");
+    refused(&f, "p1", NULL, "grapple", "{\"target\":\"e3\",\"skill\":\"Telekinesis\"}", TB_RULE,
+            "melee reaches only the spaces next to you");
+    /* the moves offer her attack at range only */
+    json_t *m = moves_of(&f, "p1");
+    json_t *atk = move_in(m, "attack", "e1");
+    ck_assert_ptr_nonnull(atk);
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(atk, "args"), "range")),
+                     "ranged");
+    json_decref(m);
+    OK(&f, "p1", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e3");
+    /* the goblin's turn starts at (1,0) with nobody next to it: nothing to withdraw from, and
+     * the moves do not offer it */
+    refused(&f, "gm", NULL, "withdraw", NULL, TB_RULE, "nothing to withdraw from");
+    m = moves_of(&f, "gm");
+    ck_assert_ptr_null(move_in(m, "withdraw", "e3"));
+    json_decref(m);
+    /* a fighter larger than one space, or off the map, is the GM's word, as before there were
+     * maps */
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":1}");
+    OK(&f, "gm", NULL, "withdraw", NULL);
+    ck_assert(rules_enc_cond_has(&f.e, "e3", "withdrawing"));
+    OK(&f, "gm", NULL, "size", "{\"target\":\"e3\",\"size\":0}");
+    json_object_del(sq, "e2");
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e2");
+    ck_assert_ptr_null(json_object_get(json_object_get(f.enc, "start_squares"), "e2"));
+    OK(&f, "p2", NULL, "withdraw", NULL);
+    (void)buf;
+    fx_script_done(&f);
+    f.e.squares = NULL;
+    json_decref(sq);
+    fx_free(&f);
+}
+END_TEST
+
+/* An NPC's skill names are the GM's ("What the table sees"): the goblin helps the orc with
+ * Stealth; the table reads that it helps, the GM with which skill; the skill waits in /gm/enc. */
+START_TEST(an_npc_helpers_skill_is_the_gms)
+{
+    fx f;
+    fx_party(&f, NULL);
+    fx_add(&f, "e4", "Orc", "foes", "gm", 1, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 1, 1};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "gm", NULL, "spotlight", "{\"target\":\"e3\"}");
+    OK(&f, "gm", "e3", "help", "{\"target\":\"e4\",\"skill\":\"Stealth\"}");
+    ck_assert(public_log_has(&f, "Goblin helps Orc: an advantage die"));
+    char *pub = json_dumps(f.e.log, JSON_COMPACT), *gm = json_dumps(f.e.gm_log, JSON_COMPACT);
+    ck_assert_ptr_null(strstr(pub, "Stealth"));
+    ck_assert_ptr_nonnull(strstr(gm, "Goblin helps Orc with Stealth"));
+    free(pub);
+    free(gm);
+    ck_assert_ptr_null(json_object_get(rules_enc_combatant(&f.e, "e4"), "help_skill"));
+    ck_assert_str_eq(
+        json_string_value(json_object_get(rules_enc_hidden_of(&f.e, "e4"), "help_skill")),
+        "Stealth");
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
+/* 003:79 "The character with the highest skill rank rolls their ability dice with one additional
+ * advantage die, then adds their skill rank": Brakka (Might 3d10, Athletics 4) helps Missa
+ * (Might 1d10, Athletics 1) sprint: he rolls 3 + 1 dice for her, [2,3,4,9] + 4 = 13 spaces. */
+START_TEST(the_higher_rank_rolls_a_helped_quick_roll)
+{
+    fx f;
+    fx_party(&f, NULL);
+    static const int D[] = {7, 3, 4, 2, 3, 3, 2, 3, 4, 9};
+    fx_dice(&f, D, N_ELEMS(D));
+    OK(&f, "gm", NULL, "initiative", NULL);
+    OK(&f, "p1", NULL, "pass", "{\"target\":\"e2\"}");
+    OK(&f, "p2", NULL, "help", "{\"target\":\"e1\",\"skill\":\"Athletics\"}");
+    OK(&f, "p2", NULL, "end", NULL);
+    OK(&f, "gm", NULL, "end", NULL);
+    ck_assert_str_eq(holder(&f), "e1");
+    OK(&f, "p1", NULL, "sprint", NULL);
+    ck_assert(public_log_has(&f, "Brakka rolls for Missa, with the higher rank"));
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(rules_enc_cond(&f.e, "e1", "sprinting"), "level")), 13);
+    ck_assert(!rules_enc_cond_has(&f.e, "e1", "helped"));
+    fx_script_done(&f);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("enc_tenacity");
@@ -1633,12 +1762,15 @@ int main(void)
     tcase_add_test(
         to, help_gives_one_advantage_die_and_the_gm_trades_negative_spin_and_a_player_may_die);
     tcase_add_test(to, one_standing_scale_clamps_for_both_modules);
+    tcase_add_test(to, the_map_decides_melee_range_parting_strikes_and_withdrawing);
     suite_add_tcase(s, to);
     TCase *t25 = tcase_create("issue25");
     tcase_add_test(t25, stress_is_recovered_when_the_fight_ends);
     tcase_add_test(t25, a_refused_end_draws_no_shake_die);
     tcase_add_test(t25, help_is_an_advantage_die_on_a_quick_roll);
     tcase_add_test(t25, stealth_sets_the_challenge_to_find_the_hider);
+    tcase_add_test(t25, an_npc_helpers_skill_is_the_gms);
+    tcase_add_test(t25, the_higher_rank_rolls_a_helped_quick_roll);
     suite_add_tcase(s, t25);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

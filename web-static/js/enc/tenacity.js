@@ -123,7 +123,9 @@ function optionBits(c, enc, ctx) {
     const trigger = c.held.trigger ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.held_trigger : null);
     out.push(['waiting', `holds the ${c.held.what === 'move' ? 'movement' : 'action'}${trigger ? ` until ${trigger}` : ''}`]);
   }
-  if (c.helped_by) out.push(['help', `from ${name(c.helped_by)}${c.help_skill ? ` (${c.help_skill})` : ''}: a die on a quick roll, or added impact`]);
+  // an NPC helper's skill is the GM's (rules/tenacity/options.c)
+  const helpSkill = c.help_skill ?? (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.help_skill : null);
+  if (c.helped_by) out.push(['help', `from ${name(c.helped_by)}${helpSkill ? ` (${helpSkill})` : ''}: a die on a quick roll, or added impact`]);
   // a hider's roll is the challenge to find them (003:73): a PC's open, an NPC's the GM's
   const hidden = (c.conditions ?? []).find((x) => x?.name === 'hidden');
   const stealth = hidden?.level || (ctx.isGm ? ctx.state?.gm?.enc?.combatants?.[c.id]?.stealth : null);
