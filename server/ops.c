@@ -578,6 +578,16 @@ static const op_write *roll_writes(const json_t *args)
 
 static const op_write W_CHECK[] = {
     OP_WRITES_LOGS, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
+/* A check that is not secret, and the GM's answer to a waiting one (roll__check_log with secret
+ * 0): the public log, the hidden numbers, the asks; never /gm/log. */
+static const op_write W_CHECK_PUBLIC[] = {
+    {"/log", 1}, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
+
+/* A secret check (the GM's: op_roll_check refuses a player's first) writes /gm/log alone. */
+static const op_write *check_writes(const json_t *args)
+{
+    return json_is_true(json_object_get(args, "secret")) ? W_LOG_GM : W_CHECK_PUBLIC;
+}
 static const op_write W_SEATS[] = {{"/seats", 0}, {NULL, 0}};
 static const op_write W_SEAT_REMOVE[] = {{"/seats", 1}, {"/private", 1}, {NULL, 0}};
 static const op_write W_JOIN[] = {{"/gm/join", 0}, {NULL, 0}};
@@ -585,8 +595,8 @@ static const op_write W_SEAT_JOIN[] = {{"/seats", 1}, {"/next_seat", 0}, {NULL, 
 
 static const op_def OPS_CORE[] = {
     {"roll", op_roll, WHO_ANY, 0, ARGS_ROLL, W_LOGS, roll_writes},
-    {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK, W_CHECK},
-    {"roll.answer", op_roll_answer, WHO_GM, 0, ARGS_ROLL_ANSWER, W_CHECK},
+    {"roll.check", op_roll_check, WHO_ANY, 0, ARGS_ROLL_CHECK, W_CHECK, check_writes},
+    {"roll.answer", op_roll_answer, WHO_GM, 0, ARGS_ROLL_ANSWER, W_CHECK_PUBLIC},
     {"seat.rename", op_seat_rename, WHO_SELF_OR_GM, 0, ARGS_SEAT_RENAME, W_SEATS},
     {"seat.remove", op_seat_remove, WHO_GM, 0, ARGS_SEAT, W_SEAT_REMOVE},
     {"join.rotate", op_join_rotate, WHO_GM, 0, ARGS_NONE, W_JOIN},

@@ -220,7 +220,9 @@ static const op_arg ARGS_ALTER[] = {
     {NULL, 0, 0, 0, 0},
 };
 
-static const op_write W_SESSION[] = {{"/session", 0}, OP_WRITES_LOGS, {NULL, 0}};
+/* session.begin and session.close write one public line (session_log with gm 0): only /log is
+ * copied (issue 26); session.alter writes a line to each log. */
+static const op_write W_SESSION[] = {{"/session", 0}, {"/log", 1}, {NULL, 0}};
 static const op_write W_ALTER[] = {
     {"/session", 0}, {"/private", 0}, {"/chars", 0}, OP_WRITES_LOGS, {NULL, 0}};
 

@@ -5,18 +5,21 @@
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
  *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
- *                                       roll, act, moves, join (default all)
+ *                                       roll, check, act, moves, map, mapmove, join
+ *                                       (default all)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
  * table with one command in flight does), it prints:
  *     roll d20+5 (player): <N> commands in <s> s = <us> us/command wall, <us> us CPU
  *     enc.act end (GM):    <N> commands in <s> s = <us> us/command wall, <us> us CPU
- * CPU is the process's CPU time (user + system, CLOCK_PROCESS_CPUTIME_ID): on a busy machine it
- * is the steadier figure.
- * Then 1 000 more seats join (one event each; it prints the CPU per join) and the roll runs again
- * with 1 009 seats connected (COMMANDS / 10 times; it prints the CPU per recipient).
- * The SQLite file lives in a fresh directory under /tmp (synchronous=NORMAL).
+ * and for the check phase a player's public `roll.check` (fivey check, DC given) and the GM's
+ * secret one; for the map phase (issue 30) the roll again with a shown map (a ~60 000-character
+ * picture, a token per combatant), then the GM's map.move. CPU is the process's CPU time (user +
+ * system, CLOCK_PROCESS_CPUTIME_ID): on a busy machine it is the steadier figure. Then 1 000 more
+ * seats join (one event each; it prints the CPU per join) and the roll runs again with 1 009 seats
+ * connected (COMMANDS / 10 times; it prints the CPU per recipient). The SQLite file lives in a
+ * fresh directory under /tmp (synchronous=NORMAL).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -178,21 +181,67 @@ int main(int argc, char **argv)
     }
     json_decref(cmd(gc, &gs, "enc.start", json_pack("{s:s}", "module", "fivey.combat")));
     size_t i;
-    json_t *v;
+    json_t *v, *cids = json_array();
     json_array_foreach(pcs, i, v)
-        json_decref(cmd(gc, &gs, "enc.add", json_pack("{s:O}", "char", v)));
-    for (int k = 0; k < 4; k++)
-        json_decref(cmd(gc, &gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin")));
+    {
+        json_t *r = cmd(gc, &gs, "enc.add", json_pack("{s:O}", "char", v));
+        json_array_append(cids, json_object_get(r, "id"));
+        json_decref(r);
+    }
+    for (int k = 0; k < 4; k++) {
+        json_t *r = cmd(gc, &gs, "enc.add", json_pack("{s:{s:s}}", "npc", "name", "Goblin"));
+        json_array_append(cids, json_object_get(r, "id"));
+        json_decref(r);
+    }
     json_decref(cmd(gc, &gs, "enc.act", json_pack("{s:s}", "action", "initiative")));
 
     if (bench_wants(only, "roll"))
         timed("roll d20+5 (player):", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+    if (bench_wants(only, "check")) {
+        timed("roll.check (player):", n, pc[0], &ps[0], "roll.check",
+              "{\"check\":\"check\",\"params\":{\"stat\":2,\"dc\":12}}");
+        timed("roll.check secret (GM):", n, gc, &gs, "roll.check",
+              "{\"check\":\"check\",\"params\":{\"stat\":2,\"dc\":12},\"secret\":true}");
+    }
     if (bench_wants(only, "act"))
         timed("enc.act end (GM):", n, gc, &gs, "enc.act", "{\"action\":\"end\"}");
     if (bench_wants(only, "moves")) {
         timed("enc.moves (GM):", n, gc, &gs, "enc.moves", "{}");
         timed("enc.moves (player):", n, pc[0], &ps[0], "enc.moves", "{}");
     }
+    if (bench_wants(only, "map") || bench_wants(only, "mapmove")) {
+        /* issue 30: the same roll with a shown map in the scene (a picture of 59 990 characters,
+         * near map.set's limit, and a token per combatant), then the GM moving tokens */
+        size_t len = 59990 - 22;
+        char *image = malloc(59991);
+        memcpy(image, "data:image/png;base64,", 22);
+        bench_base64_fill(image + 22, len);
+        image[22 + len] = '\0';
+        json_decref(cmd(gc, &gs, "map.set",
+                        json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "image", image, "w", 1200, "h",
+                                  800, "size", 50, "cols", 24, "rows", 16)));
+        free(image);
+        json_array_foreach(cids, i, v) json_decref(
+            cmd(gc, &gs, "map.token", json_pack("{s:O, s:i, s:i}", "cid", v, "x", (int)i, "y", 0)));
+        json_decref(cmd(gc, &gs, "map.show", json_object()));
+        if (bench_wants(only, "map"))
+            timed("roll, a map shown:", n, pc[0], &ps[0], "roll", "{\"expr\":\"d20+5\"}");
+        double c0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        for (int k = 0; k < (bench_wants(only, "mapmove") ? n : 0); k++) {
+            /* token k % 12 to a row it is not on */
+            size_t t = (size_t)k % json_array_size(cids);
+            char id[32];
+            snprintf(id, sizeof id, "t%d", ++g_cmd);
+            say(gc, json_pack("{s:s, s:s, s:s, s:{s:O, s:i, s:i}}", "t", "cmd", "id", id, "op",
+                              "map.move", "args", "id", json_array_get(cids, t), "x", (int)t, "y",
+                              1 + (k / (int)json_array_size(cids)) % 15));
+            engine_flush(g_e);
+        }
+        if (bench_wants(only, "mapmove"))
+            printf("%-22s %d commands, %.1f us CPU\n", "map.move (GM):", n,
+                   (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e6 / n);
+    }
+    json_decref(cids);
     size_t bytes = gs.bytes;
     for (int k = 0; k < PLAYERS; k++)
         bytes += ps[k].bytes;

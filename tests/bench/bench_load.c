@@ -19,6 +19,15 @@
  * after a server restart. --route KEY: behind a router of several processes (issue 28,
  * tests/bench/shards.mjs), the host socket opens /c/KEY/ws and each table's seats
  * /c/<campaign>/ws. Prints one JSON object on stdout; progress and errors on stderr.
+ *
+ * A scene and its map (issue 30's "figures do not get worse by more than 10 % with a map in the
+ * scene"): --scene MODULE makes every table a campaign of MODULE's system (--system, default the
+ * part of MODULE before the dot) whose GM, once every seat has its welcome and before the
+ * warm-up, starts an encounter of MODULE with one quick NPC fighter per seat (enc.start, S x
+ * enc.add); --map also sets that scene's map with a picture of --image-chars characters (a data
+ * URL, default 59 990: near map.set's 60 000), places a token for every fighter and shows the map
+ * (map.set, S x map.token, map.show). --moves K: every K-th command of a table is a map.move of
+ * one of its tokens (to a square it is not on) instead of the roll.
  * Exits 1 on any protocol error, refused command or time-out (--timeout, default 300 s).
  */
 #include <jansson.h>
@@ -31,7 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 enum { ST_IDLE, ST_CONNECTING, ST_WAIT_WELCOME, ST_READY, ST_CLOSED };
+enum { MAP_COLS = 24, MAP_ROWS = 16 }; /* --map: the grid (squares of 50 px on 1200 x 800) */
 
 typedef struct seat {
     struct lws *wsi;
@@ -41,6 +53,8 @@ typedef struct seat {
     int is_host;
     char token[64];
     long long seq; /* last seq seen */
+    long long off; /* --scene: the GM's seq minus this seat's (the GM-only set-up events, e.g.
+                      map.set before map.show, advance the GM's seq alone; server/playerseq.h) */
     double t_seq;  /* when it was seen */
     char *out;     /* one pending frame (LWS_PRE headroom), or NULL */
     size_t out_len;
@@ -57,8 +71,12 @@ typedef struct table {
     seat *seats;       /* S of them; seats[0] is the GM */
     long long target;  /* seq of the command in flight (tabled: from its ack), or -1 */
     int got, acked, inflight, done;
-    double t_sent; /* when the GM's frame was written */
-    double t_last; /* when the last other seat had the diff */
+    double t_sent;    /* when the GM's frame was written */
+    double t_last;    /* when the last other seat had the diff */
+    int step;         /* --scene: the next set-up command (table_setup) */
+    char (*cids)[24]; /* --scene: the fighters' combatant ids (= their tokens' ids) */
+    long long fired;  /* commands sent in the warm-up and load phases */
+    int pongs;        /* --scene: players settled after the set-up (table_settled) */
 } table;
 
 static struct {
@@ -67,10 +85,12 @@ static struct {
     long pid;
     const char *host_token, *save, *resume;
     const char *route; /* --route KEY: behind a router (issue 28), the host socket at /c/KEY/ws */
+    const char *system, *scene; /* --system (default generic), --scene MODULE */
+    int map, moves, image_chars, set_up;
     struct lws_context *ctx;
     seat host;
     table *tabs;
-    int phase; /* 0 setup, 1 joining, 2 warm-up, 3 load, 4 done */
+    int phase; /* 0 setup, 1 joining, 2 warm-up, 3 load, 4 done, 5 the scenes' set-up */
     int created, opened, welcomed, total, warm;
     int next_open;
     double t_join0, t_join1, t_load0, t_load1;
@@ -223,12 +243,24 @@ static void table_fire(table *t)
         B.relay_payload[n] = ' ';
         seat_send(gm, B.relay_payload, B.relay_len, &t->t_sent);
         t->acked = 1;
+    } else if (B.moves > 0 && t->fired % B.moves == B.moves - 1) {
+        /* a token of the map: token k's m-th move goes to row 1 + m % 15 of its column k (the
+         * map has 16 rows; it starts on row 0), never the square it is on */
+        static long long n;
+        long long m = t->fired / B.moves;
+        int k = (int)(m % B.seats);
+        m /= B.seats;
+        seat_sendf(gm, &t->t_sent,
+                   "{\"t\":\"cmd\",\"id\":\"m%lld\",\"op\":\"map.move\",\"args\":{\"id\":\"%s\","
+                   "\"x\":%d,\"y\":%lld}}",
+                   ++n, t->cids[k], k % MAP_COLS, 1 + m % (MAP_ROWS - 1));
     } else {
         static long long n;
         seat_sendf(gm, &t->t_sent,
                    "{\"t\":\"cmd\",\"id\":\"r%lld\",\"op\":\"roll\",\"args\":{\"expr\":\"d20+5\"}}",
                    ++n);
     }
+    t->fired++;
 }
 
 static void start_load(void);
@@ -272,7 +304,8 @@ static long rss_before, rss_after;
 
 static void start_warmup(void)
 {
-    B.t_join1 = now_s();
+    if (B.phase != 5) /* the scenes' set-up is not part of the joins' time */
+        B.t_join1 = now_s();
     B.phase = 2;
     B.warm = 0;
     for (int k = 0; k < B.tables; k++)
@@ -291,12 +324,101 @@ static void start_load(void)
         table_fire(&B.tabs[k]);
 }
 
+/* --map: map.set of the scene "enc" with a picture of --image-chars characters: a PNG data URL
+ * whose base64 comes from a fixed sequence (the same bytes in every run). */
+static void table_map_set(table *t)
+{
+    static const char head[] = "{\"t\":\"cmd\",\"id\":\"mapset\",\"op\":\"map.set\",\"args\":{"
+                               "\"w\":1200,\"h\":800,\"size\":50,\"cols\":24,\"rows\":16,"
+                               "\"image\":\"data:image/png;base64,";
+    static const char tail[] = "\"}}";
+    size_t n = (size_t)B.image_chars - (sizeof "data:image/png;base64," - 1);
+    n -= n % 4;
+    size_t len = sizeof head - 1 + n + sizeof tail - 1;
+    char *buf = malloc(len);
+    if (!buf)
+        abort();
+    memcpy(buf, head, sizeof head - 1);
+    bench_base64_fill(buf + sizeof head - 1, n);
+    memcpy(buf + sizeof head - 1 + n, tail, sizeof tail - 1);
+    seat_send(&t->seats[0], buf, len, NULL);
+    free(buf);
+}
+
+/* --scene: the GM of t sends its next set-up command (one in flight; table_setup_ack moves on):
+ * enc.start, a fighter per seat, then with --map the map, a token per fighter and map.show. */
+static void table_setup(table *t)
+{
+    seat *gm = &t->seats[0];
+    int S = B.seats, k = t->step;
+    if (k == 0)
+        seat_sendf(
+            gm, NULL,
+            "{\"t\":\"cmd\",\"id\":\"s0\",\"op\":\"enc.start\",\"args\":{\"module\":\"%s\"}}",
+            B.scene);
+    else if (k <= S)
+        seat_sendf(gm, NULL,
+                   "{\"t\":\"cmd\",\"id\":\"s%d\",\"op\":\"enc.add\",\"args\":{\"npc\":{\"name\":"
+                   "\"Fighter %d\"}}}",
+                   k, k);
+    else if (B.map && k == S + 1)
+        table_map_set(t);
+    else if (B.map && k <= 2 * S + 1)
+        seat_sendf(gm, NULL,
+                   "{\"t\":\"cmd\",\"id\":\"s%d\",\"op\":\"map.token\",\"args\":{\"cid\":\"%s\","
+                   "\"x\":%d,\"y\":0}}",
+                   k, t->cids[k - S - 2], (k - S - 2) % MAP_COLS);
+    else if (B.map && k == 2 * S + 2)
+        seat_sendf(gm, NULL, "{\"t\":\"cmd\",\"id\":\"s%d\",\"op\":\"map.show\",\"args\":{}}", k);
+}
+
+/* The GM's ack of set-up command t->step (m: the ack). */
+static void table_setup_ack(table *t, json_t *m)
+{
+    int S = B.seats, k = t->step;
+    if (k >= 1 && k <= S) {
+        const char *id = json_string_value(json_object_get(json_object_get(m, "result"), "id"));
+        if (!id) {
+            fail("enc.add: no combatant id in the ack", NULL);
+            return;
+        }
+        snprintf(t->cids[k - 1], sizeof t->cids[k - 1], "%s", id);
+    }
+    int last = B.map ? 2 * S + 2 : S;
+    if (++t->step <= last) {
+        table_setup(t);
+        return;
+    }
+    /* settle every player with a ping: its pong comes after every diff of the set-up */
+    for (int i = 1; i < S; i++)
+        seat_sendf(&t->seats[i], NULL, "{\"t\":\"ping\",\"n\":1}");
+}
+
+/* Player s's pong after the set-up: its seq and the GM's now name the same event. */
+static void table_settled(seat *s)
+{
+    table *t = s->tab;
+    s->off = t->seats[0].seq - s->seq;
+    if (++t->pongs == B.seats - 1 && ++B.set_up == B.tables)
+        start_warmup();
+}
+
+static void start_scenes(void)
+{
+    B.t_join1 = now_s();
+    B.phase = 5;
+    for (int k = 0; k < B.tables; k++)
+        table_setup(&B.tabs[k]);
+}
+
 /* A seat got its welcome (tabled) or its socket opened (relay). */
 static void seat_ready(seat *s)
 {
     s->state = ST_READY;
     B.welcomed++;
-    if (B.welcomed == B.total)
+    if (B.welcomed == B.total && B.scene && !B.relay)
+        start_scenes();
+    else if (B.welcomed == B.total)
         start_warmup();
     else
         open_more();
@@ -325,8 +447,8 @@ static void host_create_next(seat *h)
 {
     seat_sendf(h, NULL,
                "{\"t\":\"cmd\",\"id\":\"create%d\",\"op\":\"campaign.create\","
-               "\"args\":{\"name\":\"bench %d\",\"system\":\"generic\"}}",
-               B.created, B.created);
+               "\"args\":{\"name\":\"bench %d\",\"system\":\"%s\"}}",
+               B.created, B.created, B.system);
 }
 
 static void start_joins(void)
@@ -384,11 +506,15 @@ static void seat_message(seat *s, const char *buf, size_t len)
             s->t_seq = now;
         }
         table *tab = s->tab;
-        if (tab && tab->inflight && seq == tab->target) {
+        if (tab && tab->inflight && seq + s->off == tab->target) {
             if (s->idx > 0 && ++tab->got == B.seats - 1)
                 tab->t_last = now;
             table_check(tab, now);
         }
+        return;
+    }
+    if (strncmp(t, "pong\"", 5) == 0 && B.phase == 5 && s->idx > 0) {
+        table_settled(s);
         return;
     }
     if (strncmp(t, "presence\"", 9) == 0 || strncmp(t, "pong\"", 5) == 0)
@@ -412,6 +538,8 @@ static void seat_message(seat *s, const char *buf, size_t len)
             s->seq = json_integer_value(seq);
         if (s->state == ST_WAIT_WELCOME)
             seat_ready(s);
+    } else if (strcmp(type, "ack") == 0 && s->idx == 0 && B.phase == 5) {
+        table_setup_ack(s->tab, m);
     } else if (strcmp(type, "ack") == 0 && s->idx == 0 && s->tab->inflight) {
         /* Now the command's seq is known: the seats that already have it count, as of the time
          * their seq reached it (diffs are sent before the ack, so the GM always has). */
@@ -420,7 +548,7 @@ static void seat_message(seat *s, const char *buf, size_t len)
         tab->target = json_integer_value(json_object_get(m, "seq"));
         tab->got = 0;
         for (int i = 1; i < B.seats; i++)
-            if (tab->seats[i].seq >= tab->target) {
+            if (tab->seats[i].seq + tab->seats[i].off >= tab->target) {
                 tab->got++;
                 if (tab->seats[i].t_seq > tab->t_last || tab->got == 1)
                     tab->t_last = tab->seats[i].t_seq;
@@ -565,6 +693,7 @@ static void alloc_tables(void)
         table *t = &B.tabs[k];
         t->id = k;
         t->seats = calloc((size_t)B.seats, sizeof *t->seats);
+        t->cids = calloc((size_t)B.seats, sizeof *t->cids);
         for (int i = 0; i < B.seats; i++) {
             t->seats[i].tab = t;
             t->seats[i].idx = i;
@@ -617,7 +746,9 @@ static void usage(void)
             "usage: bench_load --port N [--relay] [--pid PID] [--host-token TOK]\n"
             "                  [--tables T] [--seats S] [--seconds X] [--commands N] [--idle]\n"
             "                  [--window W] [--save FILE | --resume FILE] [--timeout SECONDS]\n"
-            "                  [--settle SECONDS] [--hold SECONDS] [--route KEY]\n");
+            "                  [--settle SECONDS] [--hold SECONDS] [--route KEY]\n"
+            "                  [--system SYS] [--scene MODULE [--map [--image-chars N]\n"
+            "                  [--moves K]]]\n");
     exit(2);
 }
 
@@ -633,6 +764,8 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--relay"))
             B.relay = 1;
+        else if (!strcmp(a, "--map"))
+            B.map = 1;
         else if (!strcmp(a, "--idle"))
             B.idle = 1;
         else if (!v)
@@ -665,12 +798,30 @@ int main(int argc, char **argv)
             B.timeout = atof(argv[++i]);
         else if (!strcmp(a, "--route"))
             B.route = argv[++i];
+        else if (!strcmp(a, "--system"))
+            B.system = argv[++i];
+        else if (!strcmp(a, "--scene"))
+            B.scene = argv[++i];
+        else if (!strcmp(a, "--moves"))
+            B.moves = atoi(argv[++i]);
+        else if (!strcmp(a, "--image-chars"))
+            B.image_chars = atoi(argv[++i]);
         else
             usage();
     }
+    B.image_chars = B.image_chars ? B.image_chars : 59990;
     if (!B.port || B.tables < 1 || B.seats < 2 || B.window < 1 ||
-        (!B.relay && !B.resume && !B.host_token))
+        (!B.relay && !B.resume && !B.host_token) || (B.map && !B.scene) || (B.moves && !B.map) ||
+        B.moves < 0 || B.image_chars < 100 || B.image_chars > 60000 || (B.scene && B.resume))
         usage();
+    /* a module's system is the part of its name before the dot (heimr.combat: heimr) */
+    static char sys[40];
+    if (!B.system && B.scene) {
+        snprintf(sys, sizeof sys, "%.*s", (int)strcspn(B.scene, "."), B.scene);
+        B.system = sys;
+    }
+    if (!B.system)
+        B.system = "generic";
     if (B.resume) {
         if (load_tokens(B.resume)) {
             fprintf(stderr, "bench_load: cannot read %s\n", B.resume);
@@ -720,7 +871,10 @@ int main(int argc, char **argv)
         if (lws_service(B.ctx, 0) < 0)
             fail("lws_service failed", NULL);
         if (now_s() - t_start > B.timeout)
-            fail("timed out", B.phase == 1 ? "joining" : B.phase == 2 ? "warm-up" : "load");
+            fail("timed out", B.phase == 1   ? "joining"
+                              : B.phase == 2 ? "warm-up"
+                              : B.phase == 5 ? "the scenes' set-up"
+                                             : "load");
     }
     if (!B.idle && !B.failed) {
         srv_cpu1 = B.pid ? proc_cpu_us(B.pid) : -1;

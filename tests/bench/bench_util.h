@@ -1,5 +1,6 @@
 /*
- * bench_util.h — the small helpers the engine benchmarks share (bench_engine.c, bench_curves.c).
+ * bench_util.h — the small helpers the benchmarks share (bench_engine.c, bench_curves.c,
+ * bench_load.c).
  */
 #ifndef TABLED_BENCH_UTIL_H
 #define TABLED_BENCH_UTIL_H
@@ -25,6 +26,18 @@ static inline int bench_wants(const char *only, const char *name)
         if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
             return 1;
     return 0;
+}
+
+/* n base64 characters from a fixed sequence into dst (not terminated): the picture of a scene map
+ * in the benchmarks (issue 30), the same bytes in every run. */
+static inline void bench_base64_fill(char *dst, size_t n)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    unsigned x = 12345;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        dst[i] = b64[(x >> 16) & 63];
+    }
 }
 
 #endif

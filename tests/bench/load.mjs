@@ -3,7 +3,7 @@
 //
 //   node tests/bench/load.mjs [--quick] [--sync normal|full|both] [--only LIST] [--seconds N]
 //                             [--idle-seats N] [--wide-seats N] [--join-window N] [--json FILE]
-//                             [--no-build]
+//                             [--map [--moves K]] [--no-build]
 //
 // Builds build/ (plain, optimised) unless --no-build, then for every scenario starts a fresh
 // `tabled serve` (temporary database, loopback, --rate-limit 0) and, in the same run, the bare
@@ -18,6 +18,11 @@
 // 1x8 and 100x8 run once per --sync mode (default both); 1xN and idle with --sync normal.
 // --join-window: seats between connect and welcome at once (default 16).
 // --quick: 2 s per load phase and 200 seats for 1xN and idle (a run takes well under 2 minutes).
+// --map (issue 30): 1x8 and 100x8 also run against three more servers: a Heimr fight with a quick
+//   NPC fighter per seat ("scene"), the same with a shown map (a ~60 000-char picture, a token per
+//   fighter: "map"), and the same with every K-th command (--moves, default 2) a token's map.move
+//   instead of the roll ("map+moves"); each is printed against the floor and against the run
+//   without a map (issue 30: no figure more than 10 % worse with a map in the scene).
 // See tests/bench/README.md for what each figure means. Loopback only; stops by itself.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +35,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 
 function parseArgs(argv) {
-  const o = { quick: false, sync: 'both', only: null, seconds: null, idleSeats: null, wideSeats: null, joinWindow: 16, json: null, build: true };
+  const o = { quick: false, sync: 'both', only: null, seconds: null, idleSeats: null, wideSeats: null, joinWindow: 16, json: null, build: true, map: false, moves: 2 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -46,8 +51,10 @@ function parseArgs(argv) {
     else if (a === '--wide-seats') o.wideSeats = Number(v());
     else if (a === '--join-window') o.joinWindow = Number(v());
     else if (a === '--json') o.json = v();
+    else if (a === '--map') o.map = true;
+    else if (a === '--moves') o.moves = Number(v());
     else if (a === '--help' || a === '-h') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 22).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 27).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${a} (see --help)`);
   }
@@ -192,8 +199,35 @@ function row(scenario, figure, unit, tabled, floor, better, target) {
   results.push({ scenario, figure, unit, tabled, floor, better, target });
 }
 
-/** Load scenario T x S against the relay and against tabled with the given sync mode. */
-async function loadScenario(name, T, S, sync, { withRelay }) {
+/** --map: the figures of each variant against the floor and against the same figure without a
+ * map (the variant "scene": the same fight; the bare campaign for "scene" itself). */
+async function mapVariants(name, T, S, sync, figures) {
+  if (!opt.map) return;
+  const got = {};
+  for (const v of VARIANTS) {
+    const { r, floor } = await loadScenario(name, T, S, sync, { withRelay: false, variant: v });
+    got[v.key] = r;
+    const sc = `${name} --sync ${sync}, ${v.label}`;
+    const base = v.key === 'scene' ? raw.find((x) => x.kind === 'tabled' && x.name === name && x.sync === sync && !x.variant)?.r : got.scene;
+    for (const [figure, unit, pick, better] of figures) {
+      const worse = base ? (better === 'lower' ? pick(r) / pick(base) : pick(base) / pick(r)) : NaN;
+      row(sc, figure, unit, pick(r), pick(floor), better, { vs: v.key === 'scene' ? 'the bare campaign' : 'the fight without a map', worse, limit: v.key === 'scene' ? null : 1.1 });
+    }
+    clientCheck(sc, r);
+  }
+}
+
+// --map: the servers besides the bare one (bench_load's --scene, --map, --moves)
+const SCENE = ['--scene', 'heimr.combat'];
+const VARIANTS = [
+  { key: 'scene', label: 'a fight, no map', args: SCENE },
+  { key: 'map', label: 'a fight, a shown map', args: [...SCENE, '--map'] },
+  { key: 'moves', label: `a fight, a shown map, 1 command in ${opt.moves} a map.move`, args: [...SCENE, '--map', '--moves', String(opt.moves)] },
+];
+
+/** Load scenario T x S against the relay and against tabled with the given sync mode (variant:
+ * one of VARIANTS, or none: the bare campaign). */
+async function loadScenario(name, T, S, sync, { withRelay, variant }) {
   const timeout = 600;
   const base = ['--tables', String(T), '--seats', String(S), '--seconds', String(opt.seconds)];
   let floor = raw.find((r) => r.kind === 'relay' && r.name === name)?.r;
@@ -206,17 +240,17 @@ async function loadScenario(name, T, S, sync, { withRelay }) {
     }
     raw.push({ kind: 'relay', name, r: floor });
   }
-  const db = path.join(tmp, `${name}-${sync}.db`);
+  const db = path.join(tmp, `${name}-${sync}${variant ? '-' + variant.key : ''}.db`);
   const srv = await startTabled(db, sync);
   let r;
   try {
-    r = await runLoad(['--port', String(srv.port), '--pid', String(srv.proc.pid), '--host-token', srv.hostToken, ...base], timeout);
+    r = await runLoad(['--port', String(srv.port), '--pid', String(srv.proc.pid), '--host-token', srv.hostToken, ...base, ...(variant ? variant.args : [])], timeout);
   } catch (e) {
     throw withStderr(e, srv);
   } finally {
     await stopProc(srv);
   }
-  raw.push({ kind: 'tabled', name, sync, r });
+  raw.push({ kind: 'tabled', name, sync, variant: variant?.key, r });
   return { r, floor };
 }
 
@@ -235,6 +269,11 @@ async function scenarioSmall(sync) {
   row(sc, 'server CPU per command', 'µs', r.srv_cpu_us_per_cmd, floor.srv_cpu_us_per_cmd, 'lower', { abs: 30 });
   clientCheck(sc, r);
   clientCheck('1x8 (relay)', floor);
+  await mapVariants('1x8', 1, 8, sync, [
+    ['latency p50', 'µs', (x) => x.lat_us.p50, 'lower'],
+    ['latency p99', 'µs', (x) => x.lat_us.p99, 'lower'],
+    ['server CPU per command', 'µs', (x) => x.srv_cpu_us_per_cmd, 'lower'],
+  ]);
 }
 
 async function scenarioTables(sync) {
@@ -247,6 +286,11 @@ async function scenarioTables(sync) {
   row(sc, 'time to join 800 seats', 's', r.join_s, floor.join_s, 'lower', null);
   clientCheck(sc, r);
   clientCheck('100x8 (relay)', floor);
+  await mapVariants('100x8', 100, 8, sync, [
+    ['commands/s', '/s', (x) => x.cmds_per_s, 'higher'],
+    ['latency p50', 'µs', (x) => x.lat_us.p50, 'lower'],
+    ['server CPU per command', 'µs', (x) => x.srv_cpu_us_per_cmd, 'lower'],
+  ]);
 }
 
 async function scenarioWide() {
@@ -317,6 +361,12 @@ function fmt(v, unit) {
 
 function verdict(r) {
   if (!r.target) return '';
+  if (r.target.vs !== undefined) {
+    // worse: the variant's figure over the one it is compared with (higher-is-better inverted)
+    const w = r.target.worse;
+    const txt = Number.isFinite(w) ? `${((w - 1) * 100).toFixed(1)} % worse than ${r.target.vs}` : '-';
+    return r.target.limit && Number.isFinite(w) ? `${txt} (≤ 10 %: ${w <= r.target.limit ? 'met' : 'not met'})` : txt;
+  }
   if (r.target.ratio !== undefined) {
     const ratio = r.tabled / r.floor;
     return `≤ ${r.target.ratio}× floor: ${ratio <= r.target.ratio ? 'met' : 'not met'}`;

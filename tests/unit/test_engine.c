@@ -1606,6 +1606,46 @@ START_TEST(test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log)
 }
 END_TEST
 
+/* Whether row w (terminated by a NULL path) names path. */
+static int writes_name(const op_write *w, const char *path)
+{
+    for (; w->path; w++)
+        if (strcmp(w->path, path) == 0)
+            return 1;
+    return 0;
+}
+
+/* issue 26: a row that writes one log copies that one. A check writes /log (its hidden numbers
+ * under /gm/hidden, an ask under /asks and /gm/asks) or, secret, /gm/log alone; the GM's answer
+ * logs the player's check publicly; a session's beginning and its close write a public line. */
+START_TEST(test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write)
+{
+    const op_def *check = ops_find("fivey", "roll.check");
+    ck_assert_ptr_nonnull(check);
+    ck_assert_ptr_nonnull(check->writes_of);
+    json_t *pub = json_pack("{s:s}", "check", "check");
+    json_t *sec = json_pack("{s:s, s:b}", "check", "check", "secret", 1);
+    const op_write *p = check->writes_of(pub), *s = check->writes_of(sec);
+    ck_assert(writes_name(p, "/log") && writes_name(p, "/gm/hidden") && writes_name(p, "/asks") &&
+              writes_name(p, "/gm/asks"));
+    ck_assert(!writes_name(p, "/gm/log"));
+    ck_assert_str_eq(s[0].path, "/gm/log");
+    ck_assert_ptr_null(s[1].path);
+    json_decref(pub);
+    json_decref(sec);
+    const op_def *answer = ops_find("fivey", "roll.answer");
+    ck_assert_ptr_nonnull(answer);
+    ck_assert(writes_name(answer->writes, "/log") && !writes_name(answer->writes, "/gm/log"));
+    for (const char *const *n = (const char *const[]){"session.begin", "session.close", NULL}; *n;
+         n++) {
+        const op_def *d = ops_find("cot", *n);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_msg(writes_name(d->writes, "/log") && !writes_name(d->writes, "/gm/log"), "%s",
+                      *n);
+    }
+}
+END_TEST
+
 START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it)
 {
     char text[] = "{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
@@ -2201,6 +2241,7 @@ static Suite *engine_suite(void)
     tcase_set_timeout(tc, 120); /* the property test runs ~1 000 commands (slow under ASan) */
     tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
     tcase_add_test(tc, test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log);
+    tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
