@@ -172,6 +172,23 @@ int heimr_combat_choices(const rules_enc *e, const char *actor, const rules_enc_
         helper_choices(e, actor, out);
         return RULES_CHOICES_PICK;
     }
+    if (actor && is(n, "target") && is(act, "act")) {
+        /* a Charge's opponent: those the charger may charge (on the map, the squares next to
+         * its own along an axis: 001:61, 001:344; grid.c) */
+        json_t *foes = json_array();
+        size_t i;
+        json_t *c;
+        heimr_choice(out, NULL, "no one (only a charge names an opponent)");
+        heimr_choose_combatants(e, actor, HEIMR_FOES, foes);
+        json_array_foreach(foes, i, c)
+        {
+            tb_err err = {0};
+            if (!heimr_charge_check(e, actor, json_string_value(json_object_get(c, "value")), &err))
+                json_array_append(out, c);
+        }
+        json_decref(foes);
+        return RULES_CHOICES_PICK;
+    }
     if (is(n, "target") && !is(act, "delay")) {
         /* anyone, the fallen too (a GM's effect, a blow on the helpless); a guard is for an ally
          * (001:450); moving an ally takes one pair of hands (001:462) */

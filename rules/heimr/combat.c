@@ -106,6 +106,7 @@ static const rules_param P_ACT[] = {
     {"type", RULES_PARAM_STRING, 4, 8, 0, 0,
      "standard, free, ongoing or upcoming (001:322-327; default: the book's for the action)"},
     {"what", RULES_PARAM_STRING, 1, 60, 0, RULES_PARAM_REQUIRED, "the action (move, draw, ...)"},
+    P_TARGET(0, "the opponent charged (a Charge only, 001:344)"),
     {0},
 };
 static const rules_param P_BREATHER[] = {
@@ -402,6 +403,14 @@ static int check_act(const rules_enc *e, const rules_args *a, tb_err *err)
         if (strncmp(wkey, MOVES[i], strlen(MOVES[i])) == 0 &&
             (rc = heimr_may_move_check(e, cid, err)))
             return rc;
+    /* 001:344 a charge goes to the next square, against an opponent there (001:61; grid.c) */
+    const char *at = rules_arg_str(a, "target");
+    if (strncmp(wkey, "charge", 6) == 0) {
+        if ((rc = heimr_charge_check(e, cid, at, err)))
+            return rc;
+    } else if (at) {
+        return rules_enc_rule(err, "only a charge names an opponent (001:344)");
+    }
     /* 001:324 one standard action; 001:326 ongoing: a standard action that ends the turn */
     if (strcmp(type, "standard") == 0 || strcmp(type, "ongoing") == 0)
         return heimr_budget_check(e, cid, "standard", err);

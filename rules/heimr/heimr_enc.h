@@ -315,5 +315,8 @@ int heimr_between_choices(const rules_enc *e, const char *actor, const rules_enc
 int heimr_grid_distance(int ax, int ay, int bx, int by);
 /* The distance between combatants a and b on the map, or -1 when either is not on it. */
 int heimr_grid_between(const rules_enc *e, const char *a, const char *b);
+/* Whether cid may charge at (NULL: none named): an opponent in a square next to cid's along an
+ * axis when both are on the map (001:61, 001:344); 0, or the refusal in err. */
+int heimr_charge_check(const rules_enc *e, const char *cid, const char *at, tb_err *err);
 
 #endif

@@ -1232,6 +1232,64 @@ START_TEST(a_players_end_turn_is_one_tap_and_every_offered_move_passes)
 }
 END_TEST
 
+/* A Charge from the map (rules/RULES.md, heimr encounter reading 23): 001:344 "go to a different
+ * square and make a melee weapon attack or brawl attack against an opponent in that square", and
+ * in combat a square borders only those up, down, left and right (001:61): the opponent stands
+ * one square away along an axis (001:264). Refused before any die, the state as it was; a
+ * fighter not on the map charges by the GM's word; the moves offer only who may be charged. */
+static size_t charge_targets(fixture *f, const char *actor, const char *want)
+{
+    int kind = 0;
+    json_t *out = choices_of(f, actor, "act", "target", &kind);
+    ck_assert_int_eq(kind, RULES_CHOICES_PICK);
+    ck_assert(json_is_null(json_object_get(json_array_get(out, 0), "value"))); /* no one */
+    size_t n = json_array_size(out);
+    if (want)
+        ck_assert_str_eq(str_of(json_array_get(out, 1), "value"), want);
+    json_decref(out);
+    return n;
+}
+
+START_TEST(a_charge_on_the_map_reaches_the_next_square_along_an_axis)
+{
+    fixture f;
+    fx_four(&f);
+    json_t *sq = json_loads("{\"e1\":{\"id\":\"e1\",\"cid\":\"e1\",\"x\":0,\"y\":0},"
+                            "\"e4\":{\"id\":\"e4\",\"cid\":\"e4\",\"x\":1,\"y\":1}}",
+                            0, NULL);
+    f.e.squares = sq;
+    /* diagonal: two squares along the axes (001:264), not a bordering square (001:61) */
+    refused_same(&f, "e1", "act", "{\"what\":\"Charge\",\"target\":\"e4\"}",
+                 "Orc is 2 squares away from Ann: a charge reaches the square next to Ann's");
+    ck_assert_uint_eq(charge_targets(&f, "e1", NULL), 1);
+    /* the same square: a charge goes to a different square (001:344) */
+    json_object_set_new(json_object_get(sq, "e4"), "y", json_integer(0));
+    json_object_set_new(json_object_get(sq, "e4"), "x", json_integer(0));
+    refused_same(&f, "e1", "act", "{\"what\":\"charge\",\"target\":\"e4\"}",
+                 "Orc is in Ann's square: a charge goes to a different square");
+    ck_assert_uint_eq(charge_targets(&f, "e1", NULL), 1);
+    /* on the map a charge names its opponent, an opponent (001:344); only a charge names one */
+    json_object_set_new(json_object_get(sq, "e4"), "x", json_integer(1));
+    refused_same(&f, "e1", "act", "{\"what\":\"Charge\"}", "a charge names the opponent charged");
+    refused_same(&f, "e1", "act", "{\"what\":\"Charge\",\"target\":\"e2\"}",
+                 "Bob is not Ann's opponent");
+    refused_same(&f, "e1", "act", "{\"what\":\"Move\",\"target\":\"e4\"}",
+                 "only a charge names an opponent");
+    /* the next square to the right: the charge goes (ongoing, 001:326: the turn ends and the
+     * dodge is pre-rolled at C-2, d6 4, d10 5 6) */
+    ck_assert_uint_eq(charge_targets(&f, "e1", "e4"), 2);
+    ACT_OK(&f, "e1", "act", "{\"what\":\"Charge\",\"target\":\"e4\"}", 4, 5, 6);
+    ck_assert_str_eq(last_text(&f, "act"), "Ann: Charge (ongoing action)");
+    ck_assert_str_eq(rules_enc_current(&f.e), "e2");
+    /* Bob is not on the map: his charge is the GM's word, named or not */
+    ck_assert_uint_eq(charge_targets(&f, "e2", "e4"), 2);
+    ACT_OK(&f, "e2", "act", "{\"what\":\"Charge\"}", 4, 5, 6);
+    f.e.squares = NULL;
+    json_decref(sq);
+    fx_free(&f);
+}
+END_TEST
+
 /* ---- issue 25 item 8: fatigue back to its base when the scene is over (001:292, 001:304) ---- */
 
 /* The module's end hook, as enc.end runs it (its stats then land on the sheets). */
@@ -1316,6 +1374,7 @@ int main(void)
     tcase_add_test(op, an_effect_on_the_holder_loosens_the_grip);
     tcase_add_test(op, the_ground_height_cover_difficult_terrain_and_a_blind_spot_shape_attacks);
     tcase_add_test(op, the_map_decides_melee_reach_and_the_range_penalty);
+    tcase_add_test(op, a_charge_on_the_map_reaches_the_next_square_along_an_axis);
     suite_add_tcase(s, op);
     TCase *i23 = tcase_create("issue23");
     tcase_add_test(i23, a_consistency_past_forty_rolls_forty_d10s_instead_of_refusing);
