@@ -190,3 +190,46 @@ test('heimr reads the map: a melee attack from another square is refused before 
   const near = await who.cmd('enc.act', { action: 'attack', actor, params: { target, c: 0, p: 0 } });
   assert.equal(near.t, 'ack', near.raw);
 });
+
+test('heimr reads the map for a charge: the next square along an axis only, refused before any die otherwise', async (t) => {
+  const { gm, ann, A, ok } = await fight(t);
+  const O = (await ok(gm, 'enc.add', { npc: { name: 'Bandit' } })).id;
+  await ok(gm, 'map.set', { size: 40, cols: 8, rows: 6 });
+  await ok(gm, 'map.token', { cid: A, x: 0, y: 0 });
+  const tok = (await ok(gm, 'map.token', { cid: O, x: 1, y: 1 })).id;
+  await ok(gm, 'map.show', {});
+  await ok(gm, 'enc.act', { action: 'begin' });
+  const st = gm.state.enc;
+  const actor = st.order[st.turn];
+  const target = actor === A ? O : A;
+  const who = actor === A ? ann : gm;
+  const charge = { what: 'Charge', target };
+  // 001:61 borders up, down, left and right only: a diagonal neighbour is two away (001:264)
+  const seq = gm.seq;
+  const diag = await who.cmd('enc.act', { action: 'act', actor, params: charge });
+  assert.equal(diag.t, 'nack', diag.raw);
+  assert.equal(diag.code, 'rule');
+  assert.match(diag.message, /2 squares away from .*: a charge reaches the square next to/);
+  await gm.ping();
+  assert.equal(gm.seq, seq, 'refused before any die: nothing stored');
+  // 001:344 "go to a different square": not the one the opponent shares
+  await ok(gm, 'map.token', { id: tok, x: 0, y: 0 });
+  await gm.ping();
+  const moved = gm.seq;
+  const same = await who.cmd('enc.act', { action: 'act', actor, params: charge });
+  assert.equal(same.t, 'nack', same.raw);
+  assert.match(same.message, /in .*'s square: a charge goes to a different square/);
+  await gm.ping();
+  assert.equal(gm.seq, moved, 'refused before any die: nothing stored');
+  // the moves offer no charge target in the same square
+  const pick = async () =>
+    (await ok(who, 'enc.moves', {})).moves.enc
+      .find((m) => m.action === 'act' && m.actor === actor)
+      .params.find((p) => p.name === 'target').choices.map((c) => c.value);
+  assert.deepEqual(await pick(), [null]);
+  // one square to the right: offered, and the charge goes
+  await ok(gm, 'map.token', { id: tok, x: 1, y: 0 });
+  assert.deepEqual(await pick(), [null, target]);
+  const next = await who.cmd('enc.act', { action: 'act', actor, params: charge });
+  assert.equal(next.t, 'ack', next.raw);
+});
