@@ -663,13 +663,71 @@ static const op_arg ARGS_ZONE[] = {
 static const op_write W_MAP[] = {{"/maps", 0}, {"/gm/maps", 0}, {NULL, 0}};
 static const op_write W_NONE[] = {{NULL, 0}};
 
+/* The declared writes of one call of map.token and map.move (op_def.writes_of): the scene the
+ * args name, not every scene's maps (issue 26 item 2: a move copied and diffed all of /maps and
+ * /gm/maps). The paths are made per call in this thread's buffers, read before the next call. */
+static _Thread_local char map_paths[3][96];
+static _Thread_local op_write map_writes[4];
+
+/* sid as a JSON pointer token ('~' as "~0", '/' as "~1") in out; -1 when it does not fit. */
+static int map_pointer_token(const char *sid, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = sid; *c; c++) {
+        if (n + 3 > size)
+            return -1;
+        if (*c == '~' || *c == '/') {
+            out[n++] = '~';
+            out[n++] = *c == '~' ? '0' : '1';
+        } else
+            out[n++] = *c;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* map.token: the scene's two copies, whole (a token moves between them, a counter moves). */
+static const op_write *map_token_writes(const json_t *args)
+{
+    const char *sid = json_string_value(json_object_get(args, "scene"));
+    char tok[40];
+    if (map_pointer_token(sid ? sid : "enc", tok, sizeof tok))
+        return W_MAP;
+    snprintf(map_paths[0], sizeof map_paths[0], "/maps/%s", tok);
+    snprintf(map_paths[1], sizeof map_paths[1], "/gm/maps/%s", tok);
+    map_writes[0] = (op_write){map_paths[0], 0};
+    map_writes[1] = (op_write){map_paths[1], 0};
+    map_writes[2] = (op_write){NULL, 0};
+    return map_writes;
+}
+
+/* map.move replaces one token (a copy, never the token in place: op_map_move) in the one object
+ * of tokens it is in: the table's copy while the map is shown, the GM's (a hidden token), the
+ * GM's `kept` while the map is hidden. Those three are copied shallow; the objects on the way
+ * (the scene's two copies, where map_visible may add `kept`) are fresh copies as the way to a
+ * declared path always is (workcopy.h). */
+static const op_write *map_move_writes(const json_t *args)
+{
+    const char *sid = json_string_value(json_object_get(args, "scene"));
+    char tok[40];
+    if (map_pointer_token(sid ? sid : "enc", tok, sizeof tok))
+        return W_MAP;
+    snprintf(map_paths[0], sizeof map_paths[0], "/maps/%s/tokens", tok);
+    snprintf(map_paths[1], sizeof map_paths[1], "/gm/maps/%s/tokens", tok);
+    snprintf(map_paths[2], sizeof map_paths[2], "/gm/maps/%s/kept/tokens", tok);
+    for (int i = 0; i < 3; i++)
+        map_writes[i] = (op_write){map_paths[i], 1};
+    map_writes[3] = (op_write){NULL, 0};
+    return map_writes;
+}
+
 const op_def OPS_MAP[] = {
     {"map.set", op_map_set, WHO_GM, 0, ARGS_SET, W_MAP},
     {"map.show", op_map_show, WHO_GM, 0, ARGS_SCENE, W_MAP},
     {"map.hide", op_map_hide, WHO_GM, 0, ARGS_SCENE, W_MAP},
     {"map.clear", op_map_clear, WHO_GM, 0, ARGS_SCENE, W_MAP},
-    {"map.token", op_map_token, WHO_GM, 0, ARGS_TOKEN, W_MAP},
-    {"map.move", op_map_move, WHO_ANY, 0, ARGS_MOVE, W_MAP},
+    {"map.token", op_map_token, WHO_GM, 0, ARGS_TOKEN, W_MAP, map_token_writes},
+    {"map.move", op_map_move, WHO_ANY, 0, ARGS_MOVE, W_MAP, map_move_writes},
     {"map.remove", op_map_remove, WHO_GM, 0, ARGS_REMOVE, W_MAP},
     {"map.image", op_map_image, WHO_ANY, 1, ARGS_SCENE, W_NONE},
     {"map.zone", op_map_zone, WHO_GM, 0, ARGS_ZONE, W_MAP},

@@ -1573,8 +1573,19 @@ START_TEST(test_every_row_declares_parseable_unnested_write_paths)
 }
 END_TEST
 
+/* Whether the narrowed write w is part of the row's write o: the same path written the same way,
+ * or a subtree below o when o may change anything below it (not shallow). */
+static int write_within(const op_write *w, const op_write *o)
+{
+    size_t n = strlen(o->path);
+    if (strcmp(o->path, w->path) == 0)
+        return o->shallow == w->shallow;
+    return o->shallow == 0 && strncmp(o->path, w->path, n) == 0 && w->path[n] == '/';
+}
+
 /* A row's writes_of (ops.h) narrows its declared writes for one call: what it returns is part of
- * what the row declares, and a roll's secret flag picks the one log it writes. */
+ * what the row declares (a path of the row, or below one the row copies whole), and a roll's
+ * secret flag picks the one log it writes. */
 START_TEST(test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log)
 {
     json_t *calls[] = {json_pack("{s:s}", "expr", "d6"),
@@ -1586,7 +1597,7 @@ START_TEST(test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log)
         for (size_t c = 0; c < 2; c++) {
             for (const op_write *w = d->writes_of(calls[c]); w->path; w++) {
                 const op_write *o = d->writes;
-                while (o->path && (strcmp(o->path, w->path) != 0 || o->shallow != w->shallow))
+                while (o->path && !write_within(w, o))
                     o++;
                 ck_assert_msg(o->path != NULL, "%s: writes_of gives '%s', not in its row", d->name,
                               w->path);
@@ -1643,6 +1654,87 @@ START_TEST(test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_writ
         ck_assert_msg(writes_name(d->writes, "/log") && !writes_name(d->writes, "/gm/log"), "%s",
                       *n);
     }
+}
+END_TEST
+
+/* Runs map.move (a GM's call) on a working copy made from its writes_of, as run_op.c does, and
+ * checks it left base as it was; returns the new state (new reference). */
+static json_t *map_move_on_copy(const op_def *move, json_t *base, const char *args_text)
+{
+    json_t *args = json_loads(args_text, 0, NULL);
+    ck_assert_ptr_nonnull(args);
+    op_ctx ctx = {.seat = "gm", .is_gm = 1};
+    uint64_t before = workcopy_fingerprint(base);
+    json_t *work = workcopy_make(base, move->writes_of(args)), *result = NULL;
+    tb_err err = {0};
+    ck_assert_int_eq(move->fn(&ctx, work, args, &result, &err), TB_OK);
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+    json_decref(result);
+    json_decref(args);
+    return work;
+}
+
+/* issue 26 item 2: a token's move copies the objects of tokens of the scene it names, not every
+ * scene's maps: the other scene's maps and the tokens that stay are shared with the committed
+ * state, and a move writes nothing outside what it declares: shown, hidden, and while the map is
+ * hidden (the GM's kept tokens, made on the way when missing). */
+START_TEST(test_a_token_move_copies_one_scene_s_tokens)
+{
+    const op_def *move = ops_find("fivey", "map.move");
+    ck_assert_ptr_nonnull(move);
+    ck_assert_ptr_nonnull(move->writes_of);
+    json_t *args = json_pack("{s:s, s:s, s:i, s:i}", "scene", "a/b~", "id", "c1", "x", 1, "y", 2);
+    const op_write *w = move->writes_of(args);
+    ck_assert_str_eq(w[0].path, "/maps/a~1b~0/tokens");
+    ck_assert_str_eq(w[1].path, "/gm/maps/a~1b~0/tokens");
+    ck_assert_str_eq(w[2].path, "/gm/maps/a~1b~0/kept/tokens");
+    ck_assert(w[0].shallow == 1 && w[1].shallow == 1 && w[2].shallow == 1);
+    ck_assert_ptr_null(w[3].path);
+    json_object_del(args, "scene");
+    ck_assert_str_eq(move->writes_of(args)[0].path, "/maps/enc/tokens");
+    json_decref(args);
+
+    char text[] = "{'enc':{'combatants':{'c1':{'seat':'s1'}}},'scenes':{'s2':{'combatants':{}}},"
+                  "'maps':{'enc':{'grid':{'cols':10,'rows':10},'tokens':{'c1':{'id':'c1','x':0,"
+                  "'y':0,'cid':'c1'},'m1':{'id':'m1','x':3,'y':3,'label':'Door'}},'next':2},"
+                  "'s2':{'grid':{'cols':5,'rows':5},'tokens':{}}},"
+                  "'gm':{'maps':{'enc':{'grid':{'cols':10,'rows':10},'shown':true,'tokens':{'g1':"
+                  "{'id':'g1','x':1,'y':1,'label':'Trap'}},'zones':{}},"
+                  "'s2':{'grid':{'cols':5,'rows':5},'shown':true}}}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    json_t *work = map_move_on_copy(move, base, "{\"id\":\"c1\",\"x\":4,\"y\":5}");
+    ck_assert_int_eq(json_integer_value(jget(work, "/maps/enc/tokens/c1/x")), 4);
+    ck_assert_int_eq(json_integer_value(jget(base, "/maps/enc/tokens/c1/x")), 0);
+    ck_assert_ptr_eq(jget(work, "/maps/s2"), jget(base, "/maps/s2"));
+    ck_assert_ptr_eq(jget(work, "/gm/maps/s2"), jget(base, "/gm/maps/s2"));
+    ck_assert_ptr_eq(jget(work, "/maps/enc/tokens/m1"), jget(base, "/maps/enc/tokens/m1"));
+    ck_assert_ptr_eq(jget(work, "/maps/enc/grid"), jget(base, "/maps/enc/grid"));
+    ck_assert_ptr_eq(jget(work, "/gm/maps/enc/tokens/g1"), jget(base, "/gm/maps/enc/tokens/g1"));
+    json_decref(work);
+    work = map_move_on_copy(move, base, "{\"id\":\"g1\",\"x\":7,\"y\":7}");
+    ck_assert_int_eq(json_integer_value(jget(work, "/gm/maps/enc/tokens/g1/x")), 7);
+    ck_assert_ptr_eq(jget(work, "/maps/enc/tokens/c1"), jget(base, "/maps/enc/tokens/c1"));
+    json_decref(work);
+
+    /* the map hidden: its shown tokens are the GM's kept ones, made on the way when missing */
+    json_object_del(json_object_get(base, "maps"), "enc");
+    work = map_move_on_copy(move, base, "{\"id\":\"g1\",\"x\":2,\"y\":2}");
+    ck_assert_int_eq(json_integer_value(jget(work, "/gm/maps/enc/tokens/g1/x")), 2);
+    json_decref(work);
+    json_object_set_new(
+        json_object_get(json_object_get(json_object_get(base, "gm"), "maps"), "enc"), "kept",
+        json_pack("{s:{s:{s:s, s:i, s:i, s:s}}, s:i}", "tokens", "c1", "id", "c1", "x", 0, "y", 0,
+                  "cid", "c1", "next", 1));
+    work = map_move_on_copy(move, base, "{\"id\":\"c1\",\"x\":9,\"y\":9}");
+    ck_assert_int_eq(json_integer_value(jget(work, "/gm/maps/enc/kept/tokens/c1/x")), 9);
+    ck_assert_int_eq(json_integer_value(jget(base, "/gm/maps/enc/kept/tokens/c1/x")), 0);
+    ck_assert_ptr_eq(jget(work, "/gm/maps/enc/tokens/g1"), jget(base, "/gm/maps/enc/tokens/g1"));
+    json_decref(work);
+    json_decref(base);
 }
 END_TEST
 
@@ -2241,6 +2333,7 @@ static Suite *engine_suite(void)
     tcase_set_timeout(tc, 120); /* the property test runs ~1 000 commands (slow under ASan) */
     tcase_add_test(tc, test_every_row_declares_parseable_unnested_write_paths);
     tcase_add_test(tc, test_writes_of_is_part_of_the_row_and_a_roll_copies_one_log);
+    tcase_add_test(tc, test_a_token_move_copies_one_scene_s_tokens);
     tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
