@@ -30,7 +30,6 @@
 #define DAY_MAX 100000               /* the day count's editable range (EDITABLE below) */
 #define SHORT_REST_S (30L * 60L)     /* 002:208 "a short rest of 30 minutes" */
 #define LONG_REST_S (5L * 60L * 60L) /* 002:212 "a long rest ... 5 hours" */
-#define DYING_STEP_S 6L              /* 002:256 "drops by 1 ... every 6 seconds out of conflict" */
 #define WAIT_MAX_S (60L * 60L)       /* the GM's `wait`: an hour at most */
 
 /* Each action: chk_<name> (the check) and act_<name> (the resolve). */
@@ -45,9 +44,6 @@ ACTION(cause)
 ACTION(award)
 ACTION(level_up)
 ACTION(fall)
-ACTION(set_stabilize)
-ACTION(stabilize)
-ACTION(wait)
 #undef ACTION
 
 static const rules_param P_NONE[] = {{0}};
@@ -156,7 +152,7 @@ static const rules_param P_STABILIZE[] = {
     {0},
 };
 static const rules_param P_WAIT[] = {
-    {"seconds", RULES_PARAM_INT, 1, WAIT_MAX_S, DYING_STEP_S, 0, "seconds that pass"},
+    {"seconds", RULES_PARAM_INT, 1, WAIT_MAX_S, GW_DYING_STEP_S, 0, "seconds that pass"},
     {0},
 };
 
@@ -168,6 +164,11 @@ static const rules_param P_WAIT[] = {
 #define XROW(x, label, who, params, cite, flags)                                                   \
     {                                                                                              \
 #x, label, who, params, gw_act_##x, cite, gw_chk_##x, flags                                \
+    }
+/* A row whose check and resolve live in between_dying.c (between.h). */
+#define DROW(x, label, who, params, cite, flags)                                                   \
+    {                                                                                              \
+#x, label, who, params, gw_act_between_##x, cite, gw_chk_between_##x, flags                \
     }
 static const rules_enc_action ACTIONS[] = {
     ROW(short_rest, "Short rest", RULES_ENC_OWNER, P_NONE, "002:208,214-216", 0),
@@ -187,14 +188,15 @@ static const rules_enc_action ACTIONS[] = {
      "002:29-55,344,356", gw_chk_answer_build, 0},
     XROW(use, "Use an unstable object", RULES_ENC_OWNER, P_USE, "002:366-379", 0),
     ROW(fall, "Fall or jump down", RULES_ENC_OWNER, P_FALL, "002:483-505", RULES_ENC_RARE),
-    ROW(set_stabilize, "Set how hard to stabilize", RULES_ENC_GM, P_SET_STABILIZE, "002:29-55,258",
-        0),
-    ROW(stabilize, "Stabilize", RULES_ENC_OWNER, P_STABILIZE, "002:258-260", 0),
-    ROW(wait, "Let time pass", RULES_ENC_GM, P_WAIT, "002:256", RULES_ENC_RARE),
+    DROW(set_stabilize, "Set how hard to stabilize", RULES_ENC_GM, P_SET_STABILIZE, "002:29-55,258",
+         0),
+    DROW(stabilize, "Stabilize", RULES_ENC_OWNER, P_STABILIZE, "002:258-260", 0),
+    DROW(wait, "Let time pass", RULES_ENC_GM, P_WAIT, "002:256", RULES_ENC_RARE),
     {0},
 };
 #undef ROW
 #undef XROW
+#undef DROW
 
 /* 002:226-238, biological and mechanical: what the GM may mark as a cause of burnout */
 static const char *const CAUSES[] = {"hunger",         "thirst",      "disease",
@@ -431,61 +433,26 @@ static void day_begins(rules_enc *e)
     }
 }
 
-/* ---- dying out of conflict (002:254-260) ---- */
-
-/* Whether cid is dying: Condition 0 or below, not yet below -10 (002:256), still in the scene. */
-static int dying(const rules_enc *e, const char *cid)
-{
-    int c = gw_sub_int(e, cid, "condition", "current");
-    return !gw_npc(e, cid) && c <= 0 && c >= GRIMWIRE_DEAD_BELOW && !rules_enc_is_out(e, cid);
-}
-
-/* 002:256 a dying character's Condition "drops by 1 ... every 6 seconds out of conflict"; below
- * -10 they are dead (out of the scene). Counts the 6-second marks of the campaign clock in
- * (from, to]. */
-static void dying_countdown(rules_enc *e, long from, long to)
-{
-    long n = rules_clock_periods_between(from, to, DYING_STEP_S);
-    const char *cid;
-    for (size_t i = 0; n > 0 && (cid = rules_enc_cid_at(e, i)); i++) {
-        if (!dying(e, cid))
-            continue;
-        int c = gw_sub_int(e, cid, "condition", "current");
-        int after = n > c + 100L ? -100 : c - (int)n; /* the sheet's floor */
-        gw_sub_set(e, cid, "condition", "current", after);
-        rules_log *x = rules_log_begin(e, "dying", "bleeding_out");
-        rules_log_json(x, "who", json_string(cid), RULES_AUD_PUBLIC);
-        rules_log_int(x, "condition_before", c, RULES_AUD_PUBLIC);
-        rules_log_int(x, "condition", after, RULES_AUD_PUBLIC);
-        rules_log_who(x, "pc", cid);
-        if (after < GRIMWIRE_DEAD_BELOW)
-            rules_log_word(x, "outcome", "dying.dead", RULES_AUD_PUBLIC);
-        rules_log_end(x);
-        if (after < GRIMWIRE_DEAD_BELOW)
-            rules_enc_set_out(e, cid, "dead");
-    }
-}
-
 /* The days follow the campaign clock (RULES.md reading): every day that began between the
  * module's last count and now is a new day, also when another scene (a fight) took the time; a
  * dying character's Condition runs down with the same clock, up to each day's start first (a
  * day's burnout may leave someone dying). */
-static void between_catch_up(rules_enc *e)
+void gw_between_catch_up(rules_enc *e)
 {
     long t = e->since_s;
     long days = rules_clock_periods_between(t, e->now_s, RULES_CLOCK_DAY);
     for (long i = 0; i < days && i < DAY_MAX; i++) {
         long next = t + rules_clock_to_next(t, RULES_CLOCK_DAY);
-        dying_countdown(e, t, next);
+        gw_between_dying_countdown(e, t, next);
         day_begins(e);
         t = next;
     }
-    dying_countdown(e, t, e->now_s);
+    gw_between_dying_countdown(e, t, e->now_s);
     e->since_s = e->now_s;
 }
 
 /* The GM moves the day on: the clock runs to the start of the next day, which begins. The day
- * the clock already began (between_catch_up) counts first. */
+ * the clock already began (gw_between_catch_up) counts first. */
 static int chk_next_day(const rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
@@ -502,9 +469,9 @@ static int act_next_day(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)a;
     (void)err;
-    between_catch_up(e); /* a day another scene began is not skipped */
+    gw_between_catch_up(e); /* a day another scene began is not skipped */
     rules_enc_take_time(e, rules_clock_to_next(e->now_s, RULES_CLOCK_DAY));
-    between_catch_up(e);
+    gw_between_catch_up(e);
     return 0;
 }
 
@@ -712,7 +679,7 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
 {
     (void)err;
     const char *cid = e->actor;
-    between_catch_up(e); /* the countdown of someone dying already runs up to the fall */
+    gw_between_catch_up(e); /* the countdown of someone dying already runs up to the fall */
     int stories = rules_arg_int(a, "stories"), jump = rules_arg_int(a, "jump");
     int soft = rules_arg_int(a, "soft"), water = rules_arg_int(a, "water");
     size_t r = 0;
@@ -785,128 +752,6 @@ static int act_fall(rules_enc *e, const rules_args *a, tb_err *err)
     rules_log_end(x);
     if (dead)
         rules_enc_set_out(e, cid, "dead");
-    return 0;
-}
-
-/* ---- stabilizing out of conflict (002:258-260) ---- */
-
-/* cid's Condition once the time the module has not counted yet has run (pure; a dying
- * character's countdown, 002:256). */
-static int condition_now(const rules_enc *e, const char *cid)
-{
-    int c = gw_sub_int(e, cid, "condition", "current");
-    if (!dying(e, cid))
-        return c;
-    long n = rules_clock_periods_between(e->since_s, e->now_s, DYING_STEP_S);
-    return n > c + 100L ? -100 : c - (int)n;
-}
-
-static int dying_target(const rules_enc *e, const char *t, tb_err *err)
-{
-    int c = condition_now(e, t);
-    if (gw_npc(e, t) || !dying(e, t) || c < GRIMWIRE_DEAD_BELOW)
-        return rules_enc_rule(err, "%s is not dying", gw_nm(e, t));
-    return 0;
-}
-
-/* The GM's number for stabilizing t (002:258 "based on the extent of their injuries and how long
- * they have lain dying"; 002:53 the GM keeps it): /gm/enc/combatants/<t>/stabilize_tn. */
-static int chk_set_stabilize(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    return dying_target(e, rules_arg_str(a, "target"), err);
-}
-
-static int act_set_stabilize(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)err;
-    const char *t = rules_arg_str(a, "target");
-    json_object_set_new(rules_enc_hidden_of(e, t), "stabilize_tn",
-                        json_integer(rules_arg_int(a, "tn")));
-    rules_log *g = rules_log_begin(e, "set_stabilize", "stabilize_tn");
-    rules_log_int(g, "tn", rules_arg_int(a, "tn"), RULES_AUD_GM);
-    rules_log_who(g, "pc", t);
-    rules_log_end(g);
-    return 0;
-}
-
-/* 002:258 a medkit or medical knowledge (`medkit`) or an INT (RSN, reading G17) roll, and a COR
- * roll, both against the GM's number; refused before a die while the GM has not set it. */
-static int chk_stabilize(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    const char *t = rules_arg_str(a, "target");
-    if (gw_able(e, err) || dying_target(e, t, err))
-        return err->code;
-    if (!json_is_integer(json_object_get(gw_hidden_get(e, t), "stabilize_tn")))
-        return rules_enc_rule(
-            err, "the GM has not yet said how hard %s is to stabilize: ask the GM", gw_nm(e, t));
-    return 0;
-}
-
-/* The attempt is one action, 6 seconds (002:415; RULES.md reading between 12): the countdown runs
- * up to it first and, when it fails, on through it. Both rolls pass: 1 Condition, 0 Focus, out
- * cold and a level of burnout (002:260). */
-static int act_stabilize(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)err;
-    const char *cid = e->actor, *t = rules_arg_str(a, "target");
-    between_catch_up(e);
-    int tn = (int)json_integer_value(json_object_get(gw_hidden_get(e, t), "stabilize_tn"));
-    json_t *dice = json_array();
-    rules_log *x = rules_log_begin(e, "stabilize", "stabilize");
-    int ok = 1;
-    if (!rules_arg_int(a, "medkit")) {
-        grimwire_roll k = gw_sheet_roll(e, cid, "rsn", tn, dice);
-        rules_log_int(x, "rsn_total", k.total, RULES_AUD_PUBLIC);
-        rules_log_word(x, "kit", "stabilize.rsn", RULES_AUD_PUBLIC);
-        ok = k.success;
-    } else {
-        rules_log_word(x, "kit", "stabilize.medkit", RULES_AUD_PUBLIC);
-    }
-    grimwire_roll c = gw_sheet_roll(e, cid, "cor", tn, dice);
-    ok = ok && c.success;
-    rules_log_int(x, "cor_total", c.total, RULES_AUD_PUBLIC);
-    rules_log_json(x, "success", json_boolean(ok), RULES_AUD_PUBLIC);
-    rules_log_int(x, "tn", tn, RULES_AUD_GM);
-    rules_log_who(x, "pc", cid);
-    rules_log_who(x, "other", t);
-    rules_log_word(x, "outcome", ok ? "stabilize.works" : "stabilize.not_yet", RULES_AUD_PUBLIC);
-    rules_log_dice(x, dice, RULES_AUD_PUBLIC);
-    json_decref(dice);
-    rules_log_end(x);
-    if (ok) {
-        gw_sub_set(e, t, "condition", "current", 1);
-        gw_sub_set(e, t, "focus", "current", 0);
-        json_t *status = gw_stat_list(e, t, "status");
-        if (gw_list_find(status, "out_cold") < 0 && json_array_size(status) < 19)
-            json_array_append_new(status, json_string("out_cold"));
-        int b = gw_stat_int(e, t, "burnout", 0);
-        if (b < GRIMWIRE_BURNOUT_MAX)
-            rules_enc_stat_set(e, t, "burnout", b + 1);
-        json_object_del(rules_enc_hidden_of(e, t), "stabilize_tn");
-    }
-    rules_enc_take_time(e, DYING_STEP_S);
-    between_catch_up(e);
-    return 0;
-}
-
-/* The GM lets time pass (a dying character's countdown, 002:256). */
-static int chk_wait(const rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)e;
-    (void)a;
-    (void)err;
-    return 0;
-}
-
-static int act_wait(rules_enc *e, const rules_args *a, tb_err *err)
-{
-    (void)err;
-    between_catch_up(e);
-    rules_log *x = rules_log_begin(e, "wait", "wait");
-    rules_log_count(x, "seconds", rules_arg_int(a, "seconds"), RULES_AUD_PUBLIC);
-    rules_log_end(x);
-    rules_enc_take_time(e, rules_arg_int(a, "seconds"));
-    between_catch_up(e);
     return 0;
 }
 
@@ -1000,5 +845,5 @@ const rules_module rules_module_grimwire_between = {
     .carry = CARRY,
     .carry_each = CARRY_EACH,
     .carry_each_gm = CARRY_EACH_GM,
-    .catch_up = between_catch_up,
+    .catch_up = gw_between_catch_up,
 };

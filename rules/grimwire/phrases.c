@@ -258,7 +258,7 @@ const rules_phrase gw_between_phrases[] = {
     {"fall.down", "knocked down"},
     {"fall.dying", "; dying (a level of burnout)"},
     {"fall.dead", "; below -10 Condition: dead"},
-    /* dying out of conflict (between.c) */
+    /* dying out of conflict (between_dying.c) */
     {"bleeding_out", "{pc} is dying: Condition {condition_before} → {condition}{outcome?}"},
     {"dying.dead", ": dead"},
     {"stabilize_tn", "Stabilizing {pc}: target number {tn}"},
