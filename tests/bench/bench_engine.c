@@ -5,8 +5,10 @@
  *
  * Not a test: it asserts nothing and is never run by `meson test`. Usage:
  *     bench_engine [COMMANDS [PHASES]]  default 2000 per scenario; PHASES a comma list of
- *                                       roll, check, act, moves, map, mapmove, join
- *                                       (default all)
+ *                                       roll, check, act, moves, map, mapmove, join,
+ *                                       resume (default all but resume)
+ *     bench_engine N resume [BACK]      N seats join, the engine restarts, the N seats resume
+ *                                       (each having missed its last BACK diffs, 0-15)
  * A fivey campaign with a GM and 8 players (one socket each, sinks that only count bytes), 8
  * characters, a fivey.combat encounter with the 8 PCs and 4 goblins, and a log filled to its cap
  * (200 public entries, 200 GM entries). Then, one command per engine_flush (one commit each, as a
@@ -20,6 +22,15 @@
  * seats join (one event each; it prints the CPU per join) and the roll runs again with 1 009 seats
  * connected (COMMANDS / 10 times; it prints the CPU per recipient). The SQLite file lives in a
  * fresh directory under /tmp (synchronous=NORMAL).
+ *
+ * The resume phase (issue 26 "joins and resumes in O(N)"; only when asked for by name): N more
+ * seats join one per flush (untimed; each seat's sink keeps its token, its last seq and the
+ * history), every connection goes, the engine is destroyed and the store closed, both reopened
+ * (what a restart after kill -9 reloads), the GM says hello (the campaign's reload; printed
+ * apart), then the N seats say `hello {token, last_seq, history}` one per flush, in
+ * resume_burst() (a function of its own so that `valgrind --tool=callgrind
+ * --toggle-collect=resume_burst` counts the burst alone). It prints the CPU per resume and the
+ * messages and bytes every sink got during the burst.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -43,7 +54,36 @@ typedef struct sink_ctx {
     size_t bytes, msgs;
     json_t *last; /* the last message, parsed (only while capturing) */
     int capture;
+    int track;          /* keep token, seq and history from what this seat gets */
+    long long seq;      /* the last seq seen (welcome or diff) */
+    long long seen[16]; /* the last 16 seqs seen, a ring (seen[nseen % 16] is the next) */
+    unsigned nseen;
+    char token[64], history[64];
 } sink_ctx;
+
+static void track(sink_ctx *s, const char *msg, size_t len)
+{
+    static const char DIFF[] = "{\"t\":\"diff\",\"seq\":";
+    if (len > sizeof DIFF && memcmp(msg, DIFF, sizeof DIFF - 1) == 0) {
+        s->seq = strtoll(msg + sizeof DIFF - 1, NULL, 10);
+        s->seen[s->nseen++ % 16] = s->seq;
+        return;
+    }
+    if (strncmp(msg, "{\"t\":\"joined\"", 13) != 0 && strncmp(msg, "{\"t\":\"welcome\"", 14) != 0)
+        return;
+    json_t *j = json_loadb(msg, len, 0, NULL);
+    const char *tok = json_string_value(json_object_get(j, "token")),
+               *h = json_string_value(json_object_get(j, "history"));
+    if (tok)
+        snprintf(s->token, sizeof s->token, "%s", tok);
+    if (h)
+        snprintf(s->history, sizeof s->history, "%s", h);
+    if (json_is_integer(json_object_get(j, "seq"))) {
+        s->seq = json_integer_value(json_object_get(j, "seq"));
+        s->seen[s->nseen++ % 16] = s->seq;
+    }
+    json_decref(j);
+}
 
 static void on_send(void *ctx, engine_msg *m)
 {
@@ -52,6 +92,8 @@ static void on_send(void *ctx, engine_msg *m)
     size_t len = m->len;
     s->bytes += len;
     s->msgs++;
+    if (s->track)
+        track(s, msg, len);
     if (s->capture) {
         json_decref(s->last);
         s->last = json_loadb(msg, len, 0, NULL);
@@ -126,6 +168,24 @@ static void timed(const char *label, int n, engine_conn *c, sink_ctx *s, const c
     printf("%-22s %d commands in %.3f s = %.1f us/command wall, %.1f us CPU\n", label, n, dt,
            dt * 1e6 / n, dc * 1e6 / n);
     json_decref(args);
+}
+
+/* The resume burst: n seats (sinks rs, tokens and seqs kept in ts) say hello with their last seq,
+ * one per flush, on connections stored in rc. */
+static __attribute__((noinline)) void resume_burst(int n, engine_conn **rc, sink_ctx *rs,
+                                                   const sink_ctx *ts, unsigned back)
+{
+    for (int k = 0; k < n; k++) {
+        rc[k] = engine_conn_open(g_e, &SINK, &rs[k]);
+        json_t *hello = json_pack(
+            "{s:s, s:i, s:s, s:I}", "t", "hello", "v", 1, "token", ts[k].token, "last_seq",
+            (json_int_t)(back && ts[k].nseen > back ? ts[k].seen[(ts[k].nseen - 1 - back) % 16]
+                                                    : ts[k].seq));
+        if (ts[k].history[0]) /* (a store without a history id sends none) */
+            json_object_set_new(hello, "history", json_string(ts[k].history));
+        say(rc[k], hello);
+        engine_flush(g_e);
+    }
 }
 
 int main(int argc, char **argv)
@@ -276,6 +336,80 @@ int main(int argc, char **argv)
     for (int k = 0; k < crowd_n; k++)
         json_decref(crowd[k].last);
 
+    if (only && bench_wants(only, "resume")) {
+        int rn = n;
+        /* BACK (third argument, 0-15): each seat resumes from the seq it saw BACK diffs before
+         * its last (it missed them); 0: from its last */
+        unsigned back = argc > 3 ? (unsigned)atoi(argv[3]) % 16 : 0;
+        sink_ctx *ts = calloc((size_t)rn, sizeof *ts), *rs = calloc((size_t)rn, sizeof *rs);
+        engine_conn **tc = calloc((size_t)rn, sizeof *tc), **rc = calloc((size_t)rn, sizeof *rc);
+        for (int k = 0; k < rn; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "Back %d", k + 1);
+            ts[k].track = 1;
+            tc[k] = engine_conn_open(g_e, &SINK, &ts[k]);
+            say(tc[k],
+                json_pack("{s:s, s:s, s:s}", "t", "join", "code",
+                          json_string_value(json_object_get(made, "join_code")), "name", name));
+            engine_flush(g_e);
+        }
+        for (int k = 0; k < rn; k++) {
+            engine_conn_closed(g_e, tc[k]);
+            if (!ts[k].token[0]) {
+                fprintf(stderr, "bench_engine: seat %d got no token\n", k + 1);
+                return 1;
+            }
+        }
+        engine_conn_closed(g_e, hc);
+        engine_conn_closed(g_e, gc);
+        for (int k = 0; k < PLAYERS; k++)
+            engine_conn_closed(g_e, pc[k]);
+        hc = gc = NULL;
+        /* the restart: every connection gone, engine and store reopened */
+        engine_destroy(g_e);
+        store_close(st);
+        if (store_open(path, 0, &st, &err) || engine_create(st, dice, secret, &opts, &g_e, &err)) {
+            fprintf(stderr, "bench_engine: %s\n", err.msg);
+            return 1;
+        }
+        double l0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        gc = engine_conn_open(g_e, &SINK, &gs);
+        say(gc, json_pack("{s:s, s:i, s:s}", "t", "hello", "v", 1, "token",
+                          json_string_value(json_object_get(made, "gm_token"))));
+        engine_flush(g_e);
+        printf("%-22s %.1f us CPU (the campaign's reload, %d + %d seats)\n",
+               "GM hello:", (bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - l0) * 1e6, PLAYERS + 1, rn);
+        size_t gm0 = gs.msgs, gb0 = gs.bytes;
+        double r0 = bench_clock_s(CLOCK_MONOTONIC), rc0 = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        resume_burst(rn, rc, rs, ts, back);
+        double rdc = bench_clock_s(CLOCK_PROCESS_CPUTIME_ID) - rc0;
+        size_t msgs = gs.msgs - gm0, rbytes = gs.bytes - gb0;
+        int welcomed = 0;
+        for (int k = 0; k < rn; k++) {
+            msgs += rs[k].msgs;
+            rbytes += rs[k].bytes;
+            welcomed += rs[k].msgs > 0;
+        }
+        printf("%-22s %d seats in %.3f s wall, %.1f us CPU per resume; %zu messages, %zu bytes "
+               "(%d seats answered)\n",
+               "resume:", rn, bench_clock_s(CLOCK_MONOTONIC) - r0, rdc * 1e6 / rn, msgs, rbytes,
+               welcomed);
+        for (int k = 0; k < rn; k++)
+            engine_conn_closed(g_e, rc[k]);
+        engine_conn_closed(g_e, gc);
+        gc = NULL;
+        for (int k = 0; k < rn; k++) {
+            json_decref(ts[k].last);
+            json_decref(rs[k].last);
+        }
+        free(ts);
+        free(rs);
+        free(tc);
+        free(rc);
+        for (int k = 0; k < PLAYERS; k++)
+            pc[k] = NULL;
+    }
+
     json_decref(made);
     json_decref(pcs);
     json_decref(gs.last);
@@ -283,10 +417,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < PLAYERS; k++)
         json_decref(ps[k].last);
     free(host);
-    engine_conn_closed(g_e, hc);
-    engine_conn_closed(g_e, gc);
+    if (hc)
+        engine_conn_closed(g_e, hc);
+    if (gc)
+        engine_conn_closed(g_e, gc);
     for (int k = 0; k < PLAYERS; k++)
-        engine_conn_closed(g_e, pc[k]);
+        if (pc[k])
+            engine_conn_closed(g_e, pc[k]);
     engine_destroy(g_e);
     store_close(st);
     rules_rng_destroy(dice);
