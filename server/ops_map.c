@@ -117,7 +117,7 @@ static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     json_int_t ox = json_integer_value(json_object_get(args, "x"));
     json_int_t oy = json_integer_value(json_object_get(args, "y"));
     if (ox >= size || oy >= size)
-        return tb_fail(err, TB_BAD_REQUEST, "map.set: the offset must be smaller than a square");
+        return tb_fail(err, TB_BAD_REQUEST, "the offset must be smaller than a square");
     json_t *g = ops_child(ops_child(ops_child(state, "gm"), "maps"), sid);
     if (image && *image) {
         char key[17];
@@ -133,7 +133,7 @@ static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     json_t *w = json_object_get(args, "w"), *h = json_object_get(args, "h");
     int pictured = json_object_get(g, "image") != NULL;
     if (pictured && (!w || !h))
-        return tb_fail(err, TB_BAD_REQUEST, "map.set: a picture needs its width and height");
+        return tb_fail(err, TB_BAD_REQUEST, "a picture needs its width and height");
     json_object_set_new(g, "w", json_integer(pictured ? json_integer_value(w) : ox + cols * size));
     json_object_set_new(g, "h", json_integer(pictured ? json_integer_value(h) : oy + rows * size));
     json_object_set_new(g, "grid",
@@ -288,7 +288,7 @@ static int op_map_token(const op_ctx *ctx, json_t *state, const json_t *args, js
         old = map_token(state, sid, id, &was_hidden);
     }
     if (!old && !cid && !label)
-        return tb_fail(err, TB_BAD_REQUEST, "map.token: a marker needs a label");
+        return tb_fail(err, TB_BAD_REQUEST, "a marker needs a name");
     if (!old && map_count(state, sid) >= MAP_MAX_TOKENS)
         return tb_fail(err, TB_CONFLICT, "at most %d tokens on a map", MAP_MAX_TOKENS);
     json_t *hid = json_object_get(args, "hidden");
@@ -573,8 +573,9 @@ static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, jso
     }
     int rc = TB_OK;
     if (!whole)
-        rc = tb_fail(err, TB_BAD_REQUEST,
-                     "map.zone: a new zone needs a name and its squares (x, y, w, h)");
+        rc = tb_fail(
+            err, TB_BAD_REQUEST,
+            "a new zone needs a name and its place on the grid (column, row, width, height)");
     else if (!map_zone_fits(g, z))
         rc = tb_fail(err, TB_BAD_REQUEST, "that zone runs off the map");
     else if (!old && json_object_size(json_object_get(g, "zones")) >= MAP_MAX_ZONES)
