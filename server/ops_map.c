@@ -11,9 +11,9 @@
  *   /maps/<sid>     while the map is shown: {key?, w, h, grid, tokens: {<id>: token}, next}
  * A token is {id, x, y, cid?, label?, by?}: x, y a square of the grid (0-based column and row),
  * cid the combatant it stands for (its id is then the combatant's), label a free marker's words,
- * by (shown tokens only) the seat that may move it now besides the GM: map_mover, the one rule
- * map.move checks, made from the scene's public half alone and kept current by every op that
- * changes what it reads (map.token, map.move, map.show, ops_map_follow after an encounter op).
+ * by (shown tokens only) the player seat that may move it now (the GM moves any): map_mover, the
+ * one rule map.move checks, made from public state alone and kept current by every op that
+ * changes what it reads (map.token, map.show, ops_map_follow after an encounter op and on load).
  * Ids are the map's own: a combatant's id, "m<n>" for a shown marker (n counts only shown
  * markers, /maps/<sid>/next) and "g<n>" for a hidden one (/gm/maps/<sid>/next): no count a
  * secret moves ever reaches a player.
@@ -244,8 +244,9 @@ static const char *map_mover(json_t *state, const char *sid, json_t *t, const ch
                           ? json_string_value(json_array_get(json_object_get(scene, "order"),
                                                              (size_t)json_integer_value(turn)))
                           : NULL;
-    const char *role = json_string_value(
-        json_object_get(json_object_get(json_object_get(state, "seats"), seat), "role"));
+    json_t *seats = json_object_get(state, "seats");
+    const char *role =
+        seat ? json_string_value(json_object_get(json_object_get(seats, seat), "role")) : NULL;
     int player = seat && !(role && strcmp(role, "gm") == 0);
     if (owner)
         *owner = seat;
@@ -385,7 +386,7 @@ static int op_map_move(const op_ctx *ctx, json_t *state, const json_t *args, jso
     json_object_set(t, "x", json_object_get(args, "x"));
     json_object_set(t, "y", json_object_get(args, "y"));
     if (!hidden && pub)
-        map_set_by(t, by); /* an old campaign's token gets its `by` here at the latest */
+        map_set_by(t, by); /* as it was: a move changes nothing the rule reads */
     json_object_set_new(ops_child(hidden ? g : map_visible(state, sid), "tokens"), id, t);
     *result = json_pack("{s:s, s:s, s:O, s:O}", "scene", sid, "id", id, "x",
                         json_object_get(args, "x"), "y", json_object_get(args, "y"));
