@@ -131,8 +131,10 @@ extern const op_def OPS_HANDOUT[];
 extern const op_def OPS_MAP[];
 /* After an encounter op: every shown map draws the zones its scene now lets the table see (a
  * zone bound to a cot heist zone appears once the crew knows that zone, and goes when the scene
- * ends). Replaces /maps/<sid> when its zones change, so the op declares /maps shallow. */
-void ops_map_follow(json_t *state);
+ * ends) and which seat may move each token now (`by`: a turn moved, a fighter left, the scene
+ * ended). Replaces /maps/<sid> when either changes, so the op declares /maps shallow. Returns 1
+ * when a map changed (ops_state_upgrade: a campaign saved before `by` gets it on load). */
+int ops_map_follow(json_t *state);
 
 /* A data URL of a PNG, JPEG, WebP or GIF image in base64 (no SVG: it could carry a script), or
  * TB_BAD_REQUEST: a handout's picture and a scene map's (ops_handout.c). */
@@ -196,7 +198,8 @@ json_t *ops_campaign_initial(const char *id, const char *name, const char *syste
                              const char *join_code);
 
 /* Brings a stored campaign's state to the current shape: a cot PC's Loyalties move from its
- * public sheet to /private/<seat>/sheets/<id> (issue 11). Returns 1 when state changed (the
+ * public sheet to /private/<seat>/sheets/<id> (issue 11); a shown map's tokens get `by`
+ * (ops_map_follow; saved before session 9). Returns 1 when state changed (the
  * engine records the change as an event of its own), 0 when it was current. (ops_play.c) */
 int ops_state_upgrade(json_t *state);
 

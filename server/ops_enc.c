@@ -1013,6 +1013,7 @@ static int op_enc_add(const op_ctx *ctx, json_t *state, const json_t *args, json
         return rc;
     }
     clock_update(state, NULL, NULL);
+    ops_map_follow(state); /* who may move which token (a turn moved, a fighter left) */
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
 }
@@ -1052,6 +1053,7 @@ static int op_enc_remove(const op_ctx *ctx, json_t *state, const json_t *args, j
     scene_drop(&e, cid);
     json_t *entries = enc_finish(ctx, state, sid, &e, 1);
     clock_update(state, NULL, NULL);
+    ops_map_follow(state); /* who may move which token (a turn moved, a fighter left) */
     *result = json_pack("{s:s, s:o}", "id", cid, "log", entries);
     return TB_OK;
 }
@@ -1358,8 +1360,8 @@ static const op_arg ARGS_MOVES[] = {
 /* Every encounter op may change any scene (the first at /enc, the others under /scenes), the
  * characters its combatants were made from (write_back), what one seat learned
  * (/private/<seat>/social: cot.social), the campaign clock, what a between-scenes module keeps
- * for the next scene (/between, /gm/between), the zones the maps show (ops_map_follow) and the
- * logs. */
+ * for the next scene (/between, /gm/between), the zones the maps show and who may move their
+ * tokens (ops_map_follow) and the logs. */
 static const op_write W_ENC[] = {{"/enc", 0},
                                  {"/gm/enc", 0},
                                  {"/scenes", 0},

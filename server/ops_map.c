@@ -9,8 +9,11 @@
  *                   next (the hidden markers' counter), kept? (the shown tokens while the map
  *                   itself is hidden: {tokens, next})}
  *   /maps/<sid>     while the map is shown: {key?, w, h, grid, tokens: {<id>: token}, next}
- * A token is {id, x, y, cid?, label?}: x, y a square of the grid (0-based column and row), cid
- * the combatant it stands for (its id is then the combatant's), label a free marker's words.
+ * A token is {id, x, y, cid?, label?, by?}: x, y a square of the grid (0-based column and row),
+ * cid the combatant it stands for (its id is then the combatant's), label a free marker's words,
+ * by (shown tokens only) the player seat that may move it now (the GM moves any): map_mover, the
+ * one rule map.move checks, made from public state alone and kept current by every op that
+ * changes what it reads (map.token, map.show, ops_map_follow after an encounter op and on load).
  * Ids are the map's own: a combatant's id, "m<n>" for a shown marker (n counts only shown
  * markers, /maps/<sid>/next) and "g<n>" for a hidden one (/gm/maps/<sid>/next): no count a
  * secret moves ever reaches a player.
@@ -25,7 +28,7 @@
  * live in the GM's copy, /gm/maps/<sid>/zones: {<id>: {id, name, x, y, w, h, hidden, heist?}}
  * (ids "z<n>" from /gm/maps/<sid>/znext), heist the id of a zone of the scene's cot heist Spot it
  * is bound to. The table's copy holds /maps/<sid>/zones: [{name, x, y, w, h}], made from the GM's
- * by map_draw_zones and nothing else: the zones not hidden whose heist zone, when bound, the crew
+ * by map_redraw and nothing else: the zones not hidden whose heist zone, when bound, the crew
  * knows (it is under the scene's public /spot/zones), sorted by where they are. No id, no count
  * and no order a hidden zone moves ever reaches a player. An encounter op that may reveal a heist
  * zone redraws them (ops_map_follow).
@@ -101,7 +104,7 @@ static void map_face(json_t *dst, json_t *g)
     json_object_set_new(dst, "grid", json_deep_copy(json_object_get(g, "grid")));
 }
 
-static void map_draw_zones(json_t *state, const char *sid);
+static void map_redraw(json_t *state, const char *sid);
 
 static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
@@ -183,7 +186,7 @@ static int map_shown(json_t *state, const json_t *args, int on, json_t **result,
         map_face(pub, g);
         json_object_set_new(ops_child(state, "maps"), sid, pub);
         json_object_del(g, "kept");
-        map_draw_zones(state, sid);
+        map_redraw(state, sid);
     } else if (!on && pub) {
         json_object_set_new(g, "kept",
                             json_pack("{s:O, s:O}", "tokens", json_object_get(pub, "tokens"),
@@ -222,6 +225,41 @@ static int op_map_clear(const op_ctx *ctx, json_t *state, const json_t *args, js
     json_object_del(json_object_get(state, "maps"), sid);
     *result = json_pack("{s:s}", "scene", sid);
     return TB_OK;
+}
+
+/* The player seat that may move token t of scene sid now (the one rule: map.move checks it and
+ * each shown token carries it as `by`; the GM moves any token at any time): the seat its fighter
+ * belongs to, while no turn of the scene's fight runs or on that fighter's turn (a slot of cot's
+ * order is nobody's turn). NULL when no player may now (an NPC's token is the GM's); *owner (when
+ * asked) is the fighter's seat, or NULL. Reads only the scene's public half and the seats' roles,
+ * so `by` tells a player nothing GM-only. */
+static const char *map_mover(json_t *state, const char *sid, json_t *t, const char **owner)
+{
+    json_t *scene = map_scene(state, sid);
+    const char *cid = json_string_value(json_object_get(t, "cid"));
+    json_t *c = cid ? json_object_get(json_object_get(scene, "combatants"), cid) : NULL;
+    const char *seat = json_string_value(json_object_get(c, "seat"));
+    json_t *turn = json_object_get(scene, "turn");
+    const char *now = json_is_integer(turn)
+                          ? json_string_value(json_array_get(json_object_get(scene, "order"),
+                                                             (size_t)json_integer_value(turn)))
+                          : NULL;
+    json_t *seats = json_object_get(state, "seats");
+    const char *role =
+        seat ? json_string_value(json_object_get(json_object_get(seats, seat), "role")) : NULL;
+    int player = seat && !(role && strcmp(role, "gm") == 0);
+    if (owner)
+        *owner = seat;
+    return player && (!now || strcmp(now, cid) == 0) ? seat : NULL;
+}
+
+/* Sets token t's `by` to seat (NULL: no `by`). t is the caller's own, not yet in the state. */
+static void map_set_by(json_t *t, const char *seat)
+{
+    if (seat)
+        json_object_set_new(t, "by", json_string(seat));
+    else
+        json_object_del(t, "by");
 }
 
 /* The token id of scene sid's map, where it is (*hidden), or NULL (borrowed). */
@@ -315,17 +353,10 @@ static int op_map_token(const op_ctx *ctx, json_t *state, const json_t *args, js
     else
         map_marker_id(to, hidden ? 'g' : 'm', nid);
     json_object_set_new(t, "id", json_string(nid));
+    map_set_by(t, !hidden && map_pub(state, sid) ? map_mover(state, sid, t, NULL) : NULL);
     json_object_set_new(ops_child(to, "tokens"), nid, t);
     *result = json_pack("{s:s, s:s, s:b}", "scene", sid, "id", nid, "hidden", hidden);
     return TB_OK;
-}
-
-/* Whether seat owns combatant cid of scene sid. */
-static int map_owns(json_t *state, const char *sid, const char *cid, const char *seat)
-{
-    json_t *c = json_object_get(json_object_get(map_scene(state, sid), "combatants"), cid);
-    const char *s = json_string_value(json_object_get(c, "seat"));
-    return s && strcmp(s, seat) == 0;
 }
 
 static int op_map_move(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
@@ -344,22 +375,18 @@ static int op_map_move(const op_ctx *ctx, json_t *state, const json_t *args, jso
                              : json_object_get(json_object_get(pub, "tokens"), id);
     if (!old)
         return tb_fail(err, TB_NOT_FOUND, "no token '%.24s' on this map", id);
-    const char *cid = json_string_value(json_object_get(old, "cid"));
-    if (!ctx->is_gm && !(cid && map_owns(state, sid, cid, ctx->seat)))
+    const char *owner, *by = map_mover(state, sid, old, &owner);
+    if (!ctx->is_gm && !(owner && strcmp(owner, ctx->seat) == 0))
         return tb_fail(err, TB_FORBIDDEN, "you may move only your own token");
-    /* while the scene's fight has a turn order, a player's token moves on its fighter's turn */
-    json_t *enc = map_scene(state, sid), *turn = json_object_get(enc, "turn");
-    const char *now = json_is_integer(turn)
-                          ? json_string_value(json_array_get(json_object_get(enc, "order"),
-                                                             (size_t)json_integer_value(turn)))
-                          : NULL;
-    if (!ctx->is_gm && now && strcmp(now, cid) != 0)
+    if (!ctx->is_gm && !by)
         return tb_fail(err, TB_RULE, "it is not your turn: you move your token on your turn");
     if (map_in_grid(ctx->is_gm ? g : pub, args, err))
         return err->code;
     json_t *t = json_copy(old);
     json_object_set(t, "x", json_object_get(args, "x"));
     json_object_set(t, "y", json_object_get(args, "y"));
+    if (!hidden && pub)
+        map_set_by(t, by); /* as it was: a move changes nothing the rule reads */
     json_object_set_new(ops_child(hidden ? g : map_visible(state, sid), "tokens"), id, t);
     *result = json_pack("{s:s, s:s, s:O, s:O}", "scene", sid, "id", id, "x",
                         json_object_get(args, "x"), "y", json_object_get(args, "y"));
@@ -481,17 +508,41 @@ static json_t *map_zones_seen(json_t *state, const char *sid)
     return out;
 }
 
-/* Brings the table's zones of scene sid's map up to date, when the map is shown and they
- * changed. /maps/<sid> is replaced, never changed in place: an encounter op declares /maps
- * shallow (ops_map_follow). No zone seen, no `zones` key. */
-static void map_draw_zones(json_t *state, const char *sid)
+/* The table's tokens of shown map pub of scene sid with each `by` as map_mover says now: a new
+ * object (a shallow copy whose changed tokens are fresh copies), or NULL when none changed. */
+static json_t *map_movers(json_t *state, const char *sid, json_t *pub)
+{
+    json_t *tokens = json_object_get(pub, "tokens"), *out = NULL, *t;
+    const char *id;
+    json_object_foreach(tokens, id, t)
+    {
+        const char *want = map_mover(state, sid, t, NULL);
+        const char *have = json_string_value(json_object_get(t, "by"));
+        if (want ? have && strcmp(want, have) == 0 : !json_object_get(t, "by"))
+            continue;
+        if (!out)
+            out = json_copy(tokens);
+        json_t *nt = json_copy(t);
+        map_set_by(nt, want);
+        json_object_set_new(out, id, nt);
+    }
+    return out;
+}
+
+/* Brings the table's copy of scene sid's map up to date with what it is made from, when the map
+ * is shown and something changed: its zones (map_zones_seen; none seen, no `zones` key) and each
+ * token's `by` (map_movers). /maps/<sid> is replaced, never changed in place: an encounter op
+ * declares /maps shallow (ops_map_follow). */
+static void map_redraw(json_t *state, const char *sid)
 {
     json_t *pub = map_pub(state, sid);
     if (!pub)
         return;
     json_t *want = map_zones_seen(state, sid);
     json_t *have = json_object_get(pub, "zones");
-    if (have ? json_equal(have, want) : json_array_size(want) == 0) {
+    int same = have ? json_equal(have, want) : json_array_size(want) == 0;
+    json_t *tokens = map_movers(state, sid, pub);
+    if (same && !tokens) {
         json_decref(want);
         return;
     }
@@ -502,14 +553,24 @@ static void map_draw_zones(json_t *state, const char *sid)
         json_object_del(fresh, "zones");
         json_decref(want);
     }
+    if (tokens)
+        json_object_set_new(fresh, "tokens", tokens);
     json_object_set_new(json_object_get(state, "maps"), sid, fresh);
 }
 
-void ops_map_follow(json_t *state)
+int ops_map_follow(json_t *state)
 {
+    int changed = 0;
     const char *sid;
     json_t *pub;
-    json_object_foreach(json_object_get(state, "maps"), sid, pub) map_draw_zones(state, sid);
+    json_object_foreach(json_object_get(state, "maps"), sid, pub)
+    {
+        json_incref(pub);
+        map_redraw(state, sid);
+        changed |= map_pub(state, sid) != pub;
+        json_decref(pub);
+    }
+    return changed;
 }
 
 /* The zone of the heist Spot named name (any case), for a new zone drawn without `heist`; NULL
@@ -603,7 +664,7 @@ static int op_map_zone(const op_ctx *ctx, json_t *state, const json_t *args, jso
     }
     json_object_set_new(z, "id", json_string(nid));
     json_object_set_new(ops_child(g, "zones"), nid, z);
-    map_draw_zones(state, sid);
+    map_redraw(state, sid);
     *result = json_pack("{s:s, s:s, s:b, s:b}", "scene", sid, "id", nid, "hidden",
                         json_is_true(json_object_get(z, "hidden")), "seen",
                         map_pub(state, sid) && map_zone_seen(state, sid, z));
@@ -622,7 +683,7 @@ static int op_map_unzone(const op_ctx *ctx, json_t *state, const json_t *args, j
         return err->code;
     const char *id = json_string_value(json_object_get(args, "id"));
     json_object_del(json_object_get(g, "zones"), id);
-    map_draw_zones(state, sid);
+    map_redraw(state, sid);
     *result = json_pack("{s:s, s:s}", "scene", sid, "removed", id);
     return TB_OK;
 }

@@ -188,7 +188,7 @@ int ops_state_upgrade(json_t *state)
         json_decref(full);
         changed = 1;
     }
-    return changed;
+    return ops_map_follow(state) | changed; /* who may move each token, saved without it */
 }
 
 /* Validates sheet for the campaign's system and returns its derived values (new reference). */

@@ -34,6 +34,7 @@ const settle = async (...cs) => { for (const c of cs) await c.ping(); };
 
 test('a map reaches its scene: the picture only by map.image to its seats, a move is one small diff, hidden tokens stay off players', async (t) => {
   const { gm, ann, bob, players, A, B, ok } = await fight(t);
+  const sa = players[0].seat; // no turn runs yet: Ann moves her fighter's token (`by`)
   const set = await ok(gm, 'map.set', { image: PNG, w: 600, h: 400, size: 50, x: 10, y: 5, cols: 11, rows: 7 });
   assert.deepEqual(set.grid, { size: 50, x: 10, y: 5, cols: 11, rows: 7 });
   await settle(ann, bob);
@@ -46,7 +47,7 @@ test('a map reaches its scene: the picture only by map.image to its seats, a mov
   const marks = [ann.frames.length, bob.frames.length];
   await ok(gm, 'map.show', {});
   await settle(ann, bob);
-  assert.deepEqual(ann.state.maps.enc, { key, w: 600, h: 400, grid: { size: 50, x: 10, y: 5, cols: 11, rows: 7 }, tokens: { [A]: { id: A, cid: A, x: 0, y: 0 } }, next: 1 });
+  assert.deepEqual(ann.state.maps.enc, { key, w: 600, h: 400, grid: { size: 50, x: 10, y: 5, cols: 11, rows: 7 }, tokens: { [A]: { id: A, cid: A, x: 0, y: 0, by: sa } }, next: 1 });
   for (const c of [ann, bob]) {
     const bytes = c.frames.join('\n');
     assert.ok(!bytes.includes('ZZ-PIT-TRAP'), 'the hidden trap never reached a player');
@@ -74,7 +75,7 @@ test('a map reaches its scene: the picture only by map.image to its seats, a mov
     { op: 'replace', path: `/maps/enc/tokens/${A}/y`, value: 2 },
   ]);
   assert.ok(diffs[0].length < 200, `a move is small: ${diffs[0].length} bytes`);
-  assert.deepEqual(ann.state.maps.enc.tokens[A], { id: A, cid: A, x: 3, y: 2 });
+  assert.deepEqual(ann.state.maps.enc.tokens[A], { id: A, cid: A, x: 3, y: 2, by: sa });
 
   // a player moves only their own token, and nothing hidden
   const seq = gm.seq;
@@ -129,7 +130,7 @@ test('a map reaches its scene: the picture only by map.image to its seats, a mov
   assert.equal((await ann.cmd('map.image', {})).code, 'not_found');
   await ok(gm, 'map.show', {});
   await settle(ann);
-  assert.deepEqual(ann.state.maps.enc.tokens[A], { id: A, cid: A, x: 3, y: 2 }, 'shown again as it was');
+  assert.deepEqual(ann.state.maps.enc.tokens[A], { id: A, cid: A, x: 3, y: 2, by: sa }, 'shown again as it was');
   assert.equal(players.length, 2);
 });
 
@@ -150,7 +151,7 @@ test('a move outlives kill -9; replay rebuilds the live state; a plain grid has 
   t.after(() => again.close());
   assert.equal(w.resume, true);
   await again.ping();
-  assert.deepEqual(again.state.maps.enc.tokens[A], { id: A, cid: A, x: 7, y: 5 });
+  assert.deepEqual(again.state.maps.enc.tokens[A], { id: A, cid: A, x: 7, y: 5, by: players[0].seat });
   const retry = await again.cmd('map.move', { id: A, x: 7, y: 5 }, 'move-1');
   assert.equal(retry.raw, mv.raw, 'the re-sent move gets its original ack');
   const view = await srv.gmView(gmToken);

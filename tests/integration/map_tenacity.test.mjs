@@ -62,5 +62,5 @@ test('tenacity reads the map: melee range and withdrawing from the squares, a to
   const r = await ok(ann, 'enc.act', { action: 'attack', params: { target: eG, skill: 'Telekinesis' } });
   assert.ok(r.log.some((e) => e.action === 'attack'));
   s = await settle(gm, players);
-  assert.deepEqual(s.maps.enc.tokens[eM], { id: eM, cid: eM, x: 2, y: 1 });
+  assert.deepEqual(s.maps.enc.tokens[eM], { id: eM, cid: eM, x: 2, y: 1, by: players[0].seat }, 'her turn: hers to move');
 });

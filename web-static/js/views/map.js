@@ -602,11 +602,16 @@ export class MapView {
     return t.label || 'Marker';
   }
 
+  // Whether this page may drag token t now: the GM any; a player exactly when the server's `by`
+  // (the seat that may move it now, kept current by the server) is theirs. No rule is read here.
   mayDrag(t) {
-    const { isGm, seat } = this.m;
-    if (isGm) return true;
-    const c = t.cid && this.current().scene?.combatants?.[t.cid];
-    return Boolean(c && c.seat === seat);
+    return this.m.isGm || (Boolean(t.by) && t.by === this.m.seat);
+  }
+
+  // A player's own fighter that the server does not let them move now (a turn of the fight runs
+  // that is not its own): its card says so in words.
+  waits(t, scene) {
+    return !this.m.isGm && !this.mayDrag(t) && Boolean(t.cid) && scene?.combatants?.[t.cid]?.seat === this.m.seat;
   }
 
   drawTokens(cur) {
@@ -624,7 +629,7 @@ export class MapView {
           dataset: { id: t.id, x: t.x, y: t.y, cid: t.cid, name },
         },
         h('span', { class: 'map-token-face', attrs: { 'aria-hidden': 'true' } }, initials(name)),
-        h('span', { class: 'visually-hidden' }, `${name}${mine ? ' (yours)' : ''}${t.hidden ? ' (hidden from the players)' : ''}`),
+        h('span', { class: 'visually-hidden' }, `${name}${mine ? ' (yours)' : this.waits(t, cur.scene) ? ' (yours, on your turn)' : ''}${t.hidden ? ' (hidden from the players)' : ''}`),
       );
     });
     if (!this.drag) this.tokens.replaceChildren(...els);
@@ -643,7 +648,8 @@ export class MapView {
     if (c) {
       bits.push(h('p', { class: 'map-info-side' }, c.npc ? `On the side of ${c.side}` : `${c.side === 'party' ? 'One of the party' : `On the side of ${c.side}`}`));
       if (c.out) bits.push(h('p', { class: 'map-info-out' }, `Out of the fight: ${c.out}`));
-      if (this.mayDrag(t) && !this.m.isGm) bits.push(h('p', { class: 'muted small' }, 'Yours: drag it to move.'));
+      if (this.mayDrag(t) && !this.m.isGm) bits.push(h('p', { class: 'muted small map-info-yours' }, 'Yours: drag it to move.'));
+      else if (this.waits(t, cur.scene)) bits.push(h('p', { class: 'muted small map-info-yours' }, 'Yours: you move it on your turn.'));
     } else bits.push(h('p', { class: 'muted small' }, 'A marker'));
     if (t.hidden) bits.push(h('p', { class: 'muted small' }, 'Hidden from the players'));
     if (this.m.isGm) {
