@@ -103,7 +103,7 @@ struct store {
 int store__open_db(const char *path, int flags, sqlite3 **db, tb_err *err)
 {
     *db = NULL;
-    if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(path, db, flags, store__vfs()) != SQLITE_OK) {
         tb_fail(err, TB_INTERNAL, "storage: cannot open %s: %s", path,
                 *db ? sqlite3_errmsg(*db) : "out of memory");
         sqlite3_close(*db);

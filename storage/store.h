@@ -39,7 +39,9 @@
  * that was committed; only a power loss can lose the last transactions, which synchronous=FULL
  * (`--sync full`) prevents at the cost of an fsync per commit (per file). Under NORMAL the server
  * also runs store_checkpoint (backup.h) on every file that committed, once a second off the loop,
- * which syncs its WAL: a power loss then loses about the last second at most.
+ * which syncs its WAL: a power loss then loses about the last second at most. The files are
+ * opened through the VFS of walvfs.c (SQLite's, a WAL frame written in one call instead of two:
+ * storage/README.md): what is written before a call returns is what SQLite's own VFS writes.
  *
  * Errors: every function returns 0 (TB_OK) or a tb_code with *err filled; SQLite failures are
  * TB_INTERNAL with SQLite's message. Strings are borrowed unless the comment says otherwise.

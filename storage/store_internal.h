@@ -26,8 +26,15 @@ int store__campfile(store *st, const char *id, int create, campfile **out, tb_er
 /* Before a write to the host file by hand (store__sqlite): opens the batch's host transaction. */
 int store__host_w(store *st, tb_err *err);
 
-/* Opens path with flags, busy timeout set; TB_INTERNAL with SQLite's message on failure. */
+/* Opens path with flags through the store's VFS (store__vfs), busy timeout set; TB_INTERNAL with
+ * SQLite's message on failure. */
 int store__open_db(const char *path, int flags, sqlite3 **db, tb_err *err);
+
+/* The name of the VFS the store's files are opened with (walvfs.c: SQLite's unix VFS, a WAL
+ * frame written in one call instead of two), registered on first use; NULL (SQLite's default)
+ * when it could not be registered. */
+#define STORE_VFS "tabled-wal"
+const char *store__vfs(void);
 
 /* Steps s to its end (rows are ignored) and resets it: 0; TB_CONFLICT for a constraint; else
  * TB_INTERNAL "storage: WHAT: sqlite's message", *full set to whether the disk is full. */

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -842,6 +844,57 @@ START_TEST(test_rollback_discards_rows_appended_in_transaction)
     st = open_store();
     ck_assert_int_eq(last_seq(st, "c"), 1);
     store_close(st);
+}
+END_TEST
+
+/* The store writes a WAL frame's header and page in one call (storage/walvfs.c). What a killed
+ * writer leaves must be a WAL that SQLite's own VFS recovers whole: a child commits KILL_N events,
+ * one batch each, some spanning several pages, and kills itself (no close: no checkpoint); with
+ * the -shm removed, a plain connection rebuilds the WAL index from the frames' checksums and must
+ * find every event, byte for byte. */
+#define KILL_N 40
+START_TEST(test_killed_writer_leaves_a_wal_plain_sqlite_recovers_whole)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        store *st = NULL;
+        tb_err err = {0};
+        if (store_open(g_path, 0, &st, &err))
+            _exit(2);
+        char patch[3000];
+        for (int i = 1; i <= KILL_N; i++) {
+            snprintf(patch, sizeof patch, "[{\"op\":\"add\",\"path\":\"/e%d\",\"value\":\"%0*d\"}]",
+                     i, i % 5 == 0 ? 2500 : 300, i); /* every fifth one overflows its page */
+            if (store_begin(st, &err) || append_ev(st, "c", i, patch, &err) ||
+                store_commit(st, &err))
+                _exit(3);
+        }
+        kill(getpid(), SIGKILL);
+        _exit(4);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "child: status %d", status);
+    char wal[256], shm[256];
+    snprintf(wal, sizeof wal, "%s.campaigns/c.db-wal", g_path);
+    snprintf(shm, sizeof shm, "%s.campaigns/c.db-shm", g_path);
+    struct stat sb;
+    ck_assert_int_eq(stat(wal, &sb), 0);
+    ck_assert_msg(sb.st_size > 32 + KILL_N * (24 + 4096), "the events are not in the WAL: %lld",
+                  (long long)sb.st_size);
+    ck_assert_int_eq(unlink(shm), 0);
+    sqlite3 *db = raw_open_campaign("c");
+    ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"), KILL_N);
+    ck_assert_int_eq(raw_int(db, "SELECT max(seq) FROM events"), KILL_N);
+    char buf[3000], want[3000];
+    snprintf(want, sizeof want, "[{\"op\":\"add\",\"path\":\"/e%d\",\"value\":\"%0*d\"}]", KILL_N,
+             2500, KILL_N);
+    ck_assert_str_eq(raw_text(db, "SELECT patch FROM events WHERE seq = 40", buf, sizeof buf),
+                     want);
+    char ok[16];
+    ck_assert_str_eq(raw_text(db, "PRAGMA integrity_check", ok, sizeof ok), "ok");
+    sqlite3_close(db);
 }
 END_TEST
 
@@ -1798,6 +1851,7 @@ static Suite *storage_suite(void)
     tcase_add_checked_fixture(tc, setup_dir, teardown_dir);
     tcase_add_test(tc, test_rollback_discards_rows_appended_in_transaction);
     tcase_add_test(tc, test_commit_persists_across_close_and_reopen);
+    tcase_add_test(tc, test_killed_writer_leaves_a_wal_plain_sqlite_recovers_whole);
     tcase_add_test(tc, test_reads_inside_transaction_see_uncommitted_rows_others_do_not);
     tcase_add_test(tc, test_begin_twice_is_conflict_and_keeps_first_transaction);
     tcase_add_test(tc, test_commit_without_transaction_fails);
