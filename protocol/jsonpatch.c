@@ -157,9 +157,14 @@ static size_t pb_push_key(pathbuf *pb, const char *key)
 
 static size_t pb_push_index(pathbuf *pb, size_t i)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%zu", i);
-    return pb_push_key(pb, num);
+    char num[24];
+    size_t n = sizeof num;
+    num[--n] = '\0';
+    do {
+        num[--n] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    return pb_push_key(pb, num + n);
 }
 
 static void pb_pop(pathbuf *pb, size_t len)
@@ -301,22 +306,55 @@ static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *
     free(kb);
 }
 
+/* json_equal, with the shared subtree (the common case in the engine's states, server/workcopy.h)
+ * decided without a call. */
+static int same(const json_t *x, const json_t *y)
+{
+    return x == y || json_equal(x, y);
+}
+
+/* An array's members as a table (n of them), read once: the loops below compare hundreds of
+ * members for a log that shifted by one (issue 26), and json_array_get is a call each. */
+static const json_t **members(const json_t *arr, size_t n, const json_t **local, size_t local_n)
+{
+    const json_t **t = n <= local_n ? local : xmalloc(n * sizeof *t);
+    for (size_t i = 0; i < n; i++)
+        t[i] = json_array_get(arr, i);
+    return t;
+}
+
 /* 1 if a[ai .. ai+n) equals b[bi .. bi+n) element by element. */
-static int range_equal(const json_t *a, size_t ai, const json_t *b, size_t bi, size_t n)
+static int range_equal(const json_t **a, size_t ai, const json_t **b, size_t bi, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!json_equal(json_array_get(a, ai + i), json_array_get(b, bi + i)))
+        if (!same(a[ai + i], b[bi + i]))
             return 0;
     return 1;
 }
 
+static void diff_array_in(const json_t **a, size_t n, const json_t **b, size_t m, pathbuf *pb,
+                          diffout *ops);
+
 static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
-    size_t n = json_array_size(a), m = json_array_size(b), p = 0, s = 0;
-    while (p < n && p < m && json_equal(json_array_get(a, p), json_array_get(b, p)))
+    size_t n = json_array_size(a), m = json_array_size(b);
+    const json_t *la[64], *lb[64];
+    const json_t **ta = members(a, n, la, 64), **tb = members(b, m, lb, 64);
+    diff_array_in(ta, n, tb, m, pb, ops);
+    if (ta != la)
+        free(ta);
+    if (tb != lb)
+        free(tb);
+}
+
+/* diff_array on the members' tables a (n) and b (m). */
+static void diff_array_in(const json_t **a, size_t n, const json_t **b, size_t m, pathbuf *pb,
+                          diffout *ops)
+{
+    size_t p = 0, s = 0;
+    while (p < n && p < m && same(a[p], b[p]))
         p++;
-    while (s < n - p && s < m - p &&
-           json_equal(json_array_get(a, n - 1 - s), json_array_get(b, m - 1 - s)))
+    while (s < n - p && s < m - p && same(a[n - 1 - s], b[m - 1 - s]))
         s++;
     size_t on = n - p - s, nn = m - p - s; /* the differing middles: a[p..p+on), b[p..p+nn) */
     size_t mark;
@@ -332,7 +370,7 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
         pb_pop(pb, mark);
         for (size_t j = keep; j < nn; j++) {
             mark = pb_push_index(pb, p + j);
-            emit(ops, "add", pb, json_array_get(b, p + j));
+            emit(ops, "add", pb, b[p + j]);
             pb_pop(pb, mark);
         }
         return;
@@ -341,7 +379,7 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
     size_t common = on < nn ? on : nn;
     for (size_t i = 0; i < common; i++) {
         mark = pb_push_index(pb, p + i);
-        diff_value(json_array_get(a, p + i), json_array_get(b, p + i), pb, ops);
+        diff_value(a[p + i], b[p + i], pb, ops);
         pb_pop(pb, mark);
     }
     for (size_t i = on; i > nn; i--) {
@@ -351,7 +389,7 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
     }
     for (size_t i = on; i < nn; i++) {
         mark = pb_push_index(pb, p + i);
-        emit(ops, "add", pb, json_array_get(b, p + i));
+        emit(ops, "add", pb, b[p + i]);
         pb_pop(pb, mark);
     }
 }
