@@ -96,6 +96,38 @@ static json_t *workcopy__cast(json_t *v, const json_t *ids)
     return out;
 }
 
+/* The logs left shared by workcopy_make until a handler writes one (workcopy_own): the base's
+ * arrays, by address. Only ever too many (a stale entry costs one needless copy, never a write into
+ * a shared array): entries are dropped by workcopy_settle, after the handler. */
+#define WORKCOPY_LAZY_MAX 16
+static _Thread_local const json_t *workcopy__lazy[WORKCOPY_LAZY_MAX];
+static _Thread_local size_t workcopy__n_lazy;
+
+/* Whether the declared path's last token names a log, left shared until written (see workcopy.h):
+ * "log" declared shallow. */
+static int workcopy__is_log(const op_write *w, const char *last)
+{
+    return w->shallow == 1 && strcmp(last, "log") == 0;
+}
+
+json_t *workcopy_own(json_t *parent, const char *key)
+{
+    json_t *v = json_object_get(parent, key);
+    for (size_t i = 0; v && i < workcopy__n_lazy; i++) {
+        if (workcopy__lazy[i] == v) {
+            json_t *copy = workcopy__shallow(v);
+            json_object_set_new(parent, key, copy);
+            return copy;
+        }
+    }
+    return v;
+}
+
+void workcopy_settle(void)
+{
+    workcopy__n_lazy = 0;
+}
+
 /* Makes the declared subtree w private in work, copying the containers on the way that are still
  * the base's own. Declared paths are never prefixes of one another (ops.h), so a container that is
  * no longer pointer-equal to the base's was copied on the way to another path and is ours.
@@ -123,6 +155,10 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
                 copy = workcopy__cast(wchild, *cast);
             } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
+            } else if (last && json_is_array(wchild) && workcopy__is_log(w, p.tokens[i]) &&
+                       workcopy__n_lazy < WORKCOPY_LAZY_MAX) {
+                workcopy__lazy[workcopy__n_lazy++] = wchild; /* copied when first written */
+                break;
             } else {
                 copy = workcopy__shallow(wchild); /* a new container of shared children */
             }
