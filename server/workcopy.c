@@ -35,7 +35,9 @@ static json_t *workcopy__containers(json_t *v)
         json_t *out = json_object();
         const char *k;
         json_t *child;
-        json_object_foreach(v, k, child) json_object_set_new(out, k, workcopy__containers(child));
+        /* the keys come from an object: valid UTF-8 already (no check per key) */
+        json_object_foreach(v, k, child)
+            json_object_set_new_nocheck(out, k, workcopy__containers(child));
         return out;
     }
     if (json_is_array(v)) {
@@ -91,7 +93,7 @@ static json_t *workcopy__cast(json_t *v, const json_t *ids)
     json_object_foreach(out, id, member)
     {
         if (json_object_get(ids, id))
-            json_object_set_new(out, id, workcopy__containers(member));
+            json_object_set_new_nocheck(out, id, workcopy__containers(member));
     }
     return out;
 }
@@ -162,7 +164,7 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
             } else {
                 copy = workcopy__shallow(wchild); /* a new container of shared children */
             }
-            json_object_set_new(wnode, p.tokens[i], copy);
+            json_object_set_new_nocheck(wnode, p.tokens[i], copy); /* a key it has */
             wchild = copy;
         }
         if (!last && !json_is_object(wchild))
