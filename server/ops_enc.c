@@ -220,6 +220,16 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
         if (!json_is_object(sheet) || !stats)
             continue;
         json_t *was = json_object_get(before, cid);
+        /* most actions change no stat of most combatants: the sheet is copied only for one that
+         * changed (the same test as below, against the sheet itself; issue 26) */
+        int any = 0;
+        for (const char *const *k = e->mod->sheet_stats; *k && !any; k++) {
+            json_t *v = json_object_get(stats, *k);
+            json_t *b = json_object_get(was, *k);
+            any = v && !(b && json_equal(v, b)) && !json_equal(v, json_object_get(sheet, *k));
+        }
+        if (!any)
+            continue;
         json_t *next = json_deep_copy(sheet);
         int changed = 0;
         for (const char *const *k = e->mod->sheet_stats; *k; k++) {
