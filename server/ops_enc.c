@@ -32,6 +32,7 @@
 #include "encounter.h"
 #include "ops.h"
 #include "system.h"
+#include "workcopy.h"
 
 /* The public and GM-only halves of scene sid ("enc" or an id under /scenes), or NULL when the
  * scene is not running. The GM half is created when missing (the caller writes through it). */
@@ -193,8 +194,8 @@ static json_t *stats_before(rules_enc *e)
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         json_t *stats = stats_peek(e, cid);
-        if (stats)
-            json_object_set_new(all, cid, json_deep_copy(stats));
+        if (stats) /* scalars shared: nothing changes one in place (ops.h) */
+            json_object_set_new(all, cid, workcopy_containers(stats));
     }
     return all;
 }

@@ -29,6 +29,13 @@ static json_t *workcopy__shallow(json_t *v)
 /* A copy of every object and array of v, sharing its scalars (new reference). Scalars are never
  * changed in place here (handlers replace them: json_object_set_new), so sharing them is safe and
  * saves most of a deep copy's allocations. */
+static json_t *workcopy__containers(json_t *v);
+
+json_t *workcopy_containers(const json_t *v)
+{
+    return workcopy__containers((json_t *)v);
+}
+
 static json_t *workcopy__containers(json_t *v)
 {
     if (json_is_object(v)) {

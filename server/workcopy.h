@@ -46,6 +46,11 @@ json_t *workcopy_make(const json_t *base, const op_write *writes);
 json_t *workcopy_own(json_t *parent, const char *key);
 void workcopy_settle(void);
 
+/* A copy of every object and array of v whose scalars are v's own (new reference): a deep copy
+ * as far as anyone who replaces scalars and never changes one in place can tell (the contract of
+ * every handler and rule module, ops.h), for a fraction of its allocations. */
+json_t *workcopy_containers(const json_t *v);
+
 /* A 64-bit fingerprint of state's content (order of object keys ignored) to compare before and
  * after a handler: a hash, so a change goes unnoticed with a chance of about 2^-64. It walks the
  * whole state without allocating (several times cheaper than serializing it). */
