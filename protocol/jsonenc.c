@@ -26,20 +26,28 @@ void proto_buf_reserve(proto_buf *b, size_t more)
     b->cap = cap;
 }
 
-void proto_buf_add(proto_buf *b, const char *s, size_t n)
+/* The encoder's own calls: the common case (room enough) inline, the growth in proto_buf_reserve.
+ * (The exported functions cannot be inlined into one another: the library is built -fPIC.) */
+static inline void jsonenc__reserve(proto_buf *b, size_t more)
 {
-    proto_buf_reserve(b, n);
+    if (b->len + more > b->cap)
+        proto_buf_reserve(b, more);
+}
+
+static inline void jsonenc__add(proto_buf *b, const char *s, size_t n)
+{
+    jsonenc__reserve(b, n);
     memcpy(b->data + b->len, s, n);
     b->len += n;
 }
 
-void proto_buf_addc(proto_buf *b, char c)
+static inline void jsonenc__addc(proto_buf *b, char c)
 {
-    proto_buf_reserve(b, 1);
+    jsonenc__reserve(b, 1);
     b->data[b->len++] = c;
 }
 
-void proto_buf_add_int(proto_buf *b, long long v)
+static inline void jsonenc__add_int(proto_buf *b, long long v)
 {
     char tmp[24];
     size_t n = 0;
@@ -49,11 +57,26 @@ void proto_buf_add_int(proto_buf *b, long long v)
         tmp[n++] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    proto_buf_reserve(b, n + 1);
+    jsonenc__reserve(b, n + 1);
     if (v < 0)
         b->data[b->len++] = '-';
     while (n)
         b->data[b->len++] = tmp[--n];
+}
+
+void proto_buf_add(proto_buf *b, const char *s, size_t n)
+{
+    jsonenc__add(b, s, n);
+}
+
+void proto_buf_addc(proto_buf *b, char c)
+{
+    jsonenc__addc(b, c);
+}
+
+void proto_buf_add_int(proto_buf *b, long long v)
+{
+    jsonenc__add_int(b, v);
 }
 
 /* What byte c becomes inside a string: NULL when it is copied as it is. */
@@ -75,60 +98,100 @@ static const char *jsonenc__escape(unsigned char c)
     return hex[c];
 }
 
-void proto_buf_add_string(proto_buf *b, const char *s, size_t n)
+#define JSONENC_ONES 0x0101010101010101ull
+#define JSONENC_HIGH 0x8080808080808080ull
+
+/* Nonzero when one of the 8 bytes in x is a zero byte (exact for "is there one"). */
+static inline uint64_t jsonenc__zero8(uint64_t x)
 {
-    proto_buf_reserve(b, n + 2);
-    b->data[b->len++] = '"';
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        proto_buf_add(b, s + run, i - run);
-        const char *e = jsonenc__escape(c);
-        proto_buf_add(b, e, strlen(e));
-        run = i + 1;
-    }
-    proto_buf_add(b, s + run, n - run);
-    proto_buf_addc(b, '"');
+    return (x - JSONENC_ONES) & ~x & JSONENC_HIGH;
 }
 
-void proto_json_append(proto_buf *b, const json_t *v)
+/* Nonzero when one of the 8 bytes in x must be escaped: below 0x20, '"' or '\\' (bytes from 0x80
+ * never are). Exact for "is there one"; which one is found byte by byte. */
+static inline uint64_t jsonenc__special8(uint64_t x)
+{
+    uint64_t below = (x - JSONENC_ONES * 0x20) & ~x & JSONENC_HIGH;
+    return below | jsonenc__zero8(x ^ (JSONENC_ONES * '"')) |
+           jsonenc__zero8(x ^ (JSONENC_ONES * '\\'));
+}
+
+/* The first index from i of s[0 .. n) whose byte must be escaped, or n: 8 bytes at a time while
+ * none is (most text has no escape at all). */
+static inline size_t jsonenc__plain(const char *s, size_t i, size_t n)
+{
+    while (i + 8 <= n) {
+        uint64_t x;
+        memcpy(&x, s + i, sizeof x);
+        if (jsonenc__special8(x))
+            break;
+        i += 8;
+    }
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\')
+            return i;
+    }
+    return n;
+}
+
+static void jsonenc__string(proto_buf *b, const char *s, size_t n)
+{
+    jsonenc__reserve(b, n + 2);
+    b->data[b->len++] = '"';
+    size_t run = 0;
+    for (size_t i = jsonenc__plain(s, 0, n); i < n; i = jsonenc__plain(s, i, n)) {
+        jsonenc__add(b, s + run, i - run);
+        const char *e = jsonenc__escape((unsigned char)s[i]);
+        jsonenc__add(b, e, strlen(e));
+        run = ++i;
+    }
+    jsonenc__add(b, s + run, n - run);
+    jsonenc__addc(b, '"');
+}
+
+void proto_buf_add_string(proto_buf *b, const char *s, size_t n)
+{
+    jsonenc__string(b, s, n);
+}
+
+/* proto_json_append's walk (static: its recursion and its calls stay inside this file). */
+static void jsonenc__value(proto_buf *b, const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
-        proto_buf_addc(b, '{');
+        jsonenc__addc(b, '{');
         int first = 1;
         const char *key;
         json_t *child;
         json_object_foreach((json_t *)v, key, child)
         {
             if (!first)
-                proto_buf_addc(b, ',');
+                jsonenc__addc(b, ',');
             first = 0;
-            proto_buf_add_string(b, key, strlen(key));
-            proto_buf_addc(b, ':');
-            proto_json_append(b, child);
+            jsonenc__string(b, key, strlen(key));
+            jsonenc__addc(b, ':');
+            jsonenc__value(b, child);
         }
-        proto_buf_addc(b, '}');
+        jsonenc__addc(b, '}');
         return;
     }
     case JSON_ARRAY: {
-        proto_buf_addc(b, '[');
+        jsonenc__addc(b, '[');
         size_t n = json_array_size(v);
         for (size_t i = 0; i < n; i++) {
             if (i)
-                proto_buf_addc(b, ',');
-            proto_json_append(b, json_array_get(v, i));
+                jsonenc__addc(b, ',');
+            jsonenc__value(b, json_array_get(v, i));
         }
-        proto_buf_addc(b, ']');
+        jsonenc__addc(b, ']');
         return;
     }
     case JSON_STRING:
-        proto_buf_add_string(b, json_string_value(v), json_string_length(v));
+        jsonenc__string(b, json_string_value(v), json_string_length(v));
         return;
     case JSON_INTEGER:
-        proto_buf_add_int(b, (long long)json_integer_value(v));
+        jsonenc__add_int(b, (long long)json_integer_value(v));
         return;
     case JSON_REAL: {
         char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -136,27 +199,32 @@ void proto_json_append(proto_buf *b, const json_t *v)
             fprintf(stderr, "tabled: cannot encode a real number\n");
             abort();
         }
-        proto_buf_add(b, text, strlen(text));
+        jsonenc__add(b, text, strlen(text));
         free(text);
         return;
     }
     case JSON_TRUE:
-        proto_buf_add(b, "true", 4);
+        jsonenc__add(b, "true", 4);
         return;
     case JSON_FALSE:
-        proto_buf_add(b, "false", 5);
+        jsonenc__add(b, "false", 5);
         return;
     default:
-        proto_buf_add(b, "null", 4);
+        jsonenc__add(b, "null", 4);
         return;
     }
+}
+
+void proto_json_append(proto_buf *b, const json_t *v)
+{
+    jsonenc__value(b, v);
 }
 
 char *proto_json_dump(const json_t *v, size_t *len)
 {
     proto_buf b = {0};
-    proto_json_append(&b, v);
-    proto_buf_addc(&b, '\0');
+    jsonenc__value(&b, v);
+    jsonenc__addc(&b, '\0');
     if (len)
         *len = b.len - 1;
     return b.data;

@@ -157,9 +157,14 @@ static size_t pb_push_key(pathbuf *pb, const char *key)
 
 static size_t pb_push_index(pathbuf *pb, size_t i)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%zu", i);
-    return pb_push_key(pb, num);
+    char num[24];
+    size_t n = sizeof num;
+    num[--n] = '\0';
+    do {
+        num[--n] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    return pb_push_key(pb, num + n);
 }
 
 static void pb_pop(pathbuf *pb, size_t len)
@@ -168,21 +173,28 @@ static void pb_pop(pathbuf *pb, size_t len)
     pb->s[len] = '\0';
 }
 
-/* Appends {"op","path"[,"value": deep copy of value]} to ops. */
-/* The ops being built, and whether their values are deep copies or the new document's own. */
+/* The ops being built, whether their values are deep copies or the new document's own, and the
+ * three op names, made once per diff and shared by its ops (strings are never changed in place). */
 typedef struct diffout {
     json_t *ops;
     int share;
+    json_t *name[3]; /* OP_ADD, OP_REMOVE, OP_REPLACE: made when first used */
 } diffout;
 
-static void emit(diffout *out, const char *op, const pathbuf *pb, const json_t *value)
+enum { OP_ADD, OP_REMOVE, OP_REPLACE };
+
+/* Appends {"op","path"[,"value": value, shared or a deep copy]} to the ops. */
+static void emit(diffout *out, int op, const pathbuf *pb, const json_t *value)
 {
+    static const char *const NAMES[3] = {"add", "remove", "replace"};
+    if (!out->name[op])
+        out->name[op] = json_string(NAMES[op]);
     json_t *o = json_object();
-    json_object_set_new(o, "op", json_string(op));
-    json_object_set_new(o, "path", json_string(pb->s));
+    json_object_set_nocheck(o, "op", out->name[op]);
+    json_object_set_new_nocheck(o, "path", json_string(pb->s));
     if (value)
-        json_object_set_new(o, "value",
-                            out->share ? json_incref((json_t *)value) : json_deep_copy(value));
+        json_object_set_new_nocheck(
+            o, "value", out->share ? json_incref((json_t *)value) : json_deep_copy(value));
     json_array_append_new(out->ops, o);
 }
 
@@ -207,25 +219,35 @@ static const char **sorted_keys(const json_t *obj, size_t *n)
 
 static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops);
 
-static int cmp_keys(const void *a, const void *b);
+/* A member that differs between two objects walked in step: its key and both values (va NULL:
+ * a key b added), kept from the walk so that no lookup by key is needed after it. */
+typedef struct keyed {
+    const char *k;
+    const json_t *va, *vb;
+} keyed;
 
-/* A list of keys that starts in a caller's array of 8 and moves to the heap when it grows. */
+static int cmp_keyed(const void *a, const void *b)
+{
+    return strcmp(((const keyed *)a)->k, ((const keyed *)b)->k);
+}
+
+/* A list of members that starts in a caller's array of 8 and moves to the heap when it grows. */
 typedef struct keylist {
-    const char *local[8], **k;
+    keyed local[8], *k;
     size_t n, cap;
 } keylist;
 
-static void keylist_push(keylist *l, const char *key)
+static void keylist_push(keylist *l, const char *key, const json_t *va, const json_t *vb)
 {
     if (l->n == l->cap) {
         l->cap *= 2;
-        const char **grown = xmalloc(l->cap * sizeof *grown);
+        keyed *grown = xmalloc(l->cap * sizeof *grown);
         memcpy(grown, l->k, l->n * sizeof *grown);
         if (l->k != l->local)
             free(l->k);
         l->k = grown;
     }
-    l->k[l->n++] = key;
+    l->k[l->n++] = (keyed){key, va, vb};
 }
 
 /* Two objects with the same keys in the same order (a copy and its original: copy-on-write keeps
@@ -242,8 +264,9 @@ static int diff_object_in_step(const json_t *a, const json_t *b, pathbuf *pb, di
     for (void *ib = json_object_iter((json_t *)b); ib;
          ib = json_object_iter_next((json_t *)b, ib)) {
         const char *kb = json_object_iter_key(ib);
+        json_t *vb = json_object_iter_value(ib);
         if (!ia) { /* a key b added */
-            keylist_push(&l, kb);
+            keylist_push(&l, kb, NULL, vb);
             continue;
         }
         if (strcmp(json_object_iter_key(ia), kb) != 0) {
@@ -251,20 +274,19 @@ static int diff_object_in_step(const json_t *a, const json_t *b, pathbuf *pb, di
                 free(l.k);
             return 0;
         }
-        void *va = json_object_iter_value(ia);
+        json_t *va = json_object_iter_value(ia);
         ia = json_object_iter_next((json_t *)a, ia);
-        if (va != json_object_iter_value(ib))
-            keylist_push(&l, kb);
+        if (va != vb)
+            keylist_push(&l, kb, va, vb);
     }
     if (l.n > 1)
-        qsort(l.k, l.n, sizeof *l.k, cmp_keys);
+        qsort(l.k, l.n, sizeof *l.k, cmp_keyed);
     for (size_t i = 0; i < l.n; i++) {
-        size_t mark = pb_push_key(pb, l.k[i]);
-        json_t *va = json_object_get(a, l.k[i]), *vb = json_object_get(b, l.k[i]);
-        if (va)
-            diff_value(va, vb, pb, ops);
+        size_t mark = pb_push_key(pb, l.k[i].k);
+        if (l.k[i].va)
+            diff_value(l.k[i].va, l.k[i].vb, pb, ops);
         else
-            emit(ops, "add", pb, vb);
+            emit(ops, OP_ADD, pb, l.k[i].vb);
         pb_pop(pb, mark);
     }
     if (l.k != l.local)
@@ -284,10 +306,10 @@ static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *
         size_t mark;
         if (c < 0) {
             mark = pb_push_key(pb, ka[i++]);
-            emit(ops, "remove", pb, NULL);
+            emit(ops, OP_REMOVE, pb, NULL);
         } else if (c > 0) {
             mark = pb_push_key(pb, kb[j]);
-            emit(ops, "add", pb, json_object_get(b, kb[j]));
+            emit(ops, OP_ADD, pb, json_object_get(b, kb[j]));
             j++;
         } else {
             mark = pb_push_key(pb, ka[i]);
@@ -301,11 +323,18 @@ static void diff_object(const json_t *a, const json_t *b, pathbuf *pb, diffout *
     free(kb);
 }
 
+/* json_equal, with the shared subtree (the common case in the engine's states, server/workcopy.h)
+ * decided without a call. */
+static int same(const json_t *x, const json_t *y)
+{
+    return x == y || json_equal(x, y);
+}
+
 /* 1 if a[ai .. ai+n) equals b[bi .. bi+n) element by element. */
 static int range_equal(const json_t *a, size_t ai, const json_t *b, size_t bi, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!json_equal(json_array_get(a, ai + i), json_array_get(b, bi + i)))
+        if (!same(json_array_get(a, ai + i), json_array_get(b, bi + i)))
             return 0;
     return 1;
 }
@@ -313,10 +342,10 @@ static int range_equal(const json_t *a, size_t ai, const json_t *b, size_t bi, s
 static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *ops)
 {
     size_t n = json_array_size(a), m = json_array_size(b), p = 0, s = 0;
-    while (p < n && p < m && json_equal(json_array_get(a, p), json_array_get(b, p)))
+    while (p < n && p < m && same(json_array_get(a, p), json_array_get(b, p)))
         p++;
     while (s < n - p && s < m - p &&
-           json_equal(json_array_get(a, n - 1 - s), json_array_get(b, m - 1 - s)))
+           same(json_array_get(a, n - 1 - s), json_array_get(b, m - 1 - s)))
         s++;
     size_t on = n - p - s, nn = m - p - s; /* the differing middles: a[p..p+on), b[p..p+nn) */
     size_t mark;
@@ -328,11 +357,11 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
             continue;
         mark = pb_push_index(pb, p);
         for (size_t r = 0; r < k; r++)
-            emit(ops, "remove", pb, NULL);
+            emit(ops, OP_REMOVE, pb, NULL);
         pb_pop(pb, mark);
         for (size_t j = keep; j < nn; j++) {
             mark = pb_push_index(pb, p + j);
-            emit(ops, "add", pb, json_array_get(b, p + j));
+            emit(ops, OP_ADD, pb, json_array_get(b, p + j));
             pb_pop(pb, mark);
         }
         return;
@@ -346,12 +375,12 @@ static void diff_array(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
     }
     for (size_t i = on; i > nn; i--) {
         mark = pb_push_index(pb, p + i - 1);
-        emit(ops, "remove", pb, NULL);
+        emit(ops, OP_REMOVE, pb, NULL);
         pb_pop(pb, mark);
     }
     for (size_t i = on; i < nn; i++) {
         mark = pb_push_index(pb, p + i);
-        emit(ops, "add", pb, json_array_get(b, p + i));
+        emit(ops, OP_ADD, pb, json_array_get(b, p + i));
         pb_pop(pb, mark);
     }
 }
@@ -369,17 +398,19 @@ static void diff_value(const json_t *a, const json_t *b, pathbuf *pb, diffout *o
     else if (json_is_array(a) && json_is_array(b))
         diff_array(a, b, pb, ops);
     else if (!json_equal(a, b))
-        emit(ops, "replace", pb, b);
+        emit(ops, OP_REPLACE, pb, b);
 }
 
 static json_t *patch_diff(const json_t *old_doc, const json_t *new_doc, int share)
 {
-    diffout out = {json_array(), share};
+    diffout out = {json_array(), share, {NULL, NULL, NULL}};
     pathbuf pb = {0};
     pb_reserve(&pb, 0);
     pb.s[0] = '\0';
     diff_value(old_doc, new_doc, &pb, &out);
     free(pb.s);
+    for (int i = 0; i < 3; i++)
+        json_decref(out.name[i]);
     return out.ops;
 }
 

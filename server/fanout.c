@@ -57,10 +57,19 @@ void engine_msg_unref(engine_msg *m)
         free(m);
 }
 
+/* fanout_msg_open for a text of about `expect` bytes: one allocation of the right size, not a
+ * 256-byte one grown by realloc (issue 26: growing a message's buffer cost a command more than
+ * writing it). */
+static void fanout__msg_open_for(proto_buf *b, size_t headroom, size_t expect)
+{
+    proto_buf_reserve(b, sizeof(engine_msg) + headroom + expect + 1);
+    b->len = sizeof(engine_msg) + headroom;
+}
+
 engine_msg *fanout_msg_new(size_t headroom, const char *text, size_t len)
 {
     proto_buf b = {0};
-    fanout_msg_open(&b, headroom);
+    fanout__msg_open_for(&b, headroom, len);
     proto_buf_add(&b, text, len);
     return fanout_msg_close(&b, headroom);
 }
@@ -117,8 +126,8 @@ fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_l
 static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, size_t len)
 {
     proto_buf b = {0};
-    fanout_msg_open(&b, f->headroom);
     static const char HEAD[] = "{\"t\":\"diff\",\"seq\":", OPS[] = ",\"ops\":";
+    fanout__msg_open_for(&b, f->headroom, sizeof HEAD + sizeof OPS + 24 + len);
     proto_buf_add(&b, HEAD, sizeof HEAD - 1);
     proto_buf_add_int(&b, (long long)seq);
     proto_buf_add(&b, OPS, sizeof OPS - 1);
@@ -127,9 +136,55 @@ static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, si
     return fanout_msg_close(&b, f->headroom);
 }
 
+/* When ops (n of them, n > 0) are ops lo .. lo + n of the patch, the very same op objects (a view
+ * that hides only some first and last ops: the GM's counts playerseq_advance appends), their
+ * text is cut out of the patch's: the hidden ops alone are encoded, to find where the cut goes,
+ * and must match the patch's text there byte for byte. Returns 1 with the text in b, else 0
+ * (nothing written). */
+static int fanout__cut(fanout *f, const json_t *ops, size_t n, proto_buf *b)
+{
+    size_t total = json_array_size(f->patch), lo = 0;
+    if (!f->patch_text || n >= total)
+        return 0;
+    const json_t *first = json_array_get(ops, 0);
+    while (lo < total && json_array_get(f->patch, lo) != first)
+        lo++;
+    if (lo + n > total)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (json_array_get(ops, i) != json_array_get(f->patch, lo + i))
+            return 0;
+    /* the patch's text is "[" op0 "," op1 ... "]": the hidden head is "[" op0 "," ... op(lo-1)
+     * ",", the hidden tail "," op(lo+n) ... "]" */
+    proto_buf head = {0}, tail = {0};
+    proto_buf_addc(&head, '[');
+    for (size_t i = 0; i < lo; i++) {
+        proto_json_append(&head, json_array_get(f->patch, i));
+        proto_buf_addc(&head, ',');
+    }
+    for (size_t i = lo + n; i < total; i++) {
+        proto_buf_addc(&tail, ',');
+        proto_json_append(&tail, json_array_get(f->patch, i));
+    }
+    proto_buf_addc(&tail, ']');
+    int ok = head.len + tail.len + 1 < f->patch_len &&
+             memcmp(f->patch_text, head.data, head.len) == 0 &&
+             memcmp(f->patch_text + f->patch_len - tail.len, tail.data, tail.len) == 0;
+    if (ok) {
+        size_t mid = f->patch_len - head.len - tail.len;
+        proto_buf_reserve(b, mid + 2);
+        proto_buf_addc(b, '[');
+        proto_buf_add(b, f->patch_text + head.len, mid);
+        proto_buf_addc(b, ']');
+    }
+    free(head.data);
+    free(tail.data);
+    return ok;
+}
+
 /* The text of ops (stolen), *len its length, or NULL when ops is empty. When ops is the patch
- * itself, op for op (a view that hides nothing), it is the patch's text; else it is encoded into
- * b (the caller frees b->data). */
+ * itself, op for op (a view that hides nothing), it is the patch's text; when it is a run of the
+ * patch's ops, a cut of it (fanout__cut); else it is encoded into b (the caller frees b->data). */
 static const char *fanout__text(fanout *f, json_t *ops, proto_buf *b, size_t *len)
 {
     size_t n = json_array_size(ops);
@@ -140,6 +195,9 @@ static const char *fanout__text(fanout *f, json_t *ops, proto_buf *b, size_t *le
     if (same) {
         text = f->patch_text;
         *len = f->patch_len;
+    } else if (n > 0 && fanout__cut(f, ops, n, b)) {
+        text = b->data;
+        *len = b->len;
     } else if (n > 0) {
         proto_json_append(b, ops);
         text = b->data;

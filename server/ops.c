@@ -7,6 +7,7 @@
 #include "dice.h"
 #include "roster.h"
 #include "system.h"
+#include "workcopy.h"
 
 #define MAX_ASKS 50 /* player checks waiting for the GM's number at once (roll.check) */
 
@@ -21,7 +22,7 @@ void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
 
 void ops_log_append_in(json_t *parent, json_t *entry, int cap)
 {
-    json_t *log = json_object_get(parent, "log");
+    json_t *log = workcopy_own(parent, "log"); /* a log is copied when first written */
     if (!json_is_array(log)) {
         log = json_array();
         json_object_set_new(parent, "log", log);

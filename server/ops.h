@@ -20,7 +20,8 @@
  * like); every other subtree is shared, by reference, with the committed state and MUST NOT be
  * changed. A subtree declared shallow (the logs /log and /gm/log, whose entries never change once
  * written) is copied shallowly: the handler may add, drop or replace its members, never edit
- * one. Reading anything is
+ * one; a log is copied only when first written, by ops_log_append_in (workcopy_own, workcopy.h),
+ * the one way to write one. Reading anything is
  * always fine, and so is adding or replacing a key of the root (it is always a private copy).
  * The sanitizer build checks every command against this contract (the committed state must be
  * unchanged byte for byte after the handler ran, whatever it returned) and aborts naming the op.

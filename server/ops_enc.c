@@ -32,6 +32,7 @@
 #include "encounter.h"
 #include "ops.h"
 #include "system.h"
+#include "workcopy.h"
 
 /* The public and GM-only halves of scene sid ("enc" or an id under /scenes), or NULL when the
  * scene is not running. The GM half is created when missing (the caller writes through it). */
@@ -193,8 +194,8 @@ static json_t *stats_before(rules_enc *e)
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         json_t *stats = stats_peek(e, cid);
-        if (stats)
-            json_object_set_new(all, cid, json_deep_copy(stats));
+        if (stats) /* scalars shared: nothing changes one in place (ops.h) */
+            json_object_set_new(all, cid, workcopy_containers(stats));
     }
     return all;
 }
@@ -220,6 +221,16 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
         if (!json_is_object(sheet) || !stats)
             continue;
         json_t *was = json_object_get(before, cid);
+        /* most actions change no stat of most combatants: the sheet is copied only for one that
+         * changed (the same test as below, against the sheet itself; issue 26) */
+        int any = 0;
+        for (const char *const *k = e->mod->sheet_stats; *k && !any; k++) {
+            json_t *v = json_object_get(stats, *k);
+            json_t *b = json_object_get(was, *k);
+            any = v && !(b && json_equal(v, b)) && !json_equal(v, json_object_get(sheet, *k));
+        }
+        if (!any)
+            continue;
         json_t *next = json_deep_copy(sheet);
         int changed = 0;
         for (const char *const *k = e->mod->sheet_stats; *k; k++) {

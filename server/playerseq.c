@@ -79,7 +79,9 @@ static json_t *playerseq__bumped(const json_t *patch, const json_t *new_state,
 
 static void playerseq__op(json_t *patch, const char *kind, const char *path, json_t *value)
 {
-    json_t *op = json_pack("{s:s, s:s}", "op", kind, "path", path);
+    json_t *op = json_object(); /* not json_pack: its format is parsed on every call */
+    json_object_set_new_nocheck(op, "op", json_string(kind));
+    json_object_set_new_nocheck(op, "path", json_string(path));
     if (value)
         json_object_set_new(op, "value", value);
     json_array_append_new(patch, op);

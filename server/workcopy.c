@@ -10,16 +10,41 @@
 
 #include "protocol.h"
 
+/* A new container holding v's own members (a shallow copy, new reference): what json_copy gives,
+ * but an array's members are taken at once (json_array_extend: one allocation and a memcpy of the
+ * table) rather than appended one by one, which costs several times as much for the 200 entries of
+ * a log (issue 26). */
+static json_t *workcopy__shallow(json_t *v)
+{
+    if (!json_is_array(v))
+        return json_copy(v);
+    json_t *out = json_array();
+    if (json_array_extend(out, v)) {
+        fprintf(stderr, "tabled: out of memory copying an array\n");
+        abort();
+    }
+    return out;
+}
+
 /* A copy of every object and array of v, sharing its scalars (new reference). Scalars are never
  * changed in place here (handlers replace them: json_object_set_new), so sharing them is safe and
  * saves most of a deep copy's allocations. */
+static json_t *workcopy__containers(json_t *v);
+
+json_t *workcopy_containers(const json_t *v)
+{
+    return workcopy__containers((json_t *)v);
+}
+
 static json_t *workcopy__containers(json_t *v)
 {
     if (json_is_object(v)) {
         json_t *out = json_object();
         const char *k;
         json_t *child;
-        json_object_foreach(v, k, child) json_object_set_new(out, k, workcopy__containers(child));
+        /* the keys come from an object: valid UTF-8 already (no check per key) */
+        json_object_foreach(v, k, child)
+            json_object_set_new_nocheck(out, k, workcopy__containers(child));
         return out;
     }
     if (json_is_array(v)) {
@@ -67,7 +92,7 @@ static json_t *workcopy__combatant_chars(const json_t *base)
  * shared (OP_WRITE_COMBATANTS). */
 static json_t *workcopy__cast(json_t *v, const json_t *ids)
 {
-    json_t *out = json_copy(v);
+    json_t *out = workcopy__shallow(v);
     if (!json_is_object(out))
         return out;
     const char *id;
@@ -75,9 +100,41 @@ static json_t *workcopy__cast(json_t *v, const json_t *ids)
     json_object_foreach(out, id, member)
     {
         if (json_object_get(ids, id))
-            json_object_set_new(out, id, workcopy__containers(member));
+            json_object_set_new_nocheck(out, id, workcopy__containers(member));
     }
     return out;
+}
+
+/* The logs left shared by workcopy_make until a handler writes one (workcopy_own): the base's
+ * arrays, by address. Only ever too many (a stale entry costs one needless copy, never a write into
+ * a shared array): entries are dropped by workcopy_settle, after the handler. */
+#define WORKCOPY_LAZY_MAX 16
+static _Thread_local const json_t *workcopy__lazy[WORKCOPY_LAZY_MAX];
+static _Thread_local size_t workcopy__n_lazy;
+
+/* Whether the declared path's last token names a log, left shared until written (see workcopy.h):
+ * "log" declared shallow. */
+static int workcopy__is_log(const op_write *w, const char *last)
+{
+    return w->shallow == 1 && strcmp(last, "log") == 0;
+}
+
+json_t *workcopy_own(json_t *parent, const char *key)
+{
+    json_t *v = json_object_get(parent, key);
+    for (size_t i = 0; v && i < workcopy__n_lazy; i++) {
+        if (workcopy__lazy[i] == v) {
+            json_t *copy = workcopy__shallow(v);
+            json_object_set_new(parent, key, copy);
+            return copy;
+        }
+    }
+    return v;
+}
+
+void workcopy_settle(void)
+{
+    workcopy__n_lazy = 0;
 }
 
 /* Makes the declared subtree w private in work, copying the containers on the way that are still
@@ -107,10 +164,14 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
                 copy = workcopy__cast(wchild, *cast);
             } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
+            } else if (last && json_is_array(wchild) && workcopy__is_log(w, p.tokens[i]) &&
+                       workcopy__n_lazy < WORKCOPY_LAZY_MAX) {
+                workcopy__lazy[workcopy__n_lazy++] = wchild; /* copied when first written */
+                break;
             } else {
-                copy = json_copy(wchild); /* shallow: a new container of shared children */
+                copy = workcopy__shallow(wchild); /* a new container of shared children */
             }
-            json_object_set_new(wnode, p.tokens[i], copy);
+            json_object_set_new_nocheck(wnode, p.tokens[i], copy); /* a key it has */
             wchild = copy;
         }
         if (!last && !json_is_object(wchild))

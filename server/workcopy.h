@@ -32,6 +32,25 @@
  */
 json_t *workcopy_make(const json_t *base, const op_write *writes);
 
+/*
+ * A log (a declared path ending in "log", shallow: /log, /gm/log) is copied on first write, not
+ * by workcopy_make: most commands write one log or none, and a copy is a new table of its 200
+ * entries, and a diff and a free of it after (issue 26). workcopy_make leaves the base's array in
+ * the working copy (its parent is a private copy, as for any declared path) and remembers it;
+ * whatever appends to it (ops_log_append_in, the one writer of logs) first takes
+ * workcopy_own(parent, "log"): the member itself, or, when it is still the base's array, a
+ * shallow copy put in its place. A log written any other way would change the committed state
+ * (workcopy_check catches it). workcopy_settle forgets the remembered arrays once the handler has
+ * run (engine__run_handler); until then an extra entry only costs a needless copy.
+ */
+json_t *workcopy_own(json_t *parent, const char *key);
+void workcopy_settle(void);
+
+/* A copy of every object and array of v whose scalars are v's own (new reference): a deep copy
+ * as far as anyone who replaces scalars and never changes one in place can tell (the contract of
+ * every handler and rule module, ops.h), for a fraction of its allocations. */
+json_t *workcopy_containers(const json_t *v);
+
 /* A 64-bit fingerprint of state's content (order of object keys ignored) to compare before and
  * after a handler: a hash, so a change goes unnoticed with a chance of about 2^-64. It walks the
  * whole state without allocating (several times cheaper than serializing it). */

@@ -69,6 +69,40 @@ START_TEST(test_a_string_with_a_nul_byte_encodes_as_jansson_does)
 }
 END_TEST
 
+/* Strings are scanned 8 bytes at a time (jsonenc.c): every ASCII byte, and a multi-byte
+ * character, at every position of strings of several lengths around that width, alone and beside
+ * a second escape, as jansson writes them. */
+START_TEST(test_every_byte_at_every_position_encodes_as_jansson_does)
+{
+    char buf[48];
+    for (size_t len = 1; len <= 41; len += 4) {
+        for (size_t at = 0; at < len; at++) {
+            for (int c = 0; c <= 0x80; c++) {
+                memset(buf, 'a', len);
+                if (c == 0x80) { /* é, two bytes, where there is room */
+                    if (at + 1 >= len)
+                        continue;
+                    buf[at] = (char)0xc3;
+                    buf[at + 1] = (char)0xa9;
+                } else {
+                    buf[at] = (char)c;
+                }
+                json_t *v = json_stringn(buf, len);
+                ck_assert_ptr_nonnull(v);
+                assert_same(v);
+                json_decref(v);
+                if (at + 9 < len) { /* a quote 9 bytes on: two escapes, two words apart */
+                    buf[at + 9] = '"';
+                    v = json_stringn(buf, len);
+                    assert_same(v);
+                    json_decref(v);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 static uint64_t g_rng = 42;
 
 static uint64_t rnd(void)
@@ -160,6 +194,7 @@ static Suite *jsonenc_suite(void)
     tcase_add_loop_test(tc, test_edge_cases_encode_as_jansson_does, 0,
                         (int)(sizeof CASES / sizeof CASES[0]));
     tcase_add_test(tc, test_a_string_with_a_nul_byte_encodes_as_jansson_does);
+    tcase_add_test(tc, test_every_byte_at_every_position_encodes_as_jansson_does);
     tcase_add_test(tc, test_random_trees_encode_as_jansson_does);
     suite_add_tcase(s, tc);
     return s;

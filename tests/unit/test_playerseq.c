@@ -185,6 +185,54 @@ START_TEST(a_public_diff_is_encoded_once_and_framed_per_seq)
 }
 END_TEST
 
+/* The public diff cut out of the patch's text (fanout.c, issue 26) is byte for byte the one
+ * encoded from its ops: GM-only ops before, after, between and around the public ones, a view with
+ * nothing public, and a patch text whose hidden ops are not the patch's (no cut then). */
+START_TEST(a_public_diff_cut_from_the_patch_text_is_the_encoded_one)
+{
+    static const char *const PATCHES[] = {
+        "[{\"op\":\"add\",\"path\":\"/log/-\",\"value\":{\"t\":\"a \\\"b\\\"\"}},"
+        "{\"op\":\"replace\",\"path\":\"/gm/player_seq\",\"value\":6}]",
+        "[{\"op\":\"add\",\"path\":\"/gm/x\",\"value\":[1,2]},"
+        "{\"op\":\"remove\",\"path\":\"/log/0\"},{\"op\":\"add\",\"path\":\"/log/-\",\"value\":2}]",
+        "[{\"op\":\"add\",\"path\":\"/gm/x\",\"value\":1},{\"op\":\"add\",\"path\":\"/log/-\","
+        "\"value\":3},{\"op\":\"add\",\"path\":\"/gm/y\",\"value\":{}}]",
+        "[{\"op\":\"add\",\"path\":\"/log/-\",\"value\":4},{\"op\":\"add\",\"path\":\"/gm/x\","
+        "\"value\":1},{\"op\":\"add\",\"path\":\"/log/-\",\"value\":5}]",
+        "[{\"op\":\"add\",\"path\":\"/gm/x\",\"value\":1}]",
+    };
+    for (size_t i = 0; i < sizeof PATCHES / sizeof PATCHES[0]; i++) {
+        json_t *patch = state_of(PATCHES[i]);
+        playerseq_step ps = {0};
+        ck_assert_int_eq(proto_patch_audiences(patch, &ps.everyone, &ps.touched), 0);
+        ps.pub = 7;
+        size_t len;
+        char *text = proto_json_dump(patch, &len);
+        for (int wrong = 0; wrong < 2; wrong++) {
+            /* wrong: the text of a hidden last op differs (a text that is not the patch's
+             * where the cut looks: no cut then) */
+            if (wrong && i != 0 && i != 2)
+                continue;
+            char *given = xstrdup(text);
+            if (wrong)
+                given[len - 3] = 'X';
+            fanout *cut = fanout_begin(patch, given, len, 10, &ps, 0, 0),
+                   *enc = fanout_begin(patch, NULL, 0, 10, &ps, 0, 0);
+            engine_msg *a = fanout_for(cut, "p1", 0), *b = fanout_for(enc, "p1", 0);
+            ck_assert_msg((a == NULL) == (b == NULL), "patch %zu: a diff from one only", i);
+            if (a)
+                ck_assert_str_eq((const char *)a->text, (const char *)b->text);
+            fanout_end(cut);
+            fanout_end(enc);
+            free(given);
+        }
+        free(text);
+        playerseq_step_free(&ps);
+        json_decref(patch);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("playerseq");
@@ -192,6 +240,7 @@ int main(void)
     tcase_add_test(tc, each_seat_counts_its_own_diffs);
     tcase_add_test(tc, a_campaign_without_counts_starts_at_its_seq);
     tcase_add_test(tc, a_public_diff_is_encoded_once_and_framed_per_seq);
+    tcase_add_test(tc, a_public_diff_cut_from_the_patch_text_is_the_encoded_one);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
