@@ -65,6 +65,15 @@ typedef struct welcome_cache {
     uint64_t presence_ver;
     struct encmemo *memo; /* subtree texts kept across seqs (encmemo.h; NULL until a welcome):
                              not emptied by engine__welcome_cache_clear */
+    /* the presence list's text without its flags (session.c presence_msg), kept while the state's
+     * /seats object is the same (pl_seats, a reference held: its address is no other's): keys[
+     * off[i], off[i+1]) is seat i's `,"id":`, rt[i] its seat_rt (looked up again when the campaign
+     * made a seat_rt since: pl_nrt). Freed by engine__presence_text_free, not by the clear. */
+    json_t *pl_seats;
+    char *pl_keys;
+    size_t *pl_off;
+    struct seat_rt **pl_rt;
+    size_t pl_n, pl_nrt;
 } welcome_cache;
 
 /* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each
@@ -108,9 +117,13 @@ typedef struct campaign {
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
-    struct roster *roster;  /* player count and seat names (roster.h); NULL until a join asks */
-    uint64_t presence_ver;  /* changes whenever a seat goes online or offline */
-    struct campaign *hnext; /* engine.tab chain */
+    struct roster *roster;      /* player count and seat names (roster.h); NULL until a join asks */
+    uint64_t presence_ver;      /* changes whenever a seat goes online or offline */
+    uint64_t presence_until_ns; /* the presence window: changes wait until then (session.c) */
+    uint64_t joins_until_ns;    /* the join window: joins wait until then */
+    int joins_now;              /* a joiner spoke: its campaign's joins run at the next flush */
+    int in_joins;               /* on engine.joins */
+    struct campaign *hnext;     /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
@@ -242,6 +255,8 @@ void engine__joins_run(engine *e);
 void engine__joins_welcome(engine *e, joiner *list, int ok);
 int engine__joiner_gone(engine_conn *c);
 void engine__welcome_cache_clear(welcome_cache *wc);
+void engine__presence_text_free(welcome_cache *wc);
+void engine__join_now(engine *e, engine_conn *c);
 void engine__resume_cache_clear(resume_cache *rc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);
