@@ -698,6 +698,7 @@ void engine_destroy(engine *e)
         campaign *k = e->loaded;
         k->conns = NULL;
         k->in_work = k->presence_due = 0;
+        engine__joiners_drop(k);
         engine__campaign_drop(e, k);
     }
     free(e->tab);

@@ -254,6 +254,7 @@ void engine__presence_flush(engine *e);
 void engine__joins_run(engine *e);
 void engine__joins_welcome(engine *e, joiner *list, int ok);
 int engine__joiner_gone(engine_conn *c);
+void engine__joiners_drop(campaign *k);
 void engine__welcome_cache_clear(welcome_cache *wc);
 void engine__presence_text_free(welcome_cache *wc);
 void engine__join_now(engine *e, engine_conn *c);

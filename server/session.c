@@ -724,6 +724,18 @@ static void joiner_free(joiner *j)
     free(j);
 }
 
+/* Frees the joins k still holds (a window not ended when the engine is destroyed: their
+ * connections are gone, no seat is made). */
+void engine__joiners_drop(campaign *k)
+{
+    while (k->joiners) {
+        joiner *j = k->joiners;
+        k->joiners = j->next;
+        joiner_free(j);
+    }
+    k->in_joins = 0;
+}
+
 /* The transport lost a connection whose join waits for the end of the turn. Returns 1 when the
  * join is dropped (it had not run: no seat is made for nobody, and c may be freed); 0 when it ran
  * and waits in the batch for its delivery, which skips c (c must stay until then). */
