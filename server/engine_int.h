@@ -38,6 +38,7 @@ typedef struct seat_rt {
     char *id;
     int online;    /* connections welcomed as this seat */
     int told;      /* whether the campaign's seats were last told it is online */
+    int retell;    /* a newcomer's whole list said online != told: the next presence names it */
     double tokens; /* rate-limit bucket */
     uint64_t last_ns;
     struct seat_rt *next;
@@ -117,13 +118,13 @@ typedef struct campaign {
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
-    struct roster *roster;      /* player count and seat names (roster.h); NULL until a join asks */
-    uint64_t presence_ver;      /* changes whenever a seat goes online or offline */
-    uint64_t presence_until_ns; /* the presence window: changes wait until then (session.c) */
-    uint64_t joins_until_ns;    /* the join window: joins wait until then */
-    int joins_now;              /* a joiner spoke: its campaign's joins run at the next flush */
-    int in_joins;               /* on engine.joins */
-    struct campaign *hnext;     /* engine.tab chain */
+    struct roster *roster;   /* player count and seat names (roster.h); NULL until a join asks */
+    uint64_t presence_ver;   /* changes whenever a seat goes online or offline */
+    uint64_t burst_until_ns; /* the burst window (session.c): joins and presence wait until then */
+    uint64_t burst_turn;     /* the engine.turn that opened it: what it sends leaves together */
+    int joins_now;           /* a joiner spoke: its campaign's joins run at the next flush */
+    int in_joins;            /* on engine.joins */
+    struct campaign *hnext;  /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
@@ -204,6 +205,7 @@ struct engine {
     engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
     pending *head, *tail;
     int batch_failed;
+    uint64_t turn;            /* engine_flush calls so far */
     joinlimit *join_by_addr;  /* failed joins per remote address */
     joinlimit *join_all;      /* failed joins against every campaign of this server */
     joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */

@@ -1701,7 +1701,8 @@ int serve_run(const serve_opts *o)
     eo.history = history;
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
-    eo.burst_window_ms = ENGINE_BURST_WINDOW_MS;
+    /* --test-clock runs compare every byte in order: no wall-time windows (once per turn) */
+    eo.burst_window_ms = o->test_clock_ms ? 0 : ENGINE_BURST_WINDOW_MS;
     eo.shard = o->shard;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;

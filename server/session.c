@@ -81,11 +81,13 @@ static engine_msg *presence_msg(engine *e, campaign *k)
     proto_buf_reserve(&b, sizeof HEAD + wc->pl_off[wc->pl_n] + 5 * wc->pl_n + 2);
     proto_buf_add(&b, HEAD, sizeof HEAD - 1);
     for (size_t i = 0; i < wc->pl_n; i++) {
+        seat_rt *s = wc->pl_rt[i];
+        int online = s && s->online > 0;
         proto_buf_add(&b, wc->pl_keys + wc->pl_off[i], wc->pl_off[i + 1] - wc->pl_off[i]);
-        if (wc->pl_rt[i] && wc->pl_rt[i]->online > 0)
-            proto_buf_add(&b, "true", 4);
-        else
-            proto_buf_add(&b, "false", 5);
+        proto_buf_add(&b, online ? "true" : "false", online ? 4 : 5);
+        if (s && online != s->told)
+            s->retell = 1; /* the seats there were told otherwise: the next presence names it,
+                              even if it is back to what they were told by then */
     }
     proto_buf_add(&b, "}}", 2);
     engine_msg *m = fanout_msg_close(&b, e->opt.headroom);
@@ -107,10 +109,21 @@ void engine__welcome_cache_clear(welcome_cache *wc)
     wc->seq = -1;
 }
 
-/* The burst window (engine_opts.burst_window_ms) in ns; 0: none (once per loop turn). */
-static uint64_t window_ns(const engine *e)
+/* Whether k's burst window holds what would leave now (engine_opts.burst_window_ms): one window
+ * per campaign for its joins and its presence changes, so the joins it ends and the presence
+ * that tells them leave in one turn (one write per seat). */
+static int burst_holds(const engine *e, const campaign *k, uint64_t now)
 {
-    return e->opt.burst_window_ms > 0 ? (uint64_t)e->opt.burst_window_ms * 1000000u : 0;
+    return e->opt.burst_window_ms > 0 && now < k->burst_until_ns && k->burst_turn != e->turn;
+}
+
+/* Something of k leaves now: a window opens unless one opened in this turn. */
+static void burst_open(engine *e, campaign *k, uint64_t now)
+{
+    if (e->opt.burst_window_ms <= 0 || k->burst_turn == e->turn)
+        return;
+    k->burst_until_ns = now + (uint64_t)e->opt.burst_window_ms * 1000000u;
+    k->burst_turn = e->turn;
 }
 
 /* Presence as diffs (issue 10): a connect or disconnect does not send every seat the whole
@@ -119,15 +132,16 @@ static uint64_t window_ns(const engine *e)
  * once per burst window per campaign (issue 26): the first change after a quiet window leaves at
  * once (this turn), the later ones wait for the window's end and leave together, so a burst of
  * N resumes sends each seat there about (its duration / window) messages, not N. A seat that went
- * offline and back before its campaign was told sends nothing. */
+ * offline and back before its campaign was told sends nothing, unless a newcomer's whole list
+ * said otherwise meanwhile (seat_rt.retell). */
 void engine__presence_flush(engine *e)
 {
-    uint64_t now = engine__mono_ns(), w = window_ns(e);
+    uint64_t now = engine__mono_ns();
     campaign *list = e->presence;
     e->presence = NULL;
     for (campaign *k = list, *next; k; k = next) {
         next = k->presence_next;
-        if (w && k->conns && now < k->presence_until_ns) {
+        if (k->conns && burst_holds(e, k, now)) {
             k->presence_next = e->presence; /* the window is open: wait for its end */
             e->presence = k;
             continue;
@@ -137,15 +151,16 @@ void engine__presence_flush(engine *e)
         json_t *seats = json_object();
         for (seat_rt *s = k->seats; s; s = s->next) {
             int online = s->online > 0;
-            if (online != s->told)
+            if (online != s->told || s->retell)
                 json_object_set_new(seats, s->id, json_boolean(online));
             s->told = online;
+            s->retell = 0;
         }
         if (json_object_size(seats) == 0 || !k->conns) {
             json_decref(seats);
             continue;
         }
-        k->presence_until_ns = now + w;
+        burst_open(e, k, now);
         char *text = engine__dump_free(proto_msg_presence(seats));
         engine_msg *m = fanout_msg_new(e->opt.headroom, text, strlen(text));
         free(text);
@@ -159,11 +174,11 @@ int engine_due_ms(const engine *e)
 {
     uint64_t now = engine__mono_ns(), due = 0;
     for (const campaign *k = e->presence; k; k = k->presence_next)
-        if (!due || k->presence_until_ns < due)
-            due = k->presence_until_ns;
+        if (!due || k->burst_until_ns < due)
+            due = k->burst_until_ns;
     for (const campaign *k = e->joins; k; k = k->joins_next)
-        if (!due || k->joins_until_ns < due)
-            due = k->joins_until_ns;
+        if (!due || k->burst_until_ns < due)
+            due = k->burst_until_ns;
     if (!due)
         return -1;
     return due <= now ? 0 : (int)((due - now + 999999u) / 1000000u);
@@ -775,12 +790,12 @@ void engine__join_now(engine *e, engine_conn *c)
  * is in no file: if the server stops, its client has no `joined` and joins again. */
 void engine__joins_run(engine *e)
 {
-    uint64_t t = engine__mono_ns(), w = window_ns(e);
+    uint64_t t = engine__mono_ns();
     campaign *list = e->joins;
     e->joins = NULL;
     for (campaign *k = list, *next; k; k = next) {
         next = k->joins_next;
-        if (k->joiners && w && !k->joins_now && t < k->joins_until_ns) {
+        if (k->joiners && !k->joins_now && burst_holds(e, k, t)) {
             k->joins_next = e->joins; /* the window is open: wait for its end */
             e->joins = k;
             continue;
@@ -792,7 +807,7 @@ void engine__joins_run(engine *e)
         k->joiners = NULL;
         if (!js)
             continue;
-        k->joins_until_ns = t + w;
+        burst_open(e, k, t);
         tb_err err = {0};
         const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
         /* the number its log entries carry is its public count (server/playerseq.h) */

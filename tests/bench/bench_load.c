@@ -513,6 +513,16 @@ static void seat_message(seat *s, const char *buf, size_t len)
         }
         return;
     }
+    if (strncmp(t, "welcome\"", 8) == 0 && !s->is_host && s->state == ST_WAIT_WELCOME) {
+        /* A player's welcome carries the whole state (most of a join's bytes at 1 000 seats):
+         * only its seq is read (the first "seq": the server writes seat, campaign, seq, state),
+         * so the client keeps up with the server. */
+        long long seq = scan_ll(buf, len, "\"seq\":");
+        if (seq > s->seq)
+            s->seq = seq;
+        seat_ready(s);
+        return;
+    }
     if (strncmp(t, "pong\"", 5) == 0 && B.phase == 5 && s->idx > 0) {
         table_settled(s);
         return;
