@@ -28,7 +28,9 @@ void engine__presence_text_free(welcome_cache *wc)
 
 /* Makes wc's kept presence text (engine_int.h) describe seats, k's committed /seats: its keys
  * are encoded again only when the object changed (a seat made, renamed or removed), and the
- * seat_rt pointers looked up again only when k made a seat_rt since. */
+ * seat_rt pointers looked up again only when k made a seat_rt since. Every seat gets its seat_rt
+ * here, so a burst of resumes (each seat's first connection after a restart) does not make the
+ * campaign's count of them move, and the pointers are not looked up again per resume. */
 static void presence_text_follow(welcome_cache *wc, campaign *k, json_t *seats)
 {
     if (wc->pl_seats != seats) {
@@ -58,7 +60,7 @@ static void presence_text_follow(welcome_cache *wc, campaign *k, json_t *seats)
         size_t i = 0;
         const char *id;
         json_t *v;
-        json_object_foreach(seats, id, v) wc->pl_rt[i++] = engine__seat_rt_find(k, id);
+        json_object_foreach(seats, id, v) wc->pl_rt[i++] = engine__seat_rt_get(k, id);
         wc->pl_nrt = k->nseat_rt;
     }
 }
