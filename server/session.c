@@ -187,7 +187,8 @@ int engine_due_ms(const engine *e)
 }
 
 /* Takes c out of its campaign's connection list; its seat goes offline when it was the last
- * (presence is told at the end of the turn). No-op when c has no campaign. */
+ * (presence is told at the end of the turn, or of the campaign's burst window). No-op when c has
+ * no campaign. */
 void engine__detach(engine_conn *c)
 {
     campaign *k = c->camp;
@@ -789,7 +790,8 @@ void engine__join_now(engine *e, engine_conn *c)
  * once it is delivered (engine__joins_welcome). Joins are due at most once per burst window per
  * campaign (issue 26): the first after a quiet window in its own turn, the later ones together
  * at the window's end, one event whose diff each seat there receives once. A join not run yet
- * is in no file: if the server stops, its client has no `joined` and joins again. */
+ * is in no file: if the server stops first, its page has no `joined` and asks the player to
+ * join again. */
 void engine__joins_run(engine *e)
 {
     uint64_t t = engine__mono_ns();
