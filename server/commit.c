@@ -85,7 +85,8 @@ static int pending_ok(const pending *p, int failed, int host_ok)
  */
 int engine_flush(engine *e)
 {
-    engine__joins_run(e); /* this turn's joins: one event per campaign, in this batch */
+    e->turn++;            /* what a burst window lets out in this call leaves together */
+    engine__joins_run(e); /* the joins due: one event per campaign, in this batch */
     engine__presence_flush(e);
     if (!e->head && !store_in_transaction(e->st)) {
         engine__reap_dead(e);
@@ -189,7 +190,7 @@ int engine_flush(engine *e)
         free(first->cmd_id);
         free(first->op_label);
         free(first);
-        engine__presence_flush(e); /* the others learn the newcomers are here, this turn */
+        engine__presence_flush(e); /* the others learn the newcomers are here, in this turn */
     }
     for (campaign *k = list, *next; k; k = next) {
         next = k->work_next;

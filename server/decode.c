@@ -31,7 +31,7 @@ void engine_receive(engine *e, engine_conn *c, const char *buf, size_t len)
     if (c->dead || c->closing)
         return;
     if (c->joining)
-        engine_flush(e); /* its join first: whatever it sends next finds its seat */
+        engine__join_now(e, c); /* its join first: whatever it sends next finds its seat */
     proto_msg m = {0};
     tb_err err = {0};
     if (proto_parse_client(buf, len, &m, &err)) {

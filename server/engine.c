@@ -318,6 +318,7 @@ void engine__observe_latency(engine *e, uint64_t t0)
 void engine__free_campaign(campaign *k)
 {
     engine__welcome_cache_clear(&k->wc);
+    engine__presence_text_free(&k->wc);
     encmemo_free(k->wc.memo);
     roster_free(k->roster);
     engine__resume_cache_clear(&k->rcache);
@@ -667,7 +668,7 @@ int engine_tick(engine *e)
     campaign *k = e->loaded;
     for (size_t i = 0, n = e->nloaded; i < n; i++) {
         campaign *next = k->next;
-        int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && !k->joiners &&
+        int idle = !k->conns && !k->in_work && !k->presence_due && !k->work && !k->in_joins &&
                    k->idle_since_ns;
         int over = e->opt.max_loaded > 0 && e->nloaded > (size_t)e->opt.max_loaded;
         if (idle && (over || k->moved || now - k->idle_since_ns >= idle_ns)) {
@@ -697,6 +698,7 @@ void engine_destroy(engine *e)
         campaign *k = e->loaded;
         k->conns = NULL;
         k->in_work = k->presence_due = 0;
+        engine__joiners_drop(k);
         engine__campaign_drop(e, k);
     }
     free(e->tab);

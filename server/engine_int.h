@@ -38,6 +38,7 @@ typedef struct seat_rt {
     char *id;
     int online;    /* connections welcomed as this seat */
     int told;      /* whether the campaign's seats were last told it is online */
+    int retell;    /* a newcomer's whole list said online != told: the next presence names it */
     double tokens; /* rate-limit bucket */
     uint64_t last_ns;
     struct seat_rt *next;
@@ -65,6 +66,15 @@ typedef struct welcome_cache {
     uint64_t presence_ver;
     struct encmemo *memo; /* subtree texts kept across seqs (encmemo.h; NULL until a welcome):
                              not emptied by engine__welcome_cache_clear */
+    /* the presence list's text without its flags (session.c presence_msg), kept while the state's
+     * /seats object is the same (pl_seats, a reference held: its address is no other's): keys[
+     * off[i], off[i+1]) is seat i's `,"id":`, rt[i] its seat_rt (looked up again when the campaign
+     * made a seat_rt since: pl_nrt). Freed by engine__presence_text_free, not by the clear. */
+    json_t *pl_seats;
+    char *pl_keys;
+    size_t *pl_off;
+    struct seat_rt **pl_rt;
+    size_t pl_n, pl_nrt;
 } welcome_cache;
 
 /* The tail of a campaign's event log as resumes read it (session.c): the events (lo, hi], each
@@ -108,9 +118,13 @@ typedef struct campaign {
     joiner *joiners, **joiners_tail; /* this turn's joins, in arrival order */
     welcome_cache wc;
     resume_cache rcache;
-    struct roster *roster;  /* player count and seat names (roster.h); NULL until a join asks */
-    uint64_t presence_ver;  /* changes whenever a seat goes online or offline */
-    struct campaign *hnext; /* engine.tab chain */
+    struct roster *roster;   /* player count and seat names (roster.h); NULL until a join asks */
+    uint64_t presence_ver;   /* changes whenever a seat goes online or offline */
+    uint64_t burst_until_ns; /* the burst window (session.c): joins and presence wait until then */
+    uint64_t burst_turn;     /* the engine.turn that opened it: what it sends leaves together */
+    int joins_now;           /* a joiner spoke: its campaign's joins run at the next flush */
+    int in_joins;            /* on engine.joins */
+    struct campaign *hnext;  /* engine.tab chain */
     struct campaign *prev, *next;   /* engine.loaded, in load order */
     struct campaign *work_next;     /* engine.work */
     struct campaign *presence_next; /* engine.presence */
@@ -191,6 +205,7 @@ struct engine {
     engine_conn *dead; /* closed while the batch held a reply for them: freed after it */
     pending *head, *tail;
     int batch_failed;
+    uint64_t turn;            /* engine_flush calls so far */
     joinlimit *join_by_addr;  /* failed joins per remote address */
     joinlimit *join_all;      /* failed joins against every campaign of this server */
     joinlimit *seats_by_addr; /* seats made per address (opt.seats_per_addr an hour) */
@@ -241,7 +256,10 @@ void engine__presence_flush(engine *e);
 void engine__joins_run(engine *e);
 void engine__joins_welcome(engine *e, joiner *list, int ok);
 int engine__joiner_gone(engine_conn *c);
+void engine__joiners_drop(campaign *k);
 void engine__welcome_cache_clear(welcome_cache *wc);
+void engine__presence_text_free(welcome_cache *wc);
+void engine__join_now(engine *e, engine_conn *c);
 void engine__resume_cache_clear(resume_cache *rc);
 void engine__detach(engine_conn *c);
 void engine__handle_hello(engine *e, engine_conn *c, const proto_msg *m);

@@ -84,6 +84,7 @@ static const char USAGE_SERVE[] =
     "                           /c/<campaign>/ (deploy/nginx-tabled-shards.conf)\n"
     "  --seed N                 tests: dice from a seeded generator\n"
     "  --test-clock MS          tests: event n is stamped MS + n seconds, not the wall clock\n"
+    "                           (and joins and presence leave once per loop turn)\n"
     "Signals: SIGTERM and SIGINT stop it cleanly; SIGHUP reads the config file again and\n"
     "applies the limits, timeouts, allow-lists and backup settings (the rest needs a restart).\n";
 

@@ -101,6 +101,7 @@ typedef struct server {
     struct ws_conn *dirty;   /* WebSockets with messages queued in this loop turn */
     unsigned char *batch;    /* frames of one write (conn_write), BATCH_BYTES after LWS_PRE */
     uv_timer_t sweep;
+    uv_timer_t burst; /* wakes the loop when a burst window ends (engine_due_ms) */
     uint64_t bytes_sent;
     int stopping;
     banner where;
@@ -1141,6 +1142,12 @@ static const struct lws_protocols PROTOCOLS[] = {
 
 /* ---- loop glue ---------------------------------------------------------------------------- */
 
+/* A burst window ended (engine_due_ms): the engine_flush of this turn sends what waited. */
+static void on_burst(uv_timer_t *h)
+{
+    (void)h;
+}
+
 /* Runs before the loop sleeps: every command of this turn is committed in one transaction
  * (group commit), then diffs and acks are queued. */
 static void on_prepare(uv_prepare_t *h)
@@ -1148,6 +1155,9 @@ static void on_prepare(uv_prepare_t *h)
     server *srv = h->data;
     engine_flush(srv->eng);
     conns_flush(srv);
+    int due = engine_due_ms(srv->eng);
+    if (due >= 0)
+        uv_timer_start(&srv->burst, on_burst, (uint64_t)due, 0);
 }
 
 /* ---- deadlines ----------------------------------------------------------------------------- */
@@ -1691,6 +1701,8 @@ int serve_run(const serve_opts *o)
     eo.history = history;
     eo.headroom = LWS_PRE; /* the engine's messages are written to the socket as they are */
     eo.test_clock_ms = o->test_clock_ms;
+    /* --test-clock runs compare every byte in order: no wall-time windows (once per turn) */
+    eo.burst_window_ms = o->test_clock_ms ? 0 : ENGINE_BURST_WINDOW_MS;
     eo.shard = o->shard;
     if (o->snapshot_every > 0)
         eo.snapshot_every = o->snapshot_every;
@@ -1769,6 +1781,8 @@ int serve_run(const serve_opts *o)
     uv_prepare_start(&srv.flush, on_prepare);
     uv_unref((uv_handle_t *)&srv.flush);
     srv.trim = heaptrim_start(&srv.loop, TRIM_PERIOD_MS, TRIM_MIN_FREE);
+    uv_timer_init(&srv.loop, &srv.burst);
+    srv.burst.data = &srv;
     uv_timer_init(&srv.loop, &srv.sweep);
     srv.sweep.data = &srv;
     uv_timer_start(&srv.sweep, on_sweep, 500, 500);
@@ -1876,6 +1890,7 @@ out_lws:
     heaptrim_stop(srv.trim);
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
     uv_close((uv_handle_t *)&srv.sweep, NULL);
+    uv_close((uv_handle_t *)&srv.burst, NULL);
     uv_close((uv_handle_t *)&srv.wal_timer, NULL);
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     /* On a foreign loop lws 4.1 only starts tearing down in the first call: once its handles have

@@ -13,33 +13,83 @@
 #include "playerseq.h"
 #include "roster.h"
 
+void engine__presence_text_free(welcome_cache *wc)
+{
+    json_decref(wc->pl_seats);
+    free(wc->pl_keys);
+    free(wc->pl_off);
+    free(wc->pl_rt);
+    wc->pl_seats = NULL;
+    wc->pl_keys = NULL;
+    wc->pl_off = NULL;
+    wc->pl_rt = NULL;
+    wc->pl_n = wc->pl_nrt = 0;
+}
+
+/* Makes wc's kept presence text (engine_int.h) describe seats, k's committed /seats: its keys
+ * are encoded again only when the object changed (a seat made, renamed or removed), and the
+ * seat_rt pointers looked up again only when k made a seat_rt since. Every seat gets its seat_rt
+ * here, so a burst of resumes (each seat's first connection after a restart) does not make the
+ * campaign's count of them move, and the pointers are not looked up again per resume. */
+static void presence_text_follow(welcome_cache *wc, campaign *k, json_t *seats)
+{
+    if (wc->pl_seats != seats) {
+        engine__presence_text_free(wc);
+        size_t n = json_object_size(seats);
+        proto_buf b = {0};
+        wc->pl_off = xmalloc(sizeof *wc->pl_off * (n + 1));
+        wc->pl_rt = xcalloc(n ? n : 1, sizeof *wc->pl_rt);
+        const char *id;
+        json_t *v;
+        size_t i = 0;
+        json_object_foreach(seats, id, v)
+        {
+            wc->pl_off[i++] = b.len;
+            if (i > 1)
+                proto_buf_addc(&b, ',');
+            proto_buf_add_string(&b, id, strlen(id));
+            proto_buf_addc(&b, ':');
+        }
+        wc->pl_off[i] = b.len;
+        wc->pl_keys = b.data;
+        wc->pl_n = i;
+        wc->pl_seats = json_incref(seats);
+        wc->pl_nrt = (size_t)-1;
+    }
+    if (wc->pl_nrt != k->nseat_rt) {
+        size_t i = 0;
+        const char *id;
+        json_t *v;
+        json_object_foreach(seats, id, v) wc->pl_rt[i++] = engine__seat_rt_get(k, id);
+        wc->pl_nrt = k->nseat_rt;
+    }
+}
+
 /* The whole presence list of k for a newcomer: every seat of the committed state, online or not
- * (a new reference to a message). Linear in the seats, and built once for every newcomer until a
- * seat's presence or the roster changes (a join burst shares it). Written as text, the bytes of
- * proto_msg_presence's message: {"t":"presence","seats":{id:bool,...}} in the state's order. */
+ * (a new reference to a message). Built once for every newcomer until a seat's presence or the
+ * roster changes (a join burst shares it), and then from the kept text of the seats' keys with
+ * the current flags (issue 26: a resume burst does not encode every seat id again per resume).
+ * The bytes of proto_msg_presence's message: {"t":"presence","seats":{id:bool,...}} in the
+ * state's order. */
 static engine_msg *presence_msg(engine *e, campaign *k)
 {
     welcome_cache *wc = &k->wc;
     if (wc->presence && wc->seq == k->seq && wc->presence_ver == k->presence_ver)
         return engine_msg_ref(wc->presence);
     static const char HEAD[] = "{\"t\":\"presence\",\"seats\":{";
+    presence_text_follow(wc, k, json_object_get(k->state, "seats"));
     proto_buf b = {0};
     fanout_msg_open(&b, e->opt.headroom);
+    proto_buf_reserve(&b, sizeof HEAD + wc->pl_off[wc->pl_n] + 5 * wc->pl_n + 2);
     proto_buf_add(&b, HEAD, sizeof HEAD - 1);
-    const char *id;
-    json_t *v;
-    int first = 1;
-    json_object_foreach(json_object_get(k->state, "seats"), id, v)
-    {
-        const seat_rt *s = engine__seat_rt_find(k, id);
-        if (!first)
-            proto_buf_addc(&b, ',');
-        first = 0;
-        proto_buf_add_string(&b, id, strlen(id));
-        if (s && s->online > 0)
-            proto_buf_add(&b, ":true", 5);
-        else
-            proto_buf_add(&b, ":false", 6);
+    for (size_t i = 0; i < wc->pl_n; i++) {
+        seat_rt *s = wc->pl_rt[i];
+        int online = s && s->online > 0;
+        proto_buf_add(&b, wc->pl_keys + wc->pl_off[i], wc->pl_off[i + 1] - wc->pl_off[i]);
+        proto_buf_add(&b, online ? "true" : "false", online ? 4 : 5);
+        if (s && online != s->told)
+            s->retell = 1; /* the seats there were told otherwise: the next presence names it,
+                              even if it is back to what they were told by then */
     }
     proto_buf_add(&b, "}}", 2);
     engine_msg *m = fanout_msg_close(&b, e->opt.headroom);
@@ -61,29 +111,58 @@ void engine__welcome_cache_clear(welcome_cache *wc)
     wc->seq = -1;
 }
 
+/* Whether k's burst window holds what would leave now (engine_opts.burst_window_ms): one window
+ * per campaign for its joins and its presence changes, so the joins it ends and the presence
+ * that tells them leave in one turn (one write per seat). */
+static int burst_holds(const engine *e, const campaign *k, uint64_t now)
+{
+    return e->opt.burst_window_ms > 0 && now < k->burst_until_ns && k->burst_turn != e->turn;
+}
+
+/* Something of k leaves now: a window opens unless one opened in this turn. */
+static void burst_open(engine *e, campaign *k, uint64_t now)
+{
+    if (e->opt.burst_window_ms <= 0 || k->burst_turn == e->turn)
+        return;
+    k->burst_until_ns = now + (uint64_t)e->opt.burst_window_ms * 1000000u;
+    k->burst_turn = e->turn;
+}
+
 /* Presence as diffs (issue 10): a connect or disconnect does not send every seat the whole
- * list; it marks the campaign, and once per loop turn (engine_flush) every seat of a marked
- * campaign gets one small `presence` with only the seats whose online flag changed since they were
- * last told, encoded once. A seat that went offline and back within one turn sends nothing. */
+ * list; it marks the campaign, and every seat of a marked campaign gets one small `presence`
+ * with only the seats whose online flag changed since they were last told, encoded once. At most
+ * once per burst window per campaign (issue 26): the first change after a quiet window leaves at
+ * once (this turn), the later ones wait for the window's end and leave together, so a burst of
+ * N resumes sends each seat there about (its duration / window) messages, not N. A seat that went
+ * offline and back before its campaign was told sends nothing, unless a newcomer's whole list
+ * said otherwise meanwhile (seat_rt.retell). */
 void engine__presence_flush(engine *e)
 {
+    uint64_t now = engine__mono_ns();
     campaign *list = e->presence;
     e->presence = NULL;
     for (campaign *k = list, *next; k; k = next) {
         next = k->presence_next;
+        if (k->conns && burst_holds(e, k, now)) {
+            k->presence_next = e->presence; /* the window is open: wait for its end */
+            e->presence = k;
+            continue;
+        }
         k->presence_next = NULL;
         k->presence_due = 0;
         json_t *seats = json_object();
         for (seat_rt *s = k->seats; s; s = s->next) {
             int online = s->online > 0;
-            if (online != s->told)
+            if (online != s->told || s->retell)
                 json_object_set_new(seats, s->id, json_boolean(online));
             s->told = online;
+            s->retell = 0;
         }
-        if (json_object_size(seats) == 0) {
+        if (json_object_size(seats) == 0 || !k->conns) {
             json_decref(seats);
             continue;
         }
+        burst_open(e, k, now);
         char *text = engine__dump_free(proto_msg_presence(seats));
         engine_msg *m = fanout_msg_new(e->opt.headroom, text, strlen(text));
         free(text);
@@ -93,8 +172,23 @@ void engine__presence_flush(engine *e)
     }
 }
 
+int engine_due_ms(const engine *e)
+{
+    uint64_t now = engine__mono_ns(), due = 0;
+    for (const campaign *k = e->presence; k; k = k->presence_next)
+        if (!due || k->burst_until_ns < due)
+            due = k->burst_until_ns;
+    for (const campaign *k = e->joins; k; k = k->joins_next)
+        if (!due || k->burst_until_ns < due)
+            due = k->burst_until_ns;
+    if (!due)
+        return -1;
+    return due <= now ? 0 : (int)((due - now + 999999u) / 1000000u);
+}
+
 /* Takes c out of its campaign's connection list; its seat goes offline when it was the last
- * (presence is told at the end of the turn). No-op when c has no campaign. */
+ * (presence is told at the end of the turn, or of the campaign's burst window). No-op when c has
+ * no campaign. */
 void engine__detach(engine_conn *c)
 {
     campaign *k = c->camp;
@@ -630,8 +724,10 @@ void engine__handle_join(engine *e, engine_conn *c, const proto_msg *m)
     json_decref(args);
     engine__mint_token(e->secret, j->token);
     c->joining = j;
-    if (!k->joiners) {
+    if (!k->joiners)
         k->joiners_tail = &k->joiners;
+    if (!k->in_joins) {
+        k->in_joins = 1;
         k->joins_next = e->joins;
         e->joins = k;
     }
@@ -644,6 +740,18 @@ static void joiner_free(joiner *j)
     free(j->name);
     free(j->seat);
     free(j);
+}
+
+/* Frees the joins k still holds (a window not ended when the engine is destroyed: their
+ * connections are gone, no seat is made). */
+void engine__joiners_drop(campaign *k)
+{
+    while (k->joiners) {
+        joiner *j = k->joiners;
+        k->joiners = j->next;
+        joiner_free(j);
+    }
+    k->in_joins = 0;
 }
 
 /* The transport lost a connection whose join waits for the end of the turn. Returns 1 when the
@@ -667,21 +775,43 @@ int engine__joiner_gone(engine_conn *c)
     return 0;
 }
 
-/* Runs this turn's joins: per campaign, every joiner's seat.join on the working state, then one
- * event (one joiner: op seat.join as a single join always was; several: seat "server", args
+/* A joining connection sent something else: its join runs at the next flush, window or not
+ * (what it sends after its join finds its seat). */
+void engine__join_now(engine *e, engine_conn *c)
+{
+    if (c->joining && c->joining->camp->in_joins)
+        c->joining->camp->joins_now = 1;
+    engine_flush(e);
+}
+
+/* Runs the joins that are due: per campaign, every joiner's seat.join on the working state, then
+ * one event (one joiner: op seat.join as a single join always was; several: seat "server", args
  * {names}, result {seats}) and each seat's token, in the open batch. The joiners are welcomed
- * once it is delivered (engine__joins_welcome). */
+ * once it is delivered (engine__joins_welcome). Joins are due at most once per burst window per
+ * campaign (issue 26): the first after a quiet window in its own turn, the later ones together
+ * at the window's end, one event whose diff each seat there receives once. A join not run yet
+ * is in no file: if the server stops first, its page has no `joined` and asks the player to
+ * join again. */
 void engine__joins_run(engine *e)
 {
+    uint64_t t = engine__mono_ns();
     campaign *list = e->joins;
     e->joins = NULL;
     for (campaign *k = list, *next; k; k = next) {
         next = k->joins_next;
+        if (k->joiners && !k->joins_now && burst_holds(e, k, t)) {
+            k->joins_next = e->joins; /* the window is open: wait for its end */
+            e->joins = k;
+            continue;
+        }
         k->joins_next = NULL;
+        k->in_joins = 0;
+        k->joins_now = 0;
         joiner *js = k->joiners;
         k->joiners = NULL;
         if (!js)
             continue;
+        burst_open(e, k, t);
         tb_err err = {0};
         const op_def *def = ops_find(ops_campaign_system(k->state), "seat.join");
         /* the number its log entries carry is its public count (server/playerseq.h) */

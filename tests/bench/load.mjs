@@ -23,7 +23,8 @@
 //   fighter: "map"), and the same with every K-th command (--moves, default 2) a token's map.move
 //   instead of the roll ("map+moves"); each is printed against the floor and against the run
 //   without a map (issue 30: no figure more than 10 % worse with a map in the scene).
-// See tests/bench/README.md for what each figure means. Loopback only; stops by itself.
+// TABLED_BIN=PATH runs that server binary instead of build/'s (e.g. main's, beside this build's
+// load client and relay). See tests/bench/README.md for what each figure means. Loopback only; stops by itself.
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,7 +68,7 @@ function parseArgs(argv) {
 
 const opt = parseArgs(process.argv.slice(2));
 const BUILD = path.join(root, 'build');
-const TABLED = path.join(BUILD, 'server', 'tabled');
+const TABLED = process.env.TABLED_BIN || path.join(BUILD, 'server', 'tabled'); // TABLED_BIN: another build's server
 const RELAY = path.join(BUILD, 'tests', 'bench', 'bench_relay');
 const LOAD = path.join(BUILD, 'tests', 'bench', 'bench_load');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tabled-bench-'));
@@ -344,6 +345,10 @@ async function scenarioIdle() {
   const sc = `${N} idle seats`;
   row(sc, `time to join ${N} seats`, 's', tJoin.join_s, fJoin.join_s, 'lower', N >= 1000 ? { abs: 2 } : null);
   row(sc, `time to resume ${N} seats after a restart`, 's', tResume.join_s, fResume.join_s, 'lower', N >= 1000 ? { abs: 2 } : null);
+  row(sc, 'frames received while joining', '', tJoin.frames_rx, fJoin.frames_rx, 'lower', null);
+  row(sc, 'MB received while joining', 'MB', tJoin.bytes_rx / 1e6, fJoin.bytes_rx / 1e6, 'lower', null);
+  row(sc, 'frames received while resuming', '', tResume.frames_rx, fResume.frames_rx, 'lower', null);
+  row(sc, 'MB received while resuming', 'MB', tResume.bytes_rx / 1e6, fResume.bytes_rx / 1e6, 'lower', null);
   row(sc, 'RSS per seat after joining', 'KB', tJoin.rss_per_seat_b / 1000, fJoin.rss_per_seat_b / 1000, 'lower', { abs: 10 });
   row(sc, 'RSS per seat after resuming', 'KB', tResume.rss_per_seat_b / 1000, fResume.rss_per_seat_b / 1000, 'lower', { abs: 10 });
 }

@@ -499,6 +499,107 @@ START_TEST(joins_give_the_whole_encodings_bytes_and_the_kept_counts_hold)
 }
 END_TEST
 
+/* The merged presence map cl was told (the whole list, then the changes), as a new object. */
+static json_t *presence_of(const client *cl)
+{
+    json_t *map = json_object();
+    for (long i = find(cl, 0, "{\"t\":\"presence\""); i >= 0;
+         i = find(cl, (size_t)i + 1, "{\"t\":\"presence\"")) {
+        json_t *m = json_loads(cl->text[i], 0, NULL);
+        json_object_update(map, json_object_get(m, "seats"));
+        json_decref(m);
+    }
+    return map;
+}
+
+static int count_from(const client *cl, size_t from, const char *prefix)
+{
+    int n = 0;
+    for (long i = find(cl, from, prefix); i >= 0; i = find(cl, (size_t)i + 1, prefix))
+        n++;
+    return n;
+}
+
+static void token_of(const client *cl, char out[64])
+{
+    long i = find(cl, 0, "{\"t\":\"joined\"");
+    ck_assert_int_ge(i, 0);
+    json_t *j = json_loads(cl->text[i], 0, NULL);
+    snprintf(out, 64, "%s", json_string_value(json_object_get(j, "token")));
+    json_decref(j);
+}
+
+static void assert_online(const client *cl, const char *seat, int want)
+{
+    json_t *map = presence_of(cl);
+    json_t *v = json_object_get(map, seat);
+    ck_assert_msg(v && json_is_true(v) == want, "%s is told %s, not %s", seat,
+                  v ? (json_is_true(v) ? "online" : "offline") : "nothing",
+                  want ? "online" : "offline");
+    json_decref(map);
+}
+
+/* issue 26: joins and presence changes of a campaign leave at most once per burst window, the
+ * first after a quiet window at once; a newcomer whose whole list said a seat was offline while
+ * it was coming back is told it is online when the window ends. */
+START_TEST(a_burst_window_merges_joins_and_presence_and_the_flags_end_right)
+{
+    stop();
+    g_opts.burst_window_ms = 40;
+    start();
+    client *gm = client_new();
+    say(gm, "{'t':'hello','v':1,'token':'%s'}", g_gm_token);
+    engine_flush(g_e);
+    usleep(60000); /* a quiet window: the first join leaves at once */
+    client *ann = join("Ann");
+    engine_flush(g_e);
+    ck_assert_msg(find(ann, 0, "{\"t\":\"joined\"") >= 0, "the first join waited");
+    size_t mark = gm->n;
+    client *bob = join("Bob"), *cat = join("Cat");
+    engine_flush(g_e); /* in the window: both wait */
+    ck_assert_msg(bob->n == 0 && cat->n == 0, "a join inside the window did not wait");
+    int due = engine_due_ms(g_e);
+    ck_assert_msg(due > 0 && due <= 40, "due in %d ms", due);
+    usleep((useconds_t)(due + 5) * 1000);
+    engine_flush(g_e);
+    ck_assert_str_eq(seat_of(bob), "p2");
+    ck_assert_str_eq(seat_of(cat), "p3");
+    ck_assert_int_eq(count_from(gm, mark, "{\"t\":\"diff\""), 1); /* one event for both */
+    ck_assert_int_eq(count_from(gm, mark, "{\"t\":\"presence\""), 1);
+    assert_online(gm, "p3", 1);
+    ck_assert_int_eq(engine_due_ms(g_e), -1);
+    /* Bob leaves after a quiet window (told at once); inside the window that opens, Ann leaves,
+     * a second socket of Cat's is welcomed (its list: Ann offline), and Ann comes back */
+    char ann_token[64], cat_token[64];
+    token_of(ann, ann_token);
+    token_of(cat, cat_token);
+    usleep(60000);
+    engine_conn_closed(g_e, bob->conn);
+    bob->gone = 1;
+    engine_flush(g_e);
+    assert_online(gm, "p2", 0);
+    engine_conn_closed(g_e, ann->conn);
+    ann->gone = 1;
+    engine_flush(g_e);
+    client *cat2 = client_new();
+    say(cat2, "{'t':'hello','v':1,'token':'%s'}", cat_token);
+    engine_flush(g_e);
+    assert_online(cat2, "p1", 0);
+    client *ann2 = client_new();
+    say(ann2, "{'t':'hello','v':1,'token':'%s'}", ann_token);
+    engine_flush(g_e);
+    ck_assert_int_gt(engine_due_ms(g_e), 0);
+    usleep((useconds_t)(engine_due_ms(g_e) + 5) * 1000);
+    engine_flush(g_e);
+    for (client *const *c = (client *const[]){gm, cat, cat2, ann2, NULL}; *c; c++) {
+        assert_online(*c, "p1", 1);
+        assert_online(*c, "p2", 0);
+        assert_online(*c, "p3", 1);
+        assert_online(*c, "gm", 1);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("joins");
@@ -511,6 +612,7 @@ int main(void)
     tcase_set_timeout(te, 120);
     tcase_add_checked_fixture(te, setup, teardown);
     tcase_add_test(te, joins_give_the_whole_encodings_bytes_and_the_kept_counts_hold);
+    tcase_add_test(te, a_burst_window_merges_joins_and_presence_and_the_flags_end_right);
     suite_add_tcase(s, te);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
