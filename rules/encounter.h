@@ -175,6 +175,9 @@ struct rules_enc {
      * cid?}} (borrowed, read only; a fighter's token has its combatant's id), or NULL when no map
      * is shown. Only what the players see is here: no rule reads a hidden token's square. */
     const json_t *squares;
+    /* That map's grid, {cols, rows} (borrowed), or NULL when no map is shown: a square the rules
+     * are given must lie on it (rules_grid_inside). */
+    const json_t *grid;
 };
 
 /* The action took `seconds` (> 0) of in-world time (a rest, a day's travel, a round of work):

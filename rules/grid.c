@@ -27,3 +27,11 @@ int rules_grid_any(const rules_enc *e)
             return 1;
     return 0;
 }
+
+int rules_grid_inside(const rules_enc *e, int x, int y)
+{
+    json_t *cols = json_object_get(e->grid, "cols"), *rows = json_object_get(e->grid, "rows");
+    if (!json_is_integer(cols) || !json_is_integer(rows))
+        return 1;
+    return x >= 0 && y >= 0 && x < json_integer_value(cols) && y < json_integer_value(rows);
+}

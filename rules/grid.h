@@ -13,6 +13,10 @@
  * map shown, not placed, or hidden: the GM's word then, as before there were maps). */
 int rules_grid_square(const rules_enc *e, const char *cid, int *x, int *y);
 
+/* Whether square x, y lies on the shown map's grid (e->grid's cols and rows); 1 when no grid is
+ * known (no map shown: the caller refuses that on its own). */
+int rules_grid_inside(const rules_enc *e, int x, int y);
+
 /* Whether a map with at least one fighter's token on it is shown (a move may be placed on it). */
 int rules_grid_any(const rules_enc *e);
 

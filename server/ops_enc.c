@@ -137,6 +137,7 @@ static int enc_open(const op_ctx *ctx, json_t *state, const char *sid, rules_enc
     e->gm_log = json_array();
     e->seat_log = json_array();
     e->squares = json_object_get(json_object_get(json_object_get(state, "maps"), sid), "tokens");
+    e->grid = json_object_get(json_object_get(json_object_get(state, "maps"), sid), "grid");
     clock_open(state, sid, e);
     return TB_OK;
 }
@@ -1137,6 +1138,7 @@ static void moves_one(const char *sid, json_t *pub, void *arg)
     e.gm_log = json_array();
     e.seat_log = json_array();
     e.squares = json_object_get(json_object_get(json_object_get(mp->state, "maps"), sid), "tokens");
+    e.grid = json_object_get(json_object_get(json_object_get(mp->state, "maps"), sid), "grid");
     clock_open(mp->state, sid, &e);
     tb_err err = {0};
     json_t *moves =

@@ -334,6 +334,8 @@ static int caught_of(const rules_enc *e, const rules_args *a, int fallen, char i
         return err->code;
     if (!rules_grid_any(e))
         return rules_enc_rule(err, "no map with the fighters on it is shown: name who is caught");
+    if (!rules_grid_inside(e, cx, cy))
+        return tb_fail(err, TB_BAD_REQUEST, "the centre %d,%d is off the map", cx, cy);
     const char *cid;
     int x, y;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {

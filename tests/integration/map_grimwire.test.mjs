@@ -53,6 +53,8 @@ test('grimwire: a blast placed on the map catches the shown fighters within its 
   await ok(gm, 'map.token', { cid: LU, x: 1, y: 2, hidden: true });
   await ok(gm, 'map.show', {});
   await refused(gm, 'enc.act', splash({ centre: '7,0' }), 'rule', /nobody in the fight is within 1 square of 7,0/);
+  // the map is 8 columns by 6 rows: a centre off it is refused, even with a radius reaching Aune
+  await refused(gm, 'enc.act', splash({ centre: '5,6', radius: 2 }), 'bad_request', /the centre 5,6 is off the map/);
   await refused(gm, 'enc.act', splash({ centre: '1,1', who: CY }), 'bad_request', /not both/);
   await refused(ann.client, 'enc.act', splash({ centre: '1,1' }), 'forbidden');
 

@@ -1200,6 +1200,16 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
      * each takes its damage now (1d4: 1, 1, 3) */
     refused(&f, "gm", "area", NULL, "{\"centre\":\"30,30\",\"damage\":\"1d4\"}", TB_RULE,
             "within 1 square");
+    /* with the shown map's grid known (8 columns, 6 rows), a centre off it is refused as such,
+     * even when its radius would reach a fighter on the map (30,30 above was accepted as a square
+     * when no grid was given) */
+    json_t *grid = json_pack("{s:i, s:i}", "cols", 8, "rows", 6);
+    f.e.grid = grid;
+    refused(&f, "gm", "area", NULL, "{\"centre\":\"8,2\",\"radius\":5,\"damage\":\"1d4\"}",
+            TB_BAD_REQUEST, "the centre 8,2 is off the map");
+    refused(&f, "gm", "splash", NULL,
+            "{\"centre\":\"3,6\",\"radius\":4,\"damage\":\"1d6\",\"tn\":12}", TB_BAD_REQUEST,
+            "off the map");
     dice(&f, 3, 1, 1, 3);
     OK(act(&f, "area", NULL, "{\"centre\":\"3,3\",\"radius\":2,\"damage\":\"1d4\"}"));
     dice_used(&f);
@@ -1212,7 +1222,9 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
     OK(act(&f, "area", NULL, "{\"centre\":\"3,2\",\"radius\":0,\"on\":0}"));
     ck_assert(!has_c(&f, "e2", "area") && has_c(&f, "e1", "area"));
     f.e.squares = NULL;
+    f.e.grid = NULL;
     json_decref(sq);
+    json_decref(grid);
     fx_free(&f);
 }
 END_TEST
