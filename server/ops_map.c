@@ -106,6 +106,52 @@ static void map_face(json_t *dst, json_t *g)
 
 static void map_redraw(json_t *state, const char *sid);
 
+/* Whether everything on scene sid's map (its shown, kept and hidden tokens, its zones) lies on a
+ * grid of cols by rows squares; else the refusal naming the first that does not (map.set is the
+ * GM's: a hidden one may be named). */
+static int map_fits(json_t *state, const char *sid, json_int_t cols, json_int_t rows, tb_err *err)
+{
+    json_t *g = map_gm(state, sid), *pub = map_pub(state, sid);
+    json_t *lists[2] = {json_object_get(pub ? pub : json_object_get(g, "kept"), "tokens"),
+                        json_object_get(g, "tokens")};
+    json_t *fighters = json_object_get(map_scene(state, sid), "combatants"), *t;
+    const char *id;
+    for (int i = 0; i < 2; i++)
+        json_object_foreach(lists[i], id, t)
+        {
+            if (json_integer_value(json_object_get(t, "x")) < cols &&
+                json_integer_value(json_object_get(t, "y")) < rows)
+                continue;
+            const char *cid = json_string_value(json_object_get(t, "cid"));
+            const char *who =
+                cid ? json_string_value(json_object_get(json_object_get(fighters, cid), "name"))
+                    : NULL;
+            if (who)
+                return tb_fail(err, TB_BAD_REQUEST,
+                               "%.40s's token stands outside the new grid: move it first", who);
+            const char *label = json_string_value(json_object_get(t, "label"));
+            return tb_fail(err, TB_BAD_REQUEST,
+                           "the marker %.40s%sstands outside the new grid: move it first",
+                           label ? label : "", label ? " " : "");
+        }
+    json_object_foreach(json_object_get(g, "zones"), id, t)
+    {
+        if (json_integer_value(json_object_get(t, "x")) +
+                    json_integer_value(json_object_get(t, "w")) <=
+                cols &&
+            json_integer_value(json_object_get(t, "y")) +
+                    json_integer_value(json_object_get(t, "h")) <=
+                rows)
+            continue;
+        return tb_fail(err, TB_BAD_REQUEST,
+                       "the zone %.40s reaches outside the new grid: move or remove it first",
+                       json_string_value(json_object_get(t, "name"))
+                           ? json_string_value(json_object_get(t, "name"))
+                           : "");
+    }
+    return TB_OK;
+}
+
 static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json_t **result,
                       tb_err *err)
 {
@@ -121,6 +167,10 @@ static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     json_int_t oy = json_integer_value(json_object_get(args, "y"));
     if (ox >= size || oy >= size)
         return tb_fail(err, TB_BAD_REQUEST, "the offset must be smaller than a square");
+    json_int_t cols = json_integer_value(json_object_get(args, "cols"));
+    json_int_t rows = json_integer_value(json_object_get(args, "rows"));
+    if (map_fits(state, sid, cols, rows, err))
+        return err->code;
     json_t *g = ops_child(ops_child(ops_child(state, "gm"), "maps"), sid);
     if (image && *image) {
         char key[17];
@@ -131,8 +181,6 @@ static int op_map_set(const op_ctx *ctx, json_t *state, const json_t *args, json
         json_object_del(g, "image");
         json_object_del(g, "key");
     }
-    json_int_t cols = json_integer_value(json_object_get(args, "cols"));
-    json_int_t rows = json_integer_value(json_object_get(args, "rows"));
     json_t *w = json_object_get(args, "w"), *h = json_object_get(args, "h");
     int pictured = json_object_get(g, "image") != NULL;
     if (pictured && (!w || !h))
