@@ -119,20 +119,29 @@ static int map_fits(json_t *state, const char *sid, json_int_t cols, json_int_t 
     for (int i = 0; i < 2; i++)
         json_object_foreach(lists[i], id, t)
         {
-            if (json_integer_value(json_object_get(t, "x")) < cols &&
-                json_integer_value(json_object_get(t, "y")) < rows)
+            json_int_t x = json_integer_value(json_object_get(t, "x"));
+            json_int_t y = json_integer_value(json_object_get(t, "y"));
+            if (x < cols && y < rows)
                 continue;
             const char *cid = json_string_value(json_object_get(t, "cid"));
             const char *who =
                 cid ? json_string_value(json_object_get(json_object_get(fighters, cid), "name"))
                     : NULL;
+            const char *label = json_string_value(json_object_get(t, "label"));
             if (who)
                 return tb_fail(err, TB_BAD_REQUEST,
                                "%.40s's token stands outside the new grid: move it first", who);
-            const char *label = json_string_value(json_object_get(t, "label"));
+            if (cid) /* a fighter who has left the fight */
+                return tb_fail(err, TB_BAD_REQUEST,
+                               "the token on %d,%d stands outside the new grid: move it first",
+                               (int)x, (int)y);
+            if (label)
+                return tb_fail(err, TB_BAD_REQUEST,
+                               "the marker %.40s stands outside the new grid: move it first",
+                               label);
             return tb_fail(err, TB_BAD_REQUEST,
-                           "the marker %.40s%sstands outside the new grid: move it first",
-                           label ? label : "", label ? " " : "");
+                           "the marker on %d,%d stands outside the new grid: move it first", (int)x,
+                           (int)y);
         }
     json_object_foreach(json_object_get(g, "zones"), id, t)
     {

@@ -235,14 +235,16 @@ static int caught(json_t *out, const rules_enc *e)
 }
 
 /* A blast's or an area's centre on the scene's map (RULES.md G26): not on the map first (the GM
- * names who is caught), then the square of each fighter whose token is shown, once a square. */
+ * names who is caught), then the square of each fighter whose token is shown, once a square, if
+ * that square is on the grid (a map saved before map.set kept tokens on it may hold one off it). */
 static int centres(json_t *out, const rules_enc *e)
 {
     add(out, NULL, rules_grid_any(e) ? "not on the map: name who is caught" : "no map is shown");
     const char *cid, *prev;
     int x, y, px, py;
     for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-        if (rules_enc_is_out(e, cid) || !rules_grid_square(e, cid, &x, &y))
+        if (rules_enc_is_out(e, cid) || !rules_grid_square(e, cid, &x, &y) ||
+            !rules_grid_inside(e, x, y))
             continue;
         int seen = 0;
         for (size_t j = 0; j < i && (prev = rules_enc_cid_at(e, j)); j++)

@@ -24,6 +24,16 @@ test('map.set does not shrink the grid from under a token or a zone', async (t) 
   await refused(gm, 'map.set', { size: 40, cols: 8, rows: 8 }, 'bad_request', /^the zone Yard reaches outside the new grid/);
   assert.deepEqual(ann.state.maps.enc.grid, { size: 40, x: 0, y: 0, cols: 10, rows: 8 });
 
+  // a fighter who has left the fight leaves a token with no name to give: its square is named
+  const gunnar = await makeChar(players[1].client, { name: 'Old Gunnar', sheet: sample('heimr', 'old_gunnar') });
+  const G = (await ok(gm, 'enc.add', { char: gunnar })).id;
+  await ok(gm, 'map.token', { cid: G, x: 8, y: 1 });
+  await ok(gm, 'enc.remove', { id: G });
+  await ann.ping();
+  assert.ok(ann.state.maps.enc.tokens[G], 'the token stays on the map after its fighter left');
+  await refused(gm, 'map.set', { size: 40, cols: 8, rows: 8 }, 'bad_request', /^the token on 8,1 stands outside the new grid: move it first$/);
+  await ok(gm, 'map.move', { id: G, x: 7, y: 1 });
+
   // a grid everything fits on (the zone's right edge is column 9: 9 columns suffice)
   const r = await ok(gm, 'map.set', { size: 32, cols: 9, rows: 8 });
   assert.equal(r.grid.cols, 9);

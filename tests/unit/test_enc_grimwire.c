@@ -1210,6 +1210,22 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
     refused(&f, "gm", "splash", NULL,
             "{\"centre\":\"3,6\",\"radius\":4,\"damage\":\"1d6\",\"tn\":12}", TB_BAD_REQUEST,
             "off the map");
+    /* a token off the grid (a map saved before map.set kept tokens on it) is not offered as a
+     * centre: on a 3 by 3 grid only Ann's 2,2 is */
+    json_t *small = json_pack("{s:i, s:i}", "cols", 3, "rows", 3);
+    f.e.grid = small;
+    json_t *m3 = move_of(&f, "gm", "splash", NULL), *c3 = NULL;
+    json_array_foreach(json_object_get(m3, "params"), i,
+                       pv) if (strcmp(json_string_value(json_object_get(pv, "name")), "centre") ==
+                               0) c3 = pv;
+    ck_assert_ptr_nonnull(c3);
+    ck_assert_int_eq(json_array_size(json_object_get(c3, "choices")), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(
+                         json_array_get(json_object_get(c3, "choices"), 1), "value")),
+                     "2,2");
+    json_decref(m3);
+    json_decref(small);
+    f.e.grid = grid;
     dice(&f, 3, 1, 1, 3);
     OK(act(&f, "area", NULL, "{\"centre\":\"3,3\",\"radius\":2,\"damage\":\"1d4\"}"));
     dice_used(&f);
