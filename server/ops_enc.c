@@ -222,28 +222,22 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
         if (!json_is_object(sheet) || !stats)
             continue;
         json_t *was = json_object_get(before, cid);
-        /* most actions change no stat of most combatants: the sheet is copied only for one that
-         * changed (the same test as below, against the sheet itself; issue 26) */
-        int any = 0;
-        for (const char *const *k = e->mod->sheet_stats; *k && !any; k++) {
-            json_t *v = json_object_get(stats, *k);
-            json_t *b = json_object_get(was, *k);
-            any = v && !(b && json_equal(v, b)) && !json_equal(v, json_object_get(sheet, *k));
-        }
-        if (!any)
-            continue;
-        json_t *next = json_deep_copy(sheet);
-        int changed = 0;
+        /* the sheet's copy, made at the first stat the action changed: most actions change no
+         * stat of most combatants (issue 26) */
+        json_t *next = NULL;
         for (const char *const *k = e->mod->sheet_stats; *k; k++) {
             json_t *v = json_object_get(stats, *k);
             json_t *b = json_object_get(was, *k);
-            if (v && !(b && json_equal(v, b)) && !json_equal(v, json_object_get(next, *k))) {
-                json_object_set_new(next, *k, json_deep_copy(v));
-                changed = 1;
-            }
+            if (!v || (b && json_equal(v, b)) || json_equal(v, json_object_get(sheet, *k)))
+                continue;
+            if (!next)
+                next = json_deep_copy(sheet);
+            json_object_set_new(next, *k, json_deep_copy(v));
         }
+        if (!next)
+            continue;
         tb_err ignored = {0};
-        if (changed && rules_sheet_validate(sys, next, &ignored) == 0) {
+        if (rules_sheet_validate(sys, next, &ignored) == 0) {
             json_object_update(sheet, next);
             if (owner) /* derived values follow the sheet */
                 json_object_set_new(owner, "derived", rules_sheet_derive(sys, sheet));

@@ -131,16 +131,13 @@ static int map_fits(json_t *state, const char *sid, json_int_t cols, json_int_t 
             if (who)
                 return tb_fail(err, TB_BAD_REQUEST,
                                "%.40s's token stands outside the new grid: move it first", who);
-            if (cid) /* a fighter who has left the fight */
-                return tb_fail(err, TB_BAD_REQUEST,
-                               "the token on %d,%d stands outside the new grid: move it first",
-                               (int)x, (int)y);
             if (label)
                 return tb_fail(err, TB_BAD_REQUEST,
                                "the marker %.40s stands outside the new grid: move it first",
                                label);
+            /* a fighter who has left the fight: its square names it */
             return tb_fail(err, TB_BAD_REQUEST,
-                           "the marker on %d,%d stands outside the new grid: move it first", (int)x,
+                           "the token on %d,%d stands outside the new grid: move it first", (int)x,
                            (int)y);
         }
     json_object_foreach(json_object_get(g, "zones"), id, t)
@@ -152,11 +149,10 @@ static int map_fits(json_t *state, const char *sid, json_int_t cols, json_int_t 
                     json_integer_value(json_object_get(t, "h")) <=
                 rows)
             continue;
+        const char *name = json_string_value(json_object_get(t, "name")); /* map.zone needs one */
         return tb_fail(err, TB_BAD_REQUEST,
                        "the zone %.40s reaches outside the new grid: move or remove it first",
-                       json_string_value(json_object_get(t, "name"))
-                           ? json_string_value(json_object_get(t, "name"))
-                           : "");
+                       name ? name : "");
     }
     return TB_OK;
 }
