@@ -590,9 +590,11 @@ static int view_open(fz *z, view *v, const char *seat, int is_gm)
     v->e.log = json_array();
     v->e.gm_log = json_array();
     v->e.seat_log = json_array();
-    /* the scene map's shown tokens, as the server's enc_open reads them (rules_enc.squares) */
-    v->e.squares =
-        json_object_get(json_object_get(json_object_get(z->state, "maps"), "enc"), "tokens");
+    /* the scene map's shown tokens and its grid, as the server's enc_open reads them
+     * (rules_enc.squares, rules_enc.grid) */
+    json_t *map = json_object_get(json_object_get(z->state, "maps"), "enc");
+    v->e.squares = json_object_get(map, "tokens");
+    v->e.grid = json_object_get(map, "grid");
     v->src.s = z->seed;
     v->e.rng = rules_rng_from_source(src_next, &v->src);
     return 1;
