@@ -367,7 +367,10 @@ test('a campaign moved live from b to c under load: nothing acked is lost, nothi
   const portOf = { b: `127.0.0.1:${b.port}`, c: `127.0.0.1:${c.port}` };
   const mine = proxy.accessLog().filter((l) => l.uri.startsWith(`/c/${X}/`));
   assert.ok(mine.some((l) => l.upstream === portOf.c), 'X reached c after the move');
-  assert.deepEqual(mine.filter((l) => l.upstream !== portOf.b && l.upstream !== portOf.c), []);
+  // (eight pages knocking from one address meet the recipe's 10 handshakes a second: nginx answers
+  // 429 itself, upstream '-', and the page tries again — no process served those)
+  const byNginx = (l) => l.status === 429 && l.upstream === '-';
+  assert.deepEqual(mine.filter((l) => l.upstream !== portOf.b && l.upstream !== portOf.c && !byNginx(l)), []);
 
   // b, restarted, still says moved (the release is kept) and prints no link of X
   const printed = b.stdout.length;
