@@ -353,6 +353,23 @@ static int caught_of(const rules_enc *e, const rules_args *a, int fallen, char i
     return 0;
 }
 
+/* Starts the line of a blast or an area: placed on the map (`centre`), `placed` with the square
+ * and the radius, public as the map it lies on; named by the GM (`who`), `named`. */
+static rules_log *place_log(rules_enc *e, const rules_args *a, const char *action,
+                            const char *placed, const char *named)
+{
+    const char *at = rules_arg_str(a, "centre");
+    int cx, cy;
+    tb_err err = {0};
+    if (!at || centre_of(at, &cx, &cy, &err))
+        return rules_log_begin(e, action, named);
+    rules_log *x = rules_log_begin(e, action, placed);
+    rules_log_int(x, "column", cx, RULES_AUD_PUBLIC);
+    rules_log_int(x, "row", cy, RULES_AUD_PUBLIC);
+    rules_log_int(x, "radius", rules_arg_int(a, "radius"), RULES_AUD_PUBLIC);
+    return x;
+}
+
 /* The damage expression and type of a blast or an area, read before any die is rolled. */
 static int damage_args(const rules_args *a, tb_err *err)
 {
@@ -396,7 +413,7 @@ static void do_splash(rules_enc *e, const rules_args *a)
     const char *type = rules_arg_str(a, "type");
     json_t *dice = json_array();
     int dmg = gw_roll_plain(e, rules_arg_str(a, "damage"), dice);
-    rules_log *x = rules_log_begin(e, "splash", "blast");
+    rules_log *x = place_log(e, a, "splash", "blast_at", "blast");
     rules_log_int(x, "rolled", dmg, RULES_AUD_PUBLIC);
     rules_log_dice(x, dice, RULES_AUD_PUBLIC);
     json_decref(dice);
@@ -451,6 +468,9 @@ static void do_area(rules_enc *e, const rules_args *a)
     size_t n;
     tb_err err = {0};
     caught_of(e, a, !rules_arg_int(a, "on"), ids, &n, &err);
+    if (rules_arg_str(a, "centre"))
+        rules_log_end(place_log(e, a, "area", rules_arg_int(a, "on") ? "area_at" : "area_off_at",
+                                "area_at"));
     if (!rules_arg_int(a, "on")) {
         for (size_t i = 0; i < n; i++) {
             if (rules_enc_cond_remove(e, ids[i], "area"))

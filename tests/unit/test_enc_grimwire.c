@@ -1123,6 +1123,20 @@ END_TEST
  * measured between the squares' centres (a diagonal neighbour is 1.4 away: outside radius 1). A
  * hidden token (not in e->squares) and a marker decide nothing; `who` is the GM's word without a
  * map; every refusal draws no die and changes nothing. The same for a lasting area (002:727). */
+/* Some public log line starts with `text`. */
+static int logged_start(fx *f, const char *text)
+{
+    size_t i;
+    json_t *en;
+    json_array_foreach(f->e.log, i, en)
+    {
+        const char *t = json_string_value(json_object_get(en, "text"));
+        if (t && strncmp(t, text, strlen(text)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
 {
     fx f;
@@ -1179,6 +1193,8 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
     dice(&f, 4, 6, 4, 10, 3);
     OK(act(&f, "splash", NULL, blast));
     dice_used(&f);
+    /* its public line says where it went off (the square is on the shown map) */
+    ck_assert(logged_start(&f, "A blast on square 2,2, radius 1: 10 damage"));
     ck_assert_int_eq(condition(&f, "e1"), 5);
     ck_assert_int_eq(condition(&f, "e2"), 2);
     ck_assert_int_eq(condition(&f, "e3"), 12);
@@ -1229,6 +1245,7 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
     dice(&f, 3, 1, 1, 3);
     OK(act(&f, "area", NULL, "{\"centre\":\"3,3\",\"radius\":2,\"damage\":\"1d4\"}"));
     dice_used(&f);
+    ck_assert(logged_start(&f, "A lasting area on square 3,3, radius 2"));
     ck_assert(has_c(&f, "e1", "area") && has_c(&f, "e2", "area") && has_c(&f, "e3", "area"));
     ck_assert(!has_c(&f, "e4", "area"));
     ck_assert_int_eq(condition(&f, "e1"), 4);
@@ -1236,6 +1253,7 @@ START_TEST(a_blast_placed_on_the_map_catches_those_within_its_radius)
     ck_assert_int_eq(condition(&f, "e3"), 5);
     /* taken away around the Brute's square, radius 0: him only */
     OK(act(&f, "area", NULL, "{\"centre\":\"3,2\",\"radius\":0,\"on\":0}"));
+    ck_assert(logged_start(&f, "The lasting area on square 3,2, radius 0, is taken away"));
     ck_assert(!has_c(&f, "e2", "area") && has_c(&f, "e1", "area"));
     f.e.squares = NULL;
     f.e.grid = NULL;
