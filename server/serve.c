@@ -182,11 +182,12 @@ static void queue_clear(ws_conn *w)
 
 /* The write path (issue 26). A message is queued and its socket put on the loop turn's dirty
  * list; once the turn's commands are delivered (on_prepare) each dirty socket that is writable
- * gets everything queued for it in one write: the frames laid end to end, one send() (and one
- * poll, lws_send_pipe_choked), where lws alone costs a send, a poll and two epoll_ctl per frame
- * (on, then off, POLLOUT). Only a socket that is not writable then waits for lws's writeable
- * callback. lws keeps what the kernel did not take (lws_issue_raw) and calls back only once that
- * is gone, so frames are never interleaved; at most one write of ours waits inside lws. */
+ * gets everything queued for it in one write: the frames laid end to end, one send(), where lws
+ * alone costs a send, a poll and two epoll_ctl per frame (on, then off, POLLOUT). No poll asks
+ * first whether the socket is writable (lws_send_pipe_choked's poll was 9.5 % of the server's CPU
+ * with 1 000 seats): the send says it. lws keeps what the kernel did not take (lws_issue_raw,
+ * lws_partial_buffered) and calls back only once that is gone; a socket with a write of ours
+ * still inside lws waits for that callback, so frames are never interleaved. */
 #define BATCH_BYTES (256 * 1024)
 
 static void conn_want_write(ws_conn *w)
@@ -278,7 +279,7 @@ static void conns_flush(server *srv)
         w->dirty = 0;
         if (!w->wsi || (!w->head && !w->ping_due) || w->wants_write)
             continue;
-        if (lws_send_pipe_choked(w->wsi))
+        if (lws_partial_buffered(w->wsi))
             conn_want_write(w);
         else if (conn_write(w))
             lws_set_timeout(w->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
