@@ -420,6 +420,7 @@ void engine_opts_default(engine_opts *o)
     o->rate_per_sec = 20;
     o->rate_burst = 40;
     o->resume_max = 1000;
+    o->resume_max_bytes = 2 * 1024 * 1024;
     o->log_cap = 200;
     o->headroom = 0;
 #ifdef TABLED_CHECK_SHARED
@@ -453,6 +454,7 @@ void engine_set_limits(engine *e, const engine_opts *opts)
     e->opt.rate_per_sec = opts->rate_per_sec;
     e->opt.max_per_seat = opts->max_per_seat;
     e->opt.max_seats = opts->max_seats;
+    e->opt.resume_max_bytes = opts->resume_max_bytes;
     if (e->opt.seats_per_addr != opts->seats_per_addr) {
         e->opt.seats_per_addr = opts->seats_per_addr;
         joinlimit_opts l = seats_limit(&e->opt);

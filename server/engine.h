@@ -72,6 +72,8 @@ typedef struct engine_opts {
     double rate_per_sec;    /* commands per seat per second; 0 = unlimited (default 20) */
     double rate_burst;      /* bucket size (default 40) */
     int resume_max;         /* most diffs served on resume before a fresh state (default 1000) */
+    size_t resume_max_bytes; /* most bytes of diffs served on resume before a fresh state
+                                (default 2 MB; the server: half of a connection's send queue) */
     int log_cap;            /* newest entries kept in /log and /gm/log (default 200) */
     size_t headroom;        /* bytes free before every engine_msg's text (default 0) */
     int check_shared;       /* abort when a handler writes a subtree its row does not declare

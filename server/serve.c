@@ -1561,6 +1561,10 @@ static void close_links_file(FILE *f, const char *db, int complete)
 static void engine_limits_from(const serve_opts *o, engine_opts *eo)
 {
     eo->rate_per_sec = o->rate;
+    /* a resume whose diffs would fill half of the connection's queue gets the state instead: else
+     * a page that missed more than the queue holds (a handout's picture shown many times) would be
+     * dropped again at every resume */
+    eo->resume_max_bytes = o->max_queue / 2;
     if (o->max_per_seat > 0)
         eo->max_per_seat = o->max_per_seat;
     if (o->max_seats > 0)

@@ -282,16 +282,35 @@ static int resume_cover(engine *e, campaign *k, int64_t from)
 /* Sends c the diffs of the events (from, k->seq] as its seat sees them, from the resume cache
  * (resume_cover(from) done), each with the seat's seq from pseqs[seq - from - 1] (NULL for the
  * GM, whose seq is the campaign's). */
+/* The diff c gets of event s of a resume from `from` (borrowed from the event's fanout; NULL when
+ * it sees nothing of it). */
+static engine_msg *resume_msg(campaign *k, engine_conn *c, int64_t from, const int64_t *pseqs,
+                              int64_t s)
+{
+    resume_ev *ev = &k->rcache.ev[s - k->rcache.lo - 1];
+    if (!ev->f)
+        ev->f = fanout_begin(ev->patch, NULL, 0, ev->seq, NULL, 0, c->headroom);
+    int64_t seq = pseqs ? pseqs[s - from - 1] : s;
+    return fanout_for_seq(ev->f, c->seat, c->role == ROLE_GM, seq);
+}
+
+/* Whether the diffs c would get resuming from `from` weigh at most opt.resume_max_bytes: past
+ * that the whole state is sent instead (it is smaller, and a connection's queue holds it). */
+static int resume_fits(engine *e, campaign *k, engine_conn *c, int64_t from,
+                       const int64_t *pseqs)
+{
+    size_t bytes = 0;
+    for (int64_t s = from + 1; s <= k->seq && bytes <= e->opt.resume_max_bytes; s++) {
+        engine_msg *m = resume_msg(k, c, from, pseqs, s);
+        bytes += m ? m->len : 0;
+    }
+    return bytes <= e->opt.resume_max_bytes;
+}
+
 static void resume_send(campaign *k, engine_conn *c, int64_t from, const int64_t *pseqs)
 {
-    resume_cache *rc = &k->rcache;
-    for (int64_t s = from + 1; s <= k->seq; s++) {
-        resume_ev *ev = &rc->ev[s - rc->lo - 1];
-        if (!ev->f)
-            ev->f = fanout_begin(ev->patch, NULL, 0, ev->seq, NULL, 0, c->headroom);
-        int64_t seq = pseqs ? pseqs[s - from - 1] : s;
-        engine__send_shared(c, fanout_for_seq(ev->f, c->seat, c->role == ROLE_GM, seq));
-    }
+    for (int64_t s = from + 1; s <= k->seq; s++)
+        engine__send_shared(c, resume_msg(k, c, from, pseqs, s));
 }
 
 /* ---- where a player resumes (issue 27 items 10, 11) ---------------------------------------- */
@@ -481,6 +500,11 @@ static void welcome_seat(engine *e, engine_conn *c, campaign *k, const char *sea
         from = last_seq; /* (a player's walk back covered its events already) */
     else if (has_last && !gm)
         from = player_resume_from(e, k, seat, last_seq, &pseqs);
+    if (from >= 0 && !resume_fits(e, k, c, from, pseqs)) {
+        from = -1;
+        free(pseqs);
+        pseqs = NULL;
+    }
     if (from >= 0) {
         send_welcome(e, c, proto_msg_welcome(seat_json(c), camp_json, seq, NULL));
         resume_send(k, c, from, pseqs);
