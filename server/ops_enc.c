@@ -186,19 +186,6 @@ static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid)
     return NULL;
 }
 
-/* combatant_owner's record, made the working copy's own to change (workcopy_own_member: /chars
- * and /gm/npcs are the committed state's until written, W_ENC). */
-static json_t *combatant_owner_own(json_t *state, rules_enc *e, const char *cid)
-{
-    const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
-    if (ch)
-        return workcopy_own_member(state, "chars", ch);
-    ch = json_string_value(json_object_get(hidden_peek(e, cid), "char"));
-    if (ch)
-        return workcopy_own_member(json_object_get(state, "gm"), "npcs", ch);
-    return NULL;
-}
-
 /* Every combatant's stats before an action (a new object {cid: stats copy}). */
 static json_t *stats_before(rules_enc *e)
 {
@@ -251,10 +238,6 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
             continue;
         tb_err ignored = {0};
         if (rules_sheet_validate(sys, next, &ignored) == 0) {
-            if (owner) { /* the character is the committed state's until this first write */
-                owner = combatant_owner_own(state, e, cid);
-                sheet = json_object_get(owner, "sheet");
-            }
             json_object_update(sheet, next);
             if (owner) /* derived values follow the sheet */
                 json_object_set_new(owner, "derived", rules_sheet_derive(sys, sheet));

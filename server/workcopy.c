@@ -105,52 +105,31 @@ static json_t *workcopy__cast(json_t *v, const json_t *ids)
     return out;
 }
 
-/* The containers left shared by workcopy_make until a handler writes one (workcopy_own): the
- * base's logs and objects of characters, by address, and once taken the private copy that replaced
- * each (whose members are still the base's until workcopy_own_member copies one). Only ever too
- * many (a stale entry costs one needless copy, never a write into a shared container): entries are
- * dropped by workcopy_settle, after the handler. */
+/* The logs left shared by workcopy_make until a handler writes one (workcopy_own): the base's
+ * arrays, by address. Only ever too many (a stale entry costs one needless copy, never a write into
+ * a shared array): entries are dropped by workcopy_settle, after the handler. */
 #define WORKCOPY_LAZY_MAX 16
-typedef struct workcopy__lazy_entry {
-    const json_t *base; /* the base's container, left in the working copy */
-    json_t *copy;       /* what replaced it at its first write, or NULL */
-} workcopy__lazy_entry;
-static _Thread_local workcopy__lazy_entry workcopy__lazy[WORKCOPY_LAZY_MAX];
+static _Thread_local const json_t *workcopy__lazy[WORKCOPY_LAZY_MAX];
 static _Thread_local size_t workcopy__n_lazy;
 
-/* Whether the declared write w of a container whose last token is `last` is left shared until
- * written (see workcopy.h): a log ("log" declared shallow), or an object of characters. */
-static int workcopy__is_lazy(const op_write *w, const char *last)
+/* Whether the declared path's last token names a log, left shared until written (see workcopy.h):
+ * "log" declared shallow. */
+static int workcopy__is_log(const op_write *w, const char *last)
 {
-    return (w->shallow == 1 && strcmp(last, "log") == 0) || w->shallow == OP_WRITE_COMBATANTS;
+    return w->shallow == 1 && strcmp(last, "log") == 0;
 }
 
 json_t *workcopy_own(json_t *parent, const char *key)
 {
     json_t *v = json_object_get(parent, key);
     for (size_t i = 0; v && i < workcopy__n_lazy; i++) {
-        if (workcopy__lazy[i].base == v) {
+        if (workcopy__lazy[i] == v) {
             json_t *copy = workcopy__shallow(v);
             json_object_set_new(parent, key, copy);
-            workcopy__lazy[i].copy = copy;
             return copy;
         }
     }
     return v;
-}
-
-json_t *workcopy_own_member(json_t *parent, const char *key, const char *member)
-{
-    json_t *c = workcopy_own(parent, key);
-    json_t *m = json_object_get(c, member);
-    for (size_t i = 0; m && i < workcopy__n_lazy; i++) {
-        if (workcopy__lazy[i].copy == c && json_object_get(workcopy__lazy[i].base, member) == m) {
-            json_t *copy = workcopy__containers(m);
-            json_object_set_new_nocheck(c, member, copy); /* a key it has */
-            return copy;
-        }
-    }
-    return m;
 }
 
 void workcopy_settle(void)
@@ -179,17 +158,16 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
         int last = i + 1 == p.n;
         if (wchild == bchild) {
             json_t *copy;
-            if (last && (json_is_array(wchild) || json_is_object(wchild)) &&
-                workcopy__is_lazy(w, p.tokens[i]) && workcopy__n_lazy < WORKCOPY_LAZY_MAX) {
-                /* copied when first written */
-                workcopy__lazy[workcopy__n_lazy++] = (workcopy__lazy_entry){wchild, NULL};
-                break;
-            } else if (last && w->shallow == OP_WRITE_COMBATANTS) {
+            if (last && w->shallow == OP_WRITE_COMBATANTS) {
                 if (!*cast)
                     *cast = workcopy__combatant_chars(base);
                 copy = workcopy__cast(wchild, *cast);
             } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
+            } else if (last && json_is_array(wchild) && workcopy__is_log(w, p.tokens[i]) &&
+                       workcopy__n_lazy < WORKCOPY_LAZY_MAX) {
+                workcopy__lazy[workcopy__n_lazy++] = wchild; /* copied when first written */
+                break;
             } else {
                 copy = workcopy__shallow(wchild); /* a new container of shared children */
             }

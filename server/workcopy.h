@@ -44,16 +44,6 @@ json_t *workcopy_make(const json_t *base, const op_write *writes);
  * run (engine__run_handler); until then an extra entry only costs a needless copy.
  */
 json_t *workcopy_own(json_t *parent, const char *key);
-
-/*
- * An object of characters (a declared path of OP_WRITE_COMBATANTS: /chars, /gm/npcs) is left
- * shared the same way: most encounter actions change no character, and a copy of the object is a
- * new table of every character in the campaign (issue 26: the characters curve). Who changes a
- * character first takes workcopy_own_member(parent, "chars", id): workcopy_own of the object, then
- * the member itself, or, when it is still the base's, a copy of its objects and arrays
- * (workcopy_containers) put in its place (borrowed; NULL when there is no such member).
- */
-json_t *workcopy_own_member(json_t *parent, const char *key, const char *member);
 void workcopy_settle(void);
 
 /* A copy of every object and array of v whose scalars are v's own (new reference): a deep copy

@@ -1787,57 +1787,6 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
 }
 END_TEST
 
-/* issue 26, the characters curve: an object of characters (OP_WRITE_COMBATANTS) stays the
- * committed state's until a character is written (workcopy_own_member): then the object and that
- * character are copied, every other character stays shared, and a second write of it or of another
- * one copies nothing twice. */
-START_TEST(test_characters_are_copied_when_one_is_first_written)
-{
-    char text[] = "{'chars':{'c1':{'name':'Ann','sheet':{'hp':5}},'c2':{'name':'Bob','sheet':"
-                  "{'hp':6}},'c3':{'name':'Cyd','sheet':{'hp':7}}},'gm':{'npcs':{'n1':{'sheet':"
-                  "{'hp':3}}},'log':[]}}";
-    for (char *c = text; *c; c++)
-        if (*c == '\'')
-            *c = '"';
-    json_t *base = json_loads(text, 0, NULL);
-    ck_assert_ptr_nonnull(base);
-    static const op_write W[] = {
-        {"/chars", OP_WRITE_COMBATANTS}, {"/gm/npcs", OP_WRITE_COMBATANTS}, {NULL, 0}};
-    uint64_t before = workcopy_fingerprint(base);
-    json_t *work = workcopy_make(base, W);
-    /* nothing written: nothing copied (the diff skips it at once) */
-    ck_assert_ptr_eq(json_object_get(work, "chars"), json_object_get(base, "chars"));
-    ck_assert_ptr_eq(jget(work, "/gm/npcs"), jget(base, "/gm/npcs"));
-    json_t *c2 = workcopy_own_member(work, "chars", "c2");
-    ck_assert_ptr_ne(json_object_get(work, "chars"), json_object_get(base, "chars"));
-    ck_assert_ptr_ne(c2, jget(base, "/chars/c2"));
-    ck_assert_ptr_ne(json_object_get(c2, "sheet"), jget(base, "/chars/c2/sheet"));
-    ck_assert_ptr_eq(jget(work, "/chars/c1"), jget(base, "/chars/c1"));
-    ck_assert_ptr_eq(workcopy_own_member(work, "chars", "c2"), c2);
-    json_object_set_new(json_object_get(c2, "sheet"), "hp", json_integer(1));
-    json_t *c3 = workcopy_own_member(work, "chars", "c3");
-    ck_assert_ptr_ne(c3, jget(base, "/chars/c3"));
-    json_object_set_new(json_object_get(c3, "sheet"), "hp", json_integer(2));
-    ck_assert_ptr_eq(jget(work, "/chars/c1"), jget(base, "/chars/c1"));
-    ck_assert_ptr_null(workcopy_own_member(work, "chars", "c9"));
-    json_t *n1 = workcopy_own_member(json_object_get(work, "gm"), "npcs", "n1");
-    json_object_set_new(json_object_get(n1, "sheet"), "hp", json_integer(0));
-    ck_assert_int_eq(workcopy_check(base, before), 0);
-    workcopy_settle();
-    ck_assert_int_eq(json_integer_value(jget(base, "/chars/c2/sheet/hp")), 6);
-    ck_assert_int_eq(json_integer_value(jget(work, "/chars/c3/sheet/hp")), 2);
-    json_t *patch = proto_patch_diff(base, work);
-    char *ptext = json_dumps(patch, JSON_COMPACT);
-    ck_assert_ptr_null(strstr(ptext, "c1"));
-    ck_assert_ptr_nonnull(strstr(ptext, "/chars/c2/sheet/hp"));
-    ck_assert_ptr_nonnull(strstr(ptext, "/gm/npcs/n1/sheet/hp"));
-    free(ptext);
-    json_decref(patch);
-    json_decref(work);
-    json_decref(base);
-}
-END_TEST
-
 START_TEST(test_fingerprint_ignores_key_order_and_sees_any_change)
 {
     static const char *const SAME[][2] = {
@@ -2391,7 +2340,6 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_a_token_move_copies_one_scene_s_tokens);
     tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
-    tcase_add_test(tc, test_characters_are_copied_when_one_is_first_written);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
