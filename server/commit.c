@@ -139,9 +139,9 @@ int engine_flush(engine *e)
             p->ok = ok;
             p->next = joins;
             joins = p;
-            if (ok && p->patch)
+            if (ok && p->patch) /* the seats there learn of the newcomers lazily (issue 26) */
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom);
+                                e->opt.headroom, 1);
             engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
             engine__observe_latency(e, p->t0_ns);
             p = next;
@@ -150,7 +150,7 @@ int engine_flush(engine *e)
         if (ok) {
             if (p->patch)
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom);
+                                e->opt.headroom, 0);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");

@@ -44,6 +44,9 @@ typedef struct engine_conn engine_conn;
  * write it without a copy; the text itself never changes. Not thread-safe (one loop). */
 typedef struct engine_msg {
     int refs;
+    int lazy;            /* may wait in the socket's queue (at most ENGINE_LAZY_MS) until the
+                            socket is written for another message: the others' news of a join
+                            or presence burst (issue 26); never reordered */
     size_t len;          /* bytes of text, without a terminating NUL */
     size_t head;         /* bytes of headroom before text */
     unsigned char *text; /* = buf + head, NUL-terminated */
@@ -110,6 +113,11 @@ typedef struct engine_opts {
 /* The burst window the server runs with (engine_opts.burst_window_ms; issue 26: a burst of 1 000
  * joins or resumes is about N x (its duration / window) frames, not N^2 / 2). */
 #define ENGINE_BURST_WINDOW_MS 20
+
+/* How long the transport may keep a lazy message (engine_msg.lazy) before it writes its socket
+ * (issue 26: a join burst writes each seat already there once per ENGINE_LAZY_MS, not once per
+ * burst window). */
+#define ENGINE_LAZY_MS 100
 
 /* Fills opts with the defaults above. */
 void engine_opts_default(engine_opts *opts);

@@ -294,7 +294,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                          const char *cmd_id, const json_t *args, const json_t *result,
                          json_t *new_state, int64_t now_ms, pending *p, tb_err *err);
 
-/* fanout.c — step 5: diffs to every seat, encoded once per audience */
+/* fanout.c — step 5: diffs to every seat, encoded once per audience; lazy: the messages may
+ * wait in the transport (engine_msg.lazy: a join event's news to the seats already there) */
 void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
-                     const char *patch_text, size_t patch_len, size_t headroom);
+                     const char *patch_text, size_t patch_len, size_t headroom, int lazy);
 #endif

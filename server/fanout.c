@@ -86,6 +86,7 @@ engine_msg *fanout_msg_close(proto_buf *b, size_t headroom)
     proto_buf_addc(b, '\0');
     engine_msg *m = (engine_msg *)(void *)b->data;
     m->refs = 1;
+    m->lazy = 0;
     m->head = headroom;
     m->len = b->len - 1 - sizeof(engine_msg) - headroom;
     m->text = m->buf + headroom;
@@ -318,11 +319,15 @@ void fanout_end(fanout *f)
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
 void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
-                     const char *patch_text, size_t patch_len, size_t headroom)
+                     const char *patch_text, size_t patch_len, size_t headroom, int lazy)
 {
     fanout *f = fanout_begin(patch, patch_text, patch_len, seq, ps, 0, headroom);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
-        if (!c->dead && !c->closing)
-            engine__send_shared(c, fanout_for(f, c->seat, c->role == ROLE_GM));
+        if (!c->dead && !c->closing) {
+            engine_msg *m = fanout_for(f, c->seat, c->role == ROLE_GM);
+            if (m)
+                m->lazy = lazy; /* this event's alone */
+            engine__send_shared(c, m);
+        }
     fanout_end(f);
 }

@@ -99,6 +99,9 @@ typedef struct server {
     int gm_room;             /* the last gm_room of them are kept for a GM or the host */
     struct ws_conn *ws_list; /* every WebSocket, for the deadline sweep */
     struct ws_conn *dirty;   /* WebSockets with messages queued in this loop turn */
+    struct ws_conn *lazy;    /* WebSockets with only lazy messages queued (engine_msg.lazy) */
+    uv_timer_t lazy_timer;   /* when they are written (lazy_ms after the first) */
+    int lazy_ms;             /* ENGINE_LAZY_MS; 0 under --test-clock: written as any other */
     unsigned char *batch;    /* frames of one write (conn_write), BATCH_BYTES after LWS_PRE */
     uv_timer_t sweep;
     uv_timer_t burst; /* wakes the loop when a burst window ends (engine_due_ms) */
@@ -160,12 +163,14 @@ typedef struct ws_conn {
     char close_reason[64];
     int gm_only;     /* admitted into the room kept for the GM: must be seated as GM or host */
     int dirty;       /* on server.dirty */
+    int lazy;        /* on server.lazy */
     int ping_due;    /* a ping frame goes out with the next write (the deadline sweep) */
     int wants_write; /* lws was asked for a writeable callback */
     char client[NETADDR_TEXT]; /* the client's address (netaddr_client), for limits and logs */
     uint64_t opened_ms, last_rx_ms, last_ping_ms;
     struct ws_conn *prev, *next; /* server.ws_list */
     struct ws_conn *dirty_next;  /* server.dirty */
+    struct ws_conn *lazy_next;   /* server.lazy */
 } ws_conn;
 
 static void queue_clear(ws_conn *w)
@@ -190,6 +195,8 @@ static void queue_clear(ws_conn *w)
  * still inside lws waits for that callback, so frames are never interleaved. */
 #define BATCH_BYTES (256 * 1024)
 
+static void on_lazy(uv_timer_t *h);
+
 static void conn_want_write(ws_conn *w)
 {
     if (!w->wants_write) {
@@ -205,6 +212,20 @@ static void conn_dirty(ws_conn *w)
     w->dirty = 1;
     w->dirty_next = w->srv->dirty;
     w->srv->dirty = w;
+}
+
+/* A lazy message was queued for w (engine_msg.lazy): w is written with its next message, or
+ * when the lazy timer ends (on_lazy), whichever comes first; its queue keeps its order. */
+static void conn_lazy(ws_conn *w)
+{
+    server *srv = w->srv;
+    if (w->lazy)
+        return;
+    w->lazy = 1;
+    w->lazy_next = srv->lazy;
+    if (!srv->lazy)
+        uv_timer_start(&srv->lazy_timer, on_lazy, (uint64_t)srv->lazy_ms, 0);
+    srv->lazy = w;
 }
 
 /* A frame header (FIN, opcode, unmasked length) into h: its length (2, 4 or 10 bytes). */
@@ -320,7 +341,10 @@ static void sink_send(void *ctx, engine_msg *msg)
     w->tail = m;
     w->q_bytes += len;
     w->q_count++;
-    conn_dirty(w);
+    if (msg->lazy && w->srv->lazy_ms > 0)
+        conn_lazy(w);
+    else
+        conn_dirty(w);
 }
 
 static void sink_close(void *ctx, int status, const char *reason)
@@ -632,6 +656,13 @@ static int callback_ws(struct lws *wsi, enum lws_callback_reasons reason, void *
                     break;
                 }
         w->dirty = 0;
+        if (w->lazy) /* off the lazy list too */
+            for (ws_conn **pp = &srv->lazy; *pp; pp = &(*pp)->lazy_next)
+                if (*pp == w) {
+                    *pp = w->lazy_next;
+                    break;
+                }
+        w->lazy = 0;
         w->wsi = NULL;
         return 0;
     case LWS_CALLBACK_RECEIVE_PONG:
@@ -1142,6 +1173,19 @@ static const struct lws_protocols PROTOCOLS[] = {
 };
 
 /* ---- loop glue ---------------------------------------------------------------------------- */
+
+/* The lazy window ended: every socket with lazy messages is written in this turn (on_prepare's
+ * conns_flush; one that was written meanwhile has nothing queued and is skipped). */
+static void on_lazy(uv_timer_t *h)
+{
+    server *srv = h->data;
+    while (srv->lazy) {
+        ws_conn *w = srv->lazy;
+        srv->lazy = w->lazy_next;
+        w->lazy = 0;
+        conn_dirty(w);
+    }
+}
 
 /* A burst window ended (engine_due_ms): the engine_flush of this turn sends what waited. */
 static void on_burst(uv_timer_t *h)
@@ -1788,6 +1832,9 @@ int serve_run(const serve_opts *o)
     srv.trim = heaptrim_start(&srv.loop, TRIM_PERIOD_MS, TRIM_MIN_FREE);
     uv_timer_init(&srv.loop, &srv.burst);
     srv.burst.data = &srv;
+    uv_timer_init(&srv.loop, &srv.lazy_timer);
+    srv.lazy_timer.data = &srv;
+    srv.lazy_ms = o->test_clock_ms ? 0 : ENGINE_LAZY_MS;
     uv_timer_init(&srv.loop, &srv.sweep);
     srv.sweep.data = &srv;
     uv_timer_start(&srv.sweep, on_sweep, 500, 500);
@@ -1896,6 +1943,7 @@ out_lws:
     uv_close((uv_handle_t *)&srv.backup_timer, NULL); /* a copy under way finishes first */
     uv_close((uv_handle_t *)&srv.sweep, NULL);
     uv_close((uv_handle_t *)&srv.burst, NULL);
+    uv_close((uv_handle_t *)&srv.lazy_timer, NULL);
     uv_close((uv_handle_t *)&srv.wal_timer, NULL);
     uv_run(&srv.loop, UV_RUN_DEFAULT);
     /* On a foreign loop lws 4.1 only starts tearing down in the first call: once its handles have

@@ -166,6 +166,7 @@ void engine__presence_flush(engine *e)
         char *text = engine__dump_free(proto_msg_presence(seats));
         engine_msg *m = fanout_msg_new(e->opt.headroom, text, strlen(text));
         free(text);
+        m->lazy = 1; /* news for the others: may wait for the transport (ENGINE_LAZY_MS) */
         for (engine_conn *c = k->conns; c; c = c->camp_next)
             engine__send_shared(c, m);
         engine_msg_unref(m);
