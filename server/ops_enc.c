@@ -174,16 +174,22 @@ static json_t *stats_peek(const rules_enc *e, const char *cid)
 }
 
 /* The character record a combatant was made from ({id, name, sheet, derived}: /chars/<id> for a
- * PC, /gm/npcs/<id> for an NPC), or NULL for a quick NPC. */
-static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid)
+ * PC, /gm/npcs/<id> for an NPC), or NULL for a quick NPC. Shared with the committed state until
+ * taken with own: then the record and its sheet are private copies (workcopy_own_path: a
+ * character is copied when first written, ops.h OP_WRITE_COMBATANTS). */
+static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid, int own)
 {
-    const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
-    if (ch)
-        return json_object_get(json_object_get(state, "chars"), ch);
-    ch = json_string_value(json_object_get(hidden_peek(e, cid), "char"));
-    if (ch)
-        return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), ch);
-    return NULL;
+    const char *pc = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
+    const char *npc = pc ? NULL : json_string_value(json_object_get(hidden_peek(e, cid), "char"));
+    const char *const at_pc[] = {"chars", pc, "sheet", NULL};
+    const char *const at_npc[] = {"gm", "npcs", npc, "sheet", NULL};
+    if (!pc && !npc)
+        return NULL;
+    if (own && !workcopy_own_path(state, pc ? at_pc : at_npc))
+        return NULL;
+    if (pc)
+        return json_object_get(json_object_get(state, "chars"), pc);
+    return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), npc);
 }
 
 /* Every combatant's stats before an action (a new object {cid: stats copy}). */
@@ -215,7 +221,7 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         /* a quick NPC's sheet lives with it under /gm/enc and has no derived values */
-        json_t *owner = combatant_owner(state, e, cid);
+        json_t *owner = combatant_owner(state, e, cid, 0);
         json_t *sheet = owner ? json_object_get(owner, "sheet")
                               : json_object_get(hidden_peek(e, cid), "sheet");
         json_t *stats = stats_peek(e, cid);
@@ -238,6 +244,10 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
             continue;
         tb_err ignored = {0};
         if (rules_sheet_validate(sys, next, &ignored) == 0) {
+            if (owner) { /* the character and its sheet, copied now (workcopy.h) */
+                owner = combatant_owner(state, e, cid, 1);
+                sheet = json_object_get(owner, "sheet");
+            }
             json_object_update(sheet, next);
             if (owner) /* derived values follow the sheet */
                 json_object_set_new(owner, "derived", rules_sheet_derive(sys, sheet));
