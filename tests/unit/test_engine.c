@@ -1787,6 +1787,69 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
 }
 END_TEST
 
+/* issue 26, the characters curve: /chars and /gm/npcs (OP_WRITE_COMBATANTS) are left shared by
+ * workcopy_make; workcopy_own_path copies only the containers on the way to the one character a
+ * handler changes, once, and the diff names only what changed. */
+START_TEST(test_workcopy_own_path_copies_one_character_on_first_write)
+{
+    char text[] = "{'chars':{'c1':{'name':'Ann','sheet':{'hp':5,'gear':[1]}},'c2':{'name':'Bo',"
+                  "'sheet':{'hp':3}}},'gm':{'npcs':{'n1':{'sheet':{'hp':2}}},'log':[]}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    static const op_write W[] = {
+        {"/chars", OP_WRITE_COMBATANTS}, {"/gm/npcs", OP_WRITE_COMBATANTS}, {NULL, 0}};
+    uint64_t before = workcopy_fingerprint(base);
+    json_t *work = workcopy_make(base, W);
+    ck_assert_ptr_eq(jget(work, "/chars"), jget(base, "/chars"));
+    ck_assert_ptr_eq(jget(work, "/gm/npcs"), jget(base, "/gm/npcs"));
+
+    const char *const at[] = {"chars", "c1", "sheet", NULL};
+    json_t *sheet = workcopy_own_path(work, at);
+    ck_assert_ptr_nonnull(sheet);
+    ck_assert_ptr_eq(sheet, jget(work, "/chars/c1/sheet"));
+    ck_assert_ptr_ne(sheet, jget(base, "/chars/c1/sheet"));
+    ck_assert_ptr_ne(jget(work, "/chars"), jget(base, "/chars"));
+    ck_assert_ptr_ne(jget(work, "/chars/c1"), jget(base, "/chars/c1"));
+    /* the other characters, the sheet's members and the other object of characters: shared */
+    ck_assert_ptr_eq(jget(work, "/chars/c2"), jget(base, "/chars/c2"));
+    ck_assert_ptr_eq(jget(work, "/chars/c1/sheet/gear"), jget(base, "/chars/c1/sheet/gear"));
+    ck_assert_ptr_eq(jget(work, "/gm/npcs"), jget(base, "/gm/npcs"));
+    /* taken again: the same private copy */
+    ck_assert_ptr_eq(workcopy_own_path(work, at), sheet);
+    /* a missing key or a scalar on the way: nothing */
+    ck_assert_ptr_null(workcopy_own_path(work, (const char *const[]){"chars", "c9", NULL}));
+    ck_assert_ptr_null(
+        workcopy_own_path(work, (const char *const[]){"chars", "c1", "name", "x", NULL}));
+
+    json_object_set_new(sheet, "hp", json_integer(4));
+    json_object_set_new((json_t *)jget(work, "/chars/c1"), "derived", json_object());
+    json_object_set_new(workcopy_own_path(work, (const char *const[]){"gm", "npcs", "n1", NULL}),
+                        "hp", json_integer(1));
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+    workcopy_settle();
+
+    json_t *patch = proto_patch_diff(base, work);
+    char *ptext = json_dumps(patch, JSON_COMPACT);
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/chars/c1/sheet/hp\""));
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/chars/c1/derived\""));
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/gm/npcs/n1/hp\""));
+    ck_assert_ptr_null(strstr(ptext, "c2"));
+    ck_assert_int_eq(json_array_size(patch), 3);
+    json_decref(patch);
+    free(ptext);
+
+    /* settled (or a handler run on a deep copy): everything is private, nothing is copied */
+    json_t *deep = json_deep_copy(base);
+    ck_assert_ptr_eq(workcopy_own_path(deep, at), jget(deep, "/chars/c1/sheet"));
+    json_decref(deep);
+    json_decref(work);
+    json_decref(base);
+}
+END_TEST
+
 START_TEST(test_fingerprint_ignores_key_order_and_sees_any_change)
 {
     static const char *const SAME[][2] = {
@@ -2340,6 +2403,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_a_token_move_copies_one_scene_s_tokens);
     tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_test(tc, test_workcopy_own_path_copies_one_character_on_first_write);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
