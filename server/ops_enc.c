@@ -192,16 +192,26 @@ static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid, int
     return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), npc);
 }
 
-/* Every combatant's stats before an action (a new object {cid: stats copy}). */
-static json_t *stats_before(rules_enc *e)
+/* Every combatant's stats before an action in scene sid (a new object {cid: stats}), taken before
+ * the module runs. Where the committed state's are the same (workcopy_base: the working copy's
+ * scene is a copy of it), they are shared: nothing changes the committed state, so they stay
+ * what they were (issue 26: no copy of every combatant's stats per action); else a copy. */
+static json_t *stats_before(const char *sid, rules_enc *e)
 {
+    json_t *base = (json_t *)workcopy_base(), *gm = json_object_get(base, "gm");
+    rules_enc was = {.enc = base ? scene_pub(base, sid) : NULL};
+    was.hidden = strcmp(sid, "enc") == 0 ? json_object_get(gm, "enc")
+                                         : json_object_get(json_object_get(gm, "scenes"), sid);
     json_t *all = json_object();
     const char *cid;
     json_t *c;
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         json_t *stats = stats_peek(e, cid);
-        if (stats) /* scalars shared: nothing changes one in place (ops.h) */
+        json_t *kept = was.enc ? stats_peek(&was, cid) : NULL;
+        if (stats && kept && json_equal(kept, stats))
+            json_object_set_nocheck(all, cid, kept);
+        else if (stats) /* scalars shared: nothing changes one in place (ops.h) */
             json_object_set_new(all, cid, workcopy_containers(stats));
     }
     return all;
@@ -1086,7 +1096,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
     /* who may, the parameters and the action's check, then its resolve (rules_enc_act) */
-    json_t *before = stats_before(&e);
+    json_t *before = stats_before(sid, &e);
     int rc = rules_enc_act(&e, name, actor, json_object_get(args, "params"), err);
     if (rc == TB_OK) {
         clock_after(state, sid, &e); /* what the clock passed may change stats too */
@@ -1249,7 +1259,7 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     const rules_enc_field *f = NULL;
     char cid[24] = "";
     int gm = 0, rc = TB_OK;
-    json_t *before = stats_before(&e);
+    json_t *before = stats_before(sid, &e);
     if (strcmp(path, "/enc/module") == 0)
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: the module of a running encounter cannot "
                                           "change");
@@ -1291,7 +1301,7 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
     tb_err damage = {0};
     /* A state the module cannot use ends without the module's end hook, which would read it. */
     if (e.mod->end && rules_enc_check(&e, &damage) == TB_OK) {
-        json_t *before = stats_before(&e);
+        json_t *before = stats_before(sid, &e);
         rc = e.mod->end(&e, err);
         if (rc == TB_OK)
             write_back(state, &e, before);

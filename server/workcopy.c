@@ -95,6 +95,11 @@ void workcopy_settle(void)
     workcopy__base = NULL;
 }
 
+const json_t *workcopy_base(void)
+{
+    return workcopy__base;
+}
+
 json_t *workcopy_own_path(json_t *work, const char *const *keys)
 {
     json_t *wnode = work;

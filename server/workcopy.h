@@ -62,6 +62,11 @@ void workcopy_settle(void);
  */
 json_t *workcopy_own_path(json_t *work, const char *const *keys);
 
+/* The committed state the working copy in hand was made from (borrowed: read it, never change
+ * it), to read what a subtree held before the handler began changing its private copy; NULL
+ * after workcopy_settle or for a deep copy (workcopy_make with no declared writes). */
+const json_t *workcopy_base(void);
+
 /* A copy of every object and array of v whose scalars are v's own (new reference): a deep copy
  * as far as anyone who replaces scalars and never changes one in place can tell (the contract of
  * every handler and rule module, ops.h), for a fraction of its allocations. */
