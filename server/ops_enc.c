@@ -193,9 +193,10 @@ static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid, int
 }
 
 /* Every combatant's stats before an action in scene sid (a new object {cid: stats}), taken before
- * the module runs. Where the committed state's are the same (workcopy_base: the working copy's
- * scene is a copy of it), they are shared: nothing changes the committed state, so they stay
- * what they were (issue 26: no copy of every combatant's stats per action); else a copy. */
+ * the module runs. Where the committed state's are equal and not the working copy's own objects
+ * (workcopy_base: the working copy's scene is a copy of it), they are shared: nothing changes
+ * the committed state, so they stay what they were (issue 26: no copy of every combatant's
+ * stats per action); else a copy. */
 static json_t *stats_before(const char *sid, rules_enc *e)
 {
     json_t *base = (json_t *)workcopy_base(), *gm = json_object_get(base, "gm");
@@ -209,7 +210,7 @@ static json_t *stats_before(const char *sid, rules_enc *e)
     {
         json_t *stats = stats_peek(e, cid);
         json_t *kept = was.enc ? stats_peek(&was, cid) : NULL;
-        if (stats && kept && json_equal(kept, stats))
+        if (stats && kept && kept != stats && json_equal(kept, stats))
             json_object_set_nocheck(all, cid, kept);
         else if (stats) /* scalars shared: nothing changes one in place (ops.h) */
             json_object_set_new(all, cid, workcopy_containers(stats));
