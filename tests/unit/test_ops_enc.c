@@ -561,13 +561,20 @@ START_TEST(enc_set_of_a_stat_reaches_the_sheet_at_once)
 END_TEST
 
 /* The same on the working copy the engine makes: /chars and /gm/npcs are the committed state's
- * until write_back takes the one character it changes (issue 26, workcopy_own_path), and the
- * committed state is left as it was by every op. */
+ * until write_back takes the one character it changes (issue 26, workcopy_own_path), the
+ * committed state is left as it was by every op, and the campaign ends equal to the one the same
+ * ops made on deep copies (so are the diffs: they compare content). */
 START_TEST(enc_set_of_a_stat_reaches_the_sheet_on_a_copy_on_write_state)
 {
+    stat_reaches_the_sheet();
+    json_t *deep = json_incref(g_state);
+    teardown();
+    setup_grimwire();
     g_cow = 1;
     stat_reaches_the_sheet();
     g_cow = 0;
+    ck_assert(json_equal(deep, g_state));
+    json_decref(deep);
 }
 END_TEST
 
