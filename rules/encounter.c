@@ -686,9 +686,7 @@ static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err
         /* only the fixed paths and per-combatant paths of the common shape */
         char buf[128];
         const char *seg[PATH_MAX_SEGMENTS];
-        char fpath[128];
-        snprintf(fpath, sizeof fpath, "%s", f->path);
-        int n = path_split(fpath, buf, sizeof buf, seg);
+        int n = path_split(f->path, buf, sizeof buf, seg); /* copies it into buf */
         int gm = n > 0 && strcmp(seg[0], "gm") == 0;
         const json_t *root = gm ? e->hidden : e->enc;
         if (n < 2 + gm)
