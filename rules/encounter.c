@@ -557,12 +557,13 @@ int rules_enc_editable(const rules_enc *e, const char *path, const json_t *value
 /* The value at sub-path sub ("hp/damage") of a stats object, or NULL. */
 static const json_t *stat_peek(const json_t *stats, const char *sub)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", sub);
     const json_t *at = stats;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, "/", &save); tok && at; tok = strtok_r(NULL, "/", &save))
-        at = json_object_get(at, tok);
+    for (const char *p = sub; at && *p;) {
+        size_t n = strcspn(p, "/"); /* a key, read in place; empty ones skipped */
+        if (n)
+            at = json_object_getn(at, p, n);
+        p += n + (p[n] == '/');
+    }
     return at;
 }
 
