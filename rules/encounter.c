@@ -200,20 +200,30 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(x, y);
 }
 
-const char *rules_enc_cid_at(const rules_enc *e, size_t i)
+/* The ids of e's combatants in the order of rules_enc_cid_at (a new array of *n keys, borrowed
+ * from the object), for a walk of them all that changes none: rules_enc_cid_at sorts at every
+ * step. */
+static const char **cids_sorted(const rules_enc *e, size_t *n)
 {
     json_t *all = json_object_get(e->enc, "combatants");
-    size_t n = json_object_size(all);
-    if (i >= n)
-        return NULL;
-    const char **keys = malloc(n * sizeof *keys);
+    *n = json_object_size(all);
+    const char **keys = malloc((*n ? *n : 1) * sizeof *keys);
     if (!keys)
         abort();
     size_t k = 0;
     const char *key;
     json_t *v;
     json_object_foreach(all, key, v) keys[k++] = key;
-    qsort(keys, n, sizeof *keys, cmp_str);
+    qsort(keys, *n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+const char *rules_enc_cid_at(const rules_enc *e, size_t i)
+{
+    if (i >= json_object_size(json_object_get(e->enc, "combatants")))
+        return NULL;
+    size_t n;
+    const char **keys = cids_sorted(e, &n);
     const char *out = keys[i];
     free(keys);
     return out;
@@ -547,12 +557,13 @@ int rules_enc_editable(const rules_enc *e, const char *path, const json_t *value
 /* The value at sub-path sub ("hp/damage") of a stats object, or NULL. */
 static const json_t *stat_peek(const json_t *stats, const char *sub)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", sub);
     const json_t *at = stats;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, "/", &save); tok && at; tok = strtok_r(NULL, "/", &save))
-        at = json_object_get(at, tok);
+    for (const char *p = sub; at && *p;) {
+        size_t n = strcspn(p, "/"); /* a key, read in place; empty ones skipped */
+        if (n)
+            at = json_object_getn(at, p, n);
+        p += n + (p[n] == '/');
+    }
     return at;
 }
 
@@ -641,31 +652,42 @@ static int check_combatant(const rules_enc *e, const char *cid, const json_t *c,
 }
 
 /* Every field of table present in the state has its declared type. */
+/* A field of the stats (f->path "stats/...") has its declared type in every combatant's stats,
+ * the combatants taken in the order of rules_enc_cid_at (cids, n of them). */
+static int check_stat_field(const rules_enc *e, const rules_enc_field *f, const char **cids,
+                            size_t n, tb_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *cid = cids[i];
+        const json_t *c = rules_enc_combatant(e, cid);
+        const json_t *stats = json_object_get(
+            rules_enc_is_npc(e, cid) ? json_object_get(json_object_get(e->hidden, "combatants"), cid)
+                                     : c,
+            "stats");
+        const json_t *v = stat_peek(stats, f->path + 6);
+        if (v && !field_type_ok(f, v))
+            return damaged(err, "%.40s's %s is not %s", rules_enc_name(e, cid), f->label,
+                           f->type == RULES_PARAM_STRING ? "a text" : "a number");
+    }
+    return TB_OK;
+}
+
 static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err *err)
 {
-    for (const rules_enc_field *f = table; f && f->path; f++) {
+    const char **cids = NULL; /* sorted once, at the first field of the stats */
+    size_t n_cids = 0;
+    int rc = TB_OK;
+    for (const rules_enc_field *f = table; rc == TB_OK && f && f->path; f++) {
         if (strncmp(f->path, "stats/", 6) == 0) {
-            const char *cid;
-            for (size_t i = 0; (cid = rules_enc_cid_at(e, i)); i++) {
-                const json_t *c = rules_enc_combatant(e, cid);
-                const json_t *stats = json_object_get(
-                    rules_enc_is_npc(e, cid)
-                        ? json_object_get(json_object_get(e->hidden, "combatants"), cid)
-                        : c,
-                    "stats");
-                const json_t *v = stat_peek(stats, f->path + 6);
-                if (v && !field_type_ok(f, v))
-                    return damaged(err, "%.40s's %s is not %s", rules_enc_name(e, cid), f->label,
-                                   f->type == RULES_PARAM_STRING ? "a text" : "a number");
-            }
+            if (!cids)
+                cids = cids_sorted(e, &n_cids);
+            rc = check_stat_field(e, f, cids, n_cids, err);
             continue;
         }
         /* only the fixed paths and per-combatant paths of the common shape */
         char buf[128];
         const char *seg[PATH_MAX_SEGMENTS];
-        char fpath[128];
-        snprintf(fpath, sizeof fpath, "%s", f->path);
-        int n = path_split(fpath, buf, sizeof buf, seg);
+        int n = path_split(f->path, buf, sizeof buf, seg); /* copies it into buf */
         int gm = n > 0 && strcmp(seg[0], "gm") == 0;
         const json_t *root = gm ? e->hidden : e->enc;
         if (n < 2 + gm)
@@ -673,7 +695,7 @@ static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err
         if (n == 2 + gm) {
             const json_t *v = json_object_get(root, seg[1 + gm]);
             if (v && !field_type_ok(f, v))
-                return damaged(err, "%s is ill-formed", f->label);
+                rc = damaged(err, "%s is ill-formed", f->label);
         } else if (n == 4 + gm && strcmp(seg[1 + gm], "combatants") == 0 &&
                    strcmp(seg[2 + gm], "*") == 0) {
             const char *cid;
@@ -681,13 +703,14 @@ static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err
             json_object_foreach(json_object_get(root, "combatants"), cid, c)
             {
                 const json_t *v = json_object_get(c, seg[3 + gm]);
-                if (v && !field_type_ok(f, v))
-                    return damaged(err, "%.40s's %s is ill-formed", rules_enc_name(e, cid),
-                                   f->label);
+                if (rc == TB_OK && v && !field_type_ok(f, v))
+                    rc = damaged(err, "%.40s's %s is ill-formed", rules_enc_name(e, cid),
+                                 f->label);
             }
         }
     }
-    return TB_OK;
+    free(cids);
+    return rc;
 }
 
 /* Whether every integer of v (to a depth of 16) is within +-RULES_ENC_MAX_NUMBER: the rules'

@@ -88,8 +88,9 @@ typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, 
  * place (a log, /seats for seat.join), so only the container is copied and its members are shared;
  * 0 when it may change anything below (every object and array of the subtree is copied);
  * OP_WRITE_COMBATANTS for an object of characters (/chars, /gm/npcs) of which a handler changes
- * only those a running scene's combatants were made from: they are copied whole, the others are
- * shared (issue 26: an encounter's action costs its combatants, not the campaign's cast). */
+ * a few (enc.*: the combatants' sheets; char.update: one): nothing is copied until it takes the
+ * one it changes with workcopy_own_path (workcopy.h), the one way to write one (issue 26: an
+ * encounter's action costs what it changes, not the campaign's cast). */
 #define OP_WRITE_COMBATANTS 2
 typedef struct op_write {
     const char *path;

@@ -174,28 +174,45 @@ static json_t *stats_peek(const rules_enc *e, const char *cid)
 }
 
 /* The character record a combatant was made from ({id, name, sheet, derived}: /chars/<id> for a
- * PC, /gm/npcs/<id> for an NPC), or NULL for a quick NPC. */
-static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid)
+ * PC, /gm/npcs/<id> for an NPC), or NULL for a quick NPC. Shared with the committed state until
+ * taken with own: then the record and its sheet are private copies (workcopy_own_path: a
+ * character is copied when first written, ops.h OP_WRITE_COMBATANTS). */
+static json_t *combatant_owner(json_t *state, rules_enc *e, const char *cid, int own)
 {
-    const char *ch = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
-    if (ch)
-        return json_object_get(json_object_get(state, "chars"), ch);
-    ch = json_string_value(json_object_get(hidden_peek(e, cid), "char"));
-    if (ch)
-        return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), ch);
-    return NULL;
+    const char *pc = json_string_value(json_object_get(rules_enc_combatant(e, cid), "char"));
+    const char *npc = pc ? NULL : json_string_value(json_object_get(hidden_peek(e, cid), "char"));
+    const char *const at_pc[] = {"chars", pc, "sheet", NULL};
+    const char *const at_npc[] = {"gm", "npcs", npc, "sheet", NULL};
+    if (!pc && !npc)
+        return NULL;
+    if (own && !workcopy_own_path(state, pc ? at_pc : at_npc))
+        return NULL;
+    if (pc)
+        return json_object_get(json_object_get(state, "chars"), pc);
+    return json_object_get(json_object_get(json_object_get(state, "gm"), "npcs"), npc);
 }
 
-/* Every combatant's stats before an action (a new object {cid: stats copy}). */
-static json_t *stats_before(rules_enc *e)
+/* Every combatant's stats before an action in scene sid (a new object {cid: stats}), taken before
+ * the module runs. Where the committed state's are equal and not the working copy's own objects
+ * (workcopy_base: the working copy's scene is a copy of it), they are shared: nothing changes
+ * the committed state, so they stay what they were (issue 26: no copy of every combatant's
+ * stats per action); else a copy. */
+static json_t *stats_before(const char *sid, rules_enc *e)
 {
+    json_t *base = (json_t *)workcopy_base(), *gm = json_object_get(base, "gm");
+    rules_enc was = {.enc = base ? scene_pub(base, sid) : NULL};
+    was.hidden = strcmp(sid, "enc") == 0 ? json_object_get(gm, "enc")
+                                         : json_object_get(json_object_get(gm, "scenes"), sid);
     json_t *all = json_object();
     const char *cid;
     json_t *c;
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         json_t *stats = stats_peek(e, cid);
-        if (stats) /* scalars shared: nothing changes one in place (ops.h) */
+        json_t *kept = was.enc ? stats_peek(&was, cid) : NULL;
+        if (stats && kept && kept != stats && json_equal(kept, stats))
+            json_object_set_nocheck(all, cid, kept);
+        else if (stats) /* scalars shared: nothing changes one in place (ops.h) */
             json_object_set_new(all, cid, workcopy_containers(stats));
     }
     return all;
@@ -215,7 +232,7 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
     json_object_foreach(json_object_get(e->enc, "combatants"), cid, c)
     {
         /* a quick NPC's sheet lives with it under /gm/enc and has no derived values */
-        json_t *owner = combatant_owner(state, e, cid);
+        json_t *owner = combatant_owner(state, e, cid, 0);
         json_t *sheet = owner ? json_object_get(owner, "sheet")
                               : json_object_get(hidden_peek(e, cid), "sheet");
         json_t *stats = stats_peek(e, cid);
@@ -238,6 +255,10 @@ static void write_back(json_t *state, rules_enc *e, const json_t *before)
             continue;
         tb_err ignored = {0};
         if (rules_sheet_validate(sys, next, &ignored) == 0) {
+            if (owner) { /* the character and its sheet, copied now (workcopy.h) */
+                owner = combatant_owner(state, e, cid, 1);
+                sheet = json_object_get(owner, "sheet");
+            }
             json_object_update(sheet, next);
             if (owner) /* derived values follow the sheet */
                 json_object_set_new(owner, "derived", rules_sheet_derive(sys, sheet));
@@ -1076,7 +1097,7 @@ static int op_enc_act(const op_ctx *ctx, json_t *state, const json_t *args, json
     const char *name = json_string_value(json_object_get(args, "action"));
     const char *actor = json_string_value(json_object_get(args, "actor"));
     /* who may, the parameters and the action's check, then its resolve (rules_enc_act) */
-    json_t *before = stats_before(&e);
+    json_t *before = stats_before(sid, &e);
     int rc = rules_enc_act(&e, name, actor, json_object_get(args, "params"), err);
     if (rc == TB_OK) {
         clock_after(state, sid, &e); /* what the clock passed may change stats too */
@@ -1239,7 +1260,7 @@ static int op_enc_set(const op_ctx *ctx, json_t *state, const json_t *args, json
     const rules_enc_field *f = NULL;
     char cid[24] = "";
     int gm = 0, rc = TB_OK;
-    json_t *before = stats_before(&e);
+    json_t *before = stats_before(sid, &e);
     if (strcmp(path, "/enc/module") == 0)
         rc = tb_fail(err, TB_BAD_REQUEST, "enc.set: the module of a running encounter cannot "
                                           "change");
@@ -1281,7 +1302,7 @@ static int op_enc_end(const op_ctx *ctx, json_t *state, const json_t *args, json
     tb_err damage = {0};
     /* A state the module cannot use ends without the module's end hook, which would read it. */
     if (e.mod->end && rules_enc_check(&e, &damage) == TB_OK) {
-        json_t *before = stats_before(&e);
+        json_t *before = stats_before(sid, &e);
         rc = e.mod->end(&e, err);
         if (rc == TB_OK)
             write_back(state, &e, before);

@@ -19,6 +19,7 @@
 #include "ops.h"
 #include "protocol.h"
 #include "system.h"
+#include "workcopy.h"
 
 #define MAX_CHARS 200 /* characters and NPCs of one campaign */
 #define MAX_NOTES 200 /* GM notes of one campaign */
@@ -284,10 +285,13 @@ static int op_char_update(const op_ctx *ctx, json_t *state, const json_t *args, 
     const json_t *name = json_object_get(args, "name");
     if (!sheet && !name)
         return tb_fail(err, TB_BAD_REQUEST, "char.update: give 'name', 'sheet' or both");
+    json_t *derived = NULL;
+    if (sheet && !(derived = sheet_check(state, sheet, err)))
+        return err->code;
+    /* the one character this changes, copied now (W_CHARS: the others stay shared) */
+    const char *const at_pc[] = {"chars", id, NULL}, *const at_npc[] = {"gm", "npcs", id, NULL};
+    c = workcopy_own_path(state, npc ? at_npc : at_pc);
     if (sheet) {
-        json_t *derived = sheet_check(state, sheet, err);
-        if (!derived)
-            return err->code;
         const char *seat = json_string_value(json_object_get(c, "seat"));
         if (npc || !seat)
             json_object_set_new(c, "sheet", json_deep_copy(sheet));
@@ -532,11 +536,13 @@ static const op_arg ARGS_GM_PATH[] = {
     {NULL, 0, 0, 0, 0},
 };
 
-/* char.create and char.delete add or remove whole characters; char.update changes one in place.
- * All three write the private part of a PC's sheet (/private/<seat>/sheets/<id>). */
+/* char.create and char.delete add or remove whole characters; char.update changes one in place,
+ * which it takes with workcopy_own_path (the others stay shared: issue 26). All three write the
+ * private part of a PC's sheet (/private/<seat>/sheets/<id>). */
 static const op_write W_CHAR_SET[] = {
     {"/chars", 1}, {"/gm/npcs", 1}, {"/next_char", 0}, {"/private", 0}, {NULL, 0}};
-static const op_write W_CHARS[] = {{"/chars", 0}, {"/gm/npcs", 0}, {"/private", 0}, {NULL, 0}};
+static const op_write W_CHARS[] = {
+    {"/chars", OP_WRITE_COMBATANTS}, {"/gm/npcs", OP_WRITE_COMBATANTS}, {"/private", 0}, {NULL, 0}};
 static const op_write W_CAMPAIGN[] = {{"/campaign", 0}, {NULL, 0}};
 static const op_write W_NOTES[] = {{"/gm/notes", 1}, {NULL, 0}};
 static const op_write W_REVEALED[] = {{"/revealed", 0}, {NULL, 0}};

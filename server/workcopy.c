@@ -57,60 +57,16 @@ static json_t *workcopy__containers(json_t *v)
     return json_incref(v);
 }
 
-/* Adds to ids (an object used as a set) the "char" of every combatant of scene (an encounter's
- * public or GM-only half). */
-static void workcopy__scene_chars(json_t *ids, const json_t *scene)
-{
-    const char *cid;
-    json_t *c;
-    json_object_foreach(json_object_get(scene, "combatants"), cid, c)
-    {
-        const char *ch = json_string_value(json_object_get(c, "char"));
-        if (ch)
-            json_object_set_new(ids, ch, json_true());
-    }
-}
-
-/* The characters the running scenes' combatants were made from (a new object used as a set):
- * the first scene at /enc (and /gm/enc), the others under /scenes (and /gm/scenes). */
-static json_t *workcopy__combatant_chars(const json_t *base)
-{
-    json_t *ids = json_object();
-    const json_t *gm = json_object_get(base, "gm");
-    workcopy__scene_chars(ids, json_object_get(base, "enc"));
-    workcopy__scene_chars(ids, json_object_get(gm, "enc"));
-    const char *sid;
-    json_t *scene;
-    json_object_foreach(json_object_get(base, "scenes"), sid, scene)
-        workcopy__scene_chars(ids, scene);
-    json_object_foreach(json_object_get(gm, "scenes"), sid, scene)
-        workcopy__scene_chars(ids, scene);
-    return ids;
-}
-
-/* A copy of the object of characters v: its members named in ids are copied whole, the others
- * shared (OP_WRITE_COMBATANTS). */
-static json_t *workcopy__cast(json_t *v, const json_t *ids)
-{
-    json_t *out = workcopy__shallow(v);
-    if (!json_is_object(out))
-        return out;
-    const char *id;
-    json_t *member;
-    json_object_foreach(out, id, member)
-    {
-        if (json_object_get(ids, id))
-            json_object_set_new_nocheck(out, id, workcopy__containers(member));
-    }
-    return out;
-}
-
 /* The logs left shared by workcopy_make until a handler writes one (workcopy_own): the base's
  * arrays, by address. Only ever too many (a stale entry costs one needless copy, never a write into
  * a shared array): entries are dropped by workcopy_settle, after the handler. */
 #define WORKCOPY_LAZY_MAX 16
 static _Thread_local const json_t *workcopy__lazy[WORKCOPY_LAZY_MAX];
 static _Thread_local size_t workcopy__n_lazy;
+
+/* The committed state the working copy was made from (a reference of ours), for workcopy_own_path:
+ * a container of the working copy is still shared when it is the base's own at the same path. */
+static _Thread_local json_t *workcopy__base;
 
 /* Whether the declared path's last token names a log, left shared until written (see workcopy.h):
  * "log" declared shallow. */
@@ -135,13 +91,42 @@ json_t *workcopy_own(json_t *parent, const char *key)
 void workcopy_settle(void)
 {
     workcopy__n_lazy = 0;
+    json_decref(workcopy__base);
+    workcopy__base = NULL;
+}
+
+const json_t *workcopy_base(void)
+{
+    return workcopy__base;
+}
+
+json_t *workcopy_own_path(json_t *work, const char *const *keys)
+{
+    json_t *wnode = work;
+    const json_t *bnode = workcopy__base;
+    for (const char *const *k = keys; *k; k++) {
+        if (!json_is_object(wnode))
+            return NULL;
+        json_t *wchild = json_object_get(wnode, *k);
+        const json_t *bchild = json_is_object(bnode) ? json_object_get(bnode, *k) : NULL;
+        if (!wchild)
+            return NULL;
+        if (wchild == bchild && (json_is_object(wchild) || json_is_array(wchild))) {
+            /* still the committed state's: a new container of its members, in its place */
+            json_t *copy = workcopy__shallow(wchild);
+            json_object_set_new_nocheck(wnode, *k, copy); /* a key it has */
+            wchild = copy;
+        }
+        wnode = wchild;
+        bnode = bchild;
+    }
+    return wnode;
 }
 
 /* Makes the declared subtree w private in work, copying the containers on the way that are still
  * the base's own. Declared paths are never prefixes of one another (ops.h), so a container that is
- * no longer pointer-equal to the base's was copied on the way to another path and is ours.
- * *cast holds the combatants' characters once one OP_WRITE_COMBATANTS row needed them. */
-static void workcopy__path(json_t *work, const json_t *base, const op_write *w, json_t **cast)
+ * no longer pointer-equal to the base's was copied on the way to another path and is ours. */
+static void workcopy__path(json_t *work, const json_t *base, const op_write *w)
 {
     proto_pointer p;
     if (proto_pointer_parse(w->path, &p, NULL) || p.n == 0) {
@@ -159,9 +144,7 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
         if (wchild == bchild) {
             json_t *copy;
             if (last && w->shallow == OP_WRITE_COMBATANTS) {
-                if (!*cast)
-                    *cast = workcopy__combatant_chars(base);
-                copy = workcopy__cast(wchild, *cast);
+                break; /* copied when first written: workcopy_own_path */
             } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
             } else if (last && json_is_array(wchild) && workcopy__is_log(w, p.tokens[i]) &&
@@ -184,12 +167,14 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w, 
 
 json_t *workcopy_make(const json_t *base, const op_write *writes)
 {
+    json_decref(workcopy__base); /* the last handler's, if nobody settled after it */
+    workcopy__base = NULL;
     if (!writes || !json_is_object(base))
         return json_deep_copy(base);
-    json_t *work = json_copy((json_t *)base), *cast = NULL;
+    workcopy__base = json_incref((json_t *)base);
+    json_t *work = json_copy((json_t *)base);
     for (const op_write *w = writes; w->path; w++)
-        workcopy__path(work, base, w, &cast);
-    json_decref(cast);
+        workcopy__path(work, base, w);
     return work;
 }
 

@@ -25,8 +25,9 @@
  * reference. The root and every object on the way down to a declared path are fresh shallow
  * copies; a declared subtree that exists gets fresh copies of all its objects and arrays (its
  * scalars, which handlers replace and never change in place, are shared), or only a shallow copy
- * of itself when shallow; every
- * other value is the base's own (shared: read it, never change it). A declared path that runs
+ * of itself when shallow, and none when OP_WRITE_COMBATANTS (copied on first write:
+ * workcopy_own_path below); every other value is the base's own (shared: read it, never change
+ * it). It holds a reference to base until workcopy_settle. A declared path that runs
  * through a missing key or a non-object stops there (the handler creates the rest in a private
  * container). A malformed declared path aborts: the tables are code, not input.
  */
@@ -41,10 +42,30 @@ json_t *workcopy_make(const json_t *base, const op_write *writes);
  * workcopy_own(parent, "log"): the member itself, or, when it is still the base's array, a
  * shallow copy put in its place. A log written any other way would change the committed state
  * (workcopy_check catches it). workcopy_settle forgets the remembered arrays once the handler has
- * run (engine__run_handler); until then an extra entry only costs a needless copy.
+ * run (engine__run_handler); until then an extra entry only costs a needless copy. It also lets
+ * go of the base workcopy_make remembered for workcopy_own_path.
  */
 json_t *workcopy_own(json_t *parent, const char *key);
 void workcopy_settle(void);
+
+/*
+ * A subtree declared OP_WRITE_COMBATANTS (/chars, /gm/npcs: ops.h) is copied on first write too,
+ * member by member: workcopy_make leaves it the base's, and a handler about to change a character
+ * takes workcopy_own_path(work, (const char *[]){"chars", id, "sheet", NULL}): the container at
+ * that path of object keys, after every container on the way that is still the base's own (the
+ * same pointer at the same path of the state workcopy_make was given) has been replaced by a
+ * shallow copy of itself (issue 26: an action that changes no character copies none, and one
+ * that changes a sheet copies /chars's table, the character and its sheet, not the cast). NULL
+ * when a key is missing or the path runs through a scalar. Its members below the path are still
+ * shared: replace them, never change one in place. Without a workcopy_make since the last
+ * workcopy_settle (a handler run on a deep copy) nothing is copied: everything is private.
+ */
+json_t *workcopy_own_path(json_t *work, const char *const *keys);
+
+/* The committed state the working copy in hand was made from (borrowed: read it, never change
+ * it), to read what a subtree held before the handler began changing its private copy; NULL
+ * after workcopy_settle or for a deep copy (workcopy_make with no declared writes). */
+const json_t *workcopy_base(void);
 
 /* A copy of every object and array of v whose scalars are v's own (new reference): a deep copy
  * as far as anyone who replaces scalars and never changes one in place can tell (the contract of

@@ -9,7 +9,7 @@
  * directory under /tmp (synchronous=NORMAL):
  *   events     a player's `roll d20+5` after 1 000, 10 000 and 100 000 events in the campaign
  *   chars      the GM's `enc.act end` with 10, 50 and 200 characters in the campaign, 8 of them
- *              in the fight (fivey.combat, 4 goblins)
+ *              in the fight (fivey.combat, 4 goblins), then a player's `char.update` of a name
  *   campaigns  a roll with 1, 100 and 1 000 campaigns loaded (each with its GM connected)
  *   seats      a roll's CPU per recipient with 10, 100 and 1 000 seats connected
  *   bytes      bytes on disk per event (the campaign's file after a checkpoint) over 2 000 rolls,
@@ -284,6 +284,13 @@ static void curve_chars(void)
         double us = cpu_per(&b, t.gm, "enc.act", "{\"action\":\"end\"}", 500);
         printf("chars     %7d characters (8 in the fight): enc.act end %.1f us CPU\n", POINTS[p],
                us);
+        /* a player renames their character (the same name each time: the cost of the copy) */
+        char upd[96];
+        snprintf(upd, sizeof upd, "{\"id\":\"%s\",\"name\":\"Hero 0\"}",
+                 json_string_value(json_array_get(fight, 0)));
+        json_decref(cmd(&b, t.pl[0], t.ps[0], "char.update", json_loads(upd, 0, NULL))); /* acked */
+        us = cpu_per(&b, t.pl[0], "char.update", upd, 500);
+        printf("chars     %7d characters: char.update (a name) %.1f us CPU\n", POINTS[p], us);
         fflush(stdout);
         json_decref(fight);
         bench_close(&b, 0);

@@ -1787,6 +1787,159 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
 }
 END_TEST
 
+/* issue 26, the characters curve: /chars and /gm/npcs (OP_WRITE_COMBATANTS) are left shared by
+ * workcopy_make; workcopy_own_path copies only the containers on the way to the one character a
+ * handler changes, once, and the diff names only what changed. */
+START_TEST(test_workcopy_own_path_copies_one_character_on_first_write)
+{
+    char text[] = "{'chars':{'c1':{'name':'Ann','sheet':{'hp':5,'gear':[1]}},'c2':{'name':'Bo',"
+                  "'sheet':{'hp':3}}},'gm':{'npcs':{'n1':{'sheet':{'hp':2}}},'log':[]}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    static const op_write W[] = {
+        {"/chars", OP_WRITE_COMBATANTS}, {"/gm/npcs", OP_WRITE_COMBATANTS}, {NULL, 0}};
+    uint64_t before = workcopy_fingerprint(base);
+    json_t *work = workcopy_make(base, W);
+    ck_assert_ptr_eq(jget(work, "/chars"), jget(base, "/chars"));
+    ck_assert_ptr_eq(jget(work, "/gm/npcs"), jget(base, "/gm/npcs"));
+
+    const char *const at[] = {"chars", "c1", "sheet", NULL};
+    json_t *sheet = workcopy_own_path(work, at);
+    ck_assert_ptr_nonnull(sheet);
+    ck_assert_ptr_eq(sheet, jget(work, "/chars/c1/sheet"));
+    ck_assert_ptr_ne(sheet, jget(base, "/chars/c1/sheet"));
+    ck_assert_ptr_ne(jget(work, "/chars"), jget(base, "/chars"));
+    ck_assert_ptr_ne(jget(work, "/chars/c1"), jget(base, "/chars/c1"));
+    /* the other characters, the sheet's members and the other object of characters: shared */
+    ck_assert_ptr_eq(jget(work, "/chars/c2"), jget(base, "/chars/c2"));
+    ck_assert_ptr_eq(jget(work, "/chars/c1/sheet/gear"), jget(base, "/chars/c1/sheet/gear"));
+    ck_assert_ptr_eq(jget(work, "/gm/npcs"), jget(base, "/gm/npcs"));
+    /* taken again: the same private copy */
+    ck_assert_ptr_eq(workcopy_own_path(work, at), sheet);
+    /* a missing key or a scalar on the way: nothing */
+    ck_assert_ptr_null(workcopy_own_path(work, (const char *const[]){"chars", "c9", NULL}));
+    ck_assert_ptr_null(
+        workcopy_own_path(work, (const char *const[]){"chars", "c1", "name", "x", NULL}));
+
+    json_object_set_new(sheet, "hp", json_integer(4));
+    json_object_set_new((json_t *)jget(work, "/chars/c1"), "derived", json_object());
+    json_object_set_new(workcopy_own_path(work, (const char *const[]){"gm", "npcs", "n1", NULL}),
+                        "hp", json_integer(1));
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+    workcopy_settle();
+
+    json_t *patch = proto_patch_diff(base, work);
+    char *ptext = json_dumps(patch, JSON_COMPACT);
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/chars/c1/sheet/hp\""));
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/chars/c1/derived\""));
+    ck_assert_ptr_nonnull(strstr(ptext, "\"/gm/npcs/n1/hp\""));
+    ck_assert_ptr_null(strstr(ptext, "c2"));
+    ck_assert_int_eq(json_array_size(patch), 3);
+    json_decref(patch);
+    free(ptext);
+
+    /* settled (or a handler run on a deep copy): everything is private, nothing is copied */
+    json_t *deep = json_deep_copy(base);
+    ck_assert_ptr_eq(workcopy_own_path(deep, at), jget(deep, "/chars/c1/sheet"));
+    json_decref(deep);
+    json_decref(work);
+    json_decref(base);
+}
+END_TEST
+
+/* Runs op (already normalized args, stolen) for seat on *state, committing on success like the
+ * engine: on a copy-on-write working copy when cow (the committed state checked unchanged), else
+ * on a deep copy. The old state is returned in *was (new reference) for pointer checks. */
+static void play_op(const char *op, const char *seat, json_t **state, json_t *args, int cow,
+                    json_t **was)
+{
+    const op_def *def = ops_find("fivey", op);
+    ck_assert_ptr_nonnull(def);
+    op_ctx ctx = {.seat = seat, .is_gm = strcmp(seat, "gm") == 0, .seq = 1, .log_cap = 50};
+    tb_err err = {0};
+    json_t *norm = NULL, *result = NULL;
+    ck_assert_int_eq(ops_check_args(def, args, &norm, &err), TB_OK);
+    uint64_t before = workcopy_fingerprint(*state);
+    json_t *work = cow ? workcopy_make(*state, def->writes) : json_deep_copy(*state);
+    ck_assert_msg(def->fn(&ctx, work, norm, &result, &err) == TB_OK, "%s: %s", op, err.msg);
+    workcopy_settle();
+    ck_assert_int_eq(workcopy_check(*state, before), 0);
+    if (was)
+        *was = json_incref(*state);
+    json_decref(*state);
+    *state = work;
+    json_decref(result);
+    json_decref(norm);
+    json_decref(args);
+}
+
+/* issue 26: char.update copies the one character it changes (W_CHARS, workcopy_own_path), a PC's
+ * and an NPC's; the others stay the committed state's, and the campaign comes out as a deep
+ * copy's run makes it. */
+START_TEST(test_char_update_copies_the_one_character)
+{
+    json_t *st[2];
+    for (int cow = 0; cow < 2; cow++) {
+        st[cow] = ops_campaign_initial("c1", "T", "fivey", NULL);
+        json_object_set_new(json_object_get(st[cow], "seats"), "p1",
+                            json_pack("{s:s, s:s}", "name", "Ann", "role", "player"));
+        const char *who[][3] = {{"p1", "Brunhild", "brunhild"},
+                                {"p1", "Vesper", "vesper"},
+                                {"gm", "Sylla", "sylla"}};
+        for (int i = 0; i < 3; i++) {
+            char file[256];
+            snprintf(file, sizeof file, "%s/rules/fivey/samples/%s.json", TB_SOURCE_ROOT,
+                     who[i][2]);
+            json_t *sheet = json_load_file(file, 0, NULL);
+            ck_assert_ptr_nonnull(sheet);
+            play_op("char.create", who[i][0], &st[cow],
+                    json_pack("{s:s, s:o, s:b}", "name", who[i][1], "sheet", sheet, "npc", i == 2),
+                    0, NULL);
+        }
+        const char *ids[3] = {NULL, NULL, NULL}, *k;
+        json_t *v;
+        int n = 0;
+        json_object_foreach(json_object_get(st[cow], "chars"), k, v) ids[n++] = k;
+        json_object_foreach((json_t *)jget(st[cow], "/gm/npcs"), k, v) ids[2] = k;
+        ck_assert(n == 2 && ids[2]);
+        char pc[32], other[32], npc[32];
+        snprintf(pc, sizeof pc, "%s", ids[0]);
+        snprintf(other, sizeof other, "%s", ids[1]);
+        snprintf(npc, sizeof npc, "%s", ids[2]);
+        json_t *sheet = json_deep_copy(jget(st[cow], "/chars")); /* any valid sheet: Brunhild's */
+        json_t *brunhild = json_deep_copy(json_object_get(json_object_get(sheet, pc), "sheet"));
+        json_decref(sheet);
+        json_t *was = NULL;
+        play_op("char.update", "p1", &st[cow],
+                json_pack("{s:s, s:s, s:o}", "id", pc, "name", "Bruni", "sheet", brunhild), cow,
+                &was);
+        char path[64];
+        snprintf(path, sizeof path, "/chars/%s", other);
+        if (cow) /* the character not named is the committed state's own */
+            ck_assert_ptr_eq(jget(st[cow], path), jget(was, path));
+        snprintf(path, sizeof path, "/chars/%s/name", pc);
+        ck_assert_str_eq(json_string_value(jget(st[cow], path)), "Bruni");
+        snprintf(path, sizeof path, "/chars/%s/name", pc);
+        ck_assert_str_ne(json_string_value(jget(was, path)), "Bruni");
+        json_decref(was);
+        play_op("char.update", "gm", &st[cow], json_pack("{s:s, s:s}", "id", npc, "name", "Syl"),
+                cow, &was);
+        snprintf(path, sizeof path, "/chars/%s", pc);
+        if (cow)
+            ck_assert_ptr_eq(jget(st[cow], path), jget(was, path));
+        snprintf(path, sizeof path, "/gm/npcs/%s/name", npc);
+        ck_assert_str_eq(json_string_value(jget(st[cow], path)), "Syl");
+        json_decref(was);
+    }
+    ck_assert(json_equal(st[0], st[1]));
+    json_decref(st[0]);
+    json_decref(st[1]);
+}
+END_TEST
+
 START_TEST(test_fingerprint_ignores_key_order_and_sees_any_change)
 {
     static const char *const SAME[][2] = {
@@ -2340,6 +2493,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_a_token_move_copies_one_scene_s_tokens);
     tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_test(tc, test_workcopy_own_path_copies_one_character_on_first_write);
+    tcase_add_test(tc, test_char_update_copies_the_one_character);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
     tcase_add_loop_test(tc, test_random_commands_patch_old_into_new_and_refusals_change_nothing, 0,
                         3);
