@@ -543,7 +543,10 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
     if (ev->cmd_id)
         sqlite3_bind_text(s, 5, ev->cmd_id, -1, SQLITE_STATIC);
     bind_json(s, 6, ev->args);
-    bind_json(s, 7, ev->result);
+    if (ev->result_text)
+        sqlite3_bind_text(s, 7, ev->result_text, (int)ev->result_len, SQLITE_STATIC);
+    else
+        bind_json(s, 7, ev->result);
     if (ev->patch_text)
         sqlite3_bind_text(s, 8, ev->patch_text, (int)ev->patch_len, SQLITE_STATIC);
     else
