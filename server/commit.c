@@ -277,7 +277,9 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                       .ack_seq = cmd_id && p->ack_pseq ? pseq : 0,
                       .ack_entry = cmd_id ? p->ack_entry : 0,
                       .patch_text = patch_text,
-                      .patch_len = patch_len};
+                      .patch_len = patch_len,
+                      .result_text = p->result_text,
+                      .result_len = p->result_len};
     engine__mark_work(e, k);
     int r = store_event_append(e->st, &ev, err);
     /* Seats that disappeared lose their tokens in the same batch. */

@@ -167,6 +167,9 @@ typedef struct pending {
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
     size_t patch_len;
+    const char *result_text; /* a command: its result's compact text (result_len bytes), stored
+                                as it is; set before the event (NULL: result is encoded) */
+    size_t result_len;
     char *reply; /* ack/nack text for the sender, may be NULL */
     char *cmd_id;
     char *op_label; /* metrics: the op, or "unknown" */

@@ -21,6 +21,7 @@
 #include "cli_backup.h"
 #include "cli_roll.h"
 #include "config.h"
+#include "jsonalloc.h"
 #include "route.h"
 #include "preflight.h"
 #include "serve.h"
@@ -530,6 +531,7 @@ out:
 
 int main(int argc, char **argv)
 {
+    jsonalloc_install(); /* before any JSON value: the commands build and free thousands */
     if (argc < 2) {
         fputs(USAGE, stderr);
         return EXIT_USAGE;

@@ -36,6 +36,38 @@ int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t 
     return r;
 }
 
+/* A command's ack: the bytes of proto_msg_ack(cmd_id, seq, result) with "entry" (when not 0)
+ * after it, encoded (engine__dump_free), but the result's compact text (result_len bytes; NULL:
+ * null) copied instead of encoded a second time. cmd_id came out of a parsed message: valid
+ * UTF-8, as json_string wants it. */
+static char *ack_text(const char *cmd_id, long long seq, const char *result_text, size_t result_len,
+                      long long entry)
+{
+    static const char HEAD[] = "{\"t\":\"ack\",\"id\":", SEQ[] = ",\"seq\":",
+                      RESULT[] = ",\"result\":", ENTRY[] = ",\"entry\":";
+    const char *id = cmd_id ? cmd_id : "";
+    proto_buf b = {0};
+    proto_buf_reserve(&b, sizeof HEAD + strlen(id) + 48 + result_len);
+    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
+    proto_buf_add_string(&b, id, strlen(id));
+    proto_buf_add(&b, SEQ, sizeof SEQ - 1);
+    if (seq < 0)
+        proto_buf_add(&b, "null", 4);
+    else
+        proto_buf_add_int(&b, seq);
+    proto_buf_add(&b, RESULT, sizeof RESULT - 1);
+    if (result_text)
+        proto_buf_add(&b, result_text, result_len);
+    else
+        proto_buf_add(&b, "null", 4);
+    if (entry) {
+        proto_buf_add(&b, ENTRY, sizeof ENTRY - 1);
+        proto_buf_add_int(&b, entry);
+    }
+    proto_buf_add(&b, "}", 2); /* with its NUL */
+    return b.data;
+}
+
 /* Runs def (already authorized: authorize.c) for conn's seat in campaign k with the normalized
  * args (borrowed). On success the event is in the transaction and the ack is held; on failure
  * (the handler refused: nothing changed, no randomness was consumed before its checks) a nack is
@@ -77,18 +109,25 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
      * seat's seq, and `entry` when that is not the seq (engine__append_event). */
     p->ack_entry = number;
     p->ack_pseq = c->role != ROLE_GM;
-    if (engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err)) {
+    /* the result encoded once: the event row stores this text and the ack copies it */
+    size_t result_len = 0;
+    char *result_text = result ? proto_json_dump(result, &result_len) : NULL;
+    p->result_text = result_text;
+    p->result_len = result_len;
+    int failed =
+        engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err);
+    p->result_text = NULL;
+    if (failed) {
         p->reply = engine__dump_free(
             proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));
         p->outcome = xstrdup("internal");
-        goto out;
+    } else {
+        /* the GM's seq is the campaign's, a player's its seat's (server/playerseq.h); `entry` is
+         * the number the event's log entries and ids carry (its public count) */
+        p->reply = ack_text(cmd_id, c->role == ROLE_GM ? p->seq : p->pseq, result_text, result_len,
+                            p->ack_entry);
     }
-    /* the GM's seq is the campaign's, a player's its seat's (server/playerseq.h); `entry` is the
-     * number the event's log entries and ids carry (its public count) */
-    json_t *ack = proto_msg_ack(cmd_id, c->role == ROLE_GM ? p->seq : p->pseq, json_incref(result));
-    if (p->ack_entry)
-        json_object_set_new(ack, "entry", json_integer(p->ack_entry));
-    p->reply = engine__dump_free(ack);
+    free(result_text);
 out:
     json_decref(result);
 }

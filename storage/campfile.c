@@ -137,11 +137,20 @@ static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
     return s;
 }
 
+/* Steps s to its end (store__step). A failure's message names the campaign, "storage: campaign
+ * ID: what: why", written only then: a label formatted for every statement cost about 1 000
+ * instructions of each of a command's three (BEGIN, the append, COMMIT). */
 static int cf_done(campfile *f, sqlite3_stmt *s, tb_err *err, const char *what)
 {
-    char line[80];
-    snprintf(line, sizeof line, "campaign %s: %s", f->id, what);
-    return store__step(s, err, line, &f->full);
+    static const char STORAGE[] = "storage: "; /* store__step's messages start with it */
+    int r = store__step(s, err, what, &f->full);
+    if (r && err && strncmp(err->msg, STORAGE, sizeof STORAGE - 1) == 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%scampaign %s: %s", STORAGE, f->id,
+                 err->msg + sizeof STORAGE - 1);
+        memcpy(err->msg, msg, sizeof msg);
+    }
+    return r;
 }
 
 /* Binds a JSON value as compact text (null when v is NULL). */
@@ -534,7 +543,10 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
     if (ev->cmd_id)
         sqlite3_bind_text(s, 5, ev->cmd_id, -1, SQLITE_STATIC);
     bind_json(s, 6, ev->args);
-    bind_json(s, 7, ev->result);
+    if (ev->result_text)
+        sqlite3_bind_text(s, 7, ev->result_text, (int)ev->result_len, SQLITE_STATIC);
+    else
+        bind_json(s, 7, ev->result);
     if (ev->patch_text)
         sqlite3_bind_text(s, 8, ev->patch_text, (int)ev->patch_len, SQLITE_STATIC);
     else

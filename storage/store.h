@@ -79,6 +79,9 @@ typedef struct store_event {
     const char *patch_text; /* patch already encoded as compact JSON (patch_len bytes), written
                                as it is; NULL: patch is encoded */
     size_t patch_len;
+    const char *result_text; /* result already encoded as compact JSON (result_len bytes), written
+                                as it is; NULL: result is encoded */
+    size_t result_len;
 } store_event;
 
 /* Opens (creating if needed) the store whose host file is path, migrating it to

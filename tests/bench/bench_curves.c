@@ -35,6 +35,7 @@
 #include "backup.h"
 #include "bench_util.h"
 #include "engine.h"
+#include "jsonalloc.h"
 #include "rng.h"
 #include "store.h"
 
@@ -459,6 +460,7 @@ static void curve_startup(const char *bin, int big)
 
 int main(int argc, char **argv)
 {
+    jsonalloc_install(); /* as tabled does */
     const char *only = NULL, *bin = TB_SOURCE_ROOT "/build/server/tabled";
     int big = 0;
     for (int i = 1; i < argc; i++) {

@@ -44,6 +44,7 @@
 
 #include "bench_util.h"
 #include "engine.h"
+#include "jsonalloc.h"
 #include "rng.h"
 #include "store.h"
 
@@ -190,6 +191,7 @@ static __attribute__((noinline)) void resume_burst(int n, engine_conn **rc, sink
 
 int main(int argc, char **argv)
 {
+    jsonalloc_install(); /* as tabled does */
     int n = argc > 1 ? atoi(argv[1]) : 2000;
     const char *only = argc > 2 ? argv[2] : NULL;
     char dir[] = "/tmp/tabled-bench-XXXXXX", path[64];
