@@ -396,6 +396,34 @@ json_t *proto_msg_ack(const char *id, long long seq, json_t *result)
     return o;
 }
 
+char *proto_ack_text(const char *id, long long seq, const char *result_text, size_t result_len,
+                     long long entry)
+{
+    static const char HEAD[] = "{\"t\":\"ack\",\"id\":", SEQ[] = ",\"seq\":",
+                      RESULT[] = ",\"result\":", ENTRY[] = ",\"entry\":";
+    id = id ? id : "";
+    proto_buf b = {0};
+    proto_buf_reserve(&b, sizeof HEAD + strlen(id) + 48 + result_len);
+    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
+    proto_buf_add_string(&b, id, strlen(id));
+    proto_buf_add(&b, SEQ, sizeof SEQ - 1);
+    if (seq < 0)
+        proto_buf_add(&b, "null", 4);
+    else
+        proto_buf_add_int(&b, seq);
+    proto_buf_add(&b, RESULT, sizeof RESULT - 1);
+    if (result_text)
+        proto_buf_add(&b, result_text, result_len);
+    else
+        proto_buf_add(&b, "null", 4);
+    if (entry) {
+        proto_buf_add(&b, ENTRY, sizeof ENTRY - 1);
+        proto_buf_add_int(&b, entry);
+    }
+    proto_buf_add(&b, "}", 2); /* with its NUL */
+    return b.data;
+}
+
 /* Sets o.message to message without its rulebook line references, and o.cite to them when it
  * had any (tb_cite_strip): a refusal is read by a person at the table. message borrowed. */
 static void msg__set_text(json_t *o, const char *message)

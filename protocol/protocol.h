@@ -252,6 +252,13 @@ json_t *proto_msg_diff(long long seq, json_t *ops);
 /* {"t":"ack","id","seq","result"}; seq < 0 → null (read-only op); result stolen, NULL → null */
 json_t *proto_msg_ack(const char *id, long long seq, json_t *result);
 
+/* The same ack as text (malloc'd, NUL-terminated), with "entry" after the result when entry is
+ * not 0, and the result given as its compact encoding (result_len bytes, borrowed; NULL: null),
+ * copied rather than encoded again: the engine stores that text in the event row too (issue 26).
+ * The bytes are those of proto_msg_ack's encoding (+ entry). id: valid UTF-8, or NULL for "". */
+char *proto_ack_text(const char *id, long long seq, const char *result_text, size_t result_len,
+                     long long entry);
+
 /* {"t":"nack","id","code","message","cite"?}; code as tb_code_name; the message's rulebook line
  * references move to `cite` (tb_cite_strip), which is present only when there were some */
 json_t *proto_msg_nack(const char *id, tb_code code, const char *message);

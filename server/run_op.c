@@ -36,38 +36,6 @@ int engine__run_handler(engine *e, const op_def *def, const op_ctx *ctx, json_t 
     return r;
 }
 
-/* A command's ack: the bytes of proto_msg_ack(cmd_id, seq, result) with "entry" (when not 0)
- * after it, encoded (engine__dump_free), but the result's compact text (result_len bytes; NULL:
- * null) copied instead of encoded a second time. cmd_id came out of a parsed message: valid
- * UTF-8, as json_string wants it. */
-static char *ack_text(const char *cmd_id, long long seq, const char *result_text, size_t result_len,
-                      long long entry)
-{
-    static const char HEAD[] = "{\"t\":\"ack\",\"id\":", SEQ[] = ",\"seq\":",
-                      RESULT[] = ",\"result\":", ENTRY[] = ",\"entry\":";
-    const char *id = cmd_id ? cmd_id : "";
-    proto_buf b = {0};
-    proto_buf_reserve(&b, sizeof HEAD + strlen(id) + 48 + result_len);
-    proto_buf_add(&b, HEAD, sizeof HEAD - 1);
-    proto_buf_add_string(&b, id, strlen(id));
-    proto_buf_add(&b, SEQ, sizeof SEQ - 1);
-    if (seq < 0)
-        proto_buf_add(&b, "null", 4);
-    else
-        proto_buf_add_int(&b, seq);
-    proto_buf_add(&b, RESULT, sizeof RESULT - 1);
-    if (result_text)
-        proto_buf_add(&b, result_text, result_len);
-    else
-        proto_buf_add(&b, "null", 4);
-    if (entry) {
-        proto_buf_add(&b, ENTRY, sizeof ENTRY - 1);
-        proto_buf_add_int(&b, entry);
-    }
-    proto_buf_add(&b, "}", 2); /* with its NUL */
-    return b.data;
-}
-
 /* Runs def (already authorized: authorize.c) for conn's seat in campaign k with the normalized
  * args (borrowed). On success the event is in the transaction and the ack is held; on failure
  * (the handler refused: nothing changed, no randomness was consumed before its checks) a nack is
@@ -124,8 +92,8 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
     } else {
         /* the GM's seq is the campaign's, a player's its seat's (server/playerseq.h); `entry` is
          * the number the event's log entries and ids carry (its public count) */
-        p->reply = ack_text(cmd_id, c->role == ROLE_GM ? p->seq : p->pseq, result_text, result_len,
-                            p->ack_entry);
+        p->reply = proto_ack_text(cmd_id, c->role == ROLE_GM ? p->seq : p->pseq, result_text,
+                                  result_len, p->ack_entry);
     }
     free(result_text);
 out:

@@ -30,6 +30,35 @@ static void parse_ok(const char *s, proto_msg *m)
 
 /* --- valid messages -------------------------------------------------------------------------- */
 
+/* issue 26: an ack written from its result's stored text is byte for byte the encoded ack */
+START_TEST(ack_text_is_the_encoded_ack)
+{
+    const char *results[] = {"{\"id\":\"c1\",\"n\":[1,-2,{\"s\":\"\u00e9 \\\"q\\\"\"}]}", NULL};
+    const char *ids[] = {"r-1", "caf\u00e9 \"x\"", NULL};
+    long long seqs[] = {-1, 0, 42};
+    long long entries[] = {0, 7};
+    for (size_t r = 0; r < 2; r++)
+        for (size_t i = 0; i < 3; i++)
+            for (size_t q = 0; q < 3; q++)
+                for (size_t n = 0; n < 2; n++) {
+                    json_t *res = results[r] ? json_loads(results[r], 0, NULL) : NULL;
+                    size_t len = 0;
+                    char *text = res ? proto_json_dump(res, &len) : NULL;
+                    json_t *ack = proto_msg_ack(ids[i], seqs[q], res);
+                    if (entries[n])
+                        json_object_set_new(ack, "entry", json_integer(entries[n]));
+                    size_t want_len = 0;
+                    char *want = proto_json_dump(ack, &want_len);
+                    char *got = proto_ack_text(ids[i], seqs[q], text, len, entries[n]);
+                    ck_assert_str_eq(got, want);
+                    free(got);
+                    free(want);
+                    free(text);
+                    json_decref(ack);
+                }
+}
+END_TEST
+
 START_TEST(hello_is_parsed)
 {
     proto_msg m;
@@ -535,6 +564,7 @@ static Suite *message_suite(void)
     tcase_add_test(tc, parse_error_round_trips_into_an_error_message);
     tcase_add_loop_test(tc, cite_strip_moves_line_references_out_of_text, 0, N_ELEMS(cites));
     tcase_add_test(tc, nack_and_error_carry_the_citation_apart);
+    tcase_add_test(tc, ack_text_is_the_encoded_ack);
     suite_add_tcase(s, tc);
     return s;
 }
