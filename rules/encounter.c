@@ -651,7 +651,6 @@ static int check_combatant(const rules_enc *e, const char *cid, const json_t *c,
     return TB_OK;
 }
 
-/* Every field of table present in the state has its declared type. */
 /* A field of the stats (f->path "stats/...") has its declared type in every combatant's stats,
  * the combatants taken in the order of rules_enc_cid_at (cids, n of them). */
 static int check_stat_field(const rules_enc *e, const rules_enc_field *f, const char **cids,
@@ -672,6 +671,7 @@ static int check_stat_field(const rules_enc *e, const rules_enc_field *f, const 
     return TB_OK;
 }
 
+/* Every field of table present in the state has its declared type. */
 static int check_fields(const rules_enc *e, const rules_enc_field *table, tb_err *err)
 {
     const char **cids = NULL; /* sorted once, at the first field of the stats */

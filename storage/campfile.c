@@ -137,20 +137,10 @@ static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
     return s;
 }
 
-/* Steps s to its end (store__step). A failure's message names the campaign, "storage: campaign
- * ID: what: why", written only then: a label formatted for every statement cost about 1 000
- * instructions of each of a command's three (BEGIN, the append, COMMIT). */
+/* Steps s to its end; a failure names the campaign (store__step_in). */
 static int cf_done(campfile *f, sqlite3_stmt *s, tb_err *err, const char *what)
 {
-    static const char STORAGE[] = "storage: "; /* store__step's messages start with it */
-    int r = store__step(s, err, what, &f->full);
-    if (r && err && strncmp(err->msg, STORAGE, sizeof STORAGE - 1) == 0) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg, "%scampaign %s: %s", STORAGE, f->id,
-                 err->msg + sizeof STORAGE - 1);
-        memcpy(err->msg, msg, sizeof msg);
-    }
-    return r;
+    return store__step_in(s, err, f->id, what, &f->full);
 }
 
 /* Binds a JSON value as compact text (null when v is NULL). */

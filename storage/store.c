@@ -114,21 +114,30 @@ int store__open_db(const char *path, int flags, sqlite3 **db, tb_err *err)
     return TB_OK;
 }
 
-int store__step(sqlite3_stmt *s, tb_err *err, const char *what, int *full)
+int store__step_in(sqlite3_stmt *s, tb_err *err, const char *campaign, const char *what,
+                   int *full)
 {
     int rc = sqlite3_step(s);
     while (rc == SQLITE_ROW)
         rc = sqlite3_step(s);
     int r = TB_OK;
+    const char *in = campaign ? "campaign " : "", *id = campaign ? campaign : "",
+               *sep = campaign ? ": " : "";
     if (rc == SQLITE_CONSTRAINT) {
-        r = tb_fail(err, TB_CONFLICT, "storage: %s: already exists", what);
+        r = tb_fail(err, TB_CONFLICT, "storage: %s%s%s%s: already exists", in, id, sep, what);
     } else if (rc != SQLITE_DONE) {
         sqlite3 *db = sqlite3_db_handle(s);
         *full = sqlite3_errcode(db) == SQLITE_FULL;
-        r = tb_fail(err, TB_INTERNAL, "storage: %s: %s", what, sqlite3_errmsg(db));
+        r = tb_fail(err, TB_INTERNAL, "storage: %s%s%s%s: %s", in, id, sep, what,
+                    sqlite3_errmsg(db));
     }
     sqlite3_reset(s);
     return r;
+}
+
+int store__step(sqlite3_stmt *s, tb_err *err, const char *what, int *full)
+{
+    return store__step_in(s, err, NULL, what, full);
 }
 
 int store__run1(sqlite3 *db, const char *sql, const char *text, tb_err *err)

@@ -39,6 +39,11 @@ const char *store__vfs(void);
 /* Steps s to its end (rows are ignored) and resets it: 0; TB_CONFLICT for a constraint; else
  * TB_INTERNAL "storage: WHAT: sqlite's message", *full set to whether the disk is full. */
 int store__step(sqlite3_stmt *s, tb_err *err, const char *what, int *full);
+/* The same for a statement of campaign `campaign`'s file: a failure reads "storage: campaign ID:
+ * what: why", formatted only then (a label made for every statement cost ~1 000 instructions of
+ * each of a command's three, issue 26). */
+int store__step_in(sqlite3_stmt *s, tb_err *err, const char *campaign, const char *what,
+                   int *full);
 
 /* PRAGMA integrity_check of db (the file at path): 0, or TB_INTERNAL naming the file and the
  * first problem. */
