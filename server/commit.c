@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "playerseq.h"
 #include "roster.h"
@@ -246,6 +247,20 @@ static json_t *removed_seats(const json_t *patch, const json_t *old_seats, const
     return gone;
 }
 
+/* proto_json_dump(v, len)'s text, through the memo m: keeping the containers at depth keep, or
+ * (keep < 0) copying the text of those m holds (encmemo.h). */
+static char *engine__encode(encmemo *m, const json_t *v, int keep, size_t *len)
+{
+    proto_buf b = {0};
+    if (keep < 0)
+        encmemo_append(m, &b, v);
+    else
+        encmemo_append_keep(m, &b, v, keep);
+    proto_buf_addc(&b, '\0');
+    *len = b.len - 1;
+    return b.data;
+}
+
 /* Applies a successful handler's new state as one event of the open transaction; cmd_id (may be
  * NULL) makes the event its command's idempotency record (store.h). new_state is stolen. The
  * registry's summary of the campaign follows when the event changes it (name, join code, seats).
@@ -263,8 +278,12 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     int64_t pseq = playerseq_step_seat(&ps, seat); /* the sender's (a player's ack carries it) */
     if (p->ack_pseq && p->ack_entry == pseq)
         p->ack_entry = 0; /* a player's ack says `entry` only when it is not its seq */
+    /* Encoded once: stored, and the GM's diff. The values its ops add (a log entry) stay in the
+     * campaign's memo, so the snapshot by size copies their text (encmemo.h, issue 26). */
+    if (!k->wc.memo)
+        k->wc.memo = encmemo_new();
     size_t patch_len;
-    char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
+    char *patch_text = engine__encode(k->wc.memo, patch, 2, &patch_len);
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -315,7 +334,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                   : seq - k->snap_seq >= 100 && k->tail_bytes >= k->snap_bytes;
     if (!r && due) {
         size_t len;
-        char *text = proto_json_dump(new_state, &len);
+        char *text = engine__encode(k->wc.memo, new_state, -1, &len);
         r = store_snapshot_put_text(e->st, k->id, seq, text, len, err);
         free(text);
         if (!r) {

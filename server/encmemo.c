@@ -9,6 +9,7 @@
 #include "encmemo.h"
 
 #define ENCMEMO_MIN_CAP 64
+#define ENCMEMO_STEP 16 /* slots encmemo_append_keep looks at */
 
 typedef struct encmemo_slot {
     json_t *node; /* NULL: empty; else one reference held */
@@ -20,6 +21,7 @@ struct encmemo {
     encmemo_slot *tab;
     size_t cap; /* a power of two */
     size_t n;
+    size_t cursor; /* where encmemo_append_keep's sweep goes on */
 };
 
 encmemo *encmemo_new(void)
@@ -181,4 +183,59 @@ void encmemo_append(encmemo *m, proto_buf *b, const json_t *v)
 {
     encmemo__sweep(m); /* v holds its own nodes: none of them is dropped */
     encmemo__append(m, b, v, 0);
+}
+
+static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, int keep)
+{
+    size_t at = b->len;
+    if (depth >= keep || !(json_is_object(v) || json_is_array(v))) {
+        proto_json_append(b, v);
+        if (depth == keep && (json_is_object(v) || json_is_array(v)))
+            encmemo__put(m, v, b->data + at, b->len - at);
+    } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
+        proto_buf_addc(b, '{');
+        int first = 1;
+        const char *key;
+        json_t *child;
+        json_object_foreach((json_t *)v, key, child)
+        {
+            if (!first)
+                proto_buf_addc(b, ',');
+            first = 0;
+            proto_buf_add_string(b, key, strlen(key));
+            proto_buf_addc(b, ':');
+            encmemo__keep(m, b, child, depth + 1, keep);
+        }
+        proto_buf_addc(b, '}');
+    } else {
+        proto_buf_addc(b, '[');
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                proto_buf_addc(b, ',');
+            encmemo__keep(m, b, json_array_get(v, i), depth + 1, keep);
+        }
+        proto_buf_addc(b, ']');
+    }
+}
+
+/* Sweeps the next ENCMEMO_STEP slots (encmemo__sweep a few at a time): the whole table every
+ * cap / ENCMEMO_STEP calls, so what the memo kept alive is freed a little per event, as the
+ * states it belonged to were, not all at once at the next encoding (a burst of frees misses
+ * the allocator's caches: server/jsonalloc.h). */
+static void encmemo__sweep_some(encmemo *m)
+{
+    for (size_t k = 0; k < ENCMEMO_STEP; k++) {
+        size_t i = m->cursor;
+        if (m->tab[i].node && m->tab[i].node->refcount == 1)
+            encmemo__delete(m, i); /* slot i may now hold an entry that moved back: next call */
+        else
+            m->cursor = (i + 1) & (m->cap - 1);
+    }
+}
+
+void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep)
+{
+    encmemo__sweep_some(m);
+    encmemo__keep(m, b, v, 0, keep);
 }
