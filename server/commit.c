@@ -247,6 +247,15 @@ static json_t *removed_seats(const json_t *patch, const json_t *old_seats, const
     return gone;
 }
 
+/* Whether /campaign or /gm/join (what a campaign's summary reads besides its seats) may differ
+ * between two states: 0 when both are the same nodes (states never change). */
+static int summary_moved(const json_t *a, const json_t *b)
+{
+    json_t *ga = json_object_get(a, "gm"), *gb = json_object_get(b, "gm");
+    return json_object_get(a, "campaign") != json_object_get(b, "campaign") ||
+           (ga != gb && json_object_get(ga, "join") != json_object_get(gb, "join"));
+}
+
 /* proto_json_dump(v, len)'s text, through the memo m: keeping the containers at depth keep, or
  * (keep < 0) copying the text of those m holds (encmemo.h). */
 static char *engine__encode(encmemo *m, const json_t *v, int keep, size_t *len)
@@ -313,15 +322,18 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
         k->seat_gone = 1;
     }
     json_decref(gone);
+    /* what the summary reads (store_summary_of_state) is shared when the event left it alone */
     store_summary was, now;
-    store_summary_of_state(base, seq - 1, &was);
-    store_summary_of_state(new_state, seq, &now);
-    if (!r && (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
-               !engine__str_eq(was.system, now.system) ||
-               !engine__str_eq(was.join_code, now.join_code))) {
-        r = store_campaign_summary_put(e->st, k->id, &now, err);
-        if (r == TB_NOT_FOUND)
-            r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
+    if (!r && (old_seats != new_seats || summary_moved(base, new_state))) {
+        store_summary_of_state(base, seq - 1, &was);
+        store_summary_of_state(new_state, seq, &now);
+        if (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
+            !engine__str_eq(was.system, now.system) ||
+            !engine__str_eq(was.join_code, now.join_code)) {
+            r = store_campaign_summary_put(e->st, k->id, &now, err);
+            if (r == TB_NOT_FOUND)
+                r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
+        }
     }
     /* By default a snapshot is due after 100 events, and once the patches since the last one
      * weigh as much as it did: encoding the whole state then costs, spread over the events, what

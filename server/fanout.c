@@ -283,7 +283,7 @@ engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq)
         int r = proto_patch_audiences(f->patch, &f->everyone_ops, &f->touched);
         f->per_viewer = r != 0; /* r < 0 cannot happen for our diffs: filter each, safely */
     }
-    if (f->per_viewer || json_object_get(f->touched, seat)) {
+    if (f->per_viewer || (json_object_size(f->touched) && json_object_get(f->touched, seat))) {
         audience *a = fanout__seat(f, seat);
         if (!a->encoded) {
             proto_viewer v = {.seat = seat, .is_gm = 0};

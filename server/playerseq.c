@@ -23,7 +23,7 @@ int64_t playerseq_seat(const json_t *state, int64_t seq, const char *seat)
 
 int64_t playerseq_step_seat(const playerseq_step *s, const char *seat)
 {
-    return s->pub + (seat ? playerseq__int(json_object_get(s->own, seat), 0) : 0);
+    return s->pub + (seat && s->own ? playerseq__int(json_object_get(s->own, seat), 0) : 0);
 }
 
 void playerseq_step_free(playerseq_step *s)
