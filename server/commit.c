@@ -142,7 +142,7 @@ int engine_flush(engine *e)
             joins = p;
             if (ok && p->patch) /* the seats there learn of the newcomers lazily (issue 26) */
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom, 1);
+                                p->op_at, e->opt.headroom, 1);
             engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
             engine__observe_latency(e, p->t0_ns);
             p = next;
@@ -151,7 +151,7 @@ int engine_flush(engine *e)
         if (ok) {
             if (p->patch)
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom, 0);
+                                p->op_at, e->opt.headroom, 0);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -169,6 +169,7 @@ int engine_flush(engine *e)
         json_decref(p->patch);
         playerseq_step_free(&p->ps);
         free(p->patch_text);
+        free(p->op_at);
         free(p->reply);
         free(p->cmd_id);
         free(p->op_label);
@@ -188,6 +189,7 @@ int engine_flush(engine *e)
         json_decref(first->patch);
         playerseq_step_free(&first->ps);
         free(first->patch_text);
+        free(first->op_at);
         free(first->cmd_id);
         free(first->op_label);
         free(first);
@@ -256,17 +258,25 @@ static int summary_moved(const json_t *a, const json_t *b)
            (ga != gb && json_object_get(ga, "join") != json_object_get(gb, "join"));
 }
 
-/* proto_json_dump(v, len)'s text, through the memo m: keeping the containers at depth keep, or
- * (keep < 0) copying the text of those m holds (encmemo.h). */
-static char *engine__encode(encmemo *m, const json_t *v, int keep, size_t *len)
+/* The patch's text, proto_json_dump's (the patch is an array), with the value of each op kept in
+ * the memo m (encmemo_append_keep); *op_at (new) where each op's text starts, then its ']'. */
+static char *encode_patch(encmemo *m, const json_t *patch, size_t *len, size_t **op_at)
 {
+    size_t n = json_array_size(patch);
+    size_t *at = xmalloc((n + 1) * sizeof *at);
     proto_buf b = {0};
-    if (keep < 0)
-        encmemo_append(m, &b, v);
-    else
-        encmemo_append_keep(m, &b, v, keep);
+    proto_buf_addc(&b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            proto_buf_addc(&b, ',');
+        at[i] = b.len;
+        encmemo_append_keep(m, &b, json_array_get(patch, i), 1);
+    }
+    at[n] = b.len;
+    proto_buf_addc(&b, ']');
     proto_buf_addc(&b, '\0');
     *len = b.len - 1;
+    *op_at = at;
     return b.data;
 }
 
@@ -291,8 +301,8 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
      * campaign's memo, so the snapshot by size copies their text (encmemo.h, issue 26). */
     if (!k->wc.memo)
         k->wc.memo = encmemo_new();
-    size_t patch_len;
-    char *patch_text = engine__encode(k->wc.memo, patch, 2, &patch_len);
+    size_t patch_len, *op_at;
+    char *patch_text = encode_patch(k->wc.memo, patch, &patch_len, &op_at);
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -345,8 +355,11 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                   ? seq - k->snap_seq >= e->opt.snapshot_every
                   : seq - k->snap_seq >= 100 && k->tail_bytes >= k->snap_bytes;
     if (!r && due) {
-        size_t len;
-        char *text = engine__encode(k->wc.memo, new_state, -1, &len);
+        proto_buf b = {0}; /* the kept texts copied (encmemo.h) */
+        encmemo_append(k->wc.memo, &b, new_state);
+        size_t len = b.len;
+        proto_buf_addc(&b, '\0');
+        char *text = b.data;
         r = store_snapshot_put_text(e->st, k->id, seq, text, len, err);
         free(text);
         if (!r) {
@@ -359,6 +372,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
         json_decref(patch);
         playerseq_step_free(&ps);
         free(patch_text);
+        free(op_at);
         json_decref(new_state);
         e->batch_failed = 1;
         return TB_INTERNAL;
@@ -374,5 +388,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     p->patch = patch;
     p->patch_text = patch_text;
     p->patch_len = patch_len;
+    free(p->op_at);
+    p->op_at = op_at;
     return TB_OK;
 }
