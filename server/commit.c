@@ -259,8 +259,10 @@ static int summary_moved(const json_t *a, const json_t *b)
 }
 
 /* The patch's text, proto_json_dump's (the patch is an array), with the value of each op kept in
- * the memo m (encmemo_append_keep); *op_at (new) where each op's text starts, then its ']'. */
-static char *encode_patch(encmemo *m, const json_t *patch, size_t *len, size_t **op_at)
+ * the memo m and the texts of look copied (encmemo_append_keep); *op_at (new) where each op's
+ * text starts, then its ']'. */
+static char *encode_patch(encmemo *m, const json_t *patch, encmemo *look, size_t *len,
+                          size_t **op_at)
 {
     size_t n = json_array_size(patch);
     size_t *at = xmalloc((n + 1) * sizeof *at);
@@ -270,7 +272,7 @@ static char *encode_patch(encmemo *m, const json_t *patch, size_t *len, size_t *
         if (i)
             proto_buf_addc(&b, ',');
         at[i] = b.len;
-        encmemo_append_keep(m, &b, json_array_get(patch, i), 1);
+        encmemo_append_keep(m, &b, json_array_get(patch, i), 1, look);
     }
     at[n] = b.len;
     proto_buf_addc(&b, ']');
@@ -302,7 +304,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     if (!k->wc.memo)
         k->wc.memo = encmemo_new();
     size_t patch_len, *op_at;
-    char *patch_text = encode_patch(k->wc.memo, patch, &patch_len, &op_at);
+    char *patch_text = encode_patch(k->wc.memo, patch, e->results, &patch_len, &op_at);
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,

@@ -185,13 +185,18 @@ void encmemo_append(encmemo *m, proto_buf *b, const json_t *v)
     encmemo__append(m, b, v, 0);
 }
 
-static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, int keep)
+/* encmemo_append_keep's walk: look (may be NULL) is looked up for every container met; without
+ * it, a container at depth keep or below is encoded whole. */
+static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, int keep,
+                          encmemo *look)
 {
+    int container = json_is_object(v) || json_is_array(v);
+    const encmemo_slot *s = container && look ? encmemo__find(look, v) : NULL;
     size_t at = b->len;
-    if (depth >= keep || !(json_is_object(v) || json_is_array(v))) {
+    if (!container || (!look && depth >= keep)) {
         proto_json_append(b, v);
-        if (depth == keep && (json_is_object(v) || json_is_array(v)))
-            encmemo__put(m, v, b->data + at, b->len - at);
+    } else if (s) {
+        proto_buf_add(b, s->text, s->len);
     } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
         proto_buf_addc(b, '{');
         int first = 1;
@@ -204,7 +209,7 @@ static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, 
             first = 0;
             proto_buf_add_string(b, key, strlen(key));
             proto_buf_addc(b, ':');
-            encmemo__keep(m, b, child, depth + 1, keep);
+            encmemo__keep(m, b, child, depth + 1, keep, look);
         }
         proto_buf_addc(b, '}');
     } else {
@@ -213,10 +218,12 @@ static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, 
         for (size_t i = 0; i < n; i++) {
             if (i)
                 proto_buf_addc(b, ',');
-            encmemo__keep(m, b, json_array_get(v, i), depth + 1, keep);
+            encmemo__keep(m, b, json_array_get(v, i), depth + 1, keep, look);
         }
         proto_buf_addc(b, ']');
     }
+    if (container && depth == keep)
+        encmemo__put(m, v, b->data + at, b->len - at);
 }
 
 /* Sweeps the next ENCMEMO_STEP slots (encmemo__sweep a few at a time): the whole table every
@@ -234,8 +241,17 @@ static void encmemo__sweep_some(encmemo *m)
     }
 }
 
-void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep)
+void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep, encmemo *look)
 {
     encmemo__sweep_some(m);
-    encmemo__keep(m, b, v, 0, keep);
+    encmemo__keep(m, b, v, 0, keep, look && look->n ? look : NULL);
+}
+
+void encmemo_clear(encmemo *m)
+{
+    for (size_t i = 0; m->n && i < m->cap; i++)
+        if (m->tab[i].node) {
+            encmemo__release(&m->tab[i]);
+            m->n--;
+        }
 }

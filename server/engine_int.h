@@ -194,6 +194,8 @@ typedef struct counter {
 
 struct engine {
     store *st;
+    struct encmemo *results; /* the running command's result: the texts of its containers, for
+                                its event's patch (run_op.c; emptied after the event) */
     rules_rng *dice;
     rules_rng *secret;
     engine_opts opt;
