@@ -244,7 +244,7 @@ int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched
     *everyone = *touched = NULL;
     if (!json_is_array(ops))
         return -1;
-    json_t *seats = json_object();
+    json_t *seats = NULL; /* made at the first seat: most events touch no private area */
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i);
         const char *paths[2] = {json_string_value(json_object_get(op, "path")),
@@ -254,6 +254,8 @@ int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched
                 continue;
             path_head h;
             int a = audience_of(paths[k], &h);
+            if (a == 1 && !seats)
+                seats = json_object();
             if (a == 1)
                 json_object_setn_new(seats, h.tok[1], h.len[1], json_true());
             head_free(&h);
