@@ -243,7 +243,8 @@ static void encmemo__sweep_some(encmemo *m)
 
 void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep, encmemo *look)
 {
-    encmemo__sweep_some(m);
+    if (m->n) /* (an empty memo, such as engine.results between commands, has nothing to drop) */
+        encmemo__sweep_some(m);
     encmemo__keep(m, b, v, 0, keep, look && look->n ? look : NULL);
 }
 
