@@ -1,5 +1,6 @@
 /*
- * dice.c — parser and canonical form of generic dice expressions (see dice.h); dice_roll.c rolls them.
+ * dice.c — parser and canonical form of generic dice expressions (see dice.h); dice_roll.c rolls
+ * them.
  *
  * The parser is a hand-written recursive descent over a lazy lexer, so the first problem from
  * the left is the one reported. Numbers saturate at NUM_CAP while being read, so a 50-digit
@@ -480,8 +481,11 @@ static int parse_term(parser *p, const token *op, int *out)
     if (rc)
         return rc;
     if (lx->tok.kind == T_LABEL) {
-        snprintf(term->label, sizeof term->label, "%.*s", (int)lx->tok.len - 2,
-                 lx->text + lx->tok.pos + 1);
+        size_t n = lx->tok.len - 2; /* the text between the brackets, cut to fit */
+        if (n > sizeof term->label - 1)
+            n = sizeof term->label - 1;
+        memcpy(term->label, lx->text + lx->tok.pos + 1, n);
+        term->label[n] = '\0';
         if (next(p))
             return TB_BAD_REQUEST;
     }
@@ -642,68 +646,105 @@ static int node_range(const parser *p, int i, range *out)
 
 /* ---- canonical text ---- */
 
-static size_t put_cmp(char *buf, size_t cap, cmp c)
+/* Text is appended without the printf family (issue 26: snprintf was a fifth of a roll's parse).
+ * An append that does not fit is cut, and the text always ends in a NUL, as snprintf would. */
+void rules_dice__out(outbuf *o, const char *s, size_t n)
 {
-    switch (c.kind) {
-    case CMP_EQ:
-        return (size_t)snprintf(buf, cap, "%d", c.n);
-    case CMP_GE:
-        return (size_t)snprintf(buf, cap, ">%d", c.n);
-    case CMP_LE:
-        return (size_t)snprintf(buf, cap, "<%d", c.n);
-    default:
-        return 0;
-    }
-}
-
-static void term_text(dice_term *t)
-{
-    char *b = t->text;
-    size_t cap = sizeof t->text, at;
-    if (t->count == 0) {
-        snprintf(b, cap, "%d", t->constant);
+    if (o->at >= o->cap)
         return;
-    }
-    at = t->fate ? (size_t)snprintf(b, cap, "%ddF", t->count)
-                 : (size_t)snprintf(b, cap, "%dd%d", t->count, t->sides);
-    if (t->reroll) {
-        at += (size_t)snprintf(b + at, cap - at, "%s", t->reroll == REROLL_UNTIL ? "r" : "ro");
-        at += put_cmp(b + at, cap - at, t->rr);
-    }
-    if (t->explode) {
-        at += (size_t)snprintf(b + at, cap - at, "%s", t->explode == EXPLODE_EACH ? "!" : "!!");
-        at += put_cmp(b + at, cap - at, t->ex);
-    }
-    if (t->mode != KEEP_ALL)
-        at += (size_t)snprintf(b + at, cap - at, "%s%d", mode_text[t->mode], t->k);
-    if (t->succ.kind == CMP_EQ)
-        at += (size_t)snprintf(b + at, cap - at, "=%d", t->succ.n);
-    else if (t->succ.kind != CMP_NONE)
-        at += put_cmp(b + at, cap - at, t->succ);
-    if (t->fail.kind != CMP_NONE) {
-        at += (size_t)snprintf(b + at, cap - at, "f");
-        put_cmp(b + at, cap - at, t->fail);
-    }
+    size_t room = o->cap - o->at - 1;
+    if (n > room)
+        n = room;
+    memcpy(o->s + o->at, s, n);
+    o->at += n;
+    o->s[o->at] = '\0';
 }
 
 static void out_put(outbuf *o, const char *s)
 {
-    int n = snprintf(o->s + o->at, o->cap - o->at, "%s", s);
-    if (n > 0)
-        o->at += (size_t)n < o->cap - o->at ? (size_t)n : o->cap - o->at - 1;
+    rules_dice__out(o, s, strlen(s));
+}
+
+void rules_dice__out_int(outbuf *o, long long v)
+{
+    char tmp[24];
+    size_t n = sizeof tmp;
+    /* the magnitude as unsigned, so that LLONG_MIN is no overflow */
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--n] = '-';
+    rules_dice__out(o, tmp + n, sizeof tmp - n);
+}
+
+static void put_cmp(outbuf *o, cmp c)
+{
+    switch (c.kind) {
+    case CMP_EQ:
+        break;
+    case CMP_GE:
+        out_put(o, ">");
+        break;
+    case CMP_LE:
+        out_put(o, "<");
+        break;
+    default:
+        return;
+    }
+    rules_dice__out_int(o, c.n);
+}
+
+static void term_text(dice_term *t)
+{
+    outbuf o = {t->text, sizeof t->text, 0};
+    t->text[0] = '\0';
+    if (t->count == 0) {
+        rules_dice__out_int(&o, t->constant);
+        return;
+    }
+    rules_dice__out_int(&o, t->count);
+    if (t->fate) {
+        out_put(&o, "dF");
+    } else {
+        out_put(&o, "d");
+        rules_dice__out_int(&o, t->sides);
+    }
+    if (t->reroll) {
+        out_put(&o, t->reroll == REROLL_UNTIL ? "r" : "ro");
+        put_cmp(&o, t->rr);
+    }
+    if (t->explode) {
+        out_put(&o, t->explode == EXPLODE_EACH ? "!" : "!!");
+        put_cmp(&o, t->ex);
+    }
+    if (t->mode != KEEP_ALL) {
+        out_put(&o, mode_text[t->mode]);
+        rules_dice__out_int(&o, t->k);
+    }
+    if (t->succ.kind == CMP_EQ) {
+        out_put(&o, "=");
+        rules_dice__out_int(&o, t->succ.n);
+    } else if (t->succ.kind != CMP_NONE) {
+        put_cmp(&o, t->succ);
+    }
+    if (t->fail.kind != CMP_NONE) {
+        out_put(&o, "f");
+        put_cmp(&o, t->fail);
+    }
 }
 
 /* Writes node i: each leaf as its text (canonical) or its value (vals != NULL: the formula). */
 void rules_dice__print_node(const rules_dice_expr *e, int i, const long long *vals, outbuf *o)
 {
     const node *n = &e->nodes[i];
-    char num[32];
     static const char *const OP[] = {"", "+", "-", "*", "/"};
     switch (n->kind) {
     case N_LEAF:
         if (vals) {
-            snprintf(num, sizeof num, "%lld", vals[n->leaf]);
-            out_put(o, num);
+            rules_dice__out_int(o, vals[n->leaf]);
         } else {
             out_put(o, e->terms[n->leaf].text);
             if (e->terms[n->leaf].label[0]) {
