@@ -791,25 +791,19 @@ static bool assign_signs(rules_dice_expr *e, int i, int sign)
     }
 }
 
-int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
+/* Parses text (at most RULES_DICE_MAX_LEN characters) into *e: 0, or TB_BAD_REQUEST with err set
+ * (*e is then left half written). */
+static int parse_into(const char *text, rules_dice_expr *e, tb_err *err)
 {
-    *out = NULL;
-    if (!text)
-        text = "";
-    size_t len = strlen(text);
-    if (len > RULES_DICE_MAX_LEN)
-        return tb_fail(err, TB_BAD_REQUEST, "dice expression too long: %zu characters (limit %d)",
-                       len, RULES_DICE_MAX_LEN);
-
     parser p = {.lx = {.text = text}, .err = err};
     if (lex_next(&p.lx, err))
         return TB_BAD_REQUEST;
     if (p.lx.tok.kind == T_END)
         return tb_fail(err, TB_BAD_REQUEST, "empty dice expression");
 
-    /* Not calloc'd: zeroing 7 KB on every roll cost more than the parse (issue 26). A term is
+    /* Not zeroed: zeroing 7 KB on every roll cost more than the parse (issue 26). A term is
      * zeroed when it is started (parse_term), a node written whole (new_node). */
-    p.e = xmalloc(sizeof *p.e);
+    p.e = e;
     p.e->nterms = 0;
     p.e->nnodes = p.e->root = 0;
     p.e->linear = false;
@@ -838,7 +832,6 @@ int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
                 RULES_DICE_MAX_TOTAL);
         goto fail;
     }
-    rules_dice_expr *e = p.e;
     for (size_t i = 0; i < e->nterms; i++)
         term_text(&e->terms[i]);
     e->linear = assign_signs(e, e->root, 1);
@@ -848,12 +841,62 @@ int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
     outbuf o = {e->canonical, sizeof e->canonical, 0};
     /* a leading '+' is dropped; print_node writes what remains */
     rules_dice__print_node(e, e->root, NULL, &o);
-    *out = e;
     return 0;
 
 fail:
-    free(p.e);
     return TB_BAD_REQUEST;
+}
+
+/* Refuses text longer than RULES_DICE_MAX_LEN; text NULL reads as "". */
+static int check_len(const char **text, tb_err *err)
+{
+    if (!*text)
+        *text = "";
+    size_t len = strlen(*text);
+    if (len > RULES_DICE_MAX_LEN)
+        return tb_fail(err, TB_BAD_REQUEST, "dice expression too long: %zu characters (limit %d)",
+                       len, RULES_DICE_MAX_LEN);
+    return 0;
+}
+
+int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
+{
+    *out = NULL;
+    if (check_len(&text, err))
+        return TB_BAD_REQUEST;
+    rules_dice_expr *e = xmalloc(sizeof *e);
+    if (parse_into(text, e, err)) {
+        free(e);
+        return TB_BAD_REQUEST;
+    }
+    *out = e;
+    return 0;
+}
+
+/*
+ * The last expression parsed by rules_dice__parse_cached on this thread, and its exact text. A
+ * table rolls the same few texts over and over ("d20+5"), and parsing was a fifth of a roll's
+ * instructions (issue 26). Deterministic and harmless: an expression depends on its text alone,
+ * so a hit is byte for byte what parsing again would make; nothing random, no clock; a text that
+ * fails is never kept (it is parsed, and refused with the same message, every time); one entry
+ * per thread, no heap (nothing to free or to leak when a thread ends).
+ */
+static _Thread_local struct {
+    char text[RULES_DICE_MAX_LEN + 1]; /* "" when the entry holds nothing */
+    rules_dice_expr e;
+} dice_last;
+
+const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err)
+{
+    if (check_len(&text, err))
+        return NULL;
+    if (text[0] && strcmp(text, dice_last.text) == 0)
+        return &dice_last.e;
+    dice_last.text[0] = '\0'; /* parse_into writes the entry: empty until it succeeds */
+    if (parse_into(text, &dice_last.e, err))
+        return NULL;
+    strcpy(dice_last.text, text); /* at most RULES_DICE_MAX_LEN bytes: check_len */
+    return &dice_last.e;
 }
 
 void rules_dice_free(rules_dice_expr *e)

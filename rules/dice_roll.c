@@ -254,13 +254,11 @@ json_t *rules_dice_roll(const rules_dice_expr *e, rules_rng *rng)
 
 int rules_dice_roll_text(const char *text, rules_rng *rng, json_t **result, tb_err *err)
 {
-    rules_dice_expr *e;
     *result = NULL;
-    int rc = rules_dice_parse(text, &e, err);
-    if (rc)
-        return rc;
+    const rules_dice_expr *e = rules_dice__parse_cached(text, err);
+    if (!e)
+        return TB_BAD_REQUEST;
     *result = rules_dice_roll(e, rng);
-    rules_dice_free(e);
     return 0;
 }
 
