@@ -154,7 +154,8 @@ static inline size_t jsonenc__plain(const char *s, size_t i, size_t n)
     return n;
 }
 
-#define JSONENC_SHORT 16 /* strings up to this long are copied byte by byte in one pass */
+#define JSONENC_DUMP_START 1024 /* proto_json_dump's first buffer, in bytes */
+#define JSONENC_SHORT 16        /* strings up to this long are copied byte by byte in one pass */
 
 static void jsonenc__string(proto_buf *b, const char *s, size_t n)
 {
@@ -260,7 +261,10 @@ void proto_json_append(proto_buf *b, const json_t *v)
 
 char *proto_json_dump(const json_t *v, size_t *len)
 {
+    /* room for a command's patch, result or ack at once (from 256 bytes it took 2-3 reallocs
+     * each, issue 26); the texts are short-lived */
     proto_buf b = {0};
+    proto_buf_reserve(&b, JSONENC_DUMP_START);
     jsonenc__value(&b, v);
     jsonenc__addc(&b, '\0');
     if (len)
