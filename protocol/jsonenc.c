@@ -73,7 +73,11 @@ static inline void jsonenc__add_int(proto_buf *b, long long v)
     }
     if (v < 0)
         tmp[--n] = '-';
-    jsonenc__add(b, tmp + n, sizeof tmp - n);
+    jsonenc__reserve(b, sizeof tmp);
+    char *d = b->data + b->len;
+    b->len += sizeof tmp - n;
+    while (n < sizeof tmp) /* at most 20 bytes: cheaper than a call to memcpy */
+        *d++ = tmp[n++];
 }
 
 void proto_buf_add(proto_buf *b, const char *s, size_t n)
@@ -157,26 +161,31 @@ static inline size_t jsonenc__plain(const char *s, size_t i, size_t n)
 #define JSONENC_DUMP_START 1024 /* proto_json_dump's first buffer, in bytes */
 #define JSONENC_SHORT 16        /* strings up to this long are copied byte by byte in one pass */
 
+/* Writes s[0 .. n) quoted at d, which has room for n * 6 + 2 bytes; returns the end. One pass, for
+ * most strings (keys, names, short values). */
+static inline char *jsonenc__short(char *d, const char *s, size_t n)
+{
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!jsonenc__special[c]) {
+            *d++ = (char)c;
+        } else {
+            const char *e = jsonenc__escape(c);
+            size_t m = strlen(e);
+            memcpy(d, e, m);
+            d += m;
+        }
+    }
+    *d++ = '"';
+    return d;
+}
+
 static void jsonenc__string(proto_buf *b, const char *s, size_t n)
 {
     if (n <= JSONENC_SHORT) {
-        /* most strings (keys, names, short values): one pass, room for the worst case */
         jsonenc__reserve(b, n * 6 + 2);
-        char *d = b->data + b->len;
-        *d++ = '"';
-        for (size_t i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)s[i];
-            if (!jsonenc__special[c]) {
-                *d++ = (char)c;
-            } else {
-                const char *e = jsonenc__escape(c);
-                size_t m = strlen(e);
-                memcpy(d, e, m);
-                d += m;
-            }
-        }
-        *d++ = '"';
-        b->len = (size_t)(d - b->data);
+        b->len = (size_t)(jsonenc__short(b->data + b->len, s, n) - b->data);
         return;
     }
     jsonenc__reserve(b, n + 2);
@@ -204,13 +213,26 @@ static void jsonenc__value(proto_buf *b, const json_t *v)
     case JSON_OBJECT: {
         jsonenc__addc(b, '{');
         /* the iterator itself, not json_object_foreach (which looks every key up again) */
-        for (void *it = json_object_iter((json_t *)v); it;) {
-            jsonenc__string(b, json_object_iter_key(it), json_object_iter_key_len(it));
-            jsonenc__addc(b, ':');
+        char sep = 0;
+        for (void *it = json_object_iter((json_t *)v); it;
+             it = json_object_iter_next((json_t *)v, it), sep = ',') {
+            const char *key = json_object_iter_key(it);
+            size_t n = json_object_iter_key_len(it);
+            if (n <= JSONENC_SHORT) { /* ,"key": with one check of the room */
+                jsonenc__reserve(b, n * 6 + 4);
+                char *d = b->data + b->len;
+                if (sep)
+                    *d++ = sep;
+                d = jsonenc__short(d, key, n);
+                *d++ = ':';
+                b->len = (size_t)(d - b->data);
+            } else {
+                if (sep)
+                    jsonenc__addc(b, sep);
+                jsonenc__string(b, key, n);
+                jsonenc__addc(b, ':');
+            }
             jsonenc__value(b, json_object_iter_value(it));
-            it = json_object_iter_next((json_t *)v, it);
-            if (it)
-                jsonenc__addc(b, ',');
         }
         jsonenc__addc(b, '}');
         return;
