@@ -47,21 +47,37 @@ static inline void jsonenc__addc(proto_buf *b, char c)
     b->data[b->len++] = c;
 }
 
+/* "00" "01" .. "99": integers are written two digits at a time */
+static const char jsonenc__digits2[201] = "00010203040506070809101112131415161718192021222324"
+                                          "25262728293031323334353637383940414243444546474849"
+                                          "50515253545556575859606162636465666768697071727374"
+                                          "75767778798081828384858687888990919293949596979899";
+
 static inline void jsonenc__add_int(proto_buf *b, long long v)
 {
     char tmp[24];
-    size_t n = 0;
+    size_t n = sizeof tmp;
     /* the magnitude as unsigned, so that LLONG_MIN is no overflow */
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    jsonenc__reserve(b, n + 1);
+    while (u >= 100) {
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        tmp[--n] = jsonenc__digits2[d + 1];
+        tmp[--n] = jsonenc__digits2[d];
+    }
+    if (u >= 10) {
+        tmp[--n] = jsonenc__digits2[u * 2 + 1];
+        tmp[--n] = jsonenc__digits2[u * 2];
+    } else {
+        tmp[--n] = (char)('0' + u);
+    }
     if (v < 0)
-        b->data[b->len++] = '-';
-    while (n)
-        b->data[b->len++] = tmp[--n];
+        tmp[--n] = '-';
+    jsonenc__reserve(b, sizeof tmp);
+    char *d = b->data + b->len;
+    b->len += sizeof tmp - n;
+    while (n < sizeof tmp) /* at most 20 bytes: cheaper than a call to memcpy */
+        *d++ = tmp[n++];
 }
 
 void proto_buf_add(proto_buf *b, const char *s, size_t n)
@@ -98,6 +114,15 @@ static const char *jsonenc__escape(unsigned char c)
     return hex[c];
 }
 
+/* Which bytes are escaped inside a string: below 0x20, '"' and '\\'. */
+/* clang-format off */
+static const unsigned char jsonenc__special[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 - 0x0f */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 - 0x1f */
+    ['"'] = 1, ['\\'] = 1,
+};
+/* clang-format on */
+
 #define JSONENC_ONES 0x0101010101010101ull
 #define JSONENC_HIGH 0x8080808080808080ull
 
@@ -127,16 +152,42 @@ static inline size_t jsonenc__plain(const char *s, size_t i, size_t n)
             break;
         i += 8;
     }
-    for (; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == '"' || c == '\\')
+    for (; i < n; i++)
+        if (jsonenc__special[(unsigned char)s[i]])
             return i;
-    }
     return n;
+}
+
+#define JSONENC_DUMP_START 1024 /* proto_json_dump's first buffer, in bytes */
+#define JSONENC_SHORT 16        /* strings up to this long are copied byte by byte in one pass */
+
+/* Writes s[0 .. n) quoted at d, which has room for n * 6 + 2 bytes; returns the end. One pass, for
+ * most strings (keys, names, short values). */
+static inline char *jsonenc__short(char *d, const char *s, size_t n)
+{
+    *d++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!jsonenc__special[c]) {
+            *d++ = (char)c;
+        } else {
+            const char *e = jsonenc__escape(c);
+            size_t m = strlen(e);
+            memcpy(d, e, m);
+            d += m;
+        }
+    }
+    *d++ = '"';
+    return d;
 }
 
 static void jsonenc__string(proto_buf *b, const char *s, size_t n)
 {
+    if (n <= JSONENC_SHORT) {
+        jsonenc__reserve(b, n * 6 + 2);
+        b->len = (size_t)(jsonenc__short(b->data + b->len, s, n) - b->data);
+        return;
+    }
     jsonenc__reserve(b, n + 2);
     b->data[b->len++] = '"';
     size_t run = 0;
@@ -161,17 +212,27 @@ static void jsonenc__value(proto_buf *b, const json_t *v)
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
         jsonenc__addc(b, '{');
-        int first = 1;
-        const char *key;
-        json_t *child;
-        json_object_foreach((json_t *)v, key, child)
-        {
-            if (!first)
-                jsonenc__addc(b, ',');
-            first = 0;
-            jsonenc__string(b, key, strlen(key));
-            jsonenc__addc(b, ':');
-            jsonenc__value(b, child);
+        /* the iterator itself, not json_object_foreach (which looks every key up again) */
+        char sep = 0;
+        for (void *it = json_object_iter((json_t *)v); it;
+             it = json_object_iter_next((json_t *)v, it), sep = ',') {
+            const char *key = json_object_iter_key(it);
+            size_t n = json_object_iter_key_len(it);
+            if (n <= JSONENC_SHORT) { /* ,"key": with one check of the room */
+                jsonenc__reserve(b, n * 6 + 4);
+                char *d = b->data + b->len;
+                if (sep)
+                    *d++ = sep;
+                d = jsonenc__short(d, key, n);
+                *d++ = ':';
+                b->len = (size_t)(d - b->data);
+            } else {
+                if (sep)
+                    jsonenc__addc(b, sep);
+                jsonenc__string(b, key, n);
+                jsonenc__addc(b, ':');
+            }
+            jsonenc__value(b, json_object_iter_value(it));
         }
         jsonenc__addc(b, '}');
         return;
@@ -222,7 +283,10 @@ void proto_json_append(proto_buf *b, const json_t *v)
 
 char *proto_json_dump(const json_t *v, size_t *len)
 {
+    /* room for a command's patch, result or ack at once (from 256 bytes it took 2-3 reallocs
+     * each, issue 26); the texts are short-lived */
     proto_buf b = {0};
+    proto_buf_reserve(&b, JSONENC_DUMP_START);
     jsonenc__value(&b, v);
     jsonenc__addc(&b, '\0');
     if (len)

@@ -191,7 +191,8 @@ static void emit(diffout *out, int op, const pathbuf *pb, const json_t *value)
         out->name[op] = json_string(NAMES[op]);
     json_t *o = json_object();
     json_object_set_nocheck(o, "op", out->name[op]);
-    json_object_set_new_nocheck(o, "path", json_string(pb->s));
+    /* a pointer made of keys jansson holds as valid UTF-8 and of indexes: not checked again */
+    json_object_set_new_nocheck(o, "path", json_stringn_nocheck(pb->s, pb->len));
     if (value)
         json_object_set_new_nocheck(
             o, "value", out->share ? json_incref((json_t *)value) : json_deep_copy(value));

@@ -283,13 +283,197 @@ static int parse_ping(json_t *root, proto_msg *m, tb_err *err)
     return 0;
 }
 
+/* --- the common message, read without jansson's reader ---------------------------------------- */
+
+/*
+ * Most messages are small objects of plain ASCII strings and integers ({"t":"cmd","id":"c1",
+ * "op":"roll","args":{"expr":"d20+5"}}); jansson's reader spent ~12 k instructions on one
+ * (issue 26). fast_load reads that subset into the tree json_loadb would build (the same keys in
+ * the same order, strings, integers, true/false/null, arrays) and returns NULL on anything else —
+ * an escape, a byte from 0x80 or below 0x20 in a string, a real or long number, a duplicate key,
+ * deep nesting, any syntax error — so that json_loadb reads the message again and reports what it
+ * finds, with its own position and kind of error.
+ */
+#define FAST_DEPTH 32  /* deeper messages go to jansson */
+#define FAST_DIGITS 18 /* an integer of at most this many digits cannot overflow */
+
+typedef struct fast_reader {
+    const char *p, *end;
+} fast_reader;
+
+static void fast_ws(fast_reader *r)
+{
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
+        r->p++;
+}
+
+/* A string's bytes after its opening quote, up to the closing one (consumed): 0, or -1 when it
+ * holds a byte this reader leaves to jansson. */
+static int fast_string(fast_reader *r, const char **s, size_t *n)
+{
+    const char *start = r->p;
+    while (r->p < r->end) {
+        unsigned char c = (unsigned char)*r->p;
+        if (c == '"') {
+            *s = start;
+            *n = (size_t)(r->p - start);
+            r->p++;
+            return 0;
+        }
+        if (c < 0x20 || c >= 0x80 || c == '\\')
+            return -1;
+        r->p++;
+    }
+    return -1;
+}
+
+static json_t *fast_value(fast_reader *r, int depth);
+
+static json_t *fast_object(fast_reader *r, int depth)
+{
+    json_t *o = json_object();
+    fast_ws(r);
+    if (r->p < r->end && *r->p == '}') {
+        r->p++;
+        return o;
+    }
+    for (;;) {
+        const char *key;
+        size_t n;
+        if (r->p == r->end || *r->p != '"')
+            break;
+        r->p++;
+        if (fast_string(r, &key, &n) || json_object_getn(o, key, n))
+            break;
+        fast_ws(r);
+        if (r->p == r->end || *r->p != ':')
+            break;
+        r->p++;
+        json_t *v = fast_value(r, depth + 1);
+        if (!v || json_object_setn_new_nocheck(o, key, n, v))
+            break;
+        fast_ws(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            fast_ws(r);
+            continue;
+        }
+        if (r->p < r->end && *r->p == '}') {
+            r->p++;
+            return o;
+        }
+        break;
+    }
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *fast_array(fast_reader *r, int depth)
+{
+    json_t *a = json_array();
+    fast_ws(r);
+    if (r->p < r->end && *r->p == ']') {
+        r->p++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = fast_value(r, depth + 1);
+        if (!v || json_array_append_new(a, v))
+            break;
+        fast_ws(r);
+        if (r->p < r->end && *r->p == ',') {
+            r->p++;
+            continue;
+        }
+        if (r->p < r->end && *r->p == ']') {
+            r->p++;
+            return a;
+        }
+        break;
+    }
+    json_decref(a);
+    return NULL;
+}
+
+static json_t *fast_integer(fast_reader *r)
+{
+    int neg = *r->p == '-';
+    if (neg)
+        r->p++;
+    const char *start = r->p;
+    json_int_t v = 0;
+    while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
+        v = v * 10 + (*r->p++ - '0');
+    size_t n = (size_t)(r->p - start);
+    if (n == 0 || n > FAST_DIGITS || (n > 1 && *start == '0'))
+        return NULL;
+    if (r->p < r->end && (*r->p == '.' || *r->p == 'e' || *r->p == 'E'))
+        return NULL; /* a real */
+    return json_integer(neg ? -v : v);
+}
+
+static json_t *fast_word(fast_reader *r, const char *word, size_t n, json_t *v)
+{
+    if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
+        return NULL;
+    r->p += n;
+    return v;
+}
+
+static json_t *fast_value(fast_reader *r, int depth)
+{
+    fast_ws(r);
+    if (r->p == r->end || depth > FAST_DEPTH)
+        return NULL;
+    const char *s;
+    size_t n;
+    switch (*r->p) {
+    case '{':
+        r->p++;
+        return fast_object(r, depth);
+    case '[':
+        r->p++;
+        return fast_array(r, depth);
+    case '"':
+        r->p++;
+        return fast_string(r, &s, &n) ? NULL : json_stringn_nocheck(s, n);
+    case 't':
+        return fast_word(r, "true", 4, json_true());
+    case 'f':
+        return fast_word(r, "false", 5, json_false());
+    case 'n':
+        return fast_word(r, "null", 4, json_null());
+    default:
+        return *r->p == '-' || (*r->p >= '0' && *r->p <= '9') ? fast_integer(r) : NULL;
+    }
+}
+
+/* The message as json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY) reads it when it
+ * is an object of the subset above, else NULL. */
+static json_t *fast_load(const char *buf, size_t len)
+{
+    fast_reader r = {buf, buf + len};
+    fast_ws(&r);
+    if (r.p == r.end || *r.p != '{')
+        return NULL;
+    json_t *root = fast_value(&r, 1);
+    fast_ws(&r);
+    if (root && r.p != r.end) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
 int proto_parse_client(const char *buf, size_t len, proto_msg *out, tb_err *err)
 {
     memset(out, 0, sizeof *out);
     json_error_t jerr;
     /* jansson's own error text quotes the input ("near '...'"), which may hold a token: only
      * the position and the kind of error are passed on. */
-    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    json_t *root = fast_load(buf, len);
+    if (!root)
+        root = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root)
         return tb_fail(err, TB_BAD_REQUEST, "invalid JSON at byte %d: %s", jerr.position,
                        json_error_what(&jerr));

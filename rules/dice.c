@@ -1,5 +1,6 @@
 /*
- * dice.c — parser and canonical form of generic dice expressions (see dice.h); dice_roll.c rolls them.
+ * dice.c — parser and canonical form of generic dice expressions (see dice.h); dice_roll.c rolls
+ * them.
  *
  * The parser is a hand-written recursive descent over a lazy lexer, so the first problem from
  * the left is the one reported. Numbers saturate at NUM_CAP while being read, so a 50-digit
@@ -480,8 +481,11 @@ static int parse_term(parser *p, const token *op, int *out)
     if (rc)
         return rc;
     if (lx->tok.kind == T_LABEL) {
-        snprintf(term->label, sizeof term->label, "%.*s", (int)lx->tok.len - 2,
-                 lx->text + lx->tok.pos + 1);
+        size_t n = lx->tok.len - 2; /* the text between the brackets, cut to fit */
+        if (n > sizeof term->label - 1)
+            n = sizeof term->label - 1;
+        memcpy(term->label, lx->text + lx->tok.pos + 1, n);
+        term->label[n] = '\0';
         if (next(p))
             return TB_BAD_REQUEST;
     }
@@ -642,68 +646,105 @@ static int node_range(const parser *p, int i, range *out)
 
 /* ---- canonical text ---- */
 
-static size_t put_cmp(char *buf, size_t cap, cmp c)
+/* Text is appended without the printf family (issue 26: snprintf was a fifth of a roll's parse).
+ * An append that does not fit is cut, and the text always ends in a NUL, as snprintf would. */
+void rules_dice__out(outbuf *o, const char *s, size_t n)
 {
-    switch (c.kind) {
-    case CMP_EQ:
-        return (size_t)snprintf(buf, cap, "%d", c.n);
-    case CMP_GE:
-        return (size_t)snprintf(buf, cap, ">%d", c.n);
-    case CMP_LE:
-        return (size_t)snprintf(buf, cap, "<%d", c.n);
-    default:
-        return 0;
-    }
-}
-
-static void term_text(dice_term *t)
-{
-    char *b = t->text;
-    size_t cap = sizeof t->text, at;
-    if (t->count == 0) {
-        snprintf(b, cap, "%d", t->constant);
+    if (o->at >= o->cap)
         return;
-    }
-    at = t->fate ? (size_t)snprintf(b, cap, "%ddF", t->count)
-                 : (size_t)snprintf(b, cap, "%dd%d", t->count, t->sides);
-    if (t->reroll) {
-        at += (size_t)snprintf(b + at, cap - at, "%s", t->reroll == REROLL_UNTIL ? "r" : "ro");
-        at += put_cmp(b + at, cap - at, t->rr);
-    }
-    if (t->explode) {
-        at += (size_t)snprintf(b + at, cap - at, "%s", t->explode == EXPLODE_EACH ? "!" : "!!");
-        at += put_cmp(b + at, cap - at, t->ex);
-    }
-    if (t->mode != KEEP_ALL)
-        at += (size_t)snprintf(b + at, cap - at, "%s%d", mode_text[t->mode], t->k);
-    if (t->succ.kind == CMP_EQ)
-        at += (size_t)snprintf(b + at, cap - at, "=%d", t->succ.n);
-    else if (t->succ.kind != CMP_NONE)
-        at += put_cmp(b + at, cap - at, t->succ);
-    if (t->fail.kind != CMP_NONE) {
-        at += (size_t)snprintf(b + at, cap - at, "f");
-        put_cmp(b + at, cap - at, t->fail);
-    }
+    size_t room = o->cap - o->at - 1;
+    if (n > room)
+        n = room;
+    memcpy(o->s + o->at, s, n);
+    o->at += n;
+    o->s[o->at] = '\0';
 }
 
 static void out_put(outbuf *o, const char *s)
 {
-    int n = snprintf(o->s + o->at, o->cap - o->at, "%s", s);
-    if (n > 0)
-        o->at += (size_t)n < o->cap - o->at ? (size_t)n : o->cap - o->at - 1;
+    rules_dice__out(o, s, strlen(s));
+}
+
+void rules_dice__out_int(outbuf *o, long long v)
+{
+    char tmp[24];
+    size_t n = sizeof tmp;
+    /* the magnitude as unsigned, so that LLONG_MIN is no overflow */
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--n] = '-';
+    rules_dice__out(o, tmp + n, sizeof tmp - n);
+}
+
+static void put_cmp(outbuf *o, cmp c)
+{
+    switch (c.kind) {
+    case CMP_EQ:
+        break;
+    case CMP_GE:
+        out_put(o, ">");
+        break;
+    case CMP_LE:
+        out_put(o, "<");
+        break;
+    default:
+        return;
+    }
+    rules_dice__out_int(o, c.n);
+}
+
+static void term_text(dice_term *t)
+{
+    outbuf o = {t->text, sizeof t->text, 0};
+    t->text[0] = '\0';
+    if (t->count == 0) {
+        rules_dice__out_int(&o, t->constant);
+        return;
+    }
+    rules_dice__out_int(&o, t->count);
+    if (t->fate) {
+        out_put(&o, "dF");
+    } else {
+        out_put(&o, "d");
+        rules_dice__out_int(&o, t->sides);
+    }
+    if (t->reroll) {
+        out_put(&o, t->reroll == REROLL_UNTIL ? "r" : "ro");
+        put_cmp(&o, t->rr);
+    }
+    if (t->explode) {
+        out_put(&o, t->explode == EXPLODE_EACH ? "!" : "!!");
+        put_cmp(&o, t->ex);
+    }
+    if (t->mode != KEEP_ALL) {
+        out_put(&o, mode_text[t->mode]);
+        rules_dice__out_int(&o, t->k);
+    }
+    if (t->succ.kind == CMP_EQ) {
+        out_put(&o, "=");
+        rules_dice__out_int(&o, t->succ.n);
+    } else if (t->succ.kind != CMP_NONE) {
+        put_cmp(&o, t->succ);
+    }
+    if (t->fail.kind != CMP_NONE) {
+        out_put(&o, "f");
+        put_cmp(&o, t->fail);
+    }
 }
 
 /* Writes node i: each leaf as its text (canonical) or its value (vals != NULL: the formula). */
 void rules_dice__print_node(const rules_dice_expr *e, int i, const long long *vals, outbuf *o)
 {
     const node *n = &e->nodes[i];
-    char num[32];
     static const char *const OP[] = {"", "+", "-", "*", "/"};
     switch (n->kind) {
     case N_LEAF:
         if (vals) {
-            snprintf(num, sizeof num, "%lld", vals[n->leaf]);
-            out_put(o, num);
+            rules_dice__out_int(o, vals[n->leaf]);
         } else {
             out_put(o, e->terms[n->leaf].text);
             if (e->terms[n->leaf].label[0]) {
@@ -750,25 +791,19 @@ static bool assign_signs(rules_dice_expr *e, int i, int sign)
     }
 }
 
-int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
+/* Parses text (at most RULES_DICE_MAX_LEN characters) into *e: 0, or TB_BAD_REQUEST with err set
+ * (*e is then left half written). */
+static int parse_into(const char *text, rules_dice_expr *e, tb_err *err)
 {
-    *out = NULL;
-    if (!text)
-        text = "";
-    size_t len = strlen(text);
-    if (len > RULES_DICE_MAX_LEN)
-        return tb_fail(err, TB_BAD_REQUEST, "dice expression too long: %zu characters (limit %d)",
-                       len, RULES_DICE_MAX_LEN);
-
     parser p = {.lx = {.text = text}, .err = err};
     if (lex_next(&p.lx, err))
         return TB_BAD_REQUEST;
     if (p.lx.tok.kind == T_END)
         return tb_fail(err, TB_BAD_REQUEST, "empty dice expression");
 
-    /* Not calloc'd: zeroing 7 KB on every roll cost more than the parse (issue 26). A term is
+    /* Not zeroed: zeroing 7 KB on every roll cost more than the parse (issue 26). A term is
      * zeroed when it is started (parse_term), a node written whole (new_node). */
-    p.e = xmalloc(sizeof *p.e);
+    p.e = e;
     p.e->nterms = 0;
     p.e->nnodes = p.e->root = 0;
     p.e->linear = false;
@@ -797,7 +832,6 @@ int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
                 RULES_DICE_MAX_TOTAL);
         goto fail;
     }
-    rules_dice_expr *e = p.e;
     for (size_t i = 0; i < e->nterms; i++)
         term_text(&e->terms[i]);
     e->linear = assign_signs(e, e->root, 1);
@@ -807,12 +841,62 @@ int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
     outbuf o = {e->canonical, sizeof e->canonical, 0};
     /* a leading '+' is dropped; print_node writes what remains */
     rules_dice__print_node(e, e->root, NULL, &o);
-    *out = e;
     return 0;
 
 fail:
-    free(p.e);
     return TB_BAD_REQUEST;
+}
+
+/* Refuses text longer than RULES_DICE_MAX_LEN; text NULL reads as "". */
+static int check_len(const char **text, tb_err *err)
+{
+    if (!*text)
+        *text = "";
+    size_t len = strlen(*text);
+    if (len > RULES_DICE_MAX_LEN)
+        return tb_fail(err, TB_BAD_REQUEST, "dice expression too long: %zu characters (limit %d)",
+                       len, RULES_DICE_MAX_LEN);
+    return 0;
+}
+
+int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
+{
+    *out = NULL;
+    if (check_len(&text, err))
+        return TB_BAD_REQUEST;
+    rules_dice_expr *e = xmalloc(sizeof *e);
+    if (parse_into(text, e, err)) {
+        free(e);
+        return TB_BAD_REQUEST;
+    }
+    *out = e;
+    return 0;
+}
+
+/*
+ * The last expression parsed by rules_dice__parse_cached on this thread, and its exact text. A
+ * table rolls the same few texts over and over ("d20+5"), and parsing was a fifth of a roll's
+ * instructions (issue 26). Deterministic and harmless: an expression depends on its text alone,
+ * so a hit is byte for byte what parsing again would make; nothing random, no clock; a text that
+ * fails is never kept (it is parsed, and refused with the same message, every time); one entry
+ * per thread, no heap (nothing to free or to leak when a thread ends).
+ */
+static _Thread_local struct {
+    char text[RULES_DICE_MAX_LEN + 1]; /* "" when the entry holds nothing */
+    rules_dice_expr e;
+} dice_last;
+
+const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err)
+{
+    if (check_len(&text, err))
+        return NULL;
+    if (text[0] && strcmp(text, dice_last.text) == 0)
+        return &dice_last.e;
+    dice_last.text[0] = '\0'; /* parse_into writes the entry: empty until it succeeds */
+    if (parse_into(text, &dice_last.e, err))
+        return NULL;
+    strcpy(dice_last.text, text); /* at most RULES_DICE_MAX_LEN bytes: check_len */
+    return &dice_last.e;
 }
 
 void rules_dice_free(rules_dice_expr *e)

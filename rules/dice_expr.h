@@ -79,6 +79,12 @@ typedef struct outbuf {
     size_t cap, at;
 } outbuf;
 
+/* The expression of text, parsed or kept from the thread's last parse of the same text (dice.c):
+ * borrowed, valid until the next call on this thread; NULL with err set when text is refused. */
+const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err);
+/* Appends s[0 .. n) / the decimal v to o, cut to fit; o's text stays NUL-terminated. */
+void rules_dice__out(outbuf *o, const char *s, size_t n);
+void rules_dice__out_int(outbuf *o, long long v);
 /* The highest face of a term's dice: +1 for Fate dice. */
 int rules_dice__top_face(const dice_term *t);
 /* Whether face v matches c on a die whose highest face is `top`. */

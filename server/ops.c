@@ -171,12 +171,21 @@ static int op_roll(const op_ctx *ctx, json_t *state, const json_t *args, json_t 
     json_t *roll;
     if (rules_dice_roll_text(expr, ctx->dice, &roll, err))
         return err->code;
-    json_t *res = json_copy(roll); /* the caller's object (its values are shared and never
-                                      changed); the log keeps its own */
-    json_object_set_new(res, "secret", json_boolean(secret));
-    json_t *entry =
-        json_pack("{s:I, s:I, s:s, s:s, s:o}", "seq", (json_int_t)ctx->seq, "at",
-                  (json_int_t)ctx->now_ms, "seat", ctx->seat, "kind", "roll", "roll", roll);
+    /* the caller's object: the roll's members (shared, never changed) and "secret"; the log
+     * keeps its own. Walked with the iterator (json_copy looks every key up again). */
+    json_t *res = json_object();
+    for (void *it = json_object_iter(roll); it; it = json_object_iter_next(roll, it))
+        json_object_setn_nocheck(res, json_object_iter_key(it), json_object_iter_key_len(it),
+                                 json_object_iter_value(it));
+    json_object_set_new_nocheck(res, "secret", json_boolean(secret));
+    /* built directly, not with json_pack (which read its format each time: 4.6 k instructions
+     * of a roll's, issue 26); the same members in the same order */
+    json_t *entry = json_object();
+    json_object_set_new_nocheck(entry, "seq", json_integer((json_int_t)ctx->seq));
+    json_object_set_new_nocheck(entry, "at", json_integer((json_int_t)ctx->now_ms));
+    json_object_set_new_nocheck(entry, "seat", json_string(ctx->seat));
+    json_object_set_new_nocheck(entry, "kind", json_string_nocheck("roll"));
+    json_object_set_new_nocheck(entry, "roll", roll);
     ops_log_append(state, secret, entry, ctx->log_cap);
     *result = res;
     return TB_OK;

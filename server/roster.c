@@ -90,6 +90,15 @@ void roster_follow_seat(roster *r, const json_t *from, const json_t *seats, cons
     roster__name(r, seats);
 }
 
+void roster_seat_added(roster *r, const json_t *seats, const char *id)
+{
+    if (r->seats != seats) {
+        roster_follow(r, seats);
+        return;
+    }
+    roster__count(r, json_object_get(seats, id), 1);
+}
+
 void roster_follow_patch(roster *r, const json_t *from, const json_t *seats, const json_t *patch)
 {
     if (r->seats == seats)

@@ -31,6 +31,11 @@ void roster_follow_patch(roster *r, const json_t *from, const json_t *seats, con
 /* Makes r describe seats, which differs from `from` in seat `id` alone. */
 void roster_follow_seat(roster *r, const json_t *from, const json_t *seats, const char *id);
 
+/* Seat id was just added in place to seats, the object r describes: the one exception to "a
+ * state never changes", for a join batch's own working copy that no committed state shares
+ * (server/session.c seat_join_in_place). A recount when r describes another object. */
+void roster_seat_added(roster *r, const json_t *seats, const char *id);
+
 /* The seats (r's /seats object, borrowed) r describes. */
 const json_t *roster_seats(const roster *r);
 

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "playerseq.h"
 #include "roster.h"
+#include "workcopy.h"
 
 void engine__presence_text_free(welcome_cache *wc)
 {
@@ -297,8 +298,7 @@ static engine_msg *resume_msg(campaign *k, engine_conn *c, int64_t from, const i
 
 /* Whether the diffs c would get resuming from `from` weigh at most opt.resume_max_bytes: past
  * that the whole state is sent instead (it is smaller, and a connection's queue holds it). */
-static int resume_fits(engine *e, campaign *k, engine_conn *c, int64_t from,
-                       const int64_t *pseqs)
+static int resume_fits(engine *e, campaign *k, engine_conn *c, int64_t from, const int64_t *pseqs)
 {
     size_t bytes = 0;
     for (int64_t s = from + 1; s <= k->seq && bytes <= e->opt.resume_max_bytes; s++) {
@@ -809,6 +809,32 @@ void engine__join_now(engine *e, engine_conn *c)
     engine_flush(e);
 }
 
+/* seat.join for a later joiner of a batch, run in place on the batch's working copy work (issue
+ * 26: a copy of /seats per joiner made a burst of N joins copy O(N^2) seat entries, a quarter of
+ * the server's instructions at 1 000 seats). The batch's first join ran on a copy
+ * (engine__run_handler: workcopy_make of W_SEAT_JOIN), so work's root and /seats are the batch's
+ * own, shared with no committed state; seat.join refuses before it writes anything (a name
+ * taken), so a refused joiner leaves work as it was (checked under opt.check_shared, as
+ * engine__run_handler checks the committed state). The roster (roster.h) describes work's
+ * /seats and is told of the seat added. 0, or the refusal's code (in *err). */
+static int seat_join_in_place(engine *e, const op_def *def, const op_ctx *ctx, campaign *k,
+                              json_t *work, const json_t *args, json_t **result, tb_err *err)
+{
+    uint64_t before = e->opt.check_shared ? workcopy_fingerprint(work) : 0;
+    int r = def->fn(ctx, work, args, result, err);
+    if (r && e->opt.check_shared && workcopy_check(work, before)) {
+        fprintf(stderr,
+                "tabled: op %s changed the state before it refused (server/session.c, "
+                "seat_join_in_place)\n",
+                def->name);
+        abort();
+    }
+    if (!r)
+        roster_seat_added(k->roster, json_object_get(work, "seats"),
+                          json_string_value(json_object_get(*result, "seat")));
+    return r;
+}
+
 /* Runs the joins that are due: per campaign, every joiner's seat.join on the working state, then
  * one event (one joiner: op seat.join as a single join always was; several: seat "server", args
  * {names}, result {seats}) and each seat's token, in the open batch. The joiners are welcomed
@@ -858,15 +884,19 @@ void engine__joins_run(engine *e)
         for (joiner *j = js; j && !r; j = j->next) {
             json_t *args = json_pack("{s:s}", "name", j->name), *result = NULL, *next_work;
             ctx.names = seats_roster(k, json_object_get(work, "seats")); /* no walk of every name */
-            if (engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &j->why)) {
+            if (first
+                    ? seat_join_in_place(e, def, &ctx, k, work, args, &result, &j->why)
+                    : engine__run_handler(e, def, &ctx, work, args, &result, &next_work, &j->why)) {
                 json_decref(args); /* refused (a name taken): this joiner alone is told */
                 continue;
             }
             j->seat = xstrdup(json_string_value(json_object_get(result, "seat")));
-            roster_follow_seat(k->roster, json_object_get(work, "seats"),
-                               json_object_get(next_work, "seats"), j->seat);
-            json_decref(work);
-            work = next_work;
+            if (!first) { /* work becomes the batch's own copy */
+                roster_follow_seat(k->roster, json_object_get(work, "seats"),
+                                   json_object_get(next_work, "seats"), j->seat);
+                json_decref(work);
+                work = next_work;
+            }
             json_array_append(names, json_object_get(args, "name"));
             json_array_append_new(seats, json_string(j->seat));
             r = store_token_put(e->st, j->token, k->id, j->seat, now, &err);

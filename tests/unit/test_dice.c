@@ -579,6 +579,43 @@ START_TEST(roll_text_reports_parse_errors_and_null_result)
 }
 END_TEST
 
+/* rules_dice_roll_text keeps the thread's last parsed text (dice.c): a text rolled again, after
+ * another, after a refused one or after a text that only starts the same, rolls exactly what a
+ * fresh parse and roll with the same seed roll, and a refused text is refused every time. */
+START_TEST(roll_text_again_is_a_fresh_parse)
+{
+    static const char *const texts[] = {"d20+5", "d20+5", "4d6kh3",        "d20+5",
+                                        "3d",    "d20+5", "d20",           "d20+5+1",
+                                        "d20+5", "3d",    "2d6*(1d4+1)[x]"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        rules_rng *a = rules_rng_seeded(100 + i), *b = rules_rng_seeded(100 + i);
+        json_t *got, *want = NULL;
+        tb_err e1, e2;
+        tb_err_clear(&e1);
+        tb_err_clear(&e2);
+        int rc = rules_dice_roll_text(texts[i], a, &got, &e1);
+        rules_dice_expr *e;
+        int want_rc = rules_dice_parse(texts[i], &e, &e2);
+        ck_assert_int_eq(rc, want_rc);
+        if (want_rc) {
+            ck_assert_ptr_null(got);
+            ck_assert_str_eq(e1.msg, e2.msg);
+        } else {
+            want = rules_dice_roll(e, b);
+            rules_dice_free(e);
+            char *x = json_dumps(got, JSON_COMPACT), *y = json_dumps(want, JSON_COMPACT);
+            ck_assert_str_eq(x, y);
+            free(x);
+            free(y);
+        }
+        json_decref(got);
+        json_decref(want);
+        rules_rng_destroy(a);
+        rules_rng_destroy(b);
+    }
+}
+END_TEST
+
 START_TEST(scripted_rng_running_out_is_visible_after_the_roll)
 {
     static const int faces[] = {5};
@@ -1095,6 +1132,7 @@ static Suite *dice_suite(void)
     tcase_add_loop_test(tc, roll_with_scripted_faces_gives_exact_result, 0, (int)N_ELEMS(rolls));
     tcase_add_test(tc, roll_result_keys_in_documented_order);
     tcase_add_test(tc, roll_text_reports_parse_errors_and_null_result);
+    tcase_add_test(tc, roll_text_again_is_a_fresh_parse);
     tcase_add_test(tc, scripted_rng_running_out_is_visible_after_the_roll);
     tcase_add_loop_test(tc, every_roll_adds_up, 0, (int)N_ELEMS(invariant_exprs));
     suite_add_tcase(s, tc);
