@@ -176,7 +176,8 @@ json_t *proto_filter_patch(const json_t *ops, const proto_viewer *v);
  *   *everyone  a new array: the ops a player receives whose private area the patch does not
  *              touch (the same as proto_filter_patch for such a viewer; may be empty);
  *   *touched   a new object whose keys are the seats with an op at or under /private/<seat> (each
- *              such seat receives proto_filter_patch(ops, that seat) instead; values are true).
+ *              such seat receives proto_filter_patch(ops, that seat) instead; values are true),
+ *              or NULL when there is none (jansson's getters take NULL as an empty object).
  * Returns 0; 1 when an op at "" or "/private" makes every player's view its own (both outputs
  * NULL: filter per viewer); -1 when ops cannot be filtered (see proto_filter_patch; outputs NULL).
  * The GM's audience is always the whole patch.

@@ -18,24 +18,82 @@ typedef enum area {
     AREA_MALFORMED, /* not a JSON pointer */
 } area;
 
+/* The first two tokens of a JSON pointer, read in place (issue 26: every op of every event is
+ * classified, and proto_pointer_parse allocates each token): n is the number of tokens, tok[i]
+ * (len[i] bytes, not NUL-terminated) the first two. A path with a '~' escape is parsed whole
+ * (parsed holds the tokens then); head_free releases it. */
+typedef struct path_head {
+    size_t n;
+    const char *tok[2];
+    size_t len[2];
+    proto_pointer parsed;
+} path_head;
+
+/* 0, or -1 when path is not a JSON pointer (proto_pointer_parse's rules). */
+static int head_of(const char *path, path_head *h)
+{
+    h->n = 0;
+    h->parsed.n = 0;
+    h->parsed.tokens = NULL;
+    if (!path)
+        return -1;
+    if (strchr(path, '~')) {
+        if (proto_pointer_parse(path, &h->parsed, NULL))
+            return -1;
+        h->n = h->parsed.n;
+        for (size_t i = 0; i < 2 && i < h->n; i++) {
+            h->tok[i] = h->parsed.tokens[i];
+            h->len[i] = strlen(h->tok[i]);
+        }
+        return 0;
+    }
+    if (path[0] == '\0')
+        return 0;
+    if (path[0] != '/')
+        return -1;
+    for (const char *c = path; *c; c++) {
+        if (*c != '/')
+            continue;
+        if (h->n < 2)
+            h->tok[h->n] = c + 1;
+        if (h->n > 0 && h->n <= 2)
+            h->len[h->n - 1] = (size_t)(c - h->tok[h->n - 1]);
+        h->n++;
+    }
+    if (h->n <= 2)
+        h->len[h->n - 1] = strlen(h->tok[h->n - 1]);
+    return 0;
+}
+
+static void head_free(path_head *h)
+{
+    proto_pointer_free(&h->parsed);
+}
+
+/* Whether token i of h is the NUL-terminated s. */
+static int head_is(const path_head *h, size_t i, const char *s)
+{
+    return h->n > i && strncmp(h->tok[i], s, h->len[i]) == 0 && s[h->len[i]] == '\0';
+}
+
 /* Where `path` lies for viewer v. */
 static area classify(const char *path, const proto_viewer *v)
 {
     if (v->is_gm)
         return AREA_VISIBLE;
-    proto_pointer p;
-    if (proto_pointer_parse(path, &p, NULL))
+    path_head h;
+    if (head_of(path, &h))
         return AREA_MALFORMED;
     area a = AREA_VISIBLE;
-    if (p.n == 0)
+    if (h.n == 0)
         a = AREA_ROOT;
-    else if (strcmp(p.tokens[0], "gm") == 0)
+    else if (head_is(&h, 0, "gm"))
         a = AREA_HIDDEN;
-    else if (strcmp(p.tokens[0], "private") == 0 && p.n == 1)
+    else if (head_is(&h, 0, "private") && h.n == 1)
         a = AREA_PRIVATE;
-    else if (strcmp(p.tokens[0], "private") == 0)
-        a = v->seat && strcmp(p.tokens[1], v->seat) == 0 ? AREA_VISIBLE : AREA_HIDDEN;
-    proto_pointer_free(&p);
+    else if (head_is(&h, 0, "private"))
+        a = v->seat && head_is(&h, 1, v->seat) ? AREA_VISIBLE : AREA_HIDDEN;
+    head_free(&h);
     return a;
 }
 
@@ -168,18 +226,16 @@ json_t *proto_filter_patch(const json_t *ops, const proto_viewer *v)
     return out;
 }
 
-/* Which players' views an op's path (or "from") singles out: 0 none, 1 the seat named in *seat
- * (a borrowed token of p, valid until it is freed), 2 every player's (the root or /private). */
-static int audience_of(const char *path, proto_pointer *p, const char **seat)
+/* Which players' views an op's path (or "from") singles out: 0 none, 1 the seat named by token
+ * 1 of *h, 2 every player's (the root or /private); -1 when it is not a JSON pointer. */
+static int audience_of(const char *path, path_head *h)
 {
-    if (proto_pointer_parse(path, p, NULL))
+    if (head_of(path, h))
         return -1;
-    if (p->n == 0 || (p->n == 1 && strcmp(p->tokens[0], "private") == 0))
+    if (h->n == 0 || (h->n == 1 && head_is(h, 0, "private")))
         return 2;
-    if (strcmp(p->tokens[0], "private") == 0) {
-        *seat = p->tokens[1];
+    if (head_is(h, 0, "private"))
         return 1;
-    }
     return 0;
 }
 
@@ -188,7 +244,7 @@ int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched
     *everyone = *touched = NULL;
     if (!json_is_array(ops))
         return -1;
-    json_t *seats = json_object();
+    json_t *seats = NULL; /* made at the first seat: most events touch no private area */
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i);
         const char *paths[2] = {json_string_value(json_object_get(op, "path")),
@@ -196,12 +252,13 @@ int proto_patch_audiences(const json_t *ops, json_t **everyone, json_t **touched
         for (int k = 0; k < 2; k++) {
             if (!paths[k])
                 continue;
-            proto_pointer p;
-            const char *seat = NULL;
-            int a = audience_of(paths[k], &p, &seat);
+            path_head h;
+            int a = audience_of(paths[k], &h);
+            if (a == 1 && !seats)
+                seats = json_object();
             if (a == 1)
-                json_object_set_new(seats, seat, json_true());
-            proto_pointer_free(&p);
+                json_object_setn_new(seats, h.tok[1], h.len[1], json_true());
+            head_free(&h);
             if (a == 2 || a < 0) {
                 json_decref(seats);
                 return a == 2 ? 1 : -1;

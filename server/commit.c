@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "playerseq.h"
 #include "roster.h"
@@ -141,7 +142,7 @@ int engine_flush(engine *e)
             joins = p;
             if (ok && p->patch) /* the seats there learn of the newcomers lazily (issue 26) */
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom, 1);
+                                p->op_at, e->opt.headroom, 1);
             engine__count_outcome(e, p->op_label, ok ? "ack" : "internal");
             engine__observe_latency(e, p->t0_ns);
             p = next;
@@ -150,7 +151,7 @@ int engine_flush(engine *e)
         if (ok) {
             if (p->patch)
                 engine__fan_out(p->camp, p->seq, &p->ps, p->patch, p->patch_text, p->patch_len,
-                                e->opt.headroom, 0);
+                                p->op_at, e->opt.headroom, 0);
             if (p->reply)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
@@ -168,6 +169,7 @@ int engine_flush(engine *e)
         json_decref(p->patch);
         playerseq_step_free(&p->ps);
         free(p->patch_text);
+        free(p->op_at);
         free(p->reply);
         free(p->cmd_id);
         free(p->op_label);
@@ -187,6 +189,7 @@ int engine_flush(engine *e)
         json_decref(first->patch);
         playerseq_step_free(&first->ps);
         free(first->patch_text);
+        free(first->op_at);
         free(first->cmd_id);
         free(first->op_label);
         free(first);
@@ -246,6 +249,39 @@ static json_t *removed_seats(const json_t *patch, const json_t *old_seats, const
     return gone;
 }
 
+/* Whether /campaign or /gm/join (what a campaign's summary reads besides its seats) may differ
+ * between two states: 0 when both are the same nodes (states never change). */
+static int summary_moved(const json_t *a, const json_t *b)
+{
+    json_t *ga = json_object_get(a, "gm"), *gb = json_object_get(b, "gm");
+    return json_object_get(a, "campaign") != json_object_get(b, "campaign") ||
+           (ga != gb && json_object_get(ga, "join") != json_object_get(gb, "join"));
+}
+
+/* The patch's text, proto_json_dump's (the patch is an array), with the value of each op kept in
+ * the memo m and the texts of look copied (encmemo_append_keep); *op_at (new) where each op's
+ * text starts, then its ']'. */
+static char *encode_patch(encmemo *m, const json_t *patch, encmemo *look, size_t *len,
+                          size_t **op_at)
+{
+    size_t n = json_array_size(patch);
+    size_t *at = xmalloc((n + 1) * sizeof *at);
+    proto_buf b = {0};
+    proto_buf_addc(&b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            proto_buf_addc(&b, ',');
+        at[i] = b.len;
+        encmemo_append_keep(m, &b, json_array_get(patch, i), 1, look);
+    }
+    at[n] = b.len;
+    proto_buf_addc(&b, ']');
+    proto_buf_addc(&b, '\0');
+    *len = b.len - 1;
+    *op_at = at;
+    return b.data;
+}
+
 /* Applies a successful handler's new state as one event of the open transaction; cmd_id (may be
  * NULL) makes the event its command's idempotency record (store.h). new_state is stolen. The
  * registry's summary of the campaign follows when the event changes it (name, join code, seats).
@@ -263,8 +299,12 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     int64_t pseq = playerseq_step_seat(&ps, seat); /* the sender's (a player's ack carries it) */
     if (p->ack_pseq && p->ack_entry == pseq)
         p->ack_entry = 0; /* a player's ack says `entry` only when it is not its seq */
-    size_t patch_len;
-    char *patch_text = proto_json_dump(patch, &patch_len); /* once: stored, and the GM's diff */
+    /* Encoded once: stored, and the GM's diff. The values its ops add (a log entry) stay in the
+     * campaign's memo, so the snapshot by size copies their text (encmemo.h, issue 26). */
+    if (!k->wc.memo)
+        k->wc.memo = encmemo_new();
+    size_t patch_len, *op_at;
+    char *patch_text = encode_patch(k->wc.memo, patch, e->results, &patch_len, &op_at);
     store_event ev = {.campaign = k->id,
                       .seq = seq,
                       .seat = seat,
@@ -294,15 +334,18 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
         k->seat_gone = 1;
     }
     json_decref(gone);
+    /* what the summary reads (store_summary_of_state) is shared when the event left it alone */
     store_summary was, now;
-    store_summary_of_state(base, seq - 1, &was);
-    store_summary_of_state(new_state, seq, &now);
-    if (!r && (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
-               !engine__str_eq(was.system, now.system) ||
-               !engine__str_eq(was.join_code, now.join_code))) {
-        r = store_campaign_summary_put(e->st, k->id, &now, err);
-        if (r == TB_NOT_FOUND)
-            r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
+    if (!r && (old_seats != new_seats || summary_moved(base, new_state))) {
+        store_summary_of_state(base, seq - 1, &was);
+        store_summary_of_state(new_state, seq, &now);
+        if (was.seats != now.seats || !engine__str_eq(was.name, now.name) ||
+            !engine__str_eq(was.system, now.system) ||
+            !engine__str_eq(was.join_code, now.join_code)) {
+            r = store_campaign_summary_put(e->st, k->id, &now, err);
+            if (r == TB_NOT_FOUND)
+                r = TB_OK; /* not registered (a tool's campaign): nothing to keep up to date */
+        }
     }
     /* By default a snapshot is due after 100 events, and once the patches since the last one
      * weigh as much as it did: encoding the whole state then costs, spread over the events, what
@@ -314,8 +357,11 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
                   ? seq - k->snap_seq >= e->opt.snapshot_every
                   : seq - k->snap_seq >= 100 && k->tail_bytes >= k->snap_bytes;
     if (!r && due) {
-        size_t len;
-        char *text = proto_json_dump(new_state, &len);
+        proto_buf b = {0}; /* the kept texts copied (encmemo.h) */
+        encmemo_append(k->wc.memo, &b, new_state);
+        size_t len = b.len;
+        proto_buf_addc(&b, '\0');
+        char *text = b.data;
         r = store_snapshot_put_text(e->st, k->id, seq, text, len, err);
         free(text);
         if (!r) {
@@ -328,6 +374,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
         json_decref(patch);
         playerseq_step_free(&ps);
         free(patch_text);
+        free(op_at);
         json_decref(new_state);
         e->batch_failed = 1;
         return TB_INTERNAL;
@@ -343,5 +390,7 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
     p->patch = patch;
     p->patch_text = patch_text;
     p->patch_len = patch_len;
+    free(p->op_at);
+    p->op_at = op_at;
     return TB_OK;
 }

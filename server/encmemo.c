@@ -9,6 +9,7 @@
 #include "encmemo.h"
 
 #define ENCMEMO_MIN_CAP 64
+#define ENCMEMO_STEP 16 /* slots encmemo_append_keep looks at */
 
 typedef struct encmemo_slot {
     json_t *node; /* NULL: empty; else one reference held */
@@ -20,6 +21,7 @@ struct encmemo {
     encmemo_slot *tab;
     size_t cap; /* a power of two */
     size_t n;
+    size_t cursor; /* where encmemo_append_keep's sweep goes on */
 };
 
 encmemo *encmemo_new(void)
@@ -181,4 +183,76 @@ void encmemo_append(encmemo *m, proto_buf *b, const json_t *v)
 {
     encmemo__sweep(m); /* v holds its own nodes: none of them is dropped */
     encmemo__append(m, b, v, 0);
+}
+
+/* encmemo_append_keep's walk: look (may be NULL) is looked up for every container met; without
+ * it, a container at depth keep or below is encoded whole. */
+static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, int keep,
+                          encmemo *look)
+{
+    int container = json_is_object(v) || json_is_array(v);
+    const encmemo_slot *s = container && look ? encmemo__find(look, v) : NULL;
+    size_t at = b->len;
+    if (!container || (!look && depth >= keep)) {
+        proto_json_append(b, v);
+    } else if (s) {
+        proto_buf_add(b, s->text, s->len);
+    } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
+        proto_buf_addc(b, '{');
+        int first = 1;
+        const char *key;
+        json_t *child;
+        json_object_foreach((json_t *)v, key, child)
+        {
+            if (!first)
+                proto_buf_addc(b, ',');
+            first = 0;
+            proto_buf_add_string(b, key, strlen(key));
+            proto_buf_addc(b, ':');
+            encmemo__keep(m, b, child, depth + 1, keep, look);
+        }
+        proto_buf_addc(b, '}');
+    } else {
+        proto_buf_addc(b, '[');
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                proto_buf_addc(b, ',');
+            encmemo__keep(m, b, json_array_get(v, i), depth + 1, keep, look);
+        }
+        proto_buf_addc(b, ']');
+    }
+    if (container && depth == keep)
+        encmemo__put(m, v, b->data + at, b->len - at);
+}
+
+/* Sweeps the next ENCMEMO_STEP slots (encmemo__sweep a few at a time): the whole table every
+ * cap / ENCMEMO_STEP calls, so what the memo kept alive is freed a little per event, as the
+ * states it belonged to were, not all at once at the next encoding (a burst of frees misses
+ * the allocator's caches: server/jsonalloc.h). */
+static void encmemo__sweep_some(encmemo *m)
+{
+    for (size_t k = 0; k < ENCMEMO_STEP; k++) {
+        size_t i = m->cursor;
+        if (m->tab[i].node && m->tab[i].node->refcount == 1)
+            encmemo__delete(m, i); /* slot i may now hold an entry that moved back: next call */
+        else
+            m->cursor = (i + 1) & (m->cap - 1);
+    }
+}
+
+void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep, encmemo *look)
+{
+    if (m->n) /* (an empty memo, such as engine.results between commands, has nothing to drop) */
+        encmemo__sweep_some(m);
+    encmemo__keep(m, b, v, 0, keep, look && look->n ? look : NULL);
+}
+
+void encmemo_clear(encmemo *m)
+{
+    for (size_t i = 0; m->n && i < m->cap; i++)
+        if (m->tab[i].node) {
+            encmemo__release(&m->tab[i]);
+            m->n--;
+        }
 }

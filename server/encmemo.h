@@ -39,6 +39,20 @@ void encmemo_free(encmemo *m); /* NULL is fine */
  * committed state, or a filtered view of one that is not changed after it was made). */
 void encmemo_append(encmemo *m, proto_buf *b, const json_t *v);
 
+/* Appends the compact JSON text of v (borrowed) to b, byte for byte proto_json_append(b, v), and
+ * keeps in m the text of every object or array at depth `keep` below v (not looked up in m: they
+ * are new). look (may be NULL) is a memo whose texts are copied wherever its nodes appear, at any
+ * depth (a command's result, kept just before, shares its dice with the log entry the patch
+ * adds). An event's patch with keep = 2 leaves the values its ops add (a log entry, a seat) in the
+ * memo, so the state's next encoding (a snapshot, a welcome) copies their text instead of
+ * encoding them again. The kept nodes must never change afterwards (the values of a patch are
+ * the new state's own nodes). Each call also drops a few of the entries nothing else holds any
+ * more, so the memo stays bounded between encodings of the state. */
+void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep, encmemo *look);
+
+/* Drops every text m holds (and its references). */
+void encmemo_clear(encmemo *m);
+
 /* How many texts m holds (for tests). */
 size_t encmemo_count(const encmemo *m);
 

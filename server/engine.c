@@ -704,6 +704,7 @@ void engine_destroy(engine *e)
         engine__campaign_drop(e, k);
     }
     free(e->tab);
+    encmemo_free(e->results);
     joinlimit_destroy(e->join_by_addr);
     joinlimit_destroy(e->join_all);
     joinlimit_destroy(e->seats_by_addr);

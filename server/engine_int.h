@@ -167,6 +167,7 @@ typedef struct pending {
     json_t *patch;     /* events only */
     char *patch_text;  /* events only: the patch's compact text, as stored */
     size_t patch_len;
+    size_t *op_at;           /* events only: where each op's text starts in it (and last its ']') */
     const char *result_text; /* a command: its result's compact text (result_len bytes), stored
                                 as it is; set before the event (NULL: result is encoded) */
     size_t result_len;
@@ -193,6 +194,8 @@ typedef struct counter {
 
 struct engine {
     store *st;
+    struct encmemo *results; /* the running command's result: the texts of its containers, for
+                                its event's patch (run_op.c; emptied after the event) */
     rules_rng *dice;
     rules_rng *secret;
     engine_opts opt;
@@ -300,5 +303,6 @@ int engine__append_event(engine *e, campaign *k, const char *seat, const char *o
 /* fanout.c — step 5: diffs to every seat, encoded once per audience; lazy: the messages may
  * wait in the transport (engine_msg.lazy: a join event's news to the seats already there) */
 void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
-                     const char *patch_text, size_t patch_len, size_t headroom, int lazy);
+                     const char *patch_text, size_t patch_len, const size_t *op_at, size_t headroom,
+                     int lazy);
 #endif

@@ -28,7 +28,8 @@ struct fanout {
     const json_t *patch;
     const char *patch_text; /* the patch encoded (may be NULL): the GM's ops, as they are */
     size_t patch_len;
-    int64_t seq, pseq; /* the GM's diff carries seq; every player's pseq when ps is NULL */
+    const size_t *op_at; /* where each op's text starts in patch_text (may be NULL) */
+    int64_t seq, pseq;   /* the GM's diff carries seq; every player's pseq when ps is NULL */
     const playerseq_step *ps;
     size_t headroom;
     int split;      /* the audiences are known: 0 no, 1 yes */
@@ -123,6 +124,11 @@ fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_l
     return f;
 }
 
+void fanout_ops_at(fanout *f, const size_t *op_at)
+{
+    f->op_at = op_at;
+}
+
 /* {"t":"diff","seq":SEQ,"ops":OPS} (proto_msg_diff's text) with the ops' text already encoded. */
 static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, size_t len)
 {
@@ -139,9 +145,9 @@ static engine_msg *fanout__diff_text(fanout *f, int64_t seq, const char *ops, si
 
 /* When ops (n of them, n > 0) are ops lo .. lo + n of the patch, the very same op objects (a view
  * that hides only some first and last ops: the GM's counts playerseq_advance appends), their
- * text is cut out of the patch's: the hidden ops alone are encoded, to find where the cut goes,
- * and must match the patch's text there byte for byte. Returns 1 with the text in b, else 0
- * (nothing written). */
+ * text is cut out of the patch's: where the ops start when that is known (fanout_ops_at), else
+ * the hidden ops alone are encoded, to find where the cut goes, and must match the patch's text
+ * there byte for byte. Returns 1 with the text in b, else 0 (nothing written). */
 static int fanout__cut(fanout *f, const json_t *ops, size_t n, proto_buf *b)
 {
     size_t total = json_array_size(f->patch), lo = 0;
@@ -155,6 +161,14 @@ static int fanout__cut(fanout *f, const json_t *ops, size_t n, proto_buf *b)
     for (size_t i = 1; i < n; i++)
         if (json_array_get(ops, i) != json_array_get(f->patch, lo + i))
             return 0;
+    if (f->op_at) { /* op lo starts at op_at[lo]; op lo + n - 1 ends before a ',' or the ']' */
+        size_t from = f->op_at[lo], to = lo + n < total ? f->op_at[lo + n] - 1 : f->op_at[total];
+        proto_buf_reserve(b, to - from + 2);
+        proto_buf_addc(b, '[');
+        proto_buf_add(b, f->patch_text + from, to - from);
+        proto_buf_addc(b, ']');
+        return 1;
+    }
     /* the patch's text is "[" op0 "," op1 ... "]": the hidden head is "[" op0 "," ... op(lo-1)
      * ",", the hidden tail "," op(lo+n) ... "]" */
     proto_buf head = {0}, tail = {0};
@@ -283,7 +297,7 @@ engine_msg *fanout_for_seq(fanout *f, const char *seat, int is_gm, int64_t seq)
         int r = proto_patch_audiences(f->patch, &f->everyone_ops, &f->touched);
         f->per_viewer = r != 0; /* r < 0 cannot happen for our diffs: filter each, safely */
     }
-    if (f->per_viewer || json_object_get(f->touched, seat)) {
+    if (f->per_viewer || (json_object_size(f->touched) && json_object_get(f->touched, seat))) {
         audience *a = fanout__seat(f, seat);
         if (!a->encoded) {
             proto_viewer v = {.seat = seat, .is_gm = 0};
@@ -319,9 +333,11 @@ void fanout_end(fanout *f)
 /* The event's diff to every seat of the campaign: encoded once per audience (fanout.h); a seat
  * whose view of the patch is empty gets nothing. */
 void engine__fan_out(campaign *k, int64_t seq, const playerseq_step *ps, const json_t *patch,
-                     const char *patch_text, size_t patch_len, size_t headroom, int lazy)
+                     const char *patch_text, size_t patch_len, const size_t *op_at, size_t headroom,
+                     int lazy)
 {
     fanout *f = fanout_begin(patch, patch_text, patch_len, seq, ps, 0, headroom);
+    fanout_ops_at(f, op_at);
     for (engine_conn *c = k->conns; c; c = c->camp_next)
         if (!c->dead && !c->closing) {
             engine_msg *m = fanout_for(f, c->seat, c->role == ROLE_GM);

@@ -35,6 +35,11 @@ typedef struct fanout fanout;
 fanout *fanout_begin(const json_t *patch, const char *patch_text, size_t patch_len, int64_t seq,
                      const playerseq_step *ps, int64_t pseq, size_t headroom);
 
+/* Where each op's text starts in patch_text (json_array_size(patch) + 1 offsets, the last that
+ * of its closing ']'; borrowed like patch_text): a view that hides some first and last ops is then
+ * cut out of the text without encoding them. */
+void fanout_ops_at(fanout *f, const size_t *op_at);
+
 /* The diff for a viewer (seat borrowed; is_gm for the GM's seat): borrowed, valid until
  * fanout_end, or NULL when the viewer's view of the patch is empty (send nothing). */
 engine_msg *fanout_for(fanout *f, const char *seat, int is_gm);

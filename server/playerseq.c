@@ -23,7 +23,7 @@ int64_t playerseq_seat(const json_t *state, int64_t seq, const char *seat)
 
 int64_t playerseq_step_seat(const playerseq_step *s, const char *seat)
 {
-    return s->pub + (seat ? playerseq__int(json_object_get(s->own, seat), 0) : 0);
+    return s->pub + (seat && s->own ? playerseq__int(json_object_get(s->own, seat), 0) : 0);
 }
 
 void playerseq_step_free(playerseq_step *s)
@@ -54,13 +54,13 @@ static void playerseq__split(const json_t *patch, const json_t *state, playerseq
 }
 
 /* The player seats (of new_state) whose own count the event moves: nothing public changed and
- * their filtered diff is not empty. A new array. */
+ * their filtered diff is not empty. A new array, or NULL when the event is public (none). */
 static json_t *playerseq__bumped(const json_t *patch, const json_t *new_state,
                                  const playerseq_step *s)
 {
-    json_t *out = json_array();
     if (json_array_size(s->everyone) > 0)
-        return out;
+        return NULL;
+    json_t *out = json_array();
     json_t *seats = json_object_get(new_state, "seats");
     const char *seat;
     json_t *v;
@@ -80,7 +80,7 @@ static json_t *playerseq__bumped(const json_t *patch, const json_t *new_state,
 static void playerseq__op(json_t *patch, const char *kind, const char *path, json_t *value)
 {
     json_t *op = json_object(); /* not json_pack: its format is parsed on every call */
-    json_object_set_new_nocheck(op, "op", json_string(kind));
+    json_object_set_new_nocheck(op, "op", json_string_nocheck(kind)); /* ours: ASCII */
     json_object_set_new_nocheck(op, "path", json_string(path));
     if (value)
         json_object_set_new(op, "value", value);
@@ -100,8 +100,9 @@ void playerseq_advance(const json_t *base, int64_t base_seq, json_t *new_state, 
     out->pub = before + public;
     json_t *bump = playerseq__bumped(patch, new_state, out);
     /* a seat that left takes its own count with it */
-    json_t *seats = json_object_get(new_state, "seats"), *gone = json_array();
+    json_t *seats = json_object_get(new_state, "seats"), *gone = NULL; /* NULL: none */
     if (seats != json_object_get(base, "seats")) {
+        gone = json_array();
         const char *seat;
         json_t *v;
         json_object_foreach(own_before, seat, v)

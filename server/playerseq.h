@@ -39,7 +39,8 @@
  * the counts and the fan-out) and the counts after it. */
 typedef struct playerseq_step {
     json_t *everyone; /* the ops a player with no touched private area receives (a reference) */
-    json_t *touched;  /* {seat: true} for the seats whose private area it touches (a reference) */
+    json_t *touched;  /* {seat: true} for the seats whose private area it touches (a reference;
+                         NULL: none) */
     int per_viewer;   /* every player's view must be filtered on its own (an op at "" etc.) */
     int64_t pub;      /* the public count after the event */
     json_t *own;      /* /gm/seat_seq after the event (a reference, NULL when none) */

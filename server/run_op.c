@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "encmemo.h"
 #include "engine_int.h"
 #include "playerseq.h"
 #include "route.h"
@@ -77,14 +78,26 @@ void engine__run_campaign_op(engine *e, engine_conn *c, campaign *k, const op_de
      * seat's seq, and `entry` when that is not the seq (engine__append_event). */
     p->ack_entry = number;
     p->ack_pseq = c->role != ROLE_GM;
-    /* the result encoded once: the event row stores this text and the ack copies it */
+    /* the result encoded once: the event row stores this text and the ack copies it; the texts
+     * of its containers are kept for the event's patch (a roll's log entry holds its dice) */
     size_t result_len = 0;
-    char *result_text = result ? proto_json_dump(result, &result_len) : NULL;
+    char *result_text = NULL;
+    if (result) {
+        if (!e->results)
+            e->results = encmemo_new();
+        proto_buf b = {0};
+        encmemo_append_keep(e->results, &b, result, 1, NULL);
+        result_len = b.len;
+        proto_buf_addc(&b, '\0');
+        result_text = b.data;
+    }
     p->result_text = result_text;
     p->result_len = result_len;
     int failed =
         engine__append_event(e, k, c->seat, def->name, cmd_id, args, result, work, now, p, &err);
     p->result_text = NULL;
+    if (e->results)
+        encmemo_clear(e->results);
     if (failed) {
         p->reply = engine__dump_free(
             proto_msg_nack(cmd_id, TB_INTERNAL, "the server could not save this command"));

@@ -121,7 +121,7 @@ static int cf_fail(campfile *f, tb_err *err, const char *what)
 
 /* The statement, prepared on first use (a file that only serves reads never prepares the
  * writes), reset and with its bindings cleared. NULL with *err set when it cannot be prepared. */
-static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
+static sqlite3_stmt *cf_stmt_as(campfile *f, enum fstmt id, int clear, tb_err *err)
 {
     sqlite3_stmt *s = f->stmt[id];
     if (!s) {
@@ -133,8 +133,15 @@ static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
         return f->stmt[id];
     }
     sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
+    if (clear)
+        sqlite3_clear_bindings(s);
     return s;
+}
+
+/* The prepared statement id, reset, its parameters null. */
+static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
+{
+    return cf_stmt_as(f, id, 1, err);
 }
 
 /* Steps s to its end; a failure names the campaign (store__step_in). */
@@ -386,7 +393,10 @@ int campfile_open(const char *path, const char *id, int create, int sync_full, c
         r = tb_fail(err, TB_NOT_FOUND, "storage: campaign %s has no file", id);
         goto fail;
     }
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    /* NOMUTEX: the connection is the loop thread's alone (the checkpoints and backups open the
+     * file on their own connections; the commit's sync threads only fsync the WAL), so SQLite
+     * need not lock it around every call (issue 26: 20 locks fewer per command) */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
     if ((r = store__open_db(path, flags, &f->db, err)))
         goto fail;
     /* A campaign's hot pages are the end of its log; a small cache keeps an idle campaign small
@@ -523,7 +533,7 @@ int campfile_sync_wal(campfile *f)
 
 int campfile_append(campfile *f, const store_event *ev, tb_err *err)
 {
-    sqlite3_stmt *s = cf_stmt(f, F_APPEND, err);
+    sqlite3_stmt *s = cf_stmt_as(f, F_APPEND, 0, err); /* every parameter bound below */
     if (!s)
         return TB_INTERNAL;
     sqlite3_bind_int64(s, 1, ev->seq);
@@ -532,6 +542,8 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
     sqlite3_bind_text(s, 4, ev->op, -1, SQLITE_STATIC);
     if (ev->cmd_id)
         sqlite3_bind_text(s, 5, ev->cmd_id, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 5);
     bind_json(s, 6, ev->args);
     if (ev->result_text)
         sqlite3_bind_text(s, 7, ev->result_text, (int)ev->result_len, SQLITE_STATIC);
@@ -543,8 +555,12 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
         bind_json(s, 8, ev->patch);
     if (ev->cmd_id && ev->ack_seq > 0)
         sqlite3_bind_int64(s, 9, ev->ack_seq);
+    else
+        sqlite3_bind_null(s, 9);
     if (ev->cmd_id && ev->ack_entry > 0)
         sqlite3_bind_int64(s, 10, ev->ack_entry);
+    else
+        sqlite3_bind_null(s, 10);
     int r = cf_done(f, s, err, "appending an event");
     if (r)
         return r;

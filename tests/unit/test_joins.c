@@ -131,6 +131,63 @@ START_TEST(memo_texts_equal_fresh_encodings)
 }
 END_TEST
 
+/* An event's patch encoded through encmemo_append_keep (commit.c: the values its ops add stay in
+ * the campaign's memo) is proto_json_dump's text, and the states encoded after it through the
+ * same memo still are too: the kept values' texts are the ones a snapshot then copies. The memo
+ * stays bounded without a state encoded at every event (each keep sweeps a few slots). A result
+ * that shares a container with the log entry the patch adds (a roll's dice), kept in a memo of
+ * its own just before, gives its text to the patch's encoding: the same bytes again. */
+START_TEST(memo_kept_patch_values_give_the_same_texts)
+{
+    rules_rng *rng = rules_rng_seeded(11);
+    json_t *s = json_pack("{s:{s:s}, s:{s:{s:s, s:s}}, s:[], s:{}, s:{s:i}, s:i}", "campaign",
+                          "name", "T\u00e4ble", "seats", "gm", "name", "GM", "role", "gm", "log",
+                          "private", "gm", "player_seq", 0, "next_seat", 1);
+    encmemo *m = encmemo_new(), *results = encmemo_new();
+    proto_viewer gm = {.seat = "gm", .is_gm = 1};
+    size_t most = 0;
+    for (int i = 1; i <= 400; i++) {
+        json_t *n = next_state(s, i, rng);
+        json_t *patch = proto_patch_diff_shared(s, n);
+        json_t *log = json_object_get(n, "log");
+        json_t *res =
+            json_pack("{s:O?, s:{s:i}, s:[]}", "roll",
+                      json_object_get(json_array_get(log, json_array_size(log) - 1), "roll"),
+                      "other", "i", i, "empty");
+        proto_buf rb = {0};
+        encmemo_append_keep(results, &rb, res, 1, NULL);
+        proto_buf_addc(&rb, '\0');
+        char *res_want = proto_json_dump(res, NULL);
+        ck_assert_str_eq(rb.data, res_want);
+        free(res_want);
+        free(rb.data);
+        proto_buf b = {0};
+        encmemo_append_keep(m, &b, patch, 2, results);
+        encmemo_clear(results);
+        ck_assert_uint_eq(encmemo_count(results), 0);
+        json_decref(res);
+        proto_buf_addc(&b, '\0');
+        char *want = proto_json_dump(patch, NULL);
+        ck_assert_str_eq(b.data, want);
+        free(want);
+        free(b.data);
+        json_decref(patch);
+        json_decref(s);
+        s = n;
+        if (i % 37 == 0) /* a snapshot now and then, from the kept texts */
+            assert_same_text(m, s, &gm);
+        if (encmemo_count(m) > most)
+            most = encmemo_count(m);
+    }
+    assert_same_text(m, s, &gm);
+    ck_assert_msg(most < 2 * 400, "the memo holds %zu texts", most);
+    json_decref(s);
+    encmemo_free(m);
+    encmemo_free(results);
+    rules_rng_destroy(rng);
+}
+END_TEST
+
 /* ---- roster ------------------------------------------------------------------------------- */
 
 static void assert_roster_is_recount(const roster *r, const json_t *seats)
@@ -606,6 +663,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, memo_texts_equal_fresh_encodings);
+    tcase_add_test(tc, memo_kept_patch_values_give_the_same_texts);
     tcase_add_test(tc, roster_follows_events_like_a_recount);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("engine");

@@ -187,7 +187,8 @@ END_TEST
 
 /* The public diff cut out of the patch's text (fanout.c, issue 26) is byte for byte the one
  * encoded from its ops: GM-only ops before, after, between and around the public ones, a view with
- * nothing public, and a patch text whose hidden ops are not the patch's (no cut then). */
+ * nothing public, and a patch text whose hidden ops are not the patch's (no cut then); and cut at
+ * the ops' offsets when they are given (fanout_ops_at). */
 START_TEST(a_public_diff_cut_from_the_patch_text_is_the_encoded_one)
 {
     static const char *const PATCHES[] = {
@@ -226,6 +227,26 @@ START_TEST(a_public_diff_cut_from_the_patch_text_is_the_encoded_one)
             fanout_end(enc);
             free(given);
         }
+        /* where each op starts known (fanout_ops_at: the engine's encode_patch gives them) */
+        size_t n = json_array_size(patch), *at = xmalloc((n + 1) * sizeof *at);
+        at[0] = 1;
+        for (size_t k = 0; k < n; k++) {
+            size_t op_len;
+            free(proto_json_dump(json_array_get(patch, k), &op_len));
+            at[k + 1] = at[k] + op_len + 1; /* the ',' after it, or the ']' past the last */
+        }
+        at[n] -= 1;
+        ck_assert_int_eq(text[at[n]], ']');
+        fanout *cut = fanout_begin(patch, text, len, 10, &ps, 0, 0),
+               *enc = fanout_begin(patch, NULL, 0, 10, &ps, 0, 0);
+        fanout_ops_at(cut, at);
+        engine_msg *a = fanout_for(cut, "p1", 0), *b = fanout_for(enc, "p1", 0);
+        ck_assert_msg((a == NULL) == (b == NULL), "patch %zu: a diff from one only", i);
+        if (a)
+            ck_assert_str_eq((const char *)a->text, (const char *)b->text);
+        fanout_end(cut);
+        fanout_end(enc);
+        free(at);
         free(text);
         playerseq_step_free(&ps);
         json_decref(patch);

@@ -89,6 +89,14 @@ static const struct {
     {"gm", &P1, 0},
     {"log", &P1, 0},
     {"/private/p1/~2", &P1, 0},
+    /* read in place (no '~'): empty tokens and deep paths as proto_pointer_parse reads them */
+    {"/", &P1, 1},
+    {"/gm/", &P1, 0},
+    {"/private/", &P1, 0},
+    {"/private/p1/", &P1, 1},
+    {"/private/p1/a/b/c", &P1, 1},
+    {"/private/p1/a/b/c", &P2, 0},
+    {"/log/0/gm/private", &P2, 1},
 };
 
 START_TEST(path_visibility_follows_the_first_two_tokens)
@@ -313,6 +321,24 @@ START_TEST(audiences_name_the_touched_private_seats)
 }
 END_TEST
 
+/* The seat a path names is its second token unescaped, however deep the path (the in-place
+ * reading and the escaped one give the same seats). */
+START_TEST(audiences_read_escaped_and_deep_private_paths)
+{
+    json_t *ops = J("[{\"op\":\"add\",\"path\":\"/private/p~11/x\",\"value\":1},"
+                    "{\"op\":\"add\",\"path\":\"/private/p3/a/b/c\",\"value\":2},"
+                    "{\"op\":\"remove\",\"path\":\"/private/p4\"},"
+                    "{\"op\":\"add\",\"path\":\"/\",\"value\":3}]");
+    json_t *everyone, *touched;
+    ck_assert_int_eq(proto_patch_audiences(ops, &everyone, &touched), 0);
+    assert_json(everyone, "[{\"op\":\"add\",\"path\":\"/\",\"value\":3}]", "everyone");
+    assert_json(touched, "{\"p/1\":true,\"p3\":true,\"p4\":true}", "touched");
+    json_decref(everyone);
+    json_decref(touched);
+    json_decref(ops);
+}
+END_TEST
+
 /* --- a campaign's life, seen by each seat ---------------------------------------------------- */
 
 /* Successive states of one campaign; secrets carry the markers GM_SECRET and P2_SECRET. */
@@ -421,6 +447,7 @@ static Suite *visibility_suite(void)
     tcase_add_loop_test(tc, audiences_give_each_player_what_the_filter_gives_it, 0,
                         N_ELEMS(patches));
     tcase_add_test(tc, audiences_name_the_touched_private_seats);
+    tcase_add_test(tc, audiences_read_escaped_and_deep_private_paths);
     tcase_add_test(tc, player_bytes_never_hold_another_seats_secrets);
     tcase_add_loop_test(tc, filtered_diffs_keep_each_seat_in_step_with_a_fresh_snapshot, 0, 5);
     suite_add_tcase(s, tc);
