@@ -532,6 +532,7 @@ out:
 int main(int argc, char **argv)
 {
     jsonalloc_install(); /* before any JSON value: the commands build and free thousands */
+    store_process_init(); /* before any SQLite call */
     if (argc < 2) {
         fputs(USAGE, stderr);
         return EXIT_USAGE;

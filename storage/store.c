@@ -494,6 +494,11 @@ static int migrate(store *st, tb_err *err)
     return TB_OK;
 }
 
+void store_process_init(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); /* SQLITE_MISUSE after the first call: harmless */
+}
+
 int store_open(const char *path, int sync_full, store **out, tb_err *err)
 {
     store *st = xcalloc(1, sizeof *st);

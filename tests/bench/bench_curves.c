@@ -461,6 +461,7 @@ static void curve_startup(const char *bin, int big)
 int main(int argc, char **argv)
 {
     jsonalloc_install(); /* as tabled does */
+    store_process_init();  /* as tabled does */
     const char *only = NULL, *bin = TB_SOURCE_ROOT "/build/server/tabled";
     int big = 0;
     for (int i = 1; i < argc; i++) {

@@ -192,6 +192,7 @@ static __attribute__((noinline)) void resume_burst(int n, engine_conn **rc, sink
 int main(int argc, char **argv)
 {
     jsonalloc_install(); /* as tabled does */
+    store_process_init();  /* as tabled does */
     int n = argc > 1 ? atoi(argv[1]) : 2000;
     const char *only = argc > 2 ? argv[2] : NULL;
     char dir[] = "/tmp/tabled-bench-XXXXXX", path[64];
