@@ -17,13 +17,29 @@
  * oldest entries beyond cap. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap)
 {
-    ops_log_append_in(gm ? ops_child(state, "gm") : state, entry, cap);
+    ops_log_append_at(state, gm ? (const char *const[]){"gm", NULL} : (const char *const[]){NULL},
+                      entry, cap);
 }
 
-void ops_log_append_in(json_t *parent, json_t *entry, int cap)
+void ops_log_append_at(json_t *state, const char *const *at, json_t *entry, int cap)
 {
-    json_t *log = workcopy_own(parent, "log"); /* a log is copied when first written */
+    const char *keys[OPS_LOG_DEPTH + 2];
+    size_t n = 0;
+    for (; at[n]; n++) {
+        if (n == OPS_LOG_DEPTH) {
+            fprintf(stderr, "tabled: a log's path is deeper than OPS_LOG_DEPTH (server/ops.h)\n");
+            abort();
+        }
+        keys[n] = at[n];
+    }
+    keys[n] = "log";
+    keys[n + 1] = NULL;
+    json_t *log = workcopy_own_path(state, keys); /* a log is copied when first written */
     if (!json_is_array(log)) {
+        json_t *parent = state; /* made private on the way by workcopy_own_path, or made here */
+        workcopy_own_path(state, at);
+        for (size_t i = 0; i < n; i++)
+            parent = ops_child(parent, at[i]);
         log = json_array();
         json_object_set_new(parent, "log", log);
     }
@@ -577,8 +593,8 @@ static const op_arg ARGS_NONE[] = {
 
 /* What each handler may change (ops.h, "copy-on-write"). */
 static const op_write W_LOGS[] = {OP_WRITES_LOGS, {NULL, 0}};
-static const op_write W_LOG_PUBLIC[] = {{"/log", 1}, {NULL, 0}};
-static const op_write W_LOG_GM[] = {{"/gm/log", 1}, {NULL, 0}};
+static const op_write W_LOG_PUBLIC[] = {{"/log", OP_WRITE_LOG}, {NULL, 0}};
+static const op_write W_LOG_GM[] = {{"/gm/log", OP_WRITE_LOG}, {NULL, 0}};
 
 /* A roll writes the one log its secret flag names (op_roll): the other is not copied. */
 static const op_write *roll_writes(const json_t *args)
@@ -591,7 +607,7 @@ static const op_write W_CHECK[] = {
 /* A check that is not secret, and the GM's answer to a waiting one (roll__check_log with secret
  * 0): the public log, the hidden numbers, the asks; never /gm/log. */
 static const op_write W_CHECK_PUBLIC[] = {
-    {"/log", 1}, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
+    {"/log", OP_WRITE_LOG}, {"/gm/hidden", 1}, {"/asks", 1}, {"/gm/asks", 1}, {NULL, 0}};
 
 /* A secret check (the GM's: op_roll_check refuses a player's first) writes /gm/log alone. */
 static const op_write *check_writes(const json_t *args)

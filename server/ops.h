@@ -18,10 +18,10 @@
  * fresh shallow copies and whose declared subtrees have private copies of every object and array
  * (scalars are shared: replace them, never change one in place with json_integer_set and the
  * like); every other subtree is shared, by reference, with the committed state and MUST NOT be
- * changed. A subtree declared shallow (the logs /log and /gm/log, whose entries never change once
- * written) is copied shallowly: the handler may add, drop or replace its members, never edit
- * one; a log is copied only when first written, by ops_log_append_in (workcopy_own, workcopy.h),
- * the one way to write one. Reading anything is
+ * changed. A subtree declared shallow is copied shallowly: the handler may add, drop or replace
+ * its members, never edit one. A log (/log, /gm/log: OP_WRITE_LOG) is copied only when first
+ * written, by ops_log_append (workcopy_own_path, workcopy.h), the one way to write one. Reading
+ * anything is
  * always fine, and so is adding or replacing a key of the root (it is always a private copy).
  * The sanitizer build checks every command against this contract (the committed state must be
  * unchanged byte for byte after the handler ran, whatever it returned) and aborts naming the op.
@@ -92,6 +92,11 @@ typedef int (*op_handler)(const op_ctx *ctx, json_t *state, const json_t *args, 
  * one it changes with workcopy_own_path (workcopy.h), the one way to write one (issue 26: an
  * encounter's action costs what it changes, not the campaign's cast). */
 #define OP_WRITE_COMBATANTS 2
+/* OP_WRITE_LOG for a log (/log, /gm/log: an array of entries that never change once written),
+ * which only ops_log_append writes: left the committed state's until that first append takes it
+ * with workcopy_own_path (issue 26: most commands write one log or none, and a copy is a new table
+ * of its 200 entries, diffed and freed after). */
+#define OP_WRITE_LOG 3
 typedef struct op_write {
     const char *path;
     int shallow;
@@ -110,11 +115,7 @@ typedef struct op_def {
 } op_def;
 
 /* The logs, shared by every row that writes a log entry. */
-#define OP_WRITES_LOGS                                                                             \
-    {"/log", 1},                                                                                   \
-    {                                                                                              \
-        "/gm/log", 1                                                                               \
-    }
+#define OP_WRITES_LOGS {"/log", OP_WRITE_LOG}, {"/gm/log", OP_WRITE_LOG}
 
 /* The tables of ops_play.c (characters, GM notes, system.describe, campaign.rename) and
  * ops_enc.c (encounters); ops_find searches them after the core table. */
@@ -148,8 +149,12 @@ void ops_session_scene_starts(json_t *state);
 
 /* Appends entry (stolen) to /log, or /gm/log when gm, keeping the newest cap entries. */
 void ops_log_append(json_t *state, int gm, json_t *entry, int cap);
-/* The same for the log of object parent (its key "log", made when missing): /private/<seat>. */
-void ops_log_append_in(json_t *parent, json_t *entry, int cap);
+/* The same for the log of the object at the path of object keys `at` (NULL-terminated, at most
+ * OPS_LOG_DEPTH of them; the log and the objects on the way made when missing): /private/<seat>
+ * is {"private", seat, NULL}. A container on the way that is still the committed state's is
+ * copied first (workcopy_own_path), so the committed state is never written. */
+#define OPS_LOG_DEPTH 4
+void ops_log_append_at(json_t *state, const char *const *at, json_t *entry, int cap);
 
 /* The key two seat names share when they clash (ops.c seat_names_clash: ASCII case and runs of
  * white space ignored) into out, which has room for strlen(name) + 1 bytes. */

@@ -301,8 +301,8 @@ static json_t *enc_finish(const op_ctx *ctx, json_t *state, const char *sid, rul
                 continue;
             if (ctx->is_gm || strcmp(seat, ctx->seat) == 0)
                 json_array_append(out, v);
-            ops_log_append_in(ops_child(ops_child(state, "private"), seat), json_incref(v),
-                              ctx->log_cap);
+            ops_log_append_at(state, (const char *const[]){"private", seat, NULL},
+                              json_incref(v), ctx->log_cap);
         }
     }
     json_decref(e->log);

@@ -222,7 +222,7 @@ static const op_arg ARGS_ALTER[] = {
 
 /* session.begin and session.close write one public line (session_log with gm 0): only /log is
  * copied (issue 26); session.alter writes a line to each log. */
-static const op_write W_SESSION[] = {{"/session", 0}, {"/log", 1}, {NULL, 0}};
+static const op_write W_SESSION[] = {{"/session", 0}, {"/log", OP_WRITE_LOG}, {NULL, 0}};
 static const op_write W_ALTER[] = {
     {"/session", 0}, {"/private", 0}, {"/chars", 0}, OP_WRITES_LOGS, {NULL, 0}};
 

@@ -57,40 +57,12 @@ static json_t *workcopy__containers(json_t *v)
     return json_incref(v);
 }
 
-/* The logs left shared by workcopy_make until a handler writes one (workcopy_own): the base's
- * arrays, by address. Only ever too many (a stale entry costs one needless copy, never a write into
- * a shared array): entries are dropped by workcopy_settle, after the handler. */
-#define WORKCOPY_LAZY_MAX 16
-static _Thread_local const json_t *workcopy__lazy[WORKCOPY_LAZY_MAX];
-static _Thread_local size_t workcopy__n_lazy;
-
 /* The committed state the working copy was made from (a reference of ours), for workcopy_own_path:
  * a container of the working copy is still shared when it is the base's own at the same path. */
 static _Thread_local json_t *workcopy__base;
 
-/* Whether the declared path's last token names a log, left shared until written (see workcopy.h):
- * "log" declared shallow. */
-static int workcopy__is_log(const op_write *w, const char *last)
-{
-    return w->shallow == 1 && strcmp(last, "log") == 0;
-}
-
-json_t *workcopy_own(json_t *parent, const char *key)
-{
-    json_t *v = json_object_get(parent, key);
-    for (size_t i = 0; v && i < workcopy__n_lazy; i++) {
-        if (workcopy__lazy[i] == v) {
-            json_t *copy = workcopy__shallow(v);
-            json_object_set_new(parent, key, copy);
-            return copy;
-        }
-    }
-    return v;
-}
-
 void workcopy_settle(void)
 {
-    workcopy__n_lazy = 0;
     json_decref(workcopy__base);
     workcopy__base = NULL;
 }
@@ -143,14 +115,10 @@ static void workcopy__path(json_t *work, const json_t *base, const op_write *w)
         int last = i + 1 == p.n;
         if (wchild == bchild) {
             json_t *copy;
-            if (last && w->shallow == OP_WRITE_COMBATANTS) {
+            if (last && (w->shallow == OP_WRITE_COMBATANTS || w->shallow == OP_WRITE_LOG)) {
                 break; /* copied when first written: workcopy_own_path */
             } else if (last && !w->shallow) {
                 copy = workcopy__containers(wchild);
-            } else if (last && json_is_array(wchild) && workcopy__is_log(w, p.tokens[i]) &&
-                       workcopy__n_lazy < WORKCOPY_LAZY_MAX) {
-                workcopy__lazy[workcopy__n_lazy++] = wchild; /* copied when first written */
-                break;
             } else {
                 copy = workcopy__shallow(wchild); /* a new container of shared children */
             }

@@ -25,32 +25,22 @@
  * reference. The root and every object on the way down to a declared path are fresh shallow
  * copies; a declared subtree that exists gets fresh copies of all its objects and arrays (its
  * scalars, which handlers replace and never change in place, are shared), or only a shallow copy
- * of itself when shallow, and none when OP_WRITE_COMBATANTS (copied on first write:
- * workcopy_own_path below); every other value is the base's own (shared: read it, never change
+ * of itself when shallow, and none when OP_WRITE_COMBATANTS or OP_WRITE_LOG (copied on first
+ * write: workcopy_own_path below); every other value is the base's own (shared: read it, never change
  * it). It holds a reference to base until workcopy_settle. A declared path that runs
  * through a missing key or a non-object stops there (the handler creates the rest in a private
  * container). A malformed declared path aborts: the tables are code, not input.
  */
 json_t *workcopy_make(const json_t *base, const op_write *writes);
 
-/*
- * A log (a declared path ending in "log", shallow: /log, /gm/log) is copied on first write, not
- * by workcopy_make: most commands write one log or none, and a copy is a new table of its 200
- * entries, and a diff and a free of it after (issue 26). workcopy_make leaves the base's array in
- * the working copy (its parent is a private copy, as for any declared path) and remembers it;
- * whatever appends to it (ops_log_append_in, the one writer of logs) first takes
- * workcopy_own(parent, "log"): the member itself, or, when it is still the base's array, a
- * shallow copy put in its place. A log written any other way would change the committed state
- * (workcopy_check catches it). workcopy_settle forgets the remembered arrays once the handler has
- * run (engine__run_handler); until then an extra entry only costs a needless copy. It also lets
- * go of the base workcopy_make remembered for workcopy_own_path.
- */
-json_t *workcopy_own(json_t *parent, const char *key);
+/* Lets go of the base workcopy_make remembered for workcopy_own_path, once the handler has run
+ * (engine__run_handler). */
 void workcopy_settle(void);
 
 /*
- * A subtree declared OP_WRITE_COMBATANTS (/chars, /gm/npcs: ops.h) is copied on first write too,
- * member by member: workcopy_make leaves it the base's, and a handler about to change a character
+ * A subtree declared OP_WRITE_COMBATANTS (/chars, /gm/npcs) or OP_WRITE_LOG (/log, /gm/log: ops.h)
+ * is copied on first write, member by member: workcopy_make leaves it the base's, and a handler
+ * about to change a character (or ops_log_append_at about to append to a log)
  * takes workcopy_own_path(work, (const char *[]){"chars", id, "sheet", NULL}): the container at
  * that path of object keys, after every container on the way that is still the base's own (the
  * same pointer at the same path of the state workcopy_make was given) has been replaced by a

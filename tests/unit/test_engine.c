@@ -1747,16 +1747,18 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
             *c = '"';
     json_t *base = json_loads(text, 0, NULL);
     ck_assert_ptr_nonnull(base);
-    static const op_write W[] = {{"/log", 1}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
+    static const op_write W[] = {
+        {"/log", OP_WRITE_LOG}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
     uint64_t before = workcopy_fingerprint(base);
     json_t *work = workcopy_make(base, W);
     /* shared: undeclared subtrees and the log's entries; private: the containers on the way */
     ck_assert_ptr_eq(json_object_get(work, "chars"), json_object_get(base, "chars"));
     ck_assert_ptr_eq(json_object_get(work, "seats"), json_object_get(base, "seats"));
-    /* a log is copied when first written (workcopy_own), its entries shared */
+    /* a log is copied when first written (workcopy_own_path), its entries shared */
+    static const char *const LOG[] = {"log", NULL};
     ck_assert_ptr_eq(json_object_get(work, "log"), json_object_get(base, "log"));
-    ck_assert_ptr_ne(workcopy_own(work, "log"), json_object_get(base, "log"));
-    ck_assert_ptr_eq(workcopy_own(work, "log"), json_object_get(work, "log"));
+    ck_assert_ptr_ne(workcopy_own_path(work, LOG), json_object_get(base, "log"));
+    ck_assert_ptr_eq(workcopy_own_path(work, LOG), json_object_get(work, "log"));
     ck_assert_ptr_eq(json_array_get(json_object_get(work, "log"), 0),
                      json_array_get(json_object_get(base, "log"), 0));
     ck_assert_ptr_ne(json_object_get(work, "gm"), json_object_get(base, "gm"));
@@ -1782,6 +1784,51 @@ START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it
     ck_assert_ptr_null(strstr(ptext, "seats"));
     json_decref(patch);
     free(ptext);
+    json_decref(work);
+    json_decref(base);
+}
+END_TEST
+
+/* issue 26: ops_log_append_at, the one writer of logs, copies a log at its first append (entries
+ * shared) and every container on the way that is still the committed state's (here /private and
+ * /private/p1, which the row does not even declare), and makes what is missing; the committed
+ * state never changes. */
+START_TEST(test_a_log_append_copies_on_the_way_and_never_writes_the_base)
+{
+    char text[] = "{'log':[{'a':1}],'gm':{'log':[{'g':1}]},'private':{'p1':{'log':[{'p':1}]},"
+                  "'p2':{'log':[]}}}";
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *base = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(base);
+    uint64_t before = workcopy_fingerprint(base);
+    static const op_write W[] = {OP_WRITES_LOGS, {NULL, 0}};
+    json_t *work = workcopy_make(base, W);
+    ck_assert_ptr_eq(jget(work, "/gm/log"), jget(base, "/gm/log")); /* not yet copied */
+    ops_log_append(work, 1, json_pack("{s:i}", "g", 2), 200);
+    ops_log_append(work, 0, json_pack("{s:i}", "a", 2), 1); /* cap 1: the oldest dropped */
+    ops_log_append_at(work, (const char *const[]){"private", "p1", NULL},
+                      json_pack("{s:i}", "p", 2), 200);
+    ops_log_append_at(work, (const char *const[]){"private", "p3", NULL},
+                      json_pack("{s:i}", "p", 3), 200);
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+    ck_assert_int_eq(json_array_size(jget(work, "/gm/log")), 2);
+    ck_assert_ptr_eq(jget(work, "/gm/log/0"), jget(base, "/gm/log/0")); /* entries shared */
+    ck_assert_int_eq(json_array_size(jget(work, "/log")), 1);
+    ck_assert_int_eq(json_integer_value(jget(work, "/log/0/a")), 2);
+    ck_assert_int_eq(json_array_size(jget(work, "/private/p1/log")), 2);
+    ck_assert_ptr_eq(jget(work, "/private/p1/log/0"), jget(base, "/private/p1/log/0"));
+    ck_assert_int_eq(json_integer_value(jget(work, "/private/p3/log/0/p")), 3);
+    ck_assert_ptr_eq(jget(work, "/private/p2"), jget(base, "/private/p2")); /* untouched: shared */
+    ck_assert_int_eq(json_array_size(jget(base, "/private/p1/log")), 1);
+    ck_assert_ptr_null(jget(base, "/private/p3"));
+    /* a second append writes the copy it made, copying nothing again */
+    const json_t *gm_log = jget(work, "/gm/log");
+    ops_log_append(work, 1, json_pack("{s:i}", "g", 3), 200);
+    ck_assert_ptr_eq(jget(work, "/gm/log"), gm_log);
+    ck_assert_int_eq(workcopy_check(base, before), 0);
+    workcopy_settle();
     json_decref(work);
     json_decref(base);
 }
@@ -2493,6 +2540,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, test_a_token_move_copies_one_scene_s_tokens);
     tcase_add_test(tc, test_a_check_an_answer_and_a_session_line_copy_only_the_log_they_write);
     tcase_add_test(tc, test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it);
+    tcase_add_test(tc, test_a_log_append_copies_on_the_way_and_never_writes_the_base);
     tcase_add_test(tc, test_workcopy_own_path_copies_one_character_on_first_write);
     tcase_add_test(tc, test_char_update_copies_the_one_character);
     tcase_add_test(tc, test_fingerprint_ignores_key_order_and_sees_any_change);
