@@ -26,8 +26,8 @@
  * copies; a declared subtree that exists gets fresh copies of all its objects and arrays (its
  * scalars, which handlers replace and never change in place, are shared), or only a shallow copy
  * of itself when shallow, and none when OP_WRITE_COMBATANTS or OP_WRITE_LOG (copied on first
- * write: workcopy_own_path below); every other value is the base's own (shared: read it, never change
- * it). It holds a reference to base until workcopy_settle. A declared path that runs
+ * write: workcopy_own_path below); every other value is the base's own (shared: read it, never
+ * change it). It holds a reference to base until workcopy_settle. A declared path that runs
  * through a missing key or a non-object stops there (the handler creates the rest in a private
  * container). A malformed declared path aborts: the tables are code, not input.
  */
