@@ -859,44 +859,23 @@ static int check_len(const char **text, tb_err *err)
     return 0;
 }
 
+int rules_dice__parse_in(const char *text, rules_dice_expr *e, tb_err *err)
+{
+    if (check_len(&text, err) || parse_into(text, e, err))
+        return TB_BAD_REQUEST;
+    return 0;
+}
+
 int rules_dice_parse(const char *text, rules_dice_expr **out, tb_err *err)
 {
     *out = NULL;
-    if (check_len(&text, err))
-        return TB_BAD_REQUEST;
     rules_dice_expr *e = xmalloc(sizeof *e);
-    if (parse_into(text, e, err)) {
+    if (rules_dice__parse_in(text, e, err)) {
         free(e);
         return TB_BAD_REQUEST;
     }
     *out = e;
     return 0;
-}
-
-/*
- * The last expression parsed by rules_dice__parse_cached on this thread, and its exact text. A
- * table rolls the same few texts over and over ("d20+5"), and parsing was a fifth of a roll's
- * instructions (issue 26). Deterministic and harmless: an expression depends on its text alone,
- * so a hit is byte for byte what parsing again would make; nothing random, no clock; a text that
- * fails is never kept (it is parsed, and refused with the same message, every time); one entry
- * per thread, no heap (nothing to free or to leak when a thread ends).
- */
-static _Thread_local struct {
-    char text[RULES_DICE_MAX_LEN + 1]; /* "" when the entry holds nothing */
-    rules_dice_expr e;
-} dice_last;
-
-const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err)
-{
-    if (check_len(&text, err))
-        return NULL;
-    if (text[0] && strcmp(text, dice_last.text) == 0)
-        return &dice_last.e;
-    dice_last.text[0] = '\0'; /* parse_into writes the entry: empty until it succeeds */
-    if (parse_into(text, &dice_last.e, err))
-        return NULL;
-    strcpy(dice_last.text, text); /* at most RULES_DICE_MAX_LEN bytes: check_len */
-    return &dice_last.e;
 }
 
 void rules_dice_free(rules_dice_expr *e)

@@ -79,7 +79,11 @@ typedef struct outbuf {
     size_t cap, at;
 } outbuf;
 
-/* The expression of text, parsed or kept from the thread's last parse of the same text (dice.c):
+/* Parses text into e (the caller's): 0, or TB_BAD_REQUEST with err set (too long, malformed,
+ * refused). text NULL reads as "". */
+int rules_dice__parse_in(const char *text, rules_dice_expr *e, tb_err *err);
+/* The expression of text, parsed or kept from the thread's last parse of the same text
+ * (dice_roll.c):
  * borrowed, valid until the next call on this thread; NULL with err set when text is refused. */
 const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err);
 /* Appends s[0 .. n) / the decimal v to o, cut to fit; o's text stays NUL-terminated. */

@@ -9,6 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The last expression parsed by rules_dice__parse_cached on this thread, and its exact text. A
+ * table rolls the same few texts over and over ("d20+5"), and parsing was a fifth of a roll's
+ * instructions (issue 26). Deterministic and harmless: an expression depends on its text alone,
+ * so a hit is byte for byte what parsing again would make; nothing random, no clock; a text that
+ * fails is never kept (it is parsed, and refused with the same message, every time); one entry
+ * per thread, no heap (nothing to free or to leak when a thread ends).
+ */
+static _Thread_local struct {
+    char text[RULES_DICE_MAX_LEN + 1]; /* "" when the entry holds nothing */
+    rules_dice_expr e;
+} dice_last;
+
+const rules_dice_expr *rules_dice__parse_cached(const char *text, tb_err *err)
+{
+    if (!text)
+        text = "";
+    if (text[0] && strcmp(text, dice_last.text) == 0)
+        return &dice_last.e;  /* a kept text is at most RULES_DICE_MAX_LEN bytes */
+    dice_last.text[0] = '\0'; /* the parse writes the entry: empty until it succeeds */
+    if (rules_dice__parse_in(text, &dice_last.e, err))
+        return NULL;
+    strcpy(dice_last.text, text); /* at most RULES_DICE_MAX_LEN bytes: checked by the parse */
+    return &dice_last.e;
+}
+
 /* ---- rolling ---- */
 
 /* jansson returns NULL / -1 only on allocation failure, which aborts like xmalloc does. */
