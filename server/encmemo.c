@@ -133,7 +133,51 @@ static void encmemo__sweep(encmemo *m)
     }
 }
 
-static void encmemo__append(encmemo *m, proto_buf *b, const json_t *v, int depth)
+/* How a walk below treats what it meets: the memo it keeps texts in, the memo it copies texts
+ * from (look), and, for encmemo_append_keep, the depth whose containers it keeps. */
+typedef struct encmemo__how {
+    encmemo *m;
+    encmemo *look;
+    int keep; /* encmemo__keep: the depth of the containers kept */
+} encmemo__how;
+
+typedef void (*encmemo__step)(proto_buf *b, const json_t *v, int depth, const encmemo__how *h);
+
+/* Container v framed as proto_json_append frames it, each member written by step at depth + 1
+ * (the two walks below differ only in what they do with a member). */
+static void encmemo__frame(proto_buf *b, const json_t *v, int depth, const encmemo__how *h,
+                           encmemo__step step)
+{
+    if (json_is_object(v)) {
+        proto_buf_addc(b, '{');
+        int first = 1;
+        const char *key;
+        json_t *child;
+        json_object_foreach((json_t *)v, key, child)
+        {
+            if (!first)
+                proto_buf_addc(b, ',');
+            first = 0;
+            proto_buf_add_string(b, key, strlen(key));
+            proto_buf_addc(b, ':');
+            step(b, child, depth + 1, h);
+        }
+        proto_buf_addc(b, '}');
+    } else {
+        proto_buf_addc(b, '[');
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                proto_buf_addc(b, ',');
+            step(b, json_array_get(v, i), depth + 1, h);
+        }
+        proto_buf_addc(b, ']');
+    }
+}
+
+/* encmemo_append's walk: h->m is looked up below the root, and keeps every container of depth 1
+ * to ENCMEMO_LEVELS (the deepest encoded whole). */
+static void encmemo__append(proto_buf *b, const json_t *v, int depth, const encmemo__how *h)
 {
     int container = json_is_object(v) || json_is_array(v);
     if (!container) {
@@ -141,89 +185,42 @@ static void encmemo__append(encmemo *m, proto_buf *b, const json_t *v, int depth
         return;
     }
     if (depth > 0) {
-        const encmemo_slot *s = encmemo__find(m, v);
+        const encmemo_slot *s = encmemo__find(h->m, v);
         if (s) {
             proto_buf_add(b, s->text, s->len);
             return;
         }
     }
     size_t at = b->len;
-    if (depth >= ENCMEMO_LEVELS) {
+    if (depth >= ENCMEMO_LEVELS)
         proto_json_append(b, v);
-    } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
-        proto_buf_addc(b, '{');
-        int first = 1;
-        const char *key;
-        json_t *child;
-        json_object_foreach((json_t *)v, key, child)
-        {
-            if (!first)
-                proto_buf_addc(b, ',');
-            first = 0;
-            proto_buf_add_string(b, key, strlen(key));
-            proto_buf_addc(b, ':');
-            encmemo__append(m, b, child, depth + 1);
-        }
-        proto_buf_addc(b, '}');
-    } else {
-        proto_buf_addc(b, '[');
-        size_t n = json_array_size(v);
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                proto_buf_addc(b, ',');
-            encmemo__append(m, b, json_array_get(v, i), depth + 1);
-        }
-        proto_buf_addc(b, ']');
-    }
+    else
+        encmemo__frame(b, v, depth, h, encmemo__append);
     if (depth > 0)
-        encmemo__put(m, v, b->data + at, b->len - at);
+        encmemo__put(h->m, v, b->data + at, b->len - at);
 }
 
 void encmemo_append(encmemo *m, proto_buf *b, const json_t *v)
 {
     encmemo__sweep(m); /* v holds its own nodes: none of them is dropped */
-    encmemo__append(m, b, v, 0);
+    encmemo__append(b, v, 0, &(encmemo__how){.m = m});
 }
 
-/* encmemo_append_keep's walk: look (may be NULL) is looked up for every container met; without
- * it, a container at depth keep or below is encoded whole. */
-static void encmemo__keep(encmemo *m, proto_buf *b, const json_t *v, int depth, int keep,
-                          encmemo *look)
+/* encmemo_append_keep's walk: h->look (may be NULL) is looked up for every container met;
+ * without it, a container at depth h->keep or below is encoded whole. */
+static void encmemo__keep(proto_buf *b, const json_t *v, int depth, const encmemo__how *h)
 {
     int container = json_is_object(v) || json_is_array(v);
-    const encmemo_slot *s = container && look ? encmemo__find(look, v) : NULL;
+    const encmemo_slot *s = container && h->look ? encmemo__find(h->look, v) : NULL;
     size_t at = b->len;
-    if (!container || (!look && depth >= keep)) {
+    if (!container || (!h->look && depth >= h->keep))
         proto_json_append(b, v);
-    } else if (s) {
+    else if (s)
         proto_buf_add(b, s->text, s->len);
-    } else if (json_is_object(v)) { /* framed as proto_json_append frames it */
-        proto_buf_addc(b, '{');
-        int first = 1;
-        const char *key;
-        json_t *child;
-        json_object_foreach((json_t *)v, key, child)
-        {
-            if (!first)
-                proto_buf_addc(b, ',');
-            first = 0;
-            proto_buf_add_string(b, key, strlen(key));
-            proto_buf_addc(b, ':');
-            encmemo__keep(m, b, child, depth + 1, keep, look);
-        }
-        proto_buf_addc(b, '}');
-    } else {
-        proto_buf_addc(b, '[');
-        size_t n = json_array_size(v);
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                proto_buf_addc(b, ',');
-            encmemo__keep(m, b, json_array_get(v, i), depth + 1, keep, look);
-        }
-        proto_buf_addc(b, ']');
-    }
-    if (container && depth == keep)
-        encmemo__put(m, v, b->data + at, b->len - at);
+    else
+        encmemo__frame(b, v, depth, h, encmemo__keep);
+    if (container && depth == h->keep)
+        encmemo__put(h->m, v, b->data + at, b->len - at);
 }
 
 /* Sweeps the next ENCMEMO_STEP slots (encmemo__sweep a few at a time): the whole table every
@@ -245,7 +242,8 @@ void encmemo_append_keep(encmemo *m, proto_buf *b, const json_t *v, int keep, en
 {
     if (m->n) /* (an empty memo, such as engine.results between commands, has nothing to drop) */
         encmemo__sweep_some(m);
-    encmemo__keep(m, b, v, 0, keep, look && look->n ? look : NULL);
+    encmemo__keep(b, v, 0,
+                  &(encmemo__how){.m = m, .look = look && look->n ? look : NULL, .keep = keep});
 }
 
 void encmemo_clear(encmemo *m)
