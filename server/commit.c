@@ -78,11 +78,60 @@ static int pending_ok(const pending *p, int failed, int host_ok)
            (!p->idem_camp || p->idem_camp->batch_ok) && (!p->needs_host || host_ok);
 }
 
+/* What engine_flush knows of the turn's commit. */
+typedef struct turn {
+    int failed;  /* a write failed before the commit: nothing of the turn committed */
+    int pending; /* the campaign files are committing (store_commit_start): the rest is to do */
+    int host_ok; /* the host file committed (known once pending is 0) */
+} turn;
+
+/* Ends the turn's commit: the files still committing, then the host file. */
+static void turn_finish(engine *e, turn *t)
+{
+    if (!t->pending)
+        return;
+    tb_err err = {0};
+    if (store_commit(e->st, &err) != TB_OK)
+        fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
+    t->pending = 0;
+    t->host_ok = !t->failed && store_batch_ok(e->st, STORE_HOST);
+}
+
+/* Publishes (or drops) the working state the turn made of k, once its file is decided: a
+ * campaign's replies wait for its own COMMIT only, and for the host file's when it is new. */
+static void settle(engine *e, turn *t, campaign *k)
+{
+    if (!k || !k->in_work || k->settled) /* only what the turn wrote: the others stand */
+        return;
+    if (k->fresh)
+        turn_finish(e, t);
+    k->settled = 1;
+    k->batch_ok = !t->failed && store_batch_ok(e->st, k->id) && (!k->fresh || t->host_ok);
+    if (k->work) {
+        if (k->batch_ok) {
+            json_decref(k->state);
+            k->state = k->work;
+            k->seq = k->work_seq;
+            k->changed = 1;
+            engine__resume_cache_clear(&k->rcache); /* kept only while nothing happens */
+        } else {
+            json_decref(k->work);
+        }
+        k->work = NULL;
+    }
+    if (k->fresh && k->batch_ok) {
+        k->fresh = 0;
+        e->n_campaigns++;
+    }
+}
+
 /*
  * Commits the turn (store.h: each campaign file written in it, then the host file) and delivers.
  * What committed is published and delivered; a campaign whose file failed drops its working state
  * and its commands are answered nack internal, without touching the others (a damaged file takes
  * down its campaign alone). A write that failed before the commit (batch_failed) fails the turn.
+ * With many files, they commit on the store's committer while the replies of those decided go
+ * (store_commit_start); a reply that stands on the host file waits for all of them.
  */
 int engine_flush(engine *e)
 {
@@ -93,41 +142,21 @@ int engine_flush(engine *e)
         engine__reap_dead(e);
         return 0;
     }
-    tb_err err = {0};
-    int failed = e->batch_failed;
+    turn t = {.failed = e->batch_failed};
     if (store_in_transaction(e->st)) {
-        if (failed) {
+        if (t.failed) {
             store_rollback(e->st);
-        } else if (store_commit(e->st, &err) == TB_OK) {
-            e->commits++;
         } else {
-            fprintf(stderr, "tabled: commit failed: %s\n", err.msg);
-            e->commits++; /* some files may have committed */
+            e->commits++; /* some files may commit even when the commit fails */
+            t.pending = 1;
+            if (!store_commit_start(e->st))
+                turn_finish(e, &t);
         }
     }
-    int host_ok = !failed && store_batch_ok(e->st, STORE_HOST);
-    /* Publish (or drop) the working states: only the campaigns written in this turn. */
+    if (!t.pending)
+        t.host_ok = !t.failed && store_batch_ok(e->st, STORE_HOST);
     campaign *list = e->work;
     e->work = NULL;
-    for (campaign *k = list; k; k = k->work_next) {
-        k->batch_ok = !failed && store_batch_ok(e->st, k->id) && (!k->fresh || host_ok);
-        if (k->work) {
-            if (k->batch_ok) {
-                json_decref(k->state);
-                k->state = k->work;
-                k->seq = k->work_seq;
-                k->changed = 1;
-                engine__resume_cache_clear(&k->rcache); /* kept only while nothing happens */
-            } else {
-                json_decref(k->work);
-            }
-            k->work = NULL;
-        }
-        if (k->fresh && k->batch_ok) {
-            k->fresh = 0;
-            e->n_campaigns++;
-        }
-    }
     /* Deliver in arrival order: each event's diff to every seat, then the sender's reply; the
      * joiners are welcomed last, with the state after every event of the turn. */
     pending *p = e->head, *joins = NULL;
@@ -135,7 +164,11 @@ int engine_flush(engine *e)
     e->batch_failed = 0;
     while (p) {
         pending *next = p->next;
-        int ok = pending_ok(p, failed, host_ok);
+        if (p->needs_host)
+            turn_finish(e, &t);
+        settle(e, &t, p->camp);
+        settle(e, &t, p->idem_camp);
+        int ok = pending_ok(p, t.failed, t.host_ok);
         if (p->joins) {
             p->ok = ok;
             p->next = joins;
@@ -156,6 +189,7 @@ int engine_flush(engine *e)
                 engine__send_text(p->conn, p->reply);
             engine__count_outcome(e, p->op_label, p->outcome ? p->outcome : "ack");
         } else if (p->reply) {
+            turn_finish(e, &t); /* whether the disk is full is known once every file is */
             char *nack = engine__dump_free(proto_msg_nack(
                 p->cmd_id, TB_INTERNAL,
                 store_disk_full(e->st)
@@ -177,6 +211,9 @@ int engine_flush(engine *e)
         free(p);
         p = next;
     }
+    turn_finish(e, &t);
+    for (campaign *k = list; k; k = k->work_next)
+        settle(e, &t, k);
     while (joins) { /* in arrival order: the list was built backwards */
         pending *first = NULL;
         for (pending **pp = &joins; *pp; pp = &(*pp)->next)
@@ -199,6 +236,7 @@ int engine_flush(engine *e)
         next = k->work_next;
         k->work_next = NULL;
         k->in_work = 0;
+        k->settled = 0;
         if (k->changed && k->seat_gone) /* not a walk of every connection per join */
             drop_removed_seats(k);
         k->changed = 0;

@@ -108,6 +108,7 @@ typedef struct campaign {
     int presence_due;       /* a seat went online or offline since the seats were last told */
     int in_work;            /* on engine.work: written in the open batch */
     int batch_ok;           /* what the last batch wrote to its file committed (engine_flush) */
+    int settled;            /* engine_flush has published or dropped what the batch made of it */
     int releasing;          /* campaign.release ran in the open batch (host_ops.c) */
     int moved;              /* released: no hello, join or command reaches it; put away soon */
     uint64_t idle_since_ns; /* when its last connection left (0: it has some, or just loaded) */

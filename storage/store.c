@@ -68,6 +68,8 @@ typedef struct cslot {
     campfile *f;
     uint64_t batch_gen; /* the batch that last wrote to it */
     int failed;         /* that batch's commit failed */
+    size_t batch_ix;    /* its place in that batch (store_commit_start's files commit in order) */
+    int decided;        /* committed or failed (after store_commit_start: under the mutex) */
     uint64_t dirty_gen; /* store_take_dirty round it was listed in */
     struct cslot *next; /* hash chain */
 } cslot;
@@ -95,8 +97,20 @@ struct store {
     size_t ndirty, capdirty;
     int host_dirty;
     int dir_sync_due; /* a campaign file was created in the batch: sync the directory at commit */
+    /* the committer: a thread that commits a batch's campaign files while the loop delivers */
+    struct {
+        pthread_t t;
+        int started, quit;
+        pthread_mutex_t mu;
+        pthread_cond_t go, step;
+        size_t n;    /* the batch's files to commit (store_commit_start) */
+        size_t next; /* the first of them nobody has taken yet */
+    } cm;
+    int async; /* store_commit_start handed the batch's files to the committer */
     char *tmpdir;     /* store_open_reader's copy of a single-file database, removed at close */
 };
+
+static void committer_stop(store *st);
 
 /* ---- shared helpers (store_internal.h) ----------------------------------------------------- */
 
@@ -401,6 +415,7 @@ static int camp_w(store *st, const char *id, campfile **out, tb_err *err)
         return r;
     s->batch_gen = st->gen;
     s->failed = 0;
+    s->batch_ix = st->nbatch;
     if (st->nbatch == st->capbatch) {
         st->capbatch = st->capbatch ? st->capbatch * 2 : 16;
         st->batch = xrealloc(st->batch, st->capbatch * sizeof *st->batch);
@@ -603,6 +618,7 @@ void store_close(store *st)
         return;
     if (st->in_batch)
         store_rollback(st);
+    committer_stop(st);
     for (size_t i = 0; i < st->ntab; i++)
         for (cslot *s = st->tab[i], *next; s; s = next) {
             next = s->next;
@@ -691,6 +707,119 @@ static void sync_wals(cslot **files, size_t n)
     pthread_mutex_destroy(&j.mu);
 }
 
+/* ---- the committer ---------------------------------------------------------------------------
+ * With many tables, a turn writes many campaign files, and their COMMITs were a tenth of the
+ * loop's thread (issue 26, 100 tables: a COMMIT is SQLite's work on the file plus 2 fcntl and the
+ * WAL's pwrite). A file's replies may go as soon as its own COMMIT returned, so after
+ * store_commit_start the batch's files are committed in batch order by two threads at once: the
+ * store's committer, and the loop's thread whenever it asks for a file not yet decided
+ * (store_batch_ok takes the next file nobody took until the one it wants is decided, and waits
+ * only for a file the committer is in the middle of). So the loop's thread delivers the replies
+ * of the files decided first while the committer commits the next ones, and never waits for the
+ * committer to wake. A file is committed by one thread, once (taken under the mutex); nothing
+ * else touches the batch's files until store_commit has seen every one decided (the engine only
+ * delivers in between). */
+
+/* Commits the batch file taken at i and marks it decided (called without the mutex). */
+static void committer_commit(store *st, size_t i)
+{
+    cslot *slot = st->batch[i];
+    tb_err why;
+    int failed = campfile_commit(slot->f, &why) != TB_OK;
+    if (failed) /* the loop's thread reports the file by name at store_commit */
+        fprintf(stderr, "tabled: %s\n", why.msg);
+    pthread_mutex_lock(&st->cm.mu);
+    slot->failed = failed;
+    slot->decided = 1;
+    pthread_cond_broadcast(&st->cm.step);
+    pthread_mutex_unlock(&st->cm.mu);
+}
+
+static void *committer_main(void *arg)
+{
+    store *st = arg;
+    pthread_mutex_lock(&st->cm.mu);
+    for (;;) {
+        while (!st->cm.quit && st->cm.next >= st->cm.n)
+            pthread_cond_wait(&st->cm.go, &st->cm.mu);
+        if (st->cm.quit)
+            break;
+        size_t i = st->cm.next++;
+        pthread_mutex_unlock(&st->cm.mu);
+        committer_commit(st, i);
+        pthread_mutex_lock(&st->cm.mu);
+    }
+    pthread_mutex_unlock(&st->cm.mu);
+    return NULL;
+}
+
+/* On the loop's thread: returns once the batch's files up to index upto (exclusive) are decided,
+ * committing itself each one the committer has not taken yet. */
+static void committer_wait(store *st, size_t upto)
+{
+    pthread_mutex_lock(&st->cm.mu);
+    for (size_t want = 0; want < upto;) {
+        if (st->batch[want]->decided) {
+            want++;
+        } else if (st->cm.next < st->cm.n) {
+            size_t i = st->cm.next++;
+            pthread_mutex_unlock(&st->cm.mu);
+            committer_commit(st, i);
+            pthread_mutex_lock(&st->cm.mu);
+        } else {
+            pthread_cond_wait(&st->cm.step, &st->cm.mu); /* the committer is on it */
+        }
+    }
+    pthread_mutex_unlock(&st->cm.mu);
+}
+
+static void committer_stop(store *st)
+{
+    if (!st->cm.started)
+        return;
+    pthread_mutex_lock(&st->cm.mu);
+    st->cm.quit = 1;
+    pthread_cond_signal(&st->cm.go);
+    pthread_mutex_unlock(&st->cm.mu);
+    pthread_join(st->cm.t, NULL);
+    pthread_cond_destroy(&st->cm.go);
+    pthread_cond_destroy(&st->cm.step);
+    pthread_mutex_destroy(&st->cm.mu);
+    st->cm.started = 0;
+}
+
+int store_commit_start(store *st)
+{
+    /* --sync full syncs every WAL at once after the COMMITs (sync_wals), and a new file's
+     * directory is synced before any: both stay store_commit's. One file has nothing to overlap. */
+    if (!st->in_batch || st->async || st->sync_full || st->dir_sync_due ||
+        st->nbatch < STORE_COMMIT_ASYNC_MIN)
+        return 0;
+    if (!st->cm.started) {
+        pthread_mutex_init(&st->cm.mu, NULL);
+        pthread_cond_init(&st->cm.go, NULL);
+        pthread_cond_init(&st->cm.step, NULL);
+        st->cm.quit = 0;
+        st->cm.n = st->cm.next = 0;
+        if (pthread_create(&st->cm.t, NULL, committer_main, st) != 0) {
+            pthread_cond_destroy(&st->cm.go);
+            pthread_cond_destroy(&st->cm.step);
+            pthread_mutex_destroy(&st->cm.mu);
+            return 0; /* store_commit commits them on the loop's thread */
+        }
+        st->cm.started = 1;
+    }
+    for (size_t i = 0; i < st->nbatch; i++)
+        st->batch[i]->decided = 0;
+    pthread_mutex_lock(&st->cm.mu);
+    st->cm.next = 0;
+    st->cm.n = st->nbatch;
+    pthread_cond_signal(&st->cm.go);
+    pthread_mutex_unlock(&st->cm.mu);
+    st->async = 1;
+    return 1;
+}
+
 int store_begin(store *st, tb_err *err)
 {
     if (st->in_batch)
@@ -715,17 +844,27 @@ int store_commit(store *st, tb_err *err)
             return r;
         }
     }
+    int async = st->async;
+    if (async) {
+        committer_wait(st, st->nbatch);
+        st->async = 0;
+    }
     for (size_t i = 0; i < st->nbatch; i++) {
         cslot *s = st->batch[i];
         tb_err why;
-        if (campfile_commit(s->f, &why) == TB_OK) {
+        if (async ? !s->failed : campfile_commit(s->f, &why) == TB_OK) {
             mark_dirty(st, s);
             continue;
         }
         s->failed = 1;
         any_full |= campfile_full(s->f);
-        if (!r)
-            r = tb_fail(err, why.code, "%s", why.msg);
+        if (!r) {
+            if (async)
+                r = tb_fail(err, TB_INTERNAL, "storage: campaign %s: commit failed",
+                            campfile_id(s->f));
+            else
+                r = tb_fail(err, why.code, "%s", why.msg);
+        }
     }
     if (st->sync_full && st->nbatch)
         sync_wals(st->batch, st->nbatch);
@@ -752,6 +891,10 @@ int store_commit(store *st, tb_err *err)
 
 void store_rollback(store *st)
 {
+    if (st->async) { /* what the committer has committed stays: rolled back are the others */
+        committer_wait(st, st->nbatch);
+        st->async = 0;
+    }
     st->dir_sync_due = 0;
     for (size_t i = 0; i < st->nbatch; i++) {
         if (campfile_in_tx(st->batch[i]->f))
@@ -771,12 +914,16 @@ int store_in_transaction(const store *st)
     return st->in_batch;
 }
 
-int store_batch_ok(const store *st, const char *campaign)
+int store_batch_ok(store *st, const char *campaign)
 {
     if (strcmp(campaign, STORE_HOST) == 0)
         return !st->host_failed;
     cslot *s = slot_find(st, campaign);
-    return !(s && s->batch_gen == st->gen && s->failed);
+    if (!s || s->batch_gen != st->gen)
+        return 1;
+    if (st->async)
+        committer_wait(st, s->batch_ix + 1);
+    return !s->failed;
 }
 
 char **store_take_dirty(store *st)

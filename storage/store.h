@@ -121,10 +121,20 @@ int store_commit(store *st, tb_err *err);
 void store_rollback(store *st);
 int store_in_transaction(const store *st);
 
+/* Starts committing the batch's campaign files on the store's committer thread, in the order
+ * they joined the batch, and returns 1; or returns 0 and does nothing (under --sync full, when the
+ * batch created a file, or wrote fewer than STORE_COMMIT_ASYNC_MIN files: store_commit commits
+ * them). Until store_commit (or store_rollback), which waits for the rest and then commits the
+ * host file, the caller makes no other store call than store_batch_ok for a campaign: it waits
+ * for that file alone, so the replies of the files decided first can go while the others commit
+ * (issue 26: the loop's thread delivers while the COMMITs run). */
+#define STORE_COMMIT_ASYNC_MIN 2
+int store_commit_start(store *st);
+
 /* After store_commit (until the next store_begin): 1 when what the batch wrote to campaign's file
  * (STORE_HOST: the host file) is durable, 0 when it was rolled back. A file the batch did not write
- * to answers 1. */
-int store_batch_ok(const store *st, const char *campaign);
+ * to answers 1. After store_commit_start, a campaign's answer waits until its file is decided. */
+int store_batch_ok(store *st, const char *campaign);
 
 /* ---- the registry (host file) ------------------------------------------------------------- */
 

@@ -1707,6 +1707,71 @@ START_TEST(test_rollback_forgets_the_ids_it_recorded_and_batch_ok_says_what_is_d
 }
 END_TEST
 
+/* Issue 26: a batch of many files is committed by the store's committer and the caller's thread
+ * together (store_commit_start): not for a batch that creates a file (its directory is synced
+ * first) or writes fewer than STORE_COMMIT_ASYNC_MIN files; store_batch_ok of any file, in any
+ * order, waits for that file to be decided; after store_commit every file's rows are durable and
+ * the index knows their ids; a rollback after the start keeps what was committed. */
+START_TEST(test_a_batch_of_many_files_commits_on_the_committer_too)
+{
+    enum { N = STORE_COMMIT_ASYNC_MIN + 3 };
+    store *st = open_store();
+    tb_err err = {0};
+    char id[N][8];
+    for (int i = 0; i < N; i++)
+        snprintf(id[i], sizeof id[i], "k%d", i);
+    ck_assert_int_eq(store_begin(st, &err), TB_OK); /* creates the files: synced as before */
+    for (int i = 0; i < N; i++)
+        append_cmd(st, id[i], 1, "p1", "a");
+    ck_assert_int_eq(store_commit_start(st), 0);
+    ck_assert_int_eq(store_commit(st, &err), TB_OK);
+
+    ck_assert_int_eq(store_begin(st, &err), TB_OK); /* too few files */
+    for (int i = 0; i < STORE_COMMIT_ASYNC_MIN - 1; i++)
+        append_cmd(st, id[i], 2, "p1", "b");
+    ck_assert_int_eq(store_commit_start(st), 0);
+    ck_assert_int_eq(store_commit(st, &err), TB_OK);
+
+    for (int round = 0; round < 20; round++) {
+        int64_t seq = 3 + round;
+        char cmd[16];
+        snprintf(cmd, sizeof cmd, "c%d", round);
+        ck_assert_int_eq(store_begin(st, &err), TB_OK);
+        for (int i = 0; i < N; i++)
+            append_cmd(st, id[i], seq - (i < STORE_COMMIT_ASYNC_MIN - 1 ? 0 : 1), "p1", cmd);
+        ck_assert_int_eq(store_commit_start(st), 1);
+        for (int i = N - 1; i >= 0; i -= 2) /* asked out of order: each waits for its own */
+            ck_assert_int_eq(store_batch_ok(st, id[i]), 1);
+        ck_assert_int_eq(store_commit(st, &err), TB_OK);
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(store_batch_ok(st, id[i]), 1);
+    }
+    for (int i = 0; i < N; i++) {
+        sqlite3 *db = raw_open_campaign(id[i]);
+        ck_assert_int_eq(raw_int(db, "SELECT count(*) FROM events"),
+                         i < STORE_COMMIT_ASYNC_MIN - 1 ? 22 : 21);
+        sqlite3_close(db);
+        char *r = idem(st, id[i], "p1", "c19");
+        ck_assert_ptr_nonnull(r);
+        free(r);
+    }
+
+    ck_assert_int_eq(store_begin(st, &err), TB_OK); /* a rollback once started */
+    for (int i = 0; i < N; i++)
+        append_cmd(st, id[i], 30, "p1", "z");
+    ck_assert_int_eq(store_commit_start(st), 1);
+    store_rollback(st);
+    store_close(st); /* stops the committer */
+    st = open_store();
+    for (int i = 0; i < N; i++) {
+        int64_t last = last_seq(st, id[i]);
+        ck_assert_msg(last == 30 || last == (i < STORE_COMMIT_ASYNC_MIN - 1 ? 22 : 21),
+                      "%s: %lld", id[i], (long long)last);
+    }
+    store_close(st);
+}
+END_TEST
+
 /* Issue 27 item 7, here for the data directory: a host file that is gone (or empty) beside a
  * campaigns directory is refused, not started over as a new database; a campaign file that is
  * empty is refused for that campaign alone. */
@@ -1825,6 +1890,7 @@ static Suite *storage_suite(void)
     tcase_add_test(tc, test_a_commands_event_is_its_idempotency_record);
     tcase_add_test(tc, test_the_newest_idem_keep_commands_are_recognised);
     tcase_add_test(tc, test_rollback_forgets_the_ids_it_recorded_and_batch_ok_says_what_is_durable);
+    tcase_add_test(tc, test_a_batch_of_many_files_commits_on_the_committer_too);
     tcase_add_test(
         tc,
         test_a_lost_host_file_is_refused_and_an_empty_campaign_file_takes_down_only_its_campaign);
