@@ -98,17 +98,30 @@ typedef struct idem_map {
     size_t nslots;
 } idem_map;
 
+/* An event appended in the open transaction, not yet written (campfile_append): one block, its
+ * texts after it. */
+typedef struct cf_row {
+    struct cf_row *next;
+    int64_t seq, at_ms, ack_seq, ack_entry;
+    const char *seat, *op, *cmd_id, *args, *result, *patch; /* cmd_id may be NULL */
+    int result_len, patch_len;
+} cf_row;
+
 struct campfile {
     char *id;
     char *path;
     sqlite3 *db;
     sqlite3_stmt *stmt[F__COUNT];
     int in_tx;
+    int begun;             /* the open transaction's BEGIN IMMEDIATE has run (cf_write) */
+    cf_row *rows, **rows_end; /* its appended events not yet written, oldest first */
     int full;
     int64_t last_seq; /* the highest seq, committed or in the open transaction */
     idem_map idem;
     int wal_fd; /* the WAL, opened at its first sync (campfile_sync_wal); -1 until then */
 };
+
+static int cf_write(campfile *f, tb_err *err);
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -148,16 +161,6 @@ static sqlite3_stmt *cf_stmt(campfile *f, enum fstmt id, tb_err *err)
 static int cf_done(campfile *f, sqlite3_stmt *s, tb_err *err, const char *what)
 {
     return store__step_in(s, err, f->id, what, &f->full);
-}
-
-/* Binds a JSON value as compact text (null when v is NULL). */
-static void bind_json(sqlite3_stmt *s, int i, const json_t *v)
-{
-    char *text = v ? proto_json_dump(v, NULL) : NULL;
-    if (text)
-        sqlite3_bind_text(s, i, text, -1, free);
-    else
-        sqlite3_bind_text(s, i, "null", -1, SQLITE_STATIC);
 }
 
 static json_t *column_json(sqlite3_stmt *s, int i)
@@ -388,14 +391,16 @@ int campfile_open(const char *path, const char *id, int create, int sync_full, c
     f->id = xstrdup(id);
     f->path = xstrdup(path);
     f->wal_fd = -1;
+    f->rows_end = &f->rows;
     int r;
     if (!create && access(path, F_OK) != 0) {
         r = tb_fail(err, TB_NOT_FOUND, "storage: campaign %s has no file", id);
         goto fail;
     }
-    /* NOMUTEX: the connection is the loop thread's alone (the checkpoints and backups open the
-     * file on their own connections; the commit's sync threads only fsync the WAL), so SQLite
-     * need not lock it around every call (issue 26: 20 locks fewer per command) */
+    /* NOMUTEX: one thread at a time uses the connection (the loop's, or the store's committer
+     * while the loop's thread leaves the batch's files alone: store.c; the checkpoints and
+     * backups open the file on their own connections; the commit's sync threads only fsync the
+     * WAL), so SQLite need not lock it around every call (issue 26: 20 locks fewer per command) */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
     if ((r = store__open_db(path, flags, &f->db, err)))
         goto fail;
@@ -455,6 +460,8 @@ const char *campfile_path(const campfile *f)
 
 sqlite3 *campfile_sqlite(campfile *f)
 {
+    tb_err ignored; /* its users run outside batches: nothing is queued (a failure stays queued) */
+    cf_write(f, &ignored);
     return f->db;
 }
 
@@ -465,23 +472,93 @@ int campfile_full(const campfile *f)
 
 /* ---- transactions ------------------------------------------------------------------------- */
 
+/* Inserts one appended event (bound from its texts). */
+static int cf_insert(campfile *f, const cf_row *row, tb_err *err)
+{
+    sqlite3_stmt *s = cf_stmt_as(f, F_APPEND, 0, err); /* every parameter bound below */
+    if (!s)
+        return TB_INTERNAL;
+    sqlite3_bind_int64(s, 1, row->seq);
+    sqlite3_bind_int64(s, 2, row->at_ms);
+    sqlite3_bind_text(s, 3, row->seat, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 4, row->op, -1, SQLITE_STATIC);
+    if (row->cmd_id)
+        sqlite3_bind_text(s, 5, row->cmd_id, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 5);
+    sqlite3_bind_text(s, 6, row->args, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 7, row->result, row->result_len, SQLITE_STATIC);
+    sqlite3_bind_text(s, 8, row->patch, row->patch_len, SQLITE_STATIC);
+    if (row->cmd_id && row->ack_seq > 0)
+        sqlite3_bind_int64(s, 9, row->ack_seq);
+    else
+        sqlite3_bind_null(s, 9);
+    if (row->cmd_id && row->ack_entry > 0)
+        sqlite3_bind_int64(s, 10, row->ack_entry);
+    else
+        sqlite3_bind_null(s, 10);
+    int r = cf_done(f, s, err, "appending an event");
+    sqlite3_clear_bindings(s); /* the row's texts are about to be freed */
+    return r;
+}
+
+static void cf_rows_free(campfile *f)
+{
+    for (cf_row *row = f->rows, *next; row; row = next) {
+        next = row->next;
+        free(row);
+    }
+    f->rows = NULL;
+    f->rows_end = &f->rows;
+}
+
+/* Writes what the open transaction holds so far: its BEGIN IMMEDIATE, then the events appended
+ * since (issue 26: an append only queues its event, so that the SQLite work of a turn's appends
+ * runs with its COMMIT, on the committer when the store starts one: store.c). Called before any
+ * other statement on the file, so a read sees every append. 0, or the first failure (the
+ * transaction is then rolled back by whoever ends it). */
+static int cf_write(campfile *f, tb_err *err)
+{
+    if (!f->in_tx)
+        return TB_OK;
+    if (!f->begun) {
+        sqlite3_stmt *s = cf_stmt(f, F_BEGIN, err);
+        int r = s ? cf_done(f, s, err, "begin") : TB_INTERNAL;
+        if (r)
+            return r;
+        f->begun = 1;
+    }
+    while (f->rows) {
+        cf_row *row = f->rows;
+        int r = cf_insert(f, row, err);
+        if (r)
+            return r;
+        f->rows = row->next;
+        if (!f->rows)
+            f->rows_end = &f->rows;
+        free(row);
+    }
+    return TB_OK;
+}
+
 int campfile_begin(campfile *f, tb_err *err)
 {
     if (f->in_tx)
         return tb_fail(err, TB_CONFLICT, "storage: a transaction is already open");
-    sqlite3_stmt *s = cf_stmt(f, F_BEGIN, err);
-    int r = s ? cf_done(f, s, err, "begin") : TB_INTERNAL;
-    if (!r)
-        f->in_tx = 1;
-    return r;
+    f->in_tx = 1; /* its BEGIN runs with its first statement (cf_write) */
+    f->begun = 0;
+    return TB_OK;
 }
 
 int campfile_commit(campfile *f, tb_err *err)
 {
     if (!f->in_tx)
         return tb_fail(err, TB_CONFLICT, "storage: no transaction is open");
-    sqlite3_stmt *s = cf_stmt(f, F_COMMIT, err);
-    int r = s ? cf_done(f, s, err, "commit") : TB_INTERNAL;
+    int r = cf_write(f, err);
+    if (!r && f->begun) {
+        sqlite3_stmt *s = cf_stmt(f, F_COMMIT, err);
+        r = s ? cf_done(f, s, err, "commit") : TB_INTERNAL;
+    }
     if (r) {
         /* A failed COMMIT (disk full, I/O error) may leave the transaction open: end it, so the
          * next batch starts clean. Nothing of this transaction is durable. */
@@ -489,12 +566,15 @@ int campfile_commit(campfile *f, tb_err *err)
         return TB_INTERNAL;
     }
     f->in_tx = 0;
+    f->begun = 0;
     f->full = 0;
     return TB_OK;
 }
 
 void campfile_rollback(campfile *f)
 {
+    cf_rows_free(f);
+    f->begun = 0;
     if (!sqlite3_get_autocommit(f->db)) {
         sqlite3_stmt *s = cf_stmt(f, F_ROLLBACK, NULL);
         if (s)
@@ -533,37 +613,58 @@ int campfile_sync_wal(campfile *f)
 
 int campfile_append(campfile *f, const store_event *ev, tb_err *err)
 {
-    sqlite3_stmt *s = cf_stmt_as(f, F_APPEND, 0, err); /* every parameter bound below */
-    if (!s)
-        return TB_INTERNAL;
-    sqlite3_bind_int64(s, 1, ev->seq);
-    sqlite3_bind_int64(s, 2, ev->at_ms);
-    sqlite3_bind_text(s, 3, ev->seat, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 4, ev->op, -1, SQLITE_STATIC);
+    char *args = ev->args ? proto_json_dump(ev->args, NULL) : NULL;
+    char *result = ev->result_text || !ev->result ? NULL : proto_json_dump(ev->result, NULL);
+    char *patch = ev->patch_text || !ev->patch ? NULL : proto_json_dump(ev->patch, NULL);
+    const char *args_t = args ? args : "null";
+    const char *result_t = ev->result_text ? ev->result_text : result ? result : "null";
+    const char *patch_t = ev->patch_text ? ev->patch_text : patch ? patch : "null";
+    size_t result_len = ev->result_text ? ev->result_len : strlen(result_t);
+    size_t patch_len = ev->patch_text ? ev->patch_len : strlen(patch_t);
+    size_t seat_len = strlen(ev->seat), op_len = strlen(ev->op), args_len = strlen(args_t),
+           cmd_len = ev->cmd_id ? strlen(ev->cmd_id) : 0;
+    cf_row *row = xmalloc(sizeof *row + seat_len + op_len + cmd_len + args_len + result_len +
+                          patch_len + 6);
+    char *at = (char *)(row + 1);
+#define CF_PUT(dst, src, n)                                                                        \
+    do {                                                                                           \
+        memcpy(at, (src), (n));                                                                    \
+        at[(n)] = '\0';                                                                            \
+        (dst) = at;                                                                                \
+        at += (n) + 1;                                                                             \
+    } while (0)
+    *row = (cf_row){.seq = ev->seq,
+                    .at_ms = ev->at_ms,
+                    .ack_seq = ev->ack_seq,
+                    .ack_entry = ev->ack_entry,
+                    .result_len = (int)result_len,
+                    .patch_len = (int)patch_len};
+    CF_PUT(row->seat, ev->seat, seat_len);
+    CF_PUT(row->op, ev->op, op_len);
     if (ev->cmd_id)
-        sqlite3_bind_text(s, 5, ev->cmd_id, -1, SQLITE_STATIC);
+        CF_PUT(row->cmd_id, ev->cmd_id, cmd_len);
     else
-        sqlite3_bind_null(s, 5);
-    bind_json(s, 6, ev->args);
-    if (ev->result_text)
-        sqlite3_bind_text(s, 7, ev->result_text, (int)ev->result_len, SQLITE_STATIC);
-    else
-        bind_json(s, 7, ev->result);
-    if (ev->patch_text)
-        sqlite3_bind_text(s, 8, ev->patch_text, (int)ev->patch_len, SQLITE_STATIC);
-    else
-        bind_json(s, 8, ev->patch);
-    if (ev->cmd_id && ev->ack_seq > 0)
-        sqlite3_bind_int64(s, 9, ev->ack_seq);
-    else
-        sqlite3_bind_null(s, 9);
-    if (ev->cmd_id && ev->ack_entry > 0)
-        sqlite3_bind_int64(s, 10, ev->ack_entry);
-    else
-        sqlite3_bind_null(s, 10);
-    int r = cf_done(f, s, err, "appending an event");
-    if (r)
-        return r;
+        at++;
+    CF_PUT(row->args, args_t, args_len);
+    CF_PUT(row->result, result_t, result_len);
+    CF_PUT(row->patch, patch_t, patch_len);
+#undef CF_PUT
+    free(args);
+    free(result);
+    free(patch);
+    if (f->in_tx && ev->seq > f->last_seq) {
+        /* at the log's right edge, in a transaction: nothing there to conflict with; written with
+         * the transaction's next statement or its COMMIT (cf_write) */
+        *f->rows_end = row;
+        f->rows_end = &row->next;
+    } else { /* outside a batch, or a seq that may be taken: written now, its error now */
+        int r = cf_write(f, err);
+        if (!r)
+            r = cf_insert(f, row, err);
+        free(row);
+        if (r)
+            return r;
+    }
     if (ev->seq > f->last_seq)
         f->last_seq = ev->seq;
     if (ev->cmd_id)
@@ -581,6 +682,8 @@ int campfile_last_seq(campfile *f, int64_t *seq, tb_err *err)
 int campfile_events_each(campfile *f, int64_t after, int64_t upto, store_event_fn fn, void *ctx,
                          tb_err *err)
 {
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     /* A statement of its own per walk: fn may call back into the store (nested reads). */
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(f->db,
@@ -628,6 +731,8 @@ int campfile_events_each(campfile *f, int64_t after, int64_t upto, store_event_f
 static int idem_reply_of(campfile *f, int64_t ref, const char *seat, const char *cmd_id,
                          char **reply, tb_err *err)
 {
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     sqlite3_stmt *s = cf_stmt(f, ref > 0 ? F_EVENT_ONE : F_REPLY_ONE, err);
     if (!s)
         return TB_INTERNAL;
@@ -687,6 +792,8 @@ int campfile_idem_put(campfile *f, const char *seat, const char *cmd_id, const c
         return r;
     if (have)
         return tb_fail(err, TB_CONFLICT, "storage: recording idempotency: already exists");
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     sqlite3_stmt *s = cf_stmt(f, F_REPLY_PUT, err);
     if (!s)
         return TB_INTERNAL;
@@ -704,6 +811,8 @@ int campfile_idem_put(campfile *f, const char *seat, const char *cmd_id, const c
 
 int campfile_snapshot_put(campfile *f, int64_t seq, const char *text, size_t len, tb_err *err)
 {
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     sqlite3_stmt *s = cf_stmt(f, F_SNAP_PUT, err);
     if (!s)
         return TB_INTERNAL;
@@ -742,6 +851,8 @@ static int replay_one(void *ctx, const store_event *ev)
 int campfile_load(campfile *f, int from_zero, json_t **state, int64_t *seq, tb_err *err)
 {
     struct replay rp = {.state = NULL, .seq = 0, .err = err};
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     if (!from_zero) {
         sqlite3_stmt *s = cf_stmt(f, F_SNAP_LATEST, err);
         if (!s)
@@ -774,5 +885,7 @@ int campfile_load(campfile *f, int from_zero, json_t **state, int64_t *seq, tb_e
 
 int campfile_integrity_check(campfile *f, tb_err *err)
 {
+    if (cf_write(f, err))
+        return TB_INTERNAL;
     return store__check_file(f->db, f->path, err);
 }
