@@ -611,6 +611,16 @@ int campfile_sync_wal(campfile *f)
 
 /* ---- events ------------------------------------------------------------------------------- */
 
+/* Copies n bytes of src and a NUL to *at, moves *at past them; returns the copy. */
+static const char *cf_put(char **at, const char *src, size_t n)
+{
+    char *copy = *at;
+    memcpy(copy, src, n);
+    copy[n] = '\0';
+    *at += n + 1;
+    return copy;
+}
+
 int campfile_append(campfile *f, const store_event *ev, tb_err *err)
 {
     char *args = ev->args ? proto_json_dump(ev->args, NULL) : NULL;
@@ -626,29 +636,18 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
     cf_row *row = xmalloc(sizeof *row + seat_len + op_len + cmd_len + args_len + result_len +
                           patch_len + 6);
     char *at = (char *)(row + 1);
-#define CF_PUT(dst, src, n)                                                                        \
-    do {                                                                                           \
-        memcpy(at, (src), (n));                                                                    \
-        at[(n)] = '\0';                                                                            \
-        (dst) = at;                                                                                \
-        at += (n) + 1;                                                                             \
-    } while (0)
     *row = (cf_row){.seq = ev->seq,
                     .at_ms = ev->at_ms,
                     .ack_seq = ev->ack_seq,
                     .ack_entry = ev->ack_entry,
                     .result_len = (int)result_len,
                     .patch_len = (int)patch_len};
-    CF_PUT(row->seat, ev->seat, seat_len);
-    CF_PUT(row->op, ev->op, op_len);
-    if (ev->cmd_id)
-        CF_PUT(row->cmd_id, ev->cmd_id, cmd_len);
-    else
-        at++;
-    CF_PUT(row->args, args_t, args_len);
-    CF_PUT(row->result, result_t, result_len);
-    CF_PUT(row->patch, patch_t, patch_len);
-#undef CF_PUT
+    row->seat = cf_put(&at, ev->seat, seat_len);
+    row->op = cf_put(&at, ev->op, op_len);
+    row->cmd_id = ev->cmd_id ? cf_put(&at, ev->cmd_id, cmd_len) : NULL;
+    row->args = cf_put(&at, args_t, args_len);
+    row->result = cf_put(&at, result_t, result_len);
+    row->patch = cf_put(&at, patch_t, patch_len);
     free(args);
     free(result);
     free(patch);
