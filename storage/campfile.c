@@ -113,7 +113,7 @@ struct campfile {
     sqlite3 *db;
     sqlite3_stmt *stmt[F__COUNT];
     int in_tx;
-    int begun;             /* the open transaction's BEGIN IMMEDIATE has run (cf_write) */
+    int begun;                /* the open transaction's BEGIN IMMEDIATE has run (cf_write) */
     cf_row *rows, **rows_end; /* its appended events not yet written, oldest first */
     int full;
     int64_t last_seq; /* the highest seq, committed or in the open transaction */
@@ -633,8 +633,8 @@ int campfile_append(campfile *f, const store_event *ev, tb_err *err)
     size_t patch_len = ev->patch_text ? ev->patch_len : strlen(patch_t);
     size_t seat_len = strlen(ev->seat), op_len = strlen(ev->op), args_len = strlen(args_t),
            cmd_len = ev->cmd_id ? strlen(ev->cmd_id) : 0;
-    cf_row *row = xmalloc(sizeof *row + seat_len + op_len + cmd_len + args_len + result_len +
-                          patch_len + 6);
+    cf_row *row =
+        xmalloc(sizeof *row + seat_len + op_len + cmd_len + args_len + result_len + patch_len + 6);
     char *at = (char *)(row + 1);
     *row = (cf_row){.seq = ev->seq,
                     .at_ms = ev->at_ms,

@@ -106,8 +106,8 @@ struct store {
         size_t n;    /* the batch's files to commit (store_commit_start) */
         size_t next; /* the first of them nobody has taken yet */
     } cm;
-    int async; /* store_commit_start handed the batch's files to the committer */
-    char *tmpdir;     /* store_open_reader's copy of a single-file database, removed at close */
+    int async;    /* store_commit_start handed the batch's files to the committer */
+    char *tmpdir; /* store_open_reader's copy of a single-file database, removed at close */
 };
 
 static void committer_stop(store *st);
@@ -891,7 +891,8 @@ int store_commit(store *st, tb_err *err)
 
 void store_rollback(store *st)
 {
-    if (st->async) { /* what the committer has committed stays: rolled back are the others */
+    if (st->async) { /* a started commit is not taken back: every campaign file commits (the
+                      * loop's thread takes those nobody took); the host file rolls back */
         committer_wait(st, st->nbatch);
         st->async = 0;
     }

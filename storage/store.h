@@ -127,7 +127,8 @@ int store_in_transaction(const store *st);
  * them). Until store_commit (or store_rollback), which waits for the rest and then commits the
  * host file, the caller makes no other store call than store_batch_ok for a campaign: it waits
  * for that file alone, so the replies of the files decided first can go while the others commit
- * (issue 26: the loop's thread delivers while the COMMITs run). */
+ * (issue 26: the loop's thread delivers while the COMMITs run). A started commit is not taken
+ * back: store_rollback then commits every campaign file and rolls back only the host file. */
 #define STORE_COMMIT_ASYNC_MIN 2
 int store_commit_start(store *st);
 
