@@ -245,6 +245,20 @@ static void sendq(client *cl, const char *fmt, ...)
     send_text(cl, buf);
 }
 
+/* Parses a JSON document written with ' for " (as sendq's messages): a new reference. */
+static json_t *loadq(const char *text)
+{
+    char *buf = strdup(text);
+    ck_assert_ptr_nonnull(buf);
+    for (char *p = buf; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    json_t *doc = json_loads(buf, 0, NULL);
+    free(buf);
+    ck_assert_ptr_nonnull(doc);
+    return doc;
+}
+
 static const json_t *msg_at(const client *cl, size_t i)
 {
     ck_assert_msg(i < cl->n, "message %zu of %zu", i, cl->n);
@@ -1694,18 +1708,14 @@ START_TEST(test_a_token_move_copies_one_scene_s_tokens)
     ck_assert_str_eq(move->writes_of(args)[0].path, "/maps/enc/tokens");
     json_decref(args);
 
-    char text[] = "{'enc':{'combatants':{'c1':{'seat':'s1'}}},'scenes':{'s2':{'combatants':{}}},"
-                  "'maps':{'enc':{'grid':{'cols':10,'rows':10},'tokens':{'c1':{'id':'c1','x':0,"
-                  "'y':0,'cid':'c1'},'m1':{'id':'m1','x':3,'y':3,'label':'Door'}},'next':2},"
-                  "'s2':{'grid':{'cols':5,'rows':5},'tokens':{}}},"
-                  "'gm':{'maps':{'enc':{'grid':{'cols':10,'rows':10},'shown':true,'tokens':{'g1':"
-                  "{'id':'g1','x':1,'y':1,'label':'Trap'}},'zones':{}},"
-                  "'s2':{'grid':{'cols':5,'rows':5},'shown':true}}}}";
-    for (char *c = text; *c; c++)
-        if (*c == '\'')
-            *c = '"';
-    json_t *base = json_loads(text, 0, NULL);
-    ck_assert_ptr_nonnull(base);
+    json_t *base =
+        loadq("{'enc':{'combatants':{'c1':{'seat':'s1'}}},'scenes':{'s2':{'combatants':{}}},"
+              "'maps':{'enc':{'grid':{'cols':10,'rows':10},'tokens':{'c1':{'id':'c1','x':0,"
+              "'y':0,'cid':'c1'},'m1':{'id':'m1','x':3,'y':3,'label':'Door'}},'next':2},"
+              "'s2':{'grid':{'cols':5,'rows':5},'tokens':{}}},"
+              "'gm':{'maps':{'enc':{'grid':{'cols':10,'rows':10},'shown':true,'tokens':{'g1':"
+              "{'id':'g1','x':1,'y':1,'label':'Trap'}},'zones':{}},"
+              "'s2':{'grid':{'cols':5,'rows':5},'shown':true}}}}");
     json_t *work = map_move_on_copy(move, base, "{\"id\":\"c1\",\"x\":4,\"y\":5}");
     ck_assert_int_eq(json_integer_value(jget(work, "/maps/enc/tokens/c1/x")), 4);
     ck_assert_int_eq(json_integer_value(jget(base, "/maps/enc/tokens/c1/x")), 0);
@@ -1740,13 +1750,8 @@ END_TEST
 
 START_TEST(test_workcopy_shares_what_is_not_declared_and_catches_a_write_into_it)
 {
-    char text[] = "{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
-                  "'gm':{'log':[],'notes':{'x':{'deep':[1]}}},'seats':{}}";
-    for (char *c = text; *c; c++)
-        if (*c == '\'')
-            *c = '"';
-    json_t *base = json_loads(text, 0, NULL);
-    ck_assert_ptr_nonnull(base);
+    json_t *base = loadq("{'log':[{'a':1},{'b':2}],'chars':{'c1':{'name':'Ann'}},"
+                         "'gm':{'log':[],'notes':{'x':{'deep':[1]}}},'seats':{}}");
     static const op_write W[] = {
         {"/log", OP_WRITE_LOG}, {"/gm/notes", 0}, {"/missing/below", 0}, {NULL, 0}};
     uint64_t before = workcopy_fingerprint(base);
@@ -1795,13 +1800,9 @@ END_TEST
  * state never changes. */
 START_TEST(test_a_log_append_copies_on_the_way_and_never_writes_the_base)
 {
-    char text[] = "{'log':[{'a':1}],'gm':{'log':[{'g':1}]},'private':{'p1':{'log':[{'p':1}]},"
-                  "'p2':{'log':[]}}}";
-    for (char *c = text; *c; c++)
-        if (*c == '\'')
-            *c = '"';
-    json_t *base = json_loads(text, 0, NULL);
-    ck_assert_ptr_nonnull(base);
+    json_t *base =
+        loadq("{'log':[{'a':1}],'gm':{'log':[{'g':1}]},'private':{'p1':{'log':[{'p':1}]},"
+              "'p2':{'log':[]}}}");
     uint64_t before = workcopy_fingerprint(base);
     static const op_write W[] = {OP_WRITES_LOGS, {NULL, 0}};
     json_t *work = workcopy_make(base, W);
@@ -1839,13 +1840,9 @@ END_TEST
  * handler changes, once, and the diff names only what changed. */
 START_TEST(test_workcopy_own_path_copies_one_character_on_first_write)
 {
-    char text[] = "{'chars':{'c1':{'name':'Ann','sheet':{'hp':5,'gear':[1]}},'c2':{'name':'Bo',"
-                  "'sheet':{'hp':3}}},'gm':{'npcs':{'n1':{'sheet':{'hp':2}}},'log':[]}}";
-    for (char *c = text; *c; c++)
-        if (*c == '\'')
-            *c = '"';
-    json_t *base = json_loads(text, 0, NULL);
-    ck_assert_ptr_nonnull(base);
+    json_t *base =
+        loadq("{'chars':{'c1':{'name':'Ann','sheet':{'hp':5,'gear':[1]}},'c2':{'name':'Bo',"
+              "'sheet':{'hp':3}}},'gm':{'npcs':{'n1':{'sheet':{'hp':2}}},'log':[]}}");
     static const op_write W[] = {
         {"/chars", OP_WRITE_COMBATANTS}, {"/gm/npcs", OP_WRITE_COMBATANTS}, {NULL, 0}};
     uint64_t before = workcopy_fingerprint(base);
