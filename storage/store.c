@@ -103,8 +103,10 @@ struct store {
         int started, quit;
         pthread_mutex_t mu;
         pthread_cond_t go, step;
-        size_t n;    /* the batch's files to commit (store_commit_start) */
-        size_t next; /* the first of them nobody has taken yet */
+        size_t n;      /* the batch's files to commit (store_commit_start) */
+        size_t next;   /* the first of them nobody has taken yet */
+        size_t err_ix; /* the first file in batch order that failed (n: none), and its error */
+        tb_err err;
     } cm;
     int async;    /* store_commit_start handed the batch's files to the committer */
     char *tmpdir; /* store_open_reader's copy of a single-file database, removed at close */
@@ -726,9 +728,11 @@ static void committer_commit(store *st, size_t i)
     cslot *slot = st->batch[i];
     tb_err why;
     int failed = campfile_commit(slot->f, &why) != TB_OK;
-    if (failed) /* the loop's thread reports the file by name at store_commit */
-        fprintf(stderr, "tabled: %s\n", why.msg);
     pthread_mutex_lock(&st->cm.mu);
+    if (failed && i < st->cm.err_ix) { /* store_commit reports it, as it would have */
+        st->cm.err_ix = i;
+        st->cm.err = why;
+    }
     slot->failed = failed;
     slot->decided = 1;
     pthread_cond_broadcast(&st->cm.step);
@@ -814,6 +818,7 @@ int store_commit_start(store *st)
     pthread_mutex_lock(&st->cm.mu);
     st->cm.next = 0;
     st->cm.n = st->nbatch;
+    st->cm.err_ix = st->nbatch;
     pthread_cond_signal(&st->cm.go);
     pthread_mutex_unlock(&st->cm.mu);
     st->async = 1;
@@ -859,11 +864,8 @@ int store_commit(store *st, tb_err *err)
         s->failed = 1;
         any_full |= campfile_full(s->f);
         if (!r) {
-            if (async)
-                r = tb_fail(err, TB_INTERNAL, "storage: campaign %s: commit failed",
-                            campfile_id(s->f));
-            else
-                r = tb_fail(err, why.code, "%s", why.msg);
+            const tb_err *first = async ? &st->cm.err : &why; /* the first failure either way */
+            r = tb_fail(err, first->code, "%s", first->msg);
         }
     }
     if (st->sync_full && st->nbatch)
