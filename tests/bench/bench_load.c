@@ -574,10 +574,6 @@ static void seat_message(seat *s, const char *buf, size_t len)
             seat_ready(s);
     } else if (strcmp(type, "ack") == 0 && s->idx == 0 && B.phase == 5) {
         table_setup_ack(s->tab, m);
-    } else if (strcmp(type, "ack") == 0 && s->idx == 0 && s->tab->inflight) {
-        /* Now the command's seq is known: the seats that already have it count, as of the time
-         * their seq reached it (diffs are sent before the ack, so the GM always has). */
-        ack_seq(s->tab, json_integer_value(json_object_get(m, "seq")), now);
     } else {
         char *text = json_dumps(m, JSON_COMPACT);
         fail("refused", text);
